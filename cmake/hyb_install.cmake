@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Installation: filled in with the library targets.
