@@ -1,8 +1,34 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Sources of the core library (everything but the exported wrappers and the
-# CUDA plugin), one line per file, grouped by layer.
+# CUDA plugin), grouped by layer as in DESIGN.md.
 list(APPEND HYB_CORE_SOURCES
-  core/hyb_status.c
-  core/hyb_log.c
-  core/hyb_time.c
+  # core: what every layer uses
+  ${PROJECT_SOURCE_DIR}/core/hyb_status.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_log.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_time.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_guard.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_stats.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_team.c
+  # policies: configuration, profile, cost models
+  ${PROJECT_SOURCE_DIR}/policies/hyb_config.c
+  ${PROJECT_SOURCE_DIR}/policies/hyb_profile.c
+  ${PROJECT_SOURCE_DIR}/policies/hyb_policy_l3.c
+  ${PROJECT_SOURCE_DIR}/policies/hyb_refit.c
+  # kernels: backends and pipelines
+  ${PROJECT_SOURCE_DIR}/kernels/real/hyb_backend_real.c
+  ${PROJECT_SOURCE_DIR}/kernels/hyb_device_registry.c
+  ${PROJECT_SOURCE_DIR}/kernels/sim/hyb_device_sim.c
+  ${PROJECT_SOURCE_DIR}/kernels/sim/hyb_sim_kernels.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_tasks.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_pipeline.c
+  # dispatch: decisions become actions
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_l3_check.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_l3.c
+  # generated from shim/routines.tsv
+  ${HYB_GEN_DIR}/hyb_routines.c
+)
+set(HYB_SHIM_SOURCES
+  ${PROJECT_SOURCE_DIR}/shim/hyb_shim_init.c
+  ${PROJECT_SOURCE_DIR}/shim/hyb_shim_resolve.c
+  ${PROJECT_SOURCE_DIR}/shim/hyb_shim_fork.c
 )

@@ -51,6 +51,13 @@ typedef enum
 	HYB_OP_COUNT
 } hyb_op_t;
 
+static inline const char* hyb_op_name( hyb_op_t op )
+{
+	static const char* names[HYB_OP_COUNT] = { "gemm", "symm", "hemm", "syrk", "herk", "syr2k",
+		                                       "her2k", "trsm", "trmm", "gtsv", "coomv", "csrmv" };
+	return (unsigned)op < HYB_OP_COUNT ? names[op] : "?";
+}
+
 /* Where a call (or part of it) ran; indexes the per-routine statistics. */
 typedef enum
 {

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Family dispatch: the only place where decisions become actions. Each
+   entry takes the call record (to forward the original arguments) and the
+   decoded arguments. Stage-1 init must have run (the wrappers ensure it). */
+#ifndef HYB_DISPATCH_H
+#define HYB_DISPATCH_H
+
+#include "hyb_args.h"
+
+/* Level-3 BLAS: validate -> (invalid: forward) -> normalize -> trivial or
+   mode cpu: forward -> policy -> device pipeline with CPU strip -> CPU
+   completion of anything the device did not finish -> stats and trace. */
+void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* args );
+
+#endif

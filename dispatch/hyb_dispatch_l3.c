@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Level-3 dispatch (see hyb_dispatch.h). */
+#include "dispatch/hyb_dispatch.h"
+
+#include <stdio.h>
+
+#include "dispatch/hyb_l3_check.h"
+#include "hyb_log.h"
+#include "hyb_routines.h"
+#include "hyb_stats.h"
+#include "kernels/hyb_device.h"
+#include "kernels/pipeline/hyb_l3_pipeline.h"
+#include "kernels/real/hyb_backend_real.h"
+#include "policies/hyb_config.h"
+#include "policies/hyb_policy_l3.h"
+#include "policies/hyb_profile.h"
+#include "policies/hyb_refit.h"
+
+/* Device calls below this size are dominated by fixed costs; their timings
+   say little about the steady-state rates the model refits. */
+#define HYB_REFIT_MIN_FLOPS 5e10
+
+/* The CPU path for a valid call: the real symbol with the original
+   arguments; if the process has no such symbol (an ILP64 name without an
+   ILP64 library, say), another flavor of the same routine on the
+   normalized arguments. */
+static void hyb_l3_cpu( const hyb_call_t* call, const hyb_l3_args_t* a )
+{
+	if ( hyb_real_get( call->id ) )
+	{
+		call->forward( call );
+		return;
+	}
+	hyb_routine_id_t w = hyb_real_worker( call->id, a->op, a->prec );
+	if ( w < 0 || hyb_invoke_l3( w, a ) != HYB_OK ) hyb_real_missing( call->id );
+}
+
+typedef struct
+{
+	hyb_routine_id_t like;
+} hyb_l3_cpu_user_t;
+
+/* A sub-problem on the CPU (strip, fallback tile): the real routine of the
+   sub-problem's op, from the same library as the intercepted call. */
+static hyb_status_t hyb_l3_cpu_sub( void* user, const hyb_l3_args_t* sub )
+{
+	hyb_l3_cpu_user_t* u = user;
+	hyb_routine_id_t   w = hyb_real_worker( u->like, sub->op, sub->prec );
+	if ( w < 0 ) return HYB_E_NO_SYMBOL;
+	return hyb_invoke_l3( w, sub );
+}
+
+static void hyb_l3_trace( const hyb_call_t* call, const hyb_l3_args_t* a, const char* path,
+                          const hyb_l3_plan_t* plan, double seconds, const hyb_l3_exec_report_t* r )
+{
+	char line[512];
+	int  n = snprintf( line, sizeof line,
+	                   "%s op=%c%s m=%lld n=%lld k=%lld path=%s pred_cpu=%.3e pred_gpu=%.3e pred=%.3e "
+	                   "seconds=%.3e",
+	                   hyb_routine_info[call->id].name, hyb_prec_char( a->prec ),
+	                   hyb_op_name( a->op ), (long long)a->m, (long long)a->n,
+	                   (long long)a->k, path, plan ? plan->t_cpu : 0.0, plan ? plan->t_gpu : 0.0,
+	                   plan ? plan->t_plan : 0.0, seconds );
+	if ( r && n > 0 && n < (int)sizeof line )
+		n += snprintf( line + n, sizeof line - (size_t)n,
+		               " tile=%lld kchunk=%lld cpu_share=%.3f dev_s=%.3e cpu_s=%.3e imbalance=%.3f "
+		               "fallback_tiles=%d h2d=%.0f d2h=%.0f load1_s=%.3e store2_s=%.3e wait_s=%.3e",
+		               (long long)plan->T, (long long)plan->K,
+		               ( plan->cpu_cols ? (double)plan->cpu_cols / (double)a->n : (double)plan->cpu_rows / (double)( a->m ? a->m : 1 ) ),
+		               r->dev_seconds, r->cpu_seconds,
+		               r->cpu_seconds > 0 ? ( r->cpu_seconds - r->dev_seconds ) / ( r->dev_seconds + r->cpu_seconds ) : 0.0,
+		               r->tasks_cpu, r->bytes_h2d, r->bytes_d2h, r->load1_seconds, r->store2_seconds,
+		               r->wait_seconds );
+	if ( plan && plan->why && n > 0 && n < (int)sizeof line - 40 )
+		n += snprintf( line + n, sizeof line - (size_t)n, " why=\"%s\"", plan->why );
+	if ( n > 0 && n < (int)sizeof line - 1 )
+	{
+		line[n++] = '\n';
+		hyb_trace_write( line, n );
+	}
+}
+
+/* The device plan: build the work, run it, finish on the CPU if needed. */
+static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t* a,
+                                     const hyb_l3_plan_t* plan, hyb_l3_exec_report_t* r )
+{
+	const hyb_config_t* cfg   = hyb_config();
+	int64_t             m_out = ( a->op == HYB_OP_GEMM || a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ||
+                                  a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM )
+	                                ? a->m
+	                                : a->n;
+	hyb_l3_args_t strip;
+	int           has_strip = plan->cpu_cols > 0 || plan->cpu_rows > 0;
+	if ( plan->cpu_cols > 0 ) strip = hyb_l3_gemm_sub( a, 0, a->n - plan->cpu_cols, a->m, plan->cpu_cols );
+	if ( plan->cpu_rows > 0 ) strip = hyb_l3_gemm_sub( a, a->m - plan->cpu_rows, 0, plan->cpu_rows, a->n );
+
+	hyb_l3_work_t w;
+	hyb_status_t  st = hyb_l3_work_build( &w, a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->T, plan->K );
+	if ( st != HYB_OK ) return HYB_PATH_COUNT; /* nothing started: the caller forwards */
+
+	hyb_l3_cpu_user_t  user = { call->id };
+	hyb_l3_exec_opts_t o    = {
+		   .ndev         = plan->ndev,
+		   .register_ops = plan->register_ops,
+		   .copy_threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8,
+		   .cpu          = hyb_l3_cpu_sub,
+		   .cpu_user     = &user,
+		   .cpu_strip    = has_strip ? &strip : NULL,
+	};
+	st = hyb_l3_pipeline_run( &w, &o, r );
+	if ( st != HYB_OK )
+		hyb_log_always( "error: %s: the CPU library could not complete the call (%s)",
+		                hyb_routine_info[call->id].name, hyb_status_string( st ) );
+	if ( r->error != HYB_OK )
+	{
+		hyb_stats_fallback( call->id );
+		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, (uint64_t)r->error ), HYB_LOG_WARN,
+		              "warning: %s: device failed (%s); %d of %d tiles finished on the CPU",
+		              hyb_routine_info[call->id].name, hyb_status_string( r->error ), r->tasks_cpu, w.ntasks );
+		if ( r->error == HYB_E_DEVICE ) hyb_devices_disable( hyb_status_string( r->error ) );
+	}
+	else if ( w.flops >= HYB_REFIT_MIN_FLOPS )
+	{
+		/* Refit: device time against the model for the device part. */
+		double pred = hyb_cost_l3_gpu( hyb_profile(), a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->T,
+		                               plan->K, plan->ndev, hyb_dev_budget( 0 ), plan->register_ops, NULL );
+		hyb_refit_gpu( a->prec, pred * hyb_refit_gpu_scale( a->prec ), r->dev_seconds );
+	}
+	if ( has_strip && r->cpu_seconds > 0 ) hyb_refit_cpu( a->prec, hyb_l3_flops( &strip ), r->cpu_seconds );
+	int tasks = w.ntasks;
+	hyb_l3_work_free( &w );
+	if ( r->error != HYB_OK || r->tasks_cpu == tasks ) return HYB_PATH_FALLBACK;
+	return has_strip ? HYB_PATH_SPLIT : HYB_PATH_GPU;
+}
+
+void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
+{
+	int           timing = hyb_stats_timing();
+	double        t0     = timing ? hyb_now() : 0;
+	hyb_l3_args_t a      = *in;
+
+	/* Invalid: the real library reports it exactly as it would have. */
+	if ( !hyb_l3_valid( &a ) )
+	{
+		call->forward( call );
+		hyb_stats_record( call->id, HYB_PATH_CPU, timing ? hyb_now() - t0 : -1, 0, 0 );
+		return;
+	}
+	hyb_l3_normalize( &a );
+	const hyb_config_t* cfg  = hyb_config();
+	hyb_mode_t          mode = hyb_config_mode_for( cfg, a.op, a.prec );
+	double              flops = hyb_l3_flops( &a );
+
+	int consider = mode != HYB_MODE_CPU && !hyb_l3_trivial( &a ) &&
+	               ( mode == HYB_MODE_GPU || flops >= cfg->l3_min_flops );
+	if ( consider && hyb_devices_ensure() != HYB_OK ) consider = 0;
+	if ( !consider )
+	{
+		hyb_l3_cpu( call, &a );
+		double dt = timing ? hyb_now() - t0 : -1;
+		hyb_stats_record( call->id, HYB_PATH_CPU, dt, flops, 0 );
+		if ( timing ) hyb_l3_trace( call, &a, "cpu", NULL, dt, NULL );
+		return;
+	}
+
+	hyb_l3_policy_in_t pin = {
+		.mode      = mode,
+		.ndev      = hyb_devices_count(),
+		.budget    = hyb_dev_budget( 0 ),
+		.tile      = cfg->tile,
+		.cpu_ratio = cfg->cpu_ratio_fixed,
+		.staging   = cfg->staging,
+		.min_flops = cfg->l3_min_flops,
+		.gpu_scale = hyb_refit_gpu_scale( a.prec ),
+		.cpu_rate  = hyb_refit_cpu_rate( a.prec ),
+	};
+	hyb_l3_plan_t plan = hyb_policy_l3_choose( &a, hyb_profile(), &pin );
+	hyb_path_t    path = HYB_PATH_CPU;
+	hyb_l3_exec_report_t r = { 0 };
+	if ( plan.path != HYB_PATH_CPU ) path = hyb_l3_run_device( call, &a, &plan, &r );
+	if ( path == HYB_PATH_CPU || path == HYB_PATH_COUNT )
+	{
+		hyb_l3_cpu( call, &a );
+		path = HYB_PATH_CPU;
+	}
+	double dt = timing || path != HYB_PATH_CPU ? hyb_now() - t0 : -1;
+	double in_b, out_b;
+	hyb_l3_bytes( &a, &in_b, &out_b );
+	hyb_stats_record( call->id, path, timing ? dt : -1, flops, path == HYB_PATH_CPU ? 0 : r.bytes_h2d + r.bytes_d2h );
+	if ( path != HYB_PATH_CPU ) hyb_stats_prediction( call->id, plan.t_plan, dt );
+	if ( timing ) hyb_l3_trace( call, &a, hyb_path_name( path ), &plan, dt, path == HYB_PATH_CPU ? NULL : &r );
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Level-3 argument semantics (reference BLAS 3.11 argument checks). */
+#include "dispatch/hyb_l3_check.h"
+
+static inline int64_t hyb_max1( int64_t v )
+{
+	return v > 1 ? v : 1;
+}
+
+static int hyb_is( char c, const char* set )
+{
+	for ( ; *set; set++ )
+		if ( c == *set ) return 1;
+	return 0;
+}
+
+/* Options the reference accepts for the trans argument of syrk/syr2k
+   (real: N,T,C; complex symmetric: N,T) and herk/her2k (N,C). */
+static const char* hyb_rank_k_trans( const hyb_l3_args_t* a )
+{
+	if ( a->op == HYB_OP_HERK || a->op == HYB_OP_HER2K ) return "NC";
+	return hyb_prec_is_complex( a->prec ) ? "NT" : "NTC";
+}
+
+int hyb_l3_valid( const hyb_l3_args_t* a )
+{
+	if ( a->layout != 'C' && a->layout != 'R' ) return 0;
+
+	/* Row-major calls are checked as the column-major call they become,
+	   which is what reference CBLAS hands to the Fortran checks. */
+	hyb_l3_args_t n = *a;
+	hyb_l3_normalize( &n );
+
+	switch ( n.op )
+	{
+	case HYB_OP_GEMM:
+	{
+		if ( !hyb_is( n.transa, "NTC" ) || !hyb_is( n.transb, "NTC" ) ) return 0;
+		if ( n.m < 0 || n.n < 0 || n.k < 0 ) return 0;
+		int64_t nrowa = n.transa == 'N' ? n.m : n.k;
+		int64_t nrowb = n.transb == 'N' ? n.k : n.n;
+		return n.lda >= hyb_max1( nrowa ) && n.ldb >= hyb_max1( nrowb ) && n.ldc >= hyb_max1( n.m );
+	}
+	case HYB_OP_SYMM:
+	case HYB_OP_HEMM:
+	{
+		if ( !hyb_is( n.side, "LR" ) || !hyb_is( n.uplo, "UL" ) ) return 0;
+		if ( n.m < 0 || n.n < 0 ) return 0;
+		int64_t nrowa = n.side == 'L' ? n.m : n.n;
+		return n.lda >= hyb_max1( nrowa ) && n.ldb >= hyb_max1( n.m ) && n.ldc >= hyb_max1( n.m );
+	}
+	case HYB_OP_SYRK:
+	case HYB_OP_HERK:
+	case HYB_OP_SYR2K:
+	case HYB_OP_HER2K:
+	{
+		if ( !hyb_is( n.uplo, "UL" ) || !hyb_is( n.transa, hyb_rank_k_trans( &n ) ) ) return 0;
+		if ( n.n < 0 || n.k < 0 ) return 0;
+		int64_t nrowa = n.transa == 'N' ? n.n : n.k;
+		if ( n.lda < hyb_max1( nrowa ) || n.ldc < hyb_max1( n.n ) ) return 0;
+		if ( ( n.op == HYB_OP_SYR2K || n.op == HYB_OP_HER2K ) && n.ldb < hyb_max1( nrowa ) ) return 0;
+		return 1;
+	}
+	case HYB_OP_TRSM:
+	case HYB_OP_TRMM:
+	{
+		if ( !hyb_is( n.side, "LR" ) || !hyb_is( n.uplo, "UL" ) || !hyb_is( n.transa, "NTC" ) ||
+		     !hyb_is( n.diag, "UN" ) )
+			return 0;
+		if ( n.m < 0 || n.n < 0 ) return 0;
+		int64_t nrowa = n.side == 'L' ? n.m : n.n;
+		return n.lda >= hyb_max1( nrowa ) && n.ldb >= hyb_max1( n.m );
+	}
+	default: return 0;
+	}
+}
+
+static char hyb_flip( char c, char x, char y )
+{
+	return c == x ? y : c == y ? x : c;
+}
+
+void hyb_l3_normalize( hyb_l3_args_t* a )
+{
+	if ( a->layout != 'R' ) return;
+	int64_t     t;
+	const void* p;
+	switch ( a->op )
+	{
+	case HYB_OP_GEMM:
+		/* C^T = op(B)^T op(A)^T: the operands and their options swap. */
+		t = a->m, a->m = a->n, a->n = t;
+		p = a->a, a->a = a->b, a->b = p;
+		t = a->lda, a->lda = a->ldb, a->ldb = t;
+		{
+			char c  = a->transa;
+			a->transa = a->transb;
+			a->transb = c;
+		}
+		break;
+	case HYB_OP_SYMM:
+	case HYB_OP_HEMM:
+	case HYB_OP_TRSM:
+	case HYB_OP_TRMM:
+		/* The transposed problem multiplies from the other side by the
+		   stored triangle seen transposed (Hermitian: A^T = conj(A), the
+		   same matrix hemm reads from the flipped triangle). */
+		a->side = hyb_flip( a->side, 'L', 'R' );
+		a->uplo = hyb_flip( a->uplo, 'U', 'L' );
+		t = a->m, a->m = a->n, a->n = t;
+		break;
+	case HYB_OP_SYRK:
+	case HYB_OP_SYR2K:
+		a->uplo = hyb_flip( a->uplo, 'U', 'L' );
+		/* For real data 'C' means 'T'. */
+		if ( a->transa == 'C' && !hyb_prec_is_complex( a->prec ) ) a->transa = 'T';
+		a->transa = hyb_flip( a->transa, 'N', 'T' );
+		break;
+	case HYB_OP_HERK:
+	case HYB_OP_HER2K:
+		a->uplo   = hyb_flip( a->uplo, 'U', 'L' );
+		a->transa = hyb_flip( a->transa, 'N', 'C' );
+		/* C^T = conj(C) swaps the roles of alpha and conj(alpha). */
+		if ( a->op == HYB_OP_HER2K ) a->alpha[1] = -a->alpha[1];
+		break;
+	default: break;
+	}
+	a->layout = 'C';
+}
+
+int hyb_l3_trivial( const hyb_l3_args_t* a )
+{
+	int alpha_zero = a->alpha[0] == 0.0 && a->alpha[1] == 0.0;
+	switch ( a->op )
+	{
+	case HYB_OP_GEMM: return a->m == 0 || a->n == 0 || a->k == 0 || alpha_zero;
+	case HYB_OP_SYMM:
+	case HYB_OP_HEMM:
+	case HYB_OP_TRSM:
+	case HYB_OP_TRMM: return a->m == 0 || a->n == 0 || alpha_zero;
+	default: return a->n == 0 || a->k == 0 || alpha_zero;
+	}
+}
+
+double hyb_l3_flops( const hyb_l3_args_t* a )
+{
+	double m = (double)a->m, n = (double)a->n, k = (double)a->k;
+	double f = 0;
+	switch ( a->op )
+	{
+	case HYB_OP_GEMM: f = 2 * m * n * k; break;
+	case HYB_OP_SYMM:
+	case HYB_OP_HEMM: f = a->side == 'L' ? 2 * m * m * n : 2 * m * n * n; break;
+	case HYB_OP_SYRK:
+	case HYB_OP_HERK: f = k * n * ( n + 1 ); break;
+	case HYB_OP_SYR2K:
+	case HYB_OP_HER2K: f = 2 * k * n * ( n + 1 ); break;
+	case HYB_OP_TRSM:
+	case HYB_OP_TRMM: f = a->side == 'L' ? m * m * n : m * n * n; break;
+	default: break;
+	}
+	return hyb_prec_is_complex( a->prec ) ? 4 * f : f;
+}
+
+void hyb_l3_bytes( const hyb_l3_args_t* a, double* in, double* out )
+{
+	double es = (double)hyb_prec_size( a->prec );
+	double m = (double)a->m, n = (double)a->n, k = (double)a->k;
+	int    beta_zero = a->beta[0] == 0.0 && a->beta[1] == 0.0;
+	double c_elems = 0, ab_elems = 0;
+	switch ( a->op )
+	{
+	case HYB_OP_GEMM: ab_elems = m * k + k * n; c_elems = m * n; break;
+	case HYB_OP_SYMM:
+	case HYB_OP_HEMM:
+		ab_elems = ( a->side == 'L' ? m * m : n * n ) + m * n;
+		c_elems  = m * n;
+		break;
+	case HYB_OP_SYRK:
+	case HYB_OP_HERK: ab_elems = n * k; c_elems = n * ( n + 1 ) / 2; break;
+	case HYB_OP_SYR2K:
+	case HYB_OP_HER2K: ab_elems = 2 * n * k; c_elems = n * ( n + 1 ) / 2; break;
+	case HYB_OP_TRSM:
+	case HYB_OP_TRMM:
+		ab_elems  = ( a->side == 'L' ? m * m : n * n ) / 2;
+		c_elems   = m * n;
+		beta_zero = 0; /* B is read and written */
+		break;
+	default: break;
+	}
+	*in  = es * ( ab_elems + ( beta_zero ? 0 : c_elems ) );
+	*out = es * c_elems;
+}

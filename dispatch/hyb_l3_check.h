@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Level-3 argument semantics: validity as the reference BLAS checks it,
+   cases best left to the CPU library, flop counts, row-major normalization. */
+#ifndef HYB_L3_CHECK_H
+#define HYB_L3_CHECK_H
+
+#include "hyb_args.h"
+
+/* 1 when the reference BLAS would accept the arguments (options, dimensions,
+   leading dimensions; for cblas, the layout too). Invalid calls are
+   forwarded unchanged so that the real library's xerbla reports them. */
+int hyb_l3_valid( const hyb_l3_args_t* a );
+
+/* Turn a valid row-major cblas call into the column-major call computing the
+   same result on the same memory (options flipped, operands swapped; her2k's
+   alpha conjugated). No-op for column-major. */
+void hyb_l3_normalize( hyb_l3_args_t* a );
+
+/* 1 for calls with no products to compute (empty output, alpha = 0, k = 0):
+   these keep the CPU library's exact quick-return and scaling semantics. */
+int hyb_l3_trivial( const hyb_l3_args_t* a );
+
+/* Real floating-point operations of the call (complex counted as 4 real
+   multiplies and 4 real adds per complex multiply-add). */
+double hyb_l3_flops( const hyb_l3_args_t* a );
+
+/* Bytes of the operands and of the output a device path must move at least
+   (A and B in, C in when beta != 0 or the op updates in place, C out). */
+void hyb_l3_bytes( const hyb_l3_args_t* a, double* in, double* out );
+
+#endif

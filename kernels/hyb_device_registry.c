@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Stage-2 init and the core-side device layer: plugin loading, device
+   selection, context pools, memory budget, workspaces, fault injection. */
+#define _GNU_SOURCE
+#include "kernels/hyb_device.h"
+
+#include <dlfcn.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb_log.h"
+#include "hyb_stats.h"
+#include "kernels/sim/hyb_device_sim.h"
+#include "policies/hyb_config.h"
+
+typedef enum
+{
+	HYB_GPU_UNINIT = 0,
+	HYB_GPU_READY,
+	HYB_GPU_UNAVAILABLE,
+	HYB_GPU_FORBIDDEN /* after fork in a process whose parent used a device */
+} hyb_gpu_state_t;
+
+/* The one runtime state of the device layer. */
+static struct
+{
+	atomic_int              state;
+	hyb_status_t            reason; /* why not READY */
+	pthread_mutex_t         lock;   /* init, pools */
+	const hyb_device_ops_t* ops;
+	void*                   plugin;
+	int                     n;                        /* selected devices */
+	int                     ordinal[HYB_MAX_DEVICES]; /* their numbers */
+	hyb_device_info_t       info[HYB_MAX_DEVICES];
+	double                  budget[HYB_MAX_DEVICES];
+	_Atomic double          used[HYB_MAX_DEVICES];
+	hyb_dev_t*              pool[HYB_MAX_DEVICES];
+	char                    describe[256];
+} hyb_reg = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* ------------------------------------------------------------ faults */
+
+typedef enum
+{
+	HYB_FK_ALLOC,
+	HYB_FK_PINNED,
+	HYB_FK_REGISTER,
+	HYB_FK_H2D,
+	HYB_FK_D2H,
+	HYB_FK_GEMM,
+	HYB_FK_TRSM,
+	HYB_FK_TRMM,
+	HYB_FK_KERNEL,
+	HYB_FK_SYNC,
+	HYB_FK_ANY,
+	HYB_FK_COUNT
+} hyb_fault_kind_t;
+
+static const char* const hyb_fault_names[HYB_FK_COUNT] = { "alloc", "pinned", "register", "h2d",
+	                                                        "d2h",   "gemm",   "trsm",     "trmm",
+	                                                        "kernel", "sync",  "any" };
+
+#define HYB_MAX_FAULTS 16
+static struct
+{
+	int              n;
+	hyb_fault_kind_t kind[HYB_MAX_FAULTS];
+	uint64_t         at[HYB_MAX_FAULTS];
+	int              async[HYB_MAX_FAULTS];
+	_Atomic uint64_t count[HYB_FK_COUNT];
+} hyb_faults;
+
+hyb_status_t hyb_device_faults_set( const char* plan )
+{
+	hyb_faults.n = 0;
+	for ( int k = 0; k < HYB_FK_COUNT; k++ ) atomic_store( &hyb_faults.count[k], 0 );
+	if ( plan == NULL || plan[0] == '\0' ) return HYB_OK;
+	char buf[512];
+	snprintf( buf, sizeof buf, "%s", plan );
+	char* save = NULL;
+	for ( char* tok = strtok_r( buf, ",", &save ); tok; tok = strtok_r( NULL, ",", &save ) )
+	{
+		char* colon = strchr( tok, ':' );
+		if ( colon == NULL || hyb_faults.n == HYB_MAX_FAULTS ) return HYB_E_PARSE;
+		*colon   = '\0';
+		int kind = -1;
+		for ( int k = 0; k < HYB_FK_COUNT; k++ )
+			if ( strcmp( tok, hyb_fault_names[k] ) == 0 ) kind = k;
+		char*         end = NULL;
+		unsigned long at  = strtoul( colon + 1, &end, 10 );
+		int           async = 0;
+		if ( end && *end == 'a' ) async = 1, end++;
+		if ( kind < 0 || at == 0 || end == colon + 1 || *end != '\0' )
+		{
+			hyb_faults.n = 0;
+			return HYB_E_PARSE;
+		}
+		hyb_faults.kind[hyb_faults.n]  = (hyb_fault_kind_t)kind;
+		hyb_faults.at[hyb_faults.n]    = at;
+		hyb_faults.async[hyb_faults.n] = async;
+		hyb_faults.n++;
+	}
+	return HYB_OK;
+}
+
+/* Count one operation of `kind`; returns 0 (go on), 1 (fail now) or 2 (fail
+   asynchronously). */
+static int hyb_fault_hit( hyb_fault_kind_t kind )
+{
+	if ( hyb_faults.n == 0 ) return 0;
+	uint64_t c   = atomic_fetch_add( &hyb_faults.count[kind], 1 ) + 1;
+	uint64_t any = atomic_fetch_add( &hyb_faults.count[HYB_FK_ANY], 1 ) + 1;
+	for ( int i = 0; i < hyb_faults.n; i++ )
+		if ( ( hyb_faults.kind[i] == kind && hyb_faults.at[i] == c ) ||
+		     ( hyb_faults.kind[i] == HYB_FK_ANY && hyb_faults.at[i] == any ) )
+		{
+			HYB_LOG( HYB_LOG_INFO, "injected fault: %s #%llu%s", hyb_fault_names[kind],
+			         (unsigned long long)c, hyb_faults.async[i] ? " (asynchronous)" : "" );
+			return hyb_faults.async[i] ? 2 : 1;
+		}
+	return 0;
+}
+
+/* Apply a fault decision to an operation of context `d`: a synchronous fault
+   is returned at once; an asynchronous one skips the operation and is
+   reported by the next synchronization, as a device would. */
+#define HYB_FAULT_GATE( d, kind ) \
+	do \
+	{ \
+		int hit_ = hyb_fault_hit( kind ); \
+		if ( hit_ == 1 ) return atomic_store( &( d )->broken, 1 ), HYB_E_INJECTED; \
+		if ( hit_ == 2 ) \
+		{ \
+			int ok_ = HYB_OK; \
+			atomic_store( &( d )->broken, 1 ); \
+			atomic_compare_exchange_strong( &( d )->pending, &ok_, (int)HYB_E_INJECTED ); \
+			return HYB_OK; \
+		} \
+		if ( atomic_load( &( d )->pending ) != HYB_OK ) return HYB_OK; /* the stream is already dead */ \
+	} while ( 0 )
+
+/* ------------------------------------------------------------ init */
+
+static void hyb_plugin_log( int level, const char* msg )
+{
+	HYB_LOG( level, "%s", msg );
+}
+
+/* Where the CUDA plugin lives: HYBLAS_PLUGIN, beside the object holding
+   this code (libhyblas.so, or a tool), in ../lib of it, in the install
+   libdir, then the loader's search path. */
+static void* hyb_open_plugin( const hyb_config_t* cfg, char* why, size_t whylen )
+{
+	if ( cfg->plugin[0] )
+	{
+		void* h = dlopen( cfg->plugin, RTLD_NOW | RTLD_LOCAL );
+		if ( h == NULL ) snprintf( why, whylen, "%s", dlerror() );
+		return h;
+	}
+	char    candidates[4][1100];
+	int     nc = 0;
+	Dl_info info;
+	if ( dladdr( (void*)&hyb_open_plugin, &info ) && info.dli_fname )
+	{
+		char dir[1024];
+		snprintf( dir, sizeof dir, "%s", info.dli_fname );
+		char* d = dirname( dir );
+		snprintf( candidates[nc++], sizeof candidates[0], "%s/libhyblas_cuda.so", d );
+		snprintf( candidates[nc++], sizeof candidates[0], "%s/../lib/libhyblas_cuda.so", d );
+	}
+#ifdef HYB_INSTALL_LIBDIR
+	snprintf( candidates[nc++], sizeof candidates[0], "%s/libhyblas_cuda.so", HYB_INSTALL_LIBDIR );
+#endif
+	snprintf( candidates[nc++], sizeof candidates[0], "libhyblas_cuda.so" );
+	why[0] = '\0';
+	for ( int i = 0; i < nc; i++ )
+	{
+		void* h = dlopen( candidates[i], RTLD_NOW | RTLD_LOCAL );
+		if ( h ) return h;
+		/* Keep the most telling error: one about a file that exists. */
+		const char* e = dlerror();
+		if ( e && ( why[0] == '\0' || strstr( e, "No such file" ) == NULL ) )
+			snprintf( why, whylen, "%s", e );
+	}
+	return NULL;
+}
+
+static int hyb_local_rank( void )
+{
+	static const char* vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK",
+		                          "MPI_LOCALRANKID", "PMI_LOCAL_RANK", "PALS_LOCAL_RANKID",
+		                          "SLURM_LOCALID" };
+	for ( unsigned i = 0; i < sizeof vars / sizeof vars[0]; i++ )
+	{
+		const char* v = getenv( vars[i] );
+		if ( v && *v )
+		{
+			char* end = NULL;
+			long  r   = strtol( v, &end, 10 );
+			if ( end != v && *end == '\0' && r >= 0 && r < 1 << 20 ) return (int)r;
+		}
+	}
+	return -1;
+}
+
+static hyb_status_t hyb_devices_init_locked( void )
+{
+	const hyb_config_t* cfg = hyb_config();
+	char                why[512] = "";
+
+	if ( cfg->device == HYB_DEVICE_NONE ) return HYB_E_NO_DEVICE;
+	if ( hyb_device_faults_set( cfg->fault_inject ) != HYB_OK )
+		HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_FAULT_INJECT=\"%s\" is malformed; no faults injected",
+		         cfg->fault_inject );
+
+	if ( cfg->device == HYB_DEVICE_SIM )
+		hyb_reg.ops = hyb_sim_device_ops();
+	else
+	{
+		hyb_reg.plugin = hyb_open_plugin( cfg, why, sizeof why );
+		if ( hyb_reg.plugin == NULL )
+		{
+			HYB_LOG( HYB_LOG_INFO, "no CUDA plugin (%s): running on the CPU", why );
+			return HYB_E_NO_DEVICE;
+		}
+		hyb_plugin_entry_fn entry = (hyb_plugin_entry_fn)dlsym( hyb_reg.plugin, HYB_PLUGIN_ENTRY );
+		hyb_reg.ops               = entry ? entry( HYB_DEVICE_ABI ) : NULL;
+		if ( hyb_reg.ops == NULL || hyb_reg.ops->abi != HYB_DEVICE_ABI || hyb_reg.ops->init == NULL ||
+		     hyb_reg.ops->gemm == NULL || hyb_reg.ops->ctx_create == NULL )
+		{
+			hyb_log_always( "warning: the CUDA plugin does not match this libhyblas (ABI %u); "
+			                "running on the CPU",
+			                HYB_DEVICE_ABI );
+			hyb_reg.ops = NULL;
+			return HYB_E_ABI;
+		}
+	}
+
+	hyb_device_env_t env = {
+		.abi         = HYB_DEVICE_ABI,
+		.log         = hyb_plugin_log,
+		.sim_devices = (int)cfg->sim_devices,
+		.sim_mem     = hyb_cfg_size_bytes( cfg->sim_mem, 1 << 30 ),
+		.sim_bw      = cfg->sim_bw,
+		.sim_flops   = cfg->sim_flops,
+		.sim_latency = cfg->sim_latency,
+	};
+	int          total = 0;
+	hyb_status_t st    = hyb_reg.ops->init( &env, &total );
+	if ( st != HYB_OK || total <= 0 )
+	{
+		HYB_LOG( HYB_LOG_INFO, "no usable %s device (%s): running on the CPU", hyb_reg.ops->name,
+		         hyb_status_string( st != HYB_OK ? st : HYB_E_NO_DEVICE ) );
+		return st != HYB_OK ? st : HYB_E_NO_DEVICE;
+	}
+
+	/* Selection: explicit list, a count, all, or one device per MPI local
+	   rank (several ranks on a node then share out the devices). */
+	int n = 0;
+	if ( cfg->n_gpu_list > 0 )
+	{
+		for ( int i = 0; i < cfg->n_gpu_list && n < HYB_MAX_DEVICES; i++ )
+		{
+			if ( cfg->gpu_list[i] < total )
+				hyb_reg.ordinal[n++] = cfg->gpu_list[i];
+			else
+				HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_GPUS names device %d, but only %d exist",
+				         cfg->gpu_list[i], total );
+		}
+	}
+	else if ( cfg->gpus_count > 0 )
+		for ( int i = 0; i < cfg->gpus_count && i < total && n < HYB_MAX_DEVICES; i++ ) hyb_reg.ordinal[n++] = i;
+	else
+	{
+		int rank = cfg->gpus_auto ? hyb_local_rank() : -1;
+		if ( rank >= 0 )
+			hyb_reg.ordinal[n++] = rank % total;
+		else
+			for ( int i = 0; i < total && n < HYB_MAX_DEVICES; i++ ) hyb_reg.ordinal[n++] = i;
+	}
+	if ( n == 0 ) return HYB_E_NO_DEVICE;
+
+	for ( int i = 0; i < n; i++ )
+	{
+		st = hyb_reg.ops->info( hyb_reg.ordinal[i], &hyb_reg.info[i] );
+		if ( st != HYB_OK ) return st;
+		hyb_reg.budget[i] = hyb_cfg_size_bytes( cfg->gpu_mem, hyb_reg.info[i].mem_free );
+		if ( hyb_reg.budget[i] > hyb_reg.info[i].mem_free ) hyb_reg.budget[i] = hyb_reg.info[i].mem_free;
+		atomic_store( &hyb_reg.used[i], 0.0 );
+	}
+	hyb_reg.n = n;
+	snprintf( hyb_reg.describe, sizeof hyb_reg.describe, "%s: %d x %s, budget %.1f GiB each",
+	          hyb_reg.ops->name, n, hyb_reg.info[0].name, hyb_reg.budget[0] / ( 1 << 30 ) );
+	hyb_stats_set_device_note( hyb_reg.describe );
+	HYB_LOG( HYB_LOG_INFO, "devices ready: %s", hyb_reg.describe );
+	return HYB_OK;
+}
+
+hyb_status_t hyb_devices_ensure( void )
+{
+	int s = atomic_load_explicit( &hyb_reg.state, memory_order_acquire );
+	if ( s == HYB_GPU_READY ) return HYB_OK;
+	if ( s == HYB_GPU_FORBIDDEN ) return HYB_E_FORBIDDEN;
+	if ( s == HYB_GPU_UNAVAILABLE ) return hyb_reg.reason;
+
+	pthread_mutex_lock( &hyb_reg.lock );
+	if ( atomic_load( &hyb_reg.state ) == HYB_GPU_UNINIT )
+	{
+		hyb_status_t st = hyb_devices_init_locked();
+		hyb_reg.reason  = st;
+		atomic_store_explicit( &hyb_reg.state, st == HYB_OK ? HYB_GPU_READY : HYB_GPU_UNAVAILABLE,
+		                       memory_order_release );
+	}
+	s = atomic_load( &hyb_reg.state );
+	pthread_mutex_unlock( &hyb_reg.lock );
+	return s == HYB_GPU_READY ? HYB_OK : s == HYB_GPU_FORBIDDEN ? HYB_E_FORBIDDEN : hyb_reg.reason;
+}
+
+void hyb_devices_disable( const char* why )
+{
+	int expected = HYB_GPU_READY;
+	if ( atomic_compare_exchange_strong( &hyb_reg.state, &expected, HYB_GPU_UNAVAILABLE ) )
+	{
+		hyb_reg.reason = HYB_E_DEVICE;
+		hyb_log_always( "warning: device disabled for the rest of the run (%s); continuing on the CPU",
+		                why );
+	}
+}
+
+int hyb_devices_count( void )
+{
+	return atomic_load( &hyb_reg.state ) == HYB_GPU_READY ? hyb_reg.n : 0;
+}
+
+const hyb_device_info_t* hyb_devices_info( int index )
+{
+	return ( index >= 0 && index < hyb_reg.n ) ? &hyb_reg.info[index] : NULL;
+}
+
+const char* hyb_devices_name( void )
+{
+	return hyb_reg.ops ? hyb_reg.ops->name : "none";
+}
+
+double hyb_dev_budget( int index )
+{
+	return ( index >= 0 && index < hyb_reg.n ) ? hyb_reg.budget[index] : 0;
+}
+
+/* ------------------------------------------------------------ pool */
+
+hyb_status_t hyb_dev_acquire( int index, hyb_dev_t** out )
+{
+	if ( index < 0 || index >= hyb_devices_count() ) return HYB_E_NO_DEVICE;
+	pthread_mutex_lock( &hyb_reg.lock );
+	hyb_dev_t* d = hyb_reg.pool[index];
+	if ( d ) hyb_reg.pool[index] = d->next;
+	pthread_mutex_unlock( &hyb_reg.lock );
+	if ( d == NULL )
+	{
+		d = calloc( 1, sizeof *d );
+		if ( d == NULL ) return HYB_E_NO_MEMORY;
+		d->ops     = hyb_reg.ops;
+		d->index   = index;
+		d->ordinal = hyb_reg.ordinal[index];
+		hyb_status_t st = d->ops->ctx_create( d->ordinal, &d->ctx );
+		if ( st != HYB_OK )
+		{
+			free( d );
+			return st;
+		}
+	}
+	d->next = NULL;
+	*out    = d;
+	return HYB_OK;
+}
+
+static void hyb_dev_destroy( hyb_dev_t* d )
+{
+	if ( d->engine && d->engine_free ) d->engine_free( d->engine );
+	if ( d->ws )
+	{
+		d->ops->mem_free( d->ctx, d->ws );
+		double expected = atomic_load( &hyb_reg.used[d->index] );
+		while ( !atomic_compare_exchange_weak( &hyb_reg.used[d->index], &expected,
+		                                       expected - (double)d->ws_bytes ) )
+			;
+	}
+	if ( d->stage ) d->ops->host_free( d->ctx, d->stage );
+	d->ops->ctx_destroy( d->ctx, atomic_load( &d->broken ) );
+	free( d );
+}
+
+void hyb_dev_release( hyb_dev_t* d )
+{
+	if ( d == NULL ) return;
+	if ( atomic_load( &d->broken ) || atomic_load( &hyb_reg.state ) != HYB_GPU_READY )
+	{
+		hyb_dev_destroy( d );
+		return;
+	}
+	pthread_mutex_lock( &hyb_reg.lock );
+	d->next                  = hyb_reg.pool[d->index];
+	hyb_reg.pool[d->index]   = d;
+	pthread_mutex_unlock( &hyb_reg.lock );
+}
+
+hyb_status_t hyb_dev_workspace( hyb_dev_t* d, size_t bytes, void** dptr )
+{
+	if ( d->ws && d->ws_bytes >= bytes )
+	{
+		*dptr = d->ws;
+		return HYB_OK;
+	}
+	HYB_FAULT_GATE( d, HYB_FK_ALLOC );
+	/* Grow: free the old buffer first so that the budget can hold the new. */
+	if ( d->ws )
+	{
+		d->ops->mem_free( d->ctx, d->ws );
+		double expected = atomic_load( &hyb_reg.used[d->index] );
+		while ( !atomic_compare_exchange_weak( &hyb_reg.used[d->index], &expected,
+		                                       expected - (double)d->ws_bytes ) )
+			;
+		d->ws       = NULL;
+		d->ws_bytes = 0;
+	}
+	double expected = atomic_load( &hyb_reg.used[d->index] );
+	do
+	{
+		if ( expected + (double)bytes > hyb_reg.budget[d->index] ) return HYB_E_NO_MEMORY;
+	} while ( !atomic_compare_exchange_weak( &hyb_reg.used[d->index], &expected, expected + (double)bytes ) );
+	hyb_status_t st = d->ops->mem_alloc( d->ctx, bytes, &d->ws );
+	if ( st != HYB_OK )
+	{
+		expected = atomic_load( &hyb_reg.used[d->index] );
+		while ( !atomic_compare_exchange_weak( &hyb_reg.used[d->index], &expected, expected - (double)bytes ) )
+			;
+		d->ws = NULL;
+		return st;
+	}
+	d->ws_bytes = bytes;
+	*dptr       = d->ws;
+	return HYB_OK;
+}
+
+hyb_status_t hyb_dev_staging( hyb_dev_t* d, size_t bytes, void** hptr )
+{
+	if ( d->stage && d->stage_bytes >= bytes )
+	{
+		*hptr = d->stage;
+		return HYB_OK;
+	}
+	HYB_FAULT_GATE( d, HYB_FK_PINNED );
+	if ( d->stage ) d->ops->host_free( d->ctx, d->stage );
+	d->stage       = NULL;
+	d->stage_bytes = 0;
+	hyb_status_t st = d->ops->host_alloc( d->ctx, bytes, &d->stage );
+	if ( st != HYB_OK ) return st;
+	d->stage_bytes = bytes;
+	*hptr          = d->stage;
+	return HYB_OK;
+}
+
+/* ------------------------------------------------------------ wrappers */
+
+hyb_status_t hyb_dev_register( hyb_dev_t* d, void* p, size_t bytes )
+{
+	HYB_FAULT_GATE( d, HYB_FK_REGISTER );
+	return d->ops->host_register( d->ctx, p, bytes );
+}
+
+hyb_status_t hyb_dev_unregister( hyb_dev_t* d, void* p )
+{
+	return d->ops->host_unregister( d->ctx, p );
+}
+
+hyb_status_t hyb_dev_event_create( hyb_dev_t* d, hyb_devent_t** ev )
+{
+	return d->ops->event_create( d->ctx, ev );
+}
+
+void hyb_dev_event_destroy( hyb_dev_t* d, hyb_devent_t* ev )
+{
+	if ( ev ) d->ops->event_destroy( d->ctx, ev );
+}
+
+hyb_status_t hyb_dev_record( hyb_dev_t* d, int stream, hyb_devent_t* ev )
+{
+	return d->ops->event_record( d->ctx, stream, ev );
+}
+
+hyb_status_t hyb_dev_wait( hyb_dev_t* d, int stream, hyb_devent_t* ev )
+{
+	return d->ops->stream_wait( d->ctx, stream, ev );
+}
+
+static hyb_status_t hyb_dev_after_sync( hyb_dev_t* d, hyb_status_t st )
+{
+	if ( st == HYB_OK ) st = (hyb_status_t)atomic_load( &d->pending );
+	if ( st != HYB_OK && st != HYB_E_AGAIN ) atomic_store( &d->broken, 1 );
+	return st;
+}
+
+hyb_status_t hyb_dev_sync( hyb_dev_t* d, hyb_devent_t* ev )
+{
+	if ( hyb_fault_hit( HYB_FK_SYNC ) ) return atomic_store( &d->broken, 1 ), HYB_E_INJECTED;
+	return hyb_dev_after_sync( d, d->ops->event_sync( d->ctx, ev ) );
+}
+
+hyb_status_t hyb_dev_query( hyb_dev_t* d, hyb_devent_t* ev )
+{
+	return hyb_dev_after_sync( d, d->ops->event_query( d->ctx, ev ) );
+}
+
+hyb_status_t hyb_dev_elapsed( hyb_dev_t* d, hyb_devent_t* from, hyb_devent_t* to, double* s )
+{
+	return d->ops->event_elapsed( d->ctx, from, to, s );
+}
+
+hyb_status_t hyb_dev_stream_sync( hyb_dev_t* d, int stream )
+{
+	return hyb_dev_after_sync( d, d->ops->stream_sync( d->ctx, stream ) );
+}
+
+hyb_status_t hyb_dev_h2d( hyb_dev_t* d, int stream, void* dst, size_t dpitch, const void* src,
+                          size_t spitch, size_t width, size_t rows )
+{
+	HYB_FAULT_GATE( d, HYB_FK_H2D );
+	return d->ops->copy_h2d( d->ctx, stream, dst, dpitch, src, spitch, width, rows );
+}
+
+hyb_status_t hyb_dev_d2h( hyb_dev_t* d, int stream, void* dst, size_t dpitch, const void* src,
+                          size_t spitch, size_t width, size_t rows )
+{
+	HYB_FAULT_GATE( d, HYB_FK_D2H );
+	return d->ops->copy_d2h( d->ctx, stream, dst, dpitch, src, spitch, width, rows );
+}
+
+hyb_status_t hyb_dev_gemm( hyb_dev_t* d, int stream, hyb_prec_t prec, char ta, char tb, int64_t m,
+                           int64_t n, int64_t k, const double alpha[2], const void* a, int64_t lda,
+                           const void* b, int64_t ldb, const double beta[2], void* c, int64_t ldc )
+{
+	HYB_FAULT_GATE( d, HYB_FK_GEMM );
+	return d->ops->gemm( d->ctx, stream, prec, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc );
+}
+
+hyb_status_t hyb_dev_trsm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side, char uplo,
+                           char trans, char diag, int64_t m, int64_t n, const double alpha[2],
+                           const void* a, int64_t lda, void* b, int64_t ldb )
+{
+	HYB_FAULT_GATE( d, HYB_FK_TRSM );
+	return d->ops->trsm( d->ctx, stream, prec, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb );
+}
+
+hyb_status_t hyb_dev_trmm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side, char uplo,
+                           char trans, char diag, int64_t m, int64_t n, const double alpha[2],
+                           const void* a, int64_t lda, const void* b, int64_t ldb, void* c,
+                           int64_t ldc )
+{
+	HYB_FAULT_GATE( d, HYB_FK_TRMM );
+	return d->ops->trmm( d->ctx, stream, prec, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb,
+	                     c, ldc );
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+void hyb_devices_reset_for_test( void )
+{
+	for ( int i = 0; i < HYB_MAX_DEVICES; i++ )
+	{
+		hyb_dev_t* d = hyb_reg.pool[i];
+		while ( d )
+		{
+			hyb_dev_t* next = d->next;
+			hyb_dev_destroy( d );
+			d = next;
+		}
+		hyb_reg.pool[i] = NULL;
+	}
+	hyb_reg.n   = 0;
+	hyb_reg.ops = NULL;
+	atomic_store( &hyb_reg.state, HYB_GPU_UNINIT );
+}
+
+void hyb_device_registry_fork_prepare( void )
+{
+	pthread_mutex_lock( &hyb_reg.lock );
+}
+
+void hyb_device_registry_fork_parent( void )
+{
+	pthread_mutex_unlock( &hyb_reg.lock );
+}
+
+void hyb_device_registry_fork_child( void )
+{
+	/* The parent's device contexts, streams and threads do not exist here.
+	   A child of a parent that used a device runs on the CPU. */
+	pthread_mutex_init( &hyb_reg.lock, NULL );
+	if ( atomic_load( &hyb_reg.state ) == HYB_GPU_READY )
+	{
+		for ( int i = 0; i < HYB_MAX_DEVICES; i++ ) hyb_reg.pool[i] = NULL; /* leaked on purpose */
+		hyb_reg.n = 0;
+		atomic_store( &hyb_reg.state, HYB_GPU_FORBIDDEN );
+	}
+}

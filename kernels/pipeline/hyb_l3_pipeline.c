@@ -1,0 +1,773 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The level-3 device pipeline (see hyb_l3_pipeline.h). */
+#define _GNU_SOURCE
+#include "kernels/pipeline/hyb_l3_pipeline.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb_log.h"
+#include "hyb_team.h"
+#include "kernels/hyb_device.h"
+
+/* Staging buffers in flight each way: two would be double buffering; a third
+   lets a host copy run while one DMA is queued and another executes. */
+#define HYB_STAGE_IN 3
+#define HYB_STAGE_OUT 3
+/* Output tiles on the device: one computing, one draining, one spare so that
+   the next upload never waits behind a download. */
+#define HYB_TILES 3
+
+enum
+{
+	HYB_TASK_FREE = 0,
+	HYB_TASK_TAKEN,
+	HYB_TASK_DONE
+};
+
+/* Shared by every worker of one call. */
+typedef struct
+{
+	const hyb_l3_work_t*      w;
+	const hyb_l3_exec_opts_t* o;
+	_Atomic int               next;  /* the task queue */
+	_Atomic int*              state; /* HYB_TASK_* per task */
+	_Atomic int               error; /* first device error */
+	int                       reg[2]; /* operands a, b registered for direct DMA */
+	pthread_mutex_t           stat_mu;
+	hyb_l3_exec_report_t*     r;
+} hyb_run_t;
+
+/* Kept with a device context across calls: the copy teams. */
+typedef struct
+{
+	hyb_team_t* in;
+	hyb_team_t* out;
+	int         threads;
+} hyb_engine_t;
+
+static void hyb_engine_free( void* p )
+{
+	hyb_engine_t* e = p;
+	hyb_team_destroy( e->in );
+	hyb_team_destroy( e->out );
+	free( e );
+}
+
+static hyb_engine_t* hyb_engine_get( hyb_dev_t* d, int threads )
+{
+	hyb_engine_t* e = d->engine;
+	if ( e && e->threads == threads ) return e;
+	if ( e ) hyb_engine_free( e );
+	e = calloc( 1, sizeof *e );
+	if ( e )
+	{
+		/* The caller of hyb_team_run is a member too. */
+		e->in      = hyb_team_create( threads - 1 );
+		e->out     = hyb_team_create( threads - 1 );
+		e->threads = threads;
+	}
+	d->engine      = e;
+	d->engine_free = hyb_engine_free;
+	return e;
+}
+
+/* ------------------------------------------------------------ host copies */
+
+typedef struct
+{
+	const hyb_l3_args_t* a;
+	const hyb_blk_t*     blk;
+	const void*          src; /* the operand */
+	int64_t              ld;
+	void*                dst; /* dense, leading dimension = rows */
+	size_t               es;
+} hyb_load_t;
+
+/* Columns [b, e) of a plain rectangle. */
+static void hyb_load_plain( void* p, int64_t b, int64_t e )
+{
+	hyb_load_t*      L   = p;
+	const hyb_blk_t* k   = L->blk;
+	size_t           col = (size_t)k->rows * L->es;
+	for ( int64_t j = b; j < e; j++ )
+		memcpy( (char*)L->dst + (size_t)j * col,
+		        (const char*)L->src + ( (size_t)k->r0 + (size_t)( k->c0 + j ) * (size_t)L->ld ) * L->es, col );
+}
+
+/* Columns [b, e) of a rectangle of the full symmetric (Hermitian) matrix
+   whose `uplo` triangle is stored: element (r, c) outside the triangle is
+   element (c, r), conjugated for Hermitian; a Hermitian diagonal is real. */
+static void hyb_load_sym( void* p, int64_t b, int64_t e )
+{
+	hyb_load_t*      L    = p;
+	const hyb_blk_t* k    = L->blk;
+	int              up   = L->a->uplo == 'U';
+	int              herm = k->transform == HYB_BLK_HERM;
+	size_t           es   = L->es;
+	for ( int64_t j = b; j < e; j++ )
+	{
+		int64_t c = k->c0 + j;
+		char*   d = (char*)L->dst + (size_t)j * (size_t)k->rows * es;
+		for ( int64_t i = 0; i < k->rows; i++ )
+		{
+			int64_t r      = k->r0 + i;
+			int     stored = up ? r <= c : r >= c;
+			const char* s = (const char*)L->src + ( stored ? (size_t)r + (size_t)c * (size_t)L->ld
+			                                               : (size_t)c + (size_t)r * (size_t)L->ld ) * es;
+			memcpy( d + (size_t)i * es, s, es );
+			if ( herm && ( !stored || r == c ) )
+			{
+				/* Negate (or, on the diagonal, zero) the imaginary part. */
+				if ( es == 8 )
+				{
+					float* im = (float*)( d + (size_t)i * es ) + 1;
+					*im       = r == c ? 0.0f : -*im;
+				}
+				else
+				{
+					double* im = (double*)( d + (size_t)i * es ) + 1;
+					*im        = r == c ? 0.0 : -*im;
+				}
+			}
+		}
+	}
+}
+
+typedef struct
+{
+	const hyb_task_t* t;
+	const void*       src; /* staging, dense */
+	void*             out; /* the application's output */
+	int64_t           ld;
+	size_t            es;
+} hyb_store_t;
+
+/* Columns [b, e) of a tile back into the output, inside its mask. */
+static void hyb_store_cols( void* p, int64_t b, int64_t e )
+{
+	hyb_store_t*      S = p;
+	const hyb_task_t* t = S->t;
+	size_t            es = S->es;
+	for ( int64_t j = b; j < e; j++ )
+	{
+		int64_t c = t->c0 + j;
+		int64_t lo = 0, hi = t->rows; /* tile rows to write */
+		if ( t->mask == HYB_MASK_UPPER )
+			hi = c - t->r0 + 1 < hi ? c - t->r0 + 1 : hi;
+		else if ( t->mask == HYB_MASK_LOWER )
+			lo = c - t->r0 > 0 ? c - t->r0 : 0;
+		if ( hi <= lo ) continue;
+		char*       d = (char*)S->out + ( (size_t)( t->r0 + lo ) + (size_t)c * (size_t)S->ld ) * es;
+		const char* s = (const char*)S->src + ( (size_t)j * (size_t)t->rows + (size_t)lo ) * es;
+		memcpy( d, s, (size_t)( hi - lo ) * es );
+		if ( t->herm_diag && c >= t->r0 && c < t->r0 + t->rows )
+		{
+			char* diag = (char*)S->out + ( (size_t)c + (size_t)c * (size_t)S->ld ) * es;
+			if ( es == 8 )
+				( (float*)diag )[1] = 0.0f;
+			else
+				( (double*)diag )[1] = 0.0;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ one device */
+
+typedef struct
+{
+	int t, o; /* task, output staging buffer */
+} hyb_out_item_t;
+
+typedef struct
+{
+	hyb_run_t*    run;
+	hyb_dev_t*    d;
+	hyb_engine_t* eng;
+	int           index;
+
+	/* device memory */
+	char*   slots;
+	int     nslots;
+	size_t  slot_bytes;
+	char*   tiles; /* HYB_TILES tiles (x2 for trmm: in and out) */
+	size_t  tile_bytes;
+	int*    blk_slot; /* per block: its slot or -1 */
+	int*    slot_blk; /* per slot: its block or -1 */
+	int64_t* slot_lru;
+	int64_t* slot_pin; /* stamp of the product that needs it now */
+	int*    slot_used, *slot_loaded;
+	int64_t clock;
+
+	/* host staging */
+	char*  stage_in[HYB_STAGE_IN];
+	int    stage_in_busy[HYB_STAGE_IN];
+	size_t stage_in_bytes;
+	char*  stage_out[HYB_STAGE_OUT];
+	int    next_in, next_tile;
+	int    tile_used[HYB_TILES];
+
+	hyb_devent_t **ev_loaded, **ev_used;
+	hyb_devent_t*  ev_stage_in[HYB_STAGE_IN];
+	hyb_devent_t*  ev_tile_in[HYB_TILES];
+	hyb_devent_t*  ev_tile_done[HYB_TILES];
+	hyb_devent_t*  ev_tile_free[HYB_TILES];
+	hyb_devent_t*  ev_out[HYB_STAGE_OUT];
+
+	/* storer */
+	pthread_t       storer;
+	pthread_mutex_t mu;
+	pthread_cond_t  cv;
+	hyb_out_item_t  queue[HYB_STAGE_OUT];
+	int             qhead, qlen, closed;
+	int             out_free[HYB_STAGE_OUT];
+	double          t_load1, t_store2, t_wait, bytes_h2d, bytes_d2h;
+	int             stored;
+} hyb_worker_t;
+
+static hyb_status_t hyb_fail( hyb_worker_t* k, hyb_status_t st )
+{
+	int expected = HYB_OK;
+	atomic_compare_exchange_strong( &k->run->error, &expected, (int)st );
+	return st;
+}
+
+static const void* hyb_mat( const hyb_l3_args_t* a, int mat, int64_t* ld )
+{
+	*ld = mat == 0 ? a->lda : a->ldb;
+	return mat == 0 ? a->a : a->b;
+}
+
+/* A free staging-in buffer: the DMA that last read it must be done. */
+static hyb_status_t hyb_stage_in_take( hyb_worker_t* k, int* idx )
+{
+	int i = k->next_in;
+	k->next_in = ( i + 1 ) % HYB_STAGE_IN;
+	if ( k->stage_in_busy[i] )
+	{
+		double       t0 = hyb_now();
+		hyb_status_t st = hyb_dev_sync( k->d, k->ev_stage_in[i] );
+		k->t_wait += hyb_now() - t0;
+		if ( st != HYB_OK ) return st;
+	}
+	*idx = i;
+	return HYB_OK;
+}
+
+/* load1 + load2 of block `b` into slot `s`. */
+static hyb_status_t hyb_load_block( hyb_worker_t* k, int b, int s )
+{
+	const hyb_l3_work_t* w   = k->run->w;
+	const hyb_blk_t*     blk = &w->blks[b];
+	size_t               es  = hyb_prec_size( w->args.prec );
+	int64_t              ld;
+	const void*          src   = hyb_mat( &w->args, blk->mat, &ld );
+	void*                dslot = k->slots + (size_t)s * k->slot_bytes;
+	size_t               width = (size_t)blk->rows * es;
+	hyb_status_t         st;
+	if ( blk->transform == HYB_BLK_PLAIN && k->run->reg[blk->mat] )
+	{
+		/* Registered pages: the DMA reads the application's memory. */
+		const char* from = (const char*)src + ( (size_t)blk->r0 + (size_t)blk->c0 * (size_t)ld ) * es;
+		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, dslot, width, from, (size_t)ld * es, width, (size_t)blk->cols );
+	}
+	else
+	{
+		int i;
+		if ( ( st = hyb_stage_in_take( k, &i ) ) != HYB_OK ) return st;
+		hyb_load_t L  = { &w->args, blk, src, ld, k->stage_in[i], es };
+		double     t0 = hyb_now();
+		hyb_team_run( k->eng->in, blk->cols, blk->transform == HYB_BLK_PLAIN ? hyb_load_plain : hyb_load_sym, &L );
+		k->t_load1 += hyb_now() - t0;
+		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, dslot, width, k->stage_in[i], width, width, (size_t)blk->cols );
+		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_stage_in[i] );
+		k->stage_in_busy[i] = 1;
+	}
+	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_loaded[s] );
+	k->slot_loaded[s] = 1;
+	k->bytes_h2d += (double)width * (double)blk->cols;
+	return st;
+}
+
+/* Make block `b` resident for the product stamped `pin`; returns its slot in
+   *slot. The victim is a free slot, else the least recently used one not
+   needed by the same product. */
+static hyb_status_t hyb_ensure_block( hyb_worker_t* k, int64_t pin, int b, int* slot )
+{
+	int s = k->blk_slot[b];
+	if ( s < 0 )
+	{
+		int     victim = -1;
+		int64_t best   = INT64_MAX;
+		for ( int i = 0; i < k->nslots; i++ )
+		{
+			if ( k->slot_blk[i] < 0 )
+			{
+				victim = i;
+				break;
+			}
+			if ( k->slot_pin[i] != pin && k->slot_lru[i] < best ) best = k->slot_lru[i], victim = i;
+		}
+		if ( victim < 0 ) return HYB_E_NO_MEMORY; /* cannot happen: nslots >= 2 */
+		s = victim;
+		if ( k->slot_blk[s] >= 0 )
+		{
+			/* The products that read the old block must be done first. */
+			double       t0 = hyb_now();
+			hyb_status_t st = hyb_dev_sync( k->d, k->slot_used[s] ? k->ev_used[s] : k->ev_loaded[s] );
+			k->t_wait += hyb_now() - t0;
+			if ( st != HYB_OK ) return st;
+			k->blk_slot[k->slot_blk[s]] = -1;
+			k->slot_used[s]             = 0;
+		}
+		k->slot_blk[s] = b;
+		k->blk_slot[b] = s;
+		hyb_status_t st = hyb_load_block( k, b, s );
+		if ( st != HYB_OK ) return st;
+	}
+	k->slot_lru[s] = pin;
+	k->slot_pin[s] = pin;
+	*slot          = s;
+	return HYB_OK;
+}
+
+static void* hyb_storer_main( void* arg );
+
+/* Issue task t: optional tile upload, then for each product its blocks and
+   the product itself, then the download. Blocks are made resident one
+   product at a time, so two slots (four for rank-2k) always suffice. */
+static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
+{
+	const hyb_l3_work_t* w    = k->run->w;
+	const hyb_l3_args_t* a    = &w->args;
+	const hyb_task_t*    tk   = &w->tasks[t];
+	size_t               es   = hyb_prec_size( a->prec );
+	int                  b    = k->next_tile;
+	int                  trmm = a->op == HYB_OP_TRMM;
+	k->next_tile = ( b + 1 ) % HYB_TILES;
+	char*   tile  = k->tiles + (size_t)b * k->tile_bytes * ( trmm ? 2 : 1 );
+	char*   tout  = trmm ? tile + k->tile_bytes : tile;
+	int64_t ldo;
+	char*   out   = hyb_l3_out( a, &ldo );
+	size_t  width = (size_t)tk->rows * es;
+	hyb_status_t st = HYB_OK;
+
+	if ( tk->load_c )
+	{
+		if ( k->tile_used[b] && ( st = hyb_dev_wait( k->d, HYB_STREAM_H2D, k->ev_tile_free[b] ) ) != HYB_OK )
+			return st;
+		int i;
+		if ( ( st = hyb_stage_in_take( k, &i ) ) != HYB_OK ) return st;
+		hyb_blk_t  region = { 2, HYB_BLK_PLAIN, tk->r0, tk->c0, tk->rows, tk->cols };
+		hyb_load_t L      = { a, &region, out, ldo, k->stage_in[i], es };
+		double     t0     = hyb_now();
+		hyb_team_run( k->eng->in, tk->cols, hyb_load_plain, &L );
+		k->t_load1 += hyb_now() - t0;
+		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, tile, width, k->stage_in[i], width, width, (size_t)tk->cols );
+		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_stage_in[i] );
+		k->stage_in_busy[i] = 1;
+		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_tile_in[b] );
+		if ( st != HYB_OK ) return st;
+		k->bytes_h2d += (double)width * (double)tk->cols;
+		st = hyb_dev_wait( k->d, HYB_STREAM_COMPUTE, k->ev_tile_in[b] );
+	}
+	else if ( k->tile_used[b] )
+		st = hyb_dev_wait( k->d, HYB_STREAM_COMPUTE, k->ev_tile_free[b] );
+	if ( st != HYB_OK ) return st;
+
+	/* load1 + load2 of each product's blocks, then mult1. */
+	for ( int i = 0; i < tk->nops; i++ )
+	{
+		const hyb_top_t* op      = &w->ops[tk->first_op + i];
+		int              blks[2] = { op->blk_a, op->blk_b };
+		int              sl[2]   = { -1, -1 };
+		int64_t          pin     = ++k->clock;
+		for ( int q = 0; q < 2; q++ )
+		{
+			if ( blks[q] < 0 ) continue;
+			if ( ( st = hyb_ensure_block( k, pin, blks[q], &sl[q] ) ) != HYB_OK ) return st;
+			if ( ( st = hyb_dev_wait( k->d, HYB_STREAM_COMPUTE, k->ev_loaded[sl[q]] ) ) != HYB_OK ) return st;
+		}
+		const char* A   = k->slots + (size_t)sl[0] * k->slot_bytes;
+		int64_t     lda = w->blks[op->blk_a].rows;
+		if ( op->kind == HYB_TOP_GEMM )
+		{
+			const char* B   = k->slots + (size_t)sl[1] * k->slot_bytes;
+			int64_t     ldb = w->blks[op->blk_b].rows;
+			st = hyb_dev_gemm( k->d, HYB_STREAM_COMPUTE, a->prec, op->ta, op->tb, op->m, op->n, op->k, op->alpha,
+			                   A, lda, B, ldb, op->beta, tile, tk->rows );
+		}
+		else if ( op->kind == HYB_TOP_TRSM )
+			st = hyb_dev_trsm( k->d, HYB_STREAM_COMPUTE, a->prec, a->side, a->uplo, a->transa, a->diag, op->m,
+			                   op->n, op->alpha, A, lda, tile, tk->rows );
+		else
+			st = hyb_dev_trmm( k->d, HYB_STREAM_COMPUTE, a->prec, a->side, a->uplo, a->transa, a->diag, op->m,
+			                   op->n, op->alpha, A, lda, tile, tk->rows, tout, tk->rows );
+		if ( st != HYB_OK ) return st;
+		for ( int q = 0; q < 2; q++ )
+		{
+			if ( sl[q] < 0 ) continue;
+			if ( ( st = hyb_dev_record( k->d, HYB_STREAM_COMPUTE, k->ev_used[sl[q]] ) ) != HYB_OK ) return st;
+			k->slot_used[sl[q]] = 1;
+		}
+	}
+	if ( ( st = hyb_dev_record( k->d, HYB_STREAM_COMPUTE, k->ev_tile_done[b] ) ) != HYB_OK ) return st;
+
+	/* store1 into a free output staging buffer (waiting for the storer). */
+	double t0 = hyb_now();
+	pthread_mutex_lock( &k->mu );
+	int o = -1;
+	while ( o < 0 )
+	{
+		for ( int i = 0; i < HYB_STAGE_OUT && o < 0; i++ )
+			if ( k->out_free[i] ) o = i;
+		if ( o < 0 ) pthread_cond_wait( &k->cv, &k->mu );
+	}
+	k->out_free[o] = 0;
+	pthread_mutex_unlock( &k->mu );
+	k->t_wait += hyb_now() - t0;
+
+	st = hyb_dev_wait( k->d, HYB_STREAM_D2H, k->ev_tile_done[b] );
+	if ( st == HYB_OK )
+		st = hyb_dev_d2h( k->d, HYB_STREAM_D2H, k->stage_out[o], width, tout, width, width, (size_t)tk->cols );
+	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_D2H, k->ev_out[o] );
+	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_D2H, k->ev_tile_free[b] );
+	k->tile_used[b] = 1;
+	k->bytes_d2h += (double)width * (double)tk->cols;
+
+	pthread_mutex_lock( &k->mu );
+	if ( st == HYB_OK )
+	{
+		k->queue[( k->qhead + k->qlen ) % HYB_STAGE_OUT] = ( hyb_out_item_t ){ t, o };
+		k->qlen++;
+	}
+	else
+		k->out_free[o] = 1;
+	pthread_cond_broadcast( &k->cv );
+	pthread_mutex_unlock( &k->mu );
+	return st;
+}
+
+/* store2: wait for each download in order and copy it into place. */
+static void* hyb_storer_main( void* arg )
+{
+	hyb_worker_t*        k   = arg;
+	const hyb_l3_work_t* w   = k->run->w;
+	int64_t              ldo;
+	void*                out = hyb_l3_out( &w->args, &ldo );
+	for ( ;; )
+	{
+		pthread_mutex_lock( &k->mu );
+		while ( k->qlen == 0 && !k->closed ) pthread_cond_wait( &k->cv, &k->mu );
+		if ( k->qlen == 0 )
+		{
+			pthread_mutex_unlock( &k->mu );
+			return NULL;
+		}
+		hyb_out_item_t it = k->queue[k->qhead];
+		k->qhead          = ( k->qhead + 1 ) % HYB_STAGE_OUT;
+		k->qlen--;
+		pthread_mutex_unlock( &k->mu );
+
+		hyb_status_t st = hyb_dev_sync( k->d, k->ev_out[it.o] );
+		if ( st == HYB_OK )
+		{
+			hyb_store_t S  = { &w->tasks[it.t], k->stage_out[it.o], out, ldo, hyb_prec_size( w->args.prec ) };
+			double      t0 = hyb_now();
+			hyb_team_run( k->eng->out, w->tasks[it.t].cols, hyb_store_cols, &S );
+			k->t_store2 += hyb_now() - t0;
+			atomic_store( &k->run->state[it.t], HYB_TASK_DONE );
+			k->stored++;
+		}
+		else
+			hyb_fail( k, st );
+
+		pthread_mutex_lock( &k->mu );
+		k->out_free[it.o] = 1;
+		pthread_cond_broadcast( &k->cv );
+		pthread_mutex_unlock( &k->mu );
+	}
+}
+
+static hyb_status_t hyb_events( hyb_worker_t* k, hyb_devent_t** evs, int n )
+{
+	for ( int i = 0; i < n; i++ )
+	{
+		hyb_status_t st = hyb_dev_event_create( k->d, &evs[i] );
+		if ( st != HYB_OK ) return st;
+	}
+	return HYB_OK;
+}
+
+static void hyb_events_free( hyb_worker_t* k, hyb_devent_t** evs, int n )
+{
+	for ( int i = 0; evs && i < n; i++ ) hyb_dev_event_destroy( k->d, evs[i] );
+}
+
+/* Lay out device memory: as many block slots as the budget holds (every
+   block, if they fit: then each is loaded once), at least 2 per product. */
+static hyb_status_t hyb_worker_memory( hyb_worker_t* k )
+{
+	const hyb_l3_work_t* w   = k->run->w;
+	int                  per = w->args.op == HYB_OP_TRMM ? 2 : 1;
+	k->slot_bytes            = ( w->slot_bytes + 255 ) & ~(size_t)255;
+	k->tile_bytes            = ( w->tile_bytes + 255 ) & ~(size_t)255;
+	size_t tiles             = (size_t)HYB_TILES * (size_t)per * k->tile_bytes;
+	double budget            = hyb_dev_budget( k->index ) * 0.97;
+	int    want              = w->nblks;
+	int    most              = (int)( ( budget - (double)tiles ) / (double)k->slot_bytes );
+	if ( want > most ) want = most;
+	int least = 2;
+	if ( least > w->nblks ) least = w->nblks;
+	if ( want < least ) return HYB_E_NO_MEMORY;
+	void*        ws = NULL;
+	hyb_status_t st;
+	for ( ;; )
+	{
+		st = hyb_dev_workspace( k->d, tiles + (size_t)want * k->slot_bytes, &ws );
+		if ( st != HYB_E_NO_MEMORY || want == least ) break;
+		want = want / 2 > least ? want / 2 : least;
+	}
+	if ( st != HYB_OK ) return st;
+	k->tiles  = ws;
+	k->slots  = (char*)ws + tiles;
+	k->nslots = want;
+
+	k->stage_in_bytes = k->slot_bytes > k->tile_bytes ? k->slot_bytes : k->tile_bytes;
+	void* hs          = NULL;
+	st = hyb_dev_staging( k->d, HYB_STAGE_IN * k->stage_in_bytes + HYB_STAGE_OUT * k->tile_bytes, &hs );
+	if ( st != HYB_OK ) return st;
+	for ( int i = 0; i < HYB_STAGE_IN; i++ ) k->stage_in[i] = (char*)hs + (size_t)i * k->stage_in_bytes;
+	for ( int i = 0; i < HYB_STAGE_OUT; i++ )
+		k->stage_out[i] = (char*)hs + HYB_STAGE_IN * k->stage_in_bytes + (size_t)i * k->tile_bytes;
+	return HYB_OK;
+}
+
+static hyb_status_t hyb_worker_setup( hyb_worker_t* k )
+{
+	const hyb_l3_work_t* w = k->run->w;
+	hyb_status_t         st = hyb_worker_memory( k );
+	if ( st != HYB_OK ) return st;
+	k->blk_slot    = malloc( (size_t)w->nblks * sizeof *k->blk_slot );
+	k->slot_blk    = malloc( (size_t)k->nslots * sizeof *k->slot_blk );
+	k->slot_lru    = calloc( (size_t)k->nslots, sizeof *k->slot_lru );
+	k->slot_pin    = calloc( (size_t)k->nslots, sizeof *k->slot_pin );
+	k->slot_used   = calloc( (size_t)k->nslots, sizeof *k->slot_used );
+	k->slot_loaded = calloc( (size_t)k->nslots, sizeof *k->slot_loaded );
+	k->ev_loaded   = calloc( (size_t)k->nslots, sizeof *k->ev_loaded );
+	k->ev_used     = calloc( (size_t)k->nslots, sizeof *k->ev_used );
+	if ( !k->blk_slot || !k->slot_blk || !k->slot_lru || !k->slot_pin || !k->slot_used || !k->slot_loaded ||
+	     !k->ev_loaded || !k->ev_used )
+		return HYB_E_NO_MEMORY;
+	for ( int i = 0; i < w->nblks; i++ ) k->blk_slot[i] = -1;
+	for ( int i = 0; i < k->nslots; i++ ) k->slot_blk[i] = -1;
+	if ( ( st = hyb_events( k, k->ev_loaded, k->nslots ) ) != HYB_OK ||
+	     ( st = hyb_events( k, k->ev_used, k->nslots ) ) != HYB_OK ||
+	     ( st = hyb_events( k, k->ev_stage_in, HYB_STAGE_IN ) ) != HYB_OK ||
+	     ( st = hyb_events( k, k->ev_tile_in, HYB_TILES ) ) != HYB_OK ||
+	     ( st = hyb_events( k, k->ev_tile_done, HYB_TILES ) ) != HYB_OK ||
+	     ( st = hyb_events( k, k->ev_tile_free, HYB_TILES ) ) != HYB_OK ||
+	     ( st = hyb_events( k, k->ev_out, HYB_STAGE_OUT ) ) != HYB_OK )
+		return st;
+	for ( int i = 0; i < HYB_STAGE_OUT; i++ ) k->out_free[i] = 1;
+	return HYB_OK;
+}
+
+static void hyb_worker_teardown( hyb_worker_t* k )
+{
+	if ( k->d )
+	{
+		/* Nothing may still be copying into staging or device memory when the
+		   context goes back to the pool. */
+		for ( int s = 0; s < HYB_STREAM_COUNT; s++ ) hyb_dev_stream_sync( k->d, s );
+		hyb_events_free( k, k->ev_loaded, k->nslots );
+		hyb_events_free( k, k->ev_used, k->nslots );
+		hyb_events_free( k, k->ev_stage_in, HYB_STAGE_IN );
+		hyb_events_free( k, k->ev_tile_in, HYB_TILES );
+		hyb_events_free( k, k->ev_tile_done, HYB_TILES );
+		hyb_events_free( k, k->ev_tile_free, HYB_TILES );
+		hyb_events_free( k, k->ev_out, HYB_STAGE_OUT );
+		hyb_dev_release( k->d );
+	}
+	free( k->blk_slot );
+	free( k->slot_blk );
+	free( k->slot_lru );
+	free( k->slot_pin );
+	free( k->slot_used );
+	free( k->slot_loaded );
+	free( k->ev_loaded );
+	free( k->ev_used );
+}
+
+static void* hyb_worker_main( void* arg )
+{
+	hyb_worker_t* k  = arg;
+	hyb_run_t*    R  = k->run;
+	double        t0 = hyb_now();
+	hyb_status_t  st = hyb_dev_acquire( k->index, &k->d );
+	if ( st != HYB_OK )
+	{
+		k->d = NULL;
+		hyb_fail( k, st );
+		return NULL;
+	}
+	k->eng = hyb_engine_get( k->d, R->o->copy_threads );
+	if ( k->eng == NULL ) st = HYB_E_NO_MEMORY;
+	if ( st == HYB_OK ) st = hyb_worker_setup( k );
+	if ( st == HYB_OK )
+	{
+		pthread_mutex_init( &k->mu, NULL );
+		pthread_cond_init( &k->cv, NULL );
+		if ( pthread_create( &k->storer, NULL, hyb_storer_main, k ) != 0 ) st = HYB_E_NO_MEMORY;
+		else
+		{
+			for ( ;; )
+			{
+				int t = atomic_fetch_add( &R->next, 1 );
+				if ( t >= R->w->ntasks ) break;
+				atomic_store( &R->state[t], HYB_TASK_TAKEN );
+				st = hyb_issue( k, t );
+				if ( st != HYB_OK )
+				{
+					hyb_fail( k, st );
+					break;
+				}
+			}
+			pthread_mutex_lock( &k->mu );
+			k->closed = 1;
+			pthread_cond_broadcast( &k->cv );
+			pthread_mutex_unlock( &k->mu );
+			pthread_join( k->storer, NULL );
+		}
+		pthread_mutex_destroy( &k->mu );
+		pthread_cond_destroy( &k->cv );
+	}
+	if ( st != HYB_OK ) hyb_fail( k, st );
+	hyb_worker_teardown( k );
+
+	pthread_mutex_lock( &R->stat_mu );
+	double dt = hyb_now() - t0;
+	if ( dt > R->r->dev_seconds ) R->r->dev_seconds = dt;
+	R->r->load1_seconds += k->t_load1;
+	R->r->store2_seconds += k->t_store2;
+	R->r->wait_seconds += k->t_wait;
+	R->r->bytes_h2d += k->bytes_h2d;
+	R->r->bytes_d2h += k->bytes_d2h;
+	R->r->tasks_dev += k->stored;
+	pthread_mutex_unlock( &R->stat_mu );
+	return NULL;
+}
+
+/* ------------------------------------------------------------ the call */
+
+typedef struct
+{
+	const hyb_l3_exec_opts_t* o;
+	double                    seconds;
+	hyb_status_t              st;
+} hyb_cpu_strip_t;
+
+static void* hyb_cpu_strip_main( void* arg )
+{
+	hyb_cpu_strip_t* c  = arg;
+	double           t0 = hyb_now();
+	c->st               = c->o->cpu( c->o->cpu_user, c->o->cpu_strip );
+	c->seconds          = hyb_now() - t0;
+	return NULL;
+}
+
+/* Extent in bytes of operand `mat` as the blocks touch it. */
+static size_t hyb_extent( const hyb_l3_work_t* w, int mat, int64_t ld )
+{
+	int64_t rmax = 0, cmax = 0;
+	for ( int i = 0; i < w->nblks; i++ )
+		if ( w->blks[i].mat == mat )
+		{
+			if ( w->blks[i].r0 + w->blks[i].rows > rmax ) rmax = w->blks[i].r0 + w->blks[i].rows;
+			if ( w->blks[i].c0 + w->blks[i].cols > cmax ) cmax = w->blks[i].c0 + w->blks[i].cols;
+		}
+	if ( rmax == 0 ) return 0;
+	return ( (size_t)( cmax - 1 ) * (size_t)ld + (size_t)rmax ) * hyb_prec_size( w->args.prec );
+}
+
+/* Register the operands' pages for direct DMA (inputs only: the output is
+   always written by the host from staging, so that a failed download can
+   never leave part of it overwritten). Overlapping operands stay staged. */
+static void hyb_register_operands( hyb_run_t* R, hyb_dev_t* d )
+{
+	const hyb_l3_args_t* a = &R->w->args;
+	size_t               ea = hyb_extent( R->w, 0, a->lda ), eb = hyb_extent( R->w, 1, a->ldb );
+	const char *         pa = a->a, *pb = a->b;
+	int overlap = ea && eb && pa < pb + eb && pb < pa + ea;
+	if ( ea && !overlap && hyb_dev_register( d, (void*)pa, ea ) == HYB_OK ) R->reg[0] = 1;
+	if ( eb && !overlap && hyb_dev_register( d, (void*)pb, eb ) == HYB_OK ) R->reg[1] = 1;
+}
+
+hyb_status_t hyb_l3_pipeline_run( const hyb_l3_work_t* w, const hyb_l3_exec_opts_t* o,
+                                  hyb_l3_exec_report_t* r )
+{
+	double t_start = hyb_now();
+	memset( r, 0, sizeof *r );
+	hyb_run_t R = { .w = w, .o = o, .r = r };
+	pthread_mutex_init( &R.stat_mu, NULL );
+	R.state = calloc( (size_t)( w->ntasks ? w->ntasks : 1 ), sizeof *R.state );
+	if ( R.state == NULL ) return HYB_E_NO_MEMORY;
+
+	hyb_cpu_strip_t cs = { o, 0, HYB_OK };
+	pthread_t       cpu_thread;
+	int             cpu_started = o->cpu_strip && pthread_create( &cpu_thread, NULL, hyb_cpu_strip_main, &cs ) == 0;
+	if ( o->cpu_strip && !cpu_started ) hyb_cpu_strip_main( &cs );
+
+	hyb_dev_t* regdev = NULL;
+	if ( o->register_ops && hyb_dev_acquire( 0, &regdev ) == HYB_OK ) hyb_register_operands( &R, regdev );
+
+	int           ndev = o->ndev > 0 ? o->ndev : 1;
+	hyb_worker_t* ks   = calloc( (size_t)ndev, sizeof *ks );
+	pthread_t*    th   = calloc( (size_t)ndev, sizeof *th );
+	int*          started = calloc( (size_t)ndev, sizeof *started );
+	if ( ks && th && started )
+	{
+		for ( int i = 0; i < ndev; i++ ) ks[i].run = &R, ks[i].index = i;
+		for ( int i = 1; i < ndev; i++ )
+			started[i] = pthread_create( &th[i], NULL, hyb_worker_main, &ks[i] ) == 0;
+		hyb_worker_main( &ks[0] );
+		for ( int i = 1; i < ndev; i++ )
+			if ( started[i] ) pthread_join( th[i], NULL );
+	}
+	else
+		atomic_store( &R.error, HYB_E_NO_MEMORY );
+	free( ks );
+	free( th );
+	free( started );
+
+	if ( regdev )
+	{
+		const hyb_l3_args_t* a = &w->args;
+		if ( R.reg[0] ) hyb_dev_unregister( regdev, (void*)a->a );
+		if ( R.reg[1] ) hyb_dev_unregister( regdev, (void*)a->b );
+		hyb_dev_release( regdev );
+	}
+	if ( cpu_started ) pthread_join( cpu_thread, NULL );
+	r->cpu_seconds = cs.seconds;
+	r->error       = (hyb_status_t)atomic_load( &R.error );
+
+	/* Whatever no device finished (not taken, or lost with a failure) is
+	   computed here from the original operands: those tiles were never
+	   written, so nothing is written twice. */
+	hyb_status_t st = cs.st;
+	double       t0 = hyb_now();
+	for ( int t = 0; t < w->ntasks; t++ )
+	{
+		if ( atomic_load( &R.state[t] ) == HYB_TASK_DONE ) continue;
+		hyb_status_t s = hyb_l3_task_cpu( w, t, o->cpu, o->cpu_user );
+		if ( s != HYB_OK ) st = s;
+		r->tasks_cpu++;
+	}
+	r->fallback_seconds = hyb_now() - t0;
+	free( R.state );
+	pthread_mutex_destroy( &R.stat_mu );
+	r->seconds = hyb_now() - t_start;
+	return st;
+}

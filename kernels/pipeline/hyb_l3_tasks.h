@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Decomposition of a level-3 call into device work: tiles of the output
+   visited in snake order, operand blocks shared between consecutive tiles,
+   the device operations of each tile, and the exact CPU sub-calls that
+   compute a tile when the device cannot. */
+#ifndef HYB_L3_TASKS_H
+#define HYB_L3_TASKS_H
+
+#include "hyb_args.h"
+#include "hyb_status.h"
+
+/* How a block is produced from host memory during load1. */
+enum
+{
+	HYB_BLK_PLAIN = 0, /* a rectangle copied as is */
+	HYB_BLK_SYM,       /* a rectangle of the full symmetric matrix built from its stored triangle */
+	HYB_BLK_HERM       /* the same with conjugated mirror and real diagonal (hemm) */
+};
+
+/* Which elements of an output tile may be written (global coordinates). */
+enum
+{
+	HYB_MASK_FULL = 0,
+	HYB_MASK_UPPER, /* row <= col */
+	HYB_MASK_LOWER  /* row >= col */
+};
+
+enum
+{
+	HYB_TOP_GEMM = 0,
+	HYB_TOP_TRSM,
+	HYB_TOP_TRMM
+};
+
+/* A rectangle of host operand `mat` (0 = a, 1 = b), stored on the device
+   densely with leading dimension `rows`. */
+typedef struct
+{
+	int     mat;
+	int     transform;
+	int64_t r0, c0, rows, cols;
+} hyb_blk_t;
+
+/* One device operation on a tile. GEMM: tile = alpha op(blk_a) op(blk_b) +
+   beta tile; TRSM/TRMM: tile = alpha op(blk_a)^{-1 or 1} tile with the
+   call's side/uplo/diag. */
+typedef struct
+{
+	int     kind;
+	char    ta, tb;
+	int64_t m, n, k;
+	double  alpha[2], beta[2];
+	int     blk_a, blk_b;
+} hyb_top_t;
+
+/* One output tile: a region of the output matrix (c, or b for trsm/trmm). */
+typedef struct
+{
+	int64_t r0, c0, rows, cols;
+	int     load_c;    /* the tile's old values are an input */
+	int     mask;      /* HYB_MASK_* */
+	int     herm_diag; /* herk/her2k: diagonal imaginary parts become 0 */
+	int     first_op, nops;
+	double  flops;
+} hyb_task_t;
+
+typedef struct
+{
+	hyb_l3_args_t args; /* normalized, column-major */
+	int64_t       T, K; /* tile edge and k-chunk */
+	hyb_blk_t*    blks;
+	int           nblks;
+	hyb_top_t*    ops;
+	int           nops;
+	hyb_task_t*   tasks; /* in execution (snake) order */
+	int           ntasks;
+	size_t        slot_bytes; /* largest block */
+	size_t        tile_bytes; /* largest tile */
+	double        flops;      /* of all tasks */
+} hyb_l3_work_t;
+
+/* Cut the region [0, m_dev) x [0, n_dev) of the output of `a` (normalized)
+   into tiles of edge T with k-chunks of K. The rest of the output (a CPU
+   strip) is not part of the work. Supports every level-3 op; for trsm/trmm
+   the tiles are whole column panels (side L) or row panels (side R) and the
+   region must be the whole output. Returns HYB_E_NO_MEMORY or HYB_E_INVALID. */
+hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
+                                int64_t n_dev, int64_t T, int64_t K );
+void hyb_l3_work_free( hyb_l3_work_t* w );
+
+/* Computes a sub-problem through the real CPU library. */
+typedef hyb_status_t ( *hyb_l3_cpu_fn )( void* user, const hyb_l3_args_t* sub );
+
+/* Compute task `t` on the CPU by calls of `fn` on sub-problems of the
+   original operands (exactly the tile's region, with the call's beta), so
+   that a tile is written once whatever path finishes it. */
+hyb_status_t hyb_l3_task_cpu( const hyb_l3_work_t* w, int t, hyb_l3_cpu_fn fn, void* user );
+
+/* A sub-problem of `a` restricted to output rows [r0, r0+rows) and columns
+   [c0, c0+cols) for gemm (the CPU strip of a split call). */
+hyb_l3_args_t hyb_l3_gemm_sub( const hyb_l3_args_t* a, int64_t r0, int64_t c0, int64_t rows,
+                               int64_t cols );
+
+#endif

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The simulated device's operations table. */
+#ifndef HYB_DEVICE_SIM_H
+#define HYB_DEVICE_SIM_H
+
+#include "kernels/hyb_device_ops.h"
+
+/* The simulated device (always built into the core). */
+const hyb_device_ops_t* hyb_sim_device_ops( void );
+
+#endif

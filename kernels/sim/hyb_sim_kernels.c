@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Reference dense kernels of the simulated device (see hyb_sim_kernels.h). */
+#include "kernels/sim/hyb_sim_kernels.h"
+
+#include <complex.h>
+#include <stdlib.h>
+
+typedef double _Complex hyb_zc;
+
+static inline hyb_zc hyb_ld( hyb_prec_t p, const void* base, int64_t idx )
+{
+	switch ( p )
+	{
+	case HYB_PREC_S: return ( (const float*)base )[idx];
+	case HYB_PREC_D: return ( (const double*)base )[idx];
+	case HYB_PREC_C:
+		return CMPLX( ( (const float*)base )[2 * idx], ( (const float*)base )[2 * idx + 1] );
+	default: return CMPLX( ( (const double*)base )[2 * idx], ( (const double*)base )[2 * idx + 1] );
+	}
+}
+
+static inline void hyb_st( hyb_prec_t p, void* base, int64_t idx, hyb_zc v )
+{
+	switch ( p )
+	{
+	case HYB_PREC_S: ( (float*)base )[idx] = (float)creal( v ); break;
+	case HYB_PREC_D: ( (double*)base )[idx] = creal( v ); break;
+	case HYB_PREC_C:
+		( (float*)base )[2 * idx]     = (float)creal( v );
+		( (float*)base )[2 * idx + 1] = (float)cimag( v );
+		break;
+	default:
+		( (double*)base )[2 * idx]     = creal( v );
+		( (double*)base )[2 * idx + 1] = cimag( v );
+		break;
+	}
+}
+
+/* op(X)(i, j) of a column-major matrix. */
+static inline hyb_zc hyb_op_at( hyb_prec_t p, char t, const void* x, int64_t ld, int64_t i, int64_t j )
+{
+	if ( t == 'N' ) return hyb_ld( p, x, i + j * ld );
+	hyb_zc v = hyb_ld( p, x, j + i * ld );
+	return t == 'C' ? conj( v ) : v;
+}
+
+/* Real double fast path: the common case in tests, kept readable. */
+static void hyb_sim_dgemm_nn_like( char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha,
+                                   const double* a, int64_t lda, const double* b, int64_t ldb,
+                                   double beta, double* c, int64_t ldc )
+{
+	double* col = malloc( (size_t)( m > 0 ? m : 1 ) * sizeof *col );
+	if ( col == NULL ) abort(); /* simulated device in tests only */
+	for ( int64_t j = 0; j < n; j++ )
+	{
+		for ( int64_t i = 0; i < m; i++ ) col[i] = 0;
+		for ( int64_t l = 0; l < k; l++ )
+		{
+			double blj = tb == 'N' ? b[l + j * ldb] : b[j + l * ldb];
+			if ( ta == 'N' )
+				for ( int64_t i = 0; i < m; i++ ) col[i] += a[i + l * lda] * blj;
+			else
+				for ( int64_t i = 0; i < m; i++ ) col[i] += a[l + i * lda] * blj;
+		}
+		for ( int64_t i = 0; i < m; i++ )
+			c[i + j * ldc] = alpha * col[i] + ( beta == 0.0 ? 0.0 : beta * c[i + j * ldc] );
+	}
+	free( col );
+}
+
+void hyb_sim_gemm( hyb_prec_t prec, char ta, char tb, int64_t m, int64_t n, int64_t k,
+                   const double alpha[2], const void* a, int64_t lda, const void* b, int64_t ldb,
+                   const double beta[2], void* c, int64_t ldc )
+{
+	if ( prec == HYB_PREC_D )
+	{
+		hyb_sim_dgemm_nn_like( ta == 'C' ? 'T' : ta, tb == 'C' ? 'T' : tb, m, n, k, alpha[0], a, lda,
+		                       b, ldb, beta[0], c, ldc );
+		return;
+	}
+	hyb_zc al = CMPLX( alpha[0], alpha[1] ), be = CMPLX( beta[0], beta[1] );
+	int    beta_zero = beta[0] == 0.0 && beta[1] == 0.0;
+	for ( int64_t j = 0; j < n; j++ )
+		for ( int64_t i = 0; i < m; i++ )
+		{
+			hyb_zc s = 0;
+			for ( int64_t l = 0; l < k; l++ )
+				s += hyb_op_at( prec, ta, a, lda, i, l ) * hyb_op_at( prec, tb, b, ldb, l, j );
+			hyb_zc old = beta_zero ? 0 : be * hyb_ld( prec, c, i + j * ldc );
+			hyb_st( prec, c, i + j * ldc, al * s + old );
+		}
+}
+
+/* op(A)(i, j) of a triangular matrix: zero outside the stored triangle, one
+   on a unit diagonal. */
+static inline hyb_zc hyb_tri_at( hyb_prec_t p, char uplo, char trans, char diag, const void* a,
+                                 int64_t lda, int64_t i, int64_t j )
+{
+	int64_t r = trans == 'N' ? i : j, c = trans == 'N' ? j : i;
+	if ( r == c && diag == 'U' ) return 1;
+	if ( ( uplo == 'U' && r > c ) || ( uplo == 'L' && r < c ) ) return 0;
+	return hyb_op_at( p, trans, a, lda, i, j );
+}
+
+void hyb_sim_trsm( hyb_prec_t prec, char side, char uplo, char trans, char diag, int64_t m,
+                   int64_t n, const double alpha[2], const void* a, int64_t lda, void* b,
+                   int64_t ldb )
+{
+	hyb_zc al = CMPLX( alpha[0], alpha[1] );
+	/* Triangle of op(A): transposing flips it. */
+	int lower = ( uplo == 'L' ) == ( trans == 'N' );
+	if ( side == 'L' )
+	{
+		for ( int64_t j = 0; j < n; j++ )
+			for ( int64_t s = 0; s < m; s++ )
+			{
+				int64_t i = lower ? s : m - 1 - s;
+				hyb_zc  v = al * hyb_ld( prec, b, i + j * ldb );
+				for ( int64_t t = 0; t < s; t++ )
+				{
+					int64_t l = lower ? t : m - 1 - t;
+					v -= hyb_tri_at( prec, uplo, trans, diag, a, lda, i, l ) * hyb_ld( prec, b, l + j * ldb );
+				}
+				hyb_st( prec, b, i + j * ldb, v / hyb_tri_at( prec, uplo, trans, diag, a, lda, i, i ) );
+			}
+	}
+	else
+	{
+		/* X op(A) = alpha B, solved column by column of X. */
+		for ( int64_t i = 0; i < m; i++ )
+			for ( int64_t s = 0; s < n; s++ )
+			{
+				int64_t j = lower ? n - 1 - s : s;
+				hyb_zc  v = al * hyb_ld( prec, b, i + j * ldb );
+				for ( int64_t t = 0; t < s; t++ )
+				{
+					int64_t l = lower ? n - 1 - t : t;
+					v -= hyb_ld( prec, b, i + l * ldb ) * hyb_tri_at( prec, uplo, trans, diag, a, lda, l, j );
+				}
+				hyb_st( prec, b, i + j * ldb, v / hyb_tri_at( prec, uplo, trans, diag, a, lda, j, j ) );
+			}
+	}
+}
+
+void hyb_sim_trmm( hyb_prec_t prec, char side, char uplo, char trans, char diag, int64_t m,
+                   int64_t n, const double alpha[2], const void* a, int64_t lda, const void* b,
+                   int64_t ldb, void* c, int64_t ldc )
+{
+	hyb_zc  al  = CMPLX( alpha[0], alpha[1] );
+	int64_t dim = side == 'L' ? m : n;
+	for ( int64_t j = 0; j < n; j++ )
+		for ( int64_t i = 0; i < m; i++ )
+		{
+			hyb_zc s = 0;
+			for ( int64_t l = 0; l < dim; l++ )
+				s += side == 'L' ? hyb_tri_at( prec, uplo, trans, diag, a, lda, i, l ) * hyb_ld( prec, b, l + j * ldb )
+				                 : hyb_ld( prec, b, i + l * ldb ) * hyb_tri_at( prec, uplo, trans, diag, a, lda, l, j );
+			hyb_st( prec, c, i + j * ldc, al * s );
+		}
+}

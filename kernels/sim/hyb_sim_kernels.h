@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Straightforward reference kernels of the simulated device: an
+   implementation independent of any BLAS, so that pipeline tests compare
+   two different codes. */
+#ifndef HYB_SIM_KERNELS_H
+#define HYB_SIM_KERNELS_H
+
+#include <stdint.h>
+
+#include "hyb_types.h"
+
+/* C = alpha op(A) op(B) + beta C, column-major; beta = 0 does not read C. */
+void hyb_sim_gemm( hyb_prec_t prec, char ta, char tb, int64_t m, int64_t n, int64_t k,
+                   const double alpha[2], const void* a, int64_t lda, const void* b, int64_t ldb,
+                   const double beta[2], void* c, int64_t ldc );
+
+/* In-place triangular solve, reference semantics (no pivoting, no checks). */
+void hyb_sim_trsm( hyb_prec_t prec, char side, char uplo, char trans, char diag, int64_t m,
+                   int64_t n, const double alpha[2], const void* a, int64_t lda, void* b,
+                   int64_t ldb );
+
+/* Out-of-place triangular product C = alpha op(A) B or alpha B op(A). */
+void hyb_sim_trmm( hyb_prec_t prec, char side, char uplo, char trans, char diag, int64_t m,
+                   int64_t n, const double alpha[2], const void* a, int64_t lda, const void* b,
+                   int64_t ldb, void* c, int64_t ldc );
+
+#endif

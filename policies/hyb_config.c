@@ -1,0 +1,803 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Strict parsing of the configuration table from every source. */
+#define _GNU_SOURCE
+#include "policies/hyb_config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "hyb_log.h"
+
+typedef enum
+{
+	HYB_T_INT,
+	HYB_T_DOUBLE,
+	HYB_T_BOOL,
+	HYB_T_SIZE,
+	HYB_T_ENUM,
+	HYB_T_STRING,
+	HYB_T_PATH
+} hyb_cfg_type_t;
+
+typedef struct
+{
+	const char*    name;
+	hyb_cfg_type_t type;
+	size_t         offset;
+	const char*    def;
+	double         min, max;
+	const char*    help;
+} hyb_cfg_desc_t;
+
+static const hyb_cfg_desc_t hyb_cfg_desc[HYB_CFG_COUNT] = {
+#define HYB_VAR( NAME, TYPE, field, def, min, max, help ) \
+	[HYB_CFG_IDX_##field] = { #NAME, HYB_T_##TYPE, offsetof( hyb_config_t, field ), def, min, max, help },
+#include "policies/hyb_config_vars.def"
+#undef HYB_VAR
+};
+
+const char* hyb_config_var_name( int idx )
+{
+	return ( idx >= 0 && idx < HYB_CFG_COUNT ) ? hyb_cfg_desc[idx].name : NULL;
+}
+
+const char* hyb_config_var_help( int idx )
+{
+	return ( idx >= 0 && idx < HYB_CFG_COUNT ) ? hyb_cfg_desc[idx].help : NULL;
+}
+
+const char* hyb_config_source_name( hyb_cfg_source_t src )
+{
+	static const char* names[] = { "default", "profile", "nvblas.conf", "config file",
+		                           "environment", "test" };
+	return names[src];
+}
+
+static int hyb_cfg_find( const char* name )
+{
+	for ( int i = 0; i < HYB_CFG_COUNT; i++ )
+		if ( strcmp( hyb_cfg_desc[i].name, name ) == 0 ) return i;
+	return -1;
+}
+
+/* Enum choices are the help text up to the first ':', separated by '|'.
+   Returns the index of `value` among them, or -1. */
+static int hyb_cfg_enum_index( const char* help, const char* value )
+{
+	const char* end = strchr( help, ':' );
+	if ( end == NULL ) return -1;
+	int         idx = 0;
+	const char* p   = help;
+	while ( p < end )
+	{
+		const char* bar = memchr( p, '|', (size_t)( end - p ) );
+		size_t      len = (size_t)( ( bar ? bar : end ) - p );
+		if ( strlen( value ) == len && strncasecmp( p, value, len ) == 0 ) return idx;
+		idx++;
+		p += len + 1;
+	}
+	return -1;
+}
+
+static int hyb_parse_bool( const char* s, int* out )
+{
+	static const char* yes[] = { "1", "yes", "on", "true" };
+	static const char* no[]  = { "0", "no", "off", "false" };
+	for ( unsigned i = 0; i < 4; i++ )
+	{
+		if ( strcasecmp( s, yes[i] ) == 0 ) return *out = 1, 1;
+		if ( strcasecmp( s, no[i] ) == 0 ) return *out = 0, 1;
+	}
+	return 0;
+}
+
+static int hyb_parse_double( const char* s, double* out )
+{
+	char* end = NULL;
+	errno     = 0;
+	double v  = strtod( s, &end );
+	if ( end == s || *end != '\0' || errno == ERANGE || !isfinite( v ) ) return 0;
+	*out = v;
+	return 1;
+}
+
+/* "123", "64K", "1.5G", "90%". */
+static int hyb_parse_size( const char* s, hyb_cfg_size_t* out )
+{
+	char* end = NULL;
+	errno     = 0;
+	double v  = strtod( s, &end );
+	if ( end == s || errno == ERANGE || !isfinite( v ) || v < 0 ) return 0;
+	double mult    = 1;
+	int    percent = 0;
+	switch ( *end )
+	{
+	case '\0': break;
+	case 'k': case 'K': mult = 1024.0; end++; break;
+	case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
+	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+	case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+	case '%': percent = 1; end++; break;
+	default: return 0;
+	}
+	if ( !percent && ( *end == 'b' || *end == 'B' ) ) end++;
+	if ( *end != '\0' ) return 0;
+	if ( percent && ( v <= 0 || v > 100 ) ) return 0;
+	out->value   = v * mult;
+	out->percent = percent;
+	return 1;
+}
+
+static void hyb_trim( char* s )
+{
+	size_t n = strlen( s );
+	while ( n && ( s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n' ) )
+		s[--n] = '\0';
+	size_t lead = strspn( s, " \t" );
+	if ( lead ) memmove( s, s + lead, n - lead + 1 );
+}
+
+static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value, char* err,
+                                   size_t errlen )
+{
+	const hyb_cfg_desc_t* d = &hyb_cfg_desc[idx];
+	char*                 field = (char*)cfg + d->offset;
+	switch ( d->type )
+	{
+	case HYB_T_INT:
+	{
+		char* end = NULL;
+		errno     = 0;
+		long long v = strtoll( value, &end, 10 );
+		if ( end == value || *end != '\0' || errno == ERANGE )
+		{
+			snprintf( err, errlen, "%s=\"%s\" is not an integer", d->name, value );
+			return HYB_E_PARSE;
+		}
+		if ( (double)v < d->min || (double)v > d->max )
+		{
+			snprintf( err, errlen, "%s=%lld is outside [%.0f, %.0f]", d->name, v, d->min, d->max );
+			return HYB_E_INVALID;
+		}
+		*(int64_t*)field = (int64_t)v;
+		return HYB_OK;
+	}
+	case HYB_T_DOUBLE:
+	{
+		double v;
+		if ( !hyb_parse_double( value, &v ) )
+		{
+			snprintf( err, errlen, "%s=\"%s\" is not a number", d->name, value );
+			return HYB_E_PARSE;
+		}
+		if ( v < d->min || v > d->max )
+		{
+			snprintf( err, errlen, "%s=%g is outside [%g, %g]", d->name, v, d->min, d->max );
+			return HYB_E_INVALID;
+		}
+		*(double*)field = v;
+		return HYB_OK;
+	}
+	case HYB_T_BOOL:
+	{
+		int v;
+		if ( !hyb_parse_bool( value, &v ) )
+		{
+			snprintf( err, errlen, "%s=\"%s\" is not a boolean (1/0, yes/no, on/off, true/false)",
+			          d->name, value );
+			return HYB_E_PARSE;
+		}
+		*(int*)field = v;
+		return HYB_OK;
+	}
+	case HYB_T_SIZE:
+	{
+		hyb_cfg_size_t v;
+		if ( !hyb_parse_size( value, &v ) )
+		{
+			snprintf( err, errlen, "%s=\"%s\" is not a size (bytes with K/M/G/T, or 1..100%%)",
+			          d->name, value );
+			return HYB_E_PARSE;
+		}
+		if ( !v.percent && ( v.value < d->min || v.value > d->max ) )
+		{
+			snprintf( err, errlen, "%s=%s is outside [%.0f, %.0f] bytes", d->name, value, d->min,
+			          d->max );
+			return HYB_E_INVALID;
+		}
+		*(hyb_cfg_size_t*)field = v;
+		return HYB_OK;
+	}
+	case HYB_T_ENUM:
+	{
+		int v = hyb_cfg_enum_index( d->help, value );
+		if ( v < 0 )
+		{
+			const char* colon = strchr( d->help, ':' );
+			snprintf( err, errlen, "%s=\"%s\" is not one of %.*s", d->name, value,
+			          (int)( colon - d->help ), d->help );
+			return HYB_E_INVALID;
+		}
+		*(int*)field = v;
+		return HYB_OK;
+	}
+	case HYB_T_STRING:
+	case HYB_T_PATH:
+	{
+		size_t cap = d->type == HYB_T_PATH ? HYB_CFG_PATH_MAX : HYB_CFG_STRING_MAX;
+		if ( strlen( value ) >= cap )
+		{
+			snprintf( err, errlen, "%s is longer than %zu characters", d->name, cap - 1 );
+			return HYB_E_INVALID;
+		}
+		memcpy( field, value, strlen( value ) + 1 );
+		return HYB_OK;
+	}
+	}
+	return HYB_E_INVALID;
+}
+
+void hyb_config_defaults( hyb_config_t* cfg )
+{
+	memset( cfg, 0, sizeof *cfg );
+	char err[256];
+	for ( int i = 0; i < HYB_CFG_COUNT; i++ )
+	{
+		hyb_status_t st = hyb_cfg_store( cfg, i, hyb_cfg_desc[i].def, err, sizeof err );
+		/* A default that does not parse is a bug in the table. */
+		if ( st != HYB_OK ) hyb_log_always( "internal error: default of %s: %s", hyb_cfg_desc[i].name, err );
+		cfg->source[i] = HYB_SRC_DEFAULT;
+	}
+	cfg->cpu_ratio_fixed = -1;
+	cfg->gpus_auto       = 1;
+}
+
+hyb_status_t hyb_config_set( hyb_config_t* cfg, const char* name, const char* value,
+                             hyb_cfg_source_t src, char* err, size_t errlen )
+{
+	int idx = hyb_cfg_find( name );
+	if ( idx < 0 )
+	{
+		snprintf( err, errlen, "unknown setting %s", name );
+		return HYB_E_INVALID;
+	}
+	if ( cfg->source[idx] > src ) return HYB_OK; /* a higher source already decided */
+	char buf[HYB_CFG_PATH_MAX];
+	snprintf( buf, sizeof buf, "%s", value );
+	hyb_trim( buf );
+	hyb_status_t st = hyb_cfg_store( cfg, idx, buf, err, errlen );
+	if ( st == HYB_OK ) cfg->source[idx] = src;
+	return st;
+}
+
+/* Levenshtein distance, for "did you mean" hints on typos. */
+static size_t hyb_edit_distance( const char* a, const char* b )
+{
+	size_t la = strlen( a ), lb = strlen( b );
+	if ( la > 63 || lb > 63 ) return 99;
+	size_t row[64];
+	for ( size_t j = 0; j <= lb; j++ ) row[j] = j;
+	for ( size_t i = 1; i <= la; i++ )
+	{
+		size_t prev = row[0];
+		row[0]      = i;
+		for ( size_t j = 1; j <= lb; j++ )
+		{
+			size_t cur  = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = prev + cost;
+			if ( row[j] + 1 < best ) best = row[j] + 1;
+			if ( row[j - 1] + 1 < best ) best = row[j - 1] + 1;
+			row[j] = best;
+			prev   = cur;
+		}
+	}
+	return row[lb];
+}
+
+static const char* hyb_closest_name( const char* name )
+{
+	const char* best  = NULL;
+	size_t      bestd = 4; /* suggest only near misses */
+	for ( int i = 0; i < HYB_CFG_COUNT; i++ )
+	{
+		size_t d = hyb_edit_distance( name, hyb_cfg_desc[i].name );
+		if ( d < bestd ) bestd = d, best = hyb_cfg_desc[i].name;
+	}
+	return best;
+}
+
+void hyb_config_apply_text( hyb_config_t* cfg, const char* text, hyb_cfg_source_t src,
+                            const char* origin, int only_hyblas )
+{
+	int         lineno = 0;
+	const char* p      = text;
+	while ( p && *p )
+	{
+		const char* nl  = strchr( p, '\n' );
+		size_t      len = nl ? (size_t)( nl - p ) : strlen( p );
+		char        line[HYB_CFG_PATH_MAX + 128];
+		lineno++;
+		if ( len >= sizeof line ) len = sizeof line - 1;
+		memcpy( line, p, len );
+		line[len] = '\0';
+		p         = nl ? nl + 1 : NULL;
+
+		char* hash = strchr( line, '#' );
+		if ( hash ) *hash = '\0';
+		hyb_trim( line );
+		if ( line[0] == '\0' ) continue;
+		char* eq = strchr( line, '=' );
+		if ( eq == NULL )
+		{
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: expected NAME=VALUE", origin, lineno );
+			continue;
+		}
+		*eq = '\0';
+		hyb_trim( line );
+		char* value = eq + 1;
+		hyb_trim( value );
+		if ( strncmp( line, "HYBLAS_", 7 ) != 0 )
+		{
+			if ( !only_hyblas )
+				HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s is not a hyblas setting", origin, lineno,
+				         line );
+			continue;
+		}
+		char         err[256];
+		hyb_status_t st = hyb_config_set( cfg, line, value, src, err, sizeof err );
+		if ( st != HYB_OK )
+		{
+			const char* hint = hyb_closest_name( line );
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s%s%s%s; ignored", origin, lineno, err,
+			         hint && strcmp( hint, line ) ? " (did you mean " : "",
+			         hint && strcmp( hint, line ) ? hint : "", hint && strcmp( hint, line ) ? "?)" : "" );
+		}
+	}
+}
+
+void hyb_config_apply_env( hyb_config_t* cfg, char* const* envp )
+{
+	for ( char* const* e = envp; e && *e; e++ )
+	{
+		if ( strncmp( *e, "HYBLAS_", 7 ) != 0 ) continue;
+		const char* eq = strchr( *e, '=' );
+		if ( eq == NULL ) continue;
+		char name[128];
+		size_t n = (size_t)( eq - *e );
+		if ( n >= sizeof name ) n = sizeof name - 1;
+		memcpy( name, *e, n );
+		name[n] = '\0';
+		char         err[256];
+		hyb_status_t st = hyb_config_set( cfg, name, eq + 1, HYB_SRC_ENV, err, sizeof err );
+		if ( st == HYB_OK ) continue;
+		if ( hyb_cfg_find( name ) < 0 )
+		{
+			const char* hint = hyb_closest_name( name );
+			if ( hint )
+				HYB_LOG( HYB_LOG_WARN, "warning: unknown variable %s (did you mean %s?)", name, hint );
+			else
+				HYB_LOG( HYB_LOG_WARN, "warning: unknown variable %s (HYBLAS_PRINT_CONFIG=1 lists "
+				                       "the known ones)", name );
+		}
+		else
+			HYB_LOG( HYB_LOG_WARN, "warning: %s; keeping %s", err, "the previous value" );
+	}
+}
+
+/* nvblas.conf keywords and their hyblas equivalents (NVBLAS guide, "NVBLAS
+   Configuration File"). Keywords with a routine suffix are handled below. */
+static const struct
+{
+	const char* nvblas;
+	const char* hyblas;
+} hyb_nvblas_map[] = {
+	{ "NVBLAS_LOGFILE", "HYBLAS_LOG_FILE" },
+	{ "NVBLAS_CPU_BLAS_LIB", "HYBLAS_CPU_LIB" },
+	{ "NVBLAS_TILE_DIM", "HYBLAS_TILE" },
+};
+
+static void hyb_append_routine_mode( hyb_config_t* cfg, const char* routine, const char* mode,
+                                     const char* origin, int lineno )
+{
+	char   entry[64];
+	char   low[32];
+	size_t n = 0;
+	for ( ; routine[n] && n < sizeof low - 1; n++ )
+		low[n] = (char)( ( routine[n] >= 'A' && routine[n] <= 'Z' ) ? routine[n] - 'A' + 'a' : routine[n] );
+	low[n] = '\0';
+	snprintf( entry, sizeof entry, "%s%s=%s", cfg->routine_mode[0] ? "," : "", low, mode );
+	size_t have = strlen( cfg->routine_mode );
+	if ( have + strlen( entry ) >= sizeof cfg->routine_mode )
+	{
+		HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: too many routine settings; ignored", origin, lineno );
+		return;
+	}
+	memcpy( cfg->routine_mode + have, entry, strlen( entry ) + 1 );
+	cfg->source[HYB_CFG_IDX_routine_mode] = HYB_SRC_NVBLAS;
+}
+
+void hyb_config_apply_nvblas( hyb_config_t* cfg, const char* text, const char* origin )
+{
+	int         lineno = 0;
+	const char* p      = text;
+	char        err[256];
+	int         trace  = 0;
+	while ( p && *p )
+	{
+		const char* nl  = strchr( p, '\n' );
+		size_t      len = nl ? (size_t)( nl - p ) : strlen( p );
+		char        line[HYB_CFG_PATH_MAX + 128];
+		lineno++;
+		if ( len >= sizeof line ) len = sizeof line - 1;
+		memcpy( line, p, len );
+		line[len] = '\0';
+		p         = nl ? nl + 1 : NULL;
+		char* hash = strchr( line, '#' );
+		if ( hash ) *hash = '\0';
+		hyb_trim( line );
+		if ( line[0] == '\0' ) continue;
+
+		char* value = line + strcspn( line, " \t" );
+		if ( *value ) *value++ = '\0';
+		hyb_trim( value );
+
+		int mapped = 0;
+		for ( unsigned i = 0; i < sizeof hyb_nvblas_map / sizeof hyb_nvblas_map[0]; i++ )
+		{
+			if ( strcmp( line, hyb_nvblas_map[i].nvblas ) != 0 ) continue;
+			mapped = 1;
+			if ( cfg->source[hyb_cfg_find( hyb_nvblas_map[i].hyblas )] <= HYB_SRC_NVBLAS &&
+			     hyb_config_set( cfg, hyb_nvblas_map[i].hyblas, value, HYB_SRC_NVBLAS, err,
+			                     sizeof err ) != HYB_OK )
+				HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s", origin, lineno, err );
+		}
+		if ( mapped ) continue;
+
+		if ( strcmp( line, "NVBLAS_GPU_LIST" ) == 0 )
+		{
+			/* "ALL", "ALL0" (all devices like device 0) or numbers separated by spaces. */
+			char list[HYB_CFG_STRING_MAX] = "";
+			if ( strncasecmp( value, "ALL", 3 ) == 0 )
+				snprintf( list, sizeof list, "all" );
+			else
+			{
+				size_t w = 0;
+				for ( const char* c = value; *c && w + 2 < sizeof list; c++ )
+					list[w++] = ( *c == ' ' || *c == '\t' ) ? ',' : *c;
+				list[w] = '\0';
+			}
+			if ( hyb_config_set( cfg, "HYBLAS_GPUS", list, HYB_SRC_NVBLAS, err, sizeof err ) != HYB_OK )
+				HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s", origin, lineno, err );
+		}
+		else if ( strcmp( line, "NVBLAS_TRACE_LOG_ENABLED" ) == 0 )
+			trace = 1;
+		else if ( strcmp( line, "NVBLAS_AUTOPIN_MEM_ENABLED" ) == 0 )
+			; /* hyblas pins or stages per call by measurement (HYBLAS_STAGING=auto) */
+		else if ( strncmp( line, "NVBLAS_GPU_DISABLED_", 20 ) == 0 )
+			hyb_append_routine_mode( cfg, line + 20, "cpu", origin, lineno );
+		else if ( strncmp( line, "NVBLAS_CPU_RATIO_", 17 ) == 0 )
+		{
+			/* NVBLAS sets a ratio per routine; hyblas has one ratio for the
+			   level-3 split, so the last one read applies to all. */
+			if ( hyb_config_set( cfg, "HYBLAS_CPU_RATIO", value, HYB_SRC_NVBLAS, err, sizeof err ) != HYB_OK )
+				HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s", origin, lineno, err );
+			else
+				HYB_LOG( HYB_LOG_INFO, "%s:%d: %s applies to every level-3 routine in hyblas", origin,
+				         lineno, line );
+		}
+		else
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: unknown nvblas.conf keyword %s; ignored", origin,
+			         lineno, line );
+	}
+	if ( trace && cfg->source[HYB_CFG_IDX_trace] <= HYB_SRC_NVBLAS )
+	{
+		/* NVBLAS traces into its log file. */
+		const char* dest = cfg->log_file[0] ? cfg->log_file : "/dev/stderr";
+		if ( hyb_config_set( cfg, "HYBLAS_TRACE", dest, HYB_SRC_NVBLAS, err, sizeof err ) != HYB_OK )
+			HYB_LOG( HYB_LOG_WARN, "warning: %s: %s", origin, err );
+	}
+}
+
+/* "gemm" -> (HYB_OP_GEMM, -1); "dgemm" -> (HYB_OP_GEMM, HYB_PREC_D). */
+static int hyb_parse_routine_key( const char* key, int* op, int* prec )
+{
+	static const char* ops[HYB_OP_COUNT] = { "gemm", "symm", "hemm", "syrk", "herk", "syr2k",
+		                                     "her2k", "trsm", "trmm", "gtsv", "coomv", "csrmv" };
+	char low[32];
+	size_t n = strlen( key );
+	if ( n == 0 || n >= sizeof low ) return 0;
+	for ( size_t i = 0; i <= n; i++ )
+		low[i] = (char)( ( key[i] >= 'A' && key[i] <= 'Z' ) ? key[i] - 'A' + 'a' : key[i] );
+	while ( n && low[n - 1] == '_' ) low[--n] = '\0'; /* "dgemm_" as NVBLAS names it */
+	for ( int o = 0; o < HYB_OP_COUNT; o++ )
+	{
+		if ( strcmp( low, ops[o] ) == 0 ) return *op = o, *prec = -1, 1;
+		const char* t = strchr( "sdcz", low[0] );
+		if ( t && low[0] && strcmp( low + 1, ops[o] ) == 0 )
+			return *op = o, *prec = (int)( t - "sdcz" ), 1;
+	}
+	return 0;
+}
+
+void hyb_config_finish( hyb_config_t* cfg )
+{
+	/* HYBLAS_ROUTINE_MODE */
+	cfg->n_routine_modes = 0;
+	char buf[HYB_CFG_STRING_MAX];
+	snprintf( buf, sizeof buf, "%s", cfg->routine_mode );
+	char* save = NULL;
+	for ( char* tok = strtok_r( buf, ",", &save ); tok; tok = strtok_r( NULL, ",", &save ) )
+	{
+		hyb_trim( tok );
+		if ( !*tok ) continue;
+		char* eq = strchr( tok, '=' );
+		int   op, prec, mode = -1;
+		if ( eq )
+		{
+			*eq = '\0';
+			mode = hyb_cfg_enum_index( "auto|cpu|gpu:", eq + 1 );
+		}
+		if ( !eq || mode < 0 || !hyb_parse_routine_key( tok, &op, &prec ) )
+		{
+			HYB_LOG( HYB_LOG_WARN,
+			         "warning: HYBLAS_ROUTINE_MODE entry \"%s\" is not ROUTINE=auto|cpu|gpu "
+			         "(ROUTINE: gemm, dgemm, trsm, ...); ignored",
+			         tok );
+			continue;
+		}
+		if ( cfg->n_routine_modes == HYB_CFG_MAX_ROUTINE_MODES ) break;
+		cfg->routine_modes[cfg->n_routine_modes++] = ( hyb_cfg_routine_mode_t ){ op, prec, (hyb_mode_t)mode };
+	}
+
+	/* HYBLAS_CPU_RATIO */
+	cfg->cpu_ratio_fixed = -1;
+	if ( strcasecmp( cfg->cpu_ratio, "auto" ) != 0 )
+	{
+		double v;
+		if ( hyb_parse_double( cfg->cpu_ratio, &v ) && v >= 0 && v <= 0.95 )
+			cfg->cpu_ratio_fixed = v;
+		else
+			HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_CPU_RATIO=\"%s\" is not auto or 0..0.95; using auto",
+			         cfg->cpu_ratio );
+	}
+
+	/* HYBLAS_GPUS */
+	cfg->gpus_all = cfg->gpus_auto = 0;
+	cfg->gpus_count = cfg->n_gpu_list = 0;
+	if ( strcasecmp( cfg->gpus, "auto" ) == 0 )
+		cfg->gpus_auto = 1;
+	else if ( strcasecmp( cfg->gpus, "all" ) == 0 )
+		cfg->gpus_all = 1;
+	else
+	{
+		/* "N" alone is a count; "a,b,..." are device numbers (a single device
+		   is written "2,"). */
+		int  is_list = strchr( cfg->gpus, ',' ) != NULL;
+		char list[HYB_CFG_STRING_MAX];
+		snprintf( list, sizeof list, "%s", cfg->gpus );
+		int ok = 1;
+		for ( char* tok = strtok_r( list, ",", &save ); tok && ok; tok = strtok_r( NULL, ",", &save ) )
+		{
+			hyb_trim( tok );
+			char* end = NULL;
+			long  v   = strtol( tok, &end, 10 );
+			if ( end == tok || *end || v < 0 || v > 1023 ) ok = 0;
+			else if ( !is_list ) cfg->gpus_count = (int)v;
+			else if ( cfg->n_gpu_list < HYB_CFG_MAX_GPUS ) cfg->gpu_list[cfg->n_gpu_list++] = (int)v;
+		}
+		if ( !ok || ( !is_list && cfg->gpus_count == 0 ) )
+		{
+			HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_GPUS=\"%s\" is not auto, all, a count or a list "
+			                       "like 0,1; using auto", cfg->gpus );
+			cfg->gpus_auto = 1;
+			cfg->gpus_count = cfg->n_gpu_list = 0;
+		}
+	}
+}
+
+hyb_mode_t hyb_config_mode_for( const hyb_config_t* cfg, hyb_op_t op, hyb_prec_t prec )
+{
+	int family = -1;
+	for ( int i = 0; i < cfg->n_routine_modes; i++ )
+	{
+		const hyb_cfg_routine_mode_t* r = &cfg->routine_modes[i];
+		if ( r->op != (int)op ) continue;
+		if ( r->prec == (int)prec ) return r->mode; /* the most specific entry wins */
+		if ( r->prec < 0 ) family = (int)r->mode;
+	}
+	return family >= 0 ? (hyb_mode_t)family : (hyb_mode_t)cfg->mode;
+}
+
+void hyb_config_print( const hyb_config_t* cfg, int fd )
+{
+	for ( int i = 0; i < HYB_CFG_COUNT; i++ )
+	{
+		const hyb_cfg_desc_t* d     = &hyb_cfg_desc[i];
+		const char*           field = (const char*)cfg + d->offset;
+		char                  val[HYB_CFG_PATH_MAX + 32];
+		switch ( d->type )
+		{
+		case HYB_T_INT: snprintf( val, sizeof val, "%lld", (long long)*(const int64_t*)field ); break;
+		case HYB_T_DOUBLE: snprintf( val, sizeof val, "%g", *(const double*)field ); break;
+		case HYB_T_BOOL: snprintf( val, sizeof val, "%d", *(const int*)field ); break;
+		case HYB_T_SIZE:
+		{
+			const hyb_cfg_size_t* s = (const hyb_cfg_size_t*)field;
+			if ( s->percent )
+				snprintf( val, sizeof val, "%g%%", s->value );
+			else
+				snprintf( val, sizeof val, "%.0f bytes", s->value );
+			break;
+		}
+		case HYB_T_ENUM:
+		{
+			const char* p = d->help;
+			for ( int k = *(const int*)field; k > 0 && p; k-- )
+			{
+				p = strchr( p, '|' );
+				if ( p ) p++;
+			}
+			size_t len = p ? strcspn( p, "|:" ) : 0;
+			snprintf( val, sizeof val, "%.*s", (int)len, p ? p : "" );
+			break;
+		}
+		case HYB_T_STRING:
+		case HYB_T_PATH: snprintf( val, sizeof val, "\"%s\"", field ); break;
+		}
+		char line[HYB_CFG_PATH_MAX + 128];
+		int  n = snprintf( line, sizeof line, "[hyblas config] %-20s = %-24s (%s)\n", d->name, val,
+		                   hyb_config_source_name( cfg->source[i] ) );
+		if ( n > 0 )
+		{
+			ssize_t w = write( fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1 );
+			(void)w;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------
+   The process configuration. */
+
+static hyb_config_t    hyb_process_config;
+static pthread_once_t  hyb_config_once = PTHREAD_ONCE_INIT;
+static const hyb_config_t* hyb_config_override;
+
+/* Read a whole small file into a malloc'd string; NULL if unreadable. */
+static char* hyb_read_file( const char* path )
+{
+	int fd = open( path, O_RDONLY | O_CLOEXEC );
+	if ( fd < 0 ) return NULL;
+	size_t cap = 4096, len = 0;
+	char*  buf = malloc( cap );
+	while ( buf )
+	{
+		if ( len + 1 >= cap )
+		{
+			if ( cap > ( 1u << 20 ) ) break; /* config files are small */
+			char* grown = realloc( buf, cap * 2 );
+			if ( grown == NULL ) break;
+			buf = grown;
+			cap *= 2;
+		}
+		ssize_t r = read( fd, buf + len, cap - len - 1 );
+		if ( r < 0 && errno == EINTR ) continue;
+		if ( r <= 0 ) break;
+		len += (size_t)r;
+	}
+	close( fd );
+	if ( buf ) buf[len] = '\0';
+	return buf;
+}
+
+/* The default profile path: $XDG_CACHE_HOME/hyblas/profile, else
+   $HOME/.cache/hyblas/profile. */
+static void hyb_default_profile_path( char* out, size_t len )
+{
+	const char* xdg  = getenv( "XDG_CACHE_HOME" );
+	const char* home = getenv( "HOME" );
+	if ( xdg && *xdg )
+		snprintf( out, len, "%s/hyblas/profile", xdg );
+	else if ( home && *home )
+		snprintf( out, len, "%s/.cache/hyblas/profile", home );
+	else
+		out[0] = '\0';
+}
+
+static void hyb_config_load_process( void )
+{
+	extern char** environ;
+	hyb_config_t* cfg = &hyb_process_config;
+	hyb_config_defaults( cfg );
+
+	/* Log settings first, so that problems below are reported where asked:
+	   a first pass over the environment alone (silently) gives the log level,
+	   the log file and the paths of the other sources. */
+	hyb_config_t early;
+	hyb_config_defaults( &early );
+	hyb_log_configure( HYB_LOG_SILENT, -1 );
+	hyb_config_apply_env( &early, environ );
+	int log_fd = -1;
+	if ( early.log_file[0] ) log_fd = open( early.log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644 );
+	hyb_log_configure( (int)early.log_level, log_fd );
+
+	/* Precedence: default < profile < nvblas.conf < config file < environment.
+	   The profile path may itself come from the config file. */
+	char* file_text = early.config_file[0] ? hyb_read_file( early.config_file ) : NULL;
+	if ( early.config_file[0] && file_text == NULL )
+		HYB_LOG( HYB_LOG_WARN, "warning: cannot read HYBLAS_CONFIG_FILE=%s", early.config_file );
+	if ( file_text )
+	{
+		hyb_config_t probe;
+		hyb_config_defaults( &probe );
+		hyb_log_configure( HYB_LOG_SILENT, log_fd );
+		hyb_config_apply_text( &probe, file_text, HYB_SRC_FILE, early.config_file, 1 );
+		hyb_log_configure( (int)early.log_level, log_fd );
+		if ( !early.profile[0] ) memcpy( early.profile, probe.profile, sizeof early.profile );
+	}
+
+	char profile_path[HYB_CFG_PATH_MAX];
+	if ( early.profile[0] )
+		snprintf( profile_path, sizeof profile_path, "%s", early.profile );
+	else
+		hyb_default_profile_path( profile_path, sizeof profile_path );
+	char* profile_text = profile_path[0] ? hyb_read_file( profile_path ) : NULL;
+	if ( profile_text ) hyb_config_apply_text( cfg, profile_text, HYB_SRC_PROFILE, profile_path, 1 );
+	if ( early.profile[0] && profile_text == NULL )
+		HYB_LOG( HYB_LOG_WARN, "warning: cannot read HYBLAS_PROFILE=%s; using built-in defaults",
+		         early.profile );
+
+	const char* nvconf = getenv( "NVBLAS_CONFIG_FILE" );
+	if ( nvconf && *nvconf )
+	{
+		char* nvtext = hyb_read_file( nvconf );
+		if ( nvtext )
+			hyb_config_apply_nvblas( cfg, nvtext, nvconf );
+		else
+			HYB_LOG( HYB_LOG_WARN, "warning: cannot read NVBLAS_CONFIG_FILE=%s", nvconf );
+		free( nvtext );
+	}
+	if ( file_text ) hyb_config_apply_text( cfg, file_text, HYB_SRC_FILE, early.config_file, 0 );
+	hyb_config_apply_env( cfg, environ );
+	hyb_config_finish( cfg );
+
+	/* The effective profile path, for the cost model and hyblas-calibrate. */
+	if ( !cfg->profile[0] ) snprintf( cfg->profile, sizeof cfg->profile, "%s", profile_path );
+	free( file_text );
+	free( profile_text );
+
+	/* A log file named only in a file source is opened now. */
+	if ( cfg->log_file[0] && strcmp( cfg->log_file, early.log_file ) != 0 )
+	{
+		int fd = open( cfg->log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644 );
+		if ( fd >= 0 )
+		{
+			if ( log_fd >= 0 ) close( log_fd );
+			log_fd = fd;
+		}
+	}
+	if ( cfg->log_file[0] && log_fd < 0 )
+		HYB_LOG( HYB_LOG_WARN, "warning: cannot open HYBLAS_LOG_FILE=%s; logging to stderr",
+		         cfg->log_file );
+	hyb_log_configure( (int)cfg->log_level, log_fd );
+	if ( cfg->print_config ) hyb_config_print( cfg, STDERR_FILENO );
+}
+
+const hyb_config_t* hyb_config( void )
+{
+	if ( hyb_config_override ) return hyb_config_override;
+	pthread_once( &hyb_config_once, hyb_config_load_process );
+	return &hyb_process_config;
+}
+
+void hyb_config_install_for_test( const hyb_config_t* cfg )
+{
+	hyb_config_override = cfg;
+}

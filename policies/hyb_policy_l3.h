@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Level-3 decisions as pure functions: the cost model of the CPU library and
+   of the device pipeline, tile sizes, the CPU share of a split call, and the
+   plan. No globals, no I/O: unit-tested at their boundaries without a GPU. */
+#ifndef HYB_POLICY_L3_H
+#define HYB_POLICY_L3_H
+
+#include "hyb_args.h"
+#include "policies/hyb_config.h"
+#include "policies/hyb_profile.h"
+
+typedef struct
+{
+	hyb_path_t  path;         /* HYB_PATH_CPU, HYB_PATH_GPU or HYB_PATH_SPLIT */
+	int64_t     T, K;         /* tile edge and k-chunk of the device work */
+	int         ndev;         /* devices to use */
+	int         register_ops; /* DMA from registered pages instead of staging copies */
+	int64_t     cpu_cols;     /* split: the last cpu_cols columns go to the CPU ... */
+	int64_t     cpu_rows;     /* ... or the last cpu_rows rows */
+	double      t_cpu;        /* predicted seconds, CPU library alone */
+	double      t_gpu;        /* predicted seconds, device alone */
+	double      t_plan;       /* predicted seconds of the chosen plan */
+	const char* why;          /* short reason, for the trace */
+} hyb_l3_plan_t;
+
+typedef struct
+{
+	hyb_mode_t mode;
+	int        ndev;          /* usable devices (0: none) */
+	double     budget;        /* device memory per device, bytes */
+	int64_t    tile;          /* HYBLAS_TILE (0: model) */
+	double     cpu_ratio;     /* fixed CPU share, < 0 for the model */
+	int        staging;       /* hyb_staging_t */
+	double     min_flops;     /* below: CPU in auto mode */
+	double     gpu_scale;     /* measured/predicted device time of recent calls (1: none) */
+	double     cpu_rate;      /* measured CPU rate of recent strips, flop/s (0: none) */
+} hyb_l3_policy_in_t;
+
+/* Predicted seconds of the CPU library for `flops` of precision `prec`. */
+double hyb_cost_l3_cpu( const hyb_profile_t* p, hyb_prec_t prec, double flops );
+
+/* Predicted seconds of the device pipeline on the region m_dev x n_dev of
+   the output of `a` with tiles T x T and k-chunks K on ndev devices. parts,
+   if not NULL, receives { fixed, host copies, PCIe, products } seconds. */
+double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
+                        int64_t T, int64_t K, int ndev, double budget, int register_ops,
+                        double parts[4] );
+
+/* Tile edge and k-chunk for `a` within `budget` bytes of device memory
+   (tile != 0 forces the edge). Returns 0 in *T when nothing fits. */
+void hyb_policy_l3_tiles( const hyb_l3_args_t* a, double budget, int64_t tile, int64_t* T, int64_t* K );
+
+/* The plan for a valid, normalized, non-trivial call. */
+hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,
+                                    const hyb_l3_policy_in_t* in );
+
+#endif

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Machine profile: defaults, parsing and writing (see hyb_profile.h). */
+#define _GNU_SOURCE
+#include "policies/hyb_profile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb_log.h"
+#include "policies/hyb_config.h"
+#include "policies/hyb_policy_defaults.h"
+
+/* One table for parsing and writing: key, field offset. */
+#define HYB_PF( key, field ) { key, offsetof( hyb_profile_t, field ) }
+static const struct
+{
+	const char* key;
+	size_t      off;
+} hyb_profile_keys[] = {
+	HYB_PF( "h2d_pageable", h2d_pageable ),
+	HYB_PF( "d2h_pageable", d2h_pageable ),
+	HYB_PF( "h2d_pinned", h2d_pinned ),
+	HYB_PF( "d2h_pinned", d2h_pinned ),
+	HYB_PF( "bidir_pinned", bidir_pinned ),
+	HYB_PF( "register_s_per_byte", register_s_per_byte ),
+	HYB_PF( "unregister_s_per_byte", unregister_s_per_byte ),
+	HYB_PF( "host_copy", host_copy ),
+	HYB_PF( "gpu_sflops", gpu_flops[HYB_PREC_S] ),
+	HYB_PF( "gpu_dflops", gpu_flops[HYB_PREC_D] ),
+	HYB_PF( "gpu_cflops", gpu_flops[HYB_PREC_C] ),
+	HYB_PF( "gpu_zflops", gpu_flops[HYB_PREC_Z] ),
+	HYB_PF( "gpu_half_flops", gpu_half_flops ),
+	HYB_PF( "cpu_sflops", cpu_flops[HYB_PREC_S] ),
+	HYB_PF( "cpu_dflops", cpu_flops[HYB_PREC_D] ),
+	HYB_PF( "cpu_cflops", cpu_flops[HYB_PREC_C] ),
+	HYB_PF( "cpu_zflops", cpu_flops[HYB_PREC_Z] ),
+	HYB_PF( "cpu_half_flops", cpu_half_flops ),
+	HYB_PF( "gpu_call_overhead", gpu_call_overhead ),
+	HYB_PF( "launch_latency", launch_latency ),
+	HYB_PF( "min_cpu_share", min_cpu_share ),
+};
+#define HYB_PROFILE_NKEYS ( sizeof hyb_profile_keys / sizeof hyb_profile_keys[0] )
+
+void hyb_profile_defaults( hyb_profile_t* p )
+{
+	memset( p, 0, sizeof *p );
+	p->h2d_pageable                = HYB_DEF_H2D_PAGEABLE;
+	p->d2h_pageable                = HYB_DEF_D2H_PAGEABLE;
+	p->h2d_pinned                  = HYB_DEF_H2D_PINNED;
+	p->d2h_pinned                  = HYB_DEF_D2H_PINNED;
+	p->bidir_pinned                = HYB_DEF_BIDIR_PINNED;
+	p->register_s_per_byte         = HYB_DEF_REGISTER_S_PER_B;
+	p->unregister_s_per_byte       = HYB_DEF_UNREGISTER_S_PER_B;
+	p->host_copy                   = HYB_DEF_HOST_COPY;
+	p->gpu_flops[HYB_PREC_S]       = HYB_DEF_GPU_SFLOPS;
+	p->gpu_flops[HYB_PREC_D]       = HYB_DEF_GPU_DFLOPS;
+	p->gpu_flops[HYB_PREC_C]       = HYB_DEF_GPU_CFLOPS;
+	p->gpu_flops[HYB_PREC_Z]       = HYB_DEF_GPU_ZFLOPS;
+	p->gpu_half_flops              = HYB_DEF_GPU_HALF_FLOPS;
+	p->cpu_flops[HYB_PREC_S]       = HYB_DEF_CPU_SFLOPS;
+	p->cpu_flops[HYB_PREC_D]       = HYB_DEF_CPU_DFLOPS;
+	p->cpu_flops[HYB_PREC_C]       = HYB_DEF_CPU_CFLOPS;
+	p->cpu_flops[HYB_PREC_Z]       = HYB_DEF_CPU_ZFLOPS;
+	p->cpu_half_flops              = HYB_DEF_CPU_HALF_FLOPS;
+	p->gpu_call_overhead           = HYB_DEF_GPU_CALL_OVERHEAD;
+	p->launch_latency              = HYB_DEF_LAUNCH_LATENCY;
+	p->min_cpu_share               = HYB_DEF_MIN_CPU_SHARE;
+	snprintf( p->origin, sizeof p->origin,
+	          "built-in defaults (H200 + 16-core Xeon anchors, shared/ANCHORS.md)" );
+}
+
+void hyb_profile_parse( hyb_profile_t* p, const char* text, const char* origin )
+{
+	int         lineno = 0;
+	const char* s      = text;
+	while ( s && *s )
+	{
+		const char* nl  = strchr( s, '\n' );
+		size_t      len = nl ? (size_t)( nl - s ) : strlen( s );
+		char        line[512];
+		lineno++;
+		if ( len >= sizeof line ) len = sizeof line - 1;
+		memcpy( line, s, len );
+		line[len] = '\0';
+		s         = nl ? nl + 1 : NULL;
+
+		if ( strncmp( line, "# machine:", 10 ) == 0 )
+			snprintf( p->origin, sizeof p->origin, "%s (%s)", origin, line + 10 + strspn( line + 10, " " ) );
+		char* hash = strchr( line, '#' );
+		if ( hash ) *hash = '\0';
+		char key[128];
+		char value[256];
+		if ( sscanf( line, " %127[A-Za-z0-9_] = %255s", key, value ) != 2 ) continue;
+		if ( strncmp( key, "HYBLAS_", 7 ) == 0 ) continue; /* a setting, read by the config */
+		size_t k = 0;
+		while ( k < HYB_PROFILE_NKEYS && strcmp( hyb_profile_keys[k].key, key ) != 0 ) k++;
+		char*  end = NULL;
+		errno      = 0;
+		double v   = strtod( value, &end );
+		if ( k == HYB_PROFILE_NKEYS )
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: unknown profile key %s", origin, lineno, key );
+		else if ( end == value || *end || errno || !isfinite( v ) || v < 0 )
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: bad value for %s", origin, lineno, key );
+		else
+			*(double*)( (char*)p + hyb_profile_keys[k].off ) = v;
+	}
+}
+
+hyb_status_t hyb_profile_write( const hyb_profile_t* p, const char* path, const char* header )
+{
+	FILE* f = fopen( path, "w" );
+	if ( f == NULL ) return HYB_E_IO;
+	fprintf( f, "%s", header );
+	for ( size_t k = 0; k < HYB_PROFILE_NKEYS; k++ )
+		fprintf( f, "%-22s = %.6g\n", hyb_profile_keys[k].key,
+		         *(const double*)( (const char*)p + hyb_profile_keys[k].off ) );
+	return fclose( f ) == 0 ? HYB_OK : HYB_E_IO;
+}
+
+static hyb_profile_t  hyb_process_profile;
+static pthread_once_t hyb_profile_once = PTHREAD_ONCE_INIT;
+
+static void hyb_profile_load( void )
+{
+	hyb_profile_defaults( &hyb_process_profile );
+	const char* path = hyb_config()->profile;
+	if ( !path[0] ) return;
+	FILE* f = fopen( path, "r" );
+	if ( f == NULL ) return; /* no calibration yet: the defaults */
+	char*  text = NULL;
+	size_t cap  = 0;
+	ssize_t n   = getdelim( &text, &cap, '\0', f );
+	fclose( f );
+	if ( n > 0 ) hyb_profile_parse( &hyb_process_profile, text, path );
+	free( text );
+}
+
+const hyb_profile_t* hyb_profile( void )
+{
+	pthread_once( &hyb_profile_once, hyb_profile_load );
+	return &hyb_process_profile;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Exponentially smoothed measurements for the cost model (hyb_refit.h). */
+#include "policies/hyb_refit.h"
+
+#include <pthread.h>
+
+/* Weight of the newest measurement: recent calls dominate within a few
+   calls, one outlier moves the model by a third. */
+#define HYB_REFIT_WEIGHT 0.35
+/* A correction is kept within these bounds: a wildly different measurement
+   means the call was unusual, not that the machine changed tenfold. */
+#define HYB_REFIT_MIN_SCALE 0.25
+#define HYB_REFIT_MAX_SCALE 4.0
+
+static pthread_mutex_t hyb_refit_mu = PTHREAD_MUTEX_INITIALIZER;
+static double          hyb_gpu_scale[HYB_PREC_COUNT] = { 1, 1, 1, 1 };
+static double          hyb_cpu_rate[HYB_PREC_COUNT];
+
+void hyb_refit_gpu( hyb_prec_t prec, double predicted, double measured )
+{
+	if ( predicted <= 0 || measured <= 0 ) return;
+	double r = measured / predicted;
+	pthread_mutex_lock( &hyb_refit_mu );
+	/* The prediction already included the old scale. */
+	double s = hyb_gpu_scale[prec] * r;
+	s        = ( 1 - HYB_REFIT_WEIGHT ) * hyb_gpu_scale[prec] + HYB_REFIT_WEIGHT * s;
+	if ( s < HYB_REFIT_MIN_SCALE ) s = HYB_REFIT_MIN_SCALE;
+	if ( s > HYB_REFIT_MAX_SCALE ) s = HYB_REFIT_MAX_SCALE;
+	hyb_gpu_scale[prec] = s;
+	pthread_mutex_unlock( &hyb_refit_mu );
+}
+
+void hyb_refit_cpu( hyb_prec_t prec, double flops, double seconds )
+{
+	if ( flops <= 0 || seconds <= 0 ) return;
+	double rate = flops / seconds;
+	pthread_mutex_lock( &hyb_refit_mu );
+	hyb_cpu_rate[prec] = hyb_cpu_rate[prec] > 0
+	                         ? ( 1 - HYB_REFIT_WEIGHT ) * hyb_cpu_rate[prec] + HYB_REFIT_WEIGHT * rate
+	                         : rate;
+	pthread_mutex_unlock( &hyb_refit_mu );
+}
+
+double hyb_refit_gpu_scale( hyb_prec_t prec )
+{
+	pthread_mutex_lock( &hyb_refit_mu );
+	double s = hyb_gpu_scale[prec];
+	pthread_mutex_unlock( &hyb_refit_mu );
+	return s;
+}
+
+double hyb_refit_cpu_rate( hyb_prec_t prec )
+{
+	pthread_mutex_lock( &hyb_refit_mu );
+	double r = hyb_cpu_rate[prec];
+	pthread_mutex_unlock( &hyb_refit_mu );
+	return r;
+}
+
+void hyb_refit_reset( void )
+{
+	pthread_mutex_lock( &hyb_refit_mu );
+	for ( int p = 0; p < HYB_PREC_COUNT; p++ ) hyb_gpu_scale[p] = 1, hyb_cpu_rate[p] = 0;
+	pthread_mutex_unlock( &hyb_refit_mu );
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The shim's entry points: stage-1 init and the real-library resolver. */
+#ifndef HYB_SHIM_H
+#define HYB_SHIM_H
+
+#include "hyb_args.h"
+
+/* Stage-1 init, once per process (pthread_once): configuration, logging,
+   statistics, the resolver, fork handlers, the exit report. Cheap after the
+   first call; called by every generated wrapper. */
+void hyb_shim_ensure_init( void );
+
+/* Resolve the real library's symbol of routine `id` (HYBLAS_CPU_LIB, then
+   the next library in the lookup order, then every loaded library including
+   those loaded RTLD_LOCAL, then the default OpenBLAS), never returning an
+   address inside libhyblas itself. NULL if none. Thread-safe. */
+void* hyb_shim_resolve( hyb_routine_id_t id );
+
+/* Register the fork handlers (from stage-1 init). */
+void hyb_shim_fork_register( void );
+
+/* Exported: library version string "hyblas X.Y.Z". */
+const char* hyb_version( void );
+
+#endif

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Finding the real CPU library's symbols, and never our own. */
+#define _GNU_SOURCE
+#include "shim/hyb_shim.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb_log.h"
+#include "hyb_routines.h"
+#include "policies/hyb_config.h"
+
+/* Libraries tried last when nothing in the process provides a symbol (a
+   program that loads its BLAS later than its first call, or none at all). */
+static const char* const hyb_default_libs[] = { "libopenblas.so.0", "libblas.so.3", "libcblas.so.3" };
+
+static pthread_mutex_t hyb_resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+static void*           hyb_cpu_lib_handle;
+static int             hyb_cpu_lib_tried;
+static void*           hyb_self_base;
+/* Per routine: 1 + the process's load counter when resolution last failed.
+   A new search is only worth doing once something new has been loaded. */
+static unsigned long long hyb_failed_at[HYB_R_COUNT];
+
+static void* hyb_self_fbase( void )
+{
+	if ( hyb_self_base == NULL )
+	{
+		Dl_info info;
+		if ( dladdr( (void*)&hyb_self_fbase, &info ) ) hyb_self_base = info.dli_fbase;
+	}
+	return hyb_self_base;
+}
+
+/* An address inside libhyblas would make the call recurse forever. */
+static int hyb_is_ours( void* p )
+{
+	Dl_info info;
+	return p == NULL || ( dladdr( p, &info ) && info.dli_fbase == hyb_self_fbase() );
+}
+
+static void* hyb_try_handle( void* handle, const char* name )
+{
+	if ( handle == NULL ) return NULL;
+	void* p = dlsym( handle, name );
+	return hyb_is_ours( p ) ? NULL : p;
+}
+
+typedef struct
+{
+	char** paths;
+	size_t n, cap;
+} hyb_scan_t;
+
+static int hyb_scan_cb( struct dl_phdr_info* info, size_t size, void* data )
+{
+	(void)size;
+	hyb_scan_t* s = data;
+	if ( info->dlpi_name == NULL || info->dlpi_name[0] == '\0' ) return 0; /* main program */
+	if ( (void*)info->dlpi_addr == NULL ) return 0;
+	if ( s->n == s->cap )
+	{
+		size_t cap   = s->cap ? 2 * s->cap : 64;
+		char** grown = realloc( s->paths, cap * sizeof *grown );
+		if ( grown == NULL ) return 1;
+		s->paths = grown;
+		s->cap   = cap;
+	}
+	s->paths[s->n] = strdup( info->dlpi_name );
+	if ( s->paths[s->n] ) s->n++;
+	return 0;
+}
+
+/* Look through every loaded object, including libraries loaded with
+   RTLD_LOCAL (a Python extension's BLAS), which RTLD_NEXT cannot see. The
+   paths are collected first: dlopen inside dl_iterate_phdr's callback could
+   deadlock on the loader lock. */
+static void* hyb_scan_loaded( const char* name )
+{
+	hyb_scan_t s = { 0 };
+	dl_iterate_phdr( hyb_scan_cb, &s );
+	void* found = NULL;
+	for ( size_t i = 0; i < s.n && found == NULL; i++ )
+	{
+		void* h = dlopen( s.paths[i], RTLD_LAZY | RTLD_NOLOAD );
+		if ( h )
+		{
+			found = hyb_try_handle( h, name );
+			dlclose( h ); /* NOLOAD took a reference; the object stays loaded */
+		}
+	}
+	for ( size_t i = 0; i < s.n; i++ ) free( s.paths[i] );
+	free( s.paths );
+	return found;
+}
+
+static int hyb_adds_cb( struct dl_phdr_info* info, size_t size, void* data )
+{
+	(void)size;
+	*(unsigned long long*)data = info->dlpi_adds;
+	return 1; /* the first object carries the counter; stop there */
+}
+
+/* How many objects the process has loaded so far (never decreases). */
+static unsigned long long hyb_loaded_adds( void )
+{
+	unsigned long long adds = 0;
+	dl_iterate_phdr( hyb_adds_cb, &adds );
+	return adds;
+}
+
+static void hyb_open_cpu_lib( const hyb_config_t* cfg )
+{
+	if ( hyb_cpu_lib_tried ) return;
+	hyb_cpu_lib_tried = 1;
+	if ( !cfg->cpu_lib[0] ) return;
+	hyb_cpu_lib_handle = dlopen( cfg->cpu_lib, RTLD_NOW | RTLD_LOCAL );
+	if ( hyb_cpu_lib_handle == NULL )
+		hyb_log_always( "warning: HYBLAS_CPU_LIB=%s cannot be loaded (%s); using the BLAS the "
+		                "program was linked with",
+		                cfg->cpu_lib, dlerror() );
+}
+
+void* hyb_shim_resolve( hyb_routine_id_t id )
+{
+	const char* name = hyb_routine_info[id].name;
+	pthread_mutex_lock( &hyb_resolve_lock );
+	hyb_open_cpu_lib( hyb_config() );
+	unsigned long long adds = hyb_loaded_adds();
+	if ( hyb_failed_at[id] == adds + 1 )
+	{
+		pthread_mutex_unlock( &hyb_resolve_lock );
+		return NULL;
+	}
+
+	void* p = hyb_try_handle( hyb_cpu_lib_handle, name );
+	if ( p == NULL ) p = hyb_try_handle( RTLD_NEXT, name );
+	if ( p == NULL ) p = hyb_scan_loaded( name );
+	for ( size_t i = 0; p == NULL && i < sizeof hyb_default_libs / sizeof hyb_default_libs[0]; i++ )
+	{
+		void* h = dlopen( hyb_default_libs[i], RTLD_NOW | RTLD_LOCAL );
+		p       = hyb_try_handle( h, name );
+		if ( p == NULL && h ) dlclose( h );
+	}
+	/* Loading a default library above changed the counter: read it again. */
+	if ( p == NULL ) hyb_failed_at[id] = hyb_loaded_adds() + 1;
+	pthread_mutex_unlock( &hyb_resolve_lock );
+	if ( p )
+	{
+		Dl_info info;
+		if ( hyb_log_level() >= HYB_LOG_TRACE && dladdr( p, &info ) )
+			hyb_log_emit( HYB_LOG_TRACE, "resolved %s in %s", name, info.dli_fname );
+	}
+	return p;
+}
