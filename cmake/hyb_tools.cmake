@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Tools: hyblas-run (a script), hyblas-calibrate, and the benchmark programs
+# (ordinary BLAS programs that know nothing of hyblas).
+find_library(HYB_BLAS_LIBRARY NAMES blas openblas REQUIRED)
+
+configure_file(${PROJECT_SOURCE_DIR}/tools/hyblas-run.in ${CMAKE_BINARY_DIR}/hyblas-run @ONLY)
+file(CHMOD ${CMAKE_BINARY_DIR}/hyblas-run PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
+     GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+
+add_executable(hyblas-calibrate ${PROJECT_SOURCE_DIR}/tools/hyblas_calibrate.c)
+target_compile_options(hyblas-calibrate PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyblas-calibrate PRIVATE hyb_core ${HYB_BLAS_LIBRARY})
+
+add_executable(hyb_bench_gemm ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_gemm.c)
+target_link_libraries(hyb_bench_gemm PRIVATE ${HYB_BLAS_LIBRARY} OpenMP::OpenMP_C m)
