@@ -108,6 +108,12 @@ void hyb_stats_set_device_note( const char* note )
 void hyb_stats_report( void )
 {
 	if ( hyb_stats_tab == NULL ) return;
+	/* A process that made no call (a helper an MPI library forked, say) has
+	   nothing to report. */
+	uint64_t any = 0;
+	for ( int i = 0; i < hyb_stats_n && any == 0; i++ )
+		for ( int p = 0; p < HYB_PATH_COUNT; p++ ) any += atomic_load( &hyb_stats_tab[i].calls[p] );
+	if ( any == 0 ) return;
 	hyb_log_always( "report: %-22s %9s %6s %6s %6s %6s %10s %10s %9s", "routine", "calls", "cpu%",
 	                "gpu%", "split%", "fallbk", "seconds", "GFLOP/s", "pred/meas" );
 	double   tot_s = 0, tot_f = 0;

@@ -63,9 +63,9 @@ static void hyb_l3_trace( const hyb_call_t* call, const hyb_l3_args_t* a, const 
 	                   plan ? plan->t_plan : 0.0, seconds );
 	if ( r && n > 0 && n < (int)sizeof line )
 		n += snprintf( line + n, sizeof line - (size_t)n,
-		               " tile=%lld kchunk=%lld cpu_share=%.3f dev_s=%.3e cpu_s=%.3e imbalance=%.3f "
+		               " tile=%lldx%lld kchunk=%lld cpu_share=%.3f dev_s=%.3e cpu_s=%.3e imbalance=%.3f "
 		               "fallback_tiles=%d h2d=%.0f d2h=%.0f load1_s=%.3e store2_s=%.3e wait_s=%.3e",
-		               (long long)plan->T, (long long)plan->K,
+		               (long long)plan->Tm, (long long)plan->Tn, (long long)plan->K,
 		               ( plan->cpu_cols ? (double)plan->cpu_cols / (double)a->n : (double)plan->cpu_rows / (double)( a->m ? a->m : 1 ) ),
 		               r->dev_seconds, r->cpu_seconds,
 		               r->cpu_seconds > 0 ? ( r->cpu_seconds - r->dev_seconds ) / ( r->dev_seconds + r->cpu_seconds ) : 0.0,
@@ -95,7 +95,8 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 	if ( plan->cpu_rows > 0 ) strip = hyb_l3_gemm_sub( a, a->m - plan->cpu_rows, 0, plan->cpu_rows, a->n );
 
 	hyb_l3_work_t w;
-	hyb_status_t  st = hyb_l3_work_build( &w, a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->T, plan->K );
+	hyb_status_t  st = hyb_l3_work_build( &w, a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->Tm, plan->Tn,
+	                                     plan->K );
 	if ( st != HYB_OK ) return HYB_PATH_COUNT; /* nothing started: the caller forwards */
 
 	hyb_l3_cpu_user_t  user = { call->id };
@@ -122,8 +123,8 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 	else if ( w.flops >= HYB_REFIT_MIN_FLOPS )
 	{
 		/* Refit: device time against the model for the device part. */
-		double pred = hyb_cost_l3_gpu( hyb_profile(), a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->T,
-		                               plan->K, plan->ndev, hyb_dev_budget( 0 ), plan->register_ops, NULL );
+		double pred = hyb_cost_l3_gpu( hyb_profile(), a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->Tm,
+		                               plan->Tn, plan->K, plan->ndev, hyb_dev_budget( 0 ), plan->register_ops, NULL );
 		hyb_refit_gpu( a->prec, pred * hyb_refit_gpu_scale( a->prec ), r->dev_seconds );
 	}
 	if ( has_strip && r->cpu_seconds > 0 ) hyb_refit_cpu( a->prec, hyb_l3_flops( &strip ), r->cpu_seconds );

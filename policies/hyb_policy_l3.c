@@ -9,11 +9,6 @@ static double hyb_maxd( double a, double b )
 	return a > b ? a : b;
 }
 
-static int64_t hyb_min64( int64_t a, int64_t b )
-{
-	return a < b ? a : b;
-}
-
 static int64_t hyb_cdiv64( int64_t a, int64_t b )
 {
 	return ( a + b - 1 ) / b;
@@ -75,38 +70,64 @@ static void hyb_l3_sizes( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev, 
 	*c_in = bz ? 0 : *c_out;
 }
 
+/* Largest tile and block, bytes: big enough for full-rate products and
+   efficient DMA, small enough that the pipeline fills and drains quickly
+   and that page-locked staging stays a few hundred megabytes. */
+#define HYB_TILE_MAX_BYTES ( 64.0 * 1048576 )
+#define HYB_BLOCK_MAX_BYTES ( 64.0 * 1048576 )
+/* Host-side cost per block loaded and per tile stored (team wake-up,
+   event synchronization), seconds: measured on the H200 machine's first
+   runs (2026-11-21) as the gap between many small and few large blocks. */
+#define HYB_BLOCK_OVERHEAD 25e-6
+#define HYB_TILE_OVERHEAD 25e-6
+
+static int hyb_is_rank_k( const hyb_l3_args_t* a )
+{
+	return a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
+}
+
 double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
-                        int64_t T, int64_t K, int ndev, double budget, int register_ops, double parts[4] )
+                        int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, int register_ops,
+                        double parts[4] )
 {
 	double ab, c_in, c_out, flops;
 	hyb_l3_sizes( a, m_dev, n_dev, &ab, &c_in, &c_out, &flops );
 	if ( ndev < 1 ) ndev = 1;
-	double es = (double)hyb_prec_size( a->prec );
+	double es  = (double)hyb_prec_size( a->prec );
+	int    tri = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
 
 	/* Blocks are loaded once when they all fit beside the tiles; otherwise
 	   the operand that is not reused along a strip is reloaded per strip. */
-	double tiles  = 3.0 * (double)T * (double)T * es;
+	double tiles  = 3.0 * (double)Tm * (double)Tn * es;
 	double loaded = ab;
-	if ( ab + tiles > budget * 0.9 && a->op != HYB_OP_TRSM && a->op != HYB_OP_TRMM )
-		loaded = ab * (double)hyb_cdiv64( n_dev > m_dev ? m_dev : n_dev, T );
+	if ( ab + tiles > budget * 0.9 && !tri )
+		loaded = ab * (double)hyb_cdiv64( n_dev > m_dev ? m_dev : n_dev, Tm < Tn ? Tm : Tn );
+	double ntiles = tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
+	                    : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
+	if ( hyb_is_rank_k( a ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_dev, Tn ) / 2;
+	double blk     = tri ? ab : (double)( Tm > Tn ? Tm : Tn ) * (double)K * es;
+	double nblocks = loaded / blk;
 
-	/* Host copies (load1, store2) share the host's memory; PCIe is per
-	   device; products run on every device. */
-	double copied = ( register_ops ? 0 : loaded ) + c_in + c_out;
-	double t_host = copied / p->host_copy;
+	/* Two host threads copy: the issuer (load1: blocks, and the output
+	   tiles when they are inputs) and the storer (store2). Each is limited
+	   by one copy team's rate, both by the host's total. */
+	double in_bytes  = ( register_ops ? 0 : loaded ) + c_in;
+	double t_issuer  = in_bytes / p->host_copy + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
+	double t_storer  = c_out / p->host_copy + ntiles * HYB_TILE_OVERHEAD;
+	double t_host    = hyb_maxd( hyb_maxd( t_issuer, t_storer ), ( in_bytes + c_out ) / p->host_copy_dual );
 	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_in ) / p->h2d_pinned, c_out / p->d2h_pinned ),
 	                          ( loaded + c_in + c_out ) / p->bidir_pinned ) /
 	                ndev;
-	double op_flops = 2.0 * (double)T * (double)T * (double)K * ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
+	double op_flops = tri ? flops / ntiles
+	                      : 2.0 * (double)Tm * (double)Tn * (double)K * ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
 	double rate     = p->gpu_flops[a->prec] * op_flops / ( op_flops + p->gpu_half_flops );
-	double t_comp   = flops / ( rate * ndev );
+	double t_comp   = flops / ( rate * ndev ) + flops / op_flops * p->launch_latency / ndev;
 
-	/* Pipeline fill and drain: the first product waits for its two blocks,
-	   the last tile's download and store are not overlapped. */
-	double blk    = (double)T * (double)K * es;
-	double tile   = (double)T * (double)T * es;
-	double t_fill = 2 * blk * ( 1 / p->host_copy + 1 / p->h2d_pinned ) + tile * ( 1 / p->d2h_pinned + 1 / p->host_copy );
-	if ( a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM ) t_fill = ab * ( 1 / p->host_copy + 1 / p->h2d_pinned );
+	/* Pipeline fill and drain: the first product waits for its blocks, the
+	   last tile's download and store are not overlapped. */
+	double tile   = (double)Tm * (double)Tn * es;
+	double t_fill = ( tri ? 1 : 2 ) * blk * ( 1 / p->host_copy + 1 / p->h2d_pinned ) +
+	                tile * ( 1 / p->d2h_pinned + 1 / p->host_copy );
 	double t_fixed = p->gpu_call_overhead + t_fill;
 	if ( register_ops ) t_fixed += ab * ( p->register_s_per_byte + p->unregister_s_per_byte );
 
@@ -120,47 +141,80 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
 	return t_fixed + hyb_maxd( hyb_maxd( t_host, t_pcie ), t_comp );
 }
 
-void hyb_policy_l3_tiles( const hyb_l3_args_t* a, double budget, int64_t tile, int64_t* T, int64_t* K )
+static int64_t hyb_round_up( int64_t v, int64_t q )
+{
+	return ( v + q - 1 ) / q * q;
+}
+
+void hyb_policy_l3_tiles( const hyb_l3_args_t* a, double budget, int64_t tile, int64_t* Tm, int64_t* Tn,
+                          int64_t* K )
 {
 	double es = (double)hyb_prec_size( a->prec );
+	*Tm = *Tn = *K = 0;
 	if ( a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM )
 	{
 		/* The triangle is resident; the other operand moves in panels of
 		   about 64 MiB (larger panels only delay the pipeline's start). */
 		int64_t dim   = a->side == 'L' ? a->m : a->n;
 		int64_t other = a->side == 'L' ? a->n : a->m;
-		int64_t t     = tile ? tile : (int64_t)( 67108864.0 / ( (double)dim * es ) );
-		t             = ( t + 255 ) / 256 * 256;
-		if ( t < 256 ) t = 256;
+		int64_t t     = tile ? tile : (int64_t)( HYB_TILE_MAX_BYTES / ( (double)dim * es ) );
+		t             = hyb_round_up( t, 256 );
 		if ( t > other ) t = other;
-		double per = a->op == HYB_OP_TRMM ? 2 : 1;
+		double per  = a->op == HYB_OP_TRMM ? 2 : 1;
 		double need = (double)dim * (double)dim * es + 3 * per * (double)dim * (double)t * es;
-		*T = need <= budget ? t : 0;
-		*K = dim;
+		if ( need > budget ) return;
+		*Tm = a->side == 'L' ? a->m : t;
+		*Tn = a->side == 'L' ? t : a->n;
+		*K  = dim;
 		return;
 	}
-	int64_t m = a->m, n = a->n;
-	if ( a->op != HYB_OP_GEMM && a->op != HYB_OP_SYMM && a->op != HYB_OP_HEMM ) m = n;
-	int64_t mn = m < n ? m : n;
-	int64_t t  = tile;
-	if ( t == 0 )
-	{
-		/* Large enough for full-rate products, small enough that the pipeline
-		   has several tiles to overlap and a short fill. */
-		t = mn >= 24576 ? 4096 : mn >= 4096 ? 2048 : mn >= 1536 ? 1024 : 512;
-		if ( t > ( m > n ? m : n ) ) t = ( m > n ? m : n );
-	}
+	int     rank_k = hyb_is_rank_k( a );
+	int64_t M = rank_k ? a->n : a->m, N = a->n;
 	int64_t kdim = a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n ) : a->k;
-	int64_t k    = hyb_min64( kdim, 2 * t );
+	int64_t tm, tn;
+	if ( tile )
+		tm = tn = tile;
+	else
+	{
+		/* Square tiles with at least about eight of them, so that downloads
+		   and stores overlap products; then skinny outputs get tall (or wide)
+		   tiles whose columns are long contiguous copies. */
+		double  mn = (double)M * (double)N;
+		int64_t t  = mn >= 8.0 * 2048 * 2048 ? 2048 : mn >= 8.0 * 1024 * 1024 ? 1024 : 512;
+		tm = tn = t;
+		double tile_elems = HYB_TILE_MAX_BYTES / 2 / es;
+		if ( !rank_k && N < tn )
+		{
+			tn = N;
+			tm = hyb_round_up( (int64_t)( tile_elems / (double)N ), 256 );
+			tm = tm < t ? t : tm > 16384 ? 16384 : tm;
+		}
+		else if ( !rank_k && M < tm )
+		{
+			tm = M;
+			tn = hyb_round_up( (int64_t)( tile_elems / (double)M ), 256 );
+			tn = tn < t ? t : tn > 16384 ? 16384 : tn;
+		}
+	}
+	tm = tm > M ? M : tm;
+	tn = tn > N ? N : tn;
+	int64_t edge = tm > tn ? tm : tn;
+	int64_t k    = kdim < edge ? kdim : edge;
+	int64_t kcap = (int64_t)( HYB_BLOCK_MAX_BYTES / ( (double)edge * es ) ) / 64 * 64;
+	if ( kcap < 64 ) kcap = 64;
+	if ( k > kcap ) k = kcap;
 	if ( k < 1 ) k = 1;
 	/* Shrink until three tiles and two blocks fit the budget. */
-	while ( t > 128 && 3.0 * (double)t * (double)t * es + 2.0 * (double)t * (double)k * es > budget )
+	while ( 3.0 * (double)tm * (double)tn * es + 2.0 * (double)edge * (double)k * es > budget )
 	{
-		t /= 2;
-		k = hyb_min64( kdim, 2 * t );
+		if ( tm <= 64 && tn <= 64 ) return;
+		tm = tm > 64 ? tm / 2 : tm;
+		tn = rank_k ? tm : tn > 64 ? tn / 2 : tn;
+		edge = tm > tn ? tm : tn;
 	}
-	*T = 3.0 * (double)t * (double)t * es + 2.0 * (double)t * (double)k * es > budget ? 0 : t;
-	*K = k;
+	*Tm = tm;
+	*Tn = tn;
+	*K  = k;
 }
 
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,
@@ -183,16 +237,16 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 	if ( in->mode == HYB_MODE_AUTO && flops < in->min_flops )
 		return plan.why = "below HYBLAS_L3_MIN_FLOPS", plan;
 
-	hyb_policy_l3_tiles( a, in->budget, in->tile, &plan.T, &plan.K );
-	if ( plan.T == 0 ) return plan.why = "does not fit the device budget", plan;
+	hyb_policy_l3_tiles( a, in->budget, in->tile, &plan.Tm, &plan.Tn, &plan.K );
+	if ( plan.Tm == 0 ) return plan.why = "does not fit the device budget", plan;
 
 	int64_t m_out = a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K ||
 	                        a->op == HYB_OP_HER2K
 	                    ? a->n
 	                    : a->m;
 	double scale = in->gpu_scale > 0 ? in->gpu_scale : 1;
-	double t_copy = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.T, plan.K, in->ndev, in->budget, 0, NULL );
-	double t_reg  = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.T, plan.K, in->ndev, in->budget, 1, NULL );
+	double t_copy = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, 0, NULL );
+	double t_reg  = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, 1, NULL );
 	plan.register_ops = in->staging == HYB_STAGING_REGISTER || ( in->staging == HYB_STAGING_AUTO && t_reg < t_copy );
 	plan.t_gpu        = plan.register_ops ? t_reg : t_copy;
 
@@ -206,12 +260,15 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		else if ( in->mode == HYB_MODE_AUTO )
 		{
 			double parts[4];
-			hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.T, plan.K, in->ndev, in->budget, plan.register_ops, parts );
+			hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, plan.register_ops, parts );
 			double t0    = scale * parts[0];
 			double t_var = plan.t_gpu - t0;
 			double t_cpu = flops / q.cpu_flops[a->prec];
 			share        = ( t0 + t_var ) / ( t_cpu + t_var );
-			if ( share < q.min_cpu_share ) share = 0;
+			/* A CPU strip competes with the staging copies for host memory
+			   bandwidth and cores (the seed's memory-bus contention): only a
+			   device path bound by its products leaves room for it. */
+			if ( share < q.min_cpu_share || parts[3] < parts[1] || parts[3] < parts[2] ) share = 0;
 		}
 	}
 	double t_split = plan.t_gpu;
@@ -226,7 +283,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		{
 			double s_eff   = (double)cut / (double)dim;
 			double t_gpu_p = scale * hyb_cost_l3_gpu( &q, a, by_cols ? a->m : a->m - cut, by_cols ? a->n - cut : a->n,
-			                                          plan.T, plan.K, in->ndev, in->budget, plan.register_ops, NULL );
+			                                          plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, plan.register_ops, NULL );
 			double t_cpu_p = hyb_cost_l3_cpu( &q, a->prec, s_eff * flops );
 			t_split        = hyb_maxd( t_gpu_p, t_cpu_p );
 			if ( in->cpu_ratio >= 0 || t_split < plan.t_gpu )

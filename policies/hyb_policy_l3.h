@@ -12,7 +12,7 @@
 typedef struct
 {
 	hyb_path_t  path;         /* HYB_PATH_CPU, HYB_PATH_GPU or HYB_PATH_SPLIT */
-	int64_t     T, K;         /* tile edge and k-chunk of the device work */
+	int64_t     Tm, Tn, K;    /* tile rows, tile columns and k-chunk of the device work */
 	int         ndev;         /* devices to use */
 	int         register_ops; /* DMA from registered pages instead of staging copies */
 	int64_t     cpu_cols;     /* split: the last cpu_cols columns go to the CPU ... */
@@ -40,15 +40,16 @@ typedef struct
 double hyb_cost_l3_cpu( const hyb_profile_t* p, hyb_prec_t prec, double flops );
 
 /* Predicted seconds of the device pipeline on the region m_dev x n_dev of
-   the output of `a` with tiles T x T and k-chunks K on ndev devices. parts,
-   if not NULL, receives { fixed, host copies, PCIe, products } seconds. */
+   the output of `a` with tiles Tm x Tn and k-chunks K on ndev devices.
+   parts, if not NULL, receives { fixed, host copies, PCIe, products }. */
 double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
-                        int64_t T, int64_t K, int ndev, double budget, int register_ops,
+                        int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, int register_ops,
                         double parts[4] );
 
-/* Tile edge and k-chunk for `a` within `budget` bytes of device memory
-   (tile != 0 forces the edge). Returns 0 in *T when nothing fits. */
-void hyb_policy_l3_tiles( const hyb_l3_args_t* a, double budget, int64_t tile, int64_t* T, int64_t* K );
+/* Tiles and k-chunk for `a` within `budget` bytes of device memory (tile
+   != 0 forces square tiles of that edge). *Tm = 0 when nothing fits. */
+void hyb_policy_l3_tiles( const hyb_l3_args_t* a, double budget, int64_t tile, int64_t* Tm, int64_t* Tn,
+                          int64_t* K );
 
 /* The plan for a valid, normalized, non-trivial call. */
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,

@@ -15,7 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include "hyb_args.h"
+#include "hyb_copy.h"
 #include "hyb_team.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_l3_pipeline.h"
@@ -34,6 +37,47 @@ void zgemm_( const char*, const char*, const int*, const int*, const int*, const
              const void*, const int*, const void*, void*, const int*, size_t, size_t );
 
 static int quick;
+
+static void* xmalloc( size_t n );
+
+typedef struct
+{
+	hyb_dev_t* d;
+	char*      p;
+	size_t     bytes;
+	int        unreg;
+} reg_arg_t;
+
+static void* reg_main( void* arg )
+{
+	reg_arg_t* r = arg;
+	if ( r->unreg )
+		hyb_dev_unregister( r->d, r->p );
+	else
+		hyb_dev_register( r->d, r->p, r->bytes );
+	return NULL;
+}
+
+/* Register (then unregister) `bytes` as `nt` chunks from `nt` threads at
+   once; seconds per byte of each, to see whether registration scales. */
+static void time_register_parallel( hyb_dev_t* d, size_t bytes, int nt, double* reg, double* unreg )
+{
+	char*     buf = xmalloc( bytes );
+	pthread_t th[16];
+	reg_arg_t a[16];
+	for ( int pass = 0; pass < 2; pass++ )
+	{
+		double t0 = hyb_now();
+		for ( int i = 0; i < nt; i++ )
+		{
+			a[i] = ( reg_arg_t ){ d, buf + (size_t)i * ( bytes / (size_t)nt ), bytes / (size_t)nt, pass };
+			pthread_create( &th[i], NULL, reg_main, &a[i] );
+		}
+		for ( int i = 0; i < nt; i++ ) pthread_join( th[i], NULL );
+		*( pass ? unreg : reg ) = ( hyb_now() - t0 ) / (double)bytes;
+	}
+	free( buf );
+}
 
 static void die( const char* what, hyb_status_t st )
 {
@@ -84,10 +128,12 @@ typedef struct
 static void copy_part( void* p, int64_t b, int64_t e )
 {
 	copy_arg_t* c = p;
-	memcpy( c->dst + (size_t)b * c->chunk, c->src + (size_t)b * c->chunk, (size_t)( e - b ) * c->chunk );
+	hyb_copy_stream( c->dst + (size_t)b * c->chunk, c->src + (size_t)b * c->chunk, (size_t)( e - b ) * c->chunk );
+	hyb_copy_fence();
 }
 
-/* The staging copy the pipelines do: pageable -> page-locked with a team. */
+/* The staging copy the pipelines do: pageable -> page-locked with a team
+   (streaming stores, as the pipeline's load1). */
 static double time_host_copy( void* pinned, size_t bytes, int threads )
 {
 	char*       src  = xmalloc( bytes );
@@ -104,6 +150,44 @@ static double time_host_copy( void* pinned, size_t bytes, int threads )
 	hyb_team_destroy( team );
 	free( src );
 	return (double)bytes / best;
+}
+
+typedef struct
+{
+	copy_arg_t  c;
+	hyb_team_t* team;
+	int64_t     n;
+} dual_arg_t;
+
+static void* dual_main( void* p )
+{
+	dual_arg_t* d = p;
+	hyb_team_run( d->team, d->n, copy_part, &d->c );
+	return NULL;
+}
+
+/* Two teams at once, one into page-locked memory (load1), one out of it
+   (store2), as a pipeline runs them. Returns total bytes/s. */
+static double time_host_copy_dual( char* pinned, size_t bytes, int threads )
+{
+	char*      a = xmalloc( bytes ), *b = xmalloc( bytes );
+	dual_arg_t in  = { { a, pinned, 1 << 20 }, hyb_team_create( threads - 1 ), (int64_t)( bytes >> 20 ) };
+	dual_arg_t out = { { pinned + bytes, b, 1 << 20 }, hyb_team_create( threads - 1 ), (int64_t)( bytes >> 20 ) };
+	double     best = 1e30;
+	for ( int r = 0; r < 3; r++ )
+	{
+		pthread_t th;
+		double    t0 = hyb_now();
+		pthread_create( &th, NULL, dual_main, &out );
+		dual_main( &in );
+		pthread_join( th, NULL );
+		double dt = hyb_now() - t0;
+		if ( dt < best ) best = dt;
+	}
+	hyb_team_destroy( in.team );
+	hyb_team_destroy( out.team );
+	free( a ), free( b );
+	return 2.0 * (double)bytes / best;
 }
 
 /* Device gemm rate on resident data: n x n x n products, events. */
@@ -191,10 +275,10 @@ static double time_call_overhead( const hyb_profile_t* p, double budget )
 	hyb_l3_args_t a = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'C', .transa = 'N', .transb = 'N',
 		                .m = n, .n = n, .k = n, .alpha = { 1, 0 }, .beta = { 0, 0 }, .a = A, .lda = n,
 		                .b = B, .ldb = n, .c = C, .ldc = n };
-	int64_t T, K;
-	hyb_policy_l3_tiles( &a, budget, 0, &T, &K );
+	int64_t Tm, Tn, K;
+	hyb_policy_l3_tiles( &a, budget, 0, &Tm, &Tn, &K );
 	hyb_l3_work_t w;
-	CHECK( hyb_l3_work_build( &w, &a, n, n, T, K ) );
+	CHECK( hyb_l3_work_build( &w, &a, n, n, Tm, Tn, K ) );
 	hyb_l3_exec_opts_t o = { .ndev = 1, .copy_threads = 8, .cpu = cpu_sub };
 	hyb_l3_exec_report_t r;
 	double best = 1e30;
@@ -208,7 +292,7 @@ static double time_call_overhead( const hyb_profile_t* p, double budget )
 	free( A ), free( B ), free( C );
 	hyb_profile_t q     = *p;
 	q.gpu_call_overhead = 0;
-	double model        = hyb_cost_l3_gpu( &q, &a, n, n, T, K, 1, budget, 0, NULL );
+	double model        = hyb_cost_l3_gpu( &q, &a, n, n, Tm, Tn, K, 1, budget, 0, NULL );
 	return best > model ? best - model : 0;
 }
 
@@ -302,8 +386,11 @@ int main( int argc, char** argv )
 		}
 		free( r );
 	}
+	double preg4 = 0, punreg4 = 0;
+	time_register_parallel( d, quick ? ( (size_t)256 << 20 ) : ( (size_t)1 << 30 ), 4, &preg4, &punreg4 );
 	int threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8;
-	p.host_copy = time_host_copy( pinned, bytes, threads );
+	p.host_copy      = time_host_copy( pinned, bytes, threads );
+	p.host_copy_dual = time_host_copy_dual( pinned, bytes, threads );
 	free( pageable );
 
 	static const int64_t dev_n[HYB_PREC_COUNT] = { 8192, 8192, 4096, 4096 };
@@ -332,9 +419,12 @@ int main( int argc, char** argv )
 	printf( "  h2d pageable %8.1f GB/s   d2h pageable %8.1f GB/s\n", p.h2d_pageable * 1e-9, p.d2h_pageable * 1e-9 );
 	printf( "  h2d pinned   %8.1f GB/s   d2h pinned   %8.1f GB/s   both %8.1f GB/s\n", p.h2d_pinned * 1e-9,
 	        p.d2h_pinned * 1e-9, p.bidir_pinned * 1e-9 );
-	printf( "  register %.1f ms/GiB, unregister %.1f ms/GiB, staging copy %.1f GB/s (%d threads)\n",
+	printf( "  register from 4 threads at once: %.1f ms/GiB, unregister %.1f ms/GiB\n", preg4 * 1073741824e3,
+	        punreg4 * 1073741824e3 );
+	printf( "  register %.1f ms/GiB, unregister %.1f ms/GiB, staging copy %.1f GB/s (%d threads), two at "
+	        "once %.1f GB/s\n",
 	        p.register_s_per_byte * 1073741824e3, p.unregister_s_per_byte * 1073741824e3, p.host_copy * 1e-9,
-	        threads );
+	        threads, p.host_copy_dual * 1e-9 );
 	for ( int q = 0; q < HYB_PREC_COUNT; q++ )
 		printf( "  %cgemm: device %7.2f TFLOP/s, CPU %6.3f TFLOP/s\n", "sdcz"[q], p.gpu_flops[q] * 1e-12,
 		        p.cpu_flops[q] * 1e-12 );

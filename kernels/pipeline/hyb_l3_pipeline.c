@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_copy.h"
 #include "hyb_log.h"
 #include "hyb_team.h"
 #include "kernels/hyb_device.h"
@@ -16,9 +17,14 @@
    lets a host copy run while one DMA is queued and another executes. */
 #define HYB_STAGE_IN 3
 #define HYB_STAGE_OUT 3
-/* Output tiles on the device: one computing, one draining, one spare so that
-   the next upload never waits behind a download. */
-#define HYB_TILES 3
+/* Output tiles on the device: the issuer can run this many tiles ahead of
+   the downloads, so that block loads for later tiles are not held back by
+   the storer (at least 2: one computing, one draining). */
+#define HYB_TILES 8
+#define HYB_TILES_MIN 2
+/* Storer queue: an entry waits for its download while it holds a tile
+   buffer, then for its store while it holds an output staging buffer. */
+#define HYB_QUEUE ( HYB_TILES + HYB_STAGE_OUT )
 
 enum
 {
@@ -40,19 +46,57 @@ typedef struct
 	hyb_l3_exec_report_t*     r;
 } hyb_run_t;
 
-/* Kept with a device context across calls: the copy teams. */
+/* Kept with a device context across calls: the copy teams, the storer
+   thread and the events, so that a call pays for none of their creation. */
+typedef struct hyb_worker_s hyb_worker_t;
+
 typedef struct
 {
+	int t, b; /* task and its device tile buffer */
+	int o;    /* output staging buffer once its download is issued, else -1 */
+} hyb_out_item_t;
+
+typedef struct
+{
+	hyb_dev_t*  dev;
 	hyb_team_t* in;
 	hyb_team_t* out;
 	int         threads;
+
+	/* The storer: issues each finished tile's download (store1) as soon as
+	   an output staging buffer is free, and copies downloaded tiles into
+	   place (store2), in task order. Items of one call at a time. */
+	pthread_t       storer;
+	int             storer_up;
+	pthread_mutex_t mu;
+	pthread_cond_t  cv;
+	hyb_out_item_t  queue[HYB_QUEUE];
+	int             qhead, qlen, busy, quit;
+	hyb_worker_t*   owner;
+
+	hyb_devent_t** evs;
+	int            nevs;
 } hyb_engine_t;
+
+static void* hyb_storer_main( void* arg );
 
 static void hyb_engine_free( void* p )
 {
 	hyb_engine_t* e = p;
+	if ( e->storer_up )
+	{
+		pthread_mutex_lock( &e->mu );
+		e->quit = 1;
+		pthread_cond_broadcast( &e->cv );
+		pthread_mutex_unlock( &e->mu );
+		pthread_join( e->storer, NULL );
+	}
+	for ( int i = 0; i < e->nevs; i++ ) hyb_dev_event_destroy( e->dev, e->evs[i] );
+	free( e->evs );
 	hyb_team_destroy( e->in );
 	hyb_team_destroy( e->out );
+	pthread_mutex_destroy( &e->mu );
+	pthread_cond_destroy( &e->cv );
 	free( e );
 }
 
@@ -61,17 +105,55 @@ static hyb_engine_t* hyb_engine_get( hyb_dev_t* d, int threads )
 	hyb_engine_t* e = d->engine;
 	if ( e && e->threads == threads ) return e;
 	if ( e ) hyb_engine_free( e );
-	e = calloc( 1, sizeof *e );
-	if ( e )
-	{
-		/* The caller of hyb_team_run is a member too. */
-		e->in      = hyb_team_create( threads - 1 );
-		e->out     = hyb_team_create( threads - 1 );
-		e->threads = threads;
-	}
-	d->engine      = e;
+	d->engine = e = calloc( 1, sizeof *e );
+	if ( e == NULL ) return NULL;
 	d->engine_free = hyb_engine_free;
+	e->dev         = d;
+	pthread_mutex_init( &e->mu, NULL );
+	pthread_cond_init( &e->cv, NULL );
+	/* The caller of hyb_team_run is a member too. load1 moves two to three
+	   times the bytes of store2 (A and B, and C when beta != 0, against C). */
+	e->in      = hyb_team_create( threads - 1 );
+	e->out     = hyb_team_create( ( threads + 1 ) / 2 - 1 );
+	e->threads = threads;
+	e->storer_up = pthread_create( &e->storer, NULL, hyb_storer_main, e ) == 0;
+	if ( !e->storer_up )
+	{
+		hyb_engine_free( e );
+		d->engine = NULL;
+		return NULL;
+	}
 	return e;
+}
+
+/* At least n events, kept across calls (an event is only ever waited on
+   after this call recorded it). */
+static hyb_status_t hyb_engine_events( hyb_engine_t* e, int n )
+{
+	if ( n <= e->nevs ) return HYB_OK;
+	hyb_devent_t** grown = realloc( e->evs, (size_t)n * sizeof *grown );
+	if ( grown == NULL ) return HYB_E_NO_MEMORY;
+	e->evs = grown;
+	while ( e->nevs < n )
+	{
+		hyb_status_t st = hyb_dev_event_create( e->dev, &e->evs[e->nevs] );
+		if ( st != HYB_OK ) return st;
+		e->nevs++;
+	}
+	return HYB_OK;
+}
+
+/* Copies under this size run on the calling thread: waking a team costs
+   more than it saves. */
+#define HYB_TEAM_MIN_BYTES ( 2u << 20 )
+
+static void hyb_team_copy( hyb_team_t* t, int64_t n, size_t bytes, void ( *fn )( void*, int64_t, int64_t ),
+                           void* arg )
+{
+	if ( bytes < HYB_TEAM_MIN_BYTES )
+		fn( arg, 0, n );
+	else
+		hyb_team_run( t, n, fn, arg );
 }
 
 /* ------------------------------------------------------------ host copies */
@@ -86,6 +168,35 @@ typedef struct
 	size_t               es;
 } hyb_load_t;
 
+/* A rectangle of whole columns is one contiguous range: it is copied in
+   pieces of this size, whatever its column length. */
+#define HYB_COPY_PIECE ( (size_t)1 << 20 )
+
+static int hyb_contiguous( int64_t rows, int64_t ld )
+{
+	return rows == ld;
+}
+
+/* Pieces [b, e) of a contiguous copy of `total` bytes. */
+static void hyb_copy_pieces( char* dst, const char* src, size_t total, int64_t b, int64_t e )
+{
+	size_t lo = (size_t)b * HYB_COPY_PIECE, hi = (size_t)e * HYB_COPY_PIECE;
+	if ( hi > total ) hi = total;
+	if ( hi > lo ) hyb_copy_stream( dst + lo, src + lo, hi - lo );
+	hyb_copy_fence();
+}
+
+static void hyb_load_contiguous( void* p, int64_t b, int64_t e )
+{
+	hyb_load_t*      L = p;
+	const hyb_blk_t* k = L->blk;
+	hyb_copy_pieces( L->dst, (const char*)L->src + (size_t)k->c0 * (size_t)L->ld * L->es,
+	                 (size_t)k->rows * (size_t)k->cols * L->es, b, e );
+}
+
+/* load1 of a plain rectangle into dense staging, with the team when large. */
+static void hyb_load_run( hyb_team_t* team, hyb_load_t* L );
+
 /* Columns [b, e) of a plain rectangle. */
 static void hyb_load_plain( void* p, int64_t b, int64_t e )
 {
@@ -93,8 +204,10 @@ static void hyb_load_plain( void* p, int64_t b, int64_t e )
 	const hyb_blk_t* k   = L->blk;
 	size_t           col = (size_t)k->rows * L->es;
 	for ( int64_t j = b; j < e; j++ )
-		memcpy( (char*)L->dst + (size_t)j * col,
-		        (const char*)L->src + ( (size_t)k->r0 + (size_t)( k->c0 + j ) * (size_t)L->ld ) * L->es, col );
+		hyb_copy_stream( (char*)L->dst + (size_t)j * col,
+		                 (const char*)L->src + ( (size_t)k->r0 + (size_t)( k->c0 + j ) * (size_t)L->ld ) * L->es,
+		                 col );
+	hyb_copy_fence(); /* the DMA engine reads this next */
 }
 
 /* Columns [b, e) of a rectangle of the full symmetric (Hermitian) matrix
@@ -136,6 +249,19 @@ static void hyb_load_sym( void* p, int64_t b, int64_t e )
 	}
 }
 
+static void hyb_load_run( hyb_team_t* team, hyb_load_t* L )
+{
+	const hyb_blk_t* k     = L->blk;
+	size_t           bytes = (size_t)k->rows * (size_t)k->cols * L->es;
+	if ( k->transform != HYB_BLK_PLAIN )
+		hyb_team_copy( team, k->cols, bytes, hyb_load_sym, L );
+	else if ( hyb_contiguous( k->rows, L->ld ) )
+		hyb_team_copy( team, (int64_t)( ( bytes + HYB_COPY_PIECE - 1 ) / HYB_COPY_PIECE ), bytes,
+		               hyb_load_contiguous, L );
+	else
+		hyb_team_copy( team, k->cols, bytes, hyb_load_plain, L );
+}
+
 typedef struct
 {
 	const hyb_task_t* t;
@@ -144,6 +270,14 @@ typedef struct
 	int64_t           ld;
 	size_t            es;
 } hyb_store_t;
+
+static void hyb_store_contiguous( void* p, int64_t b, int64_t e )
+{
+	hyb_store_t*      S = p;
+	const hyb_task_t* t = S->t;
+	hyb_copy_pieces( (char*)S->out + (size_t)t->c0 * (size_t)S->ld * S->es, S->src,
+	                 (size_t)t->rows * (size_t)t->cols * S->es, b, e );
+}
 
 /* Columns [b, e) of a tile back into the output, inside its mask. */
 static void hyb_store_cols( void* p, int64_t b, int64_t e )
@@ -162,7 +296,7 @@ static void hyb_store_cols( void* p, int64_t b, int64_t e )
 		if ( hi <= lo ) continue;
 		char*       d = (char*)S->out + ( (size_t)( t->r0 + lo ) + (size_t)c * (size_t)S->ld ) * es;
 		const char* s = (const char*)S->src + ( (size_t)j * (size_t)t->rows + (size_t)lo ) * es;
-		memcpy( d, s, (size_t)( hi - lo ) * es );
+		hyb_copy_stream( d, s, (size_t)( hi - lo ) * es );
 		if ( t->herm_diag && c >= t->r0 && c < t->r0 + t->rows )
 		{
 			char* diag = (char*)S->out + ( (size_t)c + (size_t)c * (size_t)S->ld ) * es;
@@ -172,16 +306,12 @@ static void hyb_store_cols( void* p, int64_t b, int64_t e )
 				( (double*)diag )[1] = 0.0;
 		}
 	}
+	hyb_copy_fence(); /* the caller returns the output to the application */
 }
 
 /* ------------------------------------------------------------ one device */
 
-typedef struct
-{
-	int t, o; /* task, output staging buffer */
-} hyb_out_item_t;
-
-typedef struct
+struct hyb_worker_s
 {
 	hyb_run_t*    run;
 	hyb_dev_t*    d;
@@ -206,8 +336,9 @@ typedef struct
 	int    stage_in_busy[HYB_STAGE_IN];
 	size_t stage_in_bytes;
 	char*  stage_out[HYB_STAGE_OUT];
-	int    next_in, next_tile;
-	int    tile_used[HYB_TILES];
+	int    next_in, next_tile, ntiles;
+	int    tile_used[HYB_TILES];  /* issuer: the tile was used in this call */
+	int    tile_ready[HYB_TILES]; /* engine lock: its last download is issued */
 
 	hyb_devent_t **ev_loaded, **ev_used;
 	hyb_devent_t*  ev_stage_in[HYB_STAGE_IN];
@@ -216,21 +347,17 @@ typedef struct
 	hyb_devent_t*  ev_tile_free[HYB_TILES];
 	hyb_devent_t*  ev_out[HYB_STAGE_OUT];
 
-	/* storer */
-	pthread_t       storer;
-	pthread_mutex_t mu;
-	pthread_cond_t  cv;
-	hyb_out_item_t  queue[HYB_STAGE_OUT];
-	int             qhead, qlen, closed;
-	int             out_free[HYB_STAGE_OUT];
-	double          t_load1, t_store2, t_wait, bytes_h2d, bytes_d2h;
-	int             stored;
-} hyb_worker_t;
+	int    out_free[HYB_STAGE_OUT]; /* storer only */
+	_Atomic int failed;             /* this device failed: store nothing more */
+	double t_load1, t_store2, t_wait, bytes_h2d, bytes_d2h;
+	int    stored;
+};
 
 static hyb_status_t hyb_fail( hyb_worker_t* k, hyb_status_t st )
 {
 	int expected = HYB_OK;
 	atomic_compare_exchange_strong( &k->run->error, &expected, (int)st );
+	atomic_store( &k->failed, 1 );
 	return st;
 }
 
@@ -279,7 +406,7 @@ static hyb_status_t hyb_load_block( hyb_worker_t* k, int b, int s )
 		if ( ( st = hyb_stage_in_take( k, &i ) ) != HYB_OK ) return st;
 		hyb_load_t L  = { &w->args, blk, src, ld, k->stage_in[i], es };
 		double     t0 = hyb_now();
-		hyb_team_run( k->eng->in, blk->cols, blk->transform == HYB_BLK_PLAIN ? hyb_load_plain : hyb_load_sym, &L );
+		hyb_load_run( k->eng->in, &L );
 		k->t_load1 += hyb_now() - t0;
 		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, dslot, width, k->stage_in[i], width, width, (size_t)blk->cols );
 		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_stage_in[i] );
@@ -346,7 +473,17 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 	size_t               es   = hyb_prec_size( a->prec );
 	int                  b    = k->next_tile;
 	int                  trmm = a->op == HYB_OP_TRMM;
-	k->next_tile = ( b + 1 ) % HYB_TILES;
+	hyb_engine_t*        e    = k->eng;
+	k->next_tile = ( b + 1 ) % k->ntiles;
+
+	/* The tile buffer's previous download must at least be queued on the
+	   device (the storer does that) before anything is ordered after it. */
+	double tw = hyb_now();
+	pthread_mutex_lock( &e->mu );
+	while ( !k->tile_ready[b] ) pthread_cond_wait( &e->cv, &e->mu );
+	k->tile_ready[b] = 0;
+	pthread_mutex_unlock( &e->mu );
+	k->t_wait += hyb_now() - tw;
 	char*   tile  = k->tiles + (size_t)b * k->tile_bytes * ( trmm ? 2 : 1 );
 	char*   tout  = trmm ? tile + k->tile_bytes : tile;
 	int64_t ldo;
@@ -363,7 +500,7 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 		hyb_blk_t  region = { 2, HYB_BLK_PLAIN, tk->r0, tk->c0, tk->rows, tk->cols };
 		hyb_load_t L      = { a, &region, out, ldo, k->stage_in[i], es };
 		double     t0     = hyb_now();
-		hyb_team_run( k->eng->in, tk->cols, hyb_load_plain, &L );
+		hyb_load_run( k->eng->in, &L );
 		k->t_load1 += hyb_now() - t0;
 		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, tile, width, k->stage_in[i], width, width, (size_t)tk->cols );
 		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_stage_in[i] );
@@ -415,95 +552,105 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 	}
 	if ( ( st = hyb_dev_record( k->d, HYB_STREAM_COMPUTE, k->ev_tile_done[b] ) ) != HYB_OK ) return st;
 
-	/* store1 into a free output staging buffer (waiting for the storer). */
-	double t0 = hyb_now();
-	pthread_mutex_lock( &k->mu );
-	int o = -1;
-	while ( o < 0 )
-	{
-		for ( int i = 0; i < HYB_STAGE_OUT && o < 0; i++ )
-			if ( k->out_free[i] ) o = i;
-		if ( o < 0 ) pthread_cond_wait( &k->cv, &k->mu );
-	}
-	k->out_free[o] = 0;
-	pthread_mutex_unlock( &k->mu );
-	k->t_wait += hyb_now() - t0;
-
-	st = hyb_dev_wait( k->d, HYB_STREAM_D2H, k->ev_tile_done[b] );
-	if ( st == HYB_OK )
-		st = hyb_dev_d2h( k->d, HYB_STREAM_D2H, k->stage_out[o], width, tout, width, width, (size_t)tk->cols );
-	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_D2H, k->ev_out[o] );
-	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_D2H, k->ev_tile_free[b] );
 	k->tile_used[b] = 1;
-	k->bytes_d2h += (double)width * (double)tk->cols;
 
-	pthread_mutex_lock( &k->mu );
+	/* Hand the tile to the storer, which downloads and stores it. */
+	pthread_mutex_lock( &e->mu );
+	e->queue[( e->qhead + e->qlen ) % HYB_QUEUE] = ( hyb_out_item_t ){ t, b, -1 };
+	e->qlen++;
+	pthread_cond_broadcast( &e->cv );
+	pthread_mutex_unlock( &e->mu );
+	return HYB_OK;
+}
+
+/* Issue the download (store1) of queue entry `it` into output staging buffer
+   o. Called by the storer with the engine lock released. */
+static hyb_status_t hyb_store1( hyb_worker_t* k, const hyb_out_item_t* it, int o )
+{
+	const hyb_task_t* tk    = &k->run->w->tasks[it->t];
+	size_t            es    = hyb_prec_size( k->run->w->args.prec );
+	size_t            width = (size_t)tk->rows * es;
+	int               trmm  = k->run->w->args.op == HYB_OP_TRMM;
+	char* tile = k->tiles + (size_t)it->b * k->tile_bytes * ( trmm ? 2 : 1 ) + ( trmm ? k->tile_bytes : 0 );
+	hyb_status_t st = hyb_dev_wait( k->d, HYB_STREAM_D2H, k->ev_tile_done[it->b] );
 	if ( st == HYB_OK )
-	{
-		k->queue[( k->qhead + k->qlen ) % HYB_STAGE_OUT] = ( hyb_out_item_t ){ t, o };
-		k->qlen++;
-	}
-	else
-		k->out_free[o] = 1;
-	pthread_cond_broadcast( &k->cv );
-	pthread_mutex_unlock( &k->mu );
+		st = hyb_dev_d2h( k->d, HYB_STREAM_D2H, k->stage_out[o], width, tile, width, width, (size_t)tk->cols );
+	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_D2H, k->ev_out[o] );
+	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_D2H, k->ev_tile_free[it->b] );
+	k->bytes_d2h += (double)width * (double)tk->cols;
 	return st;
 }
 
-/* store2: wait for each download in order and copy it into place. */
+/* The storer: runs for the life of the context and serves the call that
+   owns the context now. It keeps up to HYB_STAGE_OUT downloads in flight
+   (issued as soon as a staging buffer is free) and stores the oldest one
+   when it has arrived, so downloads, host copies and products overlap. */
 static void* hyb_storer_main( void* arg )
 {
-	hyb_worker_t*        k   = arg;
-	const hyb_l3_work_t* w   = k->run->w;
-	int64_t              ldo;
-	void*                out = hyb_l3_out( &w->args, &ldo );
+	hyb_engine_t* e = arg;
+	pthread_mutex_lock( &e->mu );
 	for ( ;; )
 	{
-		pthread_mutex_lock( &k->mu );
-		while ( k->qlen == 0 && !k->closed ) pthread_cond_wait( &k->cv, &k->mu );
-		if ( k->qlen == 0 )
-		{
-			pthread_mutex_unlock( &k->mu );
-			return NULL;
-		}
-		hyb_out_item_t it = k->queue[k->qhead];
-		k->qhead          = ( k->qhead + 1 ) % HYB_STAGE_OUT;
-		k->qlen--;
-		pthread_mutex_unlock( &k->mu );
+		while ( e->qlen == 0 && !e->quit ) pthread_cond_wait( &e->cv, &e->mu );
+		if ( e->qlen == 0 ) break;
+		hyb_worker_t* k = e->owner;
+		e->busy         = 1;
 
-		hyb_status_t st = hyb_dev_sync( k->d, k->ev_out[it.o] );
-		if ( st == HYB_OK )
+		/* store1 for every queued tile that can get a staging buffer. */
+		for ( int q = 0; q < e->qlen; q++ )
 		{
-			hyb_store_t S  = { &w->tasks[it.t], k->stage_out[it.o], out, ldo, hyb_prec_size( w->args.prec ) };
-			double      t0 = hyb_now();
-			hyb_team_run( k->eng->out, w->tasks[it.t].cols, hyb_store_cols, &S );
+			hyb_out_item_t* it = &e->queue[( e->qhead + q ) % HYB_QUEUE];
+			if ( it->o >= 0 ) continue;
+			int o = -1;
+			for ( int i = 0; i < HYB_STAGE_OUT && o < 0; i++ )
+				if ( k->out_free[i] ) o = i;
+			if ( o < 0 ) break;
+			k->out_free[o] = 0;
+			it->o          = o;
+			hyb_out_item_t copy = *it;
+			pthread_mutex_unlock( &e->mu );
+			hyb_status_t st = hyb_store1( k, &copy, o );
+			if ( st != HYB_OK ) hyb_fail( k, st );
+			pthread_mutex_lock( &e->mu );
+			/* Whatever happened, the issuer may order work after this point. */
+			k->tile_ready[copy.b] = 1;
+			pthread_cond_broadcast( &e->cv );
+		}
+
+		/* store2 of the oldest tile. */
+		hyb_out_item_t it = e->queue[e->qhead];
+		pthread_mutex_unlock( &e->mu );
+		const hyb_l3_work_t* w = k->run->w;
+		int64_t              ldo;
+		void*                out = hyb_l3_out( &w->args, &ldo );
+		hyb_status_t         st  = hyb_dev_sync( k->d, k->ev_out[it.o] );
+		if ( st == HYB_OK && !atomic_load( &k->failed ) )
+		{
+			const hyb_task_t* tk = &w->tasks[it.t];
+			hyb_store_t       S  = { tk, k->stage_out[it.o], out, ldo, hyb_prec_size( w->args.prec ) };
+			double            t0 = hyb_now();
+			size_t bytes = (size_t)tk->rows * (size_t)tk->cols * S.es;
+			if ( tk->mask == HYB_MASK_FULL && !tk->herm_diag && hyb_contiguous( tk->rows, ldo ) )
+				hyb_team_copy( e->out, (int64_t)( ( bytes + HYB_COPY_PIECE - 1 ) / HYB_COPY_PIECE ), bytes,
+				               hyb_store_contiguous, &S );
+			else
+				hyb_team_copy( e->out, tk->cols, bytes, hyb_store_cols, &S );
 			k->t_store2 += hyb_now() - t0;
 			atomic_store( &k->run->state[it.t], HYB_TASK_DONE );
 			k->stored++;
 		}
-		else
+		else if ( st != HYB_OK )
 			hyb_fail( k, st );
 
-		pthread_mutex_lock( &k->mu );
+		pthread_mutex_lock( &e->mu );
 		k->out_free[it.o] = 1;
-		pthread_cond_broadcast( &k->cv );
-		pthread_mutex_unlock( &k->mu );
+		e->qhead          = ( e->qhead + 1 ) % HYB_QUEUE;
+		e->qlen--;
+		e->busy = 0;
+		pthread_cond_broadcast( &e->cv );
 	}
-}
-
-static hyb_status_t hyb_events( hyb_worker_t* k, hyb_devent_t** evs, int n )
-{
-	for ( int i = 0; i < n; i++ )
-	{
-		hyb_status_t st = hyb_dev_event_create( k->d, &evs[i] );
-		if ( st != HYB_OK ) return st;
-	}
-	return HYB_OK;
-}
-
-static void hyb_events_free( hyb_worker_t* k, hyb_devent_t** evs, int n )
-{
-	for ( int i = 0; evs && i < n; i++ ) hyb_dev_event_destroy( k->d, evs[i] );
+	pthread_mutex_unlock( &e->mu );
+	return NULL;
 }
 
 /* Lay out device memory: as many block slots as the budget holds (every
@@ -514,13 +661,17 @@ static hyb_status_t hyb_worker_memory( hyb_worker_t* k )
 	int                  per = w->args.op == HYB_OP_TRMM ? 2 : 1;
 	k->slot_bytes            = ( w->slot_bytes + 255 ) & ~(size_t)255;
 	k->tile_bytes            = ( w->tile_bytes + 255 ) & ~(size_t)255;
-	size_t tiles             = (size_t)HYB_TILES * (size_t)per * k->tile_bytes;
 	double budget            = hyb_dev_budget( k->index ) * 0.97;
-	int    want              = w->nblks;
-	int    most              = (int)( ( budget - (double)tiles ) / (double)k->slot_bytes );
+	int    least             = 2 < w->nblks ? 2 : w->nblks;
+	/* As many tile buffers as fit beside the minimum of block slots. */
+	k->ntiles = HYB_TILES;
+	while ( k->ntiles > HYB_TILES_MIN &&
+	        (double)k->ntiles * per * (double)k->tile_bytes + least * (double)k->slot_bytes > budget )
+		k->ntiles--;
+	size_t tiles = (size_t)k->ntiles * (size_t)per * k->tile_bytes;
+	int    want  = w->nblks;
+	int    most  = (int)( ( budget - (double)tiles ) / (double)k->slot_bytes );
 	if ( want > most ) want = most;
-	int least = 2;
-	if ( least > w->nblks ) least = w->nblks;
 	if ( want < least ) return HYB_E_NO_MEMORY;
 	void*        ws = NULL;
 	hyb_status_t st;
@@ -556,22 +707,24 @@ static hyb_status_t hyb_worker_setup( hyb_worker_t* k )
 	k->slot_pin    = calloc( (size_t)k->nslots, sizeof *k->slot_pin );
 	k->slot_used   = calloc( (size_t)k->nslots, sizeof *k->slot_used );
 	k->slot_loaded = calloc( (size_t)k->nslots, sizeof *k->slot_loaded );
-	k->ev_loaded   = calloc( (size_t)k->nslots, sizeof *k->ev_loaded );
-	k->ev_used     = calloc( (size_t)k->nslots, sizeof *k->ev_used );
-	if ( !k->blk_slot || !k->slot_blk || !k->slot_lru || !k->slot_pin || !k->slot_used || !k->slot_loaded ||
-	     !k->ev_loaded || !k->ev_used )
+	if ( !k->blk_slot || !k->slot_blk || !k->slot_lru || !k->slot_pin || !k->slot_used || !k->slot_loaded )
 		return HYB_E_NO_MEMORY;
 	for ( int i = 0; i < w->nblks; i++ ) k->blk_slot[i] = -1;
 	for ( int i = 0; i < k->nslots; i++ ) k->slot_blk[i] = -1;
-	if ( ( st = hyb_events( k, k->ev_loaded, k->nslots ) ) != HYB_OK ||
-	     ( st = hyb_events( k, k->ev_used, k->nslots ) ) != HYB_OK ||
-	     ( st = hyb_events( k, k->ev_stage_in, HYB_STAGE_IN ) ) != HYB_OK ||
-	     ( st = hyb_events( k, k->ev_tile_in, HYB_TILES ) ) != HYB_OK ||
-	     ( st = hyb_events( k, k->ev_tile_done, HYB_TILES ) ) != HYB_OK ||
-	     ( st = hyb_events( k, k->ev_tile_free, HYB_TILES ) ) != HYB_OK ||
-	     ( st = hyb_events( k, k->ev_out, HYB_STAGE_OUT ) ) != HYB_OK )
-		return st;
+
+	/* Events, from the context's cache, in this order. */
+	int fixed = HYB_STAGE_IN + 3 * HYB_TILES + HYB_STAGE_OUT;
+	if ( ( st = hyb_engine_events( k->eng, 2 * k->nslots + fixed ) ) != HYB_OK ) return st;
+	hyb_devent_t** ev = k->eng->evs;
+	for ( int i = 0; i < HYB_STAGE_IN; i++ ) k->ev_stage_in[i] = *ev++;
+	for ( int i = 0; i < HYB_TILES; i++ ) k->ev_tile_in[i] = *ev++;
+	for ( int i = 0; i < HYB_TILES; i++ ) k->ev_tile_done[i] = *ev++;
+	for ( int i = 0; i < HYB_TILES; i++ ) k->ev_tile_free[i] = *ev++;
+	for ( int i = 0; i < HYB_STAGE_OUT; i++ ) k->ev_out[i] = *ev++;
+	k->ev_loaded = ev;
+	k->ev_used   = ev + k->nslots;
 	for ( int i = 0; i < HYB_STAGE_OUT; i++ ) k->out_free[i] = 1;
+	for ( int i = 0; i < HYB_TILES; i++ ) k->tile_ready[i] = 1;
 	return HYB_OK;
 }
 
@@ -582,13 +735,6 @@ static void hyb_worker_teardown( hyb_worker_t* k )
 		/* Nothing may still be copying into staging or device memory when the
 		   context goes back to the pool. */
 		for ( int s = 0; s < HYB_STREAM_COUNT; s++ ) hyb_dev_stream_sync( k->d, s );
-		hyb_events_free( k, k->ev_loaded, k->nslots );
-		hyb_events_free( k, k->ev_used, k->nslots );
-		hyb_events_free( k, k->ev_stage_in, HYB_STAGE_IN );
-		hyb_events_free( k, k->ev_tile_in, HYB_TILES );
-		hyb_events_free( k, k->ev_tile_done, HYB_TILES );
-		hyb_events_free( k, k->ev_tile_free, HYB_TILES );
-		hyb_events_free( k, k->ev_out, HYB_STAGE_OUT );
 		hyb_dev_release( k->d );
 	}
 	free( k->blk_slot );
@@ -597,8 +743,6 @@ static void hyb_worker_teardown( hyb_worker_t* k )
 	free( k->slot_pin );
 	free( k->slot_used );
 	free( k->slot_loaded );
-	free( k->ev_loaded );
-	free( k->ev_used );
 }
 
 static void* hyb_worker_main( void* arg )
@@ -618,31 +762,23 @@ static void* hyb_worker_main( void* arg )
 	if ( st == HYB_OK ) st = hyb_worker_setup( k );
 	if ( st == HYB_OK )
 	{
-		pthread_mutex_init( &k->mu, NULL );
-		pthread_cond_init( &k->cv, NULL );
-		if ( pthread_create( &k->storer, NULL, hyb_storer_main, k ) != 0 ) st = HYB_E_NO_MEMORY;
-		else
+		hyb_engine_t* e = k->eng;
+		pthread_mutex_lock( &e->mu );
+		e->owner = k;
+		pthread_mutex_unlock( &e->mu );
+		for ( ;; )
 		{
-			for ( ;; )
-			{
-				int t = atomic_fetch_add( &R->next, 1 );
-				if ( t >= R->w->ntasks ) break;
-				atomic_store( &R->state[t], HYB_TASK_TAKEN );
-				st = hyb_issue( k, t );
-				if ( st != HYB_OK )
-				{
-					hyb_fail( k, st );
-					break;
-				}
-			}
-			pthread_mutex_lock( &k->mu );
-			k->closed = 1;
-			pthread_cond_broadcast( &k->cv );
-			pthread_mutex_unlock( &k->mu );
-			pthread_join( k->storer, NULL );
+			int t = atomic_fetch_add( &R->next, 1 );
+			if ( t >= R->w->ntasks ) break;
+			atomic_store( &R->state[t], HYB_TASK_TAKEN );
+			st = hyb_issue( k, t );
+			if ( st != HYB_OK ) break;
 		}
-		pthread_mutex_destroy( &k->mu );
-		pthread_cond_destroy( &k->cv );
+		/* Wait until the storer has handled everything of this call. */
+		pthread_mutex_lock( &e->mu );
+		while ( e->qlen > 0 || e->busy ) pthread_cond_wait( &e->cv, &e->mu );
+		e->owner = NULL;
+		pthread_mutex_unlock( &e->mu );
 	}
 	if ( st != HYB_OK ) hyb_fail( k, st );
 	hyb_worker_teardown( k );

@@ -121,45 +121,86 @@ static int64_t hyb_snake( int64_t strip, int64_t s, int64_t first, int64_t count
 	return ( strip % 2 == 0 ) ? first + s : first + count - 1 - s;
 }
 
+/* The order of the tiles of an nti x ntj grid: a snake over growing squares.
+   Shell s holds the tiles with max(i, j) = s; it is walked down column s
+   and then back along row s (or the reverse on odd shells), so consecutive
+   tiles share a block row or column (the seed's data reuse). Over shells,
+   the blocks loaded grow linearly while the products they enable grow
+   quadratically: the device computes early instead of waiting for a whole
+   operand panel, which plain strip-by-strip snake order makes it do when
+   every block stays cached (see docs/design-notes.md). Fills ti[], tj[]. */
+static void hyb_shell_order( int64_t nti, int64_t ntj, int64_t* ti, int64_t* tj )
+{
+	int64_t n = 0, shells = nti > ntj ? nti : ntj;
+	for ( int64_t s = 0; s < shells; s++ )
+	{
+		/* Column s down to the diagonal, then row s from the diagonal back. */
+		int64_t col_len = s < ntj ? ( s + 1 < nti ? s + 1 : nti ) : 0;
+		int64_t row_len = s < nti ? ( s < ntj ? s : ntj ) : 0;
+		int64_t cells   = col_len + row_len;
+		for ( int64_t q = 0; q < cells; q++ )
+		{
+			int64_t p = s % 2 == 0 ? q : cells - 1 - q;
+			if ( p < col_len )
+				ti[n] = p, tj[n] = s;
+			else
+				ti[n] = s, tj[n] = row_len - 1 - ( p - col_len );
+			n++;
+		}
+	}
+}
+
 /* gemm, symm/hemm: every tile of the region, k-chunks over `kdim`. */
 static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t n_dev )
 {
 	hyb_l3_work_t*       w = b->w;
-	const hyb_l3_args_t* a = &w->args;
-	int64_t              T = w->T, K = w->K;
+	const hyb_l3_args_t* a  = &w->args;
+	int64_t              Tm = w->Tm, Tn = w->Tn, K = w->K;
 	int64_t              kdim;
 	hyb_status_t         st;
 	if ( a->op == HYB_OP_GEMM )
 	{
 		kdim = a->k;
-		st   = a->transa == 'N' ? hyb_grid_init( &b->grid[0], a->m, kdim, T, K, HYB_BLK_PLAIN )
-		                        : hyb_grid_init( &b->grid[0], kdim, a->m, K, T, HYB_BLK_PLAIN );
+		st   = a->transa == 'N' ? hyb_grid_init( &b->grid[0], a->m, kdim, Tm, K, HYB_BLK_PLAIN )
+		                        : hyb_grid_init( &b->grid[0], kdim, a->m, K, Tm, HYB_BLK_PLAIN );
 		if ( st == HYB_OK )
-			st = a->transb == 'N' ? hyb_grid_init( &b->grid[1], kdim, a->n, K, T, HYB_BLK_PLAIN )
-			                      : hyb_grid_init( &b->grid[1], a->n, kdim, T, K, HYB_BLK_PLAIN );
+			st = a->transb == 'N' ? hyb_grid_init( &b->grid[1], kdim, a->n, K, Tn, HYB_BLK_PLAIN )
+			                      : hyb_grid_init( &b->grid[1], a->n, kdim, Tn, K, HYB_BLK_PLAIN );
 	}
 	else
 	{
 		int tr = a->op == HYB_OP_HEMM ? HYB_BLK_HERM : HYB_BLK_SYM;
 		kdim   = a->side == 'L' ? a->m : a->n;
-		st     = a->side == 'L' ? hyb_grid_init( &b->grid[0], kdim, kdim, T, K, tr )
-		                        : hyb_grid_init( &b->grid[0], kdim, kdim, K, T, tr );
+		st     = a->side == 'L' ? hyb_grid_init( &b->grid[0], kdim, kdim, Tm, K, tr )
+		                        : hyb_grid_init( &b->grid[0], kdim, kdim, K, Tn, tr );
 		if ( st == HYB_OK )
-			st = a->side == 'L' ? hyb_grid_init( &b->grid[1], kdim, a->n, K, T, HYB_BLK_PLAIN )
-			                    : hyb_grid_init( &b->grid[1], a->m, kdim, T, K, HYB_BLK_PLAIN );
+			st = a->side == 'L' ? hyb_grid_init( &b->grid[1], kdim, a->n, K, Tn, HYB_BLK_PLAIN )
+			                    : hyb_grid_init( &b->grid[1], a->m, kdim, Tm, K, HYB_BLK_PLAIN );
 	}
 	if ( st != HYB_OK ) return st;
 
 	int          bz    = hyb_beta_zero( a );
 	const double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
-	int64_t      nti = hyb_cdiv( m_dev, T ), ntj = hyb_cdiv( n_dev, T ), nk = hyb_cdiv( kdim, K );
-	for ( int64_t j = 0; j < ntj; j++ )
-		for ( int64_t s = 0; s < nti; s++ )
+	int64_t      nti = hyb_cdiv( m_dev, Tm ), ntj = hyb_cdiv( n_dev, Tn ), nk = hyb_cdiv( kdim, K );
+	int64_t*     ti  = malloc( (size_t)( nti * ntj ) * sizeof *ti );
+	int64_t*     tj  = malloc( (size_t)( nti * ntj ) * sizeof *tj );
+	if ( ti == NULL || tj == NULL )
+	{
+		free( ti ), free( tj );
+		return HYB_E_NO_MEMORY;
+	}
+	hyb_shell_order( nti, ntj, ti, tj );
+	st = HYB_OK;
+	for ( int64_t q = 0; q < nti * ntj && st == HYB_OK; q++ )
 		{
-			int64_t     i = hyb_snake( j, s, 0, nti );
-			int64_t     r0 = i * T, c0 = j * T;
-			hyb_task_t* t = hyb_task_new( b, r0, c0, hyb_min( T, m_dev - r0 ), hyb_min( T, n_dev - c0 ) );
-			if ( t == NULL ) return HYB_E_NO_MEMORY;
+			int64_t     i = ti[q], j = tj[q];
+			int64_t     r0 = i * Tm, c0 = j * Tn;
+			hyb_task_t* t = hyb_task_new( b, r0, c0, hyb_min( Tm, m_dev - r0 ), hyb_min( Tn, n_dev - c0 ) );
+			if ( t == NULL )
+			{
+				st = HYB_E_NO_MEMORY;
+				break;
+			}
 			t->load_c = !bz;
 			for ( int64_t kk = 0; kk < nk; kk++ )
 			{
@@ -178,10 +219,15 @@ static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t 
 				else /* C = B A: the B block is the left operand */
 					ba = hyb_blk( b, 1, i, kk ), bb = hyb_blk( b, 0, kk, j );
 				if ( !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, a->alpha, beta, ba, bb ) )
-					return HYB_E_NO_MEMORY;
+				{
+					st = HYB_E_NO_MEMORY;
+					break;
+				}
 			}
 		}
-	return HYB_OK;
+	free( ti );
+	free( tj );
+	return st;
 }
 
 /* syrk/herk/syr2k/her2k: the tiles touching the stored triangle. */
@@ -189,7 +235,7 @@ static hyb_status_t hyb_build_rank_k( hyb_builder_t* b, int64_t n_dev )
 {
 	hyb_l3_work_t*       w = b->w;
 	const hyb_l3_args_t* a = &w->args;
-	int64_t              T = w->T, K = w->K;
+	int64_t              T = w->Tm, K = w->K;
 	int                  two   = a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
 	int                  herm  = a->op == HYB_OP_HERK || a->op == HYB_OP_HER2K;
 	char                 conjt = herm ? 'C' : 'T';
@@ -258,11 +304,12 @@ static hyb_status_t hyb_build_triangular( hyb_builder_t* b )
 	int          kind = a->op == HYB_OP_TRSM ? HYB_TOP_TRSM : HYB_TOP_TRMM;
 	const double zero[2] = { 0, 0 };
 	int64_t      other   = a->side == 'L' ? a->n : a->m;
-	for ( int64_t p = 0; p < hyb_cdiv( other, w->T ); p++ )
+	int64_t      T       = a->side == 'L' ? w->Tn : w->Tm;
+	for ( int64_t p = 0; p < hyb_cdiv( other, T ); p++ )
 	{
-		int64_t     len = hyb_min( w->T, other - p * w->T );
-		hyb_task_t* t   = a->side == 'L' ? hyb_task_new( b, 0, p * w->T, a->m, len )
-		                                 : hyb_task_new( b, p * w->T, 0, len, a->n );
+		int64_t     len = hyb_min( T, other - p * T );
+		hyb_task_t* t   = a->side == 'L' ? hyb_task_new( b, 0, p * T, a->m, len )
+		                                 : hyb_task_new( b, p * T, 0, len, a->n );
 		if ( t == NULL ) return HYB_E_NO_MEMORY;
 		t->load_c = 1;
 		if ( !hyb_op_add( b, t, kind, a->transa, 'N', t->rows, t->cols, 0, a->alpha, zero, ba, -1 ) )
@@ -272,13 +319,16 @@ static hyb_status_t hyb_build_triangular( hyb_builder_t* b )
 }
 
 hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
-                                int64_t n_dev, int64_t T, int64_t K )
+                                int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K )
 {
 	memset( w, 0, sizeof *w );
 	w->args = *a;
-	w->T    = T;
+	w->Tm   = Tm;
+	w->Tn   = Tn;
 	w->K    = K;
-	if ( T <= 0 || K <= 0 || a->layout != 'C' ) return HYB_E_INVALID;
+	if ( Tm <= 0 || Tn <= 0 || K <= 0 || a->layout != 'C' ) return HYB_E_INVALID;
+	int rank_k = a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
+	if ( rank_k && Tm != Tn ) return HYB_E_INVALID;
 	hyb_builder_t b = { .w = w };
 	hyb_status_t  st;
 	switch ( a->op )

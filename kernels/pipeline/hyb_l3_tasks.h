@@ -66,8 +66,9 @@ typedef struct
 
 typedef struct
 {
-	hyb_l3_args_t args; /* normalized, column-major */
-	int64_t       T, K; /* tile edge and k-chunk */
+	hyb_l3_args_t args;   /* normalized, column-major */
+	int64_t       Tm, Tn; /* tile rows and columns */
+	int64_t       K;      /* k-chunk */
 	hyb_blk_t*    blks;
 	int           nblks;
 	hyb_top_t*    ops;
@@ -80,12 +81,14 @@ typedef struct
 } hyb_l3_work_t;
 
 /* Cut the region [0, m_dev) x [0, n_dev) of the output of `a` (normalized)
-   into tiles of edge T with k-chunks of K. The rest of the output (a CPU
-   strip) is not part of the work. Supports every level-3 op; for trsm/trmm
-   the tiles are whole column panels (side L) or row panels (side R) and the
-   region must be the whole output. Returns HYB_E_NO_MEMORY or HYB_E_INVALID. */
+   into tiles of Tm x Tn with k-chunks of K. The rest of the output (a CPU
+   strip) is not part of the work. Supports every level-3 op; rank-k updates
+   need square tiles (Tm = Tn) for their diagonal; for trsm/trmm the tiles
+   are whole column panels of width Tn (side L) or row panels of height Tm
+   (side R) and the region must be the whole output. Returns
+   HYB_E_NO_MEMORY or HYB_E_INVALID. */
 hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
-                                int64_t n_dev, int64_t T, int64_t K );
+                                int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K );
 void hyb_l3_work_free( hyb_l3_work_t* w );
 
 /* Computes a sub-problem through the real CPU library. */

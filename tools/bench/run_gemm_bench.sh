@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The GEMM benchmark of issue 3, one run on the GPU machine: the same
+# ordinary program (hyb_bench_gemm, calling dgemm_ of the system BLAS) under
+# the CPU library alone, NVBLAS (autopin, tile 2048, same CPU library),
+# hyblas auto and hyblas forced GPU; every result checked. Writes
+# $OUT/gemm.csv and prints the report table (tools/bench/gemm_report.py).
+#   tools/bench/run_gemm_bench.sh [SPECFILE]
+set -u
+OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+S=${STAGE:-$PWD/.stage}
+SPEC=${1:-tools/bench/gemm_sweep.txt}
+CPU_LIB=$(ls /tmp/deb/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 \
+               /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 2>/dev/null | head -1)
+NVLIB=$(ls /usr/local/cuda/lib64/libnvblas.so.* 2>/dev/null | head -1)
+printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_TILE_DIM 2048\nNVBLAS_AUTOPIN_MEM_ENABLED\n' \
+    "$CPU_LIB" > $OUT/nvblas.conf
+{
+  echo "# machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null); $(nproc) cores; $(date -u +%F)"
+  echo "# cpu library: $CPU_LIB; nvblas: ${NVLIB:-none}; hyblas $(git rev-parse --short HEAD 2>/dev/null)"
+  echo "label,prec,shape,m,n,k,beta,seconds,tflops,relerr,ok"
+} > $OUT/gemm.csv
+# CPU alone: calls above 2.2e12 flops are skipped (minutes each; the device wins by 100x there).
+timeout 900 $S/hyb_bench_gemm cpu $SPEC 2.2e12 >> $OUT/gemm.csv
+[ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB \
+    timeout 900 $S/hyb_bench_gemm nvblas $SPEC 2>/dev/null | grep -v '^\[NVBLAS\]' >> $OUT/gemm.csv
+HYBLAS_TRACE=$OUT/trace_auto.txt LD_PRELOAD=$S/libhyblas.so timeout 900 $S/hyb_bench_gemm hyblas-auto $SPEC >> $OUT/gemm.csv
+HYBLAS_MODE=gpu HYBLAS_TRACE=$OUT/trace_gpu.txt LD_PRELOAD=$S/libhyblas.so \
+    timeout 900 $S/hyb_bench_gemm hyblas-gpu $SPEC >> $OUT/gemm.csv
+python3 tools/bench/gemm_report.py $OUT/gemm.csv | tee $OUT/gemm_report.md
