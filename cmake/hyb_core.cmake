@@ -25,6 +25,8 @@ list(APPEND HYB_CORE_SOURCES
   # dispatch: decisions become actions
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_l3_check.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_l3.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_gtsv.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_spmv.c
   # generated from shim/routines.tsv
   ${HYB_GEN_DIR}/hyb_routines.c
 )

@@ -42,6 +42,41 @@ typedef struct hyb_l3_args_s
 	int64_t     ldc;
 } hyb_l3_args_t;
 
+/* ?gtsv arguments (LAPACK): A X = B with A tridiagonal (dl, d, du: n-1, n,
+   n-1), B n x nrhs with leading dimension ldb; LAPACK overwrites dl, d, du
+   with factors and B with X, and sets INFO (32- or 64-bit INTEGER). */
+typedef struct hyb_gtsv_args_s
+{
+	hyb_prec_t prec;
+	int64_t    n, nrhs;
+	void *     dl, *d, *du;
+	void*      b;
+	int64_t    ldb;
+	void*      info;
+	int        info64;
+} hyb_gtsv_args_t;
+
+/* Sparse matrix-vector arguments (MKL mkl_cspblas_?coogemv / mkl_?coogemv /
+   ..csrgemv): y = op(A) x, A square m x m. COO: val, rowind, colind of nnz
+   entries (any order, duplicates summed); CSR: val = a, rowind = ia (m+1
+   row pointers), colind = ja, nnz unused (ia[m] - base). base is 0 for
+   mkl_cspblas_*, 1 for mkl_*. transa: 'N', 'T' or 'C' ('C' = 'T' for real
+   data), '?' if invalid. */
+typedef struct hyb_spmv_args_s
+{
+	hyb_op_t       op; /* HYB_OP_COOMV or HYB_OP_CSRMV */
+	hyb_prec_t     prec;
+	char           transa;
+	int            base;
+	int64_t        m;
+	const void*    val;
+	const int32_t* rowind;
+	const int32_t* colind;
+	int64_t        nnz;
+	const void*    x;
+	void*          y;
+} hyb_spmv_args_t;
+
 /* The output matrix of a level-3 call (c, or b for trsm/trmm). */
 static inline void* hyb_l3_out( const hyb_l3_args_t* a, int64_t* ld )
 {

@@ -12,4 +12,12 @@
    completion of anything the device did not finish -> stats and trace. */
 void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* args );
 
+/* LAPACK ?gtsv: invalid or not diagonally dominant: the real LAPACK;
+   otherwise truncated SPIKE on the CPU, the device or both (seed 002). */
+void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* args );
+
+/* MKL sparse products: MKL's own routine when the process has MKL; else
+   hyblas's CPU kernel, the device, or both at once (seed 001). */
+void hyb_dispatch_spmv( const hyb_call_t* call, const hyb_spmv_args_t* args );
+
 #endif

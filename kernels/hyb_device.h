@@ -84,6 +84,18 @@ hyb_status_t hyb_dev_trmm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side,
                            const void* a, int64_t lda, const void* b, int64_t ldb, void* c,
                            int64_t ldc );
 
+hyb_status_t hyb_dev_spmv_ell( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t K,
+                               const int* index, const void* data, const void* x, void* y, int accumulate );
+hyb_status_t hyb_dev_spmv_dia( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
+                               const int* offset, const void* data, const void* x, void* y, int accumulate );
+hyb_status_t hyb_dev_spmv_csr( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
+                               const int* col, const void* val, int base, double mean_len, const void* x,
+                               void* y, int accumulate );
+hyb_status_t hyb_dev_vadd( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* z, void* y );
+hyb_status_t hyb_dev_gtsv_spike( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
+                                 const void* dl, const void* dd, const void* du, void* b, int64_t ldb,
+                                 int64_t m );
+
 /* Fault injection (HYBLAS_FAULT_INJECT syntax: "kind:N[a][,kind:N[a]...]",
    the N-th operation of that kind fails; suffix 'a' makes it fail
    asynchronously, reported at the next synchronization). Replaces the plan

@@ -13,7 +13,7 @@
 #include "hyb_types.h"
 
 /* Bumped on any incompatible change; checked when a plugin registers. */
-#define HYB_DEVICE_ABI 3
+#define HYB_DEVICE_ABI 4
 
 /* Streams of a context: copies in, products, copies out. Work on one stream
    runs in order; different streams overlap. */
@@ -114,6 +114,28 @@ typedef struct hyb_device_ops_s
 	                        char trans, char diag, int64_t m, int64_t n, const double alpha[2],
 	                        const void* a, int64_t lda, const void* b, int64_t ldb, void* c,
 	                        int64_t ldc );
+
+	/* Sparse kernels (seed 001) on device memory; int indices (MKL LP64).
+	   ELL: m rows, K slots, data[j*m + i], index -1 marks padding. DIA: ndiag
+	   diagonals at offsets, data[d*m + i] is A(i, i + offset[d]). CSR: rows
+	   row pointers ptr[0..rows] (base 0 or 1). accumulate: y += A x, else
+	   y = A x. */
+	hyb_status_t ( *spmv_ell )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t K,
+	                            const int* index, const void* data, const void* x, void* y, int accumulate );
+	hyb_status_t ( *spmv_dia )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
+	                            const int* offset, const void* data, const void* x, void* y, int accumulate );
+	hyb_status_t ( *spmv_csr )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
+	                            const int* col, const void* val, int base, double mean_len, const void* x,
+	                            void* y, int accumulate );
+	/* y += z, n elements. */
+	hyb_status_t ( *vadd )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* z, void* y );
+
+	/* Tridiagonal solve in place (seed 002's truncated SPIKE with window m;
+	   the caller checked diagonal dominance). dl, du: n-1; d: n; b: n x nrhs
+	   with leading dimension ldb. */
+	hyb_status_t ( *gtsv_spike )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
+	                              const void* dl, const void* d, const void* du, void* b, int64_t ldb,
+	                              int64_t m );
 } hyb_device_ops_t;
 
 /* The one symbol a device plugin exports. Returns NULL when the plugin was

@@ -566,6 +566,52 @@ hyb_status_t hyb_dev_trmm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side,
 	                     c, ldc );
 }
 
+/* The sparse and tridiagonal kernels count as "kernel" faults. A plugin
+   without them (an older build) reports not supported; the caller then
+   stays on the CPU. */
+#define HYB_KERNEL_GATE( d, slot ) \
+	do \
+	{ \
+		if ( ( d )->ops->slot == NULL ) return HYB_E_NOT_SUPPORTED; \
+		HYB_FAULT_GATE( d, HYB_FK_KERNEL ); \
+	} while ( 0 )
+
+hyb_status_t hyb_dev_spmv_ell( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t K,
+                               const int* index, const void* data, const void* x, void* y, int accumulate )
+{
+	HYB_KERNEL_GATE( d, spmv_ell );
+	return d->ops->spmv_ell( d->ctx, stream, prec, m, K, index, data, x, y, accumulate );
+}
+
+hyb_status_t hyb_dev_spmv_dia( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
+                               const int* offset, const void* data, const void* x, void* y, int accumulate )
+{
+	HYB_KERNEL_GATE( d, spmv_dia );
+	return d->ops->spmv_dia( d->ctx, stream, prec, m, ndiag, offset, data, x, y, accumulate );
+}
+
+hyb_status_t hyb_dev_spmv_csr( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
+                               const int* col, const void* val, int base, double mean_len, const void* x,
+                               void* y, int accumulate )
+{
+	HYB_KERNEL_GATE( d, spmv_csr );
+	return d->ops->spmv_csr( d->ctx, stream, prec, rows, ptr, col, val, base, mean_len, x, y, accumulate );
+}
+
+hyb_status_t hyb_dev_vadd( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* z, void* y )
+{
+	HYB_KERNEL_GATE( d, vadd );
+	return d->ops->vadd( d->ctx, stream, prec, n, z, y );
+}
+
+hyb_status_t hyb_dev_gtsv_spike( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
+                                 const void* dl, const void* dd, const void* du, void* b, int64_t ldb,
+                                 int64_t m )
+{
+	HYB_KERNEL_GATE( d, gtsv_spike );
+	return d->ops->gtsv_spike( d->ctx, stream, prec, n, nrhs, dl, dd, du, b, ldb, m );
+}
+
 /* ------------------------------------------------------------ lifecycle */
 
 void hyb_devices_reset_for_test( void )

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cuda/hyb_gtsv_cuda.h"
+#include "kernels/cuda/hyb_spmv_cuda.h"
 #include "kernels/hyb_device_ops.h"
 
 static hyb_device_env_t hyb_cuda_env;
@@ -407,6 +409,58 @@ static hyb_status_t hyb_cuda_trmm( hyb_dctx_t* ctx, int stream, hyb_prec_t prec,
 	return HYB_OK;
 }
 
+static hyb_status_t hyb_cuda_spmv_ell( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t K,
+                                       const int* index, const void* data, const void* x, void* y, int accumulate )
+{
+	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	cudaStream_t s = ctx->stream[stream];
+	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_dellmv_cuda( m, K, index, data, x, y, accumulate, s )
+	                                 : hyb_sellmv_cuda( m, K, index, data, x, y, accumulate, s ) );
+	return HYB_OK;
+}
+
+static hyb_status_t hyb_cuda_spmv_dia( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
+                                       const int* offset, const void* data, const void* x, void* y, int accumulate )
+{
+	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	cudaStream_t s = ctx->stream[stream];
+	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_ddiamv_cuda( m, ndiag, offset, data, x, y, accumulate, s )
+	                                 : hyb_sdiamv_cuda( m, ndiag, offset, data, x, y, accumulate, s ) );
+	return HYB_OK;
+}
+
+static hyb_status_t hyb_cuda_spmv_csr( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
+                                       const int* col, const void* val, int base, double mean_len, const void* x,
+                                       void* y, int accumulate )
+{
+	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	cudaStream_t s = ctx->stream[stream];
+	HYB_CUDA_TRY( prec == HYB_PREC_D
+	                  ? hyb_dcsrmv_cuda( rows, ptr, col, val, base, mean_len, x, y, accumulate, s )
+	                  : hyb_scsrmv_cuda( rows, ptr, col, val, base, mean_len, x, y, accumulate, s ) );
+	return HYB_OK;
+}
+
+static hyb_status_t hyb_cuda_vadd( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* z, void* y )
+{
+	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	cudaStream_t s = ctx->stream[stream];
+	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_dvadd_cuda( n, z, y, s ) : hyb_svadd_cuda( n, z, y, s ) );
+	return HYB_OK;
+}
+
+static hyb_status_t hyb_cuda_gtsv_spike( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
+                                         const void* dl, const void* d, const void* du, void* b, int64_t ldb,
+                                         int64_t m )
+{
+	if ( m < 1 || m > hyb_gtsv_cuda_max_window() ) return HYB_E_NOT_SUPPORTED;
+	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	cudaStream_t s = ctx->stream[stream];
+	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_dgtsv_cuda_spike( n, nrhs, dl, d, du, b, ldb, m, s )
+	                                 : hyb_sgtsv_cuda_spike( n, nrhs, dl, d, du, b, ldb, m, s ) );
+	return HYB_OK;
+}
+
 static const hyb_device_ops_t hyb_cuda_ops = {
 	.name            = "cuda",
 	.abi             = HYB_DEVICE_ABI,
@@ -433,6 +487,11 @@ static const hyb_device_ops_t hyb_cuda_ops = {
 	.gemm            = hyb_cuda_gemm,
 	.trsm            = hyb_cuda_trsm,
 	.trmm            = hyb_cuda_trmm,
+	.spmv_ell        = hyb_cuda_spmv_ell,
+	.spmv_dia        = hyb_cuda_spmv_dia,
+	.spmv_csr        = hyb_cuda_spmv_csr,
+	.vadd            = hyb_cuda_vadd,
+	.gtsv_spike      = hyb_cuda_gtsv_spike,
 };
 
 /* The plugin's one exported symbol. */

@@ -478,6 +478,119 @@ static hyb_status_t hyb_sim_trmm_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
+/* Sparse and tridiagonal kernels: the closure fields are reused with these
+   meanings (m, n=K/ndiag/nrhs, lda=ldb/base, k=window, a..c pointers). */
+typedef struct
+{
+	hyb_sim_op_t base;
+	const void * p0, *p1, *p2;
+	void*        out;
+	int          flag;
+} hyb_sim_kop_t;
+
+static void hyb_sim_ell_fn( hyb_sim_op_t* op )
+{
+	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
+	hyb_sim_spmv_ell( op->prec, op->m, op->n, k->p0, k->p1, k->p2, k->out, k->flag );
+}
+
+static void hyb_sim_dia_fn( hyb_sim_op_t* op )
+{
+	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
+	hyb_sim_spmv_dia( op->prec, op->m, op->n, k->p0, k->p1, k->p2, k->out, k->flag );
+}
+
+static void hyb_sim_csr_fn( hyb_sim_op_t* op )
+{
+	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
+	hyb_sim_spmv_csr( op->prec, op->m, k->p0, op->a, k->p1, (int)op->lda, k->p2, k->out, k->flag );
+}
+
+static void hyb_sim_vadd_fn( hyb_sim_op_t* op )
+{
+	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
+	hyb_sim_vadd( op->prec, op->m, k->p0, k->out );
+}
+
+static void hyb_sim_gtsv_fn( hyb_sim_op_t* op )
+{
+	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
+	hyb_sim_gtsv( op->prec, op->m, op->n, k->p0, k->p1, k->p2, k->out, op->ldb );
+}
+
+static hyb_status_t hyb_sim_kernel( hyb_dctx_t* ctx, int stream, void ( *fn )( hyb_sim_op_t* ), hyb_prec_t prec,
+                                    int64_t m, int64_t n, const void* p0, const void* p1, const void* p2, void* out,
+                                    int flag, double bytes )
+{
+	hyb_sim_kop_t* k = calloc( 1, sizeof *k );
+	if ( k == NULL ) return HYB_E_NO_MEMORY;
+	k->base.kind = HYB_SIM_OP_FN;
+	k->base.fn   = fn;
+	k->base.prec = prec;
+	k->base.m = m, k->base.n = n;
+	k->p0 = p0, k->p1 = p1, k->p2 = p2, k->out = out, k->flag = flag;
+	/* Memory-bound kernels: throttled like a copy of the bytes they touch. */
+	k->base.cost = hyb_sim_env.sim_latency + ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
+	return hyb_sim_enqueue( ctx, stream, &k->base );
+}
+
+static hyb_status_t hyb_sim_ell_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t K,
+                                   const int* index, const void* data, const void* x, void* y, int accumulate )
+{
+	return hyb_sim_kernel( ctx, stream, hyb_sim_ell_fn, prec, m, K, index, data, x, y, accumulate,
+	                       (double)m * (double)K * 12 );
+}
+
+static hyb_status_t hyb_sim_dia_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
+                                   const int* offset, const void* data, const void* x, void* y, int accumulate )
+{
+	return hyb_sim_kernel( ctx, stream, hyb_sim_dia_fn, prec, m, ndiag, offset, data, x, y, accumulate,
+	                       (double)m * (double)ndiag * 8 );
+}
+
+static hyb_status_t hyb_sim_csr_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
+                                   const int* col, const void* val, int base, double mean_len, const void* x,
+                                   void* y, int accumulate )
+{
+	hyb_sim_kop_t* k;
+	hyb_status_t   st = HYB_OK;
+	(void)mean_len;
+	k = calloc( 1, sizeof *k );
+	if ( k == NULL ) return HYB_E_NO_MEMORY;
+	k->base.kind = HYB_SIM_OP_FN;
+	k->base.fn   = hyb_sim_csr_fn;
+	k->base.prec = prec;
+	k->base.m    = rows;
+	k->base.a    = col;
+	k->base.lda  = base;
+	k->p0 = ptr, k->p1 = val, k->p2 = x, k->out = y, k->flag = accumulate;
+	k->base.cost = hyb_sim_env.sim_latency;
+	st           = hyb_sim_enqueue( ctx, stream, &k->base );
+	return st;
+}
+
+static hyb_status_t hyb_sim_vadd_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* z,
+                                    void* y )
+{
+	return hyb_sim_kernel( ctx, stream, hyb_sim_vadd_fn, prec, n, 0, z, NULL, NULL, y, 0, (double)n * 24 );
+}
+
+static hyb_status_t hyb_sim_gtsv_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
+                                    const void* dl, const void* d, const void* du, void* b, int64_t ldb, int64_t m )
+{
+	(void)m; /* the reference solve is exact */
+	hyb_sim_kop_t* k = calloc( 1, sizeof *k );
+	if ( k == NULL ) return HYB_E_NO_MEMORY;
+	k->base.kind = HYB_SIM_OP_FN;
+	k->base.fn   = hyb_sim_gtsv_fn;
+	k->base.prec = prec;
+	k->base.m = n, k->base.n = nrhs, k->base.ldb = ldb;
+	k->p0 = dl, k->p1 = d, k->p2 = du, k->out = b;
+	k->base.cost = hyb_sim_env.sim_latency +
+	               ( hyb_sim_env.sim_bw > 0 ? (double)n * (double)( 4 + nrhs ) * 8 / hyb_sim_env.sim_bw : 0 );
+	return hyb_sim_enqueue( ctx, stream, &k->base );
+}
+
 static const hyb_device_ops_t hyb_sim_ops = {
 	.name            = "sim",
 	.abi             = HYB_DEVICE_ABI,
@@ -504,6 +617,11 @@ static const hyb_device_ops_t hyb_sim_ops = {
 	.gemm            = hyb_sim_gemm_q,
 	.trsm            = hyb_sim_trsm_q,
 	.trmm            = hyb_sim_trmm_q,
+	.spmv_ell        = hyb_sim_ell_q,
+	.spmv_dia        = hyb_sim_dia_q,
+	.spmv_csr        = hyb_sim_csr_q,
+	.vadd            = hyb_sim_vadd_q,
+	.gtsv_spike      = hyb_sim_gtsv_q,
 };
 
 const hyb_device_ops_t* hyb_sim_device_ops( void )

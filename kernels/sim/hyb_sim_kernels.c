@@ -158,3 +158,91 @@ void hyb_sim_trmm( hyb_prec_t prec, char side, char uplo, char trans, char diag,
 			hyb_st( prec, c, i + j * ldc, al * s );
 		}
 }
+
+/* ------------------------------------------------------------ sparse */
+
+/* Real element i of a real vector of precision p (sparse kernels are s/d). */
+static inline double hyb_rld( hyb_prec_t p, const void* v, int64_t i )
+{
+	return p == HYB_PREC_S ? (double)( (const float*)v )[i] : ( (const double*)v )[i];
+}
+
+static inline void hyb_rst( hyb_prec_t p, void* v, int64_t i, double x )
+{
+	if ( p == HYB_PREC_S )
+		( (float*)v )[i] = (float)x;
+	else
+		( (double*)v )[i] = x;
+}
+
+void hyb_sim_spmv_ell( hyb_prec_t prec, int64_t m, int64_t K, const int* index, const void* data,
+                       const void* x, void* y, int accumulate )
+{
+	for ( int64_t i = 0; i < m; i++ )
+	{
+		double s = accumulate ? hyb_rld( prec, y, i ) : 0.0;
+		for ( int64_t j = 0; j < K; j++ )
+		{
+			int c = index[j * m + i];
+			if ( c >= 0 ) s += hyb_rld( prec, data, j * m + i ) * hyb_rld( prec, x, c );
+		}
+		hyb_rst( prec, y, i, s );
+	}
+}
+
+void hyb_sim_spmv_dia( hyb_prec_t prec, int64_t m, int64_t ndiag, const int* offset, const void* data,
+                       const void* x, void* y, int accumulate )
+{
+	for ( int64_t i = 0; i < m; i++ )
+	{
+		double s = accumulate ? hyb_rld( prec, y, i ) : 0.0;
+		for ( int64_t d = 0; d < ndiag; d++ )
+		{
+			int64_t c = i + offset[d];
+			if ( c >= 0 && c < m ) s += hyb_rld( prec, data, d * m + i ) * hyb_rld( prec, x, c );
+		}
+		hyb_rst( prec, y, i, s );
+	}
+}
+
+void hyb_sim_spmv_csr( hyb_prec_t prec, int64_t rows, const int* ptr, const int* col, const void* val,
+                       int base, const void* x, void* y, int accumulate )
+{
+	for ( int64_t i = 0; i < rows; i++ )
+	{
+		double s = accumulate ? hyb_rld( prec, y, i ) : 0.0;
+		for ( int64_t e = ptr[i] - base; e < ptr[i + 1] - base; e++ )
+			s += hyb_rld( prec, val, e ) * hyb_rld( prec, x, col[e] - base );
+		hyb_rst( prec, y, i, s );
+	}
+}
+
+void hyb_sim_vadd( hyb_prec_t prec, int64_t n, const void* z, void* y )
+{
+	for ( int64_t i = 0; i < n; i++ ) hyb_rst( prec, y, i, hyb_rld( prec, y, i ) + hyb_rld( prec, z, i ) );
+}
+
+void hyb_sim_gtsv( hyb_prec_t prec, int64_t n, int64_t nrhs, const void* dl, const void* d, const void* du,
+                   void* b, int64_t ldb )
+{
+	if ( n <= 0 ) return;
+	double* c = malloc( (size_t)n * sizeof *c ); /* modified superdiagonal */
+	if ( c == NULL ) abort();                    /* simulated device in tests only */
+	for ( int64_t r = 0; r < nrhs; r++ )
+	{
+		int64_t o     = r * ldb;
+		double  denom = hyb_rld( prec, d, 0 );
+		c[0]          = n > 1 ? hyb_rld( prec, du, 0 ) / denom : 0;
+		hyb_rst( prec, b, o, hyb_rld( prec, b, o ) / denom );
+		for ( int64_t i = 1; i < n; i++ )
+		{
+			double l = hyb_rld( prec, dl, i - 1 );
+			denom    = hyb_rld( prec, d, i ) - l * c[i - 1];
+			c[i]     = i < n - 1 ? hyb_rld( prec, du, i ) / denom : 0;
+			hyb_rst( prec, b, o + i, ( hyb_rld( prec, b, o + i ) - l * hyb_rld( prec, b, o + i - 1 ) ) / denom );
+		}
+		for ( int64_t i = n - 2; i >= 0; i-- )
+			hyb_rst( prec, b, o + i, hyb_rld( prec, b, o + i ) - c[i] * hyb_rld( prec, b, o + i + 1 ) );
+	}
+	free( c );
+}

@@ -24,4 +24,19 @@ void hyb_sim_trmm( hyb_prec_t prec, char side, char uplo, char trans, char diag,
                    int64_t n, const double alpha[2], const void* a, int64_t lda, const void* b,
                    int64_t ldb, void* c, int64_t ldc );
 
+
+/* Sparse reference products (see hyb_device_ops.h for the formats). */
+void hyb_sim_spmv_ell( hyb_prec_t prec, int64_t m, int64_t K, const int* index, const void* data,
+                       const void* x, void* y, int accumulate );
+void hyb_sim_spmv_dia( hyb_prec_t prec, int64_t m, int64_t ndiag, const int* offset, const void* data,
+                       const void* x, void* y, int accumulate );
+void hyb_sim_spmv_csr( hyb_prec_t prec, int64_t rows, const int* ptr, const int* col, const void* val,
+                       int base, const void* x, void* y, int accumulate );
+void hyb_sim_vadd( hyb_prec_t prec, int64_t n, const void* z, void* y );
+
+/* Tridiagonal reference solve: the Thomas algorithm (no pivoting), in
+   place on b; the matrix is not modified. */
+void hyb_sim_gtsv( hyb_prec_t prec, int64_t n, int64_t nrhs, const void* dl, const void* d, const void* du,
+                   void* b, int64_t ldb );
+
 #endif

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Sparse matrix-vector products (seed 001, issue 4): CPU kernels, formats, cost model,
+# CUDA kernels, the seed-like matrix generator, its CLI and the GPU check program.
+list(APPEND HYB_CORE_SOURCES
+  ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_spmv_format.c
+  ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_spmv_cpu.c
+  ${PROJECT_SOURCE_DIR}/policies/hyb_policy_spmv.c
+)
+
+# Device kernels for the CUDA plugin (C-callable, no dependency on hyb_core).
+list(APPEND HYB_CUDA_SOURCES
+  ${PROJECT_SOURCE_DIR}/kernels/cuda/hyb_spmv_cuda.cu
+)
+
+list(APPEND HYB_UNIT_TEST_SOURCES
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_cpu.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_format.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_policy_spmv.c
+)
+
+# The matrix generator: a small static library shared by the unit tests, the CLI and the
+# GPU check (it is a test tool, so it stays out of the core library).
+add_library(hyb_spmv_gen STATIC ${PROJECT_SOURCE_DIR}/tools/hyb_spmv_gen.c)
+target_include_directories(hyb_spmv_gen PUBLIC
+  ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/include)
+target_compile_options(hyb_spmv_gen PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_spmv_gen PUBLIC OpenMP::OpenMP_C m)
+list(APPEND HYB_UNIT_TEST_LIBS hyb_spmv_gen)
+
+add_executable(hyb_spmv_gen_cli ${PROJECT_SOURCE_DIR}/tools/hyb_spmv_gen_main.c)
+set_target_properties(hyb_spmv_gen_cli PROPERTIES OUTPUT_NAME hyb-spmv-gen)
+target_compile_options(hyb_spmv_gen_cli PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_spmv_gen_cli PRIVATE hyb_spmv_gen hyb_core)
+if(HYB_BUILD_TESTS)
+  # every generated matrix at 1 % scale: sizes, sorted distinct columns, diagonal statistics
+  add_test(NAME tool.spmv_gen COMMAND hyb_spmv_gen_cli --scale 0.01)
+  set_tests_properties(tool.spmv_gen PROPERTIES LABELS unit TIMEOUT 120)
+endif()
+
+# GPU check program (run by hand on the GPU machine; exits 77 without a device).
+if(HYB_HAVE_CUDA)
+  add_executable(gpu_check_spmv
+    ${PROJECT_SOURCE_DIR}/tools/gpu_check_spmv.cu
+    ${PROJECT_SOURCE_DIR}/kernels/cuda/hyb_spmv_cuda.cu)
+  target_include_directories(gpu_check_spmv PRIVATE
+    ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/include)
+  set_target_properties(gpu_check_spmv PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_compile_options(gpu_check_spmv PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>)
+  target_link_libraries(gpu_check_spmv PRIVATE hyb_spmv_gen hyb_core CUDA::cudart CUDA::cusparse
+                        OpenMP::OpenMP_C)
+  if(HYB_BUILD_TESTS)
+    add_test(NAME gpu_check_spmv COMMAND gpu_check_spmv)
+    set_tests_properties(gpu_check_spmv PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
+                         SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endif()
+endif()

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* CUDA SpMV kernels of the hybrid split (ELL, DIA), the device-only CSR product and the
+   vector additions that merge partial results. C-callable; device pointers, one stream. */
+#ifndef HYB_SPMV_CUDA_H
+#define HYB_SPMV_CUDA_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+	/* Common contract of every function below:
+	   - all array arguments are device pointers; x and y never overlap;
+	   - the work is enqueued on `stream` and the function returns at once with the launch
+	     status (cudaSuccess, or the error of the launch); errors of the kernel itself surface
+	     at the next synchronisation, as usual in CUDA;
+	   - nothing is allocated; sizes of 0 enqueue nothing and return cudaSuccess;
+	   - accumulate == 0: y := result; accumulate != 0: y += result;
+	   - sums are accumulated in double for both precisions;
+	   - thread-safe: no global state (different host threads may use different streams). */
+
+	/* ELL part of width K, column-major: slot j of row i at [j*m + i]; index -1 marks padding,
+	   which always follows a row's entries (a row stops at its first padding slot, so Inf/NaN
+	   in x never reach rows that do not reference them). Columns in [0, m). m*K < 2^63. */
+	cudaError_t hyb_dellmv_cuda(int64_t m, int64_t K, const int* index, const double* data,
+	                            const double* x, double* y, int accumulate, cudaStream_t stream);
+	cudaError_t hyb_sellmv_cuda(int64_t m, int64_t K, const int* index, const float* data,
+	                            const float* x, float* y, int accumulate, cudaStream_t stream);
+
+	/* DIA part: ndiag <= 1024 diagonals, data[d*m + i] = A(i, i + offset[d]); slots outside the
+	   matrix are ignored and zero slots are skipped (structural zeros; see the CPU kernel). */
+	cudaError_t hyb_ddiamv_cuda(int64_t m, int64_t ndiag, const int* offset, const double* data,
+	                            const double* x, double* y, int accumulate, cudaStream_t stream);
+	cudaError_t hyb_sdiamv_cuda(int64_t m, int64_t ndiag, const int* offset, const float* data,
+	                            const float* x, float* y, int accumulate, cudaStream_t stream);
+
+	/* CSR rows of a slice (rows [r0, r0 + rows) of a larger matrix, or the whole matrix):
+	   ptr holds the rows + 1 row pointers exactly as in the host ia (ia[r0 .. r0 + rows],
+	   with the base), and col/val hold the slice's entries starting at entry ptr[0] - base of
+	   the original, so the slice's k-th entry is at ptr[i] - ptr[0] + k. Columns carry the
+	   base and index the whole x (length m of the full matrix); y has `rows` elements.
+	   mean_len (entries per row, > 0) picks the threads per row (2..32, a vector kernel with
+	   one sub-warp per row); pass nnz / rows. */
+	cudaError_t hyb_dcsrmv_cuda(int64_t rows, const int* ptr, const int* col, const double* val,
+	                            int base, double mean_len, const double* x, double* y,
+	                            int accumulate, cudaStream_t stream);
+	cudaError_t hyb_scsrmv_cuda(int64_t rows, const int* ptr, const int* col, const float* val,
+	                            int base, double mean_len, const float* x, float* y, int accumulate,
+	                            cudaStream_t stream);
+
+	/* y[i] += z[i] for i < n (merging a partial result computed elsewhere). */
+	cudaError_t hyb_dvadd_cuda(int64_t n, const double* z, double* y, cudaStream_t stream);
+	cudaError_t hyb_svadd_cuda(int64_t n, const float* z, float* y, cudaStream_t stream);
+
+	/* y[idx[k]] += val[k] for k < nz, idx distinct and in range (a sparse vector, e.g. the
+	   remainder's per-row sums: what the seed does with cusparseAxpyi). */
+	cudaError_t hyb_daxpyi_cuda(int64_t nz, const double* val, const int* idx, double* y,
+	                            cudaStream_t stream);
+	cudaError_t hyb_saxpyi_cuda(int64_t nz, const float* val, const int* idx, float* y,
+	                            cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Cost model of the hybrid SpMV: the seed's eqs. 2-8 and Algorithm 3 on today's machine,
+   with transfer terms, fixed costs and calibrated rates. Pure functions.
+
+   Notation (seed sec. 4-5): P = op(A) is m x m with nnz entries, b_i rows of exactly i
+   entries (the distribution function, DF), M the longest row, K the threshold. vb is the
+   size of a value (4 or 8), ib = 4 the size of an index.
+
+   Traffic model of each kernel (bytes), used with the calibrated bandwidths:
+     CSR  nnz*(vb+ib) + m*(ib + 2*vb)   values+columns, row pointers, x once, y once
+     COO  n*(vb + 2*ib)                 values, rows and columns of n remainder entries
+     ELL  m*K*(vb+ib) + 2*m*vb          every slot, padding included (column-major ELL
+                                        streams all slots), x once, y once
+     DIA  m*K*vb + 2*m*vb               every diagonal slot, x once, y once
+   x gathers that hit cache are not counted; the calibration absorbs them. */
+#include "policies/hyb_policy_spmv.h"
+
+#include <math.h>
+#include <string.h>
+
+#define HYB_IB 4.0 /* bytes of an index */
+
+void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
+{
+	memset(r, 0, sizeof *r);
+	/* CPU CSR OpenMP, 16 Xeon cores, 27-point stencil 8 M rows / 216 M entries, 37 ms
+	   (ANCHORS.md, H200 machine, probe2.cu): (216e6*12 + 8e6*20) B / 37 ms = 74 GB/s. */
+	r->cpu_csr_bw = 74.0e9;
+	/* COO on 15 of the 16 cores: not measured yet; CSR's rate scaled by 15/16. */
+	r->cpu_coo_bw = 69.0e9;
+	/* One OpenMP parallel region with 16 threads: a few microseconds (estimate). */
+	r->cpu_call_s = 5.0e-6;
+	/* Host triad, 16 threads: 118 GB/s (ANCHORS.md). */
+	r->host_bw = 118.0e9;
+	/* Regrouping an unsorted source: bucket pass + sort pass, about 48 bytes of traffic per
+	   entry at the triad rate (estimate; measure with the benchmark). */
+	r->conv_rate = 2.4e9;
+	/* cuSPARSE CSR SpMV on the device, 27-point stencil: 0.95 ms = 2.86 TB/s (ANCHORS.md,
+	   H200). Our ELL and DIA kernels are assumed to stream as well until calibrated. */
+	r->gpu_csr_bw = 2.86e12;
+	r->gpu_ell_bw = 2.86e12;
+	r->gpu_dia_bw = 2.86e12;
+	/* Kernel launch plus stream synchronisation: about 10 us (estimate). */
+	r->gpu_call_s = 10.0e-6;
+	/* Pinned transfers, PCIe gen5 x16: 55.5 GB/s up, 55.4 GB/s down (ANCHORS.md). Pageable
+	   application memory reaches only 10.4 / 18.6 GB/s: calibration must measure the path
+	   the dispatch really uses (staging through pinned buffers or registration). */
+	r->h2d_bw = 55.5e9;
+	r->d2h_bw = 55.4e9;
+	/* Device memory for one matrix: a 64 GB share of an 80 GB H100 (HYBLAS_GPU_MEM). */
+	r->gpu_mem = 64.0e9;
+	r->margin  = 0.10;
+	/* Until the dispatch pipelines x up, the kernel and y down by chunks, they add up. */
+	r->overlap = 0.0;
+}
+
+static int hyb_rate_ok(double v)
+{
+	return isfinite(v) && v > 0.0;
+}
+
+static hyb_status_t hyb_check_rates(const hyb_spmv_rates_t* r)
+{
+	if (!hyb_rate_ok(r->cpu_csr_bw) || !hyb_rate_ok(r->cpu_coo_bw) || !hyb_rate_ok(r->host_bw) ||
+	    !hyb_rate_ok(r->conv_rate) || !hyb_rate_ok(r->gpu_csr_bw) || !hyb_rate_ok(r->gpu_ell_bw) ||
+	    !hyb_rate_ok(r->gpu_dia_bw) || !hyb_rate_ok(r->h2d_bw) || !hyb_rate_ok(r->d2h_bw) ||
+	    !hyb_rate_ok(r->gpu_mem))
+		return HYB_E_INVALID;
+	if (!(r->cpu_call_s >= 0.0) || !(r->gpu_call_s >= 0.0) || !(r->margin >= 0.0) ||
+	    !isfinite(r->margin) || !(r->overlap >= 0.0 && r->overlap <= 1.0))
+		return HYB_E_INVALID;
+	return HYB_OK;
+}
+
+hyb_status_t hyb_policy_spmv_check_stats(const hyb_spmv_stats_t* st)
+{
+	if (st->m < 0 || st->nnz < 0 || st->max_len < 0 || st->ndiag < 0 || st->diag_rest < 0)
+		return HYB_E_INVALID;
+	if (st->prec != HYB_PREC_S && st->prec != HYB_PREC_D) return HYB_E_INVALID;
+	if (!st->df) return HYB_E_INVALID;
+	int64_t rows = 0, ent = 0;
+	for (int64_t i = 0; i <= st->max_len; i++)
+	{
+		if (st->df[i] < 0) return HYB_E_INVALID;
+		rows += st->df[i];
+		ent += i * st->df[i];
+	}
+	if (rows != st->m || ent != st->nnz) return HYB_E_INVALID;
+	if (st->ndiag > 0)
+	{
+		if (!st->diag_occ) return HYB_E_INVALID;
+		int64_t s = st->diag_rest;
+		for (int64_t d = 0; d < st->ndiag; d++)
+		{
+			if (st->diag_occ[d] < 0 || (d > 0 && st->diag_occ[d] > st->diag_occ[d - 1]))
+				return HYB_E_INVALID;
+			s += st->diag_occ[d];
+		}
+		if (s != st->nnz) return HYB_E_INVALID;
+	}
+	return HYB_OK;
+}
+
+void hyb_policy_spmv_ell_counts(const hyb_spmv_stats_t* st, int64_t K, int64_t* dev_nnz,
+                                int64_t* cpu_nnz)
+{
+	/* eq. 2: NNZ(i <= K) = sum_{i=1..K} i*b_i; eq. 4: the ELL part holds those rows whole and
+	   the first K entries of every longer row, NNZ(i <= K) + K * sum_{i=K+1..M} b_i. The seed
+	   prints the second sum from i = K, which would count the rows of exactly K entries
+	   twice; its Algorithm 1 (and its example) put those rows in ELL once, as here.
+	   eq. 5: the remainder is everything else, nnz - eq. 4. */
+	int64_t le = 0, gt = 0, lim = K < st->max_len ? K : st->max_len;
+	for (int64_t i = 1; i <= lim; i++)
+		le += i * st->df[i];
+	for (int64_t i = lim + 1; i <= st->max_len; i++)
+		gt += st->df[i];
+	int64_t dev = le + (K > 0 ? K : 0) * gt;
+	if (dev_nnz) *dev_nnz = dev;
+	if (cpu_nnz) *cpu_nnz = st->nnz - dev;
+}
+
+/* Device path of one call: stages up, kernel, down; overlapped by the given fraction
+   (0: their sum; 1: chunk-pipelined, the longest stage). */
+static double hyb_pipe(const hyb_spmv_rates_t* r, double up, double kern, double down)
+{
+	double sum = up + kern + down, mx = fmax(up, fmax(kern, down));
+	return sum - r->overlap * (sum - mx);
+}
+
+/* Times of a split given its width K and the entries its device part holds. */
+static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                           hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt, int64_t K,
+                           int64_t dev_nnz, hyb_spmv_pred_t* p)
+{
+	const double vb  = (double)hyb_prec_size(st->prec);
+	const double m   = (double)st->m;
+	const double vec = m * vb; /* bytes of x, and of y */
+	memset(p, 0, sizeof *p);
+	p->K       = K;
+	p->dev_nnz = dev_nnz;
+	p->cpu_nnz = st->nnz - dev_nnz;
+	p->slots   = st->m * K;
+	/* Device part: size, and bytes its kernel moves (traffic model above). */
+	double slots = (double)p->slots, kernel_bytes, bw;
+	if (fmt == HYB_SPMV_DEV_DIA)
+	{
+		p->dev_bytes = slots * vb + (double)K * HYB_IB;
+		kernel_bytes = slots * vb + 2.0 * vec;
+		bw           = r->gpu_dia_bw;
+	}
+	else
+	{
+		p->dev_bytes = slots * (vb + HYB_IB);
+		kernel_bytes = slots * (vb + HYB_IB) + 2.0 * vec;
+		bw           = r->gpu_ell_bw;
+	}
+	/* eq. 6: TC = 2*NNZ(CPU) / fc / (nc - 1). The seed's per-entry cost on the nc - 1 cores
+	   that do not drive the GPU becomes the COO kernel's calibrated bandwidth (measured on
+	   nc - 1 threads), plus the cost of starting the parallel region. */
+	p->t_cpu_part = p->cpu_nnz > 0
+	                    ? r->cpu_call_s + (double)p->cpu_nnz * (vb + 2.0 * HYB_IB) / r->cpu_coo_bw
+	                    : 0.0;
+	/* eq. 7: TG = NNZ(GPU) / (C*F). Streaming kernels on today's devices are bound by memory,
+	   so C*F becomes the kernel's calibrated bandwidth over the slots it streams (padding
+	   included). The seed leaves the transfers out because the matrix is loaded once; we
+	   add them: x up and y down every call, and the device part itself on a first call. */
+	if (K > 0)
+	{
+		double up =
+		    vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? p->dev_bytes / r->h2d_bw : 0.0);
+		p->t_gpu_part = r->gpu_call_s + hyb_pipe(r, up, kernel_bytes / bw, vec / r->d2h_bw);
+	}
+	/* First call: build the split on the host before either side starts (Algorithm 1):
+	   group the source by rows unless it already is, read it once and write both parts. */
+	if (phase == HYB_SPMV_FIRST_CALL && K > 0)
+	{
+		double src_bytes = (double)st->nnz * (vb + HYB_IB);
+		double coo_bytes = (double)p->cpu_nnz * (vb + 2.0 * HYB_IB);
+		p->t_conv        = (st->grouped ? 0.0 : (double)st->nnz / r->conv_rate) +
+		            (src_bytes + p->dev_bytes + coo_bytes) / r->host_bw;
+	}
+	/* eq. 8: T = max(TC, TG), after the conversion, plus adding the remainder's rows into the
+	   y that came back from the device (one more short parallel step). */
+	double merge = (K > 0 && p->cpu_nnz > 0) ? r->cpu_call_s : 0.0;
+	p->t_total   = p->t_conv + fmax(p->t_cpu_part, p->t_gpu_part) + merge;
+}
+
+static int64_t hyb_kmax(const hyb_spmv_stats_t* st, hyb_spmv_devfmt_t fmt)
+{
+	if (fmt == HYB_SPMV_DEV_ELL) return st->max_len;
+	if (fmt == HYB_SPMV_DEV_DIA) return st->ndiag;
+	return -1;
+}
+
+static int hyb_fits(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r, const hyb_spmv_pred_t* p)
+{
+	double vec = (double)st->m * (double)hyb_prec_size(st->prec);
+	return p->dev_bytes + 2.0 * vec <= r->gpu_mem;
+}
+
+hyb_status_t hyb_policy_spmv_predict(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                     hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt, int64_t K,
+                                     hyb_spmv_pred_t* out)
+{
+	int64_t kmax = hyb_kmax(st, fmt);
+	if (kmax < 0 || K < 0 || K > kmax || hyb_check_rates(r) != HYB_OK) return HYB_E_INVALID;
+	int64_t dev = 0;
+	if (fmt == HYB_SPMV_DEV_ELL)
+		hyb_policy_spmv_ell_counts(st, K, &dev, NULL);
+	else
+		for (int64_t d = 0; d < K; d++)
+			dev += st->diag_occ[d];
+	hyb_pred_times(st, r, phase, fmt, K, dev, out);
+	return HYB_OK;
+}
+
+/* Walk K = 1 .. Kmax with the device part's entries updated in O(1) per step:
+   ELL: dev(K) = dev(K-1) + (rows with at least K entries); DIA: dev(K) = dev(K-1) + occ. */
+typedef struct
+{
+	const hyb_spmv_stats_t* st;
+	hyb_spmv_devfmt_t       fmt;
+	int64_t                 K, dev, rows_ge; /* rows_ge: rows with at least K+1 entries */
+} hyb_kwalk_t;
+
+static void hyb_kwalk_init(hyb_kwalk_t* w, const hyb_spmv_stats_t* st, hyb_spmv_devfmt_t fmt)
+{
+	w->st      = st;
+	w->fmt     = fmt;
+	w->K       = 0;
+	w->dev     = 0;
+	w->rows_ge = st->m - st->df[0];
+}
+
+static void hyb_kwalk_next(hyb_kwalk_t* w)
+{
+	w->K++;
+	if (w->fmt == HYB_SPMV_DEV_ELL)
+	{
+		w->dev += w->rows_ge;
+		if (w->K <= w->st->max_len) w->rows_ge -= w->st->df[w->K];
+	}
+	else
+		w->dev += w->st->diag_occ[w->K - 1];
+}
+
+int64_t hyb_policy_spmv_seek_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                               hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt)
+{
+	int64_t kmax = hyb_kmax(st, fmt);
+	if (kmax < 1 || hyb_check_rates(r) != HYB_OK) return -1;
+	hyb_kwalk_t w;
+	hyb_kwalk_init(&w, st, fmt);
+	double tc_prev = 0.0, tg_prev = 0.0;
+	for (int64_t j = 1; j <= kmax; j++)
+	{
+		hyb_spmv_pred_t p;
+		hyb_kwalk_next(&w);
+		hyb_pred_times(st, r, phase, fmt, j, w.dev, &p);
+		double tc = p.t_cpu_part, tg = p.t_gpu_part; /* Algorithm 3, lines 5-6 */
+		if (j == 1)                                  /* lines 7-10 */
+		{
+			tc_prev = tc;
+			tg_prev = tg;
+		}
+		if (tc == tg) return j;           /* lines 11-13 */
+		if (tg_prev < tc_prev && tg > tc) /* lines 15-21: crossed between j-1 and j */
+			return tc_prev < tg ? j - 1 : j;
+		tc_prev = tc; /* lines 23-24 */
+		tg_prev = tg;
+	}
+	/* No crossing (the seed leaves K undefined): the device is either slower from the first
+	   slot on (balance is closest at K = 1) or faster all the way (K = Kmax). */
+	hyb_spmv_pred_t p1;
+	hyb_kwalk_init(&w, st, fmt);
+	hyb_kwalk_next(&w);
+	hyb_pred_times(st, r, phase, fmt, 1, w.dev, &p1);
+	return p1.t_gpu_part > p1.t_cpu_part ? 1 : kmax;
+}
+
+int64_t hyb_policy_spmv_best_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                               hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt, hyb_spmv_pred_t* best)
+{
+	int64_t kmax = hyb_kmax(st, fmt), bestk = -1;
+	if (kmax < 1 || hyb_check_rates(r) != HYB_OK) return -1;
+	hyb_kwalk_t w;
+	hyb_kwalk_init(&w, st, fmt);
+	for (int64_t j = 1; j <= kmax; j++)
+	{
+		hyb_spmv_pred_t p;
+		hyb_kwalk_next(&w);
+		hyb_pred_times(st, r, phase, fmt, j, w.dev, &p);
+		if (!hyb_fits(st, r, &p)) break; /* slots only grow with K */
+		if (bestk < 0 || p.t_total < best->t_total)
+		{
+			bestk = j;
+			*best = p;
+		}
+	}
+	return bestk;
+}
+
+/* Row split at device share f of the entries (the rows are assumed to carry their share
+   of x and y too). Device: x up whole (every row may reference any column), its CSR rows
+   up on a first call, its rows' y down. CPU: the other rows with the CSR kernel. The two
+   sides write disjoint rows of y, so nothing is merged. */
+static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                               hyb_spmv_phase_t phase, double f, double* tg, double* tc)
+{
+	const double vb = (double)hyb_prec_size(st->prec);
+	const double m = (double)st->m, nnz = (double)st->nnz, vec = m * vb;
+	double       csr_bytes = nnz * (vb + HYB_IB) + m * (HYB_IB + 2.0 * vb);
+	double       csr_dev   = nnz * (vb + HYB_IB) + (m + 1.0) * HYB_IB;
+	*tg                    = 0.0;
+	if (f > 0.0)
+	{
+		double up =
+		    vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? f * csr_dev / r->h2d_bw : 0.0);
+		*tg = r->gpu_call_s + hyb_pipe(r, up, f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
+	}
+	/* On a first call the DMA reads host memory while the CPU computes (the seed's "memory
+	   bus contention"): the CPU gets what the upload leaves of the host bandwidth. */
+	double cbw = r->cpu_csr_bw;
+	if (phase == HYB_SPMV_FIRST_CALL && f > 0.0)
+		cbw = fmin(cbw, fmax(r->host_bw - r->h2d_bw, 0.1 * cbw));
+	*tc = f < 1.0 ? r->cpu_call_s + (1.0 - f) * csr_bytes / cbw : 0.0;
+}
+
+double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                hyb_spmv_phase_t phase, double* share)
+{
+	*share = 0.0;
+	if (hyb_check_rates(r) != HYB_OK || st->m <= 0 || st->nnz <= 0) return INFINITY;
+	const double vb  = (double)hyb_prec_size(st->prec);
+	double       csr = (double)st->nnz * (vb + HYB_IB) + ((double)st->m + 1.0) * HYB_IB;
+	/* The device side grows with f and the CPU side shrinks: bisect on their difference. */
+	double lo = 0.0, hi = 1.0, tg, tc;
+	for (int it = 0; it < 60; it++)
+	{
+		double f = 0.5 * (lo + hi);
+		hyb_rowsplit_times(st, r, phase, f, &tg, &tc);
+		if (tg < tc)
+			lo = f;
+		else
+			hi = f;
+	}
+	double f = 0.5 * (lo + hi);
+	/* keep the share whose device slice fits */
+	double room = r->gpu_mem - 2.0 * (double)st->m * vb;
+	if (room <= 0.0) return INFINITY;
+	if (f * csr > room) f = room / csr;
+	hyb_rowsplit_times(st, r, phase, f, &tg, &tc);
+	double conv =
+	    (phase == HYB_SPMV_FIRST_CALL && !st->grouped) ? (double)st->nnz / r->conv_rate : 0.0;
+	*share = f;
+	return conv + fmax(tg, tc);
+}
+
+hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                  hyb_spmv_phase_t phase, hyb_spmv_plan_t* plan)
+{
+	memset(plan, 0, sizeof *plan);
+	plan->K_alg3     = -1;
+	plan->t_gpu      = INFINITY;
+	plan->t_hybrid   = INFINITY;
+	plan->t_rowsplit = INFINITY;
+	if (hyb_policy_spmv_check_stats(st) != HYB_OK || hyb_check_rates(r) != HYB_OK)
+		return HYB_E_INVALID;
+	const double vb = (double)hyb_prec_size(st->prec);
+	const double m = (double)st->m, nnz = (double)st->nnz;
+	const double vec = m * vb;
+	/* CPU only: the row-partitioned CSR kernel over the CSR traffic. */
+	double csr_bytes = nnz * (vb + HYB_IB) + m * (HYB_IB + 2.0 * vb);
+	plan->run        = HYB_SPMV_RUN_CPU;
+	plan->fmt        = HYB_SPMV_DEV_NONE;
+	plan->t_cpu      = st->m > 0 ? r->cpu_call_s + csr_bytes / r->cpu_csr_bw : 0.0;
+	if (st->m == 0 || st->nnz == 0) return HYB_OK;
+
+	/* Device only, CSR: no conversion beyond grouping; upload on a first call. */
+	double csr_dev = nnz * (vb + HYB_IB) + (m + 1.0) * HYB_IB;
+	if (csr_dev + 2.0 * vec <= r->gpu_mem)
+	{
+		double up = vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? csr_dev / r->h2d_bw : 0.0);
+		double t  = r->gpu_call_s + hyb_pipe(r, up, csr_bytes / r->gpu_csr_bw, vec / r->d2h_bw);
+		if (phase == HYB_SPMV_FIRST_CALL && !st->grouped) t += nnz / r->conv_rate;
+		plan->t_gpu   = t;
+		plan->gpu_fmt = HYB_SPMV_DEV_CSR;
+	}
+	plan->t_rowsplit = hyb_policy_spmv_rowsplit(st, r, phase, &plan->row_share);
+	/* ELL and DIA: the best K of each. A K that leaves no remainder is a device-only run. */
+	hyb_spmv_pred_t   best_h = {0}, best_g = {0};
+	hyb_spmv_devfmt_t fmt_h = HYB_SPMV_DEV_NONE;
+	for (int f = 0; f < 2; f++)
+	{
+		hyb_spmv_devfmt_t fmt  = f == 0 ? HYB_SPMV_DEV_ELL : HYB_SPMV_DEV_DIA;
+		int64_t           kmax = hyb_kmax(st, fmt);
+		if (kmax < 1) continue;
+		hyb_kwalk_t w;
+		hyb_kwalk_init(&w, st, fmt);
+		for (int64_t j = 1; j <= kmax; j++)
+		{
+			hyb_spmv_pred_t p;
+			hyb_kwalk_next(&w);
+			hyb_pred_times(st, r, phase, fmt, j, w.dev, &p);
+			if (!hyb_fits(st, r, &p)) break;
+			if (p.cpu_nnz > 0 && p.t_total < plan->t_hybrid)
+			{
+				plan->t_hybrid = p.t_total;
+				best_h         = p;
+				fmt_h          = fmt;
+			}
+			if (p.cpu_nnz == 0 && p.t_total < plan->t_gpu)
+			{
+				plan->t_gpu   = p.t_total;
+				plan->gpu_fmt = fmt;
+				best_g        = p;
+			}
+		}
+	}
+	double best_split = fmin(plan->t_hybrid, plan->t_rowsplit);
+	double best_dev   = fmin(plan->t_gpu, best_split);
+	if (!(best_dev * (1.0 + r->margin) < plan->t_cpu)) return HYB_OK; /* keep the CPU */
+	if (best_split * (1.0 + r->margin) < plan->t_gpu && plan->t_rowsplit < plan->t_hybrid)
+	{
+		plan->run = HYB_SPMV_RUN_ROWSPLIT;
+		plan->fmt = HYB_SPMV_DEV_CSR;
+	}
+	else if (best_split * (1.0 + r->margin) < plan->t_gpu)
+	{
+		plan->run   = HYB_SPMV_RUN_HYBRID;
+		plan->fmt   = fmt_h;
+		plan->K     = best_h.K;
+		plan->split = best_h;
+	}
+	else
+	{
+		plan->run = HYB_SPMV_RUN_GPU;
+		plan->fmt = plan->gpu_fmt;
+		if (plan->fmt != HYB_SPMV_DEV_CSR)
+		{
+			plan->K     = best_g.K;
+			plan->split = best_g;
+		}
+	}
+	if (plan->fmt == HYB_SPMV_DEV_ELL || plan->fmt == HYB_SPMV_DEV_DIA)
+		plan->K_alg3 = hyb_policy_spmv_seek_k(st, r, phase, plan->fmt);
+	return HYB_OK;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Cost model of the hybrid SpMV (seed 001, eqs. 2-8 and Algorithm 3) with transfer terms
+   and calibrated rates: pure functions, no globals, no I/O. */
+#ifndef HYB_POLICY_SPMV_H
+#define HYB_POLICY_SPMV_H
+
+#include <stdint.h>
+
+#include "hyb_status.h"
+#include "hyb_types.h"
+
+/* Calibrated machine rates. Bandwidths are effective rates of whole kernels, in bytes of
+   the traffic model of each kernel (documented in hyb_policy_spmv.c next to the formula
+   that uses it), so one figure serves both precisions. */
+typedef struct
+{
+	double cpu_csr_bw; /* CPU-only CSR product on all cores, bytes/s */
+	double cpu_coo_bw; /* COO remainder kernel on nc - 1 cores (one drives the device), bytes/s */
+	double cpu_call_s; /* fixed cost of one CPU kernel call (parallel region), s */
+	double host_bw;    /* host memory bandwidth available to conversions, bytes/s */
+	double conv_rate;  /* grouping + statistics of the source, entries/s (first call) */
+	double gpu_csr_bw; /* device CSR kernel, bytes/s */
+	double gpu_ell_bw; /* device ELL kernel, bytes/s (padding slots included) */
+	double gpu_dia_bw; /* device DIA kernel, bytes/s */
+	double gpu_call_s; /* launch + synchronisation of one device step, s */
+	double h2d_bw;     /* host -> device for application data, as the transfer path achieves */
+	double d2h_bw;     /* device -> host into the application's y */
+	double gpu_mem;    /* bytes the device copy of the matrix may occupy */
+	double overlap;    /* 0..1: how much of x up / kernel / y down the device path overlaps
+	                      (0: one after the other; 1: chunk-pipelined, only the longest
+	                      stage counts) */
+	double margin;     /* leave the CPU (or prefer a split to GPU-only) only when the
+	                      prediction is better by this fraction, e.g. 0.1 */
+} hyb_spmv_rates_t;
+
+/* Statistics of the product matrix P = op(A), all from one pass over it. */
+typedef struct
+{
+	int64_t        m;         /* order */
+	int64_t        nnz;       /* stored entries */
+	hyb_prec_t     prec;      /* S or D */
+	int64_t        max_len;   /* M, the longest row */
+	const int64_t* df;        /* the distribution function: df[i] = b_i, i = 0..M (sec. 4.1) */
+	int64_t        ndiag;     /* diagonals listed (0: DIA not considered) */
+	const int64_t* diag_occ;  /* entries per listed diagonal, most populated first */
+	int64_t        diag_rest; /* entries on diagonals not listed */
+	int            grouped;   /* 1: the source is already grouped by rows (CSR 'N', sorted COO) */
+} hyb_spmv_stats_t;
+
+typedef enum
+{
+	HYB_SPMV_FIRST_CALL = 0, /* the matrix is only in host memory: convert and upload */
+	HYB_SPMV_STEADY     = 1  /* the device copy is resident: only x goes up and y down */
+} hyb_spmv_phase_t;
+
+typedef enum
+{
+	HYB_SPMV_RUN_CPU = 0, /* CPU-only CSR/COO product */
+	HYB_SPMV_RUN_GPU,     /* the device alone */
+	HYB_SPMV_RUN_HYBRID,  /* seed 001: ELL/DIA part on the device and COO remainder on the
+	                         CPU at once, then added */
+	HYB_SPMV_RUN_ROWSPLIT /* not in the seed: the device takes the CSR rows holding the first
+	                         row_share of the entries (uploaded as they are, no conversion),
+	                         the CPU the other rows; y is written in two disjoint pieces */
+} hyb_spmv_run_t;
+
+typedef enum
+{
+	HYB_SPMV_DEV_NONE = 0,
+	HYB_SPMV_DEV_CSR,
+	HYB_SPMV_DEV_ELL,
+	HYB_SPMV_DEV_DIA
+} hyb_spmv_devfmt_t;
+
+/* Prediction for one split: device part of width K (ELL slots per row, or DIA diagonals
+   kept in statistics order), remainder on the CPU. */
+typedef struct
+{
+	int64_t K;
+	int64_t dev_nnz;    /* eq. 4 */
+	int64_t cpu_nnz;    /* eq. 5 */
+	int64_t slots;      /* m * K stored slots of the device part */
+	double  dev_bytes;  /* size of the device part */
+	double  t_cpu_part; /* eq. 6 (0 without a remainder) */
+	double  t_gpu_part; /* eq. 7 plus x up, y down, upload on a first call (0 when K = 0) */
+	double  t_conv;     /* first call: building the split on the host */
+	double  t_total;    /* eq. 8: t_conv + max(t_cpu_part, t_gpu_part) + merge */
+} hyb_spmv_pred_t;
+
+typedef struct
+{
+	hyb_spmv_run_t    run;
+	hyb_spmv_devfmt_t fmt;        /* device format of a GPU or HYBRID run */
+	int64_t           K;          /* width of the chosen ELL/DIA part (0 for CSR, CPU) */
+	int64_t           K_alg3;     /* Algorithm 3's threshold for that format (-1: none) */
+	double            t_cpu;      /* predicted CPU-only time */
+	double            t_gpu;      /* best predicted device-only time (INFINITY: none fits) */
+	double            t_hybrid;   /* best predicted ELL/DIA + COO split (INFINITY: none) */
+	double            t_rowsplit; /* best predicted row split (INFINITY: none fits) */
+	double            row_share;  /* share of the entries the device takes in that split */
+	hyb_spmv_devfmt_t gpu_fmt;    /* format achieving t_gpu */
+	hyb_spmv_pred_t   split;      /* details of the chosen ELL/DIA part (GPU or HYBRID) */
+} hyb_spmv_plan_t;
+
+/* Built-in rates with their provenance (ANCHORS.md, H200 machine); calibration overrides
+   them. Thread-safe. */
+void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r);
+
+/* Check a statistics block: m, nnz >= 0, df of max_len + 1 counts summing to m rows and
+   nnz entries, diag_occ non-increasing and summing with diag_rest to nnz. Returns HYB_OK
+   or HYB_E_INVALID. O(max_len + ndiag). */
+hyb_status_t hyb_policy_spmv_check_stats(const hyb_spmv_stats_t* st);
+
+/* Entries of the ELL part (eq. 4) and of the remainder (eq. 5) at threshold K >= 0, from
+   the distribution function alone. O(min(K, M)). */
+void hyb_policy_spmv_ell_counts(const hyb_spmv_stats_t* st, int64_t K, int64_t* dev_nnz,
+                                int64_t* cpu_nnz);
+
+/* Predict one split (fmt ELL or DIA, 0 <= K <= max_len or ndiag). Returns HYB_E_INVALID
+   for a bad format or K. Pure; O(K). */
+hyb_status_t hyb_policy_spmv_predict(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                     hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt, int64_t K,
+                                     hyb_spmv_pred_t* out);
+
+/* The seed's Algorithm 3: scan K = 1 .. Kmax and stop where the CPU time (eq. 6) and the
+   device time (eq. 7, with our transfer terms) cross; return the side of the crossing with
+   the smaller maximum. Where they never cross: 1 if the device is slower from K = 1, Kmax
+   if it is faster up to Kmax. -1 if there is no K to scan. Pure; O(Kmax). */
+int64_t hyb_policy_spmv_seek_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                               hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt);
+
+/* K in [1, Kmax] minimising the predicted total (eq. 8 with all fixed and transfer terms;
+   it equals Algorithm 3's answer when both times are monotone in K), skipping splits that
+   exceed the device memory. -1 if none fits; *best receives its prediction. Pure; O(Kmax). */
+int64_t hyb_policy_spmv_best_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                               hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt,
+                               hyb_spmv_pred_t* best);
+
+/* Row split: the device takes rows [0, r) of the CSR form holding a share f of the entries,
+   the CPU the others; f balances the two sides (bisection on f, both sides monotone).
+   Returns the predicted time and stores f in *share. INFINITY if the rows do not fit. */
+double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                hyb_spmv_phase_t phase, double* share);
+
+/* The decision: CPU-only, device-only (CSR, ELL or DIA), hybrid (ELL or DIA part plus COO
+   remainder at the best K) or row split, with the margin applied in favour of the CPU and
+   of the simpler device-only run. Returns HYB_E_INVALID for bad statistics or rates. Pure. */
+hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                  hyb_spmv_phase_t phase, hyb_spmv_plan_t* plan);
+
+#endif

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The gtsv policy's pure functions at their boundaries, and the persisted throughput
+   profile (round trip, smoothing, missing and corrupt files). */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "policies/hyb_policy_gtsv.h"
+
+/* ---------------------------------------------------------------------------------------
+   Eq. 8 window.
+   --------------------------------------------------------------------------------------- */
+static void test_window_values( void )
+{
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 10.0, HYB_PREC_D ), 17 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 2.0, HYB_PREC_D ), 55 ); /* 2^-55 = u/4 exactly */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 2.0, HYB_PREC_S ), 26 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 1.05, HYB_PREC_D ), 782 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 2.0, HYB_PREC_Z ), 55 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 2.0, HYB_PREC_C ), 26 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( INFINITY, HYB_PREC_D ), 1 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 1.0, HYB_PREC_D ), 0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 0.5, HYB_PREC_D ), 0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( NAN, HYB_PREC_D ), 0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( -3.0, HYB_PREC_D ), 0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_window( 1.001, HYB_PREC_D ), 0 ); /* over the maximum */
+	CU_ASSERT( hyb_policy_gtsv_window( 1.0095, HYB_PREC_D ) > 0 );
+	CU_ASSERT( hyb_policy_gtsv_window( 1.0095, HYB_PREC_D ) <= HYB_GTSV_WINDOW_MAX );
+}
+
+static void test_window_property( void )
+{
+	/* m is the smallest window with dom^-m <= u/4, and it never grows with dom. */
+	const double target_d = ldexp( 1.0, -55 ), target_s = ldexp( 1.0, -26 );
+	int64_t      prev = HYB_GTSV_WINDOW_MAX + 1;
+	for ( double dom = 1.01; dom < 50; dom *= 1.013 )
+	{
+		int64_t m = hyb_policy_gtsv_window( dom, HYB_PREC_D );
+		CU_ASSERT( m >= 1 && m <= prev );
+		prev = m;
+		CU_ASSERT( (double)m * log( dom ) >= -log( target_d ) * ( 1 - 1e-12 ) );
+		if ( m > 1 ) CU_ASSERT( (double)( m - 1 ) * log( dom ) < -log( target_d ) );
+		int64_t ms = hyb_policy_gtsv_window( dom, HYB_PREC_S );
+		CU_ASSERT( ms >= 1 && ms <= m );
+		CU_ASSERT( (double)ms * log( dom ) >= -log( target_s ) * ( 1 - 1e-12 ) );
+	}
+}
+
+static void test_choose( void )
+{
+	int64_t m = -1;
+	/* Column dominant, no pivot: SPIKE with the window of the larger factor. */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 0.9, 2.0, 0, 0, 0, HYB_PREC_D, 1, &m ),
+	                 HYB_GTSV_PLAN_SPIKE );
+	CU_ASSERT_EQUAL( m, 55 );
+	/* Row dominant with a swap: strict -> LAPACK, else X only. */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 2.0, 0.8, 17, -1, 0, HYB_PREC_D, 1, &m ),
+	                 HYB_GTSV_PLAN_LAPACK );
+	CU_ASSERT_EQUAL( m, 0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 2.0, 0.8, 17, -1, 0, HYB_PREC_D, 0, &m ),
+	                 HYB_GTSV_PLAN_SPIKE_X_ONLY );
+	CU_ASSERT_EQUAL( m, 55 );
+	/* Everything else goes to LAPACK. */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 0.99, 0.99, 0, 0, 0, HYB_PREC_D, 0, &m ),
+	                 HYB_GTSV_PLAN_LAPACK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 3.0, 3.0, 0, 0, 1, HYB_PREC_D, 0, &m ),
+	                 HYB_GTSV_PLAN_LAPACK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 3.0, 3.0, 0, 5, 0, HYB_PREC_D, 0, &m ),
+	                 HYB_GTSV_PLAN_LAPACK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 3.0, 0.5, -1, -1, 0, HYB_PREC_D, 0, &m ),
+	                 HYB_GTSV_PLAN_LAPACK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( NAN, 3.0, 0, 0, 0, HYB_PREC_D, 0, &m ),
+	                 HYB_GTSV_PLAN_LAPACK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 1.001, 1.0, 0, 0, 0, HYB_PREC_D, 0, &m ),
+	                 HYB_GTSV_PLAN_LAPACK );
+	CU_ASSERT_EQUAL( m, 0 );
+	/* A swap reported for a matrix that is not row dominant (exact first partition of a
+	   non-dominant matrix) never runs SPIKE. */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_choose( 0.9, 0.9, 3, -1, 0, HYB_PREC_D, 0, NULL ),
+	                 HYB_GTSV_PLAN_LAPACK );
+}
+
+/* ---------------------------------------------------------------------------------------
+   Shares and chunks.
+   --------------------------------------------------------------------------------------- */
+static int64_t sum( const int64_t* r, int k )
+{
+	int64_t s = 0;
+	for ( int i = 0; i < k; i++ ) s += r[i];
+	return s;
+}
+
+static void test_shares( void )
+{
+	int64_t rows[HYB_GTSV_DEV_MAX];
+	/* Unknown rate: equal shares, predicted time 0. */
+	double r0[2] = { 0, 5e8 };
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_shares( 1000000, 2, r0, 1, 0, rows ), 0.0 );
+	CU_ASSERT( rows[0] == 500000 && rows[1] == 500000 );
+	double rn[2] = { NAN, 5e8 };
+	hyb_policy_gtsv_shares( 1000001, 2, rn, 1, 0, rows );
+	CU_ASSERT( sum( rows, 2 ) == 1000001 && llabs( rows[0] - rows[1] ) <= 1 );
+
+	/* Proportional to throughput, aligned, summing to n; equal finishing times. */
+	double  r[3] = { 1e9, 3e9, 2e9 };
+	int64_t n    = ( (int64_t)1 << 27 ) + 12345;
+	double  t    = hyb_policy_gtsv_shares( n, 3, r, 4096, 0, rows );
+	CU_ASSERT_EQUAL( sum( rows, 3 ), n );
+	CU_ASSERT( rows[0] % 4096 == 0 && rows[2] % 4096 == 0 ); /* device 1 (fastest) takes the rest */
+	for ( int k = 0; k < 3; k++ )
+		CU_ASSERT( fabs( (double)rows[k] - (double)n * r[k] / 6e9 ) <= 2 * 4096 );
+	CU_ASSERT( t > 0 && fabs( t - (double)n / 6e9 ) <= 1e-3 * t );
+
+	/* A device whose share falls below min_rows is dropped. */
+	double r2[2] = { 1e6, 1e10 };
+	hyb_policy_gtsv_shares( 1000000, 2, r2, 1, 1000, rows );
+	CU_ASSERT( rows[0] == 0 && rows[1] == 1000000 );
+	hyb_policy_gtsv_shares( 100000000, 2, r2, 1, 1000, rows );
+	CU_ASSERT( rows[0] > 1000 && sum( rows, 2 ) == 100000000 );
+
+	/* Small n and n = 0. */
+	hyb_policy_gtsv_shares( 3, 3, r, 4096, 0, rows );
+	CU_ASSERT( rows[1] == 3 && rows[0] == 0 && rows[2] == 0 );
+	hyb_policy_gtsv_shares( 0, 2, r, 1, 0, rows );
+	CU_ASSERT( rows[0] == 0 && rows[1] == 0 );
+
+	/* Invalid arguments. */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_shares( -1, 2, r, 1, 0, rows ), -1.0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_shares( 10, 0, r, 1, 0, rows ), -1.0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_shares( 10, HYB_GTSV_DEV_MAX + 1, r, 1, 0, rows ), -1.0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_shares( 10, 2, r, 0, 0, rows ), -1.0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_shares( 10, 2, NULL, 1, 0, rows ), -1.0 );
+}
+
+static void test_chunks( void )
+{
+	const size_t mib = (size_t)1 << 20;
+	/* 2^27 double rows, one RHS: 32 bytes a row; a 64 MiB buffer holds 2 Mi rows. */
+	int64_t c = hyb_policy_gtsv_chunk_rows( (int64_t)1 << 27, 1, 8, 64 * mib, 55, 4 );
+	CU_ASSERT_EQUAL( c, (int64_t)1 << 21 );
+	CU_ASSERT( (double)c * 32 <= 64.0 * (double)mib );
+	/* A large buffer: at least min_chunks chunks. */
+	c = hyb_policy_gtsv_chunk_rows( (int64_t)1 << 24, 1, 8, 4096 * mib, 55, 8 );
+	CU_ASSERT_EQUAL( c, (int64_t)1 << 21 );
+	/* The floor (16 m or 64 Ki rows) wins over min_chunks, the buffer over the floor. */
+	c = hyb_policy_gtsv_chunk_rows( 200000, 1, 8, 4096 * mib, 782, 8 );
+	CU_ASSERT( c >= 16 * 782 && c >= HYB_GTSV_CHUNK_MIN_ROWS && c <= 200000 );
+	c = hyb_policy_gtsv_chunk_rows( 1000000, 3, 8, 48 * 1024, 10, 2 );
+	CU_ASSERT( c >= 1 && (double)c * 48 <= 48.0 * 1024 );
+	/* Tiny shares and bad arguments. */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_chunk_rows( 1, 1, 8, 64 * mib, 55, 4 ), 1 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_chunk_rows( 5000, 1, 8, 64 * mib, 55, 4 ), 5000 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_chunk_rows( 0, 1, 8, 64 * mib, 55, 4 ), 0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_chunk_rows( 10, 1, 0, 64 * mib, 55, 4 ), 0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_chunk_rows( 10, -1, 8, 64 * mib, 55, 4 ), 0 );
+	/* A buffer smaller than one row still returns one row (the caller must refuse it). */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_chunk_rows( 10, 1, 8, 8, 55, 4 ), 1 );
+}
+
+/* ---------------------------------------------------------------------------------------
+   Profile.
+   --------------------------------------------------------------------------------------- */
+static char pg_dir[64];
+
+static int pg_init( void )
+{
+	snprintf( pg_dir, sizeof pg_dir, "/tmp/hyb_gtsv_profXXXXXX" );
+	return mkdtemp( pg_dir ) ? 0 : 1;
+}
+
+static int pg_cleanup( void )
+{
+	char cmd[128];
+	snprintf( cmd, sizeof cmd, "rm -rf '%s'", pg_dir );
+	return system( cmd ) == 0 ? 0 : 1;
+}
+
+static void pg_path( char* buf, size_t len, const char* name )
+{
+	snprintf( buf, len, "%s/%s", pg_dir, name );
+}
+
+static void pg_write_text( const char* path, const char* text )
+{
+	FILE* f = fopen( path, "w" );
+	CU_ASSERT_PTR_NOT_NULL_FATAL( f );
+	fputs( text, f );
+	fclose( f );
+}
+
+static void test_profile_roundtrip( void )
+{
+	char               path[128];
+	hyb_gtsv_profile_t p, q;
+	pg_path( path, sizeof path, "rt.prof" );
+	hyb_policy_gtsv_profile_init( &p );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ), 0.0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1.25e9, 0.3 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "gpu0", 'd', 2.0e9, 0.3 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "gpu0", 's', 3.0e9, 0.3 ), HYB_OK );
+	/* EMA: 0.7 * 2e9 + 0.3 * 1e9 */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "gpu0", 'd', 1.0e9, 0.3 ), HYB_OK );
+	CU_ASSERT( fabs( hyb_policy_gtsv_profile_rate( &p, "gpu0", 'd' ) - 1.7e9 ) < 1 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( path, &p ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( path, &q ), HYB_OK );
+	CU_ASSERT_EQUAL( q.count, 3 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &q, "cpu", 'd' ), 1.25e9 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &q, "gpu0", 'd' ),
+	                 hyb_policy_gtsv_profile_rate( &p, "gpu0", 'd' ) ); /* %.17g: exact */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &q, "gpu0", 's' ), 3.0e9 );
+	for ( int k = 0; k < q.count; k++ )
+		if ( strcmp( q.e[k].dev, "gpu0" ) == 0 && q.e[k].prec == 'd' ) CU_ASSERT_EQUAL( q.e[k].samples, 2 );
+	/* Rewriting keeps the file whole (no temporary left behind). */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( path, &q ), HYB_OK );
+	char tmp[160];
+	snprintf( tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid() );
+	CU_ASSERT( access( tmp, F_OK ) != 0 );
+}
+
+static void test_profile_missing_and_corrupt( void )
+{
+	char               path[128];
+	hyb_gtsv_profile_t p;
+	pg_path( path, sizeof path, "does-not-exist.prof" );
+	p.count = 99;
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( path, &p ), HYB_E_IO );
+	CU_ASSERT_EQUAL( p.count, 0 );
+
+	pg_path( path, sizeof path, "bad.prof" );
+	char longline[600];
+	memset( longline, 'x', sizeof longline - 2 );
+	longline[sizeof longline - 2] = '\n';
+	longline[sizeof longline - 1] = '\0';
+	char text[2048];
+	snprintf( text, sizeof text,
+	          "# header\n"
+	          "\n"
+	          "gtsv cpu d 1.5e9 4\n"
+	          "gtsv gpu0 d nan 3\n"
+	          "gtsv gpu0 d -5 3\n"
+	          "gtsv gpu0 d inf 3\n"
+	          "gtsv gpu0 q 1e9 3\n"
+	          "gtsv bad/name d 1e9 3\n"
+	          "gtsv gpu0 d 1e9 0\n"
+	          "gtsv gpu0 d 1e9 3 extra\n"
+	          "gtsv gpu0 d 1e9x 3\n"
+	          "gemm gpu0 d 1e9 3\n"
+	          "%s"
+	          "   gtsv   gpu1   s   2.5e9   7   \n"
+	          "gtsv cpu d 1.75e9 5\n"
+	          "\x01\x02\xff garbage\n"
+	          "gtsv gpu2 d 4e9",
+	          longline );
+	pg_write_text( path, text );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( path, &p ), HYB_E_PARSE );
+	CU_ASSERT_EQUAL( p.count, 2 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ), 1.75e9 ); /* later wins */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "gpu1", 's' ), 2.5e9 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "gpu0", 'd' ), 0.0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "gpu2", 'd' ), 0.0 );
+
+	/* An empty file is a valid empty profile. */
+	pg_path( path, sizeof path, "empty.prof" );
+	pg_write_text( path, "" );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( path, &p ), HYB_OK );
+	CU_ASSERT_EQUAL( p.count, 0 );
+
+	/* Writing into a missing directory fails cleanly. */
+	pg_path( path, sizeof path, "no/such/dir.prof" );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( path, &p ), HYB_E_IO );
+}
+
+static void test_profile_update_rules( void )
+{
+	hyb_gtsv_profile_t p;
+	hyb_policy_gtsv_profile_init( &p );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', NAN, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', -1, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', INFINITY, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 0 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 1.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "", 'd', 1e9, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "a b", 'd', 1e9, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'x', 1e9, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "0123456789012345678901234567890", 'd', 1e9,
+	                                                 0.5 ),
+	                 HYB_OK ); /* 31 characters */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "01234567890123456789012345678901", 'd',
+	                                                 1e9, 0.5 ),
+	                 HYB_E_INVALID ); /* 32 */
+	CU_ASSERT_EQUAL( p.count, 1 );
+	/* alpha = 1 replaces; repeated samples converge geometrically. */
+	hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 0.5 );
+	hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 3e9, 1.0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ), 3e9 );
+	for ( int i = 0; i < 60; i++ ) hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 0.25 );
+	CU_ASSERT( fabs( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ) - 1e9 ) < 1e3 );
+	/* The table is bounded. */
+	char name[8];
+	for ( int k = 0; k < HYB_GTSV_PROFILE_MAX; k++ )
+	{
+		snprintf( name, sizeof name, "g%d", k );
+		hyb_policy_gtsv_profile_update( &p, name, 's', 1e9, 0.5 );
+	}
+	CU_ASSERT_EQUAL( p.count, HYB_GTSV_PROFILE_MAX );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "another", 's', 1e9, 0.5 ), HYB_E_NO_MEMORY );
+}
+
+static CU_TestInfo hyb_tests_policy_gtsv[] = {
+	{ "window_values", test_window_values },
+	{ "window_property", test_window_property },
+	{ "choose", test_choose },
+	{ "shares", test_shares },
+	{ "chunks", test_chunks },
+	{ "profile_roundtrip", test_profile_roundtrip },
+	{ "profile_missing_and_corrupt", test_profile_missing_and_corrupt },
+	{ "profile_update_rules", test_profile_update_rules },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_policy_gtsv = { "policy_gtsv", pg_init, pg_cleanup, NULL, NULL,
+	                                   hyb_tests_policy_gtsv };

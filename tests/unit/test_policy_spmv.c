@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The SpMV cost model: eqs. 4-5 against brute force, eqs. 6-8 against hand-computed
+   values, Algorithm 3 against the exhaustive minimum, and the boundaries of the plan
+   (small matrix keeps the CPU, resident stencil goes to the device, first call splits rows,
+   the seed's regime gives a hybrid, margin and memory limits). */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/hyb_policy_spmv.h"
+
+static uint64_t tp_state;
+
+static uint64_t tp_next(void)
+{
+	uint64_t z = (tp_state += 0x9E3779B97F4A7C15ull);
+	z          = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z          = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static int64_t tp_below(int64_t n)
+{
+	return (int64_t)(tp_next() % (uint64_t)n);
+}
+
+/* Statistics from a list of row lengths (df allocated, caller frees st->df). */
+static hyb_spmv_stats_t tp_stats(const int64_t* len, int64_t m, hyb_prec_t prec)
+{
+	int64_t M = 0, nnz = 0;
+	for (int64_t i = 0; i < m; i++)
+	{
+		M = len[i] > M ? len[i] : M;
+		nnz += len[i];
+	}
+	int64_t* df = calloc((size_t)M + 1, sizeof(int64_t));
+	for (int64_t i = 0; i < m; i++)
+		df[len[i]]++;
+	hyb_spmv_stats_t st = {m, nnz, prec, M, df, 0, NULL, 0, 1};
+	return st;
+}
+
+/* Statistics straight from a distribution function (no diagonals). */
+static hyb_spmv_stats_t tp_stats_df(int64_t* df, int64_t M, hyb_prec_t prec)
+{
+	int64_t m = 0, nnz = 0;
+	for (int64_t i = 0; i <= M; i++)
+	{
+		m += df[i];
+		nnz += i * df[i];
+	}
+	hyb_spmv_stats_t st = {m, nnz, prec, M, df, 0, NULL, 0, 1};
+	return st;
+}
+
+static int tp_close(double a, double b)
+{
+	return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b)) + 1e-300;
+}
+
+/* Round rates for hand computation. */
+static hyb_spmv_rates_t tp_rates(void)
+{
+	hyb_spmv_rates_t r;
+	memset(&r, 0, sizeof r);
+	r.cpu_csr_bw = 2e9;
+	r.cpu_coo_bw = 1e9;
+	r.cpu_call_s = 1e-6;
+	r.host_bw    = 1e10;
+	r.conv_rate  = 1e9;
+	r.gpu_csr_bw = 1e10;
+	r.gpu_ell_bw = 1e10;
+	r.gpu_dia_bw = 2e10;
+	r.gpu_call_s = 1e-5;
+	r.h2d_bw     = 1e9;
+	r.d2h_bw     = 1e9;
+	r.gpu_mem    = 1e12;
+	r.margin     = 0.1;
+	r.overlap    = 0.0;
+	return r;
+}
+
+/* ------------------------------------------------------------------ eqs. 2-5 */
+
+static void test_ell_counts(void)
+{
+	/* the seed's example: rows of 1, 2, 3, 2 entries */
+	int64_t          len[4] = {1, 2, 3, 2};
+	hyb_spmv_stats_t st     = tp_stats(len, 4, HYB_PREC_D);
+	CU_ASSERT(st.df[0] == 0 && st.df[1] == 1 && st.df[2] == 2 && st.df[3] == 1);
+	int64_t want[5] = {0, 4, 7, 8, 8}, dev, cpu;
+	for (int64_t K = 0; K <= 4; K++)
+	{
+		hyb_policy_spmv_ell_counts(&st, K, &dev, &cpu);
+		CU_ASSERT_EQUAL(dev, want[K]);
+		CU_ASSERT_EQUAL(cpu, 8 - want[K]);
+	}
+	free((void*)st.df);
+	/* random distributions: eq. 4 is sum over rows of min(len, K) */
+	tp_state = 21;
+	for (int t = 0; t < 20; t++)
+	{
+		int64_t  m    = 1 + tp_below(500);
+		int64_t* lens = malloc((size_t)m * sizeof(int64_t));
+		for (int64_t i = 0; i < m; i++)
+			lens[i] = tp_below(6) ? tp_below(12) : tp_below(300);
+		st = tp_stats(lens, m, HYB_PREC_S);
+		CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_OK);
+		for (int64_t K = 0; K <= st.max_len + 1; K += 1 + K / 7)
+		{
+			int64_t want_dev = 0;
+			for (int64_t i = 0; i < m; i++)
+				want_dev += lens[i] < K ? lens[i] : K;
+			hyb_policy_spmv_ell_counts(&st, K, &dev, &cpu);
+			CU_ASSERT_EQUAL(dev, want_dev);
+			CU_ASSERT_EQUAL(dev + cpu, st.nnz);
+		}
+		free((void*)st.df);
+		free(lens);
+	}
+}
+
+static void test_check_stats(void)
+{
+	int64_t          df[4]  = {0, 1, 2, 1};
+	int64_t          occ[3] = {4, 3, 1};
+	hyb_spmv_stats_t st     = tp_stats_df(df, 3, HYB_PREC_D);
+	CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_OK);
+	st.diag_occ  = occ;
+	st.ndiag     = 3;
+	st.diag_rest = 0;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_OK);
+	st.diag_rest = 1; /* 9 != 8 */
+	CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_E_INVALID);
+	st.diag_rest = 0;
+	occ[2]       = 5; /* not most populated first */
+	occ[1]       = 0;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_E_INVALID);
+	occ[1] = 3;
+	occ[2] = 1;
+	st.m   = 5; /* rows do not add up */
+	CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_E_INVALID);
+	st.m   = 4;
+	st.nnz = 9;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_E_INVALID);
+	st.nnz  = 8;
+	st.prec = HYB_PREC_Z;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_E_INVALID);
+	st.prec = HYB_PREC_D;
+	st.df   = NULL;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_check_stats(&st), HYB_E_INVALID);
+}
+
+/* ------------------------------------------------------------------ eqs. 6-8 */
+
+static void test_predict_by_hand(void)
+{
+	/* 1000 rows of 10 entries, double: nnz 10000, x and y 8000 bytes each */
+	int64_t df[11]      = {0};
+	df[10]              = 1000;
+	hyb_spmv_stats_t st = tp_stats_df(df, 10, HYB_PREC_D);
+	hyb_spmv_rates_t r  = tp_rates();
+	hyb_spmv_pred_t  p;
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
+	CU_ASSERT(p.dev_nnz == 4000 && p.cpu_nnz == 6000 && p.slots == 4000);
+	CU_ASSERT(tp_close(p.dev_bytes, 48000));
+	/* eq. 6: 1 us + 6000 * 16 B / 1 GB/s */
+	CU_ASSERT(tp_close(p.t_cpu_part, 1e-6 + 96e-6));
+	/* eq. 7: 10 us + x 8 us + (4000*12 + 16000) B / 10 GB/s + y 8 us */
+	CU_ASSERT(tp_close(p.t_gpu_part, 10e-6 + 8e-6 + 6.4e-6 + 8e-6));
+	CU_ASSERT(tp_close(p.t_conv, 0));
+	/* eq. 8 + merge */
+	CU_ASSERT(tp_close(p.t_total, 97e-6 + 1e-6));
+	/* first call: upload of the ELL part, and the conversion before both sides */
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_FIRST_CALL, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
+	CU_ASSERT(tp_close(p.t_gpu_part, 32.4e-6 + 48e-6));
+	CU_ASSERT(tp_close(p.t_conv, (120000.0 + 48000.0 + 96000.0) / 1e10));
+	CU_ASSERT(tp_close(p.t_total, p.t_conv + 97e-6 + 1e-6));
+	st.grouped = 0; /* an unsorted source is regrouped first: + nnz / conv_rate */
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_FIRST_CALL, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
+	CU_ASSERT(tp_close(p.t_conv, 10e-6 + 264000.0 / 1e10));
+	st.grouped = 1;
+	/* overlap = 1: only the longest of x up / kernel / y down counts */
+	r.overlap = 1.0;
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
+	CU_ASSERT(tp_close(p.t_gpu_part, 10e-6 + 8e-6));
+	r.overlap = 0.0;
+	/* K = 0: no device part; K = M: no remainder, no merge */
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 0, &p),
+	                HYB_OK);
+	CU_ASSERT(p.t_gpu_part == 0 && tp_close(p.t_total, 1e-6 + 160e-6));
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 10, &p),
+	                HYB_OK);
+	CU_ASSERT(p.t_cpu_part == 0 && tp_close(p.t_total, p.t_gpu_part));
+	/* DIA: 3 diagonals of 1000, 900, 500 entries, the rest elsewhere */
+	int64_t occ[3] = {1000, 900, 500};
+	st.ndiag       = 3;
+	st.diag_occ    = occ;
+	st.diag_rest   = 10000 - 2400;
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_DIA, 2, &p), HYB_OK);
+	CU_ASSERT(p.dev_nnz == 1900 && p.cpu_nnz == 8100 && p.slots == 2000);
+	CU_ASSERT(tp_close(p.dev_bytes, 2000 * 8.0 + 2 * 4.0));
+	CU_ASSERT(tp_close(p.t_gpu_part, 10e-6 + 8e-6 + (16000.0 + 16000.0) / 2e10 + 8e-6));
+	/* invalid requests */
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_DIA, 4, &p),
+	                HYB_E_INVALID);
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 11, &p),
+	                HYB_E_INVALID);
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_CSR, 1, &p),
+	                HYB_E_INVALID);
+	r.h2d_bw = -1;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 1, &p),
+	                HYB_E_INVALID);
+	r.h2d_bw  = 1e9;
+	r.overlap = NAN;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 1, &p),
+	                HYB_E_INVALID);
+}
+
+/* ------------------------------------------------------------------ Algorithm 3 */
+
+static void test_algorithm3(void)
+{
+	/* Without fixed costs the totals are max(TC, TG) with TC falling and TG rising in K, so
+	   Algorithm 3's crossing is the exhaustive minimum (up to ties). */
+	tp_state = 22;
+	for (int t = 0; t < 40; t++)
+	{
+		int64_t  M  = 2 + tp_below(400);
+		int64_t* df = calloc((size_t)M + 1, sizeof(int64_t));
+		for (int64_t i = 1; i <= M; i++)
+			df[i] = tp_below(5) ? 0 : tp_below(1000) + (i < 30 ? 5000 : 0);
+		df[M]               = 1;
+		hyb_spmv_stats_t st = tp_stats_df(df, M, HYB_PREC_D);
+		hyb_spmv_rates_t r  = tp_rates();
+		r.cpu_call_s        = 0;
+		r.cpu_coo_bw        = 1e8 * (double)(1 + tp_below(100));
+		r.gpu_ell_bw        = 1e9 * (double)(1 + tp_below(100));
+		hyb_spmv_phase_t ph = t % 2 ? HYB_SPMV_STEADY : HYB_SPMV_FIRST_CALL;
+		int64_t          ka = hyb_policy_spmv_seek_k(&st, &r, ph, HYB_SPMV_DEV_ELL);
+		hyb_spmv_pred_t  pb, pa;
+		int64_t          kb = hyb_policy_spmv_best_k(&st, &r, ph, HYB_SPMV_DEV_ELL, &pb);
+		CU_ASSERT_FATAL(ka >= 1 && ka <= M && kb >= 1 && kb <= M);
+		CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_predict(&st, &r, ph, HYB_SPMV_DEV_ELL, ka, &pa),
+		                      HYB_OK);
+		/* steady state: same K, or a tie in predicted max(TC, TG); on a first call the
+		   exhaustive minimum also weighs the conversion, which Algorithm 3 does not see */
+		if (ph == HYB_SPMV_STEADY)
+			CU_ASSERT(ka == kb || tp_close(fmax(pa.t_cpu_part, pa.t_gpu_part),
+			                               fmax(pb.t_cpu_part, pb.t_gpu_part)));
+		CU_ASSERT(pb.t_total <= pa.t_total);
+		/* the crossing: at K_alg3 the two sides bracket each other with the neighbours */
+		if (ka > 1 && ka < M)
+		{
+			hyb_spmv_pred_t lo, hi;
+			hyb_policy_spmv_predict(&st, &r, ph, HYB_SPMV_DEV_ELL, ka - 1, &lo);
+			hyb_policy_spmv_predict(&st, &r, ph, HYB_SPMV_DEV_ELL, ka + 1, &hi);
+			CU_ASSERT((lo.t_gpu_part <= lo.t_cpu_part) || (pa.t_gpu_part >= pa.t_cpu_part));
+			CU_ASSERT(fmax(pa.t_cpu_part, pa.t_gpu_part) <= fmax(lo.t_cpu_part, lo.t_gpu_part) ||
+			          fmax(pa.t_cpu_part, pa.t_gpu_part) <= fmax(hi.t_cpu_part, hi.t_gpu_part));
+		}
+		free(df);
+	}
+	/* no crossing: a device far faster than the CPU takes every slot, a far slower one one */
+	int64_t          df[6] = {0, 100, 100, 100, 100, 100};
+	hyb_spmv_stats_t st    = tp_stats_df(df, 5, HYB_PREC_D);
+	hyb_spmv_rates_t r     = tp_rates();
+	r.gpu_ell_bw = 1e15, r.gpu_call_s = 0, r.h2d_bw = r.d2h_bw = 1e15;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_seek_k(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL), 5);
+	r            = tp_rates();
+	r.gpu_ell_bw = 1e3;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_seek_k(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL), 1);
+	CU_ASSERT_EQUAL(hyb_policy_spmv_seek_k(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_DIA),
+	                -1); /* no diagonals */
+	CU_ASSERT_EQUAL(hyb_policy_spmv_seek_k(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_CSR), -1);
+	/* memory: best_k stops where the part no longer fits */
+	hyb_spmv_pred_t p;
+	r         = tp_rates();
+	r.gpu_mem = 500.0 * 3 * 12 + 2 * 500 * 8 + 1; /* room for K = 3 */
+	CU_ASSERT(hyb_policy_spmv_best_k(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, &p) <= 3);
+	r.gpu_mem = 10;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_best_k(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, &p), -1);
+}
+
+/* ------------------------------------------------------------------ plans */
+
+/* 27-point-stencil statistics at n^3 rows: row lengths 8..27 by boundary position, and
+   27 diagonals with occupancy (n-|dx|)(n-|dy|)(n-|dz|). */
+static hyb_spmv_stats_t tp_stencil(int64_t n, int64_t* df, int64_t* occ)
+{
+	memset(df, 0, 28 * sizeof(int64_t));
+	int64_t c[2] = {n - 2, 2}; /* per dimension: interior (3 neighbours) and faces (2) */
+	for (int a = 0; a < 2; a++)
+		for (int b = 0; b < 2; b++)
+			for (int d = 0; d < 2; d++)
+				df[(3 - a) * (3 - b) * (3 - d)] += c[a] * c[b] * c[d];
+	int q = 0;
+	for (int dz = 0; dz <= 1; dz++) /* occupancies only depend on |d|; sorted below */
+		for (int dy = 0; dy <= 1; dy++)
+			for (int dx = 0; dx <= 1; dx++)
+			{
+				int reps = (dz ? 2 : 1) * (dy ? 2 : 1) * (dx ? 2 : 1);
+				for (int k = 0; k < reps; k++)
+					occ[q++] = (n - dx) * (n - dy) * (n - dz);
+			}
+	for (int i = 0; i < 27; i++) /* most populated first */
+		for (int j = i + 1; j < 27; j++)
+			if (occ[j] > occ[i])
+			{
+				int64_t t = occ[i];
+				occ[i]    = occ[j];
+				occ[j]    = t;
+			}
+	hyb_spmv_stats_t st = tp_stats_df(df, 27, HYB_PREC_D);
+	st.ndiag            = 27;
+	st.diag_occ         = occ;
+	st.diag_rest        = 0;
+	return st;
+}
+
+static void test_plan_boundaries(void)
+{
+	hyb_spmv_rates_t r;
+	hyb_policy_spmv_default_rates(&r);
+	hyb_spmv_plan_t plan;
+
+	/* a small matrix keeps the CPU, first call or not */
+	int64_t          small_df[6] = {0, 0, 0, 0, 0, 100};
+	hyb_spmv_stats_t st          = tp_stats_df(small_df, 5, HYB_PREC_D);
+	for (int ph = 0; ph <= 1; ph++)
+	{
+		CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, (hyb_spmv_phase_t)ph, &plan), HYB_OK);
+		CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_CPU);
+		CU_ASSERT(plan.t_cpu > 0 && plan.t_cpu < plan.t_gpu);
+	}
+
+	/* the 8 M-row stencil: resident -> device, DIA (fewer bytes than ELL or CSR) */
+	int64_t df[28], occ[27];
+	st = tp_stencil(200, df, occ);
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_check_stats(&st), HYB_OK);
+	CU_ASSERT_EQUAL(st.nnz, 598LL * 598 * 598);
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
+	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_GPU);
+	CU_ASSERT_EQUAL(plan.fmt, HYB_SPMV_DEV_DIA);
+	CU_ASSERT_EQUAL(plan.K, 27);
+	CU_ASSERT(plan.t_cpu / plan.t_gpu > 10); /* x and y over PCIe bound it near 12x */
+	/* the CPU-only prediction is the anchor's 37 ms, within 5 % */
+	CU_ASSERT(fabs(plan.t_cpu - 0.037) < 0.05 * 0.037);
+	double serial = plan.t_gpu;
+	r.overlap     = 1.0; /* pipelined x / kernel / y: only the longest stage remains */
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
+	CU_ASSERT(plan.t_gpu < 0.5 * serial);
+	CU_ASSERT(plan.t_cpu / plan.t_gpu > 25);
+	r.overlap = 0.0;
+	/* first call: the matrix must cross PCIe, so split the rows */
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_FIRST_CALL, &plan), HYB_OK);
+	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_ROWSPLIT);
+	CU_ASSERT(plan.row_share > 0.2 && plan.row_share < 0.8);
+	CU_ASSERT(plan.t_cpu / plan.t_rowsplit > 1.3);
+	CU_ASSERT(plan.t_gpu > plan.t_cpu); /* device-only loses on a first call */
+	/* without device memory, everything stays on the CPU */
+	r.gpu_mem = 1e6;
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
+	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_CPU);
+	CU_ASSERT(isinf(plan.t_gpu) && isinf(plan.t_hybrid) && isinf(plan.t_rowsplit));
+	hyb_policy_spmv_default_rates(&r);
+	/* margin: a device only a little faster does not take the call */
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
+	r.margin = plan.t_cpu / plan.t_gpu; /* demand more than the predicted gain */
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
+	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_CPU);
+	r.margin = -1;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_E_INVALID);
+}
+
+/* The seed's regime: a device 8x the CPU, cheap transfers, irregular rows (most short, a
+   few very long: TSOPF-like), and no fast device CSR. The ELL part takes the short rows and
+   the first K entries of the long ones; the CPU takes the long tails. */
+static void test_plan_seed_regime(void)
+{
+	int64_t  M  = 2000;
+	int64_t* df = calloc((size_t)M + 1, sizeof(int64_t));
+	for (int64_t i = 80; i <= 120; i++)
+		df[i] = 1000;
+	df[M]               = 20;
+	hyb_spmv_stats_t st = tp_stats_df(df, M, HYB_PREC_D);
+	hyb_spmv_rates_t r  = tp_rates();
+	r.cpu_coo_bw        = 20e9;
+	r.cpu_csr_bw        = 20e9;
+	r.gpu_ell_bw        = 160e9;
+	r.gpu_csr_bw        = 40e9; /* a CSR kernel hurt by the imbalance */
+	r.h2d_bw = r.d2h_bw = 1e12;
+	r.gpu_call_s        = 1e-6;
+	hyb_spmv_plan_t plan;
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
+	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_HYBRID);
+	CU_ASSERT_EQUAL(plan.fmt, HYB_SPMV_DEV_ELL);
+	CU_ASSERT(plan.K >= 80 && plan.K < M);
+	CU_ASSERT(plan.split.cpu_nnz > 0 && plan.split.dev_nnz > plan.split.cpu_nnz);
+	CU_ASSERT(plan.t_hybrid * 1.1 < plan.t_gpu && plan.t_hybrid < plan.t_cpu);
+	/* the plan's K is the exhaustive minimum; Algorithm 3 lands within 10 % of it */
+	hyb_spmv_pred_t best;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_best_k(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, &best),
+	                plan.K);
+	CU_ASSERT(plan.K_alg3 > 0 && fabs((double)(plan.K_alg3 - plan.K)) <= 0.1 * (double)plan.K);
+	free(df);
+}
+
+static void test_rowsplit(void)
+{
+	int64_t          df[28], occ[27];
+	hyb_spmv_stats_t st = tp_stencil(100, df, occ);
+	hyb_spmv_rates_t r;
+	hyb_policy_spmv_default_rates(&r);
+	double share, prev = 0;
+	/* a faster link moves more of the matrix to the device, and the time never grows */
+	double tprev = INFINITY;
+	for (double bw = 5e9; bw <= 200e9; bw *= 2)
+	{
+		r.h2d_bw = bw;
+		double t = hyb_policy_spmv_rowsplit(&st, &r, HYB_SPMV_FIRST_CALL, &share);
+		CU_ASSERT(share > prev && share < 1);
+		CU_ASSERT(t <= tprev);
+		prev  = share;
+		tprev = t;
+	}
+	/* device memory caps the share */
+	hyb_policy_spmv_default_rates(&r);
+	double csr = (double)st.nnz * 12 + ((double)st.m + 1) * 4;
+	r.gpu_mem  = 2.0 * (double)st.m * 8 + 0.1 * csr;
+	hyb_policy_spmv_rowsplit(&st, &r, HYB_SPMV_STEADY, &share);
+	CU_ASSERT(share <= 0.1 + 1e-12 && share > 0);
+	r.gpu_mem = 1;
+	CU_ASSERT(isinf(hyb_policy_spmv_rowsplit(&st, &r, HYB_SPMV_STEADY, &share)));
+	/* empty matrix */
+	int64_t          zdf[1] = {10};
+	hyb_spmv_stats_t z      = tp_stats_df(zdf, 0, HYB_PREC_D);
+	hyb_spmv_plan_t  plan;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_plan(&z, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
+	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_CPU);
+}
+
+static CU_TestInfo hyb_tests_policy_spmv[] = {
+    {"ell_counts_eq4_eq5", test_ell_counts},
+    {"check_stats", test_check_stats},
+    {"predict_by_hand_eq6_eq8", test_predict_by_hand},
+    {"algorithm3", test_algorithm3},
+    {"plan_boundaries", test_plan_boundaries},
+    {"plan_seed_regime", test_plan_seed_regime},
+    {"rowsplit", test_rowsplit},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_policy_spmv = {"policy_spmv", NULL, NULL, NULL, NULL, hyb_tests_policy_spmv};
