@@ -149,7 +149,7 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 	}
 	hyb_l3_normalize( &a );
 	const hyb_config_t* cfg  = hyb_config();
-	hyb_mode_t          mode = hyb_config_mode_for( cfg, a.op, a.prec );
+	hyb_mode_t          mode = hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, a.op, a.prec );
 	double              flops = hyb_l3_flops( &a );
 
 	int consider = mode != HYB_MODE_CPU && !hyb_l3_trivial( &a ) &&

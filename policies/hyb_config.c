@@ -545,16 +545,23 @@ void hyb_config_finish( hyb_config_t* cfg )
 			*eq = '\0';
 			mode = hyb_cfg_enum_index( "auto|cpu|gpu:", eq + 1 );
 		}
-		if ( !eq || mode < 0 || !hyb_parse_routine_key( tok, &op, &prec ) )
+		/* An exact symbol: a name with a trailing underscore or a cblas_,
+		   scipy_ or mkl_ prefix ("dgemm" alone means every dgemm flavor). */
+		int symbol = eq && ( tok[strlen( tok ) - 1] == '_' || strncmp( tok, "cblas_", 6 ) == 0 ||
+		                     strncmp( tok, "scipy_", 6 ) == 0 || strncmp( tok, "mkl_", 4 ) == 0 );
+		if ( !eq || mode < 0 || ( !symbol && !hyb_parse_routine_key( tok, &op, &prec ) ) ||
+		     strlen( tok ) >= sizeof cfg->routine_modes[0].symbol )
 		{
 			HYB_LOG( HYB_LOG_WARN,
 			         "warning: HYBLAS_ROUTINE_MODE entry \"%s\" is not ROUTINE=auto|cpu|gpu "
-			         "(ROUTINE: gemm, dgemm, trsm, ...); ignored",
+			         "(ROUTINE: gemm, dgemm, trsm, ... or an exact symbol such as cblas_dgemm); ignored",
 			         tok );
 			continue;
 		}
 		if ( cfg->n_routine_modes == HYB_CFG_MAX_ROUTINE_MODES ) break;
-		cfg->routine_modes[cfg->n_routine_modes++] = ( hyb_cfg_routine_mode_t ){ op, prec, (hyb_mode_t)mode };
+		hyb_cfg_routine_mode_t* r = &cfg->routine_modes[cfg->n_routine_modes++];
+		*r = ( hyb_cfg_routine_mode_t ){ .op = symbol ? -1 : op, .prec = symbol ? -1 : prec, .mode = (hyb_mode_t)mode };
+		if ( symbol ) snprintf( r->symbol, sizeof r->symbol, "%s", tok );
 	}
 
 	/* HYBLAS_CPU_RATIO */
@@ -603,13 +610,21 @@ void hyb_config_finish( hyb_config_t* cfg )
 	}
 }
 
+hyb_mode_t hyb_config_mode_for_call( const hyb_config_t* cfg, const char* symbol, hyb_op_t op, hyb_prec_t prec )
+{
+	for ( int i = 0; symbol && i < cfg->n_routine_modes; i++ )
+		if ( cfg->routine_modes[i].symbol[0] && strcmp( cfg->routine_modes[i].symbol, symbol ) == 0 )
+			return cfg->routine_modes[i].mode;
+	return hyb_config_mode_for( cfg, op, prec );
+}
+
 hyb_mode_t hyb_config_mode_for( const hyb_config_t* cfg, hyb_op_t op, hyb_prec_t prec )
 {
 	int family = -1;
 	for ( int i = 0; i < cfg->n_routine_modes; i++ )
 	{
 		const hyb_cfg_routine_mode_t* r = &cfg->routine_modes[i];
-		if ( r->op != (int)op ) continue;
+		if ( r->symbol[0] || r->op != (int)op ) continue;
 		if ( r->prec == (int)prec ) return r->mode; /* the most specific entry wins */
 		if ( r->prec < 0 ) family = (int)r->mode;
 	}

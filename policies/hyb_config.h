@@ -86,6 +86,7 @@ typedef struct
 	int        op;   /* hyb_op_t */
 	int        prec; /* hyb_prec_t, or -1 for every precision */
 	hyb_mode_t mode;
+	char       symbol[48]; /* an exact exported name ("cblas_dgemm"), or empty */
 } hyb_cfg_routine_mode_t;
 
 typedef struct hyb_config_s
@@ -141,6 +142,10 @@ void hyb_config_print( const hyb_config_t* cfg, int fd );
 /* The mode that applies to (op, prec): routine entry > family entry >
    HYBLAS_MODE. Pure. */
 hyb_mode_t hyb_config_mode_for( const hyb_config_t* cfg, hyb_op_t op, hyb_prec_t prec );
+
+/* The same for one call of exported symbol `symbol`: an entry naming the
+   exact symbol ("cblas_dgemm=gpu", "dgemm_=cpu") beats the rest. Pure. */
+hyb_mode_t hyb_config_mode_for_call( const hyb_config_t* cfg, const char* symbol, hyb_op_t op, hyb_prec_t prec );
 
 /* Resolve a SIZE setting against a whole (percent of `whole`). */
 static inline double hyb_cfg_size_bytes( hyb_cfg_size_t s, double whole )

@@ -86,6 +86,73 @@ static int hyb_is_rank_k( const hyb_l3_args_t* a )
 	return a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
 }
 
+/* Rate of a staging copy whose contiguous pieces are `piece` bytes long
+   (whole columns of a matrix are one piece: contiguous). */
+static double hyb_copy_rate( const hyb_profile_t* p, double piece, int contiguous )
+{
+	if ( contiguous ) return p->host_copy;
+	return p->host_copy * piece / ( piece + p->copy_piece_half );
+}
+
+/* Bytes and contiguous piece lengths of what the pipeline copies for a
+   region m_dev x n_dev of the output with tiles Tm x Tn and k-chunks K:
+   the loaded blocks of A and B (each once when they all fit the device,
+   otherwise the panel not reused along a strip again per strip), the
+   output tiles read (beta != 0) and written. Returns the seconds of the
+   copies of each host thread: the issuer (load1) and the storer (store2). */
+static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
+                            int64_t Tm, int64_t Tn, int64_t K, double budget, int register_ops, double* t_issuer,
+                            double* t_storer, double* loaded_out, double* first_blocks )
+{
+	double ab, c_in, c_out, flops;
+	hyb_l3_sizes( a, m_dev, n_dev, &ab, &c_in, &c_out, &flops );
+	double es  = (double)hyb_prec_size( a->prec );
+	int    tri = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
+	double bytes_a, bytes_b, piece_a, piece_b;
+	int    cont_a, cont_b;
+	if ( a->op == HYB_OP_GEMM )
+	{
+		bytes_a = es * (double)m_dev * (double)a->k;
+		bytes_b = es * (double)a->k * (double)n_dev;
+		/* A block is Tm x K (transa N) or K x Tm of the stored matrix. */
+		piece_a = es * (double)( a->transa == 'N' ? Tm : K );
+		cont_a  = a->transa == 'N' ? Tm == a->m : K == a->k;
+		piece_b = es * (double)( a->transb == 'N' ? K : Tn );
+		cont_b  = a->transb == 'N' ? K == a->k : Tn == a->n;
+	}
+	else
+	{
+		bytes_a = ab, bytes_b = 0;
+		piece_a = piece_b = es * (double)( tri ? ( a->side == 'L' ? a->m : a->n ) : Tm );
+		cont_a = tri, cont_b = 0;
+	}
+	double tiles = 3.0 * (double)Tm * (double)Tn * es;
+	double reload = 1;
+	if ( ab + tiles > budget * 0.9 && !tri )
+		reload = (double)hyb_cdiv64( n_dev > m_dev ? m_dev : n_dev, Tm < Tn ? Tm : Tn );
+	int64_t m_out = tri && a->side == 'R' ? Tm : a->op == HYB_OP_GEMM || a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM || tri
+	                                                 ? a->m
+	                                                 : a->n;
+	double piece_c  = es * (double)Tm;
+	int    cont_c   = Tm == m_out;
+	double rate_c   = hyb_copy_rate( p, piece_c, cont_c );
+	double ntiles   = tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
+	                      : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
+	double blk      = tri ? ab : (double)( Tm > Tn ? Tm : Tn ) * (double)K * es;
+	double loaded   = ( bytes_a + bytes_b ) * reload;
+	double nblocks  = loaded / blk;
+	double in_copy  = register_ops ? 0
+	                              : reload * ( bytes_a / hyb_copy_rate( p, piece_a, cont_a ) +
+	                                           ( bytes_b > 0 ? bytes_b / hyb_copy_rate( p, piece_b, cont_b ) : 0 ) );
+	*t_issuer     = in_copy + c_in / rate_c + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
+	*t_storer     = c_out / rate_c + ntiles * HYB_TILE_OVERHEAD;
+	*loaded_out   = loaded;
+	/* The first product's blocks: load1 and DMA overlap within a block. */
+	double rate_first = hyb_copy_rate( p, piece_a, cont_a );
+	if ( rate_first > p->h2d_pinned ) rate_first = p->h2d_pinned;
+	*first_blocks = ( tri ? 1 : 2 ) * blk / rate_first;
+}
+
 double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
                         int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, int register_ops,
                         double parts[4] )
@@ -96,38 +163,26 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
 	double es  = (double)hyb_prec_size( a->prec );
 	int    tri = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
 
-	/* Blocks are loaded once when they all fit beside the tiles; otherwise
-	   the operand that is not reused along a strip is reloaded per strip. */
-	double tiles  = 3.0 * (double)Tm * (double)Tn * es;
-	double loaded = ab;
-	if ( ab + tiles > budget * 0.9 && !tri )
-		loaded = ab * (double)hyb_cdiv64( n_dev > m_dev ? m_dev : n_dev, Tm < Tn ? Tm : Tn );
-	double ntiles = tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
-	                    : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
-	if ( hyb_is_rank_k( a ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_dev, Tn ) / 2;
-	double blk     = tri ? ab : (double)( Tm > Tn ? Tm : Tn ) * (double)K * es;
-	double nblocks = loaded / blk;
-
-	/* Two host threads copy: the issuer (load1: blocks, and the output
-	   tiles when they are inputs) and the storer (store2). Each is limited
-	   by one copy team's rate, both by the host's total. */
-	double in_bytes  = ( register_ops ? 0 : loaded ) + c_in;
-	double t_issuer  = in_bytes / p->host_copy + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
-	double t_storer  = c_out / p->host_copy + ntiles * HYB_TILE_OVERHEAD;
-	double t_host    = hyb_maxd( hyb_maxd( t_issuer, t_storer ), ( in_bytes + c_out ) / p->host_copy_dual );
+	double t_issuer, t_storer, loaded, t_first;
+	hyb_copy_times( p, a, m_dev, n_dev, Tm, Tn, K, budget, register_ops, &t_issuer, &t_storer, &loaded, &t_first );
+	/* The issuer and the storer copy at once; both share the host's memory. */
+	double copied = ( register_ops ? 0 : loaded ) + c_in + c_out;
+	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), copied / p->host_copy_dual );
 	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_in ) / p->h2d_pinned, c_out / p->d2h_pinned ),
 	                          ( loaded + c_in + c_out ) / p->bidir_pinned ) /
 	                ndev;
+	double ntiles   = tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
+	                      : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
+	if ( hyb_is_rank_k( a ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_dev, Tn ) / 2;
 	double op_flops = tri ? flops / ntiles
 	                      : 2.0 * (double)Tm * (double)Tn * (double)K * ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
 	double rate     = p->gpu_flops[a->prec] * op_flops / ( op_flops + p->gpu_half_flops );
 	double t_comp   = flops / ( rate * ndev ) + flops / op_flops * p->launch_latency / ndev;
 
-	/* Pipeline fill and drain: the first product waits for its blocks, the
-	   last tile's download and store are not overlapped. */
-	double tile   = (double)Tm * (double)Tn * es;
-	double t_fill = ( tri ? 1 : 2 ) * blk * ( 1 / p->host_copy + 1 / p->h2d_pinned ) +
-	                tile * ( 1 / p->d2h_pinned + 1 / p->host_copy );
+	/* Fill and drain: the first product waits for its blocks; the last
+	   tile's download and store are not overlapped. */
+	double tile    = (double)Tm * (double)Tn * es;
+	double t_fill  = t_first + tile / p->d2h_pinned + tile / hyb_copy_rate( p, es * (double)Tm, 0 );
 	double t_fixed = p->gpu_call_overhead + t_fill;
 	if ( register_ops ) t_fixed += ab * ( p->register_s_per_byte + p->unregister_s_per_byte );
 
@@ -146,8 +201,16 @@ static int64_t hyb_round_up( int64_t v, int64_t q )
 	return ( v + q - 1 ) / q * q;
 }
 
-void hyb_policy_l3_tiles( const hyb_l3_args_t* a, double budget, int64_t tile, int64_t* Tm, int64_t* Tn,
-                          int64_t* K )
+/* Whether a tile choice respects the size limits and the budget. */
+static int hyb_tiles_fit( double es, int64_t Tm, int64_t Tn, int64_t K, double budget )
+{
+	double tile = (double)Tm * (double)Tn * es;
+	double blk  = (double)( Tm > Tn ? Tm : Tn ) * (double)K * es;
+	return tile <= HYB_TILE_MAX_BYTES && blk <= HYB_BLOCK_MAX_BYTES && 3 * tile + 2 * blk <= budget;
+}
+
+void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget, int64_t tile,
+                          int64_t* Tm, int64_t* Tn, int64_t* K )
 {
 	double es = (double)hyb_prec_size( a->prec );
 	*Tm = *Tn = *K = 0;
@@ -171,50 +234,55 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, double budget, int64_t tile, i
 	int     rank_k = hyb_is_rank_k( a );
 	int64_t M = rank_k ? a->n : a->m, N = a->n;
 	int64_t kdim = a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n ) : a->k;
-	int64_t tm, tn;
 	if ( tile )
-		tm = tn = tile;
-	else
 	{
-		/* Square tiles with at least about eight of them, so that downloads
-		   and stores overlap products; then skinny outputs get tall (or wide)
-		   tiles whose columns are long contiguous copies. */
+		int64_t tm = tile > M ? M : tile, tn = tile > N ? N : tile;
+		if ( rank_k ) tn = tm;
+		int64_t k = kdim < ( tm > tn ? tm : tn ) ? kdim : ( tm > tn ? tm : tn );
+		*Tm = tm, *Tn = tn, *K = k > 0 ? k : 1;
+		return;
+	}
+	if ( a->op != HYB_OP_GEMM )
+	{
+		/* Square tiles with about eight of them at least (rank-k updates need
+		   square tiles for their diagonal; symm builds its blocks from a
+		   triangle column by column: square is as good as any). */
 		double  mn = (double)M * (double)N;
 		int64_t t  = mn >= 8.0 * 2048 * 2048 ? 2048 : mn >= 8.0 * 1024 * 1024 ? 1024 : 512;
-		tm = tn = t;
-		double tile_elems = HYB_TILE_MAX_BYTES / 2 / es;
-		if ( !rank_k && N < tn )
+		int64_t tm = t > M ? M : t, tn = rank_k ? tm : ( t > N ? N : t );
+		int64_t k  = kdim < t ? kdim : t;
+		while ( !hyb_tiles_fit( es, tm, tn, k, budget ) && tm > 64 )
 		{
-			tn = N;
-			tm = hyb_round_up( (int64_t)( tile_elems / (double)N ), 256 );
-			tm = tm < t ? t : tm > 16384 ? 16384 : tm;
+			tm /= 2;
+			tn = rank_k ? tm : ( tn > 64 ? tn / 2 : tn );
+			k  = kdim < tm ? kdim : tm;
 		}
-		else if ( !rank_k && M < tm )
-		{
-			tm = M;
-			tn = hyb_round_up( (int64_t)( tile_elems / (double)M ), 256 );
-			tn = tn < t ? t : tn > 16384 ? 16384 : tn;
-		}
+		if ( hyb_tiles_fit( es, tm, tn, k, budget ) ) *Tm = tm, *Tn = tn, *K = k > 0 ? k : 1;
+		return;
 	}
-	tm = tm > M ? M : tm;
-	tn = tn > N ? N : tn;
-	int64_t edge = tm > tn ? tm : tn;
-	int64_t k    = kdim < edge ? kdim : edge;
-	int64_t kcap = (int64_t)( HYB_BLOCK_MAX_BYTES / ( (double)edge * es ) ) / 64 * 64;
-	if ( kcap < 64 ) kcap = 64;
-	if ( k > kcap ) k = kcap;
-	if ( k < 1 ) k = 1;
-	/* Shrink until three tiles and two blocks fit the budget. */
-	while ( 3.0 * (double)tm * (double)tn * es + 2.0 * (double)edge * (double)k * es > budget )
+
+	/* gemm: the cost model picks among tile shapes. Full-height tiles make
+	   the A blocks and the output tiles contiguous copies; full-depth chunks
+	   the B blocks; smaller tiles fill the pipeline sooner. */
+	static const int64_t edges[] = { 16384, 8192, 4096, 2048, 1024, 512, 256 };
+	double               best    = INFINITY;
+	for ( int im = -1; im < (int)( sizeof edges / sizeof edges[0] ); im++ )
 	{
-		if ( tm <= 64 && tn <= 64 ) return;
-		tm = tm > 64 ? tm / 2 : tm;
-		tn = rank_k ? tm : tn > 64 ? tn / 2 : tn;
-		edge = tm > tn ? tm : tn;
+		int64_t tm = im < 0 ? M : edges[im];
+		if ( tm > M || ( im >= 0 && tm == M ) ) continue;
+		for ( int in = -1; in < (int)( sizeof edges / sizeof edges[0] ); in++ )
+		{
+			int64_t tn = in < 0 ? N : edges[in];
+			if ( tn > N || ( in >= 0 && tn == N ) ) continue;
+			for ( int ik = -1; ik < (int)( sizeof edges / sizeof edges[0] ); ik++ )
+			{
+				int64_t k = ik < 0 ? kdim : edges[ik];
+				if ( k > kdim || ( ik >= 0 && k == kdim ) || !hyb_tiles_fit( es, tm, tn, k, budget ) ) continue;
+				double t = hyb_cost_l3_gpu( p, a, M, N, tm, tn, k, ndev, budget, 0, NULL );
+				if ( t < best ) best = t, *Tm = tm, *Tn = tn, *K = k;
+			}
+		}
 	}
-	*Tm = tm;
-	*Tn = tn;
-	*K  = k;
 }
 
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,
@@ -237,7 +305,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 	if ( in->mode == HYB_MODE_AUTO && flops < in->min_flops )
 		return plan.why = "below HYBLAS_L3_MIN_FLOPS", plan;
 
-	hyb_policy_l3_tiles( a, in->budget, in->tile, &plan.Tm, &plan.Tn, &plan.K );
+	hyb_policy_l3_tiles( a, p, in->ndev, in->budget, in->tile, &plan.Tm, &plan.Tn, &plan.K );
 	if ( plan.Tm == 0 ) return plan.why = "does not fit the device budget", plan;
 
 	int64_t m_out = a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K ||

@@ -46,10 +46,12 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
                         int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, int register_ops,
                         double parts[4] );
 
-/* Tiles and k-chunk for `a` within `budget` bytes of device memory (tile
-   != 0 forces square tiles of that edge). *Tm = 0 when nothing fits. */
-void hyb_policy_l3_tiles( const hyb_l3_args_t* a, double budget, int64_t tile, int64_t* Tm, int64_t* Tn,
-                          int64_t* K );
+/* Tiles and k-chunk for `a` within `budget` bytes of device memory: for
+   gemm the shape the cost model predicts fastest among full-height, full-
+   width, full-depth and power-of-two edges; square tiles otherwise (tile !=
+   0 forces square tiles of that edge). *Tm = 0 when nothing fits. */
+void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget, int64_t tile,
+                          int64_t* Tm, int64_t* Tn, int64_t* K );
 
 /* The plan for a valid, normalized, non-trivial call. */
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,

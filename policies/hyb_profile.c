@@ -31,6 +31,7 @@ static const struct
 	HYB_PF( "unregister_s_per_byte", unregister_s_per_byte ),
 	HYB_PF( "host_copy", host_copy ),
 	HYB_PF( "host_copy_dual", host_copy_dual ),
+	HYB_PF( "copy_piece_half", copy_piece_half ),
 	HYB_PF( "gpu_sflops", gpu_flops[HYB_PREC_S] ),
 	HYB_PF( "gpu_dflops", gpu_flops[HYB_PREC_D] ),
 	HYB_PF( "gpu_cflops", gpu_flops[HYB_PREC_C] ),
@@ -59,6 +60,7 @@ void hyb_profile_defaults( hyb_profile_t* p )
 	p->unregister_s_per_byte       = HYB_DEF_UNREGISTER_S_PER_B;
 	p->host_copy                   = HYB_DEF_HOST_COPY;
 	p->host_copy_dual              = HYB_DEF_HOST_COPY_DUAL;
+	p->copy_piece_half             = HYB_DEF_COPY_PIECE_HALF;
 	p->gpu_flops[HYB_PREC_S]       = HYB_DEF_GPU_SFLOPS;
 	p->gpu_flops[HYB_PREC_D]       = HYB_DEF_GPU_DFLOPS;
 	p->gpu_flops[HYB_PREC_C]       = HYB_DEF_GPU_CFLOPS;

@@ -14,6 +14,8 @@ typedef struct
 	double register_s_per_byte, unregister_s_per_byte;
 	double host_copy;                      /* bytes/s of one staging copy team */
 	double host_copy_dual;                 /* bytes/s of two teams at once (load1 + store2) */
+	double copy_piece_half;                /* a copy in contiguous pieces of this many bytes runs
+	                                          at half the rate of a contiguous copy */
 	double gpu_flops[HYB_PREC_COUNT];      /* device gemm on resident data */
 	double gpu_half_flops;                 /* efficiency knee of one device product */
 	double cpu_flops[HYB_PREC_COUNT];      /* CPU library gemm */

@@ -154,6 +154,44 @@ static double time_host_copy( void* pinned, size_t bytes, int threads )
 
 typedef struct
 {
+	const char* src; /* pieces at a stride, like columns of a larger matrix */
+	char*       dst;
+	size_t      piece, stride;
+} piece_arg_t;
+
+static void copy_pieces( void* p, int64_t b, int64_t e )
+{
+	piece_arg_t* c = p;
+	for ( int64_t j = b; j < e; j++ )
+		hyb_copy_stream( c->dst + (size_t)j * c->piece, c->src + (size_t)j * c->stride, c->piece );
+	hyb_copy_fence();
+}
+
+/* The same copy in 8 KiB pieces (1024-row double tiles of a larger
+   matrix): the piece length at which the rate halves, for the model. */
+static double time_piece_half( void* pinned, size_t bytes, int threads, double contiguous_rate )
+{
+	size_t      piece = 8192, stride = 4 * piece;
+	size_t      n     = bytes / piece;
+	char*       src   = xmalloc( n * stride );
+	hyb_team_t* team  = hyb_team_create( threads - 1 );
+	piece_arg_t c     = { src, pinned, piece, stride };
+	double      best  = 1e30;
+	for ( int r = 0; r < 4; r++ )
+	{
+		double t0 = hyb_now();
+		hyb_team_run( team, (int64_t)n, copy_pieces, &c );
+		double dt = hyb_now() - t0;
+		if ( dt < best ) best = dt;
+	}
+	hyb_team_destroy( team );
+	free( src );
+	double rate = (double)( n * piece ) / best;
+	return rate < contiguous_rate ? (double)piece * ( contiguous_rate / rate - 1 ) : 0;
+}
+
+typedef struct
+{
 	copy_arg_t  c;
 	hyb_team_t* team;
 	int64_t     n;
@@ -276,7 +314,7 @@ static double time_call_overhead( const hyb_profile_t* p, double budget )
 		                .m = n, .n = n, .k = n, .alpha = { 1, 0 }, .beta = { 0, 0 }, .a = A, .lda = n,
 		                .b = B, .ldb = n, .c = C, .ldc = n };
 	int64_t Tm, Tn, K;
-	hyb_policy_l3_tiles( &a, budget, 0, &Tm, &Tn, &K );
+	hyb_policy_l3_tiles( &a, p, 1, budget, 0, &Tm, &Tn, &K );
 	hyb_l3_work_t w;
 	CHECK( hyb_l3_work_build( &w, &a, n, n, Tm, Tn, K ) );
 	hyb_l3_exec_opts_t o = { .ndev = 1, .copy_threads = 8, .cpu = cpu_sub };
@@ -391,6 +429,7 @@ int main( int argc, char** argv )
 	int threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8;
 	p.host_copy      = time_host_copy( pinned, bytes, threads );
 	p.host_copy_dual = time_host_copy_dual( pinned, bytes, threads );
+	p.copy_piece_half = time_piece_half( pinned, bytes / 2, threads, p.host_copy );
 	free( pageable );
 
 	static const int64_t dev_n[HYB_PREC_COUNT] = { 8192, 8192, 4096, 4096 };
@@ -425,6 +464,7 @@ int main( int argc, char** argv )
 	        "once %.1f GB/s\n",
 	        p.register_s_per_byte * 1073741824e3, p.unregister_s_per_byte * 1073741824e3, p.host_copy * 1e-9,
 	        threads, p.host_copy_dual * 1e-9 );
+	printf( "  copies in pieces run at half rate for pieces of %.0f bytes\n", p.copy_piece_half );
 	for ( int q = 0; q < HYB_PREC_COUNT; q++ )
 		printf( "  %cgemm: device %7.2f TFLOP/s, CPU %6.3f TFLOP/s\n", "sdcz"[q], p.gpu_flops[q] * 1e-12,
 		        p.cpu_flops[q] * 1e-12 );

@@ -383,6 +383,40 @@ static hyb_status_t hyb_stage_in_take( hyb_worker_t* k, int* idx )
 	return HYB_OK;
 }
 
+/* Columns copied per DMA when a staged block is sent: load1 of the next
+   group overlaps load2 of this one, so a block reaches the device about as
+   soon as its last group is copied. */
+#define HYB_SEND_GROUP ( (size_t)4 << 20 )
+
+/* load1 + load2 of rectangle `r` of operand `src` (leading dimension ld)
+   into dense device memory `dst` (leading dimension r->rows), through a
+   staging buffer, in column groups. */
+static hyb_status_t hyb_stage_send( hyb_worker_t* k, const hyb_blk_t* r, const void* src, int64_t ld, void* dst )
+{
+	size_t       es  = hyb_prec_size( k->run->w->args.prec );
+	size_t       col = (size_t)r->rows * es;
+	int64_t      g   = col >= HYB_SEND_GROUP ? 1 : (int64_t)( HYB_SEND_GROUP / col );
+	int          i;
+	hyb_status_t st = hyb_stage_in_take( k, &i );
+	if ( st != HYB_OK ) return st;
+	for ( int64_t c = 0; c < r->cols && st == HYB_OK; c += g )
+	{
+		hyb_blk_t sub = *r;
+		sub.c0 += c;
+		sub.cols      = r->cols - c < g ? r->cols - c : g;
+		char*      at = k->stage_in[i] + (size_t)c * col;
+		hyb_load_t L  = { &k->run->w->args, &sub, src, ld, at, es };
+		double     t0 = hyb_now();
+		hyb_load_run( k->eng->in, &L );
+		k->t_load1 += hyb_now() - t0;
+		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, (char*)dst + (size_t)c * col, col, at, col, col, (size_t)sub.cols );
+	}
+	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_stage_in[i] );
+	k->stage_in_busy[i] = 1;
+	k->bytes_h2d += (double)col * (double)r->cols;
+	return st;
+}
+
 /* load1 + load2 of block `b` into slot `s`. */
 static hyb_status_t hyb_load_block( hyb_worker_t* k, int b, int s )
 {
@@ -399,22 +433,12 @@ static hyb_status_t hyb_load_block( hyb_worker_t* k, int b, int s )
 		/* Registered pages: the DMA reads the application's memory. */
 		const char* from = (const char*)src + ( (size_t)blk->r0 + (size_t)blk->c0 * (size_t)ld ) * es;
 		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, dslot, width, from, (size_t)ld * es, width, (size_t)blk->cols );
+		k->bytes_h2d += (double)width * (double)blk->cols;
 	}
 	else
-	{
-		int i;
-		if ( ( st = hyb_stage_in_take( k, &i ) ) != HYB_OK ) return st;
-		hyb_load_t L  = { &w->args, blk, src, ld, k->stage_in[i], es };
-		double     t0 = hyb_now();
-		hyb_load_run( k->eng->in, &L );
-		k->t_load1 += hyb_now() - t0;
-		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, dslot, width, k->stage_in[i], width, width, (size_t)blk->cols );
-		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_stage_in[i] );
-		k->stage_in_busy[i] = 1;
-	}
+		st = hyb_stage_send( k, blk, src, ld, dslot );
 	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_loaded[s] );
 	k->slot_loaded[s] = 1;
-	k->bytes_h2d += (double)width * (double)blk->cols;
 	return st;
 }
 
@@ -470,7 +494,6 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 	const hyb_l3_work_t* w    = k->run->w;
 	const hyb_l3_args_t* a    = &w->args;
 	const hyb_task_t*    tk   = &w->tasks[t];
-	size_t               es   = hyb_prec_size( a->prec );
 	int                  b    = k->next_tile;
 	int                  trmm = a->op == HYB_OP_TRMM;
 	hyb_engine_t*        e    = k->eng;
@@ -488,26 +511,16 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 	char*   tout  = trmm ? tile + k->tile_bytes : tile;
 	int64_t ldo;
 	char*   out   = hyb_l3_out( a, &ldo );
-	size_t  width = (size_t)tk->rows * es;
 	hyb_status_t st = HYB_OK;
 
 	if ( tk->load_c )
 	{
 		if ( k->tile_used[b] && ( st = hyb_dev_wait( k->d, HYB_STREAM_H2D, k->ev_tile_free[b] ) ) != HYB_OK )
 			return st;
-		int i;
-		if ( ( st = hyb_stage_in_take( k, &i ) ) != HYB_OK ) return st;
-		hyb_blk_t  region = { 2, HYB_BLK_PLAIN, tk->r0, tk->c0, tk->rows, tk->cols };
-		hyb_load_t L      = { a, &region, out, ldo, k->stage_in[i], es };
-		double     t0     = hyb_now();
-		hyb_load_run( k->eng->in, &L );
-		k->t_load1 += hyb_now() - t0;
-		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, tile, width, k->stage_in[i], width, width, (size_t)tk->cols );
-		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_stage_in[i] );
-		k->stage_in_busy[i] = 1;
+		hyb_blk_t region = { 2, HYB_BLK_PLAIN, tk->r0, tk->c0, tk->rows, tk->cols };
+		st               = hyb_stage_send( k, &region, out, ldo, tile );
 		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_tile_in[b] );
 		if ( st != HYB_OK ) return st;
-		k->bytes_h2d += (double)width * (double)tk->cols;
 		st = hyb_dev_wait( k->d, HYB_STREAM_COMPUTE, k->ev_tile_in[b] );
 	}
 	else if ( k->tile_used[b] )

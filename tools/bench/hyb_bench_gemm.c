@@ -5,6 +5,10 @@
    of either. Prints CSV rows:
      label,prec,shape,m,n,k,beta,seconds,tflops,relerr,ok
    Usage: hyb_bench_gemm LABEL SPECFILE [MAX_CPU_FLOPS]
+   LABEL "hyblas-pair": each repetition calls dgemm_ (reported as hyblas-auto)
+   and then cblas_dgemm (reported as hyblas-gpu) on the same data, so that
+   run HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu
+   compares auto and forced-device modes side by side in one process.
    SPECFILE lines: "<shape> <prec> <m> <n> <k> <reps>" ('#' comments).
    Calls above MAX_CPU_FLOPS are skipped when LABEL is "cpu" (a CPU run of
    n = 24576 takes minutes; its time is not needed to know the winner). */
@@ -24,6 +28,43 @@ void sgemm_( const char*, const char*, const int*, const int*, const int*, const
              const int*, const float*, const int*, const float*, float*, const int*, size_t, size_t );
 void zgemm_( const char*, const char*, const int*, const int*, const int*, const zc*, const zc*, const int*,
              const zc*, const int*, const zc*, zc*, const int*, size_t, size_t );
+void cblas_dgemm( int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*,
+                  int );
+void cblas_sgemm( int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int );
+void cblas_zgemm( int, int, int, int, int, int, const void*, const void*, int, const void*, int, const void*,
+                  void*, int );
+
+/* One product C = alpha A B + beta C through the Fortran (entry 0) or CBLAS
+   column-major (entry 1) interface. */
+static void product( int entry, char p, int M, int N, int K, double alpha, const void* A, const void* B,
+                     double beta, void* C )
+{
+	if ( entry == 0 )
+	{
+		if ( p == 'd' )
+			dgemm_( "N", "N", &M, &N, &K, &alpha, A, &M, B, &K, &beta, C, &M, 1, 1 );
+		else if ( p == 's' )
+		{
+			float fa = (float)alpha, fb = (float)beta;
+			sgemm_( "N", "N", &M, &N, &K, &fa, A, &M, B, &K, &fb, C, &M, 1, 1 );
+		}
+		else
+		{
+			zc za = alpha, zb = beta;
+			zgemm_( "N", "N", &M, &N, &K, &za, A, &M, B, &K, &zb, C, &M, 1, 1 );
+		}
+		return;
+	}
+	if ( p == 'd' )
+		cblas_dgemm( 102, 111, 111, M, N, K, alpha, A, M, B, K, beta, C, M );
+	else if ( p == 's' )
+		cblas_sgemm( 102, 111, 111, M, N, K, (float)alpha, A, M, B, K, (float)beta, C, M );
+	else
+	{
+		zc za = alpha, zb = beta;
+		cblas_zgemm( 102, 111, 111, M, N, K, &za, A, M, B, K, &zb, C, M );
+	}
+}
 
 static double now( void )
 {
@@ -149,69 +190,53 @@ int main( int argc, char** argv )
 		}
 		for ( long j = 0; j < n; j++ ) x[j] = hrand( (uint64_t)j ) + ( p == 'z' ? I * hrand( (uint64_t)( j + n ) ) : 0 );
 		int    M = (int)m, N = (int)n, K = (int)k;
+		int pair    = strcmp( label, "hyblas-pair" ) == 0;
+		int entries = pair ? 2 : 1;
 		for ( int bi = 0; bi < 2; bi++ )
 		{
 			double beta = bi ? 1.0 : 0.0, alpha = 1.0;
-			double times[16];
-			int    nrep = reps > 16 ? 16 : (int)reps;
-			double err  = 0;
-			/* One untimed call first: device contexts, staging buffers and
-			   library handles are created on first use, in every library
-			   under test (NVBLAS too). The plain CPU library needs none. */
+			double times[2][16];
+			double err[2] = { 0, 0 };
+			int    nrep   = reps > 16 ? 16 : (int)reps;
+			/* One untimed call first through each interface: device contexts,
+			   staging buffers and library handles are created on first use,
+			   in every library under test (NVBLAS too). The plain CPU library
+			   needs none. */
 			if ( strcmp( label, "cpu" ) != 0 )
-			{
-				if ( p == 'd' )
-					dgemm_( "N", "N", &M, &N, &K, &alpha, A, &M, B, &K, &beta, C, &M, 1, 1 );
-				else if ( p == 's' )
-				{
-					float fa = (float)alpha, fb = (float)beta;
-					sgemm_( "N", "N", &M, &N, &K, &fa, A, &M, B, &K, &fb, C, &M, 1, 1 );
-				}
-				else
-				{
-					zc za = alpha, zb = beta;
-					zgemm_( "N", "N", &M, &N, &K, &za, A, &M, B, &K, &zb, C, &M, 1, 1 );
-				}
-			}
+				for ( int e = 0; e < entries; e++ ) product( e, p, M, N, K, alpha, A, B, beta, C );
 			for ( int r = 0; r < nrep; r++ )
+				for ( int e = 0; e < entries; e++ )
+				{
+					/* C0 x before the call, for the beta term of the check. */
+					matvec( p, C, (size_t)m, (size_t)n, x, y0 );
+					double t0 = now();
+					product( e, p, M, N, K, alpha, A, B, beta, C );
+					times[e][r] = now() - t0;
+					/* Check C x = alpha A (B x) + beta C0 x, normalized by the
+					   magnitudes that enter it (BLIS-style O(n^2) test). */
+					matvec( p, B, (size_t)k, (size_t)n, x, t );
+					matvec( p, A, (size_t)m, (size_t)k, t, y2 );
+					matvec( p, C, (size_t)m, (size_t)n, x, y1 );
+					double num = 0, den = 0;
+					for ( long i = 0; i < m; i++ )
+					{
+						zc d = y1[i] - ( alpha * y2[i] + beta * y0[i] );
+						num  = fmax( num, cabs( d ) );
+						den  = fmax( den, cabs( y2[i] ) + cabs( beta * y0[i] ) );
+					}
+					double ee = num / ( den * ( (double)k + 2 ) * ( p == 's' ? 1.2e-7 : 2.3e-16 ) );
+					if ( !( ee <= err[e] ) ) err[e] = ee; /* NaN sticks */
+				}
+			for ( int e = 0; e < entries; e++ )
 			{
-				/* C0 x before the call, for the beta term of the check. */
-				matvec( p, C, (size_t)m, (size_t)n, x, y0 );
-				double t0 = now();
-				if ( p == 'd' )
-					dgemm_( "N", "N", &M, &N, &K, &alpha, A, &M, B, &K, &beta, C, &M, 1, 1 );
-				else if ( p == 's' )
-				{
-					float fa = (float)alpha, fb = (float)beta;
-					sgemm_( "N", "N", &M, &N, &K, &fa, A, &M, B, &K, &fb, C, &M, 1, 1 );
-				}
-				else
-				{
-					zc za = alpha, zb = beta;
-					zgemm_( "N", "N", &M, &N, &K, &za, A, &M, B, &K, &zb, C, &M, 1, 1 );
-				}
-				times[r] = now() - t0;
-				/* Check C x = alpha A (B x) + beta C0 x, normalized by the
-				   magnitudes that enter it (BLIS-style O(n^2) test). */
-				matvec( p, B, (size_t)k, (size_t)n, x, t );
-				matvec( p, A, (size_t)m, (size_t)k, t, y2 );
-				matvec( p, C, (size_t)m, (size_t)n, x, y1 );
-				double num = 0, den = 0;
-				for ( long i = 0; i < m; i++ )
-				{
-					zc d = y1[i] - ( alpha * y2[i] + beta * y0[i] );
-					num  = fmax( num, cabs( d ) );
-					den  = fmax( den, cabs( y2[i] ) + cabs( beta * y0[i] ) );
-				}
-				double e = num / ( den * ( (double)k + 2 ) * ( p == 's' ? 1.2e-7 : 2.3e-16 ) );
-				if ( e > err ) err = e;
+				qsort( times[e], (size_t)nrep, sizeof times[e][0], cmpd );
+				double      med = times[e][nrep / 2];
+				int         ok  = err[e] < 10.0 && isfinite( err[e] );
+				const char* lab = pair ? ( e == 0 ? "hyblas-auto" : "hyblas-gpu" ) : label;
+				failures += !ok;
+				printf( "%s,%c,%s,%ld,%ld,%ld,%g,%.6f,%.3f,%.3g,%s\n", lab, p, shape, m, n, k, beta, med,
+				        flops / med * 1e-12, err[e], ok ? "ok" : "WRONG" );
 			}
-			qsort( times, (size_t)nrep, sizeof times[0], cmpd );
-			double med = times[nrep / 2];
-			int    ok  = err < 10.0 && isfinite( err );
-			failures += !ok;
-			printf( "%s,%c,%s,%ld,%ld,%ld,%g,%.6f,%.3f,%.3g,%s\n", label, p, shape, m, n, k, beta, med,
-			        flops / med * 1e-12, err, ok ? "ok" : "WRONG" );
 			fflush( stdout );
 		}
 		free( A ), free( B ), free( C ), free( x ), free( t ), free( y0 ), free( y1 ), free( y2 );
