@@ -99,6 +99,11 @@ void hyb_team_destroy( hyb_team_t* t )
 	free( t );
 }
 
+int hyb_team_size( const hyb_team_t* t )
+{
+	return t ? t->nthreads + 1 : 1;
+}
+
 void hyb_team_run( hyb_team_t* t, int64_t n, void ( *fn )( void* arg, int64_t begin, int64_t end ),
                    void* arg )
 {

@@ -14,6 +14,9 @@ typedef struct hyb_team_s hyb_team_t;
 hyb_team_t* hyb_team_create( int nthreads );
 void        hyb_team_destroy( hyb_team_t* t );
 
+/* Threads that run a hyb_team_run (workers plus the caller); 1 for NULL. */
+int hyb_team_size( const hyb_team_t* t );
+
 /* Run fn(arg, begin, end) over [0, n) split into contiguous ranges, one per
    thread (the caller takes one); returns when all are done. With t == NULL
    the caller runs everything. One run at a time per team. */

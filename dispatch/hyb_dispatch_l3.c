@@ -136,9 +136,27 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 
 void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 {
-	int           timing = hyb_stats_timing();
-	double        t0     = timing ? hyb_now() : 0;
-	hyb_l3_args_t a      = *in;
+	const hyb_config_t* cfg    = hyb_config();
+	int                 timing = hyb_stats_timing();
+
+	/* Fast path: in auto mode with no per-routine settings, a call below the
+	   device threshold goes to the real library as it came. Nothing needs
+	   checking first: an invalid call is forwarded unchanged anyway, and the
+	   flop count is the same before and after row-major normalization (and
+	   not positive for a call with a negative dimension). */
+	if ( !timing && cfg->mode == HYB_MODE_AUTO && cfg->n_routine_modes == 0 )
+	{
+		double f = hyb_l3_flops( in );
+		if ( f < cfg->l3_min_flops )
+		{
+			call->forward( call );
+			hyb_stats_record( call->id, HYB_PATH_CPU, -1, f, 0 );
+			return;
+		}
+	}
+
+	double        t0 = timing ? hyb_now() : 0;
+	hyb_l3_args_t a  = *in;
 
 	/* Invalid: the real library reports it exactly as it would have. */
 	if ( !hyb_l3_valid( &a ) )
@@ -148,7 +166,6 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		return;
 	}
 	hyb_l3_normalize( &a );
-	const hyb_config_t* cfg  = hyb_config();
 	hyb_mode_t          mode = hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, a.op, a.prec );
 	double              flops = hyb_l3_flops( &a );
 

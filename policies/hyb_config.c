@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -539,7 +540,7 @@ void hyb_config_finish( hyb_config_t* cfg )
 		hyb_trim( tok );
 		if ( !*tok ) continue;
 		char* eq = strchr( tok, '=' );
-		int   op, prec, mode = -1;
+		int   op = -1, prec = -1, mode = -1;
 		if ( eq )
 		{
 			*eq = '\0';
@@ -681,9 +682,8 @@ void hyb_config_print( const hyb_config_t* cfg, int fd )
 /* ------------------------------------------------------------------------
    The process configuration. */
 
-static hyb_config_t    hyb_process_config;
-static pthread_once_t  hyb_config_once = PTHREAD_ONCE_INIT;
-static const hyb_config_t* hyb_config_override;
+static hyb_config_t        hyb_process_config;
+static pthread_once_t      hyb_config_once = PTHREAD_ONCE_INIT;
 
 /* Read a whole small file into a malloc'd string; NULL if unreadable. */
 static char* hyb_read_file( const char* path )
@@ -805,14 +805,33 @@ static void hyb_config_load_process( void )
 	if ( cfg->print_config ) hyb_config_print( cfg, STDERR_FILENO );
 }
 
+/* The configuration in use, published once loaded: the per-call read is
+   one acquire load instead of pthread_once. */
+static _Atomic( const hyb_config_t* ) hyb_config_current;
+
+static void hyb_config_load_and_publish( void )
+{
+	hyb_config_load_process();
+	atomic_store_explicit( &hyb_config_current, &hyb_process_config, memory_order_release );
+}
+
 const hyb_config_t* hyb_config( void )
 {
-	if ( hyb_config_override ) return hyb_config_override;
-	pthread_once( &hyb_config_once, hyb_config_load_process );
-	return &hyb_process_config;
+	const hyb_config_t* c = atomic_load_explicit( &hyb_config_current, memory_order_acquire );
+	if ( c ) return c;
+	pthread_once( &hyb_config_once, hyb_config_load_and_publish );
+	c = atomic_load_explicit( &hyb_config_current, memory_order_acquire );
+	return c ? c : &hyb_process_config;
 }
 
 void hyb_config_install_for_test( const hyb_config_t* cfg )
 {
-	hyb_config_override = cfg;
+	/* NULL goes back to the process configuration (loading it if needed). */
+	if ( cfg == NULL )
+	{
+		pthread_once( &hyb_config_once, hyb_config_load_and_publish );
+		atomic_store_explicit( &hyb_config_current, &hyb_process_config, memory_order_release );
+	}
+	else
+		atomic_store_explicit( &hyb_config_current, cfg, memory_order_release );
 }

@@ -220,8 +220,7 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 		   about 64 MiB (larger panels only delay the pipeline's start). */
 		int64_t dim   = a->side == 'L' ? a->m : a->n;
 		int64_t other = a->side == 'L' ? a->n : a->m;
-		int64_t t     = tile ? tile : (int64_t)( HYB_TILE_MAX_BYTES / ( (double)dim * es ) );
-		t             = hyb_round_up( t, 256 );
+		int64_t t     = tile ? tile : hyb_round_up( (int64_t)( HYB_TILE_MAX_BYTES / ( (double)dim * es ) ), 256 );
 		if ( t > other ) t = other;
 		double per  = a->op == HYB_OP_TRMM ? 2 : 1;
 		double need = (double)dim * (double)dim * es + 3 * per * (double)dim * (double)t * es;

@@ -166,21 +166,34 @@ typedef struct
 	int64_t              ld;
 	void*                dst; /* dense, leading dimension = rows */
 	size_t               es;
+	size_t               piece; /* contiguous copies: bytes per piece */
 } hyb_load_t;
 
 /* A rectangle of whole columns is one contiguous range: it is copied in
-   pieces of this size, whatever its column length. */
-#define HYB_COPY_PIECE ( (size_t)1 << 20 )
+   pieces of about this size, whatever its column length, but small enough
+   to give every thread of the team a few pieces (a 4 MiB group in 1 MiB
+   pieces kept half of an 8-thread team idle). */
+#define HYB_COPY_PIECE_MAX ( (size_t)1 << 20 )
+#define HYB_COPY_PIECE_MIN ( (size_t)64 << 10 )
+
+static size_t hyb_piece_for( size_t bytes, int threads )
+{
+	size_t piece = bytes / ( 2 * (size_t)threads );
+	piece        = piece / 4096 * 4096;
+	if ( piece > HYB_COPY_PIECE_MAX ) piece = HYB_COPY_PIECE_MAX;
+	if ( piece < HYB_COPY_PIECE_MIN ) piece = HYB_COPY_PIECE_MIN;
+	return piece;
+}
 
 static int hyb_contiguous( int64_t rows, int64_t ld )
 {
 	return rows == ld;
 }
 
-/* Pieces [b, e) of a contiguous copy of `total` bytes. */
-static void hyb_copy_pieces( char* dst, const char* src, size_t total, int64_t b, int64_t e )
+/* Pieces [b, e) of a contiguous copy of `total` bytes in pieces of `piece`. */
+static void hyb_copy_pieces( char* dst, const char* src, size_t total, size_t piece, int64_t b, int64_t e )
 {
-	size_t lo = (size_t)b * HYB_COPY_PIECE, hi = (size_t)e * HYB_COPY_PIECE;
+	size_t lo = (size_t)b * piece, hi = (size_t)e * piece;
 	if ( hi > total ) hi = total;
 	if ( hi > lo ) hyb_copy_stream( dst + lo, src + lo, hi - lo );
 	hyb_copy_fence();
@@ -191,7 +204,7 @@ static void hyb_load_contiguous( void* p, int64_t b, int64_t e )
 	hyb_load_t*      L = p;
 	const hyb_blk_t* k = L->blk;
 	hyb_copy_pieces( L->dst, (const char*)L->src + (size_t)k->c0 * (size_t)L->ld * L->es,
-	                 (size_t)k->rows * (size_t)k->cols * L->es, b, e );
+	                 (size_t)k->rows * (size_t)k->cols * L->es, L->piece, b, e );
 }
 
 /* load1 of a plain rectangle into dense staging, with the team when large. */
@@ -256,8 +269,10 @@ static void hyb_load_run( hyb_team_t* team, hyb_load_t* L )
 	if ( k->transform != HYB_BLK_PLAIN )
 		hyb_team_copy( team, k->cols, bytes, hyb_load_sym, L );
 	else if ( hyb_contiguous( k->rows, L->ld ) )
-		hyb_team_copy( team, (int64_t)( ( bytes + HYB_COPY_PIECE - 1 ) / HYB_COPY_PIECE ), bytes,
-		               hyb_load_contiguous, L );
+	{
+		L->piece = hyb_piece_for( bytes, hyb_team_size( team ) );
+		hyb_team_copy( team, (int64_t)( ( bytes + L->piece - 1 ) / L->piece ), bytes, hyb_load_contiguous, L );
+	}
 	else
 		hyb_team_copy( team, k->cols, bytes, hyb_load_plain, L );
 }
@@ -269,6 +284,7 @@ typedef struct
 	void*             out; /* the application's output */
 	int64_t           ld;
 	size_t            es;
+	size_t            piece; /* contiguous copies: bytes per piece */
 } hyb_store_t;
 
 static void hyb_store_contiguous( void* p, int64_t b, int64_t e )
@@ -276,7 +292,7 @@ static void hyb_store_contiguous( void* p, int64_t b, int64_t e )
 	hyb_store_t*      S = p;
 	const hyb_task_t* t = S->t;
 	hyb_copy_pieces( (char*)S->out + (size_t)t->c0 * (size_t)S->ld * S->es, S->src,
-	                 (size_t)t->rows * (size_t)t->cols * S->es, b, e );
+	                 (size_t)t->rows * (size_t)t->cols * S->es, S->piece, b, e );
 }
 
 /* Columns [b, e) of a tile back into the output, inside its mask. */
@@ -405,7 +421,7 @@ static hyb_status_t hyb_stage_send( hyb_worker_t* k, const hyb_blk_t* r, const v
 		sub.c0 += c;
 		sub.cols      = r->cols - c < g ? r->cols - c : g;
 		char*      at = k->stage_in[i] + (size_t)c * col;
-		hyb_load_t L  = { &k->run->w->args, &sub, src, ld, at, es };
+		hyb_load_t L  = { &k->run->w->args, &sub, src, ld, at, es, 0 };
 		double     t0 = hyb_now();
 		hyb_load_run( k->eng->in, &L );
 		k->t_load1 += hyb_now() - t0;
@@ -640,12 +656,15 @@ static void* hyb_storer_main( void* arg )
 		if ( st == HYB_OK && !atomic_load( &k->failed ) )
 		{
 			const hyb_task_t* tk = &w->tasks[it.t];
-			hyb_store_t       S  = { tk, k->stage_out[it.o], out, ldo, hyb_prec_size( w->args.prec ) };
+			hyb_store_t       S  = { tk, k->stage_out[it.o], out, ldo, hyb_prec_size( w->args.prec ), 0 };
 			double            t0 = hyb_now();
 			size_t bytes = (size_t)tk->rows * (size_t)tk->cols * S.es;
 			if ( tk->mask == HYB_MASK_FULL && !tk->herm_diag && hyb_contiguous( tk->rows, ldo ) )
-				hyb_team_copy( e->out, (int64_t)( ( bytes + HYB_COPY_PIECE - 1 ) / HYB_COPY_PIECE ), bytes,
-				               hyb_store_contiguous, &S );
+			{
+				S.piece = hyb_piece_for( bytes, hyb_team_size( e->out ) );
+				hyb_team_copy( e->out, (int64_t)( ( bytes + S.piece - 1 ) / S.piece ), bytes, hyb_store_contiguous,
+				               &S );
+			}
 			else
 				hyb_team_copy( e->out, tk->cols, bytes, hyb_store_cols, &S );
 			k->t_store2 += hyb_now() - t0;

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Independent references and normalized error checks for the black-box test
+   programs: deterministic random data, straightforward triple-loop products,
+   Frobenius norms and the pass/fail bookkeeping. Knows nothing of hyblas. */
+#ifndef HYB_BB_CHECK_H
+#define HYB_BB_CHECK_H
+
+#include <complex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef double _Complex hyb_bb_z_t;
+
+/* A failed check makes the verdict fail; a check ratio must stay below this
+   multiple of the precision's epsilon (MAGMA's normalized error). */
+#define HYB_BB_TOL 3.0
+
+/* ------------------------------------------------------------ random data */
+
+/* splitmix64: deterministic, the same sequence on every machine. */
+typedef struct
+{
+	uint64_t s;
+} hyb_bb_rng_t;
+
+/* Seed a generator. Every test derives its seed from its own constants, so
+   inputs are fresh per test and reproducible. */
+void hyb_bb_rng_seed( hyb_bb_rng_t* r, uint64_t seed );
+
+/* Uniform in [-1, 1). */
+double hyb_bb_rng_uniform( hyb_bb_rng_t* r );
+
+/* Fill n entries with uniform values in [-1, 1) (complex: both parts). */
+void hyb_bb_fill_d( hyb_bb_rng_t* r, double* x, size_t n );
+void hyb_bb_fill_s( hyb_bb_rng_t* r, float* x, size_t n );
+void hyb_bb_fill_z( hyb_bb_rng_t* r, hyb_bb_z_t* x, size_t n );
+
+/* Allocate rows x cols column-major with leading dimension ld >= rows,
+   filled with random values (the padding too, so that a library reading
+   outside its region shows up as a wrong answer). Abort on no memory. */
+double*     hyb_bb_alloc_d( hyb_bb_rng_t* r, int ld, int cols );
+float*      hyb_bb_alloc_s( hyb_bb_rng_t* r, int ld, int cols );
+hyb_bb_z_t* hyb_bb_alloc_z( hyb_bb_rng_t* r, int ld, int cols );
+
+/* ------------------------------------------------------------ references */
+
+/* cref := alpha op(A) op(B) + beta c0 (column-major, trans 'N'/'T'/'C'),
+   computed by the textbook triple loop in double (complex double for z).
+   c0 and cref have leading dimension ldc; cref may alias c0. */
+void hyb_bb_ref_dgemm( char ta, char tb, int m, int n, int k, double alpha, const double* a,
+                       int lda, const double* b, int ldb, double beta, const double* c0,
+                       double* cref, int ldc );
+void hyb_bb_ref_zgemm( char ta, char tb, int m, int n, int k, hyb_bb_z_t alpha, const hyb_bb_z_t* a,
+                       int lda, const hyb_bb_z_t* b, int ldb, hyb_bb_z_t beta, const hyb_bb_z_t* c0,
+                       hyb_bb_z_t* cref, int ldc );
+
+/* The uplo triangle of cref := alpha op(A) op(A)^T + beta c0 for single
+   precision input, computed in double; the other triangle is copied from
+   c0 (reference BLAS never touches it). */
+void hyb_bb_ref_ssyrk( char uplo, char trans, int n, int k, double alpha, const float* a, int lda,
+                       double beta, const float* c0, double* cref, int ldc );
+
+/* out := op(T) X (side 'L') or X op(T) (side 'R'), T the uplo triangle of A
+   with a unit diagonal when diag == 'U'; X and out are m x n with leading
+   dimension ldx. Used to check a triangular solve by its residual. */
+void hyb_bb_ref_dtrmul( char side, char uplo, char trans, char diag, int m, int n, const double* a,
+                        int lda, const double* x, double* out, int ldx );
+
+/* ------------------------------------------------------------ norms */
+
+/* Frobenius norm of the rows x cols region (complex: modulus). */
+double hyb_bb_norm_d( int rows, int cols, const double* x, int ld );
+double hyb_bb_norm_s( int rows, int cols, const float* x, int ld );
+double hyb_bb_norm_z( int rows, int cols, const hyb_bb_z_t* x, int ld );
+
+/* Frobenius norm of x - y over the rows x cols region. */
+double hyb_bb_diff_d( int rows, int cols, const double* x, const double* y, int ld );
+double hyb_bb_diff_sd( int rows, int cols, const float* x, const double* y, int ld );
+double hyb_bb_diff_z( int rows, int cols, const hyb_bb_z_t* x, const hyb_bb_z_t* y, int ld );
+
+/* ------------------------------------------------------------ verdicts */
+
+/* Record one normalized check: passes when diff / (denom * eps) is finite
+   and below HYB_BB_TOL. Prints one line "ok|FAIL what ratio". Returns 1 on
+   pass. Not thread-safe in its printing order, but the failure count is
+   atomic. */
+int hyb_bb_check( const char* what, double diff, double denom, double eps );
+
+/* Record a plain condition (prints the message on failure). */
+int hyb_bb_expect( int cond, const char* fmt, ... ) __attribute__( ( format( printf, 2, 3 ) ) );
+
+/* Number of failed checks so far. */
+int hyb_bb_failures( void );
+
+/* The program's exit status: 0 when nothing failed, 1 otherwise; prints a
+   summary line naming the program. */
+int hyb_bb_finish( const char* program );
+
+#endif
