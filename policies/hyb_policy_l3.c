@@ -209,6 +209,10 @@ static int hyb_tiles_fit( double es, int64_t Tm, int64_t Tn, int64_t K, double b
 	return tile <= HYB_TILE_MAX_BYTES && blk <= HYB_BLOCK_MAX_BYTES && 3 * tile + 2 * blk <= budget;
 }
 
+/* Smallest block worth loading on its own: below it the per-block costs
+   (synchronization, a team wake-up per copy) dominate. */
+#define HYB_BLOCK_MIN_BYTES ( 4.0 * 1048576 )
+
 void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget, int64_t tile,
                           int64_t* Tm, int64_t* Tn, int64_t* K )
 {
@@ -277,6 +281,12 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 			{
 				int64_t k = ik < 0 ? kdim : edges[ik];
 				if ( k > kdim || ( ik >= 0 && k == kdim ) || !hyb_tiles_fit( es, tm, tn, k, budget ) ) continue;
+				/* Blocks of A are tm x k, of B k x tn: no tiny ones unless the
+				   operand itself is small. */
+				double blk_a = (double)tm * (double)k * es, blk_b = (double)k * (double)tn * es;
+				if ( ( blk_a < HYB_BLOCK_MIN_BYTES && tm * k < M * kdim ) ||
+				     ( blk_b < HYB_BLOCK_MIN_BYTES && k * tn < kdim * N ) )
+					continue;
 				double t = hyb_cost_l3_gpu( p, a, M, N, tm, tn, k, ndev, budget, 0, NULL );
 				if ( t < best ) best = t, *Tm = tm, *Tn = tn, *K = k;
 			}

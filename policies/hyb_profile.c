@@ -126,6 +126,17 @@ hyb_status_t hyb_profile_write( const hyb_profile_t* p, const char* path, const 
 	return fclose( f ) == 0 ? HYB_OK : HYB_E_IO;
 }
 
+/* Floors of measured values that the model cannot do without. The
+   calibration measures pieces at a regular stride, which hardware
+   prefetchers follow; the tiles of a real operand run slower (a measured
+   0 would make the model pick tiny blocks). */
+#define HYB_PROFILE_MIN_PIECE_HALF 2048.0
+
+static void hyb_profile_sanitize( hyb_profile_t* p )
+{
+	if ( p->copy_piece_half < HYB_PROFILE_MIN_PIECE_HALF ) p->copy_piece_half = HYB_PROFILE_MIN_PIECE_HALF;
+}
+
 static hyb_profile_t  hyb_process_profile;
 static pthread_once_t hyb_profile_once = PTHREAD_ONCE_INIT;
 
@@ -142,6 +153,7 @@ static void hyb_profile_load( void )
 	fclose( f );
 	if ( n > 0 ) hyb_profile_parse( &hyb_process_profile, text, path );
 	free( text );
+	hyb_profile_sanitize( &hyb_process_profile );
 }
 
 const hyb_profile_t* hyb_profile( void )

@@ -143,9 +143,11 @@ static hyb_status_t hyb_engine_events( hyb_engine_t* e, int n )
 	return HYB_OK;
 }
 
-/* Copies under this size run on the calling thread: waking a team costs
-   more than it saves. */
-#define HYB_TEAM_MIN_BYTES ( 2u << 20 )
+/* Copies under this size run on the calling thread: waking a team (tens of
+   microseconds) costs more than it saves. Above it one thread is far too
+   slow: a 2 MiB threshold left 1 MiB blocks to one thread at ~6 GB/s
+   (H200 machine, 2026-11-21, run 5). */
+#define HYB_TEAM_MIN_BYTES ( 512u << 10 )
 
 static void hyb_team_copy( hyb_team_t* t, int64_t n, size_t bytes, void ( *fn )( void*, int64_t, int64_t ),
                            void* arg )
