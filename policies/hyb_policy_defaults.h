@@ -25,8 +25,8 @@
 /* Copies of column pieces (a tile of a larger matrix) are slower than one
    contiguous copy: the load1 of 1024-row double blocks (8 KiB pieces) ran at
    20-33 GB/s against 51 GB/s contiguous on the H200 machine (2026-11-21
-   traces): a piece of about 4 KiB runs at half rate. */
-#define HYB_DEF_COPY_PIECE_HALF 4096.0
+   traces): a piece of about 8 KiB runs at half rate. */
+#define HYB_DEF_COPY_PIECE_HALF 8192.0
 
 /* Device products on resident data, cuBLAS 13 on the H200, hyblas-calibrate
    2026-11-21 (n = 8192 for s/d, 4096 for c/z); ANCHORS.md has 56-61 for

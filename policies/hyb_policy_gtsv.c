@@ -127,6 +127,214 @@ double hyb_policy_gtsv_shares( int64_t n, int ndev, const double* rate, int64_t 
 	return t;
 }
 
+/* ---------------------------------------------------------------------------------------
+   The heterogeneous split.
+   --------------------------------------------------------------------------------------- */
+
+double hyb_policy_gtsv_rhs_weight( int64_t nrhs )
+{
+	if ( nrhs < 1 ) nrhs = 1;
+	return ( 3.0 + 2.0 * (double)nrhs ) / 5.0;
+}
+
+static int hyb_gtsv_known( double r )
+{
+	return r > 0 && r < 1e18; /* NaN, Inf, 0: unknown */
+}
+
+/* Predicted rates (rows/s at the call's nrhs) of the three configurations. */
+typedef struct
+{
+	double cpu;                     /* CPU alone */
+	double dev[HYB_GTSV_DEV_MAX];   /* each device, devices alone */
+	double s_cpu;                   /* split: the CPU */
+	double s_dev[HYB_GTSV_DEV_MAX]; /* split: each device */
+} hyb_gtsv_rates_t;
+
+static hyb_gtsv_rates_t hyb_gtsv_model( const hyb_gtsv_split_in_t* in )
+{
+	hyb_gtsv_rates_t r;
+	memset( &r, 0, sizeof r );
+	const double w       = hyb_policy_gtsv_rhs_weight( in->nrhs );
+	const double es      = (double)in->elem;
+	const double nr      = (double)( in->nrhs > 0 ? in->nrhs : 1 );
+	const double b_cpu   = ( 5 + 2 * nr ) * es;
+	const double b_host  = ( 14 + 6 * nr ) * es;
+	const double up      = ( 3 + nr ) * es, down = nr * es;
+	const double bw      = in->host_bw > 0 ? in->host_bw : 1e11;
+	const double core    = in->core_rate > 0 ? in->core_rate : 1.8e8;
+	const int    threads = in->threads > 0 ? in->threads : 1;
+	int          ndev    = in->ndev;
+
+	/* CPU alone. */
+	double cpu = fmin( bw / b_cpu, threads * core / w );
+	r.cpu      = hyb_gtsv_known( in->cpu_alone ) ? in->cpu_alone / w : cpu;
+
+	/* Devices alone: each capped by its DMA, all together by host traffic and by the host
+	   threads that write the factors. */
+	double cap[HYB_GTSV_DEV_MAX], sum = 0;
+	for ( int k = 0; k < ndev; k++ )
+	{
+		double h2d = in->h2d > 0 ? in->h2d : 5e10, d2h = in->d2h > 0 ? in->d2h : 5e10;
+		cap[k] = fmin( h2d / up, d2h / down );
+		sum += cap[k];
+	}
+	/* The host side of a device's rows is the copies and the factor outputs, whose d'
+	   recurrence alone runs about twice as fast a core as the whole SPIKE sweep. */
+	double host = fmin( bw / b_host, 2 * threads * core );
+	int    all  = 1;
+	for ( int k = 0; k < ndev; k++ ) all &= hyb_gtsv_known( in->dev_alone[k] );
+	for ( int k = 0; k < ndev; k++ )
+		r.dev[k] = all ? in->dev_alone[k] / w : ( sum > host ? cap[k] * host / sum : cap[k] );
+
+	/* Split: the CPU first (fewer bytes a row), the devices in the traffic left. */
+	int cpu_thr = threads - ndev * ( in->dev_threads > 0 ? in->dev_threads : 1 );
+	if ( cpu_thr < 1 ) cpu_thr = 1;
+	double rc   = fmin( bw / b_cpu, cpu_thr * core / w );
+	double left = bw - rc * b_cpu;
+	double rg   = fmin( sum, fmax( left, 0 ) / b_host );
+	rg          = fmin( rg, 2 * ( threads - cpu_thr > 0 ? threads - cpu_thr : 1 ) * core );
+	all         = hyb_gtsv_known( in->split_cpu );
+	for ( int k = 0; k < ndev; k++ ) all &= hyb_gtsv_known( in->split_dev[k] );
+	r.s_cpu = all ? in->split_cpu / w : rc;
+	for ( int k = 0; k < ndev; k++ )
+		r.s_dev[k] = all ? in->split_dev[k] / w : ( sum > 0 ? rg * cap[k] / sum : 0 );
+	return r;
+}
+
+/* Rows of the participants (devices 0..ndev-1, then the CPU at index ndev) in proportion to
+   their rates; the CPU share is fixed instead when cpu_rows >= 0. Returns the predicted
+   seconds (max over participants). */
+static double hyb_gtsv_assign( const hyb_gtsv_split_in_t* in, const double* dev_rate, double cpu_rate,
+                               int64_t cpu_rows, hyb_gtsv_split_t* out )
+{
+	const int ndev = in->ndev;
+	double    rate[HYB_GTSV_DEV_MAX + 1];
+	int64_t   rows[HYB_GTSV_DEV_MAX + 1];
+	int64_t   n_dev = in->n;
+	out->cpu_rows   = 0;
+	for ( int k = 0; k < HYB_GTSV_DEV_MAX; k++ ) out->dev_rows[k] = 0;
+	if ( cpu_rows >= 0 )
+	{
+		out->cpu_rows = cpu_rows;
+		n_dev         = in->n - cpu_rows;
+		if ( ndev > 0 )
+		{
+			for ( int k = 0; k < ndev; k++ ) rate[k] = dev_rate[k];
+			hyb_policy_gtsv_shares( n_dev, ndev, rate, 1024, in->min_dev_rows, rows );
+			for ( int k = 0; k < ndev; k++ ) out->dev_rows[k] = rows[k];
+		}
+	}
+	else
+	{
+		/* The CPU is one more participant; min_dev_rows applies to it too, which only
+		   matters when its share is negligible anyway. */
+		for ( int k = 0; k < ndev; k++ ) rate[k] = dev_rate[k];
+		rate[ndev] = cpu_rate;
+		hyb_policy_gtsv_shares( in->n, ndev + 1, rate, 1024, in->min_dev_rows, rows );
+		for ( int k = 0; k < ndev; k++ ) out->dev_rows[k] = rows[k];
+		out->cpu_rows = rows[ndev];
+	}
+	double t = out->cpu_rows > 0 ? (double)out->cpu_rows / cpu_rate : 0;
+	int    used = 0;
+	for ( int k = 0; k < ndev; k++ )
+		if ( out->dev_rows[k] > 0 )
+		{
+			used = 1;
+			t    = fmax( t, (double)out->dev_rows[k] / dev_rate[k] );
+		}
+	return used ? t + in->dev_latency : t;
+}
+
+hyb_gtsv_split_t hyb_policy_gtsv_split( const hyb_gtsv_split_in_t* in )
+{
+	hyb_gtsv_split_t out;
+	memset( &out, 0, sizeof out );
+	out.conf = HYB_GTSV_CONF_CPU;
+	if ( in == NULL ) return out;
+	out.cpu_rows = in->n > 0 ? in->n : 0;
+	int ndev     = in->ndev < 0 ? 0 : in->ndev > HYB_GTSV_DEV_MAX ? HYB_GTSV_DEV_MAX : in->ndev;
+	hyb_gtsv_split_in_t c = *in;
+	c.ndev                = ndev;
+	hyb_gtsv_rates_t r    = hyb_gtsv_model( &c );
+	out.t_cpu             = in->n > 0 ? (double)in->n / r.cpu : 0;
+	out.t_plan            = out.t_cpu;
+	out.why               = "no device";
+	if ( in->n <= 0 || ndev == 0 ) return out;
+
+	hyb_gtsv_split_t dev = out, split = out;
+	if ( in->cpu_ratio >= 0 )
+	{
+		/* Fixed CPU share (HYBLAS_CPU_RATIO): devices alone at 0, else a split. */
+		double  ratio = in->cpu_ratio < 1 ? in->cpu_ratio : 0.95;
+		int64_t cr    = (int64_t)floor( ratio * (double)in->n );
+		if ( cr == 0 )
+		{
+			dev.t_plan = hyb_gtsv_assign( &c, r.dev, r.cpu, 0, &dev );
+			dev.conf   = HYB_GTSV_CONF_DEV;
+			dev.t_dev  = dev.t_plan;
+			dev.why    = "fixed CPU ratio 0: devices alone";
+			out        = dev;
+		}
+		else
+		{
+			split.t_plan  = hyb_gtsv_assign( &c, r.s_dev, r.s_cpu, cr, &split );
+			split.conf    = HYB_GTSV_CONF_SPLIT;
+			split.t_split = split.t_plan;
+			split.why     = "fixed CPU ratio";
+			out           = split;
+		}
+	}
+	else
+	{
+		out.t_dev   = hyb_gtsv_assign( &c, r.dev, r.cpu, 0, &dev );
+		out.t_split = hyb_gtsv_assign( &c, r.s_dev, r.s_cpu, -1, &split );
+		int split_has_dev = 0;
+		for ( int k = 0; k < ndev; k++ ) split_has_dev |= split.dev_rows[k] > 0;
+		int    dev_has = 0;
+		for ( int k = 0; k < ndev; k++ ) dev_has |= dev.dev_rows[k] > 0;
+		double margin = in->margin >= 1 ? in->margin : 1;
+		double t_dev  = dev_has ? out.t_dev : INFINITY;
+		double t_spl  = split_has_dev ? out.t_split : INFINITY;
+		int    pick_split = t_spl <= t_dev;
+		double t_best     = pick_split ? t_spl : t_dev;
+		if ( in->allow_cpu && !in->need_dev && !( t_best * margin < out.t_cpu ) )
+		{
+			out.why = split_has_dev || dev_has ? "CPU alone predicted fastest"
+			                                   : "device shares below their minimum";
+		}
+		else if ( !isfinite( t_best ) )
+		{
+			/* A device is required but every share fell below the minimum: the largest
+			   possible device share, devices alone. */
+			out.t_plan = hyb_gtsv_assign( &c, r.dev, r.cpu, 0, &dev );
+			dev.t_cpu = out.t_cpu, dev.t_dev = out.t_plan, dev.t_split = out.t_split;
+			dev.t_plan = out.t_plan;
+			dev.conf   = HYB_GTSV_CONF_DEV;
+			dev.why    = "device required";
+			out        = dev;
+		}
+		else
+		{
+			hyb_gtsv_split_t pick = pick_split ? split : dev;
+			pick.t_cpu            = out.t_cpu;
+			pick.t_dev            = out.t_dev;
+			pick.t_split          = out.t_split;
+			pick.t_plan           = t_best;
+			pick.conf             = pick_split ? HYB_GTSV_CONF_SPLIT : HYB_GTSV_CONF_DEV;
+			pick.why = pick_split ? "CPU and devices together predicted fastest" : "devices alone predicted fastest";
+			out      = pick;
+		}
+	}
+	if ( out.conf == HYB_GTSV_CONF_CPU )
+	{
+		out.cpu_rows = in->n;
+		for ( int k = 0; k < HYB_GTSV_DEV_MAX; k++ ) out.dev_rows[k] = 0;
+		out.t_plan = out.t_cpu;
+	}
+	return out;
+}
+
 int64_t hyb_policy_gtsv_chunk_rows( int64_t rows, int64_t nrhs, size_t elem, size_t buf_bytes,
                                     int64_t m, int min_chunks )
 {

@@ -14,6 +14,26 @@
    Weaker dominance goes to LAPACK (the seams would cost more than the partitions). */
 #define HYB_GTSV_WINDOW_MAX 4096
 
+/* Systems with fewer rows go to LAPACK without a check: measured on the 2-core EPYC VM
+   (2024-11, OpenBLAS 0.3.21 dgtsv_, one RHS, dom 3): check + SPIKE beat dgtsv_ 1.3x at
+   n = 1024 and 2.0-2.2x at 16384 (2 threads); below a few thousand rows the gain is a few
+   microseconds, which the start of a parallel region on a 16-core host (5-10 us) can eat.
+   tools/bench/run_gtsv_bench.sh measures the crossover on the GPU machine. */
+#define HYB_GTSV_SPIKE_MIN_N ( (int64_t)8192 )
+
+/* The largest window the device kernels accept (hyb_gtsv_cuda_max_window()); a system that
+   needs a wider one (dom below about 1.0094) is solved on the CPU alone. */
+#define HYB_GTSV_DEV_WINDOW_MAX 4095
+
+/* Rows per second of one core's CPU SPIKE sweep in cache, when memory is not the limit
+   (measured 174 M rows/s on one core of the 2.45 GHz EPYC VM at n = 2^18, dom 3, 2024-11;
+   Xeon cores of the GPU machine are assumed similar). Only the split model's default. */
+#define HYB_GTSV_CORE_RATE 1.8e8
+
+/* A configuration with devices must be predicted this much faster than the CPU alone:
+   pinned buffers, threads and a device context cost more than the model counts. */
+#define HYB_GTSV_DEV_MARGIN 1.1
+
 /* ---------------------------------------------------------------------------------------
    Eq. 8 of the seed, |x_trunc - x| ~ dom^-m: the smallest m >= 1 with dom^-m <= u/4, u the
    unit roundoff of prec (2^-53 double, 2^-24 single; complex as its real type), so the
@@ -64,6 +84,85 @@ hyb_gtsv_plan_t hyb_policy_gtsv_choose( double dom_row, double dom_col, int64_t 
 
 double hyb_policy_gtsv_shares( int64_t n, int ndev, const double* rate, int64_t align,
                                int64_t min_rows, int64_t* rows );
+
+/* ---------------------------------------------------------------------------------------
+   The heterogeneous split (seed 002 on a host-resident system): which configuration solves
+   a SPIKE-eligible call fastest, CPU alone, the devices alone, or both at once, and each
+   participant's rows. The participants' rows follow each other: device 0, device 1, ...,
+   then the CPU's rows last.
+
+   Rates are rows per second *for one right-hand side*; for nrhs columns a rate is divided
+   by hyb_policy_gtsv_rhs_weight(nrhs) (the ratio of the bytes a row moves, the same for the
+   CPU SPIKE and the device path to within a few percent). Profiled rates (measured by
+   dispatch after each call and persisted) replace the model's estimates where known:
+     cpu_alone          CPU SPIKE (with factor outputs) using every host thread
+     dev_alone[k]       device k on a host-resident system while only devices run (host
+                        copies into pinned buffers, DMA both ways, kernel, LAPACK's factors
+                        of its rows written by its host worker)
+     split_cpu,         the CPU share and device k while both run: each measured under the
+     split_dev[k]       other's memory traffic, so the shares they give balance the finish
+                        times (the seed's refinement); unknown -> the model below
+   Model (unknown rates): host memory traffic is the shared resource.
+     CPU SPIKE:    (5 + 2 nrhs) elements a row (reads dl, d, du, B; writes X, D, DL)
+     device path:  (14 + 6 nrhs) elements a row of host traffic (copy into pinned: read +
+                   write, DMA read; DMA write, copy out: read + write; factors: read dl, d,
+                   du, write D, DL), (3 + nrhs) elements over PCIe up and nrhs down
+     rates:        CPU = min(host_bw / bytes, threads * core_rate); device k = min(h2d / up,
+                   d2h / down) capped by the host traffic; a split maximises cpu + devices
+                   subject to the CPU's and the devices' traffic summing to host_bw, the CPU
+                   going first (fewer bytes a row)
+   So when the CPU SPIKE alone already saturates host memory, no split beats it (see
+   docs/design-notes-gtsv.md); the profiled rates then keep auto on the CPU.
+   --------------------------------------------------------------------------------------- */
+typedef struct
+{
+	int64_t n, nrhs;
+	size_t  elem;         /* 4 or 8 */
+	int     ndev;         /* usable devices, 0 .. HYB_GTSV_DEV_MAX */
+	int     threads;      /* host threads in all, >= 1 */
+	int     dev_threads;  /* host threads of each device's worker in a split, >= 1 */
+	int     allow_cpu;    /* the CPU alone is allowed (mode auto or cpu) */
+	int     need_dev;     /* a device must take part (mode gpu) */
+	double  cpu_ratio;    /* fixed CPU share of the rows in [0, 1), or < 0: choose */
+	int64_t min_dev_rows; /* a device gets no rows below this (its fixed costs) */
+	double  host_bw;      /* bytes/s of host memory traffic, all cores together */
+	double  core_rate;    /* rows/s of one core's SPIKE sweep when not bandwidth bound */
+	double  h2d, d2h;     /* pinned DMA bytes/s of one device, each way */
+	double  dev_latency;  /* fixed seconds of a device call (setup, first chunk) */
+	double  margin;       /* a configuration with devices must beat the CPU by this factor */
+	double  cpu_alone;
+	double  dev_alone[HYB_GTSV_DEV_MAX];
+	double  split_cpu;
+	double  split_dev[HYB_GTSV_DEV_MAX];
+} hyb_gtsv_split_in_t;
+
+typedef enum
+{
+	HYB_GTSV_CONF_CPU = 0, /* CPU alone */
+	HYB_GTSV_CONF_DEV,     /* devices alone */
+	HYB_GTSV_CONF_SPLIT    /* devices and CPU at once */
+} hyb_gtsv_conf_t;
+
+typedef struct
+{
+	hyb_gtsv_conf_t conf;
+	int64_t         cpu_rows;
+	int64_t         dev_rows[HYB_GTSV_DEV_MAX]; /* 0 for devices without rows */
+	double          t_cpu, t_dev, t_split;      /* predicted seconds; 0 = not possible */
+	double          t_plan;                     /* the chosen one's */
+	const char*     why;                        /* static text */
+} hyb_gtsv_split_t;
+
+/* Bytes of one row relative to one right-hand side: (3 + 2 nrhs) / 5. */
+double hyb_policy_gtsv_rhs_weight( int64_t nrhs );
+
+/* Choose the configuration and the rows. Rules: need_dev excludes the CPU alone;
+   cpu_ratio >= 0 fixes the CPU's rows (0: devices alone) and needs a device; otherwise
+   the fastest prediction wins, a configuration with devices only when it beats the CPU
+   alone by `margin` (allow_cpu). Device rows are multiples of 1024 but the last; a
+   device whose share would fall under min_dev_rows gets none (a split without devices
+   is the CPU alone). ndev == 0 or n == 0 gives the CPU alone. Pure, thread-safe. */
+hyb_gtsv_split_t hyb_policy_gtsv_split( const hyb_gtsv_split_in_t* in );
 
 /* ---------------------------------------------------------------------------------------
    Rows per chunk when a device's share of `rows` is streamed through pinned double buffers:

@@ -50,6 +50,9 @@ void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 	/* Device memory for one matrix: a 64 GB share of an 80 GB H100 (HYBLAS_GPU_MEM). */
 	r->gpu_mem = 64.0e9;
 	r->margin  = 0.10;
+	/* The dispatch stages application data through page-locked buffers: the host reads it,
+	   writes the buffer, and the DMA engine reads the buffer again. */
+	r->h2d_host_traffic = 3.0;
 	/* Until the dispatch pipelines x up, the kernel and y down by chunks, they add up. */
 	r->overlap = 0.0;
 }
@@ -318,12 +321,39 @@ static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 		    vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? f * csr_dev / r->h2d_bw : 0.0);
 		*tg = r->gpu_call_s + hyb_pipe(r, up, f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
 	}
-	/* On a first call the DMA reads host memory while the CPU computes (the seed's "memory
-	   bus contention"): the CPU gets what the upload leaves of the host bandwidth. */
-	double cbw = r->cpu_csr_bw;
+	*tc = f < 1.0 ? r->cpu_call_s + (1.0 - f) * csr_bytes / r->cpu_csr_bw : 0.0;
+	/* On a first call the upload of the device's rows and the CPU's own rows share the host
+	   memory bus (the seed's "memory bus contention"): staging moves each uploaded byte three
+	   times (read, write to the page-locked buffer, DMA read). Neither side can finish
+	   before the bus has carried both. */
 	if (phase == HYB_SPMV_FIRST_CALL && f > 0.0)
-		cbw = fmin(cbw, fmax(r->host_bw - r->h2d_bw, 0.1 * cbw));
-	*tc = f < 1.0 ? r->cpu_call_s + (1.0 - f) * csr_bytes / cbw : 0.0;
+	{
+		double traffic = r->h2d_host_traffic > 1.0 ? r->h2d_host_traffic : 1.0;
+		double bus     = ((1.0 - f) * csr_bytes + traffic * f * csr_dev) / r->host_bw;
+		*tc            = fmax(*tc, bus);
+		*tg            = fmax(*tg, bus);
+	}
+}
+
+/* Bytes of the device's CSR rows at share f (values, columns, row pointers). */
+static double hyb_rowsplit_dev_bytes(const hyb_spmv_stats_t* st, double f)
+{
+	const double vb = (double)hyb_prec_size(st->prec);
+	return f * ((double)st->nnz * (vb + HYB_IB) + ((double)st->m + 1.0) * HYB_IB);
+}
+
+double hyb_policy_spmv_rowsplit_at(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                   hyb_spmv_phase_t phase, double f)
+{
+	if (hyb_check_rates(r) != HYB_OK || st->m <= 0 || st->nnz <= 0 || !(f >= 0.0 && f <= 1.0))
+		return INFINITY;
+	const double vb = (double)hyb_prec_size(st->prec);
+	if (hyb_rowsplit_dev_bytes(st, f) + 2.0 * (double)st->m * vb > r->gpu_mem) return INFINITY;
+	double tg, tc;
+	hyb_rowsplit_times(st, r, phase, f, &tg, &tc);
+	double conv =
+	    (phase == HYB_SPMV_FIRST_CALL && !st->grouped) ? (double)st->nnz / r->conv_rate : 0.0;
+	return conv + fmax(tg, tc);
 }
 
 double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
@@ -331,62 +361,164 @@ double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates
 {
 	*share = 0.0;
 	if (hyb_check_rates(r) != HYB_OK || st->m <= 0 || st->nnz <= 0) return INFINITY;
-	const double vb  = (double)hyb_prec_size(st->prec);
-	double       csr = (double)st->nnz * (vb + HYB_IB) + ((double)st->m + 1.0) * HYB_IB;
-	/* The device side grows with f and the CPU side shrinks: bisect on their difference. */
-	double lo = 0.0, hi = 1.0, tg, tc;
-	for (int it = 0; it < 60; it++)
+	const double vb = (double)hyb_prec_size(st->prec);
+	/* The device side grows with f and the CPU side shrinks, but the shared bus of a first
+	   call makes their maximum non-monotone: scan f and keep the best. */
+	double f = 0.0, best = INFINITY, tg, tc;
+	for (int q = 1; q < 512; q++)
 	{
-		double f = 0.5 * (lo + hi);
-		hyb_rowsplit_times(st, r, phase, f, &tg, &tc);
-		if (tg < tc)
-			lo = f;
-		else
-			hi = f;
+		double g = (double)q / 512.0;
+		hyb_rowsplit_times(st, r, phase, g, &tg, &tc);
+		if (fmax(tg, tc) < best)
+		{
+			best = fmax(tg, tc);
+			f    = g;
+		}
 	}
-	double f = 0.5 * (lo + hi);
 	/* keep the share whose device slice fits */
 	double room = r->gpu_mem - 2.0 * (double)st->m * vb;
 	if (room <= 0.0) return INFINITY;
-	if (f * csr > room) f = room / csr;
-	hyb_rowsplit_times(st, r, phase, f, &tg, &tc);
-	double conv =
-	    (phase == HYB_SPMV_FIRST_CALL && !st->grouped) ? (double)st->nnz / r->conv_rate : 0.0;
+	double full = hyb_rowsplit_dev_bytes(st, 1.0);
+	if (f * full > room) f = room / full;
 	*share = f;
-	return conv + fmax(tg, tc);
+	return hyb_policy_spmv_rowsplit_at(st, r, phase, f);
+}
+
+static int hyb_allowed(unsigned mask, int bit)
+{
+	return mask == 0 || (mask & (1u << bit)) != 0;
+}
+
+/* Device-only CSR: no conversion beyond grouping; its rows uploaded on a first call. */
+static double hyb_gpu_csr_time(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                               hyb_spmv_phase_t phase)
+{
+	const double vb = (double)hyb_prec_size(st->prec);
+	const double m = (double)st->m, nnz = (double)st->nnz, vec = m * vb;
+	double       csr_bytes = nnz * (vb + HYB_IB) + m * (HYB_IB + 2.0 * vb);
+	double       csr_dev   = nnz * (vb + HYB_IB) + (m + 1.0) * HYB_IB;
+	if (csr_dev + 2.0 * vec > r->gpu_mem) return INFINITY;
+	double up = vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? csr_dev / r->h2d_bw : 0.0);
+	double t  = r->gpu_call_s + hyb_pipe(r, up, csr_bytes / r->gpu_csr_bw, vec / r->d2h_bw);
+	if (phase == HYB_SPMV_FIRST_CALL && !st->grouped) t += nnz / r->conv_rate;
+	return t;
+}
+
+/* Prediction of a forced run; the plan's other fields (t_cpu, best of each run) are set. */
+static hyb_status_t hyb_plan_forced(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                    hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* o,
+                                    hyb_spmv_plan_t* plan)
+{
+	hyb_spmv_devfmt_t fmt = o->fmt;
+	plan->run             = o->run;
+	plan->K               = 0;
+	plan->K_alg3          = -1;
+	memset(&plan->split, 0, sizeof plan->split);
+	switch (o->run)
+	{
+	case HYB_SPMV_RUN_CPU:
+		plan->fmt    = HYB_SPMV_DEV_NONE;
+		plan->t_plan = plan->t_cpu;
+		return HYB_OK;
+	case HYB_SPMV_RUN_ROWSPLIT:
+	{
+		double f = o->share > 0.0 ? fmin(fmax(o->share, 0.01), 0.99) : plan->row_share;
+		if (!(f > 0.0)) hyb_policy_spmv_rowsplit(st, r, phase, &f);
+		if (!(f > 0.0)) return HYB_E_NOT_SUPPORTED;
+		plan->fmt       = HYB_SPMV_DEV_CSR;
+		plan->row_share = f;
+		plan->t_plan    = hyb_policy_spmv_rowsplit_at(st, r, phase, f);
+		return isinf(plan->t_plan) ? HYB_E_NOT_SUPPORTED : HYB_OK;
+	}
+	case HYB_SPMV_RUN_GPU:
+		if (fmt == HYB_SPMV_DEV_NONE) fmt = plan->gpu_fmt;
+		if (fmt == HYB_SPMV_DEV_NONE) return HYB_E_NOT_SUPPORTED;
+		plan->fmt = fmt;
+		if (fmt == HYB_SPMV_DEV_CSR)
+		{
+			plan->t_plan = hyb_gpu_csr_time(st, r, phase);
+			return isinf(plan->t_plan) ? HYB_E_NOT_SUPPORTED : HYB_OK;
+		}
+		if (fmt == HYB_SPMV_DEV_DIA && st->diag_rest > 0) return HYB_E_NOT_SUPPORTED;
+		{
+			int64_t kmax = hyb_kmax(st, fmt);
+			if (kmax < 0 || hyb_policy_spmv_predict(st, r, phase, fmt, kmax, &plan->split) != HYB_OK ||
+			    plan->split.cpu_nnz != 0 || !hyb_fits(st, r, &plan->split))
+				return HYB_E_NOT_SUPPORTED;
+			plan->K      = kmax;
+			plan->t_plan = plan->split.t_total;
+		}
+		return HYB_OK;
+	case HYB_SPMV_RUN_HYBRID:
+	{
+		if (fmt == HYB_SPMV_DEV_NONE) fmt = plan->fmt_hybrid;
+		if (fmt == HYB_SPMV_DEV_NONE)
+			fmt = hyb_kmax(st, HYB_SPMV_DEV_DIA) > 0 ? HYB_SPMV_DEV_DIA : HYB_SPMV_DEV_ELL;
+		int64_t kmax = hyb_kmax(st, fmt);
+		if (fmt == HYB_SPMV_DEV_CSR || kmax < 1) return HYB_E_NOT_SUPPORTED;
+		int64_t K = o->K;
+		if (K <= 0)
+		{
+			hyb_spmv_pred_t best;
+			K = hyb_policy_spmv_best_k(st, r, phase, fmt, &best);
+			if (K < 1) return HYB_E_NOT_SUPPORTED;
+		}
+		if (K > kmax) K = kmax;
+		if (hyb_policy_spmv_predict(st, r, phase, fmt, K, &plan->split) != HYB_OK ||
+		    !hyb_fits(st, r, &plan->split))
+			return HYB_E_NOT_SUPPORTED;
+		plan->fmt    = fmt;
+		plan->K      = K;
+		plan->K_alg3 = hyb_policy_spmv_seek_k(st, r, phase, fmt);
+		plan->t_plan = plan->split.t_total;
+		return HYB_OK;
+	}
+	}
+	return HYB_E_INVALID;
 }
 
 hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
                                   hyb_spmv_phase_t phase, hyb_spmv_plan_t* plan)
 {
+	return hyb_policy_spmv_plan_opts(st, r, phase, NULL, plan);
+}
+
+hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                       hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
+                                       hyb_spmv_plan_t* plan)
+{
+	static const hyb_spmv_plan_opts_t none = {0};
+	const hyb_spmv_plan_opts_t*       o    = opts ? opts : &none;
 	memset(plan, 0, sizeof *plan);
 	plan->K_alg3     = -1;
 	plan->t_gpu      = INFINITY;
 	plan->t_hybrid   = INFINITY;
 	plan->t_rowsplit = INFINITY;
+	plan->t_plan     = INFINITY;
 	if (hyb_policy_spmv_check_stats(st) != HYB_OK || hyb_check_rates(r) != HYB_OK)
 		return HYB_E_INVALID;
 	const double vb = (double)hyb_prec_size(st->prec);
 	const double m = (double)st->m, nnz = (double)st->nnz;
-	const double vec = m * vb;
 	/* CPU only: the row-partitioned CSR kernel over the CSR traffic. */
 	double csr_bytes = nnz * (vb + HYB_IB) + m * (HYB_IB + 2.0 * vb);
 	plan->run        = HYB_SPMV_RUN_CPU;
 	plan->fmt        = HYB_SPMV_DEV_NONE;
 	plan->t_cpu      = st->m > 0 ? r->cpu_call_s + csr_bytes / r->cpu_csr_bw : 0.0;
-	if (st->m == 0 || st->nnz == 0) return HYB_OK;
-
-	/* Device only, CSR: no conversion beyond grouping; upload on a first call. */
-	double csr_dev = nnz * (vb + HYB_IB) + (m + 1.0) * HYB_IB;
-	if (csr_dev + 2.0 * vec <= r->gpu_mem)
+	plan->t_plan     = plan->t_cpu;
+	if (st->m == 0 || st->nnz == 0)
 	{
-		double up = vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? csr_dev / r->h2d_bw : 0.0);
-		double t  = r->gpu_call_s + hyb_pipe(r, up, csr_bytes / r->gpu_csr_bw, vec / r->d2h_bw);
-		if (phase == HYB_SPMV_FIRST_CALL && !st->grouped) t += nnz / r->conv_rate;
-		plan->t_gpu   = t;
-		plan->gpu_fmt = HYB_SPMV_DEV_CSR;
+		if (o->force && o->run != HYB_SPMV_RUN_CPU) return HYB_E_NOT_SUPPORTED;
+		return HYB_OK;
 	}
-	plan->t_rowsplit = hyb_policy_spmv_rowsplit(st, r, phase, &plan->row_share);
+
+	/* Device only, CSR. */
+	if (hyb_allowed(o->allow_fmts, HYB_SPMV_DEV_CSR))
+	{
+		plan->t_gpu   = hyb_gpu_csr_time(st, r, phase);
+		plan->gpu_fmt = isinf(plan->t_gpu) ? HYB_SPMV_DEV_NONE : HYB_SPMV_DEV_CSR;
+		if (hyb_allowed(o->allow_runs, HYB_SPMV_RUN_ROWSPLIT))
+			plan->t_rowsplit = hyb_policy_spmv_rowsplit(st, r, phase, &plan->row_share);
+	}
 	/* ELL and DIA: the best K of each. A K that leaves no remainder is a device-only run. */
 	hyb_spmv_pred_t   best_h = {0}, best_g = {0};
 	hyb_spmv_devfmt_t fmt_h = HYB_SPMV_DEV_NONE;
@@ -394,7 +526,7 @@ hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rat
 	{
 		hyb_spmv_devfmt_t fmt  = f == 0 ? HYB_SPMV_DEV_ELL : HYB_SPMV_DEV_DIA;
 		int64_t           kmax = hyb_kmax(st, fmt);
-		if (kmax < 1) continue;
+		if (kmax < 1 || !hyb_allowed(o->allow_fmts, fmt)) continue;
 		hyb_kwalk_t w;
 		hyb_kwalk_init(&w, st, fmt);
 		for (int64_t j = 1; j <= kmax; j++)
@@ -417,25 +549,38 @@ hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rat
 			}
 		}
 	}
-	double best_split = fmin(plan->t_hybrid, plan->t_rowsplit);
-	double best_dev   = fmin(plan->t_gpu, best_split);
-	if (!(best_dev * (1.0 + r->margin) < plan->t_cpu)) return HYB_OK; /* keep the CPU */
-	if (best_split * (1.0 + r->margin) < plan->t_gpu && plan->t_rowsplit < plan->t_hybrid)
+	plan->fmt_hybrid = fmt_h;
+	if (o->force) return hyb_plan_forced(st, r, phase, o, plan);
+
+	/* The runs that may be chosen. */
+	int    cpu_ok = hyb_allowed(o->allow_runs, HYB_SPMV_RUN_CPU);
+	double t_gpu  = hyb_allowed(o->allow_runs, HYB_SPMV_RUN_GPU) ? plan->t_gpu : INFINITY;
+	double t_hyb  = hyb_allowed(o->allow_runs, HYB_SPMV_RUN_HYBRID) ? plan->t_hybrid : INFINITY;
+	double t_row  = hyb_allowed(o->allow_runs, HYB_SPMV_RUN_ROWSPLIT) ? plan->t_rowsplit : INFINITY;
+	double best_split = fmin(t_hyb, t_row);
+	double best_dev   = fmin(t_gpu, best_split);
+	if (isinf(best_dev))
+		return cpu_ok ? HYB_OK : HYB_E_NOT_SUPPORTED;
+	if (cpu_ok && !(best_dev * (1.0 + r->margin) < plan->t_cpu)) return HYB_OK; /* keep the CPU */
+	if (best_split * (1.0 + r->margin) < t_gpu && t_row < t_hyb)
 	{
-		plan->run = HYB_SPMV_RUN_ROWSPLIT;
-		plan->fmt = HYB_SPMV_DEV_CSR;
+		plan->run    = HYB_SPMV_RUN_ROWSPLIT;
+		plan->fmt    = HYB_SPMV_DEV_CSR;
+		plan->t_plan = t_row;
 	}
-	else if (best_split * (1.0 + r->margin) < plan->t_gpu)
+	else if (best_split * (1.0 + r->margin) < t_gpu)
 	{
-		plan->run   = HYB_SPMV_RUN_HYBRID;
-		plan->fmt   = fmt_h;
-		plan->K     = best_h.K;
-		plan->split = best_h;
+		plan->run    = HYB_SPMV_RUN_HYBRID;
+		plan->fmt    = fmt_h;
+		plan->K      = best_h.K;
+		plan->split  = best_h;
+		plan->t_plan = t_hyb;
 	}
 	else
 	{
-		plan->run = HYB_SPMV_RUN_GPU;
-		plan->fmt = plan->gpu_fmt;
+		plan->run    = HYB_SPMV_RUN_GPU;
+		plan->fmt    = plan->gpu_fmt;
+		plan->t_plan = t_gpu;
 		if (plan->fmt != HYB_SPMV_DEV_CSR)
 		{
 			plan->K     = best_g.K;

@@ -31,6 +31,9 @@ typedef struct
 	                      stage counts) */
 	double margin;     /* leave the CPU (or prefer a split to GPU-only) only when the
 	                      prediction is better by this fraction, e.g. 0.1 */
+	double h2d_host_traffic; /* host memory bytes moved per byte uploaded from application
+	                            memory: 3 when staged through page-locked buffers (read, write,
+	                            DMA read), 1 for DMA from registered pages; 0 counts as 1 */
 } hyb_spmv_rates_t;
 
 /* Statistics of the product matrix P = op(A), all from one pass over it. */
@@ -99,8 +102,24 @@ typedef struct
 	double            t_rowsplit; /* best predicted row split (INFINITY: none fits) */
 	double            row_share;  /* share of the entries the device takes in that split */
 	hyb_spmv_devfmt_t gpu_fmt;    /* format achieving t_gpu */
+	hyb_spmv_devfmt_t fmt_hybrid; /* format achieving t_hybrid */
 	hyb_spmv_pred_t   split;      /* details of the chosen ELL/DIA part (GPU or HYBRID) */
+	double            t_plan;     /* predicted time of the chosen run */
 } hyb_spmv_plan_t;
+
+/* What a caller may restrict or force (HYBLAS_MODE=gpu, sources a run cannot serve, tests,
+   the benchmark's sweeps). A zeroed struct means "no restriction". */
+typedef struct
+{
+	unsigned          allow_runs; /* bit (1u << run) per run that may be chosen; 0: every run */
+	unsigned          allow_fmts; /* bit (1u << fmt) per device format allowed; 0: every format */
+	int               force;      /* 1: run `run` whatever the predictions say */
+	hyb_spmv_run_t    run;        /* the forced run */
+	hyb_spmv_devfmt_t fmt;        /* forced GPU or HYBRID run: its format (NONE: the best allowed) */
+	int64_t           K;          /* forced HYBRID: its width, clamped to [1, Kmax] (<= 0: the best) */
+	double            share;      /* forced ROWSPLIT: the device's share of the entries, clamped to
+	                                 [0.01, 0.99] (<= 0: the balanced share) */
+} hyb_spmv_plan_opts_t;
 
 /* Built-in rates with their provenance (ANCHORS.md, H200 machine); calibration overrides
    them. Thread-safe. */
@@ -137,15 +156,34 @@ int64_t hyb_policy_spmv_best_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
                                hyb_spmv_pred_t* best);
 
 /* Row split: the device takes rows [0, r) of the CSR form holding a share f of the entries,
-   the CPU the others; f balances the two sides (bisection on f, both sides monotone).
-   Returns the predicted time and stores f in *share. INFINITY if the rows do not fit. */
+   the CPU the others; f minimises the predicted time (a scan of f in steps of 1/512: on a
+   first call the host memory bus, shared by the CPU's rows and the upload of the device's,
+   bounds the time too). Returns the predicted time and stores f in *share. INFINITY if the
+   rows do not fit. */
 double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
                                 hyb_spmv_phase_t phase, double* share);
+
+/* Predicted time of the row split at device share f in [0, 1] (INFINITY if its rows do not
+   fit the device memory). Pure. */
+double hyb_policy_spmv_rowsplit_at(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                   hyb_spmv_phase_t phase, double f);
 
 /* The decision: CPU-only, device-only (CSR, ELL or DIA), hybrid (ELL or DIA part plus COO
    remainder at the best K) or row split, with the margin applied in favour of the CPU and
    of the simpler device-only run. Returns HYB_E_INVALID for bad statistics or rates. Pure. */
 hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
                                   hyb_spmv_phase_t phase, hyb_spmv_plan_t* plan);
+
+/* The same decision among the runs and formats opts allows (opts NULL: all of them, which is
+   hyb_policy_spmv_plan). The margin still favours the CPU (when allowed) and device-only
+   over splits. With opts->force the run is opts->run whatever the predictions; its format,
+   K or share come from opts or, when not given, from the best allowed prediction.
+   Returns HYB_E_INVALID for bad statistics or rates, HYB_E_NOT_SUPPORTED when nothing
+   allowed is possible (no run allowed; a forced device-only DIA run of a matrix with entries
+   off its listed diagonals; a forced device run that does not fit the device memory).
+   plan->t_plan is the prediction of the chosen run. Pure. */
+hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                       hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
+                                       hyb_spmv_plan_t* plan);
 
 #endif
