@@ -127,11 +127,14 @@ static int hyb_fault_hit( hyb_fault_kind_t kind )
 
 /* Apply a fault decision to an operation of context `d`: a synchronous fault
    is returned at once; an asynchronous one skips the operation and is
-   reported by the next synchronization, as a device would. */
+   reported by the next synchronization, as a device would. Allocations and
+   registrations have no asynchronous failure: they fail at once. */
 #define HYB_FAULT_GATE( d, kind ) \
 	do \
 	{ \
 		int hit_ = hyb_fault_hit( kind ); \
+		if ( hit_ == 2 && ( kind == HYB_FK_ALLOC || kind == HYB_FK_PINNED || kind == HYB_FK_REGISTER ) ) \
+			hit_ = 1; \
 		if ( hit_ == 1 ) return atomic_store( &( d )->broken, 1 ), HYB_E_INJECTED; \
 		if ( hit_ == 2 ) \
 		{ \

@@ -11,5 +11,5 @@ timeout 120 $S/hyblas-calibrate 2>&1 | tee $OUT/calibrate.txt
 cp ~/.cache/hyblas/profile $OUT/profile.txt
 export OMP_WAIT_POLICY=PASSIVE   # the harness's own OpenMP threads must not spin beside the library
 STAGE=$S tools/bench/run_gemm_bench.sh ${1:-tools/bench/gemm_sweep.txt}
-STAGE=$S tools/bench/run_numpy.sh 8192 2>&1 | tee $OUT/numpy.csv
+[ "${NUMPY:-1}" = 1 ] && STAGE=$S tools/bench/run_numpy.sh 8192 2>&1 | tee $OUT/numpy.csv
 cd $OUT && tar czf traces.tgz trace_*.txt && rm -f trace_*.txt
