@@ -5,13 +5,31 @@
 list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_gtsv_cpu.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_policy_gtsv.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_gtsv_hetero.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_gtsv_rates.c
 )
 list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_cpu.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_policy_gtsv.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_hetero.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_dispatch_gtsv.c
 )
 # The unit suites compare against the real LAPACK dgtsv_/sgtsv_.
 list(APPEND HYB_UNIT_TEST_LIBS lapack)
+
+# The benchmark program of tools/bench/run_gtsv_bench.sh (LAPACK through the dynamic linker, so
+# that LD_PRELOAD=libhyblas.so intercepts it; hyblas's kernels called directly).
+add_executable(hyb_bench_gtsv ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_gtsv.c)
+target_compile_options(hyb_bench_gtsv PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_bench_gtsv PRIVATE hyb_core lapack OpenMP::OpenMP_C m)
+if(HYB_BUILD_TESTS)
+  # The benchmark script end to end on the simulated device (tiny sizes): dgtsv_/sgtsv_
+  # through LD_PRELOAD=libhyblas.so in every configuration, each result against LAPACK's.
+  add_test(NAME gtsv.bench_quick
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tools/bench/run_gtsv_bench.sh --quick)
+  set_tests_properties(gtsv.bench_quick PROPERTIES LABELS preload TIMEOUT 300
+                       ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/gtsv_bench_quick;STAGE=${CMAKE_BINARY_DIR}")
+endif()
 
 # The CUDA kernels go into the lead's plugin (no hyb_core symbols used in them).
 list(APPEND HYB_CUDA_SOURCES

@@ -5,6 +5,12 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_spmv_format.c
   ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_spmv_cpu.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_policy_spmv.c
+  # phase 2: the device paths (dispatch/hyb_dispatch_spmv.c itself is in hyb_core.cmake)
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_device.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_rates.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_build.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_pipe.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_yreg.c
 )
 
 # Device kernels for the CUDA plugin (C-callable, no dependency on hyb_core).
@@ -16,6 +22,10 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_cpu.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_format.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_policy_spmv.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_util.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_dispatch.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_resident.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_faults.c
 )
 
 # The matrix generator: a small static library shared by the unit tests, the CLI and the
@@ -35,6 +45,34 @@ if(HYB_BUILD_TESTS)
   # every generated matrix at 1 % scale: sizes, sorted distinct columns, diagonal statistics
   add_test(NAME tool.spmv_gen COMMAND hyb_spmv_gen_cli --scale 0.01)
   set_tests_properties(tool.spmv_gen PROPERTIES LABELS unit TIMEOUT 120)
+endif()
+
+# Black-box tests: a plain program calling the MKL symbols under LD_PRELOAD (sim device).
+if(HYB_BUILD_TESTS)
+  add_subdirectory(${PROJECT_SOURCE_DIR}/tests/spmv ${CMAKE_BINARY_DIR}/tests/spmv)
+endif()
+
+# The benchmark (tools/bench/run_spmv_bench.sh runs it on the GPU machine): the dispatcher
+# in-process with forced runs, the generator's matrices, cuSPARSE as the reference.
+if(HYB_HAVE_CUDA)
+  add_executable(hyb_bench_spmv ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_spmv.c
+                                ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_spmv_cusparse.cu)
+  set_target_properties(hyb_bench_spmv PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_link_libraries(hyb_bench_spmv PRIVATE CUDA::cudart CUDA::cusparse)
+else()
+  add_executable(hyb_bench_spmv ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_spmv.c
+                                ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_spmv_cusparse_stub.c)
+endif()
+target_compile_options(hyb_bench_spmv PRIVATE $<$<COMPILE_LANGUAGE:C>:${HYB_WARNINGS}>)
+# hyb_core is defined later by hyb_targets.cmake; the name resolves at generate time.
+target_link_libraries(hyb_bench_spmv PRIVATE hyb_spmv_gen hyb_core OpenMP::OpenMP_C m)
+if(HYB_BUILD_TESTS)
+  # the benchmark script end to end at small sizes on the simulated device
+  add_test(NAME spmv.bench_quick
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tools/bench/run_spmv_bench.sh --quick)
+  set_tests_properties(spmv.bench_quick PROPERTIES
+    ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/spmv_bench_quick;STAGE=${CMAKE_BINARY_DIR};HYB_SRC=${PROJECT_SOURCE_DIR}"
+    LABELS "preload" TIMEOUT 600)
 endif()
 
 # GPU check program (run by hand on the GPU machine; exits 77 without a device).

@@ -1,14 +1,296 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Tridiagonal dispatch (LAPACK ?gtsv): the real LAPACK routine. */
+/* Tridiagonal dispatch (LAPACK ?gtsv, see hyb_dispatch.h): validate -> check -> plan ->
+   CPU SPIKE, devices, or both (kernels/pipeline/hyb_gtsv_hetero.h) -> refit -> stats. */
 #include "dispatch/hyb_dispatch.h"
 
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dispatch/hyb_gtsv_rates.h"
+#include "hyb_log.h"
+#include "hyb_routines.h"
 #include "hyb_stats.h"
+#include "kernels/cpu/hyb_gtsv_cpu.h"
+#include "kernels/hyb_device.h"
+#include "kernels/pipeline/hyb_gtsv_hetero.h"
+#include "policies/hyb_config.h"
+#include "policies/hyb_policy_gtsv.h"
+#include "policies/hyb_profile.h"
+
+/* LAPACK's factor outputs are always reproduced exactly: a system on which LAPACK would swap
+   rows goes to LAPACK (hyb_policy_gtsv_choose's strict_factors). See docs/gtsv.md. */
+#define HYB_GTSV_STRICT_FACTORS 1
+
+/* What happened to one call, for the trace line. */
+typedef struct
+{
+	const char*              plan; /* "lapack" or "spike" */
+	const char*              why;
+	hyb_gtsv_check_t         chk;
+	int                      checked;
+	int64_t                  m;
+	double                   check_s;
+	hyb_gtsv_split_t         split;
+	int                      ran; /* the heterogeneous solver ran */
+	hyb_gtsv_hetero_t        p;
+	hyb_gtsv_hetero_report_t r;
+} hyb_gtsv_call_t;
+
+static int hyb_gtsv_valid( const hyb_gtsv_args_t* a )
+{
+	if ( a->n < 0 || a->nrhs < 0 || a->ldb < ( a->n > 1 ? a->n : 1 ) ) return 0;
+	if ( a->info == NULL ) return 0;
+	if ( a->n >= 1 && ( a->d == NULL || ( a->nrhs >= 1 && a->b == NULL ) ) ) return 0;
+	if ( a->n >= 2 && ( a->dl == NULL || a->du == NULL ) ) return 0;
+	return a->prec == HYB_PREC_D || a->prec == HYB_PREC_S;
+}
+
+static void hyb_gtsv_set_info( const hyb_gtsv_args_t* a, int64_t v )
+{
+	if ( a->info64 )
+		*(int64_t*)a->info = v;
+	else
+		*(int32_t*)a->info = (int32_t)v;
+}
+
+static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hyb_path_t path,
+                            const hyb_gtsv_call_t* c, double seconds )
+{
+	char line[1024];
+	int  n = snprintf( line, sizeof line,
+	                   "%s op=%cgtsv n=%lld nrhs=%lld ldb=%lld path=%s pred_cpu=%.3e pred_gpu=%.3e "
+	                   "pred=%.3e seconds=%.3e plan=%s",
+	                   hyb_routine_info[call->id].name, hyb_prec_char( a->prec ), (long long)a->n,
+	                   (long long)a->nrhs, (long long)a->ldb, hyb_path_name( path ), c->split.t_cpu,
+	                   c->split.conf == HYB_GTSV_CONF_SPLIT ? c->split.t_split : c->split.t_dev,
+	                   c->split.t_plan, seconds, c->plan );
+	if ( c->checked && n > 0 && n < (int)sizeof line )
+		n += snprintf( line + n, sizeof line - (size_t)n,
+		               " dom_row=%.4g dom_col=%.4g pivot=%lld m=%lld check_s=%.3e", c->chk.dom_row,
+		               c->chk.dom_col, (long long)c->chk.pivot, (long long)c->m, c->check_s );
+	if ( c->ran && n > 0 && n < (int)sizeof line )
+	{
+		int64_t dev_rows = 0, dev_done = 0, chunks = 0;
+		double  dev_s    = 0;
+		for ( int k = 0; k < c->p.ndev; k++ )
+		{
+			dev_rows += c->p.dev_rows[k];
+			dev_done += c->r.dev_done[k];
+			chunks += c->r.dev_chunks[k];
+			if ( c->r.dev_seconds[k] > dev_s ) dev_s = c->r.dev_seconds[k];
+		}
+		n += snprintf( line + n, sizeof line - (size_t)n,
+		               " pred_split=%.3e cpu_rows=%lld dev_rows=%lld dev_done=%lld ndev=%d chunks=%lld seam_s=%.3e "
+		               "cpu_s=%.3e dev_s=%.3e stage_s=%.3e out_s=%.3e factor_s=%.3e wait_s=%.3e "
+		               "fallback_rows=%lld h2d=%.0f d2h=%.0f",
+		               c->split.t_split, (long long)c->r.cpu_rows, (long long)dev_rows, (long long)dev_done, c->p.ndev,
+		               (long long)chunks, c->r.seam_seconds, c->r.cpu_seconds, dev_s, c->r.stage_seconds,
+		               c->r.out_seconds, c->r.factor_seconds, c->r.wait_seconds,
+		               (long long)c->r.fallback_rows, c->r.bytes_h2d, c->r.bytes_d2h );
+	}
+	if ( c->why && n > 0 && n < (int)sizeof line - 80 )
+		n += snprintf( line + n, sizeof line - (size_t)n, " why=\"%s\"", c->why );
+	if ( n > 0 && n < (int)sizeof line - 1 )
+	{
+		line[n++] = '\n';
+		hyb_trace_write( line, n );
+	}
+}
+
+/* The real routine with the original arguments. */
+static void hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a, hyb_gtsv_call_t* c,
+                              int timing, double t0, const char* why )
+{
+	call->forward( call );
+	double dt = timing ? hyb_now() - t0 : -1;
+	hyb_stats_record( call->id, HYB_PATH_CPU, dt, 8.0 * (double)a->n * (double)a->nrhs, 0 );
+	c->plan = "lapack";
+	c->why  = why;
+	if ( timing ) hyb_gtsv_trace( call, a, HYB_PATH_CPU, c, dt );
+}
+
+/* The check (and the window) on the unmodified arrays. */
+static hyb_status_t hyb_gtsv_check( const hyb_gtsv_args_t* a, hyb_gtsv_check_t* chk )
+{
+	if ( a->prec == HYB_PREC_D )
+		return hyb_dgtsv_check( a->n, a->dl, a->d, a->du, HYB_GTSV_WINDOW_MAX, 0, chk );
+	return hyb_sgtsv_check( a->n, a->dl, a->d, a->du, HYB_GTSV_WINDOW_MAX, 0, chk );
+}
+
+static const char* hyb_gtsv_lapack_why( const hyb_gtsv_check_t* k, int64_t window )
+{
+	if ( k->nonfinite ) return "Inf or NaN entries";
+	if ( !( k->dom_row > 1 || k->dom_col > 1 ) ) return "not diagonally dominant";
+	if ( window == 0 ) return "dominance too weak for a window";
+	if ( k->pivot > 0 ) return "LAPACK would swap rows (its factors differ)";
+	if ( k->info > 0 ) return "exactly singular (LAPACK's INFO > 0)";
+	return "pivoting not determined";
+}
+
+/* The plan's input: machine, settings, profiled rates. */
+static void hyb_gtsv_split_input( const hyb_gtsv_args_t* a, hyb_mode_t mode, int ndev, int threads,
+                                  int dev_threads, hyb_gtsv_split_in_t* in )
+{
+	const hyb_config_t*  cfg = hyb_config();
+	const hyb_profile_t* pf  = hyb_profile();
+	memset( in, 0, sizeof *in );
+	in->n            = a->n;
+	in->nrhs         = a->nrhs;
+	in->elem         = hyb_prec_size( a->prec );
+	in->ndev         = ndev;
+	in->threads      = threads;
+	in->dev_threads  = dev_threads;
+	in->allow_cpu    = mode != HYB_MODE_GPU;
+	in->need_dev     = mode == HYB_MODE_GPU;
+	in->cpu_ratio    = mode == HYB_MODE_GPU ? cfg->cpu_ratio_fixed : -1;
+	in->min_dev_rows = mode == HYB_MODE_GPU ? 1 : ( cfg->gtsv_min_n / 2 > 1024 ? cfg->gtsv_min_n / 2 : 1024 );
+	/* A staging copy team moves host_copy bytes/s each way: twice that of traffic. */
+	in->host_bw     = 2 * pf->host_copy;
+	in->core_rate   = HYB_GTSV_CORE_RATE;
+	in->h2d         = pf->h2d_pinned;
+	in->d2h         = pf->d2h_pinned;
+	in->dev_latency = pf->gpu_call_overhead;
+	in->margin      = HYB_GTSV_DEV_MARGIN;
+	hyb_gtsv_rates_fill( a->prec, in );
+}
+
+/* Measured rates of one call into the profile (rows/s for one right-hand side). */
+static void hyb_gtsv_refit( const hyb_gtsv_args_t* a, const hyb_gtsv_call_t* c )
+{
+	const hyb_gtsv_hetero_report_t* r = &c->r;
+	if ( r->error != HYB_OK ) return;
+	double w   = hyb_policy_gtsv_rhs_weight( a->nrhs );
+	double cpu = ( r->cpu_rows >= HYB_GTSV_REFIT_MIN_ROWS && r->cpu_seconds > 0 )
+	                 ? (double)r->cpu_rows / r->cpu_seconds * w
+	                 : 0;
+	double dev[HYB_GTSV_DEV_MAX] = { 0 };
+	int    any = cpu > 0;
+	for ( int k = 0; k < c->p.ndev; k++ )
+		if ( c->p.dev_rows[k] >= HYB_GTSV_REFIT_MIN_ROWS && r->dev_seconds[k] > 0 )
+		{
+			dev[k] = (double)c->p.dev_rows[k] / r->dev_seconds[k] * w;
+			any    = 1;
+		}
+	if ( any ) hyb_gtsv_rates_update( a->prec, c->split.conf, cpu, c->p.ndev, dev );
+}
 
 void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 {
-	int    timing = hyb_stats_timing();
-	double t0     = timing ? hyb_now() : 0;
-	call->forward( call );
-	hyb_stats_record( call->id, HYB_PATH_CPU, timing ? hyb_now() - t0 : -1, 8.0 * (double)a->n * (double)a->nrhs,
-	                  0 );
+	int             timing = hyb_stats_timing();
+	double          t0     = hyb_now();
+	hyb_gtsv_call_t c;
+	memset( &c, 0, sizeof c );
+
+	/* Invalid arguments, NRHS = 0 (LAPACK still factors and touches B(:,1)), N = 0 and
+	   complex types: LAPACK, so that xerbla, INFO and every output are its own. */
+	if ( !hyb_gtsv_valid( a ) || a->n == 0 || a->nrhs == 0 )
+	{
+		hyb_gtsv_forward( call, a, &c, timing, t0, "invalid or trivial arguments" );
+		return;
+	}
+	const hyb_config_t* cfg  = hyb_config();
+	hyb_mode_t          mode = hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, HYB_OP_GTSV, a->prec );
+	if ( a->n < HYB_GTSV_SPIKE_MIN_N )
+	{
+		hyb_gtsv_forward( call, a, &c, timing, t0, "small system" );
+		return;
+	}
+
+	/* The check on the unmodified arrays decides whether SPIKE may stand in for LAPACK. */
+	double tc = hyb_now();
+	if ( hyb_gtsv_check( a, &c.chk ) != HYB_OK )
+	{
+		hyb_gtsv_forward( call, a, &c, timing, t0, "no memory for the check" );
+		return;
+	}
+	c.check_s                 = hyb_now() - tc;
+	c.checked                 = 1;
+	hyb_gtsv_plan_t plan      = hyb_policy_gtsv_choose( c.chk.dom_row, c.chk.dom_col, c.chk.pivot, c.chk.info,
+	                                                    c.chk.nonfinite, a->prec, HYB_GTSV_STRICT_FACTORS, &c.m );
+	if ( plan == HYB_GTSV_PLAN_LAPACK )
+	{
+		hyb_gtsv_forward( call, a, &c, timing, t0,
+		                  hyb_gtsv_lapack_why( &c.chk, hyb_policy_gtsv_window( fmax( c.chk.dom_row, c.chk.dom_col ), a->prec ) ) );
+		return;
+	}
+
+	/* Devices take part unless the mode, the size or the window rule them out. */
+	int ndev = 0;
+	if ( mode != HYB_MODE_CPU && ( mode == HYB_MODE_GPU || a->n >= cfg->gtsv_min_n ) && c.m <= HYB_GTSV_DEV_WINDOW_MAX &&
+	     hyb_devices_ensure() == HYB_OK )
+	{
+		ndev = hyb_devices_count();
+		if ( ndev > HYB_GTSV_DEV_MAX ) ndev = HYB_GTSV_DEV_MAX;
+	}
+	int threads = omp_get_max_threads();
+	if ( threads < 1 ) threads = 1;
+	int split_threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : threads / 4;
+	if ( split_threads < 2 ) split_threads = 2;
+	if ( split_threads > 8 ) split_threads = 8;
+
+	hyb_gtsv_split_in_t in;
+	hyb_gtsv_split_input( a, mode, ndev, threads, split_threads, &in );
+	c.split = hyb_policy_gtsv_split( &in );
+	c.why   = c.split.why;
+
+	hyb_gtsv_hetero_t* p = &c.p;
+	p->prec              = a->prec;
+	p->n                 = a->n;
+	p->nrhs              = a->nrhs;
+	p->ldb               = a->ldb;
+	p->dl                = a->dl;
+	p->d                 = a->d;
+	p->du                = a->du;
+	p->b                 = a->b;
+	p->m                 = c.m;
+	p->flags             = HYB_GTSV_FACTORS;
+	if ( c.split.conf != HYB_GTSV_CONF_CPU )
+	{
+		p->ndev = ndev;
+		for ( int k = 0; k < ndev; k++ ) p->dev_rows[k] = c.split.dev_rows[k];
+		if ( c.split.conf == HYB_GTSV_CONF_DEV )
+		{
+			p->dev_threads = threads / ndev > 1 ? threads / ndev : 1;
+			p->cpu_threads = 0;
+		}
+		else
+		{
+			p->dev_threads = split_threads;
+			p->cpu_threads = threads - ndev * split_threads > 1 ? threads - ndev * split_threads : 1;
+		}
+	}
+	hyb_status_t st = hyb_gtsv_hetero_run( p, &c.r );
+	if ( st != HYB_OK )
+	{
+		/* Nothing was written. */
+		hyb_gtsv_forward( call, a, &c, timing, t0, "no memory for the seam records" );
+		return;
+	}
+	c.ran = 1;
+	c.plan = "spike";
+	hyb_gtsv_set_info( a, 0 ); /* the check proved LAPACK's INFO = 0 (no zero pivot) */
+
+	hyb_path_t path = c.split.conf == HYB_GTSV_CONF_CPU ? HYB_PATH_CPU
+	                  : c.split.conf == HYB_GTSV_CONF_DEV ? HYB_PATH_GPU
+	                                                      : HYB_PATH_SPLIT;
+	if ( c.r.error != HYB_OK )
+	{
+		path = HYB_PATH_FALLBACK;
+		hyb_stats_fallback( call->id );
+		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, (uint64_t)c.r.error ), HYB_LOG_WARN,
+		              "warning: %s: device failed (%s); %lld rows solved on the CPU instead",
+		              hyb_routine_info[call->id].name, hyb_status_string( c.r.error ),
+		              (long long)c.r.fallback_rows );
+		if ( c.r.error == HYB_E_DEVICE ) hyb_devices_disable( hyb_status_string( c.r.error ) );
+	}
+	else if ( !omp_in_parallel() )
+		hyb_gtsv_refit( a, &c );
+
+	double dt = hyb_now() - t0;
+	hyb_stats_record( call->id, path, timing ? dt : -1, 8.0 * (double)a->n * (double)a->nrhs,
+	                  c.r.bytes_h2d + c.r.bytes_d2h );
+	if ( path != HYB_PATH_CPU ) hyb_stats_prediction( call->id, c.split.t_plan + c.check_s, dt );
+	if ( timing ) hyb_gtsv_trace( call, a, path, &c, dt );
 }

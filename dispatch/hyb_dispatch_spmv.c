@@ -1,44 +1,150 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Sparse matrix-vector dispatch (MKL symbols): MKL's routine when the
-   process brought MKL, else hyblas's CPU kernel. */
+/* Sparse matrix-vector dispatch (MKL symbols): MKL's routine when the process brought MKL;
+   else the device paths of seed 001 when the mode and the model say so (device only,
+   ELL/DIA + COO hybrid, row split; matrices kept on the device across calls), else
+   hyblas's CPU kernel. Any device failure ends in the CPU kernel on the original inputs. */
 #include "dispatch/hyb_dispatch.h"
 
+#include <stdio.h>
+#include <string.h>
+
+#include "dispatch/hyb_spmv_device.h"
+#include "dispatch/hyb_spmv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_stats.h"
 #include "kernels/cpu/hyb_spmv_cpu.h"
+#include "kernels/hyb_device.h"
 #include "kernels/real/hyb_backend_real.h"
+#include "policies/hyb_config.h"
 
-/* The CPU product on hyblas's own kernel. MKL documents no error report
-   for these legacy routines: invalid arguments leave y untouched and are
-   reported once per routine. */
-static void hyb_spmv_cpu( const hyb_call_t* call, const hyb_spmv_args_t* a )
+/* The CPU product on hyblas's own kernel. MKL documents no error report for these legacy
+   routines: invalid arguments leave y untouched and are reported once per routine. */
+static hyb_status_t hyb_spmv_cpu(const hyb_call_t* call, const hyb_spmv_args_t* a)
 {
 	hyb_status_t st;
 	int          csr = a->op == HYB_OP_CSRMV;
-	if ( a->prec == HYB_PREC_D )
-		st = csr ? hyb_dcsrmv_cpu_omp( a->transa, a->m, a->val, a->rowind, a->colind, a->base, a->x, a->y, 0 )
-		         : hyb_dcoomv_cpu_omp( a->transa, a->m, a->val, a->rowind, a->colind, a->nnz, a->base, a->x,
-		                               a->y, 0 );
+	if (a->prec == HYB_PREC_D)
+		st = csr ? hyb_dcsrmv_cpu_omp(a->transa, a->m, a->val, a->rowind, a->colind, a->base, a->x,
+		                              a->y, 0)
+		         : hyb_dcoomv_cpu_omp(a->transa, a->m, a->val, a->rowind, a->colind, a->nnz,
+		                              a->base, a->x, a->y, 0);
 	else
-		st = csr ? hyb_scsrmv_cpu_omp( a->transa, a->m, a->val, a->rowind, a->colind, a->base, a->x, a->y, 0 )
-		         : hyb_scoomv_cpu_omp( a->transa, a->m, a->val, a->rowind, a->colind, a->nnz, a->base, a->x,
-		                               a->y, 0 );
-	if ( st != HYB_OK )
-		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, 0x73706d76 ), HYB_LOG_WARN,
-		              "warning: %s: %s (m=%lld, transa='%c'); y not computed", hyb_routine_info[call->id].name,
-		              hyb_status_string( st ), (long long)a->m, a->transa );
+		st = csr ? hyb_scsrmv_cpu_omp(a->transa, a->m, a->val, a->rowind, a->colind, a->base, a->x,
+		                              a->y, 0)
+		         : hyb_scoomv_cpu_omp(a->transa, a->m, a->val, a->rowind, a->colind, a->nnz,
+		                              a->base, a->x, a->y, 0);
+	if (st != HYB_OK)
+		hyb_log_once(hyb_hash_str(hyb_routine_info[call->id].name, 0x73706d76), HYB_LOG_WARN,
+		             "warning: %s: %s (m=%lld, transa='%c'); y not computed",
+		             hyb_routine_info[call->id].name, hyb_status_string(st), (long long)a->m,
+		             a->transa);
+	return st;
 }
 
-void hyb_dispatch_spmv( const hyb_call_t* call, const hyb_spmv_args_t* a )
+/* Stored entries, or -1 when the arguments cannot say (the CPU kernel then judges them). */
+static int64_t hyb_spmv_entries(const hyb_spmv_args_t* a)
 {
-	int    timing = hyb_stats_timing();
-	double t0     = timing ? hyb_now() : 0;
+	if (a->m <= 0) return a->m == 0 ? 0 : -1;
+	if (a->op == HYB_OP_COOMV) return a->nnz;
+	if (a->rowind == NULL) return -1;
+	return (int64_t)a->rowind[a->m] - a->rowind[0];
+}
+
+static void hyb_spmv_trace(const hyb_call_t* call, const hyb_spmv_args_t* a, int64_t nnz,
+                           hyb_path_t path, const hyb_spmv_report_t* r, double seconds)
+{
+	char line[1024];
+	int  n = snprintf(
+	     line, sizeof line,
+	     "%s op=%c%s m=%lld nnz=%lld trans=%c path=%s pred_cpu=%.3e pred_gpu=%.3e pred=%.3e "
+	      "seconds=%.3e run=%s fmt=%s K=%lld K_alg3=%lld share=%.3f phase=%s cache=%s",
+	     hyb_routine_info[call->id].name, hyb_prec_char(a->prec), hyb_op_name(a->op),
+	     (long long)a->m, (long long)nnz, a->transa, hyb_path_name(path), r->t_cpu, r->t_gpu,
+	     r->t_pred, seconds, hyb_spmv_run_name(r->run), hyb_spmv_fmt_name(r->fmt), (long long)r->K,
+	     (long long)r->K_alg3, r->share, r->phase == HYB_SPMV_STEADY ? "steady" : "first",
+        r->cache < 0    ? "none"
+	     : r->cache == 0 ? "hit"
+	     : r->cache == 1 ? "fill"
+	                     : "bypass");
+	if (path != HYB_PATH_CPU && n > 0 && n < (int)sizeof line)
+		n += snprintf(
+		    line + n, sizeof line - (size_t)n,
+		    " blocks=%d stats_s=%.3e build_s=%.3e xcopy_s=%.3e cpu_s=%.3e wait_s=%.3e ycopy_s=%.3e "
+		    "dev_s=%.3e h2d=%.0f d2h=%.0f y=%s",
+		    r->pipe.nblk, r->stats_s, r->pipe.build_s, r->pipe.xcopy_s, r->pipe.cpu_s,
+		    r->pipe.wait_s, r->pipe.ycopy_s, r->pipe.dev_s, r->pipe.bytes_h2d, r->pipe.bytes_d2h,
+		    r->pipe.y_registered     ? "registered"
+		    : r->pipe.y_proof_failed ? "proof-failed"
+		                             : "staged");
+	if (r->why && n > 0 && n < (int)sizeof line - 40)
+		n += snprintf(line + n, sizeof line - (size_t)n, " why=\"%s\"", r->why);
+	if (n > 0 && n < (int)sizeof line - 1)
+	{
+		line[n++] = '\n';
+		hyb_trace_write(line, n);
+	}
+}
+
+void hyb_dispatch_spmv(const hyb_call_t* call, const hyb_spmv_args_t* a)
+{
+	double             t0     = hyb_now();
+	int                timing = hyb_stats_timing();
+	hyb_spmv_report_t* rep    = hyb_spmv_last_report();
+	int64_t            nnz    = hyb_spmv_entries(a);
+
 	/* A program linked with MKL gets MKL's own semantics and checks. */
-	if ( hyb_real_get( call->id ) )
-		call->forward( call );
+	if (hyb_real_get(call->id))
+	{
+		call->forward(call);
+		hyb_stats_record(call->id, HYB_PATH_CPU, timing ? hyb_now() - t0 : -1,
+		                 2.0 * (double)(nnz > 0 ? nnz : 0), 0);
+		return;
+	}
+
+	const hyb_config_t* cfg  = hyb_config();
+	hyb_mode_t          mode = hyb_config_mode_for(cfg, a->op, a->prec);
+	hyb_path_t          path = HYB_PATH_CPU;
+	const char*         why  = NULL;
+	if (hyb_spmv_trans_flag(a->transa) < 0 || nnz < 0)
+		why = "invalid arguments";
+	else if (mode == HYB_MODE_CPU)
+		why = "mode cpu";
+	else if (nnz == 0)
+		why = "empty matrix";
+	else if (mode == HYB_MODE_AUTO && nnz < cfg->spmv_min_nnz)
+		why = "below HYBLAS_SPMV_MIN_NNZ";
+	else if (hyb_devices_ensure() != HYB_OK)
+		why = "no device";
+	if (why)
+	{
+		memset(rep, 0, sizeof *rep);
+		rep->cache  = -1;
+		rep->K_alg3 = -1;
+		rep->why    = why;
+	}
 	else
-		hyb_spmv_cpu( call, a );
-	double flops = 2.0 * (double)( a->op == HYB_OP_COOMV ? a->nnz : 0 );
-	hyb_stats_record( call->id, HYB_PATH_CPU, timing ? hyb_now() - t0 : -1, flops, 0 );
+		path = hyb_spmv_device_run(call, a, mode, rep);
+
+	if (path == HYB_PATH_CPU || path == HYB_PATH_FALLBACK)
+	{
+		double       tc = hyb_now();
+		hyb_status_t st = hyb_spmv_cpu(call, a);
+		/* Refit the CPU rate from row-partitioned CSR products (the kernel the model
+		   describes); other layouts take other paths. */
+		if (st == HYB_OK && path == HYB_PATH_CPU && a->op == HYB_OP_CSRMV && a->transa == 'N' &&
+		    nnz >= 100000)
+		{
+			double vb = (double)hyb_prec_size(a->prec);
+			hyb_spmv_rates_refit_cpu((double)nnz * (vb + 4.0) + (double)a->m * (4.0 + 2.0 * vb),
+			                         hyb_now() - tc);
+		}
+		if (path == HYB_PATH_FALLBACK) hyb_stats_fallback(call->id);
+	}
+	rep->path = path;
+	double dt = hyb_now() - t0;
+	hyb_stats_record(call->id, path, timing ? dt : -1, 2.0 * (double)(nnz > 0 ? nnz : 0),
+	                 path == HYB_PATH_CPU ? 0 : rep->pipe.bytes_h2d + rep->pipe.bytes_d2h);
+	if (path != HYB_PATH_CPU) hyb_stats_prediction(call->id, rep->t_pred, dt);
+	if (timing) hyb_spmv_trace(call, a, nnz, path, rep, dt);
 }

@@ -85,7 +85,11 @@ hyb_status_t hyb_device_faults_set( const char* plan )
 	for ( char* tok = strtok_r( buf, ",", &save ); tok; tok = strtok_r( NULL, ",", &save ) )
 	{
 		char* colon = strchr( tok, ':' );
-		if ( colon == NULL || hyb_faults.n == HYB_MAX_FAULTS ) return HYB_E_PARSE;
+		if ( colon == NULL || hyb_faults.n == HYB_MAX_FAULTS || strchr( colon, '-' ) )
+		{
+			hyb_faults.n = 0; /* a malformed plan injects nothing at all */
+			return HYB_E_PARSE;
+		}
 		*colon   = '\0';
 		int kind = -1;
 		for ( int k = 0; k < HYB_FK_COUNT; k++ )
@@ -385,6 +389,8 @@ hyb_status_t hyb_dev_acquire( int index, hyb_dev_t** out )
 static void hyb_dev_destroy( hyb_dev_t* d )
 {
 	if ( d->engine && d->engine_free ) d->engine_free( d->engine );
+	/* Queued work (after an error, say) must not outlive its memory. */
+	for ( int s = 0; s < HYB_STREAM_COUNT; s++ ) d->ops->stream_sync( d->ctx, s );
 	if ( d->ws )
 	{
 		d->ops->mem_free( d->ctx, d->ws );

@@ -271,6 +271,12 @@ hyb_status_t hyb_config_set( hyb_config_t* cfg, const char* name, const char* va
 	}
 	if ( cfg->source[idx] > src ) return HYB_OK; /* a higher source already decided */
 	char buf[HYB_CFG_PATH_MAX];
+	if ( strlen( value ) >= sizeof buf )
+	{
+		/* Cutting it short would name another file. */
+		snprintf( err, errlen, "%s is longer than %zu characters", name, sizeof buf - 1 );
+		return HYB_E_INVALID;
+	}
 	snprintf( buf, sizeof buf, "%s", value );
 	hyb_trim( buf );
 	hyb_status_t st = hyb_cfg_store( cfg, idx, buf, err, errlen );
@@ -408,6 +414,7 @@ static const struct
 static void hyb_append_routine_mode( hyb_config_t* cfg, const char* routine, const char* mode,
                                      const char* origin, int lineno )
 {
+	if ( cfg->source[HYB_CFG_IDX_routine_mode] > HYB_SRC_NVBLAS ) return; /* the file or environment decided */
 	char   entry[64];
 	char   low[32];
 	size_t n = 0;
@@ -470,9 +477,12 @@ void hyb_config_apply_nvblas( hyb_config_t* cfg, const char* text, const char* o
 				snprintf( list, sizeof list, "all" );
 			else
 			{
+				/* Device numbers; a trailing ',' keeps a single number a
+				   device list (HYBLAS_GPUS=2 alone would mean two devices). */
 				size_t w = 0;
 				for ( const char* c = value; *c && w + 2 < sizeof list; c++ )
 					list[w++] = ( *c == ' ' || *c == '\t' ) ? ',' : *c;
+				if ( w > 0 && list[w - 1] != ',' ) list[w++] = ',';
 				list[w] = '\0';
 			}
 			if ( hyb_config_set( cfg, "HYBLAS_GPUS", list, HYB_SRC_NVBLAS, err, sizeof err ) != HYB_OK )
@@ -548,7 +558,7 @@ void hyb_config_finish( hyb_config_t* cfg )
 		}
 		/* An exact symbol: a name with a trailing underscore or a cblas_,
 		   scipy_ or mkl_ prefix ("dgemm" alone means every dgemm flavor). */
-		int symbol = eq && ( tok[strlen( tok ) - 1] == '_' || strncmp( tok, "cblas_", 6 ) == 0 ||
+		int symbol = eq && tok[0] && ( tok[strlen( tok ) - 1] == '_' || strncmp( tok, "cblas_", 6 ) == 0 ||
 		                     strncmp( tok, "scipy_", 6 ) == 0 || strncmp( tok, "mkl_", 4 ) == 0 );
 		if ( !eq || mode < 0 || ( !symbol && !hyb_parse_routine_key( tok, &op, &prec ) ) ||
 		     strlen( tok ) >= sizeof cfg->routine_modes[0].symbol )

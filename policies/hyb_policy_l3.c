@@ -239,10 +239,18 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 	int64_t kdim = a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n ) : a->k;
 	if ( tile )
 	{
+		/* The forced edge, halved until three tiles and two blocks fit. */
 		int64_t tm = tile > M ? M : tile, tn = tile > N ? N : tile;
 		if ( rank_k ) tn = tm;
 		int64_t k = kdim < ( tm > tn ? tm : tn ) ? kdim : ( tm > tn ? tm : tn );
-		*Tm = tm, *Tn = tn, *K = k > 0 ? k : 1;
+		if ( k < 1 ) k = 1;
+		while ( !hyb_tiles_fit( es, tm, tn, k, budget ) && ( tm > 1 || tn > 1 ) )
+		{
+			tm = tm > 1 ? tm / 2 : 1;
+			tn = rank_k ? tm : tn > 1 ? tn / 2 : 1;
+			k  = k > 1 ? k / 2 : 1;
+		}
+		if ( hyb_tiles_fit( es, tm, tn, k, budget ) ) *Tm = tm, *Tn = tn, *K = k;
 		return;
 	}
 	if ( a->op != HYB_OP_GEMM )

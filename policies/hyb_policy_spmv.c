@@ -53,6 +53,7 @@ void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 	/* The dispatch stages application data through page-locked buffers: the host reads it,
 	   writes the buffer, and the DMA engine reads the buffer again. */
 	r->h2d_host_traffic = 3.0;
+	r->d2h_host_traffic = 3.0;
 	/* Until the dispatch pipelines x up, the kernel and y down by chunks, they add up. */
 	r->overlap = 0.0;
 }
@@ -122,6 +123,17 @@ void hyb_policy_spmv_ell_counts(const hyb_spmv_stats_t* st, int64_t K, int64_t* 
 	if (cpu_nnz) *cpu_nnz = st->nnz - dev;
 }
 
+/* Host memory bus time of a device path's transfers (the seed's "memory bus contention",
+   which its model leaves out): x up and y down at their traffic factors, plus `extra`
+   bytes (a first call's DMA reads of the device part, the CPU side's own data). The host
+   memory bandwidth bounds every call that moves data, however well it overlaps. */
+static double hyb_bus(const hyb_spmv_rates_t* r, double vec_up, double vec_down, double extra)
+{
+	double tu = r->h2d_host_traffic > 1.0 ? r->h2d_host_traffic : 1.0;
+	double td = r->d2h_host_traffic > 1.0 ? r->d2h_host_traffic : 1.0;
+	return (tu * vec_up + td * vec_down + extra) / r->host_bw;
+}
+
 /* Device path of one call: stages up, kernel, down; overlapped by the given fraction
    (0: their sum; 1: chunk-pipelined, the longest stage). */
 static double hyb_pipe(const hyb_spmv_rates_t* r, double up, double kern, double down)
@@ -183,9 +195,16 @@ static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r
 		            (src_bytes + p->dev_bytes + coo_bytes) / r->host_bw;
 	}
 	/* eq. 8: T = max(TC, TG), after the conversion, plus adding the remainder's rows into the
-	   y that came back from the device (one more short parallel step). */
+	   y that came back from the device (one more short parallel step); and no faster than
+	   the host memory bus carries x, y, a first call's upload and the CPU's remainder. */
 	double merge = (K > 0 && p->cpu_nnz > 0) ? r->cpu_call_s : 0.0;
-	p->t_total   = p->t_conv + fmax(p->t_cpu_part, p->t_gpu_part) + merge;
+	double bus   = 0.0;
+	if (K > 0)
+		bus = r->gpu_call_s +
+		      hyb_bus(r, vec, vec,
+		              (phase == HYB_SPMV_FIRST_CALL ? p->dev_bytes : 0.0) +
+		                  (double)p->cpu_nnz * (vb + 2.0 * HYB_IB));
+	p->t_total = p->t_conv + fmax(fmax(p->t_cpu_part, p->t_gpu_part), bus) + merge;
 }
 
 static int64_t hyb_kmax(const hyb_spmv_stats_t* st, hyb_spmv_devfmt_t fmt)
@@ -322,14 +341,16 @@ static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 		*tg = r->gpu_call_s + hyb_pipe(r, up, f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
 	}
 	*tc = f < 1.0 ? r->cpu_call_s + (1.0 - f) * csr_bytes / r->cpu_csr_bw : 0.0;
-	/* On a first call the upload of the device's rows and the CPU's own rows share the host
-	   memory bus (the seed's "memory bus contention"): staging moves each uploaded byte three
-	   times (read, write to the page-locked buffer, DMA read). Neither side can finish
-	   before the bus has carried both. */
-	if (phase == HYB_SPMV_FIRST_CALL && f > 0.0)
+	/* The CPU's rows, x and the device's y, and on a first call the upload of the device's
+	   rows, share the host memory bus (the seed's "memory bus contention"): staging moves
+	   each uploaded byte three times (read, write to the page-locked buffer, DMA read).
+	   Neither side can finish before the bus has carried all of it. */
+	if (f > 0.0)
 	{
 		double traffic = r->h2d_host_traffic > 1.0 ? r->h2d_host_traffic : 1.0;
-		double bus     = ((1.0 - f) * csr_bytes + traffic * f * csr_dev) / r->host_bw;
+		double bus     = hyb_bus(r, vec, f * vec,
+		                         (1.0 - f) * csr_bytes +
+		                             (phase == HYB_SPMV_FIRST_CALL ? traffic * f * csr_dev : 0.0));
 		*tc            = fmax(*tc, bus);
 		*tg            = fmax(*tg, bus);
 	}
@@ -400,6 +421,10 @@ static double hyb_gpu_csr_time(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	if (csr_dev + 2.0 * vec > r->gpu_mem) return INFINITY;
 	double up = vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? csr_dev / r->h2d_bw : 0.0);
 	double t  = r->gpu_call_s + hyb_pipe(r, up, csr_bytes / r->gpu_csr_bw, vec / r->d2h_bw);
+	/* a first call stages the rows from the application's arrays like x */
+	double tu  = r->h2d_host_traffic > 1.0 ? r->h2d_host_traffic : 1.0;
+	double bus = r->gpu_call_s + hyb_bus(r, vec, vec, phase == HYB_SPMV_FIRST_CALL ? tu * csr_dev : 0.0);
+	t          = fmax(t, bus);
 	if (phase == HYB_SPMV_FIRST_CALL && !st->grouped) t += nnz / r->conv_rate;
 	return t;
 }
@@ -512,8 +537,10 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
 	}
 
 	/* Device only, CSR. */
+	double gpu_bytes = INFINITY; /* size of the device copy behind t_gpu */
 	if (hyb_allowed(o->allow_fmts, HYB_SPMV_DEV_CSR))
 	{
+		gpu_bytes     = nnz * (vb + HYB_IB) + (m + 1.0) * HYB_IB;
 		plan->t_gpu   = hyb_gpu_csr_time(st, r, phase);
 		plan->gpu_fmt = isinf(plan->t_gpu) ? HYB_SPMV_DEV_NONE : HYB_SPMV_DEV_CSR;
 		if (hyb_allowed(o->allow_runs, HYB_SPMV_RUN_ROWSPLIT))
@@ -541,8 +568,12 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
 				best_h         = p;
 				fmt_h          = fmt;
 			}
-			if (p.cpu_nnz == 0 && p.t_total < plan->t_gpu)
+			/* Device only. When the transfers bound every format alike (the host memory
+			   bus), the smaller device copy wins the tie: less memory, a faster first call. */
+			int tie = fabs(p.t_total - plan->t_gpu) <= 1e-9 * plan->t_gpu && p.dev_bytes < gpu_bytes;
+			if (p.cpu_nnz == 0 && (p.t_total < plan->t_gpu * (1.0 - 1e-9) || tie))
 			{
+				gpu_bytes     = p.dev_bytes;
 				plan->t_gpu   = p.t_total;
 				plan->gpu_fmt = fmt;
 				best_g        = p;

@@ -34,6 +34,7 @@ typedef struct
 	double h2d_host_traffic; /* host memory bytes moved per byte uploaded from application
 	                            memory: 3 when staged through page-locked buffers (read, write,
 	                            DMA read), 1 for DMA from registered pages; 0 counts as 1 */
+	double d2h_host_traffic; /* the same for y coming down: 3 staged, 1 into registered pages */
 } hyb_spmv_rates_t;
 
 /* Statistics of the product matrix P = op(A), all from one pass over it. */

@@ -102,6 +102,13 @@ static void hyb_engine_free( void* p )
 
 static hyb_engine_t* hyb_engine_get( hyb_dev_t* d, int threads )
 {
+	/* The slot may hold another pipeline's state: release it through its
+	   own destructor. */
+	if ( d->engine && d->engine_free != hyb_engine_free )
+	{
+		d->engine_free( d->engine );
+		d->engine = NULL;
+	}
 	hyb_engine_t* e = d->engine;
 	if ( e && e->threads == threads ) return e;
 	if ( e ) hyb_engine_free( e );
@@ -212,16 +219,25 @@ static void hyb_load_contiguous( void* p, int64_t b, int64_t e )
 /* load1 of a plain rectangle into dense staging, with the team when large. */
 static void hyb_load_run( hyb_team_t* team, hyb_load_t* L );
 
-/* Columns [b, e) of a plain rectangle. */
+/* Columns [b, e) of a plain rectangle (and, for HYB_BLK_C_HERM, the
+   imaginary part of each diagonal element it holds set to 0). */
 static void hyb_load_plain( void* p, int64_t b, int64_t e )
 {
 	hyb_load_t*      L   = p;
 	const hyb_blk_t* k   = L->blk;
 	size_t           col = (size_t)k->rows * L->es;
 	for ( int64_t j = b; j < e; j++ )
-		hyb_copy_stream( (char*)L->dst + (size_t)j * col,
-		                 (const char*)L->src + ( (size_t)k->r0 + (size_t)( k->c0 + j ) * (size_t)L->ld ) * L->es,
+	{
+		char* d = (char*)L->dst + (size_t)j * col;
+		hyb_copy_stream( d, (const char*)L->src + ( (size_t)k->r0 + (size_t)( k->c0 + j ) * (size_t)L->ld ) * L->es,
 		                 col );
+		int64_t diag = k->c0 + j - k->r0; /* the row of column j's diagonal element */
+		if ( k->transform == HYB_BLK_C_HERM && diag >= 0 && diag < k->rows )
+		{
+			char* im = d + (size_t)diag * L->es + L->es / 2;
+			memset( im, 0, L->es / 2 );
+		}
+	}
 	hyb_copy_fence(); /* the DMA engine reads this next */
 }
 
@@ -268,9 +284,9 @@ static void hyb_load_run( hyb_team_t* team, hyb_load_t* L )
 {
 	const hyb_blk_t* k     = L->blk;
 	size_t           bytes = (size_t)k->rows * (size_t)k->cols * L->es;
-	if ( k->transform != HYB_BLK_PLAIN )
+	if ( k->transform == HYB_BLK_SYM || k->transform == HYB_BLK_HERM )
 		hyb_team_copy( team, k->cols, bytes, hyb_load_sym, L );
-	else if ( hyb_contiguous( k->rows, L->ld ) )
+	else if ( k->transform == HYB_BLK_PLAIN && hyb_contiguous( k->rows, L->ld ) )
 	{
 		L->piece = hyb_piece_for( bytes, hyb_team_size( team ) );
 		hyb_team_copy( team, (int64_t)( ( bytes + L->piece - 1 ) / L->piece ), bytes, hyb_load_contiguous, L );
@@ -535,7 +551,7 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 	{
 		if ( k->tile_used[b] && ( st = hyb_dev_wait( k->d, HYB_STREAM_H2D, k->ev_tile_free[b] ) ) != HYB_OK )
 			return st;
-		hyb_blk_t region = { 2, HYB_BLK_PLAIN, tk->r0, tk->c0, tk->rows, tk->cols };
+		hyb_blk_t region = { 2, tk->herm_diag ? HYB_BLK_C_HERM : HYB_BLK_PLAIN, tk->r0, tk->c0, tk->rows, tk->cols };
 		st               = hyb_stage_send( k, &region, out, ldo, tile );
 		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_tile_in[b] );
 		if ( st != HYB_OK ) return st;

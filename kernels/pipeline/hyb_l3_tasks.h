@@ -14,7 +14,9 @@ enum
 {
 	HYB_BLK_PLAIN = 0, /* a rectangle copied as is */
 	HYB_BLK_SYM,       /* a rectangle of the full symmetric matrix built from its stored triangle */
-	HYB_BLK_HERM       /* the same with conjugated mirror and real diagonal (hemm) */
+	HYB_BLK_HERM,      /* the same with conjugated mirror and real diagonal (hemm) */
+	HYB_BLK_C_HERM     /* an output tile of herk/her2k read as input: the imaginary parts
+	                      of its diagonal are not inputs (reference BLAS) and become 0 */
 };
 
 /* Which elements of an output tile may be written (global coordinates). */

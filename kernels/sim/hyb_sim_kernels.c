@@ -208,10 +208,12 @@ void hyb_sim_spmv_dia( hyb_prec_t prec, int64_t m, int64_t ndiag, const int* off
 void hyb_sim_spmv_csr( hyb_prec_t prec, int64_t rows, const int* ptr, const int* col, const void* val,
                        int base, const void* x, void* y, int accumulate )
 {
+	/* As the CUDA kernel: val and col are indexed relative to ptr[0], so a
+	   slice of a larger matrix passes its own row pointers unchanged. */
 	for ( int64_t i = 0; i < rows; i++ )
 	{
 		double s = accumulate ? hyb_rld( prec, y, i ) : 0.0;
-		for ( int64_t e = ptr[i] - base; e < ptr[i + 1] - base; e++ )
+		for ( int64_t e = ptr[i] - ptr[0]; e < ptr[i + 1] - ptr[0]; e++ )
 			s += hyb_rld( prec, val, e ) * hyb_rld( prec, x, col[e] - base );
 		hyb_rst( prec, y, i, s );
 	}

@@ -310,6 +310,130 @@ static void test_profile_update_rules( void )
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "another", 's', 1e9, 0.5 ), HYB_E_NO_MEMORY );
 }
 
+/* ---------------------------------------------------------------------------------------
+   The heterogeneous split.
+   --------------------------------------------------------------------------------------- */
+
+/* The GPU machine's figures: 16 threads, ~96 GB/s of host traffic, 55 GB/s PCIe. */
+static hyb_gtsv_split_in_t pg_split_in( int64_t n, int ndev )
+{
+	hyb_gtsv_split_in_t in;
+	memset( &in, 0, sizeof in );
+	in.n            = n;
+	in.nrhs         = 1;
+	in.elem         = 8;
+	in.ndev         = ndev;
+	in.threads      = 16;
+	in.dev_threads  = 4;
+	in.allow_cpu    = 1;
+	in.cpu_ratio    = -1;
+	in.min_dev_rows = 1 << 17;
+	in.host_bw      = 96e9;
+	in.core_rate    = 1.8e8;
+	in.h2d          = 55e9;
+	in.d2h          = 55e9;
+	in.dev_latency  = 2e-4;
+	in.margin       = 1.1;
+	return in;
+}
+
+static int64_t pg_rows_sum( const hyb_gtsv_split_t* s )
+{
+	int64_t t = s->cpu_rows;
+	for ( int k = 0; k < HYB_GTSV_DEV_MAX; k++ ) t += s->dev_rows[k];
+	return t;
+}
+
+static void test_split_model( void )
+{
+	const int64_t n = (int64_t)1 << 27;
+
+	/* No device: the CPU alone. */
+	hyb_gtsv_split_in_t in = pg_split_in( n, 0 );
+	hyb_gtsv_split_t    s  = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_CPU && s.cpu_rows == n && s.t_plan > 0 );
+
+	/* Host memory saturated by the CPU SPIKE (96 GB/s / 56 B = 1.7 G rows/s, under 16 cores'
+	   2.9 G rows/s): the model sees no gain in a split (the device path moves more host
+	   bytes a row), so auto stays on the CPU, and the devices alone are slower still. */
+	in = pg_split_in( n, 1 );
+	s  = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_CPU && s.cpu_rows == n );
+	CU_ASSERT( s.t_split >= s.t_cpu * 0.999 && s.t_dev > s.t_cpu );
+	CU_ASSERT( fabs( s.t_cpu - (double)n * 56 / 96e9 ) < 1e-9 * s.t_cpu + 1e-12 );
+
+	/* A CPU that is compute bound (slow cores) leaves host bandwidth to a device behind a
+	   slow link (8 GB/s: 0.25 G rows/s alone): together they beat either alone. */
+	in           = pg_split_in( n, 1 );
+	in.core_rate = 2e7; /* 16 cores: 0.32 G rows/s */
+	in.h2d = in.d2h = 8e9;
+	s            = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_SPLIT );
+	CU_ASSERT( s.cpu_rows > 0 && s.dev_rows[0] > 0 && pg_rows_sum( &s ) == n );
+	CU_ASSERT( s.t_split < s.t_cpu && s.t_split <= s.t_dev );
+
+	/* mode gpu: a device must take part even when the CPU alone would be faster. */
+	in          = pg_split_in( n, 1 );
+	in.need_dev = 1;
+	s           = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf != HYB_GTSV_CONF_CPU && s.dev_rows[0] > 0 && pg_rows_sum( &s ) == n );
+
+	/* A fixed CPU ratio: 0 is the devices alone, else exactly that share for the CPU. */
+	in           = pg_split_in( 1000003, 2 );
+	in.cpu_ratio = 0;
+	s            = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_DEV && s.cpu_rows == 0 && pg_rows_sum( &s ) == 1000003 );
+	CU_ASSERT( s.dev_rows[0] > 0 && s.dev_rows[1] > 0 );
+	in.cpu_ratio = 0.25;
+	s            = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_SPLIT && s.cpu_rows == 250000 && pg_rows_sum( &s ) == 1000003 );
+
+	/* Profiled rates replace the model: split rates 1 : 3 give rows 1 : 3 (within the 1024-row
+	   alignment), and the split wins by far over the CPU alone. */
+	in            = pg_split_in( n, 1 );
+	in.cpu_alone  = 1.0e9;
+	in.split_cpu  = 1.0e9;
+	in.split_dev[0] = 3.0e9;
+	in.dev_alone[0] = 2.0e9;
+	s               = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_SPLIT && pg_rows_sum( &s ) == n );
+	CU_ASSERT( llabs( s.dev_rows[0] - 3 * s.cpu_rows ) <= 4 * 1024 );
+	CU_ASSERT( fabs( s.t_split - ( (double)n / 4e9 + 2e-4 ) ) < 1e-3 * s.t_split );
+	/* ... and they scale with the right-hand sides (rows/s for one RHS). */
+	in.nrhs = 4;
+	s       = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( fabs( s.t_cpu - (double)n / ( 1e9 / hyb_policy_gtsv_rhs_weight( 4 ) ) ) < 1e-9 * s.t_cpu );
+
+	/* Measured devices only slightly faster than the CPU: the margin keeps the CPU. */
+	in              = pg_split_in( n, 1 );
+	in.cpu_alone    = 1.0e9;
+	in.dev_alone[0] = 1.05e9;
+	in.split_cpu    = 0.6e9;
+	in.split_dev[0] = 0.45e9;
+	s               = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_CPU && s.cpu_rows == n );
+	in.margin = 1.0;
+	s         = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf != HYB_GTSV_CONF_CPU );
+
+	/* A device share under the minimum is dropped: a small call stays on the CPU. */
+	in              = pg_split_in( 200000, 1 );
+	in.cpu_alone    = 1.0e9;
+	in.split_cpu    = 1.0e9;
+	in.split_dev[0] = 0.2e9; /* its share would be ~33000 rows < 2^17 */
+	in.dev_alone[0] = 0.2e9;
+	s               = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_CPU && s.cpu_rows == 200000 && s.dev_rows[0] == 0 );
+
+	/* Unknown (non-finite) profiled rates fall back to the model. */
+	in           = pg_split_in( n, 1 );
+	in.cpu_alone = NAN;
+	s            = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_CPU && isfinite( s.t_cpu ) && s.t_cpu > 0 );
+	CU_ASSERT( hyb_policy_gtsv_rhs_weight( 1 ) == 1.0 && hyb_policy_gtsv_rhs_weight( 0 ) == 1.0 );
+	CU_ASSERT( hyb_policy_gtsv_split( NULL ).conf == HYB_GTSV_CONF_CPU );
+}
+
 static CU_TestInfo hyb_tests_policy_gtsv[] = {
 	{ "window_values", test_window_values },
 	{ "window_property", test_window_property },
@@ -319,6 +443,7 @@ static CU_TestInfo hyb_tests_policy_gtsv[] = {
 	{ "profile_roundtrip", test_profile_roundtrip },
 	{ "profile_missing_and_corrupt", test_profile_missing_and_corrupt },
 	{ "profile_update_rules", test_profile_update_rules },
+	{ "split_model", test_split_model },
 	CU_TEST_INFO_NULL,
 };
 

@@ -355,16 +355,33 @@ static void test_plan_boundaries(void)
 	CU_ASSERT(fabs(plan.t_cpu - 0.037) < 0.05 * 0.037);
 	double serial = plan.t_gpu;
 	r.overlap     = 1.0; /* pipelined x / kernel / y: only the longest stage remains */
+	/* ... if x and y could move by DMA straight from and to the application's pages (one
+	   host byte per byte moved): */
+	r.h2d_host_traffic = r.d2h_host_traffic = 1.0;
 	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
 	CU_ASSERT(plan.t_gpu < 0.5 * serial);
 	CU_ASSERT(plan.t_cpu / plan.t_gpu > 25);
-	r.overlap = 0.0;
-	/* first call: the matrix must cross PCIe, so split the rows */
+	/* x staged (three host bytes per byte: read, write, DMA read) and y registered: the
+	   host memory bus caps the gain below 25x */
+	r.h2d_host_traffic = 3.0;
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
+	CU_ASSERT(plan.t_cpu / plan.t_gpu < 25 && plan.t_cpu / plan.t_gpu > 10);
+	r.d2h_host_traffic = 3.0;
+	r.overlap          = 0.0;
+	/* first call, if the device could read the application's arrays directly (one host
+	   byte per uploaded byte): the matrix must cross PCIe, so split the rows */
+	r.h2d_host_traffic = r.d2h_host_traffic = 1.0;
 	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_FIRST_CALL, &plan), HYB_OK);
 	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_ROWSPLIT);
 	CU_ASSERT(plan.row_share > 0.2 && plan.row_share < 0.8);
 	CU_ASSERT(plan.t_cpu / plan.t_rowsplit > 1.3);
 	CU_ASSERT(plan.t_gpu > plan.t_cpu); /* device-only loses on a first call */
+	/* staged through page-locked buffers (three host bytes per uploaded byte), the shared
+	   memory bus leaves the row split less than 1.3x over the CPU alone */
+	r.h2d_host_traffic = r.d2h_host_traffic = 3.0;
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_FIRST_CALL, &plan), HYB_OK);
+	CU_ASSERT(plan.t_cpu / plan.t_rowsplit < 1.3);
+	CU_ASSERT(plan.t_cpu / plan.t_rowsplit >= 1.0);
 	/* without device memory, everything stays on the CPU */
 	r.gpu_mem = 1e6;
 	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
@@ -420,16 +437,24 @@ static void test_rowsplit(void)
 	hyb_spmv_rates_t r;
 	hyb_policy_spmv_default_rates(&r);
 	double share, prev = 0;
-	/* a faster link moves more of the matrix to the device, and the time never grows */
+	/* a faster link moves more of the matrix to the device (until the shared host memory
+	   bus is the limit), and the time never grows */
 	double tprev = INFINITY;
-	for (double bw = 5e9; bw <= 200e9; bw *= 2)
+	for (int staged = 0; staged < 2; staged++)
 	{
-		r.h2d_bw = bw;
-		double t = hyb_policy_spmv_rowsplit(&st, &r, HYB_SPMV_FIRST_CALL, &share);
-		CU_ASSERT(share > prev && share < 1);
-		CU_ASSERT(t <= tprev);
-		prev  = share;
-		tprev = t;
+		r.h2d_host_traffic = r.d2h_host_traffic = staged ? 3.0 : 1.0;
+		prev               = 0;
+		tprev              = INFINITY;
+		for (double bw = 5e9; bw <= 200e9; bw *= 2)
+		{
+			r.h2d_bw = bw;
+			double t = hyb_policy_spmv_rowsplit(&st, &r, HYB_SPMV_FIRST_CALL, &share);
+			CU_ASSERT(share >= prev - 1.0 / 512 && share > 0 && share < 1);
+			CU_ASSERT(t <= tprev * (1 + 1e-12));
+			if (bw <= 20e9) CU_ASSERT(share > prev); /* below the bus limit */
+			prev  = share;
+			tprev = t;
+		}
 	}
 	/* device memory caps the share */
 	hyb_policy_spmv_default_rates(&r);

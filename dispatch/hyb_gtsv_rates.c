@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The process's tridiagonal throughput profile (see hyb_gtsv_rates.h). */
+#define _GNU_SOURCE
+#include "dispatch/hyb_gtsv_rates.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "hyb_log.h"
+#include "policies/hyb_config.h"
+
+static struct
+{
+	pthread_mutex_t    mu;
+	int                loaded;
+	char               path[HYB_CFG_PATH_MAX + 8];
+	hyb_gtsv_profile_t prof;
+} hyb_gr = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static void hyb_gr_path_of( char* out, size_t len )
+{
+	const char* base = hyb_config()->profile;
+	if ( base[0] )
+		snprintf( out, len, "%s.gtsv", base );
+	else if ( len )
+		out[0] = '\0';
+}
+
+/* Under the lock: make the cache hold the current file. */
+static void hyb_gr_load_locked( void )
+{
+	char path[sizeof hyb_gr.path];
+	hyb_gr_path_of( path, sizeof path );
+	if ( hyb_gr.loaded && strcmp( path, hyb_gr.path ) == 0 ) return;
+	memcpy( hyb_gr.path, path, sizeof path );
+	hyb_gr.loaded = 1;
+	hyb_policy_gtsv_profile_init( &hyb_gr.prof );
+	if ( !path[0] ) return;
+	hyb_status_t st = hyb_policy_gtsv_profile_read( path, &hyb_gr.prof );
+	if ( st == HYB_E_PARSE )
+		hyb_log_once( hyb_hash_str( path, 0x67747376 ), HYB_LOG_WARN,
+		              "warning: %s: some lines are not gtsv rates and were ignored (the file is "
+		              "rewritten after the next measured call)",
+		              path );
+	else if ( st == HYB_OK )
+		HYB_LOG( HYB_LOG_INFO, "gtsv rates read from %s (%d entries)", path, hyb_gr.prof.count );
+}
+
+static double hyb_gr_rate( const char* dev, char prec )
+{
+	return hyb_policy_gtsv_profile_rate( &hyb_gr.prof, dev, prec );
+}
+
+void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in )
+{
+	char p = hyb_prec_char( prec );
+	pthread_mutex_lock( &hyb_gr.mu );
+	hyb_gr_load_locked();
+	in->cpu_alone = hyb_gr_rate( "cpu", p );
+	in->split_cpu = hyb_gr_rate( "split.cpu", p );
+	for ( int k = 0; k < HYB_GTSV_DEV_MAX; k++ )
+	{
+		char key[32];
+		snprintf( key, sizeof key, "gpu%d", k );
+		in->dev_alone[k] = hyb_gr_rate( key, p );
+		snprintf( key, sizeof key, "split.gpu%d", k );
+		in->split_dev[k] = hyb_gr_rate( key, p );
+	}
+	pthread_mutex_unlock( &hyb_gr.mu );
+}
+
+/* Create the directory of path (one level) if it is missing. */
+static void hyb_gr_mkdir( const char* path )
+{
+	char dir[sizeof hyb_gr.path];
+	snprintf( dir, sizeof dir, "%s", path );
+	char* slash = strrchr( dir, '/' );
+	if ( slash == NULL || slash == dir ) return;
+	*slash = '\0';
+	if ( mkdir( dir, 0755 ) != 0 && errno != EEXIST ) return;
+}
+
+void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, double cpu_rate, int ndev,
+                            const double* dev_rate )
+{
+	char p       = hyb_prec_char( prec );
+	int  changed = 0;
+	pthread_mutex_lock( &hyb_gr.mu );
+	hyb_gr_load_locked();
+	const char* pre = conf == HYB_GTSV_CONF_SPLIT ? "split." : "";
+	char        key[32];
+	if ( cpu_rate > 0 && conf != HYB_GTSV_CONF_DEV )
+	{
+		snprintf( key, sizeof key, "%scpu", pre );
+		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, cpu_rate, HYB_GTSV_RATE_ALPHA ) == HYB_OK;
+	}
+	for ( int k = 0; k < ndev && k < HYB_GTSV_DEV_MAX && dev_rate; k++ )
+	{
+		if ( !( dev_rate[k] > 0 ) || conf == HYB_GTSV_CONF_CPU ) continue;
+		snprintf( key, sizeof key, "%sgpu%d", pre, k );
+		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, dev_rate[k], HYB_GTSV_RATE_ALPHA ) == HYB_OK;
+	}
+	if ( changed && hyb_gr.path[0] )
+	{
+		hyb_status_t st = hyb_policy_gtsv_profile_write( hyb_gr.path, &hyb_gr.prof );
+		if ( st == HYB_E_IO )
+		{
+			hyb_gr_mkdir( hyb_gr.path );
+			st = hyb_policy_gtsv_profile_write( hyb_gr.path, &hyb_gr.prof );
+		}
+		if ( st != HYB_OK )
+			hyb_log_once( hyb_hash_str( hyb_gr.path, 0x77727465 ), HYB_LOG_INFO,
+			              "gtsv rates cannot be written to %s (%s); kept for this process only",
+			              hyb_gr.path, hyb_status_string( st ) );
+	}
+	pthread_mutex_unlock( &hyb_gr.mu );
+}
+
+void hyb_gtsv_rates_path( char* out, size_t len )
+{
+	hyb_gr_path_of( out, len );
+}
+
+void hyb_gtsv_rates_reset_for_test( void )
+{
+	hyb_gr.loaded  = 0;
+	hyb_gr.path[0] = '\0';
+	hyb_policy_gtsv_profile_init( &hyb_gr.prof );
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The process's tridiagonal throughput profile: the rates the heterogeneous split uses,
+   loaded from <HYBLAS_PROFILE>.gtsv, refined after each call and written back. */
+#ifndef HYB_GTSV_RATES_H
+#define HYB_GTSV_RATES_H
+
+#include "hyb_types.h"
+#include "policies/hyb_policy_gtsv.h"
+
+/* Smoothing of a new sample into a persisted rate (the seed refines after every call; a
+   single call can be disturbed by other work, so one sample moves the rate half way). */
+#define HYB_GTSV_RATE_ALPHA 0.5
+
+/* Calls (or shares of a call) with fewer rows are not measured: their times are mostly
+   fixed costs (thread start, events) that say little about the steady rate. */
+#define HYB_GTSV_REFIT_MIN_ROWS ( (int64_t)1 << 18 )
+
+/* Keys in the file (device names of hyb_policy_gtsv_profile_*): "cpu" (CPU alone), "gpu<k>"
+   (selected device k, devices alone), "split.cpu" and "split.gpu<k>" (while both run).
+   Rates are rows per second for one right-hand side (hyb_policy_gtsv_rhs_weight). */
+
+/* Copy the profiled rates of precision prec into the split input (0 = unknown). Loads the
+   file on first use, and again whenever HYBLAS_PROFILE names another file (tests).
+   Thread-safe. */
+void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in );
+
+/* Fold one call's measurements (rows/s for one right-hand side; <= 0: not measured) of
+   configuration conf into the profile and write the file (atomically; a failure to write
+   is logged once and the rates are kept in memory). Thread-safe. */
+void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, double cpu_rate, int ndev,
+                            const double* dev_rate );
+
+/* The file in use ("" when HYBLAS_PROFILE is empty: no persistence). */
+void hyb_gtsv_rates_path( char* out, size_t len );
+
+/* Forget the cached profile (tests switching files). Not thread-safe. */
+void hyb_gtsv_rates_reset_for_test( void );
+
+#endif

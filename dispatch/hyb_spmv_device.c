@@ -1,0 +1,753 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Device paths of the sparse products (see hyb_spmv_device.h).
+
+   Each call is one of three cases:
+   - resident (the residency cache holds a device copy of these arrays, provably
+     unchanged): the steady-state plan chosen when the copy was made runs at once; only x
+     goes up and y down;
+   - filled (a first call the cache will keep): statistics of the matrix (row grouping,
+     distribution function, diagonals), the steady-state plan, the device matrix built and
+     uploaded block by block while this call runs on it, then kept;
+   - transient (not cached: residency off, the key keeps changing, or the first sighting in
+     auto mode): the first-call plan, which usually keeps the CPU because converting and
+     uploading costs more than the product itself; a device run uploads what it needs into
+     the call's own workspace.
+   In auto mode a matrix is cached at its second sighting (a small memo of array addresses,
+   no tracking): arming the change tracking costs 12-16 ms/GiB with 4 KiB pages, which a
+   matrix used once should not pay. HYBLAS_MODE=gpu caches from the first call. */
+#define _GNU_SOURCE
+#include "dispatch/hyb_spmv_device.h"
+
+#include <math.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch/hyb_spmv_rates.h"
+#include "hyb_log.h"
+#include "hyb_routines.h"
+#include "hyb_stats.h"
+#include "kernels/cpu/hyb_spmv_format.h"
+#include "kernels/hyb_device.h"
+#include "kernels/pipeline/hyb_spmv_yreg.h"
+
+/* Device blocks carry about this much of y each (4 MiB): small enough that x up, kernels
+   and y down overlap well, large enough that each block's fixed costs stay small. */
+#define HYB_SPMV_BLOCK_BYTES ((int64_t)4 << 20)
+#define HYB_SPMV_MAX_BLOCKS 64
+/* Matrices whose y is at most this big run as one block. */
+#define HYB_SPMV_ONE_BLOCK ((int64_t)8 << 20)
+/* First-sighting memo: array sets remembered. */
+#define HYB_SPMV_MEMO 64
+/* The device that runs sparse products (multi-device SpMV is not implemented). */
+#define HYB_SPMV_DEV 0
+
+enum
+{
+	HYB_VERDICT_NONE = 0,
+	HYB_VERDICT_CPU  = 1, /* the steady-state plan keeps the CPU: do not cache */
+};
+
+static struct
+{
+	pthread_mutex_t        mu;
+	hyb_residency_cache_t* cache;
+	int                    cache_failed;
+	hyb_spmv_force_t       force;
+	struct
+	{
+		uint64_t h;
+		int      seen;
+		int      verdict;
+		uint64_t lru;
+	} memo[HYB_SPMV_MEMO];
+	uint64_t       clock;
+	_Atomic double check_spb; /* seconds per byte of a cache hit's change check (refitted) */
+} hyb_sd = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static __thread hyb_spmv_report_t hyb_sd_report;
+
+hyb_spmv_report_t* hyb_spmv_last_report(void)
+{
+	return &hyb_sd_report;
+}
+
+const char* hyb_spmv_run_name(hyb_spmv_run_t r)
+{
+	static const char* n[] = {"cpu", "gpu", "hybrid", "rowsplit"};
+	return (unsigned)r < 4 ? n[r] : "?";
+}
+
+const char* hyb_spmv_fmt_name(hyb_spmv_devfmt_t f)
+{
+	static const char* n[] = {"none", "csr", "ell", "dia"};
+	return (unsigned)f < 4 ? n[f] : "?";
+}
+
+void hyb_spmv_device_force(const hyb_spmv_force_t* f)
+{
+	pthread_mutex_lock(&hyb_sd.mu);
+	if (f)
+		hyb_sd.force = *f;
+	else
+		memset(&hyb_sd.force, 0, sizeof hyb_sd.force);
+	pthread_mutex_unlock(&hyb_sd.mu);
+}
+
+/* ------------------------------------------------------------ cache and memo */
+
+/* The process's residency cache, created on first use with HYBLAS_RESIDENCY's mode and
+   half the device budget for its payloads (the rest stays for workspaces and level 3). */
+static hyb_residency_cache_t* hyb_sd_cache(void)
+{
+	pthread_mutex_lock(&hyb_sd.mu);
+	if (!hyb_sd.cache && !hyb_sd.cache_failed)
+	{
+		hyb_residency_cache_config_t c = {
+		    .mode      = (hyb_residency_mode_t)hyb_config()->residency,
+		    .mech      = HYB_RESIDENCY_MECH_AUTO,
+		    .max_bytes = (uint64_t)(0.5 * hyb_dev_budget(HYB_SPMV_DEV)),
+		};
+		if (hyb_residency_cache_create(&c, &hyb_sd.cache) != HYB_OK)
+		{
+			hyb_sd.cache_failed = 1;
+			HYB_LOG(
+			    HYB_LOG_WARN,
+			    "warning: SpMV residency cache unavailable; matrices are not kept on the device");
+		}
+	}
+	hyb_residency_cache_t* c = hyb_sd.cache;
+	pthread_mutex_unlock(&hyb_sd.mu);
+	return c;
+}
+
+void hyb_spmv_cache_stats(hyb_residency_stats_t* out)
+{
+	memset(out, 0, sizeof *out);
+	pthread_mutex_lock(&hyb_sd.mu);
+	if (hyb_sd.cache) hyb_residency_cache_stats(hyb_sd.cache, out);
+	pthread_mutex_unlock(&hyb_sd.mu);
+}
+
+static uint64_t hyb_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9ull;
+	return h ^ (h >> 29);
+}
+
+/* Count a sighting of array set h; returns the sightings before this one and the verdict. */
+static int hyb_memo_see(uint64_t h, int* verdict)
+{
+	pthread_mutex_lock(&hyb_sd.mu);
+	int slot = -1, victim = 0;
+	for (int i = 0; i < HYB_SPMV_MEMO; i++)
+	{
+		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) slot = i;
+		if (hyb_sd.memo[i].lru < hyb_sd.memo[victim].lru) victim = i;
+	}
+	int seen = 0;
+	if (slot < 0)
+	{
+		slot                      = victim;
+		hyb_sd.memo[slot].h       = h;
+		hyb_sd.memo[slot].seen    = 0;
+		hyb_sd.memo[slot].verdict = HYB_VERDICT_NONE;
+	}
+	seen     = hyb_sd.memo[slot].seen;
+	*verdict = hyb_sd.memo[slot].verdict;
+	hyb_sd.memo[slot].seen++;
+	hyb_sd.memo[slot].lru = ++hyb_sd.clock;
+	pthread_mutex_unlock(&hyb_sd.mu);
+	return seen;
+}
+
+static void hyb_memo_verdict(uint64_t h, int verdict)
+{
+	pthread_mutex_lock(&hyb_sd.mu);
+	for (int i = 0; i < HYB_SPMV_MEMO; i++)
+		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) hyb_sd.memo[i].verdict = verdict;
+	pthread_mutex_unlock(&hyb_sd.mu);
+}
+
+/* ------------------------------------------------------------ resident copies */
+
+/* A cached device copy. Its device memory is the workspace of a context reserved for it
+   (the device layer hands out memory only as per-context workspaces, with the budget and
+   the fault injection applied); the products themselves run on other contexts of the same
+   device, which may read it. */
+typedef struct
+{
+	hyb_spmv_plan_t plan; /* the steady-state plan */
+	hyb_spmv_dmat_t dm;
+	hyb_dev_t*      mem;
+	void*           dmem;
+} hyb_spmv_res_t;
+
+static void hyb_res_free(void* payload, void* ctx)
+{
+	(void)ctx;
+	hyb_spmv_res_t* r = payload;
+	if (r->mem)
+	{
+		/* Destroy the reserved context with its memory, rather than pooling a context that
+		   holds a large workspace nobody asked for. */
+		atomic_store(&r->mem->broken, 1);
+		hyb_dev_release(r->mem);
+	}
+	hyb_spmv_dmat_free(&r->dm);
+	free(r);
+}
+
+/* ------------------------------------------------------------ statistics */
+
+typedef struct
+{
+	hyb_spmv_view_t  view;
+	int64_t*         df;
+	hyb_spmv_diags_t diags;
+	hyb_spmv_stats_t st;
+} hyb_sd_stats_t;
+
+static void hyb_stats_free(hyb_sd_stats_t* s)
+{
+	hyb_spmv_view_free(&s->view);
+	free(s->df);
+	hyb_spmv_diags_free(&s->diags);
+	memset(s, 0, sizeof *s);
+}
+
+/* One pass over the matrix: grouped rows (every index validated: the device kernels do
+   not check them), the distribution function, and the diagonals when wanted. */
+static hyb_status_t hyb_stats_build(const hyb_spmv_src_t* src, int diags, hyb_sd_stats_t* s)
+{
+	memset(s, 0, sizeof *s);
+	hyb_status_t st = hyb_spmv_view_build(src, 0, &s->view);
+	if (st == HYB_OK) st = hyb_spmv_df_build(&s->view, 0, &s->df);
+	if (st == HYB_OK && diags) st = hyb_spmv_diags_build(&s->view, 0, 0, 0, &s->diags);
+	if (st != HYB_OK)
+	{
+		hyb_stats_free(s);
+		return st;
+	}
+	s->st = (hyb_spmv_stats_t){
+	    .m         = src->m,
+	    .nnz       = s->view.nnz,
+	    .prec      = src->prec,
+	    .max_len   = s->view.max_len,
+	    .df        = s->df,
+	    .ndiag     = s->diags.ndiag,
+	    .diag_occ  = s->diags.occ,
+	    .diag_rest = s->diags.rest_nnz,
+	    .grouped   = s->view.own_col == NULL,
+	};
+	return HYB_OK;
+}
+
+/* ------------------------------------------------------------ planning */
+
+static int64_t hyb_block_rows(const hyb_spmv_force_t* f, int64_t m, size_t vb, int64_t band)
+{
+	if (f->active && f->block_rows > 0) return f->block_rows;
+	if (m * (int64_t)vb <= HYB_SPMV_ONE_BLOCK) return m;
+	int64_t br  = HYB_SPMV_BLOCK_BYTES / (int64_t)vb;
+	int64_t min = (m + HYB_SPMV_MAX_BLOCKS - 1) / HYB_SPMV_MAX_BLOCKS;
+	if (br < min) br = min;
+	if (br < 8 * band) br = 8 * band; /* DIA: the widened rows stay a small part */
+	return br;
+}
+
+/* Device matrix layout for a plan. */
+static hyb_status_t hyb_dm_for_plan(const hyb_sd_stats_t* s, const hyb_spmv_plan_t* p,
+                                    const hyb_spmv_force_t* f, hyb_spmv_dmat_t* dm)
+{
+	const hyb_spmv_view_t* v  = &s->view;
+	size_t                 vb = hyb_prec_size(s->st.prec);
+	int64_t                m  = v->m;
+	switch (p->run)
+	{
+	case HYB_SPMV_RUN_ROWSPLIT:
+	{
+		/* the first rows holding the device's share of the entries */
+		double  want = p->row_share * (double)v->nnz;
+		int64_t lo = 1, hi = m - 1;
+		while (lo < hi)
+		{
+			int64_t mid = lo + (hi - lo) / 2;
+			if ((double)(v->ptr[mid] - v->ptr[0]) < want)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		int64_t rows = m > 1 ? lo : 1;
+		return hyb_spmv_dmat_plan(v, HYB_SPMV_DEV_CSR, 0, NULL, rows,
+		                          hyb_block_rows(f, rows, vb, 0), 0, dm);
+	}
+	case HYB_SPMV_RUN_GPU:
+	case HYB_SPMV_RUN_HYBRID:
+		if (p->fmt == HYB_SPMV_DEV_CSR)
+			return hyb_spmv_dmat_plan(v, HYB_SPMV_DEV_CSR, 0, NULL, m, hyb_block_rows(f, m, vb, 0),
+			                          0, dm);
+		if (p->fmt == HYB_SPMV_DEV_ELL)
+			return hyb_spmv_dmat_plan(v, HYB_SPMV_DEV_ELL, p->K, NULL, m,
+			                          hyb_block_rows(f, m, vb, 0), 0, dm);
+		if (p->fmt == HYB_SPMV_DEV_DIA && p->K <= s->diags.ndiag)
+		{
+			int64_t band = 0;
+			for (int64_t d = 0; d < p->K; d++)
+			{
+				int64_t o =
+				    s->diags.offset[d] < 0 ? -(int64_t)s->diags.offset[d] : s->diags.offset[d];
+				band = o > band ? o : band;
+			}
+			return hyb_spmv_dmat_plan(v, HYB_SPMV_DEV_DIA, p->K, s->diags.offset, m,
+			                          hyb_block_rows(f, m, vb, band), 0, dm);
+		}
+		return HYB_E_INVALID;
+	default:
+		return HYB_E_INVALID;
+	}
+}
+
+/* Plan options for this call: the forced ones, minus the CPU in mode gpu, minus the row
+   split where the source is not grouped by rows (its CPU rows would need a copy). */
+static hyb_spmv_plan_opts_t hyb_opts(const hyb_spmv_force_t* f, hyb_mode_t mode, int grouped)
+{
+	hyb_spmv_plan_opts_t o   = f->active ? f->opts : (hyb_spmv_plan_opts_t){0};
+	unsigned             all = (1u << HYB_SPMV_RUN_CPU) | (1u << HYB_SPMV_RUN_GPU) |
+	               (1u << HYB_SPMV_RUN_HYBRID) | (1u << HYB_SPMV_RUN_ROWSPLIT);
+	if (o.allow_runs == 0) o.allow_runs = all;
+	if (mode == HYB_MODE_GPU) o.allow_runs &= ~(1u << HYB_SPMV_RUN_CPU);
+	if (!grouped) o.allow_runs &= ~(1u << HYB_SPMV_RUN_ROWSPLIT);
+	if (o.allow_runs == 0) o.allow_runs = 1u << HYB_SPMV_RUN_GPU;
+	if (o.force && o.run == HYB_SPMV_RUN_ROWSPLIT && !grouped)
+		o.force = 0; /* cannot: plan freely */
+	return o;
+}
+
+static void hyb_report_plan(hyb_spmv_report_t* rep, const hyb_spmv_plan_t* p,
+                            hyb_spmv_phase_t phase)
+{
+	rep->run    = p->run;
+	rep->fmt    = p->fmt;
+	rep->K      = p->K;
+	rep->K_alg3 = p->K_alg3;
+	rep->share  = p->run == HYB_SPMV_RUN_ROWSPLIT ? p->row_share : 0.0;
+	rep->phase  = phase;
+	rep->t_cpu  = p->t_cpu;
+	rep->t_gpu  = p->t_gpu;
+	rep->t_pred = p->t_plan;
+}
+
+/* ------------------------------------------------------------ running */
+
+static int hyb_copy_threads(void)
+{
+	int64_t c = hyb_config()->copy_threads;
+	if (c > 0) return (int)c;
+	int n = omp_get_num_procs();
+	return n < 8 ? n : 8;
+}
+
+/* After a device error: a real device failure also disables the devices and drops the
+   cached copies (their memory went with the device); injected faults and refused
+   allocations do not. */
+static void hyb_after_error(const hyb_call_t* call, hyb_status_t st)
+{
+	hyb_log_once(hyb_hash_str(hyb_routine_info[call->id].name, 0x73706476u ^ (uint64_t)(int64_t)st),
+	             HYB_LOG_WARN,
+	             "warning: %s: device failed (%s); the product was computed on the CPU",
+	             hyb_routine_info[call->id].name, hyb_status_string(st));
+	if (st == HYB_E_DEVICE)
+	{
+		hyb_devices_disable(hyb_status_string(st));
+		pthread_mutex_lock(&hyb_sd.mu);
+		hyb_residency_cache_t* c = hyb_sd.cache;
+		pthread_mutex_unlock(&hyb_sd.mu);
+		if (c) hyb_residency_cache_clear(c);
+	}
+}
+
+static hyb_path_t hyb_run_path(const hyb_spmv_plan_t* p)
+{
+	return p->run == HYB_SPMV_RUN_GPU ? HYB_PATH_GPU : HYB_PATH_SPLIT;
+}
+
+/* The source's column and value arrays the grouped view reads (row split CPU rows). */
+static void hyb_src_rows(const hyb_spmv_args_t* a, const int** col, const void** val)
+{
+	*val = a->val;
+	if (a->op == HYB_OP_CSRMV)
+		*col = a->colind;
+	else
+		*col = hyb_spmv_trans_flag(a->transa) ? a->rowind : a->colind;
+}
+
+static void hyb_pipe_in(hyb_spmv_pipe_in_t* in, hyb_spmv_dmat_t* dm, const hyb_spmv_args_t* a,
+                        const hyb_spmv_force_t* f)
+{
+	memset(in, 0, sizeof *in);
+	in->dm = dm;
+	in->x  = a->x;
+	in->y  = a->y;
+	hyb_src_rows(a, &in->src_col, &in->src_val);
+	in->yreg         = f->active && f->yreg >= 0 ? f->yreg : 1;
+	in->copy_threads = hyb_copy_threads();
+	in->dev          = HYB_SPMV_DEV;
+	in->timing       = (f->active && f->timing) || hyb_stats_timing();
+	in->chunk_bytes  = f->active ? f->x_chunk : 0;
+}
+
+/* A transient run: the first-call plan; the matrix goes into the call's workspace. */
+static hyb_path_t hyb_run_transient(const hyb_call_t* call, const hyb_spmv_args_t* a,
+                                    const hyb_spmv_src_t* src, hyb_mode_t mode,
+                                    const hyb_spmv_force_t* f, hyb_spmv_report_t* rep)
+{
+	hyb_spmv_rates_t r;
+	hyb_spmv_xfer_t  xf = {.y_registered = 0,
+	                       .pipelined =
+	                           (int64_t)hyb_prec_size(src->prec) * src->m > HYB_SPMV_ONE_BLOCK};
+	hyb_spmv_rates_get(&xf, &r);
+	r.gpu_mem = 0.9 * hyb_dev_budget(HYB_SPMV_DEV);
+	/* Quick test first: with every row at the mean length and no conversion beyond
+	   grouping, does any device run beat the CPU on a first call? If not, skip the pass. */
+	hyb_spmv_plan_opts_t o = hyb_opts(f, mode, 1);
+	if (!o.force && (o.allow_runs & (1u << HYB_SPMV_RUN_CPU)))
+	{
+		/* every row of about the mean length: rem rows of qlen + 1 entries, the rest qlen */
+		int64_t  qlen = src->nnz / src->m, rem = src->nnz % src->m;
+		int64_t* df = qlen < 100000 ? calloc((size_t)(qlen + 2), sizeof(int64_t)) : NULL;
+		if (df)
+		{
+			df[qlen] += src->m - rem;
+			df[qlen + 1] += rem;
+			hyb_spmv_stats_t q = {.m       = src->m,
+			                      .nnz     = src->nnz,
+			                      .prec    = src->prec,
+			                      .max_len = rem ? qlen + 1 : qlen,
+			                      .df      = df,
+			                      .grouped = !(src->layout == HYB_SPMV_CSR && src->trans)};
+			hyb_spmv_plan_t  qp;
+			int keep = hyb_policy_spmv_plan_opts(&q, &r, HYB_SPMV_FIRST_CALL, &o, &qp) == HYB_OK &&
+			           qp.run == HYB_SPMV_RUN_CPU;
+			free(df);
+			if (keep)
+			{
+				hyb_report_plan(rep, &qp, HYB_SPMV_FIRST_CALL);
+				rep->why = "first call: converting and uploading costs more than the product";
+				return HYB_PATH_CPU;
+			}
+		}
+	}
+	double         t0 = hyb_now();
+	hyb_sd_stats_t s;
+	int            want_diags = f->active && (f->opts.fmt == HYB_SPMV_DEV_DIA ||
+                                   f->opts.allow_fmts == (1u << HYB_SPMV_DEV_DIA));
+	if (hyb_stats_build(src, want_diags, &s) != HYB_OK)
+	{
+		rep->why = "statistics failed (bad index or no memory)";
+		return HYB_PATH_CPU;
+	}
+	rep->stats_s = hyb_now() - t0;
+	o            = hyb_opts(f, mode, s.st.grouped);
+	hyb_spmv_plan_t p;
+	if (hyb_policy_spmv_plan_opts(&s.st, &r, HYB_SPMV_FIRST_CALL, &o, &p) != HYB_OK)
+	{
+		p.run = HYB_SPMV_RUN_CPU;
+		p.fmt = HYB_SPMV_DEV_NONE;
+	}
+	if (p.run == HYB_SPMV_RUN_CPU)
+	{
+		hyb_report_plan(rep, &p, HYB_SPMV_FIRST_CALL);
+		rep->why = "first call: the model keeps the CPU";
+		hyb_stats_free(&s);
+		return HYB_PATH_CPU;
+	}
+	hyb_report_plan(rep, &p, HYB_SPMV_FIRST_CALL);
+	hyb_spmv_dmat_t dm;
+	if (hyb_dm_for_plan(&s, &p, f, &dm) != HYB_OK)
+	{
+		rep->why = "device layout failed";
+		hyb_stats_free(&s);
+		return HYB_PATH_CPU;
+	}
+	hyb_spmv_pipe_in_t in;
+	hyb_pipe_in(&in, &dm, a, f);
+	in.upload       = 1;
+	in.view         = &s.view;
+	hyb_status_t st = hyb_spmv_pipe_run(&in, &rep->pipe);
+	hyb_spmv_dmat_free(&dm);
+	hyb_stats_free(&s);
+	rep->why = "first call, not kept on the device";
+	if (st != HYB_OK)
+	{
+		rep->error = st;
+		hyb_after_error(call, st);
+		return HYB_PATH_FALLBACK;
+	}
+	return hyb_run_path(&p);
+}
+
+/* A first call the cache keeps: steady-state plan, build, upload, run, fill. */
+static hyb_path_t hyb_run_fill(const hyb_call_t* call, const hyb_spmv_args_t* a,
+                               const hyb_spmv_src_t* src, hyb_mode_t mode,
+                               const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
+                               hyb_residency_entry_t* ent, uint64_t memo_h, hyb_spmv_report_t* rep)
+{
+	double         t0 = hyb_now();
+	hyb_sd_stats_t s;
+	if (hyb_stats_build(src, 1, &s) != HYB_OK)
+	{
+		hyb_residency_cache_release(cache, ent);
+		rep->why = "statistics failed (bad index or no memory)";
+		return HYB_PATH_CPU;
+	}
+	rep->stats_s        = hyb_now() - t0;
+	size_t           vb = hyb_prec_size(src->prec);
+	hyb_spmv_rates_t r;
+	hyb_spmv_xfer_t  xf = {.y_registered = (int64_t)vb * src->m >= (int64_t)HYB_SPMV_YREG_MIN,
+	                       .pipelined    = (int64_t)vb * src->m > HYB_SPMV_ONE_BLOCK};
+	hyb_spmv_rates_get(&xf, &r);
+	r.gpu_mem                = 0.5 * hyb_dev_budget(HYB_SPMV_DEV);
+	hyb_spmv_plan_opts_t o   = hyb_opts(f, mode, s.st.grouped);
+	hyb_spmv_res_t*      res = calloc(1, sizeof *res);
+	hyb_status_t st = res ? hyb_policy_spmv_plan_opts(&s.st, &r, HYB_SPMV_STEADY, &o, &res->plan)
+	                      : HYB_E_NO_MEMORY;
+	if (st == HYB_OK && res->plan.run != HYB_SPMV_RUN_CPU && !o.force &&
+	    (o.allow_runs & (1u << HYB_SPMV_RUN_CPU)))
+	{
+		/* A hit costs its change check (hashing the arrays in verify mode): keep the CPU
+		   if the device's advantage does not pay for it. */
+		double bytes = (double)s.view.nnz * (double)(vb + 8);
+		double check = bytes * atomic_load(&hyb_sd.check_spb);
+		if (!((res->plan.t_plan + check) * (1.0 + r.margin) < res->plan.t_cpu))
+			res->plan.run = HYB_SPMV_RUN_CPU;
+	}
+	if (st != HYB_OK || res->plan.run == HYB_SPMV_RUN_CPU)
+	{
+		if (res)
+		{
+			res->plan.run = HYB_SPMV_RUN_CPU;
+			res->plan.fmt = HYB_SPMV_DEV_NONE;
+			hyb_report_plan(rep, &res->plan, HYB_SPMV_STEADY);
+		}
+		hyb_stats_free(&s);
+		free(res);
+		hyb_residency_cache_release(cache, ent);
+		if (st == HYB_OK) hyb_memo_verdict(memo_h, HYB_VERDICT_CPU);
+		rep->why = "the steady-state model keeps the CPU";
+		return HYB_PATH_CPU;
+	}
+	hyb_report_plan(rep, &res->plan, HYB_SPMV_FIRST_CALL);
+	rep->filled = 1;
+	st          = hyb_dm_for_plan(&s, &res->plan, f, &res->dm);
+	if (st == HYB_OK) st = hyb_dev_acquire(HYB_SPMV_DEV, &res->mem);
+	if (st == HYB_OK && res->mem->stage)
+	{
+		/* A pooled context with page-locked staging is the one the next calls would run
+		   on: keep it in the pool and hold another one for the memory. */
+		hyb_dev_t* other = NULL;
+		if (hyb_dev_acquire(HYB_SPMV_DEV, &other) == HYB_OK)
+		{
+			hyb_dev_release(res->mem);
+			res->mem = other;
+		}
+	}
+	if (st == HYB_OK)
+		st = hyb_dev_workspace(res->mem, res->dm.bytes > 0 ? res->dm.bytes : 1, &res->dmem);
+	/* an injected asynchronous allocation fault returns HYB_OK without memory */
+	if (st == HYB_OK && res->dmem == NULL) st = HYB_E_NO_MEMORY;
+	if (st != HYB_OK)
+	{
+		hyb_res_free(res, NULL);
+		hyb_stats_free(&s);
+		hyb_residency_cache_release(cache, ent);
+		rep->why   = "no device memory for the matrix";
+		rep->error = st;
+		return HYB_PATH_CPU;
+	}
+	hyb_spmv_pipe_in_t in;
+	hyb_pipe_in(&in, &res->dm, a, f);
+	in.dmem   = res->dmem;
+	in.upload = 1;
+	in.view   = &s.view;
+	st        = hyb_spmv_pipe_run(&in, &rep->pipe);
+	hyb_stats_free(&s);
+	if (st != HYB_OK)
+	{
+		hyb_res_free(res, NULL);
+		hyb_residency_cache_release(cache, ent);
+		rep->error = st;
+		rep->why   = "first call failed on the device";
+		hyb_after_error(call, st);
+		return HYB_PATH_FALLBACK;
+	}
+	if (res->dm.rem_nnz > 0)
+		hyb_spmv_rates_refit_coo((double)res->dm.rem_nnz * (double)(vb + 4), rep->pipe.cpu_s);
+	uint64_t   bytes = (uint64_t)res->dm.bytes + (uint64_t)hyb_spmv_dmat_host_bytes(&res->dm);
+	hyb_path_t path  = hyb_run_path(&res->plan);
+	/* From here the cache owns the payload (or destroys it at release if it cannot keep it). */
+	if (hyb_residency_cache_fill(cache, ent, res, bytes, hyb_res_free, NULL) == HYB_E_INVALID)
+		hyb_res_free(res, NULL);
+	hyb_residency_cache_release(cache, ent);
+	rep->why = "first call: converted, uploaded and kept";
+	return path;
+}
+
+/* A resident copy: the steady-state run. */
+static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
+                              const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
+                              hyb_residency_entry_t* ent, hyb_spmv_report_t* rep)
+{
+	hyb_spmv_res_t* res = hyb_residency_entry_payload(ent);
+	hyb_report_plan(rep, &res->plan, HYB_SPMV_STEADY);
+	if (res->plan.run == HYB_SPMV_RUN_CPU)
+	{
+		hyb_residency_cache_release(cache, ent);
+		rep->why = "the steady-state model keeps the CPU";
+		return HYB_PATH_CPU;
+	}
+	hyb_spmv_pipe_in_t in;
+	hyb_pipe_in(&in, &res->dm, a, f);
+	in.dmem         = res->dmem;
+	hyb_status_t st = hyb_spmv_pipe_run(&in, &rep->pipe);
+	if (st != HYB_OK)
+	{
+		hyb_residency_cache_release(cache, ent);
+		rep->error = st;
+		rep->why   = "steady state failed on the device";
+		hyb_after_error(call, st);
+		return HYB_PATH_FALLBACK;
+	}
+	size_t vb = hyb_prec_size(res->dm.prec);
+	hyb_spmv_rates_refit_gpu(res->plan.t_plan, rep->pipe.seconds);
+	if (res->dm.rem_nnz > 0)
+		hyb_spmv_rates_refit_coo((double)res->dm.rem_nnz * (double)(vb + 4), rep->pipe.cpu_s);
+	hyb_path_t path = hyb_run_path(&res->plan);
+	hyb_residency_cache_release(cache, ent);
+	rep->why = "resident";
+	return path;
+}
+
+hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
+                               hyb_spmv_report_t* rep)
+{
+	double t0 = hyb_now();
+	memset(rep, 0, sizeof *rep);
+	rep->cache  = -1;
+	rep->K_alg3 = -1;
+	rep->path   = HYB_PATH_CPU;
+	hyb_spmv_force_t f;
+	pthread_mutex_lock(&hyb_sd.mu);
+	f = hyb_sd.force;
+	pthread_mutex_unlock(&hyb_sd.mu);
+
+	hyb_spmv_src_t src;
+	hyb_status_t   st = a->op == HYB_OP_CSRMV
+	                        ? hyb_spmv_src_csr(a->transa, a->m, a->prec, a->val, a->rowind, a->colind,
+	                                           a->base, &src)
+	                        : hyb_spmv_src_coo(a->transa, a->m, a->prec, a->val, a->rowind, a->colind,
+	                                           a->nnz, a->base, &src);
+	if (st != HYB_OK || src.m == 0 || src.nnz == 0)
+	{
+		rep->why = "nothing for a device";
+		return HYB_PATH_CPU;
+	}
+	const size_t vb = hyb_prec_size(src.prec);
+
+	/* The arrays that define the matrix, as the application passed them. */
+	hyb_residency_range_t rg[3];
+	if (src.layout == HYB_SPMV_CSR)
+	{
+		size_t k0 = (size_t)(src.ia[0] - src.base);
+		rg[0]     = (hyb_residency_range_t){(const char*)src.val + k0 * vb, (size_t)src.nnz * vb};
+		rg[1]     = (hyb_residency_range_t){src.ia, (size_t)(src.m + 1) * sizeof(int)};
+		rg[2]     = (hyb_residency_range_t){src.ja + k0, (size_t)src.nnz * sizeof(int)};
+	}
+	else
+	{
+		rg[0] = (hyb_residency_range_t){src.val, (size_t)src.nnz * vb};
+		rg[1] = (hyb_residency_range_t){src.rowind, (size_t)src.nnz * sizeof(int)};
+		rg[2] = (hyb_residency_range_t){src.colind, (size_t)src.nnz * sizeof(int)};
+	}
+	/* Key: everything besides the arrays that changes the converted copy. */
+	uint64_t key = hyb_mix(
+	    hyb_mix(hyb_mix((uint64_t)a->op, (uint64_t)src.prec), (uint64_t)(src.trans * 2 + src.base)),
+	    hyb_mix((uint64_t)src.m, (uint64_t)src.nnz));
+	uint64_t mh = key;
+	for (int i = 0; i < 3; i++)
+		mh = hyb_mix(hyb_mix(mh, (uint64_t)(uintptr_t)rg[i].addr), rg[i].bytes);
+
+	/* A forced plan is a different device copy of the same arrays. */
+	if (f.active && (f.opts.force || f.opts.allow_runs || f.opts.allow_fmts))
+	{
+		uint64_t sh;
+		memcpy(&sh, &f.opts.share, sizeof sh);
+		key = hyb_mix(hyb_mix(hyb_mix(key, (uint64_t)f.opts.force * 16 + (uint64_t)f.opts.run),
+		                      hyb_mix((uint64_t)f.opts.fmt, (uint64_t)f.opts.K)),
+		              hyb_mix(sh, (uint64_t)f.opts.allow_runs * 256 + f.opts.allow_fmts));
+		key = hyb_mix(key, (uint64_t)f.block_rows);
+	}
+	if (f.active && f.salt) key = hyb_mix(key, f.salt);
+	int resident_pref = f.active ? f.resident : -1;
+	int want_cache    = hyb_config()->residency != HYB_RESIDENCY_OFF && resident_pref != 0;
+	if (want_cache && resident_pref != 1 && mode != HYB_MODE_GPU)
+	{
+		int verdict = HYB_VERDICT_NONE;
+		int seen    = hyb_memo_see(mh, &verdict);
+		if (verdict == HYB_VERDICT_CPU && !(f.active && f.opts.force))
+		{
+			rep->why = "the steady-state model keeps the CPU (remembered)";
+			return HYB_PATH_CPU;
+		}
+		want_cache = seen >= 1;
+	}
+	hyb_residency_cache_t* cache = want_cache ? hyb_sd_cache() : NULL;
+	hyb_path_t             path;
+	if (cache)
+	{
+		hyb_residency_entry_t*  ent = NULL;
+		double                  ta  = hyb_now();
+		hyb_residency_outcome_t oc  = hyb_residency_cache_acquire(cache, rg, 3, key, &ent);
+		rep->cache                  = (int)oc;
+		if (oc == HYB_RESIDENCY_HIT)
+		{
+			/* refit the cost of a hit's change check, per byte of the arrays */
+			double bytes = (double)(rg[0].bytes + rg[1].bytes + rg[2].bytes);
+			double spb = (hyb_now() - ta) / bytes, old = atomic_load(&hyb_sd.check_spb);
+			atomic_store(&hyb_sd.check_spb, old > 0 ? old + 0.25 * (spb - old) : spb);
+			path = hyb_run_hit(call, a, &f, cache, ent, rep);
+		}
+		else if (oc == HYB_RESIDENCY_FILL)
+			path = hyb_run_fill(call, a, &src, mode, &f, cache, ent, mh, rep);
+		else
+			path = hyb_run_transient(call, a, &src, mode, &f, rep);
+	}
+	else
+		path = hyb_run_transient(call, a, &src, mode, &f, rep);
+	rep->path    = path;
+	rep->seconds = hyb_now() - t0;
+	return path;
+}
+
+void hyb_spmv_device_reset_for_test(void)
+{
+	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_residency_cache_t* c = hyb_sd.cache;
+	hyb_sd.cache             = NULL;
+	hyb_sd.cache_failed      = 0;
+	memset(hyb_sd.memo, 0, sizeof hyb_sd.memo);
+	memset(&hyb_sd.force, 0, sizeof hyb_sd.force);
+	atomic_store(&hyb_sd.check_spb, 0.0);
+	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_residency_cache_destroy(c);
+	hyb_dev_t* d = NULL;
+	if (hyb_devices_count() > 0 && hyb_dev_acquire(HYB_SPMV_DEV, &d) != HYB_OK) d = NULL;
+	hyb_spmv_yreg_reset(d);
+	if (d) hyb_dev_release(d);
+	hyb_spmv_pipe_reset();
+	hyb_spmv_rates_set_base(NULL);
+}

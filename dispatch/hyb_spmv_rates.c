@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The SpMV rates of this process: defaults, profile, persisted file, refits. */
+#define _GNU_SOURCE
+#include "dispatch/hyb_spmv_rates.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb_log.h"
+#include "policies/hyb_config.h"
+#include "policies/hyb_profile.h"
+
+/* One table for reading and writing the file: key, field offset. */
+#define HYB_RF(f)                                                                                  \
+	{                                                                                              \
+#f, offsetof(hyb_spmv_rates_t, f)                                                          \
+	}
+static const struct
+{
+	const char* key;
+	size_t      off;
+} hyb_rates_keys[] = {
+    HYB_RF(cpu_csr_bw), HYB_RF(cpu_coo_bw), HYB_RF(cpu_call_s),       HYB_RF(host_bw),
+    HYB_RF(conv_rate),  HYB_RF(gpu_csr_bw), HYB_RF(gpu_ell_bw),       HYB_RF(gpu_dia_bw),
+    HYB_RF(gpu_call_s), HYB_RF(h2d_bw),     HYB_RF(d2h_bw),           HYB_RF(gpu_mem),
+    HYB_RF(overlap),    HYB_RF(margin),     HYB_RF(h2d_host_traffic), HYB_RF(d2h_host_traffic),
+};
+#define HYB_RATES_NKEYS (sizeof hyb_rates_keys / sizeof hyb_rates_keys[0])
+
+/* Refits: exponentially weighted, each new measurement weighs this much. */
+#define HYB_REFIT_WEIGHT 0.25
+/* Measured calls shorter than this are dominated by noise and not refitted. */
+#define HYB_REFIT_MIN_S 50e-6
+
+static struct
+{
+	pthread_mutex_t  lock;
+	int              loaded;
+	hyb_spmv_rates_t base;
+	_Atomic double   cpu_csr_bw; /* 0: not refitted */
+	_Atomic double   cpu_coo_bw;
+	_Atomic double   gpu_scale; /* measured / predicted device time, 0: none yet */
+} hyb_rates = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void hyb_spmv_rates_path(char* buf, size_t len)
+{
+	const char* p = hyb_config()->profile;
+	if (p[0])
+		snprintf(buf, len, "%s.spmv", p);
+	else if (len)
+		buf[0] = '\0';
+}
+
+hyb_status_t hyb_spmv_rates_read(const char* path, hyb_spmv_rates_t* r)
+{
+	FILE* f = fopen(path, "r");
+	if (f == NULL) return HYB_E_IO;
+	char line[512];
+	int  no = 0;
+	while (fgets(line, sizeof line, f))
+	{
+		no++;
+		char* s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '#' || *s == '\n' || *s == '\0') continue;
+		char* eq = strchr(s, '=');
+		if (eq == NULL)
+		{
+			HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: not a key = value line", path, no);
+			continue;
+		}
+		char* ke = eq;
+		while (ke > s && (ke[-1] == ' ' || ke[-1] == '\t'))
+			ke--;
+		*ke          = '\0';
+		char*  end   = NULL;
+		double v     = strtod(eq + 1, &end);
+		int    found = 0;
+		while (end && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+			end++;
+		for (size_t k = 0; k < HYB_RATES_NKEYS; k++)
+			if (strcmp(s, hyb_rates_keys[k].key) == 0)
+			{
+				found = 1;
+				if (end == eq + 1 || *end != '\0' || !isfinite(v) || v < 0)
+					HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: bad value for %s", path, no, s);
+				else
+					*(double*)((char*)r + hyb_rates_keys[k].off) = v;
+			}
+		if (!found) HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: unknown key %s", path, no, s);
+	}
+	fclose(f);
+	return HYB_OK;
+}
+
+hyb_status_t hyb_spmv_rates_write(const char* path, const hyb_spmv_rates_t* r, const char* header)
+{
+	FILE* f = fopen(path, "w");
+	if (f == NULL) return HYB_E_IO;
+	fprintf(f, "# %s\n", header ? header : "hyblas SpMV rates");
+	for (size_t k = 0; k < HYB_RATES_NKEYS; k++)
+		fprintf(f, "%s = %.6g\n", hyb_rates_keys[k].key,
+		        *(const double*)((const char*)r + hyb_rates_keys[k].off));
+	return fclose(f) == 0 ? HYB_OK : HYB_E_IO;
+}
+
+/* Base rates, once: defaults, then the profile's measured transfer and copy rates, then
+   the persisted file (which a calibration wrote for this machine). */
+static void hyb_rates_load_locked(void)
+{
+	hyb_spmv_rates_t r;
+	hyb_policy_spmv_default_rates(&r);
+	const hyb_profile_t* p = hyb_profile();
+	if (p->h2d_pinned > 0) r.h2d_bw = p->h2d_pinned;
+	if (p->d2h_pinned > 0) r.d2h_bw = p->d2h_pinned;
+	char path[1100];
+	hyb_spmv_rates_path(path, sizeof path);
+	if (path[0] && hyb_spmv_rates_read(path, &r) == HYB_OK)
+		HYB_LOG(HYB_LOG_INFO, "SpMV rates read from %s", path);
+	hyb_rates.base   = r;
+	hyb_rates.loaded = 1;
+}
+
+void hyb_spmv_rates_base(hyb_spmv_rates_t* out)
+{
+	pthread_mutex_lock(&hyb_rates.lock);
+	if (!hyb_rates.loaded) hyb_rates_load_locked();
+	*out = hyb_rates.base;
+	pthread_mutex_unlock(&hyb_rates.lock);
+}
+
+void hyb_spmv_rates_set_base(const hyb_spmv_rates_t* r)
+{
+	pthread_mutex_lock(&hyb_rates.lock);
+	if (r)
+	{
+		hyb_rates.base   = *r;
+		hyb_rates.loaded = 1;
+	}
+	else
+		hyb_rates.loaded = 0;
+	atomic_store(&hyb_rates.cpu_csr_bw, 0.0);
+	atomic_store(&hyb_rates.cpu_coo_bw, 0.0);
+	atomic_store(&hyb_rates.gpu_scale, 0.0);
+	pthread_mutex_unlock(&hyb_rates.lock);
+}
+
+void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
+{
+	pthread_mutex_lock(&hyb_rates.lock);
+	if (!hyb_rates.loaded) hyb_rates_load_locked();
+	hyb_spmv_rates_t r = hyb_rates.base;
+	pthread_mutex_unlock(&hyb_rates.lock);
+
+	/* x is staged: the host copy into page-locked memory and the DMA run chunk by chunk,
+	   so the slower of the two sets the rate. y registered goes at the DMA rate. */
+	const hyb_profile_t* p    = hyb_profile();
+	double               copy = p->host_copy > 0 ? p->host_copy : r.host_bw;
+	r.h2d_bw                  = fmin(r.h2d_bw, copy);
+	if (!xf || !xf->y_registered) r.d2h_bw = fmin(r.d2h_bw, copy);
+	/* host memory traffic per byte moved: staged 3 (read, write, DMA), registered 1 */
+	r.h2d_host_traffic = 3.0;
+	r.d2h_host_traffic = xf && xf->y_registered ? 1.0 : 3.0;
+	/* Pipelined by row blocks: the stages overlap, but the x copy, both DMA directions and
+	   the CPU share one memory bus; the refit below corrects what this leaves. */
+	r.overlap = (xf && xf->pipelined) ? 0.8 : 0.0;
+
+	double v = atomic_load(&hyb_rates.cpu_csr_bw);
+	if (v > 0) r.cpu_csr_bw = v;
+	v = atomic_load(&hyb_rates.cpu_coo_bw);
+	if (v > 0) r.cpu_coo_bw = v;
+	double s = atomic_load(&hyb_rates.gpu_scale);
+	if (s > 0)
+	{
+		r.gpu_csr_bw /= s;
+		r.gpu_ell_bw /= s;
+		r.gpu_dia_bw /= s;
+		r.h2d_bw /= s;
+		r.d2h_bw /= s;
+		r.gpu_call_s *= s;
+	}
+	*out = r;
+}
+
+/* new = old + w (x - old), lock-free; 0 means no value yet. */
+static void hyb_ewma(_Atomic double* slot, double x)
+{
+	double old = atomic_load(slot);
+	for (;;)
+	{
+		double nv = old > 0 ? old + HYB_REFIT_WEIGHT * (x - old) : x;
+		if (atomic_compare_exchange_weak(slot, &old, nv)) return;
+	}
+}
+
+void hyb_spmv_rates_refit_cpu(double bytes, double seconds)
+{
+	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_csr_bw, bytes / seconds);
+}
+
+void hyb_spmv_rates_refit_coo(double bytes, double seconds)
+{
+	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_coo_bw, bytes / seconds);
+}
+
+void hyb_spmv_rates_refit_gpu(double pred, double meas)
+{
+	if (!(meas >= HYB_REFIT_MIN_S) || !(pred > 0) || !isfinite(pred)) return;
+	/* The ratio corrects the current scale, which the prediction already includes. */
+	double cur = atomic_load(&hyb_rates.gpu_scale);
+	double x   = (cur > 0 ? cur : 1.0) * meas / pred;
+	hyb_ewma(&hyb_rates.gpu_scale, fmin(fmax(x, 0.2), 5.0));
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The heterogeneous tridiagonal solver (seed 002): one host-resident diagonally dominant
+   system solved by the CPU SPIKE and by devices at once, each on its own rows, the
+   devices' rows streamed in chunks through pinned buffers, every seam stitched by a
+   truncated SPIKE record computed before anything is written. */
+#ifndef HYB_GTSV_HETERO_H
+#define HYB_GTSV_HETERO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hyb_status.h"
+#include "hyb_types.h"
+#include "policies/hyb_policy_gtsv.h"
+
+/* Buffers per device: a chunk is copied into one while the device works on the others
+   (triple buffering: one being filled, one uploading or solving, one downloading). */
+#define HYB_GTSV_NBUF 3
+
+/* Default bytes of one buffer (pinned host and device alike): 64 MiB holds 2^21 rows of a
+   double system with one right-hand side, about 1.2 ms of PCIe at 55 GB/s, long enough to
+   hide a chunk's fixed costs (a few launches and events, ~50 us), short enough that the
+   pipeline fills and drains quickly. */
+#define HYB_GTSV_SLOT_BYTES ( (size_t)64 << 20 )
+
+/* ---------------------------------------------------------------------------------------
+   One call. Rows are owned in this order: device 0 has rows [0, dev_rows[0]), device 1
+   the next dev_rows[1], ..., the CPU the rest (the last n - sum(dev_rows) rows).
+     prec      HYB_PREC_D or HYB_PREC_S
+     n, nrhs   n >= 1, nrhs >= 1; ldb >= n
+     dl, d, du LAPACK's arrays (n-1, n, n-1); with HYB_GTSV_FACTORS in flags dl and d are
+               overwritten with LAPACK's no-swap factors (hyb_gtsv_cpu.h), else only read
+     b         n x nrhs, overwritten with X
+     m         truncation window (hyb_policy_gtsv_window), 1 <= m <= HYB_GTSV_WINDOW_MAX
+     ndev      devices taking part: selected devices 0 .. ndev-1 (hyb_devices_ensure must
+               have succeeded when ndev > 0)
+     cpu_threads  OpenMP threads of the CPU share, of the seam records and of any CPU
+               completion after a device failure (0: the OpenMP default)
+     dev_threads  host threads of each device's worker (host copies, factor outputs), >= 1
+     chunk_rows   rows per streamed chunk (0: hyb_policy_gtsv_chunk_rows)
+     slot_bytes   bytes of one buffer (0: HYB_GTSV_SLOT_BYTES, capped by the device budget)
+   Preconditions (the caller's check): max(dom_row, dom_col) > 1 and, with
+   HYB_GTSV_FACTORS, LAPACK would not swap rows (hyb_?gtsv_check: pivot == 0, info == 0).
+   --------------------------------------------------------------------------------------- */
+typedef struct
+{
+	hyb_prec_t  prec;
+	int64_t     n, nrhs, ldb;
+	void*       dl;
+	void*       d;
+	const void* du;
+	void*       b;
+	int64_t     m;
+	unsigned    flags;
+	int         ndev;
+	int64_t     dev_rows[HYB_GTSV_DEV_MAX];
+	int         cpu_threads;
+	int         dev_threads;
+	int64_t     chunk_rows;
+	size_t      slot_bytes;
+} hyb_gtsv_hetero_t;
+
+/* What happened (times in seconds, wall clock). */
+typedef struct
+{
+	hyb_status_t error;                          /* first device failure, HYB_OK if none */
+	double       seam_seconds;                   /* the seam records (before any solve) */
+	double       cpu_seconds;                    /* the CPU share */
+	int64_t      cpu_rows;
+	double       dev_seconds[HYB_GTSV_DEV_MAX];  /* each device's worker, start to last chunk done */
+	int64_t      dev_done[HYB_GTSV_DEV_MAX];     /* rows each device finished (a prefix of its rows) */
+	int          dev_chunks[HYB_GTSV_DEV_MAX];   /* chunks it was given */
+	int64_t      fallback_rows;                  /* device rows the CPU solved after a failure */
+	double       fallback_seconds;
+	double       bytes_h2d, bytes_d2h;
+	double       stage_seconds;                  /* host copies into pinned buffers (all devices) */
+	double       out_seconds;                    /* host copies of X out of pinned buffers */
+	double       factor_seconds;                 /* factor outputs of the device rows */
+	double       wait_seconds;                   /* device workers waiting for their device */
+	double       seconds;                        /* the whole call */
+} hyb_gtsv_hetero_report_t;
+
+/* ---------------------------------------------------------------------------------------
+   Solve. Order of events: (0) the seam record of every boundary (between devices, between
+   a device's chunks, before the CPU's rows) from the unmodified arrays, in parallel;
+   (1) one worker thread per device streams its chunks: copy chunk c = [c0, c1) into a free
+   pinned buffer with its couplings to the outside moved to the right-hand side
+   (b[c0] -= dl[c0-1] x[c0-1], b[c1-1] -= du[c1-1] x[c1], from the records), upload, solve
+   (hyb_dev_gtsv_spike), download into the same buffer; when the buffer is needed again (or
+   at the end), wait for it, write the chunk's factor outputs (hyb_?gtsv_factors_range,
+   reading only the chunk's rows) and copy X into B. Nothing of a chunk reaches the
+   application's arrays before its download is complete and checked. (2) The calling
+   thread meanwhile solves the CPU's rows (hyb_?gtsv_cpu_spike_range). (3) After a device
+   failure (any error, synchronous or reported later), its unfinished rows (a suffix of its
+   rows whose arrays are untouched) are solved on the CPU from the records.
+   Every element of B, D and DL is written exactly once.
+   Returns HYB_OK when the system is solved (possibly with device failures, see
+   report->error); HYB_E_INVALID or HYB_E_NO_MEMORY before anything is written (the caller
+   may then use LAPACK). Thread-safe: concurrent calls on different arrays are independent
+   (each worker holds its own device context).
+   --------------------------------------------------------------------------------------- */
+hyb_status_t hyb_gtsv_hetero_run( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_report_t* r );
+
+/* Rows per chunk and buffer bytes the run will use for `rows` rows on device `dev`
+   (0 when the device's budget cannot hold HYB_GTSV_NBUF buffers of 1024 rows). */
+int64_t hyb_gtsv_hetero_chunk( const hyb_gtsv_hetero_t* p, int dev, int64_t rows, size_t* slot_bytes );
+
+#endif

@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ?gtsv_ dispatch end to end on the simulated device: LAPACK's contract on every path
+   (forwarding of invalid, trivial, small and ineligible calls; X, factors and INFO on the
+   SPIKE paths in each mode), faults, and the persisted throughput profile. */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dispatch/hyb_dispatch.h"
+#include "dispatch/hyb_gtsv_rates.h"
+#include "hyb_routines.h"
+#include "kernels/hyb_device.h"
+#include "policies/hyb_config.h"
+#include "policies/hyb_policy_gtsv.h"
+
+void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
+             const int* ldb, int* info );
+void sgtsv_( const int* n, const int* nrhs, float* dl, float* d, float* du, float* b,
+             const int* ldb, int* info );
+
+/* ---------------------------------------------------------------------------------------
+   A call record like the generated wrappers' (raw arguments + forward), whose forward
+   counts and then calls the real LAPACK (or, for invalid arguments, only counts: LAPACK's
+   xerbla would stop the test program).
+   --------------------------------------------------------------------------------------- */
+typedef struct
+{
+	int         n, nrhs, ldb;
+	void *      dl, *d, *du, *b;
+	int*        info;
+	int         single;
+	int         call_lapack;
+} dg_raw_t;
+
+static int dg_forwarded;
+
+static void dg_forward( const hyb_call_t* call )
+{
+	const dg_raw_t* r = call->raw;
+	dg_forwarded++;
+	if ( !r->call_lapack ) return;
+	if ( r->single )
+		sgtsv_( &r->n, &r->nrhs, r->dl, r->d, r->du, r->b, &r->ldb, r->info );
+	else
+		dgtsv_( &r->n, &r->nrhs, r->dl, r->d, r->du, r->b, &r->ldb, r->info );
+}
+
+static uint64_t dg_state;
+
+static double dg_unif( void )
+{
+	uint64_t z = ( dg_state += 0x9E3779B97F4A7C15ull );
+	z          = ( z ^ ( z >> 30 ) ) * 0xBF58476D1CE4E5B9ull;
+	z          = ( z ^ ( z >> 27 ) ) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	return (double)( z >> 11 ) * 0x1.0p-53;
+}
+
+/* A system in double; kind 0 column dominant (SPIKE), 1 row dominant with large dl (LAPACK
+   swaps), 2 not dominant. */
+typedef struct
+{
+	int64_t n, nrhs, ldb;
+	double *dl, *d, *du, *b;
+} dg_sys_t;
+
+static dg_sys_t dg_make( int kind, int64_t n, int64_t nrhs, int64_t pad, double dom, uint64_t seed )
+{
+	dg_state   = seed * 0x9E3779B97F4A7C15ull + 99;
+	dg_sys_t s = { n, nrhs, n + pad, NULL, NULL, NULL, NULL };
+	s.dl       = malloc( (size_t)n * sizeof( double ) );
+	s.du       = malloc( (size_t)n * sizeof( double ) );
+	s.d        = malloc( (size_t)n * sizeof( double ) );
+	s.b        = malloc( (size_t)( s.ldb * nrhs ) * sizeof( double ) );
+	for ( int64_t i = 0; i + 1 < n; i++ )
+	{
+		s.dl[i] = kind == 1 ? ( 0.2 + 0.8 * dg_unif() ) : 2 * dg_unif() - 1;
+		s.du[i] = kind == 1 ? 0.01 * ( 2 * dg_unif() - 1 ) : 2 * dg_unif() - 1;
+	}
+	for ( int64_t i = 0; i < n; i++ )
+	{
+		double off = kind == 0 ? ( i >= 1 ? fabs( s.du[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( s.dl[i] ) : 0 )
+		                       : ( i >= 1 ? fabs( s.dl[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( s.du[i] ) : 0 );
+		if ( off == 0 ) off = 1;
+		double mag = dom * off * ( 1 + 0.25 * dg_unif() ) * ( 1 + 1e-6 );
+		if ( kind == 2 ) mag = 0.5 * off * dg_unif();
+		s.d[i] = dg_unif() < 0.5 ? -mag : mag;
+	}
+	for ( int64_t i = 0; i < s.ldb * nrhs; i++ ) s.b[i] = ( i % s.ldb ) < n ? 2 * dg_unif() - 1 : 777.0;
+	return s;
+}
+
+static void dg_free( dg_sys_t* s )
+{
+	free( s->dl );
+	free( s->d );
+	free( s->du );
+	free( s->b );
+}
+
+/* Arrays in the call's precision. */
+typedef struct
+{
+	void *dl, *d, *du, *b;
+	int   single;
+} dg_arr_t;
+
+static void* dg_conv( const double* x, int64_t len, int single )
+{
+	void* y = malloc( (size_t)( len > 0 ? len : 1 ) * ( single ? 4 : 8 ) );
+	for ( int64_t i = 0; i < len; i++ )
+		if ( single )
+			( (float*)y )[i] = (float)x[i];
+		else
+			( (double*)y )[i] = x[i];
+	return y;
+}
+
+static dg_arr_t dg_arrays( const dg_sys_t* s, int single )
+{
+	dg_arr_t a = { dg_conv( s->dl, s->n, single ), dg_conv( s->d, s->n, single ), dg_conv( s->du, s->n, single ),
+		           dg_conv( s->b, s->ldb * s->nrhs, single ), single };
+	return a;
+}
+
+static void dg_arr_free( dg_arr_t* a )
+{
+	free( a->dl );
+	free( a->d );
+	free( a->du );
+	free( a->b );
+}
+
+static double dg_get( const dg_arr_t* a, const void* p, int64_t i )
+{
+	return a->single ? (double)( (const float*)p )[i] : ( (const double*)p )[i];
+}
+
+/* The dispatcher on copies of s; returns the arrays and INFO (as LP64 or ILP64). */
+static dg_arr_t dg_dispatch( const dg_sys_t* s, int single, int call_lapack, int64_t* info_out, int info64 )
+{
+	dg_arr_t A      = dg_arrays( s, single );
+	int      info32 = 12345;
+	int64_t  info64v = 12345;
+	dg_raw_t raw    = { (int)s->n, (int)s->nrhs, (int)s->ldb, A.dl, A.d, A.du, A.b, &info32, single, call_lapack };
+	hyb_call_t      call = { single ? HYB_R_sgtsv_ : HYB_R_dgtsv_, &raw, dg_forward };
+	hyb_gtsv_args_t args = { single ? HYB_PREC_S : HYB_PREC_D, s->n, s->nrhs, A.dl, A.d, A.du, A.b, s->ldb,
+		                     info64 ? (void*)&info64v : (void*)&info32, info64 };
+	hyb_dispatch_gtsv( &call, &args );
+	/* A forwarded call reports through the raw (32-bit) INFO. */
+	*info_out = info64 && info64v != 12345 ? info64v : info32;
+	return A;
+}
+
+static int dg_fails;
+
+#define DG_EXPECT( cond, ... ) \
+	do \
+	{ \
+		int ok_ = ( cond ) ? 1 : 0; \
+		CU_ASSERT( ok_ ); \
+		if ( !ok_ && dg_fails++ < 20 ) \
+		{ \
+			fprintf( stderr, "\n  %s:%d: ", __FILE__, __LINE__ ); \
+			fprintf( stderr, __VA_ARGS__ ); \
+		} \
+	} while ( 0 )
+
+static double dg_berr( const dg_sys_t* s, const dg_arr_t* x )
+{
+	long double anorm = 0, worst = 0;
+	int64_t     n     = s->n;
+	int         sg    = x->single;
+#define DG_V( arr, i ) ( sg ? (long double)(float)( arr )[i] : (long double)( arr )[i] )
+	for ( int64_t i = 0; i < n; i++ )
+	{
+		long double r = fabsl( DG_V( s->d, i ) );
+		if ( i >= 1 ) r += fabsl( DG_V( s->dl, i - 1 ) );
+		if ( i + 1 < n ) r += fabsl( DG_V( s->du, i ) );
+		if ( r > anorm ) anorm = r;
+	}
+	for ( int64_t j = 0; j < s->nrhs; j++ )
+	{
+		long double rn = 0, xn = 0, bn = 0;
+		for ( int64_t i = 0; i < n; i++ )
+		{
+			int64_t     o  = j * s->ldb + i;
+			long double xi = dg_get( x, x->b, o );
+			long double ax = DG_V( s->d, i ) * xi;
+			if ( i >= 1 ) ax += DG_V( s->dl, i - 1 ) * dg_get( x, x->b, o - 1 );
+			if ( i + 1 < n ) ax += DG_V( s->du, i ) * dg_get( x, x->b, o + 1 );
+			long double r = fabsl( ax - DG_V( s->b, o ) );
+			if ( !( r <= rn ) ) rn = r;
+			if ( fabsl( xi ) > xn ) xn = fabsl( xi );
+			if ( fabsl( DG_V( s->b, o ) ) > bn ) bn = fabsl( DG_V( s->b, o ) );
+		}
+		long double be = rn / ( anorm * xn + bn );
+		if ( !( be <= worst ) ) worst = be;
+	}
+#undef DG_V
+	return (double)worst;
+}
+
+/* X to LAPACK's backward error, D to rounding, DL and DU exactly, padding untouched. */
+static void dg_compare( const dg_sys_t* s, const dg_arr_t* A, const dg_arr_t* L, const char* what )
+{
+	double u  = A->single ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
+	double bx = dg_berr( s, A ), bl = dg_berr( s, L );
+	DG_EXPECT( bx <= 10 * fmax( bl, u ), "%s: berr %g vs LAPACK %g\n", what, bx, bl );
+	double dd = 0;
+	int    same = 1, pad = 1;
+	for ( int64_t i = 0; i < s->n; i++ )
+	{
+		double r = fabs( dg_get( A, A->d, i ) - dg_get( L, L->d, i ) ) / fabs( dg_get( L, L->d, i ) );
+		if ( !( r <= dd ) ) dd = r;
+	}
+	for ( int64_t i = 0; i + 1 < s->n; i++ )
+		same &= dg_get( A, A->dl, i ) == dg_get( L, L->dl, i ) && dg_get( A, A->du, i ) == dg_get( L, L->du, i );
+	for ( int64_t j = 0; j < s->nrhs; j++ )
+		for ( int64_t i = s->n; i < s->ldb; i++ ) pad &= dg_get( A, A->b, j * s->ldb + i ) == 777.0;
+	DG_EXPECT( dd <= 8 * u, "%s: D off by %g ulp\n", what, dd / u );
+	DG_EXPECT( same, "%s: DL or DU differ from LAPACK's\n", what );
+	DG_EXPECT( pad, "%s: padding of B written\n", what );
+}
+
+/* ---------------------------------------------------------------------------------------
+   Configurations.
+   --------------------------------------------------------------------------------------- */
+static hyb_config_t dg_cfg;
+static char         dg_dir[256];
+static char         dg_profile[320];
+
+/* mode and optional NAME=VALUE pairs (NULL-terminated). */
+static void dg_config( const char* mode, ... )
+{
+	char err[256];
+	hyb_config_defaults( &dg_cfg );
+	hyb_config_set( &dg_cfg, "HYBLAS_DEVICE", "sim", HYB_SRC_TEST, err, sizeof err );
+	hyb_config_set( &dg_cfg, "HYBLAS_MODE", mode, HYB_SRC_TEST, err, sizeof err );
+	hyb_config_set( &dg_cfg, "HYBLAS_LOG_LEVEL", "0", HYB_SRC_TEST, err, sizeof err );
+	hyb_config_set( &dg_cfg, "HYBLAS_PROFILE", dg_profile, HYB_SRC_TEST, err, sizeof err );
+	va_list ap;
+	va_start( ap, mode );
+	for ( const char* name = va_arg( ap, const char* ); name; name = va_arg( ap, const char* ) )
+	{
+		const char* value = va_arg( ap, const char* );
+		CU_ASSERT_EQUAL( hyb_config_set( &dg_cfg, name, value, HYB_SRC_TEST, err, sizeof err ), HYB_OK );
+	}
+	va_end( ap );
+	hyb_config_finish( &dg_cfg );
+	hyb_config_install_for_test( &dg_cfg );
+	hyb_devices_reset_for_test();
+	hyb_gtsv_rates_reset_for_test();
+}
+
+static void dg_config_end( void )
+{
+	hyb_device_faults_set( NULL );
+	hyb_devices_reset_for_test();
+	hyb_config_install_for_test( NULL );
+	hyb_gtsv_rates_reset_for_test();
+}
+
+static char dg_rates_file[400];
+
+static void dg_rates_clear( void )
+{
+	snprintf( dg_rates_file, sizeof dg_rates_file, "%s.gtsv", dg_profile );
+	unlink( dg_rates_file );
+}
+
+/* ---------------------------------------------------------------------------------------
+   Tests.
+   --------------------------------------------------------------------------------------- */
+
+/* Invalid and trivial arguments reach the real routine unchanged, nothing else is touched. */
+static void test_forward_invalid( void )
+{
+	dg_config( "gpu", NULL );
+	dg_sys_t s = dg_make( 0, 20000, 1, 0, 2.0, 1 );
+	struct
+	{
+		int64_t n, nrhs, ldb;
+		int     lapack;
+	} cases[] = { { -1, 1, 20000, 0 }, { 20000, -1, 20000, 0 }, { 20000, 1, 19999, 0 }, { 20000, 0, 20000, 1 },
+		          { 0, 1, 1, 1 } };
+	for ( size_t c = 0; c < sizeof cases / sizeof cases[0]; c++ )
+	{
+		dg_arr_t A    = dg_arrays( &s, 0 );
+		int      info = 777;
+		dg_raw_t raw  = { (int)cases[c].n, (int)cases[c].nrhs, (int)cases[c].ldb, A.dl, A.d, A.du, A.b, &info, 0,
+			              cases[c].lapack };
+		hyb_call_t      call = { HYB_R_dgtsv_, &raw, dg_forward };
+		hyb_gtsv_args_t args = { HYB_PREC_D, cases[c].n, cases[c].nrhs, A.dl, A.d, A.du, A.b, cases[c].ldb, &info, 0 };
+		dg_forwarded         = 0;
+		hyb_dispatch_gtsv( &call, &args );
+		DG_EXPECT( dg_forwarded == 1, "case %zu not forwarded\n", c );
+		if ( !cases[c].lapack )
+		{
+			int same = memcmp( A.d, s.d, (size_t)s.n * 8 ) == 0 && memcmp( A.b, s.b, (size_t)s.n * 8 ) == 0 &&
+			           memcmp( A.dl, s.dl, (size_t)( s.n - 1 ) * 8 ) == 0 && info == 777;
+			DG_EXPECT( same, "case %zu: hyblas touched the arrays\n", c );
+		}
+		dg_arr_free( &A );
+	}
+	dg_free( &s );
+	dg_config_end();
+}
+
+/* Systems SPIKE must not solve go to LAPACK, with LAPACK's outputs and INFO. */
+static void test_forward_ineligible( void )
+{
+	dg_config( "gpu", NULL );
+	struct
+	{
+		int     kind;
+		int64_t n;
+		double  dom;
+	} cases[] = { { 0, 3000, 2.0 }, { 1, 30000, 1.5 }, { 2, 30000, 0 }, { 0, 30000, 1.0001 } };
+	for ( size_t c = 0; c < sizeof cases / sizeof cases[0]; c++ )
+	{
+		dg_sys_t s = dg_make( cases[c].kind, cases[c].n, 2, 1, cases[c].dom, 10 + c );
+		if ( c == 2 ) s.d[1234] = 0, s.dl[1233] = 0, s.dl[1234] = 0; /* a zero on the diagonal too */
+		dg_arr_t L     = dg_arrays( &s, 0 );
+		int      linfo = -1, n = (int)s.n, nrhs = 2, ldb = (int)s.ldb;
+		dgtsv_( &n, &nrhs, L.dl, L.d, L.du, L.b, &ldb, &linfo );
+		int64_t  info;
+		dg_forwarded = 0;
+		dg_arr_t A   = dg_dispatch( &s, 0, 1, &info, 0 );
+		DG_EXPECT( dg_forwarded == 1, "ineligible case %zu was not forwarded\n", c );
+		DG_EXPECT( info == linfo, "case %zu: INFO %lld vs LAPACK %d\n", c, (long long)info, linfo );
+		DG_EXPECT( memcmp( A.b, L.b, (size_t)( s.ldb * 2 ) * 8 ) == 0 && memcmp( A.d, L.d, (size_t)s.n * 8 ) == 0,
+		           "case %zu: outputs differ from LAPACK's own\n", c );
+		dg_arr_free( &A );
+		dg_arr_free( &L );
+		dg_free( &s );
+	}
+	dg_config_end();
+}
+
+/* The SPIKE paths in each mode and configuration, d and s, nrhs 1 and 3, ldb > n, INFO
+   through the LP64 and ILP64 conventions. */
+static void dg_spike_case( const char* what, int single, int64_t n, int64_t nrhs, int info64, uint64_t seed )
+{
+	dg_sys_t s     = dg_make( 0, n, nrhs, 3, 1.4, seed );
+	dg_arr_t L     = dg_arrays( &s, single );
+	int      linfo = -1, nn = (int)n, nr = (int)nrhs, ldb = (int)s.ldb;
+	if ( single )
+		sgtsv_( &nn, &nr, L.dl, L.d, L.du, L.b, &ldb, &linfo );
+	else
+		dgtsv_( &nn, &nr, L.dl, L.d, L.du, L.b, &ldb, &linfo );
+	int64_t info;
+	dg_forwarded = 0;
+	dg_arr_t A   = dg_dispatch( &s, single, 1, &info, info64 );
+	DG_EXPECT( dg_forwarded == 0, "%s: forwarded\n", what );
+	DG_EXPECT( info == 0 && linfo == 0, "%s: INFO %lld\n", what, (long long)info );
+	dg_compare( &s, &A, &L, what );
+	dg_arr_free( &A );
+	dg_arr_free( &L );
+	dg_free( &s );
+}
+
+static void test_spike_modes( void )
+{
+	static const char* ratios[] = { "0", "0.5", "auto" };
+	/* CPU SPIKE (mode cpu; auto below the device minimum). */
+	dg_config( "cpu", NULL );
+	for ( int single = 0; single <= 1; single++ )
+		for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
+			dg_spike_case( "mode cpu", single, 40000 + 7 * nrhs, nrhs, single, 20 + (uint64_t)nrhs );
+	dg_config_end();
+	dg_config( "auto", NULL );
+	dg_spike_case( "auto small", 0, 30000, 1, 0, 30 );
+	dg_config_end();
+	/* Devices alone, split with a fixed ratio, split chosen by the model; memory small
+	   enough for several chunks; one and two devices. */
+	for ( int nd = 1; nd <= 2; nd++ )
+		for ( size_t q = 0; q < sizeof ratios / sizeof ratios[0]; q++ )
+		{
+			char ndev[8];
+			snprintf( ndev, sizeof ndev, "%d", nd );
+			dg_config( "gpu", "HYBLAS_CPU_RATIO", ratios[q], "HYBLAS_SIM_MEM", "4M", "HYBLAS_SIM_DEVICES", ndev, NULL );
+			for ( int single = 0; single <= 1; single++ )
+				for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
+				{
+					char what[64];
+					snprintf( what, sizeof what, "gpu ratio %s %d devices %c nrhs %lld", ratios[q], nd, single ? 's' : 'd',
+					          (long long)nrhs );
+					dg_spike_case( what, single, 90001, nrhs, !single, 40 + q + 10 * (uint64_t)nd );
+				}
+			dg_config_end();
+		}
+}
+
+/* Device faults through dispatch: the caller still gets LAPACK's results. */
+static void test_faults( void )
+{
+	static const char* plans[] = { "alloc:1", "pinned:1", "h2d:2", "d2h:3a", "kernel:1a", "sync:2", "any:7" };
+	for ( size_t q = 0; q < sizeof plans / sizeof plans[0]; q++ )
+	{
+		dg_config( "gpu", "HYBLAS_CPU_RATIO", q % 2 ? "0.3" : "0", "HYBLAS_SIM_MEM", "4M", "HYBLAS_FAULT_INJECT",
+		           plans[q], NULL );
+		char what[64];
+		snprintf( what, sizeof what, "fault %s", plans[q] );
+		dg_spike_case( what, (int)( q % 2 ), 120000, 2, 0, 60 + q );
+		dg_config_end();
+	}
+}
+
+/* The profile: written after measured calls, read back, refined; missing and corrupt
+   files are tolerated (and the corrupt one is rewritten clean). */
+static void test_profile( void )
+{
+	hyb_gtsv_profile_t P;
+	const int64_t      n = 300000; /* above HYB_GTSV_REFIT_MIN_ROWS */
+
+	/* Missing file: created by the first measured call, with the configuration's keys. */
+	dg_rates_clear();
+	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", NULL );
+	dg_spike_case( "profile gpu", 0, n, 1, 0, 70 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	DG_EXPECT( hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0, "no gpu0 rate after a device call\n" );
+	dg_config_end();
+
+	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0.5", NULL );
+	dg_spike_case( "profile split", 0, 2 * n, 1, 0, 71 ); /* both shares measured */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	DG_EXPECT( hyb_policy_gtsv_profile_rate( &P, "split.cpu", 'd' ) > 0 &&
+	               hyb_policy_gtsv_profile_rate( &P, "split.gpu0", 'd' ) > 0 &&
+	               hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0,
+	           "split rates missing (or the earlier ones lost)\n" );
+	dg_config_end();
+
+	dg_config( "cpu", NULL );
+	dg_spike_case( "profile cpu 1", 1, n, 1, 0, 72 );
+	dg_spike_case( "profile cpu 2", 1, n, 1, 0, 73 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	int found = 0;
+	for ( int k = 0; k < P.count; k++ )
+		if ( strcmp( P.e[k].dev, "cpu" ) == 0 && P.e[k].prec == 's' ) found = P.e[k].samples == 2;
+	DG_EXPECT( found, "the CPU rate was not refined by the second call\n" );
+	dg_config_end();
+
+	/* Corrupt file: ignored line by line, the call still right, the file rewritten clean. */
+	FILE* f = fopen( dg_rates_file, "w" );
+	CU_ASSERT_PTR_NOT_NULL_FATAL( f );
+	fprintf( f, "garbage\ngtsv gpu0 d -5 3\ngtsv cpu d 1e9 x\n\x01\x02\ngtsv gpu0 d 2e8 4\n" );
+	fclose( f );
+	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", NULL );
+	dg_spike_case( "profile corrupt", 0, n, 1, 0, 74 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	found = 0;
+	for ( int k = 0; k < P.count; k++ )
+		if ( strcmp( P.e[k].dev, "gpu0" ) == 0 && P.e[k].prec == 'd' ) found = P.e[k].samples == 5;
+	DG_EXPECT( found, "the good line of the corrupt file was not kept and refined\n" );
+	dg_config_end();
+
+	/* The profile steers auto: rates that make the CPU hopeless send the call to the
+	   devices; rates that make the devices hopeless keep it on the CPU. */
+	hyb_policy_gtsv_profile_init( &P );
+	hyb_policy_gtsv_profile_update( &P, "cpu", 'd', 1e5, 1 );
+	hyb_policy_gtsv_profile_update( &P, "gpu0", 'd', 1e10, 1 );
+	hyb_policy_gtsv_profile_update( &P, "split.cpu", 'd', 1e5, 1 );
+	hyb_policy_gtsv_profile_update( &P, "split.gpu0", 'd', 1e6, 1 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( dg_rates_file, &P ), HYB_OK );
+	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", NULL );
+	dg_spike_case( "auto to devices", 0, n, 1, 0, 75 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	int64_t gpu_samples = 0, cpu_samples = 0;
+	for ( int k = 0; k < P.count; k++ )
+	{
+		if ( strcmp( P.e[k].dev, "gpu0" ) == 0 && P.e[k].prec == 'd' ) gpu_samples = P.e[k].samples;
+		if ( strcmp( P.e[k].dev, "cpu" ) == 0 && P.e[k].prec == 'd' ) cpu_samples = P.e[k].samples;
+	}
+	DG_EXPECT( gpu_samples == 2 && cpu_samples == 1, "auto did not run on the devices: %lld %lld\n",
+	           (long long)gpu_samples, (long long)cpu_samples );
+	dg_config_end();
+	unlink( dg_rates_file );
+}
+
+static int dg_init( void )
+{
+	dg_fails = 0;
+	snprintf( dg_dir, sizeof dg_dir, "/tmp/hyb_test_gtsv_XXXXXX" );
+	if ( mkdtemp( dg_dir ) == NULL ) return 1;
+	snprintf( dg_profile, sizeof dg_profile, "%s/profile", dg_dir );
+	return 0;
+}
+
+static int dg_cleanup( void )
+{
+	dg_rates_clear();
+	rmdir( dg_dir );
+	return 0;
+}
+
+static CU_TestInfo hyb_tests_dispatch_gtsv[] = {
+	{ "forward_invalid", test_forward_invalid },
+	{ "forward_ineligible", test_forward_ineligible },
+	{ "spike_modes", test_spike_modes },
+	{ "faults", test_faults },
+	{ "profile", test_profile },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_dispatch_gtsv = { "dispatch_gtsv", dg_init, dg_cleanup, NULL, NULL,
+	                                     hyb_tests_dispatch_gtsv };

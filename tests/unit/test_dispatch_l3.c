@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Level-3 dispatch (dispatch/hyb_dispatch_l3.c) with a fake "real" dgemm_
+   behind the resolver and the simulated device: invalid and trivial calls
+   and mode cpu are forwarded unchanged, mode gpu computes on the device
+   without the real library, a device fault finishes on the CPU, and the
+   statistics and the trace line record what happened. */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dispatch/hyb_dispatch.h"
+#include "hyb_log.h"
+#include "hyb_routines.h"
+#include "hyb_stats.h"
+#include "hyb_test_util.h"
+#include "kernels/hyb_device.h"
+#include "kernels/real/hyb_backend_real.h"
+
+static atomic_int hyb_real_calls;
+
+/* The "real" dgemm_: the reference, counting its calls (no argument
+   checks: an invalid call only counts). */
+static void fake_dgemm_( const char* ta, const char* tb, const int32_t* m, const int32_t* n, const int32_t* k,
+                         const double* alpha, const double* a, const int32_t* lda, const double* b, const int32_t* ldb,
+                         const double* beta, double* c, const int32_t* ldc, hyb_charlen_t la, hyb_charlen_t lb )
+{
+	(void)la, (void)lb;
+	atomic_fetch_add( &hyb_real_calls, 1 );
+	if ( *lda < ( *ta == 'N' ? *m : *k ) || *ldb < ( *tb == 'N' ? *k : *n ) || *ldc < *m || *lda < 1 ) return;
+	hyb_l3_args_t s = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'C', .transa = *ta, .transb = *tb, .m = *m,
+		                .n = *n, .k = *k, .alpha = { *alpha, 0 }, .beta = { *beta, 0 }, .a = a, .lda = *lda, .b = b,
+		                .ldb = *ldb, .c = c, .ldc = *ldc };
+	hyb_t_ref_l3( &s );
+}
+
+static void* fake_resolver( hyb_routine_id_t id )
+{
+	return id == HYB_R_dgemm_ ? (void*)fake_dgemm_ : NULL;
+}
+
+/* The wrapper's record of the original arguments. */
+typedef struct
+{
+	char    ta, tb;
+	int32_t m, n, k, lda, ldb, ldc;
+	double  alpha, beta;
+	const double *a, *b;
+	double*       c;
+} hyb_raw_t;
+
+static void forward( const hyb_call_t* call )
+{
+	const hyb_raw_t* r = call->raw;
+	fake_dgemm_( &r->ta, &r->tb, &r->m, &r->n, &r->k, &r->alpha, r->a, &r->lda, r->b, &r->ldb, &r->beta, r->c, &r->ldc, 1, 1 );
+}
+
+static const char* hyb_names[HYB_R_COUNT];
+static int         hyb_trace_fd = -1;
+static char        hyb_buf[1 << 16];
+
+static int suite_init( void )
+{
+	for ( int i = 0; i < HYB_R_COUNT; i++ ) hyb_names[i] = hyb_routine_info[i].name;
+	char path[] = "/tmp/hyb_unit_dtraceXXXXXX";
+	hyb_trace_fd = mkstemp( path );
+	if ( hyb_trace_fd < 0 ) return 1;
+	unlink( path );
+	hyb_stats_init( HYB_R_COUNT, hyb_names, 1, hyb_trace_fd );
+	hyb_real_set_resolver( fake_resolver );
+	hyb_real_reset();
+	return 0;
+}
+
+static int suite_cleanup( void )
+{
+	hyb_real_set_resolver( NULL );
+	hyb_real_reset();
+	hyb_stats_init( HYB_R_COUNT, hyb_names, 0, -1 );
+	if ( hyb_trace_fd >= 0 ) close( hyb_trace_fd );
+	return 0;
+}
+
+/* The trace written since `from` (bytes into the trace file). */
+static const char* trace_since( off_t from )
+{
+	off_t end = lseek( hyb_trace_fd, 0, SEEK_END );
+	hyb_buf[0] = '\0';
+	if ( end > from )
+	{
+		ssize_t n = pread( hyb_trace_fd, hyb_buf, (size_t)( end - from ) < sizeof hyb_buf - 1 ? (size_t)( end - from ) : sizeof hyb_buf - 1, from );
+		hyb_buf[n > 0 ? n : 0] = '\0';
+	}
+	return hyb_buf;
+}
+
+typedef struct
+{
+	int      real_calls;
+	uint64_t calls[HYB_PATH_COUNT], fallbacks;
+	double   err, tol;
+	int64_t  outside;
+	char     trace[2048];
+} hyb_outcome_t;
+
+/* One dgemm_ call through dispatch, checked against the reference. */
+static hyb_outcome_t call_dgemm( char ta, char tb, int m, int n, int k, int lda_short, double alpha, double beta, uint64_t seed )
+{
+	hyb_outcome_t   o = { 0 };
+	hyb_t_rng_t     r = hyb_t_rng( seed );
+	hyb_t_problem_t pr;
+	hyb_t_problem_make( &pr, &r, HYB_OP_GEMM, HYB_PREC_D, 'C', 'L', 'U', ta, tb, 'N', m, n, k, 2, beta == 0 ? 0 : 2 );
+	hyb_l3_args_t* a = &pr.args;
+	a->alpha[0] = alpha, a->alpha[1] = 0;
+	if ( beta != 0 ) a->beta[0] = beta;
+	if ( lda_short ) a->lda = ( ta == 'N' ? m : k ) - 1;
+	hyb_raw_t  raw  = { ta, tb, (int32_t)m, (int32_t)n, (int32_t)k, (int32_t)a->lda, (int32_t)a->ldb, (int32_t)a->ldc,
+		                alpha, a->beta[0], pr.A, pr.B, pr.C };
+	hyb_call_t call = { .id = HYB_R_dgemm_, .raw = &raw, .forward = forward };
+	size_t     bytes = hyb_t_out_bytes( a );
+	void *     c0 = malloc( bytes ), *want = malloc( bytes );
+	memcpy( c0, pr.C, bytes );
+	memcpy( want, pr.C, bytes );
+	hyb_l3_args_t ra = *a;
+	ra.c             = want;
+	if ( !lda_short ) hyb_t_ref_l3( &ra );
+	uint64_t before[HYB_PATH_COUNT];
+	for ( int p = 0; p < HYB_PATH_COUNT; p++ ) before[p] = hyb_stats_calls( HYB_R_dgemm_, (hyb_path_t)p );
+	uint64_t fb0   = hyb_stats_fallbacks( HYB_R_dgemm_ );
+	off_t    mark  = lseek( hyb_trace_fd, 0, SEEK_END );
+	int      real0 = atomic_load( &hyb_real_calls );
+
+	hyb_dispatch_l3( &call, a );
+
+	o.real_calls = atomic_load( &hyb_real_calls ) - real0;
+	for ( int p = 0; p < HYB_PATH_COUNT; p++ ) o.calls[p] = hyb_stats_calls( HYB_R_dgemm_, (hyb_path_t)p ) - before[p];
+	o.fallbacks = hyb_stats_fallbacks( HYB_R_dgemm_ ) - fb0;
+	o.err       = lda_short ? ( memcmp( pr.C, c0, bytes ) == 0 ? 0 : 1 ) : hyb_t_l3_error( a, pr.C, want, c0 );
+	o.tol       = hyb_t_l3_tol( a );
+	o.outside   = hyb_t_outside_changed( a, pr.C, c0 );
+	snprintf( o.trace, sizeof o.trace, "%s", trace_since( mark ) );
+	free( c0 ), free( want );
+	hyb_t_problem_free( &pr );
+	return o;
+}
+
+/* Invalid, trivial, mode cpu, below the threshold: the real routine, once,
+   with the original arguments; counted as CPU calls. */
+static void test_forwarded( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu" ), HYB_OK );
+	hyb_outcome_t o = call_dgemm( 'N', 'N', 5, 4, 3, 1, 1.0, 1.0, 1 ); /* lda too small */
+	CU_ASSERT_EQUAL( o.real_calls, 1 );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
+	o = call_dgemm( 'N', 'T', 6, 5, 4, 0, 0.0, 0.5, 2 ); /* alpha = 0: the library scales C */
+	CU_ASSERT_EQUAL( o.real_calls, 1 );
+	CU_ASSERT( o.err <= o.tol );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
+	CU_ASSERT( strstr( o.trace, "path=cpu" ) != NULL );
+	hyb_t_sim_end();
+
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=cpu" ), HYB_OK );
+	o = call_dgemm( 'T', 'N', 60, 50, 40, 0, 1.5, 0.0, 3 );
+	CU_ASSERT_EQUAL( o.real_calls, 1 );
+	CU_ASSERT( o.err <= o.tol );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
+	hyb_t_sim_end();
+
+	/* Auto below HYBLAS_L3_MIN_FLOPS; and an exact-symbol mode beats HYBLAS_MODE. */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_L3_MIN_FLOPS=1e12" ), HYB_OK );
+	o = call_dgemm( 'N', 'N', 30, 30, 30, 0, 1.0, 1.0, 4 );
+	CU_ASSERT_EQUAL( o.real_calls, 1 );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
+	hyb_t_sim_end();
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_ROUTINE_MODE=dgemm_=cpu" ), HYB_OK );
+	o = call_dgemm( 'N', 'N', 30, 30, 30, 0, 1.0, 1.0, 5 );
+	CU_ASSERT_EQUAL( o.real_calls, 1 );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
+	hyb_t_sim_end();
+}
+
+/* Mode gpu on the simulated device: right result, no real call (no CPU
+   share), a GPU call in the statistics, one trace line with the fields. */
+static void test_device_path( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0;HYBLAS_TILE=16" ), HYB_OK );
+	hyb_outcome_t o = call_dgemm( 'T', 'N', 70, 50, 40, 0, 1.25, 0.0, 6 );
+	CU_ASSERT( o.err <= o.tol );
+	CU_ASSERT_EQUAL( o.outside, 0 );
+	CU_ASSERT_EQUAL( o.real_calls, 0 );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_GPU], 1 );
+	CU_ASSERT_EQUAL( hyb_t_count( o.trace, "\n" ), 1 );
+	static const char* fields[] = { "dgemm_ ", "op=dgemm", "m=70", "n=50", "k=40", "path=gpu", "pred_cpu=",
+		                            "pred_gpu=", "pred=", "seconds=", "why=\"" };
+	for ( unsigned i = 0; i < sizeof fields / sizeof fields[0]; i++ )
+	{
+		if ( strstr( o.trace, fields[i] ) == NULL ) fprintf( stderr, "\n    trace lacks %s: %s", fields[i], o.trace );
+		CU_ASSERT( strstr( o.trace, fields[i] ) != NULL );
+	}
+	hyb_t_sim_end();
+
+	/* A fixed CPU share: the strip goes to the real routine, the rest to the device. */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0.5;HYBLAS_TILE=16" ), HYB_OK );
+	o = call_dgemm( 'N', 'N', 300, 300, 20, 0, 1.0, 0.5, 7 );
+	CU_ASSERT( o.err <= o.tol );
+	CU_ASSERT_EQUAL( o.outside, 0 );
+	CU_ASSERT( o.real_calls >= 1 );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_SPLIT], 1 );
+	CU_ASSERT( strstr( o.trace, "path=split" ) != NULL );
+	hyb_t_sim_end();
+}
+
+/* A device fault: complete result, finished by the real routine on the
+   tiles the device lost; counted as a fallback and warned about. */
+static void test_fallback( void )
+{
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0;HYBLAS_TILE=16;HYBLAS_FAULT_INJECT=gemm:3" ),
+	    HYB_OK );
+	hyb_t_log_begin( HYB_LOG_WARN );
+	hyb_outcome_t o = call_dgemm( 'N', 'T', 64, 64, 32, 0, 1.0, 1.0, 8 );
+	char          log[4096];
+	hyb_t_log_end( log, sizeof log );
+	CU_ASSERT( o.err <= o.tol );
+	CU_ASSERT_EQUAL( o.outside, 0 );
+	CU_ASSERT( o.real_calls >= 1 );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_FALLBACK], 1 );
+	CU_ASSERT_EQUAL( o.fallbacks, 1 );
+	CU_ASSERT( strstr( o.trace, "path=fallback" ) != NULL );
+	CU_ASSERT( strstr( log, "dgemm_" ) != NULL );
+	hyb_t_sim_end();
+
+	/* No device at all: the real routine. */
+	CU_ASSERT_EQUAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_DEVICE=none" ), HYB_E_NO_DEVICE );
+	o = call_dgemm( 'N', 'N', 40, 40, 40, 0, 1.0, 1.0, 9 );
+	CU_ASSERT( o.err <= o.tol );
+	CU_ASSERT_EQUAL( o.real_calls, 1 );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
+	hyb_t_sim_end();
+}
+
+static CU_TestInfo hyb_tests_dispatch_l3[] = {
+	{ "forwarded", test_forwarded },
+	{ "device_path", test_device_path },
+	{ "fallback", test_fallback },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_dispatch_l3 = { "dispatch_l3", suite_init, suite_cleanup, NULL, NULL, hyb_tests_dispatch_l3 };

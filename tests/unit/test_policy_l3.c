@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The level-3 policy (policies/hyb_policy_l3) as pure functions at their
+   boundaries, and the refit of its inputs (policies/hyb_refit): properties
+   that hold whatever the tuning (never exact tiles or times). */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dispatch/hyb_l3_check.h"
+#include "hyb_test_util.h"
+#include "policies/hyb_policy_l3.h"
+#include "policies/hyb_refit.h"
+
+static const hyb_op_t hyb_ops[] = { HYB_OP_GEMM, HYB_OP_SYMM,  HYB_OP_HEMM,  HYB_OP_SYRK, HYB_OP_HERK,
+	                                HYB_OP_SYR2K, HYB_OP_HER2K, HYB_OP_TRSM, HYB_OP_TRMM };
+
+static int rank_k( hyb_op_t op )
+{
+	return op == HYB_OP_SYRK || op == HYB_OP_HERK || op == HYB_OP_SYR2K || op == HYB_OP_HER2K;
+}
+
+static int tri( hyb_op_t op )
+{
+	return op == HYB_OP_TRSM || op == HYB_OP_TRMM;
+}
+
+/* A valid normalized call (no data: the policy never reads it). */
+static hyb_l3_args_t mk( hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int64_t m, int64_t n, int64_t k )
+{
+	hyb_l3_args_t a = { .op = op, .prec = p, .layout = 'C', .m = m, .n = n, .k = k, .alpha = { 1, 0 },
+		                .beta = { 1, 0 } };
+	hyb_t_random_options( r, op, p, &a.side, &a.uplo, &a.transa, &a.transb, &a.diag );
+	if ( rank_k( op ) ) a.m = 0;
+	if ( !( op == HYB_OP_GEMM || rank_k( op ) ) ) a.k = 0;
+	if ( op != HYB_OP_GEMM ) a.transb = 0;
+	if ( hyb_t_int( r, 0, 1 ) ) a.beta[0] = 0;
+	int64_t big = m > n ? m : n;
+	big         = big > k ? big : k;
+	a.lda = a.ldb = a.ldc = big;
+	return a;
+}
+
+static hyb_prec_t prec_for( hyb_op_t op, hyb_t_rng_t* r )
+{
+	if ( op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K ) return (hyb_prec_t)hyb_t_int( r, 2, 3 );
+	return (hyb_prec_t)hyb_t_int( r, 0, 3 );
+}
+
+static hyb_l3_policy_in_t base_in( void )
+{
+	hyb_l3_policy_in_t in = { .mode = HYB_MODE_AUTO, .ndev = 1, .budget = 80e9, .tile = 0, .cpu_ratio = -1,
+		                      .staging = HYB_STAGING_AUTO, .min_flops = 2e8, .gpu_scale = 1, .cpu_rate = 0 };
+	return in;
+}
+
+static int64_t out_rows( const hyb_l3_args_t* a )
+{
+	return rank_k( a->op ) ? a->n : a->m;
+}
+
+/* The memory the plan's tiles need on one device, bytes. */
+static double tile_need( const hyb_l3_args_t* a, int64_t Tm, int64_t Tn, int64_t K )
+{
+	double es = (double)hyb_prec_size( a->prec );
+	if ( tri( a->op ) )
+	{
+		double d = (double)( a->side == 'L' ? a->m : a->n ), t = (double)( a->side == 'L' ? Tn : Tm );
+		return d * d * es + 3 * ( a->op == HYB_OP_TRMM ? 2 : 1 ) * d * t * es;
+	}
+	double edge = (double)( Tm > Tn ? Tm : Tn );
+	return 3.0 * (double)Tm * (double)Tn * es + 2.0 * edge * (double)K * es;
+}
+
+/* Tiles are within the output and the inner dimension, and fit. */
+static int tiles_ok( const hyb_l3_args_t* a, double budget, int64_t Tm, int64_t Tn, int64_t K )
+{
+	int64_t kdim = a->op == HYB_OP_GEMM ? a->k : rank_k( a->op ) ? a->k : a->side == 'L' ? a->m : a->n;
+	if ( Tm < 1 || Tn < 1 || K < 1 ) return 0;
+	if ( Tm > out_rows( a ) || Tn > a->n ) return 0;
+	if ( tri( a->op ) ? K != kdim : K > kdim ) return 0;
+	if ( rank_k( a->op ) && Tm != Tn ) return 0;
+	if ( tri( a->op ) && ( a->side == 'L' ? Tm != a->m : Tn != a->n ) ) return 0; /* whole panels */
+	return tile_need( a, Tm, Tn, K ) <= budget;
+}
+
+/* ------------------------------------------------------------------ plans */
+
+static void test_mode_cpu_and_no_device( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 600 );
+	for ( int o = 0; o < 9; o++ )
+		for ( int it = 0; it < 20; it++ )
+		{
+			int64_t            s = hyb_t_int( &r, 1, 40000 );
+			hyb_l3_args_t      a = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), s, s, s );
+			hyb_l3_policy_in_t in = base_in();
+			in.mode               = HYB_MODE_CPU;
+			hyb_l3_plan_t plan    = hyb_policy_l3_choose( &a, &p, &in );
+			CU_ASSERT_EQUAL( plan.path, HYB_PATH_CPU );
+			CU_ASSERT_EQUAL( plan.t_plan, plan.t_cpu );
+			CU_ASSERT( plan.cpu_cols == 0 && plan.cpu_rows == 0 );
+			CU_ASSERT( plan.why != NULL );
+			/* No device: the CPU whatever the mode. */
+			for ( int mode = HYB_MODE_AUTO; mode <= HYB_MODE_GPU; mode++ )
+			{
+				in      = base_in();
+				in.mode = (hyb_mode_t)mode;
+				in.ndev = 0;
+				plan    = hyb_policy_l3_choose( &a, &p, &in );
+				CU_ASSERT_EQUAL( plan.path, HYB_PATH_CPU );
+			}
+		}
+}
+
+static void test_min_flops( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 601 );
+	for ( int o = 0; o < 9; o++ )
+		for ( int it = 0; it < 20; it++ )
+		{
+			int64_t            s     = hyb_t_int( &r, 2000, 30000 );
+			hyb_l3_args_t      a     = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), s, s, s );
+			double             flops = hyb_l3_flops( &a );
+			hyb_l3_policy_in_t in    = base_in();
+			in.min_flops             = flops * 1.0001;
+			CU_ASSERT_EQUAL( hyb_policy_l3_choose( &a, &p, &in ).path, HYB_PATH_CPU );
+			/* The threshold is for auto only. */
+			in.mode = HYB_MODE_GPU;
+			CU_ASSERT_NOT_EQUAL( hyb_policy_l3_choose( &a, &p, &in ).path, HYB_PATH_CPU );
+		}
+}
+
+/* Mode gpu: the device for any valid size that fits, from 1 x 1 x 1 up. */
+static void test_mode_gpu_any_size( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 602 );
+	for ( int o = 0; o < 9; o++ )
+		for ( int it = 0; it < 200; it++ )
+		{
+			int64_t m = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 ), n = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 ),
+			        k = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 );
+			hyb_l3_args_t      a  = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), m, n, k );
+			hyb_l3_policy_in_t in = base_in();
+			in.mode               = HYB_MODE_GPU;
+			in.ndev               = (int)hyb_t_int( &r, 1, 4 );
+			hyb_l3_plan_t plan    = hyb_policy_l3_choose( &a, &p, &in );
+			CU_ASSERT( plan.path == HYB_PATH_GPU || plan.path == HYB_PATH_SPLIT );
+			CU_ASSERT( tiles_ok( &a, in.budget, plan.Tm, plan.Tn, plan.K ) );
+			CU_ASSERT( plan.ndev >= 1 && plan.ndev <= in.ndev );
+			CU_ASSERT( plan.t_gpu > 0 && isfinite( plan.t_gpu ) && plan.t_cpu > 0 && isfinite( plan.t_cpu ) );
+			/* A strip never covers the whole output. */
+			CU_ASSERT( plan.cpu_cols >= 0 && plan.cpu_cols < a.n );
+			CU_ASSERT( plan.cpu_rows >= 0 && plan.cpu_rows < out_rows( &a ) );
+			CU_ASSERT( !( plan.cpu_cols && plan.cpu_rows ) );
+			CU_ASSERT_EQUAL( plan.path == HYB_PATH_SPLIT, plan.cpu_cols > 0 || plan.cpu_rows > 0 );
+		}
+}
+
+/* Auto: large calls go to the device, tiny ones stay on the CPU. */
+static void test_auto_extremes( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 603 );
+	for ( int o = 0; o < 9; o++ )
+		for ( int q = 0; q < 4; q++ )
+		{
+			hyb_op_t           op = hyb_ops[o];
+			hyb_prec_t         pr = op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K ? (hyb_prec_t)( 2 + q % 2 ) : (hyb_prec_t)q;
+			hyb_l3_args_t      a  = mk( &r, op, pr, 30000, 30000, 30000 );
+			hyb_l3_policy_in_t in = base_in();
+			hyb_l3_plan_t      plan = hyb_policy_l3_choose( &a, &p, &in );
+			if ( plan.path == HYB_PATH_CPU ) fprintf( stderr, "\n    %c%s n=30000 stays on the CPU: %s", hyb_prec_char( pr ), hyb_op_name( op ), plan.why );
+			CU_ASSERT( plan.path == HYB_PATH_GPU || plan.path == HYB_PATH_SPLIT );
+			CU_ASSERT( plan.t_plan < plan.t_cpu );
+			CU_ASSERT( tiles_ok( &a, in.budget, plan.Tm, plan.Tn, plan.K ) );
+			/* Tiny: the CPU, whatever the threshold says. */
+			hyb_l3_args_t t = mk( &r, op, pr, 2, 2, 2 );
+			in.min_flops    = 0;
+			CU_ASSERT_EQUAL( hyb_policy_l3_choose( &t, &p, &in ).path, HYB_PATH_CPU );
+		}
+}
+
+/* The plan is consistent with its own predictions. */
+static void test_plan_consistency( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 604 );
+	for ( int it = 0; it < 3000; it++ )
+	{
+		hyb_op_t           op = hyb_ops[hyb_t_int( &r, 0, 8 )];
+		hyb_l3_args_t      a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 1, 20000 ), hyb_t_int( &r, 1, 20000 ),
+		                            hyb_t_int( &r, 1, 20000 ) );
+		hyb_l3_policy_in_t in = base_in();
+		in.ndev               = (int)hyb_t_int( &r, 1, 8 );
+		in.budget             = exp( log( 1e6 ) + hyb_t_unit( &r ) * 0.5 * log( 1e5 ) + 0.5 * log( 1e5 ) );
+		in.staging            = (int)hyb_t_int( &r, 0, 2 );
+		hyb_l3_plan_t plan    = hyb_policy_l3_choose( &a, &p, &in );
+		if ( plan.path == HYB_PATH_CPU )
+		{
+			CU_ASSERT_EQUAL( plan.t_plan, plan.t_cpu );
+		}
+		else
+		{
+			CU_ASSERT( plan.t_plan < plan.t_cpu ); /* auto chose the device because it is faster */
+			CU_ASSERT( plan.t_plan <= plan.t_gpu * ( 1 + 1e-12 ) );
+			CU_ASSERT( tiles_ok( &a, in.budget, plan.Tm, plan.Tn, plan.K ) );
+			if ( in.staging == HYB_STAGING_REGISTER ) CU_ASSERT_EQUAL( plan.register_ops, 1 );
+			if ( in.staging == HYB_STAGING_COPY ) CU_ASSERT_EQUAL( plan.register_ops, 0 );
+			if ( op != HYB_OP_GEMM ) CU_ASSERT( plan.cpu_cols == 0 && plan.cpu_rows == 0 );
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ tiles */
+
+static int forced_bad;
+
+static void test_tiles_fit_budget( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 605 );
+	int         fit = 0, nofit = 0;
+	forced_bad      = 0;
+	for ( int it = 0; it < 20000; it++ )
+	{
+		hyb_op_t      op = hyb_ops[hyb_t_int( &r, 0, 8 )];
+		int64_t       hi = it % 2 ? 100000 : 300;
+		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 1, hi ), hyb_t_int( &r, 1, hi ), hyb_t_int( &r, 1, hi ) );
+		double        budget = exp( log( 1e4 ) + ( hyb_t_unit( &r ) + 1 ) * 0.5 * log( 1e7 ) ); /* 10 KB .. 100 GB */
+		int64_t       tile   = hyb_t_int( &r, 0, 3 ) == 0 ? hyb_t_int( &r, 1, 4096 ) : 0;
+		int64_t       Tm, Tn, K;
+		hyb_policy_l3_tiles( &a, &p, 1, budget, tile, &Tm, &Tn, &K );
+		if ( Tm == 0 )
+		{
+			nofit++;
+			CU_ASSERT( Tn == 0 && K == 0 );
+			continue;
+		}
+		fit++;
+		if ( tile )
+		{
+			forced_bad += !tiles_ok( &a, budget, Tm, Tn, K );
+			continue;
+		}
+		if ( !tiles_ok( &a, budget, Tm, Tn, K ) )
+			fprintf( stderr, "\n    %c%s m=%lld n=%lld k=%lld budget=%g tile=%lld: %lldx%lld K=%lld needs %g",
+			         hyb_prec_char( a.prec ), hyb_op_name( op ), (long long)a.m, (long long)a.n, (long long)a.k, budget,
+			         (long long)tile, (long long)Tm, (long long)Tn, (long long)K, tile_need( &a, Tm, Tn, K ) );
+		CU_ASSERT( tiles_ok( &a, budget, Tm, Tn, K ) );
+		/* More memory never makes a plan impossible. */
+		int64_t Tm2, Tn2, K2;
+		hyb_policy_l3_tiles( &a, &p, 1, budget * 2, tile, &Tm2, &Tn2, &K2 );
+		CU_ASSERT( Tm2 > 0 );
+	}
+	CU_ASSERT( fit > 1000 && nofit > 100 );
+}
+
+/* HYBLAS_TILE forces the edge, but a plan must still fit the device budget
+   (else "*Tm = 0": the call stays on the CPU instead of failing on the
+   device). Counted by test_tiles_fit_budget. */
+static void test_forced_tile_fits( void )
+{
+	if ( forced_bad ) fprintf( stderr, "\n    %d forced-tile plans exceed their budget", forced_bad );
+	CU_ASSERT_EQUAL( forced_bad, 0 );
+	/* A forced edge that fits is kept (clipped to the matrix). */
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 615 );
+	for ( int o = 0; o < 7; o++ )
+	{
+		hyb_l3_args_t a = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), 3000, 2000, 1000 );
+		int64_t       Tm, Tn, K;
+		hyb_policy_l3_tiles( &a, &p, 1, 80e9, 700, &Tm, &Tn, &K );
+		CU_ASSERT( Tm == 700 && Tn == 700 && K >= 1 );
+	}
+}
+
+/* ------------------------------------------------------------------ split */
+
+static void test_fixed_cpu_ratio( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t         r        = hyb_t_rng( 606 );
+	static const double ratios[] = { 0.05, 0.1, 0.25, 0.5, 0.8, 0.95 };
+	for ( unsigned q = 0; q < sizeof ratios / sizeof ratios[0]; q++ )
+		for ( int it = 0; it < 30; it++ )
+		{
+			hyb_l3_args_t      a  = mk( &r, HYB_OP_GEMM, (hyb_prec_t)hyb_t_int( &r, 0, 3 ), hyb_t_int( &r, 2000, 30000 ),
+			                            hyb_t_int( &r, 2000, 30000 ), hyb_t_int( &r, 500, 20000 ) );
+			hyb_l3_policy_in_t in = base_in();
+			in.mode               = HYB_MODE_GPU;
+			in.cpu_ratio          = ratios[q];
+			hyb_l3_plan_t plan    = hyb_policy_l3_choose( &a, &p, &in );
+			CU_ASSERT_EQUAL( plan.path, HYB_PATH_SPLIT );
+			double dim   = (double)( plan.cpu_cols ? a.n : a.m );
+			double share = (double)( plan.cpu_cols ? plan.cpu_cols : plan.cpu_rows ) / dim;
+			/* About the asked share: cut in whole bands, never everything. */
+			if ( !( share <= ratios[q] + 1e-12 && share >= ratios[q] - 128.0 / dim ) )
+				fprintf( stderr, "\n    ratio %g: share %g of %g", ratios[q], share, dim );
+			CU_ASSERT( share <= ratios[q] + 1e-12 && share >= ratios[q] - 128.0 / dim );
+			CU_ASSERT( share < 1 );
+		}
+	/* Other ops never get a strip. */
+	for ( int o = 1; o < 9; o++ )
+	{
+		hyb_l3_args_t      a  = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), 20000, 20000, 20000 );
+		hyb_l3_policy_in_t in = base_in();
+		in.cpu_ratio          = 0.5;
+		for ( int mode = HYB_MODE_AUTO; mode <= HYB_MODE_GPU; mode += 2 )
+		{
+			in.mode            = (hyb_mode_t)mode;
+			hyb_l3_plan_t plan = hyb_policy_l3_choose( &a, &p, &in );
+			CU_ASSERT( plan.cpu_cols == 0 && plan.cpu_rows == 0 );
+			CU_ASSERT( plan.path != HYB_PATH_SPLIT );
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ costs */
+
+static void test_cost_monotone( void )
+{
+	hyb_profile_t p, slow;
+	hyb_profile_defaults( &p );
+	slow = p;
+	slow.h2d_pinned /= 2, slow.d2h_pinned /= 2, slow.bidir_pinned /= 2;
+	slow.h2d_pageable /= 2, slow.d2h_pageable /= 2;
+	hyb_t_rng_t r = hyb_t_rng( 607 );
+	for ( int it = 0; it < 3000; it++ )
+	{
+		hyb_op_t      op = hyb_ops[hyb_t_int( &r, 0, 8 )];
+		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 64, 40000 ), hyb_t_int( &r, 64, 40000 ),
+		                       hyb_t_int( &r, 64, 40000 ) );
+		double        budget = 80e9;
+		int64_t       Tm, Tn, K;
+		hyb_policy_l3_tiles( &a, &p, 1, budget, 0, &Tm, &Tn, &K );
+		CU_ASSERT_FATAL( Tm > 0 );
+		int    reg = (int)hyb_t_int( &r, 0, 1 );
+		double prev = INFINITY;
+		for ( int nd = 1; nd <= 8; nd *= 2 )
+		{
+			double parts[4];
+			double t = hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, nd, budget, reg, parts );
+			CU_ASSERT( t > 0 && isfinite( t ) );
+			/* More devices never predict a slower call. */
+			CU_ASSERT( t <= prev * ( 1 + 1e-12 ) );
+			prev = t;
+			for ( int q = 0; q < 4; q++ ) CU_ASSERT( parts[q] >= 0 && parts[q] <= t * ( 1 + 1e-12 ) );
+			/* Less PCIe bandwidth never predicts a faster call. */
+			double ts = hyb_cost_l3_gpu( &slow, &a, out_rows( &a ), a.n, Tm, Tn, K, nd, budget, reg, NULL );
+			CU_ASSERT( ts >= t * ( 1 - 1e-12 ) );
+		}
+		/* A smaller device region never costs more (gemm's strip). */
+		if ( op == HYB_OP_GEMM )
+		{
+			double full = hyb_cost_l3_gpu( &p, &a, a.m, a.n, Tm, Tn, K, 1, budget, reg, NULL );
+			double part = hyb_cost_l3_gpu( &p, &a, a.m, a.n / 2 + 1, Tm, Tn, K, 1, budget, reg, NULL );
+			CU_ASSERT( part <= full * ( 1 + 1e-12 ) );
+		}
+	}
+}
+
+static void test_cost_cpu( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	for ( int prec = 0; prec < HYB_PREC_COUNT; prec++ )
+	{
+		double prev_t = 0, prev_per = INFINITY;
+		for ( double f = 1e3; f < 1e16; f *= 3 )
+		{
+			double t = hyb_cost_l3_cpu( &p, (hyb_prec_t)prec, f );
+			CU_ASSERT( t > prev_t );                  /* more work takes longer */
+			CU_ASSERT( t / f <= prev_per * ( 1 + 1e-12 ) ); /* and runs at least as fast per flop */
+			double t2 = hyb_cost_l3_cpu( &p, (hyb_prec_t)prec, 2 * f );
+			CU_ASSERT( t2 / t >= 1 && t2 / t <= 2 + 1e-12 );
+			if ( f > 1e12 ) CU_ASSERT_DOUBLE_EQUAL( t2 / t, 2.0, 0.01 ); /* linear at scale */
+			/* The rate never exceeds the profile's. */
+			CU_ASSERT( f / t <= p.cpu_flops[prec] * ( 1 + 1e-12 ) );
+			prev_t = t, prev_per = t / f;
+		}
+	}
+	/* A measured CPU rate replaces the profile's. */
+	hyb_t_rng_t        r  = hyb_t_rng( 608 );
+	hyb_l3_args_t      a  = mk( &r, HYB_OP_GEMM, HYB_PREC_D, 8000, 8000, 8000 );
+	hyb_l3_policy_in_t in = base_in();
+	double             t1 = hyb_policy_l3_choose( &a, &p, &in ).t_cpu;
+	in.cpu_rate           = p.cpu_flops[HYB_PREC_D] / 2;
+	double t2             = hyb_policy_l3_choose( &a, &p, &in ).t_cpu;
+	CU_ASSERT_DOUBLE_EQUAL( t2 / t1, 2.0, 0.01 );
+}
+
+/* The measured/predicted scale multiplies the device prediction. */
+static void test_gpu_scale( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 609 );
+	for ( int it = 0; it < 200; it++ )
+	{
+		hyb_op_t           op = hyb_ops[hyb_t_int( &r, 0, 8 )];
+		hyb_l3_args_t      a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 500, 20000 ), hyb_t_int( &r, 500, 20000 ),
+		                            hyb_t_int( &r, 500, 20000 ) );
+		hyb_l3_policy_in_t in = base_in();
+		in.mode               = HYB_MODE_GPU;
+		in.cpu_ratio          = 0;
+		in.staging            = HYB_STAGING_COPY;
+		double t1             = hyb_policy_l3_choose( &a, &p, &in ).t_gpu;
+		in.gpu_scale          = 3;
+		double t3             = hyb_policy_l3_choose( &a, &p, &in ).t_gpu;
+		CU_ASSERT_DOUBLE_EQUAL( t3 / t1, 3.0, 1e-9 );
+		/* A slower device in the model moves calls to the CPU, never the reverse. */
+		in.mode = HYB_MODE_AUTO;
+		in.gpu_scale = 1;
+		hyb_path_t fast = hyb_policy_l3_choose( &a, &p, &in ).path;
+		in.gpu_scale    = 4;
+		hyb_path_t slow = hyb_policy_l3_choose( &a, &p, &in ).path;
+		CU_ASSERT( !( fast == HYB_PATH_CPU && slow != HYB_PATH_CPU ) );
+	}
+}
+
+/* ------------------------------------------------------------------ refit */
+
+static void test_refit( void )
+{
+	hyb_refit_reset();
+	for ( int p = 0; p < HYB_PREC_COUNT; p++ )
+	{
+		CU_ASSERT_EQUAL( hyb_refit_gpu_scale( (hyb_prec_t)p ), 1.0 );
+		CU_ASSERT_EQUAL( hyb_refit_cpu_rate( (hyb_prec_t)p ), 0.0 );
+	}
+	/* The device measures twice the model: the scale moves toward 2 at
+	   once, part of the way, and converges (predictions include the scale). */
+	double base = 0.01;
+	double s    = hyb_refit_gpu_scale( HYB_PREC_D );
+	hyb_refit_gpu( HYB_PREC_D, base * s, 2 * base );
+	double s1 = hyb_refit_gpu_scale( HYB_PREC_D );
+	CU_ASSERT( s1 > 1.0 && s1 < 2.0 );
+	for ( int i = 0; i < 100; i++ )
+	{
+		s = hyb_refit_gpu_scale( HYB_PREC_D );
+		hyb_refit_gpu( HYB_PREC_D, base * s, 2 * base );
+		double t = hyb_refit_gpu_scale( HYB_PREC_D );
+		CU_ASSERT( t >= s - 1e-12 && t <= 2.0 + 1e-12 ); /* monotone, no overshoot */
+	}
+	CU_ASSERT_DOUBLE_EQUAL( hyb_refit_gpu_scale( HYB_PREC_D ), 2.0, 1e-3 );
+	/* Other precisions are untouched. */
+	CU_ASSERT_EQUAL( hyb_refit_gpu_scale( HYB_PREC_S ), 1.0 );
+	/* Bounds: wild measurements move the scale only within them. */
+	for ( int i = 0; i < 100; i++ )
+	{
+		s = hyb_refit_gpu_scale( HYB_PREC_Z );
+		hyb_refit_gpu( HYB_PREC_Z, base * s, 1000 * base );
+		CU_ASSERT( hyb_refit_gpu_scale( HYB_PREC_Z ) <= 4.0 + 1e-12 );
+	}
+	CU_ASSERT( hyb_refit_gpu_scale( HYB_PREC_Z ) > 3.9 );
+	for ( int i = 0; i < 100; i++ )
+	{
+		s = hyb_refit_gpu_scale( HYB_PREC_C );
+		hyb_refit_gpu( HYB_PREC_C, base * s, 1e-6 * base );
+		CU_ASSERT( hyb_refit_gpu_scale( HYB_PREC_C ) >= 0.25 - 1e-12 );
+	}
+	CU_ASSERT( hyb_refit_gpu_scale( HYB_PREC_C ) < 0.26 );
+	/* Nonsense is ignored. */
+	double before = hyb_refit_gpu_scale( HYB_PREC_D );
+	hyb_refit_gpu( HYB_PREC_D, 0, 1 );
+	hyb_refit_gpu( HYB_PREC_D, 1, 0 );
+	hyb_refit_gpu( HYB_PREC_D, -1, 1 );
+	CU_ASSERT_EQUAL( hyb_refit_gpu_scale( HYB_PREC_D ), before );
+
+	/* CPU rate: the first measurement is taken as is, later ones smoothed. */
+	hyb_refit_cpu( HYB_PREC_S, 1e12, 2.0 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_refit_cpu_rate( HYB_PREC_S ), 5e11, 1 );
+	hyb_refit_cpu( HYB_PREC_S, 1e12, 1.0 );
+	double rate = hyb_refit_cpu_rate( HYB_PREC_S );
+	CU_ASSERT( rate > 5e11 && rate < 1e12 );
+	hyb_refit_cpu( HYB_PREC_S, 0, 1.0 );
+	hyb_refit_cpu( HYB_PREC_S, 1e9, 0 );
+	CU_ASSERT_EQUAL( hyb_refit_cpu_rate( HYB_PREC_S ), rate );
+	CU_ASSERT_EQUAL( hyb_refit_cpu_rate( HYB_PREC_D ), 0.0 );
+	hyb_refit_reset();
+	CU_ASSERT_EQUAL( hyb_refit_gpu_scale( HYB_PREC_D ), 1.0 );
+	CU_ASSERT_EQUAL( hyb_refit_cpu_rate( HYB_PREC_S ), 0.0 );
+}
+
+static void* refit_thread( void* arg )
+{
+	double m = *(double*)arg;
+	for ( int i = 0; i < 20000; i++ )
+	{
+		hyb_refit_gpu( HYB_PREC_D, 1.0, m );
+		hyb_refit_cpu( HYB_PREC_D, 1e9 * m, 1.0 );
+		double s = hyb_refit_gpu_scale( HYB_PREC_D );
+		if ( !( s >= 0.25 && s <= 4.0 ) ) return (void*)1;
+	}
+	return NULL;
+}
+
+/* Concurrent refits keep every value within its bounds and finite. */
+static void test_refit_threads( void )
+{
+	hyb_refit_reset();
+	pthread_t th[4];
+	double    ms[4] = { 0.5, 2.0, 3.0, 0.3 };
+	for ( int i = 0; i < 4; i++ ) CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, refit_thread, &ms[i] ), 0 );
+	for ( int i = 0; i < 4; i++ )
+	{
+		void* ret = NULL;
+		pthread_join( th[i], &ret );
+		CU_ASSERT_PTR_NULL( ret );
+	}
+	double rate = hyb_refit_cpu_rate( HYB_PREC_D );
+	CU_ASSERT( rate >= 0.3e9 && rate <= 3e9 );
+	hyb_refit_reset();
+}
+
+static CU_TestInfo hyb_tests_policy_l3[] = {
+	{ "mode_cpu_and_no_device", test_mode_cpu_and_no_device },
+	{ "min_flops", test_min_flops },
+	{ "mode_gpu_any_size", test_mode_gpu_any_size },
+	{ "auto_extremes", test_auto_extremes },
+	{ "plan_consistency", test_plan_consistency },
+	{ "tiles_fit_budget", test_tiles_fit_budget },
+	{ "forced_tile_fits", test_forced_tile_fits },
+	{ "fixed_cpu_ratio", test_fixed_cpu_ratio },
+	{ "cost_monotone", test_cost_monotone },
+	{ "cost_cpu", test_cost_cpu },
+	{ "gpu_scale", test_gpu_scale },
+	{ "refit", test_refit },
+	{ "refit_threads", test_refit_threads },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_policy_l3 = { "policy_l3", NULL, NULL, NULL, NULL, hyb_tests_policy_l3 };

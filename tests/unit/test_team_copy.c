@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The host thread team (core/hyb_team) and streaming copies
+   (core/hyb_copy): every index of a parallel-for visited exactly once, by
+   any team size, repeatedly and from concurrent teams; copies equal to
+   memcpy for every alignment and length, never writing outside. */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb_copy.h"
+#include "hyb_team.h"
+#include "hyb_test_util.h"
+
+typedef struct
+{
+	_Atomic int* hits;
+	_Atomic int  calls, bad_range;
+	int64_t      n;
+} hyb_cover_t;
+
+static void cover_fn( void* arg, int64_t b, int64_t e )
+{
+	hyb_cover_t* c = arg;
+	atomic_fetch_add( &c->calls, 1 );
+	if ( b < 0 || e > c->n || b >= e ) atomic_fetch_add( &c->bad_range, 1 );
+	for ( int64_t i = b; i < e && i < c->n; i++ )
+		if ( i >= 0 ) atomic_fetch_add( &c->hits[i], 1 );
+}
+
+/* Run one parallel-for of n on team t; returns the number of indices not
+   visited exactly once (plus bad ranges). */
+static int64_t run_cover( hyb_team_t* t, int64_t n, int nthreads )
+{
+	hyb_cover_t c = { .n = n };
+	c.hits        = calloc( (size_t)( n > 0 ? n : 1 ), sizeof *c.hits );
+	hyb_team_run( t, n, cover_fn, &c );
+	int64_t bad = atomic_load( &c.bad_range );
+	for ( int64_t i = 0; i < n; i++ ) bad += atomic_load( &c.hits[i] ) != 1;
+	/* At most one range per member; no call at all for an empty range. */
+	if ( atomic_load( &c.calls ) > nthreads + 1 ) bad++;
+	if ( n <= 0 && atomic_load( &c.calls ) != 0 ) bad++;
+	free( c.hits );
+	return bad;
+}
+
+static void test_team_cover( void )
+{
+	static const int64_t sizes[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 1000, 4097, 100003, -3 };
+	for ( int nt = 0; nt <= 6; nt++ )
+	{
+		hyb_team_t* t = hyb_team_create( nt );
+		if ( nt == 0 ) CU_ASSERT_PTR_NULL( t ); /* no workers: callers run serially */
+		if ( nt > 0 ) CU_ASSERT_PTR_NOT_NULL_FATAL( t );
+		for ( unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++ )
+			CU_ASSERT_EQUAL( run_cover( t, sizes[s], nt ), 0 );
+		hyb_team_destroy( t );
+	}
+	hyb_team_destroy( NULL );
+}
+
+/* The same team, many runs in a row (each run must see only its own work). */
+static void test_team_repeat( void )
+{
+	hyb_team_t* t = hyb_team_create( 3 );
+	CU_ASSERT_PTR_NOT_NULL_FATAL( t );
+	hyb_t_rng_t r   = hyb_t_rng( 700 );
+	int64_t     bad = 0;
+	for ( int it = 0; it < 3000; it++ ) bad += run_cover( t, hyb_t_int( &r, 0, 64 ), 3 );
+	CU_ASSERT_EQUAL( bad, 0 );
+	hyb_team_destroy( t );
+}
+
+typedef struct
+{
+	int     nthreads;
+	uint64_t seed;
+	int64_t bad;
+} hyb_team_thread_t;
+
+static void* team_thread( void* p )
+{
+	hyb_team_thread_t* a = p;
+	hyb_team_t*        t = hyb_team_create( a->nthreads );
+	hyb_t_rng_t        r = hyb_t_rng( a->seed );
+	for ( int it = 0; it < 400; it++ ) a->bad += run_cover( t, hyb_t_int( &r, 0, 5000 ), a->nthreads );
+	hyb_team_destroy( t );
+	return NULL;
+}
+
+/* Several teams at once (two pipelines' copy teams, several devices). */
+static void test_team_concurrent( void )
+{
+	pthread_t         th[4];
+	hyb_team_thread_t args[4];
+	for ( int i = 0; i < 4; i++ )
+	{
+		args[i] = ( hyb_team_thread_t ){ 1 + i, 710 + (uint64_t)i, 0 };
+		CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, team_thread, &args[i] ), 0 );
+	}
+	for ( int i = 0; i < 4; i++ )
+	{
+		pthread_join( th[i], NULL );
+		CU_ASSERT_EQUAL( args[i].bad, 0 );
+	}
+}
+
+/* ------------------------------------------------------------------ copies */
+
+#define GUARD 64
+
+/* Copy `len` bytes from src+so to dst+do with hyb_copy_stream; 1 when the
+   destination equals memcpy's and the bytes around it are untouched. */
+static int copy_ok( unsigned char* dst, const unsigned char* src, size_t dof, size_t sof, size_t len, unsigned char fill )
+{
+	memset( dst, fill, dof + len + 2 * GUARD );
+	hyb_copy_stream( dst + GUARD + dof, src + sof, len );
+	hyb_copy_fence();
+	if ( memcmp( dst + GUARD + dof, src + sof, len ) != 0 ) return 0;
+	for ( size_t i = 0; i < GUARD + dof; i++ )
+		if ( dst[i] != fill ) return 0;
+	for ( size_t i = GUARD + dof + len; i < dof + len + 2 * GUARD; i++ )
+		if ( dst[i] != fill ) return 0;
+	return 1;
+}
+
+static void test_copy_lengths( void )
+{
+	size_t         cap = 10000 + 4 * GUARD + 128;
+	unsigned char *src = malloc( cap ), *dst = malloc( cap );
+	hyb_t_rng_t    r = hyb_t_rng( 720 );
+	for ( size_t i = 0; i < cap; i++ ) src[i] = (unsigned char)hyb_t_next( &r );
+	int bad = 0;
+	/* Every length 0..10000, with alignments that cycle through all 64 x 64
+	   (destination, source) offset pairs. */
+	for ( size_t len = 0; len <= 10000; len++ )
+		bad += !copy_ok( dst, src, len % 64, ( len * 7 ) % 64, len, (unsigned char)( len * 13 + 1 ) );
+	CU_ASSERT_EQUAL( bad, 0 );
+	free( src );
+	free( dst );
+}
+
+static void test_copy_alignments( void )
+{
+	static const size_t lens[] = { 4095, 4096, 4097, 4096 + 15, 4096 + 63, 4096 + 64, 8191, 8192, 10000, 65536 + 17 };
+	size_t              cap    = 65536 + 17 + 4 * GUARD + 128;
+	unsigned char *     src = malloc( cap ), *dst = malloc( cap );
+	hyb_t_rng_t         r = hyb_t_rng( 721 );
+	for ( size_t i = 0; i < cap; i++ ) src[i] = (unsigned char)hyb_t_next( &r );
+	int bad = 0;
+	for ( unsigned l = 0; l < sizeof lens / sizeof lens[0]; l++ )
+		for ( size_t d = 0; d < 64; d++ )
+			for ( size_t s = 0; s < 64; s += ( lens[l] > 10000 ? 7 : 1 ) ) bad += !copy_ok( dst, src, d, s, lens[l], 0xA5 );
+	CU_ASSERT_EQUAL( bad, 0 );
+	free( src );
+	free( dst );
+}
+
+/* Large copies (many 64-byte streaming groups) of random sizes. */
+static void test_copy_large( void )
+{
+	size_t         cap = ( 8u << 20 ) + 4 * GUARD + 128;
+	unsigned char *src = malloc( cap ), *dst = malloc( cap );
+	hyb_t_rng_t    r = hyb_t_rng( 722 );
+	for ( size_t i = 0; i < cap; i++ ) src[i] = (unsigned char)( i * 2654435761u >> 13 );
+	int bad = 0;
+	for ( int it = 0; it < 20; it++ )
+	{
+		size_t len = (size_t)hyb_t_int( &r, 1, 8 << 20 );
+		bad += !copy_ok( dst, src, (size_t)hyb_t_int( &r, 0, 63 ), (size_t)hyb_t_int( &r, 0, 63 ), len, 0x3C );
+	}
+	CU_ASSERT_EQUAL( bad, 0 );
+	free( src );
+	free( dst );
+}
+
+static CU_TestInfo hyb_tests_team_copy[] = {
+	{ "team_cover", test_team_cover },
+	{ "team_repeat", test_team_repeat },
+	{ "team_concurrent", test_team_concurrent },
+	{ "copy_lengths", test_copy_lengths },
+	{ "copy_alignments", test_copy_alignments },
+	{ "copy_large", test_copy_large },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_team_copy = { "team_copy", NULL, NULL, NULL, NULL, hyb_tests_team_copy };

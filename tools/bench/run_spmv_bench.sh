@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The SpMV benchmark of issue 4, one run on the GPU machine (about 3-5 minutes): the ten
+# seed-like matrices and the 27-point stencil (8 M rows), double and single, CPU only,
+# GPU only, the seed's hybrid (model K and a sweep of K), the row split, hyblas auto and
+# cuSPARSE CSR with everything on the device, first calls and steady state (mean of 100
+# calls, a new x each), every result checked. Writes $OUT/spmv.csv, $OUT/spmv_rates.txt
+# (the calibrated CPU rates), $OUT/spmv_report.md, and prints the report.
+#   tools/bench/run_spmv_bench.sh [--quick]
+# --quick: small matrices on the simulated device (a functional check; runs anywhere).
+set -u
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+S=${STAGE:-$PWD/.stage}
+SRC=${HYB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+QUICK=
+if [ "${1:-}" = "--quick" ]; then
+    QUICK=--quick
+    export HYBLAS_DEVICE=sim
+fi
+BIN=$S/hyb_bench_spmv
+if [ ! -x "$BIN" ]; then
+    echo "run_spmv_bench.sh: $BIN not found (build, then tools/gpu/stage.sh)" >&2
+    exit 2
+fi
+GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+THP=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+MACHINE="${GPU:-no GPU (${HYBLAS_DEVICE:-cuda})}; $(nproc) cores; $(date -u +%F); THP: ${THP:-?}; hyblas $(cd "$SRC" && git rev-parse --short HEAD 2>/dev/null)"
+echo "# machine: $MACHINE" > "$OUT/spmv.csv"
+# The benchmark's own OpenMP threads must not spin beside the library's kernels.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
+timeout 340 "$BIN" $QUICK --rates-out "$OUT/spmv_rates.txt" >> "$OUT/spmv.csv" 2> "$OUT/spmv.err"
+rc=$?
+[ $rc -eq 124 ] && echo "run_spmv_bench.sh: the benchmark ran out of time; the report shows what finished" >&2
+tail -5 "$OUT/spmv.err" >&2
+python3 "$SRC/tools/bench/spmv_report.py" "$OUT/spmv.csv" > "$OUT/spmv_report.md"
+prc=$?
+cat "$OUT/spmv_report.md"
+[ $rc -ne 0 ] && exit $rc
+exit $prc

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Markdown report of tools/bench/run_spmv_bench.sh: per-matrix times, the seed's Table 2
+(estimated versus best tested K), and each target of issue 4 with met or missed.
+    spmv_report.py spmv.csv
+Exit status 1 when a product was wrong or the file has no results."""
+import sys
+from collections import defaultdict
+
+SEED = ["bbmat", "chebyshev4", "twotone", "scircuit", "pr02r", "pwtk", "raefsky3",
+        "raefsky5", "rma10", "tsopf"]
+
+
+def main(path):
+    rows, table2, small, notes = [], [], [], []
+    header = None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line:
+                continue
+            if line.startswith("#"):
+                notes.append(line[1:].strip())
+                continue
+            parts = line.split(",")
+            if parts[0] == "matrix":
+                header = parts
+                continue
+            if parts[0] == "table2":
+                table2.append(parts[1:])
+                continue
+            if parts[0] == "small":
+                small.append(parts[1:])
+                continue
+            if parts[0] == "ratio" or header is None:
+                continue
+            r = dict(zip(header, parts[:len(header) - 1]))
+            r["extra"] = ",".join(parts[len(header) - 1:])
+            rows.append(r)
+    if not rows:
+        print("no results in %s" % path)
+        return 1
+    res = defaultdict(dict)  # (matrix, prec) -> variant -> row (ksweep kept apart)
+    for r in rows:
+        if r["variant"] != "ksweep":
+            res[(r["matrix"], r["prec"])][r["variant"]] = r
+    bad = [r for r in rows if r["ok"] != "1"]
+    out = []
+    out.append("## SpMV benchmark (hyblas issue 4)\n")
+    for n in notes:
+        out.append("- " + n)
+    out.append("")
+
+    def t(r, key="steady_s"):
+        return float(r[key]) if r else float("nan")
+
+    def ms(v):
+        return "%.3f" % (v * 1e3) if v == v else "-"
+
+    out.append("### Times (ms): steady state = mean of the timed calls, a new x each\n")
+    out.append("| matrix | prec | rows | nnz | CPU | GPU first | GPU steady | hybrid K | hybrid first "
+               "| hybrid steady | row split first | auto 1st | auto 2nd | auto steady | cuSPARSE (resident) "
+               "| CPU/auto | GPU/hybrid |")
+    out.append("|" + "---|" * 17)
+    for (m, p), v in sorted(res.items(), key=lambda kv: (kv[0][1], SEED.index(kv[0][0]) if kv[0][0] in SEED else 99)):
+        if "cpu" not in v:
+            continue
+        c, g, h = v.get("cpu"), v.get("gpu"), v.get("hybrid")
+        a1, a2, a = v.get("auto_first"), v.get("auto_second"), v.get("auto")
+        rs, cu = v.get("rowsplit_first"), v.get("cusparse_resident")
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %.3f |" % (
+            m, p, c["rows"], c["nnz"], ms(t(c)), ms(t(g, "first_s")), ms(t(g)), h["K"] if h else "-",
+            ms(t(h, "first_s")), ms(t(h)), ms(t(rs, "first_s")), ms(t(a1, "first_s")), ms(t(a2, "first_s")),
+            ms(t(a)), ms(t(cu)), t(c) / t(a) if a else float("nan"), t(g) / t(h) if g and h else float("nan")))
+    out.append("")
+
+    out.append("### Estimated versus best tested K (the seed's Table 2)\n")
+    out.append("| matrix | prec | format | K_e (Algorithm 3) | K (model minimum) | K_t (best tested) | RD % |")
+    out.append("|---|---|---|---|---|---|---|")
+    rds = []
+    for m, p, fmt, ke, km, kt, rd, _ in table2:
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (m, p, fmt, ke, km, kt, rd))
+        if m in SEED and float(rd) >= 0:
+            rds.append(float(rd))
+    out.append("")
+
+    out.append("### Targets\n")
+    out.append("| target | measured | met |")
+    out.append("|---|---|---|")
+
+    def verdict(ok):
+        return "met" if ok else "missed"
+
+    for p in ("d", "s"):
+        v = res.get(("stencil27", p))
+        if not v or "cpu" not in v:
+            continue
+        c = t(v["cpu"])
+        best = min(t(v.get("auto")), t(v.get("gpu")))
+        out.append("| steady state, 27-point (%s): >= 25x CPU only | %.1fx (auto %.1fx, CPU %s ms, device %s ms) | %s |" % (
+            p, c / best, c / t(v.get("auto")), ms(c), ms(best), verdict(c / best >= 25)))
+        f1 = t(v.get("auto_first"), "first_s")
+        fg = min(t(v.get("gpu"), "first_s"), t(v.get("rowsplit_first"), "first_s"))
+        out.append("| first call, 27-point (%s): >= 1.3x CPU only | auto first sighting %.2fx; best device first call "
+                   "%.2fx (GPU-only with upload, or row split) | %s |" % (
+                       p, c / f1, c / fg, verdict(max(c / f1, c / fg) >= 1.3)))
+    for p in ("d", "s"):
+        ratios = []
+        for m in SEED:
+            v = res.get((m, p), {})
+            if "gpu" in v and "hybrid" in v:
+                ratios.append(t(v["gpu"]) / t(v["hybrid"]))
+        if ratios:
+            mean = sum(ratios) / len(ratios)
+            out.append("| hybrid >= 1.1x GPU-only, mean over %d seed-like matrices (%s) | %.3fx | %s |" % (
+                len(ratios), p, mean, verdict(mean >= 1.1)))
+    if rds:
+        within = sum(1 for x in rds if x <= 10)
+        out.append("| estimated K within 10 %% of the best tested | %d of %d cases, mean RD %.1f %% | %s |" % (
+            within, len(rds), sum(rds) / len(rds), verdict(within == len(rds))))
+    for m, nnz, path in small:
+        out.append("| a small matrix keeps the CPU (%s, %s entries, auto) | path %s | %s |" % (
+            m, nnz, path, verdict(path == "cpu")))
+    out.append("| every product correct (normalized error <= 4) | %d of %d | %s |" % (
+        len(rows) - len(bad), len(rows), verdict(not bad)))
+    for r in bad:
+        out.append("\nWRONG: %s %s %s K=%s err=%s" % (r["matrix"], r["prec"], r["variant"], r["K"], r["err"]))
+    print("\n".join(out))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
