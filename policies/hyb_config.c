@@ -321,25 +321,32 @@ static const char* hyb_closest_name( const char* name )
 	return best;
 }
 
+/* Copies the next line of a configuration text into line without its
+   comment and surrounding blanks; returns 0 once the text is used up. */
+static int hyb_next_config_line( const char** p, char* line, size_t cap, int* lineno )
+{
+	if ( *p == NULL || **p == '\0' ) return 0;
+	const char* nl  = strchr( *p, '\n' );
+	size_t      len = nl ? (size_t)( nl - *p ) : strlen( *p );
+	if ( len >= cap ) len = cap - 1;
+	memcpy( line, *p, len );
+	line[len] = '\0';
+	*p        = nl ? nl + 1 : NULL;
+	( *lineno )++;
+	char* hash = strchr( line, '#' );
+	if ( hash ) *hash = '\0';
+	hyb_trim( line );
+	return 1;
+}
+
 void hyb_config_apply_text( hyb_config_t* cfg, const char* text, hyb_cfg_source_t src,
                             const char* origin, int only_hyblas )
 {
 	int         lineno = 0;
 	const char* p      = text;
-	while ( p && *p )
+	char        line[HYB_CFG_PATH_MAX + 128];
+	while ( hyb_next_config_line( &p, line, sizeof line, &lineno ) )
 	{
-		const char* nl  = strchr( p, '\n' );
-		size_t      len = nl ? (size_t)( nl - p ) : strlen( p );
-		char        line[HYB_CFG_PATH_MAX + 128];
-		lineno++;
-		if ( len >= sizeof line ) len = sizeof line - 1;
-		memcpy( line, p, len );
-		line[len] = '\0';
-		p         = nl ? nl + 1 : NULL;
-
-		char* hash = strchr( line, '#' );
-		if ( hash ) *hash = '\0';
-		hyb_trim( line );
 		if ( line[0] == '\0' ) continue;
 		char* eq = strchr( line, '=' );
 		if ( eq == NULL )
@@ -438,19 +445,9 @@ void hyb_config_apply_nvblas( hyb_config_t* cfg, const char* text, const char* o
 	const char* p      = text;
 	char        err[256];
 	int         trace  = 0;
-	while ( p && *p )
+	char        line[HYB_CFG_PATH_MAX + 128];
+	while ( hyb_next_config_line( &p, line, sizeof line, &lineno ) )
 	{
-		const char* nl  = strchr( p, '\n' );
-		size_t      len = nl ? (size_t)( nl - p ) : strlen( p );
-		char        line[HYB_CFG_PATH_MAX + 128];
-		lineno++;
-		if ( len >= sizeof line ) len = sizeof line - 1;
-		memcpy( line, p, len );
-		line[len] = '\0';
-		p         = nl ? nl + 1 : NULL;
-		char* hash = strchr( line, '#' );
-		if ( hash ) *hash = '\0';
-		hyb_trim( line );
 		if ( line[0] == '\0' ) continue;
 
 		char* value = line + strcspn( line, " \t" );
