@@ -361,39 +361,39 @@ static hyb_status_t hyb_scatter(const hyb_spmv_src_t* s, const void* x, void* y,
 		{
 			const int* Tg = s->trans ? s->colind : s->rowind;
 			const int* Sr = s->trans ? s->rowind : s->colind;
-#pragma omp simd   reduction(min : tmn, smn) reduction(max : tmx, smx)
-            for (int64_t k = lo; k < hi; k++)
-            {
-				  tmn = Tg[k] < tmn ? Tg[k] : tmn;
-				  tmx = Tg[k] > tmx ? Tg[k] : tmx;
-				  smn = Sr[k] < smn ? Sr[k] : smn;
-				  smx = Sr[k] > smx ? Sr[k] : smx;
-            }
-		  }
-		  else
-		  {
-			  for (int64_t i = lo; i < hi; i++)
-                mybad |= s->ia[i + 1] < s->ia[i];
-            int64_t k0 = lo < hi ? (int64_t)s->ia[lo] - base : 0,
-			          k1 = lo < hi ? (int64_t)s->ia[hi] - base : 0;
-			  mybad |= k0 < 0;
-			  if (mybad) k1 = k0; /* ia is broken: do not read ja through it */
-            const int* ja = s->ja;
-  #pragma omp simd reduction(min : tmn) reduction(max : tmx)
-            for (int64_t k = k0; k < k1; k++)
-            {
-				  tmn = ja[k] < tmn ? ja[k] : tmn;
-				  tmx = ja[k] > tmx ? ja[k] : tmx;
-            }
-		  }
-		  int64_t mn = (int64_t)tmn - base, mx = (int64_t)tmx - base;
-		  if (tmx != INT_MIN) mybad |= (uint64_t)mn >= um || (uint64_t)mx >= um;
-        if (smx != INT_MIN)
-            mybad |= (uint64_t)((int64_t)smn - base) >= um || (uint64_t)((int64_t)smx - base) >= um;
-        wmin[t] = tmx != INT_MIN ? mn : 0;
-		  wmax[t] = tmx != INT_MIN ? mx : -1; /* empty window: [0, -1] */
-		  if (mybad)
-		  {
+#pragma omp simd reduction(min : tmn, smn) reduction(max : tmx, smx)
+			for (int64_t k = lo; k < hi; k++)
+			{
+				tmn = Tg[k] < tmn ? Tg[k] : tmn;
+				tmx = Tg[k] > tmx ? Tg[k] : tmx;
+				smn = Sr[k] < smn ? Sr[k] : smn;
+				smx = Sr[k] > smx ? Sr[k] : smx;
+			}
+		}
+		else
+		{
+			for (int64_t i = lo; i < hi; i++)
+				mybad |= s->ia[i + 1] < s->ia[i];
+			int64_t k0 = lo < hi ? (int64_t)s->ia[lo] - base : 0,
+			        k1 = lo < hi ? (int64_t)s->ia[hi] - base : 0;
+			mybad |= k0 < 0;
+			if (mybad) k1 = k0; /* ia is broken: do not read ja through it */
+			const int* ja = s->ja;
+#pragma omp simd reduction(min : tmn) reduction(max : tmx)
+			for (int64_t k = k0; k < k1; k++)
+			{
+				tmn = ja[k] < tmn ? ja[k] : tmn;
+				tmx = ja[k] > tmx ? ja[k] : tmx;
+			}
+		}
+		int64_t mn = (int64_t)tmn - base, mx = (int64_t)tmx - base;
+		if (tmx != INT_MIN) mybad |= (uint64_t)mn >= um || (uint64_t)mx >= um;
+		if (smx != INT_MIN)
+			mybad |= (uint64_t)((int64_t)smn - base) >= um || (uint64_t)((int64_t)smx - base) >= um;
+		wmin[t] = tmx != INT_MIN ? mn : 0;
+		wmax[t] = tmx != INT_MIN ? mx : -1; /* empty window: [0, -1] */
+		if (mybad)
+		{
 #pragma omp atomic write
 			bad = 1;
 		}
