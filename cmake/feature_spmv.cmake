@@ -29,12 +29,13 @@ list(APPEND HYB_UNIT_TEST_SOURCES
 )
 
 # The matrix generator: a small static library shared by the unit tests, the CLI and the
-# GPU check (it is a test tool, so it stays out of the core library).
+# GPU check (it is a test tool, so it stays out of the core library; it borrows the core's
+# prefix sum).
 add_library(hyb_spmv_gen STATIC ${PROJECT_SOURCE_DIR}/tools/hyb_spmv_gen.c)
 target_include_directories(hyb_spmv_gen PUBLIC
   ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/include)
 target_compile_options(hyb_spmv_gen PRIVATE ${HYB_WARNINGS})
-target_link_libraries(hyb_spmv_gen PUBLIC OpenMP::OpenMP_C m)
+target_link_libraries(hyb_spmv_gen PUBLIC hyb_core OpenMP::OpenMP_C m)
 list(APPEND HYB_UNIT_TEST_LIBS hyb_spmv_gen)
 
 add_executable(hyb_spmv_gen_cli ${PROJECT_SOURCE_DIR}/tools/hyb_spmv_gen_main.c)

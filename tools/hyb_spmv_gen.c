@@ -3,6 +3,7 @@
    3-D 27-point stencil. Every row is a pure function of (matrix, scale, seed, row), so the
    output does not depend on the number of threads. */
 #include "tools/hyb_spmv_gen.h"
+#include "kernels/cpu/hyb_spmv_format.h"
 
 #include <limits.h>
 #include <math.h>
@@ -547,41 +548,34 @@ static hyb_status_t hyb_gen_run(hyb_gen_id_t id, double scale, uint64_t seed, in
 	int64_t edge = id == HYB_GEN_STENCIL27 ? hyb_gen_edge(scale) : 0;
 	if (id == HYB_GEN_STENCIL27)
 	{
-#pragma omp          parallel for num_threads(nth) schedule(static)
-        for (int64_t i = 0; i < N; i++)
-            ptr[i] = hyb_gen_stencil_row(edge, i, NULL);
-    }
-    else
-	         {
-		         c.p        = &hyb_gen_params[id];
-		         c.body_max = c.p->body_max < M ? c.p->body_max : M;
-		         c.lmin     = c.p->lmin < c.body_max ? c.p->lmin : c.body_max;
-		         if (c.lmin > Z / N) c.lmin = Z / N;
-        /* as many long rows per row as in the full matrix, at least one (it has the maximum) */
-		         int64_t nl =
-		             (int64_t)llround((double)c.p->nlong * (double)N / (double)hyb_gen_infos[id].rows);
-		         if (nl > N / 4) nl = N / 4;
-        c.nlong = (int)(nl < 1 ? 1 : nl);
-		         st      = hyb_gen_pattern(&c);
-		         if (st == HYB_OK) st = hyb_gen_lengths(&c, ptr, nth);
-    }
-	         if (st == HYB_OK)
-	         {
-		         int64_t run = 0;
-		         for (int64_t i = 0; i < N; i++)
-		         {
-			         int64_t l = ptr[i];
-			         ptr[i]    = run;
-			         run += l;
-        }
-		         ptr[N] = run;
-		         if (run != Z) st = HYB_E_INVALID;
-    }
-	         int* scratch =
-        st == HYB_OK ? malloc((size_t)nth * (size_t)(M > 27 ? M : 27) * sizeof(int)) : NULL;
-	         if (st == HYB_OK && !scratch) st = HYB_E_NO_MEMORY;
-    if (st == HYB_OK)
-	         {
+#pragma omp parallel for num_threads(nth) schedule(static)
+		for (int64_t i = 0; i < N; i++)
+			ptr[i] = hyb_gen_stencil_row(edge, i, NULL);
+	}
+	else
+	{
+		c.p        = &hyb_gen_params[id];
+		c.body_max = c.p->body_max < M ? c.p->body_max : M;
+		c.lmin     = c.p->lmin < c.body_max ? c.p->lmin : c.body_max;
+		if (c.lmin > Z / N) c.lmin = Z / N;
+		/* as many long rows per row as in the full matrix, at least one (it has the maximum) */
+		int64_t nl =
+		    (int64_t)llround((double)c.p->nlong * (double)N / (double)hyb_gen_infos[id].rows);
+		if (nl > N / 4) nl = N / 4;
+		c.nlong = (int)(nl < 1 ? 1 : nl);
+		st      = hyb_gen_pattern(&c);
+		if (st == HYB_OK) st = hyb_gen_lengths(&c, ptr, nth);
+	}
+	if (st == HYB_OK)
+	{
+		hyb_scan_excl(ptr, N, nth);
+		if (ptr[N] != Z) st = HYB_E_INVALID;
+	}
+	int* scratch =
+	    st == HYB_OK ? malloc((size_t)nth * (size_t)(M > 27 ? M : 27) * sizeof(int)) : NULL;
+	if (st == HYB_OK && !scratch) st = HYB_E_NO_MEMORY;
+	if (st == HYB_OK)
+	{
 #pragma omp parallel num_threads(nth)
 		{
 			int* cols = scratch + (size_t)omp_get_thread_num() * (size_t)(M > 27 ? M : 27);

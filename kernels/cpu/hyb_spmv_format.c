@@ -54,7 +54,7 @@ static void hyb_fmt_release(const hyb_spmv_alloc_t* al, void* p, size_t bytes)
 
 /* Exclusive prefix sum in place: a[0..n-1] are counts on entry, a[i] becomes the sum of
    the counts before i and a[n] the total. Parallel in two sweeps. */
-static void hyb_scan_excl(int64_t* a, int64_t n, int nth)
+void hyb_scan_excl(int64_t* a, int64_t n, int nth)
 {
 	if (n < 65536 || nth == 1)
 	{
@@ -78,20 +78,20 @@ static void hyb_scan_excl(int64_t* a, int64_t n, int nth)
 			s += a[i];
 		part[t + 1] = s;
 #pragma omp barrier
-#pragma omp          single
-        {
-            part[0] = 0;
-            for (int i = 1; i <= nt; i++)
-                part[i] += part[i - 1];
-            a[n] = part[nt];
-        }
-        int64_t run = part[t];
-        for (int64_t i = lo; i < hi; i++)
-        {
-			         int64_t c = a[i];
-			         a[i]      = run;
-			         run += c;
-        }
+#pragma omp single
+		{
+			part[0] = 0;
+			for (int i = 1; i <= nt; i++)
+				part[i] += part[i - 1];
+			a[n] = part[nt];
+		}
+		int64_t run = part[t];
+		for (int64_t i = lo; i < hi; i++)
+		{
+			int64_t c = a[i];
+			a[i]      = run;
+			run += c;
+		}
 	}
 }
 
@@ -179,7 +179,7 @@ hyb_status_t hyb_spmv_src_validate(const hyb_spmv_src_t* s, int nthreads)
 	{
 		const int* R = s->rowind;
 		const int* C = s->colind;
-#pragma omp parallel for simd num_threads(nth) schedule(static) reduction(min                      \
+#pragma omp parallel for simd num_threads(nth) schedule(static) reduction(min \
                                                                           : mn) reduction(max      \
                                                                                           : mx)
 		for (int64_t k = 0; k < s->nnz; k++)
@@ -191,24 +191,24 @@ hyb_status_t hyb_spmv_src_validate(const hyb_spmv_src_t* s, int nthreads)
 	}
 	else
 	{
-#pragma omp                   parallel for num_threads(nth) schedule(static) reduction(| : bad)
-        for (int64_t i = 0; i < m; i++)
-            bad |= s->ia[i + 1] < s->ia[i];
-        if (bad) return HYB_E_INVALID;
-        const int* ja = s->ja;
-        int64_t    k0 = (int64_t)s->ia[0] - base, k1 = (int64_t)s->ia[m] - base;
-                  #pragma omp parallel for simd num_threads(nth) schedule(static) reduction(min                 \
+#pragma omp parallel for num_threads(nth) schedule(static) reduction(| : bad)
+		for (int64_t i = 0; i < m; i++)
+			bad |= s->ia[i + 1] < s->ia[i];
+		if (bad) return HYB_E_INVALID;
+		const int* ja = s->ja;
+		int64_t    k0 = (int64_t)s->ia[0] - base, k1 = (int64_t)s->ia[m] - base;
+#pragma omp parallel for simd num_threads(nth) schedule(static) reduction(min \
                                                                                             : mn) reduction(max \
                                                                                                             : mx)
-        for (int64_t k = k0; k < k1; k++)
-        {
-			                  mn = ja[k] < mn ? ja[k] : mn;
-			                  mx = ja[k] > mx ? ja[k] : mx;
-        }
-	                  }
-	                  if (mx != INT_MIN)
-        bad = (uint64_t)((int64_t)mn - base) >= um || (uint64_t)((int64_t)mx - base) >= um;
-    return bad ? HYB_E_INVALID : HYB_OK;
+		for (int64_t k = k0; k < k1; k++)
+		{
+			mn = ja[k] < mn ? ja[k] : mn;
+			mx = ja[k] > mx ? ja[k] : mx;
+		}
+	}
+	if (mx != INT_MIN)
+		bad = (uint64_t)((int64_t)mn - base) >= um || (uint64_t)((int64_t)mx - base) >= um;
+	return bad ? HYB_E_INVALID : HYB_OK;
 }
 
 void hyb_spmv_row_cuts(const void* ptr, int wide, int64_t m, int nparts, int64_t* cut)

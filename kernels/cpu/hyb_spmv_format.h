@@ -142,6 +142,10 @@ hyb_status_t hyb_spmv_src_csr(char transa, int64_t m, hyb_prec_t prec, const voi
    Thread-safe. */
 hyb_status_t hyb_spmv_src_validate(const hyb_spmv_src_t* src, int nthreads);
 
+/* Exclusive prefix sum in place: counts a[0..n-1] become their running offsets and a[n]
+   the total (a has n + 1 elements). Uses up to nthreads threads on long arrays. */
+void hyb_scan_excl(int64_t* a, int64_t n, int nthreads);
+
 /* Balanced split of rows [0, m) of a CSR row pointer into nparts ranges of about equal
    entry counts: part t is rows [cut[t], cut[t+1]). cut has nparts + 1 entries and is
    non-decreasing even when ptr is not. ptr is read through stride-free positions

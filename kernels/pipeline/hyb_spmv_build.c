@@ -127,14 +127,8 @@ static hyb_status_t hyb_rem_count(const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm,
 				r += hyb_dia_slot(dm, (int64_t)col[e] - cb - i) < 0;
 		ro[i] = r;
 	}
-	int64_t run = 0;
-	for (int64_t i = 0; i < m; i++)
-	{
-		int64_t c = ro[i];
-		ro[i]     = run;
-		run += c;
-	}
-	ro[m]       = run;
+	hyb_scan_excl(ro, m, use);
+	int64_t run = ro[m];
 	dm->rem_nnz = run;
 	size_t vb   = hyb_prec_size(dm->prec);
 	dm->rem_col = malloc((size_t)(run > 0 ? run : 1) * sizeof(int));
