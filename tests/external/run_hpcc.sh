@@ -15,46 +15,7 @@ if ! command -v "$hpcc" >/dev/null 2>&1; then
     echo "run_hpcc: hpcc not installed: skipped"
     exit 77
 fi
-# HPL.dat format (one value per line, comment after it), then hpcc's
-# PTRANS lines after the separator line 32.
-cat >hpccinf.txt <<EOT
-HPLinpack input for hyblas's hpcc test
-(written by tests/external/run_hpcc.sh)
-HPL.out      output file name (if any)
-8            device out (6=stdout,7=stderr,file)
-1            # of problems sizes (N)
-$n           Ns
-1            # of NBs
-$nb          NBs
-0            PMAP process mapping (0=Row-,1=Column-major)
-1            # of process grids (P x Q)
-1            Ps
-1            Qs
-16.0         threshold
-1            # of panel fact
-2            PFACTs (0=left, 1=Crout, 2=Right)
-1            # of recursive stopping criterium
-4            NBMINs (>= 1)
-1            # of panels in recursion
-2            NDIVs
-1            # of recursive panel fact.
-1            RFACTs (0=left, 1=Crout, 2=Right)
-1            # of broadcast
-1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
-1            # of lookahead depth
-1            DEPTHs (>=0)
-2            SWAP (0=bin-exch,1=long,2=mix)
-64           swapping threshold
-0            L1 in (0=transposed,1=no-transposed) form
-0            U  in (0=transposed,1=no-transposed) form
-1            Equilibration (0=no,1=yes)
-8            memory alignment in double (> 0)
-##### This line (no. 32) is ignored (it serves as a separator). ######
-0            Number of additional problem sizes for PTRANS
-$n           values of N
-0            number of additional blocking sizes for PTRANS
-$nb          values of NB
-EOT
+sh "$here/../../tools/hpccinf.sh" "$n" "$nb" >hpccinf.txt
 rm -f hpccoutf.txt
 # Open MPI: a singleton (no mpirun); allowed as root in CI containers.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

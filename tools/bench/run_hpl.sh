@@ -6,6 +6,7 @@
 # label, N, NB, HPL GFLOP/s, residual check, wall seconds of the whole hpcc.
 #   tools/bench/run_hpl.sh "LABEL:N:NB ..."   (LABEL: cpu, nvblas, hyblas)
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 S=${STAGE:-$PWD/.stage}
 CPU_LIB=$(ls /tmp/deb/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 \
@@ -18,44 +19,7 @@ echo "label,N,NB,hpl_gflops,residual,hpcc_wall"
 for cfg in $1; do
   IFS=: read label N NB <<< "$cfg"
   d=$OUT/hpl_${label}_$N; mkdir -p $d; cd $d
-  cat > hpccinf.txt <<INF
-HPLinpack benchmark input file
-Innovative Computing Laboratory, University of Tennessee
-HPL.out      output file name (if any)
-8            device out (6=stdout,7=stderr,file)
-1            # of problems sizes (N)
-$N           Ns
-1            # of NBs
-$NB          NBs
-0            PMAP process mapping (0=Row-,1=Column-major)
-1            # of process grids (P x Q)
-1            Ps
-1            Qs
-16.0         threshold
-1            # of panel fact
-2            PFACTs (0=left, 1=Crout, 2=Right)
-1            # of recursive stopping criterium
-4            NBMINs (>= 1)
-1            # of panels in recursion
-2            NDIVs
-1            # of recursive panel fact.
-1            RFACTs (0=left, 1=Crout, 2=Right)
-1            # of broadcast
-1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
-1            # of lookahead depth
-1            DEPTHs (>=0)
-2            SWAP (0=bin-exch,1=long,2=mix)
-64           swapping threshold
-0            L1 in (0=transposed,1=no-transposed) form
-0            U  in (0=transposed,1=no-transposed) form
-1            Equilibration (0=no,1=yes)
-8            memory alignment in double (> 0)
-##### This line (no. 32) is ignored (it serves as a separator). ######
-0                      		Number of additional problem sizes for PTRANS
-1200 10000 30000        	values of N
-0                       	number of additional blocking sizes for PTRANS
-40 9 8 13 13 20 16 32 64       	values of NB
-INF
+  sh "$HERE/../hpccinf.sh" "$N" "$NB" 1200 40 > hpccinf.txt   # PTRANS small: HPL is timed
   t0=$(date +%s%N)
   case $label in
     cpu) timeout 1200 hpcc > hpcc.log 2>&1 ;;
