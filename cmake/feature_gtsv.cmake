@@ -13,6 +13,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_policy_gtsv.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_hetero.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_dispatch_gtsv.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_util.c
 )
 # The unit suites compare against the real LAPACK dgtsv_/sgtsv_.
 list(APPEND HYB_UNIT_TEST_LIBS lapack)

@@ -42,6 +42,16 @@ double hyb_t_unit( hyb_t_rng_t* r )
 	return (double)( hyb_t_next( r ) >> 11 ) * ( 2.0 / 9007199254740992.0 ) - 1.0;
 }
 
+int64_t hyb_t_below( hyb_t_rng_t* r, int64_t n )
+{
+	return n > 0 ? (int64_t)( hyb_t_next( r ) % (uint64_t)n ) : 0;
+}
+
+double hyb_t_frac( hyb_t_rng_t* r )
+{
+	return (double)( hyb_t_next( r ) >> 11 ) * 0x1.0p-53;
+}
+
 /* ---------------------------------------------------------------- elements */
 
 double complex hyb_t_get( hyb_prec_t p, const void* base, int64_t idx )
@@ -656,6 +666,39 @@ int hyb_t_count( const char* hay, const char* needle )
 
 static hyb_config_t hyb_t_sim_cfg;
 
+hyb_status_t hyb_t_config_extra( hyb_config_t* cfg, const char* extra, const char* who )
+{
+	if ( extra == NULL ) return HYB_OK;
+	char buf[1024], err[256];
+	snprintf( buf, sizeof buf, "%s", extra );
+	char* save = NULL;
+	for ( char* tok = strtok_r( buf, ";", &save ); tok; tok = strtok_r( NULL, ";", &save ) )
+	{
+		char* eq = strchr( tok, '=' );
+		if ( eq == NULL )
+		{
+			fprintf( stderr, "%s: no '=' in \"%s\"\n", who, tok );
+			return HYB_E_INVALID;
+		}
+		*eq = '\0';
+		if ( hyb_config_set( cfg, tok, eq + 1, HYB_SRC_TEST, err, sizeof err ) != HYB_OK )
+		{
+			fprintf( stderr, "%s: %s\n", who, err );
+			return HYB_E_INVALID;
+		}
+	}
+	return HYB_OK;
+}
+
+hyb_status_t hyb_t_sim_install( hyb_config_t* cfg )
+{
+	hyb_config_finish( cfg );
+	hyb_config_install_for_test( cfg );
+	hyb_device_faults_set( NULL );
+	hyb_devices_reset_for_test();
+	return hyb_devices_ensure();
+}
+
 hyb_status_t hyb_t_sim_begin( int ndev, const char* mem, const char* extra )
 {
 	char err[256], num[32];
@@ -668,28 +711,8 @@ hyb_status_t hyb_t_sim_begin( int ndev, const char* mem, const char* extra )
 		fprintf( stderr, "hyb_t_sim_begin: %s\n", err );
 		return HYB_E_INVALID;
 	}
-	if ( extra )
-	{
-		char buf[1024];
-		snprintf( buf, sizeof buf, "%s", extra );
-		char* save = NULL;
-		for ( char* tok = strtok_r( buf, ";", &save ); tok; tok = strtok_r( NULL, ";", &save ) )
-		{
-			char* eq = strchr( tok, '=' );
-			if ( eq == NULL ) return HYB_E_INVALID;
-			*eq = '\0';
-			if ( hyb_config_set( &hyb_t_sim_cfg, tok, eq + 1, HYB_SRC_TEST, err, sizeof err ) != HYB_OK )
-			{
-				fprintf( stderr, "hyb_t_sim_begin: %s\n", err );
-				return HYB_E_INVALID;
-			}
-		}
-	}
-	hyb_config_finish( &hyb_t_sim_cfg );
-	hyb_config_install_for_test( &hyb_t_sim_cfg );
-	hyb_device_faults_set( NULL );
-	hyb_devices_reset_for_test();
-	return hyb_devices_ensure();
+	if ( hyb_t_config_extra( &hyb_t_sim_cfg, extra, "hyb_t_sim_begin" ) != HYB_OK ) return HYB_E_INVALID;
+	return hyb_t_sim_install( &hyb_t_sim_cfg );
 }
 
 void hyb_t_sim_end( void )

@@ -27,6 +27,9 @@ uint64_t    hyb_t_next( hyb_t_rng_t* r );
 /* Uniform in [lo, hi] (integers) and [-1, 1) (reals). */
 int64_t hyb_t_int( hyb_t_rng_t* r, int64_t lo, int64_t hi );
 double  hyb_t_unit( hyb_t_rng_t* r );
+/* Uniform in [0, n) (0, drawing nothing, when n <= 0) and in [0, 1). */
+int64_t hyb_t_below( hyb_t_rng_t* r, int64_t n );
+double  hyb_t_frac( hyb_t_rng_t* r );
 
 /* ---------------------------------------------------------------- elements */
 
@@ -140,6 +143,12 @@ int hyb_t_count( const char* hay, const char* needle );
    installed until hyb_t_sim_end. */
 hyb_status_t hyb_t_sim_begin( int ndev, const char* mem, const char* extra );
 void         hyb_t_sim_end( void );
+
+/* The pieces of hyb_t_sim_begin, for suites with a configuration of their own: apply
+   "NAME=VALUE;NAME=VALUE" (NULL: nothing) to cfg, printing an error after `who`; then
+   finish and install cfg, clear fault plans, reset the device layer and start it. */
+hyb_status_t hyb_t_config_extra( hyb_config_t* cfg, const char* extra, const char* who );
+hyb_status_t hyb_t_sim_install( hyb_config_t* cfg );
 
 /* ---------------------------------------------------------------- isolation */
 

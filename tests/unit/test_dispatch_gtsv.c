@@ -19,11 +19,7 @@
 #include "kernels/hyb_device.h"
 #include "policies/hyb_config.h"
 #include "policies/hyb_policy_gtsv.h"
-
-void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
-             const int* ldb, int* info );
-void sgtsv_( const int* n, const int* nrhs, float* dl, float* d, float* du, float* b,
-             const int* ldb, int* info );
+#include "test_gtsv_util.h"
 
 /* ---------------------------------------------------------------------------------------
    A call record like the generated wrappers' (raw arguments + forward), whose forward
@@ -52,104 +48,13 @@ static void dg_forward( const hyb_call_t* call )
 		dgtsv_( &r->n, &r->nrhs, r->dl, r->d, r->du, r->b, &r->ldb, r->info );
 }
 
-static uint64_t dg_state;
-
-static double dg_unif( void )
-{
-	uint64_t z = ( dg_state += 0x9E3779B97F4A7C15ull );
-	z          = ( z ^ ( z >> 30 ) ) * 0xBF58476D1CE4E5B9ull;
-	z          = ( z ^ ( z >> 27 ) ) * 0x94D049BB133111EBull;
-	z ^= z >> 31;
-	return (double)( z >> 11 ) * 0x1.0p-53;
-}
-
-/* A system in double; kind 0 column dominant (SPIKE), 1 row dominant with large dl (LAPACK
-   swaps), 2 not dominant. */
-typedef struct
-{
-	int64_t n, nrhs, ldb;
-	double *dl, *d, *du, *b;
-} dg_sys_t;
-
-static dg_sys_t dg_make( int kind, int64_t n, int64_t nrhs, int64_t pad, double dom, uint64_t seed )
-{
-	dg_state   = seed * 0x9E3779B97F4A7C15ull + 99;
-	dg_sys_t s = { n, nrhs, n + pad, NULL, NULL, NULL, NULL };
-	s.dl       = malloc( (size_t)n * sizeof( double ) );
-	s.du       = malloc( (size_t)n * sizeof( double ) );
-	s.d        = malloc( (size_t)n * sizeof( double ) );
-	s.b        = malloc( (size_t)( s.ldb * nrhs ) * sizeof( double ) );
-	for ( int64_t i = 0; i + 1 < n; i++ )
-	{
-		s.dl[i] = kind == 1 ? ( 0.2 + 0.8 * dg_unif() ) : 2 * dg_unif() - 1;
-		s.du[i] = kind == 1 ? 0.01 * ( 2 * dg_unif() - 1 ) : 2 * dg_unif() - 1;
-	}
-	for ( int64_t i = 0; i < n; i++ )
-	{
-		double off = kind == 0 ? ( i >= 1 ? fabs( s.du[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( s.dl[i] ) : 0 )
-		                       : ( i >= 1 ? fabs( s.dl[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( s.du[i] ) : 0 );
-		if ( off == 0 ) off = 1;
-		double mag = dom * off * ( 1 + 0.25 * dg_unif() ) * ( 1 + 1e-6 );
-		if ( kind == 2 ) mag = 0.5 * off * dg_unif();
-		s.d[i] = dg_unif() < 0.5 ? -mag : mag;
-	}
-	for ( int64_t i = 0; i < s.ldb * nrhs; i++ ) s.b[i] = ( i % s.ldb ) < n ? 2 * dg_unif() - 1 : 777.0;
-	return s;
-}
-
-static void dg_free( dg_sys_t* s )
-{
-	free( s->dl );
-	free( s->d );
-	free( s->du );
-	free( s->b );
-}
-
-/* Arrays in the call's precision. */
-typedef struct
-{
-	void *dl, *d, *du, *b;
-	int   single;
-} dg_arr_t;
-
-static void* dg_conv( const double* x, int64_t len, int single )
-{
-	void* y = malloc( (size_t)( len > 0 ? len : 1 ) * ( single ? 4 : 8 ) );
-	for ( int64_t i = 0; i < len; i++ )
-		if ( single )
-			( (float*)y )[i] = (float)x[i];
-		else
-			( (double*)y )[i] = x[i];
-	return y;
-}
-
-static dg_arr_t dg_arrays( const dg_sys_t* s, int single )
-{
-	dg_arr_t a = { dg_conv( s->dl, s->n, single ), dg_conv( s->d, s->n, single ), dg_conv( s->du, s->n, single ),
-		           dg_conv( s->b, s->ldb * s->nrhs, single ), single };
-	return a;
-}
-
-static void dg_arr_free( dg_arr_t* a )
-{
-	free( a->dl );
-	free( a->d );
-	free( a->du );
-	free( a->b );
-}
-
-static double dg_get( const dg_arr_t* a, const void* p, int64_t i )
-{
-	return a->single ? (double)( (const float*)p )[i] : ( (const double*)p )[i];
-}
-
 /* The dispatcher on copies of s; returns the arrays and INFO (as LP64 or ILP64). */
-static dg_arr_t dg_dispatch( const dg_sys_t* s, int single, int call_lapack, int64_t* info_out, int info64 )
+static tgt_arr_t dg_dispatch( const tgt_sys_t* s, int single, int call_lapack, int64_t* info_out, int info64 )
 {
-	dg_arr_t A      = dg_arrays( s, single );
-	int      info32 = 12345;
-	int64_t  info64v = 12345;
-	dg_raw_t raw    = { (int)s->n, (int)s->nrhs, (int)s->ldb, A.dl, A.d, A.du, A.b, &info32, single, call_lapack };
+	tgt_arr_t A       = tgt_arrays( s, single );
+	int       info32  = 12345;
+	int64_t   info64v = 12345;
+	dg_raw_t  raw     = { (int)s->n, (int)s->nrhs, (int)s->ldb, A.dl, A.d, A.du, A.b, &info32, single, call_lapack };
 	hyb_call_t      call = { single ? HYB_R_sgtsv_ : HYB_R_dgtsv_, &raw, dg_forward };
 	hyb_gtsv_args_t args = { single ? HYB_PREC_S : HYB_PREC_D, s->n, s->nrhs, A.dl, A.d, A.du, A.b, s->ldb,
 		                     info64 ? (void*)&info64v : (void*)&info32, info64 };
@@ -157,77 +62,6 @@ static dg_arr_t dg_dispatch( const dg_sys_t* s, int single, int call_lapack, int
 	/* A forwarded call reports through the raw (32-bit) INFO. */
 	*info_out = info64 && info64v != 12345 ? info64v : info32;
 	return A;
-}
-
-static int dg_fails;
-
-#define DG_EXPECT( cond, ... ) \
-	do \
-	{ \
-		int ok_ = ( cond ) ? 1 : 0; \
-		CU_ASSERT( ok_ ); \
-		if ( !ok_ && dg_fails++ < 20 ) \
-		{ \
-			fprintf( stderr, "\n  %s:%d: ", __FILE__, __LINE__ ); \
-			fprintf( stderr, __VA_ARGS__ ); \
-		} \
-	} while ( 0 )
-
-static double dg_berr( const dg_sys_t* s, const dg_arr_t* x )
-{
-	long double anorm = 0, worst = 0;
-	int64_t     n     = s->n;
-	int         sg    = x->single;
-#define DG_V( arr, i ) ( sg ? (long double)(float)( arr )[i] : (long double)( arr )[i] )
-	for ( int64_t i = 0; i < n; i++ )
-	{
-		long double r = fabsl( DG_V( s->d, i ) );
-		if ( i >= 1 ) r += fabsl( DG_V( s->dl, i - 1 ) );
-		if ( i + 1 < n ) r += fabsl( DG_V( s->du, i ) );
-		if ( r > anorm ) anorm = r;
-	}
-	for ( int64_t j = 0; j < s->nrhs; j++ )
-	{
-		long double rn = 0, xn = 0, bn = 0;
-		for ( int64_t i = 0; i < n; i++ )
-		{
-			int64_t     o  = j * s->ldb + i;
-			long double xi = dg_get( x, x->b, o );
-			long double ax = DG_V( s->d, i ) * xi;
-			if ( i >= 1 ) ax += DG_V( s->dl, i - 1 ) * dg_get( x, x->b, o - 1 );
-			if ( i + 1 < n ) ax += DG_V( s->du, i ) * dg_get( x, x->b, o + 1 );
-			long double r = fabsl( ax - DG_V( s->b, o ) );
-			if ( !( r <= rn ) ) rn = r;
-			if ( fabsl( xi ) > xn ) xn = fabsl( xi );
-			if ( fabsl( DG_V( s->b, o ) ) > bn ) bn = fabsl( DG_V( s->b, o ) );
-		}
-		long double be = rn / ( anorm * xn + bn );
-		if ( !( be <= worst ) ) worst = be;
-	}
-#undef DG_V
-	return (double)worst;
-}
-
-/* X to LAPACK's backward error, D to rounding, DL and DU exactly, padding untouched. */
-static void dg_compare( const dg_sys_t* s, const dg_arr_t* A, const dg_arr_t* L, const char* what )
-{
-	double u  = A->single ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
-	double bx = dg_berr( s, A ), bl = dg_berr( s, L );
-	DG_EXPECT( bx <= 10 * fmax( bl, u ), "%s: berr %g vs LAPACK %g\n", what, bx, bl );
-	double dd = 0;
-	int    same = 1, pad = 1;
-	for ( int64_t i = 0; i < s->n; i++ )
-	{
-		double r = fabs( dg_get( A, A->d, i ) - dg_get( L, L->d, i ) ) / fabs( dg_get( L, L->d, i ) );
-		if ( !( r <= dd ) ) dd = r;
-	}
-	for ( int64_t i = 0; i + 1 < s->n; i++ )
-		same &= dg_get( A, A->dl, i ) == dg_get( L, L->dl, i ) && dg_get( A, A->du, i ) == dg_get( L, L->du, i );
-	for ( int64_t j = 0; j < s->nrhs; j++ )
-		for ( int64_t i = s->n; i < s->ldb; i++ ) pad &= dg_get( A, A->b, j * s->ldb + i ) == 777.0;
-	DG_EXPECT( dd <= 8 * u, "%s: D off by %g ulp\n", what, dd / u );
-	DG_EXPECT( same, "%s: DL or DU differ from LAPACK's\n", what );
-	DG_EXPECT( pad, "%s: padding of B written\n", what );
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -284,7 +118,8 @@ static void dg_rates_clear( void )
 static void test_forward_invalid( void )
 {
 	dg_config( "gpu", NULL );
-	dg_sys_t s = dg_make( 0, 20000, 1, 0, 2.0, 1 );
+	hyb_t_rng_t rng = hyb_t_rng( 1 );
+	tgt_sys_t   s   = tgt_make( &rng, TGT_COL, 20000, 1, 0, 2.0 );
 	struct
 	{
 		int64_t n, nrhs, ldb;
@@ -293,24 +128,24 @@ static void test_forward_invalid( void )
 		          { 0, 1, 1, 1 } };
 	for ( size_t c = 0; c < sizeof cases / sizeof cases[0]; c++ )
 	{
-		dg_arr_t A    = dg_arrays( &s, 0 );
-		int      info = 777;
-		dg_raw_t raw  = { (int)cases[c].n, (int)cases[c].nrhs, (int)cases[c].ldb, A.dl, A.d, A.du, A.b, &info, 0,
-			              cases[c].lapack };
+		tgt_arr_t A    = tgt_arrays( &s, TGT_DOUBLE );
+		int       info = 777;
+		dg_raw_t  raw  = { (int)cases[c].n, (int)cases[c].nrhs, (int)cases[c].ldb, A.dl, A.d, A.du, A.b, &info, 0,
+			               cases[c].lapack };
 		hyb_call_t      call = { HYB_R_dgtsv_, &raw, dg_forward };
 		hyb_gtsv_args_t args = { HYB_PREC_D, cases[c].n, cases[c].nrhs, A.dl, A.d, A.du, A.b, cases[c].ldb, &info, 0 };
 		dg_forwarded         = 0;
 		hyb_dispatch_gtsv( &call, &args );
-		DG_EXPECT( dg_forwarded == 1, "case %zu not forwarded\n", c );
+		TGT_EXPECT( dg_forwarded == 1, "case %zu not forwarded\n", c );
 		if ( !cases[c].lapack )
 		{
 			int same = memcmp( A.d, s.d, (size_t)s.n * 8 ) == 0 && memcmp( A.b, s.b, (size_t)s.n * 8 ) == 0 &&
 			           memcmp( A.dl, s.dl, (size_t)( s.n - 1 ) * 8 ) == 0 && info == 777;
-			DG_EXPECT( same, "case %zu: hyblas touched the arrays\n", c );
+			TGT_EXPECT( same, "case %zu: hyblas touched the arrays\n", c );
 		}
-		dg_arr_free( &A );
+		tgt_arr_free( &A );
 	}
-	dg_free( &s );
+	tgt_free( &s );
 	dg_config_end();
 }
 
@@ -320,27 +155,27 @@ static void test_forward_ineligible( void )
 	dg_config( "gpu", NULL );
 	struct
 	{
-		int     kind;
-		int64_t n;
-		double  dom;
-	} cases[] = { { 0, 3000, 2.0 }, { 1, 30000, 1.5 }, { 2, 30000, 0 }, { 0, 30000, 1.0001 } };
+		tgt_kind_t kind;
+		int64_t    n;
+		double     dom;
+	} cases[] = { { TGT_COL, 3000, 2.0 }, { TGT_ROWSWAP, 30000, 1.5 }, { TGT_NONDOM, 30000, 0 },
+		          { TGT_COL, 30000, 1.0001 } };
 	for ( size_t c = 0; c < sizeof cases / sizeof cases[0]; c++ )
 	{
-		dg_sys_t s = dg_make( cases[c].kind, cases[c].n, 2, 1, cases[c].dom, 10 + c );
+		hyb_t_rng_t rng = hyb_t_rng( 10 + c );
+		tgt_sys_t   s   = tgt_make( &rng, cases[c].kind, cases[c].n, 2, 1, cases[c].dom );
 		if ( c == 2 ) s.d[1234] = 0, s.dl[1233] = 0, s.dl[1234] = 0; /* a zero on the diagonal too */
-		dg_arr_t L     = dg_arrays( &s, 0 );
-		int      linfo = -1, n = (int)s.n, nrhs = 2, ldb = (int)s.ldb;
-		dgtsv_( &n, &nrhs, L.dl, L.d, L.du, L.b, &ldb, &linfo );
-		int64_t  info;
+		tgt_arr_t L = tgt_lapack( &s, TGT_DOUBLE );
+		int64_t   info;
 		dg_forwarded = 0;
-		dg_arr_t A   = dg_dispatch( &s, 0, 1, &info, 0 );
-		DG_EXPECT( dg_forwarded == 1, "ineligible case %zu was not forwarded\n", c );
-		DG_EXPECT( info == linfo, "case %zu: INFO %lld vs LAPACK %d\n", c, (long long)info, linfo );
-		DG_EXPECT( memcmp( A.b, L.b, (size_t)( s.ldb * 2 ) * 8 ) == 0 && memcmp( A.d, L.d, (size_t)s.n * 8 ) == 0,
-		           "case %zu: outputs differ from LAPACK's own\n", c );
-		dg_arr_free( &A );
-		dg_arr_free( &L );
-		dg_free( &s );
+		tgt_arr_t A  = dg_dispatch( &s, 0, 1, &info, 0 );
+		TGT_EXPECT( dg_forwarded == 1, "ineligible case %zu was not forwarded\n", c );
+		TGT_EXPECT( info == L.info, "case %zu: INFO %lld vs LAPACK %d\n", c, (long long)info, L.info );
+		TGT_EXPECT( memcmp( A.b, L.b, (size_t)( s.ldb * 2 ) * 8 ) == 0 && memcmp( A.d, L.d, (size_t)s.n * 8 ) == 0,
+		            "case %zu: outputs differ from LAPACK's own\n", c );
+		tgt_arr_free( &A );
+		tgt_arr_free( &L );
+		tgt_free( &s );
 	}
 	dg_config_end();
 }
@@ -349,22 +184,18 @@ static void test_forward_ineligible( void )
    through the LP64 and ILP64 conventions. */
 static void dg_spike_case( const char* what, int single, int64_t n, int64_t nrhs, int info64, uint64_t seed )
 {
-	dg_sys_t s     = dg_make( 0, n, nrhs, 3, 1.4, seed );
-	dg_arr_t L     = dg_arrays( &s, single );
-	int      linfo = -1, nn = (int)n, nr = (int)nrhs, ldb = (int)s.ldb;
-	if ( single )
-		sgtsv_( &nn, &nr, L.dl, L.d, L.du, L.b, &ldb, &linfo );
-	else
-		dgtsv_( &nn, &nr, L.dl, L.d, L.du, L.b, &ldb, &linfo );
-	int64_t info;
+	hyb_t_rng_t rng = hyb_t_rng( seed );
+	tgt_sys_t   s   = tgt_make( &rng, TGT_COL, n, nrhs, 3, 1.4 );
+	tgt_arr_t   L   = tgt_lapack( &s, single );
+	int64_t     info;
 	dg_forwarded = 0;
-	dg_arr_t A   = dg_dispatch( &s, single, 1, &info, info64 );
-	DG_EXPECT( dg_forwarded == 0, "%s: forwarded\n", what );
-	DG_EXPECT( info == 0 && linfo == 0, "%s: INFO %lld\n", what, (long long)info );
-	dg_compare( &s, &A, &L, what );
-	dg_arr_free( &A );
-	dg_arr_free( &L );
-	dg_free( &s );
+	tgt_arr_t A  = dg_dispatch( &s, single, 1, &info, info64 );
+	TGT_EXPECT( dg_forwarded == 0, "%s: forwarded\n", what );
+	TGT_EXPECT( info == 0 && L.info == 0, "%s: INFO %lld\n", what, (long long)info );
+	tgt_compare( &s, &A, &L, what );
+	tgt_arr_free( &A );
+	tgt_arr_free( &L );
+	tgt_free( &s );
 }
 
 static void test_spike_modes( void )
@@ -426,16 +257,16 @@ static void test_profile( void )
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", NULL );
 	dg_spike_case( "profile gpu", 0, n, 1, 0, 70 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	DG_EXPECT( hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0, "no gpu0 rate after a device call\n" );
+	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0, "no gpu0 rate after a device call\n" );
 	dg_config_end();
 
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0.5", NULL );
 	dg_spike_case( "profile split", 0, 2 * n, 1, 0, 71 ); /* both shares measured */
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	DG_EXPECT( hyb_policy_gtsv_profile_rate( &P, "split.cpu", 'd' ) > 0 &&
-	               hyb_policy_gtsv_profile_rate( &P, "split.gpu0", 'd' ) > 0 &&
-	               hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0,
-	           "split rates missing (or the earlier ones lost)\n" );
+	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "split.cpu", 'd' ) > 0 &&
+	                hyb_policy_gtsv_profile_rate( &P, "split.gpu0", 'd' ) > 0 &&
+	                hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0,
+	            "split rates missing (or the earlier ones lost)\n" );
 	dg_config_end();
 
 	dg_config( "cpu", NULL );
@@ -445,7 +276,7 @@ static void test_profile( void )
 	int found = 0;
 	for ( int k = 0; k < P.count; k++ )
 		if ( strcmp( P.e[k].dev, "cpu" ) == 0 && P.e[k].prec == 's' ) found = P.e[k].samples == 2;
-	DG_EXPECT( found, "the CPU rate was not refined by the second call\n" );
+	TGT_EXPECT( found, "the CPU rate was not refined by the second call\n" );
 	dg_config_end();
 
 	/* Corrupt file: ignored line by line, the call still right, the file rewritten clean. */
@@ -459,7 +290,7 @@ static void test_profile( void )
 	found = 0;
 	for ( int k = 0; k < P.count; k++ )
 		if ( strcmp( P.e[k].dev, "gpu0" ) == 0 && P.e[k].prec == 'd' ) found = P.e[k].samples == 5;
-	DG_EXPECT( found, "the good line of the corrupt file was not kept and refined\n" );
+	TGT_EXPECT( found, "the good line of the corrupt file was not kept and refined\n" );
 	dg_config_end();
 
 	/* The profile steers auto: rates that make the CPU hopeless send the call to the
@@ -479,15 +310,15 @@ static void test_profile( void )
 		if ( strcmp( P.e[k].dev, "gpu0" ) == 0 && P.e[k].prec == 'd' ) gpu_samples = P.e[k].samples;
 		if ( strcmp( P.e[k].dev, "cpu" ) == 0 && P.e[k].prec == 'd' ) cpu_samples = P.e[k].samples;
 	}
-	DG_EXPECT( gpu_samples == 2 && cpu_samples == 1, "auto did not run on the devices: %lld %lld\n",
-	           (long long)gpu_samples, (long long)cpu_samples );
+	TGT_EXPECT( gpu_samples == 2 && cpu_samples == 1, "auto did not run on the devices: %lld %lld\n",
+	            (long long)gpu_samples, (long long)cpu_samples );
 	dg_config_end();
 	unlink( dg_rates_file );
 }
 
 static int dg_init( void )
 {
-	dg_fails = 0;
+	tgt_fails = 0;
 	snprintf( dg_dir, sizeof dg_dir, "/tmp/hyb_test_gtsv_XXXXXX" );
 	if ( mkdtemp( dg_dir ) == NULL ) return 1;
 	snprintf( dg_profile, sizeof dg_profile, "%s/profile", dg_dir );

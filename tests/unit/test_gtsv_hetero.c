@@ -16,235 +16,32 @@
 #include "kernels/pipeline/hyb_gtsv_hetero.h"
 #include "policies/hyb_config.h"
 #include "policies/hyb_policy_gtsv.h"
+#include "test_gtsv_util.h"
 
-void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
-             const int* ldb, int* info );
-void sgtsv_( const int* n, const int* nrhs, float* dl, float* d, float* du, float* b,
-             const int* ldb, int* info );
-
-/* ---------------------------------------------------------------------------------------
-   Systems (splitmix64, seeded per case), LAPACK's results, comparison.
-   --------------------------------------------------------------------------------------- */
-static uint64_t gh_state;
-
-static void gh_seed( uint64_t s )
+/* LAPACK's results on copies, asserted to be a solve (the systems here are column dominant,
+   so LAPACK never swaps rows: its factors are the no-swap ones the SPIKE path writes). */
+static tgt_arr_t gh_lapack( const tgt_sys_t* s, int single )
 {
-	gh_state = s * 0x9E3779B97F4A7C15ull + 777u;
-}
-
-static double gh_unif( void )
-{
-	uint64_t z = ( gh_state += 0x9E3779B97F4A7C15ull );
-	z          = ( z ^ ( z >> 30 ) ) * 0xBF58476D1CE4E5B9ull;
-	z          = ( z ^ ( z >> 27 ) ) * 0x94D049BB133111EBull;
-	z ^= z >> 31;
-	return (double)( z >> 11 ) * 0x1.0p-53;
-}
-
-/* A column-dominant system in double: |d[j]| >= dom (|du[j-1]| + |dl[j]|), so LAPACK never
-   swaps rows (its factors are the no-swap ones the SPIKE path writes). */
-typedef struct
-{
-	int64_t n, nrhs, ldb;
-	double *dl, *d, *du, *b;
-} gh_sys_t;
-
-static gh_sys_t gh_make( int64_t n, int64_t nrhs, int64_t pad, double dom )
-{
-	gh_sys_t s = { n, nrhs, n + pad, NULL, NULL, NULL, NULL };
-	s.dl       = malloc( (size_t)( n > 1 ? n - 1 : 1 ) * sizeof( double ) );
-	s.du       = malloc( (size_t)( n > 1 ? n - 1 : 1 ) * sizeof( double ) );
-	s.d        = malloc( (size_t)n * sizeof( double ) );
-	s.b        = malloc( (size_t)( s.ldb * nrhs ) * sizeof( double ) );
-	for ( int64_t i = 0; i + 1 < n; i++ )
-	{
-		s.dl[i] = 2 * gh_unif() - 1;
-		s.du[i] = 2 * gh_unif() - 1;
-	}
-	for ( int64_t i = 0; i < n; i++ )
-	{
-		double off = ( i >= 1 ? fabs( s.du[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( s.dl[i] ) : 0 );
-		if ( off == 0 ) off = 1;
-		double mag = dom * off * ( 1 + 0.25 * gh_unif() ) * ( 1 + 1e-6 );
-		s.d[i]     = gh_unif() < 0.5 ? -mag : mag;
-	}
-	for ( int64_t i = 0; i < s.ldb * nrhs; i++ ) s.b[i] = ( i % s.ldb ) < n ? 2 * gh_unif() - 1 : 777.0;
-	return s;
-}
-
-static void gh_free( gh_sys_t* s )
-{
-	free( s->dl );
-	free( s->d );
-	free( s->du );
-	free( s->b );
-}
-
-/* Working copies in the solver's precision (float rounds the double system). */
-typedef struct
-{
-	void *dl, *d, *du, *b;
-} gh_arr_t;
-
-static void* gh_copy( const double* x, int64_t len, int single )
-{
-	size_t es = single ? 4 : 8;
-	void*  y  = malloc( (size_t)( len > 0 ? len : 1 ) * es );
-	for ( int64_t i = 0; i < len; i++ )
-	{
-		if ( single )
-			( (float*)y )[i] = (float)x[i];
-		else
-			( (double*)y )[i] = x[i];
-	}
-	return y;
-}
-
-static gh_arr_t gh_arrays( const gh_sys_t* s, int single )
-{
-	gh_arr_t a = { gh_copy( s->dl, s->n - 1, single ), gh_copy( s->d, s->n, single ),
-		           gh_copy( s->du, s->n - 1, single ), gh_copy( s->b, s->ldb * s->nrhs, single ) };
-	return a;
-}
-
-static void gh_arr_free( gh_arr_t* a )
-{
-	free( a->dl );
-	free( a->d );
-	free( a->du );
-	free( a->b );
-}
-
-static double gh_get( const void* p, int64_t i, int single )
-{
-	return single ? (double)( (const float*)p )[i] : ( (const double*)p )[i];
-}
-
-/* LAPACK on copies. */
-static gh_arr_t gh_lapack( const gh_sys_t* s, int single )
-{
-	gh_arr_t L = gh_arrays( s, single );
-	int      n = (int)s->n, nrhs = (int)s->nrhs, ldb = (int)s->ldb, info = -1;
-	if ( single )
-		sgtsv_( &n, &nrhs, L.dl, L.d, L.du, L.b, &ldb, &info );
-	else
-		dgtsv_( &n, &nrhs, L.dl, L.d, L.du, L.b, &ldb, &info );
-	CU_ASSERT_EQUAL( info, 0 );
+	tgt_arr_t L = tgt_lapack( s, single );
+	CU_ASSERT_EQUAL( L.info, 0 );
 	return L;
-}
-
-/* Backward error max_j ||A x - b|| / (||A|| ||x|| + ||b||), inf norms, long double, of the
-   system as the solver saw it (rounded to float when single). */
-static double gh_berr( const gh_sys_t* s, const void* x, int single )
-{
-	long double anorm = 0, worst = 0;
-	int64_t     n     = s->n;
-#define GH_V( arr, i ) ( single ? (long double)(float)( arr )[i] : (long double)( arr )[i] )
-	for ( int64_t i = 0; i < n; i++ )
-	{
-		long double r = fabsl( GH_V( s->d, i ) );
-		if ( i >= 1 ) r += fabsl( GH_V( s->dl, i - 1 ) );
-		if ( i + 1 < n ) r += fabsl( GH_V( s->du, i ) );
-		if ( r > anorm ) anorm = r;
-	}
-	for ( int64_t j = 0; j < s->nrhs; j++ )
-	{
-		long double rn = 0, xn = 0, bn = 0;
-		for ( int64_t i = 0; i < n; i++ )
-		{
-			long double xi = gh_get( x, j * s->ldb + i, single );
-			long double ax = GH_V( s->d, i ) * xi;
-			if ( i >= 1 ) ax += GH_V( s->dl, i - 1 ) * gh_get( x, j * s->ldb + i - 1, single );
-			if ( i + 1 < n ) ax += GH_V( s->du, i ) * gh_get( x, j * s->ldb + i + 1, single );
-			long double r = fabsl( ax - GH_V( s->b, j * s->ldb + i ) );
-			if ( !( r <= rn ) ) rn = r;
-			if ( fabsl( xi ) > xn ) xn = fabsl( xi );
-			if ( fabsl( GH_V( s->b, j * s->ldb + i ) ) > bn ) bn = fabsl( GH_V( s->b, j * s->ldb + i ) );
-		}
-		long double be = rn / ( anorm * xn + bn );
-		if ( !( be <= worst ) ) worst = be;
-	}
-#undef GH_V
-	return (double)worst;
-}
-
-static int gh_fails;
-
-#define GH_EXPECT( cond, ... ) \
-	do \
-	{ \
-		int ok_ = ( cond ) ? 1 : 0; \
-		CU_ASSERT( ok_ ); \
-		if ( !ok_ && gh_fails++ < 20 ) \
-		{ \
-			fprintf( stderr, "\n  %s:%d: ", __FILE__, __LINE__ ); \
-			fprintf( stderr, __VA_ARGS__ ); \
-		} \
-	} while ( 0 )
-
-/* Everything the solver wrote against LAPACK: X to its backward error, D to rounding, DL
-   and DU exactly, the padding rows of B untouched. */
-static void gh_compare( const gh_sys_t* s, const gh_arr_t* A, const gh_arr_t* L, int single, const char* what )
-{
-	double u  = single ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
-	double bx = gh_berr( s, A->b, single ), bl = gh_berr( s, L->b, single );
-	GH_EXPECT( bx <= 10 * fmax( bl, u ), "%s: berr %g vs LAPACK %g\n", what, bx, bl );
-	double dd = 0;
-	int    dl_same = 1, du_same = 1, pad = 1;
-	for ( int64_t i = 0; i < s->n; i++ )
-	{
-		double ref = gh_get( L->d, i, single ), got = gh_get( A->d, i, single );
-		double rel = fabs( got - ref ) / fabs( ref );
-		if ( !( rel <= dd ) ) dd = rel;
-	}
-	for ( int64_t i = 0; i + 1 < s->n; i++ )
-	{
-		dl_same &= gh_get( A->dl, i, single ) == gh_get( L->dl, i, single );
-		du_same &= gh_get( A->du, i, single ) == gh_get( L->du, i, single );
-	}
-	for ( int64_t j = 0; j < s->nrhs; j++ )
-		for ( int64_t i = s->n; i < s->ldb; i++ ) pad &= gh_get( A->b, j * s->ldb + i, single ) == 777.0;
-	GH_EXPECT( dd <= 8 * u, "%s: D off by %g ulp\n", what, dd / u );
-	GH_EXPECT( dl_same, "%s: DL differs from LAPACK's\n", what );
-	GH_EXPECT( du_same, "%s: DU written\n", what );
-	GH_EXPECT( pad, "%s: padding rows of B written\n", what );
 }
 
 /* ---------------------------------------------------------------------------------------
    The simulated device.
    --------------------------------------------------------------------------------------- */
-static hyb_config_t gh_cfg;
-
 static void gh_sim( int ndev, const char* mem )
 {
-	char err[256];
-	hyb_config_defaults( &gh_cfg );
-	hyb_config_set( &gh_cfg, "HYBLAS_DEVICE", "sim", HYB_SRC_TEST, err, sizeof err );
-	char nd[16];
-	snprintf( nd, sizeof nd, "%d", ndev );
-	hyb_config_set( &gh_cfg, "HYBLAS_SIM_DEVICES", nd, HYB_SRC_TEST, err, sizeof err );
-	hyb_config_set( &gh_cfg, "HYBLAS_SIM_MEM", mem, HYB_SRC_TEST, err, sizeof err );
-	hyb_config_set( &gh_cfg, "HYBLAS_LOG_LEVEL", "0", HYB_SRC_TEST, err, sizeof err );
-	hyb_config_finish( &gh_cfg );
-	hyb_config_install_for_test( &gh_cfg );
-	hyb_devices_reset_for_test();
-	CU_ASSERT_EQUAL_FATAL( hyb_devices_ensure(), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( ndev, mem, "HYBLAS_LOG_LEVEL=0" ), HYB_OK );
 	CU_ASSERT_EQUAL( hyb_devices_count(), ndev );
-}
-
-static void gh_sim_end( void )
-{
-	hyb_device_faults_set( NULL );
-	hyb_devices_reset_for_test();
-	hyb_config_install_for_test( NULL );
 }
 
 /* One run of the solver on a fresh copy of s against LAPACK. dev_rows[k] < 0 means "the
    rest" is not used; the CPU always takes what the devices do not. */
-static hyb_gtsv_hetero_report_t gh_run( const gh_sys_t* s, const gh_arr_t* L, int single, int ndev,
+static hyb_gtsv_hetero_report_t gh_run( const tgt_sys_t* s, const tgt_arr_t* L, int single, int ndev,
                                         const int64_t* dev_rows, int64_t chunk, const char* what )
 {
-	gh_arr_t          A = gh_arrays( s, single );
+	tgt_arr_t         A = tgt_arrays( s, single );
 	hyb_gtsv_check_t  c;
 	hyb_gtsv_hetero_t p;
 	memset( &p, 0, sizeof p );
@@ -273,7 +70,7 @@ static hyb_gtsv_hetero_report_t gh_run( const gh_sys_t* s, const gh_arr_t* L, in
 	for ( int k = 0; k < ndev; k++ ) p.dev_rows[k] = dev_rows[k];
 	hyb_gtsv_hetero_report_t r;
 	CU_ASSERT_EQUAL( hyb_gtsv_hetero_run( &p, &r ), HYB_OK );
-	gh_compare( s, &A, L, single, what );
+	tgt_compare( s, &A, L, what );
 	/* Every device row was finished by its device or by the CPU afterwards. */
 	int64_t devsum = 0, done = 0;
 	for ( int k = 0; k < ndev; k++ )
@@ -281,10 +78,10 @@ static hyb_gtsv_hetero_report_t gh_run( const gh_sys_t* s, const gh_arr_t* L, in
 		devsum += dev_rows[k];
 		done += r.dev_done[k];
 	}
-	GH_EXPECT( done + r.fallback_rows == devsum && r.cpu_rows == s->n - devsum,
-	           "%s: rows %lld done + %lld fallback of %lld, cpu %lld\n", what, (long long)done,
-	           (long long)r.fallback_rows, (long long)devsum, (long long)r.cpu_rows );
-	gh_arr_free( &A );
+	TGT_EXPECT( done + r.fallback_rows == devsum && r.cpu_rows == s->n - devsum,
+	            "%s: rows %lld done + %lld fallback of %lld, cpu %lld\n", what, (long long)done,
+	            (long long)r.fallback_rows, (long long)devsum, (long long)r.cpu_rows );
+	tgt_arr_free( &A );
 	return r;
 }
 
@@ -295,25 +92,25 @@ static void test_cpu_alone( void )
 {
 	gh_sim( 1, "64M" );
 	static const int64_t ns[] = { 1, 2, 5, 1000, 54321 };
-	gh_seed( 11 );
+	hyb_t_rng_t          rng  = hyb_t_rng( 11 );
 	for ( size_t a = 0; a < sizeof ns / sizeof ns[0]; a++ )
 		for ( int single = 0; single <= 1; single++ )
 			for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
 			{
-				gh_sys_t s = gh_make( ns[a], nrhs, 3, 1.5 );
-				gh_arr_t L = gh_lapack( &s, single );
+				tgt_sys_t s = tgt_make( &rng, TGT_COL, ns[a], nrhs, 3, 1.5 );
+				tgt_arr_t L = gh_lapack( &s, single );
 				hyb_gtsv_hetero_report_t r = gh_run( &s, &L, single, 0, NULL, 0, "cpu alone" );
 				CU_ASSERT_EQUAL( r.error, HYB_OK );
-				gh_arr_free( &L );
-				gh_free( &s );
+				tgt_arr_free( &L );
+				tgt_free( &s );
 			}
-	gh_sim_end();
+	hyb_t_sim_end();
 }
 
 static void test_devices_alone( void )
 {
 	gh_sim( 1, "64M" );
-	gh_seed( 12 );
+	hyb_t_rng_t rng = hyb_t_rng( 12 );
 	/* One chunk, many chunks (including a last short one and chunks of a few rows), s and
 	   d, nrhs 1 and 3, ldb > n. */
 	static const int64_t cases[][2] = { { 1, 0 }, { 2, 0 }, { 3000, 0 }, { 40000, 0 }, { 40000, 7000 },
@@ -322,76 +119,76 @@ static void test_devices_alone( void )
 		for ( int single = 0; single <= 1; single++ )
 			for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
 			{
-				int64_t  n = cases[a][0];
-				gh_sys_t s = gh_make( n, nrhs, 2, a % 2 ? 1.2 : 4.0 );
-				gh_arr_t L = gh_lapack( &s, single );
-				int64_t  rows[1] = { n };
-				char     what[96];
+				int64_t   n       = cases[a][0];
+				tgt_sys_t s       = tgt_make( &rng, TGT_COL, n, nrhs, 2, a % 2 ? 1.2 : 4.0 );
+				tgt_arr_t L       = gh_lapack( &s, single );
+				int64_t   rows[1] = { n };
+				char      what[96];
 				snprintf( what, sizeof what, "device alone n=%lld chunk=%lld %c nrhs=%lld", (long long)n,
 				          (long long)cases[a][1], single ? 's' : 'd', (long long)nrhs );
 				hyb_gtsv_hetero_report_t r = gh_run( &s, &L, single, 1, rows, cases[a][1], what );
-				GH_EXPECT( r.error == HYB_OK && r.dev_done[0] == n && r.fallback_rows == 0,
-				           "%s: error %d done %lld\n", what, (int)r.error, (long long)r.dev_done[0] );
+				TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == n && r.fallback_rows == 0,
+				            "%s: error %d done %lld\n", what, (int)r.error, (long long)r.dev_done[0] );
 				if ( cases[a][1] > 0 )
-					GH_EXPECT( r.dev_chunks[0] == (int)( ( n + cases[a][1] - 1 ) / cases[a][1] ), "%s: %d chunks\n",
-					           what, r.dev_chunks[0] );
-				GH_EXPECT( r.bytes_h2d > 0 && r.bytes_d2h > 0, "%s: no transfers counted\n", what );
-				gh_arr_free( &L );
-				gh_free( &s );
+					TGT_EXPECT( r.dev_chunks[0] == (int)( ( n + cases[a][1] - 1 ) / cases[a][1] ), "%s: %d chunks\n",
+					            what, r.dev_chunks[0] );
+				TGT_EXPECT( r.bytes_h2d > 0 && r.bytes_d2h > 0, "%s: no transfers counted\n", what );
+				tgt_arr_free( &L );
+				tgt_free( &s );
 			}
-	gh_sim_end();
+	hyb_t_sim_end();
 }
 
 static void test_split( void )
 {
 	gh_sim( 2, "64M" );
-	gh_seed( 13 );
+	hyb_t_rng_t rng = hyb_t_rng( 13 );
 	for ( int single = 0; single <= 1; single++ )
 		for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
 		{
 			const int64_t n = 60007;
-			gh_sys_t      s = gh_make( n, nrhs, 1, 1.3 );
-			gh_arr_t      L = gh_lapack( &s, single );
+			tgt_sys_t     s = tgt_make( &rng, TGT_COL, n, nrhs, 1, 1.3 );
+			tgt_arr_t     L = gh_lapack( &s, single );
 			/* One device and the CPU; two devices and the CPU; two devices alone; a device with
 			   no rows between the others' ranges. */
 			int64_t r1[1] = { 20000 }, r2[2] = { 17000, 25001 }, r3[2] = { 30000, n - 30000 }, r4[2] = { 0, 33333 };
 			hyb_gtsv_hetero_report_t r;
 			r = gh_run( &s, &L, single, 1, r1, 4096, "one device + CPU" );
-			GH_EXPECT( r.error == HYB_OK && r.cpu_rows == n - 20000 && r.dev_done[0] == 20000, "split 1\n" );
+			TGT_EXPECT( r.error == HYB_OK && r.cpu_rows == n - 20000 && r.dev_done[0] == 20000, "split 1\n" );
 			r = gh_run( &s, &L, single, 2, r2, 5000, "two devices + CPU" );
-			GH_EXPECT( r.error == HYB_OK && r.dev_done[0] == 17000 && r.dev_done[1] == 25001, "split 2\n" );
+			TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == 17000 && r.dev_done[1] == 25001, "split 2\n" );
 			r = gh_run( &s, &L, single, 2, r3, 0, "two devices alone" );
-			GH_EXPECT( r.error == HYB_OK && r.cpu_rows == 0, "split 3\n" );
+			TGT_EXPECT( r.error == HYB_OK && r.cpu_rows == 0, "split 3\n" );
 			r = gh_run( &s, &L, single, 2, r4, 2048, "device without rows" );
-			GH_EXPECT( r.error == HYB_OK && r.dev_done[1] == 33333 && r.dev_chunks[0] == 0, "split 4\n" );
-			gh_arr_free( &L );
-			gh_free( &s );
+			TGT_EXPECT( r.error == HYB_OK && r.dev_done[1] == 33333 && r.dev_chunks[0] == 0, "split 4\n" );
+			tgt_arr_free( &L );
+			tgt_free( &s );
 		}
-	gh_sim_end();
+	hyb_t_sim_end();
 }
 
 /* A device whose memory cannot hold its buffers: its rows go to the CPU. */
 static void test_small_budget( void )
 {
 	gh_sim( 1, "1M" );
-	gh_seed( 14 );
-	gh_sys_t s       = gh_make( 30000, 40, 0, 2.0 ); /* 43 elements a row: 1024 rows do not fit */
-	gh_arr_t L       = gh_lapack( &s, 0 );
-	int64_t  rows[1] = { 20000 };
+	hyb_t_rng_t rng     = hyb_t_rng( 14 );
+	tgt_sys_t   s       = tgt_make( &rng, TGT_COL, 30000, 40, 0, 2.0 ); /* 43 elements a row: 1024 rows do not fit */
+	tgt_arr_t   L       = gh_lapack( &s, 0 );
+	int64_t     rows[1] = { 20000 };
 	hyb_gtsv_hetero_report_t r = gh_run( &s, &L, 0, 1, rows, 0, "tiny device" );
-	GH_EXPECT( r.error != HYB_OK && r.fallback_rows == 20000, "tiny device: error %d fallback %lld\n", (int)r.error,
-	           (long long)r.fallback_rows );
-	gh_arr_free( &L );
-	gh_free( &s );
+	TGT_EXPECT( r.error != HYB_OK && r.fallback_rows == 20000, "tiny device: error %d fallback %lld\n", (int)r.error,
+	            (long long)r.fallback_rows );
+	tgt_arr_free( &L );
+	tgt_free( &s );
 	/* With one right-hand side the same budget holds a few thousand rows a chunk. */
-	s = gh_make( 30000, 1, 0, 2.0 );
+	s = tgt_make( &rng, TGT_COL, 30000, 1, 0, 2.0 );
 	L = gh_lapack( &s, 0 );
 	r = gh_run( &s, &L, 0, 1, rows, 0, "small device" );
-	GH_EXPECT( r.error == HYB_OK && r.dev_done[0] == 20000 && r.dev_chunks[0] > 1, "small device: %d chunks\n",
-	           r.dev_chunks[0] );
-	gh_arr_free( &L );
-	gh_free( &s );
-	gh_sim_end();
+	TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == 20000 && r.dev_chunks[0] > 1, "small device: %d chunks\n",
+	            r.dev_chunks[0] );
+	tgt_arr_free( &L );
+	tgt_free( &s );
+	hyb_t_sim_end();
 }
 
 /* Faults of every kind, synchronous and asynchronous, early and late: the result is still
@@ -401,10 +198,10 @@ static void test_faults( void )
 {
 	static const char* kinds[] = { "alloc", "pinned", "h2d", "d2h", "kernel", "sync", "any" };
 	static const int   at[]    = { 1, 2, 5 };
-	gh_seed( 15 );
-	const int64_t n = 48000;
-	gh_sys_t      s = gh_make( n, 2, 1, 1.7 );
-	gh_arr_t      L = gh_lapack( &s, 0 );
+	hyb_t_rng_t        rng     = hyb_t_rng( 15 );
+	const int64_t      n       = 48000;
+	tgt_sys_t          s       = tgt_make( &rng, TGT_COL, n, 2, 1, 1.7 );
+	tgt_arr_t          L       = gh_lapack( &s, 0 );
 	for ( size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++ )
 		for ( size_t q = 0; q < sizeof at / sizeof at[0]; q++ )
 			for ( int async = 0; async <= 1; async++ )
@@ -421,24 +218,24 @@ static void test_faults( void )
 				/* alloc and pinned happen once per fresh context: only the first one fails. */
 				int expect_hit = !( ( strcmp( kinds[k], "alloc" ) == 0 || strcmp( kinds[k], "pinned" ) == 0 ) && at[q] > 1 );
 				if ( expect_hit )
-					GH_EXPECT( r.error != HYB_OK && r.fallback_rows > 0, "%s: error %d fallback %lld\n", what,
-					           (int)r.error, (long long)r.fallback_rows );
+					TGT_EXPECT( r.error != HYB_OK && r.fallback_rows > 0, "%s: error %d fallback %lld\n", what,
+					            (int)r.error, (long long)r.fallback_rows );
 				else
-					GH_EXPECT( r.error == HYB_OK && r.fallback_rows == 0, "%s: unexpected failure %d\n", what,
-					           (int)r.error );
-				gh_sim_end();
+					TGT_EXPECT( r.error == HYB_OK && r.fallback_rows == 0, "%s: unexpected failure %d\n", what,
+					            (int)r.error );
+				hyb_t_sim_end();
 			}
-	gh_arr_free( &L );
-	gh_free( &s );
+	tgt_arr_free( &L );
+	tgt_free( &s );
 }
 
 /* Two devices, one fails: the other's rows and the CPU's are unaffected. */
 static void test_fault_one_of_two( void )
 {
-	gh_seed( 16 );
-	const int64_t n = 50000;
-	gh_sys_t      s = gh_make( n, 1, 0, 1.4 );
-	gh_arr_t      L = gh_lapack( &s, 1 );
+	hyb_t_rng_t   rng = hyb_t_rng( 16 );
+	const int64_t n   = 50000;
+	tgt_sys_t     s   = tgt_make( &rng, TGT_COL, n, 1, 0, 1.4 );
+	tgt_arr_t     L   = gh_lapack( &s, 1 );
 	for ( int f = 1; f <= 4; f++ )
 	{
 		gh_sim( 2, "64M" );
@@ -447,12 +244,12 @@ static void test_fault_one_of_two( void )
 		hyb_device_faults_set( plan );
 		int64_t                  rows[2] = { 15000, 15000 };
 		hyb_gtsv_hetero_report_t r       = gh_run( &s, &L, 1, 2, rows, 5000, plan );
-		GH_EXPECT( r.error != HYB_OK && r.fallback_rows > 0 && r.fallback_rows <= 15000,
-		           "%s: error %d fallback %lld\n", plan, (int)r.error, (long long)r.fallback_rows );
-		gh_sim_end();
+		TGT_EXPECT( r.error != HYB_OK && r.fallback_rows > 0 && r.fallback_rows <= 15000,
+		            "%s: error %d fallback %lld\n", plan, (int)r.error, (long long)r.fallback_rows );
+		hyb_t_sim_end();
 	}
-	gh_arr_free( &L );
-	gh_free( &s );
+	tgt_arr_free( &L );
+	tgt_free( &s );
 }
 
 static void test_invalid( void )
@@ -491,12 +288,12 @@ static void test_invalid( void )
 		CU_ASSERT( fabs( d[i] - Ld[i] ) <= 4 * DBL_EPSILON * fabs( Ld[i] ) );
 	}
 	for ( int i = 0; i < 3; i++ ) CU_ASSERT( dl[i] == Ldl[i] );
-	gh_sim_end();
+	hyb_t_sim_end();
 }
 
 static int gh_init( void )
 {
-	gh_fails = 0;
+	tgt_fails = 0;
 	return 0;
 }
 

@@ -18,34 +18,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hyb_test_util.h"
 #include "policies/hyb_residency.h"
 
 /* ------------------------------------------------------------ helpers */
 
-static uint64_t hyb_t_rng;
+/* The generator of the test data, seeded per test. */
+static hyb_t_rng_t hyb_t_res_rng;
 
-static void hyb_t_seed( uint64_t s )
+static void hyb_t_seed( uint64_t seed )
 {
-	hyb_t_rng = s;
+	hyb_t_res_rng = hyb_t_rng( seed );
 }
 
-static uint64_t hyb_t_next( void )
+static size_t hyb_t_res_below( size_t n )
 {
-	uint64_t z = ( hyb_t_rng += 0x9E3779B97F4A7C15ULL );
-	z          = ( z ^ ( z >> 30 ) ) * 0xBF58476D1CE4E5B9ULL;
-	z          = ( z ^ ( z >> 27 ) ) * 0x94D049BB133111EBULL;
-	return z ^ ( z >> 31 );
+	return (size_t)hyb_t_below( &hyb_t_res_rng, (int64_t)n );
 }
 
-static size_t hyb_t_below( size_t n )
-{
-	return (size_t)( hyb_t_next() % n );
-}
-
-static void hyb_t_fill( void* p, size_t n )
+static void hyb_t_fill_bytes( void* p, size_t n )
 {
 	unsigned char* b = p;
-	for ( size_t i = 0; i < n; i++ ) b[i] = (unsigned char)( hyb_t_next() | 1 ); /* never 0 */
+	/* never 0 */
+	for ( size_t i = 0; i < n; i++ ) b[i] = (unsigned char)( hyb_t_next( &hyb_t_res_rng ) | 1 );
 }
 
 /* A fresh private anonymous mapping filled with random non-zero bytes. */
@@ -53,7 +48,7 @@ static unsigned char* hyb_t_map( size_t n )
 {
 	void* p = mmap( NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 	CU_ASSERT_FATAL( p != MAP_FAILED );
-	hyb_t_fill( p, n );
+	hyb_t_fill_bytes( p, n );
 	return p;
 }
 
@@ -171,7 +166,7 @@ static void test_hash( void )
 {
 	hyb_t_seed( 11 );
 	unsigned char buf[257];
-	hyb_t_fill( buf, sizeof buf );
+	hyb_t_fill_bytes( buf, sizeof buf );
 	uint64_t h0 = hyb_residency_hash_bytes( buf, sizeof buf );
 	CU_ASSERT_EQUAL( h0, hyb_residency_hash_bytes( buf, sizeof buf ) );
 	/* Any one-byte change at any position, of any length up to 257. */
@@ -253,8 +248,8 @@ static void hyb_t_set_make( hyb_t_set_t* s )
 	s->medium  = malloc( 96 * 1024 );
 	s->small   = malloc( 800 );
 	CU_ASSERT_FATAL( s->medium && s->small );
-	hyb_t_fill( s->medium, 96 * 1024 );
-	hyb_t_fill( s->small, 800 );
+	hyb_t_fill_bytes( s->medium, 96 * 1024 );
+	hyb_t_fill_bytes( s->small, 800 );
 	s->r[0] = ( hyb_residency_range_t ){ s->map + 100, s->map_len - 300 };
 	s->r[1] = ( hyb_residency_range_t ){ s->medium, 96 * 1024 };
 	s->r[2] = ( hyb_residency_range_t ){ s->small, 800 };
@@ -333,7 +328,7 @@ static void test_memcpy_middle( void )
 		hyb_residency_watch_t* w = NULL;
 		CU_ASSERT_EQUAL_FATAL( hyb_residency_watch_create( m, s.r, 3, &w ), HYB_OK );
 		unsigned char src[10000];
-		hyb_t_fill( src, sizeof src );
+		hyb_t_fill_bytes( src, sizeof src );
 		memcpy( s.map + s.map_len / 2 - 5000, src, sizeof src );
 		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 1 );
 		CU_ASSERT_EQUAL( hyb_residency_watch_rearm( w ), HYB_OK );
@@ -352,7 +347,7 @@ static void test_read_syscall( void )
 	CU_ASSERT_FATAL( f != NULL );
 	int           fd = fileno( f );
 	unsigned char src[3 * 4096];
-	hyb_t_fill( src, sizeof src );
+	hyb_t_fill_bytes( src, sizeof src );
 	CU_ASSERT_FATAL( write( fd, src, sizeof src ) == (ssize_t)sizeof src );
 	HYB_T_FOR_EACH_MECH( m )
 	{
@@ -419,7 +414,7 @@ static void test_free_realloc_heap( void )
 			size_t         n = sizes[k];
 			unsigned char* p = malloc( n );
 			CU_ASSERT_FATAL( p != NULL );
-			hyb_t_fill( p, n );
+			hyb_t_fill_bytes( p, n );
 			hyb_residency_watch_t* w = hyb_t_watch( m, p, n );
 			HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 0 );
 			free( p );
@@ -427,7 +422,7 @@ static void test_free_realloc_heap( void )
 			CU_ASSERT_FATAL( q != NULL );
 			if ( q == p )
 			{
-				hyb_t_fill( q, n );
+				hyb_t_fill_bytes( q, n );
 				HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 1 );
 			}
 			else /* e.g. under ASan's quarantine; the old range may not be read */
@@ -571,7 +566,7 @@ static void test_thp_zap( void )
 			munmap( raw, n + huge );
 			return;
 		}
-		hyb_t_fill( a, n );
+		hyb_t_fill_bytes( a, n );
 		hyb_residency_watch_t* w = hyb_t_watch_tracked( m, a + 100, n - 200 );
 		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 0 );
 		CU_ASSERT_FATAL( madvise( a + huge, huge, MADV_DONTNEED ) == 0 );
@@ -700,7 +695,7 @@ static void test_file_mapping_hashed( void )
 	int            fd = fileno( f );
 	unsigned char* src = malloc( HYB_T_MIB );
 	CU_ASSERT_FATAL( src != NULL );
-	hyb_t_fill( src, HYB_T_MIB );
+	hyb_t_fill_bytes( src, HYB_T_MIB );
 	CU_ASSERT_FATAL( write( fd, src, HYB_T_MIB ) == (ssize_t)HYB_T_MIB );
 	HYB_T_FOR_EACH_MECH( m )
 	{
@@ -954,7 +949,7 @@ static void test_cache_lru_entries( void )
 {
 	hyb_t_seed( 221 );
 	double x[4][512];
-	hyb_t_fill( x, sizeof x );
+	hyb_t_fill_bytes( x, sizeof x );
 	hyb_residency_range_t r[4];
 	for ( int i = 0; i < 4; i++ ) r[i] = ( hyb_residency_range_t ){ x[i], sizeof x[i] };
 	hyb_residency_cache_t* c     = hyb_t_cache( HYB_RESIDENCY_MECH_HASH, 3, 0 );
@@ -997,7 +992,7 @@ static void test_cache_lru_bytes( void )
 {
 	hyb_t_seed( 231 );
 	double x[4][64];
-	hyb_t_fill( x, sizeof x );
+	hyb_t_fill_bytes( x, sizeof x );
 	hyb_residency_range_t r[4];
 	for ( int i = 0; i < 4; i++ ) r[i] = ( hyb_residency_range_t ){ x[i], sizeof x[i] };
 	hyb_residency_cache_t* c     = hyb_t_cache( HYB_RESIDENCY_MECH_HASH, 16, 1000 );
@@ -1064,7 +1059,7 @@ static void test_cache_never_stale( void )
 	FILE* f = tmpfile();
 	CU_ASSERT_FATAL( f != NULL );
 	unsigned char junk[8192];
-	hyb_t_fill( junk, sizeof junk );
+	hyb_t_fill_bytes( junk, sizeof junk );
 	CU_ASSERT_FATAL( write( fileno( f ), junk, sizeof junk ) == (ssize_t)sizeof junk );
 	HYB_T_FOR_EACH_MECH( m )
 	{
@@ -1075,30 +1070,30 @@ static void test_cache_never_stale( void )
 		int                    stale = 0;
 		for ( int it = 0; it < 600; it++ )
 		{
-			int            ri   = (int)hyb_t_below( 3 );
+			int            ri   = (int)hyb_t_res_below( 3 );
 			unsigned char* base = (unsigned char*)s.r[ri].addr;
 			size_t         n    = s.r[ri].bytes;
-			size_t         at   = hyb_t_below( n );
-			switch ( hyb_t_below( 16 ) ) /* a write every fourth use, on average */
+			size_t         at   = hyb_t_res_below( n );
+			switch ( hyb_t_res_below( 16 ) ) /* a write every fourth use, on average */
 			{
-				case 0: base[at] ^= (unsigned char)( 1 + hyb_t_below( 255 ) ); break;
+				case 0: base[at] ^= (unsigned char)( 1 + hyb_t_res_below( 255 ) ); break;
 				case 1:
 				{
-					size_t len = 1 + hyb_t_below( n - at < 5000 ? n - at : 5000 );
-					memcpy( base + at, junk + hyb_t_below( 3000 ), len < 5000 ? len : 5000 );
+					size_t len = 1 + hyb_t_res_below( n - at < 5000 ? n - at : 5000 );
+					memcpy( base + at, junk + hyb_t_res_below( 3000 ), len < 5000 ? len : 5000 );
 					break;
 				}
 				case 2:
 				{
 					size_t len = n - at < 4096 ? n - at : 4096;
-					CU_ASSERT( pread( fileno( f ), base + at, len, (off_t)hyb_t_below( 4096 ) ) == (ssize_t)len );
+					CU_ASSERT( pread( fileno( f ), base + at, len, (off_t)hyb_t_res_below( 4096 ) ) == (ssize_t)len );
 					break;
 				}
 				case 3: ( (volatile unsigned char*)base )[at] = base[at]; break; /* same value */
 				default: break;                     /* no write: the next use should hit */
 			}
-			int      nr  = 1 + (int)hyb_t_below( 3 );
-			uint64_t key = hyb_t_below( 2 );
+			int      nr  = 1 + (int)hyb_t_res_below( 3 );
+			uint64_t key = hyb_t_res_below( 2 );
 			hyb_t_use( c, s.r, nr, key, 1000, &stale );
 		}
 		hyb_residency_stats_t st;

@@ -8,33 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_test_util.h"
 #include "kernels/cpu/hyb_spmv_cpu.h"
 
 /* ------------------------------------------------------------------ test matrices */
 
-static uint64_t tc_state;
+/* The generator of the test matrices and vectors, seeded per test. */
+static hyb_t_rng_t tc_rng;
 
-static void tc_seed(uint64_t s)
+static void tc_seed(uint64_t seed)
 {
-	tc_state = s * 0x9E3779B97F4A7C15ull + 12345;
-}
-
-static uint64_t tc_next(void)
-{
-	uint64_t z = (tc_state += 0x9E3779B97F4A7C15ull);
-	z          = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z          = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static int64_t tc_below(int64_t n)
-{
-	return (int64_t)(tc_next() % (uint64_t)n);
-}
-
-static double tc_unif(void)
-{
-	return 2.0 * (double)(tc_next() >> 11) * 0x1.0p-53 - 1.0;
+	tc_rng = hyb_t_rng(seed);
 }
 
 /* A square matrix as 0-based triplets, in row-major order. */
@@ -68,21 +52,22 @@ static tc_coo_t tc_random(int64_t m, int64_t mean, int64_t band, double dup)
 	int64_t n    = 0;
 	for (int64_t i = 0; i < m; i++)
 	{
-		if (tc_below(10) == 0) continue;
-		int64_t len = tc_below(2 * mean + 1);
+		if (hyb_t_below(&tc_rng, 10) == 0) continue;
+		int64_t len = hyb_t_below(&tc_rng, 2 * mean + 1);
 		for (int64_t k = 0; k < len; k++)
 		{
-			int64_t j = band > 0 ? i - band + tc_below(2 * band + 1) : tc_below(m);
+			int64_t j =
+			    band > 0 ? i - band + hyb_t_below(&tc_rng, 2 * band + 1) : hyb_t_below(&tc_rng, m);
 			if (j < 0 || j >= m) j = i;
 			a.row[n] = (int)i;
 			a.col[n] = (int)j;
-			a.val[n] = tc_unif();
+			a.val[n] = hyb_t_unit(&tc_rng);
 			n++;
-			if (tc_unif() < 2 * dup - 1)
+			if (hyb_t_unit(&tc_rng) < 2 * dup - 1)
 			{
 				a.row[n] = (int)i;
 				a.col[n] = (int)j;
-				a.val[n] = tc_unif();
+				a.val[n] = hyb_t_unit(&tc_rng);
 				n++;
 			}
 		}
@@ -95,7 +80,7 @@ static void tc_shuffle(tc_coo_t* a)
 {
 	for (int64_t k = a->nnz - 1; k > 0; k--)
 	{
-		int64_t j = tc_below(k + 1);
+		int64_t j = hyb_t_below(&tc_rng, k + 1);
 		int     r = a->row[k], c = a->col[k];
 		double  v = a->val[k];
 		a->row[k] = a->row[j];
@@ -135,7 +120,7 @@ static double* tc_vec(int64_t m)
 {
 	double* x = malloc((size_t)(m > 0 ? m : 1) * sizeof(double));
 	for (int64_t i = 0; i < m; i++)
-		x[i] = tc_unif();
+		x[i] = hyb_t_unit(&tc_rng);
 	return x;
 }
 
@@ -316,7 +301,7 @@ static void test_single_precision(void)
 	for (int64_t k = 0; k < n; k++)
 		v[k] = (float)a.val[k];
 	for (int64_t i = 0; i < m; i++)
-		x[i] = (float)tc_unif();
+		x[i] = (float)hyb_t_unit(&tc_rng);
 	/* the reference sees exactly the float data */
 	tc_coo_t ad = a;
 	for (int64_t k = 0; k < n; k++)
@@ -446,12 +431,12 @@ static void test_long_row(void)
 	int64_t n = 0;
 	for (int64_t i = 0; i < m; i++)
 	{
-		int64_t len = i == dense ? m : tc_below(3);
+		int64_t len = i == dense ? m : hyb_t_below(&tc_rng, 3);
 		for (int64_t k = 0; k < len; k++)
 		{
 			b.row[n] = (int)i;
-			b.col[n] = (int)(i == dense ? k : tc_below(m));
-			b.val[n] = tc_unif();
+			b.col[n] = (int)(i == dense ? k : hyb_t_below(&tc_rng, m));
+			b.val[n] = hyb_t_unit(&tc_rng);
 			n++;
 		}
 	}
@@ -518,7 +503,7 @@ static void test_ell_dia(void)
 			if (j < i % 5)
 			{
 				idx[s]       = (int)((i * 7 + j) % m);
-				dat[s]       = tc_unif();
+				dat[s]       = hyb_t_unit(&tc_rng);
 				a.row[a.nnz] = (int)i;
 				a.col[a.nnz] = idx[s];
 				a.val[a.nnz] = dat[s];
@@ -584,10 +569,11 @@ static void test_ell_dia(void)
 	for (int64_t d = 0; d < 4; d++)
 		for (int64_t i = 0; i < m; i++)
 		{
-			int64_t j     = i + off[d];
-			double  v     = (j >= 0 && j < m && tc_below(4) != 0) ? tc_unif() : 0.0;
-			dd[d * m + i] = v;
-			ds[d * m + i] = (float)v;
+			int64_t j      = i + off[d];
+			int     filled = j >= 0 && j < m && hyb_t_below(&tc_rng, 4) != 0;
+			double  v      = filled ? hyb_t_unit(&tc_rng) : 0.0;
+			dd[d * m + i]  = v;
+			ds[d * m + i]  = (float)v;
 			if (v != 0.0)
 			{
 				a.row[a.nnz] = (int)i;

@@ -8,28 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_test_util.h"
 #include "kernels/cpu/hyb_spmv_cpu.h"
 #include "kernels/cpu/hyb_spmv_format.h"
 #include "tools/hyb_spmv_gen.h"
 
-static uint64_t tf_state;
+/* The generator of the test matrices, seeded per test. */
+static hyb_t_rng_t tf_rng;
 
-static void tf_seed(uint64_t s)
+static void tf_seed(uint64_t seed)
 {
-	tf_state = s * 0xD1B54A32D192ED03ull + 99;
-}
-
-static uint64_t tf_next(void)
-{
-	uint64_t z = (tf_state += 0x9E3779B97F4A7C15ull);
-	z          = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z          = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static int64_t tf_below(int64_t n)
-{
-	return (int64_t)(tf_next() % (uint64_t)n);
+	tf_rng = hyb_t_rng(seed);
 }
 
 /* Random triplets in random order (rows, cols 0-based); value = its source position, so
@@ -48,8 +37,9 @@ static tf_coo_t tf_random(int64_t m, int64_t nnz, int sorted)
 	              malloc((size_t)nnz * sizeof(double))};
 	for (int64_t k = 0; k < nnz; k++)
 	{
-		a.row[k]  = (int)tf_below(m);
-		int64_t j = tf_below(4) ? a.row[k] + tf_below(7) - 3 : tf_below(m);
+		a.row[k]  = (int)hyb_t_below(&tf_rng, m);
+		int64_t j = hyb_t_below(&tf_rng, 4) ? a.row[k] + hyb_t_below(&tf_rng, 7) - 3
+		                                    : hyb_t_below(&tf_rng, m);
 		a.col[k]  = (int)(j < 0 ? 0 : j >= m ? m - 1 : j);
 	}
 	if (sorted) /* stable counting sort by row */
@@ -349,7 +339,7 @@ static void test_split_dia_random(void)
 	int64_t  m = 300;
 	tf_coo_t a = tf_random(m, 3000, 0);
 	for (int64_t k = 0; k < a.nnz; k++)
-		a.val[k] = (double)(tf_below(2000) - 1000) / 64.0; /* exact sums */
+		a.val[k] = (double)(hyb_t_below(&tf_rng, 2000) - 1000) / 64.0; /* exact sums */
 	hyb_spmv_src_t   s;
 	hyb_spmv_view_t  v;
 	hyb_spmv_diags_t dg;

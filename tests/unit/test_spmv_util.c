@@ -10,26 +10,9 @@
 
 #include "dispatch/hyb_dispatch.h"
 #include "hyb_routines.h"
+#include "hyb_test_util.h"
 #include "kernels/hyb_device.h"
 #include "policies/hyb_config.h"
-
-static uint64_t tsp_next(uint64_t* s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z          = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z          = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static int64_t tsp_below(uint64_t* s, int64_t n)
-{
-	return n > 0 ? (int64_t)(tsp_next(s) % (uint64_t)n) : 0;
-}
-
-static double tsp_unit(uint64_t* s)
-{
-	return (double)(tsp_next(s) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
-}
 
 static void tsp_setv(hyb_prec_t p, void* v, int64_t i, double x)
 {
@@ -66,21 +49,23 @@ void tsp_sync_csr(tsp_mat_t* A)
 tsp_mat_t tsp_make(tsp_kind_t kind, int64_t m, int64_t mean, int base, hyb_prec_t prec, int flags,
                    uint64_t seed)
 {
-	tsp_mat_t A = {.m = m, .base = base, .prec = prec};
-	uint64_t  s = seed * 7919 + 13;
+	tsp_mat_t   A   = {.m = m, .base = base, .prec = prec};
+	hyb_t_rng_t rng = hyb_t_rng(seed * 7919 + 13);
 	/* row lengths */
 	int64_t* len = calloc((size_t)m, sizeof(int64_t));
 	int64_t  cap = 0;
 	for (int64_t i = 0; i < m; i++)
 	{
 		if (kind == TSP_RANDOM)
-			len[i] = tsp_below(&s, 2 * mean + 1);
+			len[i] = hyb_t_below(&rng, 2 * mean + 1);
 		else if (kind == TSP_BANDED)
-			len[i] =
-			    7 + ((flags & TSP_SCATTER) && tsp_below(&s, 4) == 0 ? 1 + tsp_below(&s, 3) : 0);
+		{
+			int scatter = (flags & TSP_SCATTER) && hyb_t_below(&rng, 4) == 0;
+			len[i]      = 7 + (scatter ? 1 + hyb_t_below(&rng, 3) : 0);
+		}
 		else
 		{
-			double u = (tsp_unit(&s) + 1.0) * 0.5 + 1e-9;
+			double u = hyb_t_frac(&rng) + 1e-9;
 			len[i]   = (int64_t)((double)mean * 0.5 / sqrt(u));
 			if (len[i] > m) len[i] = m;
 		}
@@ -90,7 +75,7 @@ tsp_mat_t tsp_make(tsp_kind_t kind, int64_t m, int64_t mean, int base, hyb_prec_
 	if (kind == TSP_POWER)
 		for (int r = 0; r < 3 && r < m; r++) /* a few very long rows */
 		{
-			int64_t i = tsp_below(&s, m);
+			int64_t i = hyb_t_below(&rng, m);
 			cap += m / 2 - len[i];
 			len[i] = m / 2;
 		}
@@ -107,28 +92,28 @@ tsp_mat_t tsp_make(tsp_kind_t kind, int64_t m, int64_t mean, int base, hyb_prec_
 			if (kind == TSP_BANDED && k < 7)
 			{
 				c = i + band[k];
-				if (c < 0 || c >= m || tsp_below(&s, 10) == 0) continue; /* 90 % filled */
+				if (c < 0 || c >= m || hyb_t_below(&rng, 10) == 0) continue; /* 90 % filled */
 			}
 			else
-				c = tsp_below(&s, m);
+				c = hyb_t_below(&rng, m);
 			A.row[n] = (int)i + base;
 			A.col[n] = (int)c + base;
-			tsp_setv(prec, A.val, n, tsp_unit(&s));
+			tsp_setv(prec, A.val, n, hyb_t_unit(&rng));
 			n++;
 		}
 	for (int64_t e = 0; e < extra && n > 0; e++) /* duplicates: copies of random entries */
 	{
-		int64_t k = tsp_below(&s, n);
+		int64_t k = hyb_t_below(&rng, n);
 		A.row[n]  = A.row[k];
 		A.col[n]  = A.col[k];
-		tsp_setv(prec, A.val, n, tsp_unit(&s));
+		tsp_setv(prec, A.val, n, hyb_t_unit(&rng));
 		n++;
 	}
 	A.nnz = n;
 	if (flags & TSP_UNSORTED)
 		for (int64_t k = n - 1; k > 0; k--)
 		{
-			int64_t j = tsp_below(&s, k + 1);
+			int64_t j = hyb_t_below(&rng, k + 1);
 			int     t = A.row[k];
 			A.row[k]  = A.row[j];
 			A.row[j]  = t;
@@ -177,10 +162,10 @@ void tsp_free(tsp_mat_t* A)
 
 void* tsp_vec(const tsp_mat_t* A, uint64_t seed)
 {
-	uint64_t s = seed * 31 + 7;
-	void*    x = malloc((size_t)(A->m > 0 ? A->m : 1) * hyb_prec_size(A->prec));
+	hyb_t_rng_t rng = hyb_t_rng(seed * 31 + 7);
+	void*       x   = malloc((size_t)(A->m > 0 ? A->m : 1) * hyb_prec_size(A->prec));
 	for (int64_t i = 0; i < A->m; i++)
-		tsp_setv(A->prec, x, i, tsp_unit(&s));
+		tsp_setv(A->prec, x, i, hyb_t_unit(&rng));
 	return x;
 }
 
@@ -267,38 +252,16 @@ int tsp_sim_begin(const char* extra)
 	char err[256];
 	hyb_spmv_device_reset_for_test();
 	hyb_config_defaults(&tsp_cfg);
-	if (hyb_config_set(&tsp_cfg, "HYBLAS_DEVICE", "sim", HYB_SRC_TEST, err, sizeof err) != HYB_OK)
+	if (hyb_config_set(&tsp_cfg, "HYBLAS_DEVICE", "sim", HYB_SRC_TEST, err, sizeof err) != HYB_OK ||
+	    hyb_t_config_extra(&tsp_cfg, extra, "tsp_sim_begin") != HYB_OK)
 		return -1;
-	if (extra)
-	{
-		char buf[1024];
-		snprintf(buf, sizeof buf, "%s", extra);
-		char* save = NULL;
-		for (char* tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-		{
-			char* eq = strchr(tok, '=');
-			if (eq == NULL) return -1;
-			*eq = '\0';
-			if (hyb_config_set(&tsp_cfg, tok, eq + 1, HYB_SRC_TEST, err, sizeof err) != HYB_OK)
-			{
-				fprintf(stderr, "tsp_sim_begin: %s\n", err);
-				return -1;
-			}
-		}
-	}
-	hyb_config_finish(&tsp_cfg);
-	hyb_config_install_for_test(&tsp_cfg);
-	hyb_device_faults_set(NULL);
-	hyb_devices_reset_for_test();
-	return hyb_devices_ensure() == HYB_OK ? 0 : -1;
+	return hyb_t_sim_install(&tsp_cfg) == HYB_OK ? 0 : -1;
 }
 
 void tsp_sim_end(void)
 {
 	hyb_spmv_device_reset_for_test();
-	hyb_device_faults_set(NULL);
-	hyb_devices_reset_for_test();
-	hyb_config_install_for_test(NULL);
+	hyb_t_sim_end();
 }
 
 hyb_spmv_force_t tsp_force(void)
