@@ -58,6 +58,26 @@ static inline const char* hyb_op_name( hyb_op_t op )
 	return (unsigned)op < HYB_OP_COUNT ? names[op] : "?";
 }
 
+/* The level-3 families come first: GEMM .. TRMM. */
+#define HYB_OP_L3_COUNT ( HYB_OP_TRMM + 1 )
+
+/* Rank-k and rank-2k updates: C is n x n, only its uplo triangle is computed. */
+static inline int hyb_op_is_rank_k( hyb_op_t op )
+{
+	return op == HYB_OP_SYRK || op == HYB_OP_HERK || op == HYB_OP_SYR2K || op == HYB_OP_HER2K;
+}
+
+static inline int hyb_op_is_rank_2k( hyb_op_t op )
+{
+	return op == HYB_OP_SYR2K || op == HYB_OP_HER2K;
+}
+
+/* Routines that exist in the complex precisions only (c, z). */
+static inline int hyb_op_is_complex_only( hyb_op_t op )
+{
+	return op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K;
+}
+
 /* Where a call (or part of it) ran; indexes the per-routine statistics. */
 typedef enum
 {

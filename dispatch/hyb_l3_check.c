@@ -58,7 +58,7 @@ int hyb_l3_valid( const hyb_l3_args_t* a )
 		if ( n.n < 0 || n.k < 0 ) return 0;
 		int64_t nrowa = n.transa == 'N' ? n.n : n.k;
 		if ( n.lda < hyb_max1( nrowa ) || n.ldc < hyb_max1( n.n ) ) return 0;
-		if ( ( n.op == HYB_OP_SYR2K || n.op == HYB_OP_HER2K ) && n.ldb < hyb_max1( nrowa ) ) return 0;
+		if ( hyb_op_is_rank_2k( n.op ) && n.ldb < hyb_max1( nrowa ) ) return 0;
 		return 1;
 	}
 	case HYB_OP_TRSM:

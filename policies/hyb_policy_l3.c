@@ -51,7 +51,7 @@ static void hyb_l3_sizes( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev, 
 	case HYB_OP_SYR2K:
 	case HYB_OP_HER2K:
 	{
-		double two = ( a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K ) ? 2 : 1;
+		double two = hyb_op_is_rank_2k( a->op ) ? 2 : 1;
 		*ab        = es * two * n * k;
 		*c_out     = es * n * ( n + 1 ) / 2;
 		*flops     = cx * two * k * n * ( n + 1 );
@@ -80,11 +80,6 @@ static void hyb_l3_sizes( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev, 
    runs (2026-11-21) as the gap between many small and few large blocks. */
 #define HYB_BLOCK_OVERHEAD 25e-6
 #define HYB_TILE_OVERHEAD 25e-6
-
-static int hyb_is_rank_k( const hyb_l3_args_t* a )
-{
-	return a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
-}
 
 /* Rate of a staging copy whose contiguous pieces are `piece` bytes long
    (whole columns of a matrix are one piece: contiguous). */
@@ -130,9 +125,7 @@ static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int6
 	double reload = 1;
 	if ( ab + tiles > budget * 0.9 && !tri )
 		reload = (double)hyb_cdiv64( n_dev > m_dev ? m_dev : n_dev, Tm < Tn ? Tm : Tn );
-	int64_t m_out = tri && a->side == 'R' ? Tm : a->op == HYB_OP_GEMM || a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM || tri
-	                                                 ? a->m
-	                                                 : a->n;
+	int64_t m_out = tri && a->side == 'R' ? Tm : hyb_op_is_rank_k( a->op ) ? a->n : a->m;
 	double piece_c  = es * (double)Tm;
 	int    cont_c   = Tm == m_out;
 	double rate_c   = hyb_copy_rate( p, piece_c, cont_c );
@@ -173,7 +166,7 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
 	                ndev;
 	double ntiles   = tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
 	                      : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
-	if ( hyb_is_rank_k( a ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_dev, Tn ) / 2;
+	if ( hyb_op_is_rank_k( a->op ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_dev, Tn ) / 2;
 	double op_flops = tri ? flops / ntiles
 	                      : 2.0 * (double)Tm * (double)Tn * (double)K * ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
 	double rate     = p->gpu_flops[a->prec] * op_flops / ( op_flops + p->gpu_half_flops );
@@ -234,7 +227,7 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 		*K  = dim;
 		return;
 	}
-	int     rank_k = hyb_is_rank_k( a );
+	int     rank_k = hyb_op_is_rank_k( a->op );
 	int64_t M = rank_k ? a->n : a->m, N = a->n;
 	int64_t kdim = a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n ) : a->k;
 	if ( tile )
@@ -307,9 +300,8 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 {
 	hyb_l3_plan_t plan = { .path = HYB_PATH_CPU, .ndev = in->ndev };
 	double        ab, c_in, c_out, flops;
-	hyb_l3_sizes( a, a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K ||
-	                         a->op == HYB_OP_HER2K ? a->n : a->m,
-	              a->n, &ab, &c_in, &c_out, &flops );
+	int64_t m_out = hyb_op_is_rank_k( a->op ) ? a->n : a->m;
+	hyb_l3_sizes( a, m_out, a->n, &ab, &c_in, &c_out, &flops );
 	hyb_profile_t q = *p;
 	if ( in->cpu_rate > 0 ) q.cpu_flops[a->prec] = in->cpu_rate;
 	plan.t_cpu  = hyb_cost_l3_cpu( &q, a->prec, flops );
@@ -325,10 +317,6 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 	hyb_policy_l3_tiles( a, p, in->ndev, in->budget, in->tile, &plan.Tm, &plan.Tn, &plan.K );
 	if ( plan.Tm == 0 ) return plan.why = "does not fit the device budget", plan;
 
-	int64_t m_out = a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K ||
-	                        a->op == HYB_OP_HER2K
-	                    ? a->n
-	                    : a->m;
 	double scale = in->gpu_scale > 0 ? in->gpu_scale : 1;
 	double t_copy = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, 0, NULL );
 	double t_reg  = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, 1, NULL );

@@ -236,7 +236,7 @@ static hyb_status_t hyb_build_rank_k( hyb_builder_t* b, int64_t n_dev )
 	hyb_l3_work_t*       w = b->w;
 	const hyb_l3_args_t* a = &w->args;
 	int64_t              T = w->Tm, K = w->K;
-	int                  two   = a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
+	int                  two   = hyb_op_is_rank_2k( a->op );
 	int                  herm  = a->op == HYB_OP_HERK || a->op == HYB_OP_HER2K;
 	char                 conjt = herm ? 'C' : 'T';
 	int                  notr  = a->transa == 'N';
@@ -327,8 +327,7 @@ hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_
 	w->Tn   = Tn;
 	w->K    = K;
 	if ( Tm <= 0 || Tn <= 0 || K <= 0 || a->layout != 'C' ) return HYB_E_INVALID;
-	int rank_k = a->op == HYB_OP_SYRK || a->op == HYB_OP_HERK || a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
-	if ( rank_k && Tm != Tn ) return HYB_E_INVALID;
+	if ( hyb_op_is_rank_k( a->op ) && Tm != Tn ) return HYB_E_INVALID;
 	hyb_builder_t b = { .w = w };
 	hyb_status_t  st;
 	switch ( a->op )
@@ -466,7 +465,7 @@ static hyb_status_t hyb_task_cpu_rank_k( const hyb_l3_args_t* a, const hyb_task_
 	size_t es   = hyb_prec_size( a->prec );
 	int    notr = a->transa == 'N';
 	int    herm = a->op == HYB_OP_HERK || a->op == HYB_OP_HER2K;
-	int    two  = a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
+	int    two  = hyb_op_is_rank_2k( a->op );
 	void*  C    = (void*)hyb_at( a->c, a->ldc, t->r0, t->c0, es );
 	if ( t->r0 == t->c0 )
 	{

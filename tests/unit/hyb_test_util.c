@@ -183,7 +183,7 @@ static void hyb_t_ref_rank_k( const hyb_l3_args_t* a )
 {
 	hyb_t_mat_t A = { a->prec, a->layout, a->a, a->lda }, B = { a->prec, a->layout, a->b, a->ldb };
 	int         herm = a->op == HYB_OP_HERK || a->op == HYB_OP_HER2K;
-	int         two  = a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
+	int         two  = hyb_op_is_rank_2k( a->op );
 	int         notr = a->transa == 'N';
 	double complex alpha = CMPLX( a->alpha[0], herm && !two ? 0.0 : a->alpha[1] );
 	double complex beta  = CMPLX( a->beta[0], herm ? 0.0 : a->beta[1] );
@@ -333,14 +333,18 @@ hyb_status_t hyb_t_ref_cpu( void* user, const hyb_l3_args_t* sub )
 
 /* ---------------------------------------------------------------- errors */
 
-static int hyb_t_rank_k( hyb_op_t op )
+const hyb_op_t hyb_t_l3_ops[HYB_OP_L3_COUNT] = { HYB_OP_GEMM,  HYB_OP_SYMM,  HYB_OP_HEMM,
+	                                             HYB_OP_SYRK,  HYB_OP_HERK,  HYB_OP_SYR2K,
+	                                             HYB_OP_HER2K, HYB_OP_TRSM, HYB_OP_TRMM };
+
+int hyb_t_op_has_prec( hyb_op_t op, int prec )
 {
-	return op == HYB_OP_SYRK || op == HYB_OP_HERK || op == HYB_OP_SYR2K || op == HYB_OP_HER2K;
+	return !hyb_op_is_complex_only( op ) || hyb_prec_is_complex( (hyb_prec_t)prec );
 }
 
 void hyb_t_out_dims( const hyb_l3_args_t* a, int64_t* rows, int64_t* cols )
 {
-	*rows = hyb_t_rank_k( a->op ) ? a->n : a->m;
+	*rows = hyb_op_is_rank_k( a->op ) ? a->n : a->m;
 	*cols = a->n;
 }
 
@@ -362,7 +366,7 @@ int hyb_t_in_output( const hyb_l3_args_t* a, int64_t i, int64_t j )
 	int64_t rows, cols;
 	hyb_t_out_dims( a, &rows, &cols );
 	if ( i < 0 || j < 0 || i >= rows || j >= cols ) return 0;
-	if ( hyb_t_rank_k( a->op ) ) return a->uplo == 'U' ? i <= j : i >= j;
+	if ( hyb_op_is_rank_k( a->op ) ) return a->uplo == 'U' ? i <= j : i >= j;
 	return 1;
 }
 
@@ -521,7 +525,7 @@ void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_p
 	hyb_l3_args_t* a = &pr->args;
 	a->op = op, a->prec = prec, a->layout = layout;
 	a->m = m, a->n = n, a->k = k;
-	int rank_k = hyb_t_rank_k( op ), tri = op == HYB_OP_TRSM || op == HYB_OP_TRMM;
+	int rank_k = hyb_op_is_rank_k( op ), tri = op == HYB_OP_TRSM || op == HYB_OP_TRMM;
 	if ( op == HYB_OP_GEMM ) a->transa = transa, a->transb = transb;
 	if ( op == HYB_OP_SYMM || op == HYB_OP_HEMM || tri ) a->side = side, a->uplo = uplo;
 	if ( tri ) a->transa = transa, a->diag = diag;
@@ -529,7 +533,7 @@ void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_p
 	if ( !( op == HYB_OP_GEMM || rank_k ) ) a->k = 0;
 
 	int    cx    = hyb_prec_is_complex( prec );
-	int    herm  = op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K;
+	int    herm  = hyb_op_is_complex_only( op );
 	size_t es    = hyb_prec_size( prec );
 	a->alpha[0]  = 0.5 + 0.5 * fabs( hyb_t_unit( r ) );
 	a->alpha[1]  = cx && op != HYB_OP_HERK ? hyb_t_unit( r ) : 0.0;

@@ -68,6 +68,11 @@ typedef struct
 } hyb_t_cpu_counter_t;
 hyb_status_t hyb_t_ref_cpu( void* user, const hyb_l3_args_t* sub );
 
+/* The nine level-3 operations, and whether one exists in a precision (hemm, herk and her2k
+   in c and z only). */
+extern const hyb_op_t hyb_t_l3_ops[HYB_OP_L3_COUNT];
+int                   hyb_t_op_has_prec( hyb_op_t op, int prec );
+
 /* Dimensions of the output (rows x cols as stored, normalized or not) and of
    the k used in error bounds. */
 void hyb_t_out_dims( const hyb_l3_args_t* a, int64_t* rows, int64_t* cols );

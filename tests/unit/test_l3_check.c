@@ -12,17 +12,6 @@
 #include "dispatch/hyb_l3_check.h"
 #include "hyb_test_util.h"
 
-static const hyb_op_t hyb_l3_ops[] = { HYB_OP_GEMM, HYB_OP_SYMM,  HYB_OP_HEMM,  HYB_OP_SYRK, HYB_OP_HERK,
-	                                   HYB_OP_SYR2K, HYB_OP_HER2K, HYB_OP_TRSM, HYB_OP_TRMM };
-#define HYB_NOPS 9
-
-static int op_has_prec( hyb_op_t op, hyb_prec_t p )
-{
-	/* hemm, herk, her2k exist for complex data only. */
-	if ( op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K ) return hyb_prec_is_complex( p );
-	return 1;
-}
-
 static int64_t max1( int64_t v )
 {
 	return v > 1 ? v : 1;
@@ -68,7 +57,7 @@ static int ref_info_col( const hyb_l3_args_t* a )
 		const char* tr = ( a->op == HYB_OP_HERK || a->op == HYB_OP_HER2K ) ? "NC"
 		                 : hyb_prec_is_complex( a->prec )                  ? "NT"
 		                                                                   : "NTC";
-		int two = a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K;
+		int two = hyb_op_is_rank_2k( a->op );
 		if ( !in( a->uplo, "UL" ) ) return 1;
 		if ( !in( a->transa, tr ) ) return 2;
 		if ( a->n < 0 ) return 3;
@@ -152,14 +141,14 @@ static void test_valid_random( void )
 {
 	hyb_t_rng_t r = hyb_t_rng( 101 );
 	int         checked[2] = { 0, 0 };
-	for ( int o = 0; o < HYB_NOPS; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int p = 0; p < HYB_PREC_COUNT; p++ )
 		{
-			if ( !op_has_prec( hyb_l3_ops[o], (hyb_prec_t)p ) ) continue;
+			if ( !hyb_t_op_has_prec( hyb_t_l3_ops[o], (hyb_prec_t)p ) ) continue;
 			for ( int it = 0; it < 4000; it++ )
 			{
 				char          layout = it % 2 ? 'R' : 'C';
-				hyb_l3_args_t a      = random_args( &r, hyb_l3_ops[o], (hyb_prec_t)p, layout );
+				hyb_l3_args_t a      = random_args( &r, hyb_t_l3_ops[o], (hyb_prec_t)p, layout );
 				int           want   = layout == 'C' ? ref_info_col( &a ) == 0 : ref_valid_row( &a );
 				int           got    = hyb_l3_valid( &a );
 				if ( got != want )
@@ -189,14 +178,14 @@ static void test_valid_random( void )
 static void test_valid_ld_boundaries( void )
 {
 	hyb_t_rng_t r = hyb_t_rng( 102 );
-	for ( int o = 0; o < HYB_NOPS; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int p = 0; p < HYB_PREC_COUNT; p++ )
 		{
-			if ( !op_has_prec( hyb_l3_ops[o], (hyb_prec_t)p ) ) continue;
+			if ( !hyb_t_op_has_prec( hyb_t_l3_ops[o], (hyb_prec_t)p ) ) continue;
 			for ( int it = 0; it < 300; it++ )
 			{
 				char          layout = it % 2 ? 'R' : 'C';
-				hyb_l3_args_t a      = { .op = hyb_l3_ops[o], .prec = (hyb_prec_t)p, .layout = layout };
+				hyb_l3_args_t a      = { .op = hyb_t_l3_ops[o], .prec = (hyb_prec_t)p, .layout = layout };
 				hyb_t_random_options( &r, a.op, a.prec, &a.side, &a.uplo, &a.transa, &a.transb, &a.diag );
 				a.m = hyb_t_int( &r, 0, 6 ), a.n = hyb_t_int( &r, 0, 6 ), a.k = hyb_t_int( &r, 0, 6 );
 				a.lda = a.ldb = a.ldc = 100;
@@ -222,18 +211,18 @@ static void test_valid_ld_boundaries( void )
 static void test_valid_each_position( void )
 {
 	hyb_t_rng_t r = hyb_t_rng( 103 );
-	for ( int o = 0; o < HYB_NOPS; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int p = 0; p < HYB_PREC_COUNT; p++ )
 		{
-			if ( !op_has_prec( hyb_l3_ops[o], (hyb_prec_t)p ) ) continue;
-			hyb_l3_args_t a = { .op = hyb_l3_ops[o], .prec = (hyb_prec_t)p, .layout = 'C' };
+			if ( !hyb_t_op_has_prec( hyb_t_l3_ops[o], (hyb_prec_t)p ) ) continue;
+			hyb_l3_args_t a = { .op = hyb_t_l3_ops[o], .prec = (hyb_prec_t)p, .layout = 'C' };
 			hyb_t_random_options( &r, a.op, a.prec, &a.side, &a.uplo, &a.transa, &a.transb, &a.diag );
 			a.m = 3, a.n = 4, a.k = 5, a.lda = a.ldb = a.ldc = 9;
 			CU_ASSERT_TRUE_FATAL( hyb_l3_valid( &a ) );
 			hyb_l3_args_t bad[12];
 			int           nb = 0;
 			int           uses_side = a.op == HYB_OP_SYMM || a.op == HYB_OP_HEMM || a.op == HYB_OP_TRSM || a.op == HYB_OP_TRMM;
-			int           rank_k    = a.op == HYB_OP_SYRK || a.op == HYB_OP_HERK || a.op == HYB_OP_SYR2K || a.op == HYB_OP_HER2K;
+			int           rank_k    = hyb_op_is_rank_k( a.op );
 			int           tri       = a.op == HYB_OP_TRSM || a.op == HYB_OP_TRMM;
 			if ( uses_side ) bad[nb] = a, bad[nb++].side = '?';
 			if ( a.op != HYB_OP_GEMM ) bad[nb] = a, bad[nb++].uplo = 'X';
@@ -276,11 +265,11 @@ static void test_normalize( void )
 {
 	hyb_t_rng_t r = hyb_t_rng( 104 );
 	int         runs = 0;
-	for ( int o = 0; o < HYB_NOPS; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int p = 0; p < HYB_PREC_COUNT; p++ )
 		{
-			hyb_op_t op = hyb_l3_ops[o];
-			if ( !op_has_prec( op, (hyb_prec_t)p ) ) continue;
+			hyb_op_t op = hyb_t_l3_ops[o];
+			if ( !hyb_t_op_has_prec( op, (hyb_prec_t)p ) ) continue;
 			for ( int it = 0; it < 40; it++ )
 			{
 				char s, u, ta, tb, dg;
@@ -361,13 +350,13 @@ static void test_normalize_scalars( void )
 static void test_trivial( void )
 {
 	hyb_t_rng_t r = hyb_t_rng( 105 );
-	for ( int o = 0; o < HYB_NOPS; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int it = 0; it < 500; it++ )
 		{
-			hyb_l3_args_t a = { .op = hyb_l3_ops[o], .prec = (hyb_prec_t)hyb_t_int( &r, 2, 3 ), .layout = 'C' };
+			hyb_l3_args_t a = { .op = hyb_t_l3_ops[o], .prec = (hyb_prec_t)hyb_t_int( &r, 2, 3 ), .layout = 'C' };
 			hyb_t_random_options( &r, a.op, a.prec, &a.side, &a.uplo, &a.transa, &a.transb, &a.diag );
 			a.m = hyb_t_int( &r, 0, 3 ), a.n = hyb_t_int( &r, 0, 3 ), a.k = hyb_t_int( &r, 0, 3 );
-			int rank_k = a.op == HYB_OP_SYRK || a.op == HYB_OP_HERK || a.op == HYB_OP_SYR2K || a.op == HYB_OP_HER2K;
+			int rank_k = hyb_op_is_rank_k( a.op );
 			if ( a.op != HYB_OP_GEMM && !rank_k ) a.k = 0; /* unused: zero by convention */
 			if ( rank_k ) a.m = 0;
 			int az      = (int)hyb_t_int( &r, 0, 3 );
@@ -385,10 +374,10 @@ static void test_trivial( void )
 static void test_flops( void )
 {
 	hyb_t_rng_t r = hyb_t_rng( 106 );
-	for ( int o = 0; o < HYB_NOPS; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int it = 0; it < 200; it++ )
 		{
-			hyb_l3_args_t a = { .op = hyb_l3_ops[o], .prec = (hyb_prec_t)hyb_t_int( &r, 0, 3 ), .layout = 'C' };
+			hyb_l3_args_t a = { .op = hyb_t_l3_ops[o], .prec = (hyb_prec_t)hyb_t_int( &r, 0, 3 ), .layout = 'C' };
 			hyb_t_random_options( &r, a.op, a.prec, &a.side, &a.uplo, &a.transa, &a.transb, &a.diag );
 			double m = (double)( a.m = hyb_t_int( &r, 1, 100000 ) ), n = (double)( a.n = hyb_t_int( &r, 1, 100000 ) ),
 			       k = (double)( a.k = hyb_t_int( &r, 1, 100000 ) );

@@ -16,19 +16,6 @@
 #include "hyb_test_util.h"
 #include "kernels/pipeline/hyb_l3_tasks.h"
 
-static const hyb_op_t hyb_ops[] = { HYB_OP_GEMM, HYB_OP_SYMM,  HYB_OP_HEMM,  HYB_OP_SYRK, HYB_OP_HERK,
-	                                HYB_OP_SYR2K, HYB_OP_HER2K, HYB_OP_TRSM, HYB_OP_TRMM };
-
-static int rank_k( hyb_op_t op )
-{
-	return op == HYB_OP_SYRK || op == HYB_OP_HERK || op == HYB_OP_SYR2K || op == HYB_OP_HER2K;
-}
-
-static int has_prec( hyb_op_t op, int p )
-{
-	return !( op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K ) || hyb_prec_is_complex( (hyb_prec_t)p );
-}
-
 /* One random case: a normalized problem, the device region and the tiles. */
 typedef struct
 {
@@ -48,7 +35,7 @@ static void make_case( hyb_case_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p,
 	hyb_l3_normalize( &c->pr.args );
 	hyb_t_out_dims( &c->pr.args, &c->rows, &c->cols );
 	c->Tm = hyb_t_int( r, 1, max_tile );
-	c->Tn = rank_k( op ) ? c->Tm : hyb_t_int( r, 1, max_tile );
+	c->Tn = hyb_op_is_rank_k( op ) ? c->Tm : hyb_t_int( r, 1, max_tile );
 	c->K  = hyb_t_int( r, 1, max_tile );
 	c->m_dev = c->rows, c->n_dev = c->cols;
 	/* gemm: part of the output may be a CPU strip outside the work. */
@@ -182,7 +169,7 @@ static int check_cover( const hyb_case_t* c, const hyb_l3_work_t* w )
 			bad++;
 			continue;
 		}
-		if ( tk->mask != HYB_MASK_FULL && !rank_k( a->op ) ) bad++;
+		if ( tk->mask != HYB_MASK_FULL && !hyb_op_is_rank_k( a->op ) ) bad++;
 		for ( int64_t j = tk->c0; j < tk->c0 + tk->cols; j++ )
 			for ( int64_t i = tk->r0; i < tk->r0 + tk->rows; i++ )
 			{
@@ -234,7 +221,7 @@ static int check_bookkeeping( const hyb_case_t* c, const hyb_l3_work_t* w )
 			}
 		}
 		int64_t kdim = a->op == HYB_OP_GEMM ? a->k : a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n )
-		               : rank_k( a->op ) ? ( a->op == HYB_OP_SYR2K || a->op == HYB_OP_HER2K ? 2 : 1 ) * a->k
+		               : hyb_op_is_rank_k( a->op ) ? ( hyb_op_is_rank_2k( a->op ) ? 2 : 1 ) * a->k
 		                                  : 0;
 		if ( ksum != kdim ) bad++;
 		flops += tk->flops;
@@ -339,16 +326,16 @@ static void run_all( int how )
 {
 	hyb_t_rng_t r = hyb_t_rng( 200 + (uint64_t)how );
 	int         cases = 0, breaks_product = 0, breaks_rank_k = 0;
-	for ( int o = 0; o < 9; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int p = 0; p < HYB_PREC_COUNT; p++ )
 		{
-			if ( !has_prec( hyb_ops[o], p ) ) continue;
+			if ( !hyb_t_op_has_prec( hyb_t_l3_ops[o], p ) ) continue;
 			for ( int it = 0; it < 80; it++ )
 			{
 				hyb_case_t c;
-				make_case( &c, &r, hyb_ops[o], (hyb_prec_t)p, it < 60 ? 12 : 23, 7 );
-				int* breaks = rank_k( hyb_ops[o] ) ? &breaks_rank_k : &breaks_product;
-				int  bad    = run_case( &c, how, breaks, hyb_ops[o] != HYB_OP_TRSM && hyb_ops[o] != HYB_OP_TRMM );
+				make_case( &c, &r, hyb_t_l3_ops[o], (hyb_prec_t)p, it < 60 ? 12 : 23, 7 );
+				int* breaks = hyb_op_is_rank_k( hyb_t_l3_ops[o] ) ? &breaks_rank_k : &breaks_product;
+				int  bad    = run_case( &c, how, breaks, hyb_t_l3_ops[o] != HYB_OP_TRSM && hyb_t_l3_ops[o] != HYB_OP_TRMM );
 				CU_ASSERT_EQUAL( bad, 0 );
 				hyb_t_problem_free( &c.pr );
 				cases++;

@@ -21,19 +21,6 @@
 #include "kernels/pipeline/hyb_l3_pipeline.h"
 #include "kernels/sim/hyb_device_sim.h"
 
-static const hyb_op_t hyb_ops[] = { HYB_OP_GEMM, HYB_OP_SYMM,  HYB_OP_HEMM,  HYB_OP_SYRK, HYB_OP_HERK,
-	                                HYB_OP_SYR2K, HYB_OP_HER2K, HYB_OP_TRSM, HYB_OP_TRMM };
-
-static int rank_k( hyb_op_t op )
-{
-	return op == HYB_OP_SYRK || op == HYB_OP_HERK || op == HYB_OP_SYR2K || op == HYB_OP_HER2K;
-}
-
-static int has_prec( hyb_op_t op, int p )
-{
-	return !( op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K ) || hyb_prec_is_complex( (hyb_prec_t)p );
-}
-
 /* One pipeline call and what it must satisfy. */
 typedef struct
 {
@@ -68,7 +55,7 @@ static void random_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_
 	c->pad       = hyb_t_int( r, 0, 3 );
 	c->beta_kind = (int)hyb_t_int( r, 0, 2 );
 	c->Tm        = hyb_t_int( r, 1, max_tile );
-	c->Tn        = rank_k( op ) ? c->Tm : hyb_t_int( r, 1, max_tile );
+	c->Tn        = hyb_op_is_rank_k( op ) ? c->Tm : hyb_t_int( r, 1, max_tile );
 	c->K         = hyb_t_int( r, 1, max_tile );
 	c->ndev      = 1;
 	c->register_ops = (int)hyb_t_int( r, 0, 1 );
@@ -165,14 +152,14 @@ static void test_every_op( void )
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "256M", NULL ), HYB_OK );
 	hyb_t_rng_t r    = hyb_t_rng( 300 );
 	int         runs = 0;
-	for ( int o = 0; o < 9; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int p = 0; p < HYB_PREC_COUNT; p++ )
 		{
-			if ( !has_prec( hyb_ops[o], p ) ) continue;
+			if ( !hyb_t_op_has_prec( hyb_t_l3_ops[o], p ) ) continue;
 			for ( int it = 0; it < 10; it++ )
 			{
 				hyb_pcase_t c;
-				random_pcase( &c, &r, hyb_ops[o], (hyb_prec_t)p, it < 7 ? 11 : 20, 7 );
+				random_pcase( &c, &r, hyb_t_l3_ops[o], (hyb_prec_t)p, it < 7 ? 11 : 20, 7 );
 				run_pcase( &c, &r, 0 );
 				CU_ASSERT_EQUAL( check_clean( &c ), 0 );
 				runs++;
@@ -191,9 +178,9 @@ static void test_nan_beta0( void )
 	for ( int o = 0; o < 7; o++ )
 		for ( int p = 0; p < HYB_PREC_COUNT; p++ )
 		{
-			if ( !has_prec( hyb_ops[o], p ) ) continue;
+			if ( !hyb_t_op_has_prec( hyb_t_l3_ops[o], p ) ) continue;
 			hyb_pcase_t c;
-			random_pcase( &c, &r, hyb_ops[o], (hyb_prec_t)p, 13, 5 );
+			random_pcase( &c, &r, hyb_t_l3_ops[o], (hyb_prec_t)p, 13, 5 );
 			c.beta_kind = 0;
 			c.pad       = 2;
 			run_pcase( &c, &r, 0 );
@@ -245,8 +232,8 @@ static void test_two_devices( void )
 	hyb_t_rng_t seeds = hyb_t_rng( 303 );
 	for ( int it = 0; it < 12; it++ )
 	{
-		hyb_op_t    op = hyb_ops[it % 9];
-		hyb_prec_t  p  = op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K ? HYB_PREC_Z : (hyb_prec_t)( it % 4 );
+		hyb_op_t    op = hyb_t_l3_ops[it % HYB_OP_L3_COUNT];
+		hyb_prec_t  p  = hyb_op_is_complex_only( op ) ? HYB_PREC_Z : (hyb_prec_t)( it % 4 );
 		uint64_t    seed = hyb_t_next( &seeds );
 		hyb_pcase_t c[2];
 		for ( int nd = 1; nd <= 2; nd++ )
@@ -344,7 +331,7 @@ static void test_registered( void )
 	for ( int it = 0; it < 16; it++ )
 	{
 		hyb_pcase_t c;
-		random_pcase( &c, &r, hyb_ops[it % 9], HYB_PREC_Z, 14, 5 );
+		random_pcase( &c, &r, hyb_t_l3_ops[it % HYB_OP_L3_COUNT], HYB_PREC_Z, 14, 5 );
 		c.register_ops = 1;
 		c.ndev         = 1 + it % 2;
 		if ( it % 3 == 0 )
@@ -366,7 +353,7 @@ static void test_repeated_calls( void )
 	for ( int it = 0; it < 40; it++ )
 	{
 		hyb_pcase_t c;
-		random_pcase( &c, &r, hyb_ops[hyb_t_int( &r, 0, 8 )], HYB_PREC_C, it % 5 == 0 ? 40 : 10, it % 5 == 0 ? 16 : 4 );
+		random_pcase( &c, &r, hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )], HYB_PREC_C, it % 5 == 0 ? 40 : 10, it % 5 == 0 ? 16 : 4 );
 		run_pcase( &c, &r, 0 );
 		CU_ASSERT_EQUAL( check_clean( &c ), 0 );
 	}
@@ -386,7 +373,7 @@ static void* concurrent_main( void* p )
 	for ( int it = 0; it < 10; it++ )
 	{
 		hyb_pcase_t c;
-		random_pcase( &c, &r, hyb_ops[hyb_t_int( &r, 0, 8 )], HYB_PREC_Z, 12, 4 );
+		random_pcase( &c, &r, hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )], HYB_PREC_Z, 12, 4 );
 		c.ndev = 1 + (int)hyb_t_int( &r, 0, 1 );
 		run_pcase( &c, &r, 0 );
 		t->bad += check_clean( &c );

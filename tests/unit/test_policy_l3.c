@@ -14,14 +14,6 @@
 #include "policies/hyb_policy_l3.h"
 #include "policies/hyb_refit.h"
 
-static const hyb_op_t hyb_ops[] = { HYB_OP_GEMM, HYB_OP_SYMM,  HYB_OP_HEMM,  HYB_OP_SYRK, HYB_OP_HERK,
-	                                HYB_OP_SYR2K, HYB_OP_HER2K, HYB_OP_TRSM, HYB_OP_TRMM };
-
-static int rank_k( hyb_op_t op )
-{
-	return op == HYB_OP_SYRK || op == HYB_OP_HERK || op == HYB_OP_SYR2K || op == HYB_OP_HER2K;
-}
-
 static int tri( hyb_op_t op )
 {
 	return op == HYB_OP_TRSM || op == HYB_OP_TRMM;
@@ -33,8 +25,8 @@ static hyb_l3_args_t mk( hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int64_t m, i
 	hyb_l3_args_t a = { .op = op, .prec = p, .layout = 'C', .m = m, .n = n, .k = k, .alpha = { 1, 0 },
 		                .beta = { 1, 0 } };
 	hyb_t_random_options( r, op, p, &a.side, &a.uplo, &a.transa, &a.transb, &a.diag );
-	if ( rank_k( op ) ) a.m = 0;
-	if ( !( op == HYB_OP_GEMM || rank_k( op ) ) ) a.k = 0;
+	if ( hyb_op_is_rank_k( op ) ) a.m = 0;
+	if ( !( op == HYB_OP_GEMM || hyb_op_is_rank_k( op ) ) ) a.k = 0;
 	if ( op != HYB_OP_GEMM ) a.transb = 0;
 	if ( hyb_t_int( r, 0, 1 ) ) a.beta[0] = 0;
 	int64_t big = m > n ? m : n;
@@ -45,7 +37,7 @@ static hyb_l3_args_t mk( hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int64_t m, i
 
 static hyb_prec_t prec_for( hyb_op_t op, hyb_t_rng_t* r )
 {
-	if ( op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K ) return (hyb_prec_t)hyb_t_int( r, 2, 3 );
+	if ( hyb_op_is_complex_only( op ) ) return (hyb_prec_t)hyb_t_int( r, 2, 3 );
 	return (hyb_prec_t)hyb_t_int( r, 0, 3 );
 }
 
@@ -58,7 +50,7 @@ static hyb_l3_policy_in_t base_in( void )
 
 static int64_t out_rows( const hyb_l3_args_t* a )
 {
-	return rank_k( a->op ) ? a->n : a->m;
+	return hyb_op_is_rank_k( a->op ) ? a->n : a->m;
 }
 
 /* The memory the plan's tiles need on one device, bytes. */
@@ -77,11 +69,11 @@ static double tile_need( const hyb_l3_args_t* a, int64_t Tm, int64_t Tn, int64_t
 /* Tiles are within the output and the inner dimension, and fit. */
 static int tiles_ok( const hyb_l3_args_t* a, double budget, int64_t Tm, int64_t Tn, int64_t K )
 {
-	int64_t kdim = a->op == HYB_OP_GEMM ? a->k : rank_k( a->op ) ? a->k : a->side == 'L' ? a->m : a->n;
+	int64_t kdim = a->op == HYB_OP_GEMM ? a->k : hyb_op_is_rank_k( a->op ) ? a->k : a->side == 'L' ? a->m : a->n;
 	if ( Tm < 1 || Tn < 1 || K < 1 ) return 0;
 	if ( Tm > out_rows( a ) || Tn > a->n ) return 0;
 	if ( tri( a->op ) ? K != kdim : K > kdim ) return 0;
-	if ( rank_k( a->op ) && Tm != Tn ) return 0;
+	if ( hyb_op_is_rank_k( a->op ) && Tm != Tn ) return 0;
 	if ( tri( a->op ) && ( a->side == 'L' ? Tm != a->m : Tn != a->n ) ) return 0; /* whole panels */
 	return tile_need( a, Tm, Tn, K ) <= budget;
 }
@@ -93,11 +85,11 @@ static void test_mode_cpu_and_no_device( void )
 	hyb_profile_t p;
 	hyb_profile_defaults( &p );
 	hyb_t_rng_t r = hyb_t_rng( 600 );
-	for ( int o = 0; o < 9; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int it = 0; it < 20; it++ )
 		{
 			int64_t            s = hyb_t_int( &r, 1, 40000 );
-			hyb_l3_args_t      a = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), s, s, s );
+			hyb_l3_args_t      a = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), s, s, s );
 			hyb_l3_policy_in_t in = base_in();
 			in.mode               = HYB_MODE_CPU;
 			hyb_l3_plan_t plan    = hyb_policy_l3_choose( &a, &p, &in );
@@ -122,11 +114,11 @@ static void test_min_flops( void )
 	hyb_profile_t p;
 	hyb_profile_defaults( &p );
 	hyb_t_rng_t r = hyb_t_rng( 601 );
-	for ( int o = 0; o < 9; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int it = 0; it < 20; it++ )
 		{
 			int64_t            s     = hyb_t_int( &r, 2000, 30000 );
-			hyb_l3_args_t      a     = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), s, s, s );
+			hyb_l3_args_t      a     = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), s, s, s );
 			double             flops = hyb_l3_flops( &a );
 			hyb_l3_policy_in_t in    = base_in();
 			in.min_flops             = flops * 1.0001;
@@ -143,12 +135,12 @@ static void test_mode_gpu_any_size( void )
 	hyb_profile_t p;
 	hyb_profile_defaults( &p );
 	hyb_t_rng_t r = hyb_t_rng( 602 );
-	for ( int o = 0; o < 9; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int it = 0; it < 200; it++ )
 		{
 			int64_t m = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 ), n = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 ),
 			        k = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 );
-			hyb_l3_args_t      a  = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), m, n, k );
+			hyb_l3_args_t      a  = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), m, n, k );
 			hyb_l3_policy_in_t in = base_in();
 			in.mode               = HYB_MODE_GPU;
 			in.ndev               = (int)hyb_t_int( &r, 1, 4 );
@@ -171,11 +163,11 @@ static void test_auto_extremes( void )
 	hyb_profile_t p;
 	hyb_profile_defaults( &p );
 	hyb_t_rng_t r = hyb_t_rng( 603 );
-	for ( int o = 0; o < 9; o++ )
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int q = 0; q < 4; q++ )
 		{
-			hyb_op_t           op = hyb_ops[o];
-			hyb_prec_t         pr = op == HYB_OP_HEMM || op == HYB_OP_HERK || op == HYB_OP_HER2K ? (hyb_prec_t)( 2 + q % 2 ) : (hyb_prec_t)q;
+			hyb_op_t           op = hyb_t_l3_ops[o];
+			hyb_prec_t         pr = hyb_op_is_complex_only( op ) ? (hyb_prec_t)( 2 + q % 2 ) : (hyb_prec_t)q;
 			hyb_l3_args_t      a  = mk( &r, op, pr, 30000, 30000, 30000 );
 			hyb_l3_policy_in_t in = base_in();
 			hyb_l3_plan_t      plan = hyb_policy_l3_choose( &a, &p, &in );
@@ -198,7 +190,7 @@ static void test_plan_consistency( void )
 	hyb_t_rng_t r = hyb_t_rng( 604 );
 	for ( int it = 0; it < 3000; it++ )
 	{
-		hyb_op_t           op = hyb_ops[hyb_t_int( &r, 0, 8 )];
+		hyb_op_t           op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
 		hyb_l3_args_t      a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 1, 20000 ), hyb_t_int( &r, 1, 20000 ),
 		                            hyb_t_int( &r, 1, 20000 ) );
 		hyb_l3_policy_in_t in = base_in();
@@ -235,7 +227,7 @@ static void test_tiles_fit_budget( void )
 	forced_bad      = 0;
 	for ( int it = 0; it < 20000; it++ )
 	{
-		hyb_op_t      op = hyb_ops[hyb_t_int( &r, 0, 8 )];
+		hyb_op_t      op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
 		int64_t       hi = it % 2 ? 100000 : 300;
 		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 1, hi ), hyb_t_int( &r, 1, hi ), hyb_t_int( &r, 1, hi ) );
 		double        budget = exp( log( 1e4 ) + ( hyb_t_unit( &r ) + 1 ) * 0.5 * log( 1e7 ) ); /* 10 KB .. 100 GB */
@@ -280,7 +272,7 @@ static void test_forced_tile_fits( void )
 	hyb_t_rng_t r = hyb_t_rng( 615 );
 	for ( int o = 0; o < 7; o++ )
 	{
-		hyb_l3_args_t a = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), 3000, 2000, 1000 );
+		hyb_l3_args_t a = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), 3000, 2000, 1000 );
 		int64_t       Tm, Tn, K;
 		hyb_policy_l3_tiles( &a, &p, 1, 80e9, 700, &Tm, &Tn, &K );
 		CU_ASSERT( Tm == 700 && Tn == 700 && K >= 1 );
@@ -314,9 +306,9 @@ static void test_fixed_cpu_ratio( void )
 			CU_ASSERT( share < 1 );
 		}
 	/* Other ops never get a strip. */
-	for ( int o = 1; o < 9; o++ )
+	for ( int o = 1; o < HYB_OP_L3_COUNT; o++ )
 	{
-		hyb_l3_args_t      a  = mk( &r, hyb_ops[o], prec_for( hyb_ops[o], &r ), 20000, 20000, 20000 );
+		hyb_l3_args_t      a  = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), 20000, 20000, 20000 );
 		hyb_l3_policy_in_t in = base_in();
 		in.cpu_ratio          = 0.5;
 		for ( int mode = HYB_MODE_AUTO; mode <= HYB_MODE_GPU; mode += 2 )
@@ -341,7 +333,7 @@ static void test_cost_monotone( void )
 	hyb_t_rng_t r = hyb_t_rng( 607 );
 	for ( int it = 0; it < 3000; it++ )
 	{
-		hyb_op_t      op = hyb_ops[hyb_t_int( &r, 0, 8 )];
+		hyb_op_t      op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
 		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 64, 40000 ), hyb_t_int( &r, 64, 40000 ),
 		                       hyb_t_int( &r, 64, 40000 ) );
 		double        budget = 80e9;
@@ -411,7 +403,7 @@ static void test_gpu_scale( void )
 	hyb_t_rng_t r = hyb_t_rng( 609 );
 	for ( int it = 0; it < 200; it++ )
 	{
-		hyb_op_t           op = hyb_ops[hyb_t_int( &r, 0, 8 )];
+		hyb_op_t           op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
 		hyb_l3_args_t      a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 500, 20000 ), hyb_t_int( &r, 500, 20000 ),
 		                            hyb_t_int( &r, 500, 20000 ) );
 		hyb_l3_policy_in_t in = base_in();
