@@ -26,8 +26,8 @@ static void hyb_one( hyb_bb_rng_t* r, int i, int use_cblas )
 	double* cref = malloc( sizeof *cref * (size_t)ld * n );
 	hyb_bb_ref_dgemm( 'N', 'N', m, n, k, alpha, a, ld, b, k, beta, c, cref, ld );
 	double denom =
-	    ( sqrt( k ) + 2 ) * alpha * hyb_bb_norm_d( m, k, a, ld ) * hyb_bb_norm_d( k, n, b, k ) +
-	    2 * beta * hyb_bb_norm_d( m, n, c, ld );
+	    hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ), hyb_bb_norm_d( k, n, b, k ),
+	                       beta, hyb_bb_norm_d( m, n, c, ld ) );
 	if ( use_cblas )
 		cblas_dgemm( HYB_BB_COL_MAJOR, HYB_BB_NO_TRANS, HYB_BB_NO_TRANS, m, n, k, alpha, a, ld, b,
 		             k, beta, c, ld );

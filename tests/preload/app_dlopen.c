@@ -52,8 +52,8 @@ int main( int argc, char** argv )
 	double* cref = malloc( sizeof *cref * (size_t)ld * n );
 	hyb_bb_ref_dgemm( 'N', 'T', m, n, k, alpha, a, ld, b, n, beta, c, cref, ld );
 	double denom =
-	    ( sqrt( k ) + 2 ) * alpha * hyb_bb_norm_d( m, k, a, ld ) * hyb_bb_norm_d( n, k, b, n ) +
-	    2 * fabs( beta ) * hyb_bb_norm_d( m, n, c, ld );
+	    hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ), hyb_bb_norm_d( n, k, b, n ),
+	                       beta, hyb_bb_norm_d( m, n, c, ld ) );
 	dgemm( "N", "T", &m, &n, &k, &alpha, a, &ld, b, &n, &beta, c, &ld, 1, 1 );
 	hyb_bb_check( "dgemm_ after dlopen(RTLD_LOCAL)", hyb_bb_diff_d( m, n, c, cref, ld ), denom,
 	              hyb_eps_d );

@@ -31,8 +31,8 @@ static int hyb_checked_dgemm( uint64_t seed, int m, int n, int k, const char* wh
 	double* cref = malloc( sizeof *cref * (size_t)ld * n );
 	hyb_bb_ref_dgemm( 'N', 'N', m, n, k, alpha, a, ld, b, k, beta, c, cref, ld );
 	double denom =
-	    ( sqrt( k ) + 2 ) * alpha * hyb_bb_norm_d( m, k, a, ld ) * hyb_bb_norm_d( k, n, b, k ) +
-	    2 * beta * hyb_bb_norm_d( m, n, c, ld );
+	    hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ), hyb_bb_norm_d( k, n, b, k ),
+	                       beta, hyb_bb_norm_d( m, n, c, ld ) );
 	dgemm_( "N", "N", &m, &n, &k, &alpha, a, &ld, b, &k, &beta, c, &ld, 1, 1 );
 	char what[80];
 	snprintf( what, sizeof what, "%s dgemm_ %dx%dx%d", who, m, n, k );

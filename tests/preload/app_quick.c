@@ -56,8 +56,8 @@ static void hyb_beta0_gemm( hyb_bb_rng_t* r, int use_cblas )
 	else
 		dgemm_( "N", "N", &m, &n, &k, &alpha, a, &ld, b, &ld, &beta, c, &ld, 1, 1 );
 	hyb_nontrivial++;
-	double denom =
-	    ( sqrt( k ) + 2 ) * alpha * hyb_bb_norm_d( m, k, a, ld ) * hyb_bb_norm_d( k, n, b, ld );
+	double denom = hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ),
+	                                  hyb_bb_norm_d( k, n, b, ld ), 0, 0 );
 	hyb_bb_check( use_cblas ? "cblas_dgemm beta=0, NaN/Inf in C" : "dgemm_ beta=0, NaN/Inf in C",
 	              hyb_bb_diff_d( m, n, c, cref, ld ), denom, hyb_eps_d );
 	/* Rows m..ld-1 are not part of C: still NaN/Inf. */
@@ -82,8 +82,8 @@ static void hyb_beta0_zgemm( hyb_bb_rng_t* r )
 	hyb_bb_ref_zgemm( 'N', 'T', m, n, k, alpha, a, ld, b, ld, beta, c, cref, ld );
 	zgemm_( "N", "T", &m, &n, &k, &alpha, a, &ld, b, &ld, &beta, c, &ld, 1, 1 );
 	hyb_nontrivial++;
-	double denom = ( sqrt( k ) + 2 ) * cabs( alpha ) * hyb_bb_norm_z( m, k, a, ld ) *
-	               hyb_bb_norm_z( n, k, b, ld );
+	double denom = hyb_bb_gemm_denom( k, cabs( alpha ), hyb_bb_norm_z( m, k, a, ld ),
+	                                  hyb_bb_norm_z( n, k, b, ld ), 0, 0 );
 	hyb_bb_check( "zgemm_ beta=0, NaN in C", hyb_bb_diff_z( m, n, c, cref, ld ), denom, hyb_eps_d );
 	free( a ), free( b ), free( c ), free( cref );
 }
@@ -111,8 +111,8 @@ static void hyb_beta0_dsyrk( hyb_bb_rng_t* r )
 			else
 				lower_nan = lower_nan && !isfinite( c[ij] );
 		}
-	double denom =
-	    ( sqrt( k ) + 2 ) * alpha * hyb_bb_norm_d( n, k, a, ld ) * hyb_bb_norm_d( n, k, a, ld );
+	double denom = hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( n, k, a, ld ),
+	                                  hyb_bb_norm_d( n, k, a, ld ), 0, 0 );
 	hyb_bb_check( "dsyrk_ beta=0, NaN in C (upper)", sqrt( diff ), denom, hyb_eps_d );
 	hyb_bb_expect( lower_nan, "dsyrk_ touched the lower triangle" );
 	free( a ), free( c ), free( cref );

@@ -34,10 +34,10 @@ static void hyb_one_dgemm( hyb_bb_rng_t* r, int t, int it )
 	double* c    = hyb_bb_alloc_d( r, ld, n );
 	double* cref = malloc( sizeof *cref * (size_t)ld * n );
 	hyb_bb_ref_dgemm( ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, cref, ld );
-	double denom = ( sqrt( k ) + 2 ) * fabs( alpha ) *
-	                   hyb_bb_norm_d( ta == 'N' ? m : k, ta == 'N' ? k : m, a, lda ) *
-	                   hyb_bb_norm_d( tb == 'N' ? k : n, tb == 'N' ? n : k, b, ldb ) +
-	               2 * fabs( beta ) * hyb_bb_norm_d( m, n, c, ld );
+	double denom =
+	    hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( ta == 'N' ? m : k, ta == 'N' ? k : m, a, lda ),
+	                       hyb_bb_norm_d( tb == 'N' ? k : n, tb == 'N' ? n : k, b, ldb ), beta,
+	                       hyb_bb_norm_d( m, n, c, ld ) );
 	dgemm_( &ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ld, 1, 1 );
 	char what[80];
 	snprintf( what, sizeof what, "thread %d iter %d dgemm_ %c%c %dx%dx%d", t, it, ta, tb, m, n, k );
@@ -54,9 +54,9 @@ static void hyb_one_zgemm( hyb_bb_rng_t* r, int t, int it )
 	hyb_bb_z_t* c    = hyb_bb_alloc_z( r, ld, n );
 	hyb_bb_z_t* cref = malloc( sizeof *cref * (size_t)ld * n );
 	hyb_bb_ref_zgemm( 'N', 'C', m, n, k, alpha, a, ld, b, n, beta, c, cref, ld );
-	double denom = ( sqrt( k ) + 2 ) * cabs( alpha ) * hyb_bb_norm_z( m, k, a, ld ) *
-	                   hyb_bb_norm_z( n, k, b, n ) +
-	               2 * cabs( beta ) * hyb_bb_norm_z( m, n, c, ld );
+	double denom = hyb_bb_gemm_denom( k, cabs( alpha ), hyb_bb_norm_z( m, k, a, ld ),
+	                                  hyb_bb_norm_z( n, k, b, n ), cabs( beta ),
+	                                  hyb_bb_norm_z( m, n, c, ld ) );
 	zgemm_( "N", "C", &m, &n, &k, &alpha, a, &ld, b, &n, &beta, c, &ld, 1, 1 );
 	char what[80];
 	snprintf( what, sizeof what, "thread %d iter %d zgemm_ NC %dx%dx%d", t, it, m, n, k );

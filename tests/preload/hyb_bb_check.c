@@ -3,6 +3,7 @@
    hyb_bb_check.h). */
 #include "hyb_bb_check.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -253,12 +254,42 @@ double hyb_bb_diff_z( int rows, int cols, const hyb_bb_z_t* x, const hyb_bb_z_t*
 	return sqrt( s );
 }
 
+double hyb_bb_gemm_denom( double k, double alpha, double norm_a, double norm_b, double beta,
+                          double norm_c0 )
+{
+	return ( sqrt( k ) + 2 ) * fabs( alpha ) * norm_a * norm_b + 2 * fabs( beta ) * norm_c0;
+}
+
 int hyb_bb_check( const char* what, double diff, double denom, double eps )
 {
 	double ratio = denom > 0 ? diff / ( denom * eps ) : ( diff == 0 ? 0.0 : INFINITY );
 	int    ok    = isfinite( ratio ) && ratio < HYB_BB_TOL;
 	printf( "%s %-48s error/(bound*eps) = %.3g\n", ok ? "ok  " : "FAIL", what, ratio );
 	if ( !ok ) atomic_fetch_add( &hyb_bb_nfail, 1 );
+	return ok;
+}
+
+int hyb_bb_check_dtrsm( const char* what, char side, char uplo, char trans, char diag, int m, int n,
+                        double alpha, const double* a, int lda, const double* x, const double* b0,
+                        int ldb )
+{
+	int     dim = side == 'L' ? m : n;
+	double* ax  = malloc( sizeof *ax * (size_t)ldb * n );
+	double* ab0 = malloc( sizeof *ab0 * (size_t)ldb * n );
+	double* t   = calloc( (size_t)dim * dim, sizeof *t );
+	double* e   = calloc( (size_t)dim * dim, sizeof *e );
+	if ( !ax || !ab0 || !t || !e ) abort();
+	hyb_bb_ref_dtrmul( side, uplo, trans, diag, m, n, a, lda, x, ax, ldb );
+	for ( size_t i = 0; i < (size_t)ldb * n; i++ )
+		ab0[i] = alpha * b0[i];
+	/* ||T||_F of the triangle actually used (unit diagonal included). */
+	for ( int i = 0; i < dim; i++ )
+		e[i + (size_t)i * dim] = 1;
+	hyb_bb_ref_dtrmul( 'L', uplo, 'N', diag, dim, dim, a, lda, e, t, dim );
+	double denom = ( dim + 2 ) * hyb_bb_norm_d( dim, dim, t, dim ) * hyb_bb_norm_d( m, n, x, ldb ) +
+	               2 * hyb_bb_norm_d( m, n, ab0, ldb );
+	int ok = hyb_bb_check( what, hyb_bb_diff_d( m, n, ax, ab0, ldb ), denom, DBL_EPSILON );
+	free( ax ), free( ab0 ), free( t ), free( e );
 	return ok;
 }
 

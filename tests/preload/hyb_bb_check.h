@@ -78,6 +78,20 @@ double hyb_bb_diff_d( int rows, int cols, const double* x, const double* y, int 
 double hyb_bb_diff_sd( int rows, int cols, const float* x, const double* y, int ld );
 double hyb_bb_diff_z( int rows, int cols, const hyb_bb_z_t* x, const hyb_bb_z_t* y, int ld );
 
+/* The denominator of the normalized error of C = alpha op(A) op(B) + beta C0
+   (MAGMA's bound): (sqrt(k) + 2) |alpha| ||op(A)|| ||op(B)|| + 2 |beta| ||C0||,
+   Frobenius norms; complex callers pass |alpha| and |beta|. */
+double hyb_bb_gemm_denom( double k, double alpha, double norm_a, double norm_b, double beta,
+                          double norm_c0 );
+
+/* Check X = alpha op(T)^-1 B0 (side 'L') or alpha B0 op(T)^-1 (side 'R') by
+   its residual ||op(T) X - alpha B0|| (or X op(T)), normalized by
+   (dim + 2) ||T|| ||X|| + 2 ||alpha B0|| with T the triangle dtrsm used.
+   X and B0 are m x n with leading dimension ldb. Returns hyb_bb_check's. */
+int hyb_bb_check_dtrsm( const char* what, char side, char uplo, char trans, char diag, int m,
+                        int n, double alpha, const double* a, int lda, const double* x,
+                        const double* b0, int ldb );
+
 /* ------------------------------------------------------------ verdicts */
 
 /* Record one normalized check: passes when diff / (denom * eps) is finite
