@@ -398,19 +398,54 @@ static void test_split_dia_random(void)
 	tf_free(&a);
 }
 
+/* A generated matrix as zero-based double CSR (the generator's own test is below). */
+typedef struct
+{
+	int64_t n, nnz, max_len;
+	int*    ia;
+	int*    ja;
+	double* va;
+} tf_gen_t;
+
+static tf_gen_t tf_gen(hyb_gen_id_t id, double scale, uint64_t seed, int nthreads)
+{
+	tf_gen_t g;
+	CU_ASSERT_EQUAL_FATAL(hyb_spmv_gen_size(id, scale, &g.n, &g.nnz, &g.max_len), HYB_OK);
+	g.ia = malloc((size_t)(g.n + 1) * sizeof(int));
+	g.ja = malloc((size_t)g.nnz * sizeof(int));
+	g.va = malloc((size_t)g.nnz * sizeof(double));
+	CU_ASSERT_FATAL(g.ia && g.ja && g.va);
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_spmv_gen_csr(id, scale, seed, 0, HYB_PREC_D, g.ia, g.ja, g.va, nthreads), HYB_OK);
+	return g;
+}
+
+static void tf_gen_free(tf_gen_t* g)
+{
+	free(g->ia);
+	free(g->ja);
+	free(g->va);
+}
+
+/* The grouped view of g (2 threads). */
+static void tf_gen_view(const tf_gen_t* g, hyb_spmv_view_t* v)
+{
+	hyb_spmv_src_t s;
+	CU_ASSERT_EQUAL_FATAL(hyb_spmv_src_csr('N', g->n, HYB_PREC_D, g->va, g->ia, g->ja, 0, &s),
+	                      HYB_OK);
+	CU_ASSERT_EQUAL_FATAL(hyb_spmv_view_build(&s, 2, v), HYB_OK);
+}
+
 /* The split computes the same product: ELL/DIA kernel + remainder kernel vs CSR kernel. */
 static void test_split_product(void)
 {
-	int64_t N, Z, M;
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_gen_size(HYB_GEN_TWOTONE, 0.05, &N, &Z, &M), HYB_OK);
-	int*    ia = malloc((size_t)(N + 1) * sizeof(int));
-	int*    ja = malloc((size_t)Z * sizeof(int));
-	double* va = malloc((size_t)Z * sizeof(double));
-	double* x  = malloc((size_t)N * sizeof(double));
-	double* y  = malloc((size_t)N * sizeof(double));
-	double* yr = malloc((size_t)N * sizeof(double));
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_gen_csr(HYB_GEN_TWOTONE, 0.05, 3, 0, HYB_PREC_D, ia, ja, va, 2),
-	                      HYB_OK);
+	tf_gen_t g = tf_gen(HYB_GEN_TWOTONE, 0.05, 3, 2);
+	int64_t  N = g.n, M = g.max_len;
+	int *    ia = g.ia, *ja = g.ja;
+	double*  va = g.va;
+	double*  x  = malloc((size_t)N * sizeof(double));
+	double*  y  = malloc((size_t)N * sizeof(double));
+	double*  yr = malloc((size_t)N * sizeof(double));
 	double ax = 0;
 	for (int64_t i = 0; i < N; i++)
 		x[i] = sin((double)i);
@@ -423,10 +458,8 @@ static void test_split_product(void)
 	}
 	double bound = 4.0 * (double)M * 0x1.0p-53 * ax;
 	CU_ASSERT_EQUAL(hyb_dcsrmv_cpu_omp('N', N, va, ia, ja, 0, x, yr, 2), HYB_OK);
-	hyb_spmv_src_t  s;
 	hyb_spmv_view_t v;
-	CU_ASSERT_EQUAL(hyb_spmv_src_csr('N', N, HYB_PREC_D, va, ia, ja, 0, &s), HYB_OK);
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_view_build(&s, 2, &v), HYB_OK);
+	tf_gen_view(&g, &v);
 	hyb_spmv_split_t sp;
 	CU_ASSERT_EQUAL_FATAL(hyb_spmv_split_ell(&v, 6, NULL, 2, &sp), HYB_OK);
 	CU_ASSERT(sp.coo_nnz > 0);
@@ -452,9 +485,7 @@ static void test_split_product(void)
 	hyb_spmv_split_free(&sp, NULL);
 	hyb_spmv_diags_free(&dg);
 	hyb_spmv_view_free(&v);
-	free(ia);
-	free(ja);
-	free(va);
+	tf_gen_free(&g);
 	free(x);
 	free(y);
 	free(yr);
@@ -482,12 +513,10 @@ static void test_generator_table1(void)
 /* Generate, then check rows, nnz, exact maximum, sorted distinct in-range columns. */
 static void tf_gen_check(hyb_gen_id_t id, double scale)
 {
-	int64_t N, Z, M;
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_gen_size(id, scale, &N, &Z, &M), HYB_OK);
-	int*    ia = malloc((size_t)(N + 1) * sizeof(int));
-	int*    ja = malloc((size_t)Z * sizeof(int));
-	double* va = malloc((size_t)Z * sizeof(double));
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_gen_csr(id, scale, 5, 0, HYB_PREC_D, ia, ja, va, 2), HYB_OK);
+	tf_gen_t g = tf_gen(id, scale, 5, 2);
+	int64_t  N = g.n, Z = g.nnz, M = g.max_len;
+	int *    ia = g.ia, *ja = g.ja;
+	double*  va = g.va;
 	CU_ASSERT_EQUAL(ia[0], 0);
 	CU_ASSERT_EQUAL(ia[N], Z);
 	int64_t mx = 0;
@@ -517,9 +546,7 @@ static void tf_gen_check(hyb_gen_id_t id, double scale)
 		for (int k = ia[i]; k < ia[i + 1]; k++)
 			ok &= ri[k] == i + 1 && ja2[k] == ja[k] + 1 && vs[k] == (float)va[k];
 	CU_ASSERT(ok);
-	free(ia);
-	free(ja);
-	free(va);
+	tf_gen_free(&g);
 	free(ia2);
 	free(ja2);
 	free(ri);
@@ -536,28 +563,18 @@ static void test_generator_matrices(void)
 	tf_gen_check(HYB_GEN_RAEFSKY3, 1.0);
 	tf_gen_check(HYB_GEN_SCIRCUIT, 1.0);
 	/* quasi-diagonal character: the first M diagonals of a "DIA" matrix hold nearly all */
-	int64_t N, Z, M;
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_gen_size(HYB_GEN_CHEBYSHEV4, 0.05, &N, &Z, &M), HYB_OK);
-	int*    ia = malloc((size_t)(N + 1) * sizeof(int));
-	int*    ja = malloc((size_t)Z * sizeof(int));
-	double* va = malloc((size_t)Z * sizeof(double));
-	CU_ASSERT_EQUAL_FATAL(
-	    hyb_spmv_gen_csr(HYB_GEN_CHEBYSHEV4, 0.05, 5, 0, HYB_PREC_D, ia, ja, va, 2), HYB_OK);
-	hyb_spmv_src_t   s;
+	tf_gen_t         g = tf_gen(HYB_GEN_CHEBYSHEV4, 0.05, 5, 2);
 	hyb_spmv_view_t  v;
 	hyb_spmv_diags_t dg;
-	CU_ASSERT_EQUAL(hyb_spmv_src_csr('N', N, HYB_PREC_D, va, ia, ja, 0, &s), HYB_OK);
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_view_build(&s, 2, &v), HYB_OK);
+	tf_gen_view(&g, &v);
 	CU_ASSERT_EQUAL_FATAL(hyb_spmv_diags_build(&v, 0, 0, 2, &dg), HYB_OK);
 	int64_t top = 0;
-	for (int64_t d = 0; d < M && d < dg.ndiag; d++)
+	for (int64_t d = 0; d < g.max_len && d < dg.ndiag; d++)
 		top += dg.occ[d];
-	CU_ASSERT((double)top >= 0.95 * (double)Z);
+	CU_ASSERT((double)top >= 0.95 * (double)g.nnz);
 	hyb_spmv_diags_free(&dg);
 	hyb_spmv_view_free(&v);
-	free(ia);
-	free(ja);
-	free(va);
+	tf_gen_free(&g);
 }
 
 /* The quasi-diagonal test sorts the seed-like matrices as the seed did (DIA or ELL). */
@@ -565,28 +582,18 @@ static void test_dia_detect(void)
 {
 	for (int id = 0; id < HYB_GEN_COUNT; id++)
 	{
-		double  scale = id == HYB_GEN_STENCIL27 ? 0.001 : 0.1;
-		int64_t N, Z, M;
-		CU_ASSERT_EQUAL_FATAL(hyb_spmv_gen_size((hyb_gen_id_t)id, scale, &N, &Z, &M), HYB_OK);
-		int*    ia = malloc((size_t)(N + 1) * sizeof(int));
-		int*    ja = malloc((size_t)Z * sizeof(int));
-		double* va = malloc((size_t)Z * sizeof(double));
-		CU_ASSERT_EQUAL_FATAL(
-		    hyb_spmv_gen_csr((hyb_gen_id_t)id, scale, 9, 0, HYB_PREC_D, ia, ja, va, 2), HYB_OK);
-		hyb_spmv_src_t   s;
+		double           scale = id == HYB_GEN_STENCIL27 ? 0.001 : 0.1;
+		tf_gen_t         g     = tf_gen((hyb_gen_id_t)id, scale, 9, 2);
 		hyb_spmv_view_t  v;
 		hyb_spmv_diags_t dg;
-		CU_ASSERT_EQUAL(hyb_spmv_src_csr('N', N, HYB_PREC_D, va, ia, ja, 0, &s), HYB_OK);
-		CU_ASSERT_EQUAL_FATAL(hyb_spmv_view_build(&s, 2, &v), HYB_OK);
+		tf_gen_view(&g, &v);
 		CU_ASSERT_EQUAL_FATAL(hyb_spmv_diags_build(&v, 0, 0, 2, &dg), HYB_OK);
-		int64_t w = hyb_spmv_dia_detect(&dg, N, Z, 0, 0);
+		int64_t w = hyb_spmv_dia_detect(&dg, g.n, g.nnz, 0, 0);
 		CU_ASSERT_EQUAL(w > 0, hyb_spmv_gen_info((hyb_gen_id_t)id)->seed_dia);
 		if (id == HYB_GEN_STENCIL27) CU_ASSERT_EQUAL(w, 27);
 		hyb_spmv_diags_free(&dg);
 		hyb_spmv_view_free(&v);
-		free(ia);
-		free(ja);
-		free(va);
+		tf_gen_free(&g);
 	}
 }
 
@@ -594,14 +601,10 @@ static void test_generator_stencil(void)
 {
 	/* edge 6: scale (6/200)^3 */
 	double  scale = 27e-6;
-	int64_t N, Z, M;
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_gen_size(HYB_GEN_STENCIL27, scale, &N, &Z, &M), HYB_OK);
-	CU_ASSERT(N == 216 && Z == 16 * 16 * 16 && M == 27);
-	int*    ia = malloc((size_t)(N + 1) * sizeof(int));
-	int*    ja = malloc((size_t)Z * sizeof(int));
-	double* va = malloc((size_t)Z * sizeof(double));
-	CU_ASSERT_EQUAL_FATAL(
-	    hyb_spmv_gen_csr(HYB_GEN_STENCIL27, scale, 1, 0, HYB_PREC_D, ia, ja, va, 2), HYB_OK);
+	tf_gen_t g = tf_gen(HYB_GEN_STENCIL27, scale, 1, 2);
+	int64_t  N = g.n, Z = g.nnz;
+	int *    ia = g.ia, *ja = g.ja;
+	CU_ASSERT(N == 216 && Z == 16 * 16 * 16 && g.max_len == 27);
 	int ok = 1;
 	for (int64_t i = 0; i < N; i++)
 	{
@@ -618,11 +621,9 @@ static void test_generator_stencil(void)
 	}
 	CU_ASSERT(ok);
 	/* its diagonals: 27 of them, occupancy (6-|dx|)(6-|dy|)(6-|dz|) */
-	hyb_spmv_src_t   s;
 	hyb_spmv_view_t  v;
 	hyb_spmv_diags_t dg;
-	CU_ASSERT_EQUAL(hyb_spmv_src_csr('N', N, HYB_PREC_D, va, ia, ja, 0, &s), HYB_OK);
-	CU_ASSERT_EQUAL_FATAL(hyb_spmv_view_build(&s, 2, &v), HYB_OK);
+	tf_gen_view(&g, &v);
 	CU_ASSERT_EQUAL_FATAL(hyb_spmv_diags_build(&v, 0, 0, 2, &dg), HYB_OK);
 	CU_ASSERT_EQUAL(dg.ndiag, 27);
 	CU_ASSERT_EQUAL(dg.rest_nnz, 0);
@@ -646,9 +647,7 @@ static void test_generator_stencil(void)
 	CU_ASSERT_EQUAL(kept + dg.rest_nnz, Z);
 	hyb_spmv_diags_free(&dg);
 	hyb_spmv_view_free(&v);
-	free(ia);
-	free(ja);
-	free(va);
+	tf_gen_free(&g);
 }
 
 static CU_TestInfo hyb_tests_spmv_format[] = {
