@@ -75,7 +75,7 @@ if [ $QUICK = 1 ]; then
     echo "# gpu_check_gtsv not run (--quick)" > "$OUT/gpu_check_gtsv.txt"
 elif [ -x "$S/gpu_check_gtsv" ]; then
     t=$(date +%s)
-    timeout 150 "$S/gpu_check_gtsv" > "$OUT/gpu_check_gtsv.txt" 2>&1
+    timeout $(( DEADLINE / 3 < 150 ? DEADLINE / 3 : 150 )) "$S/gpu_check_gtsv" > "$OUT/gpu_check_gtsv.txt" 2>&1
     echo "# gpu_check_gtsv exit status $?" >> "$OUT/gpu_check_gtsv.txt"
     echo "  gpu_check_gtsv: $(( $(date +%s) - t )) s" >&2
 else

@@ -5,6 +5,7 @@
 # cblas_dgemm/cblas_dtrsm (NVBLAS intercepts only Fortran names). Prints
 # label, N, NB, HPL GFLOP/s, residual check, wall seconds of the whole hpcc.
 #   tools/bench/run_hpl.sh "LABEL:N:NB ..."   (LABEL: cpu, nvblas, hyblas)
+# HPL_TIMEOUT (default 1200) bounds each hpcc run in seconds.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -22,9 +23,9 @@ for cfg in $1; do
   sh "$HERE/../hpccinf.sh" "$N" "$NB" 1200 40 > hpccinf.txt   # PTRANS small: HPL is timed
   t0=$(date +%s%N)
   case $label in
-    cpu) timeout 1200 hpcc > hpcc.log 2>&1 ;;
-    nvblas) NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB timeout 1200 hpcc > hpcc.log 2>&1 ;;
-    hyblas*) HYBLAS_REPORT=1 LD_PRELOAD=$S/libhyblas.so timeout 1200 hpcc > hpcc.log 2>&1 ;;
+    cpu) timeout ${HPL_TIMEOUT:-1200} hpcc > hpcc.log 2>&1 ;;
+    nvblas) NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB timeout ${HPL_TIMEOUT:-1200} hpcc > hpcc.log 2>&1 ;;
+    hyblas*) HYBLAS_REPORT=1 LD_PRELOAD=$S/libhyblas.so timeout ${HPL_TIMEOUT:-1200} hpcc > hpcc.log 2>&1 ;;
   esac
   t1=$(date +%s%N)
   gf=$(awk -F= '/^HPL_Tflops=/{printf "%.1f", $2*1000}' hpccoutf.txt)
