@@ -2,9 +2,6 @@
 # The CUDA backend plugin: a MODULE the core dlopen()s on the first call
 # that could use a device. The core never links CUDA.
 set(CMAKE_CUDA_STANDARD 17)
-if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "52")
-  set(CMAKE_CUDA_ARCHITECTURES 90)
-endif()
 add_library(hyblas_cuda MODULE
   ${PROJECT_SOURCE_DIR}/kernels/cuda/hyb_device_cuda.c
   ${HYB_CUDA_SOURCES})
