@@ -139,6 +139,7 @@ void hyb_dispatch_spmv(const hyb_call_t* call, const hyb_spmv_args_t* a)
 			hyb_spmv_rates_refit_cpu((double)nnz * (vb + 4.0) + (double)a->m * (4.0 + 2.0 * vb),
 			                         hyb_now() - tc);
 		}
+		if (st == HYB_OK && rep->probe_h) hyb_spmv_device_probe_done(rep->probe_h, hyb_now() - tc);
 		if (path == HYB_PATH_FALLBACK) hyb_stats_fallback(call->id);
 	}
 	rep->path = path;

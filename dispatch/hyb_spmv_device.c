@@ -48,6 +48,7 @@ enum
 {
 	HYB_VERDICT_NONE = 0,
 	HYB_VERDICT_CPU  = 1, /* the steady-state plan keeps the CPU: do not cache */
+	HYB_VERDICT_CPU_MEASURED = 2, /* timed: the CPU product is the faster (auto mode) */
 };
 
 static struct
@@ -62,6 +63,7 @@ static struct
 		int      seen;
 		int      verdict;
 		uint64_t lru;
+		hyb_spmv_measured_t meas; /* device calls against CPU probes (auto mode) */
 	} memo[HYB_SPMV_MEMO];
 	uint64_t       clock;
 	_Atomic double check_spb; /* seconds per byte of a cache hit's change check (refitted) */
@@ -139,8 +141,9 @@ static uint64_t hyb_mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 29);
 }
 
-/* Count a sighting of array set h; returns the sightings before this one and the verdict. */
-static int hyb_memo_see(uint64_t h, int* verdict)
+/* Count a sighting of array set h; returns the sightings before this one and the verdict,
+   and in *probe whether this call should time the CPU product instead (once per probe). */
+static int hyb_memo_see(uint64_t h, int* verdict, int* probe)
 {
 	pthread_mutex_lock(&hyb_sd.mu);
 	int slot = -1, victim = 0;
@@ -156,20 +159,62 @@ static int hyb_memo_see(uint64_t h, int* verdict)
 		hyb_sd.memo[slot].h       = h;
 		hyb_sd.memo[slot].seen    = 0;
 		hyb_sd.memo[slot].verdict = HYB_VERDICT_NONE;
+		memset(&hyb_sd.memo[slot].meas, 0, sizeof hyb_sd.memo[slot].meas);
 	}
 	seen     = hyb_sd.memo[slot].seen;
 	*verdict = hyb_sd.memo[slot].verdict;
+	*probe   = *verdict == HYB_VERDICT_NONE && hyb_policy_spmv_take_probe(&hyb_sd.memo[slot].meas);
 	hyb_sd.memo[slot].seen++;
 	hyb_sd.memo[slot].lru = ++hyb_sd.clock;
 	pthread_mutex_unlock(&hyb_sd.mu);
 	return seen;
 }
 
+static void hyb_memo_verdict_locked(uint64_t h, int verdict)
+{
+	for (int i = 0; i < HYB_SPMV_MEMO; i++)
+		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) hyb_sd.memo[i].verdict = verdict;
+}
+
 static void hyb_memo_verdict(uint64_t h, int verdict)
 {
 	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_memo_verdict_locked(h, verdict);
+	pthread_mutex_unlock(&hyb_sd.mu);
+}
+
+/* The memo slot of array set h, or NULL; the caller holds hyb_sd.mu. */
+static hyb_spmv_measured_t* hyb_memo_meas_locked(uint64_t h)
+{
 	for (int i = 0; i < HYB_SPMV_MEMO; i++)
-		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) hyb_sd.memo[i].verdict = verdict;
+		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) return &hyb_sd.memo[i].meas;
+	return NULL;
+}
+
+/* A resident device call of array set h took `seconds`; t_cpu is the model's CPU time. */
+static void hyb_memo_device_time(uint64_t h, double seconds, double t_cpu)
+{
+	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_spmv_measured_t* m = hyb_memo_meas_locked(h);
+	if (m) hyb_policy_spmv_note_device(m, seconds, t_cpu);
+	pthread_mutex_unlock(&hyb_sd.mu);
+}
+
+void hyb_spmv_device_probe_done(uint64_t h, double seconds)
+{
+	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_spmv_measured_t* m = hyb_memo_meas_locked(h);
+	if (m)
+	{
+		hyb_policy_spmv_note_probe(m, seconds);
+		if (m->state == HYB_SPMV_KEEP_CPU)
+		{
+			hyb_memo_verdict_locked(h, HYB_VERDICT_CPU_MEASURED);
+			HYB_LOG(HYB_LOG_INFO, "SpMV: the CPU product measured faster for this matrix "
+			                      "(%.3g ms against %.3g ms on the device): it stays on the CPU",
+			        m->cpu_min * 1e3, m->dev_min * 1e3);
+		}
+	}
 	pthread_mutex_unlock(&hyb_sd.mu);
 }
 
@@ -694,16 +739,30 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	if (f.active && f.salt) key = hyb_mix(key, f.salt);
 	int resident_pref = f.active ? f.resident : -1;
 	int want_cache    = hyb_config()->residency != HYB_RESIDENCY_OFF && resident_pref != 0;
+	int measured      = 0; /* this call's device time counts towards the measured choice */
 	if (want_cache && resident_pref != 1 && mode != HYB_MODE_GPU)
 	{
-		int verdict = HYB_VERDICT_NONE;
-		int seen    = hyb_memo_see(mh, &verdict);
-		if (verdict == HYB_VERDICT_CPU && !(f.active && f.opts.force))
+		int verdict = HYB_VERDICT_NONE, probe = 0;
+		int seen    = hyb_memo_see(mh, &verdict, &probe);
+		int forced  = f.active && f.opts.force;
+		if (verdict == HYB_VERDICT_CPU && !forced)
 		{
 			rep->why = "the steady-state model keeps the CPU (remembered)";
 			return HYB_PATH_CPU;
 		}
+		if (verdict == HYB_VERDICT_CPU_MEASURED && !forced)
+		{
+			rep->why = "measured: the CPU product is faster for this matrix";
+			return HYB_PATH_CPU;
+		}
+		if (probe && !forced)
+		{
+			rep->probe_h = mh;
+			rep->why     = "probe: timing the CPU product of this matrix";
+			return HYB_PATH_CPU;
+		}
 		want_cache = seen >= 1;
+		measured   = !forced;
 	}
 	hyb_residency_cache_t* cache = want_cache ? hyb_sd_cache() : NULL;
 	hyb_path_t             path;
@@ -720,6 +779,8 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 			double spb = (hyb_now() - ta) / bytes, old = atomic_load(&hyb_sd.check_spb);
 			atomic_store(&hyb_sd.check_spb, old > 0 ? old + 0.25 * (spb - old) : spb);
 			path = hyb_run_hit(call, a, &f, cache, ent, rep);
+			if (measured && (path == HYB_PATH_GPU || path == HYB_PATH_SPLIT))
+				hyb_memo_device_time(mh, hyb_now() - ta, rep->t_cpu);
 		}
 		else if (oc == HYB_RESIDENCY_FILL)
 			path = hyb_run_fill(call, a, &src, mode, &f, cache, ent, mh, rep);

@@ -45,6 +45,8 @@ typedef struct
 	double              seconds; /* time in the device path (statistics, build, run) */
 	hyb_status_t        error;   /* device error that sent the call back to the CPU */
 	const char*         why;     /* one phrase: why this path */
+	uint64_t            probe_h; /* nonzero: this CPU call times the product of that array set
+	                                (report it with hyb_spmv_device_probe_done) */
 	hyb_spmv_pipe_out_t pipe;    /* the run's own measurements (device paths) */
 } hyb_spmv_report_t;
 
@@ -63,6 +65,9 @@ void hyb_spmv_device_force(const hyb_spmv_force_t* f);
 /* The report of the calling thread's last call that reached hyb_spmv_device_run (or the
    dispatcher's CPU decision). Never NULL. */
 hyb_spmv_report_t* hyb_spmv_last_report(void);
+
+/* The CPU product of a probe call (report->probe_h) took `seconds`. */
+void hyb_spmv_device_probe_done(uint64_t h, double seconds);
 
 /* Statistics of the process's SpMV residency cache (zeros before the first use). */
 void hyb_spmv_cache_stats(hyb_residency_stats_t* out);

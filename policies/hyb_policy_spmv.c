@@ -622,3 +622,33 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
 		plan->K_alg3 = hyb_policy_spmv_seek_k(st, r, phase, plan->fmt);
 	return HYB_OK;
 }
+
+/* ------------------------------------------------------------ measured choice */
+
+void hyb_policy_spmv_note_device(hyb_spmv_measured_t* m, double seconds, double t_cpu)
+{
+	if (!(seconds > 0) || !isfinite(seconds)) return;
+	m->dev_min = m->dev_n > 0 ? fmin(m->dev_min, seconds) : seconds;
+	m->dev_n++;
+	if (m->state != HYB_SPMV_MEASURING || m->probe_due || m->dev_n < HYB_SPMV_PROBE_AFTER) return;
+	/* far below the model's CPU time: no CPU call is worth spending to confirm it */
+	if (t_cpu > 0 && m->dev_min < HYB_SPMV_PROBE_RATIO * t_cpu)
+		m->state = HYB_SPMV_KEEP_DEVICE;
+	else
+		m->probe_due = 1;
+}
+
+int hyb_policy_spmv_take_probe(hyb_spmv_measured_t* m)
+{
+	if (!m->probe_due || m->state != HYB_SPMV_MEASURING) return 0;
+	m->probe_due = 0;
+	return 1;
+}
+
+void hyb_policy_spmv_note_probe(hyb_spmv_measured_t* m, double seconds)
+{
+	if (m->state != HYB_SPMV_MEASURING || !(seconds > 0) || !isfinite(seconds)) return;
+	m->cpu_min = m->probes > 0 ? fmin(m->cpu_min, seconds) : seconds;
+	if (++m->probes < HYB_SPMV_PROBES) return;
+	m->state = m->cpu_min < m->dev_min ? HYB_SPMV_KEEP_CPU : HYB_SPMV_KEEP_DEVICE;
+}

@@ -187,4 +187,46 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
                                        hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
                                        hyb_spmv_plan_t* plan);
 
+/* ------------------------------------------------------------ measured choice */
+
+/* The model chooses a matrix's steady-state run before any call of it has been timed, and a
+   device call's fixed costs (synchronisation, thread hand-offs, small copies) weigh most on
+   small matrices, where the model is least sure. So, in auto mode, once a resident matrix
+   has run on the device a few times and the device's best time is not far below the model's
+   CPU time, a few calls run on the CPU to time it, and the faster measured path keeps the
+   matrix. One record per matrix; the caller serialises access. */
+typedef enum
+{
+	HYB_SPMV_MEASURING = 0, /* device calls counted, probes may follow */
+	HYB_SPMV_KEEP_DEVICE,   /* measured: the device is faster (or clearly so by the model) */
+	HYB_SPMV_KEEP_CPU,      /* measured: the CPU is faster */
+} hyb_spmv_measured_state_t;
+
+typedef struct
+{
+	hyb_spmv_measured_state_t state;
+	int                       dev_n;     /* device calls timed */
+	double                    dev_min;   /* the fastest of them, seconds */
+	int                       probes;    /* CPU calls timed */
+	double                    cpu_min;   /* the fastest of them, seconds */
+	int                       probe_due; /* the next call runs on the CPU, timed */
+} hyb_spmv_measured_t;
+
+/* Device calls timed before the first probe, probes taken, and the fraction of the model's
+   CPU time above which the device's best time is worth checking. */
+#define HYB_SPMV_PROBE_AFTER 3
+#define HYB_SPMV_PROBES 2
+#define HYB_SPMV_PROBE_RATIO 0.5
+
+/* A device call of this matrix took `seconds` (the whole call, change check included);
+   t_cpu is the model's CPU time for it. Pure. */
+void hyb_policy_spmv_note_device(hyb_spmv_measured_t* m, double seconds, double t_cpu);
+
+/* 1 (once) when this call should run on the CPU to time it. Pure. */
+int hyb_policy_spmv_take_probe(hyb_spmv_measured_t* m);
+
+/* A probe's CPU product took `seconds`; after the last probe the state settles on the
+   faster measured path. Pure. */
+void hyb_policy_spmv_note_probe(hyb_spmv_measured_t* m, double seconds);
+
 #endif

@@ -461,6 +461,63 @@ static void test_rowsplit(void)
 	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_CPU);
 }
 
+/* The measured choice: a device clearly faster than the model's CPU is kept without a
+   probe; a device slower than the CPU is measured twice against it and gives the matrix to
+   the CPU; a device that wins the probes keeps it; probes interleave with device calls. */
+static void test_measured_choice(void)
+{
+	/* device 10 us against a 1 ms CPU model: kept at once, never probed */
+	hyb_spmv_measured_t m = {0};
+	for (int i = 0; i < 10; i++)
+	{
+		hyb_policy_spmv_note_device(&m, 10e-6, 1e-3);
+		CU_ASSERT_EQUAL(hyb_policy_spmv_take_probe(&m), 0);
+	}
+	CU_ASSERT_EQUAL(m.state, HYB_SPMV_KEEP_DEVICE);
+	CU_ASSERT_EQUAL(m.probes, 0);
+
+	/* device 300 us, CPU model 200 us, CPU measured 180 and 220 us: the CPU keeps it */
+	hyb_spmv_measured_t c = {0};
+	int                 device_calls = 0, probes = 0;
+	double              cpu[2]       = {180e-6, 220e-6};
+	for (int call = 0; call < 12 && c.state == HYB_SPMV_MEASURING; call++)
+	{
+		if (hyb_policy_spmv_take_probe(&c))
+			hyb_policy_spmv_note_probe(&c, cpu[probes++]);
+		else
+		{
+			hyb_policy_spmv_note_device(&c, call == 0 ? 900e-6 : 300e-6, 200e-6);
+			device_calls++;
+		}
+	}
+	CU_ASSERT_EQUAL(c.state, HYB_SPMV_KEEP_CPU);
+	CU_ASSERT_EQUAL(probes, HYB_SPMV_PROBES);
+	CU_ASSERT_EQUAL(device_calls, HYB_SPMV_PROBE_AFTER + HYB_SPMV_PROBES - 1);
+	CU_ASSERT_DOUBLE_EQUAL(c.dev_min, 300e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c.cpu_min, 180e-6, 1e-12);
+	CU_ASSERT_EQUAL(hyb_policy_spmv_take_probe(&c), 0); /* settled: no more probes */
+
+	/* device 150 us, CPU measured 160 us: the device keeps it */
+	hyb_spmv_measured_t d = {0};
+	for (int call = 0; call < 12 && d.state == HYB_SPMV_MEASURING; call++)
+	{
+		if (hyb_policy_spmv_take_probe(&d))
+			hyb_policy_spmv_note_probe(&d, 160e-6);
+		else
+			hyb_policy_spmv_note_device(&d, 150e-6, 200e-6);
+	}
+	CU_ASSERT_EQUAL(d.state, HYB_SPMV_KEEP_DEVICE);
+	CU_ASSERT_EQUAL(d.probes, HYB_SPMV_PROBES);
+
+	/* measurements that are not times change nothing */
+	hyb_spmv_measured_t z = {0};
+	hyb_policy_spmv_note_device(&z, NAN, 1e-3);
+	hyb_policy_spmv_note_device(&z, -1.0, 1e-3);
+	hyb_policy_spmv_note_probe(&z, 0.0);
+	CU_ASSERT_EQUAL(z.dev_n, 0);
+	CU_ASSERT_EQUAL(z.probes, 0);
+}
+
 static CU_TestInfo hyb_tests_policy_spmv[] = {
     {"ell_counts_eq4_eq5", test_ell_counts},
     {"check_stats", test_check_stats},
@@ -469,6 +526,7 @@ static CU_TestInfo hyb_tests_policy_spmv[] = {
     {"plan_boundaries", test_plan_boundaries},
     {"plan_seed_regime", test_plan_seed_regime},
     {"rowsplit", test_rowsplit},
+    {"measured_choice", test_measured_choice},
     CU_TEST_INFO_NULL,
 };
 

@@ -256,6 +256,45 @@ static void test_auto_first_then_resident(void)
 	tsp_sim_end();
 }
 
+/* Auto mode measures: a resident matrix that the model sent to the device, on a device that
+   is in fact slower than the CPU for it (the simulated device with 5 ms added to every
+   operation, which the model does not know), is timed against the CPU on a few calls and
+   then stays on the CPU. Every result stays correct. */
+static void test_auto_measured_choice(void)
+{
+	CU_ASSERT_EQUAL_FATAL(
+	    tsp_sim_begin("HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=1000;HYBLAS_SIM_LATENCY=5e-3"), 0);
+	tsp_mat_t A       = tsp_make(TSP_BANDED, 60000, 7, 0, HYB_PREC_D, 0, 78);
+	int       probes  = 0, hits = 0, settled = -1;
+	for (int call = 0; call < 16; call++)
+	{
+		void *                   x = tsp_vec(&A, (uint64_t)call), *y = tsp_out(&A);
+		const hyb_spmv_report_t* r = tsp_call(&A, 1, 'N', x, y);
+		CU_ASSERT(tsp_err(&A, 'N', x, y) <= TSP_TOL);
+		const char* why = r->why ? r->why : "";
+		if (strncmp(why, "probe:", 6) == 0)
+		{
+			CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
+			probes++;
+		}
+		if (r->cache == HYB_RESIDENCY_HIT && r->path != HYB_PATH_CPU) hits++;
+		if (settled < 0 && strncmp(why, "measured:", 9) == 0) settled = call;
+		if (settled >= 0)
+		{
+			CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
+			CU_ASSERT_STRING_EQUAL(why, "measured: the CPU product is faster for this matrix");
+		}
+		free(x);
+		free(y);
+	}
+	/* the premise: the model put the matrix on the device */
+	CU_ASSERT(hits >= HYB_SPMV_PROBE_AFTER);
+	CU_ASSERT_EQUAL(probes, HYB_SPMV_PROBES);
+	CU_ASSERT(settled > 0);
+	tsp_free(&A);
+	tsp_sim_end();
+}
+
 /* y registered and proven: eagerly, from the second call, and a failed proof (as if the
    application had replaced y's pages) that stages y again and drops the registration. */
 static void test_registered_y(void)
@@ -373,6 +412,7 @@ static CU_TestInfo hyb_tests_spmv_dispatch[] = {
     {"dia_one_sided", test_dia_one_sided},
     {"mode_and_size_rules", test_mode_and_size_rules},
     {"auto_first_then_resident", test_auto_first_then_resident},
+    {"auto_measured_choice", test_auto_measured_choice},
     {"registered_y", test_registered_y},
     {"concurrent_callers", test_concurrent_callers},
     CU_TEST_INFO_NULL,

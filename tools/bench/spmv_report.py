@@ -41,9 +41,12 @@ def main(path):
         print("no results in %s" % path)
         return 1
     res = defaultdict(dict)  # (matrix, prec) -> variant -> row (ksweep kept apart)
+    sweep = {}  # (matrix, prec, K) -> steady seconds of the K sweep
     for r in rows:
         if r["variant"] != "ksweep":
             res[(r["matrix"], r["prec"])][r["variant"]] = r
+        else:
+            sweep[(r["matrix"], r["prec"], r["K"])] = float(r["steady_s"])
     bad = [r for r in rows if r["ok"] != "1"]
     out = []
     out.append("## SpMV benchmark (hyblas issue 4)\n")
@@ -75,11 +78,14 @@ def main(path):
     out.append("")
 
     out.append("### Estimated versus best tested K (the seed's Table 2)\n")
-    out.append("| matrix | prec | format | K_e (Algorithm 3) | K (model minimum) | K_t (best tested) | RD % |")
-    out.append("|---|---|---|---|---|---|---|")
+    out.append("| matrix | prec | format | K_e (Algorithm 3) | K (model minimum) | K_t (best tested) | RD % "
+               "| time at K_e / at K_t |")
+    out.append("|---|---|---|---|---|---|---|---|")
     rds = []
-    for m, p, fmt, ke, km, kt, rd, _ in table2:
-        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (m, p, fmt, ke, km, kt, rd))
+    for m, p, fmt, ke, km, kt, rd, best_t in table2:
+        te = sweep.get((m, p, ke))
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            m, p, fmt, ke, km, kt, rd, "%.3f" % (te / float(best_t)) if te and float(best_t) > 0 else "-"))
         if m in SEED and float(rd) >= 0:
             rds.append(float(rd))
     out.append("")
@@ -118,6 +124,18 @@ def main(path):
         within = sum(1 for x in rds if x <= 10)
         out.append("| estimated K within 10 %% of the best tested | %d of %d cases, mean RD %.1f %% | %s |" % (
             within, len(rds), sum(rds) / len(rds), verdict(within == len(rds))))
+    worse = []
+    for (m, p), v in sorted(res.items()):
+        if "cpu" in v and "gpu" in v and "auto" in v:
+            single = min(t(v["cpu"]), t(v["gpu"]))
+            if t(v["auto"]) > 1.05 * single:
+                worse.append("%s (%s) %+.0f %%" % (m, p, (t(v["auto"]) / single - 1) * 100))
+    n_auto = sum(1 for v in res.values() if "cpu" in v and "gpu" in v and "auto" in v)
+    if n_auto:
+        out.append("| auto (steady) never more than 5 %% slower than the faster of CPU only and GPU only "
+                   "| %d of %d within%s | %s |" % (n_auto - len(worse), n_auto,
+                                                   ("; over: " + ", ".join(worse)) if worse else "",
+                                                   verdict(not worse)))
     for m, nnz, path in small:
         out.append("| a small matrix keeps the CPU (%s, %s entries, auto) | path %s | %s |" % (
             m, nnz, path, verdict(path == "cpu")))
