@@ -266,7 +266,7 @@ static void test_auto_measured_choice(void)
 	    tsp_sim_begin("HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=1000;HYBLAS_SIM_LATENCY=5e-3"), 0);
 	tsp_mat_t A       = tsp_make(TSP_BANDED, 60000, 7, 0, HYB_PREC_D, 0, 78);
 	int       probes  = 0, hits = 0, settled = -1;
-	for (int call = 0; call < 16; call++)
+	for (int call = 0; call < 24; call++)
 	{
 		void *                   x = tsp_vec(&A, (uint64_t)call), *y = tsp_out(&A);
 		const hyb_spmv_report_t* r = tsp_call(&A, 1, 'N', x, y);
