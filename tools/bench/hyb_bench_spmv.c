@@ -306,22 +306,25 @@ static void hb_bench_matrix(hb_mat_t* M, int is_seed)
 		hb_set_x(M, 0);
 		hb_call(M); /* untimed: makes the forced device copy resident */
 		hyb_spmv_device_force(NULL);
-		/* the order turns each round, so that each path follows each other one as often (a
-		   call right after a device call wakes the OpenMP team, which costs tens of us) */
-		static const char* const modes[3] = {"cpu", "gpu", "auto"};
+		/* the rounds take the six orders in turn, so that each path follows each other one
+		   (and itself, across rounds) as often: a call right after a device call wakes the
+		   OpenMP team, which costs tens of us */
+		static const char* const modes[3]   = {"cpu", "gpu", "auto"};
+		static const int         order[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+		                                        {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 		for (int k = 1; k <= hb_calls; k++)
 		{
 			hb_set_x(M, k);
 			for (int j = 0; j < 3; j++)
 			{
-				int i = (j + k) % 3;
+				int i = order[k % 6][j];
 				hb_mode(modes[i]);
 				hyb_spmv_device_force(i == 1 ? &fg : NULL);
 				s3[i] += hb_call(M);
 			}
 			hyb_spmv_device_force(NULL);
 		}
-		/* the last call of the last round is auto's when k % 3 == 0 */
+		/* one more auto call: its y is the one checked */
 		hb_mode("auto");
 		hb_call(M);
 		const hyb_spmv_report_t* ra = hyb_spmv_last_report();
