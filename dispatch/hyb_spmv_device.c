@@ -46,8 +46,8 @@
 
 enum
 {
-	HYB_VERDICT_NONE = 0,
-	HYB_VERDICT_CPU  = 1, /* the steady-state plan keeps the CPU: do not cache */
+	HYB_VERDICT_NONE         = 0,
+	HYB_VERDICT_CPU          = 1, /* the steady-state plan keeps the CPU: do not cache */
 	HYB_VERDICT_CPU_MEASURED = 2, /* timed: the CPU product is the faster (auto mode) */
 };
 
@@ -210,8 +210,9 @@ void hyb_spmv_device_probe_done(uint64_t h, double seconds)
 		if (m->state == HYB_SPMV_KEEP_CPU)
 		{
 			hyb_memo_verdict_locked(h, HYB_VERDICT_CPU_MEASURED);
-			HYB_LOG(HYB_LOG_INFO, "SpMV: the CPU product measured faster for this matrix "
-			                      "(%.3g ms against %.3g ms on the device): it stays on the CPU",
+			HYB_LOG(HYB_LOG_INFO,
+			        "SpMV: the CPU product measured faster for this matrix "
+			        "(%.3g ms against %.3g ms on the device): it stays on the CPU",
 			        m->cpu_min * 1e3, m->dev_min * 1e3);
 		}
 	}
@@ -743,8 +744,8 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	if (want_cache && resident_pref != 1 && mode != HYB_MODE_GPU)
 	{
 		int verdict = HYB_VERDICT_NONE, probe = 0;
-		int seen    = hyb_memo_see(mh, &verdict, &probe);
-		int forced  = f.active && f.opts.force;
+		int seen   = hyb_memo_see(mh, &verdict, &probe);
+		int forced = f.active && f.opts.force;
 		if (verdict == HYB_VERDICT_CPU && !forced)
 		{
 			rep->why = "the steady-state model keeps the CPU (remembered)";

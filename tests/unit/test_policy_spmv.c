@@ -477,9 +477,9 @@ static void test_measured_choice(void)
 	CU_ASSERT_EQUAL(m.probes, 0);
 
 	/* device 300 us, CPU model 200 us, CPU measured 220, 180, 230 us: the CPU keeps it */
-	hyb_spmv_measured_t c = {0};
+	hyb_spmv_measured_t c            = {0};
 	int                 device_calls = 0, probes = 0;
-	double              cpu[3]       = {220e-6, 180e-6, 230e-6};
+	double              cpu[3] = {220e-6, 180e-6, 230e-6};
 	for (int call = 0; call < 40 && c.state == HYB_SPMV_MEASURING; call++)
 	{
 		if (hyb_policy_spmv_take_probe(&c))

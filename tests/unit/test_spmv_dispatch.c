@@ -264,8 +264,8 @@ static void test_auto_measured_choice(void)
 {
 	CU_ASSERT_EQUAL_FATAL(
 	    tsp_sim_begin("HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=1000;HYBLAS_SIM_LATENCY=5e-3"), 0);
-	tsp_mat_t A       = tsp_make(TSP_BANDED, 60000, 7, 0, HYB_PREC_D, 0, 78);
-	int       probes  = 0, hits = 0, settled = -1;
+	tsp_mat_t A      = tsp_make(TSP_BANDED, 60000, 7, 0, HYB_PREC_D, 0, 78);
+	int       probes = 0, hits = 0, settled = -1;
 	for (int call = 0; call < 24; call++)
 	{
 		void *                   x = tsp_vec(&A, (uint64_t)call), *y = tsp_out(&A);

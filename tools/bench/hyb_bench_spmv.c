@@ -299,7 +299,7 @@ static void hb_bench_matrix(hb_mat_t* M, int is_seed)
 	   and cache state for all three, so their difference is the choice, not the drift
 	   between variants measured a second apart (auto continues from its state above) */
 	{
-		hyb_spmv_force_t fg  = hb_force(1u << HYB_SPMV_RUN_GPU, 1);
+		hyb_spmv_force_t fg    = hb_force(1u << HYB_SPMV_RUN_GPU, 1);
 		double           s3[3] = {0, 0, 0};
 		hb_mode("gpu");
 		hyb_spmv_device_force(&fg);
@@ -309,7 +309,7 @@ static void hb_bench_matrix(hb_mat_t* M, int is_seed)
 		/* the rounds take the six orders in turn, so that each path follows each other one
 		   (and itself, across rounds) as often: a call right after a device call wakes the
 		   OpenMP team, which costs tens of us */
-		static const char* const modes[3]   = {"cpu", "gpu", "auto"};
+		static const char* const modes[3]    = {"cpu", "gpu", "auto"};
 		static const int         order[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
 		                                        {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 		for (int k = 1; k <= hb_calls; k++)
@@ -329,7 +329,7 @@ static void hb_bench_matrix(hb_mat_t* M, int is_seed)
 		hb_call(M);
 		const hyb_spmv_report_t* ra = hyb_spmv_last_report();
 		hb_reference(M);
-		double ea = hb_err(M, M->y);
+		double                   ea    = hb_err(M, M->y);
 		static const char* const pn[3] = {"pair_cpu", "pair_gpu", "pair_auto"};
 		for (int i = 0; i < 3; i++)
 			hb_row(M, pn[i], 0, s3[i] / hb_calls, s3[i] / hb_calls, i == 2 ? ea : 0.0,
