@@ -14,4 +14,11 @@ void hyb_copy_stream( void* dst, const void* src, size_t bytes );
 /* Order the streaming stores before what follows (an sfence). */
 void hyb_copy_fence( void );
 
+/* Copies under this size run on the calling thread: waking a team of copy
+   threads costs tens of microseconds, more than it saves. Above it one thread
+   is far too slow: on the H200 machine (2026-11-21) one thread copied at 6-11
+   GB/s (1 MiB level-3 blocks in run 5, SpMV vectors of 0.3-1.7 MB in run 11),
+   a team of 8 at 37-53 GB/s. */
+#define HYB_COPY_TEAM_MIN ( (size_t)512 << 10 )
+
 #endif

@@ -14,9 +14,6 @@
 #include "kernels/cpu/hyb_gtsv_cpu.h"
 #include "kernels/hyb_device.h"
 
-/* Host copies smaller than this run on the worker thread alone: waking a team costs more
-   than it saves. */
-#define HYB_GH_TEAM_MIN_BYTES ( (size_t)2 << 20 )
 /* Host copies are cut into pieces of this size, spread over the worker's threads. */
 #define HYB_GH_PIECE ( (size_t)1 << 20 )
 
@@ -173,7 +170,7 @@ static void hyb_gh_copies( const hyb_gh_copy_t* c, int nc, int threads )
 {
 	size_t total = 0;
 	for ( int i = 0; i < nc; i++ ) total += c[i].bytes;
-	if ( total < HYB_GH_TEAM_MIN_BYTES || threads <= 1 )
+	if ( total < HYB_COPY_TEAM_MIN || threads <= 1 )
 	{
 		for ( int i = 0; i < nc; i++ ) hyb_copy_stream( c[i].dst, c[i].src, c[i].bytes );
 		hyb_copy_fence();

@@ -150,16 +150,10 @@ static hyb_status_t hyb_engine_events( hyb_engine_t* e, int n )
 	return HYB_OK;
 }
 
-/* Copies under this size run on the calling thread: waking a team (tens of
-   microseconds) costs more than it saves. Above it one thread is far too
-   slow: a 2 MiB threshold left 1 MiB blocks to one thread at ~6 GB/s
-   (H200 machine, 2026-11-21, run 5). */
-#define HYB_TEAM_MIN_BYTES ( 512u << 10 )
-
 static void hyb_team_copy( hyb_team_t* t, int64_t n, size_t bytes, void ( *fn )( void*, int64_t, int64_t ),
                            void* arg )
 {
-	if ( bytes < HYB_TEAM_MIN_BYTES )
+	if ( bytes < HYB_COPY_TEAM_MIN )
 		fn( arg, 0, n );
 	else
 		hyb_team_run( t, n, fn, arg );

@@ -20,10 +20,10 @@
    as soon as the chunks holding its columns are up. */
 #define HYB_PIPE_CHUNK ((size_t)2 << 20)
 #define HYB_PIPE_MAX_CHUNKS 64
-/* Host copies in pieces of this size when a team shares them; smaller copies run on the
-   calling thread (waking a team costs more than it saves). */
-#define HYB_PIPE_PIECE ((size_t)256 << 10)
-#define HYB_PIPE_TEAM_MIN ((size_t)2 << 20)
+/* Host copies in pieces of this size when a team shares them (each thread takes a
+   contiguous run of pieces; small pieces keep all threads of a team busy on copies just
+   above HYB_COPY_TEAM_MIN); copies under that run on the calling thread. */
+#define HYB_PIPE_PIECE ((size_t)64 << 10)
 
 /* ------------------------------------------------------------ worker and team */
 
@@ -185,7 +185,7 @@ static void hyb_pipe_copy(hyb_team_t* t, void* dst, const void* src, size_t byte
 {
 	hyb_piece_copy_t c = {dst, src, bytes};
 	int64_t          n = (int64_t)((bytes + HYB_PIPE_PIECE - 1) / HYB_PIPE_PIECE);
-	if (t && bytes >= HYB_PIPE_TEAM_MIN)
+	if (t && bytes >= HYB_COPY_TEAM_MIN)
 		hyb_team_run(t, n, hyb_piece_fn, &c);
 	else
 		hyb_piece_fn(&c, 0, n);
@@ -404,7 +404,7 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 		}
 		job.z    = z;
 		int ncpu = omp_get_num_procs() - 1 -
-		           (team && xbytes >= HYB_PIPE_TEAM_MIN ? in->copy_threads - 1 : 0);
+		           (team && xbytes >= HYB_COPY_TEAM_MIN ? in->copy_threads - 1 : 0);
 		job.nthreads = ncpu > 1 ? ncpu : 1;
 		job_mode     = hyb_worker_submit(hyb_cpu_job, &job) ? 1 : 2;
 	}
