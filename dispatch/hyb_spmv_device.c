@@ -24,11 +24,13 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dispatch/hyb_spmv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_stats.h"
+#include "hyb_team.h"
 #include "kernels/cpu/hyb_spmv_format.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
@@ -643,12 +645,86 @@ static hyb_path_t hyb_run_fill(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	return path;
 }
 
-/* A resident copy: the steady-state run. */
+/* Refit the cost of a hit's change check, per byte of the arrays. */
+static void hyb_sd_refit_check(double seconds, double bytes)
+{
+	if (!(bytes > 0)) return;
+	double spb = seconds / bytes, old = atomic_load(&hyb_sd.check_spb);
+	atomic_store(&hyb_sd.check_spb, old > 0 ? old + 0.25 * (spb - old) : spb);
+}
+
+/* A resident copy whose change check runs beside its product: part 0 is the product (the
+   caller's thread), part 1 the check (the check thread). */
+typedef struct
+{
+	hyb_residency_cache_t*    cache;
+	hyb_residency_entry_t*    ent;
+	const hyb_spmv_pipe_in_t* in;
+	hyb_spmv_pipe_out_t*      out;
+	hyb_status_t              st;
+	int                       unchanged;
+	double                    check_s;
+} hyb_hit_job_t;
+
+static void hyb_hit_part(void* arg, int64_t b, int64_t e)
+{
+	hyb_hit_job_t* j = arg;
+	for (int64_t i = b; i < e; i++)
+		if (i == 0)
+			j->st = hyb_spmv_pipe_run(j->in, j->out);
+		else
+		{
+			double t0    = hyb_now();
+			j->unchanged = hyb_residency_cache_confirm(j->cache, j->ent);
+			j->check_s   = hyb_now() - t0;
+		}
+}
+
+/* The check thread: one call at a time uses it; the others check first, then run. */
+static struct
+{
+	pthread_mutex_t mu;
+	hyb_team_t*     team;
+	pid_t           pid;
+} hyb_hc = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void hyb_hit_run(hyb_hit_job_t* j)
+{
+	if (pthread_mutex_trylock(&hyb_hc.mu) == 0)
+	{
+		if (hyb_hc.pid != getpid()) /* a fork() child has no check thread: make one */
+		{
+			hyb_hc.pid  = getpid();
+			hyb_hc.team = hyb_team_create(1);
+		}
+		hyb_team_run(hyb_hc.team, 2, hyb_hit_part, j); /* serially if there is no thread */
+		pthread_mutex_unlock(&hyb_hc.mu);
+		return;
+	}
+	hyb_hit_part(j, 1, 2);
+	if (j->unchanged) hyb_hit_part(j, 0, 1);
+}
+
+/* A resident copy: the steady-state run. With `unchecked` (an entry from
+   acquire_unchecked) its change check runs beside the product; if the arrays changed, the
+   product's y is not used: *stale is set, the entry released, and the caller starts over. */
 static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
                               const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
-                              hyb_residency_entry_t* ent, hyb_spmv_report_t* rep)
+                              hyb_residency_entry_t* ent, int unchecked, double check_bytes,
+                              int* stale, hyb_spmv_report_t* rep)
 {
 	hyb_spmv_res_t* res = hyb_residency_entry_payload(ent);
+	*stale              = 0;
+	if (res->plan.run == HYB_SPMV_RUN_CPU || !unchecked)
+	{
+		if (unchecked && !hyb_residency_cache_confirm(cache, ent))
+		{
+			hyb_residency_cache_release(cache, ent);
+			*stale = 1;
+			return HYB_PATH_CPU;
+		}
+		rep->cache = HYB_RESIDENCY_HIT;
+	}
 	hyb_report_plan(rep, &res->plan, HYB_SPMV_STEADY);
 	if (res->plan.run == HYB_SPMV_RUN_CPU)
 	{
@@ -659,7 +735,25 @@ static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	hyb_spmv_pipe_in_t in;
 	hyb_pipe_in(&in, &res->dm, a, f);
 	in.dmem         = res->dmem;
-	hyb_status_t st = hyb_spmv_pipe_run(&in, &rep->pipe);
+	hyb_status_t st = HYB_OK;
+	if (unchecked)
+	{
+		hyb_hit_job_t j = {
+		    .cache = cache, .ent = ent, .in = &in, .out = &rep->pipe, .unchanged = 0};
+		hyb_hit_run(&j);
+		if (!j.unchanged)
+		{
+			hyb_residency_cache_release(cache, ent);
+			memset(&rep->pipe, 0, sizeof rep->pipe);
+			*stale = 1;
+			return HYB_PATH_CPU;
+		}
+		rep->cache = HYB_RESIDENCY_HIT;
+		hyb_sd_refit_check(j.check_s, check_bytes);
+		st = j.st;
+	}
+	else
+		st = hyb_spmv_pipe_run(&in, &rep->pipe);
 	if (st != HYB_OK)
 	{
 		hyb_residency_cache_release(cache, ent);
@@ -769,24 +863,38 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	hyb_path_t             path;
 	if (cache)
 	{
-		hyb_residency_entry_t*  ent = NULL;
-		double                  ta  = hyb_now();
-		hyb_residency_outcome_t oc  = hyb_residency_cache_acquire(cache, rg, 3, key, &ent);
-		rep->cache                  = (int)oc;
-		if (oc == HYB_RESIDENCY_HIT)
+		double check_bytes = (double)(rg[0].bytes + rg[1].bytes + rg[2].bytes);
+		/* A hit's change check runs beside its product (run_hit); if it finds the arrays
+		   changed, the call starts over with the checking lookup, which refills. */
+		int unchecked_ok = 1;
+		for (;;)
 		{
-			/* refit the cost of a hit's change check, per byte of the arrays */
-			double bytes = (double)(rg[0].bytes + rg[1].bytes + rg[2].bytes);
-			double spb = (hyb_now() - ta) / bytes, old = atomic_load(&hyb_sd.check_spb);
-			atomic_store(&hyb_sd.check_spb, old > 0 ? old + 0.25 * (spb - old) : spb);
-			path = hyb_run_hit(call, a, &f, cache, ent, rep);
-			if (measured && (path == HYB_PATH_GPU || path == HYB_PATH_SPLIT))
-				hyb_memo_device_time(mh, hyb_now() - ta, rep->t_cpu);
+			hyb_residency_entry_t*  ent = NULL;
+			double                  ta  = hyb_now();
+			hyb_residency_outcome_t oc =
+			    unchecked_ok ? hyb_residency_cache_acquire_unchecked(cache, rg, 3, key, &ent)
+			                 : hyb_residency_cache_acquire(cache, rg, 3, key, &ent);
+			rep->cache = (int)oc;
+			if (oc == HYB_RESIDENCY_HIT || oc == HYB_RESIDENCY_UNCHECKED)
+			{
+				if (oc == HYB_RESIDENCY_HIT) hyb_sd_refit_check(hyb_now() - ta, check_bytes);
+				int stale = 0;
+				path      = hyb_run_hit(call, a, &f, cache, ent, oc == HYB_RESIDENCY_UNCHECKED,
+				                        check_bytes, &stale, rep);
+				if (stale)
+				{
+					unchecked_ok = 0;
+					continue;
+				}
+				if (measured && (path == HYB_PATH_GPU || path == HYB_PATH_SPLIT))
+					hyb_memo_device_time(mh, hyb_now() - ta, rep->t_cpu);
+			}
+			else if (oc == HYB_RESIDENCY_FILL)
+				path = hyb_run_fill(call, a, &src, mode, &f, cache, ent, mh, rep);
+			else
+				path = hyb_run_transient(call, a, &src, mode, &f, rep);
+			break;
 		}
-		else if (oc == HYB_RESIDENCY_FILL)
-			path = hyb_run_fill(call, a, &src, mode, &f, cache, ent, mh, rep);
-		else
-			path = hyb_run_transient(call, a, &src, mode, &f, rep);
 	}
 	else
 		path = hyb_run_transient(call, a, &src, mode, &f, rep);

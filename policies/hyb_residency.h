@@ -153,11 +153,13 @@ typedef struct
 /* What hyb_residency_cache_acquire found. */
 typedef enum
 {
-	HYB_RESIDENCY_HIT = 0, /* *entry pinned; its payload is valid for the ranges as they are now */
-	HYB_RESIDENCY_FILL,    /* *entry pinned and armed, no payload: build one, then cache_fill */
-	HYB_RESIDENCY_BYPASS   /* *entry NULL: do not cache this call (mode off, keeps changing,
-	                          being filled by another thread, cache full of pinned entries,
-	                          arming failed, or a forked child) */
+	HYB_RESIDENCY_HIT = 0,  /* *entry pinned; its payload is valid for the ranges as they are now */
+	HYB_RESIDENCY_FILL,     /* *entry pinned and armed, no payload: build one, then cache_fill */
+	HYB_RESIDENCY_BYPASS,   /* *entry NULL: do not cache this call (mode off, keeps changing,
+	                           being filled by another thread, cache full of pinned entries,
+	                           arming failed, or a forked child) */
+	HYB_RESIDENCY_UNCHECKED /* acquire_unchecked only: *entry pinned, its payload usable, but
+	                           not yet proven current: hyb_residency_cache_confirm decides */
 } hyb_residency_outcome_t;
 
 /* Statistics of one cache (a snapshot). */
@@ -205,6 +207,24 @@ hyb_residency_outcome_t hyb_residency_cache_acquire( hyb_residency_cache_t*     
                                                      int                          nranges,
                                                      uint64_t                     key,
                                                      hyb_residency_entry_t**      entry );
+
+/* As hyb_residency_cache_acquire, but an entry that exists comes back at once, pinned and
+   not yet checked (UNCHECKED): the caller may start work with its payload and must call
+   hyb_residency_cache_confirm before it trusts what it computed; the change check then
+   runs beside that work (it reads page tables or the arrays, not the payload). FILL and
+   BYPASS as acquire. */
+hyb_residency_outcome_t hyb_residency_cache_acquire_unchecked( hyb_residency_cache_t*       c,
+                                                               const hyb_residency_range_t* ranges,
+                                                               int                          nranges,
+                                                               uint64_t                     key,
+                                                               hyb_residency_entry_t**      entry );
+
+/* The change check of an entry from acquire_unchecked. 1: the ranges are unchanged since
+   the payload's data was read (counted as a hit). 0: they changed (counted as an
+   invalidation and a miss; the entry leaves the cache, and the caller's pin keeps its
+   payload alive until hyb_residency_cache_release). Thread-safe; call it at most once per
+   acquire. */
+int hyb_residency_cache_confirm( hyb_residency_cache_t* c, hyb_residency_entry_t* e );
 
 /* The payload of a pinned entry (NULL while it is being filled). */
 void* hyb_residency_entry_payload( const hyb_residency_entry_t* e );

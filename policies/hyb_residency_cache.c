@@ -208,11 +208,45 @@ static void hyb_res_hist_invalidated( hyb_residency_cache_t* c, uint64_t fp, uin
 	c->st.bans++;
 }
 
-hyb_residency_outcome_t hyb_residency_cache_acquire( hyb_residency_cache_t*       c,
-                                                     const hyb_residency_range_t* ranges,
-                                                     int                          nranges,
-                                                     uint64_t                     key,
-                                                     hyb_residency_entry_t**      entry )
+/* The change check of an entry the caller has pinned, run without the lock; returns with
+   the lock held. 1: unchanged (a hit, counted; still pinned). 0: changed or dropped by
+   another thread meanwhile: dropped from the table (invalidation counted), unpinned unless
+   keep_pin, and put on *dead if nobody holds it any more. */
+static int hyb_res_check( hyb_residency_cache_t* c, hyb_residency_entry_t* e, int keep_pin,
+                          hyb_residency_entry_t** dead )
+{
+	double t0      = hyb_now();
+	int    changed = hyb_residency_watch_changed( e->watch );
+	double dt      = hyb_now() - t0;
+	pthread_mutex_lock( &c->lock );
+	c->st.check_seconds += dt;
+	if ( !changed && e->in_table )
+	{
+		e->hits++;
+		e->last_use = ++c->tick;
+		c->st.hits++;
+		return 1;
+	}
+	if ( !keep_pin ) e->pins--;
+	if ( changed && e->in_table )
+	{
+		c->st.invalidations++;
+		hyb_res_hist_invalidated( c, e->fp, e->hits );
+		hyb_res_drop( c, e, dead );
+	}
+	else if ( !e->in_table && e->pins == 0 )
+	{
+		/* Dropped by another thread while we checked. */
+		e->next = *dead;
+		*dead   = e;
+	}
+	return 0;
+}
+
+/* acquire and acquire_unchecked: `defer` returns a found entry pinned and unchecked. */
+static hyb_residency_outcome_t hyb_res_acquire( hyb_residency_cache_t* c, const hyb_residency_range_t* ranges,
+                                                int nranges, uint64_t key, hyb_residency_entry_t** entry,
+                                                int defer )
 {
 	if ( entry ) *entry = NULL;
 	if ( c == NULL || entry == NULL || ranges == NULL || nranges < 1 ) return HYB_RESIDENCY_BYPASS;
@@ -234,33 +268,18 @@ hyb_residency_outcome_t hyb_residency_cache_acquire( hyb_residency_cache_t*     
 	if ( e )
 	{
 		e->pins++;
-		pthread_mutex_unlock( &c->lock );
-		double t0      = hyb_now();
-		int    changed = hyb_residency_watch_changed( e->watch );
-		double dt      = hyb_now() - t0;
-		pthread_mutex_lock( &c->lock );
-		c->st.check_seconds += dt;
-		if ( !changed && e->in_table )
+		if ( defer )
 		{
-			e->hits++;
-			e->last_use = ++c->tick;
-			c->st.hits++;
+			pthread_mutex_unlock( &c->lock );
+			*entry = e;
+			return HYB_RESIDENCY_UNCHECKED;
+		}
+		pthread_mutex_unlock( &c->lock );
+		if ( hyb_res_check( c, e, 0, &dead ) )
+		{
 			pthread_mutex_unlock( &c->lock );
 			*entry = e;
 			return HYB_RESIDENCY_HIT;
-		}
-		e->pins--;
-		if ( changed && e->in_table )
-		{
-			c->st.invalidations++;
-			hyb_res_hist_invalidated( c, fp, e->hits );
-			hyb_res_drop( c, e, &dead );
-		}
-		else if ( !e->in_table && e->pins == 0 )
-		{
-			/* Dropped by another thread while we checked. */
-			e->next = dead;
-			dead    = e;
 		}
 	}
 	c->st.misses++;
@@ -322,6 +341,35 @@ bypass:
 	pthread_mutex_unlock( &c->lock );
 	hyb_res_destroy_list( dead );
 	return HYB_RESIDENCY_BYPASS;
+}
+
+hyb_residency_outcome_t hyb_residency_cache_acquire( hyb_residency_cache_t*       c,
+                                                     const hyb_residency_range_t* ranges,
+                                                     int                          nranges,
+                                                     uint64_t                     key,
+                                                     hyb_residency_entry_t**      entry )
+{
+	return hyb_res_acquire( c, ranges, nranges, key, entry, 0 );
+}
+
+hyb_residency_outcome_t hyb_residency_cache_acquire_unchecked( hyb_residency_cache_t*       c,
+                                                               const hyb_residency_range_t* ranges,
+                                                               int                          nranges,
+                                                               uint64_t                     key,
+                                                               hyb_residency_entry_t**      entry )
+{
+	return hyb_res_acquire( c, ranges, nranges, key, entry, 1 );
+}
+
+int hyb_residency_cache_confirm( hyb_residency_cache_t* c, hyb_residency_entry_t* e )
+{
+	if ( c == NULL || e == NULL || getpid() != c->pid ) return 0;
+	hyb_residency_entry_t* dead = NULL;
+	int                    ok   = hyb_res_check( c, e, 1, &dead );
+	if ( !ok ) c->st.misses++;
+	pthread_mutex_unlock( &c->lock );
+	hyb_res_destroy_list( dead );
+	return ok;
 }
 
 void* hyb_residency_entry_payload( const hyb_residency_entry_t* e )

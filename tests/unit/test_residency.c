@@ -855,6 +855,52 @@ static void test_cache_hit_invalidate( void )
 	}
 }
 
+/* acquire_unchecked + confirm (the check beside the work): an existing entry comes back
+   pinned before any check; confirm proves it current (a hit) or, after a write, reports the
+   change, drops the entry from the cache and keeps its payload alive until release; the
+   next lookup refills. Counted as the checking acquire counts. */
+static void test_cache_unchecked_confirm( void )
+{
+	hyb_t_seed( 207 );
+	HYB_T_FOR_EACH_MECH( m )
+	{
+		hyb_t_set_t s;
+		hyb_t_set_make( &s );
+		hyb_residency_cache_t* c     = hyb_t_cache( m, 8, 0 );
+		int                    stale = 0;
+		hyb_t_freed                  = 0;
+		hyb_residency_entry_t* e     = NULL;
+		/* nothing cached yet: FILL, as acquire */
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) == HYB_RESIDENCY_FILL );
+		hyb_residency_cache_release( c, e );
+		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_FILL );
+		/* unchanged: unchecked, then confirmed */
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) == HYB_RESIDENCY_UNCHECKED );
+		HYB_T_ASSERT( m, e != NULL && hyb_residency_entry_payload( e ) != NULL );
+		HYB_T_ASSERT( m, hyb_residency_cache_confirm( c, e ) == 1 );
+		HYB_T_ASSERT( m, hyb_t_payload_fresh( hyb_residency_entry_payload( e ), s.r, 3 ) );
+		hyb_residency_cache_release( c, e );
+		/* written after the fill: confirm says changed; the payload lives until release */
+		s.map[s.map_len / 2] ^= 1; /* inside the large range, in its tracked body */
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) == HYB_RESIDENCY_UNCHECKED );
+		HYB_T_ASSERT( m, hyb_residency_cache_confirm( c, e ) == 0 );
+		HYB_T_ASSERT( m, hyb_t_freed == 0 );
+		HYB_T_ASSERT( m, !hyb_t_payload_fresh( hyb_residency_entry_payload( e ), s.r, 3 ) );
+		hyb_residency_cache_release( c, e );
+		HYB_T_ASSERT( m, hyb_t_freed == 1 );
+		/* the next lookup refills, then hits */
+		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_FILL );
+		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_HIT );
+		HYB_T_ASSERT( m, stale == 0 );
+		hyb_residency_stats_t st;
+		hyb_residency_cache_stats( c, &st );
+		HYB_T_ASSERT( m, st.hits == 2 && st.invalidations == 1 && st.fills == 2 && st.entries == 1 );
+		hyb_residency_cache_destroy( c );
+		HYB_T_ASSERT( m, hyb_t_freed == 2 );
+		hyb_t_set_free( &s );
+	}
+}
+
 static void test_cache_off_and_bad_input( void )
 {
 	hyb_residency_cache_config_t cfg = { HYB_RESIDENCY_OFF, HYB_RESIDENCY_MECH_AUTO, 0, 0 };
@@ -1305,6 +1351,7 @@ static CU_TestInfo hyb_tests_residency[] = {
 	{ "file_mapping_hashed", test_file_mapping_hashed },
 	{ "foreign_uffd", test_foreign_uffd },
 	{ "cache_hit_invalidate", test_cache_hit_invalidate },
+	{ "cache_unchecked_confirm", test_cache_unchecked_confirm },
 	{ "cache_off_and_bad_input", test_cache_off_and_bad_input },
 	{ "cache_keeps_changing", test_cache_keeps_changing },
 	{ "cache_lru_entries", test_cache_lru_entries },
