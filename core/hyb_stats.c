@@ -2,6 +2,7 @@
 /* Lock-free per-routine counters, trace output and the exit report. */
 #include "hyb_stats.h"
 
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "hyb_log.h"
+#include "hyb_routines.h"
 
 typedef struct
 {
@@ -40,6 +42,19 @@ void hyb_stats_init( int nroutines, const char* const* names, int report, int tr
 	}
 	atomic_store( &hyb_trace_fd, trace_fd );
 	atomic_store( &hyb_stats_timing_v, report || trace_fd >= 0 );
+}
+
+void hyb_stats_init_routines( const char* trace, int report )
+{
+	static const char* names[HYB_R_COUNT];
+	int                fd = -1;
+	if ( trace && trace[0] )
+	{
+		fd = open( trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644 );
+		if ( fd < 0 ) HYB_LOG( HYB_LOG_WARN, "warning: cannot open HYBLAS_TRACE=%s; no trace", trace );
+	}
+	for ( int i = 0; i < HYB_R_COUNT; i++ ) names[i] = hyb_routine_info[i].name;
+	hyb_stats_init( HYB_R_COUNT, names, report, fd );
 }
 
 int hyb_stats_timing( void )

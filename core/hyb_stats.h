@@ -12,6 +12,10 @@
    stage-1 init before any record; names must outlive the process. */
 void hyb_stats_init( int nroutines, const char* const* names, int report, int trace_fd );
 
+/* hyb_stats_init for the routines hyblas intercepts, with the trace written to the file
+   `trace` (NULL or empty: none; appended to; one that cannot be opened is warned about). */
+void hyb_stats_init_routines( const char* trace, int report );
+
 /* Whether calls must be timed (report or trace enabled). One load. */
 int hyb_stats_timing( void );
 

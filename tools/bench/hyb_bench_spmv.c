@@ -9,7 +9,6 @@
                     [--rates-out FILE]
    --quick: matrices at 2 % (stencil 40^3), few calls: a functional run (simulated device). */
 #include <errno.h>
-#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <omp.h>
@@ -464,16 +463,8 @@ int main(int argc, char** argv)
 	if (hb_quick && hb_calls == 100) hb_calls = 4;
 	if (hb_quick && hb_sweep == 14) hb_sweep = 4;
 	hb_base = *hyb_config();
-	if (hb_base.trace[0])
-	{
-		/* HYBLAS_TRACE: every call's path, prediction and stage times, as under the shim */
-		static const char* names[HYB_R_COUNT];
-		for (int i = 0; i < HYB_R_COUNT; i++)
-			names[i] = hyb_routine_info[i].name;
-		int fd = open(hb_base.trace, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0) perror(hb_base.trace);
-		hyb_stats_init(HYB_R_COUNT, names, 0, fd);
-	}
+	/* HYBLAS_TRACE: every call's path, prediction and stage times, as under the shim */
+	hyb_stats_init_routines(hb_base.trace, 0);
 	if (hyb_devices_ensure() != HYB_OK)
 	{
 		fprintf(stderr, "hyb_bench_spmv: no device (HYBLAS_DEVICE=%s)\n",

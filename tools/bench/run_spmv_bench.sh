@@ -30,6 +30,7 @@ MACHINE="${GPU:-no GPU (${HYBLAS_DEVICE:-cuda})}; $(nproc) cores; $(date -u +%F)
 echo "# machine: $MACHINE" > "$OUT/spmv.csv"
 # The benchmark's own OpenMP threads must not spin beside the library's kernels.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
+rm -f "$OUT/spmv_trace.txt"   # the trace is appended to
 HYBLAS_TRACE=$OUT/spmv_trace.txt timeout "${SPMV_BENCH_SECONDS:-340}" "$BIN" $QUICK --rates-out "$OUT/spmv_rates.txt" >> "$OUT/spmv.csv" 2> "$OUT/spmv.err"
 rc=$?
 [ $rc -eq 124 ] && echo "run_spmv_bench.sh: the benchmark ran out of time; the report shows what finished" >&2
