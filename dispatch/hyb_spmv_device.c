@@ -50,8 +50,18 @@ enum
 {
 	HYB_VERDICT_NONE         = 0,
 	HYB_VERDICT_CPU          = 1, /* the steady-state plan keeps the CPU: do not cache */
-	HYB_VERDICT_CPU_MEASURED = 2, /* timed: the CPU product is the faster (auto mode) */
+	HYB_VERDICT_CPU_MEASURED = 2, /* timed: the CPU product is the faster (auto mode; derived
+	                                 from the slot's measured record, never stored) */
 };
+
+typedef struct
+{
+	uint64_t            h;
+	int                 seen;
+	int                 verdict;
+	uint64_t            lru;
+	hyb_spmv_measured_t meas; /* device calls against CPU probes (auto mode) */
+} hyb_memo_slot_t;
 
 static struct
 {
@@ -59,14 +69,7 @@ static struct
 	hyb_residency_cache_t* cache;
 	int                    cache_failed;
 	hyb_spmv_force_t       force;
-	struct
-	{
-		uint64_t h;
-		int      seen;
-		int      verdict;
-		uint64_t lru;
-		hyb_spmv_measured_t meas; /* device calls against CPU probes (auto mode) */
-	} memo[HYB_SPMV_MEMO];
+	hyb_memo_slot_t        memo[HYB_SPMV_MEMO];
 	uint64_t       clock;
 	_Atomic double check_spb; /* seconds per byte of a cache hit's change check (refitted) */
 } hyb_sd = {.mu = PTHREAD_MUTEX_INITIALIZER};
@@ -154,64 +157,54 @@ static int hyb_memo_see(uint64_t h, int* verdict, int* probe)
 		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) slot = i;
 		if (hyb_sd.memo[i].lru < hyb_sd.memo[victim].lru) victim = i;
 	}
-	int seen = 0;
-	if (slot < 0)
-	{
-		slot                      = victim;
-		hyb_sd.memo[slot].h       = h;
-		hyb_sd.memo[slot].seen    = 0;
-		hyb_sd.memo[slot].verdict = HYB_VERDICT_NONE;
-		memset(&hyb_sd.memo[slot].meas, 0, sizeof hyb_sd.memo[slot].meas);
-	}
-	seen     = hyb_sd.memo[slot].seen;
-	*verdict = hyb_sd.memo[slot].verdict;
-	*probe   = *verdict == HYB_VERDICT_NONE && hyb_policy_spmv_take_probe(&hyb_sd.memo[slot].meas);
-	hyb_sd.memo[slot].seen++;
-	hyb_sd.memo[slot].lru = ++hyb_sd.clock;
+	hyb_memo_slot_t* m = &hyb_sd.memo[slot < 0 ? victim : slot];
+	if (slot < 0) *m = (hyb_memo_slot_t){.h = h}; /* a new set: no sightings, no verdict */
+	int seen = m->seen;
+	*verdict = m->verdict != HYB_VERDICT_NONE       ? m->verdict
+	           : m->meas.state == HYB_SPMV_KEEP_CPU ? HYB_VERDICT_CPU_MEASURED
+	                                                : HYB_VERDICT_NONE;
+	*probe   = *verdict == HYB_VERDICT_NONE && hyb_policy_spmv_take_probe(&m->meas);
+	m->seen++;
+	m->lru = ++hyb_sd.clock;
 	pthread_mutex_unlock(&hyb_sd.mu);
 	return seen;
 }
 
-static void hyb_memo_verdict_locked(uint64_t h, int verdict)
+/* The memo slot of array set h, or NULL; the caller holds hyb_sd.mu. */
+static hyb_memo_slot_t* hyb_memo_find_locked(uint64_t h)
 {
 	for (int i = 0; i < HYB_SPMV_MEMO; i++)
-		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) hyb_sd.memo[i].verdict = verdict;
+		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) return &hyb_sd.memo[i];
+	return NULL;
 }
 
 static void hyb_memo_verdict(uint64_t h, int verdict)
 {
 	pthread_mutex_lock(&hyb_sd.mu);
-	hyb_memo_verdict_locked(h, verdict);
+	hyb_memo_slot_t* m = hyb_memo_find_locked(h);
+	if (m) m->verdict = verdict;
 	pthread_mutex_unlock(&hyb_sd.mu);
-}
-
-/* The memo slot of array set h, or NULL; the caller holds hyb_sd.mu. */
-static hyb_spmv_measured_t* hyb_memo_meas_locked(uint64_t h)
-{
-	for (int i = 0; i < HYB_SPMV_MEMO; i++)
-		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) return &hyb_sd.memo[i].meas;
-	return NULL;
 }
 
 /* A resident device call of array set h took `seconds`; t_cpu is the model's CPU time. */
 static void hyb_memo_device_time(uint64_t h, double seconds, double t_cpu)
 {
 	pthread_mutex_lock(&hyb_sd.mu);
-	hyb_spmv_measured_t* m = hyb_memo_meas_locked(h);
-	if (m) hyb_policy_spmv_note_device(m, seconds, t_cpu);
+	hyb_memo_slot_t* m = hyb_memo_find_locked(h);
+	if (m) hyb_policy_spmv_note_device(&m->meas, seconds, t_cpu);
 	pthread_mutex_unlock(&hyb_sd.mu);
 }
 
 void hyb_spmv_device_probe_done(uint64_t h, double seconds)
 {
 	pthread_mutex_lock(&hyb_sd.mu);
-	hyb_spmv_measured_t* m = hyb_memo_meas_locked(h);
-	if (m)
+	hyb_memo_slot_t* slot = hyb_memo_find_locked(h);
+	if (slot)
 	{
+		hyb_spmv_measured_t* m = &slot->meas;
 		hyb_policy_spmv_note_probe(m, seconds);
 		if (m->state == HYB_SPMV_KEEP_CPU)
 		{
-			hyb_memo_verdict_locked(h, HYB_VERDICT_CPU_MEASURED);
 			HYB_LOG(HYB_LOG_INFO,
 			        "SpMV: the CPU product measured faster for this matrix "
 			        "(%.3g ms against %.3g ms on the device): it stays on the CPU",
@@ -714,17 +707,21 @@ static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
                               int* stale, hyb_spmv_report_t* rep)
 {
 	hyb_spmv_res_t* res = hyb_residency_entry_payload(ent);
-	*stale              = 0;
-	if (res->plan.run == HYB_SPMV_RUN_CPU || !unchecked)
+	/* the check beside the product; a CPU plan has no product to overlap */
+	int beside = unchecked && res->plan.run != HYB_SPMV_RUN_CPU;
+	*stale     = 0;
+	if (unchecked && !beside)
 	{
-		if (unchecked && !hyb_residency_cache_confirm(cache, ent))
+		double t0 = hyb_now();
+		if (!hyb_residency_cache_confirm(cache, ent))
 		{
 			hyb_residency_cache_release(cache, ent);
 			*stale = 1;
 			return HYB_PATH_CPU;
 		}
-		rep->cache = HYB_RESIDENCY_HIT;
+		hyb_sd_refit_check(hyb_now() - t0, check_bytes);
 	}
+	if (!beside) rep->cache = HYB_RESIDENCY_HIT;
 	hyb_report_plan(rep, &res->plan, HYB_SPMV_STEADY);
 	if (res->plan.run == HYB_SPMV_RUN_CPU)
 	{
@@ -736,7 +733,7 @@ static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	hyb_pipe_in(&in, &res->dm, a, f);
 	in.dmem         = res->dmem;
 	hyb_status_t st = HYB_OK;
-	if (unchecked)
+	if (beside)
 	{
 		hyb_hit_job_t j = {
 		    .cache = cache, .ent = ent, .in = &in, .out = &rep->pipe, .unchanged = 0};
