@@ -300,8 +300,13 @@ static hyb_status_t hyb_devices_init_locked( void )
 		atomic_store( &hyb_reg.used[i], 0.0 );
 	}
 	hyb_reg.n = n;
-	snprintf( hyb_reg.describe, sizeof hyb_reg.describe, "%s: %d x %s, budget %.1f GiB each",
-	          hyb_reg.ops->name, n, hyb_reg.info[0].name, hyb_reg.budget[0] / ( 1 << 30 ) );
+	/* The ordinals say which devices this process took: under MPI, each
+	   rank's report shows the GPU of its local rank. */
+	char ordinals[64] = "";
+	for ( int i = 0, at = 0; i < n && at < (int)sizeof ordinals - 8; i++ )
+		at += snprintf( ordinals + at, sizeof ordinals - (size_t)at, "%s%d", i ? "," : "", hyb_reg.ordinal[i] );
+	snprintf( hyb_reg.describe, sizeof hyb_reg.describe, "%s: %d x %s (device %s), budget %.1f GiB each",
+	          hyb_reg.ops->name, n, hyb_reg.info[0].name, ordinals, hyb_reg.budget[0] / ( 1 << 30 ) );
 	hyb_stats_set_device_note( hyb_reg.describe );
 	HYB_LOG( HYB_LOG_INFO, "devices ready: %s", hyb_reg.describe );
 	return HYB_OK;

@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Writes an HPC Challenge input (hpccinf.txt) to stdout: one HPL problem
-# N x N with block NB on a 1 x 1 grid (one MPI process), HPL.dat's usual
-# choices otherwise, and PTRANS on PN x PN with block PNB (default N, NB).
+# N x N with block NB on a P x Q grid (default 1 x 1: one MPI process),
+# HPL.dat's usual choices otherwise, and PTRANS on PN x PN with block PNB
+# (default N, NB).
 # hpcc reads the HPL part line by line, the comment after each value; line
 # 32 is a separator.
-#   tools/hpccinf.sh N NB [PN PNB] > hpccinf.txt
+#   tools/hpccinf.sh N NB [PN PNB [P Q]] > hpccinf.txt
 set -eu
-n=$1 nb=$2 pn=${3:-$1} pnb=${4:-$2}
+n=$1 nb=$2 pn=${3:-$1} pnb=${4:-$2} p=${5:-1} q=${6:-1}
 cat <<EOT
 HPLinpack input for hyblas
 (written by tools/hpccinf.sh)
@@ -19,8 +20,8 @@ $n           Ns
 $nb          NBs
 0            PMAP process mapping (0=Row-,1=Column-major)
 1            # of process grids (P x Q)
-1            Ps
-1            Qs
+$p            Ps
+$q            Qs
 16.0         threshold
 1            # of panel fact
 2            PFACTs (0=left, 1=Crout, 2=Right)
