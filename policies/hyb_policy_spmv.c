@@ -18,6 +18,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "hyb_copy.h"
+
 #define HYB_IB 4.0 /* bytes of an index */
 
 void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
@@ -142,6 +144,14 @@ static double hyb_pipe(const hyb_spmv_rates_t* r, double up, double kern, double
 	return sum - r->overlap * (sum - mx);
 }
 
+/* When the device path's x is large enough for the copy team, the CPU side of a split
+   starts once x is copied (the pipeline runs them one after the other: both at once share
+   the cores). The copy reads x and writes the page-locked buffer. */
+static double hyb_cpu_start(const hyb_spmv_rates_t* r, double vec)
+{
+	return vec >= (double)HYB_COPY_TEAM_MIN ? 2.0 * vec / r->host_bw : 0.0;
+}
+
 /* Times of a split given its width K and the entries its device part holds. */
 static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
                            hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt, int64_t K,
@@ -172,9 +182,9 @@ static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r
 	/* eq. 6: TC = 2*NNZ(CPU) / fc / (nc - 1). The seed's per-entry cost on the nc - 1 cores
 	   that do not drive the GPU becomes the COO kernel's calibrated bandwidth (measured on
 	   nc - 1 threads), plus the cost of starting the parallel region. */
-	p->t_cpu_part = p->cpu_nnz > 0
-	                    ? r->cpu_call_s + (double)p->cpu_nnz * (vb + 2.0 * HYB_IB) / r->cpu_coo_bw
-	                    : 0.0;
+	p->t_cpu_part = p->cpu_nnz > 0 ? r->cpu_call_s + (K > 0 ? hyb_cpu_start(r, vec) : 0.0) +
+	                                     (double)p->cpu_nnz * (vb + 2.0 * HYB_IB) / r->cpu_coo_bw
+	                               : 0.0;
 	/* eq. 7: TG = NNZ(GPU) / (C*F). Streaming kernels on today's devices are bound by memory,
 	   so C*F becomes the kernel's calibrated bandwidth over the slots it streams (padding
 	   included). The seed leaves the transfers out because the matrix is loaded once; we
@@ -340,7 +350,9 @@ static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 		    vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? f * csr_dev / r->h2d_bw : 0.0);
 		*tg = r->gpu_call_s + hyb_pipe(r, up, f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
 	}
-	*tc = f < 1.0 ? r->cpu_call_s + (1.0 - f) * csr_bytes / r->cpu_csr_bw : 0.0;
+	*tc = f < 1.0 ? r->cpu_call_s + (f > 0.0 ? hyb_cpu_start(r, vec) : 0.0) +
+	                    (1.0 - f) * csr_bytes / r->cpu_csr_bw
+	              : 0.0;
 	/* The CPU's rows, x and the device's y, and on a first call the upload of the device's
 	   rows, share the host memory bus (the seed's "memory bus contention"): staging moves
 	   each uploaded byte three times (read, write to the page-locked buffer, DMA read).

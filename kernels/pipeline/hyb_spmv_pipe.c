@@ -390,8 +390,13 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 		out->build_s += hyb_now() - tb;
 	}
 
-	/* The CPU side starts now (it needs the remainder, complete after the build). */
-	if (dm->nrun > 0 || dm->cpu_ptr)
+	/* The CPU side (it needs the remainder, complete after the build) takes every core but
+	   this thread's. When the copy team moves x, it starts once x is copied: the two at once
+	   share the cores, and the CPU's static row partition waits for its slowest thread (run
+	   12: the CPU part of a row split on the cores the team left took 2.7x its prediction). */
+	int cpu_side = dm->nrun > 0 || dm->cpu_ptr;
+	int team_x   = team && (size_t)cx * vb >= HYB_COPY_TEAM_MIN;
+	if (cpu_side)
 	{
 		if (dm->nrun > 0)
 		{
@@ -402,11 +407,9 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 				goto fail;
 			}
 		}
-		job.z    = z;
-		int ncpu = omp_get_num_procs() - 1 -
-		           (team && xbytes >= HYB_COPY_TEAM_MIN ? in->copy_threads - 1 : 0);
-		job.nthreads = ncpu > 1 ? ncpu : 1;
-		job_mode     = hyb_worker_submit(hyb_cpu_job, &job) ? 1 : 2;
+		job.z        = z;
+		job.nthreads = omp_get_num_procs() > 2 ? omp_get_num_procs() - 1 : 1;
+		if (!team_x) job_mode = hyb_worker_submit(hyb_cpu_job, &job) ? 1 : 2;
 	}
 
 	/* x up by chunks; each row block issued as soon as the chunks holding its columns are. */
@@ -441,6 +444,7 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	}
 
 	/* The CPU side, here if the worker was busy; then wait for it. */
+	if (cpu_side && team_x) job_mode = hyb_worker_submit(hyb_cpu_job, &job) ? 1 : 2;
 	if (job_mode == 2) hyb_cpu_job(&job);
 	if (job_mode == 1)
 	{
