@@ -29,6 +29,7 @@ static const struct
     HYB_RF(conv_rate),  HYB_RF(gpu_csr_bw), HYB_RF(gpu_ell_bw),       HYB_RF(gpu_dia_bw),
     HYB_RF(gpu_call_s), HYB_RF(h2d_bw),     HYB_RF(d2h_bw),           HYB_RF(gpu_mem),
     HYB_RF(overlap),    HYB_RF(margin),     HYB_RF(h2d_host_traffic), HYB_RF(d2h_host_traffic),
+    HYB_RF(stats_rate),
 };
 #define HYB_RATES_NKEYS (sizeof hyb_rates_keys / sizeof hyb_rates_keys[0])
 

@@ -19,6 +19,8 @@ typedef struct
 	double cpu_call_s; /* fixed cost of one CPU kernel call (parallel region), s */
 	double host_bw;    /* host memory bandwidth available to conversions, bytes/s */
 	double conv_rate;  /* grouping + statistics of the source, entries/s (first call) */
+	double stats_rate; /* the statistics pass alone (distribution function, diagonals) that
+	                      a first sighting pays before any device run, entries/s */
 	double gpu_csr_bw; /* device CSR kernel, bytes/s */
 	double gpu_ell_bw; /* device ELL kernel, bytes/s (padding slots included) */
 	double gpu_dia_bw; /* device DIA kernel, bytes/s */
