@@ -472,7 +472,7 @@ static hyb_path_t hyb_run_transient(const hyb_call_t* call, const hyb_spmv_args_
 			                      .df      = df,
 			                      .grouped = !(src->layout == HYB_SPMV_CSR && src->trans)};
 			hyb_spmv_plan_t  qp;
-			/* The statistics pass this test spares comes before any device run (run 13: a
+			/* The statistics pass this test spares comes before any device run (run 13c: a
 			   first sighting of the stencil predicted 21 ms, paid 22 ms of statistics). */
 			double t_stats = r.stats_rate > 0 ? (double)src->nnz / r.stats_rate : 0.0;
 			int    keep    = hyb_policy_spmv_plan_opts(&q, &r, HYB_SPMV_FIRST_CALL, &o, &qp) == HYB_OK &&

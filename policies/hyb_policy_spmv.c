@@ -37,7 +37,7 @@ void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 	/* Regrouping an unsorted source: bucket pass + sort pass, about 48 bytes of traffic per
 	   entry at the triad rate (estimate; measure with the benchmark). */
 	r->conv_rate = 2.4e9;
-	/* The statistics pass of a grouped source: 22 ms for the stencil's 214 M entries (run 13,
+	/* The statistics pass of a grouped source: 22 ms for the stencil's 214 M entries (run 13c,
 	   H200 machine, trace field stats_s). */
 	r->stats_rate = 1.0e10;
 	/* cuSPARSE CSR SpMV on the device, 27-point stencil: 0.95 ms = 2.86 TB/s (ANCHORS.md,

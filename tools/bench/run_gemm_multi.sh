@@ -11,16 +11,8 @@ set -u
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 S=${STAGE:-$PWD/.stage}
 SPEC=${1:-tools/bench/gemm_multi.txt}
-CPU_LIB=$(ls /tmp/deb/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 \
-               /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 2>/dev/null | head -1)
-NVLIB=$(ls /usr/local/cuda/lib64/libnvblas.so.* 2>/dev/null | head -1)
-printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_TILE_DIM 2048\nNVBLAS_AUTOPIN_MEM_ENABLED\n' \
-    "$CPU_LIB" > $OUT/nvblas.conf
-{
-  echo "# machine: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs); $(nproc) cores; $(date -u +%F)"
-  echo "# cpu library: $CPU_LIB; nvblas: ${NVLIB:-none}; hyblas $(git rev-parse --short HEAD 2>/dev/null)"
-  echo "label,prec,shape,m,n,k,beta,seconds,tflops,relerr,ok"
-} > $OUT/gemm_multi.csv
+. "$(dirname "$0")/bench_env.sh"
+gemm_csv_header > $OUT/gemm_multi.csv
 [ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB \
     timeout 400 $S/hyb_bench_gemm nvblas-all $SPEC 2>/dev/null | grep -v '^\[NVBLAS\]' >> $OUT/gemm_multi.csv
 HYBLAS_MODE=gpu HYBLAS_GPUS=1 LD_PRELOAD=$S/libhyblas.so \

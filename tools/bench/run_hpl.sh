@@ -13,11 +13,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 S=${STAGE:-$PWD/.stage}
-CPU_LIB=$(ls /tmp/deb/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 \
-               /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 2>/dev/null | head -1)
-NVLIB=$(ls /usr/local/cuda/lib64/libnvblas.so.* 2>/dev/null | head -1)
-printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_TILE_DIM 2048\nNVBLAS_AUTOPIN_MEM_ENABLED\n' \
-    "$CPU_LIB" > $OUT/nvblas.conf
+. "$(dirname "$0")/bench_env.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 echo "label,N,NB,ranks,hpl_gflops,residual,hpcc_wall"
 for cfg in $1; do
