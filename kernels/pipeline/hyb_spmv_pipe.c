@@ -181,11 +181,17 @@ static void hyb_piece_fn(void* p, int64_t b, int64_t e)
 }
 
 /* memcpy with streaming stores, shared by the team when large. */
+/* Whether a copy of this many bytes goes to the team (else the calling thread copies). */
+static int hyb_pipe_copy_team(const hyb_team_t* t, size_t bytes)
+{
+	return t && bytes >= HYB_COPY_TEAM_MIN;
+}
+
 static void hyb_pipe_copy(hyb_team_t* t, void* dst, const void* src, size_t bytes)
 {
 	hyb_piece_copy_t c = {dst, src, bytes};
 	int64_t          n = (int64_t)((bytes + HYB_PIPE_PIECE - 1) / HYB_PIPE_PIECE);
-	if (t && bytes >= HYB_COPY_TEAM_MIN)
+	if (hyb_pipe_copy_team(t, bytes))
 		hyb_team_run(t, n, hyb_piece_fn, &c);
 	else
 		hyb_piece_fn(&c, 0, n);
@@ -395,7 +401,7 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	   share the cores, and the CPU's static row partition waits for its slowest thread (run
 	   12: the CPU part of a row split on the cores the team left took 2.7x its prediction). */
 	int cpu_side = dm->nrun > 0 || dm->cpu_ptr;
-	int team_x   = team && (size_t)cx * vb >= HYB_COPY_TEAM_MIN;
+	int team_x   = hyb_pipe_copy_team(team, (size_t)cx * vb); /* the first chunk is the largest */
 	if (cpu_side)
 	{
 		if (dm->nrun > 0)

@@ -3,22 +3,14 @@
 """Report of tools/bench/run_gemm_multi.sh: per case, NVBLAS on every GPU, hyblas on one
 GPU and on all of them (forced), hyblas auto on all; the scaling from one GPU to all and
 the ratio to NVBLAS, and whether every result was right."""
-import csv
 import sys
+
+from gemm_report import read_gemm_csv
 
 
 def main(path):
-    rows, notes = {}, []
-    lines = []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#"):
-                notes.append(line[1:].strip())
-            else:
-                lines.append(line)
-    for r in csv.DictReader(lines):
-        key = (r["prec"], r["shape"], int(r["m"]), int(r["n"]), int(r["k"]), float(r["beta"]))
-        rows.setdefault(key, {})[r["label"]] = r
+    header, rows = read_gemm_csv(path)
+    notes = [h[1:].strip() for h in header]
     labels = ["nvblas-all", "hyblas-1gpu", "hyblas-allgpu", "hyblas-auto-all"]
     print("## GEMM on several GPUs (hyblas issue 3)\n")
     for n in notes:

@@ -8,18 +8,24 @@ import csv
 import sys
 
 
-def main(path):
-    header = []
-    rows = {}
-    wrong = []
+def read_gemm_csv(path):
+    """The '#' lines of a hyb_bench_gemm CSV file, and its rows by case
+    (prec, shape, m, n, k, beta) and label, as csv.DictReader gives them."""
     with open(path) as f:
         lines = [l for l in f if l.strip()]
     header = [l.strip() for l in lines if l.startswith("#")]
+    rows = {}
     for r in csv.DictReader(l for l in lines if not l.startswith("#")):
         key = (r["prec"], r["shape"], int(r["m"]), int(r["n"]), int(r["k"]), float(r["beta"]))
-        rows.setdefault(key, {})[r["label"]] = (float(r["seconds"]), float(r["tflops"]))
-        if r["ok"] != "ok":
-            wrong.append(f"{r['label']} {key}")
+        rows.setdefault(key, {})[r["label"]] = r
+    return header, rows
+
+
+def main(path):
+    header, raw = read_gemm_csv(path)
+    rows = {key: {lab: (float(r["seconds"]), float(r["tflops"])) for lab, r in got.items()}
+            for key, got in raw.items()}
+    wrong = [f"{lab} {key}" for key, got in raw.items() for lab, r in got.items() if r["ok"] != "ok"]
     out = []
     out += [f"{h}" for h in header]
     out.append("")

@@ -393,6 +393,13 @@ static void hb_free(hb_mat_t* M)
 	free(M->ref);
 }
 
+/* Bytes a double CSR product moves in the model's traffic (values and columns per entry,
+   row pointer, x and y per row): what cpu_csr_bw is measured in. */
+static double hb_csr_bytes(int64_t nnz, int64_t m)
+{
+	return (double)nnz * 12.0 + (double)m * 20.0;
+}
+
 static int hb_cmpd(const void* a, const void* b)
 {
 	double x = *(const double*)a, y = *(const double*)b;
@@ -403,12 +410,11 @@ static int hb_cmpd(const void* a, const void* b)
    OMP_WAIT_POLICY=PASSIVE, waking every thread, which the back-to-back calls of the
    bandwidth measurement do not see): the first rows of M, enough entries for the whole
    team, each call timed alone; the median less the time its bytes take at the full rate. */
-static double hb_call_cost(const hb_mat_t* M, double tcsr)
+static double hb_call_cost(const hb_mat_t* M, double csr_bw)
 {
 	int64_t want = (int64_t)omp_get_max_threads() * 40000, rows = 0;
 	while (rows < M->m && M->ia[rows] < want)
 		rows++;
-	double per_byte = tcsr / ((double)M->nnz * 12.0 + (double)M->m * 20.0);
 	double t[31];
 	for (int k = 0; k < 31; k++)
 	{
@@ -418,7 +424,7 @@ static double hb_call_cost(const hb_mat_t* M, double tcsr)
 		usleep(200); /* let the team go back to waiting, as between an application's calls */
 	}
 	qsort(t, 31, sizeof t[0], hb_cmpd);
-	double c = t[15] - ((double)M->ia[rows] * 12.0 + (double)rows * 20.0) * per_byte;
+	double c = t[15] - hb_csr_bytes(M->ia[rows], rows) / csr_bw;
 	return c > 1e-6 ? c : 1e-6;
 }
 
@@ -436,8 +442,9 @@ static void hb_calibrate(const char* out)
 	int    n  = hb_quick ? 3 : 20;
 	for (int k = 0; k < n; k++)
 		hyb_dcsrmv_cpu_omp('N', M.m, M.a, M.ia, M.ja, 0, M.x, y, 0);
-	double tcsr = (hyb_now() - t0) / n;
-	double call = hb_call_cost(&M, tcsr);
+	double tcsr   = (hyb_now() - t0) / n;
+	double csr_bw = hb_csr_bytes(M.nnz, M.m) / tcsr;
+	double call   = hb_call_cost(&M, csr_bw);
 	int*   row  = malloc((size_t)M.nnz * sizeof(int));
 	for (int64_t i = 0; i < M.m; i++)
 		for (int64_t k = M.ia[i]; k < M.ia[i + 1]; k++)
@@ -452,7 +459,7 @@ static void hb_calibrate(const char* out)
 	hyb_spmv_rates_t r;
 	hyb_spmv_rates_set_base(NULL); /* defaults, profile and file, without earlier changes */
 	hyb_spmv_rates_base(&r);
-	r.cpu_csr_bw = ((double)M.nnz * 12.0 + (double)M.m * 20.0) / tcsr;
+	r.cpu_csr_bw = csr_bw;
 	r.cpu_coo_bw = (double)M.nnz * 16.0 / tcoo;
 	r.cpu_call_s = call;
 	hyb_spmv_rates_set_base(&r);
