@@ -13,3 +13,12 @@ target_link_libraries(hyblas-calibrate PRIVATE hyb_core ${HYB_BLAS_LIBRARY})
 
 add_executable(hyb_bench_gemm ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_gemm.c)
 target_link_libraries(hyb_bench_gemm PRIVATE ${HYB_BLAS_LIBRARY} OpenMP::OpenMP_C m)
+
+# Probe of the host memory bus (tools/gpu_probe_bus.cu): cores alone, copy engines alone,
+# both at once, page registration; run on the GPU machine to ground the split models.
+if(HYB_HAVE_CUDA)
+  add_executable(gpu_probe_bus ${PROJECT_SOURCE_DIR}/tools/gpu_probe_bus.cu)
+  set_target_properties(gpu_probe_bus PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_compile_options(gpu_probe_bus PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp,-Wall>)
+  target_link_libraries(gpu_probe_bus PRIVATE CUDA::cudart OpenMP::OpenMP_C)
+endif()

@@ -1,8 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Persistent thread team for parallel-for (see hyb_team.h). */
+/* Persistent thread team for parallel-for (see hyb_team.h).
+
+   Hand-offs go through atomics; the mutex and condition variables are used only to sleep.
+   A worker that finds no new run sleeps unless the team is held; the caller of a run wakes
+   sleepers only when there are any. Both sides publish "I am going to sleep" (sleepers,
+   waiter) and then re-check the condition, while the other side changes the condition and
+   then reads the flag, all sequentially consistent, so one of the two always sees the
+   other and no wake-up is lost. */
+#define _GNU_SOURCE
 #include "hyb_team.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 struct hyb_team_s
@@ -11,9 +22,14 @@ struct hyb_team_s
 	pthread_t*      threads;
 	pthread_mutex_t mu;
 	pthread_cond_t  go, done;
-	uint64_t        generation;
-	int             remaining, quit;
-	int64_t         n;
+	_Atomic uint64_t generation;
+	_Atomic int      remaining;
+	_Atomic int      quit;
+	_Atomic int      held;     /* 1: idle workers spin */
+	_Atomic int      sleepers; /* workers asleep (or about to be) on go */
+	_Atomic int      waiter;   /* the caller asleep (or about to be) on done */
+	/* the current run, written before generation is bumped */
+	int64_t n;
 	void ( *fn )( void*, int64_t, int64_t );
 	void* arg;
 };
@@ -24,11 +40,59 @@ typedef struct
 	int         rank;
 } hyb_team_arg_t;
 
+/* Iterations (a few microseconds) the caller spins for its workers before sleeping when
+   the team is not held: short, because on a machine with fewer cores than threads the
+   workers need the core the caller would spin on. */
+#define HYB_TEAM_WAIT_SPINS 200
+
+static inline void hyb_team_relax( void )
+{
+#if defined( __x86_64__ ) || defined( __i386__ )
+	__builtin_ia32_pause();
+#elif defined( __aarch64__ )
+	__asm__ __volatile__( "yield" );
+#endif
+}
+
+void hyb_team_release( hyb_team_t* t );
+
 static void hyb_team_range( const hyb_team_t* t, int rank, int64_t* b, int64_t* e )
 {
 	int64_t parts = t->nthreads + 1;
 	*b            = t->n * rank / parts;
 	*e            = t->n * ( rank + 1 ) / parts;
+}
+
+static void hyb_team_wake( hyb_team_t* t, pthread_cond_t* cv, int all )
+{
+	pthread_mutex_lock( &t->mu );
+	if ( all )
+		pthread_cond_broadcast( cv );
+	else
+		pthread_cond_signal( cv );
+	pthread_mutex_unlock( &t->mu );
+}
+
+/* Wait until a run newer than `seen` is posted (returns its generation) or quit (0). */
+static uint64_t hyb_team_next( hyb_team_t* t, uint64_t seen )
+{
+	for ( ;; )
+	{
+		uint64_t g = atomic_load( &t->generation );
+		if ( atomic_load( &t->quit ) ) return 0;
+		if ( g != seen ) return g;
+		if ( atomic_load( &t->held ) )
+		{
+			hyb_team_relax();
+			continue;
+		}
+		pthread_mutex_lock( &t->mu );
+		atomic_fetch_add( &t->sleepers, 1 );
+		while ( atomic_load( &t->generation ) == seen && !atomic_load( &t->quit ) && !atomic_load( &t->held ) )
+			pthread_cond_wait( &t->go, &t->mu );
+		atomic_fetch_sub( &t->sleepers, 1 );
+		pthread_mutex_unlock( &t->mu );
+	}
 }
 
 static void* hyb_team_main( void* p )
@@ -37,20 +101,14 @@ static void* hyb_team_main( void* p )
 	hyb_team_t*    t    = a.team;
 	uint64_t       seen = 0;
 	free( p );
-	pthread_mutex_lock( &t->mu );
-	for ( ;; )
+	while ( ( seen = hyb_team_next( t, seen ) ) != 0 )
 	{
-		while ( t->generation == seen && !t->quit ) pthread_cond_wait( &t->go, &t->mu );
-		if ( t->quit ) break;
-		seen = t->generation;
 		int64_t b, e;
 		hyb_team_range( t, a.rank, &b, &e );
-		pthread_mutex_unlock( &t->mu );
 		if ( e > b ) t->fn( t->arg, b, e );
-		pthread_mutex_lock( &t->mu );
-		if ( --t->remaining == 0 ) pthread_cond_signal( &t->done );
+		if ( atomic_fetch_sub( &t->remaining, 1 ) == 1 && atomic_load( &t->waiter ) )
+			hyb_team_wake( t, &t->done, 0 );
 	}
-	pthread_mutex_unlock( &t->mu );
 	return NULL;
 }
 
@@ -87,10 +145,9 @@ hyb_team_t* hyb_team_create( int nthreads )
 void hyb_team_destroy( hyb_team_t* t )
 {
 	if ( t == NULL ) return;
-	pthread_mutex_lock( &t->mu );
-	t->quit = 1;
-	pthread_cond_broadcast( &t->go );
-	pthread_mutex_unlock( &t->mu );
+	hyb_team_release( t ); /* a held team's workers stop counting */
+	atomic_store( &t->quit, 1 );
+	hyb_team_wake( t, &t->go, 1 );
 	for ( int i = 0; i < t->nthreads; i++ ) pthread_join( t->threads[i], NULL );
 	pthread_mutex_destroy( &t->mu );
 	pthread_cond_destroy( &t->go );
@@ -104,6 +161,43 @@ int hyb_team_size( const hyb_team_t* t )
 	return t ? t->nthreads + 1 : 1;
 }
 
+/* Workers of all held teams, process-wide, against the cores this process may use. */
+static _Atomic int hyb_team_spinning;
+
+static int hyb_team_cores( void )
+{
+	static _Atomic int cores;
+	int                c = atomic_load( &cores );
+	if ( c > 0 ) return c;
+	cpu_set_t set;
+	c = sched_getaffinity( 0, sizeof set, &set ) == 0 ? CPU_COUNT( &set ) : (int)sysconf( _SC_NPROCESSORS_ONLN );
+	if ( c < 1 ) c = 1;
+	atomic_store( &cores, c );
+	return c;
+}
+
+int hyb_team_hold( hyb_team_t* t )
+{
+	if ( t == NULL || t->nthreads < 1 ) return 0;
+	int spinning = atomic_fetch_add( &hyb_team_spinning, t->nthreads ) + t->nthreads;
+	int prev     = 0;
+	if ( spinning + 1 > hyb_team_cores() || !atomic_compare_exchange_strong( &t->held, &prev, 1 ) )
+	{
+		atomic_fetch_sub( &hyb_team_spinning, t->nthreads );
+		return 0;
+	}
+	if ( atomic_load( &t->sleepers ) ) hyb_team_wake( t, &t->go, 1 );
+	return 1;
+}
+
+void hyb_team_release( hyb_team_t* t )
+{
+	if ( t == NULL ) return;
+	int prev = 1;
+	if ( atomic_compare_exchange_strong( &t->held, &prev, 0 ) )
+		atomic_fetch_sub( &hyb_team_spinning, t->nthreads );
+}
+
 void hyb_team_run( hyb_team_t* t, int64_t n, void ( *fn )( void* arg, int64_t begin, int64_t end ),
                    void* arg )
 {
@@ -113,20 +207,28 @@ void hyb_team_run( hyb_team_t* t, int64_t n, void ( *fn )( void* arg, int64_t be
 		fn( arg, 0, n );
 		return;
 	}
-	pthread_mutex_lock( &t->mu );
-	t->n         = n;
-	t->fn        = fn;
-	t->arg       = arg;
-	t->remaining = t->nthreads;
-	t->generation++;
-	pthread_cond_broadcast( &t->go );
-	pthread_mutex_unlock( &t->mu );
+	t->n   = n;
+	t->fn  = fn;
+	t->arg = arg;
+	atomic_store( &t->remaining, t->nthreads );
+	atomic_fetch_add( &t->generation, 1 );
+	if ( atomic_load( &t->sleepers ) ) hyb_team_wake( t, &t->go, 1 );
 
 	int64_t b, e;
 	hyb_team_range( t, 0, &b, &e );
 	if ( e > b ) fn( arg, b, e );
 
-	pthread_mutex_lock( &t->mu );
-	while ( t->remaining > 0 ) pthread_cond_wait( &t->done, &t->mu );
-	pthread_mutex_unlock( &t->mu );
+	for ( int spins = 0; atomic_load( &t->remaining ) > 0; spins++ )
+	{
+		if ( atomic_load( &t->held ) || spins < HYB_TEAM_WAIT_SPINS )
+		{
+			hyb_team_relax();
+			continue;
+		}
+		pthread_mutex_lock( &t->mu );
+		atomic_store( &t->waiter, 1 );
+		while ( atomic_load( &t->remaining ) > 0 ) pthread_cond_wait( &t->done, &t->mu );
+		atomic_store( &t->waiter, 0 );
+		pthread_mutex_unlock( &t->mu );
+	}
 }

@@ -104,6 +104,7 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 		   .ndev         = plan->ndev,
 		   .register_ops = plan->register_ops,
 		   .copy_threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8,
+		   .team_spin    = cfg->team_spin != 0,
 		   .cpu          = hyb_l3_cpu_sub,
 		   .cpu_user     = &user,
 		   .cpu_strip    = has_strip ? &strip : NULL,

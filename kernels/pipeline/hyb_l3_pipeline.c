@@ -810,6 +810,14 @@ static void* hyb_worker_main( void* arg )
 		pthread_mutex_lock( &e->mu );
 		e->owner = k;
 		pthread_mutex_unlock( &e->mu );
+		/* Both copy teams spin through the call when no CPU share needs the cores: a team
+		   woken from sleep for each block pays tens of microseconds a wake-up. */
+		int hold_in = 0, hold_out = 0;
+		if ( R->o->team_spin && R->o->cpu_strip == NULL )
+		{
+			hold_in  = hyb_team_hold( e->in );
+			hold_out = hyb_team_hold( e->out );
+		}
 		for ( ;; )
 		{
 			int t = atomic_fetch_add( &R->next, 1 );
@@ -823,6 +831,8 @@ static void* hyb_worker_main( void* arg )
 		while ( e->qlen > 0 || e->busy ) pthread_cond_wait( &e->cv, &e->mu );
 		e->owner = NULL;
 		pthread_mutex_unlock( &e->mu );
+		if ( hold_in ) hyb_team_release( e->in );
+		if ( hold_out ) hyb_team_release( e->out );
 	}
 	if ( st != HYB_OK ) hyb_fail( k, st );
 	hyb_worker_teardown( k );

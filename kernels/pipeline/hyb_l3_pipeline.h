@@ -16,6 +16,7 @@ typedef struct
 	int                  ndev;         /* devices to use: selected devices 0 .. ndev-1 */
 	int                  register_ops; /* DMA straight from registered application pages */
 	int                  copy_threads; /* host threads per staging copy team */
+	int                  team_spin;    /* copy teams spin through the call (hyb_team_hold) */
 	hyb_l3_cpu_fn        cpu;          /* the real library on a sub-problem */
 	void*                cpu_user;
 	const hyb_l3_args_t* cpu_strip; /* computed on the CPU concurrently, or NULL */

@@ -6,10 +6,12 @@
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hyb_copy.h"
 #include "hyb_team.h"
@@ -177,10 +179,62 @@ static void test_copy_large( void )
 	free( dst );
 }
 
+/* A held team (workers spinning between runs) runs every index exactly once, run after
+   run, with the caller's own work between runs; a hold is exclusive, refused when the
+   spinning workers would not leave the callers a core, and a released team sleeps and
+   still runs correctly. */
+static void test_team_hold( void )
+{
+	cpu_set_t set;
+	int       cores = sched_getaffinity( 0, sizeof set, &set ) == 0 ? CPU_COUNT( &set ) : 1;
+
+	/* Too many workers for this machine: refused, and the team works as before. */
+	hyb_team_t* big = hyb_team_create( cores );
+	CU_ASSERT_PTR_NOT_NULL_FATAL( big );
+	CU_ASSERT_EQUAL( hyb_team_hold( big ), 0 );
+	CU_ASSERT_EQUAL( run_cover( big, 1000, cores ), 0 );
+	hyb_team_destroy( big );
+	CU_ASSERT_EQUAL( hyb_team_hold( NULL ), 0 );
+	hyb_team_release( NULL );
+
+	if ( cores < 2 ) return; /* no team of one worker or more can be held here */
+	int         nt = cores - 1 < 3 ? cores - 1 : 3;
+	hyb_team_t* t  = hyb_team_create( nt );
+	CU_ASSERT_PTR_NOT_NULL_FATAL( t );
+	hyb_t_rng_t r   = hyb_t_rng( 731 );
+	int64_t     bad = 0;
+	for ( int round = 0; round < 4; round++ )
+	{
+		CU_ASSERT_EQUAL( hyb_team_hold( t ), 1 );
+		CU_ASSERT_EQUAL( hyb_team_hold( t ), 0 ); /* already held */
+		/* A second team cannot spin beside it when that would take the last core. */
+		hyb_team_t* other = hyb_team_create( cores - nt );
+		if ( other ) CU_ASSERT_EQUAL( hyb_team_hold( other ), 0 );
+		hyb_team_destroy( other );
+		for ( int it = 0; it < 2000; it++ ) bad += run_cover( t, hyb_t_int( &r, 0, 200 ), nt );
+		hyb_team_release( t );
+		hyb_team_release( t ); /* a second release is harmless */
+		/* Released: workers go back to sleep, and runs still complete. */
+		usleep( 2000 );
+		for ( int it = 0; it < 50; it++ ) bad += run_cover( t, hyb_t_int( &r, 0, 200 ), nt );
+	}
+	CU_ASSERT_EQUAL( bad, 0 );
+	/* Destroyed while held: the spinning workers see quit. */
+	CU_ASSERT_EQUAL( hyb_team_hold( t ), 1 );
+	hyb_team_destroy( t );
+	/* The destroyed team's workers no longer count: a new team of the same size holds. */
+	t = hyb_team_create( nt );
+	CU_ASSERT_PTR_NOT_NULL_FATAL( t );
+	CU_ASSERT_EQUAL( hyb_team_hold( t ), 1 );
+	hyb_team_release( t );
+	hyb_team_destroy( t );
+}
+
 static CU_TestInfo hyb_tests_team_copy[] = {
 	{ "team_cover", test_team_cover },
 	{ "team_repeat", test_team_repeat },
 	{ "team_concurrent", test_team_concurrent },
+	{ "team_hold", test_team_hold },
 	{ "copy_lengths", test_copy_lengths },
 	{ "copy_alignments", test_copy_alignments },
 	{ "copy_large", test_copy_large },
