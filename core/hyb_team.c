@@ -12,9 +12,9 @@
 
 #include <pthread.h>
 #include <sched.h>
-#include <unistd.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct hyb_team_s
 {
@@ -53,8 +53,6 @@ static inline void hyb_team_relax( void )
 	__asm__ __volatile__( "yield" );
 #endif
 }
-
-void hyb_team_release( hyb_team_t* t );
 
 static void hyb_team_range( const hyb_team_t* t, int rank, int64_t* b, int64_t* e )
 {

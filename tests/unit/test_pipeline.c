@@ -31,6 +31,7 @@ typedef struct
 	int        beta_kind;
 	int64_t    Tm, Tn, K;
 	int        ndev, register_ops, copy_threads;
+	int        team_spin; /* copy teams held through the call where the cores allow */
 	int        strip; /* gemm: 0 none, 1 last columns, 2 last rows on the CPU */
 	int        same_ab; /* gemm: B is A (overlapping operands) */
 	/* results */
@@ -61,6 +62,7 @@ static void random_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_
 	c->register_ops = (int)hyb_t_int( r, 0, 1 );
 	c->copy_threads = (int)hyb_t_int( r, 1, 3 );
 	c->strip        = op == HYB_OP_GEMM ? (int)hyb_t_int( r, 0, 2 ) : 0;
+	c->team_spin    = (int)hyb_t_int( r, 0, 1 );
 }
 
 /* Run the case on the installed simulated device(s); fills the results. */
@@ -102,6 +104,7 @@ static void run_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, int keep )
 		hyb_l3_exec_opts_t  o   = { .ndev         = c->ndev,
 			                        .register_ops = c->register_ops,
 			                        .copy_threads = c->copy_threads,
+			                        .team_spin    = c->team_spin,
 			                        .cpu          = hyb_t_ref_cpu,
 			                        .cpu_user     = &cnt,
 			                        .cpu_strip    = cut ? &strip : NULL };
@@ -127,10 +130,10 @@ static void describe( const hyb_pcase_t* c, const char* what )
 {
 	fprintf( stderr,
 	         "\n    %s: %c%s %c side=%c uplo=%c ta=%c tb=%c diag=%c m=%lld n=%lld k=%lld pad=%lld beta=%d T=%lldx%lld "
-	         "K=%lld ndev=%d reg=%d thr=%d strip=%d: st=%d err=%g tol=%g outside=%lld error=%d dev=%d cpu=%d/%d",
+	         "K=%lld ndev=%d reg=%d thr=%d spin=%d strip=%d: st=%d err=%g tol=%g outside=%lld error=%d dev=%d cpu=%d/%d",
 	         what, hyb_prec_char( c->prec ), hyb_op_name( c->op ), c->layout, c->side, c->uplo, c->transa, c->transb,
 	         c->diag, (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->pad, c->beta_kind,
-	         (long long)c->Tm, (long long)c->Tn, (long long)c->K, c->ndev, c->register_ops, c->copy_threads, c->strip,
+	         (long long)c->Tm, (long long)c->Tn, (long long)c->K, c->ndev, c->register_ops, c->copy_threads, c->team_spin, c->strip,
 	         (int)c->st, c->err, c->tol, (long long)c->outside, (int)c->r.error, c->r.tasks_dev, c->r.tasks_cpu,
 	         c->ntasks );
 }
@@ -471,6 +474,7 @@ static int fault_child( void* arg )
 	c.m = c.n = 20, c.k = 18, c.pad = 3, c.beta_kind = 2 - (int)( f->seed % 2 ) * 2;
 	c.Tm = c.Tn = 4, c.K = 5, c.layout = 'C';
 	c.ndev = f->ndev, c.register_ops = f->reg, c.copy_threads = 2, c.strip = f->op == HYB_OP_GEMM ? 1 : 0;
+	c.team_spin = 1; /* held where no strip runs beside: faults in a spinning team too */
 	run_pcase( &c, &r, 0 );
 	int bad = 0;
 	if ( c.st != HYB_OK || !( c.err <= c.tol ) || c.outside != 0 ) bad = 3;
