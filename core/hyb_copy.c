@@ -6,6 +6,38 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Scalar element updates: the unaligned head and the tail of a range, and
+   the whole range where SSE2 is missing. */
+static void hyb_update_s( float* d, const float* s, size_t n, float b )
+{
+	for ( size_t i = 0; i < n; i++ ) d[i] = b * d[i] + s[i];
+}
+
+static void hyb_update_d( double* d, const double* s, size_t n, double b )
+{
+	for ( size_t i = 0; i < n; i++ ) d[i] = b * d[i] + s[i];
+}
+
+static void hyb_update_c( float* d, const float* s, size_t n, float br, float bi )
+{
+	for ( size_t i = 0; i < n; i++ )
+	{
+		float re = d[2 * i], im = d[2 * i + 1];
+		d[2 * i]     = br * re - bi * im + s[2 * i];
+		d[2 * i + 1] = br * im + bi * re + s[2 * i + 1];
+	}
+}
+
+static void hyb_update_z( double* d, const double* s, size_t n, double br, double bi )
+{
+	for ( size_t i = 0; i < n; i++ )
+	{
+		double re = d[2 * i], im = d[2 * i + 1];
+		d[2 * i]     = br * re - bi * im + s[2 * i];
+		d[2 * i + 1] = br * im + bi * re + s[2 * i + 1];
+	}
+}
+
 #if defined( __SSE2__ )
 #include <emmintrin.h>
 
@@ -40,6 +72,92 @@ void hyb_copy_stream( void* dst, const void* src, size_t bytes )
 	memcpy( d, s, bytes - n * 64 );
 }
 
+/* Elements before dst reaches 16-byte alignment; all of them when it
+   never can (elements not aligned to their own size). */
+static size_t hyb_head( const void* dst, size_t es, size_t count )
+{
+	size_t bytes = ( 16 - ( (uintptr_t)dst & 15 ) ) & 15;
+	if ( bytes % es ) return count;
+	return bytes / es < count ? bytes / es : count;
+}
+
+void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec, const double beta[2] )
+{
+	size_t      es   = hyb_prec_size( prec );
+	size_t      head = hyb_head( dst, es, count );
+	size_t      per  = 16 / es; /* elements per vector */
+	size_t      body = ( count - head ) / per * per;
+	size_t      tail = count - head - body;
+	char*       d    = dst;
+	const char* s    = src;
+	char*       t_d  = d + ( head + body ) * es;
+	const char* t_s  = s + ( head + body ) * es;
+	switch ( prec )
+	{
+	case HYB_PREC_S:
+	{
+		float  b = (float)beta[0];
+		hyb_update_s( (float*)d, (const float*)s, head, b );
+		__m128 vb = _mm_set1_ps( b );
+		for ( size_t i = head; i < head + body; i += 4 )
+		{
+			__m128 v = _mm_add_ps( _mm_mul_ps( vb, _mm_load_ps( (const float*)d + i ) ),
+			                       _mm_loadu_ps( (const float*)s + i ) );
+			_mm_store_ps( (float*)d + i, v );
+		}
+		hyb_update_s( (float*)t_d, (const float*)t_s, tail, b );
+		break;
+	}
+	case HYB_PREC_D:
+	{
+		double  b = beta[0];
+		hyb_update_d( (double*)d, (const double*)s, head, b );
+		__m128d vb = _mm_set1_pd( b );
+		for ( size_t i = head; i < head + body; i += 2 )
+		{
+			__m128d v = _mm_add_pd( _mm_mul_pd( vb, _mm_load_pd( (const double*)d + i ) ),
+			                        _mm_loadu_pd( (const double*)s + i ) );
+			_mm_store_pd( (double*)d + i, v );
+		}
+		hyb_update_d( (double*)t_d, (const double*)t_s, tail, b );
+		break;
+	}
+	case HYB_PREC_C:
+	{
+		/* Two elements per vector: (re, im) times br plus (im, re) times (-bi, bi). */
+		float br = (float)beta[0], bi = (float)beta[1];
+		hyb_update_c( (float*)d, (const float*)s, head, br, bi );
+		__m128 vr = _mm_set1_ps( br ), vi = _mm_setr_ps( -bi, bi, -bi, bi );
+		for ( size_t i = head; i < head + body; i += 2 )
+		{
+			__m128 c  = _mm_load_ps( (const float*)d + 2 * i );
+			__m128 sw = _mm_shuffle_ps( c, c, _MM_SHUFFLE( 2, 3, 0, 1 ) );
+			__m128 v  = _mm_add_ps( _mm_add_ps( _mm_mul_ps( vr, c ), _mm_mul_ps( vi, sw ) ),
+			                        _mm_loadu_ps( (const float*)s + 2 * i ) );
+			_mm_store_ps( (float*)d + 2 * i, v );
+		}
+		hyb_update_c( (float*)t_d, (const float*)t_s, tail, br, bi );
+		break;
+	}
+	default:
+	{
+		double br = beta[0], bi = beta[1];
+		hyb_update_z( (double*)d, (const double*)s, head, br, bi );
+		__m128d vr = _mm_set1_pd( br ), vi = _mm_setr_pd( -bi, bi );
+		for ( size_t i = head; i < head + body; i++ )
+		{
+			__m128d c  = _mm_load_pd( (const double*)d + 2 * i );
+			__m128d sw = _mm_shuffle_pd( c, c, 1 );
+			__m128d v  = _mm_add_pd( _mm_add_pd( _mm_mul_pd( vr, c ), _mm_mul_pd( vi, sw ) ),
+			                         _mm_loadu_pd( (const double*)s + 2 * i ) );
+			_mm_store_pd( (double*)d + 2 * i, v );
+		}
+		hyb_update_z( (double*)t_d, (const double*)t_s, tail, br, bi );
+		break;
+	}
+	}
+}
+
 void hyb_copy_fence( void )
 {
 	_mm_sfence();
@@ -48,6 +166,17 @@ void hyb_copy_fence( void )
 void hyb_copy_stream( void* dst, const void* src, size_t bytes )
 {
 	memcpy( dst, src, bytes );
+}
+
+void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec, const double beta[2] )
+{
+	switch ( prec )
+	{
+	case HYB_PREC_S: hyb_update_s( dst, src, count, (float)beta[0] ); break;
+	case HYB_PREC_D: hyb_update_d( dst, src, count, beta[0] ); break;
+	case HYB_PREC_C: hyb_update_c( dst, src, count, (float)beta[0], (float)beta[1] ); break;
+	default: hyb_update_z( dst, src, count, beta[0], beta[1] ); break;
+	}
 }
 
 void hyb_copy_fence( void )

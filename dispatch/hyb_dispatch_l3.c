@@ -98,6 +98,7 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 	hyb_status_t  st = hyb_l3_work_build( &w, a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->Tm, plan->Tn,
 	                                     plan->K );
 	if ( st != HYB_OK ) return HYB_PATH_COUNT; /* nothing started: the caller forwards */
+	if ( plan->beta_host ) hyb_l3_work_beta_on_host( &w );
 
 	hyb_l3_cpu_user_t  user = { call->id };
 	hyb_l3_exec_opts_t o    = {
@@ -125,7 +126,9 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 	{
 		/* Refit: device time against the model for the device part. */
 		double pred = hyb_cost_l3_gpu( hyb_profile(), a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->Tm,
-		                               plan->Tn, plan->K, plan->ndev, hyb_dev_budget( 0 ), plan->register_ops, NULL );
+		                               plan->Tn, plan->K, plan->ndev, hyb_dev_budget( 0 ),
+		                               ( plan->register_ops ? HYB_L3_REGISTER : 0 ) | ( plan->beta_host ? HYB_L3_BETA_HOST : 0 ),
+		                               NULL );
 		hyb_refit_gpu( a->prec, pred * hyb_refit_gpu_scale( a->prec ), r->dev_seconds );
 	}
 	if ( has_strip && r->cpu_seconds > 0 ) hyb_refit_cpu( a->prec, hyb_l3_flops( &strip ), r->cpu_seconds );
@@ -189,6 +192,7 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		.tile      = cfg->tile,
 		.cpu_ratio = cfg->cpu_ratio_fixed,
 		.staging   = cfg->staging,
+		.beta_host = cfg->host_beta != 0,
 		.min_flops = cfg->l3_min_flops,
 		.gpu_scale = hyb_refit_gpu_scale( a.prec ),
 		.cpu_rate  = hyb_refit_cpu_rate( a.prec ),

@@ -70,6 +70,17 @@ static void hyb_l3_sizes( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev, 
 	*c_in = bz ? 0 : *c_out;
 }
 
+/* Where the old output goes when beta != 0 (c_in bytes): uploaded through
+   staging (c_up), or, with beta applied on the host, read once more by the
+   store (c_reread), whose update then moves three bytes where a copy moves
+   two. trsm/trmm tiles are always uploaded. */
+static void hyb_c_traffic( const hyb_l3_args_t* a, unsigned flags, double c_in, double* c_up, double* c_reread )
+{
+	int host = ( flags & HYB_L3_BETA_HOST ) && a->op != HYB_OP_TRSM && a->op != HYB_OP_TRMM;
+	*c_up     = host ? 0 : c_in;
+	*c_reread = host ? c_in : 0;
+}
+
 /* Largest tile and block, bytes: big enough for full-rate products and
    efficient DMA, small enough that the pipeline fills and drains quickly
    and that page-locked staging stays a few hundred megabytes. */
@@ -96,13 +107,16 @@ static double hyb_copy_rate( const hyb_profile_t* p, double piece, int contiguou
    output tiles read (beta != 0) and written. Returns the seconds of the
    copies of each host thread: the issuer (load1) and the storer (store2). */
 static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
-                            int64_t Tm, int64_t Tn, int64_t K, double budget, int register_ops, double* t_issuer,
+                            int64_t Tm, int64_t Tn, int64_t K, double budget, unsigned flags, double* t_issuer,
                             double* t_storer, double* loaded_out, double* first_blocks )
 {
 	double ab, c_in, c_out, flops;
 	hyb_l3_sizes( a, m_dev, n_dev, &ab, &c_in, &c_out, &flops );
 	double es  = (double)hyb_prec_size( a->prec );
 	int    tri = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
+	int    register_ops = ( flags & HYB_L3_REGISTER ) != 0;
+	double c_up, c_reread;
+	hyb_c_traffic( a, flags, c_in, &c_up, &c_reread );
 	double bytes_a, bytes_b, piece_a, piece_b;
 	int    cont_a, cont_b;
 	if ( a->op == HYB_OP_GEMM )
@@ -137,8 +151,8 @@ static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int6
 	double in_copy  = register_ops ? 0
 	                              : reload * ( bytes_a / hyb_copy_rate( p, piece_a, cont_a ) +
 	                                           ( bytes_b > 0 ? bytes_b / hyb_copy_rate( p, piece_b, cont_b ) : 0 ) );
-	*t_issuer     = in_copy + c_in / rate_c + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
-	*t_storer     = c_out / rate_c + ntiles * HYB_TILE_OVERHEAD;
+	*t_issuer     = in_copy + c_up / rate_c + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
+	*t_storer     = ( c_out + c_reread / 2 ) / rate_c + ntiles * HYB_TILE_OVERHEAD;
 	*loaded_out   = loaded;
 	/* The first product's blocks: load1 and DMA overlap within a block. */
 	double rate_first = hyb_copy_rate( p, piece_a, cont_a );
@@ -147,22 +161,25 @@ static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int6
 }
 
 double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
-                        int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, int register_ops,
+                        int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, unsigned flags,
                         double parts[4] )
 {
 	double ab, c_in, c_out, flops;
 	hyb_l3_sizes( a, m_dev, n_dev, &ab, &c_in, &c_out, &flops );
 	if ( ndev < 1 ) ndev = 1;
-	double es  = (double)hyb_prec_size( a->prec );
-	int    tri = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
+	double es           = (double)hyb_prec_size( a->prec );
+	int    tri          = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
+	int    register_ops = ( flags & HYB_L3_REGISTER ) != 0;
+	double c_up, c_reread;
+	hyb_c_traffic( a, flags, c_in, &c_up, &c_reread );
 
 	double t_issuer, t_storer, loaded, t_first;
-	hyb_copy_times( p, a, m_dev, n_dev, Tm, Tn, K, budget, register_ops, &t_issuer, &t_storer, &loaded, &t_first );
+	hyb_copy_times( p, a, m_dev, n_dev, Tm, Tn, K, budget, flags, &t_issuer, &t_storer, &loaded, &t_first );
 	/* The issuer and the storer copy at once; both share the host's memory. */
-	double copied = ( register_ops ? 0 : loaded ) + c_in + c_out;
+	double copied = ( register_ops ? 0 : loaded ) + c_up + c_out + c_reread / 2;
 	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), copied / p->host_copy_dual );
-	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_in ) / p->h2d_pinned, c_out / p->d2h_pinned ),
-	                          ( loaded + c_in + c_out ) / p->bidir_pinned ) /
+	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_up ) / p->h2d_pinned, c_out / p->d2h_pinned ),
+	                          ( loaded + c_up + c_out ) / p->bidir_pinned ) /
 	                ndev;
 	double ntiles   = tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
 	                      : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
@@ -207,7 +224,7 @@ static int hyb_tiles_fit( double es, int64_t Tm, int64_t Tn, int64_t K, double b
 #define HYB_BLOCK_MIN_BYTES ( 4.0 * 1048576 )
 
 void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget, int64_t tile,
-                          int64_t* Tm, int64_t* Tn, int64_t* K )
+                          unsigned flags, int64_t* Tm, int64_t* Tn, int64_t* K )
 {
 	double es = (double)hyb_prec_size( a->prec );
 	*Tm = *Tn = *K = 0;
@@ -288,7 +305,7 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 				if ( ( blk_a < HYB_BLOCK_MIN_BYTES && tm * k < M * kdim ) ||
 				     ( blk_b < HYB_BLOCK_MIN_BYTES && k * tn < kdim * N ) )
 					continue;
-				double t = hyb_cost_l3_gpu( p, a, M, N, tm, tn, k, ndev, budget, 0, NULL );
+				double t = hyb_cost_l3_gpu( p, a, M, N, tm, tn, k, ndev, budget, flags, NULL );
 				if ( t < best ) best = t, *Tm = tm, *Tn = tn, *K = k;
 			}
 		}
@@ -314,14 +331,18 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 	if ( in->mode == HYB_MODE_AUTO && flops < in->min_flops )
 		return plan.why = "below HYBLAS_L3_MIN_FLOPS", plan;
 
-	hyb_policy_l3_tiles( a, p, in->ndev, in->budget, in->tile, &plan.Tm, &plan.Tn, &plan.K );
+	plan.beta_host = in->beta_host != 0;
+	unsigned host  = plan.beta_host ? HYB_L3_BETA_HOST : 0;
+	hyb_policy_l3_tiles( a, p, in->ndev, in->budget, in->tile, host, &plan.Tm, &plan.Tn, &plan.K );
 	if ( plan.Tm == 0 ) return plan.why = "does not fit the device budget", plan;
 
 	double scale = in->gpu_scale > 0 ? in->gpu_scale : 1;
-	double t_copy = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, 0, NULL );
-	double t_reg  = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, 1, NULL );
+	double t_copy = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, host, NULL );
+	double t_reg  = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget,
+	                                         host | HYB_L3_REGISTER, NULL );
 	plan.register_ops = in->staging == HYB_STAGING_REGISTER || ( in->staging == HYB_STAGING_AUTO && t_reg < t_copy );
 	plan.t_gpu        = plan.register_ops ? t_reg : t_copy;
+	unsigned flags    = host | ( plan.register_ops ? HYB_L3_REGISTER : 0 );
 
 	/* A CPU strip (gemm only: a band of C is an independent gemm). Its
 	   share equalizes the two sides: s F / r_cpu = t0 + (1 - s) t_var. */
@@ -333,7 +354,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		else if ( in->mode == HYB_MODE_AUTO )
 		{
 			double parts[4];
-			hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, plan.register_ops, parts );
+			hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, flags, parts );
 			double t0    = scale * parts[0];
 			double t_var = plan.t_gpu - t0;
 			double t_cpu = flops / q.cpu_flops[a->prec];
@@ -356,7 +377,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		{
 			double s_eff   = (double)cut / (double)dim;
 			double t_gpu_p = scale * hyb_cost_l3_gpu( &q, a, by_cols ? a->m : a->m - cut, by_cols ? a->n - cut : a->n,
-			                                          plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, plan.register_ops, NULL );
+			                                          plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, flags, NULL );
 			double t_cpu_p = hyb_cost_l3_cpu( &q, a->prec, s_eff * flops );
 			t_split        = hyb_maxd( t_gpu_p, t_cpu_p );
 			if ( in->cpu_ratio >= 0 || t_split < plan.t_gpu )

@@ -9,12 +9,20 @@
 #include "policies/hyb_config.h"
 #include "policies/hyb_profile.h"
 
+/* How the device pipeline moves the operands (flags of the cost model). */
+enum
+{
+	HYB_L3_REGISTER  = 1, /* DMA from registered pages instead of staging copies of A and B */
+	HYB_L3_BETA_HOST = 2  /* beta != 0 applied while C is stored, C never uploaded */
+};
+
 typedef struct
 {
 	hyb_path_t  path;         /* HYB_PATH_CPU, HYB_PATH_GPU or HYB_PATH_SPLIT */
 	int64_t     Tm, Tn, K;    /* tile rows, tile columns and k-chunk of the device work */
 	int         ndev;         /* devices to use */
 	int         register_ops; /* DMA from registered pages instead of staging copies */
+	int         beta_host;    /* beta applied on the host (hyb_l3_work_beta_on_host) */
 	int64_t     cpu_cols;     /* split: the last cpu_cols columns go to the CPU ... */
 	int64_t     cpu_rows;     /* ... or the last cpu_rows rows */
 	double      t_cpu;        /* predicted seconds, CPU library alone */
@@ -31,6 +39,7 @@ typedef struct
 	int64_t    tile;          /* HYBLAS_TILE (0: model) */
 	double     cpu_ratio;     /* fixed CPU share, < 0 for the model */
 	int        staging;       /* hyb_staging_t */
+	int        beta_host;     /* HYBLAS_HOST_BETA */
 	double     min_flops;     /* below: CPU in auto mode */
 	double     gpu_scale;     /* measured/predicted device time of recent calls (1: none) */
 	double     cpu_rate;      /* measured CPU rate of recent strips, flop/s (0: none) */
@@ -40,10 +49,11 @@ typedef struct
 double hyb_cost_l3_cpu( const hyb_profile_t* p, hyb_prec_t prec, double flops );
 
 /* Predicted seconds of the device pipeline on the region m_dev x n_dev of
-   the output of `a` with tiles Tm x Tn and k-chunks K on ndev devices.
+   the output of `a` with tiles Tm x Tn and k-chunks K on ndev devices,
+   moving the operands as `flags` (HYB_L3_*) says.
    parts, if not NULL, receives { fixed, host copies, PCIe, products }. */
 double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
-                        int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, int register_ops,
+                        int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, unsigned flags,
                         double parts[4] );
 
 /* Tiles and k-chunk for `a` within `budget` bytes of device memory: for
@@ -51,7 +61,7 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
    width, full-depth and power-of-two edges; square tiles otherwise (tile !=
    0 forces square tiles of that edge). *Tm = 0 when nothing fits. */
 void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget, int64_t tile,
-                          int64_t* Tm, int64_t* Tn, int64_t* K );
+                          unsigned flags, int64_t* Tm, int64_t* Tn, int64_t* K );
 
 /* The plan for a valid, normalized, non-trivial call. */
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,

@@ -314,7 +314,7 @@ static double time_call_overhead( const hyb_profile_t* p, double budget )
 		                .m = n, .n = n, .k = n, .alpha = { 1, 0 }, .beta = { 0, 0 }, .a = A, .lda = n,
 		                .b = B, .ldb = n, .c = C, .ldc = n };
 	int64_t Tm, Tn, K;
-	hyb_policy_l3_tiles( &a, p, 1, budget, 0, &Tm, &Tn, &K );
+	hyb_policy_l3_tiles( &a, p, 1, budget, 0, 0, &Tm, &Tn, &K );
 	hyb_l3_work_t w;
 	CHECK( hyb_l3_work_build( &w, &a, n, n, Tm, Tn, K ) );
 	hyb_l3_exec_opts_t o = { .ndev = 1, .copy_threads = 8, .cpu = cpu_sub };

@@ -42,6 +42,7 @@ typedef struct
 	_Atomic int*              state; /* HYB_TASK_* per task */
 	_Atomic int               error; /* first device error */
 	int                       reg[2]; /* operands a, b registered for direct DMA */
+	double                    load_share; /* of the host copy work: load1's (hyb_load_share) */
 	pthread_mutex_t           stat_mu;
 	hyb_l3_exec_report_t*     r;
 } hyb_run_t;
@@ -58,10 +59,16 @@ typedef struct
 
 typedef struct
 {
-	hyb_dev_t*  dev;
-	hyb_team_t* in;
-	hyb_team_t* out;
-	int         threads;
+	hyb_dev_t*   dev;
+	hyb_team_t*  in;  /* this call's load1 team */
+	hyb_team_t*  out; /* this call's store2 team */
+	int          threads;
+	/* The copy threads of a call, threads + threads / 2 in all, are divided
+	   between load1 and store2 by the bytes each moves (hyb_split_threads):
+	   teams[side][size - 1] is the team of `size` threads (the issuer or the
+	   storer and size - 1 workers), created on first use and kept. */
+	int          total;
+	hyb_team_t** teams[2];
 
 	/* The storer: issues each finished tile's download (store1) as soon as
 	   an output staging buffer is free, and copies downloaded tiles into
@@ -93,8 +100,11 @@ static void hyb_engine_free( void* p )
 	}
 	for ( int i = 0; i < e->nevs; i++ ) hyb_dev_event_destroy( e->dev, e->evs[i] );
 	free( e->evs );
-	hyb_team_destroy( e->in );
-	hyb_team_destroy( e->out );
+	for ( int side = 0; side < 2; side++ )
+	{
+		for ( int i = 0; e->teams[side] && i < e->total; i++ ) hyb_team_destroy( e->teams[side][i] );
+		free( e->teams[side] );
+	}
 	pthread_mutex_destroy( &e->mu );
 	pthread_cond_destroy( &e->cv );
 	free( e );
@@ -118,12 +128,11 @@ static hyb_engine_t* hyb_engine_get( hyb_dev_t* d, int threads )
 	e->dev         = d;
 	pthread_mutex_init( &e->mu, NULL );
 	pthread_cond_init( &e->cv, NULL );
-	/* The caller of hyb_team_run is a member too. load1 moves two to three
-	   times the bytes of store2 (A and B, and C when beta != 0, against C). */
-	e->in      = hyb_team_create( threads - 1 );
-	e->out     = hyb_team_create( ( threads + 1 ) / 2 - 1 );
-	e->threads = threads;
-	e->storer_up = pthread_create( &e->storer, NULL, hyb_storer_main, e ) == 0;
+	e->threads   = threads;
+	e->total     = threads + threads / 2 > 2 ? threads + threads / 2 : 2;
+	e->teams[0]  = calloc( (size_t)e->total, sizeof *e->teams[0] );
+	e->teams[1]  = calloc( (size_t)e->total, sizeof *e->teams[1] );
+	e->storer_up = e->teams[0] && e->teams[1] && pthread_create( &e->storer, NULL, hyb_storer_main, e ) == 0;
 	if ( !e->storer_up )
 	{
 		hyb_engine_free( e );
@@ -131,6 +140,16 @@ static hyb_engine_t* hyb_engine_get( hyb_dev_t* d, int threads )
 		return NULL;
 	}
 	return e;
+}
+
+/* The team of `size` threads for `side` (0 load1, 1 store2); NULL (the
+   caller copies alone) for a size of 1 or when threads cannot be made. */
+static hyb_team_t* hyb_engine_team( hyb_engine_t* e, int side, int size )
+{
+	if ( size < 2 ) return NULL;
+	if ( size > e->total ) size = e->total;
+	if ( e->teams[side][size - 1] == NULL ) e->teams[side][size - 1] = hyb_team_create( size - 1 );
+	return e->teams[side][size - 1];
 }
 
 /* At least n events, kept across calls (an event is only ever waited on
@@ -297,14 +316,31 @@ typedef struct
 	int64_t           ld;
 	size_t            es;
 	size_t            piece; /* contiguous copies: bytes per piece */
+	hyb_prec_t        prec;
+	const double*     beta; /* the tile's beta_host: out = beta out + src; else NULL */
 } hyb_store_t;
+
+/* `bytes` of a tile from staging into the output: a copy, or the update
+   that applies beta on the host. */
+static void hyb_store_span( const hyb_store_t* S, char* dst, const char* src, size_t bytes )
+{
+	if ( S->beta )
+		hyb_copy_update( dst, src, bytes / S->es, S->prec, S->beta );
+	else
+		hyb_copy_stream( dst, src, bytes );
+}
 
 static void hyb_store_contiguous( void* p, int64_t b, int64_t e )
 {
-	hyb_store_t*      S = p;
-	const hyb_task_t* t = S->t;
-	hyb_copy_pieces( (char*)S->out + (size_t)t->c0 * (size_t)S->ld * S->es, S->src,
-	                 (size_t)t->rows * (size_t)t->cols * S->es, S->piece, b, e );
+	hyb_store_t*      S     = p;
+	const hyb_task_t* t     = S->t;
+	size_t            total = (size_t)t->rows * (size_t)t->cols * S->es;
+	size_t            lo = (size_t)b * S->piece, hi = (size_t)e * S->piece;
+	if ( hi > total ) hi = total;
+	if ( hi > lo )
+		hyb_store_span( S, (char*)S->out + (size_t)t->c0 * (size_t)S->ld * S->es + lo, (const char*)S->src + lo,
+		                hi - lo );
+	hyb_copy_fence();
 }
 
 /* Columns [b, e) of a tile back into the output, inside its mask. */
@@ -324,7 +360,7 @@ static void hyb_store_cols( void* p, int64_t b, int64_t e )
 		if ( hi <= lo ) continue;
 		char*       d = (char*)S->out + ( (size_t)( t->r0 + lo ) + (size_t)c * (size_t)S->ld ) * es;
 		const char* s = (const char*)S->src + ( (size_t)j * (size_t)t->rows + (size_t)lo ) * es;
-		hyb_copy_stream( d, s, (size_t)( hi - lo ) * es );
+		hyb_store_span( S, d, s, (size_t)( hi - lo ) * es );
 		if ( t->herm_diag && c >= t->r0 && c < t->r0 + t->rows )
 		{
 			char* diag = (char*)S->out + ( (size_t)c + (size_t)c * (size_t)S->ld ) * es;
@@ -668,7 +704,8 @@ static void* hyb_storer_main( void* arg )
 		if ( st == HYB_OK && !atomic_load( &k->failed ) )
 		{
 			const hyb_task_t* tk = &w->tasks[it.t];
-			hyb_store_t       S  = { tk, k->stage_out[it.o], out, ldo, hyb_prec_size( w->args.prec ), 0 };
+			hyb_store_t       S  = { tk, k->stage_out[it.o], out, ldo, hyb_prec_size( w->args.prec ), 0,
+				                     w->args.prec, tk->beta_host ? w->args.beta : NULL };
 			double            t0 = hyb_now();
 			size_t bytes = (size_t)tk->rows * (size_t)tk->cols * S.es;
 			if ( tk->mask == HYB_MASK_FULL && !tk->herm_diag && hyb_contiguous( tk->rows, ldo ) )
@@ -789,6 +826,41 @@ static void hyb_worker_teardown( hyb_worker_t* k )
 	free( k->slot_loaded );
 }
 
+/* load1's share of the call's host copying: the staged blocks (each once)
+   and uploaded tiles against the stored tiles, an update that applies beta
+   counted as 1.5 copies (it reads C as well: three bytes moved per byte
+   where a copy moves two). Copies are bound by the threads that run them
+   (gpu_probe_bus, run 15: cores, not the memory bus, limit them), so the
+   threads are divided in this proportion. */
+static double hyb_load_share( const hyb_l3_work_t* w, const int reg[2] )
+{
+	size_t es = hyb_prec_size( w->args.prec );
+	double in = 0, out = 0;
+	for ( int b = 0; b < w->nblks; b++ )
+	{
+		const hyb_blk_t* k = &w->blks[b];
+		if ( !( k->transform == HYB_BLK_PLAIN && reg[k->mat] ) ) in += (double)k->rows * (double)k->cols * (double)es;
+	}
+	for ( int t = 0; t < w->ntasks; t++ )
+	{
+		const hyb_task_t* tk    = &w->tasks[t];
+		double            bytes = (double)tk->rows * (double)tk->cols * (double)es;
+		if ( tk->load_c ) in += bytes;
+		out += tk->beta_host ? 1.5 * bytes : bytes;
+	}
+	return in + out > 0 ? in / ( in + out ) : 0.5;
+}
+
+/* Threads for load1 and store2 out of `total`, at least one each. */
+static void hyb_split_threads( double load_share, int total, int* n_in, int* n_out )
+{
+	int in = (int)( load_share * total + 0.5 );
+	if ( in > total - 1 ) in = total - 1;
+	if ( in < 1 ) in = 1;
+	*n_in  = in;
+	*n_out = total - in;
+}
+
 static void* hyb_worker_main( void* arg )
 {
 	hyb_worker_t* k  = arg;
@@ -807,7 +879,11 @@ static void* hyb_worker_main( void* arg )
 	if ( st == HYB_OK )
 	{
 		hyb_engine_t* e = k->eng;
+		int           n_in, n_out;
+		hyb_split_threads( R->load_share, e->total, &n_in, &n_out );
 		pthread_mutex_lock( &e->mu );
+		e->in    = hyb_engine_team( e, 0, n_in );
+		e->out   = hyb_engine_team( e, 1, n_out );
 		e->owner = k;
 		pthread_mutex_unlock( &e->mu );
 		/* Both copy teams spin through the call when no CPU share needs the cores: a team
@@ -912,6 +988,7 @@ hyb_status_t hyb_l3_pipeline_run( const hyb_l3_work_t* w, const hyb_l3_exec_opts
 
 	hyb_dev_t* regdev = NULL;
 	if ( o->register_ops && hyb_dev_acquire( 0, &regdev ) == HYB_OK ) hyb_register_operands( &R, regdev );
+	R.load_share = hyb_load_share( w, R.reg );
 
 	int           ndev = o->ndev > 0 ? o->ndev : 1;
 	hyb_worker_t* ks   = calloc( (size_t)ndev, sizeof *ks );

@@ -360,6 +360,23 @@ void hyb_l3_work_free( hyb_l3_work_t* w )
 	w->nblks = w->nops = w->ntasks = 0;
 }
 
+void hyb_l3_work_beta_on_host( hyb_l3_work_t* w )
+{
+	for ( int t = 0; t < w->ntasks; t++ )
+	{
+		hyb_task_t* tk       = &w->tasks[t];
+		int         products = tk->nops > 0;
+		for ( int i = 0; i < tk->nops; i++ )
+			if ( w->ops[tk->first_op + i].kind != HYB_TOP_GEMM ) products = 0;
+		if ( !tk->load_c || tk->herm_diag || !products ) continue;
+		/* The builder puts the call's beta on the first product only. */
+		hyb_top_t* first = &w->ops[tk->first_op];
+		first->beta[0] = first->beta[1] = 0;
+		tk->load_c    = 0;
+		tk->beta_host = 1;
+	}
+}
+
 /* ------------------------------------------------------------------------
    CPU equivalents. */
 

@@ -59,7 +59,9 @@ typedef struct
 typedef struct
 {
 	int64_t r0, c0, rows, cols;
-	int     load_c;    /* the tile's old values are an input */
+	int     load_c;    /* the tile's old values are uploaded as an input */
+	int     beta_host; /* the device computes with beta 0 and the store applies the
+	                      call's beta: C = beta C + tile (hyb_l3_work_beta_on_host) */
 	int     mask;      /* HYB_MASK_* */
 	int     herm_diag; /* herk/her2k: diagonal imaginary parts become 0 */
 	int     first_op, nops;
@@ -92,6 +94,15 @@ typedef struct
 hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
                                 int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K );
 void hyb_l3_work_free( hyb_l3_work_t* w );
+
+/* Move the call's beta from the device to the host for every tile where
+   that is exact: tiles computed by products only (not trsm/trmm, whose
+   tile is the operand itself) and not a Hermitian diagonal tile (whose
+   diagonal imaginary parts are not inputs). Such a tile is never uploaded;
+   its first product runs with beta 0 and the store computes beta C + tile
+   from the application's C, which costs the host one read of C instead of
+   a copy into staging and PCIe one transfer of C. */
+void hyb_l3_work_beta_on_host( hyb_l3_work_t* w );
 
 /* Computes a sub-problem through the real CPU library. */
 typedef hyb_status_t ( *hyb_l3_cpu_fn )( void* user, const hyb_l3_args_t* sub );

@@ -22,6 +22,7 @@ typedef struct
 	hyb_t_problem_t pr;
 	int64_t         m_dev, n_dev, Tm, Tn, K;
 	int64_t         rows, cols; /* output */
+	int             beta_host;  /* hyb_l3_work_beta_on_host applied */
 } hyb_case_t;
 
 static void make_case( hyb_case_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int max_dim, int max_tile )
@@ -46,6 +47,7 @@ static void make_case( hyb_case_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p,
 		else
 			c->m_dev = hyb_t_int( r, 1, c->rows );
 	}
+	c->beta_host = (int)hyb_t_int( r, 0, 1 );
 }
 
 /* ------------------------------------------------------------------ emulation */
@@ -144,6 +146,9 @@ static int emulate_task( const hyb_l3_work_t* w, int t )
 			if ( tk->mask == HYB_MASK_UPPER && r > c ) continue;
 			if ( tk->mask == HYB_MASK_LOWER && r < c ) continue;
 			double complex v = hyb_t_get( a->prec, T, i + j * tk->rows );
+			if ( tk->beta_host ) /* the store's update */
+				v += ( hyb_prec_is_complex( a->prec ) ? CMPLX( a->beta[0], a->beta[1] ) : a->beta[0] ) *
+				     hyb_t_get( a->prec, out, r + c * ldo );
 			if ( tk->herm_diag && r == c ) v = creal( v );
 			hyb_t_set( a->prec, out, r + c * ldo, v );
 		}
@@ -207,10 +212,8 @@ static int check_bookkeeping( const hyb_case_t* c, const hyb_l3_work_t* w )
 		if ( tk->rows > c->Tm && !( a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM ) ) bad++;
 		if ( tk->cols > c->Tn && !( a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM ) ) bad++;
 		if ( tk->first_op < 0 || tk->first_op + tk->nops > w->nops || tk->nops < 1 ) bad++;
-		/* beta = 0: the tile's old values are never loaded. */
-		int bz = a->beta[0] == 0.0 && a->beta[1] == 0.0;
-		if ( tk->load_c != ( !bz || a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM ) ) bad++;
 		int64_t ksum = 0;
+		int     products = 1;
 		for ( int q = 0; q < tk->nops && tk->first_op + q < w->nops; q++ )
 		{
 			const hyb_top_t* op = &w->ops[tk->first_op + q];
@@ -219,7 +222,16 @@ static int check_bookkeeping( const hyb_case_t* c, const hyb_l3_work_t* w )
 				ksum += op->k;
 				if ( op->k > c->K || op->k < 1 ) bad++;
 			}
+			else
+				products = 0;
 		}
+		/* beta = 0: the tile's old values are never read. Otherwise they are
+		   uploaded, except where beta went to the host: exactly the tiles of
+		   products only that are not a Hermitian diagonal. */
+		int bz   = a->beta[0] == 0.0 && a->beta[1] == 0.0;
+		int old  = !bz || a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
+		int host = c->beta_host && old && products && !tk->herm_diag;
+		if ( tk->beta_host != host || tk->load_c != ( old && !host ) ) bad++;
 		int64_t kdim = a->op == HYB_OP_GEMM ? a->k : a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n )
 		               : hyb_op_is_rank_k( a->op ) ? ( hyb_op_is_rank_2k( a->op ) ? 2 : 1 ) * a->k
 		                                  : 0;
@@ -262,6 +274,7 @@ static int run_case( hyb_case_t* c, int how, int* snake_breaks, int check_snake 
 	int            bad = 0;
 	hyb_status_t   st  = hyb_l3_work_build( &w, a, c->m_dev, c->n_dev, c->Tm, c->Tn, c->K );
 	if ( st != HYB_OK ) return 1000;
+	if ( c->beta_host ) hyb_l3_work_beta_on_host( &w );
 	int64_t ld;
 	void*   out   = hyb_l3_out( a, &ld );
 	size_t  bytes = hyb_t_out_bytes( a );

@@ -32,6 +32,7 @@ typedef struct
 	int64_t    Tm, Tn, K;
 	int        ndev, register_ops, copy_threads;
 	int        team_spin; /* copy teams held through the call where the cores allow */
+	int        beta_host; /* beta applied while storing (hyb_l3_work_beta_on_host) */
 	int        strip; /* gemm: 0 none, 1 last columns, 2 last rows on the CPU */
 	int        same_ab; /* gemm: B is A (overlapping operands) */
 	/* results */
@@ -63,6 +64,7 @@ static void random_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_
 	c->copy_threads = (int)hyb_t_int( r, 1, 3 );
 	c->strip        = op == HYB_OP_GEMM ? (int)hyb_t_int( r, 0, 2 ) : 0;
 	c->team_spin    = (int)hyb_t_int( r, 0, 1 );
+	c->beta_host    = (int)hyb_t_int( r, 0, 1 );
 }
 
 /* Run the case on the installed simulated device(s); fills the results. */
@@ -100,6 +102,7 @@ static void run_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, int keep )
 	c->st = hyb_l3_work_build( &w, &a, m_dev, n_dev, c->Tm, c->Tn, c->K );
 	if ( c->st == HYB_OK )
 	{
+		if ( c->beta_host ) hyb_l3_work_beta_on_host( &w );
 		hyb_t_cpu_counter_t cnt = { 0 };
 		hyb_l3_exec_opts_t  o   = { .ndev         = c->ndev,
 			                        .register_ops = c->register_ops,
@@ -130,10 +133,10 @@ static void describe( const hyb_pcase_t* c, const char* what )
 {
 	fprintf( stderr,
 	         "\n    %s: %c%s %c side=%c uplo=%c ta=%c tb=%c diag=%c m=%lld n=%lld k=%lld pad=%lld beta=%d T=%lldx%lld "
-	         "K=%lld ndev=%d reg=%d thr=%d spin=%d strip=%d: st=%d err=%g tol=%g outside=%lld error=%d dev=%d cpu=%d/%d",
+	         "K=%lld ndev=%d reg=%d thr=%d spin=%d host_beta=%d strip=%d: st=%d err=%g tol=%g outside=%lld error=%d dev=%d cpu=%d/%d",
 	         what, hyb_prec_char( c->prec ), hyb_op_name( c->op ), c->layout, c->side, c->uplo, c->transa, c->transb,
 	         c->diag, (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->pad, c->beta_kind,
-	         (long long)c->Tm, (long long)c->Tn, (long long)c->K, c->ndev, c->register_ops, c->copy_threads, c->team_spin, c->strip,
+	         (long long)c->Tm, (long long)c->Tn, (long long)c->K, c->ndev, c->register_ops, c->copy_threads, c->team_spin, c->beta_host, c->strip,
 	         (int)c->st, c->err, c->tol, (long long)c->outside, (int)c->r.error, c->r.tasks_dev, c->r.tasks_cpu,
 	         c->ntasks );
 }
@@ -193,15 +196,16 @@ static void test_nan_beta0( void )
 }
 
 /* Reference BLAS ignores the imaginary part of a Hermitian C's diagonal
-   ("need not be set"): NaN there must not reach the result. */
+   ("need not be set"): NaN there must not reach the result, with beta on
+   the device and on the host (where diagonal tiles keep the device's). */
 static void test_herk_diag_imag_ignored( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
 	hyb_t_rng_t r = hyb_t_rng( 302 );
-	for ( int herk2 = 0; herk2 < 2; herk2++ )
+	for ( int v = 0; v < 4; v++ )
 	{
 		hyb_t_problem_t pr;
-		hyb_op_t        op = herk2 ? HYB_OP_HER2K : HYB_OP_HERK;
+		hyb_op_t        op = v % 2 ? HYB_OP_HER2K : HYB_OP_HERK;
 		hyb_t_problem_make( &pr, &r, op, HYB_PREC_Z, 'C', 'L', 'U', 'N', 'N', 'N', 0, 9, 4, 1, 1 );
 		hyb_l3_args_t* a = &pr.args;
 		for ( int64_t i = 0; i < a->n; i++ )
@@ -215,6 +219,7 @@ static void test_herk_diag_imag_ignored( void )
 		hyb_t_ref_l3( &ra );
 		hyb_l3_work_t w;
 		CU_ASSERT_EQUAL_FATAL( hyb_l3_work_build( &w, a, 9, 9, 3, 3, 2 ), HYB_OK );
+		if ( v >= 2 ) hyb_l3_work_beta_on_host( &w ); /* off-diagonal tiles only */
 		hyb_l3_exec_opts_t   o = { .ndev = 1, .copy_threads = 1, .cpu = hyb_t_ref_cpu };
 		hyb_l3_exec_report_t rep;
 		CU_ASSERT_EQUAL( hyb_l3_pipeline_run( &w, &o, &rep ), HYB_OK );
@@ -475,6 +480,7 @@ static int fault_child( void* arg )
 	c.Tm = c.Tn = 4, c.K = 5, c.layout = 'C';
 	c.ndev = f->ndev, c.register_ops = f->reg, c.copy_threads = 2, c.strip = f->op == HYB_OP_GEMM ? 1 : 0;
 	c.team_spin = 1; /* held where no strip runs beside: faults in a spinning team too */
+	c.beta_host = (int)( f->seed / 2 % 2 ); /* with either beta kind */
 	run_pcase( &c, &r, 0 );
 	int bad = 0;
 	if ( c.st != HYB_OK || !( c.err <= c.tol ) || c.outside != 0 ) bad = 3;

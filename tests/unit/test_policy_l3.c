@@ -44,7 +44,8 @@ static hyb_prec_t prec_for( hyb_op_t op, hyb_t_rng_t* r )
 static hyb_l3_policy_in_t base_in( void )
 {
 	hyb_l3_policy_in_t in = { .mode = HYB_MODE_AUTO, .ndev = 1, .budget = 80e9, .tile = 0, .cpu_ratio = -1,
-		                      .staging = HYB_STAGING_AUTO, .min_flops = 2e8, .gpu_scale = 1, .cpu_rate = 0 };
+		                      .staging = HYB_STAGING_AUTO, .beta_host = 1, .min_flops = 2e8, .gpu_scale = 1,
+		                      .cpu_rate = 0 };
 	return in;
 }
 
@@ -233,7 +234,7 @@ static void test_tiles_fit_budget( void )
 		double        budget = exp( log( 1e4 ) + ( hyb_t_unit( &r ) + 1 ) * 0.5 * log( 1e7 ) ); /* 10 KB .. 100 GB */
 		int64_t       tile   = hyb_t_int( &r, 0, 3 ) == 0 ? hyb_t_int( &r, 1, 4096 ) : 0;
 		int64_t       Tm, Tn, K;
-		hyb_policy_l3_tiles( &a, &p, 1, budget, tile, &Tm, &Tn, &K );
+		hyb_policy_l3_tiles( &a, &p, 1, budget, tile, HYB_L3_BETA_HOST, &Tm, &Tn, &K );
 		if ( Tm == 0 )
 		{
 			nofit++;
@@ -253,7 +254,7 @@ static void test_tiles_fit_budget( void )
 		CU_ASSERT( tiles_ok( &a, budget, Tm, Tn, K ) );
 		/* More memory never makes a plan impossible. */
 		int64_t Tm2, Tn2, K2;
-		hyb_policy_l3_tiles( &a, &p, 1, budget * 2, tile, &Tm2, &Tn2, &K2 );
+		hyb_policy_l3_tiles( &a, &p, 1, budget * 2, tile, HYB_L3_BETA_HOST, &Tm2, &Tn2, &K2 );
 		CU_ASSERT( Tm2 > 0 );
 	}
 	CU_ASSERT( fit > 1000 && nofit > 100 );
@@ -274,7 +275,7 @@ static void test_forced_tile_fits( void )
 	{
 		hyb_l3_args_t a = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), 3000, 2000, 1000 );
 		int64_t       Tm, Tn, K;
-		hyb_policy_l3_tiles( &a, &p, 1, 80e9, 700, &Tm, &Tn, &K );
+		hyb_policy_l3_tiles( &a, &p, 1, 80e9, 700, 0, &Tm, &Tn, &K );
 		CU_ASSERT( Tm == 700 && Tn == 700 && K >= 1 );
 	}
 }
@@ -338,9 +339,9 @@ static void test_cost_monotone( void )
 		                       hyb_t_int( &r, 64, 40000 ) );
 		double        budget = 80e9;
 		int64_t       Tm, Tn, K;
-		hyb_policy_l3_tiles( &a, &p, 1, budget, 0, &Tm, &Tn, &K );
+		unsigned      reg = (unsigned)hyb_t_int( &r, 0, 3 ); /* HYB_L3_* flags */
+		hyb_policy_l3_tiles( &a, &p, 1, budget, 0, reg, &Tm, &Tn, &K );
 		CU_ASSERT_FATAL( Tm > 0 );
-		int    reg = (int)hyb_t_int( &r, 0, 1 );
 		double prev = INFINITY;
 		for ( int nd = 1; nd <= 8; nd *= 2 )
 		{
@@ -363,6 +364,43 @@ static void test_cost_monotone( void )
 			CU_ASSERT( part <= full * ( 1 + 1e-12 ) );
 		}
 	}
+}
+
+/* Beta applied on the host: the old output never crosses PCIe, so the
+   predicted PCIe time never grows, and the host moves fewer bytes in all
+   (one read of C instead of a copy of it); nothing changes where there is
+   no old output to read (beta = 0) or where it must be uploaded (trsm,
+   trmm). */
+static void test_cost_beta_host( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r     = hyb_t_rng( 616 );
+	int         fewer = 0;
+	for ( int it = 0; it < 3000; it++ )
+	{
+		hyb_op_t      op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
+		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 64, 40000 ), hyb_t_int( &r, 64, 40000 ),
+		                       hyb_t_int( &r, 64, 40000 ) );
+		int64_t       Tm, Tn, K;
+		hyb_policy_l3_tiles( &a, &p, 1, 80e9, 0, 0, &Tm, &Tn, &K );
+		CU_ASSERT_FATAL( Tm > 0 );
+		unsigned reg = hyb_t_int( &r, 0, 1 ) ? HYB_L3_REGISTER : 0;
+		double   up[4], host[4];
+		double   t_up   = hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, 1, 80e9, reg, up );
+		double   t_host = hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, 1, 80e9, reg | HYB_L3_BETA_HOST, host );
+		int      same   = a.beta[0] == 0 || op == HYB_OP_TRSM || op == HYB_OP_TRMM;
+		if ( same )
+		{
+			CU_ASSERT_DOUBLE_EQUAL( t_host, t_up, 1e-12 * t_up );
+		}
+		else
+		{
+			CU_ASSERT( host[2] < up[2] );
+			fewer += t_host < t_up;
+		}
+	}
+	CU_ASSERT( fewer > 100 );
 }
 
 static void test_cost_cpu( void )
@@ -529,6 +567,7 @@ static CU_TestInfo hyb_tests_policy_l3[] = {
 	{ "forced_tile_fits", test_forced_tile_fits },
 	{ "fixed_cpu_ratio", test_fixed_cpu_ratio },
 	{ "cost_monotone", test_cost_monotone },
+	{ "cost_beta_host", test_cost_beta_host },
 	{ "cost_cpu", test_cost_cpu },
 	{ "gpu_scale", test_gpu_scale },
 	{ "refit", test_refit },

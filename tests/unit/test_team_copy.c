@@ -2,9 +2,12 @@
 /* The host thread team (core/hyb_team) and streaming copies
    (core/hyb_copy): every index of a parallel-for visited exactly once, by
    any team size, repeatedly and from concurrent teams; copies equal to
-   memcpy for every alignment and length, never writing outside. */
+   memcpy for every alignment and length, never writing outside; the update
+   dst = beta dst + src equal to complex arithmetic element by element. */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
+#include <complex.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -179,6 +182,61 @@ static void test_copy_large( void )
 	free( dst );
 }
 
+/* hyb_copy_update on `count` elements at byte offset `off` of dst (a
+   multiple of the element's own alignment but not always of 16, so that
+   every head length and the all-scalar case occur): each element within a
+   few roundings of beta d + s, the bytes around the range untouched. */
+static int update_ok( hyb_prec_t p, unsigned char* dst, const unsigned char* src, size_t off, size_t count,
+                      const double beta[2], hyb_t_rng_t* r )
+{
+	size_t es = hyb_prec_size( p ), bytes = count * es;
+	for ( size_t i = 0; i < off + bytes + 2 * GUARD; i++ ) dst[i] = 0x5A;
+	unsigned char* d = dst + GUARD + off;
+	for ( size_t i = 0; i < count; i++ ) hyb_t_set( p, d, (int64_t)i, hyb_t_unit( r ) + I * hyb_t_unit( r ) );
+	void* old = malloc( bytes ? bytes : 1 );
+	memcpy( old, d, bytes );
+	hyb_copy_update( d, src, count, p, beta );
+	hyb_copy_fence();
+	double complex b   = hyb_prec_is_complex( p ) ? beta[0] + I * beta[1] : beta[0];
+	double         eps = p == HYB_PREC_S || p == HYB_PREC_C ? 0x1p-23 : 0x1p-52;
+	int            ok  = 1;
+	for ( size_t i = 0; i < count && ok; i++ )
+	{
+		double complex o = hyb_t_get( p, old, (int64_t)i ), s = hyb_t_get( p, src, (int64_t)i );
+		double complex want = b * o + s;
+		double         tol  = 8 * eps * ( cabs( b ) * cabs( o ) + cabs( s ) );
+		ok = cabs( hyb_t_get( p, d, (int64_t)i ) - want ) <= tol;
+	}
+	for ( size_t i = 0; i < GUARD + off && ok; i++ ) ok = dst[i] == 0x5A;
+	for ( size_t i = GUARD + off + bytes; i < off + bytes + 2 * GUARD && ok; i++ ) ok = dst[i] == 0x5A;
+	free( old );
+	return ok;
+}
+
+static void test_copy_update( void )
+{
+	size_t         cap = 16 * 5000 + 4 * GUARD + 64;
+	unsigned char *src = malloc( cap ), *dst = malloc( cap );
+	hyb_t_rng_t    r = hyb_t_rng( 723 );
+	int            bad = 0, runs = 0;
+	for ( int p = 0; p < HYB_PREC_COUNT; p++ )
+	{
+		size_t es = hyb_prec_size( (hyb_prec_t)p ), align = p == HYB_PREC_Z ? 8 : es / ( hyb_prec_is_complex( p ) ? 2 : 1 );
+		for ( size_t i = 0; i < 5000; i++ ) hyb_t_set( (hyb_prec_t)p, src, (int64_t)i, hyb_t_unit( &r ) + I * hyb_t_unit( &r ) );
+		for ( size_t count = 0; count < 5000; count += count < 70 ? 1 : 997 )
+			for ( size_t k = 0; k < 16 / align; k++ )
+			{
+				double beta[2] = { hyb_t_unit( &r ), runs % 3 ? hyb_t_unit( &r ) : 0 };
+				bad += !update_ok( (hyb_prec_t)p, dst, src, k * align, count, beta, &r );
+				runs++;
+			}
+	}
+	CU_ASSERT_EQUAL( bad, 0 );
+	CU_ASSERT( runs > 400 );
+	free( src );
+	free( dst );
+}
+
 /* A held team (workers spinning between runs) runs every index exactly once, run after
    run, with the caller's own work between runs; a hold is exclusive, refused when the
    spinning workers would not leave the callers a core, and a released team sleeps and
@@ -238,6 +296,7 @@ static CU_TestInfo hyb_tests_team_copy[] = {
 	{ "copy_lengths", test_copy_lengths },
 	{ "copy_alignments", test_copy_alignments },
 	{ "copy_large", test_copy_large },
+	{ "copy_update", test_copy_update },
 	CU_TEST_INFO_NULL,
 };
 
