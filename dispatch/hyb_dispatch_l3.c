@@ -27,12 +27,13 @@
 static void hyb_l3_cpu( const hyb_call_t* call, const hyb_l3_args_t* a )
 {
 	if ( hyb_real_get( call->id ) )
-	{
 		call->forward( call );
-		return;
+	else
+	{
+		hyb_routine_id_t w = hyb_real_worker( call->id, a->op, a->prec );
+		if ( w < 0 || hyb_invoke_l3( w, a ) != HYB_OK ) hyb_real_missing( call->id );
 	}
-	hyb_routine_id_t w = hyb_real_worker( call->id, a->op, a->prec );
-	if ( w < 0 || hyb_invoke_l3( w, a ) != HYB_OK ) hyb_real_missing( call->id );
+	if ( hyb_l3_flops( a ) >= HYB_CPU_LIB_THREADED_FLOPS ) hyb_cpu_lib_note();
 }
 
 typedef struct
@@ -47,7 +48,9 @@ static hyb_status_t hyb_l3_cpu_sub( void* user, const hyb_l3_args_t* sub )
 	hyb_l3_cpu_user_t* u = user;
 	hyb_routine_id_t   w = hyb_real_worker( u->like, sub->op, sub->prec );
 	if ( w < 0 ) return HYB_E_NO_SYMBOL;
-	return hyb_invoke_l3( w, sub );
+	hyb_status_t st = hyb_invoke_l3( w, sub );
+	if ( hyb_l3_flops( sub ) >= HYB_CPU_LIB_THREADED_FLOPS ) hyb_cpu_lib_note();
+	return st;
 }
 
 static void hyb_l3_trace( const hyb_call_t* call, const hyb_l3_args_t* a, const char* path,
@@ -105,7 +108,8 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 		   .ndev         = plan->ndev,
 		   .register_ops = plan->register_ops,
 		   .copy_threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8,
-		   .team_spin    = cfg->team_spin != 0,
+		   /* Not beside the CPU library's threads, which may still spin after a call. */
+		   .team_spin    = cfg->team_spin != 0 && !hyb_cpu_lib_recent(),
 		   .cpu          = hyb_l3_cpu_sub,
 		   .cpu_user     = &user,
 		   .cpu_strip    = has_strip ? &strip : NULL,
@@ -154,6 +158,7 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		if ( f < cfg->l3_min_flops )
 		{
 			call->forward( call );
+			if ( f >= HYB_CPU_LIB_THREADED_FLOPS ) hyb_cpu_lib_note();
 			hyb_stats_record( call->id, HYB_PATH_CPU, -1, f, 0 );
 			return;
 		}

@@ -22,6 +22,9 @@
    the storer (at least 2: one computing, one draining). */
 #define HYB_TILES 8
 #define HYB_TILES_MIN 2
+/* Copy teams spin through calls that copy at least this much (the gain was measured
+   from n = 2048 up, run 19; small calls only risk losing a spinning worker's core). */
+#define HYB_SPIN_MIN_BYTES ( 32.0 * 1048576 )
 /* Storer queue: an entry waits for its download while it holds a tile
    buffer, then for its store while it holds an output staging buffer. */
 #define HYB_QUEUE ( HYB_TILES + HYB_STAGE_OUT )
@@ -43,6 +46,7 @@ typedef struct
 	_Atomic int               error; /* first device error */
 	int                       reg[2]; /* operands a, b registered for direct DMA */
 	double                    load_share; /* of the host copy work: load1's (hyb_load_share) */
+	double                    copy_bytes; /* staged and stored, an update counted 1.5 times */
 	pthread_mutex_t           stat_mu;
 	hyb_l3_exec_report_t*     r;
 } hyb_run_t;
@@ -832,7 +836,7 @@ static void hyb_worker_teardown( hyb_worker_t* k )
    where a copy moves two). Copies are bound by the threads that run them
    (gpu_probe_bus, run 15: cores, not the memory bus, limit them), so the
    threads are divided in this proportion. */
-static double hyb_load_share( const hyb_l3_work_t* w, const int reg[2] )
+static double hyb_load_share( const hyb_l3_work_t* w, const int reg[2], double* total )
 {
 	size_t es = hyb_prec_size( w->args.prec );
 	double in = 0, out = 0;
@@ -848,6 +852,7 @@ static double hyb_load_share( const hyb_l3_work_t* w, const int reg[2] )
 		if ( tk->load_c ) in += bytes;
 		out += tk->beta_host ? 1.5 * bytes : bytes;
 	}
+	*total = in + out;
 	return in + out > 0 ? in / ( in + out ) : 0.5;
 }
 
@@ -887,9 +892,11 @@ static void* hyb_worker_main( void* arg )
 		e->owner = k;
 		pthread_mutex_unlock( &e->mu );
 		/* Both copy teams spin through the call when no CPU share needs the cores: a team
-		   woken from sleep for each block pays tens of microseconds a wake-up. */
+		   woken from sleep for each block pays tens of microseconds a wake-up. Small calls
+		   have few copies and gain nothing from it. */
 		int hold_in = 0, hold_out = 0;
-		if ( R->o->team_spin && R->o->cpu_strip == NULL )
+		if ( R->o->cpu_strip == NULL &&
+		     ( R->o->team_spin == 2 || ( R->o->team_spin == 1 && R->copy_bytes >= HYB_SPIN_MIN_BYTES ) ) )
 		{
 			hold_in  = hyb_team_hold( e->in );
 			hold_out = hyb_team_hold( e->out );
@@ -988,7 +995,7 @@ hyb_status_t hyb_l3_pipeline_run( const hyb_l3_work_t* w, const hyb_l3_exec_opts
 
 	hyb_dev_t* regdev = NULL;
 	if ( o->register_ops && hyb_dev_acquire( 0, &regdev ) == HYB_OK ) hyb_register_operands( &R, regdev );
-	R.load_share = hyb_load_share( w, R.reg );
+	R.load_share = hyb_load_share( w, R.reg, &R.copy_bytes );
 
 	int           ndev = o->ndev > 0 ? o->ndev : 1;
 	hyb_worker_t* ks   = calloc( (size_t)ndev, sizeof *ks );

@@ -16,7 +16,8 @@ typedef struct
 	int                  ndev;         /* devices to use: selected devices 0 .. ndev-1 */
 	int                  register_ops; /* DMA straight from registered application pages */
 	int                  copy_threads; /* host threads per staging copy team */
-	int                  team_spin;    /* copy teams spin through the call (hyb_team_hold) */
+	int                  team_spin;    /* copy teams spin through the call (hyb_team_hold): 0 never,
+	                                      1 when it copies enough to gain, 2 always (tests) */
 	hyb_l3_cpu_fn        cpu;          /* the real library on a sub-problem */
 	void*                cpu_user;
 	const hyb_l3_args_t* cpu_strip; /* computed on the CPU concurrently, or NULL */

@@ -6,19 +6,24 @@
 # hyblas auto and hyblas forced GPU; every result checked. Writes
 # $OUT/gemm.csv and prints the report table (tools/bench/gemm_report.py).
 #   tools/bench/run_gemm_bench.sh [SPECFILE]
+# PARTS (default "cpu nvblas hyblas") runs some of the three and appends to an existing
+# $OUT/gemm.csv: the sweep fits the GPU machine's 10-minute commands as two, the CPU alone
+# first and the rest on the same machine next with the first one's CSV put back.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 S=${STAGE:-$PWD/.stage}
 SPEC=${1:-tools/bench/gemm_sweep.txt}
 . "$(dirname "$0")/bench_env.sh"
-gemm_csv_header > $OUT/gemm.csv
+PARTS=${PARTS:-cpu nvblas hyblas}
+[ -s $OUT/gemm.csv ] || gemm_csv_header > $OUT/gemm.csv
 # CPU alone: calls above 2.2e12 flops are skipped (minutes each; the device wins by 100x there).
-timeout 900 $S/hyb_bench_gemm cpu $SPEC 2.2e12 >> $OUT/gemm.csv
-[ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB \
-    timeout 900 $S/hyb_bench_gemm nvblas $SPEC 2>/dev/null | grep -v '^\[NVBLAS\]' >> $OUT/gemm.csv
+case " $PARTS " in *" cpu "*) timeout 900 $S/hyb_bench_gemm cpu $SPEC 2.2e12 >> $OUT/gemm.csv ;; esac
+case " $PARTS " in *" nvblas "*) [ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB \
+    timeout 900 $S/hyb_bench_gemm nvblas $SPEC 2>/dev/null | grep -v '^\[NVBLAS\]' >> $OUT/gemm.csv ;; esac
 # hyblas auto (dgemm_) and forced device (cblas_dgemm) alternately in one
 # process, on the same data: their difference is the model's choice, not
 # the noise between two runs.
+case " $PARTS " in *" hyblas "*)
 HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu HYBLAS_TRACE=$OUT/trace_hyblas.txt \
-    LD_PRELOAD=$S/libhyblas.so timeout 900 $S/hyb_bench_gemm hyblas-pair $SPEC >> $OUT/gemm.csv
+    LD_PRELOAD=$S/libhyblas.so timeout 900 $S/hyb_bench_gemm hyblas-pair $SPEC >> $OUT/gemm.csv ;; esac
 python3 tools/bench/gemm_report.py $OUT/gemm.csv | tee $OUT/gemm_report.md

@@ -12,6 +12,9 @@ OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 S=${STAGE:-$PWD/.stage}
 . "$(dirname "$0")/bench_env.sh"
 export OMP_WAIT_POLICY=PASSIVE
+# MODES: the routine modes of the hyblas runs (default: auto through dgemm_, the device
+# through cblas_dgemm; "dgemm_=cpu,cblas_dgemm=gpu" puts a CPU call before each device call).
+MODES=${MODES:-cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu}
 CSV=$OUT/ab_$VAR.csv
 gemm_csv_header > $CSV
 [ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB \
@@ -20,11 +23,11 @@ gemm_csv_header > $CSV
 # each round before the two settings (an earlier commit, for a before/after in one run).
 for v in $(for r in $(seq ${ROUNDS:-2}); do echo ${BASE:+b} 0 1; done); do
     if [ $v = b ]; then
-        HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu LD_PRELOAD=$BASE/libhyblas.so \
+        HYBLAS_ROUTINE_MODE=$MODES LD_PRELOAD=$BASE/libhyblas.so \
             timeout 150 $S/hyb_bench_gemm hyblas-pair $SPEC | sed "s/^hyblas/base-hyblas/" >> $CSV
         continue
     fi
-    env $VAR=$v HYBLAS_TRACE=$OUT/trace_$VAR$v.txt HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu \
+    env $VAR=$v HYBLAS_TRACE=$OUT/trace_$VAR$v.txt HYBLAS_ROUTINE_MODE=$MODES \
         LD_PRELOAD=$S/libhyblas.so timeout 150 $S/hyb_bench_gemm hyblas-pair $SPEC |
         sed "s/^hyblas/v$v-hyblas/" >> $CSV
 done
