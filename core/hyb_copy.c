@@ -6,6 +6,14 @@
 #include <stdint.h>
 #include <string.h>
 
+void hyb_copy_pieces( void* dst, const void* src, size_t total, size_t piece, int64_t b, int64_t e )
+{
+	size_t lo = (size_t)b * piece, hi = (size_t)e * piece;
+	if ( hi > total ) hi = total;
+	if ( hi > lo ) hyb_copy_stream( (char*)dst + lo, (const char*)src + lo, hi - lo );
+	hyb_copy_fence();
+}
+
 /* Scalar element updates: the unaligned head and the tail of a range, and
    the whole range where SSE2 is missing. */
 static void hyb_update_s( float* d, const float* s, size_t n, float b )

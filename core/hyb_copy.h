@@ -6,12 +6,17 @@
 #define HYB_COPY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hyb_types.h"
 
 /* memcpy semantics (no overlap). Call hyb_copy_fence() before another agent
    (a DMA engine, another thread) reads what was written. */
 void hyb_copy_stream( void* dst, const void* src, size_t bytes );
+
+/* Pieces [b, e) of a copy of `total` contiguous bytes cut into pieces of `piece` bytes
+   (the last one shorter), then a fence: the body of a team run over a chunked copy. */
+void hyb_copy_pieces( void* dst, const void* src, size_t total, size_t piece, int64_t b, int64_t e );
 
 /* dst := beta dst + src for `count` elements of precision `prec` (beta is
    complex for c and z; its imaginary part is ignored for s and d). The

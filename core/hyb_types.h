@@ -111,16 +111,4 @@ typedef size_t hyb_charlen_t;
 /* Monotonic seconds; cheap (vDSO). */
 double hyb_now( void );
 
-/* The CPU library's threads keep spinning for a while after a call they ran (OpenBLAS
-   about 0.1 s, MKL's KMP_BLOCKTIME 0.2 s). hyb_cpu_lib_note() records that a call large
-   enough to run on those threads has just returned; hyb_cpu_lib_recent() says whether one
-   did within the last HYB_CPU_LIB_SPIN_S seconds, so that host copy threads do not spin
-   beside them (run 24: a device call right after a CPU call took 20-57 ms where it takes
-   0.3-2 ms, when the copy threads spun). */
-#define HYB_CPU_LIB_SPIN_S 0.25
-/* Level-3 calls from this many flops are assumed to run on the library's threads. */
-#define HYB_CPU_LIB_THREADED_FLOPS 1e7
-void hyb_cpu_lib_note( void );
-int  hyb_cpu_lib_recent( void );
-
 #endif

@@ -33,7 +33,7 @@ static void hyb_l3_cpu( const hyb_call_t* call, const hyb_l3_args_t* a )
 		hyb_routine_id_t w = hyb_real_worker( call->id, a->op, a->prec );
 		if ( w < 0 || hyb_invoke_l3( w, a ) != HYB_OK ) hyb_real_missing( call->id );
 	}
-	if ( hyb_l3_flops( a ) >= HYB_CPU_LIB_THREADED_FLOPS ) hyb_cpu_lib_note();
+	hyb_refit_cpu_called( hyb_l3_flops( a ) );
 }
 
 typedef struct
@@ -49,7 +49,7 @@ static hyb_status_t hyb_l3_cpu_sub( void* user, const hyb_l3_args_t* sub )
 	hyb_routine_id_t   w = hyb_real_worker( u->like, sub->op, sub->prec );
 	if ( w < 0 ) return HYB_E_NO_SYMBOL;
 	hyb_status_t st = hyb_invoke_l3( w, sub );
-	if ( hyb_l3_flops( sub ) >= HYB_CPU_LIB_THREADED_FLOPS ) hyb_cpu_lib_note();
+	hyb_refit_cpu_called( hyb_l3_flops( sub ) );
 	return st;
 }
 
@@ -109,7 +109,7 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 		   .register_ops = plan->register_ops,
 		   .copy_threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8,
 		   /* Not beside the CPU library's threads, which may still spin after a call. */
-		   .team_spin    = cfg->team_spin != 0 && !hyb_cpu_lib_recent(),
+		   .team_spin    = cfg->team_spin != 0 && !hyb_refit_cpu_threads_busy() ? HYB_SPIN_LARGE : HYB_SPIN_NEVER,
 		   .cpu          = hyb_l3_cpu_sub,
 		   .cpu_user     = &user,
 		   .cpu_strip    = has_strip ? &strip : NULL,
@@ -130,8 +130,7 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 	{
 		/* Refit: device time against the model for the device part. */
 		double pred = hyb_cost_l3_gpu( hyb_profile(), a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->Tm,
-		                               plan->Tn, plan->K, plan->ndev, hyb_dev_budget( 0 ),
-		                               ( plan->register_ops ? HYB_L3_REGISTER : 0 ) | ( plan->beta_host ? HYB_L3_BETA_HOST : 0 ),
+		                               plan->Tn, plan->K, plan->ndev, hyb_dev_budget( 0 ), hyb_l3_plan_flags( plan ),
 		                               NULL );
 		hyb_refit_gpu( a->prec, pred * hyb_refit_gpu_scale( a->prec ), r->dev_seconds );
 	}
@@ -158,7 +157,7 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		if ( f < cfg->l3_min_flops )
 		{
 			call->forward( call );
-			if ( f >= HYB_CPU_LIB_THREADED_FLOPS ) hyb_cpu_lib_note();
+			hyb_refit_cpu_called( f );
 			hyb_stats_record( call->id, HYB_PATH_CPU, -1, f, 0 );
 			return;
 		}

@@ -342,7 +342,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 	                                         host | HYB_L3_REGISTER, NULL );
 	plan.register_ops = in->staging == HYB_STAGING_REGISTER || ( in->staging == HYB_STAGING_AUTO && t_reg < t_copy );
 	plan.t_gpu        = plan.register_ops ? t_reg : t_copy;
-	unsigned flags    = host | ( plan.register_ops ? HYB_L3_REGISTER : 0 );
+	unsigned flags    = hyb_l3_plan_flags( &plan );
 
 	/* A CPU strip (gemm only: a band of C is an independent gemm). Its
 	   share equalizes the two sides: s F / r_cpu = t0 + (1 - s) t_var. */

@@ -31,6 +31,12 @@ typedef struct
 	const char* why;          /* short reason, for the trace */
 } hyb_l3_plan_t;
 
+/* The HYB_L3_* flags of a plan, as the cost model takes them. */
+static inline unsigned hyb_l3_plan_flags( const hyb_l3_plan_t* p )
+{
+	return ( p->register_ops ? HYB_L3_REGISTER : 0u ) | ( p->beta_host ? HYB_L3_BETA_HOST : 0u );
+}
+
 typedef struct
 {
 	hyb_mode_t mode;

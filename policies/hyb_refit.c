@@ -3,6 +3,7 @@
 #include "policies/hyb_refit.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 /* Weight of the newest measurement: recent calls dominate within a few
    calls, one outlier moves the model by a third. */
@@ -15,6 +16,8 @@
 static pthread_mutex_t hyb_refit_mu = PTHREAD_MUTEX_INITIALIZER;
 static double          hyb_gpu_scale[HYB_PREC_COUNT] = { 1, 1, 1, 1 };
 static double          hyb_cpu_rate[HYB_PREC_COUNT];
+/* Nanoseconds of hyb_now() when the CPU library last returned a threaded call; 0: never. */
+static _Atomic int64_t hyb_cpu_last_ns;
 
 void hyb_refit_gpu( hyb_prec_t prec, double predicted, double measured )
 {
@@ -57,9 +60,22 @@ double hyb_refit_cpu_rate( hyb_prec_t prec )
 	return r;
 }
 
+void hyb_refit_cpu_called( double flops )
+{
+	if ( flops >= HYB_CPU_LIB_THREADED_FLOPS )
+		atomic_store_explicit( &hyb_cpu_last_ns, (int64_t)( hyb_now() * 1e9 ), memory_order_relaxed );
+}
+
+int hyb_refit_cpu_threads_busy( void )
+{
+	int64_t last = atomic_load_explicit( &hyb_cpu_last_ns, memory_order_relaxed );
+	return last != 0 && hyb_now() * 1e9 - (double)last < HYB_CPU_LIB_SPIN_S * 1e9;
+}
+
 void hyb_refit_reset( void )
 {
 	pthread_mutex_lock( &hyb_refit_mu );
 	for ( int p = 0; p < HYB_PREC_COUNT; p++ ) hyb_gpu_scale[p] = 1, hyb_cpu_rate[p] = 0;
 	pthread_mutex_unlock( &hyb_refit_mu );
+	atomic_store( &hyb_cpu_last_ns, 0 );
 }

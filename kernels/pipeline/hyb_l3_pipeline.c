@@ -216,15 +216,6 @@ static int hyb_contiguous( int64_t rows, int64_t ld )
 	return rows == ld;
 }
 
-/* Pieces [b, e) of a contiguous copy of `total` bytes in pieces of `piece`. */
-static void hyb_copy_pieces( char* dst, const char* src, size_t total, size_t piece, int64_t b, int64_t e )
-{
-	size_t lo = (size_t)b * piece, hi = (size_t)e * piece;
-	if ( hi > total ) hi = total;
-	if ( hi > lo ) hyb_copy_stream( dst + lo, src + lo, hi - lo );
-	hyb_copy_fence();
-}
-
 static void hyb_load_contiguous( void* p, int64_t b, int64_t e )
 {
 	hyb_load_t*      L = p;
@@ -896,7 +887,8 @@ static void* hyb_worker_main( void* arg )
 		   have few copies and gain nothing from it. */
 		int hold_in = 0, hold_out = 0;
 		if ( R->o->cpu_strip == NULL &&
-		     ( R->o->team_spin == 2 || ( R->o->team_spin == 1 && R->copy_bytes >= HYB_SPIN_MIN_BYTES ) ) )
+		     ( R->o->team_spin == HYB_SPIN_ALWAYS ||
+		       ( R->o->team_spin == HYB_SPIN_LARGE && R->copy_bytes >= HYB_SPIN_MIN_BYTES ) ) )
 		{
 			hold_in  = hyb_team_hold( e->in );
 			hold_out = hyb_team_hold( e->out );

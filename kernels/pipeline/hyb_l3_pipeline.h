@@ -11,13 +11,20 @@
 
 #include "kernels/pipeline/hyb_l3_tasks.h"
 
+/* When the copy teams spin through a call (hyb_team_hold). */
+enum
+{
+	HYB_SPIN_NEVER  = 0,
+	HYB_SPIN_LARGE  = 1, /* calls that copy enough to gain from it */
+	HYB_SPIN_ALWAYS = 2  /* any call (tests: their calls are small) */
+};
+
 typedef struct
 {
 	int                  ndev;         /* devices to use: selected devices 0 .. ndev-1 */
 	int                  register_ops; /* DMA straight from registered application pages */
 	int                  copy_threads; /* host threads per staging copy team */
-	int                  team_spin;    /* copy teams spin through the call (hyb_team_hold): 0 never,
-	                                      1 when it copies enough to gain, 2 always (tests) */
+	int                  team_spin;    /* HYB_SPIN_* */
 	hyb_l3_cpu_fn        cpu;          /* the real library on a sub-problem */
 	void*                cpu_user;
 	const hyb_l3_args_t* cpu_strip; /* computed on the CPU concurrently, or NULL */

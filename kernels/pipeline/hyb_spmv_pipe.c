@@ -173,20 +173,17 @@ typedef struct
 
 static void hyb_piece_fn(void* p, int64_t b, int64_t e)
 {
-	hyb_piece_copy_t* c  = p;
-	size_t            lo = (size_t)b * HYB_PIPE_PIECE, hi = (size_t)e * HYB_PIPE_PIECE;
-	if (hi > c->bytes) hi = c->bytes;
-	if (hi > lo) hyb_copy_stream(c->dst + lo, c->src + lo, hi - lo);
-	hyb_copy_fence();
+	hyb_piece_copy_t* c = p;
+	hyb_copy_pieces(c->dst, c->src, c->bytes, HYB_PIPE_PIECE, b, e);
 }
 
-/* memcpy with streaming stores, shared by the team when large. */
 /* Whether a copy of this many bytes goes to the team (else the calling thread copies). */
 static int hyb_pipe_copy_team(const hyb_team_t* t, size_t bytes)
 {
 	return t && bytes >= HYB_COPY_TEAM_MIN;
 }
 
+/* memcpy with streaming stores, shared by the team when large. */
 static void hyb_pipe_copy(hyb_team_t* t, void* dst, const void* src, size_t bytes)
 {
 	hyb_piece_copy_t c = {dst, src, bytes};

@@ -63,7 +63,7 @@ static void random_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_
 	c->register_ops = (int)hyb_t_int( r, 0, 1 );
 	c->copy_threads = (int)hyb_t_int( r, 1, 3 );
 	c->strip        = op == HYB_OP_GEMM ? (int)hyb_t_int( r, 0, 2 ) : 0;
-	c->team_spin    = 2 * (int)hyb_t_int( r, 0, 1 ); /* 0 or always: test sizes are small */
+	c->team_spin    = hyb_t_int( r, 0, 1 ) ? HYB_SPIN_ALWAYS : HYB_SPIN_NEVER; /* test calls are small */
 	c->beta_host    = (int)hyb_t_int( r, 0, 1 );
 }
 
@@ -479,7 +479,7 @@ static int fault_child( void* arg )
 	c.m = c.n = 20, c.k = 18, c.pad = 3, c.beta_kind = 2 - (int)( f->seed % 2 ) * 2;
 	c.Tm = c.Tn = 4, c.K = 5, c.layout = 'C';
 	c.ndev = f->ndev, c.register_ops = f->reg, c.copy_threads = 2, c.strip = f->op == HYB_OP_GEMM ? 1 : 0;
-	c.team_spin = 2; /* held where no strip runs beside: faults in a spinning team too */
+	c.team_spin = HYB_SPIN_ALWAYS; /* held where no strip runs beside: faults in a spinning team too */
 	c.beta_host = (int)( f->seed / 2 % 2 ); /* with either beta kind */
 	run_pcase( &c, &r, 0 );
 	int bad = 0;

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dispatch/hyb_l3_check.h"
 #include "hyb_test_util.h"
@@ -526,6 +527,24 @@ static void test_refit( void )
 	CU_ASSERT_EQUAL( hyb_refit_cpu_rate( HYB_PREC_S ), 0.0 );
 }
 
+/* The CPU library's threads: busy right after a threaded call, not after a small one,
+   idle again once the window has passed, and forgotten by a reset. */
+static void test_refit_cpu_threads( void )
+{
+	hyb_refit_reset();
+	CU_ASSERT_EQUAL( hyb_refit_cpu_threads_busy(), 0 );
+	hyb_refit_cpu_called( HYB_CPU_LIB_THREADED_FLOPS / 2 );
+	CU_ASSERT_EQUAL( hyb_refit_cpu_threads_busy(), 0 );
+	hyb_refit_cpu_called( HYB_CPU_LIB_THREADED_FLOPS );
+	CU_ASSERT_EQUAL( hyb_refit_cpu_threads_busy(), 1 );
+	usleep( (useconds_t)( ( HYB_CPU_LIB_SPIN_S + 0.05 ) * 1e6 ) );
+	CU_ASSERT_EQUAL( hyb_refit_cpu_threads_busy(), 0 );
+	hyb_refit_cpu_called( 1e12 );
+	CU_ASSERT_EQUAL( hyb_refit_cpu_threads_busy(), 1 );
+	hyb_refit_reset();
+	CU_ASSERT_EQUAL( hyb_refit_cpu_threads_busy(), 0 );
+}
+
 static void* refit_thread( void* arg )
 {
 	double m = *(double*)arg;
@@ -572,6 +591,7 @@ static CU_TestInfo hyb_tests_policy_l3[] = {
 	{ "gpu_scale", test_gpu_scale },
 	{ "refit", test_refit },
 	{ "refit_threads", test_refit_threads },
+	{ "refit_cpu_threads", test_refit_cpu_threads },
 	CU_TEST_INFO_NULL,
 };
 

@@ -237,17 +237,6 @@ static void test_copy_update( void )
 	free( dst );
 }
 
-/* The CPU library's recent call: seen right after a note, forgotten after the window. */
-static void test_cpu_lib_recent( void )
-{
-	hyb_cpu_lib_note();
-	CU_ASSERT_EQUAL( hyb_cpu_lib_recent(), 1 );
-	usleep( (useconds_t)( ( HYB_CPU_LIB_SPIN_S + 0.05 ) * 1e6 ) );
-	CU_ASSERT_EQUAL( hyb_cpu_lib_recent(), 0 );
-	hyb_cpu_lib_note();
-	CU_ASSERT_EQUAL( hyb_cpu_lib_recent(), 1 );
-}
-
 /* A held team (workers spinning between runs) runs every index exactly once, run after
    run, with the caller's own work between runs; a hold is exclusive, refused when the
    spinning workers would not leave the callers a core, and a released team sleeps and
@@ -308,7 +297,6 @@ static CU_TestInfo hyb_tests_team_copy[] = {
 	{ "copy_alignments", test_copy_alignments },
 	{ "copy_large", test_copy_large },
 	{ "copy_update", test_copy_update },
-	{ "cpu_lib_recent", test_cpu_lib_recent },
 	CU_TEST_INFO_NULL,
 };
 
