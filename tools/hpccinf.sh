@@ -1,23 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Writes an HPC Challenge input (hpccinf.txt) to stdout: one HPL problem
+# Writes an HPC Challenge input (hpccinf.txt) to stdout: HPL problems
 # N x N with block NB on a P x Q grid (default 1 x 1: one MPI process),
 # HPL.dat's usual choices otherwise, and PTRANS on PN x PN with block PNB
-# (default N, NB).
+# (default the first N and NB). N and NB may be comma lists: HPL runs every
+# pair, and the rest of the suite is sized by the largest N.
 # hpcc reads the HPL part line by line, the comment after each value; line
 # 32 is a separator.
-#   tools/hpccinf.sh N NB [PN PNB [P Q]] > hpccinf.txt
+#   tools/hpccinf.sh N[,N...] NB[,NB...] [PN PNB [P Q]] > hpccinf.txt
 set -eu
-n=$1 nb=$2 pn=${3:-$1} pnb=${4:-$2} p=${5:-1} q=${6:-1}
+ns=$(echo "$1" | tr , ' ') nbs=$(echo "$2" | tr , ' ')
+pn=${3:-${ns%% *}} pnb=${4:-${nbs%% *}} p=${5:-1} q=${6:-1}
 cat <<EOT
 HPLinpack input for hyblas
 (written by tools/hpccinf.sh)
 HPL.out      output file name (if any)
 8            device out (6=stdout,7=stderr,file)
-1            # of problems sizes (N)
-$n           Ns
-1            # of NBs
-$nb          NBs
+$(echo $ns | wc -w)            # of problems sizes (N)
+$ns           Ns
+$(echo $nbs | wc -w)            # of NBs
+$nbs          NBs
 0            PMAP process mapping (0=Row-,1=Column-major)
 1            # of process grids (P x Q)
 $p            Ps
