@@ -3,8 +3,8 @@
 # HPL from Debian's hpcc package, unmodified, under the CPU library alone,
 # NVBLAS and hyblas (LD_PRELOAD), in one run. hpcc calls cblas_dgemm/cblas_dtrsm
 # (NVBLAS intercepts only Fortran names). Prints one line per HPL problem:
-# label, N, NB, ranks, HPL GFLOP/s, residual check, HPL seconds, wall seconds
-# of the whole hpcc.
+# label, N, NB, ranks, HPL GFLOP/s, residual check, HPL seconds, wall time of
+# the whole hpcc (gated: from its resumption to its end).
 #   tools/bench/run_hpl.sh "LABEL:N:NB[:RANKS] ..."   (LABEL: cpu, nvblas, hyblas)
 # N and NB may be comma lists: one hpcc runs every pair (the rest of the suite
 # is sized by the largest N). RANKS > 1: mpirun starts that many processes on a
