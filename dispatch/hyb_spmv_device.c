@@ -35,12 +35,7 @@
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 
-/* Device blocks carry about this much of y each (4 MiB): small enough that x up, kernels
-   and y down overlap well, large enough that each block's fixed costs stay small. */
-#define HYB_SPMV_BLOCK_BYTES ((int64_t)4 << 20)
 #define HYB_SPMV_MAX_BLOCKS 64
-/* Matrices whose y is at most this big run as one block. */
-#define HYB_SPMV_ONE_BLOCK ((int64_t)8 << 20)
 /* First-sighting memo: array sets remembered. */
 #define HYB_SPMV_MEMO 64
 /* The device that runs sparse products (multi-device SpMV is not implemented). */
@@ -441,7 +436,7 @@ static void hyb_pipe_in(hyb_spmv_pipe_in_t* in, hyb_spmv_dmat_t* dm, const hyb_s
 	in->yreg         = f->active && f->yreg >= 0 ? f->yreg : 1;
 	in->copy_threads = hyb_copy_threads();
 	in->dev          = HYB_SPMV_DEV;
-	in->timing       = (f->active && f->timing) || hyb_stats_timing();
+	in->timing       = 1; /* the span refits the model: one more event, a few us */
 	in->chunk_bytes  = f->active ? f->x_chunk : 0;
 }
 
@@ -632,8 +627,6 @@ static hyb_path_t hyb_run_fill(const hyb_call_t* call, const hyb_spmv_args_t* a,
 		hyb_after_error(call, st);
 		return HYB_PATH_FALLBACK;
 	}
-	if (res->dm.rem_nnz > 0)
-		hyb_spmv_rates_refit_coo((double)res->dm.rem_nnz * (double)(vb + 4), rep->pipe.cpu_s);
 	uint64_t   bytes = (uint64_t)res->dm.bytes + (uint64_t)hyb_spmv_dmat_host_bytes(&res->dm);
 	hyb_path_t path  = hyb_run_path(&res->plan);
 	/* From here the cache owns the payload (or destroys it at release if it cannot keep it). */
@@ -642,6 +635,29 @@ static hyb_path_t hyb_run_fill(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	hyb_residency_cache_release(cache, ent);
 	rep->why = "first call: converted, uploaded and kept";
 	return path;
+}
+
+/* Refit the model from a steady call, term by term as hyb_policy_spmv.c predicts it: the
+   device scale from the device span; the host cost of a device call from what the call
+   took beyond its overlapped middle (the span or the CPU side, whichever ended last) and
+   the y copy after it; the remainder's bandwidth from a CPU side that ran on a team (its
+   parallel region's start taken off, the model's bytes). A first call is not refitted:
+   its CPU side shares the bus with the upload. */
+static void hyb_refit_steady(const hyb_spmv_res_t* res, const hyb_spmv_pipe_out_t* o)
+{
+	if (!(o->dev_s > 0)) return;
+	hyb_spmv_rates_refit_gpu(res->plan.t_span, o->dev_s);
+	double host = o->seconds - o->ycopy_s - fmax(o->dev_s, o->cpu_end_s);
+	hyb_spmv_rates_refit_call(host > 0 ? host : 0.0);
+	const hyb_spmv_dmat_t* dm = &res->dm;
+	if (dm->rem_nnz <= 0) return;
+	hyb_spmv_rates_t r;
+	hyb_spmv_rates_get(NULL, &r);
+	/* only where the model's rate is the team's calibrated one, not threads x core_bw */
+	double threads = (double)((dm->rem_nnz + dm->nrun) / HYB_SPMV_GRAIN + 1);
+	if (threads * r.core_bw < r.cpu_coo_bw) return;
+	double vb = (double)hyb_prec_size(dm->prec);
+	hyb_spmv_rates_refit_coo((double)dm->rem_nnz * (vb + 8.0), o->cpu_s - r.cpu_call_s);
 }
 
 /* Refit the cost of a hit's change check, per byte of the arrays. */
@@ -765,10 +781,7 @@ static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
 		hyb_after_error(call, st);
 		return HYB_PATH_FALLBACK;
 	}
-	size_t vb = hyb_prec_size(res->dm.prec);
-	hyb_spmv_rates_refit_gpu(res->plan.t_plan, rep->pipe.seconds);
-	if (res->dm.rem_nnz > 0)
-		hyb_spmv_rates_refit_coo((double)res->dm.rem_nnz * (double)(vb + 4), rep->pipe.cpu_s);
+	hyb_refit_steady(res, &rep->pipe);
 	hyb_path_t path = hyb_run_path(&res->plan);
 	hyb_residency_cache_release(cache, ent);
 	rep->why = "resident";

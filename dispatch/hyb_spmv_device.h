@@ -21,7 +21,6 @@ typedef struct
 	int64_t block_rows;        /* rows per device block (0: automatic) */
 	int     yreg;              /* -1 automatic (registered from y's second call); 0 never;
 	                              2 registered at once */
-	int      timing;           /* time the device span with events */
 	size_t   x_chunk;          /* bytes per x upload chunk (0: automatic) */
 	uint64_t salt;             /* mixed into the residency key (tests wanting a fresh entry) */
 } hyb_spmv_force_t;

@@ -29,7 +29,7 @@ static const struct
     HYB_RF(conv_rate),  HYB_RF(gpu_csr_bw), HYB_RF(gpu_ell_bw),       HYB_RF(gpu_dia_bw),
     HYB_RF(gpu_call_s), HYB_RF(h2d_bw),     HYB_RF(d2h_bw),           HYB_RF(gpu_mem),
     HYB_RF(overlap),    HYB_RF(margin),     HYB_RF(h2d_host_traffic), HYB_RF(d2h_host_traffic),
-    HYB_RF(stats_rate),
+    HYB_RF(stats_rate), HYB_RF(core_bw),    HYB_RF(gpu_step_s),
 };
 #define HYB_RATES_NKEYS (sizeof hyb_rates_keys / sizeof hyb_rates_keys[0])
 
@@ -45,8 +45,9 @@ static struct
 	hyb_spmv_rates_t base;
 	_Atomic double   cpu_csr_bw; /* 0: not refitted */
 	_Atomic double   cpu_coo_bw;
-	_Atomic double   gpu_scale; /* measured / predicted device time, 0: none yet */
-} hyb_rates = {.lock = PTHREAD_MUTEX_INITIALIZER};
+	_Atomic double   gpu_scale;  /* measured / predicted device span, 0: none yet */
+	_Atomic double   gpu_call_s; /* measured host cost of a device call, -1: none yet */
+} hyb_rates = {.lock = PTHREAD_MUTEX_INITIALIZER, .gpu_call_s = -1.0};
 
 void hyb_spmv_rates_path(char* buf, size_t len)
 {
@@ -120,6 +121,7 @@ static void hyb_rates_load_locked(void)
 	const hyb_profile_t* p = hyb_profile();
 	if (p->h2d_pinned > 0) r.h2d_bw = p->h2d_pinned;
 	if (p->d2h_pinned > 0) r.d2h_bw = p->d2h_pinned;
+	if (p->launch_latency > 0) r.gpu_step_s = p->launch_latency;
 	char path[1100];
 	hyb_spmv_rates_path(path, sizeof path);
 	if (path[0] && hyb_spmv_rates_read(path, &r) == HYB_OK)
@@ -149,6 +151,7 @@ void hyb_spmv_rates_set_base(const hyb_spmv_rates_t* r)
 	atomic_store(&hyb_rates.cpu_csr_bw, 0.0);
 	atomic_store(&hyb_rates.cpu_coo_bw, 0.0);
 	atomic_store(&hyb_rates.gpu_scale, 0.0);
+	atomic_store(&hyb_rates.gpu_call_s, -1.0);
 	pthread_mutex_unlock(&hyb_rates.lock);
 }
 
@@ -184,8 +187,9 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
 		r.gpu_dia_bw /= s;
 		r.h2d_bw /= s;
 		r.d2h_bw /= s;
-		r.gpu_call_s *= s;
 	}
+	v = atomic_load(&hyb_rates.gpu_call_s);
+	if (v >= 0) r.gpu_call_s = v;
 	*out = r;
 }
 
@@ -210,9 +214,21 @@ void hyb_spmv_rates_refit_coo(double bytes, double seconds)
 	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_coo_bw, bytes / seconds);
 }
 
+void hyb_spmv_rates_refit_call(double seconds)
+{
+	if (!(seconds >= 0) || !isfinite(seconds)) return;
+	double old = atomic_load(&hyb_rates.gpu_call_s);
+	for (;;)
+	{
+		double nv = old >= 0 ? old + HYB_REFIT_WEIGHT * (seconds - old) : seconds;
+		if (atomic_compare_exchange_weak(&hyb_rates.gpu_call_s, &old, nv)) return;
+	}
+}
+
 void hyb_spmv_rates_refit_gpu(double pred, double meas)
 {
-	if (!(meas >= HYB_REFIT_MIN_S) || !(pred > 0) || !isfinite(pred)) return;
+	/* a span is measured on the device's clock: short ones are not noise-dominated */
+	if (!(meas > 0) || !isfinite(meas) || !(pred > 0) || !isfinite(pred)) return;
 	/* The ratio corrects the current scale, which the prediction already includes. */
 	double cur = atomic_load(&hyb_rates.gpu_scale);
 	double x   = (cur > 0 ? cur : 1.0) * meas / pred;

@@ -23,12 +23,15 @@ typedef struct
 void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out);
 
 /* Refit from a measured call. CPU product of `bytes` (the CSR traffic model of
-   hyb_policy_spmv.c) in `seconds`; COO remainder of `bytes` in `seconds`; device path
-   predicted `pred` and measured `meas` seconds (the ratio scales every device-side rate).
-   Calls shorter than a few microseconds are ignored. Thread-safe (lock-free). */
+   hyb_policy_spmv.c) in `seconds`; COO remainder of `bytes` (the model's) in `seconds`
+   (without the start of its parallel region); device span predicted `pred` and measured
+   `meas` seconds (the ratio scales every device-side rate); the host cost of a device call
+   outside its span, its CPU side and its y copy (gpu_call_s). CPU calls shorter than
+   50 us are ignored. Thread-safe (lock-free). */
 void hyb_spmv_rates_refit_cpu(double bytes, double seconds);
 void hyb_spmv_rates_refit_coo(double bytes, double seconds);
 void hyb_spmv_rates_refit_gpu(double pred, double meas);
+void hyb_spmv_rates_refit_call(double seconds);
 
 /* Overlay `key = value` lines of a rates file (keys: the field names of hyb_spmv_rates_t;
    '#' comments). A missing file is HYB_E_IO and leaves *r alone; bad lines are skipped with

@@ -30,8 +30,12 @@ void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 	r->cpu_csr_bw = 74.0e9;
 	/* COO on 15 of the 16 cores: not measured yet; CSR's rate scaled by 15/16. */
 	r->cpu_coo_bw = 69.0e9;
-	/* One OpenMP parallel region with 16 threads: a few microseconds (estimate). */
+	/* One OpenMP parallel region with 16 threads: a few microseconds (estimate; the
+	   benchmark measured 50-58 us under OMP_WAIT_POLICY=PASSIVE, run 13c). */
 	r->cpu_call_s = 5.0e-6;
+	/* One thread copying y out of staging: 310-375 KB in 24-32 us, 10-15 GB/s (run 14's
+	   trace, H200 machine, field ycopy_s of device-only calls). */
+	r->core_bw = 1.2e10;
 	/* Host triad, 16 threads: 118 GB/s (ANCHORS.md). */
 	r->host_bw = 118.0e9;
 	/* Regrouping an unsorted source: bucket pass + sort pass, about 48 bytes of traffic per
@@ -45,8 +49,12 @@ void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 	r->gpu_csr_bw = 2.86e12;
 	r->gpu_ell_bw = 2.86e12;
 	r->gpu_dia_bw = 2.86e12;
-	/* Kernel launch plus stream synchronisation: about 10 us (estimate). */
-	r->gpu_call_s = 10.0e-6;
+	/* One dependent device step (a DMA, a kernel after an event): the profile's launch
+	   latency, 8 us on the H200 machine. */
+	r->gpu_step_s = 8.0e-6;
+	/* A device call's host cost outside its device span: 60-95 us in run 14's trace (whole
+	   call less the span and the y copy, small matrices); refitted from every call. */
+	r->gpu_call_s = 60.0e-6;
 	/* Pinned transfers, PCIe gen5 x16: 55.5 GB/s up, 55.4 GB/s down (ANCHORS.md). Pageable
 	   application memory reaches only 10.4 / 18.6 GB/s: calibration must measure the path
 	   the dispatch really uses (staging through pinned buffers or registration). */
@@ -71,11 +79,12 @@ static int hyb_rate_ok(double v)
 static hyb_status_t hyb_check_rates(const hyb_spmv_rates_t* r)
 {
 	if (!hyb_rate_ok(r->cpu_csr_bw) || !hyb_rate_ok(r->cpu_coo_bw) || !hyb_rate_ok(r->host_bw) ||
+	    !hyb_rate_ok(r->core_bw) ||
 	    !hyb_rate_ok(r->conv_rate) || !hyb_rate_ok(r->gpu_csr_bw) || !hyb_rate_ok(r->gpu_ell_bw) ||
 	    !hyb_rate_ok(r->gpu_dia_bw) || !hyb_rate_ok(r->h2d_bw) || !hyb_rate_ok(r->d2h_bw) ||
 	    !hyb_rate_ok(r->gpu_mem))
 		return HYB_E_INVALID;
-	if (!(r->cpu_call_s >= 0.0) || !(r->gpu_call_s >= 0.0) || !(r->margin >= 0.0) ||
+	if (!(r->cpu_call_s >= 0.0) || !(r->gpu_call_s >= 0.0) || !(r->gpu_step_s >= 0.0) || !(r->margin >= 0.0) ||
 	    !isfinite(r->margin) || !(r->overlap >= 0.0 && r->overlap <= 1.0))
 		return HYB_E_INVALID;
 	return HYB_OK;
@@ -139,12 +148,23 @@ static double hyb_bus(const hyb_spmv_rates_t* r, double vec_up, double vec_down,
 	return (tu * vec_up + td * vec_down + extra) / r->host_bw;
 }
 
-/* Device path of one call: stages up, kernel, down; overlapped by the given fraction
-   (0: their sum; 1: chunk-pipelined, the longest stage). */
+/* The device span of one call: stages up, kernel, down, overlapped by the given fraction
+   (0: their sum; 1: chunk-pipelined, the longest stage), each paying a device step's
+   latency. */
 static double hyb_pipe(const hyb_spmv_rates_t* r, double up, double kern, double down)
 {
 	double sum = up + kern + down, mx = fmax(up, fmax(kern, down));
-	return sum - r->overlap * (sum - mx);
+	return 3.0 * r->gpu_step_s + sum - r->overlap * (sum - mx);
+}
+
+/* x up: staged chunk by chunk, each chunk's host copy overlapping the previous chunk's
+   DMA (h2d_bw is the slower of the two). An x of one chunk is copied, then sent: on one
+   thread below the copy team's threshold (run 14: 310 KB in 30 us, inside the span). */
+static double hyb_x_up(const hyb_spmv_rates_t* r, double vec)
+{
+	if (r->h2d_host_traffic <= 1.0 || vec > (double)HYB_SPMV_X_CHUNK) return vec / r->h2d_bw;
+	double copy = vec < (double)HYB_COPY_TEAM_MIN ? vec / r->core_bw : 2.0 * vec / r->host_bw;
+	return copy + vec / r->h2d_bw;
 }
 
 /* When the device path's x is large enough for the copy team, the CPU side of a split
@@ -155,10 +175,48 @@ static double hyb_cpu_start(const hyb_spmv_rates_t* r, double vec)
 	return vec >= (double)HYB_COPY_TEAM_MIN ? 2.0 * vec / r->host_bw : 0.0;
 }
 
-/* Times of a split given its width K and the entries its device part holds. */
+/* A host kernel of a split over `work` entries runs on work / HYB_SPMV_GRAIN + 1 threads,
+   as the kernels count them: one thread wakes no team and streams at core_bw; a team pays
+   the start of a parallel region and streams at up to bw. */
+static double hyb_host_kernel(const hyb_spmv_rates_t* r, double work, double bytes, double bw)
+{
+	if (!(bytes > 0.0)) return 0.0;
+	double threads = floor(work / HYB_SPMV_GRAIN) + 1.0;
+	if (threads < 2.0) return bytes / r->core_bw;
+	return r->cpu_call_s + bytes / fmin(bw, threads * r->core_bw);
+}
+
+/* y of the device's rows out of page-locked staging after the span: all of it when it is
+   one block, else the last block (the others are copied as they come down); on one thread
+   below the copy team's threshold, else by the team at the host bandwidth (read + write).
+   Registered y: the DMA wrote it. */
+static double hyb_y_out(const hyb_spmv_rates_t* r, double ybytes)
+{
+	if (r->d2h_host_traffic <= 1.0 || !(ybytes > 0.0)) return 0.0;
+	double tail = ybytes <= (double)HYB_SPMV_ONE_BLOCK ? ybytes : (double)HYB_SPMV_BLOCK_BYTES;
+	return tail < (double)HYB_COPY_TEAM_MIN ? tail / r->core_bw : 2.0 * tail / r->host_bw;
+}
+
+/* Rows holding remainder entries: exact for ELL (rows longer than K), at most the rows and
+   the entries for DIA. */
+static int64_t hyb_nrun(const hyb_spmv_stats_t* st, hyb_spmv_devfmt_t fmt, int64_t K,
+                        int64_t cpu_nnz)
+{
+	if (cpu_nnz <= 0) return 0;
+	if (fmt != HYB_SPMV_DEV_ELL) return cpu_nnz < st->m ? cpu_nnz : st->m;
+	int64_t n = 0;
+	for (int64_t i = K + 1; i <= st->max_len; i++)
+		n += st->df[i];
+	return n;
+}
+
+/* Times of a split given its width K, the entries its device part holds and the rows of its
+   remainder. A call is serial around an overlapped middle (run 14's stage times): the host
+   work of a device call, then the CPU side beside the device span, then y out of staging
+   and the remainder merged; only the middle overlaps. */
 static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
                            hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt, int64_t K,
-                           int64_t dev_nnz, hyb_spmv_pred_t* p)
+                           int64_t dev_nnz, int64_t nrun, hyb_spmv_pred_t* p)
 {
 	const double vb  = (double)hyb_prec_size(st->prec);
 	const double m   = (double)st->m;
@@ -168,6 +226,7 @@ static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r
 	p->dev_nnz = dev_nnz;
 	p->cpu_nnz = st->nnz - dev_nnz;
 	p->slots   = st->m * K;
+	p->nrun    = nrun;
 	/* Device part: size, and bytes its kernel moves (traffic model above). */
 	double slots = (double)p->slots, kernel_bytes, bw;
 	if (fmt == HYB_SPMV_DEV_DIA)
@@ -184,10 +243,12 @@ static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r
 	}
 	/* eq. 6: TC = 2*NNZ(CPU) / fc / (nc - 1). The seed's per-entry cost on the nc - 1 cores
 	   that do not drive the GPU becomes the COO kernel's calibrated bandwidth (measured on
-	   nc - 1 threads), plus the cost of starting the parallel region. */
-	p->t_cpu_part = p->cpu_nnz > 0 ? r->cpu_call_s + (K > 0 ? hyb_cpu_start(r, vec) : 0.0) +
-	                                     (double)p->cpu_nnz * (vb + 2.0 * HYB_IB) / r->cpu_coo_bw
-	                               : 0.0;
+	   nc - 1 threads) once the remainder is large enough for them all, plus the start of
+	   the parallel region; a small remainder runs on one thread. */
+	double rem_bytes = (double)p->cpu_nnz * (vb + 2.0 * HYB_IB);
+	if (p->cpu_nnz > 0)
+		p->t_cpu_part = (K > 0 ? hyb_cpu_start(r, vec) : 0.0) +
+		                hyb_host_kernel(r, (double)(p->cpu_nnz + nrun), rem_bytes, r->cpu_coo_bw);
 	/* eq. 7: TG = NNZ(GPU) / (C*F). Streaming kernels on today's devices are bound by memory,
 	   so C*F becomes the kernel's calibrated bandwidth over the slots it streams (padding
 	   included). The seed leaves the transfers out because the matrix is loaded once; we
@@ -195,29 +256,30 @@ static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r
 	if (K > 0)
 	{
 		double up =
-		    vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? p->dev_bytes / r->h2d_bw : 0.0);
-		p->t_gpu_part = r->gpu_call_s + hyb_pipe(r, up, kernel_bytes / bw, vec / r->d2h_bw);
+		    hyb_x_up(r, vec) + (phase == HYB_SPMV_FIRST_CALL ? p->dev_bytes / r->h2d_bw : 0.0);
+		p->t_gpu_part = hyb_pipe(r, up, kernel_bytes / bw, vec / r->d2h_bw);
 	}
 	/* First call: build the split on the host before either side starts (Algorithm 1):
 	   group the source by rows unless it already is, read it once and write both parts. */
 	if (phase == HYB_SPMV_FIRST_CALL && K > 0)
 	{
 		double src_bytes = (double)st->nnz * (vb + HYB_IB);
-		double coo_bytes = (double)p->cpu_nnz * (vb + 2.0 * HYB_IB);
 		p->t_conv        = (st->grouped ? 0.0 : (double)st->nnz / r->conv_rate) +
-		            (src_bytes + p->dev_bytes + coo_bytes) / r->host_bw;
+		            (src_bytes + p->dev_bytes + rem_bytes) / r->host_bw;
 	}
-	/* eq. 8: T = max(TC, TG), after the conversion, plus adding the remainder's rows into the
-	   y that came back from the device (one more short parallel step); and no faster than
-	   the host memory bus carries x, y, a first call's upload and the CPU's remainder. */
-	double merge = (K > 0 && p->cpu_nnz > 0) ? r->cpu_call_s : 0.0;
-	double bus   = 0.0;
-	if (K > 0)
-		bus = r->gpu_call_s +
-		      hyb_bus(r, vec, vec,
-		              (phase == HYB_SPMV_FIRST_CALL ? p->dev_bytes : 0.0) +
-		                  (double)p->cpu_nnz * (vb + 2.0 * HYB_IB));
-	p->t_total = p->t_conv + fmax(fmax(p->t_cpu_part, p->t_gpu_part), bus) + merge;
+	/* eq. 8: T = max(TC, TG) after the conversion and the device call's host cost, no
+	   faster than the host memory bus carries x, y, a first call's upload and the CPU's
+	   remainder; then y out of staging and the remainder's sums added into it (one thread,
+	   or a team, as the merge kernel counts them). */
+	if (K == 0)
+	{
+		p->t_total = p->t_cpu_part;
+		return;
+	}
+	double bus = hyb_bus(r, vec, vec, (phase == HYB_SPMV_FIRST_CALL ? p->dev_bytes : 0.0) + rem_bytes);
+	p->t_post  = hyb_y_out(r, vec) +
+	            hyb_host_kernel(r, 4.0 * (double)nrun, (double)nrun * (2.0 * vb + HYB_IB), r->host_bw);
+	p->t_total = p->t_conv + r->gpu_call_s + fmax(fmax(p->t_cpu_part, p->t_gpu_part), bus) + p->t_post;
 }
 
 static int64_t hyb_kmax(const hyb_spmv_stats_t* st, hyb_spmv_devfmt_t fmt)
@@ -245,7 +307,7 @@ hyb_status_t hyb_policy_spmv_predict(const hyb_spmv_stats_t* st, const hyb_spmv_
 	else
 		for (int64_t d = 0; d < K; d++)
 			dev += st->diag_occ[d];
-	hyb_pred_times(st, r, phase, fmt, K, dev, out);
+	hyb_pred_times(st, r, phase, fmt, K, dev, hyb_nrun(st, fmt, K, st->nnz - dev), out);
 	return HYB_OK;
 }
 
@@ -279,6 +341,16 @@ static void hyb_kwalk_next(hyb_kwalk_t* w)
 		w->dev += w->st->diag_occ[w->K - 1];
 }
 
+/* The prediction at the walk's K. */
+static void hyb_kwalk_pred(const hyb_kwalk_t* w, const hyb_spmv_rates_t* r, hyb_spmv_phase_t phase,
+                           hyb_spmv_pred_t* p)
+{
+	int64_t cpu  = w->st->nnz - w->dev;
+	int64_t nrun = w->fmt == HYB_SPMV_DEV_ELL ? (cpu > 0 ? w->rows_ge : 0)
+	                                          : hyb_nrun(w->st, w->fmt, w->K, cpu);
+	hyb_pred_times(w->st, r, phase, w->fmt, w->K, w->dev, nrun, p);
+}
+
 int64_t hyb_policy_spmv_seek_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
                                hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt)
 {
@@ -291,7 +363,7 @@ int64_t hyb_policy_spmv_seek_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	{
 		hyb_spmv_pred_t p;
 		hyb_kwalk_next(&w);
-		hyb_pred_times(st, r, phase, fmt, j, w.dev, &p);
+		hyb_kwalk_pred(&w, r, phase, &p);
 		double tc = p.t_cpu_part, tg = p.t_gpu_part; /* Algorithm 3, lines 5-6 */
 		if (j == 1)                                  /* lines 7-10 */
 		{
@@ -309,7 +381,7 @@ int64_t hyb_policy_spmv_seek_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	hyb_spmv_pred_t p1;
 	hyb_kwalk_init(&w, st, fmt);
 	hyb_kwalk_next(&w);
-	hyb_pred_times(st, r, phase, fmt, 1, w.dev, &p1);
+	hyb_kwalk_pred(&w, r, phase, &p1);
 	return p1.t_gpu_part > p1.t_cpu_part ? 1 : kmax;
 }
 
@@ -324,7 +396,7 @@ int64_t hyb_policy_spmv_best_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	{
 		hyb_spmv_pred_t p;
 		hyb_kwalk_next(&w);
-		hyb_pred_times(st, r, phase, fmt, j, w.dev, &p);
+		hyb_kwalk_pred(&w, r, phase, &p);
 		if (!hyb_fits(st, r, &p)) break; /* slots only grow with K */
 		if (bestk < 0 || p.t_total < best->t_total)
 		{
@@ -340,7 +412,8 @@ int64_t hyb_policy_spmv_best_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
    up on a first call, its rows' y down. CPU: the other rows with the CSR kernel. The two
    sides write disjoint rows of y, so nothing is merged. */
 static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                               hyb_spmv_phase_t phase, double f, double* tg, double* tc)
+                               hyb_spmv_phase_t phase, double f, double* tg, double* tc,
+                               double* span)
 {
 	const double vb = (double)hyb_prec_size(st->prec);
 	const double m = (double)st->m, nnz = (double)st->nnz, vec = m * vb;
@@ -350,8 +423,9 @@ static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	if (f > 0.0)
 	{
 		double up =
-		    vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? f * csr_dev / r->h2d_bw : 0.0);
-		*tg = r->gpu_call_s + hyb_pipe(r, up, f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
+		    hyb_x_up(r, vec) + (phase == HYB_SPMV_FIRST_CALL ? f * csr_dev / r->h2d_bw : 0.0);
+		*tg = hyb_pipe(r, up, f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
+		if (span) *span = *tg;
 	}
 	*tc = f < 1.0 ? r->cpu_call_s + (f > 0.0 ? hyb_cpu_start(r, vec) : 0.0) +
 	                    (1.0 - f) * csr_bytes / r->cpu_csr_bw
@@ -371,6 +445,16 @@ static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	}
 }
 
+/* One row split call at share f beside its conversion: the device call's host cost, both
+   sides at once, then the device rows' y out of staging (the CPU writes its rows of y). */
+static double hyb_rowsplit_call(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                hyb_spmv_phase_t phase, double f, double* span)
+{
+	double tg, tc, vec = (double)st->m * (double)hyb_prec_size(st->prec);
+	hyb_rowsplit_times(st, r, phase, f, &tg, &tc, span);
+	return (f > 0.0 ? r->gpu_call_s + hyb_y_out(r, f * vec) : 0.0) + fmax(tg, tc);
+}
+
 /* Bytes of the device's CSR rows at share f (values, columns, row pointers). */
 static double hyb_rowsplit_dev_bytes(const hyb_spmv_stats_t* st, double f)
 {
@@ -385,11 +469,9 @@ double hyb_policy_spmv_rowsplit_at(const hyb_spmv_stats_t* st, const hyb_spmv_ra
 		return INFINITY;
 	const double vb = (double)hyb_prec_size(st->prec);
 	if (hyb_rowsplit_dev_bytes(st, f) + 2.0 * (double)st->m * vb > r->gpu_mem) return INFINITY;
-	double tg, tc;
-	hyb_rowsplit_times(st, r, phase, f, &tg, &tc);
 	double conv =
 	    (phase == HYB_SPMV_FIRST_CALL && !st->grouped) ? (double)st->nnz / r->conv_rate : 0.0;
-	return conv + fmax(tg, tc);
+	return conv + hyb_rowsplit_call(st, r, phase, f, NULL);
 }
 
 double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
@@ -400,14 +482,13 @@ double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates
 	const double vb = (double)hyb_prec_size(st->prec);
 	/* The device side grows with f and the CPU side shrinks, but the shared bus of a first
 	   call makes their maximum non-monotone: scan f and keep the best. */
-	double f = 0.0, best = INFINITY, tg, tc;
+	double f = 0.0, best = INFINITY;
 	for (int q = 1; q < 512; q++)
 	{
-		double g = (double)q / 512.0;
-		hyb_rowsplit_times(st, r, phase, g, &tg, &tc);
-		if (fmax(tg, tc) < best)
+		double g = (double)q / 512.0, t = hyb_rowsplit_call(st, r, phase, g, NULL);
+		if (t < best)
 		{
-			best = fmax(tg, tc);
+			best = t;
 			f    = g;
 		}
 	}
@@ -425,21 +506,23 @@ static int hyb_allowed(unsigned mask, int bit)
 	return mask == 0 || (mask & (1u << bit)) != 0;
 }
 
-/* Device-only CSR: no conversion beyond grouping; its rows uploaded on a first call. */
+/* Device-only CSR: no conversion beyond grouping; its rows uploaded on a first call. The
+   device span goes to *span. */
 static double hyb_gpu_csr_time(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                               hyb_spmv_phase_t phase)
+                               hyb_spmv_phase_t phase, double* span)
 {
 	const double vb = (double)hyb_prec_size(st->prec);
 	const double m = (double)st->m, nnz = (double)st->nnz, vec = m * vb;
 	double       csr_bytes = nnz * (vb + HYB_IB) + m * (HYB_IB + 2.0 * vb);
 	double       csr_dev   = nnz * (vb + HYB_IB) + (m + 1.0) * HYB_IB;
 	if (csr_dev + 2.0 * vec > r->gpu_mem) return INFINITY;
-	double up = vec / r->h2d_bw + (phase == HYB_SPMV_FIRST_CALL ? csr_dev / r->h2d_bw : 0.0);
-	double t  = r->gpu_call_s + hyb_pipe(r, up, csr_bytes / r->gpu_csr_bw, vec / r->d2h_bw);
+	double up = hyb_x_up(r, vec) + (phase == HYB_SPMV_FIRST_CALL ? csr_dev / r->h2d_bw : 0.0);
+	double sp = hyb_pipe(r, up, csr_bytes / r->gpu_csr_bw, vec / r->d2h_bw);
 	/* a first call stages the rows from the application's arrays like x */
 	double tu  = r->h2d_host_traffic > 1.0 ? r->h2d_host_traffic : 1.0;
-	double bus = r->gpu_call_s + hyb_bus(r, vec, vec, phase == HYB_SPMV_FIRST_CALL ? tu * csr_dev : 0.0);
-	t          = fmax(t, bus);
+	double bus = hyb_bus(r, vec, vec, phase == HYB_SPMV_FIRST_CALL ? tu * csr_dev : 0.0);
+	double t   = r->gpu_call_s + fmax(sp, bus) + hyb_y_out(r, vec);
+	if (span) *span = sp;
 	if (phase == HYB_SPMV_FIRST_CALL && !st->grouped) t += nnz / r->conv_rate;
 	return t;
 }
@@ -476,7 +559,7 @@ static hyb_status_t hyb_plan_forced(const hyb_spmv_stats_t* st, const hyb_spmv_r
 		plan->fmt = fmt;
 		if (fmt == HYB_SPMV_DEV_CSR)
 		{
-			plan->t_plan = hyb_gpu_csr_time(st, r, phase);
+			plan->t_plan = hyb_gpu_csr_time(st, r, phase, NULL);
 			return isinf(plan->t_plan) ? HYB_E_NOT_SUPPORTED : HYB_OK;
 		}
 		if (fmt == HYB_SPMV_DEV_DIA && st->diag_rest > 0) return HYB_E_NOT_SUPPORTED;
@@ -523,9 +606,9 @@ hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rat
 	return hyb_policy_spmv_plan_opts(st, r, phase, NULL, plan);
 }
 
-hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                                       hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
-                                       hyb_spmv_plan_t* plan)
+static hyb_status_t hyb_plan_choose(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                    hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
+                                    hyb_spmv_plan_t* plan)
 {
 	static const hyb_spmv_plan_opts_t none = {0};
 	const hyb_spmv_plan_opts_t*       o    = opts ? opts : &none;
@@ -556,7 +639,7 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
 	if (hyb_allowed(o->allow_fmts, HYB_SPMV_DEV_CSR))
 	{
 		gpu_bytes     = nnz * (vb + HYB_IB) + (m + 1.0) * HYB_IB;
-		plan->t_gpu   = hyb_gpu_csr_time(st, r, phase);
+		plan->t_gpu   = hyb_gpu_csr_time(st, r, phase, NULL);
 		plan->gpu_fmt = isinf(plan->t_gpu) ? HYB_SPMV_DEV_NONE : HYB_SPMV_DEV_CSR;
 		if (hyb_allowed(o->allow_runs, HYB_SPMV_RUN_ROWSPLIT))
 			plan->t_rowsplit = hyb_policy_spmv_rowsplit(st, r, phase, &plan->row_share);
@@ -575,7 +658,7 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
 		{
 			hyb_spmv_pred_t p;
 			hyb_kwalk_next(&w);
-			hyb_pred_times(st, r, phase, fmt, j, w.dev, &p);
+			hyb_kwalk_pred(&w, r, phase, &p);
 			if (!hyb_fits(st, r, &p)) break;
 			if (p.cpu_nnz > 0 && p.t_total < plan->t_hybrid)
 			{
@@ -635,6 +718,23 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
 	}
 	if (plan->fmt == HYB_SPMV_DEV_ELL || plan->fmt == HYB_SPMV_DEV_DIA)
 		plan->K_alg3 = hyb_policy_spmv_seek_k(st, r, phase, plan->fmt);
+	return HYB_OK;
+}
+
+hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                       hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
+                                       hyb_spmv_plan_t* plan)
+{
+	hyb_status_t s = hyb_plan_choose(st, r, phase, opts, plan);
+	if (s != HYB_OK) return s;
+	/* the chosen run's device span, which a measured span refits */
+	plan->t_span = 0.0;
+	if (plan->run == HYB_SPMV_RUN_ROWSPLIT)
+		hyb_rowsplit_call(st, r, phase, plan->row_share, &plan->t_span);
+	else if (plan->run != HYB_SPMV_RUN_CPU && plan->fmt == HYB_SPMV_DEV_CSR)
+		hyb_gpu_csr_time(st, r, phase, &plan->t_span);
+	else if (plan->run != HYB_SPMV_RUN_CPU)
+		plan->t_span = plan->split.t_gpu_part;
 	return HYB_OK;
 }
 

@@ -9,6 +9,21 @@
 #include "hyb_status.h"
 #include "hyb_types.h"
 
+/* Entries (or runs) per thread of the host kernels of a split (the remainder's sums and
+   their merge into y): below it they run on one thread and wake no team. The model counts
+   threads as the kernels do (kernels/pipeline/hyb_spmv_build.c). */
+#define HYB_SPMV_GRAIN 32768
+
+/* Device blocks carry about this much of y each (4 MiB): small enough that x up, kernels
+   and y down overlap well, large enough that each block's fixed costs stay small. Matrices
+   whose y is at most HYB_SPMV_ONE_BLOCK run as one block. The dispatch lays blocks out so;
+   the model copies the last block's y out of staging after the span. */
+#define HYB_SPMV_BLOCK_BYTES ((int64_t)4 << 20)
+#define HYB_SPMV_ONE_BLOCK ((int64_t)8 << 20)
+/* x goes up in chunks of at least this many bytes (kernels/pipeline/hyb_spmv_pipe.c): an x
+   of one chunk is copied to staging, then sent. */
+#define HYB_SPMV_X_CHUNK ((size_t)2 << 20)
+
 /* Calibrated machine rates. Bandwidths are effective rates of whole kernels, in bytes of
    the traffic model of each kernel (documented in hyb_policy_spmv.c next to the formula
    that uses it), so one figure serves both precisions. */
@@ -17,6 +32,8 @@ typedef struct
 	double cpu_csr_bw; /* CPU-only CSR product on all cores, bytes/s */
 	double cpu_coo_bw; /* COO remainder kernel on nc - 1 cores (one drives the device), bytes/s */
 	double cpu_call_s; /* fixed cost of one CPU kernel call (parallel region), s */
+	double core_bw;    /* one host thread streaming small arrays (a y copy out of staging,
+	                      the remainder kernel below HYB_SPMV_GRAIN entries), bytes/s */
 	double host_bw;    /* host memory bandwidth available to conversions, bytes/s */
 	double conv_rate;  /* grouping + statistics of the source, entries/s (first call) */
 	double stats_rate; /* the statistics pass alone (distribution function, diagonals) that
@@ -24,7 +41,10 @@ typedef struct
 	double gpu_csr_bw; /* device CSR kernel, bytes/s */
 	double gpu_ell_bw; /* device ELL kernel, bytes/s (padding slots included) */
 	double gpu_dia_bw; /* device DIA kernel, bytes/s */
-	double gpu_call_s; /* launch + synchronisation of one device step, s */
+	double gpu_step_s; /* latency of one dependent device step (DMA, kernel), s */
+	double gpu_call_s; /* fixed host cost of one device call outside its device span and its
+	                      CPU side: the context, events, waking from the last
+	                      synchronisation, s */
 	double h2d_bw;     /* host -> device for application data, as the transfer path achieves */
 	double d2h_bw;     /* device -> host into the application's y */
 	double gpu_mem;    /* bytes the device copy of the matrix may occupy */
@@ -87,10 +107,14 @@ typedef struct
 	int64_t cpu_nnz;    /* eq. 5 */
 	int64_t slots;      /* m * K stored slots of the device part */
 	double  dev_bytes;  /* size of the device part */
+	int64_t nrun;       /* rows holding remainder entries (ELL exact, DIA an upper bound) */
 	double  t_cpu_part; /* eq. 6 (0 without a remainder) */
-	double  t_gpu_part; /* eq. 7 plus x up, y down, upload on a first call (0 when K = 0) */
+	double  t_gpu_part; /* eq. 7 plus x up, y down, upload on a first call: the device span,
+	                       first upload to last download (0 when K = 0) */
 	double  t_conv;     /* first call: building the split on the host */
-	double  t_total;    /* eq. 8: t_conv + max(t_cpu_part, t_gpu_part) + merge */
+	double  t_post;     /* after both sides: y out of staging, the remainder merged into y */
+	double  t_total;    /* eq. 8: t_conv + gpu_call_s + max(t_cpu_part, t_gpu_part, bus)
+	                       + t_post */
 } hyb_spmv_pred_t;
 
 typedef struct
@@ -108,6 +132,8 @@ typedef struct
 	hyb_spmv_devfmt_t fmt_hybrid; /* format achieving t_hybrid */
 	hyb_spmv_pred_t   split;      /* details of the chosen ELL/DIA part (GPU or HYBRID) */
 	double            t_plan;     /* predicted time of the chosen run */
+	double            t_span;     /* its device span (0 for the CPU): what the measured span
+	                                 of a call refits */
 } hyb_spmv_plan_t;
 
 /* What a caller may restrict or force (HYBLAS_MODE=gpu, sources a run cannot serve, tests,

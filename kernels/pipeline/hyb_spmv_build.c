@@ -18,7 +18,7 @@
 static int hyb_build_threads(int nthreads, int64_t work)
 {
 	int     nth = nthreads > 0 ? nthreads : omp_get_max_threads();
-	int64_t cap = work / 32768 + 1;
+	int64_t cap = work / HYB_SPMV_GRAIN + 1; /* the cost model counts threads the same way */
 	return cap < nth ? (int)cap : nth;
 }
 

@@ -18,7 +18,7 @@
 /* x goes up in chunks of this many bytes (at least), at most HYB_PIPE_MAX_CHUNKS of them:
    a chunk's host copy overlaps the previous chunk's DMA, and a row block's kernel starts
    as soon as the chunks holding its columns are up. */
-#define HYB_PIPE_CHUNK ((size_t)2 << 20)
+#define HYB_PIPE_CHUNK HYB_SPMV_X_CHUNK
 #define HYB_PIPE_MAX_CHUNKS 64
 /* Host copies in pieces of this size when a team shares them (each thread takes a
    contiguous run of pieces; small pieces keep all threads of a team busy on copies just
@@ -202,6 +202,7 @@ typedef struct
 	void*                     z; /* remainder sums */
 	int                       nthreads;
 	double                    seconds;
+	double                    end; /* hyb_now() when it finished */
 } hyb_cpu_job_t;
 
 static void hyb_cpu_job(void* p)
@@ -212,7 +213,8 @@ static void hyb_cpu_job(void* p)
 	if (dm->nrun > 0) hyb_spmv_rem_sums(dm, j->in->x, j->z, j->nthreads);
 	if (dm->cpu_ptr)
 		hyb_spmv_cpu_rows(dm, j->in->src_col, j->in->src_val, j->in->x, j->in->y, j->nthreads);
-	j->seconds = hyb_now() - t0;
+	j->end     = hyb_now();
+	j->seconds = j->end - t0;
 }
 
 /* ------------------------------------------------------------ the device side */
@@ -300,7 +302,7 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	hyb_spmv_yreg_t* reg      = NULL;
 	hyb_evs_t        E        = {0};
 	void*            z        = NULL;
-	hyb_cpu_job_t    job      = {in, NULL, 1, 0};
+	hyb_cpu_job_t    job      = {in, NULL, 1, 0, 0};
 	int              job_mode = 0; /* 0 none, 1 on the worker, 2 run by the caller */
 	hyb_status_t     st;
 
@@ -356,6 +358,7 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	team = hyb_team_take(in->copy_threads);
 	if (reg) hyb_spmv_yreg_arm(reg);
 	if (in->timing) HYB_TRY(hyb_dev_record(d, HYB_STREAM_H2D, E.ev[EV0]));
+	double t_span = hyb_now(); /* the device span starts about here */
 
 	/* First call: build each block into a staging slot and upload it; a slot is refilled
 	   once its previous upload has finished. */
@@ -455,8 +458,9 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 		hyb_worker_wait();
 		out->wait_s += hyb_now() - tw;
 	}
-	out->cpu_s = job.seconds;
-	job_mode   = 0;
+	out->cpu_s     = job.seconds;
+	out->cpu_end_s = job.end > 0 ? job.end - t_span : 0.0;
+	job_mode       = 0;
 
 	/* y: the proof once every download is done, or the copies out of staging block by
 	   block as each download completes. (After an error the caller recomputes all of y,

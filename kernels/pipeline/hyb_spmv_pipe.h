@@ -37,6 +37,8 @@ typedef struct
 	double       build_s; /* host: building block images (first call) */
 	double       xcopy_s; /* host: staging x */
 	double       cpu_s;   /* worker: the CPU side */
+	double       cpu_end_s; /* when the CPU side finished, from the start of the device span
+	                           (the span's event record; 0 without a CPU side) */
 	double       wait_s;  /* host: waiting for the device */
 	double       ycopy_s; /* host: copying y out of staging, and the merge */
 	double       dev_s;   /* device: first operation to last download (timing only) */

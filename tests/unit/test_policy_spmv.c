@@ -54,6 +54,7 @@ static hyb_spmv_rates_t tp_rates(void)
 	r.cpu_csr_bw = 2e9;
 	r.cpu_coo_bw = 1e9;
 	r.cpu_call_s = 1e-6;
+	r.core_bw    = 1e9;
 	r.host_bw    = 1e10;
 	r.conv_rate  = 1e9;
 	r.gpu_csr_bw = 1e10;
@@ -153,19 +154,23 @@ static void test_predict_by_hand(void)
 	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
 	CU_ASSERT(p.dev_nnz == 4000 && p.cpu_nnz == 6000 && p.slots == 4000);
 	CU_ASSERT(tp_close(p.dev_bytes, 48000));
-	/* eq. 6: 1 us + 6000 * 16 B / 1 GB/s */
-	CU_ASSERT(tp_close(p.t_cpu_part, 1e-6 + 96e-6));
-	/* eq. 7: 10 us + x 8 us + (4000*12 + 16000) B / 10 GB/s + y 8 us */
-	CU_ASSERT(tp_close(p.t_gpu_part, 10e-6 + 8e-6 + 6.4e-6 + 8e-6));
+	CU_ASSERT(p.nrun == 1000); /* every row is longer than K */
+	/* eq. 6: 7000 entries and runs, under one thread's grain: 6000 * 16 B at core_bw
+	   1 GB/s, no parallel region */
+	CU_ASSERT(tp_close(p.t_cpu_part, 96e-6));
+	/* eq. 7, the device span: x 8 us + (4000*12 + 16000) B / 10 GB/s + y 8 us */
+	CU_ASSERT(tp_close(p.t_gpu_part, 8e-6 + 6.4e-6 + 8e-6));
 	CU_ASSERT(tp_close(p.t_conv, 0));
-	/* eq. 8 + merge */
-	CU_ASSERT(tp_close(p.t_total, 97e-6 + 1e-6));
+	/* after both: y registered (traffic 1), the merge of 1000 runs * 20 B on one thread */
+	CU_ASSERT(tp_close(p.t_post, 20e-6));
+	/* eq. 8: the device call's host cost 10 us + max + the merge */
+	CU_ASSERT(tp_close(p.t_total, 10e-6 + 96e-6 + 20e-6));
 	/* first call: upload of the ELL part, and the conversion before both sides */
 	CU_ASSERT_EQUAL_FATAL(
 	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_FIRST_CALL, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
-	CU_ASSERT(tp_close(p.t_gpu_part, 32.4e-6 + 48e-6));
+	CU_ASSERT(tp_close(p.t_gpu_part, 22.4e-6 + 48e-6));
 	CU_ASSERT(tp_close(p.t_conv, (120000.0 + 48000.0 + 96000.0) / 1e10));
-	CU_ASSERT(tp_close(p.t_total, p.t_conv + 97e-6 + 1e-6));
+	CU_ASSERT(tp_close(p.t_total, p.t_conv + 10e-6 + 96e-6 + 20e-6));
 	st.grouped = 0; /* an unsorted source is regrouped first: + nnz / conv_rate */
 	CU_ASSERT_EQUAL_FATAL(
 	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_FIRST_CALL, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
@@ -175,15 +180,22 @@ static void test_predict_by_hand(void)
 	r.overlap = 1.0;
 	CU_ASSERT_EQUAL_FATAL(
 	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
-	CU_ASSERT(tp_close(p.t_gpu_part, 10e-6 + 8e-6));
+	CU_ASSERT(tp_close(p.t_gpu_part, 8e-6));
 	r.overlap = 0.0;
+	/* y through staging: 8000 B copied out on one thread (below the team's threshold) */
+	r.d2h_host_traffic = 3.0;
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
+	CU_ASSERT(tp_close(p.t_post, 8e-6 + 20e-6));
+	r.d2h_host_traffic = 0.0;
 	/* K = 0: no device part; K = M: no remainder, no merge */
 	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 0, &p),
 	                HYB_OK);
-	CU_ASSERT(p.t_gpu_part == 0 && tp_close(p.t_total, 1e-6 + 160e-6));
+	CU_ASSERT(p.t_gpu_part == 0 && tp_close(p.t_total, 160e-6));
 	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 10, &p),
 	                HYB_OK);
-	CU_ASSERT(p.t_cpu_part == 0 && tp_close(p.t_total, p.t_gpu_part));
+	CU_ASSERT(p.t_cpu_part == 0 && p.nrun == 0 && p.t_post == 0);
+	CU_ASSERT(tp_close(p.t_total, 10e-6 + p.t_gpu_part));
 	/* DIA: 3 diagonals of 1000, 900, 500 entries, the rest elsewhere */
 	int64_t occ[3] = {1000, 900, 500};
 	st.ndiag       = 3;
@@ -193,7 +205,8 @@ static void test_predict_by_hand(void)
 	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_DIA, 2, &p), HYB_OK);
 	CU_ASSERT(p.dev_nnz == 1900 && p.cpu_nnz == 8100 && p.slots == 2000);
 	CU_ASSERT(tp_close(p.dev_bytes, 2000 * 8.0 + 2 * 4.0));
-	CU_ASSERT(tp_close(p.t_gpu_part, 10e-6 + 8e-6 + (16000.0 + 16000.0) / 2e10 + 8e-6));
+	CU_ASSERT(tp_close(p.t_gpu_part, 8e-6 + (16000.0 + 16000.0) / 2e10 + 8e-6));
+	CU_ASSERT(p.nrun == 1000); /* DIA: at most every row */
 	/* invalid requests */
 	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_DIA, 4, &p),
 	                HYB_E_INVALID);
@@ -208,6 +221,39 @@ static void test_predict_by_hand(void)
 	r.overlap = NAN;
 	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 1, &p),
 	                HYB_E_INVALID);
+}
+
+/* The host kernels of a split on as many threads as the kernels use (one per
+   HYB_SPMV_GRAIN entries): a team pays cpu_call_s and streams at most threads x core_bw. */
+static void test_predict_host_threads(void)
+{
+	int64_t df[11]      = {0};
+	df[10]              = 100000;
+	hyb_spmv_stats_t st = tp_stats_df(df, 10, HYB_PREC_D);
+	hyb_spmv_rates_t r  = tp_rates();
+	r.core_bw           = 1e8;
+	r.d2h_host_traffic  = 3.0;
+	hyb_spmv_pred_t p;
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
+	/* remainder: 700000 entries and runs -> 22 threads, min(1 GB/s, 2.2 GB/s), after x of
+	   800000 B (the copy team's size) is staged: read + write at 10 GB/s */
+	CU_ASSERT(tp_close(p.t_cpu_part, 1.6e6 / 1e10 + 1e-6 + 9.6e6 / 1e9));
+	/* y of 800000 B, one block, above the team's threshold: read + write at 10 GB/s; the
+	   merge of 100000 runs (work 400000 -> 13 threads at 0.1 GB/s each) */
+	CU_ASSERT(tp_close(p.t_post, 1.6e6 / 1e10 + 1e-6 + 2e6 / 1.3e9));
+	/* a faster team kernel is capped by the threads the remainder gets */
+	r.cpu_coo_bw = 1e10;
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 4, &p), HYB_OK);
+	CU_ASSERT(tp_close(p.t_cpu_part, 1.6e6 / 1e10 + 1e-6 + 9.6e6 / 2.2e9));
+	/* y larger than one block: only the last block is copied after the span */
+	int64_t big[11]     = {0};
+	big[10]             = 2000000; /* y 16 MB */
+	hyb_spmv_stats_t sb = tp_stats_df(big, 10, HYB_PREC_D);
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&sb, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 10, &p), HYB_OK);
+	CU_ASSERT(p.nrun == 0 && tp_close(p.t_post, 2.0 * (double)HYB_SPMV_BLOCK_BYTES / 1e10));
 }
 
 /* ------------------------------------------------------------------ Algorithm 3 */
@@ -231,19 +277,27 @@ static void test_algorithm3(void)
 		r.cpu_call_s        = 0;
 		r.host_bw           = 1e12;
 		r.cpu_coo_bw        = 1e8 * (double)(1 + hyb_t_below(&rng, 100));
+		r.core_bw           = r.cpu_coo_bw; /* one rate at any thread count: TC monotone */
 		r.gpu_ell_bw        = 1e9 * (double)(1 + hyb_t_below(&rng, 100));
 		hyb_spmv_phase_t ph = t % 2 ? HYB_SPMV_STEADY : HYB_SPMV_FIRST_CALL;
 		int64_t          ka = hyb_policy_spmv_seek_k(&st, &r, ph, HYB_SPMV_DEV_ELL);
-		hyb_spmv_pred_t  pb, pa;
+		hyb_spmv_pred_t  pb, pa, px;
 		int64_t          kb = hyb_policy_spmv_best_k(&st, &r, ph, HYB_SPMV_DEV_ELL, &pb);
 		CU_ASSERT_FATAL(ka >= 1 && ka <= M && kb >= 1 && kb <= M);
 		CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_predict(&st, &r, ph, HYB_SPMV_DEV_ELL, ka, &pa),
 		                      HYB_OK);
-		/* steady state: same K, or a tie in predicted max(TC, TG); on a first call the
-		   exhaustive minimum also weighs the conversion, which Algorithm 3 does not see */
-		if (ph == HYB_SPMV_STEADY)
-			CU_ASSERT(ka == kb || tp_close(fmax(pa.t_cpu_part, pa.t_gpu_part),
-			                               fmax(pb.t_cpu_part, pb.t_gpu_part)));
+		/* steady state: Algorithm 3 finds the exhaustive minimum of max(TC, TG) (or a tie);
+		   on a first call the exhaustive minimum also weighs the conversion, which
+		   Algorithm 3 does not see */
+		double mx = INFINITY;
+		for (int64_t k = 1; k <= M; k++)
+		{
+			hyb_policy_spmv_predict(&st, &r, ph, HYB_SPMV_DEV_ELL, k, &px);
+			mx = fmin(mx, fmax(px.t_cpu_part, px.t_gpu_part));
+		}
+		if (ph == HYB_SPMV_STEADY) CU_ASSERT(tp_close(fmax(pa.t_cpu_part, pa.t_gpu_part), mx));
+		/* the plan's K minimises the whole call, the serial steps around max(TC, TG)
+		   included */
 		CU_ASSERT(pb.t_total <= pa.t_total);
 		/* the crossing: at K_alg3 the two sides bracket each other with the neighbours */
 		if (ka > 1 && ka < M)
@@ -522,6 +576,7 @@ static CU_TestInfo hyb_tests_policy_spmv[] = {
     {"ell_counts_eq4_eq5", test_ell_counts},
     {"check_stats", test_check_stats},
     {"predict_by_hand_eq6_eq8", test_predict_by_hand},
+    {"predict_host_threads", test_predict_host_threads},
     {"algorithm3", test_algorithm3},
     {"plan_boundaries", test_plan_boundaries},
     {"plan_seed_regime", test_plan_seed_regime},

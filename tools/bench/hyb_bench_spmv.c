@@ -227,7 +227,8 @@ static void hb_bench_matrix(hb_mat_t* M, int is_seed)
 	/* Table 2: hybrid steady state over a range of K */
 	if (hb_sweep > 0 && K_model > 0 && hfmt != HYB_SPMV_DEV_NONE)
 	{
-		int64_t Kmax = hfmt == HYB_SPMV_DEV_DIA ? r.K + 8 : 0;
+		/* DIA: diagonals beyond twice the model's K are not tried (each one more slot per row) */
+		int64_t Kmax = hfmt == HYB_SPMV_DEV_DIA ? 2 * r.K + 8 : 0;
 		int64_t cand[64];
 		int     nc = 0;
 		/* a geometric ladder, plus the model's and Algorithm 3's K and their neighbours */
