@@ -653,11 +653,8 @@ static void hyb_refit_steady(const hyb_spmv_res_t* res, const hyb_spmv_pipe_out_
 	if (dm->rem_nnz <= 0) return;
 	hyb_spmv_rates_t r;
 	hyb_spmv_rates_get(NULL, &r);
-	/* only where the model's rate is the team's calibrated one, not threads x core_bw */
-	double threads = (double)((dm->rem_nnz + dm->nrun) / HYB_SPMV_GRAIN + 1);
-	if (threads * r.core_bw < r.cpu_coo_bw) return;
-	double vb = (double)hyb_prec_size(dm->prec);
-	hyb_spmv_rates_refit_coo((double)dm->rem_nnz * (vb + 8.0), o->cpu_s - r.cpu_call_s);
+	double bytes = hyb_policy_spmv_coo_refit_bytes(&r, dm->prec, dm->rem_nnz, dm->nrun);
+	if (bytes > 0) hyb_spmv_rates_refit_coo(bytes, o->cpu_s - r.cpu_call_s);
 }
 
 /* Refit the cost of a hit's change check, per byte of the arrays. */

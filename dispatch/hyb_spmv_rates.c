@@ -193,36 +193,31 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
 	*out = r;
 }
 
-/* new = old + w (x - old), lock-free; 0 means no value yet. */
-static void hyb_ewma(_Atomic double* slot, double x)
+/* new = old + w (x - old), lock-free; a slot holding `none` has no value yet (0 for the
+   rates and the scale, which are positive; -1 for a cost, which may be 0). */
+static void hyb_ewma(_Atomic double* slot, double x, double none)
 {
 	double old = atomic_load(slot);
 	for (;;)
 	{
-		double nv = old > 0 ? old + HYB_REFIT_WEIGHT * (x - old) : x;
+		double nv = old != none ? old + HYB_REFIT_WEIGHT * (x - old) : x;
 		if (atomic_compare_exchange_weak(slot, &old, nv)) return;
 	}
 }
 
 void hyb_spmv_rates_refit_cpu(double bytes, double seconds)
 {
-	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_csr_bw, bytes / seconds);
+	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_csr_bw, bytes / seconds, 0.0);
 }
 
 void hyb_spmv_rates_refit_coo(double bytes, double seconds)
 {
-	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_coo_bw, bytes / seconds);
+	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_coo_bw, bytes / seconds, 0.0);
 }
 
 void hyb_spmv_rates_refit_call(double seconds)
 {
-	if (!(seconds >= 0) || !isfinite(seconds)) return;
-	double old = atomic_load(&hyb_rates.gpu_call_s);
-	for (;;)
-	{
-		double nv = old >= 0 ? old + HYB_REFIT_WEIGHT * (seconds - old) : seconds;
-		if (atomic_compare_exchange_weak(&hyb_rates.gpu_call_s, &old, nv)) return;
-	}
+	if (seconds >= 0 && isfinite(seconds)) hyb_ewma(&hyb_rates.gpu_call_s, seconds, -1.0);
 }
 
 void hyb_spmv_rates_refit_gpu(double pred, double meas)
@@ -232,5 +227,5 @@ void hyb_spmv_rates_refit_gpu(double pred, double meas)
 	/* The ratio corrects the current scale, which the prediction already includes. */
 	double cur = atomic_load(&hyb_rates.gpu_scale);
 	double x   = (cur > 0 ? cur : 1.0) * meas / pred;
-	hyb_ewma(&hyb_rates.gpu_scale, fmin(fmax(x, 0.2), 5.0));
+	hyb_ewma(&hyb_rates.gpu_scale, fmin(fmax(x, 0.2), 5.0), 0.0);
 }

@@ -119,6 +119,15 @@ hyb_status_t hyb_policy_spmv_check_stats(const hyb_spmv_stats_t* st)
 	return HYB_OK;
 }
 
+/* Rows longer than K: the rows an ELL part of width K leaves entries of. */
+static int64_t hyb_rows_longer(const hyb_spmv_stats_t* st, int64_t K)
+{
+	int64_t n = 0;
+	for (int64_t i = (K > 0 ? K : 0) + 1; i <= st->max_len; i++)
+		n += st->df[i];
+	return n;
+}
+
 void hyb_policy_spmv_ell_counts(const hyb_spmv_stats_t* st, int64_t K, int64_t* dev_nnz,
                                 int64_t* cpu_nnz)
 {
@@ -127,12 +136,10 @@ void hyb_policy_spmv_ell_counts(const hyb_spmv_stats_t* st, int64_t K, int64_t* 
 	   prints the second sum from i = K, which would count the rows of exactly K entries
 	   twice; its Algorithm 1 (and its example) put those rows in ELL once, as here.
 	   eq. 5: the remainder is everything else, nnz - eq. 4. */
-	int64_t le = 0, gt = 0, lim = K < st->max_len ? K : st->max_len;
+	int64_t le = 0, lim = K < st->max_len ? K : st->max_len;
 	for (int64_t i = 1; i <= lim; i++)
 		le += i * st->df[i];
-	for (int64_t i = lim + 1; i <= st->max_len; i++)
-		gt += st->df[i];
-	int64_t dev = le + (K > 0 ? K : 0) * gt;
+	int64_t dev = le + (K > 0 ? K * hyb_rows_longer(st, K) : 0);
 	if (dev_nnz) *dev_nnz = dev;
 	if (cpu_nnz) *cpu_nnz = st->nnz - dev;
 }
@@ -157,14 +164,20 @@ static double hyb_pipe(const hyb_spmv_rates_t* r, double up, double kern, double
 	return 3.0 * r->gpu_step_s + sum - r->overlap * (sum - mx);
 }
 
+/* A staging copy of `bytes` on the host: one thread below the copy team's threshold, else
+   the team at the host bandwidth (read + write). */
+static double hyb_stage_copy(const hyb_spmv_rates_t* r, double bytes)
+{
+	return bytes < (double)HYB_COPY_TEAM_MIN ? bytes / r->core_bw : 2.0 * bytes / r->host_bw;
+}
+
 /* x up: staged chunk by chunk, each chunk's host copy overlapping the previous chunk's
    DMA (h2d_bw is the slower of the two). An x of one chunk is copied, then sent: on one
    thread below the copy team's threshold (run 14: 310 KB in 30 us, inside the span). */
 static double hyb_x_up(const hyb_spmv_rates_t* r, double vec)
 {
 	if (r->h2d_host_traffic <= 1.0 || vec > (double)HYB_SPMV_X_CHUNK) return vec / r->h2d_bw;
-	double copy = vec < (double)HYB_COPY_TEAM_MIN ? vec / r->core_bw : 2.0 * vec / r->host_bw;
-	return copy + vec / r->h2d_bw;
+	return hyb_stage_copy(r, vec) + vec / r->h2d_bw;
 }
 
 /* When the device path's x is large enough for the copy team, the CPU side of a split
@@ -175,15 +188,35 @@ static double hyb_cpu_start(const hyb_spmv_rates_t* r, double vec)
 	return vec >= (double)HYB_COPY_TEAM_MIN ? 2.0 * vec / r->host_bw : 0.0;
 }
 
-/* A host kernel of a split over `work` entries runs on work / HYB_SPMV_GRAIN + 1 threads,
-   as the kernels count them: one thread wakes no team and streams at core_bw; a team pays
+/* Threads of a host kernel of a split over `work` entries, as the kernels count them. */
+static double hyb_host_threads(double work)
+{
+	return floor(work / HYB_SPMV_GRAIN) + 1.0;
+}
+
+/* A host kernel of a split: one thread wakes no team and streams at core_bw; a team pays
    the start of a parallel region and streams at up to bw. */
 static double hyb_host_kernel(const hyb_spmv_rates_t* r, double work, double bytes, double bw)
 {
 	if (!(bytes > 0.0)) return 0.0;
-	double threads = floor(work / HYB_SPMV_GRAIN) + 1.0;
+	double threads = hyb_host_threads(work);
 	if (threads < 2.0) return bytes / r->core_bw;
 	return r->cpu_call_s + bytes / fmin(bw, threads * r->core_bw);
+}
+
+/* Bytes of a remainder in the model's traffic (see the top of this file). */
+static double hyb_rem_bytes(hyb_prec_t prec, int64_t nnz)
+{
+	return (double)nnz * ((double)hyb_prec_size(prec) + 2.0 * HYB_IB);
+}
+
+double hyb_policy_spmv_coo_refit_bytes(const hyb_spmv_rates_t* r, hyb_prec_t prec, int64_t nnz,
+                                       int64_t nrun)
+{
+	if (nnz <= 0) return 0.0;
+	double threads = hyb_host_threads((double)(nnz + nrun));
+	if (threads * r->core_bw < r->cpu_coo_bw) return 0.0;
+	return hyb_rem_bytes(prec, nnz);
 }
 
 /* y of the device's rows out of page-locked staging after the span: all of it when it is
@@ -193,8 +226,7 @@ static double hyb_host_kernel(const hyb_spmv_rates_t* r, double work, double byt
 static double hyb_y_out(const hyb_spmv_rates_t* r, double ybytes)
 {
 	if (r->d2h_host_traffic <= 1.0 || !(ybytes > 0.0)) return 0.0;
-	double tail = ybytes <= (double)HYB_SPMV_ONE_BLOCK ? ybytes : (double)HYB_SPMV_BLOCK_BYTES;
-	return tail < (double)HYB_COPY_TEAM_MIN ? tail / r->core_bw : 2.0 * tail / r->host_bw;
+	return hyb_stage_copy(r, ybytes <= (double)HYB_SPMV_ONE_BLOCK ? ybytes : (double)HYB_SPMV_BLOCK_BYTES);
 }
 
 /* Rows holding remainder entries: exact for ELL (rows longer than K), at most the rows and
@@ -204,10 +236,7 @@ static int64_t hyb_nrun(const hyb_spmv_stats_t* st, hyb_spmv_devfmt_t fmt, int64
 {
 	if (cpu_nnz <= 0) return 0;
 	if (fmt != HYB_SPMV_DEV_ELL) return cpu_nnz < st->m ? cpu_nnz : st->m;
-	int64_t n = 0;
-	for (int64_t i = K + 1; i <= st->max_len; i++)
-		n += st->df[i];
-	return n;
+	return hyb_rows_longer(st, K);
 }
 
 /* Times of a split given its width K, the entries its device part holds and the rows of its
@@ -245,7 +274,7 @@ static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r
 	   that do not drive the GPU becomes the COO kernel's calibrated bandwidth (measured on
 	   nc - 1 threads) once the remainder is large enough for them all, plus the start of
 	   the parallel region; a small remainder runs on one thread. */
-	double rem_bytes = (double)p->cpu_nnz * (vb + 2.0 * HYB_IB);
+	double rem_bytes = hyb_rem_bytes(st->prec, p->cpu_nnz);
 	if (p->cpu_nnz > 0)
 		p->t_cpu_part = (K > 0 ? hyb_cpu_start(r, vec) : 0.0) +
 		                hyb_host_kernel(r, (double)(p->cpu_nnz + nrun), rem_bytes, r->cpu_coo_bw);
@@ -346,8 +375,7 @@ static void hyb_kwalk_pred(const hyb_kwalk_t* w, const hyb_spmv_rates_t* r, hyb_
                            hyb_spmv_pred_t* p)
 {
 	int64_t cpu  = w->st->nnz - w->dev;
-	int64_t nrun = w->fmt == HYB_SPMV_DEV_ELL ? (cpu > 0 ? w->rows_ge : 0)
-	                                          : hyb_nrun(w->st, w->fmt, w->K, cpu);
+	int64_t nrun = w->fmt == HYB_SPMV_DEV_ELL ? w->rows_ge : hyb_nrun(w->st, w->fmt, w->K, cpu);
 	hyb_pred_times(w->st, r, phase, w->fmt, w->K, w->dev, nrun, p);
 }
 

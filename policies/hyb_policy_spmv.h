@@ -197,6 +197,12 @@ double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates
 double hyb_policy_spmv_rowsplit_at(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
                                    hyb_spmv_phase_t phase, double f);
 
+/* Bytes of a remainder of `nnz` entries in `nrun` rows to refit cpu_coo_bw from its
+   measured time (less cpu_call_s): the model's traffic when the model times it at that
+   bandwidth (a team whose threads x core_bw reach it), else 0 (do not refit). Pure. */
+double hyb_policy_spmv_coo_refit_bytes(const hyb_spmv_rates_t* r, hyb_prec_t prec, int64_t nnz,
+                                       int64_t nrun);
+
 /* The decision: CPU-only, device-only (CSR, ELL or DIA), hybrid (ELL or DIA part plus COO
    remainder at the best K) or row split, with the margin applied in favour of the CPU and
    of the simpler device-only run. Returns HYB_E_INVALID for bad statistics or rates. Pure. */

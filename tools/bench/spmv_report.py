@@ -85,14 +85,14 @@ def main(path):
     out.append("|---|---|---|---|---|---|---|---|---|---|")
     rds, rdm = [], []
 
-    def ratio(k, best_t):
+    def ratio(m, p, k, best_t):
         tk = sweep.get((m, p, k))
         return "%.3f" % (tk / float(best_t)) if tk and float(best_t) > 0 else "-"
 
     for m, p, fmt, ke, km, kt, rd, best_t in table2:
         rm = abs(int(kt) - int(km)) / float(km) * 100 if int(km) > 0 and int(kt) > 0 else -1
         out.append("| %s | %s | %s | %s | %s | %s | %s | %.1f | %s | %s |" % (
-            m, p, fmt, ke, rd, ratio(ke, best_t), km, rm, ratio(km, best_t), kt))
+            m, p, fmt, ke, rd, ratio(m, p, ke, best_t), km, rm, ratio(m, p, km, best_t), kt))
         if m in SEED and float(rd) >= 0:
             rds.append(float(rd))
         if m in SEED and rm >= 0:
