@@ -254,6 +254,14 @@ static void test_predict_host_threads(void)
 	CU_ASSERT_EQUAL_FATAL(
 	    hyb_policy_spmv_predict(&sb, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 10, &p), HYB_OK);
 	CU_ASSERT(p.nrun == 0 && tp_close(p.t_post, 2.0 * (double)HYB_SPMV_BLOCK_BYTES / 1e10));
+	/* the COO refit takes a measured remainder only where the model times it at cpu_coo_bw,
+	   with the model's bytes (16 a double entry) */
+	r.core_bw    = 1e8;
+	r.cpu_coo_bw = 1e9; /* 10 threads reach it */
+	CU_ASSERT(hyb_policy_spmv_coo_refit_bytes(&r, HYB_PREC_D, 0, 0) == 0.0);
+	CU_ASSERT(hyb_policy_spmv_coo_refit_bytes(&r, HYB_PREC_D, 200000, 50000) == 0.0); /* 8 */
+	CU_ASSERT(tp_close(hyb_policy_spmv_coo_refit_bytes(&r, HYB_PREC_D, 300000, 50000), 4.8e6));
+	CU_ASSERT(tp_close(hyb_policy_spmv_coo_refit_bytes(&r, HYB_PREC_S, 300000, 50000), 3.6e6));
 }
 
 /* ------------------------------------------------------------------ Algorithm 3 */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/hyb_spmv_rates.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 #include "test_spmv_util.h"
 
@@ -409,6 +410,39 @@ static void test_concurrent_callers(void)
 	tsp_sim_end();
 }
 
+/* The refits of the process's rates, each on its own term: the device scale divides every
+   device-side rate, the host cost of a device call is taken as measured (0 is a value),
+   then averaged; COO remainders shorter than the noise floor are not refitted. */
+static void test_rates_refits(void)
+{
+	hyb_spmv_rates_t base, r0, r;
+	hyb_policy_spmv_default_rates(&base);
+	hyb_spmv_rates_set_base(&base);
+	hyb_spmv_rates_get(NULL, &r0);
+	CU_ASSERT_DOUBLE_EQUAL(r0.gpu_call_s, base.gpu_call_s, 1e-15);
+	hyb_spmv_rates_refit_call(0.0);
+	hyb_spmv_rates_get(NULL, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 0.0, 1e-15);
+	hyb_spmv_rates_refit_call(4e-4); /* weight 1/4 */
+	hyb_spmv_rates_refit_call(-1.0); /* ignored */
+	hyb_spmv_rates_get(NULL, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15);
+	hyb_spmv_rates_refit_gpu(1e-4, 2e-4); /* the span took twice its prediction */
+	hyb_spmv_rates_get(NULL, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.gpu_csr_bw, r0.gpu_csr_bw / 2, 1e-6 * r0.gpu_csr_bw);
+	CU_ASSERT_DOUBLE_EQUAL(r.h2d_bw, r0.h2d_bw / 2, 1e-6 * r0.h2d_bw);
+	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15); /* not scaled */
+	hyb_spmv_rates_refit_coo(1e6, 1e-5); /* under 50 us: ignored */
+	hyb_spmv_rates_get(NULL, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.cpu_coo_bw, r0.cpu_coo_bw, 1e-6 * r0.cpu_coo_bw);
+	hyb_spmv_rates_refit_coo(1e7, 1e-4);
+	hyb_spmv_rates_get(NULL, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.cpu_coo_bw, 1e11, 1e3);
+	hyb_spmv_rates_set_base(NULL); /* back to the defaults, profile and file; refits dropped */
+	hyb_spmv_rates_get(NULL, &r);
+	CU_ASSERT(r.gpu_call_s >= 0 && r.cpu_coo_bw != 1e11);
+}
+
 static CU_TestInfo hyb_tests_spmv_dispatch[] = {
     {"paths_all_combinations", test_paths_all_combinations},
     {"dia_device_only", test_dia_device_only},
@@ -418,6 +452,7 @@ static CU_TestInfo hyb_tests_spmv_dispatch[] = {
     {"auto_measured_choice", test_auto_measured_choice},
     {"registered_y", test_registered_y},
     {"concurrent_callers", test_concurrent_callers},
+    {"rates_refits", test_rates_refits},
     CU_TEST_INFO_NULL,
 };
 
