@@ -754,6 +754,7 @@ static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	hyb_status_t st = HYB_OK;
 	if (beside)
 	{
+		in.beside       = 1;
 		hyb_hit_job_t j = {
 		    .cache = cache, .ent = ent, .in = &in, .out = &rep->pipe, .unchanged = 0};
 		hyb_hit_run(&j);

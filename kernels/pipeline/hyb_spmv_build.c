@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,9 @@
 /* Rows per tile when a block's column-major arrays are written (the tile's slice of every
    column stays in cache while it is written). */
 #define HYB_BUILD_TILE 256
+
+/* Parts of a row split's CPU rows per thread (taken in turn). */
+#define HYB_SPMV_ROW_PARTS 4
 
 static int hyb_build_threads(int nthreads, int64_t work)
 {
@@ -419,7 +423,9 @@ void hyb_spmv_rem_sums(const hyb_spmv_dmat_t* dm, const void* x, void* z, int nt
 	const int  isd = dm->prec == HYB_PREC_D;
 	const int* c   = dm->rem_col;
 	int        use = hyb_build_threads(nthreads, dm->rem_nnz + dm->nrun);
-#pragma omp parallel for num_threads(use) schedule(static)
+	/* runs in turn, as the CPU rows below, HYB_SPMV_ROW_PARTS a thread */
+	int64_t per = dm->nrun / ((int64_t)use * HYB_SPMV_ROW_PARTS) + 1;
+#pragma omp parallel for num_threads(use) schedule(dynamic, per)
 	for (int64_t u = 0; u < dm->nrun; u++)
 	{
 		double s = 0.0;
@@ -459,28 +465,28 @@ void hyb_spmv_cpu_rows(const hyb_spmv_dmat_t* dm, const int* col, const void* va
 	const int64_t* p  = dm->cpu_ptr;
 	const int      cb = dm->cbase, isd = dm->prec == HYB_PREC_D;
 	int            use = hyb_build_threads(nthreads, (p[n] - p[0]) + n);
-	int64_t        cut[257];
+	/* Parts of equal work, HYB_SPMV_ROW_PARTS a thread, taken in turn: a thread that shares
+	   its core (the change check, the thread driving the device) takes fewer of them instead
+	   of holding up the side (runs 31-32: static parts, one a thread, took 2x the model). */
+	int64_t cut[HYB_SPMV_ROW_PARTS * 256 + 1];
 	if (use > 256) use = 256;
-	hyb_spmv_row_cuts(p, 1, n, use, cut);
+	int        parts = use > 1 ? use * HYB_SPMV_ROW_PARTS : 1;
+	atomic_int next  = 0;
+	hyb_spmv_row_cuts(p, 1, n, parts, cut);
 #pragma omp parallel num_threads(use)
-	{
-		int t = omp_get_thread_num(), nt = omp_get_num_threads();
-		/* a team smaller than asked for takes the remaining parts in turn */
-		for (int part = t; part < use; part += nt)
-			for (int64_t q = cut[part]; q < cut[part + 1]; q++)
-			{
-				double s = 0.0;
-				if (isd)
-					for (int64_t e = p[q]; e < p[q + 1]; e++)
-						s += ((const double*)val)[e] * ((const double*)x)[col[e] - cb];
-				else
-					for (int64_t e = p[q]; e < p[q + 1]; e++)
-						s +=
-						    (double)((const float*)val)[e] * (double)((const float*)x)[col[e] - cb];
-				if (isd)
-					((double*)y)[r0 + q] = s;
-				else
-					((float*)y)[r0 + q] = (float)s;
-			}
-	}
+	for (int part = atomic_fetch_add(&next, 1); part < parts; part = atomic_fetch_add(&next, 1))
+		for (int64_t q = cut[part]; q < cut[part + 1]; q++)
+		{
+			double s = 0.0;
+			if (isd)
+				for (int64_t e = p[q]; e < p[q + 1]; e++)
+					s += ((const double*)val)[e] * ((const double*)x)[col[e] - cb];
+			else
+				for (int64_t e = p[q]; e < p[q + 1]; e++)
+					s += (double)((const float*)val)[e] * (double)((const float*)x)[col[e] - cb];
+			if (isd)
+				((double*)y)[r0 + q] = s;
+			else
+				((float*)y)[r0 + q] = (float)s;
+		}
 }

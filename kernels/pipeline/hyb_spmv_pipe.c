@@ -397,8 +397,8 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	}
 
 	/* The CPU side (it needs the remainder, complete after the build) takes every core but
-	   this thread's. When the copy team moves x, it starts once x is copied: the two at once
-	   share the cores, and the CPU's static row partition waits for its slowest thread (run
+	   this thread's and those of the threads the caller runs beside (the change check). When
+	   the copy team moves x, it starts once x is copied: the two at once share the cores (run
 	   12: the CPU part of a row split on the cores the team left took 2.7x its prediction). */
 	int cpu_side = dm->nrun > 0 || dm->cpu_ptr;
 	int team_x   = hyb_pipe_copy_team(team, (size_t)cx * vb); /* the first chunk is the largest */
@@ -413,8 +413,9 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 				goto fail;
 			}
 		}
-		job.z        = z;
-		job.nthreads = omp_get_num_procs() > 2 ? omp_get_num_procs() - 1 : 1;
+		job.z          = z;
+		int free_cores = omp_get_num_procs() - 1 - in->beside;
+		job.nthreads   = free_cores > 1 ? free_cores : 1;
 		if (!team_x) job_mode = hyb_worker_submit(hyb_cpu_job, &job) ? 1 : 2;
 	}
 

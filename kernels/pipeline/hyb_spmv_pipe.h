@@ -28,6 +28,8 @@ typedef struct
 	int    dev;                  /* selected device index */
 	int    timing;               /* time the device span with events */
 	size_t chunk_bytes;          /* x goes up in chunks of about this size (0: 2 MiB) */
+	int    beside;               /* threads the caller runs beside the product (their cores
+	                                are not the CPU side's) */
 } hyb_spmv_pipe_in_t;
 
 typedef struct

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dispatch/hyb_spmv_rates.h"
+#include "kernels/pipeline/hyb_spmv_build.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 #include "test_spmv_util.h"
 
@@ -432,7 +433,7 @@ static void test_rates_refits(void)
 	CU_ASSERT_DOUBLE_EQUAL(r.gpu_csr_bw, r0.gpu_csr_bw / 2, 1e-6 * r0.gpu_csr_bw);
 	CU_ASSERT_DOUBLE_EQUAL(r.h2d_bw, r0.h2d_bw / 2, 1e-6 * r0.h2d_bw);
 	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15); /* not scaled */
-	hyb_spmv_rates_refit_coo(1e6, 1e-5); /* under 50 us: ignored */
+	hyb_spmv_rates_refit_coo(1e6, 1e-5);               /* under 50 us: ignored */
 	hyb_spmv_rates_get(NULL, &r);
 	CU_ASSERT_DOUBLE_EQUAL(r.cpu_coo_bw, r0.cpu_coo_bw, 1e-6 * r0.cpu_coo_bw);
 	hyb_spmv_rates_refit_coo(1e7, 1e-4);
@@ -441,6 +442,88 @@ static void test_rates_refits(void)
 	hyb_spmv_rates_set_base(NULL); /* back to the defaults, profile and file; refits dropped */
 	hyb_spmv_rates_get(NULL, &r);
 	CU_ASSERT(r.gpu_call_s >= 0 && r.cpu_coo_bw != 1e11);
+}
+
+/* The CPU side's host kernels on a team of five (the pipe gives them every core but the
+   busy ones, one on the CI machine): a row split's CPU rows and the remainder's row sums,
+   both taking their parts in turn, against a serial sum; every row once, none outside. */
+static void test_host_kernels_team(void)
+{
+	for (int prec = 0; prec < 2; prec++)
+	{
+		tsp_mat_t A  = tsp_make(TSP_POWER, 30000, 12, 1, prec ? HYB_PREC_D : HYB_PREC_S, TSP_EMPTY,
+		                        77 + (uint64_t)prec);
+		size_t    es = hyb_prec_size(A.prec);
+		int64_t   m = A.m, r0 = 7001;
+		void *    x = tsp_vec(&A, 5), *y = tsp_out(&A), *y0 = tsp_out(&A);
+		/* the row split: rows [r0, m) read the CSR arrays through positions */
+		hyb_spmv_dmat_t dm;
+		memset(&dm, 0, sizeof dm);
+		dm.prec    = A.prec;
+		dm.m       = m;
+		dm.rows    = r0;
+		dm.cbase   = A.base;
+		dm.cpu_ptr = malloc((size_t)(m - r0 + 1) * sizeof(int64_t));
+		/* the remainder: every non-empty row one run, columns 0-based */
+		dm.run_row = malloc((size_t)m * sizeof(int));
+		dm.run_ptr = malloc((size_t)(m + 1) * sizeof(int64_t));
+		dm.rem_col = malloc((size_t)A.nnz * sizeof(int));
+		dm.rem_val = A.a;
+		dm.rem_nnz = A.nnz;
+		void* z    = calloc((size_t)m, es);
+		CU_ASSERT_FATAL(dm.cpu_ptr && dm.run_row && dm.run_ptr && dm.rem_col && z);
+		for (int64_t q = 0; q <= m - r0; q++)
+			dm.cpu_ptr[q] = A.ia[r0 + q] - A.base;
+		for (int64_t e = 0; e < A.nnz; e++)
+			dm.rem_col[e] = A.ja[e] - A.base;
+		for (int64_t i = 0; i < m; i++)
+			if (A.ia[i + 1] > A.ia[i])
+			{
+				dm.run_row[dm.nrun] = (int)i;
+				dm.run_ptr[dm.nrun] = A.ia[i] - A.base;
+				dm.nrun++;
+			}
+		dm.run_ptr[dm.nrun] = A.nnz;
+		hyb_spmv_cpu_rows(&dm, A.ja, A.a, x, y, 5);
+		hyb_spmv_rem_sums(&dm, x, z, 5);
+
+		int     bad_rows = 0, bad_runs = 0;
+		double  eps = prec ? 0x1p-52 : 0x1p-23;
+		int64_t u   = 0; /* run of row i */
+		for (int64_t i = 0; i < m; i++)
+		{
+			double s = 0.0, abs = 0.0;
+			for (int64_t e = A.ia[i] - A.base; e < A.ia[i + 1] - A.base; e++)
+			{
+				double a  = prec ? ((double*)A.a)[e] : ((float*)A.a)[e];
+				int    c  = A.ja[e] - A.base;
+				double xc = prec ? ((double*)x)[c] : ((float*)x)[c];
+				s += a * xc;
+				abs += fabs(a * xc);
+			}
+			double bound = TSP_TOL * (double)(A.ia[i + 1] - A.ia[i] + 1) * eps * abs;
+			double yi    = prec ? ((double*)y)[i] : ((float*)y)[i];
+			if (i < r0 ? memcmp((char*)y + (size_t)i * es, (char*)y0 + (size_t)i * es, es) != 0
+			           : !(fabs(yi - s) <= bound))
+				bad_rows++;
+			if (A.ia[i + 1] == A.ia[i]) continue;
+			/* the runs are the non-empty rows in order */
+			double zu = prec ? ((double*)z)[u] : ((float*)z)[u];
+			if (!(fabs(zu - s) <= bound)) bad_runs++;
+			u++;
+		}
+		CU_ASSERT_EQUAL(bad_rows, 0);
+		CU_ASSERT_EQUAL(bad_runs, 0);
+		free(dm.cpu_ptr);
+		free(dm.run_row);
+		free(dm.run_ptr);
+		free(dm.rem_col);
+		free(z);
+		free(x);
+		free(y);
+		free(y0);
+		tsp_free(&A);
+	}
 }
 
 static CU_TestInfo hyb_tests_spmv_dispatch[] = {
@@ -453,6 +536,7 @@ static CU_TestInfo hyb_tests_spmv_dispatch[] = {
     {"registered_y", test_registered_y},
     {"concurrent_callers", test_concurrent_callers},
     {"rates_refits", test_rates_refits},
+    {"host_kernels_team", test_host_kernels_team},
     CU_TEST_INFO_NULL,
 };
 
