@@ -6,12 +6,14 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_gtsv_cpu.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_policy_gtsv.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_gtsv_hetero.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_gtsv_pin.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_gtsv_rates.c
 )
 list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_cpu.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_policy_gtsv.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_hetero.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_pin.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_dispatch_gtsv.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_util.c
 )

@@ -36,6 +36,9 @@ typedef struct
 	int                      ran; /* the heterogeneous solver ran */
 	hyb_gtsv_hetero_t        p;
 	hyb_gtsv_hetero_report_t r;
+	int                      reg;       /* the device reads registered pages */
+	double                   reg_lead;  /* seconds from the registration's start to the run's */
+	hyb_gtsv_pin_report_t    pin;
 } hyb_gtsv_call_t;
 
 static int hyb_gtsv_valid( const hyb_gtsv_args_t* a )
@@ -90,6 +93,11 @@ static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hy
 		               c->r.out_seconds, c->r.factor_seconds, c->r.wait_seconds,
 		               (long long)c->r.fallback_rows, c->r.bytes_h2d, c->r.bytes_d2h );
 	}
+	if ( c->ran && c->reg && n > 0 && n < (int)sizeof line )
+		n += snprintf( line + n, sizeof line - (size_t)n,
+		               " staging=register reg_lead=%.3e reg_s=%.3e unreg_s=%.3e pin_wait_s=%.3e reg_rows=%lld",
+		               c->reg_lead, c->pin.reg_seconds, c->pin.unreg_seconds, c->r.pin_wait_seconds,
+		               (long long)c->pin.rows );
 	if ( c->why && n > 0 && n < (int)sizeof line - 80 )
 		n += snprintf( line + n, sizeof line - (size_t)n, " why=\"%s\"", c->why );
 	if ( n > 0 && n < (int)sizeof line - 1 )
@@ -111,12 +119,12 @@ static void hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a, 
 	if ( timing ) hyb_gtsv_trace( call, a, HYB_PATH_CPU, c, dt );
 }
 
-/* The check (and the window) on the unmodified arrays. */
-static hyb_status_t hyb_gtsv_check( const hyb_gtsv_args_t* a, hyb_gtsv_check_t* chk )
+/* The check (and the window) on the unmodified arrays, on `threads` threads (0: all). */
+static hyb_status_t hyb_gtsv_check( const hyb_gtsv_args_t* a, int threads, hyb_gtsv_check_t* chk )
 {
 	if ( a->prec == HYB_PREC_D )
-		return hyb_dgtsv_check( a->n, a->dl, a->d, a->du, HYB_GTSV_WINDOW_MAX, 0, chk );
-	return hyb_sgtsv_check( a->n, a->dl, a->d, a->du, HYB_GTSV_WINDOW_MAX, 0, chk );
+		return hyb_dgtsv_check( a->n, a->dl, a->d, a->du, HYB_GTSV_WINDOW_MAX, threads, chk );
+	return hyb_sgtsv_check( a->n, a->dl, a->d, a->du, HYB_GTSV_WINDOW_MAX, threads, chk );
 }
 
 static const char* hyb_gtsv_lapack_why( const hyb_gtsv_check_t* k, int64_t window )
@@ -131,7 +139,7 @@ static const char* hyb_gtsv_lapack_why( const hyb_gtsv_check_t* k, int64_t windo
 
 /* The plan's input: machine, settings, profiled rates. */
 static void hyb_gtsv_split_input( const hyb_gtsv_args_t* a, hyb_mode_t mode, int ndev, int threads,
-                                  int dev_threads, hyb_gtsv_split_in_t* in )
+                                  int dev_threads, int reg, hyb_gtsv_split_in_t* in )
 {
 	const hyb_config_t*  cfg = hyb_config();
 	const hyb_profile_t* pf  = hyb_profile();
@@ -153,6 +161,12 @@ static void hyb_gtsv_split_input( const hyb_gtsv_args_t* a, hyb_mode_t mode, int
 	in->d2h         = pf->d2h_pinned;
 	in->dev_latency = pf->gpu_call_overhead;
 	in->margin      = HYB_GTSV_DEV_MARGIN;
+	/* Registered pages: the registering starts before the check, which reads dl, d and du
+	   once (its time is the device's head start). */
+	in->reg       = reg;
+	in->reg_spb   = pf->register_s_per_byte;
+	in->unreg_spb = pf->unregister_s_per_byte;
+	in->head      = in->host_bw > 0 ? 3.0 * (double)in->elem * (double)a->n / in->host_bw : 0;
 	hyb_gtsv_rates_fill( a->prec, in );
 }
 
@@ -170,10 +184,11 @@ static void hyb_gtsv_refit( const hyb_gtsv_args_t* a, const hyb_gtsv_call_t* c )
 	for ( int k = 0; k < c->p.ndev; k++ )
 		if ( c->p.dev_rows[k] >= HYB_GTSV_REFIT_MIN_ROWS && r->dev_seconds[k] > 0 )
 		{
-			dev[k] = (double)c->p.dev_rows[k] / r->dev_seconds[k] * w;
+			/* registered pages: from the registration's start, as the model counts it */
+			dev[k] = (double)c->p.dev_rows[k] / ( r->dev_seconds[k] + ( c->reg ? c->reg_lead : 0 ) ) * w;
 			any    = 1;
 		}
-	if ( any ) hyb_gtsv_rates_update( a->prec, c->split.conf, cpu, c->p.ndev, dev );
+	if ( any ) hyb_gtsv_rates_update( a->prec, c->split.conf, c->reg, cpu, c->p.ndev, dev );
 }
 
 void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
@@ -198,28 +213,10 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 		return;
 	}
 
-	/* The check on the unmodified arrays decides whether SPIKE may stand in for LAPACK. */
-	double tc = hyb_now();
-	if ( hyb_gtsv_check( a, &c.chk ) != HYB_OK )
-	{
-		hyb_gtsv_forward( call, a, &c, timing, t0, "no memory for the check" );
-		return;
-	}
-	c.check_s                 = hyb_now() - tc;
-	c.checked                 = 1;
-	hyb_gtsv_plan_t plan      = hyb_policy_gtsv_choose( c.chk.dom_row, c.chk.dom_col, c.chk.pivot, c.chk.info,
-	                                                    c.chk.nonfinite, a->prec, HYB_GTSV_STRICT_FACTORS, &c.m );
-	if ( plan == HYB_GTSV_PLAN_LAPACK )
-	{
-		hyb_gtsv_forward( call, a, &c, timing, t0,
-		                  hyb_gtsv_lapack_why( &c.chk, hyb_policy_gtsv_window( fmax( c.chk.dom_row, c.chk.dom_col ), a->prec ) ) );
-		return;
-	}
-
-	/* Devices take part unless the mode, the size or the window rule them out. */
+	/* Devices may take part unless the mode or the size rule them out (or, after the
+	   check, the window). */
 	int ndev = 0;
-	if ( mode != HYB_MODE_CPU && ( mode == HYB_MODE_GPU || a->n >= cfg->gtsv_min_n ) && c.m <= HYB_GTSV_DEV_WINDOW_MAX &&
-	     hyb_devices_ensure() == HYB_OK )
+	if ( mode != HYB_MODE_CPU && ( mode == HYB_MODE_GPU || a->n >= cfg->gtsv_min_n ) && hyb_devices_ensure() == HYB_OK )
 	{
 		ndev = hyb_devices_count();
 		if ( ndev > HYB_GTSV_DEV_MAX ) ndev = HYB_GTSV_DEV_MAX;
@@ -230,10 +227,28 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 	if ( split_threads < 2 ) split_threads = 2;
 	if ( split_threads > 8 ) split_threads = 8;
 
+	/* The plan, staged through pinned buffers and, with one device, from registered pages:
+	   HYBLAS_STAGING picks, auto the faster prediction. */
 	hyb_gtsv_split_in_t in;
-	hyb_gtsv_split_input( a, mode, ndev, threads, split_threads, &in );
+	hyb_gtsv_split_input( a, mode, ndev, threads, split_threads, 0, &in );
 	c.split = hyb_policy_gtsv_split( &in );
-	c.why   = c.split.why;
+	if ( ndev == 1 && cfg->staging != HYB_STAGING_COPY && a->nrhs <= HYB_GTSV_PIN_ARRAYS_MAX - 3 )
+	{
+		hyb_gtsv_split_in_t rin;
+		hyb_gtsv_split_input( a, mode, ndev, threads, split_threads, 1, &rin );
+		hyb_gtsv_split_t rs = hyb_policy_gtsv_split( &rin );
+		/* Only when asked for (HYBLAS_STAGING=register): on the GPU machine (runs 34-35) no
+		   registered split beat the CPU alone (0.94-1.01x at one right-hand side), and a
+		   split the learned rates predicted 14 % faster with four measured 52 % slower
+		   (registering and unregistering slow the CPU side, which the rates do not carry
+		   from one width to another). docs/design-notes-gtsv.md. */
+		if ( rs.conf != HYB_GTSV_CONF_CPU && cfg->staging == HYB_STAGING_REGISTER )
+		{
+			c.split = rs;
+			c.reg   = 1;
+		}
+	}
+	c.why = c.split.why;
 
 	hyb_gtsv_hetero_t* p = &c.p;
 	p->prec              = a->prec;
@@ -244,7 +259,6 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 	p->d                 = a->d;
 	p->du                = a->du;
 	p->b                 = a->b;
-	p->m                 = c.m;
 	p->flags             = HYB_GTSV_FACTORS;
 	if ( c.split.conf != HYB_GTSV_CONF_CPU )
 	{
@@ -261,7 +275,55 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 			p->cpu_threads = threads - ndev * split_threads > 1 ? threads - ndev * split_threads : 1;
 		}
 	}
+
+	/* Registering only reads the arrays: it runs beside the check, so that the device's
+	   first rows are ready when the check has passed. */
+	hyb_gtsv_hetero_reg_t reg    = { 0 };
+	double                t_reg0 = hyb_now();
+	if ( c.reg && hyb_gtsv_hetero_reg_start( p, &reg ) != HYB_OK )
+	{
+		c.reg = 0; /* not possible after all: staged, with the staged plan */
+		hyb_gtsv_split_input( a, mode, ndev, threads, split_threads, 0, &in );
+		c.split = hyb_policy_gtsv_split( &in );
+		c.why   = c.split.why;
+		p->ndev = c.split.conf == HYB_GTSV_CONF_CPU ? 0 : ndev;
+		for ( int k = 0; k < ndev; k++ ) p->dev_rows[k] = c.split.dev_rows[k];
+	}
+
+	/* The check on the unmodified arrays decides whether SPIKE may stand in for LAPACK. */
+	double tc = hyb_now();
+	if ( hyb_gtsv_check( a, reg.pin && threads > 1 ? threads - 1 : 0, &c.chk ) != HYB_OK )
+	{
+		hyb_gtsv_hetero_reg_finish( &reg, NULL );
+		hyb_gtsv_forward( call, a, &c, timing, t0, "no memory for the check" );
+		return;
+	}
+	c.check_s            = hyb_now() - tc;
+	c.checked            = 1;
+	hyb_gtsv_plan_t plan = hyb_policy_gtsv_choose( c.chk.dom_row, c.chk.dom_col, c.chk.pivot, c.chk.info,
+	                                               c.chk.nonfinite, a->prec, HYB_GTSV_STRICT_FACTORS, &c.m );
+	if ( plan == HYB_GTSV_PLAN_LAPACK )
+	{
+		hyb_gtsv_hetero_reg_finish( &reg, NULL );
+		hyb_gtsv_forward( call, a, &c, timing, t0,
+		                  hyb_gtsv_lapack_why( &c.chk, hyb_policy_gtsv_window( fmax( c.chk.dom_row, c.chk.dom_col ), a->prec ) ) );
+		return;
+	}
+	p->m = c.m;
+	if ( p->ndev > 0 && c.m > HYB_GTSV_DEV_WINDOW_MAX )
+	{
+		/* the window is too wide for the device kernels: the CPU alone */
+		hyb_gtsv_hetero_reg_finish( &reg, NULL );
+		c.reg   = 0;
+		p->ndev = 0;
+		hyb_gtsv_split_input( a, mode, 0, threads, split_threads, 0, &in );
+		c.split = hyb_policy_gtsv_split( &in );
+		c.why   = "window too wide for the devices";
+	}
+	p->pin     = reg.pin;
+	c.reg_lead = hyb_now() - t_reg0;
 	hyb_status_t st = hyb_gtsv_hetero_run( p, &c.r );
+	hyb_gtsv_hetero_reg_finish( &reg, &c.pin );
 	if ( st != HYB_OK )
 	{
 		/* Nothing was written. */

@@ -60,13 +60,15 @@ void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in )
 	pthread_mutex_lock( &hyb_gr.mu );
 	hyb_gr_load_locked();
 	in->cpu_alone = hyb_gr_rate( "cpu", p );
-	in->split_cpu = hyb_gr_rate( "split.cpu", p );
+	const char* r = in->reg ? "r" : "";
+	char        key[32];
+	snprintf( key, sizeof key, "%ssplit.cpu", r );
+	in->split_cpu = hyb_gr_rate( key, p );
 	for ( int k = 0; k < HYB_GTSV_DEV_MAX; k++ )
 	{
-		char key[32];
-		snprintf( key, sizeof key, "gpu%d", k );
+		snprintf( key, sizeof key, "%sgpu%d", r, k );
 		in->dev_alone[k] = hyb_gr_rate( key, p );
-		snprintf( key, sizeof key, "split.gpu%d", k );
+		snprintf( key, sizeof key, "%ssplit.gpu%d", r, k );
 		in->split_dev[k] = hyb_gr_rate( key, p );
 	}
 	pthread_mutex_unlock( &hyb_gr.mu );
@@ -83,18 +85,18 @@ static void hyb_gr_mkdir( const char* path )
 	if ( mkdir( dir, 0755 ) != 0 && errno != EEXIST ) return;
 }
 
-void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, double cpu_rate, int ndev,
+void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate, int ndev,
                             const double* dev_rate )
 {
 	char p       = hyb_prec_char( prec );
 	int  changed = 0;
 	pthread_mutex_lock( &hyb_gr.mu );
 	hyb_gr_load_locked();
-	const char* pre = conf == HYB_GTSV_CONF_SPLIT ? "split." : "";
+	const char* pre = conf == HYB_GTSV_CONF_SPLIT ? ( reg ? "rsplit." : "split." ) : reg ? "r" : "";
 	char        key[32];
 	if ( cpu_rate > 0 && conf != HYB_GTSV_CONF_DEV )
 	{
-		snprintf( key, sizeof key, "%scpu", pre );
+		snprintf( key, sizeof key, "%scpu", conf == HYB_GTSV_CONF_CPU ? "" : pre );
 		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, cpu_rate, HYB_GTSV_RATE_ALPHA ) == HYB_OK;
 	}
 	for ( int k = 0; k < ndev && k < HYB_GTSV_DEV_MAX && dev_rate; k++ )

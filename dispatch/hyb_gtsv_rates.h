@@ -16,10 +16,12 @@
 #define HYB_GTSV_REFIT_MIN_ROWS ( (int64_t)1 << 18 )
 
 /* Keys in the file (device names of hyb_policy_gtsv_profile_*): "cpu" (CPU alone), "gpu<k>"
-   (selected device k, devices alone), "split.cpu" and "split.gpu<k>" (while both run).
+   (selected device k, devices alone), "split.cpu" and "split.gpu<k>" (while both run);
+   with the device reading registered pages, "rgpu0", "rsplit.cpu" and "rsplit.gpu0".
    Rates are rows per second for one right-hand side (hyb_policy_gtsv_rhs_weight). */
 
-/* Copy the profiled rates of precision prec into the split input (0 = unknown). Loads the
+/* Copy the profiled rates of precision prec (those of registered pages when in->reg) into
+   the split input (0 = unknown). Loads the
    file on first use, and again whenever HYBLAS_PROFILE names another file (tests).
    Thread-safe. */
 void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in );
@@ -27,7 +29,7 @@ void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in );
 /* Fold one call's measurements (rows/s for one right-hand side; <= 0: not measured) of
    configuration conf into the profile and write the file (atomically; a failure to write
    is logged once and the rates are kept in memory). Thread-safe. */
-void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, double cpu_rate, int ndev,
+void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate, int ndev,
                             const double* dev_rate );
 
 /* The file in use ("" when HYBLAS_PROFILE is empty: no persistence). */

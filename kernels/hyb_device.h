@@ -95,6 +95,8 @@ hyb_status_t hyb_dev_vadd( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n,
 hyb_status_t hyb_dev_gtsv_spike( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
                                  const void* dl, const void* dd, const void* du, void* b, int64_t ldb,
                                  int64_t m );
+hyb_status_t hyb_dev_gtsv_pivots( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* dl,
+                                  const void* dd, const void* du, void* out, double first, int64_t warm );
 
 /* Fault injection (HYBLAS_FAULT_INJECT syntax: "kind:N[a][,kind:N[a]...]",
    the N-th operation of that kind fails; suffix 'a' makes it fail

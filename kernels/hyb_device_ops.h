@@ -13,7 +13,7 @@
 #include "hyb_types.h"
 
 /* Bumped on any incompatible change; checked when a plugin registers. */
-#define HYB_DEVICE_ABI 4
+#define HYB_DEVICE_ABI 5
 
 /* Streams of a context: copies in, products, copies out. Work on one stream
    runs in order; different streams overlap. */
@@ -136,6 +136,15 @@ typedef struct hyb_device_ops_s
 	hyb_status_t ( *gtsv_spike )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
 	                              const void* dl, const void* d, const void* du, void* b, int64_t ldb,
 	                              int64_t m );
+	/* LAPACK's no-swap pivots d' of rows [0, n) of a chunk (dl, du: n-1; d, out: n; device
+	   memory; out may not alias the inputs): out[0] = first (the caller's exact value),
+	   out[i] = d[i] - (dl[i-1] / out[i-1]) du[i-1]. Partitions may restart `warm` rows early
+	   from d alone (hyb_?gtsv_factors_range's rule; a restart that would reach row 0 starts
+	   from `first`), so out matches the exact recurrence to rounding on a diagonally dominant
+	   chunk. warm >= 1. */
+	hyb_status_t ( *gtsv_pivots )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n,
+	                               const void* dl, const void* d, const void* du, void* out,
+	                               double first, int64_t warm );
 } hyb_device_ops_t;
 
 /* The one symbol a device plugin exports. Returns NULL when the plugin was

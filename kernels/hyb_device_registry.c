@@ -626,6 +626,13 @@ hyb_status_t hyb_dev_gtsv_spike( hyb_dev_t* d, int stream, hyb_prec_t prec, int6
 	return d->ops->gtsv_spike( d->ctx, stream, prec, n, nrhs, dl, dd, du, b, ldb, m );
 }
 
+hyb_status_t hyb_dev_gtsv_pivots( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* dl,
+                                  const void* dd, const void* du, void* out, double first, int64_t warm )
+{
+	HYB_KERNEL_GATE( d, gtsv_pivots );
+	return d->ops->gtsv_pivots( d->ctx, stream, prec, n, dl, dd, du, out, first, warm );
+}
+
 /* ------------------------------------------------------------ lifecycle */
 
 void hyb_devices_reset_for_test( void )

@@ -159,8 +159,8 @@ static hyb_gtsv_rates_t hyb_gtsv_model( const hyb_gtsv_split_in_t* in )
 	const double es      = (double)in->elem;
 	const double nr      = (double)( in->nrhs > 0 ? in->nrhs : 1 );
 	const double b_cpu   = ( 5 + 2 * nr ) * es;
-	const double b_host  = ( 14 + 6 * nr ) * es;
-	const double up      = ( 3 + nr ) * es, down = nr * es;
+	const double b_host  = ( in->reg ? 3 + 2 * nr : 14 + 6 * nr ) * es;
+	const double up      = ( 3 + nr ) * es, down = ( in->reg ? 1 + nr : nr ) * es;
 	const double bw      = in->host_bw > 0 ? in->host_bw : 1e11;
 	const double core    = in->core_rate > 0 ? in->core_rate : 1.8e8;
 	const int    threads = in->threads > 0 ? in->threads : 1;
@@ -177,6 +177,9 @@ static hyb_gtsv_rates_t hyb_gtsv_model( const hyb_gtsv_split_in_t* in )
 	{
 		double h2d = in->h2d > 0 ? in->h2d : 5e10, d2h = in->d2h > 0 ? in->d2h : 5e10;
 		cap[k] = fmin( h2d / up, d2h / down );
+		/* one thread registers ahead of the uploads and unregisters behind them */
+		double pin_spb = ( in->reg_spb > 0 ? in->reg_spb : 0 ) + ( in->unreg_spb > 0 ? in->unreg_spb : 0 );
+		if ( in->reg && pin_spb > 0 ) cap[k] = fmin( cap[k], 1 / ( pin_spb * up ) );
 		sum += cap[k];
 	}
 	/* The host side of a device's rows is the copies and the factor outputs, whose d'
@@ -208,10 +211,11 @@ static hyb_gtsv_rates_t hyb_gtsv_model( const hyb_gtsv_split_in_t* in )
 static double hyb_gtsv_assign( const hyb_gtsv_split_in_t* in, const double* dev_rate, double cpu_rate,
                                int64_t cpu_rows, hyb_gtsv_split_t* out )
 {
-	const int ndev = in->ndev;
-	double    rate[HYB_GTSV_DEV_MAX + 1];
-	int64_t   rows[HYB_GTSV_DEV_MAX + 1];
-	int64_t   n_dev = in->n;
+	const int    ndev = in->ndev;
+	const double head = in->reg && in->head > 0 ? in->head : 0;
+	double       rate[HYB_GTSV_DEV_MAX + 1];
+	int64_t      rows[HYB_GTSV_DEV_MAX + 1];
+	int64_t      n_dev = in->n;
 	out->cpu_rows   = 0;
 	for ( int k = 0; k < HYB_GTSV_DEV_MAX; k++ ) out->dev_rows[k] = 0;
 	if ( cpu_rows >= 0 )
@@ -231,7 +235,20 @@ static double hyb_gtsv_assign( const hyb_gtsv_split_in_t* in, const double* dev_
 		   matters when its share is negligible anyway. */
 		for ( int k = 0; k < ndev; k++ ) rate[k] = dev_rate[k];
 		rate[ndev] = cpu_rate;
-		hyb_policy_gtsv_shares( in->n, ndev + 1, rate, 1024, in->min_dev_rows, rows );
+		/* A head start of the devices: shares of n + cpu_rate * head rows in proportion to
+		   the rates give each device rate * (T + head) rows, the CPU rate * T once its
+		   cpu_rate * head are taken off again. */
+		int64_t extra = (int64_t)( cpu_rate * head );
+		hyb_policy_gtsv_shares( in->n + extra, ndev + 1, rate, 1024, in->min_dev_rows, rows );
+		int64_t cut = 0; /* rows beyond n after the CPU's share is gone: the last device's */
+		rows[ndev] -= extra;
+		if ( rows[ndev] < 0 ) cut = -rows[ndev], rows[ndev] = 0;
+		for ( int k = ndev - 1; k >= 0 && cut > 0; k-- )
+		{
+			int64_t c = rows[k] < cut ? rows[k] : cut;
+			rows[k] -= c;
+			cut -= c;
+		}
 		for ( int k = 0; k < ndev; k++ ) out->dev_rows[k] = rows[k];
 		out->cpu_rows = rows[ndev];
 	}
@@ -241,9 +258,9 @@ static double hyb_gtsv_assign( const hyb_gtsv_split_in_t* in, const double* dev_
 		if ( out->dev_rows[k] > 0 )
 		{
 			used = 1;
-			t    = fmax( t, (double)out->dev_rows[k] / dev_rate[k] );
+			t    = fmax( t, (double)out->dev_rows[k] / dev_rate[k] - head );
 		}
-	return used ? t + in->dev_latency : t;
+	return used ? fmax( t, 0 ) + in->dev_latency : t;
 }
 
 hyb_gtsv_split_t hyb_policy_gtsv_split( const hyb_gtsv_split_in_t* in )

@@ -113,6 +113,10 @@ double hyb_policy_gtsv_shares( int64_t n, int ndev, const double* rate, int64_t 
                    going first (fewer bytes a row)
    So when the CPU SPIKE alone already saturates host memory, no split beats it (see
    docs/design-notes-gtsv.md); the profiled rates then keep auto on the CPU.
+   Registered pages (reg): a device row costs the host (3 + 2 nrhs) elements (X and d' out of
+   the pinned buffer, DL zeroed), and the device is capped by its registering thread, which
+   also unregisters behind the uploads: 1 / ((reg_spb + unreg_spb) (3 + nrhs) elem); it starts
+   `head` seconds before the CPU (the check), so its rows are rate * (T + head).
    --------------------------------------------------------------------------------------- */
 typedef struct
 {
@@ -134,6 +138,13 @@ typedef struct
 	double  dev_alone[HYB_GTSV_DEV_MAX];
 	double  split_cpu;
 	double  split_dev[HYB_GTSV_DEV_MAX];
+	/* Registered pages (one device): the device reads the application's arrays, registered
+	   by a thread of their own ahead of the uploads from before the check on, and writes X
+	   and the pivots d' back through its pinned buffer. Its profiled rates (dev_alone[0],
+	   split_*) are then those measured that way, from the start of the registration. */
+	int    reg;
+	double reg_spb, unreg_spb; /* seconds a byte to register and to unregister pages */
+	double head;               /* seconds the registration runs before the CPU starts (the check) */
 } hyb_gtsv_split_in_t;
 
 typedef enum

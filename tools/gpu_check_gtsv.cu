@@ -8,7 +8,10 @@
                  timing n = 2^20 .. 2^27 (dominance 3) and n = 2^27 at dominance 1.05, 1.5,
                  10, device-resident data, CUDA events, 2 warm-ups, median of 7, against
                  cuSPARSE on the same data. Every result is checked.
-     --quick     smaller sizes (part 1 only at 2^18, part 2 up to 2^22)
+                 Part 3: the pivots kernel (hyb_?gtsv_cuda_pivots), n = 2^21 and 2^24, s and d,
+                 dominance 3, warm = the window: every row against a serial double
+                 recurrence (wrong above 8 eps of the precision), time per call.
+     --quick     smaller sizes (part 1 only at 2^18, part 2 up to 2^22, part 3 2^21 only)
      --emulate   no device needed: the kernels' phases run on the host (small sizes)
      --cpu       no device needed: part 0 only
    A result is wrong when its normwise backward error ||Ax-b||/(||A|| ||x|| + ||b||) (inf
@@ -335,6 +338,44 @@ bool verdict( double be, double be_ref, double u )
 	return ok;
 }
 
+/* The pivots d' (LAPACK's D without swaps) of the system: the kernel's out against the
+   serial recurrence from `first` in double on the same values; max relative error in units
+   of the precision's epsilon. */
+template <typename T>
+double pivots_err( const HostSys<T>& s, const T* out, double first )
+{
+	const int64_t n   = s.n;
+	double        ref = first, worst = fabs( (double)out[0] - ref ) / fabs( ref );
+	for ( int64_t i = 1; i < n; i++ )
+	{
+		ref      = (double)s.d[i] - ( (double)s.dl[i - 1] / ref ) * (double)s.du[i - 1];
+		double e = fabs( (double)out[i] - ref ) / fabs( ref );
+		if ( !( e <= worst ) ) worst = e; /* NaN shows */
+	}
+	return worst / ( 2 * unit_roundoff<T>() );
+}
+
+cudaError_t pivots( int64_t n, const double* dl, const double* d, const double* du, double* out,
+                    double first, int64_t warm, cudaStream_t st, bool emul )
+{
+	return emul ? hyb_dgtsv_cuda_pivots_emulate( n, dl, d, du, out, first, warm )
+	            : hyb_dgtsv_cuda_pivots( n, dl, d, du, out, first, warm, st );
+}
+
+cudaError_t pivots( int64_t n, const float* dl, const float* d, const float* du, float* out,
+                    float first, int64_t warm, cudaStream_t st, bool emul )
+{
+	return emul ? hyb_sgtsv_cuda_pivots_emulate( n, dl, d, du, out, first, warm )
+	            : hyb_sgtsv_cuda_pivots( n, dl, d, du, out, first, warm, st );
+}
+
+bool pivots_verdict( double err_eps )
+{
+	bool ok = err_eps <= 8;
+	if ( !ok ) g_failures++;
+	return ok;
+}
+
 /* ---------------------------------------------------------------------------------------
    Emulation (no device): the kernels' code on the host.
    --------------------------------------------------------------------------------------- */
@@ -369,6 +410,27 @@ void emulate_case( int64_t n, int64_t nrhs, int kind, double dom, uint64_t seed 
 	        (long)n, kind == ROW ? "row" : "col", dom, (long)m, be, br, ok ? "ok" : "WRONG" );
 }
 
+/* The pivots kernel's code on the host, from first = d[0] and from a first 0.3 further from
+   zero (the system stays dominant). */
+template <typename T>
+void emulate_pivots_case( int64_t n, double dom, uint64_t seed )
+{
+	HostSys<T> s  = host_make<T>( n, 1, seed, ROW, dom );
+	double     dm = 0;
+	int64_t    w  = window_of( s, &dm );
+	for ( int shifted = 0; shifted < 2; shifted++ )
+	{
+		T           first = (T)( (double)s.d[0] + copysign( 0.3, (double)s.d[0] ) * shifted );
+		Buf<T>      out( (size_t)n );
+		cudaError_t err = pivots( n, s.dl.data(), s.d.data(), s.du.data(), out.data(), first, w, nullptr, true );
+		double      e   = err == cudaSuccess ? pivots_err( s, out.data(), (double)first ) : INFINITY;
+		bool        ok  = pivots_verdict( e );
+		printf( "pivots %c %9ld %6.2f %5ld %5ld %s | max rel. error %6.2f eps %s\n", prec_char<T>(), (long)n,
+		        dom, (long)w, (long)std::min<int64_t>( hyb_gtsv_cuda_pivots_part( w ), n ),
+		        shifted ? "d0+-.3" : "d0    ", e, ok ? "ok" : "WRONG" );
+	}
+}
+
 int run_emulation( bool quick )
 {
 	printf( "# emulation of the GPU kernels on the host (no device used)\n" );
@@ -388,6 +450,14 @@ int run_emulation( bool quick )
 				emulate_case<double>( ns[a], nrhs, kind, dom, seed++ );
 				emulate_case<float>( ns[a], nrhs, kind, dom, seed++ );
 			}
+	printf( "# pivots (hyb_?gtsv_cuda_pivots emulated), row dominant, warm = the window\n" );
+	printf( "# kind p         n    dom  warm     P first  | vs. the serial recurrence in double\n" );
+	for ( size_t a = 0; a < nns; a++ )
+		for ( double dom : { 1.05, 3.0, 10.0 } )
+		{
+			emulate_pivots_case<double>( ns[a], dom, seed++ );
+			emulate_pivots_case<float>( ns[a], dom, seed++ );
+		}
 	printf( "# %s: %d wrong\n", g_failures ? "FAILED" : "passed", g_failures );
 	return g_failures ? 1 : 0;
 }
@@ -526,14 +596,14 @@ struct Ctx
 };
 
 /* Median of `reps` timed runs after `warm` untimed ones; b is restored from b0 before each
-   run (not timed). f(b) queues one solve on ctx.stream. */
+   run (not timed; nothing restored when bytes = 0). f(b) queues one solve on ctx.stream. */
 template <typename F, typename T>
 double time_median( const Ctx& c, F f, T* b, const T* b0, size_t bytes, int warm, int reps )
 {
 	std::vector<float> ms;
 	for ( int r = 0; r < warm + reps; r++ )
 	{
-		CK_CUDA( cudaMemcpyAsync( b, b0, bytes, cudaMemcpyDeviceToDevice, c.stream ) );
+		if ( bytes > 0 ) CK_CUDA( cudaMemcpyAsync( b, b0, bytes, cudaMemcpyDeviceToDevice, c.stream ) );
 		CK_CUDA( cudaEventRecord( c.e0, c.stream ) );
 		f( b );
 		CK_CUDA( cudaEventRecord( c.e1, c.stream ) );
@@ -624,6 +694,50 @@ void device_case( const Ctx& c, int64_t n, int64_t nrhs, int kind, double dom, u
 	cudaFree( b0 );
 }
 
+/* Part 3: the pivots kernel on the device, dominance 3, first = d[0]. */
+template <typename T>
+void device_pivots_case( const Ctx& c, int64_t n, uint64_t seed )
+{
+	const size_t row = sizeof( T );
+	T *          dl, *d, *du, *out;
+	CK_CUDA( cudaMalloc( &dl, (size_t)n * row ) );
+	CK_CUDA( cudaMalloc( &du, (size_t)n * row ) );
+	CK_CUDA( cudaMalloc( &d, (size_t)n * row ) );
+	CK_CUDA( cudaMalloc( &out, (size_t)n * row ) );
+	k_gen_off<T><<<1024, 256, 0, c.stream>>>( n, seed, dl, du );
+	k_gen_diag<T><<<1024, 256, 0, c.stream>>>( n, seed, ROW, 3.0, dl, du, d );
+	CK_CUDA( cudaGetLastError() );
+	HostSys<T> s;
+	s.n  = n;
+	s.dl = Buf<T>( (size_t)n );
+	s.du = Buf<T>( (size_t)n );
+	s.d  = Buf<T>( (size_t)n );
+	CK_CUDA( cudaMemcpyAsync( s.dl.data(), dl, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
+	CK_CUDA( cudaMemcpyAsync( s.du.data(), du, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
+	CK_CUDA( cudaMemcpyAsync( s.d.data(), d, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
+	CK_CUDA( cudaStreamSynchronize( c.stream ) );
+	double  dm = 0;
+	int64_t w  = window_of( s, &dm );
+	if ( w < 1 ) w = HYB_GTSV_WINDOW_MAX;
+	T    first = s.d[0];
+	auto run   = [&]( T* o ) { CK_CUDA( pivots( n, dl, d, du, o, first, w, c.stream, false ) ); };
+	double ms  = time_median( c, run, out, (const T*)nullptr, 0, 2, 7 );
+	Buf<T> h( (size_t)n );
+	CK_CUDA( cudaMemcpy( h.data(), out, (size_t)n * row, cudaMemcpyDeviceToHost ) );
+	double e    = pivots_err( s, h.data(), (double)first );
+	int64_t P   = std::min<int64_t>( hyb_gtsv_cuda_pivots_part( w ), n );
+	double bytes = (double)row * ( 4.0 * (double)n + 3.0 * (double)w * (double)( ( n - 1 ) / P ) );
+	bool   ok    = pivots_verdict( e ) && dm >= 3.0;
+	if ( !( dm >= 3.0 ) ) g_failures++;
+	printf( "%c %10ld %5ld %5ld | %8.3f %6.0f | %6.2f eps %s\n", prec_char<T>(), (long)n, (long)w, (long)P, ms,
+	        bytes / ( ms * 1e-3 ) / 1e9, e, ok ? "ok" : "WRONG" );
+	fflush( stdout );
+	cudaFree( dl );
+	cudaFree( du );
+	cudaFree( d );
+	cudaFree( out );
+}
+
 int run_device( bool quick )
 {
 	Ctx c;
@@ -678,6 +792,18 @@ int run_device( bool quick )
 	{
 		device_case<double>( c, (int64_t)1 << lg_max, 1, ROW, dom, seed++, true, false );
 		device_case<float>( c, (int64_t)1 << lg_max, 1, ROW, dom, seed++, true, false );
+	}
+
+	/* Part 3: the pivots kernel. */
+	printf( "# part 3: pivots kernel (hyb_?gtsv_cuda_pivots), row dominant dom 3, warm = the window, "
+	        "first = d[0]; ms per call (median of 7 after 2 warm-ups), GB/s of its bytes, max "
+	        "relative error against the serial recurrence in double (wrong above 8 eps)\n" );
+	printf( "# p          n  warm     P |       ms   GB/s | error\n" );
+	for ( int lg : { 21, 24 } )
+	{
+		if ( quick && lg > 21 ) break;
+		device_pivots_case<double>( c, (int64_t)1 << lg, seed++ );
+		device_pivots_case<float>( c, (int64_t)1 << lg, seed++ );
 	}
 
 	cusparseDestroy( c.sparse );

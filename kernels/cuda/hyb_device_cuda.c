@@ -461,6 +461,18 @@ static hyb_status_t hyb_cuda_gtsv_spike( hyb_dctx_t* ctx, int stream, hyb_prec_t
 	return HYB_OK;
 }
 
+static hyb_status_t hyb_cuda_gtsv_pivots( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* dl,
+                                          const void* d, const void* du, void* out, double first, int64_t warm )
+{
+	if ( prec != HYB_PREC_S && prec != HYB_PREC_D ) return HYB_E_NOT_SUPPORTED;
+	if ( n < 0 || warm < 1 ) return HYB_E_INVALID;
+	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	cudaStream_t s = ctx->stream[stream];
+	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_dgtsv_cuda_pivots( n, dl, d, du, out, first, warm, s )
+	                                 : hyb_sgtsv_cuda_pivots( n, dl, d, du, out, (float)first, warm, s ) );
+	return HYB_OK;
+}
+
 static const hyb_device_ops_t hyb_cuda_ops = {
 	.name            = "cuda",
 	.abi             = HYB_DEVICE_ABI,
@@ -492,6 +504,7 @@ static const hyb_device_ops_t hyb_cuda_ops = {
 	.spmv_csr        = hyb_cuda_spmv_csr,
 	.vadd            = hyb_cuda_vadd,
 	.gtsv_spike      = hyb_cuda_gtsv_spike,
+	.gtsv_pivots     = hyb_cuda_gtsv_pivots,
 };
 
 /* The plugin's one exported symbol. */

@@ -6,7 +6,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 /* ---------------------------------------------------------------------------------------
@@ -550,6 +552,103 @@ cudaError_t run( int64_t n, int64_t nrhs, const T* dl, const T* d, const T* du, 
 	return cudaSuccess;
 }
 
+/* ---------------------------------------------------------------------------------------
+   Pivots (hyb_?gtsv_cuda_pivots): one thread per partition of `part` rows.
+   --------------------------------------------------------------------------------------- */
+
+constexpr int kPivotsBlock = 64; /* threads a block: 2^21 rows at P = 256 make 128 blocks */
+
+long long pivots_part( long long warm )
+{
+	if ( warm < 1 ) return 0;
+	return warm > 128 ? ( warm < LLONG_MAX / 2 ? 2 * warm : LLONG_MAX ) : 256;
+}
+
+/* Partition [lo, hi): the restart from row s = max(0, lo - warm) (c = first at row 0,
+   else d[s]; rows s+1 .. lo-1 not written), then the partition's rows written. */
+template <typename T>
+__host__ __device__ inline void pivots_one( const T* __restrict__ dl, const T* __restrict__ d,
+                                            const T* __restrict__ du, T* __restrict__ out,
+                                            T first, long long lo, long long hi, long long warm )
+{
+	const long long s = lo - warm <= 0 ? 0 : lo - warm;
+	T               c = s == 0 ? first : d[s];
+	if ( lo == 0 ) out[0] = c;
+	/* The loads do not depend on the recurrence: unrolled, four rows' loads are in flight
+	   while the divisions run (as seam_one). */
+#ifdef __CUDA_ARCH__
+#pragma unroll 4
+#endif
+	for ( long long i = s + 1; i < lo; i++ )
+	{
+		T f = dl[i - 1] / c;
+		c   = d[i] - f * du[i - 1];
+	}
+#ifdef __CUDA_ARCH__
+#pragma unroll 4
+#endif
+	for ( long long i = lo > 0 ? lo : 1; i < hi; i++ )
+	{
+		T f    = dl[i - 1] / c;
+		c      = d[i] - f * du[i - 1];
+		out[i] = c;
+	}
+}
+
+template <typename T>
+__global__ void __launch_bounds__( kPivotsBlock )
+	pivots_kernel( long long n, const T* __restrict__ dl, const T* __restrict__ d,
+	               const T* __restrict__ du, T* __restrict__ out, T first, long long warm,
+	               long long part, long long nparts )
+{
+	long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+	if ( k >= nparts ) return;
+	long long lo = k * part;
+	long long hi = n - lo > part ? lo + part : n;
+	pivots_one<T>( dl, d, du, out, first, lo, hi, warm );
+}
+
+/* [a, a + na) and [b, b + nb) elements of T overlap. */
+template <typename T>
+bool overlaps( const T* a, long long na, const void* b, long long nb )
+{
+	if ( na <= 0 || nb <= 0 || b == nullptr ) return false;
+	uintptr_t a0 = (uintptr_t)a, a1 = a0 + (uintptr_t)na * sizeof( T );
+	uintptr_t b0 = (uintptr_t)b, b1 = b0 + (uintptr_t)nb * sizeof( T );
+	return a0 < b1 && b0 < a1;
+}
+
+template <typename T>
+cudaError_t pivots_run( int64_t n, const T* dl, const T* d, const T* du, T* out, T first,
+                        int64_t warm, cudaStream_t stream, bool emulate )
+{
+	if ( n < 0 || warm < 1 ) return cudaErrorInvalidValue;
+	if ( n >= 1 && ( d == nullptr || out == nullptr ) ) return cudaErrorInvalidValue;
+	if ( n >= 2 && ( dl == nullptr || du == nullptr ) ) return cudaErrorInvalidValue;
+	if ( overlaps( out, n, d, n ) || overlaps( out, n, dl, n - 1 ) || overlaps( out, n, du, n - 1 ) )
+		return cudaErrorInvalidValue;
+	if ( n == 0 ) return cudaSuccess;
+	long long part   = std::min( pivots_part( warm ), (long long)n );
+	long long nparts = ( n - 1 ) / part + 1;
+	if ( emulate )
+	{
+		/* Odd partitions first, backwards: a result that depended on their order would show. */
+		for ( int pass = 0; pass < 2; pass++ )
+			for ( long long k = nparts - 1; k >= 0; k-- )
+				if ( ( k & 1 ) != pass )
+				{
+					long long lo = k * part, hi = n - lo > part ? lo + part : n;
+					pivots_one<T>( dl, d, du, out, first, lo, hi, warm );
+				}
+		return cudaSuccess;
+	}
+	long long blocks = ( nparts + kPivotsBlock - 1 ) / kPivotsBlock;
+	if ( blocks > INT_MAX ) return cudaErrorInvalidValue; /* n beyond 2^52 rows */
+	pivots_kernel<T><<<(unsigned)blocks, kPivotsBlock, 0, stream>>>( n, dl, d, du, out, first,
+	                                                                warm, part, nparts );
+	return cudaGetLastError();
+}
+
 } /* namespace */
 
 extern "C" cudaError_t hyb_dgtsv_cuda_spike( int64_t n, int64_t nrhs, const double* dl,
@@ -604,4 +703,37 @@ extern "C" double hyb_gtsv_cuda_bytes( int64_t n, int64_t nrhs, size_t elem, int
 		left -= p.NB;
 	}
 	return bytes;
+}
+
+extern "C" cudaError_t hyb_dgtsv_cuda_pivots( int64_t n, const double* dl, const double* d,
+                                              const double* du, double* out, double first,
+                                              int64_t warm, cudaStream_t stream )
+{
+	return pivots_run<double>( n, dl, d, du, out, first, warm, stream, false );
+}
+
+extern "C" cudaError_t hyb_sgtsv_cuda_pivots( int64_t n, const float* dl, const float* d,
+                                              const float* du, float* out, float first,
+                                              int64_t warm, cudaStream_t stream )
+{
+	return pivots_run<float>( n, dl, d, du, out, first, warm, stream, false );
+}
+
+extern "C" int64_t hyb_gtsv_cuda_pivots_part( int64_t warm )
+{
+	return pivots_part( warm );
+}
+
+extern "C" cudaError_t hyb_dgtsv_cuda_pivots_emulate( int64_t n, const double* dl,
+                                                      const double* d, const double* du,
+                                                      double* out, double first, int64_t warm )
+{
+	return pivots_run<double>( n, dl, d, du, out, first, warm, nullptr, true );
+}
+
+extern "C" cudaError_t hyb_sgtsv_cuda_pivots_emulate( int64_t n, const float* dl, const float* d,
+                                                      const float* du, float* out, float first,
+                                                      int64_t warm )
+{
+	return pivots_run<float>( n, dl, d, du, out, first, warm, nullptr, true );
 }

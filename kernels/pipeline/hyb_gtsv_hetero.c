@@ -13,6 +13,7 @@
 #include "hyb_log.h"
 #include "kernels/cpu/hyb_gtsv_cpu.h"
 #include "kernels/hyb_device.h"
+#include "kernels/pipeline/hyb_gtsv_pin.h"
 
 /* Host copies are cut into pieces of this size, spread over the worker's threads. */
 #define HYB_GH_PIECE ( (size_t)1 << 20 )
@@ -137,7 +138,7 @@ typedef struct
 	/* results */
 	int64_t      done;
 	hyb_status_t error;
-	double       seconds, t_stage, t_out, t_fac, t_wait, h2d, d2h;
+	double       seconds, t_stage, t_out, t_fac, t_wait, t_pin, h2d, d2h;
 } hyb_gh_worker_t;
 
 struct hyb_gh_run_s
@@ -161,9 +162,17 @@ static const void* hyb_gh_rec( const hyb_gh_run_t* R, int i )
 typedef struct
 {
 	char*       dst;
-	const char* src;
+	const char* src; /* NULL: zero dst */
 	size_t      bytes;
 } hyb_gh_copy_t;
+
+static void hyb_gh_copy1( char* dst, const char* src, size_t bytes )
+{
+	if ( src )
+		hyb_copy_stream( dst, src, bytes );
+	else
+		memset( dst, 0, bytes );
+}
 
 /* Run the copies with `threads` threads in pieces, streaming stores, fenced. */
 static void hyb_gh_copies( const hyb_gh_copy_t* c, int nc, int threads )
@@ -172,7 +181,7 @@ static void hyb_gh_copies( const hyb_gh_copy_t* c, int nc, int threads )
 	for ( int i = 0; i < nc; i++ ) total += c[i].bytes;
 	if ( total < HYB_COPY_TEAM_MIN || threads <= 1 )
 	{
-		for ( int i = 0; i < nc; i++ ) hyb_copy_stream( c[i].dst, c[i].src, c[i].bytes );
+		for ( int i = 0; i < nc; i++ ) hyb_gh_copy1( c[i].dst, c[i].src, c[i].bytes );
 		hyb_copy_fence();
 		return;
 	}
@@ -191,7 +200,7 @@ static void hyb_gh_copies( const hyb_gh_copy_t* c, int nc, int threads )
 				at       = e;
 				if ( e <= lo || a >= hi ) continue;
 				size_t f = lo > a ? lo : a, t = hi < e ? hi : e;
-				hyb_copy_stream( c[i].dst + ( f - a ), c[i].src + ( f - a ), t - f );
+				hyb_gh_copy1( c[i].dst + ( f - a ), c[i].src ? c[i].src + ( f - a ) : NULL, t - f );
 			}
 		}
 		hyb_copy_fence(); /* each thread's streaming stores, before the DMA or the caller reads */
@@ -287,22 +296,30 @@ static hyb_status_t hyb_gh_issue( hyb_gh_dev_t* D, int s, int i )
 	return st;
 }
 
+/* Take the chunk out of slot s and wait for its download (the wait counted). */
+static hyb_status_t hyb_gh_await( hyb_gh_dev_t* D, int s, const hyb_gh_seg_t** g )
+{
+	*g        = &D->w->run->seg[D->seg[s]];
+	D->seg[s] = -1;
+	double       t0 = hyb_now();
+	hyb_status_t st = hyb_dev_sync( D->dev, D->ev_done[s] );
+	D->w->t_wait += hyb_now() - t0;
+	return st;
+}
+
 /* Wait for the chunk in slot s, write its factor outputs, copy X into B. */
 static hyb_status_t hyb_gh_finish( hyb_gh_dev_t* D, int s )
 {
 	hyb_gh_worker_t*         w  = D->w;
 	const hyb_gtsv_hetero_t* p  = w->run->p;
 	int                      i  = D->seg[s];
-	const hyb_gh_seg_t*      g  = &w->run->seg[i];
-	const size_t             es = hyb_prec_size( p->prec );
-	const int64_t            L  = g->c1 - g->c0;
-	const size_t             Lb = (size_t)L * es;
-	D->seg[s]                   = -1;
-
-	double       t0 = hyb_now();
-	hyb_status_t st = hyb_dev_sync( D->dev, D->ev_done[s] );
-	w->t_wait += hyb_now() - t0;
+	const hyb_gh_seg_t*      g  = NULL;
+	hyb_status_t             st = hyb_gh_await( D, s, &g );
 	if ( st != HYB_OK ) return st;
+	const size_t  es = hyb_prec_size( p->prec );
+	const int64_t L  = g->c1 - g->c0;
+	const size_t  Lb = (size_t)L * es;
+	double        t0;
 
 	/* Factors first: the only step that can still fail (no memory), before B is touched. */
 	if ( p->flags & HYB_GTSV_FACTORS )
@@ -317,6 +334,141 @@ static hyb_status_t hyb_gh_finish( hyb_gh_dev_t* D, int s )
 		D->cp[j] = ( hyb_gh_copy_t ){ (char*)p->b + ( (size_t)g->c0 + (size_t)j * (size_t)p->ldb ) * es,
 			                          D->host[s] + ( 3 + (size_t)j ) * Lb, Lb };
 	hyb_gh_copies( D->cp, (int)p->nrhs, p->dev_threads );
+	w->t_out += hyb_now() - t0;
+	w->done += L;
+	return HYB_OK;
+}
+
+/* Registered pages: the chunk's device buffer holds dl | du | d | d' | B (L rows each),
+   its pinned buffer d' | X | the couplings (2 nrhs values). */
+static double hyb_gh_elem( hyb_prec_t prec, const void* base, int64_t i )
+{
+	return prec == HYB_PREC_D ? ( (const double*)base )[i] : (double)( (const float*)base )[i];
+}
+
+/* Upload [src, src + bytes) of the application's registered pages: one DMA per
+   registration it crosses (run 33: a copy spanning two was refused); a plain copy if the
+   range cannot be cut (CUDA then stages it itself, synchronously). */
+static hyb_status_t hyb_gh_h2d_pinned( hyb_gh_dev_t* D, char* dst, const char* src, size_t bytes )
+{
+	hyb_gtsv_pin_span_t sp[64];
+	int                 n = hyb_gtsv_pin_spans( D->w->run->p->pin, src, bytes, sp, 64 );
+	if ( n < 0 ) return hyb_dev_h2d( D->dev, HYB_STREAM_H2D, dst, bytes, src, bytes, bytes, 1 );
+	hyb_status_t st = HYB_OK;
+	for ( int k = 0; k < n && st == HYB_OK; k++ )
+		st = hyb_dev_h2d( D->dev, HYB_STREAM_H2D, dst + sp[k].off, sp[k].bytes, src + sp[k].off, sp[k].bytes,
+		                  sp[k].bytes, 1 );
+	return st;
+}
+
+/* Queue chunk i from the application's registered pages: its rows once registered, the
+   two coupled rows of B corrected from the pinned scratch after them, the solve, the
+   pivots d' (with factors) and the download of d' and X into the pinned buffer. */
+static hyb_status_t hyb_gh_issue_pinned( hyb_gh_dev_t* D, int s, int i )
+{
+	hyb_gh_worker_t*         w   = D->w;
+	const hyb_gtsv_hetero_t* p   = w->run->p;
+	const hyb_gh_seg_t*      g   = &w->run->seg[i];
+	const size_t             es  = hyb_prec_size( p->prec );
+	const int64_t            L   = g->c1 - g->c0, nrhs = p->nrhs, c0 = g->c0;
+	const size_t             Lb  = (size_t)L * es, bpitch = (size_t)p->ldb * es;
+	const int                fac = ( p->flags & HYB_GTSV_FACTORS ) != 0;
+	char *                   h = D->host[s], *sc = h + ( 1 + (size_t)nrhs ) * Lb;
+	char*                    dm = D->devm[s];
+	hyb_dev_t*               d  = D->dev;
+
+	double  t0 = hyb_now();
+	int64_t at = hyb_gtsv_pin_wait( p->pin, g->c1 );
+	w->t_pin += hyb_now() - t0;
+	if ( at < g->c1 ) return HYB_E_NOT_SUPPORTED; /* refused: the CPU solves the rest */
+
+	/* The couplings to the outside: b[c0] -= dl[c0-1] x[c0-1], b[c1-1] -= du[c1-1] x[c1]
+	   (one row: both on the same value), into the scratch; B itself is not written. */
+	const char* top = hyb_gh_rec( w->run, i );
+	const char* bot = hyb_gh_rec( w->run, i + 1 );
+	const char* b0  = (const char*)p->b + (size_t)c0 * es;
+	for ( int64_t j = 0; j < nrhs; j++ )
+	{
+		char* vt = sc + (size_t)j * es;
+		char* vb = L > 1 ? sc + (size_t)( nrhs + j ) * es : vt;
+		memcpy( vt, b0 + (size_t)j * bpitch, es );
+		if ( L > 1 ) memcpy( vb, b0 + (size_t)j * bpitch + Lb - es, es );
+		if ( top ) hyb_gh_axpy1( p->prec, vt, (const char*)p->dl + (size_t)( c0 - 1 ) * es, top + ( 1 + (size_t)j ) * es );
+		if ( bot )
+			hyb_gh_axpy1( p->prec, vb, (const char*)p->du + (size_t)( g->c1 - 1 ) * es,
+			              bot + ( 1 + (size_t)nrhs + (size_t)j ) * es );
+	}
+
+	char *       d_dl = dm, *d_du = dm + Lb, *d_d = dm + 2 * Lb, *d_dp = dm + 3 * Lb, *d_b = dm + 4 * Lb;
+	hyb_status_t st   = HYB_OK;
+	if ( L > 1 )
+	{
+		st = hyb_gh_h2d_pinned( D, d_dl, (const char*)p->dl + (size_t)c0 * es, Lb - es );
+		if ( st == HYB_OK ) st = hyb_gh_h2d_pinned( D, d_du, (const char*)p->du + (size_t)c0 * es, Lb - es );
+	}
+	if ( st == HYB_OK ) st = hyb_gh_h2d_pinned( D, d_d, (const char*)p->d + (size_t)c0 * es, Lb );
+	for ( int64_t j = 0; j < nrhs && st == HYB_OK; j++ )
+		st = hyb_gh_h2d_pinned( D, d_b + (size_t)j * Lb, b0 + (size_t)j * bpitch, Lb );
+	/* the corrected first and last rows over the uploaded ones (same stream: in order) */
+	for ( int64_t j = 0; j < nrhs && st == HYB_OK; j++ )
+	{
+		char* col = d_b + (size_t)j * Lb;
+		if ( top || ( bot && L == 1 ) ) st = hyb_dev_h2d( d, HYB_STREAM_H2D, col, es, sc + (size_t)j * es, es, es, 1 );
+		if ( st == HYB_OK && bot && L > 1 )
+			st = hyb_dev_h2d( d, HYB_STREAM_H2D, col + Lb - es, es, sc + (size_t)( nrhs + j ) * es, es, es, 1 );
+	}
+	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_H2D, D->ev_in[s] );
+	if ( st == HYB_OK ) st = hyb_dev_wait( d, HYB_STREAM_COMPUTE, D->ev_in[s] );
+	if ( st == HYB_OK ) st = hyb_dev_gtsv_spike( d, HYB_STREAM_COMPUTE, p->prec, L, nrhs, d_dl, d_d, d_du, d_b, L, p->m );
+	if ( st == HYB_OK && fac )
+	{
+		/* d'[c0] from the seam's d'[c0-1] (LAPACK's recurrence), the rest on the device */
+		double first = hyb_gh_elem( p->prec, p->d, c0 );
+		if ( top )
+			first -= hyb_gh_elem( p->prec, p->dl, c0 - 1 ) / hyb_gh_elem( p->prec, top, 0 ) *
+			         hyb_gh_elem( p->prec, p->du, c0 - 1 );
+		st = hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, p->prec, L, d_dl, d_d, d_du, d_dp, first, p->m );
+	}
+	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_COMPUTE, D->ev_k[s] );
+	if ( st == HYB_OK ) st = hyb_dev_wait( d, HYB_STREAM_D2H, D->ev_k[s] );
+	size_t down = ( ( fac ? 1 : 0 ) + (size_t)nrhs ) * Lb;
+	if ( st == HYB_OK ) st = hyb_dev_d2h( d, HYB_STREAM_D2H, fac ? h : h + Lb, down, fac ? d_dp : d_b, down, down, 1 );
+	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_D2H, D->ev_done[s] );
+	D->seg[s] = i;
+	if ( st == HYB_OK )
+	{
+		w->h2d += (double)( ( 3 + (size_t)nrhs ) * Lb );
+		w->d2h += (double)down;
+	}
+	return st;
+}
+
+/* Wait for the chunk in slot s (registered pages), hand its rows back for unregistering,
+   and write its outputs: X into B, d' into D, DL zeroed as LAPACK does (hyb_gh_serial). */
+static hyb_status_t hyb_gh_finish_pinned( hyb_gh_dev_t* D, int s )
+{
+	hyb_gh_worker_t*         w  = D->w;
+	const hyb_gtsv_hetero_t* p  = w->run->p;
+	const hyb_gh_seg_t*      g  = NULL;
+	hyb_status_t             st = hyb_gh_await( D, s, &g );
+	if ( st != HYB_OK ) return st;
+	const size_t  es = hyb_prec_size( p->prec );
+	const int64_t L = g->c1 - g->c0, c0 = g->c0, c1 = g->c1;
+	const size_t  Lb = (size_t)L * es;
+	hyb_gtsv_pin_release( p->pin, c1 );
+
+	double t0 = hyb_now();
+	int nc = 0;
+	for ( int64_t j = 0; j < p->nrhs; j++ )
+		D->cp[nc++] = ( hyb_gh_copy_t ){ (char*)p->b + ( (size_t)c0 + (size_t)j * (size_t)p->ldb ) * es,
+			                             D->host[s] + ( 1 + (size_t)j ) * Lb, Lb };
+	if ( p->flags & HYB_GTSV_FACTORS )
+	{
+		D->cp[nc++]  = ( hyb_gh_copy_t ){ (char*)p->d + (size_t)c0 * es, D->host[s], Lb };
+		int64_t z0 = ( c0 > 1 ? c0 : 1 ) - 1, z1 = ( c1 < p->n - 1 ? c1 : p->n - 1 ) - 1;
+		if ( z1 > z0 ) D->cp[nc++] = ( hyb_gh_copy_t ){ (char*)p->dl + (size_t)z0 * es, NULL, (size_t)( z1 - z0 ) * es };
+	}
+	hyb_gh_copies( D->cp, nc, p->dev_threads );
 	w->t_out += hyb_now() - t0;
 	w->done += L;
 	return HYB_OK;
@@ -352,7 +504,7 @@ static void* hyb_gh_worker_main( void* arg )
 	hyb_gh_dev_t             D;
 	memset( &D, 0, sizeof D );
 	D.w  = w;
-	D.cp = malloc( (size_t)( 3 + p->nrhs ) * sizeof *D.cp );
+	D.cp = malloc( (size_t)( 4 + p->nrhs ) * sizeof *D.cp );
 
 	hyb_status_t st = D.cp ? HYB_OK : HYB_E_NO_MEMORY;
 	if ( w->chunk < 1 ) st = HYB_E_NO_MEMORY; /* the budget cannot hold the buffers */
@@ -366,14 +518,14 @@ static void* hyb_gh_worker_main( void* arg )
 		for ( int i = w->s0; i < w->s1 && st == HYB_OK; i++ )
 		{
 			int s = ( i - w->s0 ) % HYB_GTSV_NBUF;
-			if ( D.seg[s] >= 0 ) st = hyb_gh_finish( &D, s );
-			if ( st == HYB_OK ) st = hyb_gh_issue( &D, s, i );
+			if ( D.seg[s] >= 0 ) st = p->pin ? hyb_gh_finish_pinned( &D, s ) : hyb_gh_finish( &D, s );
+			if ( st == HYB_OK ) st = p->pin ? hyb_gh_issue_pinned( &D, s, i ) : hyb_gh_issue( &D, s, i );
 		}
 		for ( int i = w->s1 - HYB_GTSV_NBUF; i < w->s1 && st == HYB_OK; i++ )
 		{
 			if ( i < w->s0 ) continue;
 			int s = ( i - w->s0 ) % HYB_GTSV_NBUF;
-			if ( D.seg[s] == i ) st = hyb_gh_finish( &D, s );
+			if ( D.seg[s] == i ) st = p->pin ? hyb_gh_finish_pinned( &D, s ) : hyb_gh_finish( &D, s );
 		}
 	}
 	w->seconds = hyb_now() - t0;
@@ -407,13 +559,61 @@ int64_t hyb_gtsv_hetero_chunk( const hyb_gtsv_hetero_t* p, int dev, int64_t rows
 	if ( (double)slot > budget ) slot = (size_t)budget;
 	slot &= ~(size_t)255;
 	if ( slot_bytes ) *slot_bytes = slot;
-	size_t row = ( 3 + (size_t)p->nrhs ) * es;
+	/* a row of the device buffer: dl, d, du, B; registered pages also d' */
+	size_t row = ( ( p->pin ? 4 : 3 ) + (size_t)p->nrhs ) * es;
 	if ( rows < 1 || slot / row < 1024 ) return 0;
 	int64_t c = p->chunk_rows > 0 ? p->chunk_rows
 	                              : hyb_policy_gtsv_chunk_rows( rows, p->nrhs, es, slot, p->m, 2 * HYB_GTSV_NBUF );
 	if ( c > (int64_t)( slot / row ) ) c = (int64_t)( slot / row );
 	if ( c > rows ) c = rows;
 	return c;
+}
+
+static hyb_status_t hyb_gh_reg( void* ctx, void* p, size_t bytes )
+{
+	return hyb_dev_register( ctx, p, bytes );
+}
+
+static void hyb_gh_unreg( void* ctx, void* p )
+{
+	hyb_dev_unregister( ctx, p );
+}
+
+hyb_status_t hyb_gtsv_hetero_reg_start( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_reg_t* reg )
+{
+	static const hyb_gtsv_pin_ops_t ops = { hyb_gh_reg, hyb_gh_unreg };
+	memset( reg, 0, sizeof *reg );
+	if ( p == NULL || p->ndev != 1 || p->nrhs < 1 || p->nrhs > HYB_GTSV_PIN_ARRAYS_MAX - 3 ||
+	     p->dev_rows[0] < 1 || p->dev_rows[0] > p->n )
+		return HYB_E_INVALID;
+	const size_t         es = hyb_prec_size( p->prec );
+	hyb_gtsv_pin_array_t a[HYB_GTSV_PIN_ARRAYS_MAX];
+	int                  na = 0;
+	a[na++]                 = ( hyb_gtsv_pin_array_t ){ p->dl, p->n - 1 };
+	a[na++]                 = ( hyb_gtsv_pin_array_t ){ p->d, p->n };
+	a[na++]                 = ( hyb_gtsv_pin_array_t ){ p->du, p->n - 1 };
+	for ( int64_t j = 0; j < p->nrhs; j++ )
+		a[na++] = ( hyb_gtsv_pin_array_t ){ (const char*)p->b + (size_t)j * (size_t)p->ldb * es, p->n };
+	hyb_dev_t*   dev = NULL;
+	hyb_status_t st  = hyb_dev_acquire( 0, &dev );
+	if ( st != HYB_OK ) return st;
+	st = hyb_gtsv_pin_start( &ops, dev, a, na, es, p->dev_rows[0], 0, &reg->pin );
+	if ( st != HYB_OK )
+	{
+		hyb_dev_release( dev );
+		return st;
+	}
+	reg->dev = dev;
+	return HYB_OK;
+}
+
+void hyb_gtsv_hetero_reg_finish( hyb_gtsv_hetero_reg_t* reg, hyb_gtsv_pin_report_t* rep )
+{
+	if ( rep ) memset( rep, 0, sizeof *rep );
+	if ( reg == NULL || reg->pin == NULL ) return;
+	hyb_gtsv_pin_finish( reg->pin, reg->dev, rep );
+	hyb_dev_release( reg->dev );
+	memset( reg, 0, sizeof *reg );
 }
 
 static int hyb_gh_valid( const hyb_gtsv_hetero_t* p )
@@ -423,6 +623,7 @@ static int hyb_gh_valid( const hyb_gtsv_hetero_t* p )
 	if ( p->d == NULL || p->b == NULL || ( p->n > 1 && ( p->dl == NULL || p->du == NULL ) ) ) return 0;
 	if ( p->ndev < 0 || p->ndev > HYB_GTSV_DEV_MAX || p->ndev > hyb_devices_count() ) return 0;
 	if ( p->ndev > 0 && p->dev_threads < 1 ) return 0;
+	if ( p->pin && p->ndev != 1 ) return 0; /* registered pages: one device */
 	int64_t sum = 0;
 	for ( int k = 0; k < p->ndev; k++ )
 	{
@@ -536,6 +737,7 @@ hyb_status_t hyb_gtsv_hetero_run( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_re
 		r->out_seconds += w[k].t_out;
 		r->factor_seconds += w[k].t_fac;
 		r->wait_seconds += w[k].t_wait;
+		r->pin_wait_seconds += w[k].t_pin;
 		if ( w[k].error != HYB_OK && r->error == HYB_OK ) r->error = w[k].error;
 		if ( w[k].done >= p->dev_rows[k] ) continue;
 		/* The first unfinished chunk starts a segment: its record exists. */

@@ -11,6 +11,7 @@
 
 #include "hyb_status.h"
 #include "hyb_types.h"
+#include "kernels/pipeline/hyb_gtsv_pin.h"
 #include "policies/hyb_policy_gtsv.h"
 
 /* Buffers per device: a chunk is copied into one while the device works on the others
@@ -58,6 +59,14 @@ typedef struct
 	int         dev_threads;
 	int64_t     chunk_rows;
 	size_t      slot_bytes;
+	/* Registered pages (one device only): the caller registers rows [0, dev_rows[0]) of
+	   dl, d, du and B with hyb_gtsv_pin_start (it may start before the check; the engine
+	   waits for each chunk's rows, uploads straight from the arrays, hands the uploaded rows
+	   back for unregistering, and finishes nothing: the caller calls hyb_gtsv_pin_finish).
+	   The device then also computes the chunk's pivots d' (D) and downloads them with X
+	   into its pinned buffer; the worker copies both out and zeroes DL (no staging copy in,
+	   no factor sweep on the host). NULL: staged through pinned buffers. */
+	hyb_gtsv_pin_t* pin;
 } hyb_gtsv_hetero_t;
 
 /* What happened (times in seconds, wall clock). */
@@ -77,6 +86,7 @@ typedef struct
 	double       out_seconds;                    /* host copies of X out of pinned buffers */
 	double       factor_seconds;                 /* factor outputs of the device rows */
 	double       wait_seconds;                   /* device workers waiting for their device */
+	double       pin_wait_seconds;               /* the device worker waiting for registered rows */
 	double       seconds;                        /* the whole call */
 } hyb_gtsv_hetero_report_t;
 
@@ -100,6 +110,23 @@ typedef struct
    (each worker holds its own device context).
    --------------------------------------------------------------------------------------- */
 hyb_status_t hyb_gtsv_hetero_run( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_report_t* r );
+
+/* ---------------------------------------------------------------------------------------
+   Registered pages for a run with one device (hyb_gtsv_hetero_t.pin): start registering
+   rows [0, p->dev_rows[0]) of dl, d, du and every column of B on device 0 (a context of
+   its own, held until the finish), before the check if the caller likes: registering only
+   reads. Finish once hyb_gtsv_hetero_run has returned (or instead of running it):
+   everything still registered is unregistered. HYB_OK, HYB_E_INVALID (not one device,
+   more than HYB_GTSV_PIN_ARRAYS_MAX - 3 right-hand sides), or the device's error.
+   --------------------------------------------------------------------------------------- */
+typedef struct
+{
+	hyb_gtsv_pin_t*   pin;
+	struct hyb_dev_s* dev;
+} hyb_gtsv_hetero_reg_t;
+
+hyb_status_t hyb_gtsv_hetero_reg_start( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_reg_t* reg );
+void         hyb_gtsv_hetero_reg_finish( hyb_gtsv_hetero_reg_t* reg, hyb_gtsv_pin_report_t* rep );
 
 /* Rows per chunk and buffer bytes the run will use for `rows` rows on device `dev`
    (0 when the device's budget cannot hold HYB_GTSV_NBUF buffers of 1024 rows). */

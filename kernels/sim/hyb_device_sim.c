@@ -518,6 +518,13 @@ static void hyb_sim_gtsv_fn( hyb_sim_op_t* op )
 	hyb_sim_gtsv( op->prec, op->m, op->n, k->p0, k->p1, k->p2, k->out, op->ldb );
 }
 
+/* Pivots: op->m = n, op->k = warm, op->alpha[0] = first. */
+static void hyb_sim_pivots_fn( hyb_sim_op_t* op )
+{
+	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
+	hyb_sim_gtsv_pivots( op->prec, op->m, k->p0, k->p1, k->p2, k->out, op->alpha[0], op->k );
+}
+
 static hyb_status_t hyb_sim_kernel( hyb_dctx_t* ctx, int stream, void ( *fn )( hyb_sim_op_t* ), hyb_prec_t prec,
                                     int64_t m, int64_t n, const void* p0, const void* p1, const void* p2, void* out,
                                     int flag, double bytes )
@@ -591,6 +598,29 @@ static hyb_status_t hyb_sim_gtsv_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec
 	return hyb_sim_enqueue( ctx, stream, &k->base );
 }
 
+/* The simulated kernel uses the partition rule (hyb_sim_gtsv_pivots), not the serial
+   recurrence, so that tests see the restarts a real device makes. */
+static hyb_status_t hyb_sim_pivots_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* dl,
+                                      const void* d, const void* du, void* out, double first, int64_t warm )
+{
+	if ( prec != HYB_PREC_S && prec != HYB_PREC_D ) return HYB_E_NOT_SUPPORTED;
+	if ( n < 0 || warm < 1 || ( n >= 1 && ( d == NULL || out == NULL ) ) ||
+	     ( n >= 2 && ( dl == NULL || du == NULL ) ) )
+		return HYB_E_INVALID;
+	hyb_sim_kop_t* k = calloc( 1, sizeof *k );
+	if ( k == NULL ) return HYB_E_NO_MEMORY;
+	k->base.kind = HYB_SIM_OP_FN;
+	k->base.fn   = hyb_sim_pivots_fn;
+	k->base.prec = prec;
+	k->base.m = n, k->base.k = warm, k->base.alpha[0] = first;
+	k->p0 = dl, k->p1 = d, k->p2 = du, k->out = out;
+	/* Memory-bound: dl, d, du read (again over each restart), out written. */
+	double rows  = (double)n * ( 1 + (double)warm / (double)hyb_sim_gtsv_pivots_part( warm ) );
+	k->base.cost = hyb_sim_env.sim_latency +
+	               ( hyb_sim_env.sim_bw > 0 ? rows * 4 * (double)hyb_prec_size( prec ) / hyb_sim_env.sim_bw : 0 );
+	return hyb_sim_enqueue( ctx, stream, &k->base );
+}
+
 static const hyb_device_ops_t hyb_sim_ops = {
 	.name            = "sim",
 	.abi             = HYB_DEVICE_ABI,
@@ -622,6 +652,7 @@ static const hyb_device_ops_t hyb_sim_ops = {
 	.spmv_csr        = hyb_sim_csr_q,
 	.vadd            = hyb_sim_vadd_q,
 	.gtsv_spike      = hyb_sim_gtsv_q,
+	.gtsv_pivots     = hyb_sim_pivots_q,
 };
 
 const hyb_device_ops_t* hyb_sim_device_ops( void )

@@ -248,3 +248,42 @@ void hyb_sim_gtsv( hyb_prec_t prec, int64_t n, int64_t nrhs, const void* dl, con
 	}
 	free( c );
 }
+
+int64_t hyb_sim_gtsv_pivots_part( int64_t warm )
+{
+	return warm > 128 ? ( warm < INT64_MAX / 2 ? 2 * warm : INT64_MAX ) : 256;
+}
+
+/* One partition [lo, hi) of the pivots in the array's precision: the restart (from row
+   s = max(0, lo - warm); rows s+1 .. lo-1 are not written), then the partition's rows. */
+#define HYB_SIM_PIVOTS_PART( T, NAME ) \
+	static void NAME( const T* dl, const T* d, const T* du, T* out, T first, int64_t lo, int64_t hi, \
+	                  int64_t warm ) \
+	{ \
+		int64_t s = lo - warm <= 0 ? 0 : lo - warm; \
+		T       c = s == 0 ? first : d[s]; \
+		if ( lo == 0 ) out[0] = c; \
+		for ( int64_t i = s + 1; i < lo; i++ ) c = d[i] - ( dl[i - 1] / c ) * du[i - 1]; \
+		for ( int64_t i = lo > 0 ? lo : 1; i < hi; i++ ) \
+		{ \
+			c      = d[i] - ( dl[i - 1] / c ) * du[i - 1]; \
+			out[i] = c; \
+		} \
+	}
+
+HYB_SIM_PIVOTS_PART( float, hyb_sim_spivots_part )
+HYB_SIM_PIVOTS_PART( double, hyb_sim_dpivots_part )
+
+void hyb_sim_gtsv_pivots( hyb_prec_t prec, int64_t n, const void* dl, const void* d, const void* du,
+                          void* out, double first, int64_t warm )
+{
+	int64_t part = hyb_sim_gtsv_pivots_part( warm );
+	for ( int64_t lo = 0, hi; lo < n; lo = hi )
+	{
+		hi = n - lo > part ? lo + part : n;
+		if ( prec == HYB_PREC_S )
+			hyb_sim_spivots_part( dl, d, du, out, (float)first, lo, hi, warm );
+		else
+			hyb_sim_dpivots_part( dl, d, du, out, first, lo, hi, warm );
+	}
+}

@@ -39,4 +39,15 @@ void hyb_sim_vadd( hyb_prec_t prec, int64_t n, const void* z, void* y );
 void hyb_sim_gtsv( hyb_prec_t prec, int64_t n, int64_t nrhs, const void* dl, const void* d, const void* du,
                    void* b, int64_t ldb );
 
+/* Rows per partition of hyb_sim_gtsv_pivots for a restart distance `warm`: the CUDA
+   kernel's rule (max(256, 2 warm)), so that the simulated device exercises the restarts. */
+int64_t hyb_sim_gtsv_pivots_part( int64_t warm );
+
+/* LAPACK's no-swap pivots d' (see gtsv_pivots in hyb_device_ops.h), prec S or D, computed
+   in the array's precision with the partition rule: partitions of
+   hyb_sim_gtsv_pivots_part(warm) rows, each after the first restarting `warm` rows early
+   from d alone (from `first` where the restart would reach row 0). */
+void hyb_sim_gtsv_pivots( hyb_prec_t prec, int64_t n, const void* dl, const void* d, const void* du,
+                          void* out, double first, int64_t warm );
+
 #endif

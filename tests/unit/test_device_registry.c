@@ -5,6 +5,7 @@
    plans and their synchronous and asynchronous semantics, disabling. */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
+#include <float.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -377,6 +378,145 @@ static void test_fault_async_alloc( void )
 	hyb_t_sim_end();
 }
 
+/* ------------------------------------------------------------------ tridiagonal pivots */
+
+/* The sim device's gtsv_pivots (partition rule: 50000 rows are ~200 partitions at warm 40)
+   against a serial double-precision recurrence from `first`, on a row-dominant chunk
+   (|d| >= 3 (|dl[i-1]| + |du[i]|), values of both signs): out[0] = first exactly, every row
+   within 8 eps of the precision, from first = d[0] and from another first. The arrays go
+   up on the copy stream and the kernel waits for them on the compute stream. Then argument
+   errors and an injected kernel fault. */
+static void test_gtsv_pivots( void )
+{
+	const int64_t n = 50000, warm = 40;
+	const size_t  nb   = (size_t)n * sizeof( double );
+	double*       dl   = malloc( nb );
+	double*       dd   = malloc( nb );
+	double*       du   = malloc( nb );
+	double*       ref  = malloc( nb );
+	double*       host = malloc( 4 * nb ); /* dl, d, du, out in a precision */
+	CU_ASSERT_FATAL( dl && dd && du && ref && host );
+	hyb_t_rng_t r = hyb_t_rng( 2024 );
+	for ( int64_t i = 0; i + 1 < n; i++ ) dl[i] = hyb_t_unit( &r ), du[i] = hyb_t_unit( &r );
+	for ( int64_t i = 0; i < n; i++ )
+	{
+		double off = ( i >= 1 ? fabs( dl[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( du[i] ) : 0 );
+		double mag = 3 * ( off > 0 ? off : 1 ) * ( 1 + 0.25 * hyb_t_frac( &r ) ) * ( 1 + 1e-6 );
+		dd[i]      = hyb_t_frac( &r ) < 0.5 ? -mag : mag;
+	}
+
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
+	hyb_dev_t*    d   = NULL;
+	void*         dev = NULL;
+	hyb_devent_t* up  = NULL;
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_workspace( d, 4 * nb, &dev ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_event_create( d, &up ), HYB_OK );
+	for ( int single = 0; single < 2; single++ )
+		for ( int shifted = 0; shifted < 2; shifted++ )
+		{
+			hyb_prec_t prec = single ? HYB_PREC_S : HYB_PREC_D;
+			size_t     es   = single ? sizeof( float ) : sizeof( double );
+			char*      h    = (char*)host;
+			char*      g    = dev;
+			/* The chunk in the precision: dl at 0, d at n, du at 2n, out at 3n elements. */
+			for ( int64_t i = 0; i < n; i++ )
+			{
+				double v[3] = { i + 1 < n ? dl[i] : 0, dd[i], i + 1 < n ? du[i] : 0 };
+				for ( int a = 0; a < 3; a++ )
+				{
+					if ( single )
+						( (float*)h )[a * n + i] = (float)v[a];
+					else
+						( (double*)h )[a * n + i] = v[a];
+				}
+			}
+			/* first = d[0], or 0.3 further from zero (the chunk stays dominant). */
+			double f0    = dd[0] + copysign( 0.3, dd[0] ) * shifted;
+			double first = single ? (double)(float)f0 : f0;
+			/* The reference: the exact recurrence from `first` on the values the device sees. */
+			ref[0] = first;
+			for ( int64_t i = 1; i < n; i++ )
+			{
+				double l = single ? ( (float*)h )[i - 1] : ( (double*)h )[i - 1];
+				double c = single ? ( (float*)h )[n + i] : ( (double*)h )[n + i];
+				double u = single ? ( (float*)h )[2 * n + i - 1] : ( (double*)h )[2 * n + i - 1];
+				ref[i]   = c - ( l / ref[i - 1] ) * u;
+			}
+			size_t in = 3 * n * es; /* dl, d, du */
+			CU_ASSERT_EQUAL( hyb_dev_h2d( d, HYB_STREAM_H2D, g, in, h, in, in, 1 ), HYB_OK );
+			CU_ASSERT_EQUAL( hyb_dev_record( d, HYB_STREAM_H2D, up ), HYB_OK );
+			CU_ASSERT_EQUAL( hyb_dev_wait( d, HYB_STREAM_COMPUTE, up ), HYB_OK );
+			CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, prec, n, g, g + n * es, g + 2 * n * es,
+			                                      g + 3 * n * es, first, warm ),
+			                 HYB_OK );
+			memset( h + 3 * n * es, 0, n * es );
+			CU_ASSERT_EQUAL( hyb_dev_d2h( d, HYB_STREAM_COMPUTE, h + 3 * n * es, n * es, g + 3 * n * es, n * es,
+			                              n * es, 1 ),
+			                 HYB_OK );
+			CU_ASSERT_EQUAL_FATAL( hyb_dev_stream_sync( d, HYB_STREAM_COMPUTE ), HYB_OK );
+			double  eps = single ? FLT_EPSILON : DBL_EPSILON, worst = 0;
+			int64_t at  = 0;
+			for ( int64_t i = 0; i < n; i++ )
+			{
+				double o = single ? ( (float*)h )[3 * n + i] : ( (double*)h )[3 * n + i];
+				double e = fabs( o - ref[i] ) / fabs( ref[i] );
+				if ( !( e <= worst ) ) worst = e, at = i; /* NaN shows */
+			}
+			double o0 = single ? ( (float*)h )[3 * n] : ( (double*)h )[3 * n];
+			if ( !( worst <= 8 * eps ) || o0 != first )
+				fprintf( stderr, "\n    %c first %s: row 0 %.17g (first %.17g), max rel. error %.3g eps at row %ld",
+				         single ? 's' : 'd', shifted ? "d[0]+-0.3" : "d[0]", o0, first, worst / eps, (long)at );
+			CU_ASSERT( worst <= 8 * eps );
+			CU_ASSERT( o0 == first );
+		}
+	hyb_dev_event_destroy( d, up );
+
+	/* Argument errors (nothing queued) and a complex precision. */
+	char* g = dev;
+	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, n, g, g + 8 * n, g + 16 * n, g + 24 * n,
+	                                      1.0, 0 ),
+	                 HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_Z, n, g, g + 8 * n, g + 16 * n, g + 24 * n,
+	                                      1.0, warm ),
+	                 HYB_E_NOT_SUPPORTED );
+	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, 0, NULL, NULL, NULL, NULL, 1.0, warm ),
+	                 HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, HYB_STREAM_COMPUTE ), HYB_OK );
+
+	/* An injected kernel fault: synchronous (the call fails), then asynchronous (the next
+	   synchronization fails and the output is not written). */
+	for ( int async = 0; async < 2; async++ )
+	{
+		if ( async )
+		{
+			CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+			CU_ASSERT_EQUAL_FATAL( hyb_dev_workspace( d, 4 * nb, &dev ), HYB_OK );
+			g = dev;
+			memset( g + 24 * n, 0, nb ); /* sim memory is host memory */
+		}
+		CU_ASSERT_EQUAL( hyb_device_faults_set( async ? "kernel:1a" : "kernel:1" ), HYB_OK );
+		hyb_status_t st = hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, n, g, g + 8 * n, g + 16 * n,
+		                                       g + 24 * n, 1.0, warm );
+		CU_ASSERT_EQUAL( st, async ? HYB_OK : HYB_E_INJECTED );
+		CU_ASSERT_EQUAL( atomic_load( &d->broken ), 1 );
+		if ( async )
+		{
+			CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, HYB_STREAM_COMPUTE ), HYB_E_INJECTED );
+			CU_ASSERT_EQUAL( ( (double*)( g + 24 * n ) )[1], 0.0 ); /* sim memory is host memory */
+		}
+		hyb_device_faults_set( NULL );
+		for ( int q = 0; q < HYB_STREAM_COUNT; q++ ) hyb_dev_stream_sync( d, q );
+		hyb_dev_release( d ); /* broken: destroyed */
+	}
+	hyb_t_sim_end();
+	free( dl );
+	free( dd );
+	free( du );
+	free( ref );
+	free( host );
+}
+
 static void test_disable_and_reset( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 2, "64M", NULL ), HYB_OK );
@@ -410,6 +550,7 @@ static CU_TestInfo hyb_tests_device_registry[] = {
 	{ "fault_plans", test_fault_plans },
 	{ "fault_semantics", test_fault_semantics },
 	{ "fault_async_alloc", test_fault_async_alloc },
+	{ "gtsv_pivots", test_gtsv_pivots },
 	{ "disable_and_reset", test_disable_and_reset },
 	CU_TEST_INFO_NULL,
 };

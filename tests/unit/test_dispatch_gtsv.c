@@ -211,20 +211,21 @@ static void test_spike_modes( void )
 	dg_spike_case( "auto small", 0, 30000, 1, 0, 30 );
 	dg_config_end();
 	/* Devices alone, split with a fixed ratio, split chosen by the model; memory small
-	   enough for several chunks; one and two devices. */
-	for ( int nd = 1; nd <= 2; nd++ )
+	   enough for several chunks; one device staged and from registered pages, two. */
+	static const char* staging[] = { "copy", "register", "auto" };
+	for ( int v = 0; v < 3; v++ )
 		for ( size_t q = 0; q < sizeof ratios / sizeof ratios[0]; q++ )
 		{
-			char ndev[8];
-			snprintf( ndev, sizeof ndev, "%d", nd );
-			dg_config( "gpu", "HYBLAS_CPU_RATIO", ratios[q], "HYBLAS_SIM_MEM", "4M", "HYBLAS_SIM_DEVICES", ndev, NULL );
+			const char* ndev = v < 2 ? "1" : "2";
+			dg_config( "gpu", "HYBLAS_CPU_RATIO", ratios[q], "HYBLAS_SIM_MEM", "4M", "HYBLAS_SIM_DEVICES", ndev,
+			           "HYBLAS_STAGING", staging[v], NULL );
 			for ( int single = 0; single <= 1; single++ )
 				for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
 				{
-					char what[64];
-					snprintf( what, sizeof what, "gpu ratio %s %d devices %c nrhs %lld", ratios[q], nd, single ? 's' : 'd',
-					          (long long)nrhs );
-					dg_spike_case( what, single, 90001, nrhs, !single, 40 + q + 10 * (uint64_t)nd );
+					char what[80];
+					snprintf( what, sizeof what, "gpu ratio %s %s devices %s %c nrhs %lld", ratios[q], ndev, staging[v],
+					          single ? 's' : 'd', (long long)nrhs );
+					dg_spike_case( what, single, 90001, nrhs, !single, 40 + q + 10 * (uint64_t)v );
 				}
 			dg_config_end();
 		}
@@ -233,16 +234,19 @@ static void test_spike_modes( void )
 /* Device faults through dispatch: the caller still gets LAPACK's results. */
 static void test_faults( void )
 {
-	static const char* plans[] = { "alloc:1", "pinned:1", "h2d:2", "d2h:3a", "kernel:1a", "sync:2", "any:7" };
+	static const char* plans[] = { "alloc:1", "pinned:1", "h2d:2", "d2h:3a", "kernel:1a", "sync:2", "any:7",
+		                           "register:1", "register:3", "kernel:4" };
 	for ( size_t q = 0; q < sizeof plans / sizeof plans[0]; q++ )
-	{
-		dg_config( "gpu", "HYBLAS_CPU_RATIO", q % 2 ? "0.3" : "0", "HYBLAS_SIM_MEM", "4M", "HYBLAS_FAULT_INJECT",
-		           plans[q], NULL );
-		char what[64];
-		snprintf( what, sizeof what, "fault %s", plans[q] );
-		dg_spike_case( what, (int)( q % 2 ), 120000, 2, 0, 60 + q );
-		dg_config_end();
-	}
+		for ( int v = 0; v < 2; v++ )
+		{
+			if ( v == 0 && strncmp( plans[q], "register", 8 ) == 0 ) continue; /* staged: no registering */
+			dg_config( "gpu", "HYBLAS_CPU_RATIO", q % 2 ? "0.3" : "0", "HYBLAS_SIM_MEM", "4M", "HYBLAS_FAULT_INJECT",
+			           plans[q], "HYBLAS_STAGING", v ? "register" : "copy", NULL );
+			char what[64];
+			snprintf( what, sizeof what, "fault %s%s", plans[q], v ? " registered" : "" );
+			dg_spike_case( what, (int)( q % 2 ), 120000, 2, 0, 60 + q );
+			dg_config_end();
+		}
 }
 
 /* The profile: written after measured calls, read back, refined; missing and corrupt
@@ -254,19 +258,33 @@ static void test_profile( void )
 
 	/* Missing file: created by the first measured call, with the configuration's keys. */
 	dg_rates_clear();
-	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", NULL );
+	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile gpu", 0, n, 1, 0, 70 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
 	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0, "no gpu0 rate after a device call\n" );
 	dg_config_end();
 
-	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0.5", NULL );
+	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0.5", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile split", 0, 2 * n, 1, 0, 71 ); /* both shares measured */
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
 	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "split.cpu", 'd' ) > 0 &&
 	                hyb_policy_gtsv_profile_rate( &P, "split.gpu0", 'd' ) > 0 &&
 	                hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0,
 	            "split rates missing (or the earlier ones lost)\n" );
+	dg_config_end();
+
+	/* Registered pages keep rates of their own beside the staged ones. */
+	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0.5", "HYBLAS_STAGING", "register", NULL );
+	dg_spike_case( "profile registered split", 0, 2 * n, 1, 0, 76 );
+	dg_config_end();
+	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "register", NULL );
+	dg_spike_case( "profile registered", 0, n, 1, 0, 77 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "rsplit.cpu", 'd' ) > 0 &&
+	                hyb_policy_gtsv_profile_rate( &P, "rsplit.gpu0", 'd' ) > 0 &&
+	                hyb_policy_gtsv_profile_rate( &P, "rgpu0", 'd' ) > 0 &&
+	                hyb_policy_gtsv_profile_rate( &P, "split.gpu0", 'd' ) > 0,
+	            "registered rates missing (or the staged ones lost)\n" );
 	dg_config_end();
 
 	dg_config( "cpu", NULL );
@@ -284,7 +302,7 @@ static void test_profile( void )
 	CU_ASSERT_PTR_NOT_NULL_FATAL( f );
 	fprintf( f, "garbage\ngtsv gpu0 d -5 3\ngtsv cpu d 1e9 x\n\x01\x02\ngtsv gpu0 d 2e8 4\n" );
 	fclose( f );
-	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", NULL );
+	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile corrupt", 0, n, 1, 0, 74 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
 	found = 0;
@@ -301,7 +319,7 @@ static void test_profile( void )
 	hyb_policy_gtsv_profile_update( &P, "split.cpu", 'd', 1e5, 1 );
 	hyb_policy_gtsv_profile_update( &P, "split.gpu0", 'd', 1e6, 1 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( dg_rates_file, &P ), HYB_OK );
-	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", NULL );
+	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "auto to devices", 0, n, 1, 0, 75 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
 	int64_t gpu_samples = 0, cpu_samples = 0;

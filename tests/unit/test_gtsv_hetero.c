@@ -36,6 +36,11 @@ static void gh_sim( int ndev, const char* mem )
 	CU_ASSERT_EQUAL( hyb_devices_count(), ndev );
 }
 
+/* With gh_pinned, a run with one device registers that device's rows first (as the
+   dispatch does before its check) and its report lands in gh_pin_rep. */
+static int                   gh_pinned;
+static hyb_gtsv_pin_report_t gh_pin_rep;
+
 /* One run of the solver on a fresh copy of s against LAPACK. dev_rows[k] < 0 means "the
    rest" is not used; the CPU always takes what the devices do not. */
 static hyb_gtsv_hetero_report_t gh_run( const tgt_sys_t* s, const tgt_arr_t* L, int single, int ndev,
@@ -69,7 +74,14 @@ static hyb_gtsv_hetero_report_t gh_run( const tgt_sys_t* s, const tgt_arr_t* L, 
 	p.chunk_rows  = chunk;
 	for ( int k = 0; k < ndev; k++ ) p.dev_rows[k] = dev_rows[k];
 	hyb_gtsv_hetero_report_t r;
+	hyb_gtsv_hetero_reg_t    reg = { 0 };
+	if ( gh_pinned && ndev == 1 && dev_rows[0] > 0 )
+	{
+		CU_ASSERT_EQUAL( hyb_gtsv_hetero_reg_start( &p, &reg ), HYB_OK );
+		p.pin = reg.pin;
+	}
 	CU_ASSERT_EQUAL( hyb_gtsv_hetero_run( &p, &r ), HYB_OK );
+	hyb_gtsv_hetero_reg_finish( &reg, &gh_pin_rep );
 	tgt_compare( s, &A, L, what );
 	/* Every device row was finished by its device or by the CPU afterwards. */
 	int64_t devsum = 0, done = 0;
@@ -252,6 +264,69 @@ static void test_fault_one_of_two( void )
 	tgt_free( &s );
 }
 
+/* Registered pages: one device alone and beside the CPU, many chunks and one, a last
+   short chunk, chunks of one row, s and d, nrhs 1 and 3 with ldb > n, dominance weak and
+   strong: X, D and DL are LAPACK's, everything registered is unregistered. */
+static void test_pinned( void )
+{
+	gh_sim( 1, "64M" );
+	gh_pinned       = 1;
+	hyb_t_rng_t rng = hyb_t_rng( 17 );
+	static const int64_t cases[][3] = { /* n, device rows, chunk */
+		                                { 40000, 40000, 7000 }, { 40001, 40001, 0 }, { 60007, 20000, 4096 },
+		                                { 5000, 4999, 1024 },   { 3000, 1, 0 },      { 20000, 20000, 3 } };
+	for ( size_t a = 0; a < sizeof cases / sizeof cases[0]; a++ )
+		for ( int single = 0; single <= 1; single++ )
+			for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
+			{
+				int64_t   n = cases[a][0], rows[1] = { cases[a][1] };
+				tgt_sys_t s = tgt_make( &rng, TGT_COL, n, nrhs, 2, a % 2 ? 1.2 : 4.0 );
+				tgt_arr_t L = gh_lapack( &s, single );
+				char      what[96];
+				snprintf( what, sizeof what, "registered n=%lld rows=%lld chunk=%lld %c nrhs=%lld", (long long)n,
+				          (long long)rows[0], (long long)cases[a][2], single ? 's' : 'd', (long long)nrhs );
+				hyb_gtsv_hetero_report_t r = gh_run( &s, &L, single, 1, rows, cases[a][2], what );
+				TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == rows[0] && r.fallback_rows == 0,
+				            "%s: error %d done %lld\n", what, (int)r.error, (long long)r.dev_done[0] );
+				TGT_EXPECT( gh_pin_rep.rows == rows[0] && !gh_pin_rep.failed && gh_pin_rep.reg_bytes > 0,
+				            "%s: registered %lld rows, failed %d\n", what, (long long)gh_pin_rep.rows,
+				            gh_pin_rep.failed );
+				tgt_arr_free( &L );
+				tgt_free( &s );
+			}
+	gh_pinned = 0;
+	hyb_t_sim_end();
+}
+
+/* Registered pages under faults: a refused registration, failed copies and kernels (the
+   pivots kernel among them), synchronous and asynchronous: LAPACK's result all the same,
+   the rows the device did not finish solved by the CPU. */
+static void test_pinned_faults( void )
+{
+	static const char* plans[] = { "register:1", "register:4", "h2d:3", "h2d:9a", "kernel:2", "kernel:5a",
+		                           "d2h:2",      "sync:3",     "any:7a" };
+	hyb_t_rng_t        rng     = hyb_t_rng( 18 );
+	const int64_t      n       = 48000;
+	tgt_sys_t          s       = tgt_make( &rng, TGT_COL, n, 2, 1, 1.7 );
+	tgt_arr_t          L       = gh_lapack( &s, 0 );
+	gh_pinned                  = 1;
+	for ( size_t k = 0; k < sizeof plans / sizeof plans[0]; k++ )
+	{
+		gh_sim( 1, "64M" );
+		char what[64];
+		snprintf( what, sizeof what, "registered, fault %s", plans[k] );
+		CU_ASSERT_EQUAL( hyb_device_faults_set( plans[k] ), HYB_OK );
+		int64_t                  rows[1] = { 36000 };
+		hyb_gtsv_hetero_report_t r       = gh_run( &s, &L, 0, 1, rows, 6000, what );
+		TGT_EXPECT( r.error != HYB_OK && r.fallback_rows > 0, "%s: error %d fallback %lld\n", what, (int)r.error,
+		            (long long)r.fallback_rows );
+		hyb_t_sim_end();
+	}
+	gh_pinned = 0;
+	tgt_arr_free( &L );
+	tgt_free( &s );
+}
+
 static void test_invalid( void )
 {
 	gh_sim( 1, "64M" );
@@ -304,6 +379,8 @@ static CU_TestInfo hyb_tests_gtsv_hetero[] = {
 	{ "small_budget", test_small_budget },
 	{ "faults", test_faults },
 	{ "fault_one_of_two", test_fault_one_of_two },
+	{ "pinned", test_pinned },
+	{ "pinned_faults", test_pinned_faults },
 	{ "invalid", test_invalid },
 	CU_TEST_INFO_NULL,
 };

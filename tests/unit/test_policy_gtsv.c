@@ -434,6 +434,51 @@ static void test_split_model( void )
 	CU_ASSERT( hyb_policy_gtsv_split( NULL ).conf == HYB_GTSV_CONF_CPU );
 }
 
+/* Registered pages: the device's head start (its registering runs during the check) gives
+   it rate * (T + head) rows and the CPU rate * T; the registering thread, which also
+   unregisters, caps the device at 1 / ((reg + unreg) bytes a row). */
+static void test_split_registered( void )
+{
+	const int64_t       n  = (int64_t)1 << 27;
+	const double        rc = 1.2e9, rd = 4e8, head = 0.04;
+	hyb_gtsv_split_in_t in = pg_split_in( n, 1 );
+	in.reg                 = 1;
+	in.head                = head;
+	in.split_cpu           = rc;
+	in.split_dev[0]        = rd;
+	in.dev_alone[0]        = rd;
+	in.cpu_alone           = 1.3e9;
+	in.need_dev            = 1;
+	hyb_gtsv_split_t s     = hyb_policy_gtsv_split( &in );
+	CU_ASSERT_EQUAL_FATAL( s.conf, HYB_GTSV_CONF_SPLIT );
+	CU_ASSERT_EQUAL( pg_rows_sum( &s ), n );
+	double T = ( (double)n - rd * head ) / ( rc + rd );
+	CU_ASSERT( fabs( (double)s.dev_rows[0] - rd * ( T + head ) ) <= 2048 );
+	CU_ASSERT( fabs( (double)s.cpu_rows - rc * T ) <= 2048 );
+	CU_ASSERT( fabs( s.t_split - ( T + in.dev_latency ) ) <= 1e-5 );
+	/* no head start: the shares of the rates */
+	in.head = 0;
+	s       = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( fabs( (double)s.dev_rows[0] - (double)n * rd / ( rc + rd ) ) <= 2048 );
+	/* a head start longer than the CPU's whole share: the devices alone */
+	in.head = 1.0;
+	s       = hyb_policy_gtsv_split( &in );
+	CU_ASSERT( s.dev_rows[0] == n && s.cpu_rows == 0 && pg_rows_sum( &s ) == n );
+
+	/* unknown rates: the registering thread bounds the device */
+	hyb_gtsv_split_in_t m = pg_split_in( n, 1 );
+	m.reg                 = 1;
+	m.reg_spb             = 3e-11;
+	m.unreg_spb           = 2e-11;
+	m.cpu_ratio           = 0; /* the device alone */
+	hyb_gtsv_split_t d    = hyb_policy_gtsv_split( &m );
+	double           cap  = 1 / ( 5e-11 * 32 );
+	CU_ASSERT_EQUAL( d.conf, HYB_GTSV_CONF_DEV );
+	CU_ASSERT( d.t_plan >= (double)n / cap - 1e-9 );
+	m.reg_spb = m.unreg_spb = 0; /* then the bus and the host traffic bound it */
+	CU_ASSERT( hyb_policy_gtsv_split( &m ).t_plan < d.t_plan );
+}
+
 static CU_TestInfo hyb_tests_policy_gtsv[] = {
 	{ "window_values", test_window_values },
 	{ "window_property", test_window_property },
@@ -444,6 +489,7 @@ static CU_TestInfo hyb_tests_policy_gtsv[] = {
 	{ "profile_missing_and_corrupt", test_profile_missing_and_corrupt },
 	{ "profile_update_rules", test_profile_update_rules },
 	{ "split_model", test_split_model },
+	{ "split_registered", test_split_registered },
 	CU_TEST_INFO_NULL,
 };
 

@@ -3,7 +3,8 @@
 # The tridiagonal benchmark of issue 5, one run on the GPU machine (about 4-5 minutes):
 # LAPACK's dgtsv_/sgtsv_, the serial Thomas algorithm, hyblas's CPU SPIKE (check + solve +
 # factors), the GPU SPIKE streamed from host memory, hyblas through dgtsv_ under
-# LD_PRELOAD (CPU alone, GPU alone, forced CPU/GPU shares, the model's shares, auto), and
+# LD_PRELOAD (CPU alone, GPU alone, forced CPU/GPU shares, the model's shares, each staged
+# through pinned buffers and from registered pages, and auto), and
 # tools/gpu_check_gtsv (device-resident GPU SPIKE against cusparse?gtsv2_nopivot). Every
 # result is checked. Writes $OUT/gtsv.csv, the traces, the learned rates and the GPU check's
 # output, and prints the report (tools/bench/gtsv_report.py) with the issue's targets.
@@ -24,6 +25,8 @@ if [ $QUICK = 1 ]; then
 else
     SPEC=$HERE/gtsv_sweep.txt SPLIT=$HERE/gtsv_split.txt DEV=cuda TARGET=${LOG2N_TARGET:-27}
 fi
+# GTSV_SPEC / GTSV_SPLIT_SPEC: other system lists (a focused run, e.g. gtsv_split.txt for both).
+SPEC=${GTSV_SPEC:-$SPEC} SPLIT=${GTSV_SPLIT_SPEC:-$SPLIT}
 CSV=$OUT/gtsv.csv
 ERR=$OUT/gtsv.err
 : > "$ERR"
@@ -87,11 +90,19 @@ run lapack "$SPEC" 120
 # then use (the seed's profiled, refined throughput).
 HYB="LD_PRELOAD=$S/libhyblas.so HYBLAS_DEVICE=$DEV"
 run hyblas-cpu "$SPEC" 60 $HYB HYBLAS_MODE=cpu HYBLAS_TRACE=$OUT/trace_hyblas-cpu.txt
-run hyblas-gpu "$SPEC" 60 $HYB HYBLAS_MODE=gpu HYBLAS_CPU_RATIO=0 HYBLAS_TRACE=$OUT/trace_hyblas-gpu.txt
+run hyblas-gpu "$SPEC" 60 $HYB HYBLAS_MODE=gpu HYBLAS_STAGING=copy HYBLAS_CPU_RATIO=0 HYBLAS_TRACE=$OUT/trace_hyblas-gpu.txt
 for r in 0.7 0.5 0.3; do
-    run hyblas-split$r "$SPLIT" 40 $HYB HYBLAS_MODE=gpu HYBLAS_CPU_RATIO=$r HYBLAS_TRACE=$OUT/trace_hyblas-split$r.txt
+    run hyblas-split$r "$SPLIT" 40 $HYB HYBLAS_MODE=gpu HYBLAS_STAGING=copy HYBLAS_CPU_RATIO=$r HYBLAS_TRACE=$OUT/trace_hyblas-split$r.txt
 done
-run hyblas-split "$SPLIT" 40 $HYB HYBLAS_MODE=gpu HYBLAS_TRACE=$OUT/trace_hyblas-split.txt
+run hyblas-split "$SPLIT" 40 $HYB HYBLAS_MODE=gpu HYBLAS_STAGING=copy HYBLAS_TRACE=$OUT/trace_hyblas-split.txt
+# The device reading the application's registered pages (no staging copy in, pivots from the
+# device): alone, forced shares, the model's shares.
+REG="$HYB HYBLAS_MODE=gpu HYBLAS_STAGING=register"
+run hyblas-rgpu "$SPLIT" 40 $REG HYBLAS_CPU_RATIO=0 HYBLAS_TRACE=$OUT/trace_hyblas-rgpu.txt
+for r in 0.7 0.6 0.5; do
+    run hyblas-rsplit$r "$SPLIT" 40 $REG HYBLAS_CPU_RATIO=$r HYBLAS_TRACE=$OUT/trace_hyblas-rsplit$r.txt
+done
+run hyblas-rsplit "$SPLIT" 40 $REG HYBLAS_TRACE=$OUT/trace_hyblas-rsplit.txt
 run hyblas-auto "$SPEC" 60 $HYB HYBLAS_MODE=auto HYBLAS_TRACE=$OUT/trace_hyblas-auto.txt
 cp -f "$OUT/profile.gtsv" "$OUT/profile.gtsv.final" 2>/dev/null
 # hyblas's kernels called directly (no preload), and the serial baseline.
