@@ -170,6 +170,28 @@ static void hyb_gtsv_split_input( const hyb_gtsv_args_t* a, hyb_mode_t mode, int
 	hyb_gtsv_rates_fill( a->prec, in );
 }
 
+/* Take split s for the call: its rows and the threads of each side (the devices alone
+   share the host threads among their workers; a split gives each worker split_threads and
+   the CPU the rest; the CPU alone its OpenMP default). */
+static void hyb_gtsv_use_split( hyb_gtsv_call_t* c, const hyb_gtsv_split_t* s, int ndev, int threads,
+                                int split_threads )
+{
+	hyb_gtsv_hetero_t* p = &c->p;
+	c->split             = *s;
+	c->why               = s->why;
+	p->ndev              = s->conf == HYB_GTSV_CONF_CPU ? 0 : ndev;
+	for ( int k = 0; k < HYB_GTSV_DEV_MAX; k++ ) p->dev_rows[k] = k < p->ndev ? s->dev_rows[k] : 0;
+	p->dev_threads = 0;
+	p->cpu_threads = 0;
+	if ( s->conf == HYB_GTSV_CONF_DEV )
+		p->dev_threads = threads / ndev > 1 ? threads / ndev : 1;
+	else if ( s->conf == HYB_GTSV_CONF_SPLIT )
+	{
+		p->dev_threads = split_threads;
+		p->cpu_threads = threads - ndev * split_threads > 1 ? threads - ndev * split_threads : 1;
+	}
+}
+
 /* Measured rates of one call into the profile (rows/s for one right-hand side). */
 static void hyb_gtsv_refit( const hyb_gtsv_args_t* a, const hyb_gtsv_call_t* c )
 {
@@ -231,7 +253,8 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 	   HYBLAS_STAGING picks, auto the faster prediction. */
 	hyb_gtsv_split_in_t in;
 	hyb_gtsv_split_input( a, mode, ndev, threads, split_threads, 0, &in );
-	c.split = hyb_policy_gtsv_split( &in );
+	const hyb_gtsv_split_t staged = hyb_policy_gtsv_split( &in );
+	c.split                       = staged;
 	if ( ndev == 1 && cfg->staging != HYB_STAGING_COPY && a->nrhs <= HYB_GTSV_PIN_ARRAYS_MAX - 3 )
 	{
 		hyb_gtsv_split_in_t rin;
@@ -248,7 +271,6 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 			c.reg   = 1;
 		}
 	}
-	c.why = c.split.why;
 
 	hyb_gtsv_hetero_t* p = &c.p;
 	p->prec              = a->prec;
@@ -260,21 +282,7 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 	p->du                = a->du;
 	p->b                 = a->b;
 	p->flags             = HYB_GTSV_FACTORS;
-	if ( c.split.conf != HYB_GTSV_CONF_CPU )
-	{
-		p->ndev = ndev;
-		for ( int k = 0; k < ndev; k++ ) p->dev_rows[k] = c.split.dev_rows[k];
-		if ( c.split.conf == HYB_GTSV_CONF_DEV )
-		{
-			p->dev_threads = threads / ndev > 1 ? threads / ndev : 1;
-			p->cpu_threads = 0;
-		}
-		else
-		{
-			p->dev_threads = split_threads;
-			p->cpu_threads = threads - ndev * split_threads > 1 ? threads - ndev * split_threads : 1;
-		}
-	}
+	hyb_gtsv_use_split( &c, &c.split, ndev, threads, split_threads );
 
 	/* Registering only reads the arrays: it runs beside the check, so that the device's
 	   first rows are ready when the check has passed. */
@@ -283,11 +291,7 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 	if ( c.reg && hyb_gtsv_hetero_reg_start( p, &reg ) != HYB_OK )
 	{
 		c.reg = 0; /* not possible after all: staged, with the staged plan */
-		hyb_gtsv_split_input( a, mode, ndev, threads, split_threads, 0, &in );
-		c.split = hyb_policy_gtsv_split( &in );
-		c.why   = c.split.why;
-		p->ndev = c.split.conf == HYB_GTSV_CONF_CPU ? 0 : ndev;
-		for ( int k = 0; k < ndev; k++ ) p->dev_rows[k] = c.split.dev_rows[k];
+		hyb_gtsv_use_split( &c, &staged, ndev, threads, split_threads );
 	}
 
 	/* The check on the unmodified arrays decides whether SPIKE may stand in for LAPACK. */
@@ -314,11 +318,11 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 	{
 		/* the window is too wide for the device kernels: the CPU alone */
 		hyb_gtsv_hetero_reg_finish( &reg, NULL );
-		c.reg   = 0;
-		p->ndev = 0;
+		c.reg = 0;
 		hyb_gtsv_split_input( a, mode, 0, threads, split_threads, 0, &in );
-		c.split = hyb_policy_gtsv_split( &in );
-		c.why   = "window too wide for the devices";
+		hyb_gtsv_split_t cpu = hyb_policy_gtsv_split( &in );
+		hyb_gtsv_use_split( &c, &cpu, 0, threads, split_threads );
+		c.why = "window too wide for the devices";
 	}
 	p->pin     = reg.pin;
 	c.reg_lead = hyb_now() - t_reg0;

@@ -233,6 +233,23 @@ static void hyb_gh_axpy1( hyb_prec_t prec, void* x, const void* a, const void* y
 		*(float*)x -= *(const float*)a * *(const float*)y;
 }
 
+/* The chunk of segment i as an independent system, column j: b[c0] -= dl[c0-1] x[c0-1]
+   into *first and b[c1-1] -= du[c1-1] x[c1] into *last (the same value for one row), x from
+   the seam records (DL(c0-1) is still the input: the chunk's own factors are written only
+   when it is finished). */
+static void hyb_gh_couple( const hyb_gh_run_t* R, int i, int64_t j, char* first, char* last )
+{
+	const hyb_gtsv_hetero_t* p   = R->p;
+	const hyb_gh_seg_t*      g   = &R->seg[i];
+	const size_t             es  = hyb_prec_size( p->prec );
+	const char*              top = hyb_gh_rec( R, i );
+	const char*              bot = hyb_gh_rec( R, i + 1 );
+	if ( top ) hyb_gh_axpy1( p->prec, first, (const char*)p->dl + (size_t)( g->c0 - 1 ) * es, top + ( 1 + (size_t)j ) * es );
+	if ( bot )
+		hyb_gh_axpy1( p->prec, last, (const char*)p->du + (size_t)( g->c1 - 1 ) * es,
+		              bot + ( 1 + (size_t)p->nrhs + (size_t)j ) * es );
+}
+
 /* Copy segment i into slot s (couplings to the outside moved to the right-hand side) and
    queue its upload, solve and download. */
 static hyb_status_t hyb_gh_issue( hyb_gh_dev_t* D, int s, int i )
@@ -259,18 +276,10 @@ static hyb_status_t hyb_gh_issue( hyb_gh_dev_t* D, int s, int i )
 	double t0 = hyb_now();
 	hyb_gh_copies( D->cp, nc, p->dev_threads );
 
-	/* The chunk as an independent system: b[c0] -= dl[c0-1] x[c0-1] and
-	   b[c1-1] -= du[c1-1] x[c1], x from the seam records (DL(c0-1) is still the input: the
-	   chunk's own factors are written only when it is finished). */
-	const char* top = hyb_gh_rec( w->run, i );
-	const char* bot = hyb_gh_rec( w->run, i + 1 );
 	for ( int64_t j = 0; j < nrhs; j++ )
 	{
 		char* bj = h + ( 3 + (size_t)j ) * Lb;
-		if ( top ) hyb_gh_axpy1( p->prec, bj, (const char*)p->dl + (size_t)( g->c0 - 1 ) * es, top + ( 1 + (size_t)j ) * es );
-		if ( bot )
-			hyb_gh_axpy1( p->prec, bj + Lb - es, (const char*)p->du + (size_t)( g->c1 - 1 ) * es,
-			              bot + ( 1 + (size_t)nrhs + (size_t)j ) * es );
+		hyb_gh_couple( w->run, i, j, bj, bj + Lb - es );
 	}
 	w->t_stage += hyb_now() - t0;
 
@@ -382,8 +391,7 @@ static hyb_status_t hyb_gh_issue_pinned( hyb_gh_dev_t* D, int s, int i )
 	w->t_pin += hyb_now() - t0;
 	if ( at < g->c1 ) return HYB_E_NOT_SUPPORTED; /* refused: the CPU solves the rest */
 
-	/* The couplings to the outside: b[c0] -= dl[c0-1] x[c0-1], b[c1-1] -= du[c1-1] x[c1]
-	   (one row: both on the same value), into the scratch; B itself is not written. */
+	/* The couplings to the outside into the scratch (B itself is not written). */
 	const char* top = hyb_gh_rec( w->run, i );
 	const char* bot = hyb_gh_rec( w->run, i + 1 );
 	const char* b0  = (const char*)p->b + (size_t)c0 * es;
@@ -393,10 +401,7 @@ static hyb_status_t hyb_gh_issue_pinned( hyb_gh_dev_t* D, int s, int i )
 		char* vb = L > 1 ? sc + (size_t)( nrhs + j ) * es : vt;
 		memcpy( vt, b0 + (size_t)j * bpitch, es );
 		if ( L > 1 ) memcpy( vb, b0 + (size_t)j * bpitch + Lb - es, es );
-		if ( top ) hyb_gh_axpy1( p->prec, vt, (const char*)p->dl + (size_t)( c0 - 1 ) * es, top + ( 1 + (size_t)j ) * es );
-		if ( bot )
-			hyb_gh_axpy1( p->prec, vb, (const char*)p->du + (size_t)( g->c1 - 1 ) * es,
-			              bot + ( 1 + (size_t)nrhs + (size_t)j ) * es );
+		hyb_gh_couple( w->run, i, j, vt, vb );
 	}
 
 	char *       d_dl = dm, *d_du = dm + Lb, *d_d = dm + 2 * Lb, *d_dp = dm + 3 * Lb, *d_b = dm + 4 * Lb;

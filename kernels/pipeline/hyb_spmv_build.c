@@ -5,7 +5,6 @@
 
 #include <limits.h>
 #include <omp.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -470,11 +469,10 @@ void hyb_spmv_cpu_rows(const hyb_spmv_dmat_t* dm, const int* col, const void* va
 	   of holding up the side (runs 31-32: static parts, one a thread, took 2x the model). */
 	int64_t cut[HYB_SPMV_ROW_PARTS * 256 + 1];
 	if (use > 256) use = 256;
-	int        parts = use > 1 ? use * HYB_SPMV_ROW_PARTS : 1;
-	atomic_int next  = 0;
+	int parts = use > 1 ? use * HYB_SPMV_ROW_PARTS : 1;
 	hyb_spmv_row_cuts(p, 1, n, parts, cut);
-#pragma omp parallel num_threads(use)
-	for (int part = atomic_fetch_add(&next, 1); part < parts; part = atomic_fetch_add(&next, 1))
+#pragma omp parallel for num_threads(use) schedule(dynamic, 1)
+	for (int part = 0; part < parts; part++)
 		for (int64_t q = cut[part]; q < cut[part + 1]; q++)
 		{
 			double s = 0.0;

@@ -352,6 +352,27 @@ static void test_invalid( void )
 	CU_ASSERT_EQUAL( hyb_gtsv_hetero_run( &p, &r ), HYB_E_INVALID );
 	CU_ASSERT( d[0] == 4 && b[0] == 1 && dl[0] == 1 );
 	p.prec = HYB_PREC_D;
+	/* registered pages: one device with rows, at most HYB_GTSV_PIN_ARRAYS_MAX - 3 columns */
+	hyb_gtsv_hetero_reg_t reg;
+	p.dev_rows[0] = 0;
+	CU_ASSERT_EQUAL( hyb_gtsv_hetero_reg_start( &p, &reg ), HYB_E_INVALID );
+	p.dev_rows[0] = 2;
+	p.nrhs        = HYB_GTSV_PIN_ARRAYS_MAX - 2;
+	CU_ASSERT_EQUAL( hyb_gtsv_hetero_reg_start( &p, &reg ), HYB_E_INVALID );
+	p.nrhs = 1;
+	p.ndev = 0;
+	CU_ASSERT_EQUAL( hyb_gtsv_hetero_reg_start( &p, &reg ), HYB_E_INVALID );
+	CU_ASSERT_PTR_NULL( reg.pin );
+	hyb_gtsv_hetero_reg_finish( &reg, NULL ); /* nothing started: nothing to do */
+	p.ndev = 1;
+	CU_ASSERT_EQUAL_FATAL( hyb_gtsv_hetero_reg_start( &p, &reg ), HYB_OK );
+	p.pin  = reg.pin;
+	p.ndev = 0; /* a registration without its device */
+	CU_ASSERT_EQUAL( hyb_gtsv_hetero_run( &p, &r ), HYB_E_INVALID );
+	hyb_gtsv_hetero_reg_finish( &reg, NULL );
+	p.pin  = NULL;
+	p.ndev = 1;
+	CU_ASSERT( d[0] == 4 && b[0] == 1 && dl[0] == 1 );
 	CU_ASSERT_EQUAL( hyb_gtsv_hetero_run( &p, &r ), HYB_OK );
 	/* 4x4 with 4 on the diagonal, ones beside: x from LAPACK. */
 	double Ldl[3] = { 1, 1, 1 }, Ld[4] = { 4, 4, 4, 4 }, Ldu[3] = { 1, 1, 1 }, Lb[4] = { 1, 2, 3, 4 };
