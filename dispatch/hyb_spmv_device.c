@@ -565,7 +565,7 @@ static hyb_path_t hyb_run_fill(const hyb_call_t* call, const hyb_spmv_args_t* a,
 		   if the device's advantage does not pay for it. */
 		double bytes = (double)s.view.nnz * (double)(vb + 8);
 		double check = bytes * atomic_load(&hyb_sd.check_spb);
-		if (!((res->plan.t_plan + check) * (1.0 + r.margin) < res->plan.t_cpu))
+		if (!hyb_policy_spmv_pays_check(&res->plan, check, r.margin))
 			res->plan.run = HYB_SPMV_RUN_CPU;
 	}
 	if (st != HYB_OK || res->plan.run == HYB_SPMV_RUN_CPU)
@@ -646,7 +646,7 @@ static hyb_path_t hyb_run_fill(const hyb_call_t* call, const hyb_spmv_args_t* a,
 static void hyb_refit_steady(const hyb_spmv_res_t* res, const hyb_spmv_pipe_out_t* o)
 {
 	if (!(o->dev_s > 0)) return;
-	hyb_spmv_rates_refit_gpu(res->plan.t_span, o->dev_s);
+	hyb_spmv_rates_refit_gpu(res->plan.span_kind, res->plan.span_scale, res->plan.t_span, o->dev_s);
 	double host = o->seconds - o->ycopy_s - fmax(o->dev_s, o->cpu_end_s);
 	hyb_spmv_rates_refit_call(host > 0 ? host : 0.0);
 	const hyb_spmv_dmat_t* dm = &res->dm;

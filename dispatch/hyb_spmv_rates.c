@@ -45,7 +45,7 @@ static struct
 	hyb_spmv_rates_t base;
 	_Atomic double   cpu_csr_bw; /* 0: not refitted */
 	_Atomic double   cpu_coo_bw;
-	_Atomic double   gpu_scale;  /* measured / predicted device span, 0: none yet */
+	_Atomic double   span_scale[HYB_SPMV_SPANS]; /* measured / base device span, 0: none yet */
 	_Atomic double   gpu_call_s; /* measured host cost of a device call, -1: none yet */
 } hyb_rates = {.lock = PTHREAD_MUTEX_INITIALIZER, .gpu_call_s = -1.0};
 
@@ -150,7 +150,8 @@ void hyb_spmv_rates_set_base(const hyb_spmv_rates_t* r)
 		hyb_rates.loaded = 0;
 	atomic_store(&hyb_rates.cpu_csr_bw, 0.0);
 	atomic_store(&hyb_rates.cpu_coo_bw, 0.0);
-	atomic_store(&hyb_rates.gpu_scale, 0.0);
+	for (int k = 0; k < HYB_SPMV_SPANS; k++)
+		atomic_store(&hyb_rates.span_scale[k], 0.0);
 	atomic_store(&hyb_rates.gpu_call_s, -1.0);
 	pthread_mutex_unlock(&hyb_rates.lock);
 }
@@ -179,14 +180,14 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
 	if (v > 0) r.cpu_csr_bw = v;
 	v = atomic_load(&hyb_rates.cpu_coo_bw);
 	if (v > 0) r.cpu_coo_bw = v;
-	double s = atomic_load(&hyb_rates.gpu_scale);
-	if (s > 0)
+	/* A kind not measured yet borrows the scale of the same kernel in the other setting (the
+	   device alone, or beside a CPU side): the kernel's rate is most of what they share. */
+	for (int k = 0; k < HYB_SPMV_SPANS; k++)
 	{
-		r.gpu_csr_bw /= s;
-		r.gpu_ell_bw /= s;
-		r.gpu_dia_bw /= s;
-		r.h2d_bw /= s;
-		r.d2h_bw /= s;
+		int    twin = (k + HYB_SPMV_SPAN_ROWSPLIT) % HYB_SPMV_SPANS;
+		double s    = atomic_load(&hyb_rates.span_scale[k]);
+		if (!(s > 0)) s = atomic_load(&hyb_rates.span_scale[twin]);
+		if (s > 0) r.span_scale[k] = s;
 	}
 	v = atomic_load(&hyb_rates.gpu_call_s);
 	if (v >= 0) r.gpu_call_s = v;
@@ -220,12 +221,14 @@ void hyb_spmv_rates_refit_call(double seconds)
 	if (seconds >= 0 && isfinite(seconds)) hyb_ewma(&hyb_rates.gpu_call_s, seconds, -1.0);
 }
 
-void hyb_spmv_rates_refit_gpu(double pred, double meas)
+void hyb_spmv_rates_refit_gpu(hyb_spmv_span_t kind, double scale, double pred, double meas)
 {
 	/* a span is measured on the device's clock: short ones are not noise-dominated */
-	if (!(meas > 0) || !isfinite(meas) || !(pred > 0) || !isfinite(pred)) return;
-	/* The ratio corrects the current scale, which the prediction already includes. */
-	double cur = atomic_load(&hyb_rates.gpu_scale);
-	double x   = (cur > 0 ? cur : 1.0) * meas / pred;
-	hyb_ewma(&hyb_rates.gpu_scale, fmin(fmax(x, 0.2), 5.0), 0.0);
+	if ((unsigned)kind >= HYB_SPMV_SPANS || !(meas > 0) || !isfinite(meas) || !(pred > 0) ||
+	    !isfinite(pred) || !(scale > 0) || !isfinite(scale))
+		return;
+	/* The measured span over the unscaled prediction: a resident plan keeps the prediction
+	   it was made with while the scale moves on, so the scale it used is divided out. */
+	double x = scale * meas / pred;
+	hyb_ewma(&hyb_rates.span_scale[kind], fmin(fmax(x, 0.2), 5.0), 0.0);
 }

@@ -24,13 +24,15 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out);
 
 /* Refit from a measured call. CPU product of `bytes` (the CSR traffic model of
    hyb_policy_spmv.c) in `seconds`; COO remainder of `bytes` (the model's) in `seconds`
-   (without the start of its parallel region); device span predicted `pred` and measured
-   `meas` seconds (the ratio scales every device-side rate); the host cost of a device call
+   (without the start of its parallel region); a device span of a kind predicted `pred`
+   seconds with that kind's `scale` and measured `meas` (the kind's scale becomes the
+   measured span over the unscaled prediction, averaged; a kind not measured yet borrows its
+   twin's: the same kernel alone or beside a CPU side); the host cost of a device call
    outside its span, its CPU side and its y copy (gpu_call_s). CPU calls shorter than
    50 us are ignored. Thread-safe (lock-free). */
 void hyb_spmv_rates_refit_cpu(double bytes, double seconds);
 void hyb_spmv_rates_refit_coo(double bytes, double seconds);
-void hyb_spmv_rates_refit_gpu(double pred, double meas);
+void hyb_spmv_rates_refit_gpu(hyb_spmv_span_t kind, double scale, double pred, double meas);
 void hyb_spmv_rates_refit_call(double seconds);
 
 /* Overlay `key = value` lines of a rates file (keys: the field names of hyb_spmv_rates_t;

@@ -155,13 +155,27 @@ static double hyb_bus(const hyb_spmv_rates_t* r, double vec_up, double vec_down,
 	return (tu * vec_up + td * vec_down + extra) / r->host_bw;
 }
 
-/* The device span of one call: stages up, kernel, down, overlapped by the given fraction
-   (0: their sum; 1: chunk-pipelined, the longest stage), each paying a device step's
-   latency. */
-static double hyb_pipe(const hyb_spmv_rates_t* r, double up, double kern, double down)
+static double hyb_span_scale(const hyb_spmv_rates_t* r, hyb_spmv_span_t kind)
+{
+	double s = r->span_scale[kind];
+	return s > 0.0 && isfinite(s) ? s : 1.0;
+}
+
+/* The device span of one call of a kind: stages up, kernel, down, overlapped by the given
+   fraction (0: their sum; 1: chunk-pipelined, the longest stage), each paying a device
+   step's latency; times the kind's refitted scale. */
+static double hyb_pipe(const hyb_spmv_rates_t* r, hyb_spmv_span_t kind, double up, double kern,
+                       double down)
 {
 	double sum = up + kern + down, mx = fmax(up, fmax(kern, down));
-	return 3.0 * r->gpu_step_s + sum - r->overlap * (sum - mx);
+	return hyb_span_scale(r, kind) * (3.0 * r->gpu_step_s + sum - r->overlap * (sum - mx));
+}
+
+/* The span kind of an ELL or DIA part: alone on the device, or beside a remainder. */
+static hyb_spmv_span_t hyb_part_kind(hyb_spmv_devfmt_t fmt, int64_t cpu_nnz)
+{
+	hyb_spmv_span_t k = fmt == HYB_SPMV_DEV_DIA ? HYB_SPMV_SPAN_DIA : HYB_SPMV_SPAN_ELL;
+	return cpu_nnz > 0 ? (hyb_spmv_span_t)(k + HYB_SPMV_SPAN_ROWSPLIT) : k;
 }
 
 /* A staging copy of `bytes` on the host: one thread below the copy team's threshold, else
@@ -286,7 +300,8 @@ static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r
 	{
 		double up =
 		    hyb_x_up(r, vec) + (phase == HYB_SPMV_FIRST_CALL ? p->dev_bytes / r->h2d_bw : 0.0);
-		p->t_gpu_part = hyb_pipe(r, up, kernel_bytes / bw, vec / r->d2h_bw);
+		p->t_gpu_part = hyb_pipe(r, hyb_part_kind(fmt, p->cpu_nnz), up, kernel_bytes / bw,
+		                         vec / r->d2h_bw);
 	}
 	/* First call: build the split on the host before either side starts (Algorithm 1):
 	   group the source by rows unless it already is, read it once and write both parts. */
@@ -452,7 +467,8 @@ static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	{
 		double up =
 		    hyb_x_up(r, vec) + (phase == HYB_SPMV_FIRST_CALL ? f * csr_dev / r->h2d_bw : 0.0);
-		*tg = hyb_pipe(r, up, f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
+		*tg = hyb_pipe(r, f < 1.0 ? HYB_SPMV_SPAN_ROWSPLIT : HYB_SPMV_SPAN_CSR, up,
+		               f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
 		if (span) *span = *tg;
 	}
 	*tc = f < 1.0 ? r->cpu_call_s + (f > 0.0 ? hyb_cpu_start(r, vec) : 0.0) +
@@ -545,7 +561,7 @@ static double hyb_gpu_csr_time(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	double       csr_dev   = nnz * (vb + HYB_IB) + (m + 1.0) * HYB_IB;
 	if (csr_dev + 2.0 * vec > r->gpu_mem) return INFINITY;
 	double up = hyb_x_up(r, vec) + (phase == HYB_SPMV_FIRST_CALL ? csr_dev / r->h2d_bw : 0.0);
-	double sp = hyb_pipe(r, up, csr_bytes / r->gpu_csr_bw, vec / r->d2h_bw);
+	double sp = hyb_pipe(r, HYB_SPMV_SPAN_CSR, up, csr_bytes / r->gpu_csr_bw, vec / r->d2h_bw);
 	/* a first call stages the rows from the application's arrays like x */
 	double tu  = r->h2d_host_traffic > 1.0 ? r->h2d_host_traffic : 1.0;
 	double bus = hyb_bus(r, vec, vec, phase == HYB_SPMV_FIRST_CALL ? tu * csr_dev : 0.0);
@@ -755,15 +771,31 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
 {
 	hyb_status_t s = hyb_plan_choose(st, r, phase, opts, plan);
 	if (s != HYB_OK) return s;
-	/* the chosen run's device span, which a measured span refits */
-	plan->t_span = 0.0;
+	/* the chosen run's device span, which a measured span refits, its kind and the scale it
+	   was predicted with (the refit divides it out) */
+	plan->t_span    = 0.0;
+	plan->span_kind = HYB_SPMV_SPAN_CSR;
 	if (plan->run == HYB_SPMV_RUN_ROWSPLIT)
+	{
 		hyb_rowsplit_call(st, r, phase, plan->row_share, &plan->t_span);
+		plan->span_kind = plan->row_share < 1.0 ? HYB_SPMV_SPAN_ROWSPLIT : HYB_SPMV_SPAN_CSR;
+	}
 	else if (plan->run != HYB_SPMV_RUN_CPU && plan->fmt == HYB_SPMV_DEV_CSR)
 		hyb_gpu_csr_time(st, r, phase, &plan->t_span);
 	else if (plan->run != HYB_SPMV_RUN_CPU)
-		plan->t_span = plan->split.t_gpu_part;
+	{
+		plan->t_span    = plan->split.t_gpu_part;
+		plan->span_kind = hyb_part_kind(plan->fmt, plan->split.cpu_nnz);
+	}
+	plan->span_scale = hyb_span_scale(r, plan->span_kind);
 	return HYB_OK;
+}
+
+int hyb_policy_spmv_pays_check(const hyb_spmv_plan_t* plan, double check_s, double margin)
+{
+	if (plan->run == HYB_SPMV_RUN_CPU) return 0;
+	double t = fmax(plan->t_plan, check_s > 0.0 ? check_s : 0.0);
+	return t * (1.0 + margin) < plan->t_cpu;
 }
 
 /* ------------------------------------------------------------ measured choice */

@@ -24,6 +24,22 @@
    of one chunk is copied to staging, then sent. */
 #define HYB_SPMV_X_CHUNK ((size_t)2 << 20)
 
+/* The kinds of device span the model scales and refits apart: a format's kernel with the
+   device alone, or beside a CPU side (a row split's CSR rows, a hybrid's ELL or DIA part),
+   whose transfers share the host memory bus with it. Run 36 (H200): one scale refitted from
+   every span made the device alone look 2.7x slower after a K sweep of ELL hybrids, and auto
+   took a row split that ran 1.3-2x slower than the device alone. */
+typedef enum
+{
+	HYB_SPMV_SPAN_CSR = 0,  /* the device alone: CSR, ELL, DIA */
+	HYB_SPMV_SPAN_ELL,
+	HYB_SPMV_SPAN_DIA,
+	HYB_SPMV_SPAN_ROWSPLIT, /* beside a CPU side: the row split's CSR rows, hybrid ELL, DIA */
+	HYB_SPMV_SPAN_HYB_ELL,
+	HYB_SPMV_SPAN_HYB_DIA,
+	HYB_SPMV_SPANS
+} hyb_spmv_span_t;
+
 /* Calibrated machine rates. Bandwidths are effective rates of whole kernels, in bytes of
    the traffic model of each kernel (documented in hyb_policy_spmv.c next to the formula
    that uses it), so one figure serves both precisions. */
@@ -57,6 +73,9 @@ typedef struct
 	                            memory: 3 when staged through page-locked buffers (read, write,
 	                            DMA read), 1 for DMA from registered pages; 0 counts as 1 */
 	double d2h_host_traffic; /* the same for y coming down: 3 staged, 1 into registered pages */
+	double span_scale[HYB_SPMV_SPANS]; /* measured / predicted device span of each kind, the
+	                                      refits' correction (0 counts as 1); it multiplies the
+	                                      whole span, transfers and kernel */
 } hyb_spmv_rates_t;
 
 /* Statistics of the product matrix P = op(A), all from one pass over it. */
@@ -134,6 +153,8 @@ typedef struct
 	double            t_plan;     /* predicted time of the chosen run */
 	double            t_span;     /* its device span (0 for the CPU): what the measured span
 	                                 of a call refits */
+	hyb_spmv_span_t   span_kind;  /* the kind of that span */
+	double            span_scale; /* the scale t_span was predicted with (rates' span_scale) */
 } hyb_spmv_plan_t;
 
 /* What a caller may restrict or force (HYBLAS_MODE=gpu, sources a run cannot serve, tests,
@@ -220,6 +241,11 @@ hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rat
 hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
                                        hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
                                        hyb_spmv_plan_t* plan);
+
+/* Whether a resident device plan still beats the CPU by the margin when each call also
+   runs the change check of the arrays (`check_s` seconds, on its own thread beside the
+   product: the longer of the two counts). 0 for a CPU plan. Pure. */
+int hyb_policy_spmv_pays_check(const hyb_spmv_plan_t* plan, double check_s, double margin);
 
 /* ------------------------------------------------------------ measured choice */
 

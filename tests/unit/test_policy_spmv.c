@@ -481,6 +481,92 @@ static void test_plan_seed_regime(void)
 	free(df);
 }
 
+/* Each kind of device span has its own scale: scaling one kind moves only the predictions
+   that use it, and a plan records its span's kind and the scale it was predicted with (the
+   refit divides it out). */
+static void test_span_scales(void)
+{
+	int64_t  M  = 2000;
+	int64_t* df = calloc((size_t)M + 1, sizeof(int64_t));
+	for (int64_t i = 80; i <= 120; i++)
+		df[i] = 1000;
+	df[M]               = 20;
+	hyb_spmv_stats_t st = tp_stats_df(df, M, HYB_PREC_D);
+	hyb_spmv_rates_t r  = tp_rates();
+	r.cpu_coo_bw = r.cpu_csr_bw = 20e9;
+	r.gpu_ell_bw                = 160e9;
+	r.gpu_csr_bw                = 40e9;
+	r.h2d_bw = r.d2h_bw = 1e12;
+	r.gpu_call_s        = 1e-6;
+	hyb_spmv_plan_t p0, p1;
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &p0), HYB_OK);
+	CU_ASSERT_EQUAL(p0.run, HYB_SPMV_RUN_HYBRID);
+	CU_ASSERT_EQUAL(p0.span_kind, HYB_SPMV_SPAN_HYB_ELL);
+	CU_ASSERT_EQUAL(p0.span_scale, 1.0);
+	CU_ASSERT(tp_close(p0.t_span, p0.split.t_gpu_part));
+
+	/* the hybrid's ELL spans measured 3x: only the hybrid's prediction moves */
+	r.span_scale[HYB_SPMV_SPAN_HYB_ELL] = 3.0;
+	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &p1), HYB_OK);
+	CU_ASSERT(tp_close(p1.t_gpu, p0.t_gpu));
+	CU_ASSERT(tp_close(p1.t_rowsplit, p0.t_rowsplit));
+	CU_ASSERT(tp_close(p1.t_cpu, p0.t_cpu));
+	CU_ASSERT(p1.t_hybrid > p0.t_hybrid);
+	hyb_spmv_pred_t a, b;
+	r.span_scale[HYB_SPMV_SPAN_HYB_ELL] = 0.0;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 100, &a), HYB_OK);
+	r.span_scale[HYB_SPMV_SPAN_HYB_ELL] = 3.0;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 100, &b), HYB_OK);
+	CU_ASSERT(a.cpu_nnz > 0 && tp_close(b.t_gpu_part, 3.0 * a.t_gpu_part));
+	CU_ASSERT(tp_close(b.t_cpu_part, a.t_cpu_part));
+	/* an ELL part without a remainder is the device alone: the ELL kind */
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, M, &a), HYB_OK);
+	r.span_scale[HYB_SPMV_SPAN_ELL] = 2.0;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_predict(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, M, &b), HYB_OK);
+	CU_ASSERT(a.cpu_nnz == 0 && tp_close(b.t_gpu_part, 2.0 * a.t_gpu_part));
+	hyb_spmv_plan_opts_t o = {.force = 1, .run = HYB_SPMV_RUN_HYBRID, .fmt = HYB_SPMV_DEV_ELL, .K = M};
+	CU_ASSERT_EQUAL(hyb_policy_spmv_plan_opts(&st, &r, HYB_SPMV_STEADY, &o, &p1), HYB_OK);
+	CU_ASSERT_EQUAL(p1.span_kind, HYB_SPMV_SPAN_ELL);
+	CU_ASSERT_EQUAL(p1.span_scale, 2.0);
+
+	/* CSR alone and the row split's CSR rows: each its own */
+	memset(r.span_scale, 0, sizeof r.span_scale);
+	hyb_spmv_plan_opts_t g = {.force = 1, .run = HYB_SPMV_RUN_GPU, .fmt = HYB_SPMV_DEV_CSR};
+	hyb_spmv_plan_opts_t w = {.force = 1, .run = HYB_SPMV_RUN_ROWSPLIT, .share = 0.5};
+	hyb_spmv_plan_t      g0, g1, w0, w1;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_plan_opts(&st, &r, HYB_SPMV_STEADY, &g, &g0), HYB_OK);
+	CU_ASSERT_EQUAL(hyb_policy_spmv_plan_opts(&st, &r, HYB_SPMV_STEADY, &w, &w0), HYB_OK);
+	r.span_scale[HYB_SPMV_SPAN_CSR] = 2.0;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_plan_opts(&st, &r, HYB_SPMV_STEADY, &g, &g1), HYB_OK);
+	CU_ASSERT_EQUAL(hyb_policy_spmv_plan_opts(&st, &r, HYB_SPMV_STEADY, &w, &w1), HYB_OK);
+	CU_ASSERT(g1.span_kind == HYB_SPMV_SPAN_CSR && g1.span_scale == 2.0);
+	CU_ASSERT(tp_close(g1.t_span, 2.0 * g0.t_span));
+	CU_ASSERT(w1.span_kind == HYB_SPMV_SPAN_ROWSPLIT && w1.span_scale == 1.0);
+	CU_ASSERT(tp_close(w1.t_span, w0.t_span) && tp_close(w1.t_plan, w0.t_plan));
+	r.span_scale[HYB_SPMV_SPAN_ROWSPLIT] = 4.0;
+	CU_ASSERT_EQUAL(hyb_policy_spmv_plan_opts(&st, &r, HYB_SPMV_STEADY, &w, &w1), HYB_OK);
+	CU_ASSERT(w1.span_scale == 4.0 && tp_close(w1.t_span, 4.0 * w0.t_span));
+	free(df);
+}
+
+/* A resident plan pays for its change check when the longer of its product and the check
+   (they run at once) beats the CPU by the margin. Run 36: bbmat's device plan at 0.13 ms
+   against the CPU's 0.29, with a check of about 0.15 ms, kept the CPU when the two were
+   added, though the device measured 25-40 % faster with its checks. */
+static void test_pays_check(void)
+{
+	hyb_spmv_plan_t p = {.run = HYB_SPMV_RUN_GPU, .t_plan = 0.13e-3, .t_cpu = 0.29e-3};
+	CU_ASSERT(hyb_policy_spmv_pays_check(&p, 0.0, 0.1));
+	CU_ASSERT(hyb_policy_spmv_pays_check(&p, 0.15e-3, 0.1)); /* beside: 0.15 * 1.1 < 0.29 */
+	CU_ASSERT(!hyb_policy_spmv_pays_check(&p, 0.27e-3, 0.1)); /* the check alone is too long */
+	CU_ASSERT(hyb_policy_spmv_pays_check(&p, -1.0, 0.1));
+	p.t_plan = 0.27e-3;
+	CU_ASSERT(!hyb_policy_spmv_pays_check(&p, 0.0, 0.1)); /* the margin */
+	CU_ASSERT(hyb_policy_spmv_pays_check(&p, 0.0, 0.0));
+	p.run = HYB_SPMV_RUN_CPU;
+	CU_ASSERT(!hyb_policy_spmv_pays_check(&p, 0.0, 0.0));
+}
+
 static void test_rowsplit(void)
 {
 	int64_t          df[28], occ[27];
@@ -588,6 +674,8 @@ static CU_TestInfo hyb_tests_policy_spmv[] = {
     {"algorithm3", test_algorithm3},
     {"plan_boundaries", test_plan_boundaries},
     {"plan_seed_regime", test_plan_seed_regime},
+    {"span_scales", test_span_scales},
+    {"pays_check", test_pays_check},
     {"rowsplit", test_rowsplit},
     {"measured_choice", test_measured_choice},
     CU_TEST_INFO_NULL,

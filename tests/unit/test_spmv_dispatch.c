@@ -411,9 +411,10 @@ static void test_concurrent_callers(void)
 	tsp_sim_end();
 }
 
-/* The refits of the process's rates, each on its own term: the device scale divides every
-   device-side rate, the host cost of a device call is taken as measured (0 is a value),
-   then averaged; COO remainders shorter than the noise floor are not refitted. */
+/* The refits of the process's rates, each on its own term: a device span's kind gets its
+   own scale (its twin borrows it until measured itself; the others keep 1), the host cost
+   of a device call is taken as measured (0 is a value), then averaged; COO remainders
+   shorter than the noise floor are not refitted. */
 static void test_rates_refits(void)
 {
 	hyb_spmv_rates_t base, r0, r;
@@ -428,11 +429,33 @@ static void test_rates_refits(void)
 	hyb_spmv_rates_refit_call(-1.0); /* ignored */
 	hyb_spmv_rates_get(NULL, &r);
 	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15);
-	hyb_spmv_rates_refit_gpu(1e-4, 2e-4); /* the span took twice its prediction */
+	/* a CSR span alone on the device took twice its prediction */
+	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_CSR, 1.0, 1e-4, 2e-4);
 	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.gpu_csr_bw, r0.gpu_csr_bw / 2, 1e-6 * r0.gpu_csr_bw);
-	CU_ASSERT_DOUBLE_EQUAL(r.h2d_bw, r0.h2d_bw / 2, 1e-6 * r0.h2d_bw);
-	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15); /* not scaled */
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_CSR], 2.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 2.0, 1e-12); /* borrowed */
+	for (int k = 0; k < HYB_SPMV_SPANS; k++)
+		if (k != HYB_SPMV_SPAN_CSR && k != HYB_SPMV_SPAN_ROWSPLIT)
+			CU_ASSERT_EQUAL(r.span_scale[k], 0.0); /* other kernels: not touched */
+	CU_ASSERT_DOUBLE_EQUAL(r.gpu_csr_bw, r0.gpu_csr_bw, 1e-6 * r0.gpu_csr_bw); /* rates kept */
+	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15);
+	/* a resident plan keeps its prediction (made with scale 1) while the scale moves: the
+	   refit divides out the scale the prediction used, so it settles at the measured ratio
+	   instead of compounding it call after call */
+	for (int i = 0; i < 50; i++)
+		hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_HYB_ELL, 1.0, 1e-4, 1.5e-4);
+	hyb_spmv_rates_get(NULL, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_HYB_ELL], 1.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ELL], 1.5, 1e-9); /* borrowed */
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 2.0, 1e-12);
+	/* its own measurement replaces what a kind borrowed; nonsense is ignored */
+	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_ROWSPLIT, 2.0, 2e-4, 1e-4);
+	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_ROWSPLIT, 0.0, 2e-4, 1e-4);
+	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_ROWSPLIT, 1.0, 0.0, 1e-4);
+	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPANS, 1.0, 1e-4, 1e-4);
+	hyb_spmv_rates_get(NULL, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_CSR], 2.0, 1e-12);
 	hyb_spmv_rates_refit_coo(1e6, 1e-5);               /* under 50 us: ignored */
 	hyb_spmv_rates_get(NULL, &r);
 	CU_ASSERT_DOUBLE_EQUAL(r.cpu_coo_bw, r0.cpu_coo_bw, 1e-6 * r0.cpu_coo_bw);
