@@ -181,13 +181,25 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
 	v = atomic_load(&hyb_rates.cpu_coo_bw);
 	if (v > 0) r.cpu_coo_bw = v;
 	/* A kind not measured yet borrows the scale of the same kernel in the other setting (the
-	   device alone, or beside a CPU side): the kernel's rate is most of what they share. */
+	   device alone, or beside a CPU side): the kernel's rate is most of what they share.
+	   Failing that, the mean of the measured kinds: what they share is the transfers and
+	   the device's latencies, and a kind left at 1 would look faster than every measured
+	   one (run 37: auto took an unmeasured ELL or CSR over the measured, faster format). */
+	double own[HYB_SPMV_SPANS], sum = 0.0;
+	int    n = 0;
 	for (int k = 0; k < HYB_SPMV_SPANS; k++)
 	{
-		int    twin = (k + HYB_SPMV_SPAN_ROWSPLIT) % HYB_SPMV_SPANS;
-		double s    = atomic_load(&hyb_rates.span_scale[k]);
-		if (!(s > 0)) s = atomic_load(&hyb_rates.span_scale[twin]);
-		if (s > 0) r.span_scale[k] = s;
+		own[k] = atomic_load(&hyb_rates.span_scale[k]);
+		if (own[k] > 0)
+		{
+			sum += own[k];
+			n++;
+		}
+	}
+	for (int k = 0; k < HYB_SPMV_SPANS; k++)
+	{
+		double twin = own[(k + HYB_SPMV_SPAN_ROWSPLIT) % HYB_SPMV_SPANS];
+		r.span_scale[k] = own[k] > 0 ? own[k] : twin > 0 ? twin : n > 0 ? sum / n : 0.0;
 	}
 	v = atomic_load(&hyb_rates.gpu_call_s);
 	if (v >= 0) r.gpu_call_s = v;

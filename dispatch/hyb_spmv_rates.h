@@ -27,7 +27,8 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out);
    (without the start of its parallel region); a device span of a kind predicted `pred`
    seconds with that kind's `scale` and measured `meas` (the kind's scale becomes the
    measured span over the unscaled prediction, averaged; a kind not measured yet borrows its
-   twin's: the same kernel alone or beside a CPU side); the host cost of a device call
+   twin's, the same kernel alone or beside a CPU side, else the mean of the measured kinds);
+   the host cost of a device call
    outside its span, its CPU side and its y copy (gpu_call_s). CPU calls shorter than
    50 us are ignored. Thread-safe (lock-free). */
 void hyb_spmv_rates_refit_cpu(double bytes, double seconds);

@@ -412,7 +412,8 @@ static void test_concurrent_callers(void)
 }
 
 /* The refits of the process's rates, each on its own term: a device span's kind gets its
-   own scale (its twin borrows it until measured itself; the others keep 1), the host cost
+   own scale (its twin borrows it until measured itself, the others the mean of the
+   measured kinds), the host cost
    of a device call is taken as measured (0 is a value), then averaged; COO remainders
    shorter than the noise floor are not refitted. */
 static void test_rates_refits(void)
@@ -436,7 +437,7 @@ static void test_rates_refits(void)
 	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 2.0, 1e-12); /* borrowed */
 	for (int k = 0; k < HYB_SPMV_SPANS; k++)
 		if (k != HYB_SPMV_SPAN_CSR && k != HYB_SPMV_SPAN_ROWSPLIT)
-			CU_ASSERT_EQUAL(r.span_scale[k], 0.0); /* other kernels: not touched */
+			CU_ASSERT_DOUBLE_EQUAL(r.span_scale[k], 2.0, 1e-12); /* the mean of one */
 	CU_ASSERT_DOUBLE_EQUAL(r.gpu_csr_bw, r0.gpu_csr_bw, 1e-6 * r0.gpu_csr_bw); /* rates kept */
 	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15);
 	/* a resident plan keeps its prediction (made with scale 1) while the scale moves: the
@@ -448,6 +449,8 @@ static void test_rates_refits(void)
 	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_HYB_ELL], 1.5, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ELL], 1.5, 1e-9); /* borrowed */
 	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 2.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_DIA], 1.75, 1e-9); /* mean of 2, 1.5 */
+	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_HYB_DIA], 1.75, 1e-9);
 	/* its own measurement replaces what a kind borrowed; nonsense is ignored */
 	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_ROWSPLIT, 2.0, 2e-4, 1e-4);
 	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_ROWSPLIT, 0.0, 2e-4, 1e-4);

@@ -12,6 +12,6 @@ printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_TILE_DIM 2048\nNVBLA
 # The head of a hyb_bench_gemm CSV file: what ran, where, and the column names.
 gemm_csv_header() {
   echo "# machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sort | uniq -c | xargs); $(nproc) cores; $(date -u +%F)"
-  echo "# cpu library: $CPU_LIB; nvblas: ${NVLIB:-none}; hyblas $(git rev-parse --short HEAD 2>/dev/null)"
+  echo "# cpu library: $CPU_LIB; nvblas: ${NVLIB:-none}; hyblas $(cat "${STAGE:-.stage}/REVISION" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null)"
   echo "label,prec,shape,m,n,k,beta,seconds,tflops,relerr,ok"
 }

@@ -43,7 +43,7 @@ LAPACK_REAL=$(readlink -f "$LAPACK_LIB" 2>/dev/null)
 GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 {
   echo "# machine: ${GPU:-no GPU ($DEV device)}; $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')); $(date -u +%F)"
-  echo "# lapack: ${LAPACK_REAL:-?}; hyblas $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null); OMP_NUM_THREADS=${OMP_NUM_THREADS:-default}; quick=$QUICK"
+  echo "# lapack: ${LAPACK_REAL:-?}; hyblas $(cat "$S/REVISION" 2>/dev/null || git -C "$HERE" rev-parse --short HEAD 2>/dev/null); OMP_NUM_THREADS=${OMP_NUM_THREADS:-default}; quick=$QUICK"
   echo "label,prec,n,nrhs,kind,dom,reps,seconds,mrows,berr,ok"
 } > "$CSV"
 

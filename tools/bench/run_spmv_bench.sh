@@ -26,7 +26,7 @@ if [ ! -x "$BIN" ]; then
 fi
 GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 THP=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
-MACHINE="${GPU:-no GPU (${HYBLAS_DEVICE:-cuda})}; $(nproc) cores; $(date -u +%F); THP: ${THP:-?}; hyblas $(cd "$SRC" && git rev-parse --short HEAD 2>/dev/null)"
+MACHINE="${GPU:-no GPU (${HYBLAS_DEVICE:-cuda})}; $(nproc) cores; $(date -u +%F); THP: ${THP:-?}; hyblas $(cat "$S/REVISION" 2>/dev/null || (cd "$SRC" && git rev-parse --short HEAD 2>/dev/null))"
 echo "# machine: $MACHINE" > "$OUT/spmv.csv"
 # The benchmark's own OpenMP threads must not spin beside the library's kernels.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}

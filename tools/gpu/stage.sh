@@ -12,4 +12,6 @@ for f in libhyblas.so libhyblas.so.0 libhyblas_cuda.so hyblas-calibrate hyblas-r
 done
 cp -a $B/libhyblas.so.0.* .stage/ 2>/dev/null || true
 for f in $(find $B/tests -maxdepth 2 -type f -perm -u+x 2>/dev/null); do cp -a "$f" .stage/; done
+# the commit the staged build came from (the GPU machine's copy of the tree has no history)
+git describe --always --dirty > .stage/REVISION 2>/dev/null || true
 du -sh .stage
