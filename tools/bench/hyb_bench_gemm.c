@@ -5,9 +5,8 @@
    of either. Prints CSV rows:
      label,prec,shape,m,n,k,beta,seconds,tflops,relerr,ok
    Usage: hyb_bench_gemm LABEL SPECFILE [MAX_CPU_FLOPS]
-   LABEL "hyblas-pair": for each case, the repetitions of dgemm_ (reported as
-   hyblas-auto), then those of cblas_dgemm (reported as hyblas-gpu), on the
-   same data, so that
+   LABEL "hyblas-pair": each repetition calls dgemm_ (reported as hyblas-auto)
+   and then cblas_dgemm (reported as hyblas-gpu) on the same data, so that
    run HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu
    compares auto and forced-device modes side by side in one process.
    SPECFILE lines: "<shape> <prec> <m> <n> <k> <reps>" ('#' comments).
@@ -199,19 +198,14 @@ int main( int argc, char** argv )
 			double times[2][16];
 			double err[2] = { 0, 0 };
 			int    nrep   = reps > 16 ? 16 : (int)reps;
-			/* Each interface in a block of its own: one untimed call first (device
-			   contexts, staging buffers and library handles are created on first
-			   use, in every library under test, NVBLAS too; the plain CPU library
-			   needs none), then its repetitions, each right after a call of its
-			   own kind, as a program that uses one mode sees them. Alternating
-			   the two (runs 6-29) put every auto call right after a forced-device
-			   call, whose copy threads and driver activity slowed auto's CPU
-			   products at n = 256 by 10-15 % (run 29: 0.33-0.35 ms against
-			   0.30 alone). */
-			for ( int e = 0; e < entries; e++ )
-			{
-				if ( strcmp( label, "cpu" ) != 0 ) product( e, p, M, N, K, alpha, A, B, beta, C );
-				for ( int r = 0; r < nrep; r++ )
+			/* One untimed call first through each interface: device contexts,
+			   staging buffers and library handles are created on first use,
+			   in every library under test (NVBLAS too). The plain CPU library
+			   needs none. */
+			if ( strcmp( label, "cpu" ) != 0 )
+				for ( int e = 0; e < entries; e++ ) product( e, p, M, N, K, alpha, A, B, beta, C );
+			for ( int r = 0; r < nrep; r++ )
+				for ( int e = 0; e < entries; e++ )
 				{
 					/* C0 x before the call, for the beta term of the check. */
 					matvec( p, C, (size_t)m, (size_t)n, x, y0 );
@@ -233,7 +227,6 @@ int main( int argc, char** argv )
 					double ee = num / ( den * ( (double)k + 2 ) * ( p == 's' ? 1.2e-7 : 2.3e-16 ) );
 					if ( !( ee <= err[e] ) ) err[e] = ee; /* NaN sticks */
 				}
-			}
 			for ( int e = 0; e < entries; e++ )
 			{
 				qsort( times[e], (size_t)nrep, sizeof times[e][0], cmpd );

@@ -20,7 +20,7 @@ PARTS=${PARTS:-cpu nvblas hyblas}
 case " $PARTS " in *" cpu "*) timeout 900 $S/hyb_bench_gemm cpu $SPEC 2.2e12 >> $OUT/gemm.csv ;; esac
 case " $PARTS " in *" nvblas "*) [ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB \
     timeout 900 $S/hyb_bench_gemm nvblas $SPEC 2>/dev/null | grep -v '^\[NVBLAS\]' >> $OUT/gemm.csv ;; esac
-# hyblas auto (dgemm_) and forced device (cblas_dgemm) one after the other in one
+# hyblas auto (dgemm_) and forced device (cblas_dgemm) alternately in one
 # process, on the same data: their difference is the model's choice, not
 # the noise between two runs.
 case " $PARTS " in *" hyblas "*)
