@@ -201,7 +201,12 @@ int main( int argc, char** argv )
 			/* One untimed call first through each interface: device contexts,
 			   staging buffers and library handles are created on first use,
 			   in every library under test (NVBLAS too). The plain CPU library
-			   needs none. */
+			   needs none. Then the interfaces alternate call by call: run 42
+			   timed them in blocks instead, and the same plan measured up to
+			   12 % apart from block to block (the host's staging copies drift);
+			   alternating cancels that, at the price of every auto call
+			   following a forced-device call (auto's CPU products at n = 256
+			   run 10-15 % slower right after one, run 29). */
 			if ( strcmp( label, "cpu" ) != 0 )
 				for ( int e = 0; e < entries; e++ ) product( e, p, M, N, K, alpha, A, B, beta, C );
 			for ( int r = 0; r < nrep; r++ )
