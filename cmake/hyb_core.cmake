@@ -24,6 +24,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_pipeline.c
   # dispatch: decisions become actions
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_l3_check.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_l3_memo.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_l3.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_gtsv.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_spmv.c

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "dispatch/hyb_l3_check.h"
+#include "dispatch/hyb_l3_memo.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_stats.h"
@@ -163,7 +164,7 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		}
 	}
 
-	double        t0 = timing ? hyb_now() : 0;
+	double        t0 = hyb_now();
 	hyb_l3_args_t a  = *in;
 
 	/* Invalid: the real library reports it exactly as it would have. */
@@ -202,6 +203,19 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		.cpu_rate  = hyb_refit_cpu_rate( a.prec ),
 	};
 	hyb_l3_plan_t plan = hyb_policy_l3_choose( &a, hyb_profile(), &pin );
+	/* Near the boundary, a shape that comes back is timed both ways and
+	   keeps the faster (hyb_policy_l3.h, "measured choice"). */
+	uint64_t key  = 0;
+	int      side = -1; /* the side this call times, -1: none */
+	if ( mode == HYB_MODE_AUTO && pin.cpu_ratio < 0 && hyb_policy_l3_worth_measuring( &plan ) )
+	{
+		int settled    = 0;
+		int model_side = plan.path != HYB_PATH_CPU;
+		key            = hyb_l3_memo_key( &a );
+		side           = hyb_l3_memo_side( key, model_side, &settled );
+		plan           = hyb_policy_l3_measured_plan( &plan, side, settled );
+		if ( settled ) side = -1;
+	}
 	hyb_path_t    path = HYB_PATH_CPU;
 	hyb_l3_exec_report_t r = { 0 };
 	if ( plan.path != HYB_PATH_CPU ) path = hyb_l3_run_device( call, &a, &plan, &r );
@@ -210,7 +224,9 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		hyb_l3_cpu( call, &a );
 		path = HYB_PATH_CPU;
 	}
-	double dt = timing || path != HYB_PATH_CPU ? hyb_now() - t0 : -1;
+	double dt = timing || side >= 0 || path != HYB_PATH_CPU ? hyb_now() - t0 : -1;
+	if ( side >= 0 && path != HYB_PATH_FALLBACK && ( path == HYB_PATH_CPU ) == ( side == 0 ) )
+		hyb_l3_memo_note( key, side, dt );
 	double in_b, out_b;
 	hyb_l3_bytes( &a, &in_b, &out_b );
 	hyb_stats_record( call->id, path, timing ? dt : -1, flops, path == HYB_PATH_CPU ? 0 : r.bytes_h2d + r.bytes_d2h );

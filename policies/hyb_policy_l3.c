@@ -408,3 +408,41 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 	plan.why                      = "model: CPU faster";
 	return plan;
 }
+
+int hyb_policy_l3_worth_measuring( const hyb_l3_plan_t* plan )
+{
+	double lo = plan->t_cpu < plan->t_gpu ? plan->t_cpu : plan->t_gpu;
+	double hi = plan->t_cpu < plan->t_gpu ? plan->t_gpu : plan->t_cpu;
+	return plan->Tm > 0 && lo > 0 && isfinite( hi ) && hi < HYB_L3_PROBE_BAND * lo;
+}
+
+int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side )
+{
+	if ( m->settled ) return m->side;
+	if ( m->n[0] == m->n[1] ) return model_side ? 1 : 0;
+	return m->n[1] < m->n[0] ? 1 : 0;
+}
+
+void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds )
+{
+	if ( m->settled || side < 0 || side > 1 || !( seconds > 0 ) || !isfinite( seconds ) ) return;
+	m->best[side] = m->n[side] > 0 && m->best[side] < seconds ? m->best[side] : seconds;
+	m->n[side]++;
+	if ( m->n[0] < HYB_L3_PROBE_CALLS || m->n[1] < HYB_L3_PROBE_CALLS ) return;
+	m->settled = 1;
+	m->side    = m->best[1] < m->best[0] ? 1 : 0;
+}
+
+hyb_l3_plan_t hyb_policy_l3_measured_plan( const hyb_l3_plan_t* plan, int side, int settled )
+{
+	hyb_l3_plan_t o = *plan;
+	if ( side != ( plan->path != HYB_PATH_CPU ) )
+	{
+		o.cpu_cols = o.cpu_rows = 0;
+		o.path     = side ? HYB_PATH_GPU : HYB_PATH_CPU;
+		o.t_plan   = side ? plan->t_gpu : plan->t_cpu;
+		if ( !settled ) o.why = side ? "probe: timing the device" : "probe: timing the CPU";
+	}
+	if ( settled ) o.why = side ? "measured: the device is faster for this shape" : "measured: the CPU is faster for this shape";
+	return o;
+}

@@ -73,4 +73,44 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,
                                     const hyb_l3_policy_in_t* in );
 
+/* ------------------------------------------------------------ measured choice */
+
+/* Near the boundary the model's two predictions are within a few tens of
+   percent of each other, and so is its error on small calls (run 29: n = 256,
+   CPU 0.30 ms against the device's 0.29; run 42, a slower host: 0.36-0.41
+   against 0.28-0.35, and the model predicted the CPU faster). A shape that
+   comes back is then timed both ways, the two sides in turn, and keeps the
+   faster measured one. Calls whose predictions are further apart than
+   HYB_L3_PROBE_BAND are not measured: the model is trusted there, and a probe
+   of the wrong side would cost more than it could save. */
+#define HYB_L3_PROBE_BAND 2.0
+#define HYB_L3_PROBE_CALLS 3 /* timed calls of each side before settling */
+
+/* Sides: 0 the CPU library, 1 the device (alone, or with the model's CPU strip). */
+typedef struct
+{
+	int    settled; /* 1: `side` is kept from now on */
+	int    side;    /* the settled side */
+	int    n[2];    /* calls timed on each side */
+	double best[2]; /* the fastest of them, seconds */
+} hyb_l3_measured_t;
+
+/* 1 when the plan's CPU and device predictions are both finite and within
+   HYB_L3_PROBE_BAND of each other and the device path exists (tiles fit). */
+int hyb_policy_l3_worth_measuring( const hyb_l3_plan_t* plan );
+
+/* The side the next call of the shape runs: the settled one, else the side
+   with fewer timed calls (`model_side`, the plan's, on a tie). */
+int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side );
+
+/* A call on `side` took `seconds`; after HYB_L3_PROBE_CALLS on each side the
+   record settles on the side with the smaller best time. */
+void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds );
+
+/* The plan run on `side`: the plan itself when it is the plan's side, else
+   the device alone (tiles as planned, no CPU strip) for a CPU plan and the
+   CPU for a device or split plan; `why` says whether the call probes the
+   other side or runs the measured choice (`settled`). */
+hyb_l3_plan_t hyb_policy_l3_measured_plan( const hyb_l3_plan_t* plan, int side, int settled );
+
 #endif

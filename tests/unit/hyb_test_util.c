@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dispatch/hyb_l3_memo.h"
 #include "hyb_log.h"
 #include "kernels/hyb_device.h"
 
@@ -721,6 +722,7 @@ hyb_status_t hyb_t_sim_begin( int ndev, const char* mem, const char* extra )
 
 void hyb_t_sim_end( void )
 {
+	hyb_l3_memo_reset();
 	hyb_device_faults_set( NULL );
 	hyb_devices_reset_for_test();
 	hyb_config_install_for_test( NULL );

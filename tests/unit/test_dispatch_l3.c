@@ -13,12 +13,16 @@
 #include <unistd.h>
 
 #include "dispatch/hyb_dispatch.h"
+#include "dispatch/hyb_l3_memo.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_stats.h"
 #include "hyb_test_util.h"
 #include "kernels/hyb_device.h"
 #include "kernels/real/hyb_backend_real.h"
+#include "policies/hyb_policy_l3.h"
+#include "policies/hyb_profile.h"
+#include "policies/hyb_refit.h"
 
 static atomic_int hyb_real_calls;
 
@@ -213,6 +217,63 @@ static void test_device_path( void )
 	hyb_t_sim_end();
 }
 
+/* The measured choice: in auto mode a shape whose two predictions are close
+   is timed both ways, the sides in turn, three calls each, and then keeps
+   one side; every result right, and the trace says which calls probed and
+   which the measurement decided. A shape far from the boundary is never
+   probed. */
+static void test_measured_choice( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_L3_MIN_FLOPS=0" ), HYB_OK );
+	/* The CPU rate set so that the model predicts the CPU 1.3x the device at
+	   n = 64: inside the band (the simulated device's profile alone puts the
+	   CPU far behind at every size). */
+	const int n = 64;
+	hyb_refit_reset();
+	hyb_outcome_t o  = call_dgemm( 'N', 'N', n, n, n, 0, 1.0, 0.0, 20 );
+	const char*   pg = strstr( o.trace, "pred_gpu=" );
+	double        tg = pg ? atof( pg + 9 ) : 0, flops = 2.0 * n * n * n;
+	CU_ASSERT_FATAL( tg > 0 );
+	hyb_refit_cpu( HYB_PREC_D, flops + hyb_profile()->cpu_half_flops, 1.3 * tg );
+	hyb_l3_memo_reset();
+	int cpu = 0, dev = 0, probes = 0, measured = 0, last_dev = -1, flips = 0;
+	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS + 3; i++ )
+	{
+		o = call_dgemm( 'N', 'N', n, n, n, 0, 1.0, 0.0, 40 + (uint64_t)i );
+		CU_ASSERT( o.err <= o.tol );
+		CU_ASSERT_EQUAL( o.outside, 0 );
+		int on_dev = o.calls[HYB_PATH_GPU] + o.calls[HYB_PATH_SPLIT] > 0;
+		cpu += !on_dev;
+		dev += on_dev;
+		probes += strstr( o.trace, "probe: timing the" ) != NULL;
+		if ( strstr( o.trace, "measured: " ) != NULL )
+		{
+			measured++;
+			if ( last_dev >= 0 && on_dev != last_dev ) flips++;
+			last_dev = on_dev;
+		}
+	}
+	/* 3 + 3 timed, the sides in turn, then settled */
+	CU_ASSERT( cpu >= HYB_L3_PROBE_CALLS && dev >= HYB_L3_PROBE_CALLS );
+	CU_ASSERT_EQUAL( probes, HYB_L3_PROBE_CALLS );
+	CU_ASSERT( measured >= 3 );
+	CU_ASSERT_EQUAL( flips, 0 );
+	hyb_t_sim_end();
+
+	/* Far from the boundary (the device predicted many times slower): never probed. */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_L3_MIN_FLOPS=0" ), HYB_OK );
+	hyb_refit_reset();
+	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS + 2; i++ )
+	{
+		o = call_dgemm( 'N', 'N', 2, 2, 2, 0, 1.0, 0.0, 60 + (uint64_t)i );
+		CU_ASSERT( o.err <= o.tol );
+		CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
+		CU_ASSERT( strstr( o.trace, "probe:" ) == NULL );
+	}
+	hyb_t_sim_end();
+	hyb_refit_reset();
+}
+
 /* A device fault: complete result, finished by the real routine on the
    tiles the device lost; counted as a fallback and warned about. */
 static void test_fallback( void )
@@ -246,6 +307,7 @@ static CU_TestInfo hyb_tests_dispatch_l3[] = {
 	{ "forwarded", test_forwarded },
 	{ "device_path", test_device_path },
 	{ "fallback", test_fallback },
+	{ "measured_choice", test_measured_choice },
 	CU_TEST_INFO_NULL,
 };
 

@@ -576,6 +576,55 @@ static void test_refit_threads( void )
 	hyb_refit_reset();
 }
 
+/* The measured choice: worth it only inside the band with a device plan;
+   the sides in turn from the plan's, three timed calls each, then the faster
+   best time for good; the plan on the other side drops the CPU strip. */
+static void test_measured_choice( void )
+{
+	hyb_l3_plan_t p = { .path = HYB_PATH_CPU, .Tm = 256, .Tn = 256, .K = 256, .t_cpu = 1.0, .t_gpu = 1.5 };
+	CU_ASSERT( hyb_policy_l3_worth_measuring( &p ) );
+	p.t_gpu = HYB_L3_PROBE_BAND * 1.01;
+	CU_ASSERT( !hyb_policy_l3_worth_measuring( &p ) );
+	p.t_gpu = 0.6; /* device predicted faster, still inside the band */
+	CU_ASSERT( hyb_policy_l3_worth_measuring( &p ) );
+	p.t_gpu = INFINITY;
+	CU_ASSERT( !hyb_policy_l3_worth_measuring( &p ) );
+	p.t_gpu = 1.5;
+	p.Tm    = 0; /* no tiles fit: no device side to time */
+	CU_ASSERT( !hyb_policy_l3_worth_measuring( &p ) );
+
+	hyb_l3_measured_t m     = { 0 };
+	int               seq[] = { 1, 0, 1, 0, 1, 0 }; /* the plan's side first: device */
+	double            t[]   = { 5e-4, 3e-4, 2e-4, 3.2e-4, 6e-4, 2.9e-4 };
+	for ( int i = 0; i < 6; i++ )
+	{
+		CU_ASSERT_EQUAL( hyb_policy_l3_measured_side( &m, 1 ), seq[i] );
+		CU_ASSERT( !m.settled );
+		hyb_policy_l3_measured_note( &m, seq[i], t[i] );
+	}
+	CU_ASSERT( m.settled );
+	CU_ASSERT_EQUAL( m.side, 1 ); /* best device 0.2 ms against the CPU's 0.29 */
+	CU_ASSERT_EQUAL( hyb_policy_l3_measured_side( &m, 0 ), 1 );
+	hyb_policy_l3_measured_note( &m, 0, 1e-6 ); /* settled: no more notes */
+	CU_ASSERT_EQUAL( m.side, 1 );
+	hyb_l3_measured_t z = { 0 };
+	hyb_policy_l3_measured_note( &z, 0, -1.0 );
+	hyb_policy_l3_measured_note( &z, 2, 1.0 );
+	hyb_policy_l3_measured_note( &z, 1, NAN );
+	CU_ASSERT( z.n[0] == 0 && z.n[1] == 0 );
+
+	hyb_l3_plan_t d = { .path = HYB_PATH_SPLIT, .Tm = 256, .cpu_cols = 64, .t_cpu = 1.0, .t_gpu = 0.8, .t_plan = 0.7, .why = "model" };
+	hyb_l3_plan_t c = hyb_policy_l3_measured_plan( &d, 0, 0 );
+	CU_ASSERT( c.path == HYB_PATH_CPU && c.cpu_cols == 0 && c.t_plan == 1.0 );
+	CU_ASSERT( strstr( c.why, "probe" ) != NULL );
+	c = hyb_policy_l3_measured_plan( &d, 1, 0 ); /* its own side: unchanged */
+	CU_ASSERT( c.path == HYB_PATH_SPLIT && c.cpu_cols == 64 && !strcmp( c.why, "model" ) );
+	c = hyb_policy_l3_measured_plan( &d, 1, 1 );
+	CU_ASSERT( c.path == HYB_PATH_SPLIT && strstr( c.why, "measured: the device" ) != NULL );
+	c = hyb_policy_l3_measured_plan( &p, 1, 1 );
+	CU_ASSERT( c.path == HYB_PATH_GPU && c.Tm == p.Tm && strstr( c.why, "measured: the device" ) != NULL );
+}
+
 static CU_TestInfo hyb_tests_policy_l3[] = {
 	{ "mode_cpu_and_no_device", test_mode_cpu_and_no_device },
 	{ "min_flops", test_min_flops },
@@ -592,6 +641,7 @@ static CU_TestInfo hyb_tests_policy_l3[] = {
 	{ "refit", test_refit },
 	{ "refit_threads", test_refit_threads },
 	{ "refit_cpu_threads", test_refit_cpu_threads },
+	{ "measured_choice", test_measured_choice },
 	CU_TEST_INFO_NULL,
 };
 
