@@ -155,7 +155,7 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 	if ( !timing && cfg->mode == HYB_MODE_AUTO && cfg->n_routine_modes == 0 )
 	{
 		double f = hyb_l3_flops( in );
-		if ( f < cfg->l3_min_flops )
+		if ( f < cfg->l3_min_flops && f < HYB_L3_PROBE_MIN_FLOPS )
 		{
 			call->forward( call );
 			hyb_refit_cpu_called( f );
@@ -178,8 +178,13 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 	hyb_mode_t          mode = hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, a.op, a.prec );
 	double              flops = hyb_l3_flops( &a );
 
+	/* Below HYBLAS_L3_MIN_FLOPS the model's plan is only kept for the
+	   measured choice of a repeated shape, and only on a device that a larger
+	   call has started: a program of small calls never pays the device's
+	   start (hundreds of milliseconds). */
+	int below    = mode == HYB_MODE_AUTO && flops < cfg->l3_min_flops;
 	int consider = mode != HYB_MODE_CPU && !hyb_l3_trivial( &a ) &&
-	               ( mode == HYB_MODE_GPU || flops >= cfg->l3_min_flops );
+	               ( !below || ( flops >= HYB_L3_PROBE_MIN_FLOPS && hyb_devices_count() > 0 ) );
 	if ( consider && hyb_devices_ensure() != HYB_OK ) consider = 0;
 	if ( !consider )
 	{

@@ -328,8 +328,8 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		return plan.why = "mode cpu", plan;
 	if ( in->ndev < 1 )
 		return plan.why = "no device", plan;
-	if ( in->mode == HYB_MODE_AUTO && flops < in->min_flops )
-		return plan.why = "below HYBLAS_L3_MIN_FLOPS", plan;
+	int below = in->mode == HYB_MODE_AUTO && flops < in->min_flops;
+	if ( below && flops < HYB_L3_PROBE_MIN_FLOPS ) return plan.why = "below HYBLAS_L3_MIN_FLOPS", plan;
 
 	plan.beta_host = in->beta_host != 0;
 	unsigned host  = plan.beta_host ? HYB_L3_BETA_HOST : 0;
@@ -395,6 +395,13 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		plan.path   = ( plan.cpu_cols || plan.cpu_rows ) ? HYB_PATH_SPLIT : HYB_PATH_GPU;
 		plan.t_plan = t_split;
 		plan.why    = "mode gpu";
+		return plan;
+	}
+	if ( below )
+	{
+		/* the CPU, with the device's prediction kept for the measured choice */
+		plan.cpu_cols = plan.cpu_rows = 0;
+		plan.why                      = "below HYBLAS_L3_MIN_FLOPS";
 		return plan;
 	}
 	if ( t_split < plan.t_cpu )

@@ -46,7 +46,8 @@ typedef struct
 	double     cpu_ratio;     /* fixed CPU share, < 0 for the model */
 	int        staging;       /* hyb_staging_t */
 	int        beta_host;     /* HYBLAS_HOST_BETA */
-	double     min_flops;     /* below: CPU in auto mode */
+	double     min_flops;     /* below: CPU in auto mode (a repeated shape near the
+	                             boundary from HYB_L3_PROBE_MIN_FLOPS on is measured) */
 	double     gpu_scale;     /* measured/predicted device time of recent calls (1: none) */
 	double     cpu_rate;      /* measured CPU rate of recent strips, flop/s (0: none) */
 } hyb_l3_policy_in_t;
@@ -85,6 +86,11 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
    of the wrong side would cost more than it could save. */
 #define HYB_L3_PROBE_BAND 2.0
 #define HYB_L3_PROBE_CALLS 3 /* timed calls of each side before settling */
+/* Below HYBLAS_L3_MIN_FLOPS a call keeps the CPU in auto mode, but from this
+   size on its plan still carries the device prediction, so that a repeated
+   shape near the boundary is measured (n = 256 has 3.4e7 flops); below it
+   the CPU library is called straight away. */
+#define HYB_L3_PROBE_MIN_FLOPS 2e7
 
 /* Sides: 0 the CPU library, 1 the device (alone, or with the model's CPU strip). */
 typedef struct

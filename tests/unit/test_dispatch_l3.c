@@ -260,6 +260,37 @@ static void test_measured_choice( void )
 	CU_ASSERT_EQUAL( flips, 0 );
 	hyb_t_sim_end();
 
+	/* Below HYBLAS_L3_MIN_FLOPS (the default 2e8; n = 220 has 2.1e7 flops) a
+	   shape is measured only once a larger call has started the device: a
+	   program of small calls never starts it. */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
+	hyb_devices_reset_for_test(); /* configured, not started */
+	hyb_refit_reset();
+	for ( int i = 0; i < 3; i++ )
+	{
+		o = call_dgemm( 'N', 'N', 220, 220, 220, 0, 1.0, 0.0, 50 + (uint64_t)i );
+		CU_ASSERT( o.err <= o.tol );
+		CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
+	}
+	CU_ASSERT_EQUAL( hyb_devices_count(), 0 );
+	CU_ASSERT_EQUAL_FATAL( hyb_devices_ensure(), HYB_OK ); /* as a larger call would */
+	o  = call_dgemm( 'N', 'N', 220, 220, 220, 0, 1.0, 0.0, 54 );
+	pg = strstr( o.trace, "pred_gpu=" );
+	tg = pg ? atof( pg + 9 ) : 0;
+	CU_ASSERT_FATAL( tg > 0 );
+	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 ); /* the model's side below the threshold */
+	hyb_refit_cpu( HYB_PREC_D, 2.0 * 220 * 220 * 220 + hyb_profile()->cpu_half_flops, 1.3 * tg );
+	hyb_l3_memo_reset();
+	dev = 0;
+	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS; i++ )
+	{
+		o = call_dgemm( 'N', 'N', 220, 220, 220, 0, 1.0, 0.0, 55 + (uint64_t)i );
+		CU_ASSERT( o.err <= o.tol );
+		dev += o.calls[HYB_PATH_GPU] > 0;
+	}
+	CU_ASSERT_EQUAL( dev, HYB_L3_PROBE_CALLS ); /* probed in turn */
+	hyb_t_sim_end();
+
 	/* Far from the boundary (the device predicted many times slower): never probed. */
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_L3_MIN_FLOPS=0" ), HYB_OK );
 	hyb_refit_reset();

@@ -124,7 +124,11 @@ static void test_min_flops( void )
 			double             flops = hyb_l3_flops( &a );
 			hyb_l3_policy_in_t in    = base_in();
 			in.min_flops             = flops * 1.0001;
-			CU_ASSERT_EQUAL( hyb_policy_l3_choose( &a, &p, &in ).path, HYB_PATH_CPU );
+			hyb_l3_plan_t below      = hyb_policy_l3_choose( &a, &p, &in );
+			CU_ASSERT_EQUAL( below.path, HYB_PATH_CPU );
+			/* the device's prediction is kept for the measured choice (these
+			   sizes are above HYB_L3_PROBE_MIN_FLOPS) */
+			CU_ASSERT( below.t_gpu > 0 && below.Tm > 0 && below.cpu_cols == 0 && below.cpu_rows == 0 );
 			/* The threshold is for auto only. */
 			in.mode = HYB_MODE_GPU;
 			CU_ASSERT_NOT_EQUAL( hyb_policy_l3_choose( &a, &p, &in ).path, HYB_PATH_CPU );
