@@ -418,8 +418,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 
 int hyb_policy_l3_worth_measuring( const hyb_l3_plan_t* plan )
 {
-	double lo = plan->t_cpu < plan->t_gpu ? plan->t_cpu : plan->t_gpu;
-	double hi = plan->t_cpu < plan->t_gpu ? plan->t_gpu : plan->t_cpu;
+	double lo = fmin( plan->t_cpu, plan->t_gpu ), hi = fmax( plan->t_cpu, plan->t_gpu );
 	return plan->Tm > 0 && lo > 0 && isfinite( hi ) && hi < HYB_L3_PROBE_BAND * lo;
 }
 

@@ -171,6 +171,12 @@ static double hyb_pipe(const hyb_spmv_rates_t* r, hyb_spmv_span_t kind, double u
 	return hyb_span_scale(r, kind) * (3.0 * r->gpu_step_s + sum - r->overlap * (sum - mx));
 }
 
+/* The span kind of a row split's device rows: beside the CPU's rows, or alone (f = 1). */
+static hyb_spmv_span_t hyb_rowsplit_kind(double f)
+{
+	return f < 1.0 ? HYB_SPMV_SPAN_ROWSPLIT : HYB_SPMV_SPAN_CSR;
+}
+
 /* The span kind of an ELL or DIA part: alone on the device, or beside a remainder. */
 static hyb_spmv_span_t hyb_part_kind(hyb_spmv_devfmt_t fmt, int64_t cpu_nnz)
 {
@@ -467,8 +473,8 @@ static void hyb_rowsplit_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_
 	{
 		double up =
 		    hyb_x_up(r, vec) + (phase == HYB_SPMV_FIRST_CALL ? f * csr_dev / r->h2d_bw : 0.0);
-		*tg = hyb_pipe(r, f < 1.0 ? HYB_SPMV_SPAN_ROWSPLIT : HYB_SPMV_SPAN_CSR, up,
-		               f * csr_bytes / r->gpu_csr_bw, f * vec / r->d2h_bw);
+		*tg = hyb_pipe(r, hyb_rowsplit_kind(f), up, f * csr_bytes / r->gpu_csr_bw,
+		               f * vec / r->d2h_bw);
 		if (span) *span = *tg;
 	}
 	*tc = f < 1.0 ? r->cpu_call_s + (f > 0.0 ? hyb_cpu_start(r, vec) : 0.0) +
@@ -778,7 +784,7 @@ hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spm
 	if (plan->run == HYB_SPMV_RUN_ROWSPLIT)
 	{
 		hyb_rowsplit_call(st, r, phase, plan->row_share, &plan->t_span);
-		plan->span_kind = plan->row_share < 1.0 ? HYB_SPMV_SPAN_ROWSPLIT : HYB_SPMV_SPAN_CSR;
+		plan->span_kind = hyb_rowsplit_kind(plan->row_share);
 	}
 	else if (plan->run != HYB_SPMV_RUN_CPU && plan->fmt == HYB_SPMV_DEV_CSR)
 		hyb_gpu_csr_time(st, r, phase, &plan->t_span);

@@ -217,6 +217,22 @@ static void test_device_path( void )
 	hyb_t_sim_end();
 }
 
+/* Sets the CPU rate so that the model predicts the CPU at 1.3x the device for
+   the square shape n (inside HYB_L3_PROBE_BAND: the simulated device's
+   profile alone puts the CPU far behind at every size) and forgets the
+   records, so that the shape's next call is its first measured one. The one
+   call it makes to read the device's prediction is returned. */
+static hyb_outcome_t put_in_band( int n, uint64_t seed )
+{
+	hyb_outcome_t o  = call_dgemm( 'N', 'N', n, n, n, 0, 1.0, 0.0, seed );
+	const char*   pg = strstr( o.trace, "pred_gpu=" );
+	double        tg = pg ? atof( pg + 9 ) : 0;
+	CU_ASSERT_FATAL( tg > 0 );
+	hyb_refit_cpu( HYB_PREC_D, 2.0 * n * n * n + hyb_profile()->cpu_half_flops, 1.3 * tg );
+	hyb_l3_memo_reset();
+	return o;
+}
+
 /* The measured choice: in auto mode a shape whose two predictions are close
    is timed both ways, the sides in turn, three calls each, and then keeps
    one side; every result right, and the trace says which calls probed and
@@ -225,17 +241,9 @@ static void test_device_path( void )
 static void test_measured_choice( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_L3_MIN_FLOPS=0" ), HYB_OK );
-	/* The CPU rate set so that the model predicts the CPU 1.3x the device at
-	   n = 64: inside the band (the simulated device's profile alone puts the
-	   CPU far behind at every size). */
 	const int n = 64;
 	hyb_refit_reset();
-	hyb_outcome_t o  = call_dgemm( 'N', 'N', n, n, n, 0, 1.0, 0.0, 20 );
-	const char*   pg = strstr( o.trace, "pred_gpu=" );
-	double        tg = pg ? atof( pg + 9 ) : 0, flops = 2.0 * n * n * n;
-	CU_ASSERT_FATAL( tg > 0 );
-	hyb_refit_cpu( HYB_PREC_D, flops + hyb_profile()->cpu_half_flops, 1.3 * tg );
-	hyb_l3_memo_reset();
+	hyb_outcome_t o = put_in_band( n, 20 );
 	int cpu = 0, dev = 0, probes = 0, measured = 0, last_dev = -1, flips = 0;
 	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS + 3; i++ )
 	{
@@ -274,13 +282,8 @@ static void test_measured_choice( void )
 	}
 	CU_ASSERT_EQUAL( hyb_devices_count(), 0 );
 	CU_ASSERT_EQUAL_FATAL( hyb_devices_ensure(), HYB_OK ); /* as a larger call would */
-	o  = call_dgemm( 'N', 'N', 220, 220, 220, 0, 1.0, 0.0, 54 );
-	pg = strstr( o.trace, "pred_gpu=" );
-	tg = pg ? atof( pg + 9 ) : 0;
-	CU_ASSERT_FATAL( tg > 0 );
+	o = put_in_band( 220, 54 );
 	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 ); /* the model's side below the threshold */
-	hyb_refit_cpu( HYB_PREC_D, 2.0 * 220 * 220 * 220 + hyb_profile()->cpu_half_flops, 1.3 * tg );
-	hyb_l3_memo_reset();
 	dev = 0;
 	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS; i++ )
 	{

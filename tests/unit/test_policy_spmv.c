@@ -449,23 +449,32 @@ static void test_plan_boundaries(void)
 }
 
 /* The seed's regime: a device 8x the CPU, cheap transfers, irregular rows (most short, a
-   few very long: TSOPF-like), and no fast device CSR. The ELL part takes the short rows and
-   the first K entries of the long ones; the CPU takes the long tails. */
-static void test_plan_seed_regime(void)
+   few very long: TSOPF-like), and no fast device CSR. Rows of 80-120 entries and 20 rows of
+   M = 2000 (df allocated, caller frees st->df). */
+#define TP_SEED_M 2000
+static void tp_seed_regime(hyb_spmv_stats_t* st, hyb_spmv_rates_t* r)
 {
-	int64_t  M  = 2000;
-	int64_t* df = calloc((size_t)M + 1, sizeof(int64_t));
+	int64_t* df = calloc((size_t)TP_SEED_M + 1, sizeof(int64_t));
 	for (int64_t i = 80; i <= 120; i++)
 		df[i] = 1000;
-	df[M]               = 20;
-	hyb_spmv_stats_t st = tp_stats_df(df, M, HYB_PREC_D);
-	hyb_spmv_rates_t r  = tp_rates();
-	r.cpu_coo_bw        = 20e9;
-	r.cpu_csr_bw        = 20e9;
-	r.gpu_ell_bw        = 160e9;
-	r.gpu_csr_bw        = 40e9; /* a CSR kernel hurt by the imbalance */
-	r.h2d_bw = r.d2h_bw = 1e12;
-	r.gpu_call_s        = 1e-6;
+	df[TP_SEED_M] = 20;
+	*st           = tp_stats_df(df, TP_SEED_M, HYB_PREC_D);
+	*r            = tp_rates();
+	r->cpu_coo_bw = r->cpu_csr_bw = 20e9;
+	r->gpu_ell_bw                 = 160e9;
+	r->gpu_csr_bw                 = 40e9; /* a CSR kernel hurt by the imbalance */
+	r->h2d_bw = r->d2h_bw = 1e12;
+	r->gpu_call_s         = 1e-6;
+}
+
+/* In the seed's regime the ELL part takes the short rows and the first K entries of the
+   long ones; the CPU takes the long tails. */
+static void test_plan_seed_regime(void)
+{
+	const int64_t    M = TP_SEED_M;
+	hyb_spmv_stats_t st;
+	hyb_spmv_rates_t r;
+	tp_seed_regime(&st, &r);
 	hyb_spmv_plan_t plan;
 	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &plan), HYB_OK);
 	CU_ASSERT_EQUAL(plan.run, HYB_SPMV_RUN_HYBRID);
@@ -478,7 +487,7 @@ static void test_plan_seed_regime(void)
 	CU_ASSERT_EQUAL(hyb_policy_spmv_best_k(&st, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, &best),
 	                plan.K);
 	CU_ASSERT(plan.K_alg3 > 0 && fabs((double)(plan.K_alg3 - plan.K)) <= 0.1 * (double)plan.K);
-	free(df);
+	free((void*)st.df);
 }
 
 /* Each kind of device span has its own scale: scaling one kind moves only the predictions
@@ -486,18 +495,10 @@ static void test_plan_seed_regime(void)
    refit divides it out). */
 static void test_span_scales(void)
 {
-	int64_t  M  = 2000;
-	int64_t* df = calloc((size_t)M + 1, sizeof(int64_t));
-	for (int64_t i = 80; i <= 120; i++)
-		df[i] = 1000;
-	df[M]               = 20;
-	hyb_spmv_stats_t st = tp_stats_df(df, M, HYB_PREC_D);
-	hyb_spmv_rates_t r  = tp_rates();
-	r.cpu_coo_bw = r.cpu_csr_bw = 20e9;
-	r.gpu_ell_bw                = 160e9;
-	r.gpu_csr_bw                = 40e9;
-	r.h2d_bw = r.d2h_bw = 1e12;
-	r.gpu_call_s        = 1e-6;
+	const int64_t    M = TP_SEED_M;
+	hyb_spmv_stats_t st;
+	hyb_spmv_rates_t r;
+	tp_seed_regime(&st, &r);
 	hyb_spmv_plan_t p0, p1;
 	CU_ASSERT_EQUAL_FATAL(hyb_policy_spmv_plan(&st, &r, HYB_SPMV_STEADY, &p0), HYB_OK);
 	CU_ASSERT_EQUAL(p0.run, HYB_SPMV_RUN_HYBRID);
@@ -546,7 +547,7 @@ static void test_span_scales(void)
 	r.span_scale[HYB_SPMV_SPAN_ROWSPLIT] = 4.0;
 	CU_ASSERT_EQUAL(hyb_policy_spmv_plan_opts(&st, &r, HYB_SPMV_STEADY, &w, &w1), HYB_OK);
 	CU_ASSERT(w1.span_scale == 4.0 && tp_close(w1.t_span, 4.0 * w0.t_span));
-	free(df);
+	free((void*)st.df);
 }
 
 /* A resident plan pays for its change check when the longer of its product and the check
