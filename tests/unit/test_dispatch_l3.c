@@ -294,6 +294,30 @@ static void test_measured_choice( void )
 	CU_ASSERT_EQUAL( dev, HYB_L3_PROBE_CALLS ); /* probed in turn */
 	hyb_t_sim_end();
 
+	/* A device probe that fails: the CPU finishes the call (right result, a
+	   fallback), and the failed call is not counted as a device time; the
+	   shape settles only after three device calls that ran. */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_L3_MIN_FLOPS=0" ), HYB_OK );
+	hyb_refit_reset();
+	put_in_band( n, 70 );
+	CU_ASSERT_EQUAL_FATAL( hyb_device_faults_set( "gemm:1" ), HYB_OK );
+	hyb_t_log_begin( HYB_LOG_WARN );
+	int fallbacks = 0, settled_after = -1;
+	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS + 2; i++ )
+	{
+		o = call_dgemm( 'N', 'N', n, n, n, 0, 1.0, 0.0, 71 + (uint64_t)i );
+		CU_ASSERT( o.err <= o.tol );
+		CU_ASSERT_EQUAL( o.outside, 0 );
+		fallbacks += o.calls[HYB_PATH_FALLBACK];
+		if ( settled_after < 0 && strstr( o.trace, "measured: " ) != NULL ) settled_after = i;
+	}
+	char log[4096];
+	hyb_t_log_end( log, sizeof log );
+	CU_ASSERT_EQUAL( fallbacks, 1 );
+	CU_ASSERT_EQUAL( settled_after, 2 * HYB_L3_PROBE_CALLS + 1 ); /* one call later than without the fault */
+	hyb_t_sim_end();
+	hyb_refit_reset();
+
 	/* Far from the boundary (the device predicted many times slower): never probed. */
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_L3_MIN_FLOPS=0" ), HYB_OK );
 	hyb_refit_reset();
