@@ -12,6 +12,7 @@
      ELL  m*K*(vb+ib) + 2*m*vb          every slot, padding included (column-major ELL
                                         streams all slots), x once, y once
      DIA  m*K*vb + 2*m*vb               every diagonal slot, x once, y once
+     merge n*(vb+ib) + min(n*64, m*vb)  n row sums and rows, a cache line of y per row
    x gathers that hit cache are not counted; the calibration absorbs them. */
 #include "policies/hyb_policy_spmv.h"
 
@@ -20,7 +21,8 @@
 
 #include "hyb_copy.h"
 
-#define HYB_IB 4.0 /* bytes of an index */
+#define HYB_IB 4.0    /* bytes of an index */
+#define HYB_LINE 64.0 /* bytes of a cache line: what a merge into a scattered row of y moves */
 
 void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 {
@@ -249,6 +251,15 @@ static double hyb_y_out(const hyb_spmv_rates_t* r, double ybytes)
 	return hyb_stage_copy(r, ybytes <= (double)HYB_SPMV_ONE_BLOCK ? ybytes : (double)HYB_SPMV_BLOCK_BYTES);
 }
 
+/* Bytes the merge of a remainder's nrun row sums into y moves: its sums and row numbers,
+   and a cache line of y for each of its rows up to the whole of y. Sparse rows each cost a
+   line, not a value (run 41: twotone's 6476 rows at K = 24 took 55 us more to merge than
+   the 11 us that their values alone predicted, and the split's K was 3x too small). */
+static double hyb_merge_bytes(double vec, double vb, int64_t nrun)
+{
+	return (double)nrun * (vb + HYB_IB) + fmin((double)nrun * HYB_LINE, vec);
+}
+
 /* Rows holding remainder entries: exact for ELL (rows longer than K), at most the rows and
    the entries for DIA. */
 static int64_t hyb_nrun(const hyb_spmv_stats_t* st, hyb_spmv_devfmt_t fmt, int64_t K,
@@ -327,8 +338,8 @@ static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r
 		return;
 	}
 	double bus = hyb_bus(r, vec, vec, (phase == HYB_SPMV_FIRST_CALL ? p->dev_bytes : 0.0) + rem_bytes);
-	p->t_post  = hyb_y_out(r, vec) +
-	            hyb_host_kernel(r, 4.0 * (double)nrun, (double)nrun * (2.0 * vb + HYB_IB), r->host_bw);
+	p->t_post = hyb_y_out(r, vec) +
+	            hyb_host_kernel(r, 4.0 * (double)nrun, hyb_merge_bytes(vec, vb, nrun), r->host_bw);
 	p->t_total = p->t_conv + r->gpu_call_s + fmax(fmax(p->t_cpu_part, p->t_gpu_part), bus) + p->t_post;
 }
 

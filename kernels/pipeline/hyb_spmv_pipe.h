@@ -43,6 +43,7 @@ typedef struct
 	                           (the span's event record; 0 without a CPU side) */
 	double       wait_s;  /* host: waiting for the device */
 	double       ycopy_s; /* host: copying y out of staging, and the merge */
+	double       merge_s; /* host: the remainder's sums merged into y (part of ycopy_s) */
 	double       dev_s;   /* device: first operation to last download (timing only) */
 	double       bytes_h2d, bytes_d2h;
 	int          nblk;

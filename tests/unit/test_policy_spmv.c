@@ -254,6 +254,18 @@ static void test_predict_host_threads(void)
 	CU_ASSERT_EQUAL_FATAL(
 	    hyb_policy_spmv_predict(&sb, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 10, &p), HYB_OK);
 	CU_ASSERT(p.nrun == 0 && tp_close(p.t_post, 2.0 * (double)HYB_SPMV_BLOCK_BYTES / 1e10));
+	/* a merge into scattered rows moves a cache line of y for each: 1000 rows of 10 and 10
+	   rows of 50 entries, K = 10: 10 runs, 10 * (8 + 4) + 10 * 64 bytes on one thread (the
+	   values alone would be 200); with every row a run the lines are y itself (above) */
+	int64_t few[51]     = {0};
+	few[10]             = 1000;
+	few[50]             = 10;
+	hyb_spmv_stats_t sf = tp_stats_df(few, 50, HYB_PREC_D);
+	r.d2h_host_traffic  = 0.0;
+	r.core_bw           = 1e8;
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_policy_spmv_predict(&sf, &r, HYB_SPMV_STEADY, HYB_SPMV_DEV_ELL, 10, &p), HYB_OK);
+	CU_ASSERT(p.nrun == 10 && tp_close(p.t_post, 760.0 / 1e8));
 	/* the COO refit takes a measured remainder only where the model times it at cpu_coo_bw,
 	   with the model's bytes (16 a double entry) */
 	r.core_bw    = 1e8;
