@@ -66,6 +66,11 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
 	}
 }
 
+/* The most repetitions a line may ask for, which a pair also reaches while
+   it has spent under PAIR_BUDGET_S seconds on one beta (see below). */
+#define PAIR_REPS 15
+#define PAIR_BUDGET_S 3.0
+
 static double now( void )
 {
 	struct timespec ts;
@@ -195,9 +200,9 @@ int main( int argc, char** argv )
 		for ( int bi = 0; bi < 2; bi++ )
 		{
 			double beta = bi ? 1.0 : 0.0, alpha = 1.0;
-			double times[2][16];
+			double times[2][PAIR_REPS];
 			double err[2] = { 0, 0 };
-			int    nrep   = reps > 16 ? 16 : (int)reps;
+			int    nrep   = reps > PAIR_REPS ? PAIR_REPS : (int)reps;
 			/* One untimed call first through each interface: device contexts,
 			   staging buffers and library handles are created on first use,
 			   in every library under test (NVBLAS too). The plain CPU library
@@ -209,7 +214,20 @@ int main( int argc, char** argv )
 			   run 10-15 % slower right after one, run 29). */
 			if ( strcmp( label, "cpu" ) != 0 )
 				for ( int e = 0; e < entries; e++ ) product( e, p, M, N, K, alpha, A, B, beta, C );
-			for ( int r = 0; r < nrep; r++ )
+			/* Auto against forced device is a comparison of medians to 5 %, and
+			   one plan's calls spread +-7 % (run 44, n = 4096: 14.1-16.3 ms, the
+			   host's staging copies): the pair goes on past the line's count, up
+			   to PAIR_REPS, while it has spent under PAIR_BUDGET_S, so that two
+			   medians of one plan differ by about 1 % rather than 2-3 % (run 44's
+			   two misses were such). */
+			double start = now();
+			for ( int r = 0; r < ( pair ? PAIR_REPS : nrep ); r++ )
+			{
+				if ( r >= nrep )
+				{
+					if ( now() - start > PAIR_BUDGET_S ) break;
+					nrep = r + 1;
+				}
 				for ( int e = 0; e < entries; e++ )
 				{
 					/* C0 x before the call, for the beta term of the check. */
@@ -232,6 +250,7 @@ int main( int argc, char** argv )
 					double ee = num / ( den * ( (double)k + 2 ) * ( p == 's' ? 1.2e-7 : 2.3e-16 ) );
 					if ( !( ee <= err[e] ) ) err[e] = ee; /* NaN sticks */
 				}
+			}
 			for ( int e = 0; e < entries; e++ )
 			{
 				qsort( times[e], (size_t)nrep, sizeof times[e][0], cmpd );
