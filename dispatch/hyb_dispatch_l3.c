@@ -219,7 +219,6 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		key            = hyb_l3_memo_key( &a );
 		side           = hyb_l3_memo_side( key, model_side, &settled );
 		plan           = hyb_policy_l3_measured_plan( &plan, side, settled );
-		if ( settled ) side = -1;
 	}
 	hyb_path_t    path = HYB_PATH_CPU;
 	hyb_l3_exec_report_t r = { 0 };

@@ -3,6 +3,7 @@
 #include "policies/hyb_policy_l3.h"
 
 #include <math.h>
+#include <string.h>
 
 static double hyb_maxd( double a, double b )
 {
@@ -429,14 +430,43 @@ int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side )
 	return m->n[1] < m->n[0] ? 1 : 0;
 }
 
+/* Median of n <= 8 times (the mean of the middle two for even n). */
+static double hyb_l3_median( const double* t, int n )
+{
+	double s[8];
+	memcpy( s, t, (size_t)n * sizeof *s );
+	for ( int i = 1; i < n; i++ )
+		for ( int j = i; j > 0 && s[j] < s[j - 1]; j-- )
+		{
+			double x = s[j];
+			s[j]     = s[j - 1];
+			s[j - 1] = x;
+		}
+	return n % 2 ? s[n / 2] : 0.5 * ( s[n / 2 - 1] + s[n / 2] );
+}
+
 void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds )
 {
-	if ( m->settled || side < 0 || side > 1 || !( seconds > 0 ) || !isfinite( seconds ) ) return;
-	m->best[side] = m->n[side] > 0 && m->best[side] < seconds ? m->best[side] : seconds;
-	m->n[side]++;
+	if ( side < 0 || side > 1 || !( seconds > 0 ) || !isfinite( seconds ) ) return;
+	if ( m->settled )
+	{
+		if ( side != m->side ) return;
+		m->watch[m->nwatch++ % HYB_L3_WATCH_CALLS] = seconds;
+		if ( m->nwatch < HYB_L3_WATCH_CALLS || m->reprobes >= HYB_L3_REPROBES ) return;
+		if ( hyb_l3_median( m->watch, HYB_L3_WATCH_CALLS ) <= HYB_L3_RECHECK * m->mid[!side] ) return;
+		int reprobes = m->reprobes + 1;
+		memset( m, 0, sizeof *m );
+		m->reprobes = reprobes;
+		return;
+	}
+	if ( m->n[side] >= HYB_L3_PROBE_CALLS ) return;
+	m->probe[side][m->n[side]++] = seconds;
 	if ( m->n[0] < HYB_L3_PROBE_CALLS || m->n[1] < HYB_L3_PROBE_CALLS ) return;
+	for ( int s = 0; s < 2; s++ )
+		m->mid[s] = hyb_l3_median( m->probe[s], HYB_L3_PROBE_CALLS );
 	m->settled = 1;
-	m->side    = m->best[1] < m->best[0] ? 1 : 0;
+	m->side    = m->mid[1] < m->mid[0] ? 1 : 0;
+	m->nwatch  = 0;
 }
 
 hyb_l3_plan_t hyb_policy_l3_measured_plan( const hyb_l3_plan_t* plan, int side, int settled )

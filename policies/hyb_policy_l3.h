@@ -86,6 +86,14 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
    of the wrong side would cost more than it could save. */
 #define HYB_L3_PROBE_BAND 2.0
 #define HYB_L3_PROBE_CALLS 3 /* timed calls of each side before settling */
+/* A settled shape keeps timing its calls: when the median of its last
+   HYB_L3_WATCH_CALLS exceeds the other side's probe median by
+   HYB_L3_RECHECK, both sides are timed again, at most HYB_L3_REPROBES times
+   a shape (run 47: n = 256 settled on one lucky device probe, 0.27 ms, and
+   its device calls then took 0.34-0.50 ms against the CPU's 0.30-0.33). */
+#define HYB_L3_WATCH_CALLS 5
+#define HYB_L3_RECHECK 1.15
+#define HYB_L3_REPROBES 3
 /* Below HYBLAS_L3_MIN_FLOPS a call keeps the CPU in auto mode, but from this
    size on its plan still carries the device prediction, so that a repeated
    shape near the boundary is measured (n = 256 has 3.4e7 flops); below it
@@ -95,10 +103,14 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 /* Sides: 0 the CPU library, 1 the device (alone, or with the model's CPU strip). */
 typedef struct
 {
-	int    settled; /* 1: `side` is kept from now on */
-	int    side;    /* the settled side */
-	int    n[2];    /* calls timed on each side */
-	double best[2]; /* the fastest of them, seconds */
+	int    settled;                        /* 1: `side` is kept while it keeps its time */
+	int    side;                           /* the settled side */
+	int    n[2];                           /* calls timed on each side while probing */
+	double probe[2][HYB_L3_PROBE_CALLS];   /* their times, seconds */
+	double mid[2];                         /* each side's probe median once settled */
+	int    nwatch;                         /* settled calls timed since settling */
+	double watch[HYB_L3_WATCH_CALLS];      /* the last of them, round robin */
+	int    reprobes;                       /* times the shape was probed again */
 } hyb_l3_measured_t;
 
 /* 1 when the plan's CPU and device predictions are both finite and within
@@ -109,8 +121,11 @@ int hyb_policy_l3_worth_measuring( const hyb_l3_plan_t* plan );
    with fewer timed calls (`model_side`, the plan's, on a tie). */
 int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side );
 
-/* A call on `side` took `seconds`; after HYB_L3_PROBE_CALLS on each side the
-   record settles on the side with the smaller best time. */
+/* A call on `side` took `seconds`. While probing: after HYB_L3_PROBE_CALLS
+   on each side the record settles on the side with the smaller median (a
+   best time would favour the side that varies more). Settled: the call is
+   watched, and the record probes again when the settled side has slowed
+   past the other (HYB_L3_RECHECK above). */
 void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds );
 
 /* The plan run on `side`: the plan itself when it is the plan's side, else

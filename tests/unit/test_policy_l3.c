@@ -581,8 +581,10 @@ static void test_refit_threads( void )
 }
 
 /* The measured choice: worth it only inside the band with a device plan;
-   the sides in turn from the plan's, three timed calls each, then the faster
-   best time for good; the plan on the other side drops the CPU strip. */
+   the sides in turn from the plan's, three timed calls each, then the side
+   with the smaller median, watched: a settled side that slows past the
+   other's median by HYB_L3_RECHECK is probed again, a bounded number of
+   times; the plan on the other side drops the CPU strip. */
 static void test_measured_choice( void )
 {
 	hyb_l3_plan_t p = { .path = HYB_PATH_CPU, .Tm = 256, .Tn = 256, .K = 256, .t_cpu = 1.0, .t_gpu = 1.5 };
@@ -607,10 +609,36 @@ static void test_measured_choice( void )
 		hyb_policy_l3_measured_note( &m, seq[i], t[i] );
 	}
 	CU_ASSERT( m.settled );
-	CU_ASSERT_EQUAL( m.side, 1 ); /* best device 0.2 ms against the CPU's 0.29 */
-	CU_ASSERT_EQUAL( hyb_policy_l3_measured_side( &m, 0 ), 1 );
-	hyb_policy_l3_measured_note( &m, 0, 1e-6 ); /* settled: no more notes */
-	CU_ASSERT_EQUAL( m.side, 1 );
+	/* medians: device 0.5 ms, CPU 0.3 (the device's best, 0.2, was one lucky call) */
+	CU_ASSERT_EQUAL( m.side, 0 );
+	CU_ASSERT_EQUAL( hyb_policy_l3_measured_side( &m, 1 ), 0 );
+	hyb_policy_l3_measured_note( &m, 1, 1e-6 ); /* the other side: ignored */
+	for ( int i = 0; i < 20; i++ )               /* up to 1.15 x 0.5 ms: kept */
+		hyb_policy_l3_measured_note( &m, 0, i % 2 ? 5.7e-4 : 3e-4 );
+	CU_ASSERT( m.settled && m.side == 0 && m.reprobes == 0 );
+	for ( int r = 1; r <= HYB_L3_REPROBES; r++ )
+	{
+		/* the CPU slows to 0.6 ms: probed again once the median of the last
+		   HYB_L3_WATCH_CALLS says so (3 slow calls in the full window of the
+		   first round, a new window's 5 after a probe) */
+		int calls = 0;
+		while ( m.settled && calls < 10 )
+		{
+			hyb_policy_l3_measured_note( &m, 0, 6e-4 );
+			calls++;
+		}
+		CU_ASSERT_EQUAL( calls, r == 1 ? HYB_L3_WATCH_CALLS / 2 + 1 : HYB_L3_WATCH_CALLS );
+		CU_ASSERT( !m.settled && m.reprobes == r && m.n[0] == 0 && m.n[1] == 0 );
+		for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS; i++ )
+		{
+			int s = hyb_policy_l3_measured_side( &m, 0 );
+			hyb_policy_l3_measured_note( &m, s, s ? 5e-4 : 4e-4 );
+		}
+		CU_ASSERT( m.settled && m.side == 0 );
+	}
+	for ( int i = 0; i < 2 * HYB_L3_WATCH_CALLS; i++ ) /* no more than HYB_L3_REPROBES */
+		hyb_policy_l3_measured_note( &m, 0, 6e-4 );
+	CU_ASSERT( m.settled && m.reprobes == HYB_L3_REPROBES );
 	hyb_l3_measured_t z = { 0 };
 	hyb_policy_l3_measured_note( &z, 0, -1.0 );
 	hyb_policy_l3_measured_note( &z, 2, 1.0 );
