@@ -68,7 +68,7 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
 
 /* The most repetitions a line may ask for, which a pair also reaches while
    it has spent under PAIR_BUDGET_S seconds on one beta (see below). */
-#define PAIR_REPS 15
+#define PAIR_REPS 51
 #define PAIR_BUDGET_S 6.0
 
 static double now( void )
@@ -216,10 +216,11 @@ int main( int argc, char** argv )
 				for ( int e = 0; e < entries; e++ ) product( e, p, M, N, K, alpha, A, B, beta, C );
 			/* Auto against forced device is a comparison of medians to 5 %, and
 			   one plan's calls spread +-7 % (run 44, n = 4096: 14.1-16.3 ms, the
-			   host's staging copies): the pair goes on past the line's count, up
-			   to PAIR_REPS, while it has spent under PAIR_BUDGET_S, so that two
-			   medians of one plan differ by about 1 % rather than 2-3 % (run 44's
-			   two misses were such). */
+			   host's staging copies) and more on small calls (run 50, n = 1024:
+			   1.0-2.5 ms): the pair goes on past the line's count, up to
+			   PAIR_REPS, while it has spent under PAIR_BUDGET_S, so that two
+			   medians of one plan differ by about 1 % rather than 2-6 % (run 44's
+			   two misses and run 50's n = 1024 and 4096 x 4096 x 256 were such). */
 			double start = now();
 			for ( int r = 0; r < ( pair ? PAIR_REPS : nrep ); r++ )
 			{
