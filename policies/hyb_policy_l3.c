@@ -430,10 +430,13 @@ int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side )
 	return m->n[1] < m->n[0] ? 1 : 0;
 }
 
-/* Median of n <= 8 times (the mean of the middle two for even n). */
+/* Median of n <= HYB_L3_MEDIAN_MAX times (the mean of the middle two for even n). */
+#define HYB_L3_MEDIAN_MAX 8
+_Static_assert( HYB_L3_PROBE_CALLS <= HYB_L3_MEDIAN_MAX && HYB_L3_WATCH_CALLS <= HYB_L3_MEDIAN_MAX,
+                "hyb_l3_median sorts a copy of at most HYB_L3_MEDIAN_MAX times" );
 static double hyb_l3_median( const double* t, int n )
 {
-	double s[8];
+	double s[HYB_L3_MEDIAN_MAX];
 	memcpy( s, t, (size_t)n * sizeof *s );
 	for ( int i = 1; i < n; i++ )
 		for ( int j = i; j > 0 && s[j] < s[j - 1]; j-- )
@@ -466,7 +469,6 @@ void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds
 		m->mid[s] = hyb_l3_median( m->probe[s], HYB_L3_PROBE_CALLS );
 	m->settled = 1;
 	m->side    = m->mid[1] < m->mid[0] ? 1 : 0;
-	m->nwatch  = 0;
 }
 
 hyb_l3_plan_t hyb_policy_l3_measured_plan( const hyb_l3_plan_t* plan, int side, int settled )

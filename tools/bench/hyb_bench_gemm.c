@@ -202,7 +202,7 @@ int main( int argc, char** argv )
 			double beta = bi ? 1.0 : 0.0, alpha = 1.0;
 			double times[2][PAIR_REPS];
 			double err[2] = { 0, 0 };
-			int    nrep   = reps > PAIR_REPS ? PAIR_REPS : (int)reps;
+			int    nrep   = reps < 1 ? 1 : reps > PAIR_REPS ? PAIR_REPS : (int)reps;
 			/* One untimed call first through each interface: device contexts,
 			   staging buffers and library handles are created on first use,
 			   in every library under test (NVBLAS too). The plain CPU library
@@ -257,7 +257,7 @@ int main( int argc, char** argv )
 				qsort( times[e], (size_t)nrep, sizeof times[e][0], cmpd );
 				/* the median; of an even count, the mean of the middle two (run
 				   47: the upper one of 2 calls made a +8 % of a +4 %) */
-				double med = nrep % 2 ? times[e][nrep / 2] : 0.5 * ( times[e][nrep / 2 - 1] + times[e][nrep / 2] );
+				double      med = nrep % 2 ? times[e][nrep / 2] : 0.5 * ( times[e][nrep / 2 - 1] + times[e][nrep / 2] );
 				int         ok  = err[e] < 10.0 && isfinite( err[e] );
 				const char* lab = pair ? ( e == 0 ? "hyblas-auto" : "hyblas-gpu" ) : label;
 				failures += !ok;
