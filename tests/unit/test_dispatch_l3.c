@@ -266,6 +266,30 @@ static void test_measured_choice( void )
 	CU_ASSERT_EQUAL( probes, HYB_L3_PROBE_CALLS );
 	CU_ASSERT( measured >= 3 );
 	CU_ASSERT_EQUAL( flips, 0 );
+
+	/* A settled side stays timed through the dispatch: the shape's record
+	   settled on the CPU (probe medians 1 s against the device's 2 s), then
+	   four CPU calls of 10 s; the next dispatched call, on the CPU, is the
+	   fifth of the watch, and the shape is probed again (a dispatch that
+	   stops timing settled calls leaves it settled). */
+	hyb_l3_memo_reset();
+	hyb_l3_args_t ka      = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .transa = 'N', .transb = 'N', .m = n, .n = n, .k = n };
+	uint64_t      key     = hyb_l3_memo_key( &ka );
+	int           settled = 0;
+	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS; i++ )
+	{
+		int s = hyb_l3_memo_side( key, 0, &settled );
+		hyb_l3_memo_note( key, s, s ? 2.0 : 1.0 );
+	}
+	CU_ASSERT_FATAL( hyb_l3_memo_side( key, 1, &settled ) == 0 && settled );
+	for ( int i = 0; i < HYB_L3_WATCH_CALLS - 1; i++ )
+		hyb_l3_memo_note( key, 0, 10.0 );
+	CU_ASSERT( hyb_l3_memo_side( key, 1, &settled ) == 0 && settled );
+	o = call_dgemm( 'N', 'N', n, n, n, 0, 1.0, 0.0, 49 );
+	CU_ASSERT( o.err <= o.tol );
+	CU_ASSERT( strstr( o.trace, "measured: the CPU" ) != NULL ); /* the record above */
+	hyb_l3_memo_side( key, 0, &settled );
+	CU_ASSERT( !settled );
 	hyb_t_sim_end();
 
 	/* Below HYBLAS_L3_MIN_FLOPS (the default 2e8; n = 220 has 2.1e7 flops) a
