@@ -253,8 +253,9 @@ static double hyb_y_out(const hyb_spmv_rates_t* r, double ybytes)
 
 /* Bytes the merge of a remainder's nrun row sums into y moves: its sums and row numbers,
    and a cache line of y for each of its rows up to the whole of y. Sparse rows each cost a
-   line, not a value (run 41: twotone's 6476 rows at K = 24 took 55 us more to merge than
-   the 11 us that their values alone predicted, and the split's K was 3x too small). */
+   line, not a value (run 40's trace: twotone's 6476 rows at K = 24 took 55 us more after the
+   span than a device-only call, where their values alone predicted 11 us; runs 40-41: the
+   split's K 3x below the best tested). */
 static double hyb_merge_bytes(double vec, double vb, int64_t nrun)
 {
 	return (double)nrun * (vb + HYB_IB) + fmin((double)nrun * HYB_LINE, vec);
