@@ -8,20 +8,29 @@
    more than the ~1.15x measured depends on one fact this probe measures: does the DMA of the
    copy engines add bandwidth to what the cores already pull from memory, or share it?
 
-   Usage: gpu_probe_bus [--mib M] [--seconds S]
+   Usage: gpu_probe_bus [--mib M] [--seconds S] [--pages]
      M   size of each CPU stream array and each DMA buffer (default 1024 MiB)
      S   length of each timed window (default 0.5 s)
+     --pages  only part E: what registering costs by the kind of pages (4 KiB or transparent
+              huge pages), with and without cudaHostRegisterReadOnly, and whether the
+              device reads pageable memory directly (the eleventh session's question: could
+              the tridiagonal split's device rows skip both the staging copy and the
+              71-109 ms a GiB that registering 4 KiB pages cost in run 35?)
    Prints one line per measurement: what ran, its GB/s (10^9 bytes a second; a triad counts
    3 arrays, a read sum 1, each copy its bytes once), and the time. Exit 77 without a device. */
 
 #include <cuda_runtime.h>
 #include <omp.h>
 
+#include <sys/mman.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -150,17 +159,142 @@ double time_register(char *p, size_t bytes, bool unregister_too, double *unreg_s
     }
     return s;
 }
+
+/* Part E. */
+std::string first_line(const char *path)
+{
+    std::ifstream f(path);
+    std::string l;
+    if (!std::getline(f, l)) l = "(unreadable)";
+    return l;
+}
+
+/* kB of this process's anonymous memory on transparent huge pages. */
+long anon_huge_kib()
+{
+    std::ifstream f("/proc/self/smaps_rollup");
+    std::string key;
+    long v;
+    while (f >> key) {
+        if (key == "AnonHugePages:" && f >> v) return v;
+        f.ignore(1 << 12, '\n');
+    }
+    return -1;
+}
+
+__global__ void read_sum(const double *p, size_t n, double *out)
+{
+    double s = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        s += p[i];
+    if (s == 12345.678) *out = s; /* keeps the loads */
+}
+
+/* Registers and unregisters an already touched region of `bytes` with `flags`, twice (the
+   second is reported: the first may fault page tables in), then times a DMA up from it. */
+void register_case(const char *what, char *p, size_t bytes, unsigned flags, dma_loop &d, double secs)
+{
+    double reg = -1, unreg = 0;
+    for (int rep = 0; rep < 2; rep++) {
+        auto t0 = clk::now();
+        if (cudaHostRegister(p, bytes, flags) != cudaSuccess) {
+            std::printf("%-40s refused: %s\n", what, cudaGetErrorString(cudaGetLastError()));
+            return;
+        }
+        reg = seconds_since(t0);
+        if (rep == 1) break;
+        t0 = clk::now();
+        cudaHostUnregister(p);
+        unreg = seconds_since(t0);
+    }
+    char *keep = d.host_up;
+    d.host_up = p;
+    d.up = true;
+    d.down = false;
+    double g = dma_alone(d, secs);
+    d.host_up = keep;
+    auto t0 = clk::now();
+    cudaHostUnregister(p);
+    double unreg2 = seconds_since(t0);
+    const double gib = (double)bytes / (1 << 30);
+    std::printf("%-40s register %6.1f ms/GiB  unregister %5.1f / %5.1f ms/GiB  dma up %5.1f GB/s\n", what,
+                reg * 1e3 / gib, unreg * 1e3 / gib, unreg2 * 1e3 / gib, g);
+}
+
+void pages_probe(size_t bytes, dma_loop &d, double secs)
+{
+    std::printf("# E: transparent huge pages: enabled %s; defrag %s\n",
+                first_line("/sys/kernel/mm/transparent_hugepage/enabled").c_str(),
+                first_line("/sys/kernel/mm/transparent_hugepage/defrag").c_str());
+    int dev = 0, pma = 0, pma_hpt = 0, ro = 0, reg = 0, cma = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&pma, cudaDevAttrPageableMemoryAccess, dev);
+    cudaDeviceGetAttribute(&pma_hpt, cudaDevAttrPageableMemoryAccessUsesHostPageTables, dev);
+    cudaDeviceGetAttribute(&ro, cudaDevAttrHostRegisterReadOnlySupported, dev);
+    cudaDeviceGetAttribute(&reg, cudaDevAttrHostRegisterSupported, dev);
+    cudaDeviceGetAttribute(&cma, cudaDevAttrConcurrentManagedAccess, dev);
+    std::printf("# E: device attributes: pageableMemoryAccess %d, usesHostPageTables %d, "
+                "hostRegisterReadOnly %d, hostRegister %d, concurrentManagedAccess %d\n",
+                pma, pma_hpt, ro, reg, cma);
+
+    /* As a program's arrays come: malloc, touched. */
+    long h0 = anon_huge_kib();
+    char *plain = (char *)std::malloc(bytes);
+    if (!plain) return;
+    std::memset(plain, 3, bytes);
+    long h1 = anon_huge_kib();
+    std::printf("# E: malloc'd %zu MiB, touched: %ld MiB of it on huge pages\n", bytes >> 20, (h1 - h0) >> 10);
+    register_case("malloc, default flags", plain, bytes, cudaHostRegisterDefault, d, secs);
+    if (ro) register_case("malloc, read-only", plain, bytes, cudaHostRegisterReadOnly, d, secs);
+
+    /* The same asked for huge pages (2 MiB aligned, madvise before the first touch). */
+    const size_t huge = (size_t)2 << 20;
+    char *thp = (char *)std::aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
+    if (thp) {
+        madvise(thp, bytes, MADV_HUGEPAGE);
+        h0 = anon_huge_kib();
+        std::memset(thp, 3, bytes);
+        h1 = anon_huge_kib();
+        std::printf("# E: aligned + MADV_HUGEPAGE %zu MiB, touched: %ld MiB on huge pages\n", bytes >> 20,
+                    (h1 - h0) >> 10);
+        register_case("huge pages, default flags", thp, bytes, cudaHostRegisterDefault, d, secs);
+        if (ro) register_case("huge pages, read-only", thp, bytes, cudaHostRegisterReadOnly, d, secs);
+    }
+
+    /* A kernel reading the malloc'd (CPU-touched) pages directly, where the device can. */
+    if (pma) {
+        double *out;
+        cudaMalloc((void **)&out, sizeof(double));
+        for (int pass = 0; pass < 3; pass++) {
+            auto t0 = clk::now();
+            read_sum<<<1024, 256>>>((const double *)plain, bytes / sizeof(double), out);
+            cudaError_t e = cudaDeviceSynchronize();
+            double s = seconds_since(t0);
+            std::printf("pageable read by a kernel, pass %d: %.1f ms, %.1f GB/s (%s)\n", pass, s * 1e3,
+                        bytes / s / 1e9, cudaGetErrorString(e));
+        }
+        auto t0 = clk::now();
+        double acc = 0;
+        for (size_t i = 0; i < bytes; i += 4096) acc += plain[i];
+        std::printf("CPU touches each page afterwards: %.1f ms (sink %g)\n", seconds_since(t0) * 1e3, acc);
+        cudaFree(out);
+    }
+    std::free(thp);
+    std::free(plain);
+}
 } // namespace
 
 int main(int argc, char **argv)
 {
     size_t mib = 1024;
     double secs = 0.5;
+    bool pages_only = false;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--mib") && i + 1 < argc) mib = std::strtoul(argv[++i], nullptr, 10);
         else if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) secs = std::atof(argv[++i]);
+        else if (!std::strcmp(argv[i], "--pages")) pages_only = true;
         else {
-            std::fprintf(stderr, "usage: gpu_probe_bus [--mib M] [--seconds S]\n");
+            std::fprintf(stderr, "usage: gpu_probe_bus [--mib M] [--seconds S] [--pages]\n");
             return 2;
         }
     }
@@ -197,6 +331,10 @@ int main(int argc, char **argv)
     std::memset(d.host_down, 0, bytes);
     cudaMemset(d.dev_down, 0, bytes);
     cudaDeviceSynchronize();
+    if (pages_only) {
+        pages_probe(bytes, d, secs);
+        return d.failed ? 1 : 0;
+    }
 
     std::printf("# gpu_probe_bus: %d cores, arrays and buffers of %zu MiB, windows of %.2f s\n",
                 cores, mib, secs);
@@ -301,6 +439,7 @@ int main(int argc, char **argv)
         d.host_up = keep_up;
         cudaHostUnregister(pg);
     }
+    pages_probe(bytes, d, secs);
     if (d.failed) return 1;
     std::printf("# sink %g\n", sink);
     return 0;
