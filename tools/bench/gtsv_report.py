@@ -142,13 +142,19 @@ def main(argv):
     else:
         tg.append(("15x LAPACK", "not measured", "?"))
     splits = [(sec(t, s), s) for s in SPLITS if sec(t, s)]
-    if splits and cpu and gpu:
+    # The CPU alone: through dgtsv_ or its kernels called directly (the same work), the
+    # faster. Run 52 measured the first 18 % slower, run 53's alternated processes 0-11 %:
+    # minutes of the host's drift apart, which against the one made a 1.37x of a 1.12x.
+    spike = sec(t, "spike")
+    cpu_best = min(x for x in (cpu, spike) if x) if (cpu or spike) else None
+    if splits and cpu_best and gpu:
         bs, bl = min(splits)
-        alone = min(cpu, gpu)
+        alone = min(cpu_best, gpu)
         tg.append(("CPU and GPU together >= 1.3x the faster alone (same system)",
                    f"{alone / bs:.2f}x: best split {bl.replace('hyblas-', '')} {bs * 1e3:.1f} ms; CPU alone "
-                   f"{cpu * 1e3:.1f} ms; GPU alone {gpu * 1e3:.1f} ms (host-resident, with transfers, check and "
-                   f"factors)", "met" if alone / bs >= 1.3 else "missed"))
+                   f"{cpu_best * 1e3:.1f} ms (dgtsv_ {cpu * 1e3 if cpu else float('nan'):.1f}, kernels called "
+                   f"directly {spike * 1e3 if spike else float('nan'):.1f}); GPU alone {gpu * 1e3:.1f} ms "
+                   f"(host-resident, with transfers, check and factors)", "met" if alone / bs >= 1.3 else "missed"))
     else:
         tg.append(("CPU+GPU 1.3x", "not measured", "?"))
     dk = ("d", 1, n27, 3.0)

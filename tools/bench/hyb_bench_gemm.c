@@ -6,13 +6,19 @@
      label,prec,shape,m,n,k,beta,seconds,tflops,relerr,ok
    Usage: hyb_bench_gemm LABEL SPECFILE [MAX_CPU_FLOPS]
    LABEL "hyblas-pair": each repetition calls dgemm_ (reported as hyblas-auto)
-   and then cblas_dgemm (reported as hyblas-gpu) on the same data, so that
-   run HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu
-   compares auto and forced-device modes side by side in one process.
+   and cblas_dgemm (reported as hyblas-gpu) on the same data, and, where the
+   library under test defines scipy_dgemm_ (libhyblas does), the run forces it
+   onto the CPU and one call of it takes under PAIR_CPU_MAX_S, scipy_dgemm_ too
+   (reported as hyblas-cpu), so that a run under
+   HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,scipy_dgemm_=cpu,... compares
+   auto, forced-device and forced-CPU modes side by side in one process. It
+   also prints, per case, the medians of the per-repetition ratios auto/gpu
+   and auto/cpu as '#' lines.
    SPECFILE lines: "<shape> <prec> <m> <n> <k> <reps>" ('#' comments).
    Calls above MAX_CPU_FLOPS are skipped when LABEL is "cpu" (a CPU run of
    n = 24576 takes minutes; its time is not needed to know the winner). */
 #include <complex.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,25 +40,46 @@ void cblas_sgemm( int, int, int, int, int, int, float, const float*, int, const 
 void cblas_zgemm( int, int, int, int, int, int, const void*, const void*, int, const void*, int, const void*,
                   void*, int );
 
-/* One product C = alpha A B + beta C through the Fortran (entry 0) or CBLAS
-   column-major (entry 1) interface. */
+/* The Fortran interface under another name (scipy_?gemm_), found at run time:
+   only a library under test that defines it has it, the plain BLAS has not. */
+typedef void ( *fgemm_t )( const char*, const char*, const int*, const int*, const int*, const void*,
+                           const void*, const int*, const void*, const int*, const void*, void*, const int*,
+                           size_t, size_t );
+
+static fgemm_t other_gemm( char p )
+{
+	return (fgemm_t)dlsym( RTLD_DEFAULT, p == 'd' ? "scipy_dgemm_" : p == 's' ? "scipy_sgemm_" : "scipy_zgemm_" );
+}
+
+/* Whether the run forces that name onto the CPU (else it is not the CPU path
+   and the pair leaves it out). */
+static int other_is_cpu( char p )
+{
+	const char* modes = getenv( "HYBLAS_ROUTINE_MODE" );
+	char        want[32];
+	snprintf( want, sizeof want, "scipy_%cgemm_=cpu", p );
+	return modes && strstr( modes, want ) && other_gemm( p );
+}
+
+/* One product C = alpha A B + beta C through the Fortran (entry 0), CBLAS
+   column-major (entry 1) or the other Fortran name (entry 2) interface. */
 static void product( int entry, char p, int M, int N, int K, double alpha, const void* A, const void* B,
                      double beta, void* C )
 {
-	if ( entry == 0 )
+	if ( entry == 0 || entry == 2 )
 	{
-		if ( p == 'd' )
-			dgemm_( "N", "N", &M, &N, &K, &alpha, A, &M, B, &K, &beta, C, &M, 1, 1 );
+		float fa = (float)alpha, fb = (float)beta;
+		zc    za = alpha, zb = beta;
+		void* pa = p == 'd' ? (void*)&alpha : p == 's' ? (void*)&fa : (void*)&za;
+		void* pb = p == 'd' ? (void*)&beta : p == 's' ? (void*)&fb : (void*)&zb;
+		if ( entry == 2 )
+			other_gemm( p )( "N", "N", &M, &N, &K, pa, A, &M, B, &K, pb, C, &M, 1, 1 );
+		else if ( p == 'd' )
+			dgemm_( "N", "N", &M, &N, &K, pa, A, &M, B, &K, pb, C, &M, 1, 1 );
 		else if ( p == 's' )
-		{
-			float fa = (float)alpha, fb = (float)beta;
-			sgemm_( "N", "N", &M, &N, &K, &fa, A, &M, B, &K, &fb, C, &M, 1, 1 );
-		}
+			sgemm_( "N", "N", &M, &N, &K, pa, A, &M, B, &K, pb, C, &M, 1, 1 );
 		else
-		{
-			zc za = alpha, zb = beta;
-			zgemm_( "N", "N", &M, &N, &K, &za, A, &M, B, &K, &zb, C, &M, 1, 1 );
-		}
+			zgemm_( "N", "N", &M, &N, &K, pa, A, &M, B, &K, pb, C, &M, 1, 1 );
 		return;
 	}
 	if ( p == 'd' )
@@ -70,6 +97,10 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
    it has spent under PAIR_BUDGET_S seconds on one beta (see below). */
 #define PAIR_REPS 51
 #define PAIR_BUDGET_S 6.0
+/* A pair also times forced CPU calls where one takes less than this: the
+   sizes where auto may keep the CPU (larger CPU calls would eat the budget,
+   and the CPU-only process gives their time). */
+#define PAIR_CPU_MAX_S 0.05
 
 static double now( void )
 {
@@ -158,6 +189,14 @@ static int cmpd( const void* a, const void* b )
 	return x < y ? -1 : x > y;
 }
 
+/* The median of x[0..n) (sorts x); of an even count, the mean of the middle
+   two (run 47: the upper one of 2 calls made a +8 % of a +4 %). */
+static double median( double* x, int n )
+{
+	qsort( x, (size_t)n, sizeof *x, cmpd );
+	return n % 2 ? x[n / 2] : 0.5 * ( x[n / 2 - 1] + x[n / 2] );
+}
+
 int main( int argc, char** argv )
 {
 	if ( argc < 3 )
@@ -195,13 +234,13 @@ int main( int argc, char** argv )
 		}
 		for ( long j = 0; j < n; j++ ) x[j] = hrand( (uint64_t)j ) + ( p == 'z' ? I * hrand( (uint64_t)( j + n ) ) : 0 );
 		int    M = (int)m, N = (int)n, K = (int)k;
-		int pair    = strcmp( label, "hyblas-pair" ) == 0;
-		int entries = pair ? 2 : 1;
+		int pair = strcmp( label, "hyblas-pair" ) == 0;
 		for ( int bi = 0; bi < 2; bi++ )
 		{
 			double beta = bi ? 1.0 : 0.0, alpha = 1.0;
-			double times[2][PAIR_REPS];
-			double err[2] = { 0, 0 };
+			double times[3][PAIR_REPS];
+			double err[3]  = { 0, 0, 0 };
+			int    entries = pair ? 2 : 1;
 			int    nrep   = reps < 1 ? 1 : reps > PAIR_REPS ? PAIR_REPS : (int)reps;
 			/* One untimed call first through each interface: device contexts,
 			   staging buffers and library handles are created on first use,
@@ -209,11 +248,22 @@ int main( int argc, char** argv )
 			   needs none. Then the interfaces alternate call by call: run 42
 			   timed them in blocks instead, and the same plan measured up to
 			   12 % apart from block to block (the host's staging copies drift);
-			   alternating cancels that, at the price of every auto call
-			   following a forced-device call (auto's CPU products at n = 256
-			   run 10-15 % slower right after one, run 29). */
+			   alternating cancels that. Each interface follows each other one
+			   equally often (a CPU product at n = 256 runs 10-15 % slower right
+			   after a device call, run 29). */
 			if ( strcmp( label, "cpu" ) != 0 )
 				for ( int e = 0; e < entries; e++ ) product( e, p, M, N, K, alpha, A, B, beta, C );
+			/* Forced CPU in the pair too, where cheap: auto's CPU calls then
+			   run among the same interleaved device calls as the CPU path
+			   they are compared with (run 51: n = 256 beta 1, auto on the
+			   CPU at 0.36 ms among device calls against the CPU-only
+			   process's 0.33, a +7.5 % that no choice of auto's made). */
+			if ( pair && other_is_cpu( p ) )
+			{
+				double tc = now();
+				product( 2, p, M, N, K, alpha, A, B, beta, C );
+				if ( now() - tc < PAIR_CPU_MAX_S ) entries = 3;
+			}
 			/* Auto against forced device is a comparison of medians to 5 %, and
 			   one plan's calls spread +-7 % (run 44, n = 4096: 14.1-16.3 ms, the
 			   host's staging copies) and more on small calls (run 50, n = 1024:
@@ -229,8 +279,14 @@ int main( int argc, char** argv )
 					if ( now() - start > PAIR_BUDGET_S ) break;
 					nrep = r + 1;
 				}
-				for ( int e = 0; e < entries; e++ )
+				/* With three interfaces the order alternates between
+				   auto, gpu, cpu and auto, cpu, gpu: in the sequence each
+				   follows each other one equally often (a plain rotation
+				   would put cpu after gpu two times in three). */
+				static const int order[2][3] = { { 0, 1, 2 }, { 0, 2, 1 } };
+				for ( int turn = 0; turn < entries; turn++ )
 				{
+					int e = entries == 3 ? order[r % 2][turn] : turn;
 					/* C0 x before the call, for the beta term of the check. */
 					matvec( p, C, (size_t)m, (size_t)n, x, y0 );
 					double t0 = now();
@@ -252,14 +308,26 @@ int main( int argc, char** argv )
 					if ( !( ee <= err[e] ) ) err[e] = ee; /* NaN sticks */
 				}
 			}
+			/* Per repetition, auto against each forced mode next to it in
+			   time: the host's drift over seconds moves both alike. */
+			if ( pair )
+			{
+				double ratio[2][PAIR_REPS];
+				for ( int r = 0; r < nrep; r++ )
+					for ( int e = 1; e < entries; e++ ) ratio[e - 1][r] = times[0][r] / times[e][r];
+				printf( "# pair,%c,%s,%ld,%ld,%ld,%g", p, shape, m, n, k, beta );
+				for ( int e = 1; e < 3; e++ )
+					if ( e < entries )
+						printf( ",%.4f", median( ratio[e - 1], nrep ) );
+					else
+						printf( ",-" );
+				printf( ",%d\n", nrep );
+			}
 			for ( int e = 0; e < entries; e++ )
 			{
-				qsort( times[e], (size_t)nrep, sizeof times[e][0], cmpd );
-				/* the median; of an even count, the mean of the middle two (run
-				   47: the upper one of 2 calls made a +8 % of a +4 %) */
-				double      med = nrep % 2 ? times[e][nrep / 2] : 0.5 * ( times[e][nrep / 2 - 1] + times[e][nrep / 2] );
+				double      med = median( times[e], nrep );
 				int         ok  = err[e] < 10.0 && isfinite( err[e] );
-				const char* lab = pair ? ( e == 0 ? "hyblas-auto" : "hyblas-gpu" ) : label;
+				const char* lab = !pair ? label : e == 0 ? "hyblas-auto" : e == 1 ? "hyblas-gpu" : "hyblas-cpu";
 				failures += !ok;
 				printf( "%s,%c,%s,%ld,%ld,%ld,%g,%.6f,%.3f,%.3g,%s\n", lab, p, shape, m, n, k, beta, med,
 				        flops / med * 1e-12, err[e], ok ? "ok" : "WRONG" );

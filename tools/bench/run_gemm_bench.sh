@@ -24,6 +24,6 @@ case " $PARTS " in *" nvblas "*) [ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvbl
 # process, on the same data: their difference is the model's choice, not
 # the noise between two runs.
 case " $PARTS " in *" hyblas "*)
-HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu HYBLAS_TRACE=$OUT/trace_hyblas.txt \
+HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu,scipy_dgemm_=cpu,scipy_sgemm_=cpu,scipy_zgemm_=cpu HYBLAS_TRACE=$OUT/trace_hyblas.txt \
     LD_PRELOAD=$S/libhyblas.so timeout 900 $S/hyb_bench_gemm hyblas-pair $SPEC >> $OUT/gemm.csv ;; esac
 python3 tools/bench/gemm_report.py $OUT/gemm.csv | tee $OUT/gemm_report.md
