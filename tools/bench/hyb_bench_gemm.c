@@ -101,6 +101,9 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
    sizes where auto may keep the CPU (larger CPU calls would eat the budget,
    and the CPU-only process gives their time). */
 #define PAIR_CPU_MAX_S 0.05
+/* ... and tries one only up to this many flops (one untimed CPU call of
+   n = 16384 takes 70 s on the GPU machine's CPU library: run 54). */
+#define PAIR_CPU_MAX_FLOPS 1e10
 
 static double now( void )
 {
@@ -258,7 +261,7 @@ int main( int argc, char** argv )
 			   they are compared with (run 51: n = 256 beta 1, auto on the
 			   CPU at 0.36 ms among device calls against the CPU-only
 			   process's 0.33, a +7.5 % that no choice of auto's made). */
-			if ( pair && other_is_cpu( p ) )
+			if ( pair && flops <= PAIR_CPU_MAX_FLOPS && other_is_cpu( p ) )
 			{
 				double tc = now();
 				product( 2, p, M, N, K, alpha, A, B, beta, C );
