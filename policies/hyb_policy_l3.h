@@ -80,8 +80,8 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
    percent of each other, and so is its error on small calls (run 29: n = 256,
    CPU 0.30 ms against the device's 0.29; run 42, a slower host: 0.36-0.41
    against 0.28-0.35, and the model predicted the CPU faster). A shape that
-   comes back is then timed both ways, the two sides in turn, and keeps the
-   faster measured one. Calls whose predictions are further apart than
+   comes back is then timed both ways, each side's calls in a row (the
+   model's side first), and keeps the faster measured one. Calls whose predictions are further apart than
    HYB_L3_PROBE_BAND are not measured: the model is trusted there, and a probe
    of the wrong side would cost more than it could save. */
 #define HYB_L3_PROBE_BAND 2.0
@@ -117,8 +117,9 @@ typedef struct
    HYB_L3_PROBE_BAND of each other and the device path exists (tiles fit). */
 int hyb_policy_l3_worth_measuring( const hyb_l3_plan_t* plan );
 
-/* The side the next call of the shape runs: the settled one, else the side
-   with fewer timed calls (`model_side`, the plan's, on a tie). */
+/* The side the next call of the shape runs: the settled one, else
+   `model_side` (the plan's) until it has HYB_L3_PROBE_CALLS timed calls,
+   then the other side. */
 int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side );
 
 /* A call on `side` took `seconds`. While probing: after HYB_L3_PROBE_CALLS

@@ -104,6 +104,11 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
 /* ... and tries one only up to this many flops (one untimed CPU call of
    n = 16384 takes 70 s on the GPU machine's CPU library: run 54). */
 #define PAIR_CPU_MAX_FLOPS 1e10
+/* Untimed calls of auto alone before the pair's timed ones (see below), on
+   calls up to PAIR_AUTO_WARM_FLOPS (where CPU and device come near each
+   other; larger ones would only lengthen the sweep). */
+#define PAIR_AUTO_WARM 8
+#define PAIR_AUTO_WARM_FLOPS 1e11
 
 static double now( void )
 {
@@ -256,6 +261,14 @@ int main( int argc, char** argv )
 			   after a device call, run 29). */
 			if ( strcmp( label, "cpu" ) != 0 )
 				for ( int e = 0; e < entries; e++ ) product( e, p, M, N, K, alpha, A, B, beta, C );
+			/* Then auto alone, PAIR_AUTO_WARM untimed calls in a row: a library
+			   that learns from a repeated shape (hyblas times both sides of
+			   one near its boundary) learns as in a program that calls it
+			   alone, not among the forced calls (run 59: its CPU probes, each
+			   right after a forced-device call, took 0.51-0.63 ms against
+			   0.33-0.35 and it settled on the device, 17 % slower). */
+			if ( pair && flops <= PAIR_AUTO_WARM_FLOPS )
+				for ( int w = 0; w < PAIR_AUTO_WARM; w++ ) product( 0, p, M, N, K, alpha, A, B, beta, C );
 			/* Forced CPU in the pair too, where cheap: auto's CPU calls then
 			   run among the same interleaved device calls as the CPU path
 			   they are compared with (run 51: n = 256 beta 1, auto on the
