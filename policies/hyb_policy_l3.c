@@ -426,11 +426,9 @@ int hyb_policy_l3_worth_measuring( const hyb_l3_plan_t* plan )
 int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side )
 {
 	if ( m->settled ) return m->side;
-	/* The model's side first, all its probes in a row, then the other's: a CPU
-	   product right after a device call runs slower (run 59, n = 256: CPU
-	   probes that each followed a device probe took 0.51-0.63 ms, a CPU call
-	   after a CPU call 0.33), so probes taken in turn measured the CPU after
-	   the device and settled on the device, 17 % slower than the CPU. */
+	/* The model's side first, all its probes in a row, then the other's:
+	   probes taken in turn put every CPU probe right after a device call,
+	   and a CPU product there can run 10-15 % slower (run 29, n = 256). */
 	int first = model_side ? 1 : 0;
 	return m->n[first] < HYB_L3_PROBE_CALLS ? first : !first;
 }
@@ -460,11 +458,17 @@ void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds
 	{
 		if ( side != m->side ) return;
 		m->watch[m->nwatch++ % HYB_L3_WATCH_CALLS] = seconds;
-		if ( m->nwatch < HYB_L3_WATCH_CALLS || m->reprobes >= HYB_L3_REPROBES ) return;
-		if ( hyb_l3_median( m->watch, HYB_L3_WATCH_CALLS ) <= HYB_L3_RECHECK * m->mid[!side] ) return;
-		int reprobes = m->reprobes + 1;
+		int confirm = !m->confirmed && m->nwatch >= HYB_L3_CONFIRM_CALLS;
+		if ( !confirm )
+		{
+			if ( m->nwatch < HYB_L3_WATCH_CALLS || m->reprobes >= HYB_L3_REPROBES ) return;
+			if ( hyb_l3_median( m->watch, HYB_L3_WATCH_CALLS ) <= HYB_L3_RECHECK * m->mid[!side] ) return;
+		}
+		/* probe again: the confirming round (once), or the settled side slowed */
+		int reprobes = m->reprobes + !confirm, confirmed = m->confirmed | confirm;
 		memset( m, 0, sizeof *m );
-		m->reprobes = reprobes;
+		m->reprobes  = reprobes;
+		m->confirmed = confirmed;
 		return;
 	}
 	if ( m->n[side] >= HYB_L3_PROBE_CALLS ) return;

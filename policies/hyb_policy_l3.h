@@ -94,6 +94,13 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 #define HYB_L3_WATCH_CALLS 5
 #define HYB_L3_RECHECK 1.15
 #define HYB_L3_REPROBES 3
+/* A shape is also timed both ways once more after its first
+   HYB_L3_CONFIRM_CALLS settled calls: the first calls after the device
+   starts can run the CPU slower for a while (run 59, n = 256: CPU calls of
+   0.39-0.63 ms during the shape's first ~25 calls, forced and auto alike,
+   then 0.31-0.33), and a probe median taken then makes the other side look
+   better for good, since only the settled side is watched. */
+#define HYB_L3_CONFIRM_CALLS 20
 /* Below HYBLAS_L3_MIN_FLOPS a call keeps the CPU in auto mode, but from this
    size on its plan still carries the device prediction, so that a repeated
    shape near the boundary is measured (n = 256 has 3.4e7 flops); below it
@@ -111,6 +118,7 @@ typedef struct
 	int    nwatch;                         /* settled calls timed since settling */
 	double watch[HYB_L3_WATCH_CALLS];      /* the last of them, round robin */
 	int    reprobes;                       /* times the shape was probed again */
+	int    confirmed;                      /* 1: the confirming probe has been started */
 } hyb_l3_measured_t;
 
 /* 1 when the plan's CPU and device predictions are both finite and within
@@ -126,7 +134,8 @@ int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side );
    on each side the record settles on the side with the smaller median (a
    best time would favour the side that varies more). Settled: the call is
    watched, and the record probes again when the settled side has slowed
-   past the other (HYB_L3_RECHECK above). */
+   past the other (HYB_L3_RECHECK above), and once after its first
+   HYB_L3_CONFIRM_CALLS settled calls. */
 void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds );
 
 /* The plan run on `side`: the plan itself when it is the plan's side, else

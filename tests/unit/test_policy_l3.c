@@ -613,22 +613,40 @@ static void test_measured_choice( void )
 	CU_ASSERT_EQUAL( m.side, 0 );
 	CU_ASSERT_EQUAL( hyb_policy_l3_measured_side( &m, 1 ), 0 );
 	hyb_policy_l3_measured_note( &m, 1, 1e-6 ); /* the other side: ignored */
-	for ( int i = 0; i < 20; i++ )               /* up to 1.15 x 0.5 ms: kept */
+	for ( int i = 0; i < HYB_L3_CONFIRM_CALLS - 2; i++ ) /* up to 1.15 x 0.5 ms: kept */
 		hyb_policy_l3_measured_note( &m, 0, i % 2 ? 5.7e-4 : 3e-4 );
-	CU_ASSERT( m.settled && m.side == 0 && m.reprobes == 0 );
+	CU_ASSERT( m.settled && m.side == 0 && m.reprobes == 0 && !m.confirmed );
+	/* The confirming round after HYB_L3_CONFIRM_CALLS settled calls (the one
+	   ignored above does not count): the first probes ran while the CPU was
+	   slow (run 59's start), now the device is the faster side. */
+	hyb_policy_l3_measured_note( &m, 0, 3e-4 );
+	CU_ASSERT( m.settled );
+	hyb_policy_l3_measured_note( &m, 0, 3e-4 );
+	CU_ASSERT( !m.settled && m.confirmed && m.reprobes == 0 && m.n[0] == 0 && m.n[1] == 0 );
+	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS; i++ )
+	{
+		int s = hyb_policy_l3_measured_side( &m, 0 );
+		CU_ASSERT_EQUAL( s, i < HYB_L3_PROBE_CALLS ? 0 : 1 ); /* the model's side first, in a row */
+		hyb_policy_l3_measured_note( &m, s, s ? 3e-4 : 4e-4 );
+	}
+	CU_ASSERT( m.settled && m.side == 1 && m.confirmed );
+	for ( int i = 0; i < 2 * HYB_L3_CONFIRM_CALLS; i++ ) /* once only */
+		hyb_policy_l3_measured_note( &m, 1, 3e-4 );
+	CU_ASSERT( m.settled && m.side == 1 && m.reprobes == 0 );
 	for ( int r = 1; r <= HYB_L3_REPROBES; r++ )
 	{
-		/* the CPU slows to 0.6 ms: probed again once the median of the last
-		   HYB_L3_WATCH_CALLS says so (3 slow calls in the full window of the
-		   first round, a new window's 5 after a probe) */
-		int calls = 0;
+		/* the settled side slows to 0.6 ms: probed again once the median of
+		   the last HYB_L3_WATCH_CALLS says so (3 slow calls in the full window
+		   of the first round, a new window's 5 after a probe); each probe
+		   settles on the CPU (0.4 ms against 0.5) */
+		int calls = 0, sd = m.side;
 		while ( m.settled && calls < 10 )
 		{
-			hyb_policy_l3_measured_note( &m, 0, 6e-4 );
+			hyb_policy_l3_measured_note( &m, sd, 6e-4 );
 			calls++;
 		}
 		CU_ASSERT_EQUAL( calls, r == 1 ? HYB_L3_WATCH_CALLS / 2 + 1 : HYB_L3_WATCH_CALLS );
-		CU_ASSERT( !m.settled && m.reprobes == r && m.n[0] == 0 && m.n[1] == 0 );
+		CU_ASSERT( !m.settled && m.reprobes == r && m.confirmed && m.n[0] == 0 && m.n[1] == 0 );
 		for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS; i++ )
 		{
 			int s = hyb_policy_l3_measured_side( &m, 0 );
