@@ -97,9 +97,10 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 /* A shape is also timed both ways once more after its first
    HYB_L3_CONFIRM_CALLS settled calls: the first calls after the device
    starts can run the CPU slower for a while (run 59, n = 256: CPU calls of
-   0.39-0.63 ms during the shape's first ~25 calls, forced and auto alike,
-   then 0.31-0.33), and a probe median taken then makes the other side look
-   better for good, since only the settled side is watched. */
+   0.39-0.63 ms from the shape's 8th call to about its 26th, forced and auto
+   alike, 0.31-0.33 before and after), and a probe median taken then makes
+   the other side look better for good, since only the settled side is
+   watched. */
 #define HYB_L3_CONFIRM_CALLS 20
 /* Below HYBLAS_L3_MIN_FLOPS a call keeps the CPU in auto mode, but from this
    size on its plan still carries the device prediction, so that a repeated
