@@ -81,9 +81,10 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
    CPU 0.30 ms against the device's 0.29; run 42, a slower host: 0.36-0.41
    against 0.28-0.35, and the model predicted the CPU faster). A shape that
    comes back is then timed both ways, each side's calls in a row (the
-   model's side first), and keeps the faster measured one. Calls whose predictions are further apart than
-   HYB_L3_PROBE_BAND are not measured: the model is trusted there, and a probe
-   of the wrong side would cost more than it could save. */
+   model's side first), and keeps the faster measured one. Calls whose
+   predictions are further apart than HYB_L3_PROBE_BAND are not measured: the
+   model is trusted there, and a probe of the wrong side would cost more than
+   it could save. */
 #define HYB_L3_PROBE_BAND 2.0
 #define HYB_L3_PROBE_CALLS 3 /* timed calls of each side before settling */
 /* A settled shape keeps timing its calls: when the median of its last

@@ -147,10 +147,11 @@ void both(dma_loop &d, const cpu_arrays &m, cpu_kind kind, int threads, double s
     *dma_gbs = d.moved / d.secs / 1e9;
 }
 
-double time_register(char *p, size_t bytes, bool unregister_too, double *unreg_s)
+double time_register(char *p, size_t bytes, bool unregister_too, double *unreg_s,
+                     unsigned flags = cudaHostRegisterDefault)
 {
     auto t0 = clk::now();
-    if (!cuda_ok(cudaHostRegister(p, bytes, cudaHostRegisterDefault), "cudaHostRegister")) return -1;
+    if (!cuda_ok(cudaHostRegister(p, bytes, flags), "cudaHostRegister")) return -1;
     double s = seconds_since(t0);
     if (unregister_too) {
         t0 = clk::now();
@@ -194,18 +195,11 @@ __global__ void read_sum(const double *p, size_t n, double *out)
    second is reported: the first may fault page tables in), then times a DMA up from it. */
 void register_case(const char *what, char *p, size_t bytes, unsigned flags, dma_loop &d, double secs)
 {
-    double reg = -1, unreg = 0;
-    for (int rep = 0; rep < 2; rep++) {
-        auto t0 = clk::now();
-        if (cudaHostRegister(p, bytes, flags) != cudaSuccess) {
-            std::printf("%-40s refused: %s\n", what, cudaGetErrorString(cudaGetLastError()));
-            return;
-        }
-        reg = seconds_since(t0);
-        if (rep == 1) break;
-        t0 = clk::now();
-        cudaHostUnregister(p);
-        unreg = seconds_since(t0);
+    double unreg = 0, reg = time_register(p, bytes, true, &unreg, flags);
+    if (reg >= 0) reg = time_register(p, bytes, false, nullptr, flags);
+    if (reg < 0) {
+        std::printf("%-40s refused (the reason on stderr)\n", what);
+        return;
     }
     char *keep = d.host_up;
     d.host_up = p;

@@ -70,14 +70,14 @@ def main(path):
 
         # the CPU path: timed beside auto where it was, else the CPU-only process
         cpu_pair = d.get("hyblas-cpu", (None, None))[0]
-        cpu = cpu_pair or d.get("cpu", (None, None))[0]
+        cpu_alone = d.get("cpu", (None, None))[0]
+        cpu = cpu_pair or cpu_alone
         gpu = d.get("hyblas-gpu", (None, None))[0]
         auto = d.get("hyblas-auto", (None, None))[0]
         nv = d.get("nvblas", (None, None))[0]
         r_gpu, r_cpu = pairs.get(key, (None, None))
         ratio = f"{nv / gpu:.2f}x" if nv and gpu else "-"
         best = min(x for x in (cpu, gpu) if x is not None) if (cpu or gpu) else None
-        cpu_alone = d.get("cpu", (None, None))[0]
         if auto and best:
             rel_gpu = (r_gpu if r_gpu else auto / gpu) - 1 if gpu else None
             auto_ran_cpu = r_cpu and r_gpu and abs(math.log(r_cpu)) < abs(math.log(r_gpu))

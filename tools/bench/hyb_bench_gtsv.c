@@ -275,6 +275,13 @@ static int bg_cmp( const void* a, const void* b )
 	return x < y ? -1 : x > y;
 }
 
+/* The median of x[0..n) (the upper middle one for even n); sorts x. */
+static double bg_median( double* x, int n )
+{
+	qsort( x, (size_t)n, sizeof x[0], bg_cmp );
+	return x[n / 2];
+}
+
 int main( int argc, char** argv )
 {
 	if ( argc != 3 )
@@ -345,15 +352,10 @@ int main( int argc, char** argv )
 			spent += t[done - 1];
 			if ( info != 0 ) break;
 		}
-		qsort( t, (size_t)done, sizeof t[0], bg_cmp );
-		double sec = t[done / 2];
+		double sec = bg_median( t, done );
 		if ( kind == BG_SPIKE && info == 0 )
-		{
-			qsort( tc, (size_t)done, sizeof tc[0], bg_cmp );
-			qsort( ts, (size_t)done, sizeof ts[0], bg_cmp );
 			printf( "# spike %c 2^%d nrhs %ld dom %g: check %.2f ms, solve with factors %.2f ms (medians)\n", p, lg,
-			        nrhs, dom, tc[done / 2] * 1e3, ts[done / 2] * 1e3 );
-		}
+			        nrhs, dom, bg_median( tc, done ) * 1e3, bg_median( ts, done ) * 1e3 );
 		/* The kernel-level SPIKE label on a system LAPACK would pivot: not applicable (the
 		   dispatcher sends it to LAPACK); only the check ran. */
 		int    na = kind == BG_SPIKE && info == -1;

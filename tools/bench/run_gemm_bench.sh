@@ -20,9 +20,9 @@ PARTS=${PARTS:-cpu nvblas hyblas}
 case " $PARTS " in *" cpu "*) timeout 900 $S/hyb_bench_gemm cpu $SPEC 2.2e12 >> $OUT/gemm.csv ;; esac
 case " $PARTS " in *" nvblas "*) [ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB \
     timeout 900 $S/hyb_bench_gemm nvblas $SPEC 2>/dev/null | grep -v '^\[NVBLAS\]' >> $OUT/gemm.csv ;; esac
-# hyblas auto (dgemm_) and forced device (cblas_dgemm) alternately in one
-# process, on the same data: their difference is the model's choice, not
-# the noise between two runs.
+# hyblas auto (dgemm_), forced device (cblas_dgemm) and, where a CPU call is
+# cheap, forced CPU (scipy_dgemm_) in turns in one process, on the same data:
+# their difference is the model's choice, not the noise between two runs.
 case " $PARTS " in *" hyblas "*)
 HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,cblas_sgemm=gpu,cblas_zgemm=gpu,scipy_dgemm_=cpu,scipy_sgemm_=cpu,scipy_zgemm_=cpu HYBLAS_TRACE=$OUT/trace_hyblas.txt \
     LD_PRELOAD=$S/libhyblas.so timeout 900 $S/hyb_bench_gemm hyblas-pair $SPEC >> $OUT/gemm.csv ;; esac
