@@ -33,6 +33,7 @@ list(APPEND HYB_CORE_SOURCES
 )
 set(HYB_SHIM_SOURCES
   ${PROJECT_SOURCE_DIR}/shim/hyb_shim_init.c
+  ${PROJECT_SOURCE_DIR}/shim/hyb_shim_ext.c
   ${PROJECT_SOURCE_DIR}/shim/hyb_shim_resolve.c
   ${PROJECT_SOURCE_DIR}/shim/hyb_shim_fork.c
 )

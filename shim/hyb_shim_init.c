@@ -49,8 +49,3 @@ __attribute__( ( constructor ) ) static void hyb_shim_constructor( void )
 {
 	hyb_shim_ensure_init();
 }
-
-__attribute__( ( visibility( "default" ) ) ) const char* hyb_version( void )
-{
-	return HYB_VERSION_STRING;
-}

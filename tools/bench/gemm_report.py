@@ -9,10 +9,12 @@ device and (where a CPU call is cheap) forced CPU in turns, and wrote per case
 the median of the per-repetition ratios auto/gpu and auto/cpu ('# pair' lines):
 the calls of a repetition ran milliseconds apart, under the same host. Auto's
 cost against the device is its paired ratio auto/gpu. Against the CPU it is
-the paired ratio auto/cpu where auto ran the CPU path itself (its ratio to the
-forced CPU nearer 1 than to the forced device: both then pay alike for running
-among device calls, run 51's n = 256); where auto ran the device, the larger
-of that ratio and auto over the CPU-only process (the CPU path at its best).
+the paired ratio auto/cpu where auto ran the CPU path itself in most of its
+timed calls (both then pay alike for running among device calls, run 51's
+n = 256); where auto ran the device, the larger of that ratio and auto over
+the CPU-only process (the CPU path at its best). Which path auto ran is the
+pair line's count of auto calls on the CPU (the library's hyb_calls); in a CSV
+without it, the path whose paired ratio is nearer 1.
 Usage: gemm_report.py gemm.csv"""
 import csv
 import math
@@ -34,13 +36,16 @@ def read_gemm_csv(path):
 
 def read_pairs(path):
     """The '# pair' lines: per case, the medians of auto/gpu and auto/cpu (None where not
-    timed)."""
+    timed) and the share of auto's timed calls that ran on the CPU (None where the line
+    does not say)."""
     pairs = {}
     for l in open(path):
         if l.startswith("# pair,"):
             f = l.strip().split(",")[1:]
             key = (f[0], f[1], int(f[2]), int(f[3]), int(f[4]), float(f[5]))
-            pairs[key] = tuple(None if x == "-" else float(x) for x in f[6:8])
+            r_gpu, r_cpu = (None if x == "-" else float(x) for x in f[6:8])
+            share = int(f[9]) / int(f[8]) if len(f) > 9 and f[9] != "-" and int(f[8]) > 0 else None
+            pairs[key] = (r_gpu, r_cpu, share)
     return pairs
 
 
@@ -75,12 +80,15 @@ def main(path):
         gpu = d.get("hyblas-gpu", (None, None))[0]
         auto = d.get("hyblas-auto", (None, None))[0]
         nv = d.get("nvblas", (None, None))[0]
-        r_gpu, r_cpu = pairs.get(key, (None, None))
+        r_gpu, r_cpu, cpu_share = pairs.get(key, (None, None, None))
         ratio = f"{nv / gpu:.2f}x" if nv and gpu else "-"
         best = min(x for x in (cpu, gpu) if x is not None) if (cpu or gpu) else None
         if auto and best:
             rel_gpu = (r_gpu if r_gpu else auto / gpu) - 1 if gpu else None
-            auto_ran_cpu = r_cpu and r_gpu and abs(math.log(r_cpu)) < abs(math.log(r_gpu))
+            if cpu_share is not None:
+                auto_ran_cpu = r_cpu and cpu_share > 0.5
+            else:
+                auto_ran_cpu = r_cpu and r_gpu and abs(math.log(r_cpu)) < abs(math.log(r_gpu))
             if auto_ran_cpu:
                 rel_cpu = r_cpu - 1
             else:

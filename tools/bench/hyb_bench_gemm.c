@@ -13,7 +13,8 @@
    HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,scipy_dgemm_=cpu,... compares
    auto, forced-device and forced-CPU modes side by side in one process. It
    also prints, per case, the medians of the per-repetition ratios auto/gpu
-   and auto/cpu as '#' lines.
+   and auto/cpu and how many of auto's timed calls ran on the CPU alone (as
+   the library's hyb_calls counts them) as '#' lines.
    SPECFILE lines: "<shape> <prec> <m> <n> <k> <reps>" ('#' comments).
    Calls above MAX_CPU_FLOPS are skipped when LABEL is "cpu" (a CPU run of
    n = 24576 takes minutes; its time is not needed to know the winner). */
@@ -49,6 +50,20 @@ typedef void ( *fgemm_t )( const char*, const char*, const int*, const int*, con
 static fgemm_t other_gemm( char p )
 {
 	return (fgemm_t)dlsym( RTLD_DEFAULT, p == 'd' ? "scipy_dgemm_" : p == 's' ? "scipy_sgemm_" : "scipy_zgemm_" );
+}
+
+/* Calls of auto's name (dgemm_, sgemm_, zgemm_) that the library under test
+   ran on the CPU alone so far, or -1 where it does not count them (the plain
+   BLAS, NVBLAS): the report then knows which path auto took instead of
+   guessing it from the timings (run 60: n = 256, CPU and device 0.38 ms alike
+   in the pair). */
+static long long auto_cpu_calls( char p )
+{
+	typedef int ( *calls_fn )( const char*, unsigned long long[4] );
+	calls_fn           calls = (calls_fn)dlsym( RTLD_DEFAULT, "hyb_calls" );
+	unsigned long long c[4];
+	if ( calls == NULL || calls( p == 'd' ? "dgemm_" : p == 's' ? "sgemm_" : "zgemm_", c ) != 0 ) return -1;
+	return (long long)c[0];
 }
 
 /* Whether the run forces that name onto the CPU (else it is not the CPU path
@@ -94,8 +109,11 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
 }
 
 /* The most repetitions a line may ask for, which a pair also reaches while
-   it has spent under PAIR_BUDGET_S seconds on one beta (see below). */
-#define PAIR_REPS 51
+   it has spent under PAIR_BUDGET_S seconds on one beta (see below). 101:
+   run 60's n = 1024 beta 1, one plan for auto and forced device, had
+   per-repetition ratios from 0.71 to 1.54 and a median of 51 of them at
+   1.08; the median's spread falls as the square root of the count. */
+#define PAIR_REPS 101
 #define PAIR_BUDGET_S 6.0
 /* A pair also times forced CPU calls where one takes less than this: the
    sizes where auto may keep the CPU (larger CPU calls would eat the budget,
@@ -287,7 +305,8 @@ int main( int argc, char** argv )
 			   PAIR_REPS, while it has spent under PAIR_BUDGET_S, so that two
 			   medians of one plan differ by about 1 % rather than 2-6 % (run 44's
 			   two misses and run 50's n = 1024 and 4096 x 4096 x 256 were such). */
-			double start = now();
+			double    start    = now();
+			long long cpu_from = auto_cpu_calls( p );
 			for ( int r = 0; r < ( pair ? PAIR_REPS : nrep ); r++ )
 			{
 				if ( r >= nrep )
@@ -337,7 +356,12 @@ int main( int argc, char** argv )
 						printf( ",%.4f", median( ratio[e - 1], nrep ) );
 					else
 						printf( ",-" );
-				printf( ",%d\n", nrep );
+				long long cpu_to = auto_cpu_calls( p );
+				printf( ",%d", nrep );
+				if ( cpu_from >= 0 && cpu_to >= 0 )
+					printf( ",%lld\n", cpu_to - cpu_from );
+				else
+					printf( ",-\n" );
 			}
 			for ( int e = 0; e < entries; e++ )
 			{

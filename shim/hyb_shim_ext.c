@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What libhyblas exports besides the names it intercepts: the functions of
+   include/hyblas_ext.h. */
+#include "hyblas_ext.h"
+
+#include <string.h>
+
+#include "hyb_routines.h"
+#include "hyb_stats.h"
+
+/* hyblas_ext.h promises four counts, in the order of hyb_path_t. */
+_Static_assert( HYB_PATH_COUNT == 4, "hyb_calls reports four paths" );
+
+#ifndef HYB_VERSION_STRING
+#define HYB_VERSION_STRING "0.0.0"
+#endif
+
+__attribute__( ( visibility( "default" ) ) ) const char* hyb_version( void )
+{
+	return HYB_VERSION_STRING;
+}
+
+__attribute__( ( visibility( "default" ) ) ) int hyb_calls( const char* routine, unsigned long long counts[4] )
+{
+	if ( routine == NULL || counts == NULL ) return -1;
+	for ( int id = 0; id < HYB_R_COUNT; id++ )
+		if ( strcmp( hyb_routine_info[id].name, routine ) == 0 )
+		{
+			for ( int path = 0; path < HYB_PATH_COUNT; path++ )
+				counts[path] = hyb_stats_calls( id, (hyb_path_t)path );
+			return 0;
+		}
+	return -1;
+}
