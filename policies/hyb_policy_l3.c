@@ -488,8 +488,10 @@ hyb_l3_plan_t hyb_policy_l3_measured_plan( const hyb_l3_plan_t* plan, int side, 
 		o.cpu_cols = o.cpu_rows = 0;
 		o.path     = side ? HYB_PATH_GPU : HYB_PATH_CPU;
 		o.t_plan   = side ? plan->t_gpu : plan->t_cpu;
-		if ( !settled ) o.why = side ? "probe: timing the device" : "probe: timing the CPU";
 	}
+	/* A probe of the model's own side is a probe too (run 60's trace called
+	   such CPU probes "below HYBLAS_L3_MIN_FLOPS"). */
+	if ( !settled ) o.why = side ? "probe: timing the device" : "probe: timing the CPU";
 	if ( settled ) o.why = side ? "measured: the device is faster for this shape" : "measured: the CPU is faster for this shape";
 	return o;
 }

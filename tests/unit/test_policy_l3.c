@@ -667,8 +667,8 @@ static void test_measured_choice( void )
 	hyb_l3_plan_t c = hyb_policy_l3_measured_plan( &d, 0, 0 );
 	CU_ASSERT( c.path == HYB_PATH_CPU && c.cpu_cols == 0 && c.t_plan == 1.0 );
 	CU_ASSERT( strstr( c.why, "probe" ) != NULL );
-	c = hyb_policy_l3_measured_plan( &d, 1, 0 ); /* its own side: unchanged */
-	CU_ASSERT( c.path == HYB_PATH_SPLIT && c.cpu_cols == 64 && !strcmp( c.why, "model" ) );
+	c = hyb_policy_l3_measured_plan( &d, 1, 0 ); /* its own side: the plan unchanged, named a probe */
+	CU_ASSERT( c.path == HYB_PATH_SPLIT && c.cpu_cols == 64 && !strcmp( c.why, "probe: timing the device" ) );
 	c = hyb_policy_l3_measured_plan( &d, 1, 1 );
 	CU_ASSERT( c.path == HYB_PATH_SPLIT && strstr( c.why, "measured: the device" ) != NULL );
 	c = hyb_policy_l3_measured_plan( &p, 1, 1 );
