@@ -491,7 +491,9 @@ hyb_l3_plan_t hyb_policy_l3_measured_plan( const hyb_l3_plan_t* plan, int side, 
 	}
 	/* A probe of the model's own side is a probe too (run 60's trace called
 	   such CPU probes "below HYBLAS_L3_MIN_FLOPS"). */
-	if ( !settled ) o.why = side ? "probe: timing the device" : "probe: timing the CPU";
-	if ( settled ) o.why = side ? "measured: the device is faster for this shape" : "measured: the CPU is faster for this shape";
+	if ( settled )
+		o.why = side ? "measured: the device is faster for this shape" : "measured: the CPU is faster for this shape";
+	else
+		o.why = side ? "probe: timing the device" : "probe: timing the CPU";
 	return o;
 }

@@ -4,6 +4,7 @@
 #define HYB_SHIM_H
 
 #include "hyb_args.h"
+#include "hyblas_ext.h" /* the exported hyb_version and hyb_calls (shim/hyb_shim_ext.c) */
 
 /* Stage-1 init, once per process (pthread_once): configuration, logging,
    statistics, the resolver, fork handlers, the exit report. Cheap after the
@@ -18,8 +19,5 @@ void* hyb_shim_resolve( hyb_routine_id_t id );
 
 /* Register the fork handlers (from stage-1 init). */
 void hyb_shim_fork_register( void );
-
-/* Exported: library version string "hyblas X.Y.Z". */
-const char* hyb_version( void );
 
 #endif

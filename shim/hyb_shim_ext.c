@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What libhyblas exports besides the names it intercepts: the functions of
    include/hyblas_ext.h. */
-#include "hyblas_ext.h"
+#include "shim/hyb_shim.h"
 
 #include <string.h>
 

@@ -13,10 +13,6 @@
 #include "kernels/real/hyb_backend_real.h"
 #include "policies/hyb_config.h"
 
-#ifndef HYB_VERSION_STRING
-#define HYB_VERSION_STRING "0.0.0"
-#endif
-
 static pthread_once_t hyb_shim_once = PTHREAD_ONCE_INIT;
 
 static void hyb_shim_report_at_exit( void )
@@ -34,7 +30,7 @@ static void hyb_shim_init_once( void )
 	if ( cfg->report ) atexit( hyb_shim_report_at_exit );
 
 	hyb_shim_fork_register();
-	HYB_LOG( HYB_LOG_INFO, "%s loaded", HYB_VERSION_STRING );
+	HYB_LOG( HYB_LOG_INFO, "%s loaded", hyb_version() );
 }
 
 void hyb_shim_ensure_init( void )

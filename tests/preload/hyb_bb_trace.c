@@ -3,9 +3,12 @@
 #define _GNU_SOURCE
 #include "hyb_bb_trace.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "hyb_bb_check.h"
 
 int hyb_bb_trace_reset( const char* file )
 {
@@ -39,6 +42,36 @@ int hyb_bb_trace_count( const hyb_bb_trace_line_t* t, int n, const char* routine
 		     ( path == NULL || strcmp( t[i].path, path ) == 0 ) )
 			c++;
 	return c;
+}
+
+int hyb_bb_trace_matches_counts( const hyb_bb_trace_line_t* t, int n )
+{
+	typedef int ( *calls_fn )( const char*, unsigned long long[4] );
+	static const char* paths[4] = { "cpu", "gpu", "split", "fallback" }; /* hyb_calls' order */
+	calls_fn           calls    = (calls_fn)dlsym( RTLD_DEFAULT, "hyb_calls" );
+	if ( !hyb_bb_expect( calls != NULL, "libhyblas exports no hyb_calls" ) ) return 0;
+	unsigned long long c[4] = { 7, 7, 7, 7 };
+	int                ok   = hyb_bb_expect( calls( "not_a_blas_name_", c ) == -1 && c[0] == 7,
+	                                         "hyb_calls accepted an unknown name" );
+	for ( int i = 0; i < n; i++ )
+	{
+		int first = 1; /* each routine once, at its first line */
+		for ( int j = 0; j < i && first; j++ )
+			first = strcmp( t[j].routine, t[i].routine ) != 0;
+		if ( !first ) continue;
+		if ( !hyb_bb_expect( calls( t[i].routine, c ) == 0, "hyb_calls refused %s", t[i].routine ) )
+		{
+			ok = 0;
+			continue;
+		}
+		for ( int p = 0; p < 4; p++ )
+		{
+			int seen = hyb_bb_trace_count( t, n, t[i].routine, paths[p] );
+			ok &= hyb_bb_expect( c[p] == (unsigned long long)seen, "hyb_calls: %s %llu calls on %s, the trace %d",
+			                     t[i].routine, c[p], paths[p], seen );
+		}
+	}
+	return ok;
 }
 
 void hyb_bb_trace_print( const hyb_bb_trace_line_t* t, int n )

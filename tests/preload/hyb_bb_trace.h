@@ -26,6 +26,13 @@ int hyb_bb_trace_read( const char* file, hyb_bb_trace_line_t* out, int max );
 int hyb_bb_trace_count( const hyb_bb_trace_line_t* t, int n, const char* routine,
                         const char* path );
 
+/* Whether libhyblas's own counts (its exported hyb_calls, found with dlsym)
+   agree with the trace: for every routine in it, the calls on each path
+   (cpu, gpu, split, fallback); and that hyb_calls refuses a name hyblas does
+   not intercept, leaving the counts untouched. Each disagreement is
+   reported through hyb_bb_expect. Returns 1 when all agree. */
+int hyb_bb_trace_matches_counts( const hyb_bb_trace_line_t* t, int n );
+
 /* Print the parsed lines, one per line, prefixed "trace: ". */
 void hyb_bb_trace_print( const hyb_bb_trace_line_t* t, int n );
 
