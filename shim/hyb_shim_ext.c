@@ -32,3 +32,18 @@ __attribute__( ( visibility( "default" ) ) ) int hyb_calls( const char* routine,
 		}
 	return -1;
 }
+
+__attribute__( ( visibility( "default" ) ) ) const char* hyblas_status_string( hyblas_status_t s )
+{
+	switch ( s )
+	{
+	case HYBLAS_OK: return "success";
+	case HYBLAS_E_INVALID: return "invalid parameter; nothing was changed";
+	case HYBLAS_E_NO_MEMORY: return "out of host memory; nothing was changed";
+	case HYBLAS_E_UNSUPPORTED: return "not supported by this build or machine";
+	case HYBLAS_E_STRUCT_SIZE: return "struct_size not set or too small";
+	case HYBLAS_E_CAPACITY: return "a caller-sized buffer ran out";
+	case HYBLAS_E_INTERNAL: return "internal error";
+	}
+	return "unknown status";
+}
