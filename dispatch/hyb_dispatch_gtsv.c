@@ -119,12 +119,15 @@ static void hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a, 
 	if ( timing ) hyb_gtsv_trace( call, a, HYB_PATH_CPU, c, dt );
 }
 
-/* The check (and the window) on the unmodified arrays, on `threads` threads (0: all). */
+/* The check (and the window) on the unmodified arrays, B included (LAPACK spreads an Inf
+   or NaN of B over all of X, SPIKE would not), on `threads` threads (0: all). */
 static hyb_status_t hyb_gtsv_check( const hyb_gtsv_args_t* a, int threads, hyb_gtsv_check_t* chk )
 {
 	if ( a->prec == HYB_PREC_D )
-		return hyb_dgtsv_check( a->n, a->dl, a->d, a->du, HYB_GTSV_WINDOW_MAX, threads, chk );
-	return hyb_sgtsv_check( a->n, a->dl, a->d, a->du, HYB_GTSV_WINDOW_MAX, threads, chk );
+		return hyb_dgtsv_check_rhs( a->n, a->dl, a->d, a->du, a->nrhs, a->b, a->ldb, HYB_GTSV_WINDOW_MAX,
+		                            threads, chk );
+	return hyb_sgtsv_check_rhs( a->n, a->dl, a->d, a->du, a->nrhs, a->b, a->ldb, HYB_GTSV_WINDOW_MAX, threads,
+	                            chk );
 }
 
 static const char* hyb_gtsv_lapack_why( const hyb_gtsv_check_t* k, int64_t window )

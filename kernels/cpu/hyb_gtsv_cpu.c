@@ -584,15 +584,17 @@ HYB_GTSV_INLINE void FN( gtsv_row_dom )( int64_t n, int64_t i, const T* dl, cons
 	T offr = lm + up, offc = um + lp;
 	/* A ratio is computed only when it may lower the minimum, which after the first rows is
 	   rare: no division in the common case. Inf * 0 and NaN fail the test, so rows with a
-	   zero off-diagonal sum at an infinite minimum, and non-finite rows, take the exact path;
-	   0/0 (a zero row) counts as 0. */
-	if ( !( ad >= *rmin * offr ) )
+	   zero off-diagonal sum at an infinite minimum, and non-finite rows, take the exact path.
+	   A zero diagonal always does: with a zero off-diagonal sum the test reads 0 >= min * 0,
+	   true at any finite minimum, and would call an all-zero row or column (a singular
+	   matrix) dominant; 0/0 counts as 0. */
+	if ( !( ad >= *rmin * offr ) || ad == 0 )
 	{
 		T r = ad / offr;
 		if ( !( r >= 0 ) ) r = 0;
 		if ( r < *rmin ) *rmin = r;
 	}
-	if ( !( ad >= *cmin * offc ) )
+	if ( !( ad >= *cmin * offc ) || ad == 0 )
 	{
 		T r = ad / offc;
 		if ( !( r >= 0 ) ) r = 0;
@@ -631,12 +633,15 @@ HYB_GTSV_INLINE void FN( gtsv_row_pivot )( int64_t n, int64_t i, const T* dl, co
    dominant. Skipping is exact: in a block of strictly column-dominant columns, entered
    without a swap, LAPACK neither swaps nor meets a zero pivot (header proof), and the
    recurrence is restarted `warm` rows before the next block that needs it. The lanes'
-   recurrences are interleaved (same specialisation as gtsv_lanes_impl). */
+   recurrences are interleaved (same specialisation as gtsv_lanes_impl). The block's rows
+   of B's nrhs columns are read too, for non-finite values only. *nf gets bit 0 for a
+   non-finite entry of the matrix, bit 1 for one of B. */
 HYB_GTSV_INLINE void FN( gtsv_check_impl )( const int nl, int64_t n, const T* dl, const T* d,
-                                           const T* du, int64_t warm, const int64_t* lo,
-                                           const int64_t* hi, T* mr, T* mc, int* nf,
-                                           hyb_gtsv_event_t* ev )
+                                           const T* du, int64_t nrhs, const T* b, int64_t ldb,
+                                           int64_t warm, const int64_t* lo, const int64_t* hi,
+                                           T* mr, T* mc, int* nf, hyb_gtsv_event_t* ev )
 {
+	unsigned rhs_bad = 0;
 	const int64_t bk = 2048;
 	T             c[HYB_GTSV_LANES], rmin[HYB_GTSV_LANES], cmin[HYB_GTSV_LANES], acc[HYB_GTSV_LANES];
 	int           kind[HYB_GTSV_LANES], exact[HYB_GTSV_LANES];
@@ -666,6 +671,13 @@ HYB_GTSV_INLINE void FN( gtsv_check_impl )( const int nl, int64_t n, const T* dl
 			for ( int64_t i = a[l]; i < e; i++ )
 				FN( gtsv_row_dom )( n, i, dl, d, du, &rmin[l], &bcmin, &acc[l] );
 			if ( bcmin < cmin[l] ) cmin[l] = bcmin;
+			/* x - x is 0 unless x is Inf or NaN; an OR of compares vectorises */
+			for ( int64_t j = 0; j < nrhs; j++ )
+			{
+				const T* bj = b + j * ldb;
+				for ( int64_t i = a[l]; i < e; i++ )
+					rhs_bad |= !( bj[i] - bj[i] == 0 );
+			}
 			need[l] = len[l] > 0 && kind[l] == HYB_GTSV_EV_NONE && !( bcmin > 1 );
 			if ( !need[l] ) continue;
 			if ( len[l] > maxlen ) maxlen = len[l];
@@ -682,6 +694,7 @@ HYB_GTSV_INLINE void FN( gtsv_check_impl )( const int nl, int64_t n, const T* dl
 		for ( int l = 0; l < nl; l++ )
 			if ( need[l] ) at[l] = a[l] + len[l];
 	}
+	*nf |= rhs_bad ? 2 : 0;
 	for ( int l = 0; l < nl; l++ )
 	{
 		if ( rmin[l] < *mr ) *mr = rmin[l];
@@ -694,19 +707,28 @@ HYB_GTSV_INLINE void FN( gtsv_check_impl )( const int nl, int64_t n, const T* dl
 }
 
 static void FN( gtsv_check_lanes )( int64_t n, const T* dl, const T* d, const T* du,
-                                    int64_t warm, int nl, const int64_t* lo, const int64_t* hi,
-                                    T* mr, T* mc, int* nf, hyb_gtsv_event_t* ev )
+                                    int64_t nrhs, const T* b, int64_t ldb, int64_t warm, int nl,
+                                    const int64_t* lo, const int64_t* hi, T* mr, T* mc, int* nf,
+                                    hyb_gtsv_event_t* ev )
 {
 	if ( nl == HYB_GTSV_LANES )
-		FN( gtsv_check_impl )( HYB_GTSV_LANES, n, dl, d, du, warm, lo, hi, mr, mc, nf, ev );
+		FN( gtsv_check_impl )( HYB_GTSV_LANES, n, dl, d, du, nrhs, b, ldb, warm, lo, hi, mr, mc,
+		                       nf, ev );
 	else
-		FN( gtsv_check_impl )( nl, n, dl, d, du, warm, lo, hi, mr, mc, nf, ev );
+		FN( gtsv_check_impl )( nl, n, dl, d, du, nrhs, b, ldb, warm, lo, hi, mr, mc, nf, ev );
 }
 
 hyb_status_t FN( gtsv_check )( int64_t n, const T* dl, const T* d, const T* du, int64_t warm,
                                int nthreads, hyb_gtsv_check_t* out )
 {
-	if ( out == NULL || warm < 0 || !hyb_gtsv_args_ok( n, 0, dl, d, du, NULL, n > 1 ? n : 1 ) )
+	return FN( gtsv_check_rhs )( n, dl, d, du, 0, NULL, n > 1 ? n : 1, warm, nthreads, out );
+}
+
+hyb_status_t FN( gtsv_check_rhs )( int64_t n, const T* dl, const T* d, const T* du, int64_t nrhs,
+                                   const T* b, int64_t ldb, int64_t warm, int nthreads,
+                                   hyb_gtsv_check_t* out )
+{
+	if ( out == NULL || warm < 0 || !hyb_gtsv_args_ok( n, nrhs, dl, d, du, b, ldb ) )
 		return HYB_E_INVALID;
 	out->dom_row   = INFINITY;
 	out->dom_col   = INFINITY;
@@ -749,24 +771,25 @@ hyb_status_t FN( gtsv_check )( int64_t n, const T* dl, const T* d, const T* du, 
 		for ( int64_t g = p0; g < p1; g += HYB_GTSV_LANES )
 		{
 			int cnt = (int)( p1 - g < HYB_GTSV_LANES ? p1 - g : HYB_GTSV_LANES );
-			FN( gtsv_check_lanes )( n, dl, d, du, warm, cnt, bound + g, bound + g + 1, &mr[tid],
-			                        &mc[tid], &nf[tid], ev + g );
+			FN( gtsv_check_lanes )( n, dl, d, du, nrhs, b, ldb, warm, cnt, bound + g,
+			                        bound + g + 1, &mr[tid], &mc[tid], &nf[tid], ev + g );
 		}
 	}
 
 	T   rmin = (T)INFINITY, cmin = (T)INFINITY;
-	int bad  = 0;
+	int flags = 0;
 	for ( int64_t t = 0; t < nteam; t++ )
 	{
 		rmin = mr[t] < rmin ? mr[t] : rmin;
 		cmin = mc[t] < cmin ? mc[t] : cmin;
-		bad |= nf[t];
+		flags |= nf[t];
 	}
+	int bad = flags & 1; /* the matrix: its dominance and pivots are unknown */
 	const hyb_gtsv_event_t* first = NULL;
 	for ( int64_t k = 0; k < p && first == NULL; k++ )
 		if ( ev[k].kind != HYB_GTSV_EV_NONE ) first = &ev[k];
 
-	out->nonfinite = bad;
+	out->nonfinite = flags != 0;
 	out->dom_row   = bad ? 0.0 : (double)rmin;
 	out->dom_col   = bad ? 0.0 : (double)cmin;
 	if ( bad )

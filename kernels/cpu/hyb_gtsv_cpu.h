@@ -50,16 +50,23 @@ hyb_status_t hyb_sgtsv_thomas( int64_t n, int64_t nrhs, float* dl, float* d, con
 /* ---------------------------------------------------------------------------------------
    hyb_?gtsv_check: the O(n) facts that decide whether truncated SPIKE may stand in for
    LAPACK on this matrix. One parallel pass over dl, d, du (24 bytes a row in double).
+   hyb_?gtsv_check_rhs: the same, and in the same pass B's nrhs columns (ldb >= max(1, n))
+   are read for Inf and NaN: LAPACK's elimination carries a non-finite b[i] into every x,
+   which truncated SPIKE would confine to a window around row i, so such a B goes to
+   LAPACK too (8 more bytes a row per right-hand side).
      dom_row   min over rows    |d[i]| / (|dl[i-1]| + |du[i]|)
      dom_col   min over columns |d[j]| / (|du[j-1]| + |dl[j]|)
-               (+inf when every off-diagonal is zero; a zero diagonal with zero
-               off-diagonals counts 0; both are 0 when nonfinite)
-     nonfinite 1 when an entry is Inf or NaN
+               (+inf when every off-diagonal is zero; a zero diagonal counts 0, also
+               with zero off-diagonals: an all-zero row or column is singular; both
+               are 0 when an entry of the matrix is Inf or NaN)
+     nonfinite 1 when an entry of dl, d, du (or of B, _rhs) is Inf or NaN
      pivot     0: LAPACK's pivoting test never swaps rows; k > 0: it swaps (or may, within a
                relative margin of 8 ulps on the test) first at its step k (1-based, the
                exchange of rows k and k+1); -1: not determined
      info      0: no exact zero pivot before the first swap; k > 0: LAPACK returns INFO = k
                (U(k,k) = 0 with no swap before it); -1: not determined
+               (pivot and info are -1 when the matrix has a non-finite entry; a
+               non-finite B leaves them as the matrix gives them)
    How pivot/info are found: a column-dominant matrix keeps |d'[i]| > |du[i-1]| >=
    |fl(dl[i-1]/d'[i-1]) du[i-1]| (induction: each step's |fact| <= 1 because the previous
    test passed), so the test always passes and no pivot is zero, also in floating point.
@@ -90,6 +97,12 @@ hyb_status_t hyb_dgtsv_check( int64_t n, const double* dl, const double* d, cons
                               int64_t warm, int nthreads, hyb_gtsv_check_t* out );
 hyb_status_t hyb_sgtsv_check( int64_t n, const float* dl, const float* d, const float* du,
                               int64_t warm, int nthreads, hyb_gtsv_check_t* out );
+hyb_status_t hyb_dgtsv_check_rhs( int64_t n, const double* dl, const double* d, const double* du,
+                                  int64_t nrhs, const double* b, int64_t ldb, int64_t warm,
+                                  int nthreads, hyb_gtsv_check_t* out );
+hyb_status_t hyb_sgtsv_check_rhs( int64_t n, const float* dl, const float* d, const float* du,
+                                  int64_t nrhs, const float* b, int64_t ldb, int64_t warm,
+                                  int nthreads, hyb_gtsv_check_t* out );
 
 /* ---------------------------------------------------------------------------------------
    hyb_?gtsv_factors: write LAPACK's no-swap factors (D = d', DL zeroed but DL(n-2)) in

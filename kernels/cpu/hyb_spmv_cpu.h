@@ -18,14 +18,12 @@
      CSR      a/ja of length ia[m] - ia[0], ia of length m + 1, positions ia[i] - base
      x, y     length m, not overlapping; y is only written (every element, empty rows 0)
      nthreads OpenMP threads (0: the OpenMP default); small problems use fewer
-   Returns HYB_OK; HYB_E_INVALID for a bad transa/m/nnz/base/NULL pointer (y untouched), or
-   for a row index out of range or a decreasing ia (y partly written; y is never written
-   outside [0, m)); HYB_E_NO_MEMORY when an unsorted or transposed product cannot get its
-   O(m) or O(nnz) work space (y untouched).
-   Column indices are trusted on the row-partitioned paths (as by MKL, whose manual
-   documents no index checking): a column outside [base, m + base) reads outside x there.
-   Run hyb_spmv_src_validate first where indices cannot be trusted. The scatter paths
-   (unsorted COO, transposed products) check every index and return HYB_E_INVALID.
+   Returns HYB_OK; HYB_E_INVALID for a bad transa/m/nnz/base/NULL pointer, a row or
+   column index outside [base, m + base) or a decreasing ia; HYB_E_NO_MEMORY when an
+   unsorted or transposed product cannot get its O(m) or O(nnz) work space. On any error y
+   is untouched: every index is checked before y is written (one pass over the index
+   arrays, hyb_spmv_src_validate, or the scatter path's first pass), so x and y are never
+   accessed outside [0, m).
    Accumulation is in double for both precisions. Thread-safe (no shared state); callable
    from several application threads at once.
    Strategy: a COO sorted by row of op(A) (and CSR with 'N') runs row-partitioned (each y

@@ -166,48 +166,55 @@ hyb_status_t hyb_spmv_src_csr(char transa, int64_t m, hyb_prec_t prec, const voi
 	return HYB_OK;
 }
 
-hyb_status_t hyb_spmv_src_validate(const hyb_spmv_src_t* s, int nthreads)
+/* Nonzero when an index a[k] - base, k in [lo, hi), lies outside [0, um). In unsigned
+   arithmetic a value below the base wraps to a large one (and INT_MIN - 1 cannot
+   overflow), so one compare per index serves both bounds; the OR-reduction vectorises. */
+static inline unsigned hyb_fmt_outside(const int* a, int64_t lo, int64_t hi, unsigned base,
+                                       unsigned um)
 {
-	const int64_t  m    = s->m;
-	const int      base = s->base;
-	const uint64_t um   = (uint64_t)m;
-	int            bad  = 0;
-	if (m == 0 || (s->layout == HYB_SPMV_COO && s->nnz == 0)) return HYB_OK;
-	int nth = hyb_fmt_threads(nthreads);
-	int mn = INT_MAX, mx = INT_MIN; /* min/max reductions vectorise; ranges checked after */
-	if (s->layout == HYB_SPMV_COO)
+	unsigned bad = 0;
+	for (int64_t k = lo; k < hi; k++)
+		bad |= (unsigned)a[k] - base >= um;
+	return bad;
+}
+
+/* Nonzero when a decreases somewhere in [lo, hi] (some a[i + 1] < a[i], lo <= i < hi). */
+static inline unsigned hyb_fmt_decreasing(const int* a, int64_t lo, int64_t hi)
+{
+	unsigned dec = 0;
+	for (int64_t i = lo; i < hi; i++)
+		dec |= a[i + 1] < a[i];
+	return dec;
+}
+
+hyb_status_t hyb_spmv_src_validate(const hyb_spmv_src_t* s, int nthreads, int* grouped)
+{
+	const int64_t m   = s->m;
+	const int     coo = s->layout == HYB_SPMV_COO;
+	if (grouped) *grouped = coo ? 1 : !s->trans;
+	if (m == 0 || (coo && s->nnz == 0)) return HYB_OK;
+	const unsigned um = (unsigned)m, base = (unsigned)s->base;
+	/* CSR: positions [ia[0] - base, ia[m] - base) exist (hyb_spmv_src_csr checked
+	   base <= ia[0] <= ia[m]), so ja is read there whatever ia holds in between. */
+	const int64_t k0  = coo ? 0 : (int64_t)s->ia[0] - s->base;
+	const int64_t n   = coo ? s->nnz : (int64_t)s->ia[m] - s->ia[0];
+	const int*    tgt = s->trans ? s->colind : s->rowind; /* COO: rows of op(A) */
+	unsigned      bad = 0, dec = 0;
+#pragma omp parallel num_threads(hyb_fmt_threads(nthreads)) reduction(| : bad, dec)
 	{
-		const int* R = s->rowind;
-		const int* C = s->colind;
-#pragma omp parallel for simd num_threads(nth) schedule(static) reduction(min \
-                                                                          : mn) reduction(max      \
-                                                                                          : mx)
-		for (int64_t k = 0; k < s->nnz; k++)
+		int     nt = omp_get_num_threads(), t = omp_get_thread_num();
+		int64_t lo = k0 + hyb_part_lo(n, nt, t), hi = k0 + hyb_part_lo(n, nt, t + 1);
+		if (coo)
 		{
-			int lo = R[k] < C[k] ? R[k] : C[k], hi = R[k] < C[k] ? C[k] : R[k];
-			mn = lo < mn ? lo : mn;
-			mx = hi > mx ? hi : mx;
+			bad |= hyb_fmt_outside(s->rowind, lo, hi, base, um) |
+			       hyb_fmt_outside(s->colind, lo, hi, base, um);
+			dec |= hyb_fmt_decreasing(tgt, lo, hi < n ? hi : n - 1);
 		}
+		else
+			bad |= hyb_fmt_decreasing(s->ia, hyb_part_lo(m, nt, t), hyb_part_lo(m, nt, t + 1)) |
+			       hyb_fmt_outside(s->ja, lo, hi, base, um);
 	}
-	else
-	{
-#pragma omp parallel for num_threads(nth) schedule(static) reduction(| : bad)
-		for (int64_t i = 0; i < m; i++)
-			bad |= s->ia[i + 1] < s->ia[i];
-		if (bad) return HYB_E_INVALID;
-		const int* ja = s->ja;
-		int64_t    k0 = (int64_t)s->ia[0] - base, k1 = (int64_t)s->ia[m] - base;
-#pragma omp parallel for simd num_threads(nth) schedule(static) reduction(min \
-                                                                                            : mn) reduction(max \
-                                                                                                            : mx)
-		for (int64_t k = k0; k < k1; k++)
-		{
-			mn = ja[k] < mn ? ja[k] : mn;
-			mx = ja[k] > mx ? ja[k] : mx;
-		}
-	}
-	if (mx != INT_MIN)
-		bad = (uint64_t)((int64_t)mn - base) >= um || (uint64_t)((int64_t)mx - base) >= um;
+	if (grouped && coo) *grouped = !dec;
 	return bad ? HYB_E_INVALID : HYB_OK;
 }
 

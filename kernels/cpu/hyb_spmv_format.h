@@ -136,11 +136,12 @@ hyb_status_t hyb_spmv_src_csr(char transa, int64_t m, hyb_prec_t prec, const voi
                               const int* ja, int base, hyb_spmv_src_t* src);
 
 /* Check every index of the source: 0 <= row, col < m after removing the base; CSR: ia
-   non-decreasing. One parallel pass over the index arrays (4 or 8 bytes per entry), for
-   callers that cannot trust the indices (the row-partitioned product kernels read x
-   through the column indices unchecked, as MKL does). Returns HYB_OK or HYB_E_INVALID.
-   Thread-safe. */
-hyb_status_t hyb_spmv_src_validate(const hyb_spmv_src_t* src, int nthreads);
+   non-decreasing. One parallel pass over the index arrays (4 bytes per CSR entry, 8 per
+   COO entry), for callers that read or write through the indices. If grouped is not NULL
+   it receives 1 when the entries are grouped by row of op(A) with the rows in ascending
+   order (COO: rowind ('N') or colind ('T') non-decreasing; CSR: 'N'), else 0.
+   Returns HYB_OK or HYB_E_INVALID. Thread-safe. */
+hyb_status_t hyb_spmv_src_validate(const hyb_spmv_src_t* src, int nthreads, int* grouped);
 
 /* Exclusive prefix sum in place: counts a[0..n-1] become their running offsets and a[n]
    the total (a has n + 1 elements). Uses up to nthreads threads on long arrays. */

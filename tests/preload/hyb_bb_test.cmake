@@ -9,7 +9,7 @@
 #                   [WORKING_DIRECTORY d] [TIMEOUT s] [SKIP_RETURN_CODE c]
 #                   [RUN_SERIAL] COMMAND cmd args...)
 #
-# PRELOAD sets LD_PRELOAD to libhyblas.so of this build. An ENV entry
+# PRELOAD sets LD_PRELOAD to libhyblas.so of this build (HYB_BB_PRELOAD). An ENV entry
 # K+=V prepends V to the path list K (LD_LIBRARY_PATH: the caller's value
 # may be what makes the system libraries loadable, e.g. on the GPU machine).
 
@@ -36,6 +36,15 @@ set(HYB_TEST_BLAS_DIR ${_hyb_blas_dir} CACHE PATH
 set(HYB_TEST_LAPACK_DIR ${_hyb_lapack_dir} CACHE PATH
     "liblapack-test's directory: LAPACK testers and reference liblapack.so.3")
 
+# What LD_PRELOAD holds for a test of this build: libhyblas.so, after the ASan runtime in a
+# HYB_SANITIZE=address build (an ASan library in a program built without ASan needs the
+# runtime loaded before everything else, or the program stops at start-up).
+if(HYB_ASAN_RUNTIME)
+  set(HYB_BB_PRELOAD "${HYB_ASAN_RUNTIME}:$<TARGET_FILE:hyblas>")
+else()
+  set(HYB_BB_PRELOAD "$<TARGET_FILE:hyblas>")
+endif()
+
 # Settings every black-box test starts from: no calibration profile of the
 # user running the tests, one OpenBLAS thread (a 2-core CI box; OpenBLAS
 # threads spin), quiet OpenMP.
@@ -60,7 +69,7 @@ function(hyb_bb_add_test)
 
   set(env ${HYB_BB_BASE_ENV} ${T_ENV})
   if(T_PRELOAD)
-    list(APPEND env "LD_PRELOAD=$<TARGET_FILE:hyblas>")
+    list(APPEND env "LD_PRELOAD=${HYB_BB_PRELOAD}")
   endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)

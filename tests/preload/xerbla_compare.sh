@@ -3,7 +3,8 @@
 # Run an error-reporting program twice, without and with hyblas preloaded,
 # in the current directory, and require identical records on stdout (the
 # invalid-argument reports must not depend on hyblas).
-#   xerbla_compare.sh LIBHYBLAS program args...
+#   xerbla_compare.sh PRELOAD program args...
+# PRELOAD is what LD_PRELOAD gets: libhyblas.so (after the ASan runtime in an ASan build).
 set -eu
 lib=$1
 shift

@@ -180,6 +180,72 @@ static void test_forward_ineligible( void )
 	dg_config_end();
 }
 
+/* Dominant systems LAPACK cannot solve as SPIKE would: an exactly zero column or row
+   (singular: LAPACK's INFO = k, whatever the dominance of the other rows), and an Inf or NaN
+   in B (LAPACK carries it into all of X; SPIKE would confine it to a window). Each must
+   reach LAPACK and come back with LAPACK's INFO and outputs, bit for bit, in every mode and
+   both precisions. */
+static void dg_lapack_case( const tgt_sys_t* s, int single, const char* what )
+{
+	tgt_arr_t L = tgt_lapack( s, single );
+	int64_t   info;
+	dg_forwarded = 0;
+	tgt_arr_t A  = dg_dispatch( s, single, 1, &info, 0 );
+	size_t    es = single ? 4 : 8;
+	TGT_EXPECT( dg_forwarded == 1, "%s: not forwarded to LAPACK\n", what );
+	TGT_EXPECT( info == L.info, "%s: INFO %lld, LAPACK's %d\n", what, (long long)info, L.info );
+	TGT_EXPECT( memcmp( A.b, L.b, (size_t)( s->ldb * s->nrhs ) * es ) == 0 &&
+	                memcmp( A.d, L.d, (size_t)s->n * es ) == 0 && memcmp( A.dl, L.dl, (size_t)( s->n - 1 ) * es ) == 0,
+	            "%s: outputs differ from LAPACK's own\n", what );
+	tgt_arr_free( &A );
+	tgt_arr_free( &L );
+}
+
+static void test_forward_singular_nonfinite( void )
+{
+	static const char* modes[] = { "cpu", "gpu", "auto" };
+	for ( size_t q = 0; q < sizeof modes / sizeof modes[0]; q++ )
+	{
+		dg_config( modes[q], "HYBLAS_GTSV_MIN_N", "8192", NULL );
+		for ( int single = 0; single <= 1; single++ )
+		{
+			char what[120];
+			/* an all-zero column j (d[j] = du[j-1] = dl[j] = 0) or row j (d[j] = dl[j-1] =
+			   du[j] = 0) of a matrix dominant in both senses elsewhere, at the start, inside,
+			   at the end */
+			static const int64_t at[] = { 0, 5000, 29999 };
+			for ( int row = 0; row <= 1; row++ )
+				for ( size_t c = 0; c < sizeof at / sizeof at[0]; c++ )
+				{
+					hyb_t_rng_t rng = hyb_t_rng( 70 + c );
+					tgt_sys_t   s   = tgt_make( &rng, TGT_BOTH, 30000, 2, 1, 2.0 );
+					int64_t     j   = at[c];
+					s.d[j]          = 0;
+					if ( j > 0 ) ( row ? s.dl : s.du )[j - 1] = 0;
+					if ( j + 1 < s.n ) ( row ? s.du : s.dl )[j] = 0;
+					snprintf( what, sizeof what, "mode %s %c zero %s %lld", modes[q], single ? 's' : 'd',
+					          row ? "row" : "column", (long long)j );
+					dg_lapack_case( &s, single, what );
+					tgt_free( &s );
+				}
+			/* Inf or NaN in B, in the second right-hand side only, at a few rows */
+			static const double bad[] = { NAN, INFINITY, -INFINITY };
+			static const int64_t rows[] = { 0, 12345, 29999 };
+			for ( size_t v = 0; v < sizeof bad / sizeof bad[0]; v++ )
+			{
+				hyb_t_rng_t rng = hyb_t_rng( 80 + v );
+				tgt_sys_t   s   = tgt_make( &rng, TGT_COL, 30000, 2, 3, 2.0 );
+				s.b[s.ldb + rows[v]] = bad[v];
+				snprintf( what, sizeof what, "mode %s %c B(%lld, 2) = %g", modes[q], single ? 's' : 'd',
+				          (long long)rows[v], bad[v] );
+				dg_lapack_case( &s, single, what );
+				tgt_free( &s );
+			}
+		}
+		dg_config_end();
+	}
+}
+
 /* The SPIKE paths in each mode and configuration, d and s, nrhs 1 and 3, ldb > n, INFO
    through the LP64 and ILP64 conventions. */
 static void dg_spike_case( const char* what, int single, int64_t n, int64_t nrhs, int info64, uint64_t seed )
@@ -353,6 +419,7 @@ static int dg_cleanup( void )
 static CU_TestInfo hyb_tests_dispatch_gtsv[] = {
 	{ "forward_invalid", test_forward_invalid },
 	{ "forward_ineligible", test_forward_ineligible },
+	{ "forward_singular_nonfinite", test_forward_singular_nonfinite },
 	{ "spike_modes", test_spike_modes },
 	{ "faults", test_faults },
 	{ "profile", test_profile },

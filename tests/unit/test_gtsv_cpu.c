@@ -345,13 +345,31 @@ static void test_check_flags( void )
 
 	/* Non-finite entries. */
 	s       = tgt_make( &rng, TGT_COL, 5000, 1, 0, 2.0 );
-	s.d[17] = NAN;
+	double d17 = s.d[17];
+	s.d[17]    = NAN;
 	CU_ASSERT_EQUAL( hyb_dgtsv_check( s.n, s.dl, s.d, s.du, 100, 2, &c ), HYB_OK );
 	TGT_EXPECT( c.nonfinite && c.dom_row == 0 && c.pivot == -1, "nan not flagged\n" );
-	s.d[17]     = 1;
+	s.d[17]       = d17;
+	double keep   = s.du[s.n - 2];
 	s.du[s.n - 2] = INFINITY;
 	hyb_dgtsv_check( s.n, s.dl, s.d, s.du, 100, 2, &c );
 	TGT_EXPECT( c.nonfinite, "inf not flagged\n" );
+	s.du[s.n - 2] = keep;
+	/* B is read by the _rhs variant only; the matrix's facts stand beside the flag */
+	s.b[4000] = NAN;
+	hyb_dgtsv_check( s.n, s.dl, s.d, s.du, 100, 2, &c );
+	TGT_EXPECT( !c.nonfinite, "B read by the matrix-only check\n" );
+	CU_ASSERT_EQUAL( hyb_dgtsv_check_rhs( s.n, s.dl, s.d, s.du, 1, s.b, s.ldb, 100, 2, &c ), HYB_OK );
+	TGT_EXPECT( c.nonfinite && c.dom_col > 1 && c.pivot == 0, "nan in B: nonfinite %d dom_col %g\n", c.nonfinite,
+	            c.dom_col );
+	s.b[4000] = 1;
+	CU_ASSERT_EQUAL( hyb_dgtsv_check_rhs( s.n, s.dl, s.d, s.du, 1, s.b, s.ldb, 100, 2, &c ), HYB_OK );
+	TGT_EXPECT( !c.nonfinite, "finite B flagged\n" );
+	/* An all-zero column past the first rows (the minimum is finite there): dominance 0,
+	   not the skipped 0 >= min * 0 */
+	s.d[3000] = s.du[2999] = s.dl[3000] = 0;
+	hyb_dgtsv_check( s.n, s.dl, s.d, s.du, 100, 2, &c );
+	TGT_EXPECT( c.dom_col == 0 && c.dom_row == 0, "zero column: dom_col %g dom_row %g\n", c.dom_col, c.dom_row );
 	tgt_free( &s );
 
 	/* n = 1 and n = 0. */

@@ -405,14 +405,14 @@ static void test_edge_cases(void)
 	/* the validation pass finds what the row-partitioned kernels trust */
 	hyb_spmv_src_t s;
 	CU_ASSERT_EQUAL(hyb_spmv_src_coo('N', 3, HYB_PREC_D, v, r, c_out, 2, 0, &s), HYB_OK);
-	CU_ASSERT_EQUAL(hyb_spmv_src_validate(&s, 2), HYB_E_INVALID);
+	CU_ASSERT_EQUAL(hyb_spmv_src_validate(&s, 2, NULL), HYB_E_INVALID);
 	CU_ASSERT_EQUAL(hyb_spmv_src_coo('N', 3, HYB_PREC_D, v, r, c, 2, 0, &s), HYB_OK);
-	CU_ASSERT_EQUAL(hyb_spmv_src_validate(&s, 2), HYB_OK);
+	CU_ASSERT_EQUAL(hyb_spmv_src_validate(&s, 2, NULL), HYB_OK);
 	int ia_ok[4] = {0, 1, 1, 2};
 	CU_ASSERT_EQUAL(hyb_spmv_src_csr('N', 3, HYB_PREC_D, v, ia_ok, c_out, 0, &s), HYB_OK);
-	CU_ASSERT_EQUAL(hyb_spmv_src_validate(&s, 3), HYB_E_INVALID);
+	CU_ASSERT_EQUAL(hyb_spmv_src_validate(&s, 3, NULL), HYB_E_INVALID);
 	CU_ASSERT_EQUAL(hyb_spmv_src_csr('N', 3, HYB_PREC_D, v, ia_dec, c, 0, &s), HYB_OK);
-	CU_ASSERT_EQUAL(hyb_spmv_src_validate(&s, 3), HYB_E_INVALID);
+	CU_ASSERT_EQUAL(hyb_spmv_src_validate(&s, 3, NULL), HYB_E_INVALID);
 	CU_ASSERT_EQUAL(hyb_spmv_trans_flag('C'), 1);
 	CU_ASSERT_EQUAL(hyb_spmv_trans_flag('n'), 0);
 	CU_ASSERT_EQUAL(hyb_spmv_trans_flag('H'), -1);
