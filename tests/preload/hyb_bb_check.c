@@ -112,6 +112,27 @@ void hyb_bb_ref_dgemm( char ta, char tb, int m, int n, int k, double alpha, cons
 		}
 }
 
+int hyb_bb_dgemm_checked( hyb_bb_dgemm_fn dgemm, hyb_bb_rng_t* r, char ta, char tb, int m, int n,
+                          int k, double alpha, double beta, const char* what )
+{
+	int     ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m;
+	int     br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
+	int     lda = ar + 3, ldb = br + 1, ldc = m + 5;
+	double* a    = hyb_bb_alloc_d( r, lda, ac );
+	double* b    = hyb_bb_alloc_d( r, ldb, bc );
+	double* c    = hyb_bb_alloc_d( r, ldc, n );
+	double* cref = malloc( sizeof *cref * (size_t)ldc * (size_t)n );
+	if ( cref == NULL ) abort();
+	hyb_bb_ref_dgemm( ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, cref, ldc );
+	double denom = hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( ar, ac, a, lda ),
+	                                  hyb_bb_norm_d( br, bc, b, ldb ), beta, hyb_bb_norm_d( m, n, c, ldc ) );
+	char sa[2] = { ta, 0 }, sb[2] = { tb, 0 };
+	dgemm( sa, sb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1 );
+	int ok = hyb_bb_check( what, hyb_bb_diff_d( m, n, c, cref, ldc ), denom, 2.220446049250313e-16 );
+	free( a ), free( b ), free( c ), free( cref );
+	return ok;
+}
+
 void hyb_bb_ref_zgemm( char ta, char tb, int m, int n, int k, hyb_bb_z_t alpha, const hyb_bb_z_t* a,
                        int lda, const hyb_bb_z_t* b, int ldb, hyb_bb_z_t beta, const hyb_bb_z_t* c0,
                        hyb_bb_z_t* cref, int ldc )

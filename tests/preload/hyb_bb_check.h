@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hyb_bb_blas.h"
+
 typedef double _Complex hyb_bb_z_t;
 
 /* A failed check makes the verdict fail; a check ratio must stay below this
@@ -65,6 +67,16 @@ void hyb_bb_ref_ssyrk( char uplo, char trans, int n, int k, double alpha, const 
    dimension ldx. Used to check a triangular solve by its residual. */
 void hyb_bb_ref_dtrmul( char side, char uplo, char trans, char diag, int m, int n, const double* a,
                         int lda, const double* x, double* out, int ldx );
+
+/* ------------------------------------------------------------ checked calls */
+
+/* One call of dgemm (the program's dgemm_, or one found with dlsym) on
+   random data from r: C := alpha op(A) op(B) + beta C, C m x n, every
+   matrix with a padded leading dimension; checked against hyb_bb_ref_dgemm
+   with the normalized error (hyb_bb_check, verdict line named `what`).
+   Returns 1 when correct. */
+int hyb_bb_dgemm_checked( hyb_bb_dgemm_fn dgemm, hyb_bb_rng_t* r, char ta, char tb, int m, int n,
+                          int k, double alpha, double beta, const char* what );
 
 /* ------------------------------------------------------------ norms */
 
