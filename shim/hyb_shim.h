@@ -20,7 +20,10 @@ void hyb_shim_ensure_init( void );
    Thread-safe. */
 void* hyb_shim_resolve( hyb_routine_id_t id );
 
-/* Register the fork handlers (from stage-1 init). */
+/* Install the fork protocol of core/hyb_state.h (from stage-1 init): every
+   lock of the library taken before fork() and made new in the child, the
+   child's hooks run (a child of a process that used a device runs on the
+   CPU). */
 void hyb_shim_fork_register( void );
 
 #endif

@@ -17,31 +17,31 @@
 
 #include <dlfcn.h>
 #include <link.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hyb_log.h"
 #include "hyb_routines.h"
+#include "hyb_state.h"
 #include "policies/hyb_config.h"
 
 /* Libraries tried last when nothing in the process provides a symbol (a
    program that loads its BLAS later than its first call, or none at all). */
 static const char* const hyb_default_libs[] = { "libopenblas.so.0", "libblas.so.3", "libcblas.so.3" };
 
-static pthread_mutex_t hyb_resolve_lock = PTHREAD_MUTEX_INITIALIZER;
-static void*           hyb_cpu_lib_handle;
+/* Under HYB_LOCK_RESOLVE. */
+static void* hyb_cpu_lib_handle;
+static int   hyb_cpu_lib_tried;
+static void* hyb_self_base;
+/* Per routine: 1 + the process's load counter when resolution last failed.
+   A new search is only worth doing once something new has been loaded. */
+static unsigned long long hyb_failed_at[HYB_R_COUNT];
 /* Objects we hold a reference to, each once (a few BLAS libraries at most;
    past the bound an object keeps an extra reference, which is harmless). */
 #define HYB_HELD_MAX 32
 static void* hyb_held[HYB_HELD_MAX];
 static int   hyb_nheld;
-static int             hyb_cpu_lib_tried;
-static void*           hyb_self_base;
-/* Per routine: 1 + the process's load counter when resolution last failed.
-   A new search is only worth doing once something new has been loaded. */
-static unsigned long long hyb_failed_at[HYB_R_COUNT];
 
 static void* hyb_self_fbase( void )
 {
@@ -175,12 +175,12 @@ static void hyb_open_cpu_lib( const hyb_config_t* cfg )
 void* hyb_shim_resolve( hyb_routine_id_t id )
 {
 	const char* name = hyb_routine_info[id].name;
-	pthread_mutex_lock( &hyb_resolve_lock );
+	hyb_lock( HYB_LOCK_RESOLVE );
 	hyb_open_cpu_lib( hyb_config() );
 	unsigned long long adds = hyb_loaded_adds();
 	if ( hyb_failed_at[id] == adds + 1 )
 	{
-		pthread_mutex_unlock( &hyb_resolve_lock );
+		hyb_unlock( HYB_LOCK_RESOLVE );
 		return NULL;
 	}
 
@@ -203,7 +203,7 @@ void* hyb_shim_resolve( hyb_routine_id_t id )
 	}
 	/* Loading a default library above changed the counter: read it again. */
 	if ( p == NULL ) hyb_failed_at[id] = hyb_loaded_adds() + 1;
-	pthread_mutex_unlock( &hyb_resolve_lock );
+	hyb_unlock( HYB_LOCK_RESOLVE );
 	if ( p )
 	{
 		Dl_info info;
