@@ -26,14 +26,30 @@ typedef struct hyb_call_s
    'R' as called; dispatch normalizes row-major to column-major before any
    path other than forwarding sees the struct. Scalars are held in double
    (re, im): float converts exactly both ways. For trsm/trmm the in-out
-   matrix is b. Unused fields are zero. */
+   matrix is b. Unused fields are zero.
+
+   A scalar the caller passed by address (Fortran, CBLAS complex) is held as
+   that address, flagged in `scal`, until hyb_l3_scalars_load reads it:
+   dispatch does so only once the call is known valid and not empty, which
+   is where the reference BLAS and OpenBLAS read them too (an empty call with
+   a NULL alpha is legal there, an invalid one reports before reading). */
+enum
+{
+	HYB_SCAL_ALPHA_REF  = 1, /* alpha is at alpha_ref */
+	HYB_SCAL_BETA_REF   = 2, /* beta is at beta_ref */
+	HYB_SCAL_ALPHA_REAL = 4, /* ... and is real in a complex routine (herk) */
+	HYB_SCAL_BETA_REAL  = 8  /* (herk, her2k) */
+};
 typedef struct hyb_l3_args_s
 {
-	hyb_op_t   op;
-	hyb_prec_t prec;
-	char       layout, side, uplo, transa, transb, diag;
-	int64_t    m, n, k;
-	double     alpha[2], beta[2];
+	hyb_op_t    op;
+	hyb_prec_t  prec;
+	char        layout, side, uplo, transa, transb, diag;
+	int64_t     m, n, k;
+	double      alpha[2], beta[2];
+	const void* alpha_ref;
+	const void* beta_ref;
+	unsigned    scal; /* HYB_SCAL_* */
 	const void* a;
 	int64_t     lda;
 	const void* b;

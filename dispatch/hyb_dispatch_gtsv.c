@@ -11,6 +11,7 @@
 #include "dispatch/hyb_gtsv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
+#include "hyb_state.h"
 #include "hyb_stats.h"
 #include "kernels/cpu/hyb_gtsv_cpu.h"
 #include "kernels/hyb_device.h"
@@ -216,7 +217,7 @@ static void hyb_gtsv_refit( const hyb_gtsv_args_t* a, const hyb_gtsv_call_t* c )
 	if ( any ) hyb_gtsv_rates_update( a->prec, c->split.conf, c->reg, cpu, c->p.ndev, dev );
 }
 
-void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
+static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 {
 	int             timing = hyb_stats_timing();
 	double          t0     = hyb_now();
@@ -362,4 +363,12 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
 	                  c.r.bytes_h2d + c.r.bytes_d2h );
 	if ( path != HYB_PATH_CPU ) hyb_stats_prediction( call->id, c.split.t_plan + c.check_s, dt );
 	if ( timing ) hyb_gtsv_trace( call, a, path, &c, dt );
+}
+
+void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* a )
+{
+	/* The SPIKE kernels run OpenMP regions (see hyb_state_omp_enter). */
+	int omp = hyb_state_omp_enter();
+	hyb_gtsv_dispatch( call, a );
+	hyb_state_omp_leave( omp );
 }

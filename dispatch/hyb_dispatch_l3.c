@@ -174,6 +174,15 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		hyb_stats_record( call->id, HYB_PATH_CPU, timing ? hyb_now() - t0 : -1, 0, 0 );
 		return;
 	}
+	/* alpha and beta are read from here on, as the libraries read them: a call
+	   with a NULL one goes to the library as it came. An empty call needs them
+	   not (the CPU path below keeps its quick return). */
+	if ( !hyb_l3_empty( &a ) && !hyb_l3_scalars_load( &a ) )
+	{
+		call->forward( call );
+		hyb_stats_record( call->id, HYB_PATH_CPU, timing ? hyb_now() - t0 : -1, 0, 0 );
+		return;
+	}
 	hyb_l3_normalize( &a );
 	hyb_mode_t          mode = hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, a.op, a.prec );
 	double              flops = hyb_l3_flops( &a );

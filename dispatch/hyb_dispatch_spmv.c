@@ -12,6 +12,7 @@
 #include "dispatch/hyb_spmv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
+#include "hyb_state.h"
 #include "hyb_stats.h"
 #include "kernels/cpu/hyb_spmv_cpu.h"
 #include "kernels/hyb_device.h"
@@ -87,7 +88,7 @@ static void hyb_spmv_trace(const hyb_call_t* call, const hyb_spmv_args_t* a, int
 	}
 }
 
-void hyb_dispatch_spmv(const hyb_call_t* call, const hyb_spmv_args_t* a)
+static void hyb_spmv_dispatch(const hyb_call_t* call, const hyb_spmv_args_t* a)
 {
 	double             t0     = hyb_now();
 	int                timing = hyb_stats_timing();
@@ -149,4 +150,12 @@ void hyb_dispatch_spmv(const hyb_call_t* call, const hyb_spmv_args_t* a)
 	                 path == HYB_PATH_CPU ? 0 : rep->pipe.bytes_h2d + rep->pipe.bytes_d2h);
 	if (path != HYB_PATH_CPU) hyb_stats_prediction(call->id, rep->t_pred, dt);
 	if (timing) hyb_spmv_trace(call, a, nnz, path, rep, dt);
+}
+
+void hyb_dispatch_spmv(const hyb_call_t* call, const hyb_spmv_args_t* a)
+{
+	/* The CPU kernels and the conversions run OpenMP regions (see hyb_state_omp_enter). */
+	int omp = hyb_state_omp_enter();
+	hyb_spmv_dispatch(call, a);
+	hyb_state_omp_leave(omp);
 }

@@ -4,21 +4,28 @@
 #include "dispatch/hyb_gtsv_rates.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "hyb_log.h"
+#include "hyb_state.h"
 #include "policies/hyb_config.h"
 
+/* Under HYB_LOCK_GTSV_RATES. The file is read and written outside the lock:
+   a fork() (which takes every lock first) must not wait for file I/O, and
+   a child must never find the lock held by a writer that does not exist
+   there. One thread at a time writes (`writing`); a change made meanwhile
+   sets `dirty`, and the writer writes again, so the file ends with the
+   latest rates. */
 static struct
 {
-	pthread_mutex_t    mu;
 	int                loaded;
 	char               path[HYB_CFG_PATH_MAX + 8];
 	hyb_gtsv_profile_t prof;
-} hyb_gr = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	int                writing;
+	int                dirty;
+} hyb_gr;
 
 static void hyb_gr_path_of( char* out, size_t len )
 {
@@ -29,24 +36,36 @@ static void hyb_gr_path_of( char* out, size_t len )
 		out[0] = '\0';
 }
 
-/* Under the lock: make the cache hold the current file. */
-static void hyb_gr_load_locked( void )
+/* Take the lock with the cache holding the current file, reading the file
+   (when it is not loaded yet, or HYBLAS_PROFILE now names another one)
+   before taking the lock. */
+static void hyb_gr_lock_loaded( void )
 {
 	char path[sizeof hyb_gr.path];
 	hyb_gr_path_of( path, sizeof path );
+	hyb_lock( HYB_LOCK_GTSV_RATES );
 	if ( hyb_gr.loaded && strcmp( path, hyb_gr.path ) == 0 ) return;
-	memcpy( hyb_gr.path, path, sizeof path );
-	hyb_gr.loaded = 1;
-	hyb_policy_gtsv_profile_init( &hyb_gr.prof );
-	if ( !path[0] ) return;
-	hyb_status_t st = hyb_policy_gtsv_profile_read( path, &hyb_gr.prof );
+	hyb_unlock( HYB_LOCK_GTSV_RATES );
+
+	hyb_gtsv_profile_t prof;
+	hyb_status_t       st = HYB_E_IO;
+	hyb_policy_gtsv_profile_init( &prof );
+	if ( path[0] ) st = hyb_policy_gtsv_profile_read( path, &prof );
 	if ( st == HYB_E_PARSE )
 		hyb_log_once( hyb_hash_str( path, 0x67747376 ), HYB_LOG_WARN,
 		              "warning: %s: some lines are not gtsv rates and were ignored (the file is "
 		              "rewritten after the next measured call)",
 		              path );
 	else if ( st == HYB_OK )
-		HYB_LOG( HYB_LOG_INFO, "gtsv rates read from %s (%d entries)", path, hyb_gr.prof.count );
+		HYB_LOG( HYB_LOG_INFO, "gtsv rates read from %s (%d entries)", path, prof.count );
+
+	hyb_lock( HYB_LOCK_GTSV_RATES );
+	/* Another thread may have loaded the same file meanwhile, and folded
+	   measurements into it: keep those. */
+	if ( hyb_gr.loaded && strcmp( path, hyb_gr.path ) == 0 ) return;
+	memcpy( hyb_gr.path, path, sizeof path );
+	hyb_gr.prof   = prof;
+	hyb_gr.loaded = 1;
 }
 
 static double hyb_gr_rate( const char* dev, char prec )
@@ -57,8 +76,7 @@ static double hyb_gr_rate( const char* dev, char prec )
 void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in )
 {
 	char p = hyb_prec_char( prec );
-	pthread_mutex_lock( &hyb_gr.mu );
-	hyb_gr_load_locked();
+	hyb_gr_lock_loaded();
 	in->cpu_alone = hyb_gr_rate( "cpu", p );
 	const char* r = in->reg ? "r" : "";
 	char        key[32];
@@ -71,7 +89,7 @@ void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in )
 		snprintf( key, sizeof key, "%ssplit.gpu%d", r, k );
 		in->split_dev[k] = hyb_gr_rate( key, p );
 	}
-	pthread_mutex_unlock( &hyb_gr.mu );
+	hyb_unlock( HYB_LOCK_GTSV_RATES );
 }
 
 /* Create the directory of path (one level) if it is missing. */
@@ -85,13 +103,35 @@ static void hyb_gr_mkdir( const char* path )
 	if ( mkdir( dir, 0755 ) != 0 && errno != EEXIST ) return;
 }
 
+/* Write a copy of the profile to path (the lock is not held). */
+static void hyb_gr_write( const char* path, const hyb_gtsv_profile_t* prof )
+{
+	hyb_status_t st = hyb_policy_gtsv_profile_write( path, prof );
+	if ( st == HYB_E_IO )
+	{
+		hyb_gr_mkdir( path );
+		st = hyb_policy_gtsv_profile_write( path, prof );
+	}
+	if ( st != HYB_OK )
+		hyb_log_once( hyb_hash_str( path, 0x77727465 ), HYB_LOG_INFO,
+		              "gtsv rates cannot be written to %s (%s); kept for this process only", path,
+		              hyb_status_string( st ) );
+}
+
+/* fork() child hook: a write in progress belonged to a thread of the
+   parent; the child's own changes are written by the child. */
+static void hyb_gr_fork_child( void )
+{
+	hyb_gr.writing = 0;
+	hyb_gr.dirty   = 0;
+}
+
 void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate, int ndev,
                             const double* dev_rate )
 {
 	char p       = hyb_prec_char( prec );
 	int  changed = 0;
-	pthread_mutex_lock( &hyb_gr.mu );
-	hyb_gr_load_locked();
+	hyb_gr_lock_loaded();
 	const char* pre = conf == HYB_GTSV_CONF_SPLIT ? ( reg ? "rsplit." : "split." ) : reg ? "r" : "";
 	char        key[32];
 	if ( cpu_rate > 0 && conf != HYB_GTSV_CONF_DEV )
@@ -105,20 +145,29 @@ void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, doub
 		snprintf( key, sizeof key, "%sgpu%d", pre, k );
 		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, dev_rate[k], HYB_GTSV_RATE_ALPHA ) == HYB_OK;
 	}
+	int write = 0;
 	if ( changed && hyb_gr.path[0] )
 	{
-		hyb_status_t st = hyb_policy_gtsv_profile_write( hyb_gr.path, &hyb_gr.prof );
-		if ( st == HYB_E_IO )
+		hyb_gr.dirty = 1;
+		if ( !hyb_gr.writing )
 		{
-			hyb_gr_mkdir( hyb_gr.path );
-			st = hyb_policy_gtsv_profile_write( hyb_gr.path, &hyb_gr.prof );
+			hyb_gr.writing = write = 1;
+			hyb_state_on_fork_child( HYB_LOCK_GTSV_RATES, hyb_gr_fork_child );
 		}
-		if ( st != HYB_OK )
-			hyb_log_once( hyb_hash_str( hyb_gr.path, 0x77727465 ), HYB_LOG_INFO,
-			              "gtsv rates cannot be written to %s (%s); kept for this process only",
-			              hyb_gr.path, hyb_status_string( st ) );
 	}
-	pthread_mutex_unlock( &hyb_gr.mu );
+	/* This thread writes until no other change came in meanwhile. */
+	while ( write )
+	{
+		char               path[sizeof hyb_gr.path];
+		hyb_gtsv_profile_t prof = hyb_gr.prof;
+		memcpy( path, hyb_gr.path, sizeof path );
+		hyb_gr.dirty = 0;
+		hyb_unlock( HYB_LOCK_GTSV_RATES );
+		hyb_gr_write( path, &prof );
+		hyb_lock( HYB_LOCK_GTSV_RATES );
+		if ( !hyb_gr.dirty ) hyb_gr.writing = write = 0;
+	}
+	hyb_unlock( HYB_LOCK_GTSV_RATES );
 }
 
 void hyb_gtsv_rates_path( char* out, size_t len )
@@ -130,5 +179,6 @@ void hyb_gtsv_rates_reset_for_test( void )
 {
 	hyb_gr.loaded  = 0;
 	hyb_gr.path[0] = '\0';
+	hyb_gr.writing = hyb_gr.dirty = 0;
 	hyb_policy_gtsv_profile_init( &hyb_gr.prof );
 }

@@ -2,6 +2,8 @@
 /* Level-3 argument semantics (reference BLAS 3.11 argument checks). */
 #include "dispatch/hyb_l3_check.h"
 
+#include <stddef.h>
+
 static inline int64_t hyb_max1( int64_t v )
 {
 	return v > 1 ? v : 1;
@@ -126,6 +128,41 @@ void hyb_l3_normalize( hyb_l3_args_t* a )
 	default: break;
 	}
 	a->layout = 'C';
+}
+
+int hyb_l3_empty( const hyb_l3_args_t* a )
+{
+	switch ( a->op )
+	{
+	case HYB_OP_SYRK:
+	case HYB_OP_HERK:
+	case HYB_OP_SYR2K:
+	case HYB_OP_HER2K: return a->n == 0;
+	default: return a->m == 0 || a->n == 0;
+	}
+}
+
+/* One scalar of precision prec at p (real only when `real`) as (re, im). */
+static void hyb_l3_scalar_read( hyb_prec_t prec, int real, const void* p, double out[2] )
+{
+	int single = prec == HYB_PREC_S || prec == HYB_PREC_C;
+	int parts  = hyb_prec_is_complex( prec ) && !real ? 2 : 1;
+	out[1]     = 0.0;
+	for ( int i = 0; i < parts; i++ )
+		out[i] = single ? (double)( (const float*)p )[i] : ( (const double*)p )[i];
+}
+
+int hyb_l3_scalars_load( hyb_l3_args_t* a )
+{
+	if ( ( ( a->scal & HYB_SCAL_ALPHA_REF ) && a->alpha_ref == NULL ) ||
+	     ( ( a->scal & HYB_SCAL_BETA_REF ) && a->beta_ref == NULL ) )
+		return 0;
+	if ( a->scal & HYB_SCAL_ALPHA_REF )
+		hyb_l3_scalar_read( a->prec, ( a->scal & HYB_SCAL_ALPHA_REAL ) != 0, a->alpha_ref, a->alpha );
+	if ( a->scal & HYB_SCAL_BETA_REF )
+		hyb_l3_scalar_read( a->prec, ( a->scal & HYB_SCAL_BETA_REAL ) != 0, a->beta_ref, a->beta );
+	a->scal &= ~(unsigned)( HYB_SCAL_ALPHA_REF | HYB_SCAL_BETA_REF );
+	return 1;
 }
 
 int hyb_l3_trivial( const hyb_l3_args_t* a )

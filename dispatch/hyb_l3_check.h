@@ -16,6 +16,17 @@ int hyb_l3_valid( const hyb_l3_args_t* a );
    alpha conjugated). No-op for column-major. */
 void hyb_l3_normalize( hyb_l3_args_t* a );
 
+/* 1 when the output is empty (m or n zero, n for the rank-k updates): the
+   libraries return at once without reading alpha or beta. */
+int hyb_l3_empty( const hyb_l3_args_t* a );
+
+/* Read the scalars the caller passed by address (HYB_SCAL_*_REF) into
+   alpha/beta, in the routine's precision, and clear those flags. Returns 0,
+   changing nothing, when one of those addresses is NULL: what a library does
+   with that is its own affair, so the call is forwarded as it came. Call it
+   on a valid, non-empty call, before hyb_l3_normalize. */
+int hyb_l3_scalars_load( hyb_l3_args_t* a );
+
 /* 1 for calls with no products to compute (empty output, alpha = 0, k = 0):
    these keep the CPU library's exact quick-return and scaling semantics. */
 int hyb_l3_trivial( const hyb_l3_args_t* a );

@@ -2,9 +2,9 @@
 /* Records of the level-3 measured choice (see hyb_l3_memo.h). */
 #include "dispatch/hyb_l3_memo.h"
 
-#include <pthread.h>
 #include <string.h>
 
+#include "hyb_state.h"
 #include "policies/hyb_policy_l3.h"
 
 /* Shapes remembered: a program near the boundary repeats a few shapes (a
@@ -19,12 +19,12 @@ typedef struct
 	hyb_l3_measured_t m;
 } hyb_l3_memo_slot_t;
 
+/* Under HYB_LOCK_L3_MEMO. */
 static struct
 {
-	pthread_mutex_t    mu;
 	uint64_t           clock;
 	hyb_l3_memo_slot_t slot[HYB_L3_MEMO_SLOTS];
-} hyb_l3_memo = { .mu = PTHREAD_MUTEX_INITIALIZER };
+} hyb_l3_memo;
 
 static uint64_t hyb_l3_memo_mix( uint64_t h, uint64_t v )
 {
@@ -55,7 +55,7 @@ static hyb_l3_memo_slot_t* hyb_l3_memo_find( uint64_t key )
 
 int hyb_l3_memo_side( uint64_t key, int model_side, int* settled )
 {
-	pthread_mutex_lock( &hyb_l3_memo.mu );
+	hyb_lock( HYB_LOCK_L3_MEMO );
 	hyb_l3_memo_slot_t* s = hyb_l3_memo_find( key );
 	if ( s == NULL )
 	{
@@ -68,22 +68,22 @@ int hyb_l3_memo_side( uint64_t key, int model_side, int* settled )
 	s->lru   = ++hyb_l3_memo.clock;
 	int side = hyb_policy_l3_measured_side( &s->m, model_side );
 	*settled = s->m.settled;
-	pthread_mutex_unlock( &hyb_l3_memo.mu );
+	hyb_unlock( HYB_LOCK_L3_MEMO );
 	return side;
 }
 
 void hyb_l3_memo_note( uint64_t key, int side, double seconds )
 {
-	pthread_mutex_lock( &hyb_l3_memo.mu );
+	hyb_lock( HYB_LOCK_L3_MEMO );
 	hyb_l3_memo_slot_t* s = hyb_l3_memo_find( key );
 	if ( s ) hyb_policy_l3_measured_note( &s->m, side, seconds );
-	pthread_mutex_unlock( &hyb_l3_memo.mu );
+	hyb_unlock( HYB_LOCK_L3_MEMO );
 }
 
 void hyb_l3_memo_reset( void )
 {
-	pthread_mutex_lock( &hyb_l3_memo.mu );
+	hyb_lock( HYB_LOCK_L3_MEMO );
 	memset( hyb_l3_memo.slot, 0, sizeof hyb_l3_memo.slot );
 	hyb_l3_memo.clock = 0;
-	pthread_mutex_unlock( &hyb_l3_memo.mu );
+	hyb_unlock( HYB_LOCK_L3_MEMO );
 }

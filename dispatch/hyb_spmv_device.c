@@ -20,15 +20,14 @@
 
 #include <math.h>
 #include <omp.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dispatch/hyb_spmv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
+#include "hyb_state.h"
 #include "hyb_stats.h"
 #include "hyb_team.h"
 #include "kernels/cpu/hyb_spmv_format.h"
@@ -58,16 +57,16 @@ typedef struct
 	hyb_spmv_measured_t meas; /* device calls against CPU probes (auto mode) */
 } hyb_memo_slot_t;
 
+/* Under HYB_LOCK_SPMV_DEVICE (but check_spb, an atomic). */
 static struct
 {
-	pthread_mutex_t        mu;
 	hyb_residency_cache_t* cache;
 	int                    cache_failed;
 	hyb_spmv_force_t       force;
 	hyb_memo_slot_t        memo[HYB_SPMV_MEMO];
 	uint64_t       clock;
 	_Atomic double check_spb; /* seconds per byte of a cache hit's change check (refitted) */
-} hyb_sd = {.mu = PTHREAD_MUTEX_INITIALIZER};
+} hyb_sd;
 
 static __thread hyb_spmv_report_t hyb_sd_report;
 
@@ -90,12 +89,12 @@ const char* hyb_spmv_fmt_name(hyb_spmv_devfmt_t f)
 
 void hyb_spmv_device_force(const hyb_spmv_force_t* f)
 {
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	if (f)
 		hyb_sd.force = *f;
 	else
 		memset(&hyb_sd.force, 0, sizeof hyb_sd.force);
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 }
 
 /* ------------------------------------------------------------ cache and memo */
@@ -104,7 +103,7 @@ void hyb_spmv_device_force(const hyb_spmv_force_t* f)
    half the device budget for its payloads (the rest stays for workspaces and level 3). */
 static hyb_residency_cache_t* hyb_sd_cache(void)
 {
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	if (!hyb_sd.cache && !hyb_sd.cache_failed)
 	{
 		hyb_residency_cache_config_t c = {
@@ -121,16 +120,16 @@ static hyb_residency_cache_t* hyb_sd_cache(void)
 		}
 	}
 	hyb_residency_cache_t* c = hyb_sd.cache;
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 	return c;
 }
 
 void hyb_spmv_cache_stats(hyb_residency_stats_t* out)
 {
 	memset(out, 0, sizeof *out);
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	if (hyb_sd.cache) hyb_residency_cache_stats(hyb_sd.cache, out);
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 }
 
 static uint64_t hyb_mix(uint64_t h, uint64_t v)
@@ -145,7 +144,7 @@ static uint64_t hyb_mix(uint64_t h, uint64_t v)
    and in *probe whether this call should time the CPU product instead (once per probe). */
 static int hyb_memo_see(uint64_t h, int* verdict, int* probe)
 {
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	int slot = -1, victim = 0;
 	for (int i = 0; i < HYB_SPMV_MEMO; i++)
 	{
@@ -161,11 +160,11 @@ static int hyb_memo_see(uint64_t h, int* verdict, int* probe)
 	*probe   = *verdict == HYB_VERDICT_NONE && hyb_policy_spmv_take_probe(&m->meas);
 	m->seen++;
 	m->lru = ++hyb_sd.clock;
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 	return seen;
 }
 
-/* The memo slot of array set h, or NULL; the caller holds hyb_sd.mu. */
+/* The memo slot of array set h, or NULL; the caller holds HYB_LOCK_SPMV_DEVICE. */
 static hyb_memo_slot_t* hyb_memo_find_locked(uint64_t h)
 {
 	for (int i = 0; i < HYB_SPMV_MEMO; i++)
@@ -175,24 +174,24 @@ static hyb_memo_slot_t* hyb_memo_find_locked(uint64_t h)
 
 static void hyb_memo_verdict(uint64_t h, int verdict)
 {
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	hyb_memo_slot_t* m = hyb_memo_find_locked(h);
 	if (m) m->verdict = verdict;
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 }
 
 /* A resident device call of array set h took `seconds`; t_cpu is the model's CPU time. */
 static void hyb_memo_device_time(uint64_t h, double seconds, double t_cpu)
 {
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	hyb_memo_slot_t* m = hyb_memo_find_locked(h);
 	if (m) hyb_policy_spmv_note_device(&m->meas, seconds, t_cpu);
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 }
 
 void hyb_spmv_device_probe_done(uint64_t h, double seconds)
 {
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	hyb_memo_slot_t* slot = hyb_memo_find_locked(h);
 	if (slot)
 	{
@@ -206,7 +205,7 @@ void hyb_spmv_device_probe_done(uint64_t h, double seconds)
 			        m->cpu_min * 1e3, m->dev_min * 1e3);
 		}
 	}
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 }
 
 /* ------------------------------------------------------------ resident copies */
@@ -403,9 +402,9 @@ static void hyb_after_error(const hyb_call_t* call, hyb_status_t st)
 	if (st == HYB_E_DEVICE)
 	{
 		hyb_devices_disable(hyb_status_string(st));
-		pthread_mutex_lock(&hyb_sd.mu);
+		hyb_lock(HYB_LOCK_SPMV_DEVICE);
 		hyb_residency_cache_t* c = hyb_sd.cache;
-		pthread_mutex_unlock(&hyb_sd.mu);
+		hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 		if (c) hyb_residency_cache_clear(c);
 	}
 }
@@ -692,25 +691,32 @@ static void hyb_hit_part(void* arg, int64_t b, int64_t e)
 		}
 }
 
-/* The check thread: one call at a time uses it; the others check first, then run. */
+/* The check thread: one call at a time uses it (taking `busy`, a token nobody waits for,
+   so fork() needs nothing of it); the others check first, then run. */
 static struct
 {
-	pthread_mutex_t mu;
-	hyb_team_t*     team;
-	pid_t           pid;
-} hyb_hc = {.mu = PTHREAD_MUTEX_INITIALIZER};
+	atomic_flag busy;
+	hyb_team_t* team; /* owned by the holder of busy */
+} hyb_hc = {.busy = ATOMIC_FLAG_INIT};
+
+/* fork() child hook: the check thread did not survive; the child makes its own. */
+static void hyb_hc_fork_child(void)
+{
+	hyb_hc.team = NULL; /* leaked on purpose: its thread is gone */
+	atomic_flag_clear(&hyb_hc.busy);
+}
 
 static void hyb_hit_run(hyb_hit_job_t* j)
 {
-	if (pthread_mutex_trylock(&hyb_hc.mu) == 0)
+	if (!atomic_flag_test_and_set(&hyb_hc.busy))
 	{
-		if (hyb_hc.pid != getpid()) /* a fork() child has no check thread: make one */
+		if (hyb_hc.team == NULL)
 		{
-			hyb_hc.pid  = getpid();
 			hyb_hc.team = hyb_team_create(1);
+			hyb_state_on_fork_child(HYB_LOCK_SPMV_DEVICE, hyb_hc_fork_child);
 		}
 		hyb_team_run(hyb_hc.team, 2, hyb_hit_part, j); /* serially if there is no thread */
-		pthread_mutex_unlock(&hyb_hc.mu);
+		atomic_flag_clear(&hyb_hc.busy);
 		return;
 	}
 	hyb_hit_part(j, 1, 2);
@@ -795,9 +801,9 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	rep->K_alg3 = -1;
 	rep->path   = HYB_PATH_CPU;
 	hyb_spmv_force_t f;
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	f = hyb_sd.force;
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 
 	hyb_spmv_src_t src;
 	hyb_status_t   st = a->op == HYB_OP_CSRMV
@@ -919,14 +925,14 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 
 void hyb_spmv_device_reset_for_test(void)
 {
-	pthread_mutex_lock(&hyb_sd.mu);
+	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	hyb_residency_cache_t* c = hyb_sd.cache;
 	hyb_sd.cache             = NULL;
 	hyb_sd.cache_failed      = 0;
 	memset(hyb_sd.memo, 0, sizeof hyb_sd.memo);
 	memset(&hyb_sd.force, 0, sizeof hyb_sd.force);
 	atomic_store(&hyb_sd.check_spb, 0.0);
-	pthread_mutex_unlock(&hyb_sd.mu);
+	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
 	hyb_residency_cache_destroy(c);
 	hyb_dev_t* d = NULL;
 	if (hyb_devices_count() > 0 && hyb_dev_acquire(HYB_SPMV_DEV, &d) != HYB_OK) d = NULL;

@@ -4,7 +4,6 @@
 #include "dispatch/hyb_spmv_rates.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 
 #include "hyb_log.h"
+#include "hyb_state.h"
 #include "policies/hyb_config.h"
 #include "policies/hyb_profile.h"
 
@@ -38,16 +38,16 @@ static const struct
 /* Measured calls shorter than this are dominated by noise and not refitted. */
 #define HYB_REFIT_MIN_S 50e-6
 
+/* loaded and base under HYB_LOCK_SPMV_RATES; the refits are atomics. */
 static struct
 {
-	pthread_mutex_t  lock;
 	int              loaded;
 	hyb_spmv_rates_t base;
 	_Atomic double   cpu_csr_bw; /* 0: not refitted */
 	_Atomic double   cpu_coo_bw;
 	_Atomic double   span_scale[HYB_SPMV_SPANS]; /* measured / base device span, 0: none yet */
 	_Atomic double   gpu_call_s; /* measured host cost of a device call, -1: none yet */
-} hyb_rates = {.lock = PTHREAD_MUTEX_INITIALIZER, .gpu_call_s = -1.0};
+} hyb_rates = {.gpu_call_s = -1.0};
 
 void hyb_spmv_rates_path(char* buf, size_t len)
 {
@@ -112,9 +112,9 @@ hyb_status_t hyb_spmv_rates_write(const char* path, const hyb_spmv_rates_t* r, c
 	return fclose(f) == 0 ? HYB_OK : HYB_E_IO;
 }
 
-/* Base rates, once: defaults, then the profile's measured transfer and copy rates, then
-   the persisted file (which a calibration wrote for this machine). */
-static void hyb_rates_load_locked(void)
+/* Base rates: defaults, then the profile's measured transfer and copy rates, then the
+   persisted file (which a calibration wrote for this machine). */
+static void hyb_rates_read_base(hyb_spmv_rates_t* out)
 {
 	hyb_spmv_rates_t r;
 	hyb_policy_spmv_default_rates(&r);
@@ -126,21 +126,39 @@ static void hyb_rates_load_locked(void)
 	hyb_spmv_rates_path(path, sizeof path);
 	if (path[0] && hyb_spmv_rates_read(path, &r) == HYB_OK)
 		HYB_LOG(HYB_LOG_INFO, "SpMV rates read from %s", path);
-	hyb_rates.base   = r;
-	hyb_rates.loaded = 1;
+	*out = r;
+}
+
+/* The base rates, loaded on first use. The file is read without the lock (a fork() must
+   not wait for file input); the first thread to finish installs what it read. */
+static hyb_spmv_rates_t hyb_rates_base_copy(void)
+{
+	hyb_lock(HYB_LOCK_SPMV_RATES);
+	int              loaded = hyb_rates.loaded;
+	hyb_spmv_rates_t r      = hyb_rates.base;
+	hyb_unlock(HYB_LOCK_SPMV_RATES);
+	if (loaded) return r;
+	hyb_rates_read_base(&r);
+	hyb_lock(HYB_LOCK_SPMV_RATES);
+	if (hyb_rates.loaded)
+		r = hyb_rates.base;
+	else
+	{
+		hyb_rates.base   = r;
+		hyb_rates.loaded = 1;
+	}
+	hyb_unlock(HYB_LOCK_SPMV_RATES);
+	return r;
 }
 
 void hyb_spmv_rates_base(hyb_spmv_rates_t* out)
 {
-	pthread_mutex_lock(&hyb_rates.lock);
-	if (!hyb_rates.loaded) hyb_rates_load_locked();
-	*out = hyb_rates.base;
-	pthread_mutex_unlock(&hyb_rates.lock);
+	*out = hyb_rates_base_copy();
 }
 
 void hyb_spmv_rates_set_base(const hyb_spmv_rates_t* r)
 {
-	pthread_mutex_lock(&hyb_rates.lock);
+	hyb_lock(HYB_LOCK_SPMV_RATES);
 	if (r)
 	{
 		hyb_rates.base   = *r;
@@ -153,15 +171,12 @@ void hyb_spmv_rates_set_base(const hyb_spmv_rates_t* r)
 	for (int k = 0; k < HYB_SPMV_SPANS; k++)
 		atomic_store(&hyb_rates.span_scale[k], 0.0);
 	atomic_store(&hyb_rates.gpu_call_s, -1.0);
-	pthread_mutex_unlock(&hyb_rates.lock);
+	hyb_unlock(HYB_LOCK_SPMV_RATES);
 }
 
 void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
 {
-	pthread_mutex_lock(&hyb_rates.lock);
-	if (!hyb_rates.loaded) hyb_rates_load_locked();
-	hyb_spmv_rates_t r = hyb_rates.base;
-	pthread_mutex_unlock(&hyb_rates.lock);
+	hyb_spmv_rates_t r = hyb_rates_base_copy();
 
 	/* x is staged: the host copy into page-locked memory and the DMA run chunk by chunk,
 	   so the slower of the two sets the rate. y registered goes at the DMA rate. */

@@ -111,9 +111,4 @@ void hyb_devices_disable( const char* why );
    tests switching between simulated configurations). Not thread-safe. */
 void hyb_devices_reset_for_test( void );
 
-/* fork() handlers (called by the shim). */
-void hyb_device_registry_fork_prepare( void );
-void hyb_device_registry_fork_parent( void );
-void hyb_device_registry_fork_child( void );
-
 #endif

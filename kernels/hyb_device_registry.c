@@ -6,13 +6,13 @@
 
 #include <dlfcn.h>
 #include <libgen.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hyb_log.h"
+#include "hyb_state.h"
 #include "hyb_stats.h"
 #include "kernels/sim/hyb_device_sim.h"
 #include "policies/hyb_config.h"
@@ -30,7 +30,6 @@ static struct
 {
 	atomic_int              state;
 	hyb_status_t            reason; /* why not READY */
-	pthread_mutex_t         lock;   /* init, pools */
 	const hyb_device_ops_t* ops;
 	void*                   plugin;
 	int                     n;                        /* selected devices */
@@ -40,7 +39,7 @@ static struct
 	_Atomic double          used[HYB_MAX_DEVICES];
 	hyb_dev_t*              pool[HYB_MAX_DEVICES];
 	char                    describe[256];
-} hyb_reg = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} hyb_reg; /* init and the pools: under HYB_LOCK_DEVICES */
 
 /* ------------------------------------------------------------ faults */
 
@@ -312,6 +311,18 @@ static hyb_status_t hyb_devices_init_locked( void )
 	return HYB_OK;
 }
 
+/* fork() child hook: the parent's device contexts, streams and threads do
+   not exist here. A child of a parent that used a device runs on the CPU. */
+static void hyb_devices_fork_child( void )
+{
+	if ( atomic_load( &hyb_reg.state ) == HYB_GPU_READY )
+	{
+		for ( int i = 0; i < HYB_MAX_DEVICES; i++ ) hyb_reg.pool[i] = NULL; /* leaked on purpose */
+		hyb_reg.n = 0;
+		atomic_store( &hyb_reg.state, HYB_GPU_FORBIDDEN );
+	}
+}
+
 hyb_status_t hyb_devices_ensure( void )
 {
 	int s = atomic_load_explicit( &hyb_reg.state, memory_order_acquire );
@@ -319,16 +330,17 @@ hyb_status_t hyb_devices_ensure( void )
 	if ( s == HYB_GPU_FORBIDDEN ) return HYB_E_FORBIDDEN;
 	if ( s == HYB_GPU_UNAVAILABLE ) return hyb_reg.reason;
 
-	pthread_mutex_lock( &hyb_reg.lock );
+	hyb_lock( HYB_LOCK_DEVICES );
 	if ( atomic_load( &hyb_reg.state ) == HYB_GPU_UNINIT )
 	{
+		hyb_state_on_fork_child( HYB_LOCK_DEVICES, hyb_devices_fork_child );
 		hyb_status_t st = hyb_devices_init_locked();
 		hyb_reg.reason  = st;
 		atomic_store_explicit( &hyb_reg.state, st == HYB_OK ? HYB_GPU_READY : HYB_GPU_UNAVAILABLE,
 		                       memory_order_release );
 	}
 	s = atomic_load( &hyb_reg.state );
-	pthread_mutex_unlock( &hyb_reg.lock );
+	hyb_unlock( HYB_LOCK_DEVICES );
 	return s == HYB_GPU_READY ? HYB_OK : s == HYB_GPU_FORBIDDEN ? HYB_E_FORBIDDEN : hyb_reg.reason;
 }
 
@@ -368,10 +380,10 @@ double hyb_dev_budget( int index )
 hyb_status_t hyb_dev_acquire( int index, hyb_dev_t** out )
 {
 	if ( index < 0 || index >= hyb_devices_count() ) return HYB_E_NO_DEVICE;
-	pthread_mutex_lock( &hyb_reg.lock );
+	hyb_lock( HYB_LOCK_DEVICES );
 	hyb_dev_t* d = hyb_reg.pool[index];
 	if ( d ) hyb_reg.pool[index] = d->next;
-	pthread_mutex_unlock( &hyb_reg.lock );
+	hyb_unlock( HYB_LOCK_DEVICES );
 	if ( d == NULL )
 	{
 		d = calloc( 1, sizeof *d );
@@ -417,10 +429,10 @@ void hyb_dev_release( hyb_dev_t* d )
 		hyb_dev_destroy( d );
 		return;
 	}
-	pthread_mutex_lock( &hyb_reg.lock );
+	hyb_lock( HYB_LOCK_DEVICES );
 	d->next                  = hyb_reg.pool[d->index];
 	hyb_reg.pool[d->index]   = d;
-	pthread_mutex_unlock( &hyb_reg.lock );
+	hyb_unlock( HYB_LOCK_DEVICES );
 }
 
 hyb_status_t hyb_dev_workspace( hyb_dev_t* d, size_t bytes, void** dptr )
@@ -651,27 +663,4 @@ void hyb_devices_reset_for_test( void )
 	hyb_reg.n   = 0;
 	hyb_reg.ops = NULL;
 	atomic_store( &hyb_reg.state, HYB_GPU_UNINIT );
-}
-
-void hyb_device_registry_fork_prepare( void )
-{
-	pthread_mutex_lock( &hyb_reg.lock );
-}
-
-void hyb_device_registry_fork_parent( void )
-{
-	pthread_mutex_unlock( &hyb_reg.lock );
-}
-
-void hyb_device_registry_fork_child( void )
-{
-	/* The parent's device contexts, streams and threads do not exist here.
-	   A child of a parent that used a device runs on the CPU. */
-	pthread_mutex_init( &hyb_reg.lock, NULL );
-	if ( atomic_load( &hyb_reg.state ) == HYB_GPU_READY )
-	{
-		for ( int i = 0; i < HYB_MAX_DEVICES; i++ ) hyb_reg.pool[i] = NULL; /* leaked on purpose */
-		hyb_reg.n = 0;
-		atomic_store( &hyb_reg.state, HYB_GPU_FORBIDDEN );
-	}
 }

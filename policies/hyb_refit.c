@@ -2,8 +2,9 @@
 /* Exponentially smoothed measurements for the cost model (hyb_refit.h). */
 #include "policies/hyb_refit.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
+
+#include "hyb_state.h"
 
 /* Weight of the newest measurement: recent calls dominate within a few
    calls, one outlier moves the model by a third. */
@@ -13,7 +14,7 @@
 #define HYB_REFIT_MIN_SCALE 0.25
 #define HYB_REFIT_MAX_SCALE 4.0
 
-static pthread_mutex_t hyb_refit_mu = PTHREAD_MUTEX_INITIALIZER;
+/* Under HYB_LOCK_REFIT. */
 static double          hyb_gpu_scale[HYB_PREC_COUNT] = { 1, 1, 1, 1 };
 static double          hyb_cpu_rate[HYB_PREC_COUNT];
 /* Nanoseconds of hyb_now() when the CPU library last returned a threaded call; 0: never. */
@@ -23,40 +24,40 @@ void hyb_refit_gpu( hyb_prec_t prec, double predicted, double measured )
 {
 	if ( predicted <= 0 || measured <= 0 ) return;
 	double r = measured / predicted;
-	pthread_mutex_lock( &hyb_refit_mu );
+	hyb_lock( HYB_LOCK_REFIT );
 	/* The prediction already included the old scale. */
 	double s = hyb_gpu_scale[prec] * r;
 	s        = ( 1 - HYB_REFIT_WEIGHT ) * hyb_gpu_scale[prec] + HYB_REFIT_WEIGHT * s;
 	if ( s < HYB_REFIT_MIN_SCALE ) s = HYB_REFIT_MIN_SCALE;
 	if ( s > HYB_REFIT_MAX_SCALE ) s = HYB_REFIT_MAX_SCALE;
 	hyb_gpu_scale[prec] = s;
-	pthread_mutex_unlock( &hyb_refit_mu );
+	hyb_unlock( HYB_LOCK_REFIT );
 }
 
 void hyb_refit_cpu( hyb_prec_t prec, double flops, double seconds )
 {
 	if ( flops <= 0 || seconds <= 0 ) return;
 	double rate = flops / seconds;
-	pthread_mutex_lock( &hyb_refit_mu );
+	hyb_lock( HYB_LOCK_REFIT );
 	hyb_cpu_rate[prec] = hyb_cpu_rate[prec] > 0
 	                         ? ( 1 - HYB_REFIT_WEIGHT ) * hyb_cpu_rate[prec] + HYB_REFIT_WEIGHT * rate
 	                         : rate;
-	pthread_mutex_unlock( &hyb_refit_mu );
+	hyb_unlock( HYB_LOCK_REFIT );
 }
 
 double hyb_refit_gpu_scale( hyb_prec_t prec )
 {
-	pthread_mutex_lock( &hyb_refit_mu );
+	hyb_lock( HYB_LOCK_REFIT );
 	double s = hyb_gpu_scale[prec];
-	pthread_mutex_unlock( &hyb_refit_mu );
+	hyb_unlock( HYB_LOCK_REFIT );
 	return s;
 }
 
 double hyb_refit_cpu_rate( hyb_prec_t prec )
 {
-	pthread_mutex_lock( &hyb_refit_mu );
+	hyb_lock( HYB_LOCK_REFIT );
 	double r = hyb_cpu_rate[prec];
-	pthread_mutex_unlock( &hyb_refit_mu );
+	hyb_unlock( HYB_LOCK_REFIT );
 	return r;
 }
 
@@ -74,8 +75,8 @@ int hyb_refit_cpu_threads_busy( void )
 
 void hyb_refit_reset( void )
 {
-	pthread_mutex_lock( &hyb_refit_mu );
+	hyb_lock( HYB_LOCK_REFIT );
 	for ( int p = 0; p < HYB_PREC_COUNT; p++ ) hyb_gpu_scale[p] = 1, hyb_cpu_rate[p] = 0;
-	pthread_mutex_unlock( &hyb_refit_mu );
+	hyb_unlock( HYB_LOCK_REFIT );
 	atomic_store( &hyb_cpu_last_ns, 0 );
 }

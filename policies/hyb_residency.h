@@ -114,12 +114,6 @@ hyb_residency_mech_t hyb_residency_watch_mech( const hyb_residency_watch_t* w );
    other watches. */
 void hyb_residency_watch_destroy( hyb_residency_watch_t* w );
 
-/* For the shim's pthread_atfork child handler: from then on this process
-   never touches the parent's descriptors, lock or OpenMP pool (kernel
-   watches report changed, hashing runs on one thread). A child is also
-   recognised by its pid without this call. Async-signal-safe. */
-void hyb_residency_atfork_child( void );
-
 /* Ranges smaller than this are hashed even under a kernel mechanism: hashing
    64 KiB costs a few microseconds, about what a scan system call costs, and
    a small array shares its pages with neighbours anyway. */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hyb_log.h"
+#include "hyb_state.h"
 
 /* ------------------------------------------------------------ kernel ABI */
 /* Debian 12's headers predate these (Linux 6.7 uapi, include/uapi/linux/fs.h
@@ -216,7 +217,7 @@ struct hyb_residency_watch_s
    hyb_res_mark). */
 typedef struct
 {
-	pthread_mutex_t        lock;  /* list, scans, registrations */
+	/* HYB_LOCK_RESIDENCY_TRACK guards the list, scans, registrations */
 	pthread_once_t         base_once;
 	pthread_once_t         uffd_once;
 	pthread_once_t         sd_once;
@@ -231,12 +232,11 @@ typedef struct
 	atomic_int             uffd_ok; /* probe passed and nothing went wrong since */
 	atomic_int             uffd_full; /* walk every page (see hyb_res_uffd_scan) */
 	atomic_int             sd_ok;
-	atomic_int             forked;  /* set by hyb_residency_atfork_child */
+	atomic_int             forked;  /* set by the fork() child hook */
 	hyb_residency_watch_t* head;    /* linked kernel-tracked watches */
 } hyb_res_tracker_t;
 
 static hyb_res_tracker_t hyb_res_tr = {
-	.lock       = PTHREAD_MUTEX_INITIALIZER,
 	.base_once  = PTHREAD_ONCE_INIT,
 	.uffd_once  = PTHREAD_ONCE_INIT,
 	.sd_once    = PTHREAD_ONCE_INIT,
@@ -244,13 +244,18 @@ static hyb_res_tracker_t hyb_res_tr = {
 	.uffd       = -1,
 };
 
-void hyb_residency_atfork_child( void )
+/* fork() child hook: from then on this process never touches the parent's
+   descriptors or OpenMP pool (kernel watches report changed, hashing runs
+   on one thread). Without the hook (a program that forks through a raw
+   system call) the child is still recognised by its pid. */
+static void hyb_res_fork_child( void )
 {
 	atomic_store( &hyb_res_tr.forked, 1 );
 }
 
 static void hyb_res_base_init( void )
 {
+	hyb_state_on_fork_child( HYB_LOCK_RESIDENCY_TRACK, hyb_res_fork_child );
 	atomic_store( &hyb_res_tr.pid, (int)getpid() );
 	long ps         = sysconf( _SC_PAGESIZE );
 	hyb_res_tr.page = ps > 0 ? (size_t)ps : 4096;
@@ -285,12 +290,12 @@ static int hyb_res_fd_is( int fd, dev_t dev, ino_t ino )
 
 static void hyb_res_lock( void )
 {
-	pthread_mutex_lock( &hyb_res_tr.lock );
+	hyb_lock( HYB_LOCK_RESIDENCY_TRACK );
 }
 
 static void hyb_res_unlock( void )
 {
-	pthread_mutex_unlock( &hyb_res_tr.lock );
+	hyb_unlock( HYB_LOCK_RESIDENCY_TRACK );
 }
 
 /* Mark every linked watch of mechanism mech that tracks a page of [lo, hi)

@@ -14,10 +14,16 @@ void hyb_shim_ensure_init( void );
 /* Resolve the real library's symbol of routine `id` (HYBLAS_CPU_LIB, then
    the next library in the lookup order, then every loaded library including
    those loaded RTLD_LOCAL, then the default OpenBLAS), never returning an
-   address inside libhyblas itself. NULL if none. Thread-safe. */
+   address inside libhyblas itself. NULL if none. The library holding a
+   returned address is kept loaded for the rest of the process, so the
+   address may be cached and called after the program dlcloses it.
+   Thread-safe. */
 void* hyb_shim_resolve( hyb_routine_id_t id );
 
-/* Register the fork handlers (from stage-1 init). */
+/* Install the fork protocol of core/hyb_state.h (from stage-1 init): every
+   lock of the library taken before fork() and made new in the child, the
+   child's hooks run (a child of a process that used a device runs on the
+   CPU). */
 void hyb_shim_fork_register( void );
 
 #endif

@@ -1,30 +1,47 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Finding the real CPU library's symbols, and never our own. */
+/* Finding the real CPU library's symbols, and never our own; keeping the
+   libraries they come from loaded.
+
+   A resolved address is cached for the life of the process and called
+   without a lock (kernels/real). So the object it lies in is held: one
+   reference of ours, taken by its path, keeps it mapped after the program
+   dlcloses it (a plugin host unloading a plugin and its BLAS, Python
+   unloading an extension). The alternative, resolving again whenever the
+   loader's add/sub counters moved, would read those counters through
+   dl_iterate_phdr (the loader's lock) on every call, and a call could still
+   race with the unload. What holding costs: a library the program closed
+   stays mapped, and calls keep reaching it after the program loaded
+   another BLAS, which computes the same products. */
 #define _GNU_SOURCE
 #include "shim/hyb_shim.h"
 
 #include <dlfcn.h>
 #include <link.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hyb_log.h"
 #include "hyb_routines.h"
+#include "hyb_state.h"
 #include "policies/hyb_config.h"
 
 /* Libraries tried last when nothing in the process provides a symbol (a
    program that loads its BLAS later than its first call, or none at all). */
 static const char* const hyb_default_libs[] = { "libopenblas.so.0", "libblas.so.3", "libcblas.so.3" };
 
-static pthread_mutex_t hyb_resolve_lock = PTHREAD_MUTEX_INITIALIZER;
-static void*           hyb_cpu_lib_handle;
-static int             hyb_cpu_lib_tried;
-static void*           hyb_self_base;
+/* Under HYB_LOCK_RESOLVE. */
+static void* hyb_cpu_lib_handle;
+static int   hyb_cpu_lib_tried;
+static void* hyb_self_base;
 /* Per routine: 1 + the process's load counter when resolution last failed.
    A new search is only worth doing once something new has been loaded. */
 static unsigned long long hyb_failed_at[HYB_R_COUNT];
+/* Objects we hold a reference to, each once (a few BLAS libraries at most;
+   past the bound an object keeps an extra reference, which is harmless). */
+#define HYB_HELD_MAX 32
+static void* hyb_held[HYB_HELD_MAX];
+static int   hyb_nheld;
 
 static void* hyb_self_fbase( void )
 {
@@ -75,10 +92,37 @@ static int hyb_scan_cb( struct dl_phdr_info* info, size_t size, void* data )
 	return 0;
 }
 
+/* Keep reference h (from dlopen) to the object of a resolved symbol: the
+   first reference to an object is kept for good, a repeated one is given
+   back. Under the resolve lock. */
+static void hyb_hold( void* h )
+{
+	for ( int i = 0; i < hyb_nheld; i++ )
+		if ( hyb_held[i] == h )
+		{
+			dlclose( h );
+			return;
+		}
+	if ( hyb_nheld < HYB_HELD_MAX ) hyb_held[hyb_nheld++] = h;
+}
+
+/* Hold the object that p lies in. NOLOAD takes a reference without ever
+   loading anything; the main program (which has no name to open) is never
+   unloaded anyway. */
+static void hyb_hold_object_of( void* p )
+{
+	Dl_info info;
+	if ( !dladdr( p, &info ) || info.dli_fname == NULL || info.dli_fname[0] == '\0' ) return;
+	void* h = dlopen( info.dli_fname, RTLD_NOW | RTLD_NOLOAD );
+	if ( h ) hyb_hold( h );
+}
+
 /* Look through every loaded object, including libraries loaded with
    RTLD_LOCAL (a Python extension's BLAS), which RTLD_NEXT cannot see. The
    paths are collected first: dlopen inside dl_iterate_phdr's callback could
-   deadlock on the loader lock. */
+   deadlock on the loader lock. The object providing the symbol is held by
+   the reference NOLOAD took while looking, so it cannot go away between
+   finding the symbol and holding it. */
 static void* hyb_scan_loaded( const char* name )
 {
 	hyb_scan_t s = { 0 };
@@ -90,7 +134,10 @@ static void* hyb_scan_loaded( const char* name )
 		if ( h )
 		{
 			found = hyb_try_handle( h, name );
-			dlclose( h ); /* NOLOAD took a reference; the object stays loaded */
+			if ( found )
+				hyb_hold( h );
+			else
+				dlclose( h ); /* gives back only the reference NOLOAD took */
 		}
 	}
 	for ( size_t i = 0; i < s.n; i++ ) free( s.paths[i] );
@@ -128,27 +175,35 @@ static void hyb_open_cpu_lib( const hyb_config_t* cfg )
 void* hyb_shim_resolve( hyb_routine_id_t id )
 {
 	const char* name = hyb_routine_info[id].name;
-	pthread_mutex_lock( &hyb_resolve_lock );
+	hyb_lock( HYB_LOCK_RESOLVE );
 	hyb_open_cpu_lib( hyb_config() );
 	unsigned long long adds = hyb_loaded_adds();
 	if ( hyb_failed_at[id] == adds + 1 )
 	{
-		pthread_mutex_unlock( &hyb_resolve_lock );
+		hyb_unlock( HYB_LOCK_RESOLVE );
 		return NULL;
 	}
 
+	/* HYBLAS_CPU_LIB's handle is never closed. */
 	void* p = hyb_try_handle( hyb_cpu_lib_handle, name );
-	if ( p == NULL ) p = hyb_try_handle( RTLD_NEXT, name );
+	if ( p == NULL )
+	{
+		p = hyb_try_handle( RTLD_NEXT, name );
+		if ( p ) hyb_hold_object_of( p );
+	}
 	if ( p == NULL ) p = hyb_scan_loaded( name );
 	for ( size_t i = 0; p == NULL && i < sizeof hyb_default_libs / sizeof hyb_default_libs[0]; i++ )
 	{
 		void* h = dlopen( hyb_default_libs[i], RTLD_NOW | RTLD_LOCAL );
 		p       = hyb_try_handle( h, name );
-		if ( p == NULL && h ) dlclose( h );
+		if ( p )
+			hyb_hold( h );
+		else if ( h )
+			dlclose( h );
 	}
 	/* Loading a default library above changed the counter: read it again. */
 	if ( p == NULL ) hyb_failed_at[id] = hyb_loaded_adds() + 1;
-	pthread_mutex_unlock( &hyb_resolve_lock );
+	hyb_unlock( HYB_LOCK_RESOLVE );
 	if ( p )
 	{
 		Dl_info info;

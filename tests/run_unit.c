@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hyb_state.h"
+
 #define HYB_SUITE( name ) extern CU_SuiteInfo hyb_suite_##name;
 #include "unit/suites.def"
 #undef HYB_SUITE
@@ -40,6 +42,9 @@ int main( int argc, char** argv )
 		}
 	}
 
+	/* The suites' children (hyb_t_isolated) go through the same fork
+	   protocol as a program's under libhyblas. */
+	hyb_state_fork_install();
 	if ( CU_initialize_registry() != CUE_SUCCESS ) return 2;
 
 	CU_SuiteInfo selected[2] = { CU_SUITE_INFO_NULL, CU_SUITE_INFO_NULL };

@@ -302,14 +302,30 @@ def decode_expr(kind, abi, p, n):
     raise ValueError(kind)
 
 
+def scalar_by_value(kind, abi, p):
+    """CBLAS passes real scalars by value; everything else passes an address."""
+    return is_cblas(abi) and (kind == "rscal" or p in "sd")
+
+
 def scalar_init(kind, abi, p, n):
-    """Designated initializer for a double[2] scalar field."""
-    cb = is_cblas(abi)
-    if kind == "rscal" or p in "sd":
-        v = n if cb else f"*{n}"
-        return f".{n} = {{ (double)( {v} ), 0.0 }}"
-    rt = REAL_T[p]
-    return (f".{n} = {{ (double)( (const {rt}*){n} )[0], (double)( (const {rt}*){n} )[1] }}")
+    """Designated initializer of scalar n: the value itself when passed by
+    value; else its address, read by dispatch only once the call is valid and
+    not empty (hyb_l3_scalars_load), never here."""
+    if scalar_by_value(kind, abi, p):
+        return f".{n} = {{ (double)( {n} ), 0.0 }}"
+    return f".{n}_ref = {n}"
+
+
+def scalar_flags(row, p):
+    """HYB_SCAL_* flags of the row's scalars passed by address."""
+    flags = []
+    for kind, n in row.args:
+        if kind not in ("scal", "rscal") or scalar_by_value(kind, row.abi, p):
+            continue
+        flags.append(f"HYB_SCAL_{n.upper()}_REF")
+        if kind == "rscal" and p in "cz":
+            flags.append(f"HYB_SCAL_{n.upper()}_REAL")
+    return flags
 
 
 def gen_wrapper(row, p, name):
@@ -337,6 +353,9 @@ def gen_wrapper(row, p, name):
             inits.append(f".info64 = {1 if row.abi.endswith('_64') else 0}")
         else:
             inits.append(f".{n} = {decode_expr(kind, row.abi, p, n)}")
+    flags = scalar_flags(row, p)
+    if flags:
+        inits.append(".scal = " + " | ".join(flags))
     body = ",\n\t\t".join(inits)
     lines.append(f"\tconst {FAMILY_STRUCT[row.family]} args = {{\n\t\t{body}\n\t}};\n")
     lines.append("\thyb_shim_ensure_init();\n")

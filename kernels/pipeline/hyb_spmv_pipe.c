@@ -5,12 +5,14 @@
 
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hyb_copy.h"
 #include "hyb_log.h"
+#include "hyb_state.h"
 #include "hyb_team.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
@@ -30,66 +32,60 @@
 /* The CPU side of a split runs on one persistent worker thread (the seed dedicates one
    core to driving the device and gives the others the CPU share; here the caller drives
    the device and the worker's OpenMP team computes). One job at a time; a call that finds
-   it busy runs its CPU side itself after issuing the device work. */
+   it busy runs its CPU side itself after issuing the device work. The worker's state is
+   under HYB_LOCK_SPMV_PIPE (whose condition the worker and its caller wait on); the
+   staging copy team belongs to the call that took `team_busy`, a token nobody waits for.
+   A child of fork() has neither thread: its hook forgets both. */
 static struct
 {
-	pthread_mutex_t mu;
-	pthread_cond_t  cv;
-	pthread_t       th;
-	int             up;
-	pid_t           pid;
-	int             busy; /* owned by a call */
-	int             job;  /* a job is queued or running */
+	pthread_t th;
+	int       up;
+	int       busy; /* owned by a call */
+	int       job;  /* a job is queued or running */
 	void (*fn)(void*);
-	void* arg;
-	/* the staging copy team, owned by one call at a time */
-	pthread_mutex_t team_mu;
-	hyb_team_t*     team;
-	int             team_threads;
-} hyb_pipe = {.mu      = PTHREAD_MUTEX_INITIALIZER,
-              .cv      = PTHREAD_COND_INITIALIZER,
-              .team_mu = PTHREAD_MUTEX_INITIALIZER};
+	void*       arg;
+	atomic_flag team_busy;
+	hyb_team_t* team;
+	int         team_threads;
+} hyb_pipe = {.team_busy = ATOMIC_FLAG_INIT};
 
 static void* hyb_worker_main(void* unused)
 {
 	(void)unused;
-	pthread_mutex_lock(&hyb_pipe.mu);
+	hyb_lock(HYB_LOCK_SPMV_PIPE);
 	for (;;)
 	{
 		while (!hyb_pipe.job)
-			pthread_cond_wait(&hyb_pipe.cv, &hyb_pipe.mu);
+			hyb_lock_wait(HYB_LOCK_SPMV_PIPE);
 		void (*fn)(void*) = hyb_pipe.fn;
 		void* arg         = hyb_pipe.arg;
-		pthread_mutex_unlock(&hyb_pipe.mu);
+		hyb_unlock(HYB_LOCK_SPMV_PIPE);
 		fn(arg);
-		pthread_mutex_lock(&hyb_pipe.mu);
+		hyb_lock(HYB_LOCK_SPMV_PIPE);
 		hyb_pipe.job = 0;
-		pthread_cond_broadcast(&hyb_pipe.cv);
+		hyb_lock_broadcast(HYB_LOCK_SPMV_PIPE);
 	}
 	return NULL;
 }
 
-/* A fork() child has neither the worker nor the team: forget both (leaked on purpose). */
-static void hyb_pipe_fork_check_locked(void)
+/* fork() child hook: neither the worker nor the team's threads exist here (both leaked
+   on purpose); the child starts its own when it needs them. */
+static void hyb_pipe_fork_child(void)
 {
-	pid_t me = getpid();
-	if (hyb_pipe.pid == me) return;
-	hyb_pipe.pid  = me;
 	hyb_pipe.up   = 0;
 	hyb_pipe.busy = 0;
 	hyb_pipe.job  = 0;
 	hyb_pipe.team = NULL;
-	pthread_mutex_init(&hyb_pipe.team_mu, NULL);
+	atomic_flag_clear(&hyb_pipe.team_busy);
 }
 
 /* 1: fn(arg) runs on the worker (wait with hyb_worker_wait); 0: the caller must run it. */
 static int hyb_worker_submit(void (*fn)(void*), void* arg)
 {
-	pthread_mutex_lock(&hyb_pipe.mu);
-	hyb_pipe_fork_check_locked();
+	hyb_lock(HYB_LOCK_SPMV_PIPE);
 	if (hyb_pipe.busy)
 	{
-		pthread_mutex_unlock(&hyb_pipe.mu);
+		hyb_unlock(HYB_LOCK_SPMV_PIPE);
 		return 0;
 	}
 	if (!hyb_pipe.up)
@@ -101,35 +97,33 @@ static int hyb_worker_submit(void (*fn)(void*), void* arg)
 		pthread_attr_destroy(&at);
 		if (!hyb_pipe.up)
 		{
-			pthread_mutex_unlock(&hyb_pipe.mu);
+			hyb_unlock(HYB_LOCK_SPMV_PIPE);
 			return 0;
 		}
+		hyb_state_on_fork_child(HYB_LOCK_SPMV_PIPE, hyb_pipe_fork_child);
 	}
 	hyb_pipe.busy = 1;
 	hyb_pipe.fn   = fn;
 	hyb_pipe.arg  = arg;
 	hyb_pipe.job  = 1;
-	pthread_cond_broadcast(&hyb_pipe.cv);
-	pthread_mutex_unlock(&hyb_pipe.mu);
+	hyb_lock_broadcast(HYB_LOCK_SPMV_PIPE);
+	hyb_unlock(HYB_LOCK_SPMV_PIPE);
 	return 1;
 }
 
 static void hyb_worker_wait(void)
 {
-	pthread_mutex_lock(&hyb_pipe.mu);
+	hyb_lock(HYB_LOCK_SPMV_PIPE);
 	while (hyb_pipe.job)
-		pthread_cond_wait(&hyb_pipe.cv, &hyb_pipe.mu);
+		hyb_lock_wait(HYB_LOCK_SPMV_PIPE);
 	hyb_pipe.busy = 0;
-	pthread_mutex_unlock(&hyb_pipe.mu);
+	hyb_unlock(HYB_LOCK_SPMV_PIPE);
 }
 
 /* The copy team for this call, or NULL (busy, or could not be made): copy alone then. */
 static hyb_team_t* hyb_team_take(int threads)
 {
-	pthread_mutex_lock(&hyb_pipe.mu);
-	hyb_pipe_fork_check_locked();
-	pthread_mutex_unlock(&hyb_pipe.mu);
-	if (threads < 2 || pthread_mutex_trylock(&hyb_pipe.team_mu) != 0) return NULL;
+	if (threads < 2 || atomic_flag_test_and_set(&hyb_pipe.team_busy)) return NULL;
 	if (hyb_pipe.team && hyb_pipe.team_threads != threads)
 	{
 		hyb_team_destroy(hyb_pipe.team);
@@ -139,10 +133,11 @@ static hyb_team_t* hyb_team_take(int threads)
 	{
 		hyb_pipe.team         = hyb_team_create(threads - 1);
 		hyb_pipe.team_threads = threads;
+		hyb_state_on_fork_child(HYB_LOCK_SPMV_PIPE, hyb_pipe_fork_child);
 	}
 	if (!hyb_pipe.team)
 	{
-		pthread_mutex_unlock(&hyb_pipe.team_mu);
+		atomic_flag_clear(&hyb_pipe.team_busy);
 		return NULL;
 	}
 	return hyb_pipe.team;
@@ -150,18 +145,17 @@ static hyb_team_t* hyb_team_take(int threads)
 
 static void hyb_team_give(hyb_team_t* t)
 {
-	if (t) pthread_mutex_unlock(&hyb_pipe.team_mu);
+	if (t) atomic_flag_clear(&hyb_pipe.team_busy);
 }
 
 void hyb_spmv_pipe_reset(void)
 {
-	pthread_mutex_lock(&hyb_pipe.mu);
-	hyb_pipe_fork_check_locked();
-	pthread_mutex_unlock(&hyb_pipe.mu);
-	pthread_mutex_lock(&hyb_pipe.team_mu);
+	/* Tests call this between calls; a call still using the team is waited for. */
+	while (atomic_flag_test_and_set(&hyb_pipe.team_busy))
+		sched_yield();
 	hyb_team_destroy(hyb_pipe.team);
 	hyb_pipe.team = NULL;
-	pthread_mutex_unlock(&hyb_pipe.team_mu);
+	atomic_flag_clear(&hyb_pipe.team_busy);
 }
 
 typedef struct

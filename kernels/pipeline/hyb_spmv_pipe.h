@@ -59,7 +59,8 @@ typedef struct
    the worker thread and the copy team are shared and, when busy, replaced by the caller. */
 hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t* out);
 
-/* Forget the process-wide worker and copy team (a child after fork(); tests). */
+/* Destroy the process-wide copy team (tests, between calls; a call still using it is
+   waited for). A child after fork() forgets the worker and the team by itself. */
 void hyb_spmv_pipe_reset(void);
 
 #endif

@@ -2,12 +2,11 @@
 /* Registered output vectors with a per-call proof (see hyb_spmv_yreg.h). */
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hyb_log.h"
+#include "hyb_state.h"
 
 #define HYB_YREG_PAGE ((uintptr_t)4096)
 /* Ranges seen once (candidates for registration at their second call). */
@@ -26,10 +25,9 @@ struct hyb_spmv_yreg_s
 	int64_t  ntok;
 };
 
+/* Under HYB_LOCK_SPMV_YREG (but the atomics). */
 static struct
 {
-	pthread_mutex_t lock;
-	pid_t           pid;
 	uint64_t        clock;
 	size_t          total;
 	hyb_spmv_yreg_t e[HYB_SPMV_YREG_MAX];
@@ -42,16 +40,14 @@ static struct
 	_Atomic uint64_t tokens;
 	_Atomic uint64_t proved, failed;
 	_Atomic int      fail_next;
-} hyb_yreg = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} hyb_yreg;
 
-/* A child after fork() inherits the table but not the registrations' owner: forget it. */
-static void hyb_yreg_fork_check_locked(void)
+/* fork() child hook: the registrations belong to the parent's device context, which the
+   child never uses; forget them (never unregistered here). */
+static void hyb_yreg_fork_child(void)
 {
-	pid_t me = getpid();
-	if (hyb_yreg.pid == me) return;
-	if (hyb_yreg.pid != 0) memset(hyb_yreg.e, 0, sizeof hyb_yreg.e);
+	memset(hyb_yreg.e, 0, sizeof hyb_yreg.e);
 	hyb_yreg.total = 0;
-	hyb_yreg.pid   = me;
 }
 
 static int hyb_yreg_overlaps(const void* a, size_t an, const void* b, size_t bn)
@@ -74,8 +70,7 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get(hyb_dev_t* d, void* y, size_t bytes, size_t e
 	if (bytes < HYB_SPMV_YREG_MIN || bytes > HYB_SPMV_YREG_BYTES || elem == 0 ||
 	    (uintptr_t)y % elem)
 		return NULL;
-	pthread_mutex_lock(&hyb_yreg.lock);
-	hyb_yreg_fork_check_locked();
+	hyb_lock(HYB_LOCK_SPMV_YREG);
 	hyb_spmv_yreg_t* hit = NULL;
 	for (int i = 0; i < HYB_SPMV_YREG_MAX; i++)
 	{
@@ -92,7 +87,7 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get(hyb_dev_t* d, void* y, size_t bytes, size_t e
 			hit->elem = elem;
 			r         = hit;
 		}
-		pthread_mutex_unlock(&hyb_yreg.lock);
+		hyb_unlock(HYB_LOCK_SPMV_YREG);
 		return r;
 	}
 	/* Register at the second sighting: a y used once is not worth 35 ms/GiB. */
@@ -104,7 +99,7 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get(hyb_dev_t* d, void* y, size_t bytes, size_t e
 		hyb_yreg.seen[hyb_yreg.seen_next].y     = y;
 		hyb_yreg.seen[hyb_yreg.seen_next].bytes = bytes;
 		hyb_yreg.seen_next                      = (hyb_yreg.seen_next + 1) % HYB_YREG_SEEN;
-		pthread_mutex_unlock(&hyb_yreg.lock);
+		hyb_unlock(HYB_LOCK_SPMV_YREG);
 		return NULL;
 	}
 	/* Older registrations overlapping this range are stale: the application reuses the
@@ -115,7 +110,7 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get(hyb_dev_t* d, void* y, size_t bytes, size_t e
 		if (!s->used || !hyb_yreg_overlaps(s->y, s->bytes, y, bytes)) continue;
 		if (s->held)
 		{
-			pthread_mutex_unlock(&hyb_yreg.lock);
+			hyb_unlock(HYB_LOCK_SPMV_YREG);
 			return NULL;
 		}
 		hyb_yreg_drop_locked(d, i);
@@ -141,20 +136,21 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get(hyb_dev_t* d, void* y, size_t bytes, size_t e
 			s->dev             = d->index;
 			s->lru             = ++hyb_yreg.clock;
 			hyb_yreg.total += bytes;
-			pthread_mutex_unlock(&hyb_yreg.lock);
+			hyb_state_on_fork_child(HYB_LOCK_SPMV_YREG, hyb_yreg_fork_child);
+			hyb_unlock(HYB_LOCK_SPMV_YREG);
 			/* Registering takes tens of milliseconds per GiB: outside the lock (the slot is
 			   held, so nobody else touches it meanwhile). */
 			if (hyb_dev_register(d, y, bytes) == HYB_OK) return s;
-			pthread_mutex_lock(&hyb_yreg.lock);
+			hyb_lock(HYB_LOCK_SPMV_YREG);
 			hyb_yreg.total -= bytes;
 			memset(s, 0, sizeof *s);
-			pthread_mutex_unlock(&hyb_yreg.lock);
+			hyb_unlock(HYB_LOCK_SPMV_YREG);
 			HYB_LOG(HYB_LOG_INFO, "SpMV: y (%zu bytes) could not be registered; staged", bytes);
 			return NULL;
 		}
 		if (victim < 0)
 		{
-			pthread_mutex_unlock(&hyb_yreg.lock);
+			hyb_unlock(HYB_LOCK_SPMV_YREG);
 			return NULL;
 		}
 		hyb_yreg_drop_locked(d, victim);
@@ -245,29 +241,28 @@ int hyb_spmv_yreg_check(hyb_spmv_yreg_t* e)
 void hyb_spmv_yreg_put(hyb_dev_t* d, hyb_spmv_yreg_t* e, int drop)
 {
 	if (e == NULL) return;
-	pthread_mutex_lock(&hyb_yreg.lock);
+	hyb_lock(HYB_LOCK_SPMV_YREG);
 	e->held = 0;
 	if (drop) hyb_yreg_drop_locked(d, (int)(e - hyb_yreg.e));
-	pthread_mutex_unlock(&hyb_yreg.lock);
+	hyb_unlock(HYB_LOCK_SPMV_YREG);
 }
 
 void hyb_spmv_yreg_reset(hyb_dev_t* d)
 {
-	pthread_mutex_lock(&hyb_yreg.lock);
-	hyb_yreg_fork_check_locked();
+	hyb_lock(HYB_LOCK_SPMV_YREG);
 	for (int i = 0; i < HYB_SPMV_YREG_MAX; i++)
 		if (hyb_yreg.e[i].used && !hyb_yreg.e[i].held) hyb_yreg_drop_locked(d, i);
 	memset(hyb_yreg.seen, 0, sizeof hyb_yreg.seen);
-	pthread_mutex_unlock(&hyb_yreg.lock);
+	hyb_unlock(HYB_LOCK_SPMV_YREG);
 }
 
 void hyb_spmv_yreg_stats(int* live, uint64_t* proved, uint64_t* failed)
 {
-	pthread_mutex_lock(&hyb_yreg.lock);
+	hyb_lock(HYB_LOCK_SPMV_YREG);
 	int n = 0;
 	for (int i = 0; i < HYB_SPMV_YREG_MAX; i++)
 		n += hyb_yreg.e[i].used;
-	pthread_mutex_unlock(&hyb_yreg.lock);
+	hyb_unlock(HYB_LOCK_SPMV_YREG);
 	if (live) *live = n;
 	if (proved) *proved = atomic_load(&hyb_yreg.proved);
 	if (failed) *failed = atomic_load(&hyb_yreg.failed);

@@ -2,11 +2,14 @@
 /* The Python-extension case: a program linked to no BLAS, with hyblas
    preloaded, loads a BLAS later with dlopen(RTLD_LOCAL) and then calls the
    global dgemm_ (hyblas's); hyblas must find the locally loaded library.
-   Usage: app_dlopen LIBRARY [--min-calls N]  (N: calls the library's
-   counter must show, for the fake library of tests/fixtures) */
+   With --then, the plugin-host case follows: the program dlcloses that
+   library, dlopens another one and calls again; the call must neither crash
+   nor compute wrongly.
+   Usage: app_dlopen LIBRARY [--min-calls N] [--then LIBRARY2]
+   (N: calls the first library's counter must show, for the fake library of
+   tests/fixtures) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,17 +18,46 @@
 #include "hyb_bb_blas.h"
 #include "hyb_bb_check.h"
 
-static const double hyb_eps_d = 2.220446049250313e-16;
+/* One dgemm_ through dgemm, checked against the triple loop. */
+static void hyb_checked_call( hyb_bb_dgemm_fn dgemm, uint64_t seed, const char* what )
+{
+	hyb_bb_rng_t r;
+	hyb_bb_rng_seed( &r, seed );
+	hyb_bb_dgemm_checked( dgemm, &r, 'N', 'T', 120, 95, 77, 0.5, -2.0, what );
+}
+
+/* dlopen(lib, RTLD_LOCAL), which must not make its symbols global. */
+static void* hyb_open_local( const char* lib, hyb_bb_dgemm_fn global )
+{
+	void* h = dlopen( lib, RTLD_NOW | RTLD_LOCAL );
+	if ( !hyb_bb_expect( h != NULL, "dlopen(%s): %s", lib, dlerror() ) ) return NULL;
+	hyb_bb_expect( dlsym( RTLD_DEFAULT, "dgemm_" ) == (void*)global,
+	               "RTLD_LOCAL made %s global", lib );
+	return h;
+}
 
 int main( int argc, char** argv )
 {
-	if ( ( argc != 2 && argc != 4 ) || ( argc == 4 && strcmp( argv[2], "--min-calls" ) != 0 ) )
+	const char* lib       = NULL;
+	const char* then      = NULL;
+	long        min_calls = -1;
+	int         bad       = 0;
+	for ( int i = 1; i < argc; i++ )
 	{
-		fprintf( stderr, "usage: %s LIBRARY [--min-calls N]\n", argv[0] );
+		if ( strcmp( argv[i], "--min-calls" ) == 0 && i + 1 < argc )
+			min_calls = atol( argv[++i] );
+		else if ( strcmp( argv[i], "--then" ) == 0 && i + 1 < argc )
+			then = argv[++i];
+		else if ( lib == NULL && argv[i][0] != '-' )
+			lib = argv[i];
+		else
+			bad = 1;
+	}
+	if ( bad || lib == NULL )
+	{
+		fprintf( stderr, "usage: %s LIBRARY [--min-calls N] [--then LIBRARY2]\n", argv[0] );
 		return 2;
 	}
-	const char* lib       = argv[1];
-	long        min_calls = argc == 4 ? atol( argv[3] ) : -1;
 
 	/* Before: the only dgemm_ in the process is hyblas's. */
 	hyb_bb_dgemm_fn dgemm = (hyb_bb_dgemm_fn)dlsym( RTLD_DEFAULT, "dgemm_" );
@@ -36,27 +68,9 @@ int main( int argc, char** argv )
 		return hyb_bb_finish( "app_dlopen" );
 	printf( "dgemm_ comes from %s\n", info.dli_fname );
 
-	void* h = dlopen( lib, RTLD_NOW | RTLD_LOCAL );
-	if ( !hyb_bb_expect( h != NULL, "dlopen(%s): %s", lib, dlerror() ) )
-		return hyb_bb_finish( "app_dlopen" );
-	hyb_bb_expect( dlsym( RTLD_DEFAULT, "dgemm_" ) == (void*)dgemm,
-	               "RTLD_LOCAL made the library global" );
-
-	hyb_bb_rng_t r;
-	hyb_bb_rng_seed( &r, 5150 );
-	int     m = 120, n = 95, k = 77, ld = 121;
-	double  alpha = 0.5, beta = -2.0;
-	double* a    = hyb_bb_alloc_d( &r, ld, k );
-	double* b    = hyb_bb_alloc_d( &r, n, k );
-	double* c    = hyb_bb_alloc_d( &r, ld, n );
-	double* cref = malloc( sizeof *cref * (size_t)ld * n );
-	hyb_bb_ref_dgemm( 'N', 'T', m, n, k, alpha, a, ld, b, n, beta, c, cref, ld );
-	double denom =
-	    hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ), hyb_bb_norm_d( n, k, b, n ),
-	                       beta, hyb_bb_norm_d( m, n, c, ld ) );
-	dgemm( "N", "T", &m, &n, &k, &alpha, a, &ld, b, &n, &beta, c, &ld, 1, 1 );
-	hyb_bb_check( "dgemm_ after dlopen(RTLD_LOCAL)", hyb_bb_diff_d( m, n, c, cref, ld ), denom,
-	              hyb_eps_d );
+	void* h = hyb_open_local( lib, dgemm );
+	if ( h == NULL ) return hyb_bb_finish( "app_dlopen" );
+	hyb_checked_call( dgemm, 5150, "dgemm_ after dlopen(RTLD_LOCAL)" );
 
 	if ( min_calls >= 0 )
 	{
@@ -70,6 +84,19 @@ int main( int argc, char** argv )
 			               got, min_calls );
 		}
 	}
-	free( a ), free( b ), free( c ), free( cref );
+
+	if ( then )
+	{
+		/* The program is done with the first library; a plugin host loads
+		   the next plugin's BLAS. */
+		hyb_bb_expect( dlclose( h ) == 0, "dlclose(%s): %s", lib, dlerror() );
+		void* h2 = hyb_open_local( then, dgemm );
+		if ( h2 )
+		{
+			hyb_checked_call( dgemm, 5151, "dgemm_ after dlclose and another dlopen" );
+			hyb_checked_call( dgemm, 5152, "dgemm_ again" );
+			dlclose( h2 );
+		}
+	}
 	return hyb_bb_finish( "app_dlopen" );
 }

@@ -16,29 +16,14 @@
 #include "hyb_bb_check.h"
 #include "hyb_bb_trace.h"
 
-static const double hyb_eps_d = 2.220446049250313e-16;
-
 /* One checked dgemm_ of the given size; returns 1 when correct. */
 static int hyb_checked_dgemm( uint64_t seed, int m, int n, int k, const char* who )
 {
 	hyb_bb_rng_t r;
 	hyb_bb_rng_seed( &r, seed );
-	int     ld    = m + 1;
-	double  alpha = 1.25, beta = 0.5;
-	double* a    = hyb_bb_alloc_d( &r, ld, k );
-	double* b    = hyb_bb_alloc_d( &r, k, n );
-	double* c    = hyb_bb_alloc_d( &r, ld, n );
-	double* cref = malloc( sizeof *cref * (size_t)ld * n );
-	hyb_bb_ref_dgemm( 'N', 'N', m, n, k, alpha, a, ld, b, k, beta, c, cref, ld );
-	double denom =
-	    hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ), hyb_bb_norm_d( k, n, b, k ),
-	                       beta, hyb_bb_norm_d( m, n, c, ld ) );
-	dgemm_( "N", "N", &m, &n, &k, &alpha, a, &ld, b, &k, &beta, c, &ld, 1, 1 );
 	char what[80];
 	snprintf( what, sizeof what, "%s dgemm_ %dx%dx%d", who, m, n, k );
-	int ok = hyb_bb_check( what, hyb_bb_diff_d( m, n, c, cref, ld ), denom, hyb_eps_d );
-	free( a ), free( b ), free( c ), free( cref );
-	return ok;
+	return hyb_bb_dgemm_checked( dgemm_, &r, 'N', 'N', m, n, k, 1.25, 0.5, what );
 }
 
 int main( int argc, char** argv )

@@ -251,6 +251,56 @@ static void hyb_cblas_cases( void )
 	}
 }
 
+/* NULL alpha or beta: the reference and OpenBLAS read the scalars only after
+   the argument checks and the empty-output quick return, so an empty call
+   returns and an invalid one reports, without touching the scalars. */
+static void hyb_dgemm_null_case( const char* label, int invalid, const char* ta, int m, int n )
+{
+	int k = HYB_N, ld = HYB_LD;
+	hyb_begin();
+	dgemm_( ta, "N", &m, &n, &k, NULL, hyb_a, &ld, hyb_b, &ld, NULL, hyb_c, &ld, 1, 1 );
+	hyb_end( label, invalid, hyb_c, hyb_c_before, sizeof hyb_c );
+}
+
+static void hyb_zgemm_null_case( const char* label, int invalid, int cblas, int m )
+{
+	int        n = HYB_N, k = HYB_N, ld = HYB_LD;
+	hyb_bb_z_t before[HYB_LD * HYB_LD];
+	memcpy( before, hyb_zc, sizeof before );
+	hyb_begin();
+	if ( cblas )
+		cblas_zgemm( HYB_BB_COL_MAJOR, HYB_BB_NO_TRANS, HYB_BB_NO_TRANS, m, n, k, NULL, hyb_za, ld,
+		             hyb_zb, ld, NULL, hyb_zc, ld );
+	else
+		zgemm_( "N", "N", &m, &n, &k, NULL, hyb_za, &ld, hyb_zb, &ld, NULL, hyb_zc, &ld, 1, 1 );
+	hyb_end( label, invalid, hyb_zc, before, sizeof before );
+}
+
+static void hyb_null_scalar_cases( void )
+{
+	const int L = HYB_LD, N = HYB_N, Z = 0, NEG = -1;
+	hyb_dgemm_null_case( "dgemm_ m=0 alpha=beta=NULL", 0, "N", 0, N );
+	hyb_dgemm_null_case( "dgemm_ n=0 alpha=beta=NULL", 0, "N", N, 0 );
+	hyb_dgemm_null_case( "dgemm_ m=-1 alpha=beta=NULL", 1, "N", -1, N );
+	hyb_dgemm_null_case( "dgemm_ transa=X alpha=beta=NULL", 1, "X", N, N );
+	hyb_zgemm_null_case( "zgemm_ m=0 alpha=beta=NULL", 0, 0, 0 );
+	hyb_zgemm_null_case( "zgemm_ m=-1 alpha=beta=NULL", 1, 0, -1 );
+	hyb_zgemm_null_case( "cblas_zgemm m=0 alpha=beta=NULL", 0, 1, 0 );
+	hyb_zgemm_null_case( "cblas_zgemm m=-1 alpha=beta=NULL", 1, 1, -1 );
+	hyb_begin();
+	dsyrk_( "U", "N", &Z, &N, NULL, hyb_a, &L, NULL, hyb_c, &L, 1, 1 );
+	hyb_end( "dsyrk_ n=0 alpha=beta=NULL", 0, hyb_c, hyb_c_before, sizeof hyb_c );
+	hyb_begin();
+	dsyrk_( "U", "N", &NEG, &N, NULL, hyb_a, &L, NULL, hyb_c, &L, 1, 1 );
+	hyb_end( "dsyrk_ n=-1 alpha=beta=NULL", 1, hyb_c, hyb_c_before, sizeof hyb_c );
+	hyb_begin();
+	dtrsm_( "L", "U", "N", "N", &Z, &N, NULL, hyb_a, &L, hyb_c, &L, 1, 1, 1, 1 );
+	hyb_end( "dtrsm_ m=0 alpha=NULL", 0, hyb_c, hyb_c_before, sizeof hyb_c );
+	hyb_begin();
+	dtrsm_( "L", "U", "N", "N", &NEG, &N, NULL, hyb_a, &L, hyb_c, &L, 1, 1, 1, 1 );
+	hyb_end( "dtrsm_ m=-1 alpha=NULL", 1, hyb_c, hyb_c_before, sizeof hyb_c );
+}
+
 int main( void )
 {
 	hyb_bb_rng_t r;
@@ -268,6 +318,7 @@ int main( void )
 
 	hyb_fortran_cases();
 	hyb_cblas_cases();
+	hyb_null_scalar_cases();
 	printf( "%d cases, %d invalid ones reported\n", hyb_cases, hyb_reported_cases );
 	fflush( stdout );
 	/* Status on stderr so that stdout is exactly the compared record. */

@@ -68,6 +68,18 @@ void cblas_dsyrk( int layout, int uplo, int trans, int n, int k, double alpha, c
 void cblas_dtrsm( int layout, int side, int uplo, int transa, int diag, int m, int n, double alpha,
                   const double* a, int lda, double* b, int ldb );
 
+void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
+             const int* ldb, int* info );
+typedef void ( *hyb_bb_dgtsv_fn )( const int* n, const int* nrhs, double* dl, double* d,
+                                   double* du, double* b, const int* ldb, int* info );
+
+/* MKL's legacy COO product (mkl_cspblas_dcoogemv: 0-based indices, mkl_dcoogemv:
+   1-based): y = op(A) x, A m x m. No system library has it; programs look it
+   up at run time. */
+typedef void ( *hyb_bb_dcoomv_fn )( const char* transa, const int* m, const double* val,
+                                    const int* rowind, const int* colind, const int* nnz,
+                                    const double* x, double* y );
+
 /* The ILP64 flavor of dgemm_, looked up at run time (the system library
    does not have it; libhyblas exports it). */
 typedef void ( *hyb_bb_dgemm64_fn )( const char* transa, const char* transb, const int64_t* m,

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hyb_bb_blas.h"
+
 typedef double _Complex hyb_bb_z_t;
 
 /* A failed check makes the verdict fail; a check ratio must stay below this
@@ -66,6 +68,30 @@ void hyb_bb_ref_ssyrk( char uplo, char trans, int n, int k, double alpha, const 
 void hyb_bb_ref_dtrmul( char side, char uplo, char trans, char diag, int m, int n, const double* a,
                         int lda, const double* x, double* out, int ldx );
 
+/* ------------------------------------------------------------ checked calls */
+
+/* One call of dgemm (the program's dgemm_, or one found with dlsym) on
+   random data from r: C := alpha op(A) op(B) + beta C, C m x n, every
+   matrix with a padded leading dimension; checked against hyb_bb_ref_dgemm
+   with the normalized error (hyb_bb_check, verdict line named `what`).
+   Returns 1 when correct. */
+int hyb_bb_dgemm_checked( hyb_bb_dgemm_fn dgemm, hyb_bb_rng_t* r, char ta, char tb, int m, int n,
+                          int k, double alpha, double beta, const char* what );
+
+/* One call of dgtsv (LAPACK's dgtsv_ or hyblas's) on a random diagonally dominant n x n system with nrhs
+   right-hand sides (ldb = n + 2), checked by INFO = 0 and the residual
+   ||A X - B||_inf / (||A||_inf ||X||_inf n eps). Returns 1 when correct. */
+int hyb_bb_dgtsv_checked( hyb_bb_dgtsv_fn dgtsv, hyb_bb_rng_t* r, int n, int nrhs,
+                          const char* what );
+
+/* One COO product y = op(A) x through coomv (indices of base `base`, 0 or
+   1) on a random m x m matrix of about m * per_row entries, duplicates and
+   empty rows included, y filled with garbage first; checked row by row as
+   |y - y_ref|_inf <= 3 L eps (|A| |x|)_inf, L the longest row or column.
+   Returns 1 when correct. */
+int hyb_bb_dcoomv_checked( hyb_bb_dcoomv_fn coomv, hyb_bb_rng_t* r, int m, int per_row, int base,
+                           char trans, const char* what );
+
 /* ------------------------------------------------------------ norms */
 
 /* Frobenius norm of the rows x cols region (complex: modulus). */
@@ -99,6 +125,10 @@ int hyb_bb_check_dtrsm( const char* what, char side, char uplo, char trans, char
    pass. Not thread-safe in its printing order, but the failure count is
    atomic. */
 int hyb_bb_check( const char* what, double diff, double denom, double eps );
+
+/* With quiet on, passing checks print nothing (long-running programs); a
+   failure always prints. */
+void hyb_bb_quiet( int on );
 
 /* Record a plain condition (prints the message on failure). */
 int hyb_bb_expect( int cond, const char* fmt, ... ) __attribute__( ( format( printf, 2, 3 ) ) );

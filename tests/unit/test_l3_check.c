@@ -345,6 +345,47 @@ static void test_normalize_scalars( void )
 	CU_ASSERT( s.transa == 'N' && s.uplo == 'U' );
 }
 
+/* Scalars passed by address are read in the routine's precision (real ones
+   in a complex routine as real), and a NULL address leaves the call as it
+   came; emptiness is decided on the output alone. */
+static void test_scalars_load( void )
+{
+	float         sf[2] = { 1.5f, -2.25f };
+	double        df[2] = { -0.75, 3.5 };
+	hyb_l3_args_t c     = { .op = HYB_OP_GEMM, .prec = HYB_PREC_C, .m = 2, .n = 2, .k = 2,
+		                    .alpha_ref = sf, .beta_ref = sf + 1, .scal = HYB_SCAL_ALPHA_REF | HYB_SCAL_BETA_REF };
+	CU_ASSERT( hyb_l3_scalars_load( &c ) );
+	CU_ASSERT( c.alpha[0] == 1.5 && c.alpha[1] == -2.25 && c.beta[0] == -2.25 && c.scal == 0 );
+	hyb_l3_args_t h = { .op = HYB_OP_HERK, .prec = HYB_PREC_Z, .n = 2, .k = 2, .alpha_ref = df + 1,
+		                .beta_ref = df,
+		                .scal = HYB_SCAL_ALPHA_REF | HYB_SCAL_ALPHA_REAL | HYB_SCAL_BETA_REF | HYB_SCAL_BETA_REAL };
+	CU_ASSERT( hyb_l3_scalars_load( &h ) );
+	CU_ASSERT( h.alpha[0] == 3.5 && h.alpha[1] == 0 && h.beta[0] == -0.75 && h.beta[1] == 0 );
+	CU_ASSERT( h.scal == ( HYB_SCAL_ALPHA_REAL | HYB_SCAL_BETA_REAL ) );
+	hyb_l3_args_t s = { .op = HYB_OP_TRSM, .prec = HYB_PREC_S, .m = 1, .n = 1, .alpha_ref = sf + 1,
+		                .scal = HYB_SCAL_ALPHA_REF };
+	CU_ASSERT( hyb_l3_scalars_load( &s ) && s.alpha[0] == -2.25 && s.beta[0] == 0 );
+	/* By value (CBLAS real): nothing to read. */
+	hyb_l3_args_t v = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .alpha = { 2, 0 }, .beta = { 1, 0 } };
+	CU_ASSERT( hyb_l3_scalars_load( &v ) && v.alpha[0] == 2 && v.beta[0] == 1 );
+	/* A NULL beta: refused, nothing read or changed. */
+	hyb_l3_args_t n = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .m = 3, .n = 3, .k = 3, .alpha_ref = df,
+		                .scal = HYB_SCAL_ALPHA_REF | HYB_SCAL_BETA_REF };
+	CU_ASSERT( !hyb_l3_scalars_load( &n ) );
+	CU_ASSERT( n.alpha[0] == 0 && n.scal == ( HYB_SCAL_ALPHA_REF | HYB_SCAL_BETA_REF ) );
+
+	hyb_l3_args_t e = { .op = HYB_OP_GEMM, .m = 0, .n = 4, .k = 4 };
+	CU_ASSERT( hyb_l3_empty( &e ) );
+	e.m = 4, e.k = 0;
+	CU_ASSERT( !hyb_l3_empty( &e ) ); /* k = 0 still scales C by beta */
+	e.op = HYB_OP_SYRK, e.m = 0;
+	CU_ASSERT( !hyb_l3_empty( &e ) ); /* rank-k: m is not a dimension */
+	e.n = 0;
+	CU_ASSERT( hyb_l3_empty( &e ) );
+	e.op = HYB_OP_TRMM, e.m = 0, e.n = 3;
+	CU_ASSERT( hyb_l3_empty( &e ) );
+}
+
 /* ------------------------------------------------------------------ trivial, flops, bytes */
 
 static void test_trivial( void )
@@ -433,6 +474,7 @@ static CU_TestInfo hyb_tests_l3_check[] = {
 	{ "valid_each_position", test_valid_each_position },
 	{ "normalize", test_normalize },
 	{ "normalize_scalars", test_normalize_scalars },
+	{ "scalars_load", test_scalars_load },
 	{ "trivial", test_trivial },
 	{ "flops", test_flops },
 	{ "bytes", test_bytes },

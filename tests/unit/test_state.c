@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The process state (core/hyb_state): fork() while another thread is inside
+   a locked section or a file write, the lock order, the child's thread and
+   its OpenMP regions. */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <fcntl.h>
+#include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dispatch/hyb_gtsv_rates.h"
+#include "hyb_state.h"
+#include "hyb_test_util.h"
+#include "policies/hyb_config.h"
+
+/* ------------------------------------------------------------ rates written beside a fork */
+
+static hyb_config_t st_cfg;
+static char         st_dir[256];
+
+static void* st_rates_writer( void* arg )
+{
+	(void)arg;
+	hyb_gtsv_rates_update( HYB_PREC_D, HYB_GTSV_CONF_CPU, 0, 2.5e8, 0, NULL );
+	return NULL;
+}
+
+static int st_child_fill( void* arg )
+{
+	(void)arg;
+	hyb_gtsv_split_in_t in;
+	memset( &in, 0, sizeof in );
+	hyb_gtsv_rates_fill( HYB_PREC_D, &in );
+	return 0;
+}
+
+/* A thread writes the tridiagonal rates file and stays inside the write (its
+   temporary file is a FIFO nobody reads yet) while the main thread forks:
+   the child must be able to read the rates at once, and fork() must not
+   wait for the write. */
+static void test_fork_during_rates_write( void )
+{
+	char err[256], profile[300], fifo[400];
+	snprintf( st_dir, sizeof st_dir, "/tmp/hyb_state_XXXXXX" );
+	CU_ASSERT_FATAL( mkdtemp( st_dir ) != NULL );
+	snprintf( profile, sizeof profile, "%s/profile", st_dir );
+	hyb_config_defaults( &st_cfg );
+	hyb_config_set( &st_cfg, "HYBLAS_PROFILE", profile, HYB_SRC_TEST, err, sizeof err );
+	hyb_config_set( &st_cfg, "HYBLAS_LOG_LEVEL", "0", HYB_SRC_TEST, err, sizeof err );
+	hyb_config_finish( &st_cfg );
+	hyb_config_install_for_test( &st_cfg );
+	hyb_gtsv_rates_reset_for_test();
+	/* The writer's temporary name (hyb_policy_gtsv_profile_write). */
+	snprintf( fifo, sizeof fifo, "%s.gtsv.tmp.%ld", profile, (long)getpid() );
+	CU_ASSERT_FATAL( mkfifo( fifo, 0600 ) == 0 );
+
+	pthread_t th;
+	CU_ASSERT_FATAL( pthread_create( &th, NULL, st_rates_writer, NULL ) == 0 );
+	usleep( 200 * 1000 ); /* the writer is now blocked opening the FIFO */
+	CU_ASSERT_EQUAL( hyb_t_isolated( "rates read in a child forked during a rates write", st_child_fill,
+	                                 NULL, 10 ),
+	                 0 );
+
+	/* Let the writer finish: read what it writes until it closes. */
+	int fd = open( fifo, O_RDONLY );
+	CU_ASSERT( fd >= 0 );
+	char    buf[4096];
+	ssize_t got;
+	while ( fd >= 0 && ( got = read( fd, buf, sizeof buf ) ) > 0 )
+		;
+	if ( fd >= 0 ) close( fd );
+	pthread_join( th, NULL );
+
+	char path[400];
+	snprintf( path, sizeof path, "%s.gtsv", profile );
+	unlink( fifo );
+	unlink( path );
+	rmdir( st_dir );
+	hyb_config_install_for_test( NULL );
+	hyb_gtsv_rates_reset_for_test();
+}
+
+/* ------------------------------------------------------------ the protocol */
+
+static atomic_int st_hook_runs;
+static void       st_hook( void )
+{
+	atomic_fetch_add( &st_hook_runs, 1 );
+}
+
+typedef struct
+{
+	hyb_lock_id_t id;
+	atomic_int    holding;
+	double        released_at;
+} st_holder_t;
+
+static double st_now( void )
+{
+	struct timespec ts;
+	clock_gettime( CLOCK_MONOTONIC, &ts );
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void* st_hold( void* arg )
+{
+	st_holder_t* h = arg;
+	hyb_lock( h->id );
+	atomic_store( &h->holding, 1 );
+	usleep( 150 * 1000 );
+	h->released_at = st_now();
+	hyb_unlock( h->id );
+	return NULL;
+}
+
+/* In the child: every lock free, the hooks run, this thread marked. */
+static int st_child_state( void* arg )
+{
+	int hooks_before = *(int*)arg;
+	for ( int i = 0; i < HYB_LOCK_COUNT; i++ )
+	{
+		if ( !hyb_trylock( (hyb_lock_id_t)i ) ) return 10 + i;
+		hyb_unlock( (hyb_lock_id_t)i );
+	}
+	if ( atomic_load( &st_hook_runs ) != hooks_before + 1 ) return 2;
+	if ( !hyb_state_forked_thread() ) return 3;
+	return 0;
+}
+
+/* fork() waits while another thread is inside a locked section (prepare takes
+   every lock), and the child finds every lock free whichever one was held:
+   the deadlock a child met when a thread of the parent held a lock at the
+   moment of fork(). */
+static void test_fork_waits_for_every_lock( void )
+{
+	hyb_state_on_fork_child( HYB_LOCK_REFIT, st_hook );
+	for ( int i = 0; i < HYB_LOCK_COUNT; i++ )
+	{
+		st_holder_t h = { .id = (hyb_lock_id_t)i };
+		pthread_t   th;
+		CU_ASSERT_FATAL( pthread_create( &th, NULL, st_hold, &h ) == 0 );
+		while ( !atomic_load( &h.holding ) ) usleep( 1000 );
+		int    hooks = atomic_load( &st_hook_runs );
+		double t0    = st_now();
+		int    rc    = hyb_t_isolated( hyb_lock_name( (hyb_lock_id_t)i ), st_child_state, &hooks, 10 );
+		CU_ASSERT_EQUAL( rc, 0 );
+		if ( rc ) printf( "\n    lock %s held at fork(): child status %d ", hyb_lock_name( (hyb_lock_id_t)i ), rc );
+		pthread_join( th, NULL );
+		/* fork() returned only after the holder let go (the child ran after it). */
+		CU_ASSERT( h.released_at >= t0 );
+	}
+	hyb_state_on_fork_child( HYB_LOCK_REFIT, NULL );
+	CU_ASSERT( !hyb_state_forked_thread() );
+	for ( int i = 0; i < HYB_LOCK_COUNT; i++ )
+	{
+		CU_ASSERT( hyb_trylock( (hyb_lock_id_t)i ) );
+		hyb_unlock( (hyb_lock_id_t)i );
+	}
+}
+
+/* Taking a lock of lower rank while holding one of higher rank is counted
+   (and logged once); the order of the list is not. */
+static void test_lock_order_witness( void )
+{
+	unsigned v0 = hyb_state_order_violations();
+	for ( int i = 0; i < HYB_LOCK_COUNT; i++ ) hyb_lock( (hyb_lock_id_t)i );
+	for ( int i = HYB_LOCK_COUNT - 1; i >= 0; i-- ) hyb_unlock( (hyb_lock_id_t)i );
+	CU_ASSERT_EQUAL( hyb_state_order_violations(), v0 );
+	hyb_lock( HYB_LOCK_REFIT );
+	hyb_lock( HYB_LOCK_L3_MEMO );
+	hyb_unlock( HYB_LOCK_L3_MEMO );
+	hyb_unlock( HYB_LOCK_REFIT );
+	CU_ASSERT_EQUAL( hyb_state_order_violations(), v0 + 1 );
+	/* A trylock never waits: out of order is fine. */
+	hyb_lock( HYB_LOCK_REFIT );
+	CU_ASSERT( hyb_trylock( HYB_LOCK_L3_MEMO ) );
+	hyb_unlock( HYB_LOCK_L3_MEMO );
+	hyb_unlock( HYB_LOCK_REFIT );
+	CU_ASSERT_EQUAL( hyb_state_order_violations(), v0 + 1 );
+}
+
+static int st_parallel_sum( void )
+{
+	int sum = 0;
+#pragma omp parallel reduction( + : sum )
+	sum += 1;
+	return sum;
+}
+
+static int st_child_omp( void* arg )
+{
+	(void)arg;
+	int saved = hyb_state_omp_enter();
+	int n     = st_parallel_sum(); /* hangs without the guard */
+	hyb_state_omp_leave( saved );
+	if ( n != 1 ) return 2;
+	if ( omp_get_max_threads() != saved ) return 3;
+	return 0;
+}
+
+/* The thread that forks has run a parallel region (its OpenMP team exists in
+   the parent only): in the child, between enter and leave, regions run on
+   that one thread and finish. */
+static void test_omp_in_forked_thread( void )
+{
+	omp_set_num_threads( 2 );
+	CU_ASSERT_EQUAL( st_parallel_sum(), 2 );
+	CU_ASSERT_EQUAL( hyb_state_omp_enter(), 0 ); /* nothing changes outside a child */
+	CU_ASSERT_EQUAL( hyb_t_isolated( "OpenMP region in the forked thread", st_child_omp, NULL, 10 ), 0 );
+}
+
+static CU_TestInfo hyb_tests_state[] = {
+	{ "fork_during_rates_write", test_fork_during_rates_write },
+	{ "fork_waits_for_every_lock", test_fork_waits_for_every_lock },
+	{ "lock_order_witness", test_lock_order_witness },
+	{ "omp_in_forked_thread", test_omp_in_forked_thread },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_state = { "state", NULL, NULL, NULL, NULL, hyb_tests_state };
