@@ -54,9 +54,10 @@ typedef enum
 
 typedef enum
 {
-	HYB_RESIDENCY_OFF    = 0,
-	HYB_RESIDENCY_VERIFY = 1,
-	HYB_RESIDENCY_TRACK  = 2
+	HYB_RESIDENCY_OFF             = 0,
+	HYB_RESIDENCY_VERIFY          = 1,
+	HYB_RESIDENCY_TRACK           = 2,
+	HYB_RESIDENCY_TRACK_SOFTDIRTY = 3 /* track, and soft-dirty where uffd-wp is missing */
 } hyb_residency_mode_t;
 
 #define HYB_CFG_PATH_MAX 1024
