@@ -17,6 +17,12 @@ void hyb_shim_ensure_init( void );
    address inside libhyblas itself. NULL if none. Thread-safe. */
 void* hyb_shim_resolve( hyb_routine_id_t id );
 
+/* Resolve a symbol outside the routine table (xerbla) by name: the global
+   lookup order first (a program's own handler), then HYBLAS_CPU_LIB and
+   every loaded library; never an address inside libhyblas. NULL if none.
+   Thread-safe. */
+void* hyb_shim_resolve_name( const char* name );
+
 /* Register the fork handlers (from stage-1 init). */
 void hyb_shim_fork_register( void );
 
