@@ -6,6 +6,7 @@
 list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/hyb_test_util.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_config.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_file.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_l3_check.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_l3_tasks.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_pipeline.c

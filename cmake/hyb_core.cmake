@@ -6,6 +6,8 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/core/hyb_status.c
   ${PROJECT_SOURCE_DIR}/core/hyb_log.c
   ${PROJECT_SOURCE_DIR}/core/hyb_state.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_secure.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_file.c
   ${PROJECT_SOURCE_DIR}/core/hyb_time.c
   ${PROJECT_SOURCE_DIR}/core/hyb_guard.c
   ${PROJECT_SOURCE_DIR}/core/hyb_stats.c

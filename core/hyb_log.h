@@ -14,9 +14,20 @@ enum
 	HYB_LOG_TRACE  = 3  /* everything */
 };
 
-/* Set the level and the destination file descriptor (stderr when fd < 0).
-   Called once by stage-1 init; safe to call again from tests. */
+/* Set the level and a destination file descriptor that takes precedence
+   over the log file (tests; fd < 0: the log file of hyb_log_set_file, else
+   stderr). Safe to call again. */
 void hyb_log_configure( int level, int fd );
+
+/* Set the level alone, keeping the destination. */
+void hyb_log_set_level( int level );
+
+/* Log to the file `path` (HYBLAS_LOG_FILE; NULL or "" for stderr) when no
+   descriptor was given to hyb_log_configure. The file is opened at the first
+   line written and checked before each one (core/hyb_file.h, sinks); a file
+   that cannot be used is warned about once on stderr, where the lines then
+   go. Called by stage-1 init; not concurrently with logging. */
+void hyb_log_set_file( const char* path );
 
 /* Current level; one relaxed atomic load. */
 int hyb_log_level( void );

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hyb_file.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 
@@ -26,7 +27,8 @@ static hyb_routine_stats_t* hyb_stats_tab;
 static const char* const*   hyb_stats_names;
 static int                  hyb_stats_n;
 static atomic_int           hyb_stats_timing_v;
-static atomic_int           hyb_trace_fd = -1;
+static atomic_int           hyb_trace_fd = -1;            /* a descriptor given by a test */
+static hyb_sink_t           hyb_trace_sink = HYB_SINK_INIT; /* HYBLAS_TRACE, opened lazily */
 static char                 hyb_device_note[256];
 
 void hyb_stats_init( int nroutines, const char* const* names, int report, int trace_fd )
@@ -41,20 +43,22 @@ void hyb_stats_init( int nroutines, const char* const* names, int report, int tr
 		hyb_stats_names = names;
 	}
 	atomic_store( &hyb_trace_fd, trace_fd );
+	hyb_sink_set( &hyb_trace_sink, NULL );
 	atomic_store( &hyb_stats_timing_v, report || trace_fd >= 0 );
 }
 
 void hyb_stats_init_routines( const char* trace, int report )
 {
 	static const char* names[HYB_R_COUNT];
-	int                fd = -1;
-	if ( trace && trace[0] )
-	{
-		fd = open( trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644 );
-		if ( fd < 0 ) HYB_LOG( HYB_LOG_WARN, "warning: cannot open HYBLAS_TRACE=%s; no trace", trace );
-	}
 	for ( int i = 0; i < HYB_R_COUNT; i++ ) names[i] = hyb_routine_info[i].name;
-	hyb_stats_init( HYB_R_COUNT, names, report, fd );
+	hyb_stats_init( HYB_R_COUNT, names, report, -1 );
+	/* Opened at the first traced call, not now: a descriptor opened before
+	   main would be closed by a program that closes what it inherited. */
+	hyb_sink_set( &hyb_trace_sink, trace );
+	if ( hyb_sink_active( &hyb_trace_sink ) ) atomic_store( &hyb_stats_timing_v, 1 );
+	else if ( trace && trace[0] )
+		HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_TRACE=%s cannot be used (%s); no trace", trace,
+		         hyb_trace_sink.why );
 }
 
 int hyb_stats_timing( void )
@@ -109,10 +113,18 @@ uint64_t hyb_stats_fallbacks( int id )
 
 void hyb_trace_write( const char* line, int len )
 {
+	if ( len <= 0 ) return;
 	int fd = atomic_load_explicit( &hyb_trace_fd, memory_order_relaxed );
-	if ( fd < 0 || len <= 0 ) return;
-	ssize_t w = write( fd, line, (size_t)len );
-	(void)w;
+	if ( fd >= 0 )
+	{
+		ssize_t w = write( fd, line, (size_t)len );
+		(void)w;
+		return;
+	}
+	int refused = 0;
+	if ( hyb_sink_write( &hyb_trace_sink, line, (size_t)len, &refused ) != HYB_OK && refused )
+		HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_TRACE=%s cannot be used (%s); no trace",
+		         hyb_trace_sink.path, hyb_trace_sink.why );
 }
 
 void hyb_stats_set_device_note( const char* note )

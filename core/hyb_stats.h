@@ -9,11 +9,13 @@
 #include "hyb_types.h"
 
 /* Size the tables (number of routines and their names). Called once by
-   stage-1 init before any record; names must outlive the process. */
+   stage-1 init before any record; names must outlive the process. trace_fd
+   >= 0 is a descriptor the trace goes to (tests); otherwise no trace. */
 void hyb_stats_init( int nroutines, const char* const* names, int report, int trace_fd );
 
-/* hyb_stats_init for the routines hyblas intercepts, with the trace written to the file
-   `trace` (NULL or empty: none; appended to; one that cannot be opened is warned about). */
+/* hyb_stats_init for the routines hyblas intercepts, with the trace appended to the file
+   `trace` (NULL or empty: none). The file is opened at the first trace line and checked
+   before each (core/hyb_file.h, sinks); one that cannot be used is warned about once. */
 void hyb_stats_init_routines( const char* trace, int report );
 
 /* Whether calls must be timed (report or trace enabled). One load. */

@@ -355,7 +355,10 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 		              (long long)c.r.fallback_rows );
 		if ( c.r.error == HYB_E_DEVICE ) hyb_devices_disable( hyb_status_string( c.r.error ) );
 	}
-	else if ( !omp_in_parallel() )
+	else if ( ndev > 0 && !omp_in_parallel() )
+		/* Rates are learned only where they choose between the CPU and a device:
+		   a call no device could take (mode cpu, a small system, no device)
+		   writes no file. */
 		hyb_gtsv_refit( a, &c );
 
 	double dt = hyb_now() - t0;

@@ -21,19 +21,53 @@
    say little about the steady-state rates the model refits. */
 #define HYB_REFIT_MIN_FLOPS 5e10
 
-/* The CPU path for a valid call: the real symbol with the original
-   arguments; if the process has no such symbol (an ILP64 name without an
-   ILP64 library, say), another flavor of the same routine on the
-   normalized arguments. */
-static void hyb_l3_cpu( const hyb_call_t* call, const hyb_l3_args_t* a )
+/* The call when the process has no symbol of its own name (an ILP64 name
+   without an ILP64 library, say): what that symbol would do, as far as
+   another flavor of the same routine can. An invalid call goes to xerbla
+   with the reference's INFO, as the missing symbol would have sent it; a
+   valid call goes to another flavor on the normalized arguments, and one
+   whose INTEGER arguments that flavor cannot hold (a 32-bit flavor, a
+   dimension of 2^31 or more) goes to xerbla naming the first of them: it
+   cannot be computed here, and must not leave C unchanged unannounced. */
+static void hyb_l3_substitute( const hyb_call_t* call, const hyb_l3_args_t* in )
+{
+	int info = hyb_l3_info( in );
+	if ( info != 0 )
+	{
+		hyb_real_xerbla( call->id, info );
+		return;
+	}
+	hyb_l3_args_t a = *in;
+	hyb_l3_normalize( &a );
+	hyb_routine_id_t w  = hyb_real_worker( call->id, a.op, a.prec );
+	hyb_status_t     st = w < 0 ? HYB_E_NO_SYMBOL : hyb_invoke_l3( w, &a );
+	int              wide = st == HYB_E_INVALID ? hyb_l3_wide_arg( &a ) : 0;
+	if ( wide > 0 )
+	{
+		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, 0x77696465 ), HYB_LOG_SILENT,
+		              "error: %s: no library in the process provides it, and %s cannot hold argument %d; "
+		              "reported to xerbla. Set HYBLAS_CPU_LIB to an ILP64 BLAS",
+		              hyb_routine_info[call->id].name, hyb_routine_info[w].name, wide );
+		hyb_real_xerbla( call->id, wide );
+	}
+	else if ( st != HYB_OK )
+		hyb_real_missing( call->id );
+}
+
+/* An unchanged call to the real symbol of the call's name, or, where the
+   process has none, its substitute. */
+static void hyb_l3_forward( const hyb_call_t* call, const hyb_l3_args_t* in )
 {
 	if ( hyb_real_get( call->id ) )
 		call->forward( call );
 	else
-	{
-		hyb_routine_id_t w = hyb_real_worker( call->id, a->op, a->prec );
-		if ( w < 0 || hyb_invoke_l3( w, a ) != HYB_OK ) hyb_real_missing( call->id );
-	}
+		hyb_l3_substitute( call, in );
+}
+
+/* The CPU path for a valid call. */
+static void hyb_l3_cpu( const hyb_call_t* call, const hyb_l3_args_t* a )
+{
+	hyb_l3_forward( call, a );
 	hyb_refit_cpu_called( hyb_l3_flops( a ) );
 }
 
@@ -157,7 +191,7 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		double f = hyb_l3_flops( in );
 		if ( f < cfg->l3_min_flops && f < HYB_L3_PROBE_MIN_FLOPS )
 		{
-			call->forward( call );
+			hyb_l3_forward( call, in );
 			hyb_refit_cpu_called( f );
 			hyb_stats_record( call->id, HYB_PATH_CPU, -1, f, 0 );
 			return;
@@ -170,7 +204,7 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 	/* Invalid: the real library reports it exactly as it would have. */
 	if ( !hyb_l3_valid( &a ) )
 	{
-		call->forward( call );
+		hyb_l3_forward( call, &a );
 		hyb_stats_record( call->id, HYB_PATH_CPU, timing ? hyb_now() - t0 : -1, 0, 0 );
 		return;
 	}

@@ -3,6 +3,7 @@
 #include "dispatch/hyb_l3_check.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 static inline int64_t hyb_max1( int64_t v )
 {
@@ -24,57 +25,118 @@ static const char* hyb_rank_k_trans( const hyb_l3_args_t* a )
 	return hyb_prec_is_complex( a->prec ) ? "NT" : "NTC";
 }
 
-int hyb_l3_valid( const hyb_l3_args_t* a )
+/* Positions of the INTEGER arguments in the Fortran signature of each
+   operation (reference BLAS), 0 where the operation has none. */
+typedef struct
 {
-	if ( a->layout != 'C' && a->layout != 'R' ) return 0;
+	int m, n, k, lda, ldb, ldc;
+} hyb_l3_pos_t;
+
+static hyb_l3_pos_t hyb_l3_positions( hyb_op_t op )
+{
+	switch ( op )
+	{
+	case HYB_OP_GEMM: return ( hyb_l3_pos_t ){ 3, 4, 5, 8, 10, 13 };
+	case HYB_OP_SYMM:
+	case HYB_OP_HEMM: return ( hyb_l3_pos_t ){ 3, 4, 0, 7, 9, 12 };
+	case HYB_OP_SYRK:
+	case HYB_OP_HERK: return ( hyb_l3_pos_t ){ 0, 3, 4, 7, 0, 10 };
+	case HYB_OP_SYR2K:
+	case HYB_OP_HER2K: return ( hyb_l3_pos_t ){ 0, 3, 4, 7, 9, 12 };
+	case HYB_OP_TRSM:
+	case HYB_OP_TRMM: return ( hyb_l3_pos_t ){ 5, 6, 0, 9, 11, 0 };
+	default: return ( hyb_l3_pos_t ){ 0, 0, 0, 0, 0, 0 };
+	}
+}
+
+int hyb_l3_info( const hyb_l3_args_t* a )
+{
+	if ( a->layout != 'C' && a->layout != 'R' ) return 1;
 
 	/* Row-major calls are checked as the column-major call they become,
 	   which is what reference CBLAS hands to the Fortran checks. */
 	hyb_l3_args_t n = *a;
 	hyb_l3_normalize( &n );
+	hyb_l3_pos_t p = hyb_l3_positions( n.op );
 
+	/* In the reference's order: options, dimensions, leading dimensions. */
 	switch ( n.op )
 	{
 	case HYB_OP_GEMM:
 	{
-		if ( !hyb_is( n.transa, "NTC" ) || !hyb_is( n.transb, "NTC" ) ) return 0;
-		if ( n.m < 0 || n.n < 0 || n.k < 0 ) return 0;
+		if ( !hyb_is( n.transa, "NTC" ) ) return 1;
+		if ( !hyb_is( n.transb, "NTC" ) ) return 2;
+		if ( n.m < 0 ) return p.m;
+		if ( n.n < 0 ) return p.n;
+		if ( n.k < 0 ) return p.k;
 		int64_t nrowa = n.transa == 'N' ? n.m : n.k;
 		int64_t nrowb = n.transb == 'N' ? n.k : n.n;
-		return n.lda >= hyb_max1( nrowa ) && n.ldb >= hyb_max1( nrowb ) && n.ldc >= hyb_max1( n.m );
+		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
+		if ( n.ldb < hyb_max1( nrowb ) ) return p.ldb;
+		return n.ldc < hyb_max1( n.m ) ? p.ldc : 0;
 	}
 	case HYB_OP_SYMM:
 	case HYB_OP_HEMM:
 	{
-		if ( !hyb_is( n.side, "LR" ) || !hyb_is( n.uplo, "UL" ) ) return 0;
-		if ( n.m < 0 || n.n < 0 ) return 0;
+		if ( !hyb_is( n.side, "LR" ) ) return 1;
+		if ( !hyb_is( n.uplo, "UL" ) ) return 2;
+		if ( n.m < 0 ) return p.m;
+		if ( n.n < 0 ) return p.n;
 		int64_t nrowa = n.side == 'L' ? n.m : n.n;
-		return n.lda >= hyb_max1( nrowa ) && n.ldb >= hyb_max1( n.m ) && n.ldc >= hyb_max1( n.m );
+		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
+		if ( n.ldb < hyb_max1( n.m ) ) return p.ldb;
+		return n.ldc < hyb_max1( n.m ) ? p.ldc : 0;
 	}
 	case HYB_OP_SYRK:
 	case HYB_OP_HERK:
 	case HYB_OP_SYR2K:
 	case HYB_OP_HER2K:
 	{
-		if ( !hyb_is( n.uplo, "UL" ) || !hyb_is( n.transa, hyb_rank_k_trans( &n ) ) ) return 0;
-		if ( n.n < 0 || n.k < 0 ) return 0;
+		if ( !hyb_is( n.uplo, "UL" ) ) return 1;
+		if ( !hyb_is( n.transa, hyb_rank_k_trans( &n ) ) ) return 2;
+		if ( n.n < 0 ) return p.n;
+		if ( n.k < 0 ) return p.k;
 		int64_t nrowa = n.transa == 'N' ? n.n : n.k;
-		if ( n.lda < hyb_max1( nrowa ) || n.ldc < hyb_max1( n.n ) ) return 0;
-		if ( hyb_op_is_rank_2k( n.op ) && n.ldb < hyb_max1( nrowa ) ) return 0;
-		return 1;
+		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
+		if ( hyb_op_is_rank_2k( n.op ) && n.ldb < hyb_max1( nrowa ) ) return p.ldb;
+		return n.ldc < hyb_max1( n.n ) ? p.ldc : 0;
 	}
 	case HYB_OP_TRSM:
 	case HYB_OP_TRMM:
 	{
-		if ( !hyb_is( n.side, "LR" ) || !hyb_is( n.uplo, "UL" ) || !hyb_is( n.transa, "NTC" ) ||
-		     !hyb_is( n.diag, "UN" ) )
-			return 0;
-		if ( n.m < 0 || n.n < 0 ) return 0;
+		if ( !hyb_is( n.side, "LR" ) ) return 1;
+		if ( !hyb_is( n.uplo, "UL" ) ) return 2;
+		if ( !hyb_is( n.transa, "NTC" ) ) return 3;
+		if ( !hyb_is( n.diag, "UN" ) ) return 4;
+		if ( n.m < 0 ) return p.m;
+		if ( n.n < 0 ) return p.n;
 		int64_t nrowa = n.side == 'L' ? n.m : n.n;
-		return n.lda >= hyb_max1( nrowa ) && n.ldb >= hyb_max1( n.m );
+		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
+		return n.ldb < hyb_max1( n.m ) ? p.ldb : 0;
 	}
-	default: return 0;
+	default: return 1;
 	}
+}
+
+int hyb_l3_valid( const hyb_l3_args_t* a )
+{
+	return hyb_l3_info( a ) == 0;
+}
+
+int hyb_l3_wide_arg( const hyb_l3_args_t* a )
+{
+	hyb_l3_args_t n = *a;
+	hyb_l3_normalize( &n );
+	hyb_l3_pos_t p = hyb_l3_positions( n.op );
+	/* In the order of the signature: the first one that does not fit. */
+	const struct
+	{
+		int     pos;
+		int64_t v;
+	} args[] = { { p.m, n.m }, { p.n, n.n }, { p.k, n.k }, { p.lda, n.lda }, { p.ldb, n.ldb }, { p.ldc, n.ldc } };
+	for ( unsigned i = 0; i < sizeof args / sizeof args[0]; i++ )
+		if ( args[i].pos > 0 && ( args[i].v > INT32_MAX || args[i].v < INT32_MIN ) ) return args[i].pos;
+	return 0;
 }
 
 static char hyb_flip( char c, char x, char y )

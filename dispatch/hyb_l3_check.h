@@ -11,6 +11,18 @@
    forwarded unchanged so that the real library's xerbla reports them. */
 int hyb_l3_valid( const hyb_l3_args_t* a );
 
+/* The INFO the reference BLAS would hand to XERBLA: the position of the
+   first invalid argument in the Fortran signature, checked in the
+   reference's order (options, dimensions, leading dimensions), of the
+   column-major call (a row-major cblas call is numbered as the column-major
+   call it becomes, as OpenBLAS's CBLAS and reference CBLAS's Fortran checks
+   do); 1 for an invalid cblas layout; 0 when valid. Pure. */
+int hyb_l3_info( const hyb_l3_args_t* a );
+
+/* The position (numbered as by hyb_l3_info) of the first INTEGER argument
+   that a 32-bit INTEGER cannot hold, or 0 when all fit. Pure. */
+int hyb_l3_wide_arg( const hyb_l3_args_t* a );
+
 /* Turn a valid row-major cblas call into the column-major call computing the
    same result on the same memory (options flipped, operands swapped; her2k's
    alpha conjugated). No-op for column-major. */

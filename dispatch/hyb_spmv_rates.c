@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_file.h"
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "policies/hyb_config.h"
@@ -60,17 +61,24 @@ void hyb_spmv_rates_path(char* buf, size_t len)
 
 hyb_status_t hyb_spmv_rates_read(const char* path, hyb_spmv_rates_t* r)
 {
-	FILE* f = fopen(path, "r");
-	if (f == NULL) return HYB_E_IO;
-	char line[512];
-	int  no = 0;
-	while (fgets(line, sizeof line, f))
+	char*        text = NULL;
+	hyb_status_t st   = hyb_file_read(path, HYB_FILE_READ_MAX, &text, NULL, NULL, 0);
+	if (st != HYB_OK) return st == HYB_E_NO_MEMORY ? st : HYB_E_IO;
+	const char* cur = text;
+	char        line[512];
+	int         no = 0, overlong = 0;
+	while (hyb_file_next_line(&cur, line, sizeof line, &overlong, &no))
 	{
-		no++;
+		if (overlong)
+		{
+			/* cut short, a number would read as another number */
+			HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: line too long; ignored", path, no);
+			continue;
+		}
 		char* s = line;
 		while (*s == ' ' || *s == '\t')
 			s++;
-		if (*s == '#' || *s == '\n' || *s == '\0') continue;
+		if (*s == '#' || *s == '\r' || *s == '\0') continue;
 		char* eq = strchr(s, '=');
 		if (eq == NULL)
 		{
@@ -84,7 +92,7 @@ hyb_status_t hyb_spmv_rates_read(const char* path, hyb_spmv_rates_t* r)
 		char*  end   = NULL;
 		double v     = strtod(eq + 1, &end);
 		int    found = 0;
-		while (end && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+		while (end && (*end == ' ' || *end == '\t' || *end == '\r'))
 			end++;
 		for (size_t k = 0; k < HYB_RATES_NKEYS; k++)
 			if (strcmp(s, hyb_rates_keys[k].key) == 0)
@@ -97,19 +105,23 @@ hyb_status_t hyb_spmv_rates_read(const char* path, hyb_spmv_rates_t* r)
 			}
 		if (!found) HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: unknown key %s", path, no, s);
 	}
-	fclose(f);
+	free(text);
 	return HYB_OK;
 }
 
 hyb_status_t hyb_spmv_rates_write(const char* path, const hyb_spmv_rates_t* r, const char* header)
 {
-	FILE* f = fopen(path, "w");
+	char*  text = NULL;
+	size_t len  = 0;
+	FILE*  f    = open_memstream(&text, &len);
 	if (f == NULL) return HYB_E_IO;
 	fprintf(f, "# %s\n", header ? header : "hyblas SpMV rates");
 	for (size_t k = 0; k < HYB_RATES_NKEYS; k++)
 		fprintf(f, "%s = %.6g\n", hyb_rates_keys[k].key,
 		        *(const double*)((const char*)r + hyb_rates_keys[k].off));
-	return fclose(f) == 0 ? HYB_OK : HYB_E_IO;
+	hyb_status_t st = fclose(f) == 0 ? hyb_file_replace(path, text, len, 0644) : HYB_E_IO;
+	free(text);
+	return st == HYB_OK ? HYB_OK : HYB_E_IO;
 }
 
 /* Base rates: defaults, then the profile's measured transfer and copy rates, then the

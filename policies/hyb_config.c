@@ -14,7 +14,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "hyb_file.h"
 #include "hyb_log.h"
+#include "hyb_secure.h"
 
 typedef enum
 {
@@ -57,7 +59,7 @@ const char* hyb_config_var_help( int idx )
 const char* hyb_config_source_name( hyb_cfg_source_t src )
 {
 	static const char* names[] = { "default", "profile", "nvblas.conf", "config file",
-		                           "environment", "test" };
+		                           "environment", "test", "setuid program" };
 	return names[src];
 }
 
@@ -322,17 +324,16 @@ static const char* hyb_closest_name( const char* name )
 }
 
 /* Copies the next line of a configuration text into line without its
-   comment and surrounding blanks; returns 0 once the text is used up. */
-static int hyb_next_config_line( const char** p, char* line, size_t cap, int* lineno )
+   comment and surrounding blanks; returns 0 once the text is used up. A line
+   too long for the buffer is warned about and comes back empty: cut short,
+   a path would name another file. */
+static int hyb_next_config_line( const char** p, char* line, size_t cap, int* lineno, const char* origin )
 {
-	if ( *p == NULL || **p == '\0' ) return 0;
-	const char* nl  = strchr( *p, '\n' );
-	size_t      len = nl ? (size_t)( nl - *p ) : strlen( *p );
-	if ( len >= cap ) len = cap - 1;
-	memcpy( line, *p, len );
-	line[len] = '\0';
-	*p        = nl ? nl + 1 : NULL;
-	( *lineno )++;
+	int overlong = 0;
+	if ( !hyb_file_next_line( p, line, cap, &overlong, lineno ) ) return 0;
+	if ( overlong )
+		HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: line longer than %zu characters; ignored", origin, *lineno,
+		         cap - 1 );
 	char* hash = strchr( line, '#' );
 	if ( hash ) *hash = '\0';
 	hyb_trim( line );
@@ -345,7 +346,7 @@ void hyb_config_apply_text( hyb_config_t* cfg, const char* text, hyb_cfg_source_
 	int         lineno = 0;
 	const char* p      = text;
 	char        line[HYB_CFG_PATH_MAX + 128];
-	while ( hyb_next_config_line( &p, line, sizeof line, &lineno ) )
+	while ( hyb_next_config_line( &p, line, sizeof line, &lineno, origin ) )
 	{
 		if ( line[0] == '\0' ) continue;
 		char* eq = strchr( line, '=' );
@@ -363,6 +364,15 @@ void hyb_config_apply_text( hyb_config_t* cfg, const char* text, hyb_cfg_source_
 			if ( !only_hyblas )
 				HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s is not a hyblas setting", origin, lineno,
 				         line );
+			continue;
+		}
+		int idx = hyb_cfg_find( line );
+		if ( src == HYB_SRC_PROFILE && idx >= 0 && hyb_cfg_desc[idx].type == HYB_T_PATH )
+		{
+			/* A profile is measured data, often in a shared cache directory:
+			   it may not name a library to load or a file to write. */
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: a profile cannot set %s (it names a file); ignored",
+			         origin, lineno, line );
 			continue;
 		}
 		char         err[256];
@@ -446,7 +456,7 @@ void hyb_config_apply_nvblas( hyb_config_t* cfg, const char* text, const char* o
 	char        err[256];
 	int         trace  = 0;
 	char        line[HYB_CFG_PATH_MAX + 128];
-	while ( hyb_next_config_line( &p, line, sizeof line, &lineno ) )
+	while ( hyb_next_config_line( &p, line, sizeof line, &lineno, origin ) )
 	{
 		if ( line[0] == '\0' ) continue;
 
@@ -692,39 +702,42 @@ void hyb_config_print( const hyb_config_t* cfg, int fd )
 static hyb_config_t        hyb_process_config;
 static pthread_once_t      hyb_config_once = PTHREAD_ONCE_INIT;
 
-/* Read a whole small file into a malloc'd string; NULL if unreadable. */
-static char* hyb_read_file( const char* path )
+/* The value of `name` in an environment block, or NULL. */
+static const char* hyb_env_get( char* const* envp, const char* name )
 {
-	int fd = open( path, O_RDONLY | O_CLOEXEC );
-	if ( fd < 0 ) return NULL;
-	size_t cap = 4096, len = 0;
-	char*  buf = malloc( cap );
-	while ( buf )
-	{
-		if ( len + 1 >= cap )
-		{
-			if ( cap > ( 1u << 20 ) ) break; /* config files are small */
-			char* grown = realloc( buf, cap * 2 );
-			if ( grown == NULL ) break;
-			buf = grown;
-			cap *= 2;
-		}
-		ssize_t r = read( fd, buf + len, cap - len - 1 );
-		if ( r < 0 && errno == EINTR ) continue;
-		if ( r <= 0 ) break;
-		len += (size_t)r;
-	}
-	close( fd );
-	if ( buf ) buf[len] = '\0';
-	return buf;
+	size_t n = strlen( name );
+	for ( char* const* e = envp; e && *e; e++ )
+		if ( strncmp( *e, name, n ) == 0 && ( *e )[n] == '=' ) return *e + n + 1;
+	return NULL;
+}
+
+/* Whether an environment block holds anything hyblas would act on. */
+static int hyb_env_has_settings( char* const* envp )
+{
+	for ( char* const* e = envp; e && *e; e++ )
+		if ( strncmp( *e, "HYBLAS_", 7 ) == 0 || strncmp( *e, "NVBLAS_CONFIG_FILE=", 19 ) == 0 ) return 1;
+	return 0;
+}
+
+/* The text of one configuration source, or NULL. A source the user named
+   (named != 0) that cannot be used is warned about; the default profile
+   path is allowed not to exist. */
+static char* hyb_config_read_source( const char* setting, const char* path, int named )
+{
+	char         why[192] = "";
+	char*        text     = NULL;
+	hyb_status_t st       = hyb_file_read( path, HYB_FILE_READ_MAX, &text, NULL, why, sizeof why );
+	if ( st != HYB_OK && ( named || st != HYB_E_IO ) )
+		HYB_LOG( HYB_LOG_WARN, "warning: cannot read %s=%s (%s); ignored", setting, path, why );
+	return text;
 }
 
 /* The default profile path: $XDG_CACHE_HOME/hyblas/profile, else
    $HOME/.cache/hyblas/profile. */
-static void hyb_default_profile_path( char* out, size_t len )
+static void hyb_default_profile_path( char* const* envp, char* out, size_t len )
 {
-	const char* xdg  = getenv( "XDG_CACHE_HOME" );
-	const char* home = getenv( "HOME" );
+	const char* xdg  = hyb_env_get( envp, "XDG_CACHE_HOME" );
+	const char* home = hyb_env_get( envp, "HOME" );
 	if ( xdg && *xdg )
 		snprintf( out, len, "%s/hyblas/profile", xdg );
 	else if ( home && *home )
@@ -733,35 +746,52 @@ static void hyb_default_profile_path( char* out, size_t len )
 		out[0] = '\0';
 }
 
-static void hyb_config_load_process( void )
+/* Secure execution: the built-in defaults, no device (the CUDA driver acts
+   on environment variables of its own, some naming libraries to load), and
+   nothing read. */
+static void hyb_config_load_secure( hyb_config_t* cfg, char* const* envp )
 {
-	extern char** environ;
-	hyb_config_t* cfg = &hyb_process_config;
+	char err[256];
+	hyb_config_set( cfg, "HYBLAS_DEVICE", "none", HYB_SRC_SECURE, err, sizeof err );
+	hyb_config_finish( cfg );
+	if ( hyb_env_has_settings( envp ) )
+		HYB_LOG( HYB_LOG_WARN, "warning: setuid or setgid program: HYBLAS_* settings and "
+		                       "NVBLAS_CONFIG_FILE are ignored; built-in defaults, CPU only" );
+}
+
+void hyb_config_load( hyb_config_t* cfg, char* const* envp, int flags )
+{
 	hyb_config_defaults( cfg );
+	int set_log = ( flags & HYB_CFG_LOAD_SET_LOG ) != 0;
+	if ( flags & HYB_CFG_LOAD_SECURE )
+	{
+		hyb_config_load_secure( cfg, envp );
+		return;
+	}
 
 	/* Log settings first, so that problems below are reported where asked:
 	   a first pass over the environment alone (silently) gives the log level,
 	   the log file and the paths of the other sources. */
+	int          level = hyb_log_level();
 	hyb_config_t early;
 	hyb_config_defaults( &early );
-	hyb_log_configure( HYB_LOG_SILENT, -1 );
-	hyb_config_apply_env( &early, environ );
-	int log_fd = -1;
-	if ( early.log_file[0] ) log_fd = open( early.log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644 );
-	hyb_log_configure( (int)early.log_level, log_fd );
+	hyb_log_set_level( HYB_LOG_SILENT );
+	hyb_config_apply_env( &early, envp );
+	if ( set_log ) hyb_log_set_file( early.log_file );
+	hyb_log_set_level( set_log ? (int)early.log_level : level );
 
 	/* Precedence: default < profile < nvblas.conf < config file < environment.
 	   The profile path may itself come from the config file. */
-	char* file_text = early.config_file[0] ? hyb_read_file( early.config_file ) : NULL;
-	if ( early.config_file[0] && file_text == NULL )
-		HYB_LOG( HYB_LOG_WARN, "warning: cannot read HYBLAS_CONFIG_FILE=%s", early.config_file );
+	char* file_text = early.config_file[0] ? hyb_config_read_source( "HYBLAS_CONFIG_FILE", early.config_file, 1 )
+	                                       : NULL;
 	if ( file_text )
 	{
 		hyb_config_t probe;
 		hyb_config_defaults( &probe );
-		hyb_log_configure( HYB_LOG_SILENT, log_fd );
+		int shown = hyb_log_level();
+		hyb_log_set_level( HYB_LOG_SILENT );
 		hyb_config_apply_text( &probe, file_text, HYB_SRC_FILE, early.config_file, 1 );
-		hyb_log_configure( (int)early.log_level, log_fd );
+		hyb_log_set_level( shown );
 		if ( !early.profile[0] ) memcpy( early.profile, probe.profile, sizeof early.profile );
 	}
 
@@ -769,25 +799,20 @@ static void hyb_config_load_process( void )
 	if ( early.profile[0] )
 		snprintf( profile_path, sizeof profile_path, "%s", early.profile );
 	else
-		hyb_default_profile_path( profile_path, sizeof profile_path );
-	char* profile_text = profile_path[0] ? hyb_read_file( profile_path ) : NULL;
+		hyb_default_profile_path( envp, profile_path, sizeof profile_path );
+	char* profile_text = profile_path[0] ? hyb_config_read_source( "HYBLAS_PROFILE", profile_path, early.profile[0] != 0 )
+	                                     : NULL;
 	if ( profile_text ) hyb_config_apply_text( cfg, profile_text, HYB_SRC_PROFILE, profile_path, 1 );
-	if ( early.profile[0] && profile_text == NULL )
-		HYB_LOG( HYB_LOG_WARN, "warning: cannot read HYBLAS_PROFILE=%s; using built-in defaults",
-		         early.profile );
 
-	const char* nvconf = getenv( "NVBLAS_CONFIG_FILE" );
+	const char* nvconf = hyb_env_get( envp, "NVBLAS_CONFIG_FILE" );
 	if ( nvconf && *nvconf )
 	{
-		char* nvtext = hyb_read_file( nvconf );
-		if ( nvtext )
-			hyb_config_apply_nvblas( cfg, nvtext, nvconf );
-		else
-			HYB_LOG( HYB_LOG_WARN, "warning: cannot read NVBLAS_CONFIG_FILE=%s", nvconf );
+		char* nvtext = hyb_config_read_source( "NVBLAS_CONFIG_FILE", nvconf, 1 );
+		if ( nvtext ) hyb_config_apply_nvblas( cfg, nvtext, nvconf );
 		free( nvtext );
 	}
 	if ( file_text ) hyb_config_apply_text( cfg, file_text, HYB_SRC_FILE, early.config_file, 0 );
-	hyb_config_apply_env( cfg, environ );
+	hyb_config_apply_env( cfg, envp );
 	hyb_config_finish( cfg );
 
 	/* The effective profile path, for the cost model and hyblas-calibrate. */
@@ -795,20 +820,21 @@ static void hyb_config_load_process( void )
 	free( file_text );
 	free( profile_text );
 
-	/* A log file named only in a file source is opened now. */
-	if ( cfg->log_file[0] && strcmp( cfg->log_file, early.log_file ) != 0 )
+	/* A log file or level named only in a file source applies from now on. */
+	if ( set_log )
 	{
-		int fd = open( cfg->log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644 );
-		if ( fd >= 0 )
-		{
-			if ( log_fd >= 0 ) close( log_fd );
-			log_fd = fd;
-		}
+		if ( strcmp( cfg->log_file, early.log_file ) != 0 ) hyb_log_set_file( cfg->log_file );
+		hyb_log_set_level( (int)cfg->log_level );
 	}
-	if ( cfg->log_file[0] && log_fd < 0 )
-		HYB_LOG( HYB_LOG_WARN, "warning: cannot open HYBLAS_LOG_FILE=%s; logging to stderr",
-		         cfg->log_file );
-	hyb_log_configure( (int)cfg->log_level, log_fd );
+	else
+		hyb_log_set_level( level );
+}
+
+static void hyb_config_load_process( void )
+{
+	extern char** environ;
+	hyb_config_t* cfg = &hyb_process_config;
+	hyb_config_load( cfg, environ, HYB_CFG_LOAD_SET_LOG | ( hyb_secure_mode() ? HYB_CFG_LOAD_SECURE : 0 ) );
 	if ( cfg->print_config ) hyb_config_print( cfg, STDERR_FILENO );
 }
 

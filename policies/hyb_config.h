@@ -18,7 +18,8 @@ typedef enum
 	HYB_SRC_NVBLAS,
 	HYB_SRC_FILE,
 	HYB_SRC_ENV,
-	HYB_SRC_TEST
+	HYB_SRC_TEST,
+	HYB_SRC_SECURE /* forced under secure execution (hyb_config_load) */
 } hyb_cfg_source_t;
 
 /* A size: bytes, or a percentage of a whole known only to its user. */
@@ -53,9 +54,10 @@ typedef enum
 
 typedef enum
 {
-	HYB_RESIDENCY_OFF    = 0,
-	HYB_RESIDENCY_VERIFY = 1,
-	HYB_RESIDENCY_TRACK  = 2
+	HYB_RESIDENCY_OFF             = 0,
+	HYB_RESIDENCY_VERIFY          = 1,
+	HYB_RESIDENCY_TRACK           = 2,
+	HYB_RESIDENCY_TRACK_SOFTDIRTY = 3 /* track, and soft-dirty where uffd-wp is missing */
 } hyb_residency_mode_t;
 
 #define HYB_CFG_PATH_MAX 1024
@@ -158,8 +160,25 @@ const char* hyb_config_var_name( int idx );
 const char* hyb_config_var_help( int idx );
 const char* hyb_config_source_name( hyb_cfg_source_t src );
 
-/* The process configuration: loads it on first use (environment, files,
-   profile) and returns it; never NULL; immutable afterwards. */
+/* Flags of hyb_config_load. */
+#define HYB_CFG_LOAD_SECURE  1 /* secure execution (core/hyb_secure.h) */
+#define HYB_CFG_LOAD_SET_LOG 2 /* point the process log at the settings */
+
+/* Fill cfg from every source, by precedence: built-in defaults < profile
+   (HYBLAS_PROFILE, default $XDG_CACHE_HOME/hyblas/profile) < nvblas.conf
+   (NVBLAS_CONFIG_FILE) < HYBLAS_CONFIG_FILE < the HYBLAS_* variables of envp.
+   Files are read through core/hyb_file (regular files only, bounded, never
+   blocking); a source that was named and cannot be read is warned about.
+   With HYB_CFG_LOAD_SECURE nothing of envp and no file is used: the
+   defaults with HYBLAS_DEVICE=none (source HYB_SRC_SECURE), and one warning
+   if envp held settings. With HYB_CFG_LOAD_SET_LOG the process log takes the
+   level and the file of the settings; otherwise its level is left as it
+   was. Not thread-safe with respect to logging configuration. */
+void hyb_config_load( hyb_config_t* cfg, char* const* envp, int flags );
+
+/* The process configuration: loads it on first use (hyb_config_load of the
+   process environment, secure when core/hyb_secure.h says so) and returns
+   it; never NULL; immutable afterwards. */
 const hyb_config_t* hyb_config( void );
 
 /* Replace the process configuration (unit tests only). */

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hyb_file.h"
+
 /* ---------------------------------------------------------------------------------------
    Window and plan.
    --------------------------------------------------------------------------------------- */
@@ -456,31 +458,26 @@ hyb_status_t hyb_policy_gtsv_profile_read( const char* path, hyb_gtsv_profile_t*
 	if ( p == NULL ) return HYB_E_INVALID;
 	hyb_policy_gtsv_profile_init( p );
 	if ( path == NULL ) return HYB_E_INVALID;
-	FILE* f = fopen( path, "r" );
-	if ( f == NULL ) return HYB_E_IO;
+	char*        text = NULL;
+	hyb_status_t st   = hyb_file_read( path, HYB_FILE_READ_MAX, &text, NULL, NULL, 0 );
+	if ( st != HYB_OK ) return st == HYB_E_NO_MEMORY ? st : HYB_E_IO;
 
-	char line[256];
-	int  rejected = 0;
-	while ( fgets( line, sizeof line, f ) )
+	const char* cur = text;
+	char        line[256];
+	int         rejected = 0, overlong = 0;
+	while ( hyb_file_next_line( &cur, line, sizeof line, &overlong, NULL ) )
 	{
-		size_t len = strlen( line );
-		if ( len == sizeof line - 1 && line[len - 1] != '\n' )
+		if ( overlong )
 		{
-			/* Overlong line: drop it whole. */
-			int c;
-			while ( ( c = fgetc( f ) ) != EOF && c != '\n' )
-				;
-			rejected = 1;
+			rejected = 1; /* dropped whole */
 			continue;
 		}
 		char* s = line;
 		while ( *s == ' ' || *s == '\t' ) s++;
-		if ( *s == '#' || *s == '\n' || *s == '\r' || *s == '\0' ) continue;
+		if ( *s == '#' || *s == '\r' || *s == '\0' ) continue;
 		if ( !hyb_gtsv_parse_line( s, p ) ) rejected = 1;
 	}
-	int err = ferror( f );
-	fclose( f );
-	if ( err ) return HYB_E_IO;
+	free( text );
 	return rejected ? HYB_E_PARSE : HYB_OK;
 }
 
@@ -488,17 +485,10 @@ hyb_status_t hyb_policy_gtsv_profile_write( const char* path, const hyb_gtsv_pro
 {
 	if ( path == NULL || p == NULL || p->count < 0 || p->count > HYB_GTSV_PROFILE_MAX )
 		return HYB_E_INVALID;
-	size_t plen = strlen( path );
-	char*  tmp  = malloc( plen + 32 );
-	if ( tmp == NULL ) return HYB_E_NO_MEMORY;
-	snprintf( tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid() );
-
-	FILE* f = fopen( tmp, "w" );
-	if ( f == NULL )
-	{
-		free( tmp );
-		return HYB_E_IO;
-	}
+	char*  text = NULL;
+	size_t len  = 0;
+	FILE*  f    = open_memstream( &text, &len );
+	if ( f == NULL ) return HYB_E_IO;
 	int ok = fprintf( f, "# hyblas gtsv throughput profile: gtsv <device> <prec> "
 	                     "<rows_per_second> <samples>\n" ) > 0;
 	for ( int k = 0; k < p->count && ok; k++ )
@@ -510,12 +500,12 @@ hyb_status_t hyb_policy_gtsv_profile_write( const char* path, const hyb_gtsv_pro
 		ok = fprintf( f, "gtsv %s %c %.17g %lld\n", e->dev, e->prec, e->rate,
 		              (long long)e->samples ) > 0;
 	}
-	ok = ( fflush( f ) == 0 ) && ok;
 	ok = ( fclose( f ) == 0 ) && ok;
-	if ( ok ) ok = rename( tmp, path ) == 0;
-	if ( !ok ) unlink( tmp );
-	free( tmp );
-	return ok ? HYB_OK : HYB_E_IO;
+	/* A new file renamed into place (core/hyb_file.h): never written through
+	   a link planted at the temporary name. */
+	hyb_status_t st = ok ? hyb_file_replace( path, text, len, 0644 ) : HYB_E_IO;
+	free( text );
+	return st == HYB_OK ? HYB_OK : HYB_E_IO;
 }
 
 double hyb_policy_gtsv_profile_rate( const hyb_gtsv_profile_t* p, const char* dev, char prec )

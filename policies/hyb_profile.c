@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_file.h"
 #include "hyb_log.h"
 #include "policies/hyb_config.h"
 #include "policies/hyb_policy_defaults.h"
@@ -81,25 +82,31 @@ void hyb_profile_defaults( hyb_profile_t* p )
 void hyb_profile_parse( hyb_profile_t* p, const char* text, const char* origin )
 {
 	int         lineno = 0;
+	int         overlong;
 	const char* s      = text;
-	while ( s && *s )
+	char        line[512];
+	while ( hyb_file_next_line( &s, line, sizeof line, &overlong, &lineno ) )
 	{
-		const char* nl  = strchr( s, '\n' );
-		size_t      len = nl ? (size_t)( nl - s ) : strlen( s );
-		char        line[512];
-		lineno++;
-		if ( len >= sizeof line ) len = sizeof line - 1;
-		memcpy( line, s, len );
-		line[len] = '\0';
-		s         = nl ? nl + 1 : NULL;
-
+		if ( overlong )
+		{
+			/* Cut short, a number would read as another number. */
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: line longer than %zu characters; ignored", origin, lineno,
+			         sizeof line - 1 );
+			continue;
+		}
 		if ( strncmp( line, "# machine:", 10 ) == 0 )
 			snprintf( p->origin, sizeof p->origin, "%s (%s)", origin, line + 10 + strspn( line + 10, " " ) );
 		char* hash = strchr( line, '#' );
 		if ( hash ) *hash = '\0';
 		char key[128];
 		char value[256];
-		if ( sscanf( line, " %127[A-Za-z0-9_] = %255s", key, value ) != 2 ) continue;
+		int  used = 0;
+		if ( sscanf( line, " %127[A-Za-z0-9_] = %255s%n", key, value, &used ) != 2 ) continue;
+		if ( line[used] != '\0' && line[used] != ' ' && line[used] != '\t' && line[used] != '\r' )
+		{
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: value too long; ignored", origin, lineno );
+			continue;
+		}
 		if ( strncmp( key, "HYBLAS_", 7 ) == 0 ) continue; /* a setting, read by the config */
 		size_t k = 0;
 		while ( k < HYB_PROFILE_NKEYS && strcmp( hyb_profile_keys[k].key, key ) != 0 ) k++;
@@ -117,13 +124,22 @@ void hyb_profile_parse( hyb_profile_t* p, const char* text, const char* origin )
 
 hyb_status_t hyb_profile_write( const hyb_profile_t* p, const char* path, const char* header )
 {
-	FILE* f = fopen( path, "w" );
-	if ( f == NULL ) return HYB_E_IO;
+	char*  text = NULL;
+	size_t len  = 0;
+	FILE*  f    = open_memstream( &text, &len );
+	if ( f == NULL ) return HYB_E_NO_MEMORY;
 	fprintf( f, "%s", header );
 	for ( size_t k = 0; k < HYB_PROFILE_NKEYS; k++ )
 		fprintf( f, "%-22s = %.6g\n", hyb_profile_keys[k].key,
 		         *(const double*)( (const char*)p + hyb_profile_keys[k].off ) );
-	return fclose( f ) == 0 ? HYB_OK : HYB_E_IO;
+	if ( fclose( f ) != 0 )
+	{
+		free( text );
+		return HYB_E_NO_MEMORY;
+	}
+	hyb_status_t st = hyb_file_replace( path, text, len, 0644 );
+	free( text );
+	return st == HYB_OK ? HYB_OK : HYB_E_IO;
 }
 
 /* Floors of measured values that the model cannot do without. The
@@ -146,13 +162,11 @@ static void hyb_profile_load( void )
 	hyb_profile_defaults( &hyb_process_profile );
 	const char* path = hyb_config()->profile;
 	if ( !path[0] ) return;
-	FILE* f = fopen( path, "r" );
-	if ( f == NULL ) return; /* no calibration yet: the defaults */
-	char*  text = NULL;
-	size_t cap  = 0;
-	ssize_t n   = getdelim( &text, &cap, '\0', f );
-	fclose( f );
-	if ( n > 0 ) hyb_profile_parse( &hyb_process_profile, text, path );
+	/* No calibration yet, or a file that cannot be used (the configuration
+	   already warned when reading its settings): the defaults. */
+	char* text = NULL;
+	if ( hyb_file_read( path, HYB_FILE_READ_MAX, &text, NULL, NULL, 0 ) == HYB_OK )
+		hyb_profile_parse( &hyb_process_profile, text, path );
 	free( text );
 	hyb_profile_sanitize( &hyb_process_profile );
 }

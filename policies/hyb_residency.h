@@ -55,9 +55,19 @@ int hyb_residency_mech_available( hyb_residency_mech_t m );
 int hyb_residency_uffd_full_scan( int full );
 
 /* The mechanism a mode uses: OFF -> NONE, VERIFY -> HASH, TRACK -> UFFD if
-   available, else SOFTDIRTY if available, else HASH. Probes on first use;
-   thread-safe. */
+   available, else HASH; TRACK_SOFTDIRTY -> UFFD, else SOFTDIRTY if
+   available, else HASH. Soft-dirty is never chosen (nor probed) unless the
+   mode asks for it: clearing it is process-wide and erases the program's own
+   soft-dirty state. Probes on first use; thread-safe. */
 hyb_residency_mech_t hyb_residency_mech_for_mode( hyb_residency_mode_t mode );
+
+/* How many times this process wrote /proc/self/clear_refs (the soft-dirty
+   probe and soft-dirty arms), for tests and tools. Thread-safe. */
+int hyb_residency_clear_refs_writes( void );
+
+/* Tests only: make hyb_residency_mech_available report mechanism m
+   unavailable (forbid != 0) or available as probed again (0). */
+void hyb_residency_forbid_for_test( hyb_residency_mech_t m, int forbid );
 
 /* Hash of n bytes (the HASH mechanism's function; exposed for tests and the
    cost tool). Any change confined to one 8-byte word (words counted from
@@ -82,7 +92,15 @@ typedef struct hyb_residency_watch_s hyb_residency_watch_t;
    hashed instead, so a write to a neighbour sharing a page is not a change.
    The ranges must be mapped and readable now. Out: *out (destroy it with
    hyb_residency_watch_destroy). Returns HYB_E_INVALID (bad arguments) or
-   HYB_E_NO_MEMORY. Thread-safe. */
+   HYB_E_NO_MEMORY. Thread-safe.
+   UFFD registers exactly the tracked pages (the kernel splits their mapping
+   until the watch is destroyed: a program's mremap() across the split fails
+   with EFAULT meanwhile; glibc's realloc falls back to copying), never a
+   neighbour in the same mapping. While the program holds a userfaultfd of
+   its own (looked for at every arm and at most every 0.25 s at checks, and
+   seen when its registration of our pages makes ours fail), uffd-wp steps
+   aside: every uffd watch is released and reports changed, and watches arm
+   by hashing until that descriptor is closed. */
 hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
                                          const hyb_residency_range_t* ranges,
                                          int                          nranges,
@@ -108,10 +126,9 @@ hyb_status_t hyb_residency_watch_rearm( hyb_residency_watch_t* w );
 hyb_residency_mech_t hyb_residency_watch_mech( const hyb_residency_watch_t* w );
 
 /* Destroy a watch (NULL is allowed). Never reads the ranges, so it is safe
-   after they were freed. Write protection is removed from pages no other
-   watch covers; userfaultfd registrations of whole VMAs are kept (cheap,
-   idempotent, and never split a mapping). Thread-safe with respect to
-   other watches. */
+   after they were freed. Pages no other watch covers lose their write
+   protection and their userfaultfd registration (the mapping merges back).
+   Thread-safe with respect to other watches. */
 void hyb_residency_watch_destroy( hyb_residency_watch_t* w );
 
 /* Ranges smaller than this are hashed even under a kernel mechanism: hashing

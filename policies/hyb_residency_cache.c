@@ -71,7 +71,7 @@ hyb_status_t hyb_residency_cache_create( const hyb_residency_cache_config_t* cfg
 	hyb_residency_cache_config_t conf = { HYB_RESIDENCY_TRACK, HYB_RESIDENCY_MECH_AUTO, 0, 0 };
 	if ( cfg ) conf = *cfg;
 	if ( conf.mode != HYB_RESIDENCY_OFF && conf.mode != HYB_RESIDENCY_VERIFY &&
-	     conf.mode != HYB_RESIDENCY_TRACK )
+	     conf.mode != HYB_RESIDENCY_TRACK && conf.mode != HYB_RESIDENCY_TRACK_SOFTDIRTY )
 		return HYB_E_INVALID;
 	if ( conf.mech < HYB_RESIDENCY_MECH_AUTO || conf.mech >= HYB_RESIDENCY_MECH_COUNT ) return HYB_E_INVALID;
 

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "policies/hyb_residency.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
@@ -20,6 +21,7 @@
 
 #include "hyb_log.h"
 #include "hyb_state.h"
+#include "hyb_types.h"
 
 /* ------------------------------------------------------------ kernel ABI */
 /* Debian 12's headers predate these (Linux 6.7 uapi, include/uapi/linux/fs.h
@@ -233,6 +235,9 @@ typedef struct
 	atomic_int             uffd_full; /* walk every page (see hyb_res_uffd_scan) */
 	atomic_int             sd_ok;
 	atomic_int             forked;  /* set by the fork() child hook */
+	atomic_int             sd_clears; /* writes to /proc/self/clear_refs */
+	atomic_int             forbidden; /* bit per mechanism: unavailable (tests) */
+	double                 foreign_scan_at; /* hyb_now() of the last look for the program's uffd */
 	hyb_residency_watch_t* head;    /* linked kernel-tracked watches */
 } hyb_res_tracker_t;
 
@@ -561,23 +566,37 @@ static int hyb_res_uffd_scan( uintptr_t lo, uintptr_t hi, hyb_res_bad_fn bad, vo
 	return 0;
 }
 
-/* Register every VMA that [lo, hi) touches, whole, for async write-protect.
-   Whole VMAs: registering part of one splits it, and a program's later
-   mremap() of its own mapping fails with EFAULT when the old range spans
-   more than one VMA. Registering again is a no-op. Caller holds the lock. */
-static int hyb_res_uffd_register( const hyb_res_vma_t* v, size_t n, uintptr_t lo, uintptr_t hi )
+/* Register the page-aligned [lo, hi) for async write-protect: the matrix's own
+   pages and nothing else, so that memory beside it (in the same mapping)
+   stays free for the program's own userfaultfd. The kernel splits the
+   mapping at the ends; hyb_res_uffd_forget undoes that. Registering again
+   is a no-op. Caller holds the lock (or runs the probe). */
+static int hyb_res_uffd_register( uintptr_t lo, uintptr_t hi )
 {
-	for ( size_t i = 0; i < n; i++ )
-	{
-		if ( v[i].hi <= lo || v[i].lo >= hi ) continue;
-		struct uffdio_register r;
-		memset( &r, 0, sizeof r );
-		r.range.start = v[i].lo;
-		r.range.len   = v[i].hi - v[i].lo;
-		r.mode        = UFFDIO_REGISTER_MODE_WP;
-		if ( ioctl( hyb_res_tr.uffd, UFFDIO_REGISTER, &r ) != 0 ) return -errno;
-	}
-	return 0;
+	struct uffdio_register r;
+	memset( &r, 0, sizeof r );
+	r.range.start = lo;
+	r.range.len   = hi - lo;
+	r.mode        = UFFDIO_REGISTER_MODE_WP;
+	return ioctl( hyb_res_tr.uffd, UFFDIO_REGISTER, &r ) != 0 ? -errno : 0;
+}
+
+/* Undo hyb_res_uffd_register on [lo, hi): remove the write protection (the
+   program pays no fault on its next write) and the registration, after which
+   the kernel merges the mapping with its neighbours again (a program's
+   mremap() of it works again). Fails harmlessly where the program unmapped
+   or remapped the range, and never touches another userfaultfd's
+   registration (the kernel refuses with EINVAL). Caller holds the lock. */
+static void hyb_res_uffd_forget( uintptr_t lo, uintptr_t hi )
+{
+	struct uffdio_writeprotect wp;
+	memset( &wp, 0, sizeof wp );
+	wp.range.start = lo;
+	wp.range.len   = hi - lo;
+	wp.mode        = 0; /* unprotect */
+	(void)ioctl( hyb_res_tr.uffd, UFFDIO_WRITEPROTECT, &wp );
+	struct uffdio_range r = { .start = lo, .len = hi - lo };
+	(void)ioctl( hyb_res_tr.uffd, UFFDIO_UNREGISTER, &r );
 }
 
 /* bad() that counts pages. */
@@ -609,8 +628,7 @@ static int hyb_res_uffd_selftest( void )
 	uintptr_t lo     = (uintptr_t)a, hi = lo + 3 * ps;
 	unsigned mask[3] = { 0, (unsigned)lo, (unsigned)( (uint64_t)lo >> 32 ) };
 	a[0]             = 1;
-	hyb_res_vma_t v  = { lo, hi, 1 };
-	if ( ( rc = hyb_res_uffd_register( &v, 1, lo, hi ) ) != 0 ) goto out;
+	if ( ( rc = hyb_res_uffd_register( lo, hi ) ) != 0 ) goto out;
 	if ( ( rc = hyb_res_uffd_scan( lo, hi, hyb_res_probe_bad, mask ) ) != 0 ) goto out;
 	mask[0] = 0;
 	if ( ( rc = hyb_res_uffd_scan( lo, hi, hyb_res_probe_bad, mask ) ) != 0 ) goto out;
@@ -642,10 +660,9 @@ static int hyb_res_uffd_zap_selftest( void )
 	unsigned char* a  = (unsigned char*)lo;
 	int            thp_possible = madvise( a, huge, MADV_HUGEPAGE ) == 0;
 	memset( a, 1, huge );
-	hyb_res_vma_t v     = { (uintptr_t)raw, (uintptr_t)raw + 2 * huge, 1 };
-	size_t        pages = 0;
-	int           ok    = 0;
-	if ( hyb_res_uffd_register( &v, 1, lo, hi ) != 0 || hyb_res_uffd_scan( lo, hi, hyb_res_count_bad, &pages ) != 0 )
+	size_t pages = 0;
+	int    ok    = 0;
+	if ( hyb_res_uffd_register( lo, hi ) != 0 || hyb_res_uffd_scan( lo, hi, hyb_res_count_bad, &pages ) != 0 )
 		goto out;
 
 	hyb_res_page_region_t r;
@@ -770,8 +787,12 @@ static int hyb_res_sd_scan( uintptr_t lo, uintptr_t hi, hyb_res_bad_fn bad, void
 	return 0;
 }
 
+/* Clear the soft-dirty bits of the whole process: the program's own
+   soft-dirty state too, which is why soft-dirty is used only when asked for
+   (HYBLAS_RESIDENCY=track-softdirty). */
 static int hyb_res_sd_clear( void )
 {
+	atomic_fetch_add( &hyb_res_tr.sd_clears, 1 );
 	int fd = open( "/proc/self/clear_refs", O_WRONLY | O_CLOEXEC );
 	if ( fd < 0 ) return -errno;
 	ssize_t w   = write( fd, "4", 1 );
@@ -844,8 +865,22 @@ const char* hyb_residency_mech_name( hyb_residency_mech_t m )
 	}
 }
 
+void hyb_residency_forbid_for_test( hyb_residency_mech_t m, int forbid )
+{
+	if ( forbid )
+		atomic_fetch_or( &hyb_res_tr.forbidden, 1 << m );
+	else
+		atomic_fetch_and( &hyb_res_tr.forbidden, ~( 1 << m ) );
+}
+
+int hyb_residency_clear_refs_writes( void )
+{
+	return atomic_load( &hyb_res_tr.sd_clears );
+}
+
 int hyb_residency_mech_available( hyb_residency_mech_t m )
 {
+	if ( (unsigned)m < HYB_RESIDENCY_MECH_COUNT && ( atomic_load( &hyb_res_tr.forbidden ) & ( 1 << m ) ) ) return 0;
 	switch ( m )
 	{
 		case HYB_RESIDENCY_MECH_NONE:
@@ -875,10 +910,13 @@ hyb_residency_mech_t hyb_residency_mech_for_mode( hyb_residency_mode_t mode )
 		case HYB_RESIDENCY_OFF: return HYB_RESIDENCY_MECH_NONE;
 		case HYB_RESIDENCY_VERIFY: return HYB_RESIDENCY_MECH_HASH;
 		case HYB_RESIDENCY_TRACK:
-			/* Soft-dirty is probed only when uffd-wp is missing: its probe
-			   clears the soft-dirty state of the whole process. */
+		case HYB_RESIDENCY_TRACK_SOFTDIRTY:
 			if ( hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ) ) return HYB_RESIDENCY_MECH_UFFD;
-			if ( hyb_residency_mech_available( HYB_RESIDENCY_MECH_SOFTDIRTY ) )
+			/* Soft-dirty only when asked for: its probe and every arm clear the
+			   soft-dirty state of the whole process, the program's own
+			   included (a program that tracks its pages so, or CRIU, would
+			   lose what it tracked). Probed only then. */
+			if ( mode == HYB_RESIDENCY_TRACK_SOFTDIRTY && hyb_residency_mech_available( HYB_RESIDENCY_MECH_SOFTDIRTY ) )
 				return HYB_RESIDENCY_MECH_SOFTDIRTY;
 			return HYB_RESIDENCY_MECH_HASH;
 		default: return HYB_RESIDENCY_MECH_NONE;
@@ -944,9 +982,75 @@ static int hyb_res_fds_ok( hyb_residency_mech_t mech )
 	return 1;
 }
 
-/* Arm the kernel-tracked bodies of an unlinked watch and link it. Bodies
-   that cannot be tracked are dropped (their bytes get hashed). Caller holds
-   the lock. Returns 1 if some body is tracked. */
+/* How often a check looks for a userfaultfd of the program's own: the look
+   reads /proc/self/fd (35-65 us with a few descriptors on the development
+   VM), against a check of a resident matrix at about 0.4 ms/GiB; four times
+   a second costs under 0.03 % of a core. Every arm looks too. */
+#define HYB_RES_FOREIGN_PERIOD 0.25
+
+/* Whether the process holds a userfaultfd that is not the tracker's: the
+   program tracks pages of its own (or is about to). */
+static int hyb_res_foreign_uffd( void )
+{
+	DIR* d = opendir( "/proc/self/fd" );
+	if ( d == NULL ) return 0;
+	int            foreign = 0;
+	struct dirent* e;
+	while ( !foreign && ( e = readdir( d ) ) != NULL )
+	{
+		if ( e->d_name[0] < '0' || e->d_name[0] > '9' ) continue;
+		char    target[64];
+		ssize_t n = readlinkat( dirfd( d ), e->d_name, target, sizeof target - 1 );
+		if ( n <= 0 ) continue;
+		target[n] = '\0';
+		if ( strstr( target, "[userfaultfd]" ) == NULL ) continue;
+		int fd  = atoi( e->d_name );
+		foreign = !( fd == hyb_res_tr.uffd && hyb_res_fd_is( fd, hyb_res_tr.uffd_dev, hyb_res_tr.uffd_ino ) );
+	}
+	closedir( d );
+	return foreign;
+}
+
+/* The program tracks pages with a userfaultfd of its own: hold no
+   registration it might want (its UFFDIO_REGISTER of memory we registered
+   would fail with EBUSY). Every linked uffd watch is unlinked, its pages
+   unprotected and unregistered, and marked changed; it re-arms by hashing
+   while the program's descriptor exists, with uffd-wp again once it is gone.
+   Caller holds the lock. */
+static void hyb_res_uffd_step_aside( const char* why )
+{
+	for ( hyb_residency_watch_t *w = hyb_res_tr.head, *next; w; w = next )
+	{
+		next = w->next;
+		if ( w->used != HYB_RESIDENCY_MECH_UFFD ) continue;
+		atomic_store( &w->changed, 1 );
+		for ( int i = 0; i < w->nparts; i++ )
+			if ( w->parts[i].body_lo != w->parts[i].body_hi )
+				hyb_res_uffd_forget( w->parts[i].body_lo, w->parts[i].body_hi );
+		hyb_res_unlink( w );
+	}
+	hyb_log_once( hyb_hash_str( why, 0x61736964 ), HYB_LOG_INFO,
+	              "residency: the program uses userfaultfd itself (%s); uffd-wp tracking steps aside "
+	              "(hashing) while it does",
+	              why );
+}
+
+/* Look for the program's userfaultfd (always, or at most every
+   HYB_RES_FOREIGN_PERIOD seconds) and step aside if there is one. Returns 1
+   when it stepped aside. Caller holds the lock. */
+static int hyb_res_uffd_look( int always )
+{
+	double now = hyb_now();
+	if ( !always && now - hyb_res_tr.foreign_scan_at < HYB_RES_FOREIGN_PERIOD ) return 0;
+	hyb_res_tr.foreign_scan_at = now;
+	if ( !hyb_res_foreign_uffd() ) return 0;
+	hyb_res_uffd_step_aside( "another userfaultfd is open" );
+	return 1;
+}
+
+/* Arm the kernel-tracked bodies of an unlinked watch. Bodies that cannot be
+   tracked are dropped (their bytes get hashed). Caller holds the lock.
+   Returns 1 if some body is tracked; on 0 the caller hashes every byte. */
 static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 {
 	hyb_residency_mech_t mech = w->mech;
@@ -955,6 +1059,7 @@ static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 	int any = 0;
 	for ( int i = 0; i < w->nparts; i++ ) any |= w->parts[i].body_lo != w->parts[i].body_hi;
 	if ( !any || !ok || !hyb_res_fds_ok( mech ) ) return 0;
+	if ( mech == HYB_RESIDENCY_MECH_UFFD && hyb_res_uffd_look( 1 ) ) return 0;
 
 	hyb_res_vma_t* maps  = NULL;
 	size_t         nmaps = 0;
@@ -973,14 +1078,25 @@ static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 		}
 		if ( mech == HYB_RESIDENCY_MECH_UFFD )
 		{
-			rc = hyb_res_uffd_register( maps, nmaps, p->body_lo, p->body_hi );
+			rc = hyb_res_uffd_register( p->body_lo, p->body_hi );
+			if ( rc == -EBUSY )
+			{
+				/* A userfaultfd of the program's registered these pages (between
+				   the look above and now). */
+				hyb_res_uffd_step_aside( "it registered a matrix's pages" );
+				for ( int j = 0; j < i; j++ )
+					if ( w->parts[j].body_lo != w->parts[j].body_hi )
+						hyb_res_uffd_forget( w->parts[j].body_lo, w->parts[j].body_hi );
+				tracked = 0;
+				break;
+			}
 			if ( rc == 0 ) rc = hyb_res_uffd_scan( p->body_lo, p->body_hi, hyb_res_mark_uffd, NULL );
 			if ( rc != 0 )
 			{
-				/* EBUSY: another userfaultfd of the program owns the VMA. */
 				hyb_log_once( hyb_hash_str( "residency-uffd-arm", (uint64_t)-rc ), HYB_LOG_INFO,
 				              "residency: cannot track a range with uffd-wp (%s); hashing it",
 				              strerror( -rc ) );
+				hyb_res_uffd_forget( p->body_lo, p->body_hi );
 				p->body_lo = p->body_hi = 0;
 				continue;
 			}
@@ -1027,8 +1143,6 @@ static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 				tracked = 1;
 		}
 	}
-	if ( !tracked )
-		for ( int i = 0; i < w->nparts; i++ ) w->parts[i].body_lo = w->parts[i].body_hi = 0;
 	return tracked;
 }
 
@@ -1037,18 +1151,22 @@ static void hyb_res_arm( hyb_residency_watch_t* w )
 {
 	w->used = HYB_RESIDENCY_MECH_HASH;
 	atomic_store( &w->changed, 0 );
+	int tracked = 0;
 	if ( w->mech != HYB_RESIDENCY_MECH_HASH && !hyb_res_forked() )
 	{
 		hyb_res_choose_bodies( w );
 		hyb_res_lock();
-		if ( hyb_res_arm_kernel( w ) )
+		tracked = hyb_res_arm_kernel( w );
+		if ( tracked )
 		{
 			w->used = w->mech;
 			hyb_res_link( w );
 		}
 		hyb_res_unlock();
 	}
-	else
+	/* Not kernel-tracked (the mechanism is gone, stepped aside, or nothing
+	   could be armed): every byte is hashed, bodies included. */
+	if ( !tracked )
 		for ( int i = 0; i < w->nparts; i++ ) w->parts[i].body_lo = w->parts[i].body_hi = 0;
 	/* Hashes last: whatever a hash sees, later writes to the hashed bytes
 	   change it, and the tracked bodies are already armed. */
@@ -1097,6 +1215,7 @@ hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
 static void hyb_res_check_kernel( hyb_residency_watch_t* w )
 {
 	if ( !hyb_res_fds_ok( w->used ) ) return; /* disabled: all marked */
+	if ( w->used == HYB_RESIDENCY_MECH_UFFD && hyb_res_uffd_look( 0 ) ) return; /* stepped aside: all marked */
 	for ( int i = 0; i < w->nparts && !atomic_load( &w->changed ); i++ )
 	{
 		const hyb_res_part_t* p = &w->parts[i];
@@ -1133,9 +1252,10 @@ int hyb_residency_watch_changed( hyb_residency_watch_t* w )
 	return 0;
 }
 
-/* Remove write protection from the tracked pages of w that no other linked
-   watch tracks, so the program does not pay a fault on its next write to
-   each. Caller holds the lock; w is unlinked. */
+/* Release the tracked pages of w that no other linked watch tracks: no
+   write protection (the program pays no fault on its next write to each)
+   and no registration (the mapping merges back; the program may register
+   it with a userfaultfd of its own). Caller holds the lock; w is unlinked. */
 static void hyb_res_uffd_release( const hyb_residency_watch_t* w )
 {
 	for ( int i = 0; i < w->nparts; i++ )
@@ -1159,16 +1279,7 @@ static void hyb_res_uffd_release( const hyb_residency_watch_t* w )
 					}
 				}
 			}
-			if ( olo > lo )
-			{
-				struct uffdio_writeprotect wp;
-				memset( &wp, 0, sizeof wp );
-				wp.range.start = lo;
-				wp.range.len   = olo - lo;
-				wp.mode        = 0; /* unprotect */
-				/* Fails harmlessly where the program unmapped or remapped. */
-				(void)ioctl( hyb_res_tr.uffd, UFFDIO_WRITEPROTECT, &wp );
-			}
+			if ( olo > lo ) hyb_res_uffd_forget( lo, olo );
 			lo = ohi > olo ? ohi : hi;
 		}
 	}

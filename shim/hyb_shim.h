@@ -20,6 +20,12 @@ void hyb_shim_ensure_init( void );
    Thread-safe. */
 void* hyb_shim_resolve( hyb_routine_id_t id );
 
+/* Resolve a symbol outside the routine table (xerbla) by name: the global
+   lookup order first (a program's own handler), then HYBLAS_CPU_LIB and
+   every loaded library; never an address inside libhyblas. NULL if none.
+   Thread-safe. */
+void* hyb_shim_resolve_name( const char* name );
+
 /* Install the fork protocol of core/hyb_state.h (from stage-1 init): every
    lock of the library taken before fork() and made new in the child, the
    child's hooks run (a child of a process that used a device runs on the

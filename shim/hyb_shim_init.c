@@ -25,6 +25,7 @@ static void hyb_shim_init_once( void )
 	const hyb_config_t* cfg = hyb_config();
 
 	hyb_real_set_resolver( hyb_shim_resolve );
+	hyb_real_set_name_resolver( hyb_shim_resolve_name );
 
 	hyb_stats_init_routines( cfg->trace, cfg->report );
 	if ( cfg->report ) atexit( hyb_shim_report_at_exit );

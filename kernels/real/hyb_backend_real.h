@@ -19,6 +19,23 @@ void hyb_real_set_resolver( hyb_real_resolver_fn fn );
    resolved. */
 void* hyb_real_get( hyb_routine_id_t id );
 
+/* Resolves a symbol that is not a routine of the table (the error
+   handler xerbla) by name, never inside libhyblas; NULL if none. */
+typedef void* ( *hyb_real_name_resolver_fn )( const char* name );
+
+/* Install the name resolver (idempotent; thread-safe). */
+void hyb_real_set_name_resolver( hyb_real_name_resolver_fn fn );
+
+/* Report invalid argument number `info` (the reference's numbering, > 0)
+   of routine `id` as the reference library of its name would: through the
+   process's XERBLA with the reference's routine name ("DGEMM "). For an
+   ILP64 name the ILP64 handler xerbla_64_ (64-bit INFO) is preferred,
+   otherwise, and when the process has no xerbla_64_, xerbla_ (32-bit INFO),
+   which is what a CBLAS name reaches in OpenBLAS too. With no handler in
+   the process, one error line in the reference's words. May not return
+   when the handler stops the program, as the reference's does. */
+void hyb_real_xerbla( hyb_routine_id_t id, int info );
+
 /* Report (once per routine) that a call could not reach any real library
    and had no effect. */
 void hyb_real_missing( hyb_routine_id_t id );

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hyb_log.h"
@@ -915,6 +916,174 @@ static void test_install_for_test( void )
 	CU_ASSERT_PTR_EQUAL( hyb_config(), hyb_config() ); /* one process configuration */
 }
 
+/* ------------------------------------------------------------------ files and secure execution */
+
+/* A line longer than the reader's buffer is refused whole: cut short, a path
+   would name another file. Padding makes the line long while the value
+   itself would fit. */
+static void test_overlong_line( void )
+{
+	static char text[4096];
+	static char value[1200];
+	int         w = snprintf( value, sizeof value, "/tmp/hyb_overlong_" );
+	memset( value + w, 'a', 900 );
+	snprintf( value + w + 900, sizeof value - (size_t)w - 900, "/trace" );
+	int n = snprintf( text, sizeof text, "HYBLAS_TRACE=%*s%s\nHYBLAS_TILE=64\n", 300, "", value );
+	CU_ASSERT_FATAL( n > 1200 && n < (int)sizeof text );
+	hyb_config_t c;
+	hyb_config_defaults( &c );
+	hyb_t_log_begin( HYB_LOG_WARN );
+	hyb_config_apply_text( &c, text, HYB_SRC_FILE, "long.conf", 0 );
+	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
+	CU_ASSERT_STRING_EQUAL( c.trace, "" );
+	CU_ASSERT_EQUAL( c.source[HYB_CFG_IDX_trace], HYB_SRC_DEFAULT );
+	CU_ASSERT_EQUAL( c.tile, 64 ); /* the next line is read as usual */
+	CU_ASSERT( strstr( hyb_log_buf, "long.conf:1" ) != NULL && strstr( hyb_log_buf, "longer than" ) != NULL );
+	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "\n" ), 1 );
+
+	/* The same in an nvblas.conf. */
+	n = snprintf( text, sizeof text, "NVBLAS_LOGFILE %*s%s\nNVBLAS_TILE_DIM 128\n", 300, "", value );
+	hyb_config_defaults( &c );
+	hyb_t_log_begin( HYB_LOG_WARN );
+	hyb_config_apply_nvblas( &c, text, "nvblas.conf" );
+	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
+	CU_ASSERT_STRING_EQUAL( c.log_file, "" );
+	CU_ASSERT_EQUAL( c.tile, 128 );
+	CU_ASSERT( strstr( hyb_log_buf, "nvblas.conf:1" ) != NULL && strstr( hyb_log_buf, "longer than" ) != NULL );
+}
+
+/* A profile is measured data, often in a shared cache directory: it cannot
+   name a library to load or a file to write. */
+static void test_profile_cannot_name_files( void )
+{
+	hyb_config_t c;
+	hyb_config_defaults( &c );
+	hyb_t_log_begin( HYB_LOG_WARN );
+	hyb_config_apply_text( &c,
+	                       "HYBLAS_CPU_LIB=/tmp/evil.so\nHYBLAS_PLUGIN=/tmp/evil_cuda.so\n"
+	                       "HYBLAS_TRACE=/tmp/t\nHYBLAS_LOG_FILE=/tmp/l\nHYBLAS_CONFIG_FILE=/tmp/c\n"
+	                       "HYBLAS_PROFILE=/tmp/p\nHYBLAS_TILE=64\nh2d_pinned = 5e10\n",
+	                       HYB_SRC_PROFILE, "profile", 1 );
+	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
+	for ( int i = 0; i < HYB_NTVARS; i++ )
+		if ( hyb_tvars[i].type == T_PATH )
+		{
+			CU_ASSERT_STRING_EQUAL( field_str( &c, &hyb_tvars[i] ), "" );
+			CU_ASSERT_EQUAL( c.source[hyb_tvars[i].idx], HYB_SRC_DEFAULT );
+		}
+	CU_ASSERT_EQUAL( c.tile, 64 );
+	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "a profile cannot set" ), 6 );
+	/* The same lines in a configuration file the user named are honoured. */
+	hyb_config_apply_text( &c, "HYBLAS_CPU_LIB=/opt/blas/libblas.so\n", HYB_SRC_FILE, "file", 0 );
+	CU_ASSERT_STRING_EQUAL( c.cpu_lib, "/opt/blas/libblas.so" );
+}
+
+static char tc_dir[256];
+
+static void tc_put( const char* name, const char* text, char* path, size_t cap )
+{
+	snprintf( path, cap, "%s/%s", tc_dir, name );
+	FILE* f = fopen( path, "w" );
+	CU_ASSERT_FATAL( f != NULL );
+	fputs( text, f );
+	fclose( f );
+}
+
+/* Under secure execution (a setuid or setgid program) nothing of the
+   environment and no file is used: the defaults, no device, and one warning
+   that echoes nothing of the files. The same environment without it is
+   honoured, so the variables below are effective ones. */
+static void test_load_secure( void )
+{
+	snprintf( tc_dir, sizeof tc_dir, "/tmp/hyb_test_cfgload_XXXXXX" );
+	CU_ASSERT_FATAL( mkdtemp( tc_dir ) != NULL );
+	char conf[400], prof[400], nv[400], cache[400], e[8][600];
+	tc_put( "hyblas.conf", "HYBLAS_MODE=gpu\nroot:SECRET-LINE:19000:0:99999:7:::\n", conf, sizeof conf );
+	tc_put( "profile", "HYBLAS_TILE=77\nh2d_pinned = 5e10\n", prof, sizeof prof );
+	tc_put( "nvblas.conf", "NVBLAS_TILE_DIM 96\nSECRET-NV-LINE\n", nv, sizeof nv );
+	snprintf( cache, sizeof cache, "%s/cache", tc_dir );
+	snprintf( e[0], sizeof e[0], "HYBLAS_CONFIG_FILE=%s", conf );
+	snprintf( e[1], sizeof e[1], "HYBLAS_PROFILE=%s", prof );
+	snprintf( e[2], sizeof e[2], "NVBLAS_CONFIG_FILE=%s", nv );
+	snprintf( e[3], sizeof e[3], "HYBLAS_CPU_LIB=%s/evil.so", tc_dir );
+	snprintf( e[4], sizeof e[4], "HYBLAS_PLUGIN=%s/evil_cuda.so", tc_dir );
+	snprintf( e[5], sizeof e[5], "HYBLAS_LOG_FILE=%s/log", tc_dir );
+	snprintf( e[6], sizeof e[6], "HYBLAS_TRACE=%s/trace", tc_dir );
+	snprintf( e[7], sizeof e[7], "XDG_CACHE_HOME=%s", cache );
+	char* env[] = { e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], "HYBLAS_DEVICE=sim", "HYBLAS_LOG_LEVEL=3", NULL };
+
+	hyb_config_t c, d;
+	hyb_config_defaults( &d );
+	hyb_t_log_begin( HYB_LOG_WARN );
+	hyb_config_load( &c, env, HYB_CFG_LOAD_SECURE );
+	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
+	for ( int i = 0; i < HYB_NTVARS; i++ )
+	{
+		const hyb_tvar_t* v = &hyb_tvars[i];
+		if ( v->idx == HYB_CFG_IDX_device ) continue;
+		CU_ASSERT_EQUAL( c.source[v->idx], HYB_SRC_DEFAULT );
+		if ( v->type == T_PATH || v->type == T_STRING )
+			CU_ASSERT_STRING_EQUAL( field_str( &c, v ), field_str( &d, v ) );
+	}
+	CU_ASSERT_EQUAL( c.device, HYB_DEVICE_NONE );
+	CU_ASSERT_EQUAL( c.source[HYB_CFG_IDX_device], HYB_SRC_SECURE );
+	CU_ASSERT_EQUAL( c.tile, d.tile );
+	CU_ASSERT_EQUAL( c.mode, d.mode );
+	CU_ASSERT_STRING_EQUAL( c.profile, "" ); /* no default profile path either */
+	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "\n" ), 1 );
+	CU_ASSERT( strstr( hyb_log_buf, "setuid" ) != NULL );
+	CU_ASSERT( strstr( hyb_log_buf, "SECRET" ) == NULL );
+
+	/* Control: the same environment, not secure. */
+	hyb_t_log_begin( HYB_LOG_WARN );
+	hyb_config_load( &c, env, 0 );
+	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
+	CU_ASSERT_EQUAL( c.mode, HYB_MODE_GPU );
+	CU_ASSERT_EQUAL( c.tile, 96 ); /* nvblas.conf over the profile */
+	CU_ASSERT_EQUAL( c.device, HYB_DEVICE_SIM );
+	CU_ASSERT( strstr( c.cpu_lib, "evil.so" ) != NULL );
+	CU_ASSERT_STRING_EQUAL( c.profile, prof );
+	CU_ASSERT_EQUAL( access( e[5] + 16, F_OK ), -1 ); /* loading opens no log file */
+	CU_ASSERT_EQUAL( hyb_log_level(), HYB_LOG_WARN );  /* nor changes the log without SET_LOG */
+
+	/* Without HYBLAS_PROFILE the default path comes from XDG_CACHE_HOME. */
+	char* env2[] = { e[7], NULL };
+	hyb_config_load( &c, env2, 0 );
+	char want[500];
+	snprintf( want, sizeof want, "%s/hyblas/profile", cache );
+	CU_ASSERT_STRING_EQUAL( c.profile, want );
+}
+
+/* FIFOs named as configuration, profile and nvblas.conf: loading neither
+   blocks nor reads them, and says so. */
+static int tc_fifo_child( void* arg )
+{
+	(void)arg;
+	char f[400], e[3][500];
+	snprintf( f, sizeof f, "%s/fifo", tc_dir );
+	snprintf( e[0], sizeof e[0], "HYBLAS_CONFIG_FILE=%s", f );
+	snprintf( e[1], sizeof e[1], "HYBLAS_PROFILE=%s", f );
+	snprintf( e[2], sizeof e[2], "NVBLAS_CONFIG_FILE=%s", f );
+	char*        env[] = { e[0], e[1], e[2], NULL };
+	hyb_config_t c;
+	hyb_t_log_begin( HYB_LOG_WARN );
+	hyb_config_load( &c, env, 0 );
+	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
+	return hyb_t_count( hyb_log_buf, "FIFO" ) == 3 ? 0 : 1;
+}
+
+static void test_load_fifo( void )
+{
+	char f[400];
+	snprintf( f, sizeof f, "%s/fifo", tc_dir );
+	unlink( f );
+	CU_ASSERT_FATAL( mkfifo( f, 0600 ) == 0 );
+	CU_ASSERT_EQUAL( hyb_t_isolated( "configuration from FIFOs", tc_fifo_child, NULL, 10 ), 0 );
+	char cmd[400];
+	snprintf( cmd, sizeof cmd, "rm -rf '%s'", tc_dir );
+	CU_ASSERT_EQUAL( system( cmd ), 0 );
+}
+
 static CU_TestInfo hyb_tests_config[] = {
 	{ "table", test_table },
 	{ "defaults", test_defaults },
@@ -941,6 +1110,10 @@ static CU_TestInfo hyb_tests_config[] = {
 	{ "nvblas_precedence", test_nvblas_precedence },
 	{ "print", test_print },
 	{ "install_for_test", test_install_for_test },
+	{ "overlong_line", test_overlong_line },
+	{ "profile_cannot_name_files", test_profile_cannot_name_files },
+	{ "load_secure", test_load_secure },
+	{ "load_fifo", test_load_fifo },
 	CU_TEST_INFO_NULL,
 };
 

@@ -4,6 +4,7 @@
    SPIKE paths in each mode), faults, and the persisted throughput profile. */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -315,6 +316,27 @@ static void test_faults( void )
 		}
 }
 
+/* Samples folded into the rate of (dev, prec) in P, 0 when it has none. */
+static int64_t dg_samples( const hyb_gtsv_profile_t* P, const char* dev, char prec )
+{
+	for ( int k = 0; k < P->count; k++ )
+		if ( strcmp( P->e[k].dev, dev ) == 0 && P->e[k].prec == prec ) return P->e[k].samples;
+	return 0;
+}
+
+/* Write the rates file with one sample each of the CPU alone, device 0 alone and both
+   sides of a split (double precision, rows per second). */
+static void dg_rates_preset( double cpu, double gpu0, double split_cpu, double split_gpu0 )
+{
+	hyb_gtsv_profile_t P;
+	hyb_policy_gtsv_profile_init( &P );
+	hyb_policy_gtsv_profile_update( &P, "cpu", 'd', cpu, 1 );
+	hyb_policy_gtsv_profile_update( &P, "gpu0", 'd', gpu0, 1 );
+	hyb_policy_gtsv_profile_update( &P, "split.cpu", 'd', split_cpu, 1 );
+	hyb_policy_gtsv_profile_update( &P, "split.gpu0", 'd', split_gpu0, 1 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( dg_rates_file, &P ), HYB_OK );
+}
+
 /* The profile: written after measured calls, read back, refined; missing and corrupt
    files are tolerated (and the corrupt one is rewritten clean). */
 static void test_profile( void )
@@ -353,15 +375,25 @@ static void test_profile( void )
 	            "registered rates missing (or the staged ones lost)\n" );
 	dg_config_end();
 
+	/* A call no device could take learns nothing and writes no file: mode cpu, and a
+	   system below HYBLAS_GTSV_MIN_N in auto mode. */
+	char saved[4096];
+	int  fd    = open( dg_rates_file, O_RDONLY );
+	ssize_t nb = fd >= 0 ? read( fd, saved, sizeof saved ) : -1;
+	if ( fd >= 0 ) close( fd );
+	CU_ASSERT_FATAL( nb > 0 && nb < (ssize_t)sizeof saved );
+	unlink( dg_rates_file );
 	dg_config( "cpu", NULL );
 	dg_spike_case( "profile cpu 1", 1, n, 1, 0, 72 );
 	dg_spike_case( "profile cpu 2", 1, n, 1, 0, 73 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	int found = 0;
-	for ( int k = 0; k < P.count; k++ )
-		if ( strcmp( P.e[k].dev, "cpu" ) == 0 && P.e[k].prec == 's' ) found = P.e[k].samples == 2;
-	TGT_EXPECT( found, "the CPU rate was not refined by the second call\n" );
 	dg_config_end();
+	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "100000000", NULL );
+	dg_spike_case( "profile auto small", 1, n, 1, 0, 78 );
+	dg_config_end();
+	TGT_EXPECT( access( dg_rates_file, F_OK ) != 0, "a call on the CPU alone wrote %s\n", dg_rates_file );
+	fd = open( dg_rates_file, O_WRONLY | O_CREAT | O_TRUNC, 0644 );
+	CU_ASSERT_FATAL( fd >= 0 && write( fd, saved, (size_t)nb ) == nb );
+	close( fd );
 
 	/* Corrupt file: ignored line by line, the call still right, the file rewritten clean. */
 	FILE* f = fopen( dg_rates_file, "w" );
@@ -371,30 +403,28 @@ static void test_profile( void )
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile corrupt", 0, n, 1, 0, 74 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	found = 0;
-	for ( int k = 0; k < P.count; k++ )
-		if ( strcmp( P.e[k].dev, "gpu0" ) == 0 && P.e[k].prec == 'd' ) found = P.e[k].samples == 5;
-	TGT_EXPECT( found, "the good line of the corrupt file was not kept and refined\n" );
+	TGT_EXPECT( dg_samples( &P, "gpu0", 'd' ) == 5, "the good line of the corrupt file was not kept and refined\n" );
 	dg_config_end();
 
 	/* The profile steers auto: rates that make the CPU hopeless send the call to the
 	   devices; rates that make the devices hopeless keep it on the CPU. */
-	hyb_policy_gtsv_profile_init( &P );
-	hyb_policy_gtsv_profile_update( &P, "cpu", 'd', 1e5, 1 );
-	hyb_policy_gtsv_profile_update( &P, "gpu0", 'd', 1e10, 1 );
-	hyb_policy_gtsv_profile_update( &P, "split.cpu", 'd', 1e5, 1 );
-	hyb_policy_gtsv_profile_update( &P, "split.gpu0", 'd', 1e6, 1 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( dg_rates_file, &P ), HYB_OK );
+	dg_rates_preset( 1e5, 1e10, 1e5, 1e6 );
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "auto to devices", 0, n, 1, 0, 75 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	int64_t gpu_samples = 0, cpu_samples = 0;
-	for ( int k = 0; k < P.count; k++ )
-	{
-		if ( strcmp( P.e[k].dev, "gpu0" ) == 0 && P.e[k].prec == 'd' ) gpu_samples = P.e[k].samples;
-		if ( strcmp( P.e[k].dev, "cpu" ) == 0 && P.e[k].prec == 'd' ) cpu_samples = P.e[k].samples;
-	}
+	int64_t gpu_samples = dg_samples( &P, "gpu0", 'd' ), cpu_samples = dg_samples( &P, "cpu", 'd' );
 	TGT_EXPECT( gpu_samples == 2 && cpu_samples == 1, "auto did not run on the devices: %lld %lld\n",
+	            (long long)gpu_samples, (long long)cpu_samples );
+	dg_config_end();
+
+	/* Where a device could take the call, a call kept on the CPU refines the CPU rate. */
+	dg_rates_preset( 1e12, 1e3, 1e3, 1e3 );
+	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", "HYBLAS_STAGING", "copy", NULL );
+	dg_spike_case( "auto kept on the CPU", 0, n, 1, 0, 79 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	gpu_samples = dg_samples( &P, "gpu0", 'd' );
+	cpu_samples = dg_samples( &P, "cpu", 'd' );
+	TGT_EXPECT( gpu_samples == 1 && cpu_samples == 2, "auto on the CPU did not refine its rate: %lld %lld\n",
 	            (long long)gpu_samples, (long long)cpu_samples );
 	dg_config_end();
 	unlink( dg_rates_file );

@@ -6,6 +6,7 @@
    statistics and the trace line record what happened. */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,11 +386,151 @@ static void test_fallback( void )
 	hyb_t_sim_end();
 }
 
+/* The process's XERBLA handlers, recording what they were given. */
+static struct
+{
+	int  calls, calls64, info, len;
+	char name[8];
+} hyb_xerbla;
+static int hyb_have_xerbla_64;
+
+static void fake_xerbla_( const char* srname, const int32_t* info, hyb_charlen_t len )
+{
+	hyb_xerbla.calls++;
+	hyb_xerbla.info = *info;
+	hyb_xerbla.len  = (int)len;
+	memcpy( hyb_xerbla.name, srname, len < 7 ? len : 7 );
+}
+
+static void fake_xerbla_64_( const char* srname, const int64_t* info, hyb_charlen_t len )
+{
+	hyb_xerbla.calls64++;
+	hyb_xerbla.info = (int)*info;
+	hyb_xerbla.len  = (int)len;
+	memcpy( hyb_xerbla.name, srname, len < 7 ? len : 7 );
+}
+
+static void* fake_name_resolver( const char* name )
+{
+	if ( strcmp( name, "xerbla_" ) == 0 ) return (void*)fake_xerbla_;
+	if ( strcmp( name, "xerbla_64_" ) == 0 && hyb_have_xerbla_64 ) return (void*)fake_xerbla_64_;
+	return NULL;
+}
+
+/* The generated forward of a name no library provides: it can only log. */
+static int  hyb_missing_forwards;
+static void forward_missing( const hyb_call_t* call )
+{
+	(void)call;
+	hyb_missing_forwards++;
+}
+
+/* One call of `id` (a name the fake resolver does not provide) with column-
+   or row-major arguments `a` (C is filled here); returns the error of C
+   against the reference (computed only when `compute`), and whether C is
+   unchanged. */
+static double call_missing( hyb_routine_id_t id, hyb_l3_args_t* a, int compute, int* unchanged )
+{
+	memset( &hyb_xerbla, 0, sizeof hyb_xerbla );
+	hyb_missing_forwards = 0;
+	enum { CAP = 64 };
+	static double c[CAP], c0[CAP], want[CAP];
+	for ( int i = 0; i < CAP; i++ ) c[i] = c0[i] = want[i] = 0.25 * i - 3;
+	a->c = c;
+	hyb_call_t    call = { .id = id, .raw = NULL, .forward = forward_missing };
+	hyb_l3_args_t ra   = *a;
+	ra.c               = want;
+	if ( compute ) hyb_t_ref_l3( &ra );
+	hyb_dispatch_l3( &call, a );
+	*unchanged = memcmp( c, c0, sizeof c ) == 0;
+	double err = 0;
+	for ( int i = 0; i < CAP; i++ ) err = fmax( err, fabs( c[i] - want[i] ) );
+	return err;
+}
+
+/* An ILP64 name when the process has only the LP64 library: a valid call
+   is computed by dgemm_ (on the fast path too), an invalid one reaches
+   xerbla with the reference's INFO and name, and one whose INTEGER
+   arguments dgemm_ cannot hold reaches xerbla naming the first of them;
+   none reaches the forward that could only log. */
+static void test_ilp64_without_library( void )
+{
+	static const double A[64] = { 1, -2, 3, 0.5, -1, 2, 4, -3, 1.5, 2, -0.5, 1 };
+	static const double B[64] = { 2, 1, -1, 3, 0.5, -2, 1, 1, -1, 2, 3, -2 };
+	hyb_real_set_name_resolver( fake_name_resolver );
+	/* Without timing, a small call takes the fast path; with it, the full one. */
+	for ( int timed = 0; timed < 2; timed++ )
+	{
+		hyb_stats_init( HYB_R_COUNT, hyb_names, 0, timed ? hyb_trace_fd : -1 );
+		CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_DEVICE=none" ), HYB_E_NO_DEVICE );
+		hyb_l3_args_t g = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'C', .transa = 'N', .transb = 'T',
+			                .m = 3, .n = 4, .k = 2, .alpha = { 1.5, 0 }, .beta = { 0.5, 0 }, .a = A, .lda = 3,
+			                .b = B, .ldb = 4, .ldc = 5 };
+		int unchanged, real0 = atomic_load( &hyb_real_calls );
+		hyb_l3_args_t a   = g;
+		double        err = call_missing( HYB_R_dgemm_64_, &a, 1, &unchanged );
+		CU_ASSERT( err < 1e-14 );
+		CU_ASSERT_FALSE( unchanged );
+		CU_ASSERT_EQUAL( atomic_load( &hyb_real_calls ), real0 + 1 );
+		CU_ASSERT_EQUAL( hyb_xerbla.calls + hyb_xerbla.calls64, 0 );
+		CU_ASSERT_EQUAL( hyb_missing_forwards, 0 );
+
+		/* The same product asked row-major through the ILP64 CBLAS name. */
+		a        = g;
+		a.layout = 'R', a.lda = 2, a.ldb = 2, a.ldc = 4;
+		err      = call_missing( HYB_R_cblas_dgemm64_, &a, 1, &unchanged );
+		CU_ASSERT( err < 1e-14 );
+		CU_ASSERT_FALSE( unchanged );
+
+		/* Invalid: lda < m is argument 8 of DGEMM. */
+		a     = g;
+		a.lda = 2;
+		call_missing( HYB_R_dgemm_64_, &a, 0, &unchanged );
+		CU_ASSERT( unchanged );
+		CU_ASSERT_EQUAL( hyb_xerbla.calls, 1 );
+		CU_ASSERT_EQUAL( hyb_xerbla.info, 8 );
+		CU_ASSERT_EQUAL( hyb_xerbla.len, 6 );
+		CU_ASSERT_NSTRING_EQUAL( hyb_xerbla.name, "DGEMM ", 6 );
+		CU_ASSERT_EQUAL( hyb_missing_forwards, 0 );
+		/* With an ILP64 handler in the process, that one, with a 64-bit INFO. */
+		hyb_have_xerbla_64 = 1;
+		a                  = g;
+		a.k                = -1;
+		call_missing( HYB_R_dgemm_64_, &a, 0, &unchanged );
+		CU_ASSERT( unchanged );
+		CU_ASSERT_EQUAL( hyb_xerbla.calls, 0 );
+		CU_ASSERT_EQUAL( hyb_xerbla.calls64, 1 );
+		CU_ASSERT_EQUAL( hyb_xerbla.info, 5 );
+		hyb_have_xerbla_64 = 0;
+		/* Row-major: numbered as the column-major call it becomes (its A is
+		   the column-major call's B). */
+		a        = g;
+		a.layout = 'R', a.lda = 1, a.ldb = 2, a.ldc = 4;
+		call_missing( HYB_R_cblas_dgemm64_, &a, 0, &unchanged );
+		CU_ASSERT( unchanged );
+		CU_ASSERT_EQUAL( hyb_xerbla.calls, 1 );
+		CU_ASSERT_EQUAL( hyb_xerbla.info, 10 );
+
+		/* Valid, but ldc does not fit dgemm_'s 32-bit INTEGER: argument 13. */
+		a     = g;
+		a.ldc = (int64_t)1 << 32;
+		call_missing( HYB_R_dgemm_64_, &a, 0, &unchanged );
+		CU_ASSERT( unchanged );
+		CU_ASSERT_EQUAL( hyb_xerbla.calls, 1 );
+		CU_ASSERT_EQUAL( hyb_xerbla.info, 13 );
+		CU_ASSERT_EQUAL( hyb_missing_forwards, 0 );
+		hyb_t_sim_end();
+	}
+	hyb_stats_init( HYB_R_COUNT, hyb_names, 1, hyb_trace_fd );
+	hyb_real_set_name_resolver( NULL );
+}
+
 static CU_TestInfo hyb_tests_dispatch_l3[] = {
 	{ "forwarded", test_forwarded },
 	{ "device_path", test_device_path },
 	{ "fallback", test_fallback },
 	{ "measured_choice", test_measured_choice },
+	{ "ilp64_without_library", test_ilp64_without_library },
 	CU_TEST_INFO_NULL,
 };
 

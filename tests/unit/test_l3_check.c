@@ -158,6 +158,9 @@ static void test_valid_random( void )
 					         a.transb, a.diag, (long long)a.m, (long long)a.n, (long long)a.k, (long long)a.lda,
 					         (long long)a.ldb, (long long)a.ldc, got, want );
 				CU_ASSERT_EQUAL( got, want );
+				/* The INFO xerbla gets: the reference's, column-major. */
+				if ( layout == 'C' ) CU_ASSERT_EQUAL( hyb_l3_info( &a ), ref_info_col( &a ) );
+				CU_ASSERT_EQUAL( hyb_l3_info( &a ) == 0, want );
 				checked[want]++;
 			}
 		}
@@ -167,6 +170,7 @@ static void test_valid_random( void )
 	hyb_l3_args_t a = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = '?', .transa = 'N', .transb = 'N',
 		                .m = 2, .n = 2, .k = 2, .lda = 2, .ldb = 2, .ldc = 2 };
 	CU_ASSERT_FALSE( hyb_l3_valid( &a ) );
+	CU_ASSERT_EQUAL( hyb_l3_info( &a ), 1 );
 	a.layout = 'C';
 	CU_ASSERT_TRUE( hyb_l3_valid( &a ) );
 	a.op = HYB_OP_GTSV;
@@ -239,6 +243,7 @@ static void test_valid_each_position( void )
 			{
 				CU_ASSERT_NOT_EQUAL( ref_info_col( &bad[b] ), 0 );
 				CU_ASSERT_FALSE( hyb_l3_valid( &bad[b] ) );
+				CU_ASSERT_EQUAL( hyb_l3_info( &bad[b] ), ref_info_col( &bad[b] ) );
 			}
 			/* Options of another routine: herk takes no 'T', complex syrk no 'C'. */
 			if ( a.op == HYB_OP_HERK || a.op == HYB_OP_HER2K )
@@ -254,6 +259,53 @@ static void test_valid_each_position( void )
 				CU_ASSERT_EQUAL( hyb_l3_valid( &t ), !hyb_prec_is_complex( a.prec ) );
 			}
 		}
+}
+
+/* Integer argument `f` (m, n, k, lda, ldb, ldc) of `a`. */
+static int64_t* int_arg( hyb_l3_args_t* a, int f )
+{
+	int64_t* fields[6] = { &a->m, &a->n, &a->k, &a->lda, &a->ldb, &a->ldc };
+	return fields[f];
+}
+
+/* The first INTEGER argument a 32-bit INTEGER cannot hold, numbered as
+   INFO is: each position of each op alone, and the first of two. */
+static void test_wide_arg( void )
+{
+	const int64_t big = (int64_t)INT32_MAX + 1;
+	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
+	{
+		hyb_l3_args_t a = { .op = hyb_t_l3_ops[o], .prec = HYB_PREC_Z, .layout = 'C', .side = 'L', .uplo = 'U',
+			                .transa = 'N', .transb = 'N', .diag = 'N', .m = 3, .n = 4, .k = 5, .lda = 9, .ldb = 9,
+			                .ldc = 9 };
+		CU_ASSERT_EQUAL( hyb_l3_wide_arg( &a ), 0 );
+		int first = 0;
+		for ( int f = 0; f < 6; f++ )
+		{
+			/* The position is the one INFO gives when that argument alone is
+			   made invalid, 0 for one the op does not take. */
+			hyb_l3_args_t bad = a;
+			*int_arg( &bad, f ) = f < 3 ? -1 : 0;
+			int           want = ref_info_col( &bad );
+			hyb_l3_args_t t    = a;
+			*int_arg( &t, f )  = big;
+			CU_ASSERT_EQUAL( hyb_l3_wide_arg( &t ), want );
+			*int_arg( &t, f ) = -big - 1;
+			CU_ASSERT_EQUAL( hyb_l3_wide_arg( &t ), want );
+			if ( want && !first ) first = want;
+		}
+		/* All of them at once: the first in the signature. */
+		hyb_l3_args_t all = a;
+		for ( int f = 0; f < 6; f++ ) *int_arg( &all, f ) = big;
+		CU_ASSERT_EQUAL( hyb_l3_wide_arg( &all ), first );
+	}
+	/* Row-major is numbered as the column-major call it becomes: a gemm's
+	   row-major A is that call's B (argument 10), its M is N (argument 4). */
+	hyb_l3_args_t r = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'R', .transa = 'N', .transb = 'N',
+		                .m = big, .n = 4, .k = 5, .lda = 5, .ldb = 4, .ldc = 4 };
+	CU_ASSERT_EQUAL( hyb_l3_wide_arg( &r ), 4 );
+	r.m = 3, r.lda = big;
+	CU_ASSERT_EQUAL( hyb_l3_wide_arg( &r ), 10 );
 }
 
 /* ------------------------------------------------------------------ normalize */
@@ -472,6 +524,7 @@ static CU_TestInfo hyb_tests_l3_check[] = {
 	{ "valid_random", test_valid_random },
 	{ "valid_ld_boundaries", test_valid_ld_boundaries },
 	{ "valid_each_position", test_valid_each_position },
+	{ "wide_arg", test_wide_arg },
 	{ "normalize", test_normalize },
 	{ "normalize_scalars", test_normalize_scalars },
 	{ "scalars_load", test_scalars_load },

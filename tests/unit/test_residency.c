@@ -490,13 +490,15 @@ static void test_mremap( void )
 		munmap( a, n );
 
 		/* The program resizes its own mapping, of which only a part is
-		   tracked (glibc realloc of a large block does this): mremap must
-		   still succeed (registering part of a mapping would split it and
-		   make this fail with EFAULT), and the moved data is a change. */
+		   tracked. uffd-wp registers only the watched pages, which splits the
+		   mapping while the watch lives: a resize of the whole mapping may then
+		   fail with EFAULT (the price of leaving the neighbours free for the
+		   program's own userfaultfd); destroyed, the watch leaves the mapping
+		   whole again. Where the resize works, the moved data is a change. */
 		a = hyb_t_map( 2 * n );
 		w = hyb_t_watch_tracked( m, a + 5000, n );
 		void* g = mremap( a, 2 * n, 4 * n, MREMAP_MAYMOVE );
-		HYB_T_ASSERT( m, g != MAP_FAILED );
+		HYB_T_ASSERT( m, g != MAP_FAILED || ( m == HYB_RESIDENCY_MECH_UFFD && errno == EFAULT ) );
 		if ( g != MAP_FAILED && g != (void*)a )
 		{
 			/* Moved: put a mapping with the same bytes back at the old place. */
@@ -507,7 +509,28 @@ static void test_mremap( void )
 			munmap( a, 2 * n );
 		}
 		hyb_residency_watch_destroy( w );
+		if ( g == MAP_FAILED )
+		{
+			g = mremap( a, 2 * n, 4 * n, MREMAP_MAYMOVE );
+			HYB_T_ASSERT( m, g != MAP_FAILED );
+		}
 		munmap( g != MAP_FAILED ? g : a, g != MAP_FAILED ? 4 * n : 2 * n );
+
+		/* glibc's realloc of a large block, part of which is tracked, works
+		   whatever mremap says (it copies when mremap fails). */
+		size_t         big = 8 * n;
+		unsigned char* h   = malloc( big );
+		CU_ASSERT_FATAL( h != NULL );
+		hyb_t_fill_bytes( h, big );
+		unsigned char* keep = malloc( big );
+		CU_ASSERT_FATAL( keep != NULL );
+		memcpy( keep, h, big );
+		w                  = hyb_t_watch_tracked( m, h + 4096 + 100, 4 * n );
+		unsigned char* h2  = realloc( h, 2 * big );
+		HYB_T_ASSERT( m, h2 != NULL && memcmp( h2, keep, big ) == 0 );
+		hyb_residency_watch_destroy( w );
+		free( h2 );
+		free( keep );
 	}
 }
 
@@ -739,6 +762,143 @@ static void test_foreign_uffd( void )
 	CU_ASSERT_EQUAL( ioctl( fd, UFFDIO_UNREGISTER, &rg ), 0 );
 	munmap( a, HYB_T_MIB );
 	close( fd );
+}
+
+/* A userfaultfd of the program's own, with the features the tracker's
+   probe checks (async write-protect) when the kernel has them. */
+static int hyb_t_program_uffd( void )
+{
+	int fd = (int)syscall( SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY );
+	CU_ASSERT_FATAL( fd >= 0 );
+	struct uffdio_api api = { .api = UFFD_API, .features = 0 };
+	CU_ASSERT_FATAL( ioctl( fd, UFFDIO_API, &api ) == 0 );
+	return fd;
+}
+
+static int hyb_t_register( int fd, const void* p, size_t n )
+{
+	struct uffdio_register reg = { .range = { (uintptr_t)p, n }, .mode = UFFDIO_REGISTER_MODE_MISSING };
+	return ioctl( fd, UFFDIO_REGISTER, &reg ) == 0 ? 0 : -errno;
+}
+
+static int hyb_t_unregister( int fd, const void* p, size_t n )
+{
+	struct uffdio_range rg = { (uintptr_t)p, n };
+	return ioctl( fd, UFFDIO_UNREGISTER, &rg ) == 0 ? 0 : -errno;
+}
+
+/* The tracker registers only a matrix's own pages: memory beside it in the
+   same mapping stays free for the program's own userfaultfd, whenever the
+   program creates it. */
+static void test_uffd_neighbour_free( void )
+{
+	if ( !hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ) ) return;
+	hyb_t_seed( 161 );
+	size_t                 n = 4 * HYB_T_MIB;
+	unsigned char*         a = hyb_t_map( n ); /* one mapping: the matrix, then the program's buffer */
+	hyb_residency_watch_t* w = hyb_t_watch_tracked( HYB_RESIDENCY_MECH_UFFD, a + 5000, 2 * HYB_T_MIB );
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
+	int fd = hyb_t_program_uffd();
+	CU_ASSERT_EQUAL( hyb_t_register( fd, a + 3 * HYB_T_MIB, HYB_T_MIB ), 0 );
+	/* The page shared by the matrix's end and the buffer, too. */
+	uintptr_t edge = ( (uintptr_t)a + 5000 + 2 * HYB_T_MIB ) & ~(uintptr_t)4095;
+	CU_ASSERT_EQUAL( hyb_t_register( fd, (void*)edge, 4096 ), 0 );
+	/* Whatever the tracker does about the program's descriptor, a write to
+	   the matrix is never missed. */
+	a[5000 + 77777] ^= 1;
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 );
+	hyb_residency_watch_destroy( w );
+	CU_ASSERT_EQUAL( hyb_t_unregister( fd, a + 3 * HYB_T_MIB, HYB_T_MIB ), 0 );
+	close( fd );
+	munmap( a, n );
+}
+
+/* A program that starts tracking pages with its own userfaultfd after the
+   tracker armed a watch: the next check (within 0.25 s) steps aside, the
+   program can then register the matrix's pages themselves, watches hash
+   meanwhile, and uffd-wp comes back once the program's descriptor is gone. */
+static void test_uffd_program_tracks_own( void )
+{
+	if ( !hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ) ) return;
+	hyb_t_seed( 171 );
+	size_t                 n = 2 * HYB_T_MIB;
+	unsigned char*         a = hyb_t_map( n );
+	hyb_residency_watch_t* w = hyb_t_watch_tracked( HYB_RESIDENCY_MECH_UFFD, a, n );
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
+	int fd = hyb_t_program_uffd();
+	usleep( 300000 );
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 ); /* stepped aside: cannot vouch any more */
+	CU_ASSERT_EQUAL( hyb_t_register( fd, a, n ), 0 );
+	CU_ASSERT_EQUAL( hyb_residency_watch_rearm( w ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_residency_watch_mech( w ), HYB_RESIDENCY_MECH_HASH );
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
+	a[n / 2] ^= 1;
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 );
+	hyb_residency_watch_t* w2 = hyb_t_watch( HYB_RESIDENCY_MECH_UFFD, a + HYB_T_MIB, HYB_T_MIB );
+	CU_ASSERT_EQUAL( hyb_residency_watch_mech( w2 ), HYB_RESIDENCY_MECH_HASH );
+	hyb_residency_watch_destroy( w2 );
+	CU_ASSERT_EQUAL( hyb_t_unregister( fd, a, n ), 0 );
+	close( fd );
+	CU_ASSERT_EQUAL( hyb_residency_watch_rearm( w ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_residency_watch_mech( w ), HYB_RESIDENCY_MECH_UFFD );
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
+	a[n / 3] ^= 1;
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 );
+	hyb_residency_watch_destroy( w );
+	munmap( a, n );
+}
+
+/* Bit 55 of the pagemap entry of the page at p (-1 if unreadable). */
+static int hyb_t_soft_dirty( const void* p )
+{
+	int fd = open( "/proc/self/pagemap", O_RDONLY | O_CLOEXEC );
+	if ( fd < 0 ) return -1;
+	uint64_t e = 0;
+	ssize_t  r = pread( fd, &e, sizeof e, (off_t)( (uintptr_t)p / 4096 * sizeof e ) );
+	close( fd );
+	return r == (ssize_t)sizeof e ? (int)( ( e >> 55 ) & 1 ) : -1;
+}
+
+/* Track mode never clears the process's soft-dirty bits (which a program may
+   track itself): with uffd-wp unavailable it hashes. Runs first, before
+   anything probes soft-dirty. Where soft-dirty works, the program's own
+   bit also survives. */
+static void test_track_leaves_soft_dirty( void )
+{
+	hyb_t_seed( 181 );
+	unsigned char* own = hyb_t_map( 4096 );
+	int            sd  = 0;
+	int            cfd = open( "/proc/self/clear_refs", O_WRONLY | O_CLOEXEC );
+	if ( cfd >= 0 && write( cfd, "4", 1 ) == 1 )
+	{
+		own[0] ^= 1;
+		sd = hyb_t_soft_dirty( own ) == 1; /* the kernel keeps soft-dirty bits */
+	}
+	if ( cfd >= 0 ) close( cfd );
+	int before = hyb_residency_clear_refs_writes();
+	hyb_residency_forbid_for_test( HYB_RESIDENCY_MECH_UFFD, 1 );
+	CU_ASSERT_EQUAL( hyb_residency_mech_for_mode( HYB_RESIDENCY_TRACK ), HYB_RESIDENCY_MECH_HASH );
+	unsigned char*         a = hyb_t_map( HYB_T_MIB );
+	hyb_residency_watch_t* w = hyb_t_watch( HYB_RESIDENCY_MECH_AUTO, a, HYB_T_MIB );
+	CU_ASSERT_EQUAL( hyb_residency_watch_mech( w ), HYB_RESIDENCY_MECH_HASH );
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
+	a[99] ^= 1;
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 );
+	CU_ASSERT_EQUAL( hyb_residency_watch_rearm( w ), HYB_OK );
+	hyb_residency_watch_destroy( w );
+	hyb_residency_cache_t* c = NULL;
+	CU_ASSERT_EQUAL( hyb_residency_cache_create( NULL, &c ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_residency_cache_mech( c ), HYB_RESIDENCY_MECH_HASH );
+	hyb_residency_cache_destroy( c );
+	CU_ASSERT_EQUAL( hyb_residency_clear_refs_writes(), before );
+	if ( sd ) CU_ASSERT_EQUAL( hyb_t_soft_dirty( own ), 1 );
+	/* Only when asked for. */
+	hyb_residency_mech_t t = hyb_residency_mech_for_mode( HYB_RESIDENCY_TRACK_SOFTDIRTY );
+	CU_ASSERT( t == HYB_RESIDENCY_MECH_SOFTDIRTY || t == HYB_RESIDENCY_MECH_HASH );
+	CU_ASSERT( hyb_residency_clear_refs_writes() > before ); /* its probe clears */
+	hyb_residency_forbid_for_test( HYB_RESIDENCY_MECH_UFFD, 0 );
+	munmap( a, HYB_T_MIB );
+	munmap( own, 4096 );
 }
 
 /* ------------------------------------------------------------ cache */
@@ -1318,6 +1478,14 @@ static void test_uffd_descriptor_lost( void )
 	CU_ASSERT_FATAL( dup2( fileno( f ), uffd ) == uffd );
 	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 );
 	CU_ASSERT_EQUAL( hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ), 0 );
+	/* The watch armed with uffd-wp, re-armed now: every byte is hashed,
+	   the pages the kernel tracked before included. */
+	CU_ASSERT_EQUAL( hyb_residency_watch_rearm( w ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_residency_watch_mech( w ), HYB_RESIDENCY_MECH_HASH );
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
+	a[HYB_T_MIB / 2] ^= 1;
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 );
+	a[HYB_T_MIB / 2] ^= 1;
 	hyb_residency_watch_t* w2 = hyb_t_watch( HYB_RESIDENCY_MECH_UFFD, a, HYB_T_MIB );
 	CU_ASSERT_EQUAL( hyb_residency_watch_mech( w2 ), HYB_RESIDENCY_MECH_HASH );
 	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w2 ), 0 );
@@ -1331,6 +1499,7 @@ static void test_uffd_descriptor_lost( void )
 }
 
 static CU_TestInfo hyb_tests_residency[] = {
+	{ "track_leaves_soft_dirty", test_track_leaves_soft_dirty }, /* first: before any soft-dirty probe */
 	{ "mechanisms", test_mechanisms },
 	{ "hash", test_hash },
 	{ "invalid_args", test_invalid_args },
@@ -1350,6 +1519,8 @@ static CU_TestInfo hyb_tests_residency[] = {
 	{ "shared_pages", test_shared_pages },
 	{ "file_mapping_hashed", test_file_mapping_hashed },
 	{ "foreign_uffd", test_foreign_uffd },
+	{ "uffd_neighbour_free", test_uffd_neighbour_free },
+	{ "uffd_program_tracks_own", test_uffd_program_tracks_own },
 	{ "cache_hit_invalidate", test_cache_hit_invalidate },
 	{ "cache_unchecked_confirm", test_cache_unchecked_confirm },
 	{ "cache_off_and_bad_input", test_cache_off_and_bad_input },
