@@ -216,13 +216,18 @@ void* hyb_shim_resolve( hyb_routine_id_t id )
 void* hyb_shim_resolve_name( const char* name )
 {
 	/* First what the real library's own call of it reaches: the global
-	   lookup order, where a program's own handler comes first. */
+	   lookup order, where a program's own handler comes first. Its object
+	   is held like a routine's, so a dlclose cannot leave it dangling. */
+	hyb_lock( HYB_LOCK_RESOLVE );
 	void* p = hyb_try_handle( RTLD_DEFAULT, name );
-	if ( p ) return p;
-	pthread_mutex_lock( &hyb_resolve_lock );
-	hyb_open_cpu_lib( hyb_config() );
-	p = hyb_try_handle( hyb_cpu_lib_handle, name );
-	if ( p == NULL ) p = hyb_scan_loaded( name );
-	pthread_mutex_unlock( &hyb_resolve_lock );
+	if ( p )
+		hyb_hold_object_of( p );
+	else
+	{
+		hyb_open_cpu_lib( hyb_config() );
+		p = hyb_try_handle( hyb_cpu_lib_handle, name );
+		if ( p == NULL ) p = hyb_scan_loaded( name );
+	}
+	hyb_unlock( HYB_LOCK_RESOLVE );
 	return p;
 }
