@@ -17,9 +17,10 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/policies/hyb_refit.c
   # kernels: backends and pipelines
   ${PROJECT_SOURCE_DIR}/kernels/real/hyb_backend_real.c
+  ${PROJECT_SOURCE_DIR}/kernels/hyb_kernel_registry.c
   ${PROJECT_SOURCE_DIR}/kernels/hyb_device_registry.c
   ${PROJECT_SOURCE_DIR}/kernels/sim/hyb_device_sim.c
-  ${PROJECT_SOURCE_DIR}/kernels/sim/hyb_sim_kernels.c
+  ${PROJECT_SOURCE_DIR}/kernels/l3/hyb_l3_sim.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_tasks.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_pipeline.c
   # dispatch: decisions become actions

@@ -12,6 +12,7 @@
 #include "hyb_log.h"
 #include "hyb_team.h"
 #include "kernels/hyb_device.h"
+#include "kernels/l3/hyb_l3_kernels.h"
 
 /* Staging buffers in flight each way: two would be double buffering; a third
    lets a host copy run while one DMA is queued and another executes. */
