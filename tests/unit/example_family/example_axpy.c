@@ -2,7 +2,7 @@
 /* A family that lives only in this folder: y = a x + y with a registered kernel
    ("example.axpy", a sim launcher and no CUDA one) behind a device path that falls back to
    the CPU, checked on the simulated device for results, per-kernel fault injection, the
-   kernel-less backend case and the registry's listing. It edits no file of the library:
+   registry's listing and the operation's counts. It edits no file of the library:
    the proof that a family plugs into the device runtime through its seams alone. */
 #include <math.h>
 #include <stdatomic.h>
@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_op.h"
+#include "hyb_stats.h"
 #include "kernels/hyb_device.h"
 #include "policies/hyb_config.h"
 
@@ -86,16 +88,23 @@ static hyb_status_t ex_axpy_device( int64_t n, double a, const double* x, double
 }
 
 /* y = a x + y; on the device where it can, else (or after any device failure, y being
-   rewritten from the caller's untouched copy) on the CPU. *path: 1 device, 0 CPU. */
+   rewritten from the caller's untouched copy) on the CPU. *path: 1 device, 0 CPU. Each
+   call is counted as the operation "example.axpy", like any routine. */
 static void ex_axpy( int64_t n, double a, const double* x, double* y, int* path )
 {
+	static atomic_int op = HYB_OP_NONE;
+	if ( atomic_load( &op ) == HYB_OP_NONE ) atomic_store( &op, hyb_op_register( "example.axpy", "example" ) );
 	double* keep = malloc( (size_t)n * sizeof *keep );
 	if ( keep ) memcpy( keep, y, (size_t)n * sizeof *keep );
 	*path = keep && hyb_devices_ensure() == HYB_OK && ex_axpy_device( n, a, x, y ) == HYB_OK;
-	if ( *path ) return free( keep );
-	if ( keep ) memcpy( y, keep, (size_t)n * sizeof *keep );
-	for ( int64_t i = 0; i < n; i++ ) y[i] += a * x[i];
+	if ( !*path )
+	{
+		if ( keep ) memcpy( y, keep, (size_t)n * sizeof *keep );
+		for ( int64_t i = 0; i < n; i++ ) y[i] += a * x[i];
+		hyb_stats_fallback( atomic_load( &op ) );
+	}
 	free( keep );
+	hyb_stats_record( atomic_load( &op ), *path ? HYB_PATH_GPU : HYB_PATH_FALLBACK, -1, 2.0 * (double)n, 0 );
 }
 
 /* ------------------------------------------------------------ the checks */
@@ -146,6 +155,11 @@ int main( void )
 	int listed = 0;
 	for ( int k = 0; k < hyb_kernel_count(); k++ ) listed += hyb_kernel_def( k ) == &ex_axpy_kernel;
 	expect( listed == 1, "listed once in the kernel table" );
+	hyb_op_id_t op = hyb_op_find( "example.axpy" );
+	expect( op != HYB_OP_NONE && strcmp( hyb_op_family_of( op ), "example" ) == 0, "an operation of its own" );
+	expect( hyb_stats_calls( op, HYB_PATH_GPU ) == 2 && hyb_stats_calls( op, HYB_PATH_FALLBACK ) == 3 &&
+	            hyb_stats_fallbacks( op ) == 3,
+	        "counted: 2 on the device, 3 fallbacks" );
 	printf( "example_family: %s\n", failures ? "FAILED" : "PASSED" );
 	return failures ? 1 : 0;
 }
