@@ -9,6 +9,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/core/hyb_guard.c
   ${PROJECT_SOURCE_DIR}/core/hyb_op.c
   ${PROJECT_SOURCE_DIR}/core/hyb_stats.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_trace_line.c
   ${PROJECT_SOURCE_DIR}/core/hyb_team.c
   ${PROJECT_SOURCE_DIR}/core/hyb_copy.c
   # policies: configuration, profile, cost models

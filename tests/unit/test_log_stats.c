@@ -15,6 +15,7 @@
 #include "hyb_log.h"
 #include "hyb_op.h"
 #include "hyb_stats.h"
+#include "hyb_trace_line.h"
 #include "hyb_status.h"
 #include "hyb_test_util.h"
 
@@ -283,13 +284,21 @@ static void test_op_registry( void )
 	CU_ASSERT_PTR_NOT_NULL( strstr( hyb_buf, "tls.step" ) );
 }
 
-static void test_trace( void )
+/* The statistics with a trace going to an unlinked temporary file; its descriptor. */
+static int trace_begin( void )
 {
 	char path[] = "/tmp/hyb_unit_traceXXXXXX";
 	int  fd     = mkstemp( path );
-	CU_ASSERT_FATAL( fd >= 0 );
+	if ( fd < 0 ) return -1;
 	unlink( path );
 	stats_init( fd );
+	return fd;
+}
+
+static void test_trace( void )
+{
+	int fd = trace_begin();
+	CU_ASSERT_FATAL( fd >= 0 );
 	CU_ASSERT_TRUE( hyb_stats_timing() );
 	const char* l1 = "dgemm_ op=dgemm m=1 path=cpu\n";
 	hyb_trace_write( l1, (int)strlen( l1 ) );
@@ -305,6 +314,32 @@ static void test_trace( void )
 	lseek( fd, 0, SEEK_SET );
 	n = read( fd, hyb_buf, sizeof hyb_buf - 1 );
 	CU_ASSERT_EQUAL( (size_t)n, strlen( l1 ) );
+	close( fd );
+	hyb_stats_init( 4, hyb_names, 1, -1 );
+}
+
+/* The one trace-line builder: the common keys in their order, the family's shape and
+   extras, the quoted why; a why too long for the line is left out, never cut. */
+static void test_trace_line( void )
+{
+	int fd = trace_begin();
+	CU_ASSERT_FATAL( fd >= 0 );
+	hyb_op_id_t        op = hyb_op_register( "tls.trace", "tls" );
+	hyb_trace_fields_t f  = { .op = 1, .kind = "dgemm", .shape = "m=1 n=2 k=3", .path = "gpu", .pred_cpu = 1.5,
+		                      .pred_gpu = 0.25, .pred = 0.25, .seconds = 2e-3, .extra = " tile=8x8", .why = "fast" };
+	hyb_trace_line( &f );
+	static char long_why[3000];
+	memset( long_why, 'w', sizeof long_why - 1 );
+	hyb_trace_fields_t g = { .op = op, .kind = "run", .path = "cpu", .why = long_why };
+	hyb_trace_line( &g );
+	lseek( fd, 0, SEEK_SET );
+	ssize_t n = read( fd, hyb_buf, sizeof hyb_buf - 1 );
+	hyb_buf[n > 0 ? n : 0] = '\0';
+	CU_ASSERT_STRING_EQUAL( hyb_buf,
+	                        "beta_ op=dgemm m=1 n=2 k=3 path=gpu pred_cpu=1.500e+00 pred_gpu=2.500e-01 pred=2.500e-01 "
+	                        "seconds=2.000e-03 tile=8x8 why=\"fast\"\n"
+	                        "tls.trace op=run path=cpu pred_cpu=0.000e+00 pred_gpu=0.000e+00 pred=0.000e+00 "
+	                        "seconds=0.000e+00\n" );
 	close( fd );
 	hyb_stats_init( 4, hyb_names, 1, -1 );
 }
@@ -338,6 +373,7 @@ static CU_TestInfo hyb_tests_log_stats[] = {
 	{ "counts_threads", test_counts_threads },
 	{ "op_registry", test_op_registry },
 	{ "trace", test_trace },
+	{ "trace_line", test_trace_line },
 	{ "status_names", test_status_names },
 	CU_TEST_INFO_NULL,
 };
