@@ -8,6 +8,8 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_gtsv_hetero.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_gtsv_pin.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_gtsv_rates.c
+  # the device kernels' registration and sim launchers
+  ${PROJECT_SOURCE_DIR}/kernels/gtsv/hyb_gtsv_sim.c
 )
 list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_gtsv_cpu.c
@@ -37,6 +39,7 @@ endif()
 # The CUDA kernels go into the lead's plugin (no hyb_core symbols used in them).
 list(APPEND HYB_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/cuda/hyb_gtsv_cuda.cu
+  ${PROJECT_SOURCE_DIR}/kernels/gtsv/hyb_gtsv_launch_cuda.c
 )
 
 # GPU check program (tools/gpu_check_gtsv.cu): correctness against the CPU reference and

@@ -11,11 +11,14 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_build.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_pipe.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_yreg.c
+  # the device kernels' registration and sim launchers
+  ${PROJECT_SOURCE_DIR}/kernels/spmv/hyb_spmv_sim.c
 )
 
 # Device kernels for the CUDA plugin (C-callable, no dependency on hyb_core).
 list(APPEND HYB_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/cuda/hyb_spmv_cuda.cu
+  ${PROJECT_SOURCE_DIR}/kernels/spmv/hyb_spmv_launch_cuda.c
 )
 
 list(APPEND HYB_UNIT_TEST_SOURCES

@@ -10,7 +10,9 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/core/hyb_file.c
   ${PROJECT_SOURCE_DIR}/core/hyb_time.c
   ${PROJECT_SOURCE_DIR}/core/hyb_guard.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_op.c
   ${PROJECT_SOURCE_DIR}/core/hyb_stats.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_trace_line.c
   ${PROJECT_SOURCE_DIR}/core/hyb_team.c
   ${PROJECT_SOURCE_DIR}/core/hyb_copy.c
   # policies: configuration, profile, cost models
@@ -20,9 +22,10 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/policies/hyb_refit.c
   # kernels: backends and pipelines
   ${PROJECT_SOURCE_DIR}/kernels/real/hyb_backend_real.c
+  ${PROJECT_SOURCE_DIR}/kernels/hyb_kernel_registry.c
   ${PROJECT_SOURCE_DIR}/kernels/hyb_device_registry.c
   ${PROJECT_SOURCE_DIR}/kernels/sim/hyb_device_sim.c
-  ${PROJECT_SOURCE_DIR}/kernels/sim/hyb_sim_kernels.c
+  ${PROJECT_SOURCE_DIR}/kernels/l3/hyb_l3_sim.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_tasks.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_pipeline.c
   # dispatch: decisions become actions

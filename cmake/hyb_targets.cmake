@@ -35,10 +35,12 @@ add_library(hyb_shim STATIC ${HYB_SHIM_SOURCES})
 target_compile_options(hyb_shim PRIVATE ${HYB_WARNINGS})
 target_link_libraries(hyb_shim PUBLIC hyb_core)
 
-# The library users preload or link: only the table's symbols are exported.
+# The library users preload or link: only the table's symbols are exported. The core goes
+# in whole: a family's device kernels are registered by objects that nothing may name
+# (kernels/hyb_kernel.h), and each must be in the library's kernel table.
 add_library(hyblas SHARED ${HYB_GEN_DIR}/hyb_wrappers.c)
 target_compile_options(hyblas PRIVATE ${HYB_WARNINGS} -Wno-missing-prototypes)
-target_link_libraries(hyblas PRIVATE -Wl,--whole-archive hyb_shim -Wl,--no-whole-archive hyb_core)
+target_link_libraries(hyblas PRIVATE -Wl,--whole-archive hyb_shim hyb_core -Wl,--no-whole-archive hyb_core)
 target_link_options(hyblas PRIVATE
   "LINKER:--version-script=${HYB_GEN_DIR}/hyb_exports.map" "LINKER:--no-undefined" "LINKER:-z,nodelete")
 set_target_properties(hyblas PROPERTIES

@@ -11,6 +11,24 @@ add_executable(hyblas-calibrate ${PROJECT_SOURCE_DIR}/tools/hyblas_calibrate.c)
 target_compile_options(hyblas-calibrate PRIVATE ${HYB_WARNINGS})
 target_link_libraries(hyblas-calibrate PRIVATE hyb_core ${HYB_BLAS_LIBRARY})
 
+# The registered device kernels and which backend implements each (no device started).
+# The core is linked whole so that every family's registration is in the table.
+add_executable(hyb_kernels ${PROJECT_SOURCE_DIR}/tools/hyb_kernels.c)
+set_target_properties(hyb_kernels PROPERTIES OUTPUT_NAME hyb-kernels)
+target_compile_options(hyb_kernels PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_kernels PRIVATE -Wl,--whole-archive hyb_core -Wl,--no-whole-archive hyb_core)
+if(HYB_BUILD_TESTS)
+  # Every kernel of the families has a sim launcher, and, when the plugin is built, a CUDA one.
+  set(HYB_FAMILY_KERNELS l3.gemm,l3.trsm,l3.trmm,spmv.ell,spmv.dia,spmv.csr,spmv.vadd,gtsv.spike,gtsv.pivots)
+  add_test(NAME tool.kernels_sim COMMAND hyb_kernels --check --expect ${HYB_FAMILY_KERNELS})
+  set_tests_properties(tool.kernels_sim PROPERTIES LABELS unit)
+  if(HYB_HAVE_CUDA)
+    add_test(NAME tool.kernels_cuda COMMAND hyb_kernels --check --expect ${HYB_FAMILY_KERNELS}
+                                            --plugin $<TARGET_FILE:hyblas_cuda>)
+    set_tests_properties(tool.kernels_cuda PROPERTIES LABELS unit)
+  endif()
+endif()
+
 add_executable(hyb_bench_gemm ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_gemm.c)
 target_link_libraries(hyb_bench_gemm PRIVATE ${HYB_BLAS_LIBRARY} OpenMP::OpenMP_C m ${CMAKE_DL_LIBS})
 if(HYB_BUILD_TESTS)
@@ -22,6 +40,19 @@ if(HYB_BUILD_TESTS)
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(gemm.bench_quick PROPERTIES LABELS preload TIMEOUT 300
                        ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/gemm_bench_quick;STAGE=${CMAKE_BINARY_DIR};PARTS=cpu hyblas;HYBLAS_DEVICE=sim")
+endif()
+
+# The device runtime on the GPU machine (every kernel bound, many streams, device copies,
+# launches on any stream, attributes, faults by name); exits 77 without a CUDA device.
+add_executable(gpu_check_runtime ${PROJECT_SOURCE_DIR}/tools/gpu_check_runtime.c)
+target_compile_options(gpu_check_runtime PRIVATE ${HYB_WARNINGS})
+target_link_libraries(gpu_check_runtime PRIVATE -Wl,--whole-archive hyb_core -Wl,--no-whole-archive hyb_core m)
+if(HYB_BUILD_TESTS)
+  add_test(NAME gpu_check_runtime COMMAND gpu_check_runtime)
+  set_tests_properties(gpu_check_runtime PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
+                       SKIP_RETURN_CODE 77 TIMEOUT 300)
+  add_test(NAME gpu_check_runtime.sim COMMAND gpu_check_runtime --sim)
+  set_tests_properties(gpu_check_runtime.sim PROPERTIES LABELS unit TIMEOUT 300)
 endif()
 
 # Probe of the host memory bus (tools/gpu_probe_bus.cu): cores alone, copy engines alone,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Lock-free per-routine counters, trace output and the exit report. */
+/* Lock-free per-operation counters (intercepted routines and registered extension
+   operations alike), trace output and the exit report. */
 #include "hyb_stats.h"
 
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 
 #include "hyb_file.h"
 #include "hyb_log.h"
+#include "hyb_op.h"
 #include "hyb_routines.h"
 
 typedef struct
@@ -24,8 +26,8 @@ typedef struct
 } hyb_routine_stats_t;
 
 static hyb_routine_stats_t* hyb_stats_tab;
-static const char* const*   hyb_stats_names;
 static int                  hyb_stats_n;
+static hyb_routine_stats_t  hyb_stats_ext[HYB_OP_EXT_MAX]; /* by extension op id */
 static atomic_int           hyb_stats_timing_v;
 static atomic_int           hyb_trace_fd = -1;            /* a descriptor given by a test */
 static hyb_sink_t           hyb_trace_sink = HYB_SINK_INIT; /* HYBLAS_TRACE, opened lazily */
@@ -39,8 +41,8 @@ void hyb_stats_init( int nroutines, const char* const* names, int report, int tr
 		   reads it at exit). */
 		hyb_stats_tab = calloc( (size_t)nroutines, sizeof *hyb_stats_tab );
 		if ( hyb_stats_tab == NULL ) return;
-		hyb_stats_n     = nroutines;
-		hyb_stats_names = names;
+		hyb_stats_n = nroutines;
+		hyb_op_set_routines( nroutines, names );
 	}
 	atomic_store( &hyb_trace_fd, trace_fd );
 	hyb_sink_set( &hyb_trace_sink, NULL );
@@ -66,6 +68,14 @@ int hyb_stats_timing( void )
 	return atomic_load_explicit( &hyb_stats_timing_v, memory_order_relaxed );
 }
 
+/* The counters of operation `id` (core/hyb_op.h), or NULL. */
+static hyb_routine_stats_t* hyb_stats_entry( int id )
+{
+	if ( id >= 0 && id < hyb_stats_n && hyb_stats_tab ) return &hyb_stats_tab[id];
+	if ( id >= HYB_OP_EXT_BASE && id - HYB_OP_EXT_BASE < hyb_op_ext_count() ) return &hyb_stats_ext[id - HYB_OP_EXT_BASE];
+	return NULL;
+}
+
 static inline uint64_t hyb_to_nanos( double s )
 {
 	return s > 0 ? (uint64_t)( s * 1e9 + 0.5 ) : 0;
@@ -73,8 +83,8 @@ static inline uint64_t hyb_to_nanos( double s )
 
 void hyb_stats_record( int id, hyb_path_t path, double seconds, double flops, double bytes )
 {
-	if ( hyb_stats_tab == NULL || id < 0 || id >= hyb_stats_n ) return;
-	hyb_routine_stats_t* r = &hyb_stats_tab[id];
+	hyb_routine_stats_t* r = hyb_stats_entry( id );
+	if ( r == NULL ) return;
 	atomic_fetch_add_explicit( &r->calls[path], 1, memory_order_relaxed );
 	if ( seconds >= 0 )
 	{
@@ -86,8 +96,8 @@ void hyb_stats_record( int id, hyb_path_t path, double seconds, double flops, do
 
 void hyb_stats_prediction( int id, double predicted, double measured )
 {
-	if ( hyb_stats_tab == NULL || id < 0 || id >= hyb_stats_n ) return;
-	hyb_routine_stats_t* r = &hyb_stats_tab[id];
+	hyb_routine_stats_t* r = hyb_stats_entry( id );
+	if ( r == NULL ) return;
 	atomic_fetch_add_explicit( &r->pred_nanos, hyb_to_nanos( predicted ), memory_order_relaxed );
 	atomic_fetch_add_explicit( &r->meas_nanos, hyb_to_nanos( measured ), memory_order_relaxed );
 	atomic_fetch_add_explicit( &r->pred_calls, 1, memory_order_relaxed );
@@ -95,20 +105,20 @@ void hyb_stats_prediction( int id, double predicted, double measured )
 
 void hyb_stats_fallback( int id )
 {
-	if ( hyb_stats_tab == NULL || id < 0 || id >= hyb_stats_n ) return;
-	atomic_fetch_add_explicit( &hyb_stats_tab[id].fallbacks, 1, memory_order_relaxed );
+	hyb_routine_stats_t* r = hyb_stats_entry( id );
+	if ( r ) atomic_fetch_add_explicit( &r->fallbacks, 1, memory_order_relaxed );
 }
 
 uint64_t hyb_stats_calls( int id, hyb_path_t path )
 {
-	if ( hyb_stats_tab == NULL || id < 0 || id >= hyb_stats_n ) return 0;
-	return atomic_load( &hyb_stats_tab[id].calls[path] );
+	hyb_routine_stats_t* r = hyb_stats_entry( id );
+	return r ? atomic_load( &r->calls[path] ) : 0;
 }
 
 uint64_t hyb_stats_fallbacks( int id )
 {
-	if ( hyb_stats_tab == NULL || id < 0 || id >= hyb_stats_n ) return 0;
-	return atomic_load( &hyb_stats_tab[id].fallbacks );
+	hyb_routine_stats_t* r = hyb_stats_entry( id );
+	return r ? atomic_load( &r->fallbacks ) : 0;
 }
 
 void hyb_trace_write( const char* line, int len )
@@ -134,21 +144,27 @@ void hyb_stats_set_device_note( const char* note )
 
 void hyb_stats_report( void )
 {
-	if ( hyb_stats_tab == NULL ) return;
+	/* The routines (ids 0 .. n - 1), then the extension operations in registration order. */
+	int nops = hyb_stats_n + hyb_op_ext_count();
 	/* A process that made no call (a helper an MPI library forked, say) has
 	   nothing to report. */
 	uint64_t any = 0;
-	for ( int i = 0; i < hyb_stats_n && any == 0; i++ )
-		for ( int p = 0; p < HYB_PATH_COUNT; p++ ) any += atomic_load( &hyb_stats_tab[i].calls[p] );
+	for ( int i = 0; i < nops && any == 0; i++ )
+	{
+		hyb_routine_stats_t* r = hyb_stats_entry( i < hyb_stats_n ? i : HYB_OP_EXT_BASE + i - hyb_stats_n );
+		for ( int p = 0; r && p < HYB_PATH_COUNT; p++ ) any += atomic_load( &r->calls[p] );
+	}
 	if ( any == 0 ) return;
 	hyb_log_always( "report: %-22s %9s %6s %6s %6s %6s %10s %10s %9s", "routine", "calls", "cpu%",
 	                "gpu%", "split%", "fallbk", "seconds", "GFLOP/s", "pred/meas" );
 	double   tot_s = 0, tot_f = 0;
 	uint64_t tot_calls = 0;
-	for ( int i = 0; i < hyb_stats_n; i++ )
+	for ( int i = 0; i < nops; i++ )
 	{
-		hyb_routine_stats_t* r = &hyb_stats_tab[i];
-		uint64_t             calls = 0, nanos = 0, fl = 0;
+		int                  id = i < hyb_stats_n ? i : HYB_OP_EXT_BASE + i - hyb_stats_n;
+		hyb_routine_stats_t* r  = hyb_stats_entry( id );
+		if ( r == NULL ) continue;
+		uint64_t calls = 0, nanos = 0, fl = 0;
 		for ( int p = 0; p < HYB_PATH_COUNT; p++ )
 		{
 			calls += atomic_load( &r->calls[p] );
@@ -166,7 +182,7 @@ void hyb_stats_report( void )
 		if ( pc )
 			snprintf( pm, sizeof pm, "%.2f",
 			          (double)atomic_load( &r->pred_nanos ) / (double)( atomic_load( &r->meas_nanos ) + 1 ) );
-		hyb_log_always( "report: %-22s %9llu %6.1f %6.1f %6.1f %6llu %10.4f %10.2f %9s", hyb_stats_names[i],
+		hyb_log_always( "report: %-22s %9llu %6.1f %6.1f %6.1f %6llu %10.4f %10.2f %9s", hyb_op_name_of( id ),
 		                (unsigned long long)calls, pct[HYB_PATH_CPU], pct[HYB_PATH_GPU], pct[HYB_PATH_SPLIT],
 		                (unsigned long long)atomic_load( &r->fallbacks ), secs, gfs, pm );
 		tot_s += secs;

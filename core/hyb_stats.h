@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Per-routine counters (calls, time, flops, bytes per path), the per-call
-   trace file and the exit report. */
+/* Per-operation counters (calls, time, flops, bytes per path) for the intercepted
+   routines and the registered extension operations (core/hyb_op.h), the per-call trace
+   file and the exit report. */
 #ifndef HYB_STATS_H
 #define HYB_STATS_H
 
@@ -21,7 +22,8 @@ void hyb_stats_init_routines( const char* trace, int report );
 /* Whether calls must be timed (report or trace enabled). One load. */
 int hyb_stats_timing( void );
 
-/* Account one call of routine `id` that ran on `path`. seconds < 0 means
+/* Account one call of operation `id` (a routine's id, or hyb_op_register's) that ran on
+   `path`. seconds < 0 means
    "not timed". Thread-safe, lock-free. */
 void hyb_stats_record( int id, hyb_path_t path, double seconds, double flops, double bytes );
 
@@ -29,7 +31,7 @@ void hyb_stats_record( int id, hyb_path_t path, double seconds, double flops, do
    predicted versus measured time. */
 void hyb_stats_prediction( int id, double predicted, double measured );
 
-/* Count a fallback (device planned, CPU finished) of routine `id`. */
+/* Count a fallback (device planned, CPU finished) of operation `id`. */
 void hyb_stats_fallback( int id );
 
 /* Write one trace line (already formatted, without newline) with a single

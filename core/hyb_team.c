@@ -25,10 +25,17 @@ struct hyb_team_s
 	_Atomic uint64_t generation;
 	_Atomic int      remaining;
 	_Atomic int      quit;
-	_Atomic int      held;     /* 1: idle workers spin */
+	_Atomic int      held;     /* 1: idle workers in use spin */
 	_Atomic int      sleepers; /* workers asleep (or about to be) on go */
 	_Atomic int      waiter;   /* the caller asleep (or about to be) on done */
+	/* Workers that take part in runs and holds (ranks 1 .. use); the others wait on
+	   `parked` until hyb_team_use lets them in. Changed only between runs. */
+	_Atomic int      use;
+	_Atomic uint64_t use_generation; /* the generation when `use` last changed */
+	int              held_n; /* workers counted as spinning by the current hold */
+	pthread_cond_t   parked;
 	/* the current run, written before generation is bumped */
+	int     nrun; /* its workers: use at the time of the run */
 	int64_t n;
 	void ( *fn )( void*, int64_t, int64_t );
 	void* arg;
@@ -56,7 +63,7 @@ static inline void hyb_team_relax( void )
 
 static void hyb_team_range( const hyb_team_t* t, int rank, int64_t* b, int64_t* e )
 {
-	int64_t parts = t->nthreads + 1;
+	int64_t parts = t->nrun + 1;
 	*b            = t->n * rank / parts;
 	*e            = t->n * ( rank + 1 ) / parts;
 }
@@ -71,11 +78,22 @@ static void hyb_team_wake( hyb_team_t* t, pthread_cond_t* cv, int all )
 	pthread_mutex_unlock( &t->mu );
 }
 
-/* Wait until a run newer than `seen` is posted (returns its generation) or quit (0). */
-static uint64_t hyb_team_next( hyb_team_t* t, uint64_t seen )
+/* Wait until a run newer than `seen` is posted (returns its generation) or quit (0). A
+   worker beyond the team's `use` sleeps on `parked` and, let in, starts from the runs
+   posted after that. */
+static uint64_t hyb_team_next( hyb_team_t* t, int rank, uint64_t seen )
 {
 	for ( ;; )
 	{
+		if ( rank > atomic_load( &t->use ) && !atomic_load( &t->quit ) )
+		{
+			pthread_mutex_lock( &t->mu );
+			while ( rank > atomic_load( &t->use ) && !atomic_load( &t->quit ) ) pthread_cond_wait( &t->parked, &t->mu );
+			pthread_mutex_unlock( &t->mu );
+			/* The runs that count this worker come after it was let in; the caller waits
+			   for it before posting another, so it cannot miss one. */
+			seen = atomic_load( &t->use_generation );
+		}
 		uint64_t g = atomic_load( &t->generation );
 		if ( atomic_load( &t->quit ) ) return 0;
 		if ( g != seen ) return g;
@@ -86,7 +104,8 @@ static uint64_t hyb_team_next( hyb_team_t* t, uint64_t seen )
 		}
 		pthread_mutex_lock( &t->mu );
 		atomic_fetch_add( &t->sleepers, 1 );
-		while ( atomic_load( &t->generation ) == seen && !atomic_load( &t->quit ) && !atomic_load( &t->held ) )
+		while ( atomic_load( &t->generation ) == seen && !atomic_load( &t->quit ) && !atomic_load( &t->held ) &&
+		        rank <= atomic_load( &t->use ) )
 			pthread_cond_wait( &t->go, &t->mu );
 		atomic_fetch_sub( &t->sleepers, 1 );
 		pthread_mutex_unlock( &t->mu );
@@ -99,8 +118,9 @@ static void* hyb_team_main( void* p )
 	hyb_team_t*    t    = a.team;
 	uint64_t       seen = 0;
 	free( p );
-	while ( ( seen = hyb_team_next( t, seen ) ) != 0 )
+	while ( ( seen = hyb_team_next( t, a.rank, seen ) ) != 0 )
 	{
+		if ( a.rank > t->nrun ) continue; /* a run without this worker */
 		int64_t b, e;
 		hyb_team_range( t, a.rank, &b, &e );
 		if ( e > b ) t->fn( t->arg, b, e );
@@ -124,6 +144,8 @@ hyb_team_t* hyb_team_create( int nthreads )
 	pthread_mutex_init( &t->mu, NULL );
 	pthread_cond_init( &t->go, NULL );
 	pthread_cond_init( &t->done, NULL );
+	pthread_cond_init( &t->parked, NULL );
+	atomic_store( &t->use, nthreads );
 	for ( int i = 0; i < nthreads; i++ )
 	{
 		hyb_team_arg_t* a = malloc( sizeof *a );
@@ -132,6 +154,7 @@ hyb_team_t* hyb_team_create( int nthreads )
 		{
 			free( a );
 			t->nthreads = i;
+			atomic_store( &t->use, i );
 			hyb_team_destroy( t );
 			return NULL;
 		}
@@ -146,17 +169,27 @@ void hyb_team_destroy( hyb_team_t* t )
 	hyb_team_release( t ); /* a held team's workers stop counting */
 	atomic_store( &t->quit, 1 );
 	hyb_team_wake( t, &t->go, 1 );
+	hyb_team_wake( t, &t->parked, 1 );
 	for ( int i = 0; i < t->nthreads; i++ ) pthread_join( t->threads[i], NULL );
 	pthread_mutex_destroy( &t->mu );
 	pthread_cond_destroy( &t->go );
 	pthread_cond_destroy( &t->done );
+	pthread_cond_destroy( &t->parked );
 	free( t->threads );
 	free( t );
 }
 
 int hyb_team_size( const hyb_team_t* t )
 {
-	return t ? t->nthreads + 1 : 1;
+	return t ? atomic_load( &t->use ) + 1 : 1;
+}
+
+void hyb_team_use( hyb_team_t* t, int threads )
+{
+	if ( t == NULL ) return;
+	int use = threads - 1 < 0 ? 0 : threads - 1 > t->nthreads ? t->nthreads : threads - 1;
+	atomic_store( &t->use_generation, atomic_load( &t->generation ) );
+	if ( atomic_exchange( &t->use, use ) < use ) hyb_team_wake( t, &t->parked, 1 );
 }
 
 /* Workers of all held teams, process-wide, against the cores this process may use. */
@@ -176,14 +209,16 @@ static int hyb_team_cores( void )
 
 int hyb_team_hold( hyb_team_t* t )
 {
-	if ( t == NULL || t->nthreads < 1 ) return 0;
-	int spinning = atomic_fetch_add( &hyb_team_spinning, t->nthreads ) + t->nthreads;
+	int n = t ? atomic_load( &t->use ) : 0;
+	if ( n < 1 ) return 0;
+	int spinning = atomic_fetch_add( &hyb_team_spinning, n ) + n;
 	int prev     = 0;
 	if ( spinning + 1 > hyb_team_cores() || !atomic_compare_exchange_strong( &t->held, &prev, 1 ) )
 	{
-		atomic_fetch_sub( &hyb_team_spinning, t->nthreads );
+		atomic_fetch_sub( &hyb_team_spinning, n );
 		return 0;
 	}
+	t->held_n = n;
 	if ( atomic_load( &t->sleepers ) ) hyb_team_wake( t, &t->go, 1 );
 	return 1;
 }
@@ -192,23 +227,23 @@ void hyb_team_release( hyb_team_t* t )
 {
 	if ( t == NULL ) return;
 	int prev = 1;
-	if ( atomic_compare_exchange_strong( &t->held, &prev, 0 ) )
-		atomic_fetch_sub( &hyb_team_spinning, t->nthreads );
+	if ( atomic_compare_exchange_strong( &t->held, &prev, 0 ) ) atomic_fetch_sub( &hyb_team_spinning, t->held_n );
 }
 
 void hyb_team_run( hyb_team_t* t, int64_t n, void ( *fn )( void* arg, int64_t begin, int64_t end ),
                    void* arg )
 {
 	if ( n <= 0 ) return;
-	if ( t == NULL || t->nthreads == 0 || n == 1 )
+	if ( t == NULL || atomic_load( &t->use ) == 0 || n == 1 )
 	{
 		fn( arg, 0, n );
 		return;
 	}
-	t->n   = n;
-	t->fn  = fn;
-	t->arg = arg;
-	atomic_store( &t->remaining, t->nthreads );
+	t->nrun = atomic_load( &t->use );
+	t->n    = n;
+	t->fn   = fn;
+	t->arg  = arg;
+	atomic_store( &t->remaining, t->nrun );
 	atomic_fetch_add( &t->generation, 1 );
 	if ( atomic_load( &t->sleepers ) ) hyb_team_wake( t, &t->go, 1 );
 

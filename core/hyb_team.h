@@ -14,8 +14,15 @@ typedef struct hyb_team_s hyb_team_t;
 hyb_team_t* hyb_team_create( int nthreads );
 void        hyb_team_destroy( hyb_team_t* t );
 
-/* Threads that run a hyb_team_run (workers plus the caller); 1 for NULL. */
+/* Threads that run a hyb_team_run (the workers in use plus the caller); 1 for NULL. */
 int hyb_team_size( const hyb_team_t* t );
+
+/* Run the following runs (and hold the following holds) on the caller and the team's
+   first `threads - 1` workers only, clamped to the team's workers; the others sleep until
+   a later call lets them in. So one team, made once at the largest size, serves calls
+   that need fewer threads. Call between runs, while the team is not held; one caller at a
+   time (the team's owner). A new team uses all its workers. */
+void hyb_team_use( hyb_team_t* t, int threads );
 
 /* Run fn(arg, begin, end) over [0, n) split into contiguous ranges, one per
    thread (the caller takes one); returns when all are done. With t == NULL

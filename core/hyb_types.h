@@ -33,6 +33,21 @@ static inline char hyb_prec_char( hyb_prec_t p )
 	return "sdcz"[p];
 }
 
+/* Element i of a real vector of precision p (S or D), widened to double; and the store
+   back, rounded to the vector's precision. For reference kernels written once for both. */
+static inline double hyb_real_load( hyb_prec_t p, const void* v, int64_t i )
+{
+	return p == HYB_PREC_S ? (double)( (const float*)v )[i] : ( (const double*)v )[i];
+}
+
+static inline void hyb_real_store( hyb_prec_t p, void* v, int64_t i, double x )
+{
+	if ( p == HYB_PREC_S )
+		( (float*)v )[i] = (float)x;
+	else
+		( (double*)v )[i] = x;
+}
+
 /* Operation families (what a routine computes, whatever its ABI). */
 typedef enum
 {

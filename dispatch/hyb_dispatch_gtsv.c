@@ -13,6 +13,7 @@
 #include "hyb_routines.h"
 #include "hyb_state.h"
 #include "hyb_stats.h"
+#include "hyb_trace_line.h"
 #include "kernels/cpu/hyb_gtsv_cpu.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_gtsv_hetero.h"
@@ -62,19 +63,15 @@ static void hyb_gtsv_set_info( const hyb_gtsv_args_t* a, int64_t v )
 static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hyb_path_t path,
                             const hyb_gtsv_call_t* c, double seconds )
 {
-	char line[1024];
-	int  n = snprintf( line, sizeof line,
-	                   "%s op=%cgtsv n=%lld nrhs=%lld ldb=%lld path=%s pred_cpu=%.3e pred_gpu=%.3e "
-	                   "pred=%.3e seconds=%.3e plan=%s",
-	                   hyb_routine_info[call->id].name, hyb_prec_char( a->prec ), (long long)a->n,
-	                   (long long)a->nrhs, (long long)a->ldb, hyb_path_name( path ), c->split.t_cpu,
-	                   c->split.conf == HYB_GTSV_CONF_SPLIT ? c->split.t_split : c->split.t_dev,
-	                   c->split.t_plan, seconds, c->plan );
-	if ( c->checked && n > 0 && n < (int)sizeof line )
-		n += snprintf( line + n, sizeof line - (size_t)n,
+	char kind[16], shape[96], extra[1024];
+	int  n = snprintf( extra, sizeof extra, " plan=%s", c->plan );
+	snprintf( kind, sizeof kind, "%cgtsv", hyb_prec_char( a->prec ) );
+	snprintf( shape, sizeof shape, "n=%lld nrhs=%lld ldb=%lld", (long long)a->n, (long long)a->nrhs, (long long)a->ldb );
+	if ( c->checked && n > 0 && n < (int)sizeof extra )
+		n += snprintf( extra + n, sizeof extra - (size_t)n,
 		               " dom_row=%.4g dom_col=%.4g pivot=%lld m=%lld check_s=%.3e", c->chk.dom_row,
 		               c->chk.dom_col, (long long)c->chk.pivot, (long long)c->m, c->check_s );
-	if ( c->ran && n > 0 && n < (int)sizeof line )
+	if ( c->ran && n > 0 && n < (int)sizeof extra )
 	{
 		int64_t dev_rows = 0, dev_done = 0, chunks = 0;
 		double  dev_s    = 0;
@@ -85,7 +82,7 @@ static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hy
 			chunks += c->r.dev_chunks[k];
 			if ( c->r.dev_seconds[k] > dev_s ) dev_s = c->r.dev_seconds[k];
 		}
-		n += snprintf( line + n, sizeof line - (size_t)n,
+		n += snprintf( extra + n, sizeof extra - (size_t)n,
 		               " pred_split=%.3e cpu_rows=%lld dev_rows=%lld dev_done=%lld ndev=%d chunks=%lld seam_s=%.3e "
 		               "cpu_s=%.3e dev_s=%.3e stage_s=%.3e out_s=%.3e factor_s=%.3e wait_s=%.3e "
 		               "fallback_rows=%lld h2d=%.0f d2h=%.0f",
@@ -94,18 +91,22 @@ static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hy
 		               c->r.out_seconds, c->r.factor_seconds, c->r.wait_seconds,
 		               (long long)c->r.fallback_rows, c->r.bytes_h2d, c->r.bytes_d2h );
 	}
-	if ( c->ran && c->reg && n > 0 && n < (int)sizeof line )
-		n += snprintf( line + n, sizeof line - (size_t)n,
-		               " staging=register reg_lead=%.3e reg_s=%.3e unreg_s=%.3e pin_wait_s=%.3e reg_rows=%lld",
-		               c->reg_lead, c->pin.reg_seconds, c->pin.unreg_seconds, c->r.pin_wait_seconds,
-		               (long long)c->pin.rows );
-	if ( c->why && n > 0 && n < (int)sizeof line - 80 )
-		n += snprintf( line + n, sizeof line - (size_t)n, " why=\"%s\"", c->why );
-	if ( n > 0 && n < (int)sizeof line - 1 )
-	{
-		line[n++] = '\n';
-		hyb_trace_write( line, n );
-	}
+	if ( c->ran && c->reg && n > 0 && n < (int)sizeof extra )
+		snprintf( extra + n, sizeof extra - (size_t)n,
+		          " staging=register reg_lead=%.3e reg_s=%.3e unreg_s=%.3e pin_wait_s=%.3e reg_rows=%lld",
+		          c->reg_lead, c->pin.reg_seconds, c->pin.unreg_seconds, c->r.pin_wait_seconds,
+		          (long long)c->pin.rows );
+	hyb_trace_fields_t f = { .op       = call->id,
+	                         .kind     = kind,
+	                         .shape    = shape,
+	                         .path     = hyb_path_name( path ),
+	                         .pred_cpu = c->split.t_cpu,
+	                         .pred_gpu = c->split.conf == HYB_GTSV_CONF_SPLIT ? c->split.t_split : c->split.t_dev,
+	                         .pred     = c->split.t_plan,
+	                         .seconds  = seconds,
+	                         .extra    = extra,
+	                         .why      = c->why };
+	hyb_trace_line( &f );
 }
 
 /* The real routine with the original arguments. */

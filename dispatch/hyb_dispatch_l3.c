@@ -9,6 +9,7 @@
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_stats.h"
+#include "hyb_trace_line.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_l3_pipeline.h"
 #include "kernels/real/hyb_backend_real.h"
@@ -91,31 +92,29 @@ static hyb_status_t hyb_l3_cpu_sub( void* user, const hyb_l3_args_t* sub )
 static void hyb_l3_trace( const hyb_call_t* call, const hyb_l3_args_t* a, const char* path,
                           const hyb_l3_plan_t* plan, double seconds, const hyb_l3_exec_report_t* r )
 {
-	char line[512];
-	int  n = snprintf( line, sizeof line,
-	                   "%s op=%c%s m=%lld n=%lld k=%lld path=%s pred_cpu=%.3e pred_gpu=%.3e pred=%.3e "
-	                   "seconds=%.3e",
-	                   hyb_routine_info[call->id].name, hyb_prec_char( a->prec ),
-	                   hyb_op_name( a->op ), (long long)a->m, (long long)a->n,
-	                   (long long)a->k, path, plan ? plan->t_cpu : 0.0, plan ? plan->t_gpu : 0.0,
-	                   plan ? plan->t_plan : 0.0, seconds );
-	if ( r && n > 0 && n < (int)sizeof line )
-		n += snprintf( line + n, sizeof line - (size_t)n,
-		               " tile=%lldx%lld kchunk=%lld cpu_share=%.3f dev_s=%.3e cpu_s=%.3e imbalance=%.3f "
-		               "fallback_tiles=%d h2d=%.0f d2h=%.0f load1_s=%.3e store2_s=%.3e wait_s=%.3e",
-		               (long long)plan->Tm, (long long)plan->Tn, (long long)plan->K,
-		               ( plan->cpu_cols ? (double)plan->cpu_cols / (double)a->n : (double)plan->cpu_rows / (double)( a->m ? a->m : 1 ) ),
-		               r->dev_seconds, r->cpu_seconds,
-		               r->cpu_seconds > 0 ? ( r->cpu_seconds - r->dev_seconds ) / ( r->dev_seconds + r->cpu_seconds ) : 0.0,
-		               r->tasks_cpu, r->bytes_h2d, r->bytes_d2h, r->load1_seconds, r->store2_seconds,
-		               r->wait_seconds );
-	if ( plan && plan->why && n > 0 && n < (int)sizeof line - 40 )
-		n += snprintf( line + n, sizeof line - (size_t)n, " why=\"%s\"", plan->why );
-	if ( n > 0 && n < (int)sizeof line - 1 )
-	{
-		line[n++] = '\n';
-		hyb_trace_write( line, n );
-	}
+	char kind[32], shape[96], extra[512] = "";
+	snprintf( kind, sizeof kind, "%c%s", hyb_prec_char( a->prec ), hyb_op_name( a->op ) );
+	snprintf( shape, sizeof shape, "m=%lld n=%lld k=%lld", (long long)a->m, (long long)a->n, (long long)a->k );
+	if ( r && plan )
+		snprintf( extra, sizeof extra,
+		          " tile=%lldx%lld kchunk=%lld cpu_share=%.3f dev_s=%.3e cpu_s=%.3e imbalance=%.3f "
+		          "fallback_tiles=%d h2d=%.0f d2h=%.0f load1_s=%.3e store2_s=%.3e wait_s=%.3e",
+		          (long long)plan->Tm, (long long)plan->Tn, (long long)plan->K,
+		          ( plan->cpu_cols ? (double)plan->cpu_cols / (double)a->n : (double)plan->cpu_rows / (double)( a->m ? a->m : 1 ) ),
+		          r->dev_seconds, r->cpu_seconds,
+		          r->cpu_seconds > 0 ? ( r->cpu_seconds - r->dev_seconds ) / ( r->dev_seconds + r->cpu_seconds ) : 0.0,
+		          r->tasks_cpu, r->bytes_h2d, r->bytes_d2h, r->load1_seconds, r->store2_seconds, r->wait_seconds );
+	hyb_trace_fields_t f = { .op       = call->id,
+	                         .kind     = kind,
+	                         .shape    = shape,
+	                         .path     = path,
+	                         .pred_cpu = plan ? plan->t_cpu : 0.0,
+	                         .pred_gpu = plan ? plan->t_gpu : 0.0,
+	                         .pred     = plan ? plan->t_plan : 0.0,
+	                         .seconds  = seconds,
+	                         .extra    = extra,
+	                         .why      = plan ? plan->why : NULL };
+	hyb_trace_line( &f );
 }
 
 /* The device plan: build the work, run it, finish on the CPU if needed. */

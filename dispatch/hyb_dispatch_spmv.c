@@ -14,6 +14,7 @@
 #include "hyb_routines.h"
 #include "hyb_state.h"
 #include "hyb_stats.h"
+#include "hyb_trace_line.h"
 #include "kernels/cpu/hyb_spmv_cpu.h"
 #include "kernels/hyb_device.h"
 #include "kernels/real/hyb_backend_real.h"
@@ -55,37 +56,36 @@ static int64_t hyb_spmv_entries(const hyb_spmv_args_t* a)
 static void hyb_spmv_trace(const hyb_call_t* call, const hyb_spmv_args_t* a, int64_t nnz,
                            hyb_path_t path, const hyb_spmv_report_t* r, double seconds)
 {
-	char line[1024];
-	int  n = snprintf(
-	     line, sizeof line,
-	     "%s op=%c%s m=%lld nnz=%lld trans=%c path=%s pred_cpu=%.3e pred_gpu=%.3e pred=%.3e "
-	      "seconds=%.3e run=%s fmt=%s K=%lld K_alg3=%lld share=%.3f phase=%s cache=%s",
-	     hyb_routine_info[call->id].name, hyb_prec_char(a->prec), hyb_op_name(a->op),
-	     (long long)a->m, (long long)nnz, a->transa, hyb_path_name(path), r->t_cpu, r->t_gpu,
-	     r->t_pred, seconds, hyb_spmv_run_name(r->run), hyb_spmv_fmt_name(r->fmt), (long long)r->K,
-	     (long long)r->K_alg3, r->share, r->phase == HYB_SPMV_STEADY ? "steady" : "first",
-        r->cache < 0    ? "none"
-	     : r->cache == 0 ? "hit"
-	     : r->cache == 1 ? "fill"
-	                     : "bypass");
-	if (path != HYB_PATH_CPU && n > 0 && n < (int)sizeof line)
-		n += snprintf(
-		    line + n, sizeof line - (size_t)n,
-		    " blocks=%d stats_s=%.3e build_s=%.3e xcopy_s=%.3e cpu_s=%.3e wait_s=%.3e ycopy_s=%.3e "
-		    "merge_s=%.3e dev_s=%.3e h2d=%.0f d2h=%.0f y=%s",
-		    r->pipe.nblk, r->stats_s, r->pipe.build_s, r->pipe.xcopy_s, r->pipe.cpu_s,
-		    r->pipe.wait_s, r->pipe.ycopy_s, r->pipe.merge_s, r->pipe.dev_s, r->pipe.bytes_h2d,
-		    r->pipe.bytes_d2h,
-		    r->pipe.y_registered     ? "registered"
-		    : r->pipe.y_proof_failed ? "proof-failed"
-		                             : "staged");
-	if (r->why && n > 0 && n < (int)sizeof line - 40)
-		n += snprintf(line + n, sizeof line - (size_t)n, " why=\"%s\"", r->why);
-	if (n > 0 && n < (int)sizeof line - 1)
-	{
-		line[n++] = '\n';
-		hyb_trace_write(line, n);
-	}
+	char kind[32], shape[96], extra[1024];
+	snprintf(kind, sizeof kind, "%c%s", hyb_prec_char(a->prec), hyb_op_name(a->op));
+	snprintf(shape, sizeof shape, "m=%lld nnz=%lld trans=%c", (long long)a->m, (long long)nnz, a->transa);
+	int n = snprintf(extra, sizeof extra, " run=%s fmt=%s K=%lld K_alg3=%lld share=%.3f phase=%s cache=%s",
+	                 hyb_spmv_run_name(r->run), hyb_spmv_fmt_name(r->fmt), (long long)r->K, (long long)r->K_alg3,
+	                 r->share, r->phase == HYB_SPMV_STEADY ? "steady" : "first",
+	                 r->cache < 0    ? "none"
+	                 : r->cache == 0 ? "hit"
+	                 : r->cache == 1 ? "fill"
+	                                 : "bypass");
+	if (path != HYB_PATH_CPU && n > 0 && n < (int)sizeof extra)
+		snprintf(extra + n, sizeof extra - (size_t)n,
+		         " blocks=%d stats_s=%.3e build_s=%.3e xcopy_s=%.3e cpu_s=%.3e wait_s=%.3e ycopy_s=%.3e "
+		         "merge_s=%.3e dev_s=%.3e h2d=%.0f d2h=%.0f y=%s",
+		         r->pipe.nblk, r->stats_s, r->pipe.build_s, r->pipe.xcopy_s, r->pipe.cpu_s, r->pipe.wait_s,
+		         r->pipe.ycopy_s, r->pipe.merge_s, r->pipe.dev_s, r->pipe.bytes_h2d, r->pipe.bytes_d2h,
+		         r->pipe.y_registered     ? "registered"
+		         : r->pipe.y_proof_failed ? "proof-failed"
+		                                  : "staged");
+	hyb_trace_fields_t f = {.op       = call->id,
+	                        .kind     = kind,
+	                        .shape    = shape,
+	                        .path     = hyb_path_name(path),
+	                        .pred_cpu = r->t_cpu,
+	                        .pred_gpu = r->t_gpu,
+	                        .pred     = r->t_pred,
+	                        .seconds  = seconds,
+	                        .extra    = extra,
+	                        .why      = r->why};
+	hyb_trace_line(&f);
 }
 
 static void hyb_spmv_dispatch(const hyb_call_t* call, const hyb_spmv_args_t* a)

@@ -23,8 +23,10 @@ const char* hyb_version( void );
    device alone, counts[2] the device and the CPU at once, counts[3] planned
    for the device and finished on the CPU after a device failure. A program
    or benchmark can read it before and after a stretch of calls to know what
-   auto mode chose. Returns 0, or -1 (counts untouched) for a name hyblas
-   does not intercept. Counting costs nothing measurable and is always on. */
+   auto mode chose. An extension operation's name ("stencil.run", ...)
+   answers likewise once the operation has been registered (it has run).
+   Returns 0, or -1 (counts untouched) for a name hyblas neither intercepts
+   nor has registered. Counting costs nothing measurable and is always on. */
 int hyb_calls( const char* routine, unsigned long long counts[4] );
 
 /* ------------------------------------------------------------------ */

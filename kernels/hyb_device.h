@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The core's view of devices: stage-2 init (loading the plugin or the
    simulated device), device selection, a pool of contexts per device, the
-   device-memory budget, cached workspaces, and fault injection. Pipelines
-   use only these functions. */
+   device-memory budget, cached workspaces, copies, the launch of registered
+   kernels, and fault injection. Pipelines use only these functions; each
+   family's header wraps its own kernels' launches. */
 #ifndef HYB_DEVICE_H
 #define HYB_DEVICE_H
 
 #include "kernels/hyb_device_ops.h"
+#include "kernels/hyb_kernel_registry.h"
 
 #define HYB_MAX_DEVICES 16
 
@@ -73,35 +75,37 @@ hyb_status_t hyb_dev_h2d( hyb_dev_t* d, int stream, void* dst, size_t dpitch, co
                           size_t spitch, size_t width, size_t rows );
 hyb_status_t hyb_dev_d2h( hyb_dev_t* d, int stream, void* dst, size_t dpitch, const void* src,
                           size_t spitch, size_t width, size_t rows );
-hyb_status_t hyb_dev_gemm( hyb_dev_t* d, int stream, hyb_prec_t prec, char ta, char tb, int64_t m,
-                           int64_t n, int64_t k, const double alpha[2], const void* a, int64_t lda,
-                           const void* b, int64_t ldb, const double beta[2], void* c, int64_t ldc );
-hyb_status_t hyb_dev_trsm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side, char uplo,
-                           char trans, char diag, int64_t m, int64_t n, const double alpha[2],
-                           const void* a, int64_t lda, void* b, int64_t ldb );
-hyb_status_t hyb_dev_trmm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side, char uplo,
-                           char trans, char diag, int64_t m, int64_t n, const double alpha[2],
-                           const void* a, int64_t lda, const void* b, int64_t ldb, void* c,
-                           int64_t ldc );
+hyb_status_t hyb_dev_d2d( hyb_dev_t* d, int stream, void* dst, size_t dpitch, const void* src,
+                          size_t spitch, size_t width, size_t rows );
+hyb_status_t hyb_dev_memset( hyb_dev_t* d, int stream, void* dptr, int value, size_t bytes );
 
-hyb_status_t hyb_dev_spmv_ell( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t K,
-                               const int* index, const void* data, const void* x, void* y, int accumulate );
-hyb_status_t hyb_dev_spmv_dia( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
-                               const int* offset, const void* data, const void* x, void* y, int accumulate );
-hyb_status_t hyb_dev_spmv_csr( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
-                               const int* col, const void* val, int base, double mean_len, const void* x,
-                               void* y, int accumulate );
-hyb_status_t hyb_dev_vadd( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* z, void* y );
-hyb_status_t hyb_dev_gtsv_spike( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
-                                 const void* dl, const void* dd, const void* du, void* b, int64_t ldb,
-                                 int64_t m );
-hyb_status_t hyb_dev_gtsv_pivots( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* dl,
-                                  const void* dd, const void* du, void* out, double first, int64_t warm );
+/* Queue registered kernel `id` (kernels/hyb_kernel_registry.h) on `stream` of context d
+   with its argument struct `args` (the family's struct of the kernel's args_size bytes;
+   the caller may reuse it at once). HYB_E_NOT_SUPPORTED when the backend in use has no
+   implementation of the kernel (the caller computes on the CPU; nothing is queued and
+   the context stays usable), the kernel's argument check's status likewise, an injected
+   fault, or the launch's status. Costs no string compare: resolve the id once. */
+hyb_status_t hyb_dev_launch( hyb_dev_t* d, int stream, hyb_kernel_id_t id, const void* args );
+
+/* Whether the backend in use implements kernel `id` (0 before a successful
+   hyb_devices_ensure): for planners that offer a device path only where it exists. */
+int hyb_devices_kernel_supported( hyb_kernel_id_t id );
+
+/* Registers, occupancy and limits of kernel `id`'s main function on the device of
+   context d for blocks of `block` threads and `smem` bytes of dynamic shared memory.
+   HYB_E_NOT_SUPPORTED (out zeroed) on the simulated device or when the kernel names no
+   main function. */
+hyb_status_t hyb_dev_kernel_attr( hyb_dev_t* d, hyb_kernel_id_t id, int block, size_t smem,
+                                  hyb_kernel_attr_t* out );
 
 /* Fault injection (HYBLAS_FAULT_INJECT syntax: "kind:N[a][,kind:N[a]...]",
    the N-th operation of that kind fails; suffix 'a' makes it fail
-   asynchronously, reported at the next synchronization). Replaces the plan
-   and restarts the counts. Returns HYB_E_PARSE on a malformed plan. */
+   asynchronously, reported at the next synchronization). Kinds: alloc
+   (device workspace), host_alloc (or pinned: page-locked staging), register,
+   h2d, d2h, d2d, memset, sync, kernel (any launch), any (every operation
+   above), or a registered kernel's name or alias ("spmv.ell", "gemm"): its
+   own launches. Replaces the plan and restarts the counts. Returns
+   HYB_E_PARSE on a malformed plan or an unknown kind (and injects nothing). */
 hyb_status_t hyb_device_faults_set( const char* plan );
 
 /* Mark the devices unusable for the rest of the process (a fatal error). */

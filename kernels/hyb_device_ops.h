@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The async-device interface: what a device implementation (the simulated
-   device, the CUDA plugin) provides. Pipelines never call it directly; they
-   go through kernels/hyb_device.h, which adds pooling, the memory budget and
-   fault injection uniformly. Plain C, no device types. */
+   device, the CUDA plugin) provides: memory, streams, events, copies and the
+   launch of registered kernels; it names no workload. Pipelines never call
+   it directly; they go through kernels/hyb_device.h, which adds pooling, the
+   memory budget and fault injection uniformly. Plain C, no device types. */
 #ifndef HYB_DEVICE_OPS_H
 #define HYB_DEVICE_OPS_H
 
@@ -11,18 +12,22 @@
 
 #include "hyb_status.h"
 #include "hyb_types.h"
+#include "kernels/hyb_kernel.h"
 
 /* Bumped on any incompatible change; checked when a plugin registers. */
-#define HYB_DEVICE_ABI 5
+#define HYB_DEVICE_ABI 6
 
-/* Streams of a context: copies in, products, copies out. Work on one stream
-   runs in order; different streams overlap. */
+/* Streams of a context. Work on one stream runs in order; different streams
+   overlap. A context offers HYB_DEV_STREAMS streams, each made on its first
+   use (a pipeline that uses three pays for three); the first three have the
+   names the copy/compute/copy pipelines use. */
 enum
 {
 	HYB_STREAM_H2D     = 0,
 	HYB_STREAM_COMPUTE = 1,
 	HYB_STREAM_D2H     = 2,
-	HYB_STREAM_COUNT   = 3
+	HYB_STREAM_COUNT   = 3, /* the named streams */
+	HYB_DEV_STREAMS    = 8  /* streams 0 .. 7 */
 };
 
 typedef struct hyb_dctx_s   hyb_dctx_t;   /* one device, one user at a time */
@@ -37,6 +42,17 @@ typedef struct
 	int    copy_engines;
 } hyb_device_info_t;
 
+/* What the device reports of a kernel's main function for a block size. */
+typedef struct
+{
+	int    regs_per_thread;
+	int    max_threads_per_block; /* the most this function can be launched with */
+	size_t shared_bytes;          /* static shared memory per block */
+	size_t local_bytes;           /* local (spilled) memory per thread */
+	int    blocks_per_sm;         /* resident blocks per multiprocessor at `block` threads */
+	double occupancy;             /* resident threads / the multiprocessor's maximum, 0..1 */
+} hyb_kernel_attr_t;
+
 /* What the core hands an implementation at init. */
 typedef struct
 {
@@ -50,11 +66,9 @@ typedef struct
 	double sim_latency; /* seconds added to every operation */
 } hyb_device_env_t;
 
-/* Column-major dense operations take leading dimensions in elements and
-   scalars as double (re, im). Options are 'N','T','C' / 'L','R' / 'U','L' /
-   'N','U'. Every function returns HYB_OK or an error; errors of queued work
-   may instead surface at the next event or stream synchronization of the
-   same context. */
+/* Every function returns HYB_OK or an error; errors of queued work may
+   instead surface at the next event or stream synchronization of the same
+   context. Streams are 0 .. HYB_DEV_STREAMS - 1. */
 typedef struct hyb_device_ops_s
 {
 	const char* name;
@@ -100,51 +114,28 @@ typedef struct hyb_device_ops_s
 	hyb_status_t ( *copy_d2h )( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch,
 	                            const void* src, size_t spitch, size_t width, size_t rows );
 
-	/* C = alpha op(A) op(B) + beta C (beta = 0: C is not read). */
-	hyb_status_t ( *gemm )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char transa, char transb,
-	                        int64_t m, int64_t n, int64_t k, const double alpha[2], const void* a,
-	                        int64_t lda, const void* b, int64_t ldb, const double beta[2], void* c,
-	                        int64_t ldc );
-	/* B = alpha op(A)^-1 B (side L) or alpha B op(A)^-1 (side R), in place. */
-	hyb_status_t ( *trsm )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char side, char uplo,
-	                        char trans, char diag, int64_t m, int64_t n, const double alpha[2],
-	                        const void* a, int64_t lda, void* b, int64_t ldb );
-	/* C = alpha op(A) B (side L) or alpha B op(A) (side R); C may not alias B. */
-	hyb_status_t ( *trmm )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char side, char uplo,
-	                        char trans, char diag, int64_t m, int64_t n, const double alpha[2],
-	                        const void* a, int64_t lda, const void* b, int64_t ldb, void* c,
-	                        int64_t ldc );
+	/* Device to device, same context; pitches in bytes. */
+	hyb_status_t ( *copy_d2d )( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch,
+	                            const void* src, size_t spitch, size_t width, size_t rows );
+	/* `bytes` bytes of device memory at dptr set to `value`. */
+	hyb_status_t ( *memset )( hyb_dctx_t* ctx, int stream, void* dptr, int value, size_t bytes );
 
-	/* Sparse kernels (seed 001) on device memory; int indices (MKL LP64).
-	   ELL: m rows, K slots, data[j*m + i], index -1 marks padding. DIA: ndiag
-	   diagonals at offsets, data[d*m + i] is A(i, i + offset[d]). CSR: rows
-	   row pointers ptr[0..rows] (base 0 or 1). accumulate: y += A x, else
-	   y = A x. */
-	hyb_status_t ( *spmv_ell )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t K,
-	                            const int* index, const void* data, const void* x, void* y, int accumulate );
-	hyb_status_t ( *spmv_dia )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
-	                            const int* offset, const void* data, const void* x, void* y, int accumulate );
-	hyb_status_t ( *spmv_csr )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
-	                            const int* col, const void* val, int base, double mean_len, const void* x,
-	                            void* y, int accumulate );
-	/* y += z, n elements. */
-	hyb_status_t ( *vadd )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* z, void* y );
-
-	/* Tridiagonal solve in place (seed 002's truncated SPIKE with window m;
-	   the caller checked diagonal dominance). dl, du: n-1; d: n; b: n x nrhs
-	   with leading dimension ldb. */
-	hyb_status_t ( *gtsv_spike )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
-	                              const void* dl, const void* d, const void* du, void* b, int64_t ldb,
-	                              int64_t m );
-	/* LAPACK's no-swap pivots d' of rows [0, n) of a chunk (dl, du: n-1; d, out: n; device
-	   memory; out may not alias the inputs): out[0] = first (the caller's exact value),
-	   out[i] = d[i] - (dl[i-1] / out[i-1]) du[i-1]. Partitions may restart `warm` rows early
-	   from d alone (hyb_?gtsv_factors_range's rule; a restart that would reach row 0 starts
-	   from `first`), so out matches the exact recurrence to rounding on a diagonally dominant
-	   chunk. warm >= 1. */
-	hyb_status_t ( *gtsv_pivots )( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n,
-	                               const void* dl, const void* d, const void* du, void* out,
-	                               double first, int64_t warm );
+	/* Registered kernels (kernels/hyb_kernel.h). kernel_find gives this
+	   backend's implementation of `def` (an opaque handle, matched by name),
+	   or NULL when it has none; called once per kernel at init, never on a
+	   launch. kernel_name lists the backend's own implementations (i from 0
+	   until it returns NULL) without starting the device. */
+	const void* ( *kernel_find )( const hyb_kernel_def_t* def );
+	const char* ( *kernel_name )( int i );
+	/* Queue a launch of `impl` on `stream`; `args` is the kernel's argument
+	   struct of `args_size` bytes, which the caller may reuse at once. */
+	hyb_status_t ( *launch )( hyb_dctx_t* ctx, int stream, const void* impl, const void* args,
+	                          size_t args_size );
+	/* Attributes of `impl`'s main function on device `dev` for blocks of
+	   `block` threads with `smem` bytes of dynamic shared memory;
+	   HYB_E_NOT_SUPPORTED (and zeros) where the backend has none. */
+	hyb_status_t ( *kernel_attr )( int dev, const void* impl, int block, size_t smem,
+	                               hyb_kernel_attr_t* out );
 } hyb_device_ops_t;
 
 /* The one symbol a device plugin exports. Returns NULL when the plugin was

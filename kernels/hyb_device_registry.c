@@ -38,45 +38,64 @@ static struct
 	double                  budget[HYB_MAX_DEVICES];
 	_Atomic double          used[HYB_MAX_DEVICES];
 	hyb_dev_t*              pool[HYB_MAX_DEVICES];
+	/* Each registered kernel's implementation on the backend in use (NULL:
+	   none), resolved once at init: a launch is an index. */
+	const void*             bound[HYB_KERNEL_MAX];
+	int                     nbound;
 	char                    describe[256];
 } hyb_reg; /* init and the pools: under HYB_LOCK_DEVICES */
 
 /* ------------------------------------------------------------ faults */
 
+/* Kinds of gated operations. A registered kernel is addressed by its id on
+   top of HYB_FK_KERNEL (every launch counts as a "kernel" and as its own). */
 typedef enum
 {
 	HYB_FK_ALLOC,
-	HYB_FK_PINNED,
+	HYB_FK_HOST_ALLOC,
 	HYB_FK_REGISTER,
 	HYB_FK_H2D,
 	HYB_FK_D2H,
-	HYB_FK_GEMM,
-	HYB_FK_TRSM,
-	HYB_FK_TRMM,
+	HYB_FK_D2D,
+	HYB_FK_MEMSET,
 	HYB_FK_KERNEL,
 	HYB_FK_SYNC,
 	HYB_FK_ANY,
+	HYB_FK_NAMED, /* one kernel, by id: plans only, never a gate's kind */
 	HYB_FK_COUNT
 } hyb_fault_kind_t;
 
-static const char* const hyb_fault_names[HYB_FK_COUNT] = { "alloc", "pinned", "register", "h2d",
-	                                                        "d2h",   "gemm",   "trsm",     "trmm",
-	                                                        "kernel", "sync",  "any" };
+static const char* const hyb_fault_names[HYB_FK_NAMED] = { "alloc", "host_alloc", "register", "h2d",  "d2h",
+	                                                        "d2d",   "memset",     "kernel",   "sync", "any" };
 
 #define HYB_MAX_FAULTS 16
 static struct
 {
 	int              n;
 	hyb_fault_kind_t kind[HYB_MAX_FAULTS];
+	hyb_kernel_id_t  kid[HYB_MAX_FAULTS]; /* HYB_FK_NAMED */
 	uint64_t         at[HYB_MAX_FAULTS];
 	int              async[HYB_MAX_FAULTS];
 	_Atomic uint64_t count[HYB_FK_COUNT];
+	_Atomic uint64_t kcount[HYB_KERNEL_MAX];
 } hyb_faults;
+
+/* The kind named `tok`, or HYB_FK_NAMED with *kid for a registered kernel's name or
+   alias; -1 when nothing has that name. "pinned" is host_alloc's older name. */
+static int hyb_fault_kind_of( const char* tok, hyb_kernel_id_t* kid )
+{
+	for ( int k = 0; k < HYB_FK_NAMED; k++ )
+		if ( strcmp( tok, hyb_fault_names[k] ) == 0 ) return k;
+	if ( strcmp( tok, "pinned" ) == 0 ) return HYB_FK_HOST_ALLOC;
+	*kid = hyb_kernel_find( tok );
+	return *kid != HYB_KERNEL_NONE ? HYB_FK_NAMED : -1;
+}
 
 hyb_status_t hyb_device_faults_set( const char* plan )
 {
 	hyb_faults.n = 0;
 	for ( int k = 0; k < HYB_FK_COUNT; k++ ) atomic_store( &hyb_faults.count[k], 0 );
+	for ( int k = 0; k < HYB_KERNEL_MAX; k++ ) atomic_store( &hyb_faults.kcount[k], 0 );
 	if ( plan == NULL || plan[0] == '\0' ) return HYB_OK;
 	char buf[512];
 	snprintf( buf, sizeof buf, "%s", plan );
@@ -89,13 +108,12 @@ hyb_status_t hyb_device_faults_set( const char* plan )
 			hyb_faults.n = 0; /* a malformed plan injects nothing at all */
 			return HYB_E_PARSE;
 		}
-		*colon   = '\0';
-		int kind = -1;
-		for ( int k = 0; k < HYB_FK_COUNT; k++ )
-			if ( strcmp( tok, hyb_fault_names[k] ) == 0 ) kind = k;
-		char*         end = NULL;
-		unsigned long at  = strtoul( colon + 1, &end, 10 );
-		int           async = 0;
+		*colon              = '\0';
+		hyb_kernel_id_t kid = HYB_KERNEL_NONE;
+		int             kind  = hyb_fault_kind_of( tok, &kid );
+		char*           end   = NULL;
+		unsigned long   at    = strtoul( colon + 1, &end, 10 );
+		int             async = 0;
 		if ( end && *end == 'a' ) async = 1, end++;
 		if ( kind < 0 || at == 0 || end == colon + 1 || *end != '\0' )
 		{
@@ -103,6 +121,7 @@ hyb_status_t hyb_device_faults_set( const char* plan )
 			return HYB_E_PARSE;
 		}
 		hyb_faults.kind[hyb_faults.n]  = (hyb_fault_kind_t)kind;
+		hyb_faults.kid[hyb_faults.n]   = kid;
 		hyb_faults.at[hyb_faults.n]    = at;
 		hyb_faults.async[hyb_faults.n] = async;
 		hyb_faults.n++;
@@ -110,21 +129,29 @@ hyb_status_t hyb_device_faults_set( const char* plan )
 	return HYB_OK;
 }
 
-/* Count one operation of `kind`; returns 0 (go on), 1 (fail now) or 2 (fail
-   asynchronously). */
-static int hyb_fault_hit( hyb_fault_kind_t kind )
+/* Count one operation of `kind` (of kernel `kid` for a launch, else HYB_KERNEL_NONE);
+   returns 0 (go on), 1 (fail now) or 2 (fail asynchronously). */
+static int hyb_fault_hit( hyb_fault_kind_t kind, hyb_kernel_id_t kid )
 {
 	if ( hyb_faults.n == 0 ) return 0;
 	uint64_t c   = atomic_fetch_add( &hyb_faults.count[kind], 1 ) + 1;
 	uint64_t any = atomic_fetch_add( &hyb_faults.count[HYB_FK_ANY], 1 ) + 1;
+	uint64_t kc  = kid >= 0 && kid < HYB_KERNEL_MAX ? atomic_fetch_add( &hyb_faults.kcount[kid], 1 ) + 1 : 0;
 	for ( int i = 0; i < hyb_faults.n; i++ )
-		if ( ( hyb_faults.kind[i] == kind && hyb_faults.at[i] == c ) ||
-		     ( hyb_faults.kind[i] == HYB_FK_ANY && hyb_faults.at[i] == any ) )
-		{
-			HYB_LOG( HYB_LOG_INFO, "injected fault: %s #%llu%s", hyb_fault_names[kind],
-			         (unsigned long long)c, hyb_faults.async[i] ? " (asynchronous)" : "" );
-			return hyb_faults.async[i] ? 2 : 1;
-		}
+	{
+		uint64_t at = hyb_faults.at[i], seen = 0;
+		if ( hyb_faults.kind[i] == kind && at == c )
+			seen = c;
+		else if ( hyb_faults.kind[i] == HYB_FK_ANY && at == any )
+			seen = any;
+		else if ( hyb_faults.kind[i] == HYB_FK_NAMED && hyb_faults.kid[i] == kid && at == kc )
+			seen = kc;
+		if ( seen == 0 ) continue;
+		const hyb_kernel_def_t* def = hyb_kernel_def( kid );
+		HYB_LOG( HYB_LOG_INFO, "injected fault: %s%s%s #%llu%s", hyb_fault_names[kind], def ? " " : "",
+		         def ? def->name : "", (unsigned long long)seen, hyb_faults.async[i] ? " (asynchronous)" : "" );
+		return hyb_faults.async[i] ? 2 : 1;
+	}
 	return 0;
 }
 
@@ -132,11 +159,11 @@ static int hyb_fault_hit( hyb_fault_kind_t kind )
    is returned at once; an asynchronous one skips the operation and is
    reported by the next synchronization, as a device would. Allocations and
    registrations have no asynchronous failure: they fail at once. */
-#define HYB_FAULT_GATE( d, kind ) \
+#define HYB_FAULT_GATE( d, kind, kid ) \
 	do \
 	{ \
-		int hit_ = hyb_fault_hit( kind ); \
-		if ( hit_ == 2 && ( kind == HYB_FK_ALLOC || kind == HYB_FK_PINNED || kind == HYB_FK_REGISTER ) ) \
+		int hit_ = hyb_fault_hit( kind, kid ); \
+		if ( hit_ == 2 && ( kind == HYB_FK_ALLOC || kind == HYB_FK_HOST_ALLOC || kind == HYB_FK_REGISTER ) ) \
 			hit_ = 1; \
 		if ( hit_ == 1 ) return atomic_store( &( d )->broken, 1 ), HYB_E_INJECTED; \
 		if ( hit_ == 2 ) \
@@ -150,6 +177,16 @@ static int hyb_fault_hit( hyb_fault_kind_t kind )
 	} while ( 0 )
 
 /* ------------------------------------------------------------ init */
+
+/* A plugin's table is usable when it is of this ABI and fills every slot. */
+static int hyb_device_ops_complete( const hyb_device_ops_t* o )
+{
+	return o && o->abi == HYB_DEVICE_ABI && o->name && o->init && o->info && o->ctx_create && o->ctx_destroy &&
+	       o->mem_alloc && o->mem_free && o->host_alloc && o->host_free && o->host_register &&
+	       o->host_unregister && o->event_create && o->event_destroy && o->event_record && o->stream_wait &&
+	       o->event_sync && o->event_query && o->event_elapsed && o->stream_sync && o->copy_h2d && o->copy_d2h &&
+	       o->copy_d2d && o->memset && o->kernel_find && o->kernel_name && o->launch && o->kernel_attr;
+}
 
 static void hyb_plugin_log( int level, const char* msg )
 {
@@ -213,6 +250,23 @@ static int hyb_local_rank( void )
 	return -1;
 }
 
+/* Resolve every registered kernel on the backend just opened. */
+static void hyb_kernels_bind_locked( void )
+{
+	int n = hyb_kernel_count(), have = 0;
+	for ( int i = 0; i < n; i++ )
+	{
+		hyb_reg.bound[i] = hyb_reg.ops->kernel_find( hyb_kernel_def( i ) );
+		if ( hyb_reg.bound[i] )
+			have++;
+		else
+			HYB_LOG( HYB_LOG_INFO, "kernel %s: not on the %s device (its callers use the CPU)",
+			         hyb_kernel_def( i )->name, hyb_reg.ops->name );
+	}
+	hyb_reg.nbound = n;
+	HYB_LOG( HYB_LOG_INFO, "%d of %d registered kernels on the %s device", have, n, hyb_reg.ops->name );
+}
+
 static hyb_status_t hyb_devices_init_locked( void )
 {
 	const hyb_config_t* cfg = hyb_config();
@@ -235,8 +289,7 @@ static hyb_status_t hyb_devices_init_locked( void )
 		}
 		hyb_plugin_entry_fn entry = (hyb_plugin_entry_fn)dlsym( hyb_reg.plugin, HYB_PLUGIN_ENTRY );
 		hyb_reg.ops               = entry ? entry( HYB_DEVICE_ABI ) : NULL;
-		if ( hyb_reg.ops == NULL || hyb_reg.ops->abi != HYB_DEVICE_ABI || hyb_reg.ops->init == NULL ||
-		     hyb_reg.ops->gemm == NULL || hyb_reg.ops->ctx_create == NULL )
+		if ( !hyb_device_ops_complete( hyb_reg.ops ) )
 		{
 			hyb_log_always( "warning: the CUDA plugin does not match this libhyblas (ABI %u); "
 			                "running on the CPU",
@@ -299,6 +352,7 @@ static hyb_status_t hyb_devices_init_locked( void )
 		atomic_store( &hyb_reg.used[i], 0.0 );
 	}
 	hyb_reg.n = n;
+	hyb_kernels_bind_locked();
 	/* The ordinals say which devices this process took: under MPI, each
 	   rank's report shows the GPU of its local rank. */
 	char ordinals[64] = "";
@@ -407,7 +461,7 @@ static void hyb_dev_destroy( hyb_dev_t* d )
 {
 	if ( d->engine && d->engine_free ) d->engine_free( d->engine );
 	/* Queued work (after an error, say) must not outlive its memory. */
-	for ( int s = 0; s < HYB_STREAM_COUNT; s++ ) d->ops->stream_sync( d->ctx, s );
+	for ( int s = 0; s < HYB_DEV_STREAMS; s++ ) d->ops->stream_sync( d->ctx, s );
 	if ( d->ws )
 	{
 		d->ops->mem_free( d->ctx, d->ws );
@@ -442,7 +496,7 @@ hyb_status_t hyb_dev_workspace( hyb_dev_t* d, size_t bytes, void** dptr )
 		*dptr = d->ws;
 		return HYB_OK;
 	}
-	HYB_FAULT_GATE( d, HYB_FK_ALLOC );
+	HYB_FAULT_GATE( d, HYB_FK_ALLOC, HYB_KERNEL_NONE );
 	/* Grow: free the old buffer first so that the budget can hold the new. */
 	if ( d->ws )
 	{
@@ -480,7 +534,7 @@ hyb_status_t hyb_dev_staging( hyb_dev_t* d, size_t bytes, void** hptr )
 		*hptr = d->stage;
 		return HYB_OK;
 	}
-	HYB_FAULT_GATE( d, HYB_FK_PINNED );
+	HYB_FAULT_GATE( d, HYB_FK_HOST_ALLOC, HYB_KERNEL_NONE );
 	if ( d->stage ) d->ops->host_free( d->ctx, d->stage );
 	d->stage       = NULL;
 	d->stage_bytes = 0;
@@ -495,7 +549,7 @@ hyb_status_t hyb_dev_staging( hyb_dev_t* d, size_t bytes, void** hptr )
 
 hyb_status_t hyb_dev_register( hyb_dev_t* d, void* p, size_t bytes )
 {
-	HYB_FAULT_GATE( d, HYB_FK_REGISTER );
+	HYB_FAULT_GATE( d, HYB_FK_REGISTER, HYB_KERNEL_NONE );
 	return d->ops->host_register( d->ctx, p, bytes );
 }
 
@@ -533,7 +587,7 @@ static hyb_status_t hyb_dev_after_sync( hyb_dev_t* d, hyb_status_t st )
 
 hyb_status_t hyb_dev_sync( hyb_dev_t* d, hyb_devent_t* ev )
 {
-	if ( hyb_fault_hit( HYB_FK_SYNC ) ) return atomic_store( &d->broken, 1 ), HYB_E_INJECTED;
+	if ( hyb_fault_hit( HYB_FK_SYNC, HYB_KERNEL_NONE ) ) return atomic_store( &d->broken, 1 ), HYB_E_INJECTED;
 	return hyb_dev_after_sync( d, d->ops->event_sync( d->ctx, ev ) );
 }
 
@@ -555,94 +609,66 @@ hyb_status_t hyb_dev_stream_sync( hyb_dev_t* d, int stream )
 hyb_status_t hyb_dev_h2d( hyb_dev_t* d, int stream, void* dst, size_t dpitch, const void* src,
                           size_t spitch, size_t width, size_t rows )
 {
-	HYB_FAULT_GATE( d, HYB_FK_H2D );
+	HYB_FAULT_GATE( d, HYB_FK_H2D, HYB_KERNEL_NONE );
 	return d->ops->copy_h2d( d->ctx, stream, dst, dpitch, src, spitch, width, rows );
 }
 
 hyb_status_t hyb_dev_d2h( hyb_dev_t* d, int stream, void* dst, size_t dpitch, const void* src,
                           size_t spitch, size_t width, size_t rows )
 {
-	HYB_FAULT_GATE( d, HYB_FK_D2H );
+	HYB_FAULT_GATE( d, HYB_FK_D2H, HYB_KERNEL_NONE );
 	return d->ops->copy_d2h( d->ctx, stream, dst, dpitch, src, spitch, width, rows );
 }
 
-hyb_status_t hyb_dev_gemm( hyb_dev_t* d, int stream, hyb_prec_t prec, char ta, char tb, int64_t m,
-                           int64_t n, int64_t k, const double alpha[2], const void* a, int64_t lda,
-                           const void* b, int64_t ldb, const double beta[2], void* c, int64_t ldc )
+hyb_status_t hyb_dev_d2d( hyb_dev_t* d, int stream, void* dst, size_t dpitch, const void* src,
+                          size_t spitch, size_t width, size_t rows )
 {
-	HYB_FAULT_GATE( d, HYB_FK_GEMM );
-	return d->ops->gemm( d->ctx, stream, prec, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc );
+	HYB_FAULT_GATE( d, HYB_FK_D2D, HYB_KERNEL_NONE );
+	return d->ops->copy_d2d( d->ctx, stream, dst, dpitch, src, spitch, width, rows );
 }
 
-hyb_status_t hyb_dev_trsm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side, char uplo,
-                           char trans, char diag, int64_t m, int64_t n, const double alpha[2],
-                           const void* a, int64_t lda, void* b, int64_t ldb )
+hyb_status_t hyb_dev_memset( hyb_dev_t* d, int stream, void* dptr, int value, size_t bytes )
 {
-	HYB_FAULT_GATE( d, HYB_FK_TRSM );
-	return d->ops->trsm( d->ctx, stream, prec, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb );
+	HYB_FAULT_GATE( d, HYB_FK_MEMSET, HYB_KERNEL_NONE );
+	return d->ops->memset( d->ctx, stream, dptr, value, bytes );
 }
 
-hyb_status_t hyb_dev_trmm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side, char uplo,
-                           char trans, char diag, int64_t m, int64_t n, const double alpha[2],
-                           const void* a, int64_t lda, const void* b, int64_t ldb, void* c,
-                           int64_t ldc )
+/* ------------------------------------------------------------ kernels */
+
+static inline const void* hyb_kernel_impl( hyb_kernel_id_t id )
 {
-	HYB_FAULT_GATE( d, HYB_FK_TRMM );
-	return d->ops->trmm( d->ctx, stream, prec, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb,
-	                     c, ldc );
+	return id >= 0 && id < hyb_reg.nbound && atomic_load( &hyb_reg.state ) == HYB_GPU_READY ? hyb_reg.bound[id]
+	                                                                                        : NULL;
 }
 
-/* The sparse and tridiagonal kernels count as "kernel" faults. A plugin
-   without them (an older build) reports not supported; the caller then
-   stays on the CPU. */
-#define HYB_KERNEL_GATE( d, slot ) \
-	do \
-	{ \
-		if ( ( d )->ops->slot == NULL ) return HYB_E_NOT_SUPPORTED; \
-		HYB_FAULT_GATE( d, HYB_FK_KERNEL ); \
-	} while ( 0 )
-
-hyb_status_t hyb_dev_spmv_ell( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t K,
-                               const int* index, const void* data, const void* x, void* y, int accumulate )
+int hyb_devices_kernel_supported( hyb_kernel_id_t id )
 {
-	HYB_KERNEL_GATE( d, spmv_ell );
-	return d->ops->spmv_ell( d->ctx, stream, prec, m, K, index, data, x, y, accumulate );
+	return hyb_kernel_impl( id ) != NULL;
 }
 
-hyb_status_t hyb_dev_spmv_dia( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
-                               const int* offset, const void* data, const void* x, void* y, int accumulate )
+hyb_status_t hyb_dev_launch( hyb_dev_t* d, int stream, hyb_kernel_id_t id, const void* args )
 {
-	HYB_KERNEL_GATE( d, spmv_dia );
-	return d->ops->spmv_dia( d->ctx, stream, prec, m, ndiag, offset, data, x, y, accumulate );
+	const void* impl = hyb_kernel_impl( id );
+	if ( impl == NULL ) return HYB_E_NOT_SUPPORTED;
+	const hyb_kernel_def_t* def = hyb_kernel_def( id );
+	if ( args == NULL ) return HYB_E_INVALID;
+	if ( def->check )
+	{
+		hyb_status_t st = def->check( args );
+		if ( st != HYB_OK ) return st;
+	}
+	HYB_FAULT_GATE( d, HYB_FK_KERNEL, id );
+	return d->ops->launch( d->ctx, stream, impl, args, def->args_size );
 }
 
-hyb_status_t hyb_dev_spmv_csr( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
-                               const int* col, const void* val, int base, double mean_len, const void* x,
-                               void* y, int accumulate )
+hyb_status_t hyb_dev_kernel_attr( hyb_dev_t* d, hyb_kernel_id_t id, int block, size_t smem,
+                                  hyb_kernel_attr_t* out )
 {
-	HYB_KERNEL_GATE( d, spmv_csr );
-	return d->ops->spmv_csr( d->ctx, stream, prec, rows, ptr, col, val, base, mean_len, x, y, accumulate );
-}
-
-hyb_status_t hyb_dev_vadd( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* z, void* y )
-{
-	HYB_KERNEL_GATE( d, vadd );
-	return d->ops->vadd( d->ctx, stream, prec, n, z, y );
-}
-
-hyb_status_t hyb_dev_gtsv_spike( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
-                                 const void* dl, const void* dd, const void* du, void* b, int64_t ldb,
-                                 int64_t m )
-{
-	HYB_KERNEL_GATE( d, gtsv_spike );
-	return d->ops->gtsv_spike( d->ctx, stream, prec, n, nrhs, dl, dd, du, b, ldb, m );
-}
-
-hyb_status_t hyb_dev_gtsv_pivots( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* dl,
-                                  const void* dd, const void* du, void* out, double first, int64_t warm )
-{
-	HYB_KERNEL_GATE( d, gtsv_pivots );
-	return d->ops->gtsv_pivots( d->ctx, stream, prec, n, dl, dd, du, out, first, warm );
+	memset( out, 0, sizeof *out );
+	const void* impl = hyb_kernel_impl( id );
+	if ( impl == NULL ) return HYB_E_NOT_SUPPORTED;
+	if ( block <= 0 ) return HYB_E_INVALID;
+	return d->ops->kernel_attr( d->ordinal, impl, block, smem, out );
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -660,7 +686,8 @@ void hyb_devices_reset_for_test( void )
 		}
 		hyb_reg.pool[i] = NULL;
 	}
-	hyb_reg.n   = 0;
-	hyb_reg.ops = NULL;
+	hyb_reg.n      = 0;
+	hyb_reg.nbound = 0;
+	hyb_reg.ops    = NULL;
 	atomic_store( &hyb_reg.state, HYB_GPU_UNINIT );
 }

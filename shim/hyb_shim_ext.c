@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hyb_routines.h"
+#include "hyb_op.h"
 #include "hyb_stats.h"
 
 /* hyblas_ext.h promises four counts, in the order of hyb_path_t. */
@@ -23,14 +24,10 @@ __attribute__( ( visibility( "default" ) ) ) const char* hyb_version( void )
 __attribute__( ( visibility( "default" ) ) ) int hyb_calls( const char* routine, unsigned long long counts[4] )
 {
 	if ( routine == NULL || counts == NULL ) return -1;
-	for ( int id = 0; id < HYB_R_COUNT; id++ )
-		if ( strcmp( hyb_routine_info[id].name, routine ) == 0 )
-		{
-			for ( int path = 0; path < HYB_PATH_COUNT; path++ )
-				counts[path] = hyb_stats_calls( id, (hyb_path_t)path );
-			return 0;
-		}
-	return -1;
+	hyb_op_id_t id = hyb_op_find( routine ); /* an intercepted routine or a registered operation */
+	if ( id == HYB_OP_NONE ) return -1;
+	for ( int path = 0; path < HYB_PATH_COUNT; path++ ) counts[path] = hyb_stats_calls( id, (hyb_path_t)path );
+	return 0;
 }
 
 __attribute__( ( visibility( "default" ) ) ) const char* hyblas_status_string( hyblas_status_t s )

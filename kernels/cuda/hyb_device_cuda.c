@@ -1,24 +1,28 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The CUDA device: the async-device interface over the CUDA runtime and
-   cuBLAS. Built only into libhyblas_cuda.so, which the core dlopen()s. */
+/* The CUDA device: the async-device interface over the CUDA runtime (memory, streams
+   made on first use, events, copies) and the launch of the registered kernels whose CUDA
+   launchers the plugin's families register (HYB_KERNEL_IMPL_REGISTER), with the cuBLAS
+   and cuSPARSE handles they ask for made on a context's first such launch. Built only
+   into libhyblas_cuda.so, which the core dlopen()s. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <limits.h>
+#include <cusparse.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/cuda/hyb_gtsv_cuda.h"
-#include "kernels/cuda/hyb_spmv_cuda.h"
+#include "kernels/cuda/hyb_cuda_try.h"
 #include "kernels/hyb_device_ops.h"
 
 static hyb_device_env_t hyb_cuda_env;
 
 struct hyb_dctx_s
 {
-	int            dev;
-	cudaStream_t   stream[HYB_STREAM_COUNT];
-	cublasHandle_t blas;
+	int               dev;
+	cudaStream_t      stream[HYB_DEV_STREAMS]; /* NULL until the stream's first use */
+	cublasHandle_t    blas;                    /* NULL until a launch needs it */
+	cusparseHandle_t  sparse;
+	cudaStream_t      blas_on, sparse_on; /* the stream each handle is bound to */
 };
 
 struct hyb_devent_s
@@ -26,8 +30,7 @@ struct hyb_devent_s
 	cudaEvent_t ev;
 };
 
-/* "<what> failed: <library> error <code> (<file>:<line>)" at level 2. */
-static void hyb_cuda_log( const char* what, const char* library, int code, const char* file, int line )
+void hyb_cuda_log( const char* what, const char* library, int code, const char* file, int line )
 {
 	if ( hyb_cuda_env.log == NULL ) return;
 	char buf[256];
@@ -35,7 +38,7 @@ static void hyb_cuda_log( const char* what, const char* library, int code, const
 	hyb_cuda_env.log( 2, buf );
 }
 
-static hyb_status_t hyb_cuda_status( cudaError_t e, const char* what, const char* file, int line )
+hyb_status_t hyb_cuda_status( cudaError_t e, const char* what, const char* file, int line )
 {
 	if ( e == cudaSuccess ) return HYB_OK;
 	hyb_cuda_log( what, "CUDA", (int)e, file, line );
@@ -44,29 +47,6 @@ static hyb_status_t hyb_cuda_status( cudaError_t e, const char* what, const char
 	if ( e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ) return HYB_E_NO_DEVICE;
 	return HYB_E_DEVICE;
 }
-
-static hyb_status_t hyb_cublas_status( cublasStatus_t s, const char* what, const char* file, int line )
-{
-	if ( s == CUBLAS_STATUS_SUCCESS ) return HYB_OK;
-	hyb_cuda_log( what, "cuBLAS", (int)s, file, line );
-	return s == CUBLAS_STATUS_ALLOC_FAILED ? HYB_E_NO_MEMORY
-	     : s == CUBLAS_STATUS_INVALID_VALUE ? HYB_E_INVALID
-	                                         : HYB_E_DEVICE;
-}
-
-/* Every CUDA and cuBLAS call goes through these; never compiled out. */
-#define HYB_CUDA_TRY( expr ) \
-	do \
-	{ \
-		hyb_status_t st_ = hyb_cuda_status( ( expr ), #expr, __FILE__, __LINE__ ); \
-		if ( st_ != HYB_OK ) return st_; \
-	} while ( 0 )
-#define HYB_CUBLAS_TRY( expr ) \
-	do \
-	{ \
-		hyb_status_t st_ = hyb_cublas_status( ( expr ), #expr, __FILE__, __LINE__ ); \
-		if ( st_ != HYB_OK ) return st_; \
-	} while ( 0 )
 
 /* The device current on this thread, + 1 (0: unknown). Contexts move between
    threads, so every operation makes its device current first. */
@@ -114,34 +94,32 @@ static void hyb_cuda_ctx_destroy( hyb_dctx_t* ctx, int broken )
 	if ( hyb_cuda_use( ctx->dev ) == HYB_OK )
 	{
 		if ( ctx->blas ) cublasDestroy( ctx->blas );
-		for ( int i = 0; i < HYB_STREAM_COUNT; i++ )
+		if ( ctx->sparse ) cusparseDestroy( ctx->sparse );
+		for ( int i = 0; i < HYB_DEV_STREAMS; i++ )
 			if ( ctx->stream[i] ) cudaStreamDestroy( ctx->stream[i] );
 	}
 	free( ctx );
 }
 
-static hyb_status_t hyb_cuda_ctx_create_into( hyb_dctx_t* ctx )
-{
-	HYB_CUDA_TRY( hyb_cuda_use( ctx->dev ) == HYB_OK ? cudaSuccess : cudaErrorInvalidDevice );
-	for ( int i = 0; i < HYB_STREAM_COUNT; i++ )
-		HYB_CUDA_TRY( cudaStreamCreateWithFlags( &ctx->stream[i], cudaStreamNonBlocking ) );
-	HYB_CUBLAS_TRY( cublasCreate( &ctx->blas ) );
-	HYB_CUBLAS_TRY( cublasSetStream( ctx->blas, ctx->stream[HYB_STREAM_COMPUTE] ) );
-	return HYB_OK;
-}
-
+/* Nothing is made on the device until it is used: a context costs a stream for each
+   stream its pipeline uses and a library handle only where a kernel asks for one. */
 static hyb_status_t hyb_cuda_ctx_create( int dev, hyb_dctx_t** out )
 {
 	hyb_dctx_t* ctx = calloc( 1, sizeof *ctx );
 	if ( ctx == NULL ) return HYB_E_NO_MEMORY;
-	ctx->dev        = dev;
-	hyb_status_t st = hyb_cuda_ctx_create_into( ctx );
-	if ( st != HYB_OK )
-	{
-		hyb_cuda_ctx_destroy( ctx, 1 );
-		return st;
-	}
-	*out = ctx;
+	ctx->dev = dev;
+	*out     = ctx;
+	return HYB_OK;
+}
+
+/* Stream `i` of the context, made on its first use; the device is current. */
+static hyb_status_t hyb_cuda_stream( hyb_dctx_t* ctx, int i, cudaStream_t* out )
+{
+	if ( i < 0 || i >= HYB_DEV_STREAMS ) return HYB_E_INVALID;
+	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	if ( ctx->stream[i] == NULL )
+		HYB_CUDA_TRY( cudaStreamCreateWithFlags( &ctx->stream[i], cudaStreamNonBlocking ) );
+	*out = ctx->stream[i];
 	return HYB_OK;
 }
 
@@ -217,15 +195,19 @@ static void hyb_cuda_event_destroy( hyb_dctx_t* ctx, hyb_devent_t* e )
 
 static hyb_status_t hyb_cuda_event_record( hyb_dctx_t* ctx, int stream, hyb_devent_t* e )
 {
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	HYB_CUDA_TRY( cudaEventRecord( e->ev, ctx->stream[stream] ) );
+	cudaStream_t s  = NULL;
+	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
+	if ( st != HYB_OK ) return st;
+	HYB_CUDA_TRY( cudaEventRecord( e->ev, s ) );
 	return HYB_OK;
 }
 
 static hyb_status_t hyb_cuda_stream_wait( hyb_dctx_t* ctx, int stream, hyb_devent_t* e )
 {
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	HYB_CUDA_TRY( cudaStreamWaitEvent( ctx->stream[stream], e->ev, 0 ) );
+	cudaStream_t s  = NULL;
+	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
+	if ( st != HYB_OK ) return st;
+	HYB_CUDA_TRY( cudaStreamWaitEvent( s, e->ev, 0 ) );
 	return HYB_OK;
 }
 
@@ -254,8 +236,11 @@ static hyb_status_t hyb_cuda_event_elapsed( hyb_dctx_t* ctx, hyb_devent_t* from,
 	return HYB_OK;
 }
 
+/* A stream never used has nothing to wait for (and is not made for it). */
 static hyb_status_t hyb_cuda_stream_sync( hyb_dctx_t* ctx, int stream )
 {
+	if ( stream < 0 || stream >= HYB_DEV_STREAMS ) return HYB_E_INVALID;
+	if ( ctx->stream[stream] == NULL ) return HYB_OK;
 	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
 	HYB_CUDA_TRY( cudaStreamSynchronize( ctx->stream[stream] ) );
 	return HYB_OK;
@@ -264,11 +249,13 @@ static hyb_status_t hyb_cuda_stream_sync( hyb_dctx_t* ctx, int stream )
 static hyb_status_t hyb_cuda_copy( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch, const void* src,
                                    size_t spitch, size_t width, size_t rows, enum cudaMemcpyKind kind )
 {
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	cudaStream_t s  = NULL;
+	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
+	if ( st != HYB_OK ) return st;
 	if ( width == dpitch && width == spitch )
-		HYB_CUDA_TRY( cudaMemcpyAsync( dst, src, width * rows, kind, ctx->stream[stream] ) );
+		HYB_CUDA_TRY( cudaMemcpyAsync( dst, src, width * rows, kind, s ) );
 	else
-		HYB_CUDA_TRY( cudaMemcpy2DAsync( dst, dpitch, src, spitch, width, rows, kind, ctx->stream[stream] ) );
+		HYB_CUDA_TRY( cudaMemcpy2DAsync( dst, dpitch, src, spitch, width, rows, kind, s ) );
 	return HYB_OK;
 }
 
@@ -284,192 +271,116 @@ static hyb_status_t hyb_cuda_d2h( hyb_dctx_t* ctx, int stream, void* dst, size_t
 	return hyb_cuda_copy( ctx, stream, dst, dpitch, src, spitch, width, rows, cudaMemcpyDeviceToHost );
 }
 
-static cublasOperation_t hyb_op( char c )
+static hyb_status_t hyb_cuda_d2d( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch, const void* src,
+                                  size_t spitch, size_t width, size_t rows )
 {
-	return c == 'N' ? CUBLAS_OP_N : c == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C;
+	return hyb_cuda_copy( ctx, stream, dst, dpitch, src, spitch, width, rows, cudaMemcpyDeviceToDevice );
 }
 
-static int hyb_fits( int64_t v )
+static hyb_status_t hyb_cuda_memset( hyb_dctx_t* ctx, int stream, void* dptr, int value, size_t bytes )
 {
-	return v >= 0 && v <= INT_MAX;
-}
-
-static hyb_status_t hyb_cuda_gemm( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char ta, char tb, int64_t m,
-                                   int64_t n, int64_t k, const double alpha[2], const void* a, int64_t lda,
-                                   const void* b, int64_t ldb, const double beta[2], void* c, int64_t ldc )
-{
-	if ( stream != HYB_STREAM_COMPUTE ) return HYB_E_INVALID;
-	if ( !hyb_fits( m ) || !hyb_fits( n ) || !hyb_fits( k ) || !hyb_fits( lda ) || !hyb_fits( ldb ) ||
-	     !hyb_fits( ldc ) )
-		return HYB_E_NOT_SUPPORTED;
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	int              M = (int)m, N = (int)n, K = (int)k, LA = (int)lda, LB = (int)ldb, LC = (int)ldc;
-	cublasOperation_t A = hyb_op( ta ), B = hyb_op( tb );
-	switch ( prec )
-	{
-	case HYB_PREC_S:
-	{
-		float al = (float)alpha[0], be = (float)beta[0];
-		HYB_CUBLAS_TRY( cublasSgemm( ctx->blas, A, B, M, N, K, &al, a, LA, b, LB, &be, c, LC ) );
-		break;
-	}
-	case HYB_PREC_D:
-		HYB_CUBLAS_TRY( cublasDgemm( ctx->blas, A, B, M, N, K, &alpha[0], a, LA, b, LB, &beta[0], c, LC ) );
-		break;
-	case HYB_PREC_C:
-	{
-		cuComplex al = { (float)alpha[0], (float)alpha[1] }, be = { (float)beta[0], (float)beta[1] };
-		HYB_CUBLAS_TRY( cublasCgemm( ctx->blas, A, B, M, N, K, &al, a, LA, b, LB, &be, c, LC ) );
-		break;
-	}
-	default:
-	{
-		cuDoubleComplex al = { alpha[0], alpha[1] }, be = { beta[0], beta[1] };
-		HYB_CUBLAS_TRY( cublasZgemm( ctx->blas, A, B, M, N, K, &al, a, LA, b, LB, &be, c, LC ) );
-		break;
-	}
-	}
+	cudaStream_t s  = NULL;
+	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
+	if ( st != HYB_OK ) return st;
+	HYB_CUDA_TRY( cudaMemsetAsync( dptr, value, bytes, s ) );
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_cuda_trsm( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char side, char uplo, char trans,
-                                   char diag, int64_t m, int64_t n, const double alpha[2], const void* a,
-                                   int64_t lda, void* b, int64_t ldb )
+/* ------------------------------------------------------------ kernels */
+
+/* The families' CUDA launchers, one pointer each in this section of the plugin (weak and
+   hidden as in the core's registry: a plugin without any is valid, and only this
+   plugin's own section is walked). */
+extern const hyb_kernel_impl_t* const __start_hyb_kernel_impls[] __attribute__( ( weak, visibility( "hidden" ) ) );
+extern const hyb_kernel_impl_t* const __stop_hyb_kernel_impls[] __attribute__( ( weak, visibility( "hidden" ) ) );
+
+static const hyb_kernel_impl_t* hyb_cuda_impl_at( int i )
 {
-	if ( stream != HYB_STREAM_COMPUTE ) return HYB_E_INVALID;
-	if ( !hyb_fits( m ) || !hyb_fits( n ) || !hyb_fits( lda ) || !hyb_fits( ldb ) ) return HYB_E_NOT_SUPPORTED;
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	cublasSideMode_t  S = side == 'L' ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
-	cublasFillMode_t  U = uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-	cublasDiagType_t  D = diag == 'U' ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-	cublasOperation_t T = hyb_op( trans );
-	int               M = (int)m, N = (int)n, LA = (int)lda, LB = (int)ldb;
-	switch ( prec )
+	if ( i < 0 || __start_hyb_kernel_impls == NULL || __stop_hyb_kernel_impls == NULL ||
+	     i >= (int)( __stop_hyb_kernel_impls - __start_hyb_kernel_impls ) )
+		return NULL;
+	return __start_hyb_kernel_impls[i];
+}
+
+static const char* hyb_cuda_kernel_name( int i )
+{
+	const hyb_kernel_impl_t* k = hyb_cuda_impl_at( i );
+	return k ? k->name : NULL;
+}
+
+static const void* hyb_cuda_kernel_find( const hyb_kernel_def_t* def )
+{
+	for ( int i = 0; def && hyb_cuda_impl_at( i ); i++ )
 	{
-	case HYB_PREC_S:
+		const hyb_kernel_impl_t* k = hyb_cuda_impl_at( i );
+		if ( k && k->name && k->launch && strcmp( k->name, def->name ) == 0 ) return k;
+	}
+	return NULL;
+}
+
+/* The context's cuBLAS / cuSPARSE handle bound to stream s, made on first need. */
+static hyb_status_t hyb_cuda_blas_on( hyb_dctx_t* ctx, cudaStream_t s )
+{
+	cublasStatus_t e = CUBLAS_STATUS_SUCCESS;
+	if ( ctx->blas == NULL ) e = cublasCreate( &ctx->blas );
+	if ( e == CUBLAS_STATUS_SUCCESS && ctx->blas_on != s ) e = cublasSetStream( ctx->blas, s );
+	if ( e != CUBLAS_STATUS_SUCCESS )
 	{
-		float al = (float)alpha[0];
-		HYB_CUBLAS_TRY( cublasStrsm( ctx->blas, S, U, T, D, M, N, &al, a, LA, b, LB ) );
-		break;
+		hyb_cuda_log( "cuBLAS handle", "cuBLAS", (int)e, __FILE__, __LINE__ );
+		return e == CUBLAS_STATUS_ALLOC_FAILED ? HYB_E_NO_MEMORY : HYB_E_DEVICE;
 	}
-	case HYB_PREC_D: HYB_CUBLAS_TRY( cublasDtrsm( ctx->blas, S, U, T, D, M, N, &alpha[0], a, LA, b, LB ) ); break;
-	case HYB_PREC_C:
-	{
-		cuComplex al = { (float)alpha[0], (float)alpha[1] };
-		HYB_CUBLAS_TRY( cublasCtrsm( ctx->blas, S, U, T, D, M, N, &al, a, LA, b, LB ) );
-		break;
-	}
-	default:
-	{
-		cuDoubleComplex al = { alpha[0], alpha[1] };
-		HYB_CUBLAS_TRY( cublasZtrsm( ctx->blas, S, U, T, D, M, N, &al, a, LA, b, LB ) );
-		break;
-	}
-	}
+	ctx->blas_on = s;
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_cuda_trmm( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char side, char uplo, char trans,
-                                   char diag, int64_t m, int64_t n, const double alpha[2], const void* a,
-                                   int64_t lda, const void* b, int64_t ldb, void* c, int64_t ldc )
+static hyb_status_t hyb_cuda_sparse_on( hyb_dctx_t* ctx, cudaStream_t s )
 {
-	if ( stream != HYB_STREAM_COMPUTE ) return HYB_E_INVALID;
-	if ( !hyb_fits( m ) || !hyb_fits( n ) || !hyb_fits( lda ) || !hyb_fits( ldb ) || !hyb_fits( ldc ) )
-		return HYB_E_NOT_SUPPORTED;
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	cublasSideMode_t  S = side == 'L' ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
-	cublasFillMode_t  U = uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-	cublasDiagType_t  D = diag == 'U' ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-	cublasOperation_t T = hyb_op( trans );
-	int               M = (int)m, N = (int)n, LA = (int)lda, LB = (int)ldb, LC = (int)ldc;
-	switch ( prec )
+	cusparseStatus_t e = CUSPARSE_STATUS_SUCCESS;
+	if ( ctx->sparse == NULL ) e = cusparseCreate( &ctx->sparse );
+	if ( e == CUSPARSE_STATUS_SUCCESS && ctx->sparse_on != s ) e = cusparseSetStream( ctx->sparse, s );
+	if ( e != CUSPARSE_STATUS_SUCCESS )
 	{
-	case HYB_PREC_S:
-	{
-		float al = (float)alpha[0];
-		HYB_CUBLAS_TRY( cublasStrmm( ctx->blas, S, U, T, D, M, N, &al, a, LA, b, LB, c, LC ) );
-		break;
+		hyb_cuda_log( "cuSPARSE handle", "cuSPARSE", (int)e, __FILE__, __LINE__ );
+		return e == CUSPARSE_STATUS_ALLOC_FAILED ? HYB_E_NO_MEMORY : HYB_E_DEVICE;
 	}
-	case HYB_PREC_D:
-		HYB_CUBLAS_TRY( cublasDtrmm( ctx->blas, S, U, T, D, M, N, &alpha[0], a, LA, b, LB, c, LC ) );
-		break;
-	case HYB_PREC_C:
-	{
-		cuComplex al = { (float)alpha[0], (float)alpha[1] };
-		HYB_CUBLAS_TRY( cublasCtrmm( ctx->blas, S, U, T, D, M, N, &al, a, LA, b, LB, c, LC ) );
-		break;
-	}
-	default:
-	{
-		cuDoubleComplex al = { alpha[0], alpha[1] };
-		HYB_CUBLAS_TRY( cublasZtrmm( ctx->blas, S, U, T, D, M, N, &al, a, LA, b, LB, c, LC ) );
-		break;
-	}
-	}
+	ctx->sparse_on = s;
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_cuda_spmv_ell( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t K,
-                                       const int* index, const void* data, const void* x, void* y, int accumulate )
+static hyb_status_t hyb_cuda_launch( hyb_dctx_t* ctx, int stream, const void* impl, const void* args,
+                                     size_t args_size )
 {
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	cudaStream_t s = ctx->stream[stream];
-	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_dellmv_cuda( m, K, index, data, x, y, accumulate, s )
-	                                 : hyb_sellmv_cuda( m, K, index, data, x, y, accumulate, s ) );
-	return HYB_OK;
+	const hyb_kernel_impl_t* k = impl;
+	cudaStream_t             s = NULL;
+	(void)args_size; /* the launcher reads its arguments before it returns */
+	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
+	if ( st == HYB_OK && ( k->needs & HYB_KERNEL_NEEDS_BLAS ) ) st = hyb_cuda_blas_on( ctx, s );
+	if ( st == HYB_OK && ( k->needs & HYB_KERNEL_NEEDS_SPARSE ) ) st = hyb_cuda_sparse_on( ctx, s );
+	if ( st != HYB_OK ) return st;
+	hyb_kernel_env_t env = { .stream = s, .blas = ctx->blas, .sparse = ctx->sparse, .ordinal = ctx->dev };
+	return k->launch( &env, args );
 }
 
-static hyb_status_t hyb_cuda_spmv_dia( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
-                                       const int* offset, const void* data, const void* x, void* y, int accumulate )
+static hyb_status_t hyb_cuda_kernel_attr( int dev, const void* impl, int block, size_t smem,
+                                          hyb_kernel_attr_t* out )
 {
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	cudaStream_t s = ctx->stream[stream];
-	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_ddiamv_cuda( m, ndiag, offset, data, x, y, accumulate, s )
-	                                 : hyb_sdiamv_cuda( m, ndiag, offset, data, x, y, accumulate, s ) );
-	return HYB_OK;
-}
-
-static hyb_status_t hyb_cuda_spmv_csr( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
-                                       const int* col, const void* val, int base, double mean_len, const void* x,
-                                       void* y, int accumulate )
-{
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	cudaStream_t s = ctx->stream[stream];
-	HYB_CUDA_TRY( prec == HYB_PREC_D
-	                  ? hyb_dcsrmv_cuda( rows, ptr, col, val, base, mean_len, x, y, accumulate, s )
-	                  : hyb_scsrmv_cuda( rows, ptr, col, val, base, mean_len, x, y, accumulate, s ) );
-	return HYB_OK;
-}
-
-static hyb_status_t hyb_cuda_vadd( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* z, void* y )
-{
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	cudaStream_t s = ctx->stream[stream];
-	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_dvadd_cuda( n, z, y, s ) : hyb_svadd_cuda( n, z, y, s ) );
-	return HYB_OK;
-}
-
-static hyb_status_t hyb_cuda_gtsv_spike( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
-                                         const void* dl, const void* d, const void* du, void* b, int64_t ldb,
-                                         int64_t m )
-{
-	if ( m < 1 || m > hyb_gtsv_cuda_max_window() ) return HYB_E_NOT_SUPPORTED;
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	cudaStream_t s = ctx->stream[stream];
-	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_dgtsv_cuda_spike( n, nrhs, dl, d, du, b, ldb, m, s )
-	                                 : hyb_sgtsv_cuda_spike( n, nrhs, dl, d, du, b, ldb, m, s ) );
-	return HYB_OK;
-}
-
-static hyb_status_t hyb_cuda_gtsv_pivots( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* dl,
-                                          const void* d, const void* du, void* out, double first, int64_t warm )
-{
-	if ( prec != HYB_PREC_S && prec != HYB_PREC_D ) return HYB_E_NOT_SUPPORTED;
-	if ( n < 0 || warm < 1 ) return HYB_E_INVALID;
-	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
-	cudaStream_t s = ctx->stream[stream];
-	HYB_CUDA_TRY( prec == HYB_PREC_D ? hyb_dgtsv_cuda_pivots( n, dl, d, du, out, first, warm, s )
-	                                 : hyb_sgtsv_cuda_pivots( n, dl, d, du, out, (float)first, warm, s ) );
+	const hyb_kernel_impl_t* k    = impl;
+	const void*              func = k->func ? k->func() : NULL;
+	memset( out, 0, sizeof *out );
+	if ( func == NULL ) return HYB_E_NOT_SUPPORTED;
+	if ( hyb_cuda_use( dev ) != HYB_OK ) return HYB_E_DEVICE;
+	struct cudaFuncAttributes a;
+	int                       per_sm = 0, blocks = 0;
+	HYB_CUDA_TRY( cudaFuncGetAttributes( &a, func ) );
+	HYB_CUDA_TRY( cudaDeviceGetAttribute( &per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev ) );
+	out->regs_per_thread       = a.numRegs;
+	out->max_threads_per_block = a.maxThreadsPerBlock;
+	out->shared_bytes          = a.sharedSizeBytes;
+	out->local_bytes           = a.localSizeBytes;
+	if ( block > a.maxThreadsPerBlock ) return HYB_OK; /* cannot launch: no resident block */
+	HYB_CUDA_TRY( cudaOccupancyMaxActiveBlocksPerMultiprocessor( &blocks, func, block, smem ) );
+	out->blocks_per_sm = blocks;
+	out->occupancy     = per_sm > 0 ? (double)blocks * (double)block / (double)per_sm : 0;
 	return HYB_OK;
 }
 
@@ -496,15 +407,12 @@ static const hyb_device_ops_t hyb_cuda_ops = {
 	.stream_sync     = hyb_cuda_stream_sync,
 	.copy_h2d        = hyb_cuda_h2d,
 	.copy_d2h        = hyb_cuda_d2h,
-	.gemm            = hyb_cuda_gemm,
-	.trsm            = hyb_cuda_trsm,
-	.trmm            = hyb_cuda_trmm,
-	.spmv_ell        = hyb_cuda_spmv_ell,
-	.spmv_dia        = hyb_cuda_spmv_dia,
-	.spmv_csr        = hyb_cuda_spmv_csr,
-	.vadd            = hyb_cuda_vadd,
-	.gtsv_spike      = hyb_cuda_gtsv_spike,
-	.gtsv_pivots     = hyb_cuda_gtsv_pivots,
+	.copy_d2d        = hyb_cuda_d2d,
+	.memset          = hyb_cuda_memset,
+	.kernel_find     = hyb_cuda_kernel_find,
+	.kernel_name     = hyb_cuda_kernel_name,
+	.launch          = hyb_cuda_launch,
+	.kernel_attr     = hyb_cuda_kernel_attr,
 };
 
 /* The plugin's one exported symbol. */

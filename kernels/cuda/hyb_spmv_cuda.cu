@@ -237,4 +237,9 @@ extern "C"
 		return hyb_axpyi<float>(nz, val, idx, y, stream);
 	}
 
+	const void* hyb_spmv_cuda_ell_func(void)
+	{
+		return (const void*)hyb_ell_kernel<double>;
+	}
+
 } /* extern "C" */

@@ -63,6 +63,10 @@ extern "C"
 	cudaError_t hyb_saxpyi_cuda(int64_t nz, const float* val, const int* idx, float* y,
 	                            cudaStream_t stream);
 
+	/* The double ELL kernel's address, for the runtime's report of its registers and
+	   occupancy (the spmv.ell kernel's attributes). */
+	const void* hyb_spmv_cuda_ell_func(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include "hyb_copy.h"
 #include "hyb_log.h"
 #include "kernels/cpu/hyb_gtsv_cpu.h"
+#include "kernels/gtsv/hyb_gtsv_kernels.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_gtsv_pin.h"
 

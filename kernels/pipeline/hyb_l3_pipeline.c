@@ -12,6 +12,7 @@
 #include "hyb_log.h"
 #include "hyb_team.h"
 #include "kernels/hyb_device.h"
+#include "kernels/l3/hyb_l3_kernels.h"
 
 /* Staging buffers in flight each way: two would be double buffering; a third
    lets a host copy run while one DMA is queued and another executes. */
@@ -45,6 +46,7 @@ typedef struct
 	_Atomic int*              state; /* HYB_TASK_* per task */
 	_Atomic int               error; /* first device error */
 	int                       reg[2]; /* operands a, b registered for direct DMA */
+	hyb_dev_t*                regdev; /* device 0's context that registered them, or NULL */
 	double                    load_share; /* of the host copy work: load1's (hyb_load_share) */
 	double                    copy_bytes; /* staged and stored, an update counted 1.5 times */
 	pthread_mutex_t           stat_mu;
@@ -69,10 +71,12 @@ typedef struct
 	int          threads;
 	/* The copy threads of a call, threads + threads / 2 in all, are divided
 	   between load1 and store2 by the bytes each moves (hyb_split_threads):
-	   teams[side][size - 1] is the team of `size` threads (the issuer or the
-	   storer and size - 1 workers), created on first use and kept. */
+	   teams[side] (the issuer or the storer and up to total - 1 workers) is
+	   made on first use with total - 1 workers and kept; a call uses the part
+	   of it its share needs (hyb_team_use), so a context never holds more
+	   than 2 (total - 1) copy workers whatever the shares of its calls. */
 	int          total;
-	hyb_team_t** teams[2];
+	hyb_team_t*  teams[2];
 
 	/* The storer: issues each finished tile's download (store1) as soon as
 	   an output staging buffer is free, and copies downloaded tiles into
@@ -104,11 +108,7 @@ static void hyb_engine_free( void* p )
 	}
 	for ( int i = 0; i < e->nevs; i++ ) hyb_dev_event_destroy( e->dev, e->evs[i] );
 	free( e->evs );
-	for ( int side = 0; side < 2; side++ )
-	{
-		for ( int i = 0; e->teams[side] && i < e->total; i++ ) hyb_team_destroy( e->teams[side][i] );
-		free( e->teams[side] );
-	}
+	for ( int side = 0; side < 2; side++ ) hyb_team_destroy( e->teams[side] );
 	pthread_mutex_destroy( &e->mu );
 	pthread_cond_destroy( &e->cv );
 	free( e );
@@ -134,9 +134,7 @@ static hyb_engine_t* hyb_engine_get( hyb_dev_t* d, int threads )
 	pthread_cond_init( &e->cv, NULL );
 	e->threads   = threads;
 	e->total     = threads + threads / 2 > 2 ? threads + threads / 2 : 2;
-	e->teams[0]  = calloc( (size_t)e->total, sizeof *e->teams[0] );
-	e->teams[1]  = calloc( (size_t)e->total, sizeof *e->teams[1] );
-	e->storer_up = e->teams[0] && e->teams[1] && pthread_create( &e->storer, NULL, hyb_storer_main, e ) == 0;
+	e->storer_up = pthread_create( &e->storer, NULL, hyb_storer_main, e ) == 0;
 	if ( !e->storer_up )
 	{
 		hyb_engine_free( e );
@@ -146,14 +144,14 @@ static hyb_engine_t* hyb_engine_get( hyb_dev_t* d, int threads )
 	return e;
 }
 
-/* The team of `size` threads for `side` (0 load1, 1 store2); NULL (the
+/* The team for `side` (0 load1, 1 store2) set to run on `size` threads; NULL (the
    caller copies alone) for a size of 1 or when threads cannot be made. */
 static hyb_team_t* hyb_engine_team( hyb_engine_t* e, int side, int size )
 {
 	if ( size < 2 ) return NULL;
-	if ( size > e->total ) size = e->total;
-	if ( e->teams[side][size - 1] == NULL ) e->teams[side][size - 1] = hyb_team_create( size - 1 );
-	return e->teams[side][size - 1];
+	if ( e->teams[side] == NULL ) e->teams[side] = hyb_team_create( e->total - 1 );
+	hyb_team_use( e->teams[side], size );
+	return e->teams[side];
 }
 
 /* At least n events, kept across calls (an event is only ever waited on
@@ -376,6 +374,7 @@ struct hyb_worker_s
 	hyb_dev_t*    d;
 	hyb_engine_t* eng;
 	int           index;
+	int           borrowed; /* d is the run's regdev: released by the run, not the worker */
 
 	/* device memory */
 	char*   slots;
@@ -811,7 +810,7 @@ static void hyb_worker_teardown( hyb_worker_t* k )
 		/* Nothing may still be copying into staging or device memory when the
 		   context goes back to the pool. */
 		for ( int s = 0; s < HYB_STREAM_COUNT; s++ ) hyb_dev_stream_sync( k->d, s );
-		hyb_dev_release( k->d );
+		if ( !k->borrowed ) hyb_dev_release( k->d );
 	}
 	free( k->blk_slot );
 	free( k->slot_blk );
@@ -862,7 +861,15 @@ static void* hyb_worker_main( void* arg )
 	hyb_worker_t* k  = arg;
 	hyb_run_t*    R  = k->run;
 	double        t0 = hyb_now();
-	hyb_status_t  st = hyb_dev_acquire( k->index, &k->d );
+	/* Device 0's worker computes on the context that registered the operands, when it is
+	   sound: an application thread then holds one context of a device, not two, and with
+	   it one engine's threads (docs/architecture.md, "Threads"). */
+	hyb_status_t st = HYB_OK;
+	k->borrowed     = k->index == 0 && R->regdev && !atomic_load( &R->regdev->broken );
+	if ( k->borrowed )
+		k->d = R->regdev;
+	else
+		st = hyb_dev_acquire( k->index, &k->d );
 	if ( st != HYB_OK )
 	{
 		k->d = NULL;
@@ -987,6 +994,7 @@ hyb_status_t hyb_l3_pipeline_run( const hyb_l3_work_t* w, const hyb_l3_exec_opts
 
 	hyb_dev_t* regdev = NULL;
 	if ( o->register_ops && hyb_dev_acquire( 0, &regdev ) == HYB_OK ) hyb_register_operands( &R, regdev );
+	R.regdev     = regdev;
 	R.load_share = hyb_load_share( w, R.reg, &R.copy_bytes );
 
 	int           ndev = o->ndev > 0 ? o->ndev : 1;

@@ -15,6 +15,7 @@
 #include "hyb_state.h"
 #include "hyb_team.h"
 #include "kernels/hyb_device.h"
+#include "kernels/spmv/hyb_spmv_kernels.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 
 /* x goes up in chunks of this many bytes (at least), at most HYB_PIPE_MAX_CHUNKS of them:

@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The simulated device: host threads play the streams, host memory plays
-   device memory, reference kernels play the library, and optional delays
-   play the bandwidths and rates. It runs every pipeline in CI. */
+/* The simulated device: host threads play the streams (one per stream, started on the
+   stream's first use), host memory plays device memory, the families' registered sim
+   launchers play the kernels, and optional delays play the bandwidths and rates. It
+   runs every pipeline in CI. */
 #define _GNU_SOURCE
 #include "kernels/sim/hyb_device_sim.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "kernels/sim/hyb_sim_kernels.h"
+#include "kernels/hyb_kernel_registry.h"
 
 #define HYB_SIM_MAX_DEVICES 16
 
@@ -32,7 +34,8 @@ struct hyb_devent_s
 
 typedef enum
 {
-	HYB_SIM_OP_FN,     /* run a closure (copy, kernel) */
+	HYB_SIM_OP_FN,     /* run a closure (copy, memset) */
+	HYB_SIM_OP_KERNEL, /* run a registered kernel's sim launcher on the copied arguments */
 	HYB_SIM_OP_RECORD, /* mark an event reached */
 	HYB_SIM_OP_WAIT    /* wait for an event */
 } hyb_sim_op_kind_t;
@@ -41,35 +44,34 @@ typedef struct hyb_sim_op_s
 {
 	hyb_sim_op_kind_t kind;
 	void ( *fn )( struct hyb_sim_op_s* op );
-	double            cost; /* simulated seconds beyond the real work */
-	hyb_devent_t*     ev;
-	uint64_t          seq;
-	/* closure data */
-	hyb_prec_t        prec;
-	char              o1, o2, o3, o4;
-	int64_t           m, n, k, lda, ldb, ldc;
-	double            alpha[2], beta[2];
-	const void*       a;
-	const void*       b;
-	void*             c;
-	size_t            dpitch, spitch, width, rows;
-	struct hyb_sim_op_s* next;
+	double                  cost; /* simulated seconds beyond the real work */
+	hyb_devent_t*           ev;
+	uint64_t                seq;
+	const hyb_kernel_def_t* kernel;
+	/* closure data of copies and memsets */
+	void*                   dst;
+	const void*             src;
+	size_t                  dpitch, spitch, width, rows;
+	int                     value;
+	struct hyb_sim_op_s*    next;
+	max_align_t             args[]; /* the kernel's argument struct, copied at launch */
 } hyb_sim_op_t;
 
 typedef struct
 {
-	pthread_t       thread;
-	pthread_mutex_t mu;
-	pthread_cond_t  cv;
-	hyb_sim_op_t *  head, *tail;
-	int             busy, quit;
+	pthread_t          thread;
+	int                started; /* the thread exists (made on the first enqueue) */
+	pthread_mutex_t    mu;
+	pthread_cond_t     cv;
+	hyb_sim_op_t *     head, *tail;
+	int                busy, quit;
 	struct hyb_dctx_s* ctx;
 } hyb_sim_stream_t;
 
 struct hyb_dctx_s
 {
 	int              dev;
-	hyb_sim_stream_t streams[HYB_STREAM_COUNT];
+	hyb_sim_stream_t streams[HYB_DEV_STREAMS];
 	_Atomic int      sticky; /* first error of this context (hyb_status_t) */
 };
 
@@ -128,6 +130,18 @@ static void* hyb_sim_stream_main( void* arg )
 				hyb_sim_sleep( op->cost - ( hyb_sim_now() - t0 ) );
 			}
 			break;
+		case HYB_SIM_OP_KERNEL:
+			if ( sticky == HYB_OK )
+			{
+				double           t0  = hyb_sim_now();
+				hyb_kernel_env_t env = { .ordinal = s->ctx->dev };
+				hyb_status_t     st  = op->kernel->sim( &env, op->args );
+				/* A failed kernel fails the context, as a device error would. */
+				int ok = HYB_OK;
+				if ( st != HYB_OK ) atomic_compare_exchange_strong( &s->ctx->sticky, &ok, (int)st );
+				hyb_sim_sleep( op->cost - ( hyb_sim_now() - t0 ) );
+			}
+			break;
 		case HYB_SIM_OP_RECORD: hyb_sim_event_reach( op->ev, op->seq, sticky ); break;
 		case HYB_SIM_OP_WAIT:
 			pthread_mutex_lock( &op->ev->mu );
@@ -145,7 +159,7 @@ static void* hyb_sim_stream_main( void* arg )
 
 static hyb_status_t hyb_sim_enqueue( hyb_dctx_t* ctx, int stream, hyb_sim_op_t* op )
 {
-	if ( stream < 0 || stream >= HYB_STREAM_COUNT )
+	if ( stream < 0 || stream >= HYB_DEV_STREAMS )
 	{
 		free( op );
 		return HYB_E_INVALID;
@@ -153,6 +167,17 @@ static hyb_status_t hyb_sim_enqueue( hyb_dctx_t* ctx, int stream, hyb_sim_op_t* 
 	hyb_sim_stream_t* s = &ctx->streams[stream];
 	op->next            = NULL;
 	pthread_mutex_lock( &s->mu );
+	if ( !s->started )
+	{
+		/* The stream's thread, on the stream's first use. */
+		if ( pthread_create( &s->thread, NULL, hyb_sim_stream_main, s ) != 0 )
+		{
+			pthread_mutex_unlock( &s->mu );
+			free( op );
+			return HYB_E_NO_MEMORY;
+		}
+		s->started = 1;
+	}
 	if ( s->tail )
 		s->tail->next = op;
 	else
@@ -199,25 +224,12 @@ static hyb_status_t hyb_sim_ctx_create( int dev, hyb_dctx_t** out )
 	hyb_dctx_t* ctx = calloc( 1, sizeof *ctx );
 	if ( ctx == NULL ) return HYB_E_NO_MEMORY;
 	ctx->dev = dev;
-	for ( int i = 0; i < HYB_STREAM_COUNT; i++ )
+	for ( int i = 0; i < HYB_DEV_STREAMS; i++ )
 	{
 		hyb_sim_stream_t* s = &ctx->streams[i];
 		s->ctx              = ctx;
 		pthread_mutex_init( &s->mu, NULL );
 		pthread_cond_init( &s->cv, NULL );
-		if ( pthread_create( &s->thread, NULL, hyb_sim_stream_main, s ) != 0 )
-		{
-			for ( int j = 0; j < i; j++ )
-			{
-				pthread_mutex_lock( &ctx->streams[j].mu );
-				ctx->streams[j].quit = 1;
-				pthread_cond_broadcast( &ctx->streams[j].cv );
-				pthread_mutex_unlock( &ctx->streams[j].mu );
-				pthread_join( ctx->streams[j].thread, NULL );
-			}
-			free( ctx );
-			return HYB_E_NO_MEMORY;
-		}
 	}
 	*out = ctx;
 	return HYB_OK;
@@ -226,14 +238,15 @@ static hyb_status_t hyb_sim_ctx_create( int dev, hyb_dctx_t** out )
 static void hyb_sim_ctx_destroy( hyb_dctx_t* ctx, int broken )
 {
 	(void)broken;
-	for ( int i = 0; i < HYB_STREAM_COUNT; i++ )
+	for ( int i = 0; i < HYB_DEV_STREAMS; i++ )
 	{
 		hyb_sim_stream_t* s = &ctx->streams[i];
 		pthread_mutex_lock( &s->mu );
-		s->quit = 1;
+		s->quit     = 1;
+		int started = s->started;
 		pthread_cond_broadcast( &s->cv );
 		pthread_mutex_unlock( &s->mu );
-		pthread_join( s->thread, NULL );
+		if ( started ) pthread_join( s->thread, NULL );
 		pthread_mutex_destroy( &s->mu );
 		pthread_cond_destroy( &s->cv );
 	}
@@ -367,6 +380,7 @@ static hyb_status_t hyb_sim_event_elapsed( hyb_dctx_t* ctx, hyb_devent_t* from, 
 
 static hyb_status_t hyb_sim_stream_sync( hyb_dctx_t* ctx, int stream )
 {
+	if ( stream < 0 || stream >= HYB_DEV_STREAMS ) return HYB_E_INVALID;
 	hyb_sim_stream_t* s = &ctx->streams[stream];
 	pthread_mutex_lock( &s->mu );
 	while ( s->head != NULL || s->busy ) pthread_cond_wait( &s->cv, &s->mu );
@@ -379,9 +393,10 @@ static hyb_status_t hyb_sim_stream_sync( hyb_dctx_t* ctx, int stream )
 static void hyb_sim_copy_fn( hyb_sim_op_t* op )
 {
 	for ( size_t r = 0; r < op->rows; r++ )
-		memcpy( (char*)op->c + r * op->dpitch, (const char*)op->a + r * op->spitch, op->width );
+		memcpy( (char*)op->dst + r * op->dpitch, (const char*)op->src + r * op->spitch, op->width );
 }
 
+/* Every copy direction: host memory on both sides, throttled to the simulated bandwidth. */
 static hyb_status_t hyb_sim_copy( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch,
                                   const void* src, size_t spitch, size_t width, size_t rows )
 {
@@ -389,8 +404,8 @@ static hyb_status_t hyb_sim_copy( hyb_dctx_t* ctx, int stream, void* dst, size_t
 	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
 	op->fn     = hyb_sim_copy_fn;
-	op->c      = dst;
-	op->a      = src;
+	op->dst    = dst;
+	op->src    = src;
 	op->dpitch = dpitch;
 	op->spitch = spitch;
 	op->width  = width;
@@ -400,225 +415,64 @@ static hyb_status_t hyb_sim_copy( hyb_dctx_t* ctx, int stream, void* dst, size_t
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
-static void hyb_sim_gemm_fn( hyb_sim_op_t* op )
+static void hyb_sim_memset_fn( hyb_sim_op_t* op )
 {
-	hyb_sim_gemm( op->prec, op->o1, op->o2, op->m, op->n, op->k, op->alpha, op->a, op->lda, op->b,
-	              op->ldb, op->beta, op->c, op->ldc );
+	memset( op->dst, op->value, op->width );
 }
 
-static double hyb_sim_flop_cost( double flops )
-{
-	return hyb_sim_env.sim_latency + ( hyb_sim_env.sim_flops > 0 ? flops / hyb_sim_env.sim_flops : 0 );
-}
-
-static hyb_status_t hyb_sim_gemm_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char ta, char tb,
-                                    int64_t m, int64_t n, int64_t k, const double alpha[2],
-                                    const void* a, int64_t lda, const void* b, int64_t ldb,
-                                    const double beta[2], void* c, int64_t ldc )
+static hyb_status_t hyb_sim_memset( hyb_dctx_t* ctx, int stream, void* dptr, int value, size_t bytes )
 {
 	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
-	op->fn   = hyb_sim_gemm_fn;
-	op->prec = prec;
-	op->o1 = ta, op->o2 = tb;
-	op->m = m, op->n = n, op->k = k;
-	memcpy( op->alpha, alpha, sizeof op->alpha );
-	memcpy( op->beta, beta, sizeof op->beta );
-	op->a = a, op->lda = lda, op->b = b, op->ldb = ldb, op->c = c, op->ldc = ldc;
-	op->cost = hyb_sim_flop_cost( 2.0 * (double)m * (double)n * (double)k *
-	                              ( hyb_prec_is_complex( prec ) ? 4 : 1 ) );
+	op->fn    = hyb_sim_memset_fn;
+	op->dst   = dptr;
+	op->value = value;
+	op->width = bytes;
+	op->cost  = hyb_sim_env.sim_latency + ( hyb_sim_env.sim_bw > 0 ? (double)bytes / hyb_sim_env.sim_bw : 0 );
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
-static void hyb_sim_trsm_fn( hyb_sim_op_t* op )
+/* ------------------------------------------------------------ kernels */
+
+/* The simulated device implements a registered kernel through the sim launcher in its
+   declaration: the handle is the declaration itself. */
+static const void* hyb_sim_kernel_find( const hyb_kernel_def_t* def )
 {
-	hyb_sim_trsm( op->prec, op->o1, op->o2, op->o3, op->o4, op->m, op->n, op->alpha, op->a, op->lda,
-	              op->c, op->ldc );
+	return def && def->sim ? def : NULL;
 }
 
-static hyb_status_t hyb_sim_trsm_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char side,
-                                    char uplo, char trans, char diag, int64_t m, int64_t n,
-                                    const double alpha[2], const void* a, int64_t lda, void* b,
-                                    int64_t ldb )
+static const char* hyb_sim_kernel_name( int i )
 {
-	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
+	for ( int k = 0, seen = 0; k < hyb_kernel_count(); k++ )
+		if ( hyb_kernel_def( k )->sim && seen++ == i ) return hyb_kernel_def( k )->name;
+	return NULL;
+}
+
+static hyb_status_t hyb_sim_launch( hyb_dctx_t* ctx, int stream, const void* impl, const void* args,
+                                    size_t args_size )
+{
+	const hyb_kernel_def_t* def = impl;
+	hyb_sim_op_t*           op  = calloc( 1, sizeof *op + args_size );
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
-	op->fn   = hyb_sim_trsm_fn;
-	op->prec = prec;
-	op->o1 = side, op->o2 = uplo, op->o3 = trans, op->o4 = diag;
-	op->m = m, op->n = n;
-	memcpy( op->alpha, alpha, sizeof op->alpha );
-	op->a = a, op->lda = lda, op->c = b, op->ldc = ldb;
-	double dim = side == 'L' ? (double)m : (double)n;
-	op->cost   = hyb_sim_flop_cost( dim * (double)m * (double)n );
+	op->kind   = HYB_SIM_OP_KERNEL;
+	op->kernel = def;
+	memcpy( op->args, args, args_size );
+	/* Throttled to the simulated rates: compute-bound work by its flops, memory-bound
+	   work like a copy of the bytes it touches. */
+	double flops = 0, bytes = 0;
+	if ( def->work ) def->work( args, &flops, &bytes );
+	op->cost = hyb_sim_env.sim_latency + ( hyb_sim_env.sim_flops > 0 ? flops / hyb_sim_env.sim_flops : 0 ) +
+	           ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
-static void hyb_sim_trmm_fn( hyb_sim_op_t* op )
+/* A simulated device has no registers to report. */
+static hyb_status_t hyb_sim_kernel_attr( int dev, const void* impl, int block, size_t smem,
+                                         hyb_kernel_attr_t* out )
 {
-	hyb_sim_trmm( op->prec, op->o1, op->o2, op->o3, op->o4, op->m, op->n, op->alpha, op->a, op->lda,
-	              op->b, op->ldb, op->c, op->ldc );
-}
-
-static hyb_status_t hyb_sim_trmm_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, char side,
-                                    char uplo, char trans, char diag, int64_t m, int64_t n,
-                                    const double alpha[2], const void* a, int64_t lda, const void* b,
-                                    int64_t ldb, void* c, int64_t ldc )
-{
-	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
-	if ( op == NULL ) return HYB_E_NO_MEMORY;
-	op->fn   = hyb_sim_trmm_fn;
-	op->prec = prec;
-	op->o1 = side, op->o2 = uplo, op->o3 = trans, op->o4 = diag;
-	op->m = m, op->n = n;
-	memcpy( op->alpha, alpha, sizeof op->alpha );
-	op->a = a, op->lda = lda, op->b = b, op->ldb = ldb, op->c = c, op->ldc = ldc;
-	double dim = side == 'L' ? (double)m : (double)n;
-	op->cost   = hyb_sim_flop_cost( dim * (double)m * (double)n );
-	return hyb_sim_enqueue( ctx, stream, op );
-}
-
-/* Sparse and tridiagonal kernels: the closure fields are reused with these
-   meanings (m, n=K/ndiag/nrhs, lda=ldb/base, k=window, a..c pointers). */
-typedef struct
-{
-	hyb_sim_op_t base;
-	const void * p0, *p1, *p2;
-	void*        out;
-	int          flag;
-} hyb_sim_kop_t;
-
-static void hyb_sim_ell_fn( hyb_sim_op_t* op )
-{
-	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
-	hyb_sim_spmv_ell( op->prec, op->m, op->n, k->p0, k->p1, k->p2, k->out, k->flag );
-}
-
-static void hyb_sim_dia_fn( hyb_sim_op_t* op )
-{
-	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
-	hyb_sim_spmv_dia( op->prec, op->m, op->n, k->p0, k->p1, k->p2, k->out, k->flag );
-}
-
-static void hyb_sim_csr_fn( hyb_sim_op_t* op )
-{
-	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
-	hyb_sim_spmv_csr( op->prec, op->m, k->p0, op->a, k->p1, (int)op->lda, k->p2, k->out, k->flag );
-}
-
-static void hyb_sim_vadd_fn( hyb_sim_op_t* op )
-{
-	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
-	hyb_sim_vadd( op->prec, op->m, k->p0, k->out );
-}
-
-static void hyb_sim_gtsv_fn( hyb_sim_op_t* op )
-{
-	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
-	hyb_sim_gtsv( op->prec, op->m, op->n, k->p0, k->p1, k->p2, k->out, op->ldb );
-}
-
-/* Pivots: op->m = n, op->k = warm, op->alpha[0] = first. */
-static void hyb_sim_pivots_fn( hyb_sim_op_t* op )
-{
-	hyb_sim_kop_t* k = (hyb_sim_kop_t*)op;
-	hyb_sim_gtsv_pivots( op->prec, op->m, k->p0, k->p1, k->p2, k->out, op->alpha[0], op->k );
-}
-
-static hyb_status_t hyb_sim_kernel( hyb_dctx_t* ctx, int stream, void ( *fn )( hyb_sim_op_t* ), hyb_prec_t prec,
-                                    int64_t m, int64_t n, const void* p0, const void* p1, const void* p2, void* out,
-                                    int flag, double bytes )
-{
-	hyb_sim_kop_t* k = calloc( 1, sizeof *k );
-	if ( k == NULL ) return HYB_E_NO_MEMORY;
-	k->base.kind = HYB_SIM_OP_FN;
-	k->base.fn   = fn;
-	k->base.prec = prec;
-	k->base.m = m, k->base.n = n;
-	k->p0 = p0, k->p1 = p1, k->p2 = p2, k->out = out, k->flag = flag;
-	/* Memory-bound kernels: throttled like a copy of the bytes they touch. */
-	k->base.cost = hyb_sim_env.sim_latency + ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
-	return hyb_sim_enqueue( ctx, stream, &k->base );
-}
-
-static hyb_status_t hyb_sim_ell_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t K,
-                                   const int* index, const void* data, const void* x, void* y, int accumulate )
-{
-	return hyb_sim_kernel( ctx, stream, hyb_sim_ell_fn, prec, m, K, index, data, x, y, accumulate,
-	                       (double)m * (double)K * 12 );
-}
-
-static hyb_status_t hyb_sim_dia_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
-                                   const int* offset, const void* data, const void* x, void* y, int accumulate )
-{
-	return hyb_sim_kernel( ctx, stream, hyb_sim_dia_fn, prec, m, ndiag, offset, data, x, y, accumulate,
-	                       (double)m * (double)ndiag * 8 );
-}
-
-static hyb_status_t hyb_sim_csr_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t rows, const int* ptr,
-                                   const int* col, const void* val, int base, double mean_len, const void* x,
-                                   void* y, int accumulate )
-{
-	hyb_sim_kop_t* k;
-	hyb_status_t   st = HYB_OK;
-	(void)mean_len;
-	k = calloc( 1, sizeof *k );
-	if ( k == NULL ) return HYB_E_NO_MEMORY;
-	k->base.kind = HYB_SIM_OP_FN;
-	k->base.fn   = hyb_sim_csr_fn;
-	k->base.prec = prec;
-	k->base.m    = rows;
-	k->base.a    = col;
-	k->base.lda  = base;
-	k->p0 = ptr, k->p1 = val, k->p2 = x, k->out = y, k->flag = accumulate;
-	k->base.cost = hyb_sim_env.sim_latency;
-	st           = hyb_sim_enqueue( ctx, stream, &k->base );
-	return st;
-}
-
-static hyb_status_t hyb_sim_vadd_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* z,
-                                    void* y )
-{
-	return hyb_sim_kernel( ctx, stream, hyb_sim_vadd_fn, prec, n, 0, z, NULL, NULL, y, 0, (double)n * 24 );
-}
-
-static hyb_status_t hyb_sim_gtsv_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, int64_t nrhs,
-                                    const void* dl, const void* d, const void* du, void* b, int64_t ldb, int64_t m )
-{
-	(void)m; /* the reference solve is exact */
-	hyb_sim_kop_t* k = calloc( 1, sizeof *k );
-	if ( k == NULL ) return HYB_E_NO_MEMORY;
-	k->base.kind = HYB_SIM_OP_FN;
-	k->base.fn   = hyb_sim_gtsv_fn;
-	k->base.prec = prec;
-	k->base.m = n, k->base.n = nrhs, k->base.ldb = ldb;
-	k->p0 = dl, k->p1 = d, k->p2 = du, k->out = b;
-	k->base.cost = hyb_sim_env.sim_latency +
-	               ( hyb_sim_env.sim_bw > 0 ? (double)n * (double)( 4 + nrhs ) * 8 / hyb_sim_env.sim_bw : 0 );
-	return hyb_sim_enqueue( ctx, stream, &k->base );
-}
-
-/* The simulated kernel uses the partition rule (hyb_sim_gtsv_pivots), not the serial
-   recurrence, so that tests see the restarts a real device makes. */
-static hyb_status_t hyb_sim_pivots_q( hyb_dctx_t* ctx, int stream, hyb_prec_t prec, int64_t n, const void* dl,
-                                      const void* d, const void* du, void* out, double first, int64_t warm )
-{
-	if ( prec != HYB_PREC_S && prec != HYB_PREC_D ) return HYB_E_NOT_SUPPORTED;
-	if ( n < 0 || warm < 1 || ( n >= 1 && ( d == NULL || out == NULL ) ) ||
-	     ( n >= 2 && ( dl == NULL || du == NULL ) ) )
-		return HYB_E_INVALID;
-	hyb_sim_kop_t* k = calloc( 1, sizeof *k );
-	if ( k == NULL ) return HYB_E_NO_MEMORY;
-	k->base.kind = HYB_SIM_OP_FN;
-	k->base.fn   = hyb_sim_pivots_fn;
-	k->base.prec = prec;
-	k->base.m = n, k->base.k = warm, k->base.alpha[0] = first;
-	k->p0 = dl, k->p1 = d, k->p2 = du, k->out = out;
-	/* Memory-bound: dl, d, du read (again over each restart), out written. */
-	double rows  = (double)n * ( 1 + (double)warm / (double)hyb_sim_gtsv_pivots_part( warm ) );
-	k->base.cost = hyb_sim_env.sim_latency +
-	               ( hyb_sim_env.sim_bw > 0 ? rows * 4 * (double)hyb_prec_size( prec ) / hyb_sim_env.sim_bw : 0 );
-	return hyb_sim_enqueue( ctx, stream, &k->base );
+	(void)dev, (void)impl, (void)block, (void)smem;
+	memset( out, 0, sizeof *out );
+	return HYB_E_NOT_SUPPORTED;
 }
 
 static const hyb_device_ops_t hyb_sim_ops = {
@@ -644,15 +498,12 @@ static const hyb_device_ops_t hyb_sim_ops = {
 	.stream_sync     = hyb_sim_stream_sync,
 	.copy_h2d        = hyb_sim_copy,
 	.copy_d2h        = hyb_sim_copy,
-	.gemm            = hyb_sim_gemm_q,
-	.trsm            = hyb_sim_trsm_q,
-	.trmm            = hyb_sim_trmm_q,
-	.spmv_ell        = hyb_sim_ell_q,
-	.spmv_dia        = hyb_sim_dia_q,
-	.spmv_csr        = hyb_sim_csr_q,
-	.vadd            = hyb_sim_vadd_q,
-	.gtsv_spike      = hyb_sim_gtsv_q,
-	.gtsv_pivots     = hyb_sim_pivots_q,
+	.copy_d2d        = hyb_sim_copy,
+	.memset          = hyb_sim_memset,
+	.kernel_find     = hyb_sim_kernel_find,
+	.kernel_name     = hyb_sim_kernel_name,
+	.launch          = hyb_sim_launch,
+	.kernel_attr     = hyb_sim_kernel_attr,
 };
 
 const hyb_device_ops_t* hyb_sim_device_ops( void )

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The core's device layer (kernels/hyb_device_registry.c) on the simulated
    device: stage-2 init and device selection, budgets, the context pool,
-   cached workspaces within the budget, copies, events, fault-injection
-   plans and their synchronous and asynchronous semantics, disabling. */
+   cached workspaces within the budget, copies, events, the registered
+   kernels and their launch, fault-injection plans and their synchronous and
+   asynchronous semantics, disabling. */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
 #include <float.h>
@@ -15,7 +16,10 @@
 #include "hyb_log.h"
 #include "hyb_test_util.h"
 #include "kernels/hyb_device.h"
+#include "kernels/gtsv/hyb_gtsv_kernels.h"
+#include "kernels/l3/hyb_l3_kernels.h"
 #include "kernels/sim/hyb_device_sim.h"
+#include "kernels/spmv/hyb_spmv_kernels.h"
 
 #define MIB ( 1024.0 * 1024.0 )
 
@@ -517,6 +521,252 @@ static void test_gtsv_pivots( void )
 	free( host );
 }
 
+/* ------------------------------------------------------------------ registered kernels */
+
+/* Two kernels of this test's own: one the simulated device runs (it records what its
+   launcher saw), one no backend implements. */
+typedef struct
+{
+	int*       out;
+	int        value;
+	atomic_int* ordinal;
+} tdr_echo_args_t;
+
+static hyb_status_t tdr_echo_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	const tdr_echo_args_t* a = args;
+	if ( env->stream != NULL || env->blas != NULL || env->sparse != NULL ) return HYB_E_DEVICE;
+	atomic_store( a->ordinal, env->ordinal );
+	*a->out = a->value;
+	return a->value < 0 ? HYB_E_DEVICE : HYB_OK; /* a failing kernel: value < 0 */
+}
+
+static hyb_status_t tdr_echo_check( const void* args )
+{
+	return ( (const tdr_echo_args_t*)args )->out ? HYB_OK : HYB_E_INVALID;
+}
+
+static const hyb_kernel_def_t tdr_echo_kernel  = { .name      = "test.echo",
+	                                                .args_size = sizeof( tdr_echo_args_t ),
+	                                                .check     = tdr_echo_check,
+	                                                .sim       = tdr_echo_sim };
+static const hyb_kernel_def_t tdr_nosim_kernel  = { .name = "test.nowhere", .args_size = 8 };
+HYB_KERNEL_REGISTER( tdr_echo_kernel );
+HYB_KERNEL_REGISTER( tdr_nosim_kernel );
+
+static void test_kernel_table( void )
+{
+	static const char* family[] = { "l3.gemm",  "l3.trsm",  "l3.trmm",   "spmv.ell",   "spmv.dia",
+		                             "spmv.csr", "spmv.vadd", "gtsv.spike", "gtsv.pivots" };
+	int                n        = hyb_kernel_count();
+	CU_ASSERT( n >= 11 );
+	for ( unsigned i = 0; i < sizeof family / sizeof family[0]; i++ )
+	{
+		hyb_kernel_id_t id = hyb_kernel_find( family[i] );
+		if ( id == HYB_KERNEL_NONE ) fprintf( stderr, "\n    kernel %s not registered", family[i] );
+		CU_ASSERT_FATAL( id != HYB_KERNEL_NONE );
+		CU_ASSERT_STRING_EQUAL( hyb_kernel_def( id )->name, family[i] );
+		CU_ASSERT( hyb_kernel_def( id )->sim != NULL );
+		CU_ASSERT( hyb_kernel_def( id )->args_size > 0 );
+	}
+	/* Aliases, ids by declaration, distinct ids, unknown names. */
+	CU_ASSERT_EQUAL( hyb_kernel_find( "gemm" ), hyb_kernel_find( "l3.gemm" ) );
+	CU_ASSERT_EQUAL( hyb_kernel_find( "trsm" ), hyb_kernel_id( &hyb_l3_trsm_kernel ) );
+	CU_ASSERT_EQUAL( hyb_kernel_id( &hyb_spmv_ell_kernel ), hyb_kernel_find( "spmv.ell" ) );
+	CU_ASSERT_NOT_EQUAL( hyb_kernel_find( "spmv.ell" ), hyb_kernel_find( "spmv.dia" ) );
+	CU_ASSERT_EQUAL( hyb_kernel_find( "spmv.nope" ), HYB_KERNEL_NONE );
+	CU_ASSERT_EQUAL( hyb_kernel_find( NULL ), HYB_KERNEL_NONE );
+	CU_ASSERT_PTR_NULL( hyb_kernel_def( n ) );
+	CU_ASSERT_PTR_NULL( hyb_kernel_def( -1 ) );
+	atomic_int      cache = 0;
+	hyb_kernel_id_t id    = hyb_kernel_id_cached( &cache, &hyb_gtsv_spike_kernel );
+	CU_ASSERT_EQUAL( id, hyb_kernel_find( "gtsv.spike" ) );
+	CU_ASSERT_EQUAL( hyb_kernel_id_cached( &cache, &hyb_gtsv_spike_kernel ), id );
+	/* This file's kernels; names the table refuses. */
+	CU_ASSERT( hyb_kernel_find( "test.echo" ) != HYB_KERNEL_NONE );
+	CU_ASSERT( hyb_kernel_find( "test.nowhere" ) != HYB_KERNEL_NONE );
+	CU_ASSERT( hyb_kernel_name_valid( "a.b" ) && hyb_kernel_name_valid( "stencil.acoustic_25" ) );
+	static const char* bad[] = { "ab", "A.b", ".b", "a.", "a.b.c", "a-b.c", "", "a. b" };
+	for ( unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++ ) CU_ASSERT_FALSE( hyb_kernel_name_valid( bad[i] ) );
+	/* The simulated device lists every kernel with a sim launcher, and only those. */
+	const hyb_device_ops_t* sim = hyb_sim_device_ops();
+	int                     listed = 0, nosim = 0;
+	for ( int i = 0; sim->kernel_name( i ); i++ )
+	{
+		listed++;
+		nosim += strcmp( sim->kernel_name( i ), "test.nowhere" ) == 0;
+	}
+	int with_sim = 0;
+	for ( int k = 0; k < n; k++ ) with_sim += hyb_kernel_def( k )->sim != NULL;
+	CU_ASSERT_EQUAL( listed, with_sim );
+	CU_ASSERT_EQUAL( nosim, 0 );
+}
+
+/* A launch by id: the arguments are copied at launch, the launcher runs in stream order
+   with the simulated device's environment; a kernel the backend lacks and failed
+   argument checks queue nothing and leave the context usable; a failing kernel fails the
+   context at the next synchronization. */
+static void test_kernel_launch( void )
+{
+	hyb_kernel_id_t echo = hyb_kernel_id( &tdr_echo_kernel ), nowhere = hyb_kernel_id( &tdr_nosim_kernel );
+	CU_ASSERT_FATAL( echo != HYB_KERNEL_NONE && nowhere != HYB_KERNEL_NONE );
+	CU_ASSERT_FALSE( hyb_devices_kernel_supported( echo ) ); /* no device yet */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 2, "64M", NULL ), HYB_OK );
+	CU_ASSERT( hyb_devices_kernel_supported( echo ) );
+	CU_ASSERT_FALSE( hyb_devices_kernel_supported( nowhere ) );
+	CU_ASSERT_FALSE( hyb_devices_kernel_supported( -1 ) );
+	CU_ASSERT_FALSE( hyb_devices_kernel_supported( HYB_KERNEL_MAX ) );
+	hyb_dev_t* d = NULL;
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 1, &d ), HYB_OK );
+	int             out[HYB_DEV_STREAMS] = { 0 };
+	atomic_int      ordinal              = -1;
+	tdr_echo_args_t a                    = { .ordinal = &ordinal };
+	for ( int s = 0; s < HYB_DEV_STREAMS; s++ )
+	{
+		a.out   = &out[s];
+		a.value = 100 + s;
+		CU_ASSERT_EQUAL( hyb_dev_launch( d, s, echo, &a ), HYB_OK );
+	}
+	a.value = -7; /* the copy taken at launch ran, not this */
+	for ( int s = 0; s < HYB_DEV_STREAMS; s++ ) CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, s ), HYB_OK );
+	for ( int s = 0; s < HYB_DEV_STREAMS; s++ ) CU_ASSERT_EQUAL( out[s], 100 + s );
+	CU_ASSERT_EQUAL( atomic_load( &ordinal ), 1 );
+	/* Out-of-range streams, unknown and unimplemented kernels, failed checks. */
+	a.value = 1;
+	CU_ASSERT_EQUAL( hyb_dev_launch( d, HYB_DEV_STREAMS, echo, &a ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_dev_launch( d, -1, echo, &a ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_dev_launch( d, 0, nowhere, &a ), HYB_E_NOT_SUPPORTED );
+	CU_ASSERT_EQUAL( hyb_dev_launch( d, 0, -1, &a ), HYB_E_NOT_SUPPORTED );
+	CU_ASSERT_EQUAL( hyb_dev_launch( d, 0, echo, NULL ), HYB_E_INVALID );
+	a.out = NULL;
+	CU_ASSERT_EQUAL( hyb_dev_launch( d, 0, echo, &a ), HYB_E_INVALID );
+	double z[2] = { 1, 2 }, y[2] = { 0, 0 };
+	CU_ASSERT_EQUAL( hyb_dev_vadd( d, 0, HYB_PREC_Z, 1, z, y ), HYB_E_NOT_SUPPORTED );
+	CU_ASSERT_EQUAL( atomic_load( &d->broken ), 0 );
+	CU_ASSERT_EQUAL( hyb_dev_vadd( d, 3, HYB_PREC_D, 2, z, y ), HYB_OK ); /* any stream */
+	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 3 ), HYB_OK );
+	CU_ASSERT( y[0] == 1 && y[1] == 2 );
+	/* The simulated device reports no attributes. */
+	hyb_kernel_attr_t attr;
+	memset( &attr, 0xff, sizeof attr );
+	CU_ASSERT_EQUAL( hyb_dev_kernel_attr( d, hyb_kernel_id( &hyb_spmv_ell_kernel ), 128, 0, &attr ),
+	                 HYB_E_NOT_SUPPORTED );
+	CU_ASSERT( attr.regs_per_thread == 0 && attr.occupancy == 0 && attr.blocks_per_sm == 0 );
+	CU_ASSERT_EQUAL( hyb_dev_kernel_attr( d, nowhere, 128, 0, &attr ), HYB_E_NOT_SUPPORTED );
+	/* A kernel that fails: reported by the next synchronization, later work dropped. */
+	a.out   = &out[0];
+	a.value = -1;
+	CU_ASSERT_EQUAL( hyb_dev_launch( d, 2, echo, &a ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 2 ), HYB_E_DEVICE );
+	CU_ASSERT_EQUAL( atomic_load( &d->broken ), 1 );
+	a.value = 55;
+	CU_ASSERT_EQUAL( hyb_dev_launch( d, 2, echo, &a ), HYB_OK );
+	CU_ASSERT_NOT_EQUAL( hyb_dev_stream_sync( d, 2 ), HYB_OK );
+	CU_ASSERT_EQUAL( out[0], -1 );
+	hyb_dev_release( d );
+	hyb_t_sim_end();
+	CU_ASSERT_FALSE( hyb_devices_kernel_supported( echo ) );
+}
+
+/* Device-to-device copies and memsets on streams beyond the named three, ordered by
+   events; their fault kinds. */
+static void test_d2d_memset( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
+	hyb_dev_t* d = NULL;
+	void*      dev;
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_workspace( d, 4096, &dev ), HYB_OK );
+	unsigned char  host[256], back[6 * 40];
+	unsigned char* g = dev;
+	for ( int i = 0; i < 256; i++ ) host[i] = (unsigned char)( 3 * i + 1 );
+	hyb_devent_t *up = NULL, *moved = NULL;
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_event_create( d, &up ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_event_create( d, &moved ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_memset( d, 4, g + 1024, 0x5a, 1024 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_h2d( d, 4, g, 256, host, 256, 256, 1 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_record( d, 4, up ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_wait( d, 6, up ), HYB_OK );
+	/* 6 rows of 40 bytes, source pitch 40, destination pitch 64. */
+	CU_ASSERT_EQUAL( hyb_dev_d2d( d, 6, g + 1024, 64, g, 40, 40, 6 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_record( d, 6, moved ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_wait( d, 7, moved ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_d2h( d, 7, back, 40, g + 1024, 64, 40, 6 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 7 ), HYB_OK );
+	CU_ASSERT( memcmp( back, host, sizeof back ) == 0 );
+	unsigned char pad = 0;
+	CU_ASSERT_EQUAL( hyb_dev_d2h( d, 7, &pad, 1, g + 1024 + 50, 1, 1, 1 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 7 ), HYB_OK );
+	CU_ASSERT_EQUAL( pad, 0x5a ); /* between the rows: the memset's */
+	CU_ASSERT_EQUAL( hyb_dev_d2d( d, 5, g, 10, g + 100, 20, 20, 1 ), HYB_E_INVALID ); /* width > pitch */
+	hyb_dev_event_destroy( d, up );
+	hyb_dev_event_destroy( d, moved );
+	for ( int async = 0; async < 2; async++ )
+		for ( int kind = 0; kind < 2; kind++ )
+		{
+			CU_ASSERT_EQUAL( hyb_device_faults_set( kind ? ( async ? "memset:2a" : "memset:2" )
+			                                             : ( async ? "d2d:2a" : "d2d:2" ) ),
+			                 HYB_OK );
+			hyb_status_t st1 = kind ? hyb_dev_memset( d, 5, g, 0, 16 ) : hyb_dev_d2d( d, 5, g, 16, g + 64, 16, 16, 1 );
+			hyb_status_t st2 = kind ? hyb_dev_memset( d, 5, g, 0, 16 ) : hyb_dev_d2d( d, 5, g, 16, g + 64, 16, 16, 1 );
+			CU_ASSERT_EQUAL( st1, HYB_OK );
+			CU_ASSERT_EQUAL( st2, async ? HYB_OK : HYB_E_INJECTED );
+			CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 5 ), async ? HYB_E_INJECTED : HYB_OK );
+			CU_ASSERT_EQUAL( atomic_load( &d->broken ), 1 );
+			hyb_device_faults_set( NULL );
+			hyb_dev_release( d );
+			CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+			CU_ASSERT_EQUAL_FATAL( hyb_dev_workspace( d, 4096, &dev ), HYB_OK );
+			g = dev;
+		}
+	hyb_dev_release( d );
+	hyb_t_sim_end();
+}
+
+/* A kernel addressed by name or alias in a fault plan: its own launches are counted, the
+   other kernels' are not; "kernel" counts every launch. */
+static void test_fault_by_kernel_name( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_device_faults_set( "spmv.nope:1" ), HYB_E_PARSE );
+	CU_ASSERT_EQUAL( hyb_device_faults_set( "test.echo:1,spmv.vadd:2a,l3.trsm:4" ), HYB_OK );
+	double          one[2] = { 1, 0 }, zero[2] = { 0, 0 };
+	static const struct
+	{
+		const char* plan;
+		int         fails_at; /* the launch of the sequence below that fails, 1-based */
+		int         async;
+	} cases[] = { { "spmv.vadd:2", 3, 0 }, { "spmv.vadd:2a", 3, 1 }, { "gemm:1", 2, 0 },
+		          { "l3.gemm:2a", 4, 1 }, { "kernel:3", 3, 0 },     { "kernel:1a", 1, 1 } };
+	for ( unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++ )
+	{
+		hyb_dev_t* d = NULL;
+		void*      dev;
+		CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( hyb_dev_workspace( d, 4096, &dev ), HYB_OK );
+		double* g = dev;
+		memset( g, 0, 64 * sizeof( double ) );
+		CU_ASSERT_EQUAL( hyb_device_faults_set( cases[c].plan ), HYB_OK );
+		/* vadd, gemm, vadd, gemm */
+		hyb_status_t st[4];
+		st[0] = hyb_dev_vadd( d, 1, HYB_PREC_D, 4, g, g + 8 );
+		st[1] = hyb_dev_gemm( d, 1, HYB_PREC_D, 'N', 'N', 2, 2, 2, one, g, 2, g + 4, 2, zero, g + 16, 2 );
+		st[2] = hyb_dev_vadd( d, 1, HYB_PREC_D, 4, g, g + 8 );
+		st[3] = hyb_dev_gemm( d, 1, HYB_PREC_D, 'N', 'N', 2, 2, 2, one, g, 2, g + 4, 2, zero, g + 16, 2 );
+		int bad = 0;
+		for ( int i = 0; i < 4; i++ )
+			bad += st[i] != ( i + 1 == cases[c].fails_at && !cases[c].async ? HYB_E_INJECTED : HYB_OK );
+		hyb_status_t sync = hyb_dev_stream_sync( d, 1 );
+		bad += sync != ( cases[c].async ? HYB_E_INJECTED : HYB_OK );
+		bad += atomic_load( &d->broken ) != 1;
+		if ( bad ) fprintf( stderr, "\n    plan %s: statuses %d %d %d %d, sync %d", cases[c].plan, st[0], st[1], st[2], st[3], sync );
+		CU_ASSERT_EQUAL( bad, 0 );
+		hyb_device_faults_set( NULL );
+		hyb_dev_release( d );
+	}
+	hyb_t_sim_end();
+}
+
 static void test_disable_and_reset( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 2, "64M", NULL ), HYB_OK );
@@ -551,6 +801,10 @@ static CU_TestInfo hyb_tests_device_registry[] = {
 	{ "fault_semantics", test_fault_semantics },
 	{ "fault_async_alloc", test_fault_async_alloc },
 	{ "gtsv_pivots", test_gtsv_pivots },
+	{ "kernel_table", test_kernel_table },
+	{ "kernel_launch", test_kernel_launch },
+	{ "d2d_memset", test_d2d_memset },
+	{ "fault_by_kernel_name", test_fault_by_kernel_name },
 	{ "disable_and_reset", test_disable_and_reset },
 	CU_TEST_INFO_NULL,
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Logging (core/hyb_log: level gating, one whole line per write, once per
    key even across threads), statistics (core/hyb_stats: exact counts under
-   concurrency, the report only when calls were made, the trace file) and
+   concurrency, the report only when calls were made, the trace file),
+   registered extension operations (core/hyb_op) and
    status strings. */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
@@ -12,7 +13,9 @@
 #include <unistd.h>
 
 #include "hyb_log.h"
+#include "hyb_op.h"
 #include "hyb_stats.h"
+#include "hyb_trace_line.h"
 #include "hyb_status.h"
 #include "hyb_test_util.h"
 
@@ -222,13 +225,80 @@ static void test_counts_threads( void )
 		CU_ASSERT_EQUAL( hyb_stats_calls( 3, (hyb_path_t)p ) - before[p], 4 * 10000 / HYB_PATH_COUNT );
 }
 
-static void test_trace( void )
+/* ------------------------------------------------------------------ operations */
+
+typedef struct
+{
+	hyb_op_id_t ids[3];
+} hyb_reg_arg_t;
+
+static void* register_thread( void* p )
+{
+	hyb_reg_arg_t* a = p;
+	a->ids[0]        = hyb_op_register( "tls.solve", "tls" );
+	a->ids[1]        = hyb_op_register( "tls.step", "tls" );
+	a->ids[2]        = hyb_op_register( "tls.solve", "other" );
+	for ( int i = 0; i < 1000; i++ ) hyb_stats_record( a->ids[i % 2], HYB_PATH_GPU, 1e-6, 10, 8 );
+	return NULL;
+}
+
+/* Extension operations: registered by name from several threads at once to one id each,
+   counted and reported by the statistics like a routine, found by name; routines keep
+   their ids. */
+static void test_op_registry( void )
+{
+	stats_init( -1 );
+	CU_ASSERT_EQUAL( hyb_op_find( "beta_" ), 1 ); /* a routine: its id */
+	CU_ASSERT_EQUAL( hyb_op_register( "beta_", "x" ), 1 );
+	CU_ASSERT_STRING_EQUAL( hyb_op_family_of( 1 ), "routine" );
+	hyb_reg_arg_t a[6];
+	pthread_t     th[6];
+	for ( int i = 0; i < 6; i++ ) CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, register_thread, &a[i] ), 0 );
+	for ( int i = 0; i < 6; i++ ) pthread_join( th[i], NULL );
+	hyb_op_id_t solve = hyb_op_find( "tls.solve" ), step = hyb_op_find( "tls.step" );
+	CU_ASSERT( solve >= HYB_OP_EXT_BASE && step >= HYB_OP_EXT_BASE && solve != step );
+	for ( int i = 0; i < 6; i++ )
+		CU_ASSERT( a[i].ids[0] == solve && a[i].ids[1] == step && a[i].ids[2] == solve );
+	CU_ASSERT_STRING_EQUAL( hyb_op_name_of( solve ), "tls.solve" );
+	CU_ASSERT_STRING_EQUAL( hyb_op_family_of( solve ), "tls" ); /* the first registration's */
+	CU_ASSERT_EQUAL( hyb_stats_calls( solve, HYB_PATH_GPU ), 6 * 500 );
+	CU_ASSERT_EQUAL( hyb_stats_calls( step, HYB_PATH_GPU ), 6 * 500 );
+	hyb_stats_record( solve, HYB_PATH_FALLBACK, 0.5, 0, 0 );
+	hyb_stats_fallback( solve );
+	CU_ASSERT_EQUAL( hyb_stats_fallbacks( solve ), 1 );
+	/* Bad names and unknown ids. */
+	static const char* bad[] = { "", "a b", "x/y", "0123456789012345678901234567890123456789012345678" };
+	for ( unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++ ) CU_ASSERT_EQUAL( hyb_op_register( bad[i], "f" ), HYB_OP_NONE );
+	CU_ASSERT_EQUAL( hyb_op_register( NULL, "f" ), HYB_OP_NONE );
+	CU_ASSERT_EQUAL( hyb_op_find( "tls.none" ), HYB_OP_NONE );
+	CU_ASSERT_PTR_NULL( hyb_op_name_of( HYB_OP_EXT_BASE + hyb_op_ext_count() ) );
+	CU_ASSERT_PTR_NULL( hyb_op_name_of( -1 ) );
+	CU_ASSERT_EQUAL( hyb_stats_calls( HYB_OP_EXT_BASE + hyb_op_ext_count(), HYB_PATH_GPU ), 0 );
+	/* The report lists them with the routines, by the same code. */
+	hyb_t_log_begin( HYB_LOG_SILENT );
+	hyb_stats_report();
+	hyb_t_log_end( hyb_buf, sizeof hyb_buf );
+	const char* line = strstr( hyb_buf, "tls.solve" );
+	CU_ASSERT_PTR_NOT_NULL( line );
+	if ( line ) CU_ASSERT( strstr( line, " 3001 " ) != NULL ); /* 3000 on the device, 1 fallback */
+	CU_ASSERT_PTR_NOT_NULL( strstr( hyb_buf, "tls.step" ) );
+}
+
+/* The statistics with a trace going to an unlinked temporary file; its descriptor. */
+static int trace_begin( void )
 {
 	char path[] = "/tmp/hyb_unit_traceXXXXXX";
 	int  fd     = mkstemp( path );
-	CU_ASSERT_FATAL( fd >= 0 );
+	if ( fd < 0 ) return -1;
 	unlink( path );
 	stats_init( fd );
+	return fd;
+}
+
+static void test_trace( void )
+{
+	int fd = trace_begin();
+	CU_ASSERT_FATAL( fd >= 0 );
 	CU_ASSERT_TRUE( hyb_stats_timing() );
 	const char* l1 = "dgemm_ op=dgemm m=1 path=cpu\n";
 	hyb_trace_write( l1, (int)strlen( l1 ) );
@@ -244,6 +314,32 @@ static void test_trace( void )
 	lseek( fd, 0, SEEK_SET );
 	n = read( fd, hyb_buf, sizeof hyb_buf - 1 );
 	CU_ASSERT_EQUAL( (size_t)n, strlen( l1 ) );
+	close( fd );
+	hyb_stats_init( 4, hyb_names, 1, -1 );
+}
+
+/* The one trace-line builder: the common keys in their order, the family's shape and
+   extras, the quoted why; a why too long for the line is left out, never cut. */
+static void test_trace_line( void )
+{
+	int fd = trace_begin();
+	CU_ASSERT_FATAL( fd >= 0 );
+	hyb_op_id_t        op = hyb_op_register( "tls.trace", "tls" );
+	hyb_trace_fields_t f  = { .op = 1, .kind = "dgemm", .shape = "m=1 n=2 k=3", .path = "gpu", .pred_cpu = 1.5,
+		                      .pred_gpu = 0.25, .pred = 0.25, .seconds = 2e-3, .extra = " tile=8x8", .why = "fast" };
+	hyb_trace_line( &f );
+	static char long_why[3000];
+	memset( long_why, 'w', sizeof long_why - 1 );
+	hyb_trace_fields_t g = { .op = op, .kind = "run", .path = "cpu", .why = long_why };
+	hyb_trace_line( &g );
+	lseek( fd, 0, SEEK_SET );
+	ssize_t n = read( fd, hyb_buf, sizeof hyb_buf - 1 );
+	hyb_buf[n > 0 ? n : 0] = '\0';
+	CU_ASSERT_STRING_EQUAL( hyb_buf,
+	                        "beta_ op=dgemm m=1 n=2 k=3 path=gpu pred_cpu=1.500e+00 pred_gpu=2.500e-01 pred=2.500e-01 "
+	                        "seconds=2.000e-03 tile=8x8 why=\"fast\"\n"
+	                        "tls.trace op=run path=cpu pred_cpu=0.000e+00 pred_gpu=0.000e+00 pred=0.000e+00 "
+	                        "seconds=0.000e+00\n" );
 	close( fd );
 	hyb_stats_init( 4, hyb_names, 1, -1 );
 }
@@ -275,7 +371,9 @@ static CU_TestInfo hyb_tests_log_stats[] = {
 	{ "report_needs_calls", test_report_needs_calls },
 	{ "counts", test_counts },
 	{ "counts_threads", test_counts_threads },
+	{ "op_registry", test_op_registry },
 	{ "trace", test_trace },
+	{ "trace_line", test_trace_line },
 	{ "status_names", test_status_names },
 	CU_TEST_INFO_NULL,
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The host thread team (core/hyb_team) and streaming copies
    (core/hyb_copy): every index of a parallel-for visited exactly once, by
-   any team size, repeatedly and from concurrent teams; copies equal to
+   any team size, repeatedly, from concurrent teams and on part of a team; copies equal to
    memcpy for every alignment and length, never writing outside; the update
    dst = beta dst + src equal to complex arithmetic element by element. */
 #define _GNU_SOURCE
@@ -288,11 +288,44 @@ static void test_team_hold( void )
 	hyb_team_destroy( t );
 }
 
+/* One team made at the largest size serves runs on fewer threads (hyb_team_use): each run
+   covers every index once in exactly as many ranges as the size in use, clamped to the
+   team's workers; workers let back in after sitting out take part again, held or not. */
+static void test_team_use( void )
+{
+	hyb_team_t* t = hyb_team_create( 5 );
+	CU_ASSERT_PTR_NOT_NULL_FATAL( t );
+	hyb_t_rng_t r   = hyb_t_rng( 757 );
+	int64_t     bad = 0;
+	for ( int it = 0; it < 600; it++ )
+	{
+		int want = (int)hyb_t_int( &r, 0, 8 ), size = want < 1 ? 1 : want > 6 ? 6 : want;
+		hyb_team_use( t, want );
+		CU_ASSERT_EQUAL( hyb_team_size( t ), size );
+		int held = it % 3 == 0 && hyb_team_hold( t );
+		/* n >= size: every member gets a non-empty range, so the calls count the members. */
+		hyb_cover_t c = { .n = 997 };
+		c.hits        = calloc( (size_t)c.n, sizeof *c.hits );
+		CU_ASSERT_PTR_NOT_NULL_FATAL( c.hits );
+		hyb_team_run( t, c.n, cover_fn, &c );
+		bad += atomic_load( &c.bad_range ) + ( atomic_load( &c.calls ) != size );
+		for ( int64_t i = 0; i < c.n; i++ ) bad += atomic_load( &c.hits[i] ) != 1;
+		free( c.hits );
+		if ( held ) hyb_team_release( t );
+	}
+	CU_ASSERT_EQUAL( bad, 0 );
+	hyb_team_use( NULL, 3 );
+	CU_ASSERT_EQUAL( hyb_team_size( NULL ), 1 );
+	hyb_team_use( t, 2 ); /* destroyed with workers parked */
+	hyb_team_destroy( t );
+}
+
 static CU_TestInfo hyb_tests_team_copy[] = {
 	{ "team_cover", test_team_cover },
 	{ "team_repeat", test_team_repeat },
 	{ "team_concurrent", test_team_concurrent },
 	{ "team_hold", test_team_hold },
+	{ "team_use", test_team_use },
 	{ "copy_lengths", test_copy_lengths },
 	{ "copy_alignments", test_copy_alignments },
 	{ "copy_large", test_copy_large },

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Argument structs of the level-3 family's device kernels (l3.gemm, l3.trsm, l3.trmm):
+   device pointers, column-major leading dimensions in elements, scalars as (re, im).
+   Plain C, shared by the core's sim launchers and the plugin's cuBLAS launchers. */
+#ifndef HYB_L3_KARGS_H
+#define HYB_L3_KARGS_H
+
+#include <stdint.h>
+
+#include "hyb_types.h"
+
+/* C = alpha op(A) op(B) + beta C (beta = 0: C is not read). transa, transb: 'N', 'T', 'C'. */
+typedef struct
+{
+	hyb_prec_t  prec;
+	char        transa, transb;
+	int64_t     m, n, k;
+	double      alpha[2], beta[2];
+	const void* a;
+	int64_t     lda;
+	const void* b;
+	int64_t     ldb;
+	void*       c;
+	int64_t     ldc;
+} hyb_l3_gemm_kargs_t;
+
+/* B = alpha op(A)^-1 B (side 'L') or alpha B op(A)^-1 (side 'R'), in place. uplo 'U'/'L',
+   trans 'N'/'T'/'C', diag 'N'/'U'. */
+typedef struct
+{
+	hyb_prec_t  prec;
+	char        side, uplo, trans, diag;
+	int64_t     m, n;
+	double      alpha[2];
+	const void* a;
+	int64_t     lda;
+	void*       b;
+	int64_t     ldb;
+} hyb_l3_trsm_kargs_t;
+
+/* C = alpha op(A) B (side 'L') or alpha B op(A) (side 'R'); C may not alias B. */
+typedef struct
+{
+	hyb_prec_t  prec;
+	char        side, uplo, trans, diag;
+	int64_t     m, n;
+	double      alpha[2];
+	const void* a;
+	int64_t     lda;
+	const void* b;
+	int64_t     ldb;
+	void*       c;
+	int64_t     ldc;
+} hyb_l3_trmm_kargs_t;
+
+#endif

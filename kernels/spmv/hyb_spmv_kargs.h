@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Argument structs of the sparse family's device kernels (spmv.ell, spmv.dia, spmv.csr,
+   spmv.vadd): device pointers, int indices (MKL LP64), precision S or D. Plain C,
+   shared by the core's sim launchers and the plugin's CUDA launchers. Each struct starts
+   with its precision (the family's argument check reads it there). */
+#ifndef HYB_SPMV_KARGS_H
+#define HYB_SPMV_KARGS_H
+
+#include <stdint.h>
+
+#include "hyb_types.h"
+
+/* ELL part: m rows, K slots, data[j*m + i], index -1 marks padding. accumulate: y += A x,
+   else y = A x. */
+typedef struct
+{
+	hyb_prec_t  prec;
+	int64_t     m, K;
+	const int*  index;
+	const void* data;
+	const void* x;
+	void*       y;
+	int         accumulate;
+} hyb_spmv_ell_kargs_t;
+
+/* DIA part: ndiag diagonals at offset[], data[d*m + i] is A(i, i + offset[d]). */
+typedef struct
+{
+	hyb_prec_t  prec;
+	int64_t     m, ndiag;
+	const int*  offset;
+	const void* data;
+	const void* x;
+	void*       y;
+	int         accumulate;
+} hyb_spmv_dia_kargs_t;
+
+/* CSR rows: rows + 1 row pointers ptr[] (base 0 or 1) as in the host's, col/val from the
+   slice's first entry (entry e of the slice at ptr[i] - ptr[0] + ...); mean_len: entries
+   per row (picks the CUDA kernel's threads per row). */
+typedef struct
+{
+	hyb_prec_t  prec;
+	int64_t     rows;
+	const int*  ptr;
+	const int*  col;
+	const void* val;
+	int         base;
+	double      mean_len;
+	const void* x;
+	void*       y;
+	int         accumulate;
+} hyb_spmv_csr_kargs_t;
+
+/* y += z, n elements. */
+typedef struct
+{
+	hyb_prec_t  prec;
+	int64_t     n;
+	const void* z;
+	void*       y;
+} hyb_spmv_vadd_kargs_t;
+
+#endif
