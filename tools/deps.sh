@@ -4,7 +4,7 @@
 # main job, if any is missing (nothing is downloaded from anywhere else).
 set -eu
 PKGS="build-essential cmake pkg-config python3 libopenblas-dev libopenblas0-pthread liblapacke-dev
-      liblapack-dev libcunit1-dev libblas-test liblapack-test hpcc python3-numpy valgrind"
+      liblapack-dev libcunit1-dev libblas-test liblapack-test hpcc python3-numpy valgrind libzfp-dev"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The ZFP codec check and benchmark of issue 22 (part 1), one run on the GPU machine (under a
+# minute; builds nothing): every test field at every rate encoded and decoded by the CUDA
+# codec, bit for bit against the host codec and libzfp (when libzfp.so.1 can be opened),
+# slabs in place, then encode/decode throughput on large fields (median of repetitions,
+# GB/s of uncompressed data) beside a device-to-device copy. Writes $OUT/zfp.csv (the
+# throughput rows, with a machine line) and $OUT/zfp.txt (the whole report), and prints it.
+#   tools/bench/run_zfp_bench.sh [--quick]
+# The program is $STAGE/gpu_check_zfp (default .stage/, see tools/gpu/stage.sh), or
+# ZFP_CHECK=/path/to/gpu_check_zfp. Exit status: the check's (0 bit-exact, 1 a mismatch,
+# 77 no device).
+set -u
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+S=${STAGE:-$PWD/.stage}
+SRC=${HYB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${ZFP_CHECK:-$S/gpu_check_zfp}
+if [ ! -x "$BIN" ]; then
+    echo "run_zfp_bench.sh: $BIN not found (build with CUDA, then stage it or set ZFP_CHECK)" >&2
+    exit 2
+fi
+GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+MACHINE="${GPU:-no GPU}; $(nproc) cores; $(date -u +%F); hyblas $(cat "$S/REVISION" 2>/dev/null || (cd "$SRC" && git rev-parse --short HEAD 2>/dev/null))"
+echo "# machine: $MACHINE" > "$OUT/zfp.txt"
+echo "# command: $BIN ${1:-} --csv $OUT/zfp.csv.part" >> "$OUT/zfp.txt"
+"$BIN" ${1:+"$1"} --csv "$OUT/zfp.csv.part" 2>&1 | tee -a "$OUT/zfp.txt"
+rc=${PIPESTATUS[0]}
+{ echo "# machine: $MACHINE"; cat "$OUT/zfp.csv.part" 2>/dev/null; } > "$OUT/zfp.csv"
+rm -f "$OUT/zfp.csv.part"
+exit $rc
