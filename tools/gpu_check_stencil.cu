@@ -402,7 +402,7 @@ int main( int argc, char** argv )
 		time_kernel( "acoustic", HYB_STENCIL_ACOUSTIC, HYB_STENCIL_F64, 512, 512, 256, 4, HYB_STENCIL_DEV_ELEMS_ACOUSTIC, dev );
 		time_kernel( "himeno", HYB_STENCIL_HIMENO, HYB_STENCIL_F32, 513, 257, 257, 1, HYB_STENCIL_DEV_ELEMS_HIMENO, dev );
 		time_kernel( "laplace", HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 16384, 1, 8192, 1, HYB_STENCIL_DEV_ELEMS_GRID, dev );
-		time_kernel( "star r4", HYB_STENCIL_STAR, HYB_STENCIL_F32, 512, 512, 512, 4, HYB_STENCIL_DEV_ELEMS_GRID, dev );
+		time_kernel( "star-r4", HYB_STENCIL_STAR, HYB_STENCIL_F32, 512, 512, 512, 4, HYB_STENCIL_DEV_ELEMS_GRID, dev );
 	}
 	HYB_CK( cudaStreamDestroy( dev.stream ) );
 	std::printf( "%s\n", g_fail ? "FAILED" : "PASSED" );
