@@ -67,6 +67,8 @@ typedef enum
 	HYBLAS_PATH_GPU  = 2
 } hyblas_path_t;
 
+#include "hyblas/stencil.h"
+
 #ifdef __cplusplus
 }
 #endif

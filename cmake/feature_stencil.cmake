@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The out-of-core stencil engine (seed 003 ch. 3, issue 21): CPU kernels, oracle, data sets,
+# schedule, hazard tracker, executor and simulated-device launchers; the planner and cost
+# model; the public API's implementation; its unit suites, CUDA launchers and GPU check.
+set(HYB_STENCIL_CORE_SOURCES
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cpu.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_prob.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_oracle.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_data.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_sched.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_track.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_exec.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_sim.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cpurun.c
+)
+list(APPEND HYB_CORE_SOURCES ${HYB_STENCIL_CORE_SOURCES}
+  ${PROJECT_SOURCE_DIR}/policies/stencil/hyb_stencil_model.c
+  ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_check.c
+  ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_plan.c
+)
+# The exported entry points go with the shim's objects, which libhyblas links whole: nothing
+# inside the library calls them, so from the core archive the linker would leave them out.
+list(APPEND HYB_SHIM_SOURCES ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_api.c)
+# The CPU kernels, the oracle and the executor must agree bit for bit whatever -march the
+# build uses: no contraction of a*b+c into an FMA in one of them and not the other.
+set_source_files_properties(${HYB_STENCIL_CORE_SOURCES} PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
+
+list(APPEND HYB_UNIT_TEST_SOURCES
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/stencil_test_util.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_cpu.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_sched.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_model.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_api.c
+)
+
+# The family's public header sits beside hyblas_ext.h when installed.
+install(FILES ${PROJECT_SOURCE_DIR}/include/hyblas/stencil.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hyblas)
+
+if(HYB_HAVE_CUDA)
+  # The launchers, into the CUDA plugin (C-callable, nothing from the core).
+  list(APPEND HYB_CUDA_SOURCES ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cuda.cu)
+
+  # GPU check program (run by hand on the GPU machine; exits 77 without a device): the
+  # launchers through every scheme's schedule against the CPU path, and their rates.
+  add_executable(gpu_check_stencil
+    ${PROJECT_SOURCE_DIR}/tools/gpu_check_stencil.cu
+    ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cuda.cu)
+  target_include_directories(gpu_check_stencil PRIVATE
+    ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/include)
+  set_target_properties(gpu_check_stencil PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_compile_options(gpu_check_stencil PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>)
+  target_link_libraries(gpu_check_stencil PRIVATE hyb_core CUDA::cudart OpenMP::OpenMP_C)
+  if(HYB_BUILD_TESTS)
+    add_test(NAME gpu_check_stencil COMMAND gpu_check_stencil --quick)
+    set_tests_properties(gpu_check_stencil PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
+                         SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endif()
+endif()
+
+if(HYB_BUILD_TESTS)
+  # The API as users see it: the public header alone, linked to libhyblas.
+  add_executable(stencil_link ${PROJECT_SOURCE_DIR}/tests/unit/stencil/stencil_link.c)
+  target_include_directories(stencil_link PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  target_compile_options(stencil_link PRIVATE ${HYB_WARNINGS})
+  target_link_libraries(stencil_link PRIVATE hyblas m)
+  add_test(NAME stencil.link COMMAND stencil_link)
+  set_tests_properties(stencil.link PROPERTIES LABELS unit)
+endif()

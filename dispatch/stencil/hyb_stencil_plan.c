@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Deciding a stencil run from the model, the configuration and the
+   parameters. */
+#include "dispatch/stencil/hyb_stencil_plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "policies/hyb_config.h"
+#include "policies/hyb_profile.h"
+#include "policies/stencil/hyb_stencil_defaults.h"
+
+void hyb_stencil_machine( uint64_t device_mem, hyb_stencil_machine_t* m )
+{
+	const hyb_profile_t* pr = hyb_profile();
+	memset( m, 0, sizeof *m );
+	m->h2d                 = pr->h2d_pinned;
+	m->d2h                 = pr->d2h_pinned;
+	m->bidir               = pr->bidir_pinned;
+	m->h2d_pageable        = pr->h2d_pageable;
+	m->d2h_pageable        = pr->d2h_pageable;
+	m->register_s_per_byte = pr->register_s_per_byte;
+	m->host_copy           = pr->host_copy;
+	m->launch              = pr->launch_latency;
+	m->dev_bw              = HYB_STENCIL_DEF_DEV_BW;
+	m->d2d                 = HYB_STENCIL_DEF_D2D;
+	m->cpu_bw              = HYB_STENCIL_DEF_CPU_BW;
+	m->dev_mem = device_mem > 0 ? (double)device_mem : hyb_cfg_size_bytes( hyb_config()->gpu_mem, HYB_STENCIL_DEF_DEVICE_MEM );
+}
+
+void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_stencil_params_t* prm,
+                       hyb_stencil_work_t* w )
+{
+	hyb_stencil_roles_t roles;
+	hyb_stencil_roles( p->kind, &roles );
+	memset( w, 0, sizeof *w );
+	w->n           = p->nz;
+	w->plane_elems = p->nx * p->ny;
+	w->elem_bytes  = (int32_t)hyb_stencil_elem_bytes( p->elem );
+	w->h           = p->radius;
+	w->levels      = roles.levels;
+	w->inputs      = roles.inputs;
+	w->ncoef       = roles.ncoef;
+	w->nfields     = p->nfields;
+	w->steps       = steps;
+	w->residual    = p->kind == HYB_STENCIL_HIMENO;
+	w->host_pinned = prm->host_pinned;
+	w->no_register = prm->no_register;
+	switch ( p->kind )
+	{
+	case HYB_STENCIL_ACOUSTIC:
+		w->dev_elems = HYB_STENCIL_DEV_ELEMS_ACOUSTIC;
+		w->cpu_elems = HYB_STENCIL_CPU_ELEMS_ACOUSTIC;
+		break;
+	case HYB_STENCIL_HIMENO:
+		w->dev_elems = HYB_STENCIL_DEV_ELEMS_HIMENO;
+		w->cpu_elems = HYB_STENCIL_CPU_ELEMS_HIMENO;
+		break;
+	default:
+		w->dev_elems = HYB_STENCIL_DEV_ELEMS_GRID;
+		w->cpu_elems = HYB_STENCIL_CPU_ELEMS_GRID;
+		break;
+	}
+}
+
+hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_stencil_params_t* prm,
+                                    hyb_stencil_decision_t* out )
+{
+	hyb_stencil_decision_t dc;
+	memset( &dc, 0, sizeof dc );
+	hyb_stencil_machine( prm->device_mem, &dc.mach );
+	hyb_stencil_work( p, steps, prm, &dc.work );
+	char plan[160];
+	dc.found       = hyb_stencil_choose( &dc.work, &dc.mach, (int32_t)prm->scheme, prm->chunks, prm->block_steps,
+	                                     &dc.pred, plan, sizeof plan );
+	dc.cpu_seconds = hyb_stencil_predict_cpu( &dc.work, &dc.mach );
+	const int forced = prm->scheme != HYBLAS_STENCIL_SCHEME_AUTO || prm->chunks > 0 || prm->block_steps > 0;
+	if ( !dc.found && forced ) return HYBLAS_E_INVALID;
+
+	/* Where it runs. */
+	const int cpu_asked = prm->path == HYBLAS_PATH_CPU ||
+	                      ( prm->path == HYBLAS_PATH_AUTO && hyb_config()->mode == HYB_MODE_CPU );
+	const char* where;
+	if ( cpu_asked )
+		where = "CPU as asked";
+	else if ( !dc.found )
+		where = "CPU: no device plan fits";
+	else if ( prm->path == HYBLAS_PATH_AUTO && dc.cpu_seconds <= dc.pred.seconds )
+		where = "CPU: predicted faster";
+	else
+		where = "CPU: no device pipeline for stencils in this build";
+	dc.path = HYBLAS_PATH_CPU;
+	/* Where first, then the plan (cut to fit), then the CPU's time. */
+	if ( snprintf( dc.why, sizeof dc.why, "ran on the %s (CPU %.3g s); device plan %s", where, dc.cpu_seconds,
+	               plan ) < 0 )
+		dc.why[0] = '\0';
+	*out = dc;
+	return HYBLAS_OK;
+}
+
+void hyb_stencil_decision_stats( const hyb_stencil_decision_t* dc, int64_t steps, hyblas_stencil_stats_t* s )
+{
+	memset( s, 0, sizeof *s );
+	s->struct_size           = sizeof *s;
+	s->path                  = dc->path;
+	s->steps                 = steps;
+	s->predicted_cpu_seconds = dc->cpu_seconds;
+	memcpy( s->why, dc->why, sizeof s->why );
+	if ( !dc->found ) return;
+	const hyb_stencil_pred_t* p = &dc->pred;
+	s->scheme                   = (hyblas_stencil_scheme_t)p->scheme;
+	s->chunks                   = p->d;
+	s->block_steps              = p->k;
+	s->in_core                  = p->scheme == HYBLAS_STENCIL_SCHEME_IN_CORE;
+	s->bytes_h2d                = (uint64_t)p->bytes_h2d;
+	s->bytes_d2h                = (uint64_t)p->bytes_d2h;
+	s->bytes_d2d                = (uint64_t)p->bytes_d2d;
+	s->bytes_host_copy          = (uint64_t)p->bytes_host;
+	s->device_bytes             = (uint64_t)p->device_bytes;
+	s->seconds                  = p->seconds;
+	s->seconds_h2d              = p->t_h2d;
+	s->seconds_d2h              = p->t_d2h;
+	s->seconds_d2d              = p->t_d2d;
+	s->seconds_kernel           = p->t_kernel;
+	s->seconds_host_copy        = p->t_host;
+	s->seconds_register         = p->t_register;
+	s->predicted_seconds        = p->seconds;
+}

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The CUDA stencil kernels and their launchers: the acoustic 25-point
+   stencil marching along z with a register queue of its nine z-neighbours
+   and a shared-memory tile of the current plane for the x and y ones; the
+   Himeno, Laplace and star stencils reading their neighbours through the
+   caches. Each point is computed with the CPU kernels' sums in the CPU
+   kernels' order. */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "kernels/stencil/hyb_stencil_cuda.h"
+#include "kernels/stencil/hyb_stencil_kargs.h"
+
+namespace
+{
+
+typedef long long i64;
+
+/* Blocks of the acoustic kernel (a 32 x 16 tile of a plane, each thread one
+   column of the range) and of the others. */
+constexpr int kAX = 32, kAY = 16, kAR = 4;
+constexpr int kHX = HYB_HIMENO_TILE_X, kHY = HYB_HIMENO_TILE_Y;
+
+__device__ __forceinline__ i64 hyb_at( const hyb_stencil_box_t& b, i64 z, i64 y, i64 x )
+{
+	return ( ( z - b.base ) * b.ny + y ) * b.nx + x;
+}
+
+/* The z range [zs, ze) of this block: ranges are cut into segments of
+   `zseg` planes, one per blockIdx.z. */
+__device__ __forceinline__ void hyb_zseg( const hyb_stencil_box_t& b, i64 zseg, i64* zs, i64* ze )
+{
+	*zs = b.z0 + (i64)blockIdx.z * zseg;
+	*ze = *zs + zseg < b.z1 ? *zs + zseg : b.z1;
+}
+
+template <typename T>
+__global__ void __launch_bounds__( kAX* kAY ) hyb_acoustic_kernel( const hyb_stencil_acoustic_args_t a, i64 zseg )
+{
+	__shared__ T              tile[kAY + 2 * kAR][kAX + 2 * kAR];
+	const hyb_stencil_box_t&  b  = a.box;
+	const int                 tx = threadIdx.x, ty = threadIdx.y;
+	const i64                 x  = (i64)blockIdx.x * kAX + tx;
+	const i64                 y  = (i64)blockIdx.y * kAY + ty;
+	const bool                in = x < b.nx && y < b.ny;
+	const T* __restrict__     cur  = static_cast<const T*>( a.cur );
+	const T* __restrict__     prev = static_cast<const T*>( a.prev );
+	const T* __restrict__     vel  = static_cast<const T*>( a.vel );
+	T* __restrict__           next = static_cast<T*>( a.next );
+	const i64                 blo = b.base, bhi = b.base + b.planes;
+	i64                       zs, ze;
+	hyb_zseg( b, zseg, &zs, &ze );
+	/* Loads of the current level, zero outside the domain or the buffer
+	   (only fixed points, which never use their neighbours, see those). */
+	auto ld = [&]( i64 z, i64 yy, i64 xx ) -> T {
+		return ( xx >= 0 && xx < b.nx && yy >= 0 && yy < b.ny && z >= blo && z < bhi ) ? cur[hyb_at( b, z, yy, xx )]
+		                                                                                  : T( 0 );
+	};
+	/* q[j]: the current level at z - 4 + j of this thread's column. */
+	T q[9];
+#pragma unroll
+	for ( int j = 0; j < 8; j++ ) q[j] = ld( zs - 4 + j, y, x );
+	const T kc = (T)a.center, kx = (T)a.ix, ky = (T)a.iy, kz = (T)a.iz, dt2 = (T)a.dt2, two = (T)2;
+	const T c1 = (T)HYB_ACOUSTIC_C1, c2 = (T)HYB_ACOUSTIC_C2, c3 = (T)HYB_ACOUSTIC_C3, c4 = (T)HYB_ACOUSTIC_C4;
+	for ( i64 z = zs; z < ze; z++ )
+	{
+		q[8] = ld( z + 4, y, x );
+		__syncthreads(); /* the previous plane's tile is read */
+		tile[ty + kAR][tx + kAR] = q[4];
+		if ( tx < kAR )
+		{
+			tile[ty + kAR][tx]             = ld( z, y, x - kAR );
+			tile[ty + kAR][tx + kAX + kAR] = ld( z, y, x + kAX );
+		}
+		if ( ty < kAR )
+		{
+			tile[ty][tx + kAR]             = ld( z, y - kAR, x );
+			tile[ty + kAY + kAR][tx + kAR] = ld( z, y + kAY, x );
+		}
+		__syncthreads();
+		if ( in )
+		{
+			const i64  o     = hyb_at( b, z, y, x );
+			const bool fixed = z < 4 || z >= b.nz - 4 || y < 4 || y >= b.ny - 4 || x < 4 || x >= b.nx - 4;
+			if ( fixed )
+				next[o] = q[4];
+			else
+			{
+				const T* t  = &tile[ty + kAR][tx + kAR];
+				const int s = kAX + 2 * kAR;
+				T lap       = kc * q[4];
+				lap += kx * ( c4 * ( t[4] + t[-4] ) + c3 * ( t[3] + t[-3] ) + c2 * ( t[2] + t[-2] ) + c1 * ( t[1] + t[-1] ) );
+				lap += ky * ( c4 * ( t[4 * s] + t[-4 * s] ) + c3 * ( t[3 * s] + t[-3 * s] ) + c2 * ( t[2 * s] + t[-2 * s] ) +
+				              c1 * ( t[s] + t[-s] ) );
+				lap += kz * ( c4 * ( q[8] + q[0] ) + c3 * ( q[7] + q[1] ) + c2 * ( q[6] + q[2] ) + c1 * ( q[5] + q[3] ) );
+				const T v = vel[o];
+				next[o]   = v * v * dt2 * lap + two * q[4] - prev[o];
+			}
+		}
+#pragma unroll
+		for ( int j = 0; j < 8; j++ ) q[j] = q[j + 1];
+	}
+}
+
+template <typename T>
+__global__ void __launch_bounds__( kHX* kHY ) hyb_himeno_kernel( const hyb_stencil_himeno_args_t a, i64 zseg )
+{
+	__shared__ double        red[kHX * kHY];
+	const hyb_stencil_box_t& b   = a.box;
+	const int                tid = threadIdx.y * kHX + threadIdx.x;
+	const i64                x   = (i64)blockIdx.x * kHX + threadIdx.x;
+	const i64                y   = (i64)blockIdx.y * kHY + threadIdx.y;
+	const bool               in  = x < b.nx && y < b.ny;
+	const i64                tile = (i64)blockIdx.y * gridDim.x + blockIdx.x, ntiles = (i64)gridDim.x * gridDim.y;
+	const T* __restrict__    p   = static_cast<const T*>( a.p );
+	T* __restrict__          pn  = static_cast<T*>( a.p_new );
+	const i64                sy = b.nx, sz = b.nx * b.ny;
+	const T                  om = (T)a.omega;
+	i64                      zs, ze;
+	hyb_zseg( b, zseg, &zs, &ze );
+	for ( i64 z = zs; z < ze; z++ )
+	{
+		double ss2 = 0.0;
+		if ( in )
+		{
+			const i64 o = hyb_at( b, z, y, x );
+			if ( z < 1 || z >= b.nz - 1 || y < 1 || y >= b.ny - 1 || x < 1 || x >= b.nx - 1 )
+				pn[o] = p[o];
+			else
+			{
+				auto      c  = [&]( const void* f ) -> T { return __ldg( static_cast<const T*>( f ) + o ); };
+				const T*  q  = p + o;
+				const T   s0 = c( a.a[0] ) * q[sz] + c( a.a[1] ) * q[sy] + c( a.a[2] ) * q[1] +
+				             c( a.b[0] ) * ( q[sz + sy] - q[sz - sy] - q[-sz + sy] + q[-sz - sy] ) +
+				             c( a.b[1] ) * ( q[sy + 1] - q[-sy + 1] - q[sy - 1] + q[-sy - 1] ) +
+				             c( a.b[2] ) * ( q[sz + 1] - q[-sz + 1] - q[sz - 1] + q[-sz - 1] ) + c( a.c[0] ) * q[-sz] +
+				             c( a.c[1] ) * q[-sy] + c( a.c[2] ) * q[-1] + c( a.wrk1 );
+				const T ss = ( s0 * c( a.a[3] ) - q[0] ) * c( a.bnd );
+				ss2        = (double)( ss * ss );
+				pn[o]      = q[0] + om * ss;
+			}
+		}
+		/* The plane's residual: a fixed tree over the block, one partial sum
+		   per tile (the condition is the same for the whole block). */
+		if ( a.plane_ss && z >= a.own0 && z < a.own1 )
+		{
+			red[tid] = ss2;
+			__syncthreads();
+			for ( int s = kHX * kHY / 2; s > 0; s >>= 1 )
+			{
+				if ( tid < s ) red[tid] += red[tid + s];
+				__syncthreads();
+			}
+			if ( tid == 0 ) a.work[( z - a.own0 ) * ntiles + tile] = red[0];
+			__syncthreads();
+		}
+	}
+}
+
+/* plane_ss[i] = the tiles' partial sums of plane own0 + i, in tile order. */
+__global__ void hyb_himeno_planes( double* plane_ss, const double* work, i64 planes, i64 ntiles )
+{
+	const i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+	if ( i >= planes ) return;
+	double acc = 0.0;
+	for ( i64 t = 0; t < ntiles; t++ ) acc += work[i * ntiles + t];
+	plane_ss[i] = acc;
+}
+
+template <typename T>
+__global__ void __launch_bounds__( kHX* kHY ) hyb_laplace_kernel( const hyb_stencil_laplace_args_t a )
+{
+	const hyb_stencil_box_t& b  = a.box;
+	const i64                x  = (i64)blockIdx.x * kHX + threadIdx.x;
+	const T* __restrict__    u  = static_cast<const T*>( a.u );
+	T* __restrict__          un = static_cast<T*>( a.u_new );
+	const T                  quarter = (T)0.25;
+	if ( x >= b.nx ) return;
+	for ( i64 z = b.z0 + (i64)blockIdx.y * kHY + threadIdx.y; z < b.z1; z += (i64)gridDim.y * kHY )
+	{
+		const i64 o = ( z - b.base ) * b.nx + x;
+		if ( z < 1 || z >= b.nz - 1 || x < 1 || x >= b.nx - 1 )
+			un[o] = u[o];
+		else
+			un[o] = quarter * ( u[o + 1] + u[o - 1] + u[o + b.nx] + u[o - b.nx] );
+	}
+}
+
+template <typename T>
+__global__ void __launch_bounds__( kHX* kHY ) hyb_star_kernel( const hyb_stencil_star_args_t a, i64 zseg )
+{
+	const hyb_stencil_box_t& b  = a.box;
+	const i64                x  = (i64)blockIdx.x * kHX + threadIdx.x;
+	const i64                y  = (i64)blockIdx.y * kHY + threadIdx.y;
+	const T* __restrict__    u  = static_cast<const T*>( a.u );
+	T* __restrict__          un = static_cast<T*>( a.u_new );
+	const int                r  = b.radius;
+	const i64                stride[3] = { 1, b.nx, b.nx * b.ny };
+	i64                      zs, ze;
+	hyb_zseg( b, zseg, &zs, &ze );
+	/* 3-D: a thread per column (x, y); 2-D (one row a plane): the block's
+	   rows share the segment's planes. */
+	const int flat = b.ny == 1;
+	if ( x >= b.nx || ( !flat && y >= b.ny ) ) return;
+	for ( i64 z = zs + ( flat ? threadIdx.y : 0 ); z < ze; z += flat ? kHY : 1 )
+	{
+		const i64 o     = hyb_at( b, z, flat ? 0 : y, x );
+		const bool fixed = z < r || z >= b.nz - r || x < r || x >= b.nx - r ||
+		                   ( b.dims == 3 && !flat && ( y < r || y >= b.ny - r ) );
+		if ( fixed )
+		{
+			un[o] = u[o];
+			continue;
+		}
+		T acc = (T)a.center * u[o];
+		for ( int ax = 0; ax < 3; ax++ )
+		{
+			if ( ax == 1 && b.dims == 2 ) continue;
+			for ( int j = 1; j <= r; j++ )
+			{
+				acc += (T)a.coef[ax][r - j] * u[o - j * stride[ax]];
+				acc += (T)a.coef[ax][r - 1 + j] * u[o + j * stride[ax]];
+			}
+		}
+		un[o] = acc;
+	}
+}
+
+/* Segments of a z range: long enough to amortise a column's start, short
+   enough to give the device enough blocks, at most 65535 of them. */
+i64 hyb_zseg_len( i64 len, i64 blocks_per_plane, i64 preferred )
+{
+	i64 seg = blocks_per_plane >= 1024 ? preferred : 16;
+	if ( ( len + seg - 1 ) / seg > 65535 ) seg = ( len + 65534 ) / 65535;
+	return seg < 1 ? 1 : seg;
+}
+
+hyb_status_t hyb_launched( void )
+{
+	return cudaGetLastError() == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
+}
+
+cudaStream_t hyb_stream( const hyb_kernel_env_t* env )
+{
+	return env ? static_cast<cudaStream_t>( env->stream ) : 0;
+}
+
+/* The grid of a kernel that marches tiles of bx x by points along z: one
+   block per tile and z-segment of *seg planes of the len planes to update. */
+dim3 hyb_zgrid( const hyb_stencil_box_t& box, i64 bx, i64 by, i64 preferred, i64* seg )
+{
+	const i64 gx = ( box.nx + bx - 1 ) / bx, gy = ( box.ny + by - 1 ) / by;
+	const i64 len = box.z1 - box.z0;
+	*seg = hyb_zseg_len( len, gx * gy, preferred );
+	return dim3( (unsigned)gx, (unsigned)gy, (unsigned)( ( len + *seg - 1 ) / *seg ) );
+}
+
+} // namespace
+
+extern "C" hyb_status_t hyb_stencil_acoustic_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_stencil_acoustic_args_t* a = static_cast<const hyb_stencil_acoustic_args_t*>( args );
+	if ( hyb_stencil_acoustic_bad( a ) ) return HYB_E_INVALID;
+	const i64 len = a->box.z1 - a->box.z0;
+	if ( len == 0 ) return HYB_OK;
+	const dim3 block( kAX, kAY );
+	i64        seg;
+	const dim3 grid = hyb_zgrid( a->box, kAX, kAY, 64, &seg );
+	if ( a->box.elem == HYB_STENCIL_F32 )
+		hyb_acoustic_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	else
+		hyb_acoustic_kernel<double><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	return hyb_launched();
+}
+
+extern "C" hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_stencil_himeno_args_t* a = static_cast<const hyb_stencil_himeno_args_t*>( args );
+	if ( hyb_stencil_himeno_bad( a ) || ( a->plane_ss && a->work == NULL ) ) return HYB_E_INVALID;
+	const i64 len = a->box.z1 - a->box.z0;
+	if ( len == 0 ) return HYB_OK;
+	const dim3 block( kHX, kHY );
+	i64        seg;
+	const dim3 grid = hyb_zgrid( a->box, kHX, kHY, 32, &seg );
+	if ( a->box.elem == HYB_STENCIL_F32 )
+		hyb_himeno_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	else
+		hyb_himeno_kernel<double><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	if ( a->plane_ss && a->own1 > a->own0 )
+	{
+		const i64 planes = a->own1 - a->own0;
+		hyb_himeno_planes<<<(unsigned)( ( planes + 127 ) / 128 ), 128, 0, hyb_stream( env )>>>(
+			a->plane_ss, a->work, planes, (i64)grid.x * grid.y );
+	}
+	return hyb_launched();
+}
+
+extern "C" hyb_status_t hyb_stencil_laplace_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_stencil_laplace_args_t* a = static_cast<const hyb_stencil_laplace_args_t*>( args );
+	if ( hyb_stencil_laplace_bad( a ) ) return HYB_E_INVALID;
+	const i64 len = a->box.z1 - a->box.z0;
+	if ( len == 0 ) return HYB_OK;
+	const i64  rows = ( len + kHY - 1 ) / kHY;
+	const dim3 block( kHX, kHY );
+	const dim3 grid( (unsigned)( ( a->box.nx + kHX - 1 ) / kHX ), (unsigned)( rows < 65535 ? rows : 65535 ) );
+	if ( a->box.elem == HYB_STENCIL_F32 )
+		hyb_laplace_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a );
+	else
+		hyb_laplace_kernel<double><<<grid, block, 0, hyb_stream( env )>>>( *a );
+	return hyb_launched();
+}
+
+extern "C" hyb_status_t hyb_stencil_star_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_stencil_star_args_t* a = static_cast<const hyb_stencil_star_args_t*>( args );
+	if ( hyb_stencil_star_bad( a ) ) return HYB_E_INVALID;
+	const i64 len = a->box.z1 - a->box.z0;
+	if ( len == 0 ) return HYB_OK;
+	const dim3 block( kHX, kHY );
+	i64        seg;
+	const dim3 grid = hyb_zgrid( a->box, kHX, kHY, 32, &seg );
+	if ( a->box.elem == HYB_STENCIL_F32 )
+		hyb_star_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	else
+		hyb_star_kernel<double><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	return hyb_launched();
+}

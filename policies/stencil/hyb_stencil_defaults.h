@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Built-in rates of the stencil cost model that the machine profile does
+   not hold, each with where it comes from; the PCIe, registration and host
+   copy rates come from the profile (policies/hyb_policy_defaults.h). */
+#ifndef HYB_STENCIL_DEFAULTS_H
+#define HYB_STENCIL_DEFAULTS_H
+
+/* Device memory a streaming stencil kernel moves per second: cuSPARSE CSR
+   SpMV streams 2.86 TB/s on the H200 (shared/ANCHORS.md); a stencil kernel
+   streams as well or better. Estimate until tools/gpu_check_stencil has
+   measured the kernels (it prints their rates). */
+#define HYB_STENCIL_DEF_DEV_BW 2.8e12
+/* Bytes a device-to-device copy moves per second (each byte read and
+   written): half the stream rate above. Estimate. */
+#define HYB_STENCIL_DEF_D2D ( 0.5 * HYB_STENCIL_DEF_DEV_BW )
+/* Host memory the OpenMP kernels stream per second on 16 cores: the triad
+   of shared/ANCHORS.md (118 GB/s) at the efficiency of a stencil sweep,
+   whose neighbour planes fall out of cache for large planes. Estimate. */
+#define HYB_STENCIL_DEF_CPU_BW 80e9
+/* Device memory of the device the model plans for when none is open and
+   HYBLAS_GPU_MEM is a percentage: the H100's 80 GB (the smaller of the
+   GPU machines). */
+#define HYB_STENCIL_DEF_DEVICE_MEM 80e9
+
+/* Memory traffic of one point update, in elements: every array the stencil
+   streams once, plus the re-reads its neighbours cost (tile halos on the
+   device; planes out of cache on the CPU). Estimates from the kernels'
+   access patterns: acoustic reads p(t) (+25 % halos), p(t-1), v and
+   writes p(t+1); Himeno streams its 13 inputs and one output; the grids
+   read u and write u'. */
+#define HYB_STENCIL_DEV_ELEMS_ACOUSTIC 4.25
+#define HYB_STENCIL_CPU_ELEMS_ACOUSTIC 6.0
+#define HYB_STENCIL_DEV_ELEMS_HIMENO 14.5
+#define HYB_STENCIL_CPU_ELEMS_HIMENO 16.0
+#define HYB_STENCIL_DEV_ELEMS_GRID 2.25
+#define HYB_STENCIL_CPU_ELEMS_GRID 2.5
+
+/* Pieces of the in-core scheme's first upload and last download: enough to
+   overlap the first steps with the upload, few enough that each piece is a
+   large copy. */
+#define HYB_STENCIL_IN_CORE_PIECES 16
+
+#endif

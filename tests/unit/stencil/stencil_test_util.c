@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Helpers of the stencil suites. */
+#include "stencil_test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/stencil/hyb_stencil_data.h"
+
+int64_t sx_field_bytes( const hyb_stencil_prob_t* p )
+{
+	return p->nz * hyb_stencil_plane_bytes( p );
+}
+
+void sx_make( hyb_stencil_prob_t* p, int32_t kind, int32_t elem, int64_t nx, int64_t ny, int64_t nz,
+              int32_t r )
+{
+	memset( p, 0, sizeof *p );
+	p->kind    = kind;
+	p->elem    = elem;
+	p->dims    = ny == 1 && kind != HYB_STENCIL_ACOUSTIC && kind != HYB_STENCIL_HIMENO ? 2 : 3;
+	p->radius  = kind == HYB_STENCIL_ACOUSTIC ? 4 : kind == HYB_STENCIL_STAR ? r : 1;
+	p->nx      = nx;
+	p->ny      = ny;
+	p->nz      = nz;
+	p->nfields = hyb_stencil_nfields( kind );
+	p->dx = p->dy = p->dz = HYB_ACOUSTIC_DEF_DX;
+	p->dt                 = HYB_ACOUSTIC_DEF_COURANT * HYB_ACOUSTIC_DEF_DX / HYB_ACOUSTIC_DEF_VEL;
+	p->omega              = HYB_HIMENO_DEF_OMEGA;
+	if ( kind == HYB_STENCIL_STAR )
+	{
+		/* Weights 1, 2, ... in a fixed order over (axis, side, offset),
+		   scaled to sum to 0.9. */
+		double sum = 0.0, w = 1.0;
+		for ( int a = 0; a < 3; a++ )
+			for ( int j = 0; j < 2 * r; j++ )
+			{
+				if ( a == 1 && p->dims == 2 ) continue;
+				p->coef[a][j] = w;
+				sum += w;
+				w += 1.0;
+			}
+		for ( int a = 0; a < 3; a++ )
+			for ( int j = 0; j < 2 * r; j++ ) p->coef[a][j] *= 0.9 / sum;
+		p->center = 0.1;
+	}
+	for ( int f = 0; f < p->nfields; f++ ) p->field[f] = malloc( (size_t)sx_field_bytes( p ) );
+	hyb_stencil_fill( p );
+	if ( kind == HYB_STENCIL_HIMENO )
+		/* The benchmark's b = 0 and equal a, c would hide a wrong neighbour
+		   or a swapped array: give every coefficient its own pattern. */
+		for ( int f = HYB_HIMENO_A0; f <= HYB_HIMENO_WRK1; f++ )
+			for ( int64_t i = 0; i < nx * ny * nz; i++ )
+			{
+				const double d = 0.002 * (double)( ( i * 7 + f * 5 ) % 11 - 5 );
+				if ( elem == HYB_STENCIL_F64 )
+					( (double*)p->field[f] )[i] += d;
+				else
+					( (float*)p->field[f] )[i] += (float)d;
+			}
+}
+
+void sx_clone( const hyb_stencil_prob_t* src, hyb_stencil_prob_t* dst )
+{
+	*dst = *src;
+	for ( int f = 0; f < src->nfields; f++ )
+	{
+		dst->field[f] = malloc( (size_t)sx_field_bytes( src ) );
+		memcpy( dst->field[f], src->field[f], (size_t)sx_field_bytes( src ) );
+	}
+}
+
+void sx_free( hyb_stencil_prob_t* p )
+{
+	for ( int f = 0; f < p->nfields; f++ ) free( p->field[f] );
+	memset( p, 0, sizeof *p );
+}
+
+int sx_same( const hyb_stencil_prob_t* a, const hyb_stencil_prob_t* b, int role )
+{
+	return memcmp( a->field[role], b->field[role], (size_t)sx_field_bytes( a ) ) == 0;
+}
+
+int sx_same_result( const hyb_stencil_prob_t* a, const hyb_stencil_prob_t* b )
+{
+	if ( a->kind == HYB_STENCIL_ACOUSTIC )
+		return sx_same( a, b, HYB_ACOUSTIC_PREV ) && sx_same( a, b, HYB_ACOUSTIC_CUR );
+	return sx_same( a, b, 0 );
+}
+
+double sx_at( const hyb_stencil_prob_t* p, int role, int64_t z, int64_t y, int64_t x )
+{
+	const int64_t i = ( z * p->ny + y ) * p->nx + x;
+	return p->elem == HYB_STENCIL_F64 ? ( (const double*)p->field[role] )[i]
+	                                  : (double)( (const float*)p->field[role] )[i];
+}
+
+double sx_maxdiff( const hyb_stencil_prob_t* a, const hyb_stencil_prob_t* b, int role )
+{
+	double m = 0.0;
+	for ( int64_t z = 0; z < a->nz; z++ )
+		for ( int64_t y = 0; y < a->ny; y++ )
+			for ( int64_t x = 0; x < a->nx; x++ )
+			{
+				const double d = fabs( sx_at( a, role, z, y, x ) - sx_at( b, role, z, y, x ) );
+				if ( !( d <= m ) ) m = d; /* NaN wins */
+			}
+	return m;
+}
+
+double sx_maxabs( const hyb_stencil_prob_t* a, int role )
+{
+	double m = 0.0;
+	for ( int64_t z = 0; z < a->nz; z++ )
+		for ( int64_t y = 0; y < a->ny; y++ )
+			for ( int64_t x = 0; x < a->nx; x++ )
+			{
+				const double v = fabs( sx_at( a, role, z, y, x ) );
+				if ( v > m ) m = v;
+			}
+	return m;
+}

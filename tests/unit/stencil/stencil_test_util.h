@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Helpers of the stencil suites: problems with their fields allocated and
+   filled, deep copies, and field comparisons. */
+#ifndef STENCIL_TEST_UTIL_H
+#define STENCIL_TEST_UTIL_H
+
+#include <stdint.h>
+
+#include "kernels/stencil/hyb_stencil_prob.h"
+
+/* A problem of `kind` and element type with the kernel-layout sizes
+   (2-D: ny = 1), fields allocated and filled with the documented data set;
+   the star (radius r) gets asymmetric positive weights summing to 1 with
+   centre 0.1 (an averaging, stable stencil whose mirror images differ),
+   Himeno's coefficient fields small perturbations of their own. */
+void sx_make( hyb_stencil_prob_t* p, int32_t kind, int32_t elem, int64_t nx, int64_t ny, int64_t nz,
+              int32_t r );
+
+/* A copy of `src` with fields of its own. */
+void sx_clone( const hyb_stencil_prob_t* src, hyb_stencil_prob_t* dst );
+
+void sx_free( hyb_stencil_prob_t* p );
+
+/* Bytes of one field. */
+int64_t sx_field_bytes( const hyb_stencil_prob_t* p );
+
+/* 1 when field `role` of a and b is bit for bit equal. */
+int sx_same( const hyb_stencil_prob_t* a, const hyb_stencil_prob_t* b, int role );
+
+/* 1 when every result field of the kind (acoustic PREV and CUR, else the
+   first state field) is bit for bit equal in a and b. */
+int sx_same_result( const hyb_stencil_prob_t* a, const hyb_stencil_prob_t* b );
+
+/* max |a - b| over field `role`, and max |a| (as doubles). */
+double sx_maxdiff( const hyb_stencil_prob_t* a, const hyb_stencil_prob_t* b, int role );
+double sx_maxabs( const hyb_stencil_prob_t* a, int role );
+
+/* Value of field `role` at (z, y, x) as a double. */
+double sx_at( const hyb_stencil_prob_t* p, int role, int64_t z, int64_t y, int64_t x );
+
+#endif

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The stencil planner and cost model: its closed-form byte counts against
+   the schedule's step by step, the seed's numbers (acoustic 1160^3 at
+   d = 8, k = 12; Himeno at d = 10, k = 16; both within 16 GB), the choice
+   in each memory regime, the search against a brute force over every
+   (d, k), and forced plans that cannot be made. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/stencil/hyb_stencil_prob.h"
+#include "kernels/stencil/hyb_stencil_sched.h"
+#include "policies/stencil/hyb_stencil_model.h"
+
+/* The machine of the defaults (H200-class PCIe and device), budget b. */
+static hyb_stencil_machine_t sm_machine( double budget )
+{
+	hyb_stencil_machine_t m;
+	memset( &m, 0, sizeof m );
+	m.h2d                 = 55.5e9;
+	m.d2h                 = 55.4e9;
+	m.bidir               = 101.6e9;
+	m.h2d_pageable        = 10.7e9;
+	m.d2h_pageable        = 18.9e9;
+	m.register_s_per_byte = 37e-3 / 1073741824.0;
+	m.host_copy           = 48.2e9;
+	m.dev_bw              = 2.8e12;
+	m.d2d                 = 1.4e12;
+	m.cpu_bw              = 80e9;
+	m.launch              = 8e-6;
+	m.dev_mem             = budget;
+	return m;
+}
+
+static hyb_stencil_work_t sm_work( int32_t kind, int64_t nx, int64_t ny, int64_t nz, int32_t elem_bytes,
+                                   int32_t h, int64_t steps )
+{
+	hyb_stencil_roles_t roles;
+	hyb_stencil_roles( kind, &roles );
+	hyb_stencil_work_t w;
+	memset( &w, 0, sizeof w );
+	w.n           = nz;
+	w.plane_elems = nx * ny;
+	w.elem_bytes  = elem_bytes;
+	w.h           = h;
+	w.levels      = roles.levels;
+	w.inputs      = roles.inputs;
+	w.ncoef       = roles.ncoef;
+	w.nfields     = roles.nstate + roles.ncoef;
+	w.steps       = steps;
+	w.dev_elems   = 4.0;
+	w.cpu_elems   = 6.0;
+	w.residual    = kind == HYB_STENCIL_HIMENO;
+	return w;
+}
+
+/* The model's bytes and planes equal the schedule's, for every scheme and
+   many shapes and (d, k, T). */
+static void test_bytes_match_schedule( void )
+{
+	const int32_t kinds[]  = { HYB_STENCIL_ACOUSTIC, HYB_STENCIL_HIMENO, HYB_STENCIL_LAPLACE };
+	const int32_t radius[] = { 4, 1, 1 };
+	const int64_t dkt[][3] = { { 1, 1, 5 }, { 1, 4, 9 }, { 2, 3, 7 }, { 3, 2, 9 },  { 4, 1, 6 },  { 3, 3, 10 },
+		                       { 5, 2, 3 }, { 7, 1, 4 }, { 6, 2, 5 }, { 3, 4, 1 }, { 8, 3, 31 }, { 3, 2, 0 } };
+	int           compared = 0;
+	for ( int kk = 0; kk < 3; kk++ )
+		for ( int64_t n = 97; n <= 101; n += 4 )
+		{
+			const hyb_stencil_work_t    w = sm_work( kinds[kk], 7, 5, n, 4, radius[kk], 0 );
+			const hyb_stencil_machine_t m = sm_machine( 1e12 );
+			for ( int32_t sc = 1; sc <= 4; sc++ )
+				for ( int c = 0; c < (int)( sizeof dkt / sizeof dkt[0] ); c++ )
+				{
+					hyb_stencil_work_t wt = w;
+					wt.steps              = dkt[c][2];
+					hyb_stencil_pred_t p;
+					const int          ok = hyb_stencil_predict( &wt, &m, sc, (int32_t)dkt[c][0], (int32_t)dkt[c][1], &p );
+					hyb_stencil_sched_in_t in;
+					memset( &in, 0, sizeof in );
+					in.scheme = sc;
+					in.n      = n;
+					in.h      = w.h;
+					in.levels = w.levels;
+					in.inputs = w.inputs;
+					in.ncoef  = w.ncoef;
+					in.d      = (int32_t)dkt[c][0];
+					in.k      = (int32_t)dkt[c][1];
+					in.steps  = dkt[c][2];
+					hyb_stencil_sched_t s;
+					const hyb_status_t  rc = hyb_stencil_sched_build( &in, &s );
+					CU_ASSERT_EQUAL( ok, rc == HYB_OK );
+					if ( rc != HYB_OK ) continue;
+					const double pb = (double)( w.plane_elems * w.elem_bytes );
+					CU_ASSERT_EQUAL( p.bytes_h2d, (double)s.planes_h2d * pb );
+					CU_ASSERT_EQUAL( p.bytes_d2h, (double)s.planes_d2h * pb );
+					CU_ASSERT_EQUAL( p.bytes_d2d, (double)s.planes_d2d * pb );
+					CU_ASSERT_EQUAL( p.bytes_host, (double)s.planes_host * pb );
+					CU_ASSERT_EQUAL( p.planes_computed, (double)s.planes_computed );
+					CU_ASSERT_EQUAL( p.nslots, s.nslots );
+					CU_ASSERT_EQUAL( p.slot_planes, s.slot_planes );
+					CU_ASSERT_EQUAL( p.blocks, s.blocks );
+					if ( p.bytes_h2d != (double)s.planes_h2d * pb || p.bytes_host != (double)s.planes_host * pb )
+						printf( "\n  kind %d n %lld scheme %d d %lld k %lld T %lld: h2d %g / %g host %g / %g\n", kinds[kk],
+						        (long long)n, sc, (long long)dkt[c][0], (long long)dkt[c][1], (long long)dkt[c][2],
+						        p.bytes_h2d / pb, (double)s.planes_h2d, p.bytes_host / pb, (double)s.planes_host );
+					hyb_stencil_sched_free( &s );
+					compared++;
+				}
+		}
+	CU_ASSERT( compared > 200 );
+}
+
+/* Seed 003 §3.6: acoustic 1160^3 floats, d = 8, k = 12. Region sharing
+   uploads 1160 planes per block, direct mapping 1832 (the seed's 1840 less
+   the 2h fixed planes it counts twice); three chunk buffers of 241 planes
+   of 4 arrays (15.6 GB) fit the 16 GB card, the whole set (25 GB) does
+   not. Himeno 613 x 613 x 1225 at d = 10, k = 16 fits as well. */
+static void test_seed_numbers( void )
+{
+	const double          gib = 1073741824.0;
+	hyb_stencil_work_t    w   = sm_work( HYB_STENCIL_ACOUSTIC, 1160, 1160, 1160, 4, 4, 36 );
+	hyb_stencil_machine_t m   = sm_machine( 16.0 * gib );
+	const double          pb  = 1160.0 * 1160.0 * 4.0;
+	hyb_stencil_pred_t    rs, dm, ic;
+	CU_ASSERT( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 8, 12, &rs ) );
+	CU_ASSERT( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_DIRECT, 8, 12, &dm ) );
+	CU_ASSERT( !hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_IN_CORE, 16, 0, &ic ) );
+	CU_ASSERT_EQUAL( rs.blocks, 3 );
+	CU_ASSERT_EQUAL( rs.bytes_h2d, 3.0 * 1160.0 * 3.0 * pb );
+	CU_ASSERT_EQUAL( dm.bytes_h2d, 3.0 * 1832.0 * 3.0 * pb );
+	CU_ASSERT_EQUAL( rs.slot_planes, 241 );
+	CU_ASSERT_EQUAL( rs.device_bytes, 3.0 * 4.0 * 241.0 * pb );
+	CU_ASSERT( fabs( rs.device_bytes - 15.56e9 ) < 0.01e9 );
+	CU_ASSERT( fabs( ic.device_bytes - 24.97e9 ) < 0.01e9 );
+	/* Transfer-bound: region sharing's gain is close to 1832 / 1160. */
+	CU_ASSERT( dm.seconds > rs.seconds );
+	CU_ASSERT( dm.t_h2d / rs.t_h2d > 1.57 && dm.t_h2d / rs.t_h2d < 1.58 );
+
+	hyb_stencil_work_t hw = sm_work( HYB_STENCIL_HIMENO, 1225, 613, 613, 4, 1, 48 );
+	hyb_stencil_pred_t hp;
+	CU_ASSERT( hyb_stencil_predict( &hw, &m, HYB_STENCIL_SCH_SHARED, 10, 16, &hp ) );
+	CU_ASSERT( hp.device_bytes > 11.0e9 && hp.device_bytes < 12.5e9 );
+	CU_ASSERT( !hyb_stencil_predict( &hw, &m, HYB_STENCIL_SCH_IN_CORE, 16, 0, &hp ) );
+}
+
+/* Each memory regime gets its plan; the choice is the best of the schemes
+   forced one by one. */
+static void test_choice_by_regime( void )
+{
+	const double       gib = 1073741824.0;
+	hyb_stencil_work_t w   = sm_work( HYB_STENCIL_ACOUSTIC, 1160, 1160, 1160, 4, 4, 36 );
+	const double       budgets[] = { 16.0 * gib, 80e9 };
+	for ( int b = 0; b < 2; b++ )
+		for ( int nr = 0; nr < 2; nr++ )
+		{
+			hyb_stencil_machine_t m = sm_machine( budgets[b] );
+			w.no_register           = nr;
+			hyb_stencil_pred_t best, one;
+			char               why[256];
+			CU_ASSERT_FATAL( hyb_stencil_choose( &w, &m, 0, 0, 0, &best, why, sizeof why ) );
+			CU_ASSERT( best.feasible && best.device_bytes <= budgets[b] );
+			CU_ASSERT( strstr( why, hyb_stencil_scheme_name( best.scheme ) ) == why );
+			double min = 1e300;
+			for ( int32_t s = 1; s <= 4; s++ )
+				if ( hyb_stencil_choose( &w, &m, s, 0, 0, &one, why, sizeof why ) && one.seconds < min )
+					min = one.seconds;
+			CU_ASSERT_EQUAL( best.seconds, min );
+			if ( b == 0 )
+				CU_ASSERT( best.scheme != HYB_STENCIL_SCH_IN_CORE );
+			if ( b == 0 && nr == 0 ) CU_ASSERT_EQUAL( best.scheme, HYB_STENCIL_SCH_SHARED );
+			/* In core fits 80 GB; out of core may still win, by overlapping
+			   its transfers with the kernels (as the seed found, §3.6.4). */
+			if ( b == 1 ) CU_ASSERT( hyb_stencil_choose( &w, &m, HYB_STENCIL_SCH_IN_CORE, 0, 0, &one, why, sizeof why ) );
+		}
+}
+
+/* The search's plan is within 0.1 % of the best of every feasible (d, k). */
+static void test_search_against_brute_force( void )
+{
+	const int32_t kinds[] = { HYB_STENCIL_ACOUSTIC, HYB_STENCIL_HIMENO, HYB_STENCIL_LAPLACE };
+	const int32_t rad[]   = { 4, 1, 1 };
+	const int64_t n[]     = { 300, 257, 700 };
+	for ( int c = 0; c < 3; c++ )
+	{
+		hyb_stencil_work_t w = sm_work( kinds[c], 600, 500, n[c], 4, rad[c], 90 );
+		/* A budget a fifth of the set: out of core. */
+		const double          set = (double)( w.levels + w.ncoef ) * (double)n[c] * 600.0 * 500.0 * 4.0;
+		hyb_stencil_machine_t m   = sm_machine( set / 5.0 );
+		for ( int32_t s = 2; s <= 4; s++ )
+		{
+			hyb_stencil_pred_t best, p;
+			char               why[256];
+			CU_ASSERT_FATAL( hyb_stencil_choose( &w, &m, s, 0, 0, &best, why, sizeof why ) );
+			double brute = 1e300;
+			for ( int32_t d = 1; d <= n[c]; d++ )
+				for ( int32_t k = 1; k <= 90; k++ )
+					if ( hyb_stencil_predict( &w, &m, s, d, k, &p ) && p.seconds < brute ) brute = p.seconds;
+			CU_ASSERT( best.seconds <= brute * 1.001 );
+		}
+	}
+}
+
+/* Plans the geometry or the memory forbid. */
+static void test_forced_plans_that_cannot_be( void )
+{
+	hyb_stencil_work_t    w = sm_work( HYB_STENCIL_ACOUSTIC, 64, 64, 100, 4, 4, 20 );
+	hyb_stencil_machine_t m = sm_machine( 1e12 );
+	hyb_stencil_pred_t    p;
+	char                  why[256];
+	/* d = 10: chunks of 10 planes, k = 3 needs 12. */
+	CU_ASSERT( !hyb_stencil_choose( &w, &m, HYB_STENCIL_SCH_DIRECT, 10, 3, &p, why, sizeof why ) );
+	CU_ASSERT( hyb_stencil_choose( &w, &m, HYB_STENCIL_SCH_DIRECT, 10, 2, &p, why, sizeof why ) );
+	CU_ASSERT( !hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 101, 1, &p ) );
+	CU_ASSERT( !hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 0, 1, &p ) );
+	CU_ASSERT( !hyb_stencil_predict( &w, &m, 7, 2, 1, &p ) );
+	/* A budget below every plan. */
+	m.dev_mem = 1e5;
+	CU_ASSERT( !hyb_stencil_choose( &w, &m, 0, 0, 0, &p, why, sizeof why ) );
+	CU_ASSERT( strstr( why, "no plan fits" ) != NULL );
+	CU_ASSERT( p.device_bytes > 1e5 );
+	CU_ASSERT( !hyb_stencil_choose( &w, &m, HYB_STENCIL_SCH_IN_CORE, 0, 0, &p, why, sizeof why ) );
+}
+
+/* The CPU's prediction grows with the steps; the device's bytes do not
+   depend on the rates. */
+static void test_predictions_scale( void )
+{
+	hyb_stencil_work_t    w = sm_work( HYB_STENCIL_LAPLACE, 4000, 1, 4000, 8, 1, 10 );
+	hyb_stencil_machine_t m = sm_machine( 1e12 );
+	const double          c10 = hyb_stencil_predict_cpu( &w, &m );
+	w.steps                   = 20;
+	const double c20          = hyb_stencil_predict_cpu( &w, &m );
+	CU_ASSERT( c10 > 0.0 && c20 > 1.9 * c10 && c20 < 2.0 * c10 );
+	hyb_stencil_pred_t a, b;
+	hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 4, 5, &a );
+	m.h2d = m.d2h = 1e9;
+	hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 4, 5, &b );
+	CU_ASSERT_EQUAL( a.bytes_h2d, b.bytes_h2d );
+	CU_ASSERT( b.seconds > a.seconds );
+}
+
+static CU_TestInfo hyb_tests_stencil_model[] = {
+	{ "bytes_match_schedule", test_bytes_match_schedule },
+	{ "seed_numbers", test_seed_numbers },
+	{ "choice_by_regime", test_choice_by_regime },
+	{ "search_against_brute_force", test_search_against_brute_force },
+	{ "forced_plans_that_cannot_be", test_forced_plans_that_cannot_be },
+	{ "predictions_scale", test_predictions_scale },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_stencil_model = { "stencil_model", NULL, NULL, NULL, NULL, hyb_tests_stencil_model };
