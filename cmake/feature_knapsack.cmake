@@ -2,6 +2,27 @@
 # Exact 0-1 knapsack (seed 003 ch. 2, issue 23): the public API, CPU methods, the
 # branch-and-bound drivers over the family's device interface and its host stand-in, the
 # planner, the CUDA kernels, the instance generators, tests and the GPU check program.
+list(APPEND HYB_CORE_SOURCES
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_items.c
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_cpu.c
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_sim.c
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_ring.c
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_hostdev.c
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_search.c
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_dpdev.c
+)
+
+# Device kernels for the CUDA plugin (registered by id when the runtime's launch lands).
+list(APPEND HYB_CUDA_SOURCES
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_cuda.cu
+)
+
+list(APPEND HYB_UNIT_TEST_SOURCES
+  ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_util.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_cpu.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_sim.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_search.c
+)
 
 # The instance generators: a static library for the tests, the GPU check and benchmarks
 # (a test tool, not part of the library or its API).
@@ -10,3 +31,4 @@ target_include_directories(hyb_knapsack_gen PUBLIC
   ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/include)
 target_compile_options(hyb_knapsack_gen PRIVATE ${HYB_WARNINGS})
 target_link_libraries(hyb_knapsack_gen PUBLIC m)
+list(APPEND HYB_UNIT_TEST_LIBS hyb_knapsack_gen)
