@@ -10,6 +10,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_hostdev.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_search.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_dpdev.c
+  ${PROJECT_SOURCE_DIR}/policies/knapsack/hyb_knapsack_plan.c
 )
 
 # Device kernels for the CUDA plugin (registered by id when the runtime's launch lands).
@@ -22,6 +23,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_cpu.c
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_sim.c
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_search.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_plan.c
 )
 
 # The instance generators: a static library for the tests, the GPU check and benchmarks
