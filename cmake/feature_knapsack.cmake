@@ -11,6 +11,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_search.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_dpdev.c
   ${PROJECT_SOURCE_DIR}/policies/knapsack/hyb_knapsack_plan.c
+  ${PROJECT_SOURCE_DIR}/dispatch/knapsack/hyb_knapsack_solve.c
 )
 
 # Device kernels for the CUDA plugin (registered by id when the runtime's launch lands).
@@ -24,6 +25,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_sim.c
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_search.c
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_plan.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_api.c
 )
 
 # The instance generators: a static library for the tests, the GPU check and benchmarks
@@ -34,3 +36,21 @@ target_include_directories(hyb_knapsack_gen PUBLIC
 target_compile_options(hyb_knapsack_gen PRIVATE ${HYB_WARNINGS})
 target_link_libraries(hyb_knapsack_gen PUBLIC m)
 list(APPEND HYB_UNIT_TEST_LIBS hyb_knapsack_gen)
+
+# libhyblas links the core archive without --whole-archive: pull the API's object in, so
+# hyblas_knapsack_solve is exported (the version script exports hyblas_*).
+cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL target_link_options hyblas PRIVATE
+               "LINKER:--undefined=hyblas_knapsack_solve")
+# hyblas_ext.h includes this header: install it beside.
+install(FILES ${PROJECT_SOURCE_DIR}/include/hyblas/knapsack.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hyblas)
+
+if(HYB_BUILD_TESTS)
+  # Black box: a program linked to libhyblas alone calls the exported API.
+  add_executable(hyb_knapsack_app ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/knapsack_app.c)
+  target_include_directories(hyb_knapsack_app PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  target_compile_options(hyb_knapsack_app PRIVATE ${HYB_WARNINGS})
+  target_link_libraries(hyb_knapsack_app PRIVATE hyblas)
+  add_test(NAME knapsack.app_exported COMMAND hyb_knapsack_app)
+  set_tests_properties(knapsack.app_exported PROPERTIES LABELS unit ENVIRONMENT "HYBLAS_DEVICE=sim")
+endif()
