@@ -54,3 +54,19 @@ if(HYB_BUILD_TESTS)
   add_test(NAME knapsack.app_exported COMMAND hyb_knapsack_app)
   set_tests_properties(knapsack.app_exported PROPERTIES LABELS unit ENVIRONMENT "HYBLAS_DEVICE=sim")
 endif()
+
+# GPU check program (run by hand on the GPU machine; exits 77 without a device).
+if(HYB_HAVE_CUDA)
+  add_executable(gpu_check_knapsack
+    ${PROJECT_SOURCE_DIR}/tools/gpu_check_knapsack.cu
+    ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_cuda.cu)
+  target_include_directories(gpu_check_knapsack PRIVATE
+    ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/include)
+  set_target_properties(gpu_check_knapsack PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_link_libraries(gpu_check_knapsack PRIVATE hyb_knapsack_gen hyb_core CUDA::cudart)
+  if(HYB_BUILD_TESTS)
+    add_test(NAME gpu_check_knapsack COMMAND gpu_check_knapsack --quick)
+    set_tests_properties(gpu_check_knapsack PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
+                         SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endif()
+endif()
