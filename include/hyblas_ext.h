@@ -68,6 +68,7 @@ typedef enum
 } hyblas_path_t;
 
 #include "hyblas/stencil.h"
+#include "hyblas/knapsack.h"
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The knapsack kernels on the simulated device: the same per-node
+   arithmetic as the CUDA kernels (hyb_knapsack_node.h), as plain loops on
+   host memory, computed at once in launch order. */
+#include "kernels/knapsack/hyb_knapsack_kargs.h"
+
+hyb_status_t hyb_knapsack_branch_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_knapsack_branch_args_t* a = args;
+	for ( int64_t i = 0; i < a->n_parents; i++ )
+		hyb_knapsack_branch( &a->items, &a->parents[i], &a->children[2 * i],
+		                     &a->children[2 * i + 1] );
+	return HYB_OK;
+}
+
+hyb_status_t hyb_knapsack_bound_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_knapsack_bound_args_t* a = args;
+	for ( int64_t i = 0; i < a->m; i++ )
+		hyb_knapsack_bound( &a->items, &a->nodes[i], &a->u[i], &a->l[i] );
+	return HYB_OK;
+}
+
+hyb_status_t hyb_knapsack_reduce_max_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_knapsack_reduce_args_t* a = args;
+	if ( a->m < 1 ) return HYB_E_INVALID;
+	int64_t best = a->l[0];
+	for ( int64_t i = 1; i < a->m; i++ )
+		if ( a->l[i] > best ) best = a->l[i];
+	*a->out = best;
+	return HYB_OK;
+}
+
+hyb_status_t hyb_knapsack_label_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_knapsack_label_args_t* a     = args;
+	const int64_t                    lstar = *a->iter_max > a->lstar ? *a->iter_max : a->lstar;
+	for ( int64_t i = 0; i < a->m; i++ )
+	{
+		int lab = hyb_knapsack_label( &a->nodes[i], a->u[i], lstar, a->ties, a->n_items );
+		if ( a->key )
+			a->key[i] = lab == HYB_KNAPSACK_KEEP ? 1 : lab == HYB_KNAPSACK_KEEP_DONE ? HYB_KNAPSACK_KEY_DONE : 0;
+		if ( a->label ) a->label[i] = lab;
+	}
+	return HYB_OK;
+}
+
+hyb_status_t hyb_knapsack_compact_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_knapsack_compact_args_t* a = args;
+	if ( a->m < 1 ) return HYB_E_INVALID;
+	int64_t run = 0;
+	for ( int64_t i = 0; i < a->m; i++ )
+	{
+		run += a->key[i];
+		a->pos[i] = run;
+	}
+	const int64_t unfinished = run & HYB_KNAPSACK_KEY_LOW_MASK;
+	for ( int64_t i = 0; i < a->m; i++ )
+	{
+		if ( a->key[i] == 0 ) continue;
+		const int64_t d = a->key[i] == 1 ? ( a->pos[i] & HYB_KNAPSACK_KEY_LOW_MASK ) - 1
+		                                 : unfinished + ( a->pos[i] >> 32 ) - 1;
+		a->out[d] = a->in[i];
+	}
+	a->scalars->n_unfinished = unfinished;
+	a->scalars->n_finished   = run >> 32;
+	return HYB_OK;
+}
+
+hyb_status_t hyb_knapsack_gather_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_knapsack_gather_args_t* a = args;
+	for ( int64_t i = 0; i < a->m; i++ )
+		if ( a->dest[i] >= 0 ) a->out[a->dest[i]] = a->in[i];
+	return HYB_OK;
+}
+
+hyb_status_t hyb_knapsack_dp_row_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_knapsack_dp_row_args_t* a = args;
+	if ( a->cap < 0 || a->w < 0 ) return HYB_E_INVALID;
+	hyb_knapsack_dp_words_range( a->prev, a->next, a->take, a->cap, a->w, a->p, 0,
+	                             hyb_knapsack_dp_words( a->cap ) );
+	return HYB_OK;
+}
+
+hyb_status_t hyb_knapsack_sim_temp_bytes( int64_t capacity, size_t* bytes )
+{
+	if ( capacity < 0 || !bytes ) return HYB_E_INVALID;
+	*bytes = 0;
+	return HYB_OK;
+}
