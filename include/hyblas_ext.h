@@ -65,6 +65,8 @@ typedef enum
 	HYBLAS_PATH_GPU  = 2
 } hyblas_path_t;
 
+#include "hyblas/faceloop.h"
+
 #ifdef __cplusplus
 }
 #endif
