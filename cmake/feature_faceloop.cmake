@@ -8,13 +8,26 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/faceloop/hyb_faceloop_partition.c
   ${PROJECT_SOURCE_DIR}/kernels/faceloop/hyb_faceloop_sim.c
   ${PROJECT_SOURCE_DIR}/policies/faceloop/hyb_faceloop_plan.c
+  ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_mesh.c
+  ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_meshgen.c
+  ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_solver.c
+  ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_api.c
 )
 
 list(APPEND HYB_UNIT_TEST_SOURCES
+  ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_util.c
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_basis.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_mesh.c
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_partition.c
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_plan.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_kernels.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_solver.c
 )
 
+# libhyblas links the core as an archive, which brings in only objects something refers
+# to: name one function of the public API so that its object (all of the family's
+# exported functions) is linked and exported by the hyblas_* rule of the version script.
+cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL
+               target_link_options hyblas PRIVATE "LINKER:--undefined=hyblas_faceloop_run")
 install(FILES ${PROJECT_SOURCE_DIR}/include/hyblas/faceloop.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hyblas)

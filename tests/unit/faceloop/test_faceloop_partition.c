@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The stable partition by predicate (thread remapping), serial and OpenMP, against a
-   direct two-pass reference; invalid arguments write nothing. */
+/* The stable partition by predicate (thread remapping), serial and OpenMP and through the
+   public API, against a direct two-pass reference; invalid arguments write nothing. */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyblas_ext.h"
 #include "kernels/faceloop/hyb_faceloop_partition.h"
 #include "unit/hyb_test_util.h"
 
@@ -47,6 +48,10 @@ static void test_against_reference( void )
 				CU_ASSERT( n == 0 || memcmp( got, ref, (size_t)n * sizeof *got ) == 0 );
 				CU_ASSERT_EQUAL( got[n], -1 ); /* nothing past n */
 			}
+			int64_t nt = -1;
+			CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, n, got, &nt ), HYBLAS_OK );
+			CU_ASSERT_EQUAL( nt, nt_ref );
+			CU_ASSERT( n == 0 || memcmp( got, ref, (size_t)n * sizeof *got ) == 0 );
 			free( pred );
 			free( ref );
 			free( got );
@@ -58,14 +63,14 @@ static void test_invalid( void )
 	uint8_t pred[4] = { 1, 0, 1, 0 };
 	int32_t idx[4]  = { 9, 9, 9, 9 };
 	int64_t nt      = 77;
-	CU_ASSERT_EQUAL( hyb_fl_partition( pred, -1, idx, &nt, 1 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_fl_partition( NULL, 4, idx, &nt, 1 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_fl_partition( pred, 4, NULL, &nt, 1 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_fl_partition( pred, 4, idx, NULL, 1 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_fl_partition( pred, ( (int64_t)1 << 31 ) + 1, idx, &nt, 4 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, -1, idx, &nt ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( NULL, 4, idx, &nt ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, 4, NULL, &nt ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, 4, idx, NULL ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, ( (int64_t)1 << 31 ) + 1, idx, &nt ), HYBLAS_E_INVALID );
 	CU_ASSERT_EQUAL( nt, 77 );
 	for ( int i = 0; i < 4; i++ ) CU_ASSERT_EQUAL( idx[i], 9 );
-	CU_ASSERT_EQUAL( hyb_fl_partition( NULL, 0, NULL, &nt, 1 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( NULL, 0, NULL, &nt ), HYBLAS_OK );
 	CU_ASSERT_EQUAL( nt, 0 );
 }
 
