@@ -31,3 +31,20 @@ cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL
                target_link_options hyblas PRIVATE "LINKER:--undefined=hyblas_faceloop_run")
 install(FILES ${PROJECT_SOURCE_DIR}/include/hyblas/faceloop.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hyblas)
+
+# The CPU benchmark of tools/bench/run_faceloop_bench.sh: the seed's cases through the public
+# API, serial and OpenMP, checked, with the planner's predictions.
+add_executable(hyb_bench_faceloop
+  ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_faceloop.c
+  ${PROJECT_SOURCE_DIR}/tools/bench/hyb_faceloop_cases.c)
+target_include_directories(hyb_bench_faceloop PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+target_compile_options(hyb_bench_faceloop PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_bench_faceloop PRIVATE hyb_core OpenMP::OpenMP_C m)
+if(HYB_BUILD_TESTS)
+  # The benchmark script end to end at the smallest sizes (the GPU programs skip with 77
+  # where there is no device).
+  add_test(NAME faceloop.bench_quick
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tools/bench/run_faceloop_bench.sh --quick)
+  set_tests_properties(faceloop.bench_quick PROPERTIES LABELS preload TIMEOUT 300
+                       ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/faceloop_bench_quick;STAGE=${CMAKE_BINARY_DIR}")
+endif()
