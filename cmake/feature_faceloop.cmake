@@ -48,3 +48,30 @@ if(HYB_BUILD_TESTS)
   set_tests_properties(faceloop.bench_quick PROPERTIES LABELS preload TIMEOUT 300
                        ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/faceloop_bench_quick;STAGE=${CMAKE_BINARY_DIR}")
 endif()
+
+# The CUDA launchers go into the CUDA plugin (no hyb_core symbol used in them).
+list(APPEND HYB_CUDA_SOURCES
+  ${PROJECT_SOURCE_DIR}/kernels/faceloop/hyb_faceloop_cuda.cu
+)
+
+# The GPU check (tools/gpu_check_faceloop.cu: the launchers against the CPU face loop,
+# registers, occupancy, times); exits 77 without a device.
+if(HYB_HAVE_CUDA)
+  add_executable(gpu_check_faceloop
+    ${PROJECT_SOURCE_DIR}/tools/gpu_check_faceloop.cu
+    ${PROJECT_SOURCE_DIR}/tools/bench/hyb_faceloop_cases.c
+    ${PROJECT_SOURCE_DIR}/kernels/faceloop/hyb_faceloop_cuda.cu)
+  set_target_properties(gpu_check_faceloop PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_include_directories(gpu_check_faceloop PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core
+                             ${PROJECT_SOURCE_DIR}/include)
+  target_compile_options(gpu_check_faceloop PRIVATE
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp,-Wall>
+    $<$<COMPILE_LANGUAGE:C>:${HYB_WARNINGS}>)
+  target_link_libraries(gpu_check_faceloop PRIVATE hyb_core CUDA::cudart OpenMP::OpenMP_C m)
+
+  if(HYB_BUILD_TESTS)
+    add_test(NAME gpu_check_faceloop COMMAND gpu_check_faceloop --quick)
+    set_tests_properties(gpu_check_faceloop PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
+                         SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endif()
+endif()
