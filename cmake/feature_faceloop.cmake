@@ -55,7 +55,8 @@ list(APPEND HYB_CUDA_SOURCES
 )
 
 # The GPU check (tools/gpu_check_faceloop.cu: the launchers against the CPU face loop,
-# registers, occupancy, times); exits 77 without a device.
+# registers, occupancy, times) and the memory-model microbenchmark; both exit 77 without
+# a device.
 if(HYB_HAVE_CUDA)
   add_executable(gpu_check_faceloop
     ${PROJECT_SOURCE_DIR}/tools/gpu_check_faceloop.cu
@@ -69,9 +70,17 @@ if(HYB_HAVE_CUDA)
     $<$<COMPILE_LANGUAGE:C>:${HYB_WARNINGS}>)
   target_link_libraries(gpu_check_faceloop PRIVATE hyb_core CUDA::cudart OpenMP::OpenMP_C m)
 
+  add_executable(gpu_bench_memmodel ${PROJECT_SOURCE_DIR}/tools/bench/gpu_bench_memmodel.cu)
+  set_target_properties(gpu_bench_memmodel PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_include_directories(gpu_bench_memmodel PRIVATE ${PROJECT_SOURCE_DIR})
+  target_compile_options(gpu_bench_memmodel PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
+  target_link_libraries(gpu_bench_memmodel PRIVATE CUDA::cudart)
   if(HYB_BUILD_TESTS)
     add_test(NAME gpu_check_faceloop COMMAND gpu_check_faceloop --quick)
     set_tests_properties(gpu_check_faceloop PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
                          SKIP_RETURN_CODE 77 TIMEOUT 600)
+    add_test(NAME gpu_bench_memmodel COMMAND gpu_bench_memmodel --quick)
+    set_tests_properties(gpu_bench_memmodel PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
+                         SKIP_RETURN_CODE 77 TIMEOUT 300)
   endif()
 endif()
