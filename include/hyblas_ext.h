@@ -69,6 +69,7 @@ typedef enum
 
 #include "hyblas/stencil.h"
 #include "hyblas/knapsack.h"
+#include "hyblas/faceloop.h"
 
 #ifdef __cplusplus
 }
