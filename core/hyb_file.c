@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,13 @@ static int hyb_file_write_all( int fd, const void* data, size_t len )
 	return 0;
 }
 
+static void ( *_Atomic hyb_file_replace_pause )( void );
+
+void hyb_file_set_replace_pause_for_test( void ( *pause )( void ) )
+{
+	atomic_store( &hyb_file_replace_pause, pause );
+}
+
 hyb_status_t hyb_file_replace( const char* path, const void* data, size_t len, mode_t mode )
 {
 	if ( path == NULL || path[0] == '\0' || ( data == NULL && len > 0 ) ) return HYB_E_INVALID;
@@ -164,6 +172,8 @@ hyb_status_t hyb_file_replace( const char* path, const void* data, size_t len, m
 		free( tmp );
 		return HYB_E_IO;
 	}
+	void ( *pause )( void ) = atomic_load( &hyb_file_replace_pause );
+	if ( pause ) pause();
 	int ok = hyb_file_write_all( fd, data, len ) == 0;
 	ok     = ( close( fd ) == 0 ) && ok;
 	if ( ok ) ok = rename( tmp, path ) == 0;

@@ -55,6 +55,11 @@ hyb_status_t hyb_file_read( const char* path, size_t max_bytes, char** text, siz
    HYB_E_FORBIDDEN under secure execution. Thread-safe. */
 hyb_status_t hyb_file_replace( const char* path, const void* data, size_t len, mode_t mode );
 
+/* Tests only: `pause` (NULL: none) is called by hyb_file_replace with the
+   temporary file open and nothing written yet, so a test can hold a writer
+   inside its file I/O (a fork at that moment must not wait for it). */
+void hyb_file_set_replace_pause_for_test( void ( *pause )( void ) );
+
 /* Split a text into lines: copies the next line (without its '\n') into
    line[cap] and advances *cursor. A line of cap bytes or more is not cut
    (a cut path names another file, a cut number is another number): it is

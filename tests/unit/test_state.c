@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "dispatch/hyb_gtsv_rates.h"
+#include "hyb_file.h"
 #include "hyb_state.h"
 #include "hyb_test_util.h"
 #include "policies/hyb_config.h"
@@ -24,6 +25,17 @@
 
 static hyb_config_t st_cfg;
 static char         st_dir[256];
+
+/* The writer's pause inside hyb_file_replace: it says it is there, then
+   waits until the test lets it go on. */
+static atomic_int st_writer_inside;
+static atomic_int st_writer_release;
+
+static void st_pause_in_write( void )
+{
+	atomic_store( &st_writer_inside, 1 );
+	while ( !atomic_load( &st_writer_release ) ) usleep( 1000 );
+}
 
 static void* st_rates_writer( void* arg )
 {
@@ -41,13 +53,13 @@ static int st_child_fill( void* arg )
 	return 0;
 }
 
-/* A thread writes the tridiagonal rates file and stays inside the write (its
-   temporary file is a FIFO nobody reads yet) while the main thread forks:
-   the child must be able to read the rates at once, and fork() must not
-   wait for the write. */
+/* A thread writes the tridiagonal rates file and stays inside the write
+   (held in hyb_file_replace with its temporary file open) while the main
+   thread forks: the child must be able to read the rates at once, and
+   fork() must not wait for the write. */
 static void test_fork_during_rates_write( void )
 {
-	char err[256], profile[300], fifo[400];
+	char err[256], profile[300];
 	snprintf( st_dir, sizeof st_dir, "/tmp/hyb_state_XXXXXX" );
 	CU_ASSERT_FATAL( mkdtemp( st_dir ) != NULL );
 	snprintf( profile, sizeof profile, "%s/profile", st_dir );
@@ -57,30 +69,26 @@ static void test_fork_during_rates_write( void )
 	hyb_config_finish( &st_cfg );
 	hyb_config_install_for_test( &st_cfg );
 	hyb_gtsv_rates_reset_for_test();
-	/* The writer's temporary name (hyb_policy_gtsv_profile_write). */
-	snprintf( fifo, sizeof fifo, "%s.gtsv.tmp.%ld", profile, (long)getpid() );
-	CU_ASSERT_FATAL( mkfifo( fifo, 0600 ) == 0 );
+	atomic_store( &st_writer_inside, 0 );
+	atomic_store( &st_writer_release, 0 );
+	hyb_file_set_replace_pause_for_test( st_pause_in_write );
 
 	pthread_t th;
 	CU_ASSERT_FATAL( pthread_create( &th, NULL, st_rates_writer, NULL ) == 0 );
-	usleep( 200 * 1000 ); /* the writer is now blocked opening the FIFO */
+	for ( int i = 0; i < 10000 && !atomic_load( &st_writer_inside ); i++ ) usleep( 1000 );
+	CU_ASSERT_FATAL( atomic_load( &st_writer_inside ) );
 	CU_ASSERT_EQUAL( hyb_t_isolated( "rates read in a child forked during a rates write", st_child_fill,
 	                                 NULL, 10 ),
 	                 0 );
 
-	/* Let the writer finish: read what it writes until it closes. */
-	int fd = open( fifo, O_RDONLY );
-	CU_ASSERT( fd >= 0 );
-	char    buf[4096];
-	ssize_t got;
-	while ( fd >= 0 && ( got = read( fd, buf, sizeof buf ) ) > 0 )
-		;
-	if ( fd >= 0 ) close( fd );
+	atomic_store( &st_writer_release, 1 );
 	pthread_join( th, NULL );
+	hyb_file_set_replace_pause_for_test( NULL );
 
 	char path[400];
 	snprintf( path, sizeof path, "%s.gtsv", profile );
-	unlink( fifo );
+	struct stat sb;
+	CU_ASSERT( stat( path, &sb ) == 0 && sb.st_size > 0 ); /* the write completed */
 	unlink( path );
 	rmdir( st_dir );
 	hyb_config_install_for_test( NULL );
