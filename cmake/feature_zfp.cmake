@@ -5,15 +5,18 @@
 list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_host.c
   ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_sim.c
+  ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_stage.c
 )
 list(APPEND HYB_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_cuda.cu
+  ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_launch_cuda.c
 )
 list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_format.c
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_host.c
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_libzfp.c
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_sim.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_stage.c
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_cases.c
 )
 
