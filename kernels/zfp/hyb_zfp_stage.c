@@ -43,7 +43,7 @@ hyb_status_t hyb_zfp_stage_down(hyb_dev_t* d, int stream, const hyb_zfp_field_t*
 	if (st == HYB_OK && bytes > 0)
 	{
 		hyb_zfp_encode_args_t a = {*f, rate, dfield, dstream};
-		st = hyb_dev_launch(d, stream, hyb_kernel_id_cached(&hyb_zfp_encode_id, &hyb_zfp_encode_kernel),
+		st = hyb_dev_launch(d, stream, hyb_kernel_id_cached(&hyb_zfp_encode_id, &hyb_zfp_encode_def),
 		                    &a);
 		if (st == HYB_OK) st = hyb_dev_d2h(d, stream, hstream, bytes, dstream, bytes, bytes, 1);
 	}
@@ -63,7 +63,7 @@ hyb_status_t hyb_zfp_stage_up(hyb_dev_t* d, int stream, const hyb_zfp_field_t* f
 		hyb_zfp_decode_args_t a = {*f, rate, dstream, dfield};
 		if (st == HYB_OK)
 			st = hyb_dev_launch(
-			    d, stream, hyb_kernel_id_cached(&hyb_zfp_decode_id, &hyb_zfp_decode_kernel), &a);
+			    d, stream, hyb_kernel_id_cached(&hyb_zfp_decode_id, &hyb_zfp_decode_def), &a);
 	}
 	if (st == HYB_OK && done) st = hyb_dev_record(d, stream, done);
 	return st;

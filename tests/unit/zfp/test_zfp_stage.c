@@ -142,8 +142,8 @@ static void test_registered(void)
 	CU_ASSERT_EQUAL_FATAL(hyb_t_sim_begin(1, "256M", "HYBLAS_LOG_LEVEL=0"), HYB_OK);
 	hyb_kernel_id_t e = hyb_kernel_find("zfp.encode");
 	hyb_kernel_id_t d = hyb_kernel_find("zfp.decode");
-	CU_ASSERT(e != HYB_KERNEL_NONE && hyb_kernel_def(e) == &hyb_zfp_encode_kernel);
-	CU_ASSERT(d != HYB_KERNEL_NONE && hyb_kernel_def(d) == &hyb_zfp_decode_kernel);
+	CU_ASSERT(e != HYB_KERNEL_NONE && hyb_kernel_def(e) == &hyb_zfp_encode_def);
+	CU_ASSERT(d != HYB_KERNEL_NONE && hyb_kernel_def(d) == &hyb_zfp_decode_def);
 	CU_ASSERT(hyb_devices_kernel_supported(e) && hyb_devices_kernel_supported(d));
 	CU_ASSERT_EQUAL(hyb_device_faults_set("zfp.encode:1,zfp.decode:2a"), HYB_OK);
 	hyb_t_sim_end();
