@@ -141,6 +141,11 @@ void* hyb_zfp_store_stream(const hyb_zfp_store_t* s, int i)
 	return s->data + s->offset[i];
 }
 
+void hyb_zfp_store_set_held(hyb_zfp_store_t* s, int i, int held)
+{
+	if (s && i >= 0 && i < s->count) s->held[i] = held != 0;
+}
+
 /* Whether f has slab i's type and sizes. */
 static int hyb_zfp_store_fits(const hyb_zfp_store_t* s, int i, const hyb_zfp_field_t* f)
 {

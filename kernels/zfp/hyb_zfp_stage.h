@@ -100,6 +100,10 @@ void hyb_zfp_store_free(hyb_zfp_store_t* s);
 /* Slab i's stream buffer (NULL for i out of range). */
 void* hyb_zfp_store_stream(const hyb_zfp_store_t* s, int i);
 
+/* Mark slab i as holding a complete stream (held = 1: after the event
+   recorded behind its hyb_zfp_stage_down completed) or not. */
+void hyb_zfp_store_set_held(hyb_zfp_store_t* s, int i, int held);
+
 /* Slab i from host values (a field of slab i's sizes with any strides) by
    the host codec; marks it held. */
 hyb_status_t hyb_zfp_store_put_host(hyb_zfp_store_t* s, int i, const hyb_zfp_field_t* f,

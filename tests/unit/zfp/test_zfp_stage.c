@@ -171,9 +171,10 @@ static void tzs_queued(hyb_zfp_type_t type, unsigned dims, double rate)
 		CU_ASSERT_EQUAL(hyb_zfp_stage_down(c.d, 3, &f, rate, c.dev + tzs_at(&c, k), c.dstream,
 		                                   hyb_zfp_store_stream(&s, k), k ? ev[k - 1] : NULL, ev[k]),
 		                HYB_OK);
-		s.held[k] = 1;
 	}
 	CU_ASSERT_EQUAL(hyb_dev_sync(c.d, ev[2]), HYB_OK);
+	for (int k = 0; k < c.slabs; k++)
+		hyb_zfp_store_set_held(&s, k, 1);
 	for (int k = 0; k < c.slabs; k++)
 	{
 		size_t b;
