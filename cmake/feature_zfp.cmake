@@ -5,15 +5,18 @@
 list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_host.c
   ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_sim.c
+  ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_stage.c
 )
 list(APPEND HYB_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_cuda.cu
+  ${PROJECT_SOURCE_DIR}/kernels/zfp/hyb_zfp_launch_cuda.c
 )
 list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_format.c
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_host.c
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_libzfp.c
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_sim.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_stage.c
   ${PROJECT_SOURCE_DIR}/tests/unit/zfp/test_zfp_cases.c
 )
 
@@ -82,4 +85,19 @@ if(HYB_HAVE_CUDA)
     set_tests_properties(gpu_check_zfp PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
                          SKIP_RETURN_CODE 77 TIMEOUT 600)
   endif()
+endif()
+
+# The stage end to end on the device runtime (tools/gpu_check_zfp_stage.c): bit-exactness
+# of every slab saved and loaded, fault fallback, throughput. On the GPU machine it runs
+# the plugin's CUDA kernels (exit 77 without a device); --sim runs it on the simulated
+# device in CI.
+add_executable(gpu_check_zfp_stage ${PROJECT_SOURCE_DIR}/tools/gpu_check_zfp_stage.c)
+target_compile_options(gpu_check_zfp_stage PRIVATE ${HYB_WARNINGS})
+target_link_libraries(gpu_check_zfp_stage PRIVATE -Wl,--whole-archive hyb_core -Wl,--no-whole-archive hyb_core m)
+if(HYB_BUILD_TESTS)
+  add_test(NAME gpu_check_zfp_stage COMMAND gpu_check_zfp_stage --quick)
+  set_tests_properties(gpu_check_zfp_stage PROPERTIES LABELS gpu RESOURCE_LOCK gpu0
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+  add_test(NAME gpu_check_zfp_stage.sim COMMAND gpu_check_zfp_stage --sim)
+  set_tests_properties(gpu_check_zfp_stage.sim PROPERTIES LABELS unit TIMEOUT 300)
 endif()

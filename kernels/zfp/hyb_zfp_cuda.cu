@@ -7,7 +7,7 @@
 
 #include "kernels/zfp/hyb_zfp_block.h"
 #include "kernels/zfp/hyb_zfp_kargs.h"
-#include "kernels/zfp/hyb_zfp_stage.h"
+#include "kernels/zfp/hyb_zfp_span.h"
 
 /* Why this layout:
    - A CUDA thread block codes HYB_ZFP_GROUP consecutive ZFP blocks, a

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kernels/zfp/hyb_zfp_block.h"
-#include "kernels/zfp/hyb_zfp_stage.h"
+#include "kernels/zfp/hyb_zfp_span.h"
 
 /* A group's words at most: 64 blocks of the largest block (3-D, double, rate
    64: 4096 bits). */

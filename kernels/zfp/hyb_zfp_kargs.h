@@ -48,6 +48,12 @@ extern "C"
 	hyb_status_t hyb_zfp_encode_sim(const hyb_kernel_env_t* env, const void* args);
 	hyb_status_t hyb_zfp_decode_sim(const hyb_kernel_env_t* env, const void* args);
 
+	/* The kernels' registrations in the core ("zfp.encode", "zfp.decode":
+	   the names fault plans and the kernel listings use); launch them with
+	   hyb_dev_launch(d, stream, hyb_kernel_id_cached(&cache, &def), &args). */
+	extern const hyb_kernel_def_t hyb_zfp_encode_def;
+	extern const hyb_kernel_def_t hyb_zfp_decode_def;
+
 #ifdef __cplusplus
 }
 #endif
