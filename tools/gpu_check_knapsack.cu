@@ -263,7 +263,7 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	/* separated compaction into a separate array */
 	hyb_knapsack_node_t* dout = nullptr;
 	HYB_CK(cudaMalloc((void**)&dout, (size_t)m * sizeof(hyb_knapsack_node_t)));
-	hyb_knapsack_compact_args_t cp = {dkids, dkey, dpos, m, dout, dsc, dtemp, temp_bytes};
+	hyb_knapsack_compact_args_t cp = {dkids, dkey, dpos, m, dout, dsc, dtemp, temp_bytes, nullptr};
 	HYB_OKAY(hyb_knapsack_compact_cuda(&env, &cp));
 	std::vector<hyb_knapsack_node_t> hout((size_t)m);
 	hyb_knapsack_scalars_t           hsc = {0, 0, 0};
