@@ -55,6 +55,16 @@ if(HYB_BUILD_TESTS)
   target_link_libraries(hyb_knapsack_app PRIVATE hyblas)
   add_test(NAME knapsack.app_exported COMMAND hyb_knapsack_app)
   set_tests_properties(knapsack.app_exported PROPERTIES LABELS unit ENVIRONMENT "HYBLAS_DEVICE=sim")
+  # The seven kernels are registered with a sim launcher and, with the plugin, a CUDA one.
+  set(HYB_KNAPSACK_KERNELS
+      knapsack.branch,knapsack.bound,knapsack.reduce_max,knapsack.label,knapsack.compact,knapsack.gather,knapsack.dp_row)
+  add_test(NAME knapsack.kernels_sim COMMAND hyb_kernels --check --expect ${HYB_KNAPSACK_KERNELS})
+  set_tests_properties(knapsack.kernels_sim PROPERTIES LABELS unit)
+  if(HYB_HAVE_CUDA)
+    add_test(NAME knapsack.kernels_cuda COMMAND hyb_kernels --check --expect ${HYB_KNAPSACK_KERNELS}
+                                                --plugin $<TARGET_FILE:hyblas_cuda>)
+    set_tests_properties(knapsack.kernels_cuda PROPERTIES LABELS unit)
+  endif()
 endif()
 
 # GPU check program (run by hand on the GPU machine; exits 77 without a device).
