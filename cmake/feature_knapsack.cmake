@@ -55,6 +55,10 @@ if(HYB_BUILD_TESTS)
   target_link_libraries(hyb_knapsack_app PRIVATE hyblas)
   add_test(NAME knapsack.app_exported COMMAND hyb_knapsack_app)
   set_tests_properties(knapsack.app_exported PROPERTIES LABELS unit ENVIRONMENT "HYBLAS_DEVICE=sim")
+  set(HYB_KNAPSACK_TRACE ${CMAKE_CURRENT_BINARY_DIR}/knapsack_app.trace)
+  add_test(NAME knapsack.app_traced COMMAND hyb_knapsack_app ${HYB_KNAPSACK_TRACE})
+  set_tests_properties(knapsack.app_traced PROPERTIES LABELS unit
+                       ENVIRONMENT "HYBLAS_DEVICE=sim;HYBLAS_TRACE=${HYB_KNAPSACK_TRACE}")
   # The seven kernels are registered with a sim launcher and, with the plugin, a CUDA one.
   set(HYB_KNAPSACK_KERNELS
       knapsack.branch,knapsack.bound,knapsack.reduce_max,knapsack.label,knapsack.compact,knapsack.gather,knapsack.dp_row)
