@@ -8,6 +8,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_sim.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_ring.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_hostdev.c
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_devrt.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_search.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_dpdev.c
   ${PROJECT_SOURCE_DIR}/policies/knapsack/hyb_knapsack_plan.c
@@ -26,6 +27,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_search.c
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_plan.c
   ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_api.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/test_knapsack_devrt.c
 )
 
 # The instance generators: a static library for the tests, the GPU check and benchmarks
@@ -53,6 +55,20 @@ if(HYB_BUILD_TESTS)
   target_link_libraries(hyb_knapsack_app PRIVATE hyblas)
   add_test(NAME knapsack.app_exported COMMAND hyb_knapsack_app)
   set_tests_properties(knapsack.app_exported PROPERTIES LABELS unit ENVIRONMENT "HYBLAS_DEVICE=sim")
+  set(HYB_KNAPSACK_TRACE ${CMAKE_CURRENT_BINARY_DIR}/knapsack_app.trace)
+  add_test(NAME knapsack.app_traced COMMAND hyb_knapsack_app ${HYB_KNAPSACK_TRACE})
+  set_tests_properties(knapsack.app_traced PROPERTIES LABELS unit
+                       ENVIRONMENT "HYBLAS_DEVICE=sim;HYBLAS_TRACE=${HYB_KNAPSACK_TRACE}")
+  # The seven kernels are registered with a sim launcher and, with the plugin, a CUDA one.
+  set(HYB_KNAPSACK_KERNELS
+      knapsack.branch,knapsack.bound,knapsack.reduce_max,knapsack.label,knapsack.compact,knapsack.gather,knapsack.dp_row)
+  add_test(NAME knapsack.kernels_sim COMMAND hyb_kernels --check --expect ${HYB_KNAPSACK_KERNELS})
+  set_tests_properties(knapsack.kernels_sim PROPERTIES LABELS unit)
+  if(HYB_HAVE_CUDA)
+    add_test(NAME knapsack.kernels_cuda COMMAND hyb_kernels --check --expect ${HYB_KNAPSACK_KERNELS}
+                                                --plugin $<TARGET_FILE:hyblas_cuda>)
+    set_tests_properties(knapsack.kernels_cuda PROPERTIES LABELS unit)
+  endif()
 endif()
 
 # GPU check program (run by hand on the GPU machine; exits 77 without a device).
@@ -64,6 +80,8 @@ if(HYB_HAVE_CUDA)
     ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/include)
   set_target_properties(gpu_check_knapsack PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
   target_link_libraries(gpu_check_knapsack PRIVATE hyb_knapsack_gen hyb_core CUDA::cudart)
+  # Its last part runs the public API through the device runtime: the plugin beside it.
+  add_dependencies(gpu_check_knapsack hyblas_cuda)
   if(HYB_BUILD_TESTS)
     add_test(NAME gpu_check_knapsack COMMAND gpu_check_knapsack --quick)
     set_tests_properties(gpu_check_knapsack PROPERTIES LABELS gpu RESOURCE_LOCK gpu0

@@ -59,6 +59,17 @@ hyb_status_t hyb_dev_workspace( hyb_dev_t* d, size_t bytes, void** dptr );
 /* A page-locked host buffer of at least `bytes`, cached likewise. */
 hyb_status_t hyb_dev_staging( hyb_dev_t* d, size_t bytes, void** hptr );
 
+/* A device buffer of `bytes` owned by the caller (not cached): charged to
+   the device's budget (HYB_E_NO_MEMORY beyond it) and gated as an "alloc"
+   fault. For pipelines that hold several buffers at once; hyb_dev_free
+   with the same `bytes` returns it, before the context is released. */
+hyb_status_t hyb_dev_alloc( hyb_dev_t* d, size_t bytes, void** dptr );
+void         hyb_dev_free( hyb_dev_t* d, void* dptr, size_t bytes );
+/* Page-locked host memory owned by the caller, gated as "host_alloc";
+   hyb_dev_host_free returns it, before the context is released. */
+hyb_status_t hyb_dev_host_alloc( hyb_dev_t* d, size_t bytes, void** hptr );
+void         hyb_dev_host_free( hyb_dev_t* d, void* hptr );
+
 hyb_status_t hyb_dev_register( hyb_dev_t* d, void* p, size_t bytes );
 hyb_status_t hyb_dev_unregister( hyb_dev_t* d, void* p );
 

@@ -431,6 +431,24 @@ double hyb_dev_budget( int index )
 
 /* ------------------------------------------------------------ pool */
 
+/* Charge `bytes` to device `index`'s budget; 0 when it would go beyond. */
+static int hyb_budget_take( int index, double bytes )
+{
+	double expected = atomic_load( &hyb_reg.used[index] );
+	do
+	{
+		if ( expected + bytes > hyb_reg.budget[index] ) return 0;
+	} while ( !atomic_compare_exchange_weak( &hyb_reg.used[index], &expected, expected + bytes ) );
+	return 1;
+}
+
+static void hyb_budget_give( int index, double bytes )
+{
+	double expected = atomic_load( &hyb_reg.used[index] );
+	while ( !atomic_compare_exchange_weak( &hyb_reg.used[index], &expected, expected - bytes ) )
+		;
+}
+
 hyb_status_t hyb_dev_acquire( int index, hyb_dev_t** out )
 {
 	if ( index < 0 || index >= hyb_devices_count() ) return HYB_E_NO_DEVICE;
@@ -465,10 +483,7 @@ static void hyb_dev_destroy( hyb_dev_t* d )
 	if ( d->ws )
 	{
 		d->ops->mem_free( d->ctx, d->ws );
-		double expected = atomic_load( &hyb_reg.used[d->index] );
-		while ( !atomic_compare_exchange_weak( &hyb_reg.used[d->index], &expected,
-		                                       expected - (double)d->ws_bytes ) )
-			;
+		hyb_budget_give( d->index, (double)d->ws_bytes );
 	}
 	if ( d->stage ) d->ops->host_free( d->ctx, d->stage );
 	d->ops->ctx_destroy( d->ctx, atomic_load( &d->broken ) );
@@ -501,24 +516,15 @@ hyb_status_t hyb_dev_workspace( hyb_dev_t* d, size_t bytes, void** dptr )
 	if ( d->ws )
 	{
 		d->ops->mem_free( d->ctx, d->ws );
-		double expected = atomic_load( &hyb_reg.used[d->index] );
-		while ( !atomic_compare_exchange_weak( &hyb_reg.used[d->index], &expected,
-		                                       expected - (double)d->ws_bytes ) )
-			;
+		hyb_budget_give( d->index, (double)d->ws_bytes );
 		d->ws       = NULL;
 		d->ws_bytes = 0;
 	}
-	double expected = atomic_load( &hyb_reg.used[d->index] );
-	do
-	{
-		if ( expected + (double)bytes > hyb_reg.budget[d->index] ) return HYB_E_NO_MEMORY;
-	} while ( !atomic_compare_exchange_weak( &hyb_reg.used[d->index], &expected, expected + (double)bytes ) );
+	if ( !hyb_budget_take( d->index, (double)bytes ) ) return HYB_E_NO_MEMORY;
 	hyb_status_t st = d->ops->mem_alloc( d->ctx, bytes, &d->ws );
 	if ( st != HYB_OK )
 	{
-		expected = atomic_load( &hyb_reg.used[d->index] );
-		while ( !atomic_compare_exchange_weak( &hyb_reg.used[d->index], &expected, expected - (double)bytes ) )
-			;
+		hyb_budget_give( d->index, (double)bytes );
 		d->ws = NULL;
 		return st;
 	}
@@ -543,6 +549,37 @@ hyb_status_t hyb_dev_staging( hyb_dev_t* d, size_t bytes, void** hptr )
 	d->stage_bytes = bytes;
 	*hptr          = d->stage;
 	return HYB_OK;
+}
+
+hyb_status_t hyb_dev_alloc( hyb_dev_t* d, size_t bytes, void** dptr )
+{
+	HYB_FAULT_GATE( d, HYB_FK_ALLOC, HYB_KERNEL_NONE );
+	if ( !hyb_budget_take( d->index, (double)bytes ) ) return HYB_E_NO_MEMORY;
+	hyb_status_t st = d->ops->mem_alloc( d->ctx, bytes, dptr );
+	if ( st != HYB_OK )
+	{
+		hyb_budget_give( d->index, (double)bytes );
+		*dptr = NULL;
+	}
+	return st;
+}
+
+void hyb_dev_free( hyb_dev_t* d, void* dptr, size_t bytes )
+{
+	if ( dptr == NULL ) return;
+	d->ops->mem_free( d->ctx, dptr );
+	hyb_budget_give( d->index, (double)bytes );
+}
+
+hyb_status_t hyb_dev_host_alloc( hyb_dev_t* d, size_t bytes, void** hptr )
+{
+	HYB_FAULT_GATE( d, HYB_FK_HOST_ALLOC, HYB_KERNEL_NONE );
+	return d->ops->host_alloc( d->ctx, bytes, hptr );
+}
+
+void hyb_dev_host_free( hyb_dev_t* d, void* hptr )
+{
+	if ( hptr ) d->ops->host_free( d->ctx, hptr );
 }
 
 /* ------------------------------------------------------------ wrappers */

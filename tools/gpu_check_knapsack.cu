@@ -15,6 +15,11 @@
       streams, pinned circular buffer), O3S, BFS and in core, and the GPU DP:
       every optimum against the CPU DP, with time, subproblems, peaks,
       iterations and bytes moved each way.
+   4. The public API on the CUDA device runtime (the plugin libhyblas_cuda.so,
+      HYBLAS_DEVICE=cuda): hyblas_knapsack_solve with every GPU method and
+      AUTO, each optimum against the CPU DP, the selection checked, no
+      fallback; the calls counted on the GPU path; an injected
+      kernel fault (knapsack.branch) finishing on the CPU with the optimum.
    Prints tables; --csv PATH also writes part 3 as CSV. Exit 0 all correct,
    1 a wrong result or an error, 77 no device.
    Usage: gpu_check_knapsack [--quick] [--bench] [--csv PATH] [--time-limit S] */
@@ -38,6 +43,16 @@ extern "C"
 #include "kernels/knapsack/hyb_knapsack_items.h"
 #include "kernels/knapsack/hyb_knapsack_search.h"
 #include "tools/knapsack/hyb_knapsack_gen.h"
+#include "hyblas_ext.h"
+/* From kernels/hyb_device.h and hyb_kernel_registry.h (C11 atomics there do not
+   compile as C++): the runtime's functions part 4 calls. */
+hyb_status_t hyb_devices_ensure(void);
+const char*  hyb_devices_name(void);
+int          hyb_kernel_find(const char* name);
+int          hyb_devices_kernel_supported(int id);
+hyb_status_t hyb_device_faults_set(const char* plan);
+int          hyb_op_find(const char* name);       /* core/hyb_op.h */
+uint64_t     hyb_stats_calls(int id, hyb_path_t path); /* core/hyb_stats.h */
 }
 
 namespace
@@ -263,7 +278,7 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	/* separated compaction into a separate array */
 	hyb_knapsack_node_t* dout = nullptr;
 	HYB_CK(cudaMalloc((void**)&dout, (size_t)m * sizeof(hyb_knapsack_node_t)));
-	hyb_knapsack_compact_args_t cp = {dkids, dkey, dpos, m, dout, dsc, dtemp, temp_bytes};
+	hyb_knapsack_compact_args_t cp = {dkids, dkey, dpos, m, dout, dsc, dtemp, temp_bytes, nullptr};
 	HYB_OKAY(hyb_knapsack_compact_cuda(&env, &cp));
 	std::vector<hyb_knapsack_node_t> hout((size_t)m);
 	hyb_knapsack_scalars_t           hsc = {0, 0, 0};
@@ -531,6 +546,94 @@ void run_methods(const hyb_knapsack_dev_t& dev, const Instance& in, const Option
 	hyb_knapsack_prep_free(&pr);
 }
 
+/* Part 4: one instance through the public entry with every GPU method and AUTO. */
+void check_api(const Instance& in, const Options& o)
+{
+	const int64_t n = (int64_t)in.p.size();
+	hyb_knapsack_prep_t pr;
+	HYB_OKAY(hyb_knapsack_prepare(n, in.p.data(), in.w.data(), in.c, &pr));
+	int64_t z_dp = -1;
+	HYB_OKAY(hyb_knapsack_dp_cpu(pr.w, pr.p, pr.n, pr.c, 0, &z_dp, nullptr));
+	hyb_knapsack_prep_free(&pr);
+	const hyblas_knapsack_method_t methods[5] = {HYBLAS_KNAPSACK_GPU_O3S, HYBLAS_KNAPSACK_GPU_BFS,
+	                                             HYBLAS_KNAPSACK_GPU_INCORE, HYBLAS_KNAPSACK_GPU_DP,
+	                                             HYBLAS_KNAPSACK_AUTO};
+	std::vector<uint8_t> x((size_t)n);
+	for (int k = 0; k < 5; k++)
+	{
+		hyblas_knapsack_options_t opt;
+		std::memset(&opt, 0, sizeof opt);
+		opt.struct_size         = sizeof opt;
+		opt.method              = methods[k];
+		opt.time_limit_s        = o.time_limit;
+		opt.device_buffer_bytes = o.quick ? (1u << 20) : 0; /* small: transfers every iteration */
+		hyblas_knapsack_stats_t st;
+		std::memset(&st, 0, sizeof st);
+		st.struct_size     = sizeof st;
+		int64_t      z     = -1;
+		const double t     = hyb_now();
+		hyblas_status_t rs = hyblas_knapsack_solve(n, in.p.data(), in.w.data(), in.c, &opt, &z, x.data(), &st);
+		const double sec   = hyb_now() - t;
+		int64_t      wsum = 0, psum = 0;
+		for (int64_t i = 0; i < n; i++)
+			if (x[(size_t)i]) wsum += in.w[(size_t)i], psum += in.p[(size_t)i];
+		const bool stopped = rs == HYBLAS_E_CAPACITY && st.stop == HYBLAS_KNAPSACK_STOP_TIME_LIMIT;
+		const bool ok      = stopped || (rs == HYBLAS_OK && z == z_dp && psum == z && wsum <= in.c && !st.fallback &&
+		                            (methods[k] == HYBLAS_KNAPSACK_AUTO || st.method == methods[k]));
+		if (!ok) g_fail++;
+		std::printf("  api %-10s %-10s -> %-10s %8.3f s %s gpu_it %8llu MB up %8.1f down %8.1f fallback %d (%s)\n",
+		            in.name.c_str(), hyblas_knapsack_method_name(methods[k]), hyblas_knapsack_method_name(st.method),
+		            sec, !ok ? "WRONG" : stopped ? "stop " : "ok   ", (unsigned long long)st.gpu_iterations,
+		            st.h2d_bytes / 1e6, st.d2h_bytes / 1e6, st.fallback, st.why);
+	}
+}
+
+void check_api_all(const Options& o)
+{
+	std::printf("\npublic API on the CUDA device runtime (HYBLAS_DEVICE=cuda)\n");
+	hyb_status_t st = hyb_devices_ensure();
+	check(st == HYB_OK && std::strcmp(hyb_devices_name(), "cuda") == 0, "device runtime opened the CUDA plugin");
+	if (st != HYB_OK) return;
+	const char* names[7] = {"knapsack.branch",  "knapsack.bound",  "knapsack.reduce_max", "knapsack.label",
+	                        "knapsack.compact", "knapsack.gather", "knapsack.dp_row"};
+	bool all = true;
+	for (const char* nm : names) all = all && hyb_devices_kernel_supported(hyb_kernel_find(nm));
+	check(all, "the plugin implements the seven knapsack kernels");
+	/* the operation is registered by its first call */
+	const int      op     = hyb_op_find("hyblas_knapsack_solve");
+	const uint64_t before = op >= 0 ? hyb_stats_calls(op, HYB_PATH_GPU) : 0;
+	const int hi = o.quick ? 200 : 500;
+	for (int n = 100; n <= hi; n += 100)
+		check_api(make(hyb_knapsack_gen_seed_set(n, 2), ("api" + std::to_string(n)).c_str()), o);
+	const int op2 = hyb_op_find("hyblas_knapsack_solve");
+	check(op2 >= 0 && hyb_stats_calls(op2, HYB_PATH_GPU) >= before + 4, "calls counted on the GPU path");
+	/* a kernel fault: the CPU finishes with the optimum */
+	Instance in = make(hyb_knapsack_gen_seed_set(100, 3), "fault100");
+	hyb_knapsack_prep_t pr;
+	HYB_OKAY(hyb_knapsack_prepare((int64_t)in.p.size(), in.p.data(), in.w.data(), in.c, &pr));
+	int64_t z_dp = -1;
+	HYB_OKAY(hyb_knapsack_dp_cpu(pr.w, pr.p, pr.n, pr.c, 0, &z_dp, nullptr));
+	hyb_knapsack_prep_free(&pr);
+	hyblas_knapsack_options_t opt;
+	std::memset(&opt, 0, sizeof opt);
+	opt.struct_size   = sizeof opt;
+	opt.method        = HYBLAS_KNAPSACK_GPU_O3S;
+	opt.cpu_threshold = 64; /* reach GPU mode at once */
+	hyblas_knapsack_stats_t s;
+	std::memset(&s, 0, sizeof s);
+	s.struct_size = sizeof s;
+	int64_t z     = -1;
+	hyb_device_faults_set("knapsack.branch:1");
+	hyblas_status_t rs = hyblas_knapsack_solve((int64_t)in.p.size(), in.p.data(), in.w.data(), in.c, &opt, &z,
+	                                           nullptr, &s);
+	hyb_device_faults_set(nullptr);
+	check(rs == HYBLAS_OK && z == z_dp && s.fallback && s.method == HYBLAS_KNAPSACK_CPU_BB,
+	      "injected knapsack.branch fault: CPU B&B gives the optimum");
+	rs = hyblas_knapsack_solve((int64_t)in.p.size(), in.p.data(), in.w.data(), in.c, &opt, &z, nullptr, &s);
+	check(rs == HYBLAS_OK && z == z_dp && !s.fallback && s.method == HYBLAS_KNAPSACK_GPU_O3S,
+	      "the next call runs on the device again");
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -566,6 +669,8 @@ int main(int argc, char** argv)
 			return 2;
 		}
 	}
+	/* part 4 goes through the library's device runtime: the CUDA plugin */
+	setenv("HYBLAS_DEVICE", "cuda", 0);
 	int count = 0;
 	if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
 	{
@@ -588,8 +693,8 @@ int main(int argc, char** argv)
 	CudaDev cd;
 	HYB_CK(cudaStreamCreate(&cd.s[0]));
 	HYB_CK(cudaStreamCreate(&cd.s[1]));
-	hyb_knapsack_dev_t dev = {&cd,   cd_dev_alloc, cd_dev_free, cd_host_alloc, cd_host_free,
-	                          cd_h2d, cd_d2h,       cd_launch,   cd_sync,       cd_temp_bytes};
+	hyb_knapsack_dev_t dev = {&cd,    cd_dev_alloc, cd_dev_free, cd_host_alloc, cd_host_free,
+	                          cd_h2d, cd_d2h,       cd_launch,   cd_sync,       cd_temp_bytes, 1};
 	if (!o.csv.empty())
 	{
 		g_csv = std::fopen(o.csv.c_str(), "w");
@@ -625,6 +730,7 @@ int main(int argc, char** argv)
 	if (g_csv) std::fclose(g_csv);
 	cudaStreamDestroy(cd.s[0]);
 	cudaStreamDestroy(cd.s[1]);
+	check_api_all(o);
 	std::printf("\n%s\n", g_fail ? "FAILED" : "PASSED");
 	return g_fail ? 1 : 0;
 }

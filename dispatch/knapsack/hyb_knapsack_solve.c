@@ -3,17 +3,21 @@
    plan -> probe -> run the method -> fall back to the CPU on a device
    failure -> recover the items -> write the outputs and statistics. */
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hyblas_ext.h"
 #include "hyb_log.h"
+#include "hyb_op.h"
+#include "hyb_stats.h"
+#include "hyb_trace_line.h"
 #include "hyb_types.h"
 #include "dispatch/knapsack/hyb_knapsack_solve.h"
 #include "kernels/knapsack/hyb_knapsack_cpu.h"
+#include "kernels/knapsack/hyb_knapsack_devrt.h"
 #include "kernels/knapsack/hyb_knapsack_dpdev.h"
-#include "kernels/knapsack/hyb_knapsack_hostdev.h"
 #include "kernels/knapsack/hyb_knapsack_items.h"
 #include "kernels/knapsack/hyb_knapsack_search.h"
 #include "policies/hyb_config.h"
@@ -100,18 +104,14 @@ static void hyb_knapsack_why( hyb_knapsack_call_t* c, const char* add )
 		snprintf( c->s.why + len, sizeof c->s.why - len, "%s%s", len ? "; " : "", add );
 }
 
-/* The device GPU methods use when the caller names none: the host
-   stand-in when the configuration names the simulated device. The CUDA
-   runtime binding of the family's device interface is the next phase's;
-   until then a CUDA device is not usable here and GPU methods run on the
-   CPU (statistics say so). */
-static int hyb_knapsack_pick_device( hyb_knapsack_hostdev_t* hd, hyb_knapsack_dev_t* dev )
+/* The device GPU methods use when the caller names none: the device
+   runtime's first device (simulated or CUDA) unless the configuration
+   keeps everything on the CPU or no device is usable. */
+static int hyb_knapsack_pick_device( hyb_knapsack_devrt_t* rt, hyb_knapsack_dev_t* dev )
 {
-	const hyb_config_t* cfg = hyb_config();
-	memset( hd, 0, sizeof *hd );
-	if ( cfg->device != HYB_DEVICE_SIM || cfg->mode == HYB_MODE_CPU ) return 0;
-	*dev = hyb_knapsack_hostdev( hd );
-	return 1;
+	memset( rt, 0, sizeof *rt );
+	if ( hyb_config()->mode == HYB_MODE_CPU ) return 0;
+	return hyb_knapsack_devrt_open( rt, dev ) == HYB_OK;
 }
 
 /* ------------------------------------------------------------------ methods */
@@ -179,7 +179,7 @@ static hyb_status_t hyb_knapsack_run_dp_gpu( hyb_knapsack_call_t* c, int threads
 		c->have_z     = 1;
 	}
 	free( bits );
-	if ( st == HYB_OK || st == HYB_E_NO_MEMORY ) return st;
+	if ( st == HYB_OK ) return st;
 	hyb_log_once( hyb_hash_str( "knapsack_dp", (uint64_t)st ), HYB_LOG_WARN,
 	              "knapsack: GPU DP failed (%s); finishing on the CPU", hyb_status_string( st ) );
 	c->s.fallback = 1;
@@ -263,7 +263,10 @@ static hyb_status_t hyb_knapsack_run_bb( hyb_knapsack_call_t* c, hyblas_knapsack
 			c->s.device_buffer_nodes = (uint64_t)p.pool_nodes;
 			st                       = hyb_knapsack_run_search( c, &p, m );
 		}
-		if ( st == HYB_OK || st == HYB_E_NO_MEMORY || st == HYB_E_INVALID ) return st;
+		/* Device memory beyond the budget is a device failure like any
+		   other: the CPU finishes (host memory that runs out runs out
+		   there too and is reported). */
+		if ( st == HYB_OK || st == HYB_E_INVALID ) return st;
 		hyb_log_once( hyb_hash_str( "knapsack_bb", (uint64_t)st ), HYB_LOG_WARN,
 		              "knapsack: GPU branch-and-bound failed (%s); finishing on the CPU",
 		              hyb_status_string( st ) );
@@ -318,7 +321,7 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 	in.want_items      = c->want_items;
 	in.path            = c->o.path;
 	in.method          = c->o.method;
-	in.gpu_ok          = 0; /* AUTO uses no device until the runtime binding exists */
+	in.gpu_ok          = c->have_dev && c->dev.auto_ok;
 	in.threads         = c->o.threads > 0 ? c->o.threads : omp_get_max_threads();
 	in.dp_host_bytes   = c->o.dp_memory_bytes;
 	in.dp_device_bytes = c->o.dp_memory_bytes;
@@ -425,6 +428,37 @@ hyblas_status_t hyb_knapsack_solve_on( const hyb_knapsack_dev_t*        dev,
 	return rs;
 }
 
+/* The path the statistics count a finished call under. */
+static hyb_path_t hyb_knapsack_path( const hyblas_knapsack_stats_t* s )
+{
+	if ( s->fallback ) return HYB_PATH_FALLBACK;
+	return hyb_knapsack_is_gpu_method( s->method ) ? HYB_PATH_GPU : HYB_PATH_CPU;
+}
+
+/* One HYBLAS_TRACE line for a finished call. */
+static void hyb_knapsack_trace( hyb_op_id_t op, int64_t n, int64_t capacity, hyblas_status_t rs,
+                                const hyblas_knapsack_stats_t* s )
+{
+	char shape[64], extra[400];
+	snprintf( shape, sizeof shape, "n=%lld c=%lld", (long long)n, (long long)capacity );
+	snprintf( extra, sizeof extra,
+	          " status=%d method=%s planned=%s stop=%d nodes=%llu iterations=%llu gpu_iterations=%llu "
+	          "h2d=%llu d2h=%llu dp_cells=%llu optimum=%lld",
+	          (int)rs, hyb_knapsack_method_str( s->method ), hyb_knapsack_method_str( s->planned ), (int)s->stop,
+	          (unsigned long long)s->nodes_branched, (unsigned long long)s->iterations,
+	          (unsigned long long)s->gpu_iterations, (unsigned long long)s->h2d_bytes,
+	          (unsigned long long)s->d2h_bytes, (unsigned long long)s->dp_cells, (long long)s->optimum );
+	hyb_trace_fields_t f = { .op      = op,
+	                         .kind    = "knapsack",
+	                         .shape   = shape,
+	                         .path    = hyb_path_name( hyb_knapsack_path( s ) ),
+	                         .pred    = s->predicted_s,
+	                         .seconds = s->t_total,
+	                         .extra   = extra,
+	                         .why     = s->why };
+	hyb_trace_line( &f );
+}
+
 HYB_KNAPSACK_EXPORT hyblas_status_t hyblas_knapsack_solve( int64_t                          n,
                                                            const int64_t*                   profits,
                                                            const int64_t*                   weights,
@@ -434,9 +468,23 @@ HYB_KNAPSACK_EXPORT hyblas_status_t hyblas_knapsack_solve( int64_t              
                                                            uint8_t*                         x,
                                                            hyblas_knapsack_stats_t*         stats )
 {
-	hyb_knapsack_hostdev_t hd;
-	hyb_knapsack_dev_t     dev;
-	const int              have = hyb_knapsack_pick_device( &hd, &dev );
-	return hyb_knapsack_solve_on( have ? &dev : NULL, n, profits, weights, capacity, options, optimum, x,
-	                              stats );
+	static atomic_int op = HYB_OP_NONE;
+	if ( atomic_load( &op ) == HYB_OP_NONE ) atomic_store( &op, hyb_op_register( "hyblas_knapsack_solve", "knapsack" ) );
+	if ( stats && stats->struct_size < sizeof *stats ) return HYBLAS_E_STRUCT_SIZE;
+	hyblas_knapsack_stats_t s;
+	memset( &s, 0, sizeof s );
+	s.struct_size = sizeof s;
+	hyb_knapsack_devrt_t rt;
+	hyb_knapsack_dev_t   dev;
+	const int            have = hyb_knapsack_pick_device( &rt, &dev );
+	hyblas_status_t rs = hyb_knapsack_solve_on( have ? &dev : NULL, n, profits, weights, capacity, options, optimum, x,
+	                                            &s );
+	hyb_knapsack_devrt_close( &rt );
+	if ( rs != HYBLAS_OK && rs != HYBLAS_E_CAPACITY ) return rs; /* nothing ran */
+	const hyb_path_t path = hyb_knapsack_path( &s );
+	if ( path == HYB_PATH_FALLBACK ) hyb_stats_fallback( atomic_load( &op ) );
+	hyb_stats_record( atomic_load( &op ), path, s.t_total, (double)s.nodes_branched + (double)s.dp_cells, 0 );
+	hyb_knapsack_trace( atomic_load( &op ), n, capacity, rs, &s );
+	if ( stats ) memcpy( stats, &s, sizeof s );
+	return rs;
 }

@@ -168,6 +168,7 @@ extern "C" hyb_status_t hyb_knapsack_compact_cuda(const hyb_kernel_env_t* env, c
 {
 	const hyb_knapsack_compact_args_t* a = (const hyb_knapsack_compact_args_t*)args;
 	if (!hyb_count_ok(a->m)) return HYB_E_INVALID;
+	if (a->temp_query) return hyb_knapsack_cuda_temp_bytes(a->m, a->temp_query);
 	size_t       bytes = a->temp_bytes;
 	cudaStream_t s     = hyb_stream(env);
 	cudaError_t  e     = cub::DeviceScan::InclusiveSum(a->temp, bytes, a->key, a->pos, (int)a->m, s);
@@ -215,3 +216,21 @@ extern "C" hyb_status_t hyb_knapsack_cuda_temp_bytes(int64_t capacity, size_t* b
 	*bytes = scan > reduce ? scan : reduce;
 	return HYB_OK;
 }
+
+/* The plugin's implementations of the registered kernels (matched by name
+   with the declarations of hyb_knapsack_sim.c). */
+static const hyb_kernel_impl_t hyb_knapsack_branch_impl     = {"knapsack.branch", hyb_knapsack_branch_cuda, 0, NULL};
+static const hyb_kernel_impl_t hyb_knapsack_bound_impl      = {"knapsack.bound", hyb_knapsack_bound_cuda, 0, NULL};
+static const hyb_kernel_impl_t hyb_knapsack_reduce_max_impl = {"knapsack.reduce_max", hyb_knapsack_reduce_max_cuda, 0,
+                                                               NULL};
+static const hyb_kernel_impl_t hyb_knapsack_label_impl      = {"knapsack.label", hyb_knapsack_label_cuda, 0, NULL};
+static const hyb_kernel_impl_t hyb_knapsack_compact_impl    = {"knapsack.compact", hyb_knapsack_compact_cuda, 0, NULL};
+static const hyb_kernel_impl_t hyb_knapsack_gather_impl     = {"knapsack.gather", hyb_knapsack_gather_cuda, 0, NULL};
+static const hyb_kernel_impl_t hyb_knapsack_dp_row_impl     = {"knapsack.dp_row", hyb_knapsack_dp_row_cuda, 0, NULL};
+HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_branch_impl);
+HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_bound_impl);
+HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_reduce_max_impl);
+HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_label_impl);
+HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_compact_impl);
+HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_gather_impl);
+HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_dp_row_impl);

@@ -3,9 +3,9 @@
    device and pinned host memory, copies and kernel launches queued on one
    of two streams, stream synchronization, the compaction scratch size.
    Two implementations: the host stand-in (hyb_knapsack_hostdev.c, plain
-   memory and the simulated launchers, for CI), and the binding to the
-   device runtime (hyb_dev_* and hyb_dev_launch) that the next phase adds in
-   one small file. */
+   memory and the simulated launchers, with a fault at any call, for the
+   drivers' tests), and the binding to the device runtime
+   (hyb_knapsack_devrt.c: hyb_dev_* and hyb_dev_launch, simulated or CUDA). */
 #ifndef HYB_KNAPSACK_DEV_H
 #define HYB_KNAPSACK_DEV_H
 
@@ -42,6 +42,9 @@ typedef struct
 	hyb_status_t ( *launch )( void* ctx, int stream, hyb_knapsack_kernel_t k, const void* args );
 	hyb_status_t ( *sync )( void* ctx, int stream );
 	hyb_status_t ( *temp_bytes )( void* ctx, int64_t capacity, size_t* bytes );
+	/* 1: the planner's GPU rates describe this device, so AUTO may choose
+	   it; 0 (a simulated device, the stand-in): only explicit requests. */
+	int auto_ok;
 } hyb_knapsack_dev_t;
 
 #endif

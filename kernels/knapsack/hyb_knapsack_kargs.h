@@ -93,7 +93,12 @@ typedef struct
    kept node of `in` is written to `out` (never `in`): unfinished ones first
    in order, finished ones after them in order. scalars->n_unfinished and
    n_finished receive the counts. m >= 1, m < 2^31; `temp` as for the
-   reduce. */
+   reduce.
+   The scratch-size query (CUB's protocol, through a launch so that it
+   reaches whichever backend runs the kernels): with temp_query non-NULL
+   (host memory) the launch only writes there the scratch bytes the reduce
+   and the compaction need for up to m elements on this backend, and queues
+   nothing else; the caller reads it after syncing the stream. */
 typedef struct
 {
 	const hyb_knapsack_node_t* in;
@@ -104,6 +109,7 @@ typedef struct
 	hyb_knapsack_scalars_t*    scalars;
 	void*                temp;
 	size_t               temp_bytes;
+	size_t*              temp_query;
 } hyb_knapsack_compact_args_t;
 
 /* Lalami's compaction step on the device: out[dest[i]] = in[i] for every
@@ -145,6 +151,10 @@ hyb_status_t hyb_knapsack_label_sim( const hyb_kernel_env_t* env, const void* ar
 hyb_status_t hyb_knapsack_compact_sim( const hyb_kernel_env_t* env, const void* args );
 hyb_status_t hyb_knapsack_gather_sim( const hyb_kernel_env_t* env, const void* args );
 hyb_status_t hyb_knapsack_dp_row_sim( const hyb_kernel_env_t* env, const void* args );
+
+/* The registered declarations of the kernels (names "knapsack.branch",
+   ...), indexed by hyb_knapsack_kernel_t. */
+extern const hyb_kernel_def_t* const hyb_knapsack_kernel_defs[HYB_KNAPSACK_K_COUNT];
 
 /* Scratch bytes the reduce and the compaction need for m <= capacity
    elements, on each backend (the simulated one needs none). Allocate once

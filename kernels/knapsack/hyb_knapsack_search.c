@@ -413,7 +413,7 @@ static hyb_status_t hyb_knapsack_bb_gpu( hyb_knapsack_sctx_t* c, int b )
 	hyb_knapsack_label_args_t   lb = { pl->children, pl->u, m, c->items.n, c->lstar, &pl->scalars->max_l,
 		                               c->plan->ties, pl->key, NULL };
 	hyb_knapsack_compact_args_t cp = { pl->children, pl->key, pl->pos, m, pl->nodes, pl->scalars,
-		                               c->temp, c->temp_bytes };
+		                               c->temp, c->temp_bytes, NULL };
 	hyb_status_t                s  = hyb_knapsack_bb_front( c, pl, m );
 	if ( s == HYB_OK ) s = hyb_knapsack_launch( c, HYB_KNAPSACK_K_LABEL, &lb, &c->st->t_label );
 	if ( s == HYB_OK ) s = hyb_knapsack_launch( c, HYB_KNAPSACK_K_COMPACT, &cp, &c->st->t_compact );

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The knapsack kernels on the simulated device: the same per-node
    arithmetic as the CUDA kernels (hyb_knapsack_node.h), as plain loops on
-   host memory, computed at once in launch order. */
+   host memory, computed at once in launch order; and the kernels'
+   registered declarations. */
 #include "kernels/knapsack/hyb_knapsack_kargs.h"
 
 hyb_status_t hyb_knapsack_branch_sim( const hyb_kernel_env_t* env, const void* args )
@@ -55,6 +56,7 @@ hyb_status_t hyb_knapsack_compact_sim( const hyb_kernel_env_t* env, const void* 
 	(void)env;
 	const hyb_knapsack_compact_args_t* a = args;
 	if ( a->m < 1 ) return HYB_E_INVALID;
+	if ( a->temp_query ) return hyb_knapsack_sim_temp_bytes( a->m, a->temp_query );
 	int64_t run = 0;
 	for ( int64_t i = 0; i < a->m; i++ )
 	{
@@ -99,3 +101,81 @@ hyb_status_t hyb_knapsack_sim_temp_bytes( int64_t capacity, size_t* bytes )
 	*bytes = 0;
 	return HYB_OK;
 }
+
+/* A launch's counts must be non-negative and its arrays present: checked on
+   every backend before anything is queued. */
+static hyb_status_t hyb_knapsack_branch_check( const void* args )
+{
+	const hyb_knapsack_branch_args_t* a = args;
+	return a->n_parents >= 0 && ( a->n_parents == 0 || ( a->parents && a->children ) ) ? HYB_OK : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_knapsack_bound_check( const void* args )
+{
+	const hyb_knapsack_bound_args_t* a = args;
+	return a->m >= 0 && ( a->m == 0 || ( a->nodes && a->u && a->l ) ) ? HYB_OK : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_knapsack_reduce_check( const void* args )
+{
+	const hyb_knapsack_reduce_args_t* a = args;
+	return a->m >= 1 && a->l && a->out ? HYB_OK : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_knapsack_label_check( const void* args )
+{
+	const hyb_knapsack_label_args_t* a = args;
+	return a->m >= 0 && a->iter_max && ( a->m == 0 || ( a->nodes && a->u && ( a->key || a->label ) ) )
+	           ? HYB_OK
+	           : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_knapsack_compact_check( const void* args )
+{
+	const hyb_knapsack_compact_args_t* a = args;
+	if ( a->m < 1 || a->m >= INT32_MAX ) return HYB_E_INVALID;
+	return a->temp_query || ( a->in && a->key && a->pos && a->out && a->scalars ) ? HYB_OK : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_knapsack_gather_check( const void* args )
+{
+	const hyb_knapsack_gather_args_t* a = args;
+	return a->m >= 0 && ( a->m == 0 || ( a->in && a->dest && a->out ) ) ? HYB_OK : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_knapsack_dp_row_check( const void* args )
+{
+	const hyb_knapsack_dp_row_args_t* a = args;
+	return a->cap >= 0 && a->w >= 0 && a->next ? HYB_OK : HYB_E_INVALID;
+}
+
+#define HYB_KNAPSACK_DEF( var, kname, type, chk, fn ) \
+	static const hyb_kernel_def_t var = { \
+		.name = kname, .args_size = sizeof( type ), .check = chk, .sim = fn \
+	}; \
+	HYB_KERNEL_REGISTER( var )
+
+HYB_KNAPSACK_DEF( hyb_knapsack_branch_kernel, "knapsack.branch", hyb_knapsack_branch_args_t,
+                  hyb_knapsack_branch_check, hyb_knapsack_branch_sim );
+HYB_KNAPSACK_DEF( hyb_knapsack_bound_kernel, "knapsack.bound", hyb_knapsack_bound_args_t,
+                  hyb_knapsack_bound_check, hyb_knapsack_bound_sim );
+HYB_KNAPSACK_DEF( hyb_knapsack_reduce_max_kernel, "knapsack.reduce_max", hyb_knapsack_reduce_args_t,
+                  hyb_knapsack_reduce_check, hyb_knapsack_reduce_max_sim );
+HYB_KNAPSACK_DEF( hyb_knapsack_label_kernel, "knapsack.label", hyb_knapsack_label_args_t,
+                  hyb_knapsack_label_check, hyb_knapsack_label_sim );
+HYB_KNAPSACK_DEF( hyb_knapsack_compact_kernel, "knapsack.compact", hyb_knapsack_compact_args_t,
+                  hyb_knapsack_compact_check, hyb_knapsack_compact_sim );
+HYB_KNAPSACK_DEF( hyb_knapsack_gather_kernel, "knapsack.gather", hyb_knapsack_gather_args_t,
+                  hyb_knapsack_gather_check, hyb_knapsack_gather_sim );
+HYB_KNAPSACK_DEF( hyb_knapsack_dp_row_kernel, "knapsack.dp_row", hyb_knapsack_dp_row_args_t,
+                  hyb_knapsack_dp_row_check, hyb_knapsack_dp_row_sim );
+
+const hyb_kernel_def_t* const hyb_knapsack_kernel_defs[HYB_KNAPSACK_K_COUNT] = {
+	[HYB_KNAPSACK_K_BRANCH]     = &hyb_knapsack_branch_kernel,
+	[HYB_KNAPSACK_K_BOUND]      = &hyb_knapsack_bound_kernel,
+	[HYB_KNAPSACK_K_REDUCE_MAX] = &hyb_knapsack_reduce_max_kernel,
+	[HYB_KNAPSACK_K_LABEL]      = &hyb_knapsack_label_kernel,
+	[HYB_KNAPSACK_K_COMPACT]    = &hyb_knapsack_compact_kernel,
+	[HYB_KNAPSACK_K_GATHER]     = &hyb_knapsack_gather_kernel,
+	[HYB_KNAPSACK_K_DP_ROW]     = &hyb_knapsack_dp_row_kernel,
+};

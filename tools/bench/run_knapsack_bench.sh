@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The knapsack benchmark of issue 23, one run on the GPU machine (builds nothing): runs
 # gpu_check_knapsack, which checks every CUDA launcher against the simulated one and every
-# method's optimum against the DP, times the kernels, then solves the seed's set (n = 100..1000)
-# and a large-capacity instance with O3S, BFS, in core, the CPU B&B and both DPs. Writes
+# method's optimum against the DP, times the kernels, solves the seed's set (n = 100..1000)
+# and a large-capacity instance with O3S, BFS, in core, the CPU B&B and both DPs, then runs
+# every GPU method through the public API on the CUDA device runtime. Writes
 # $OUT/knapsack.csv (one row per instance and method), $OUT/gpu_check_knapsack.txt (the
 # tables) and prints a per-size summary of the CSV (median seconds, solved counts).
 #   tools/bench/run_knapsack_bench.sh              binary in $STAGE (default .stage) or build/
@@ -22,6 +23,12 @@ BIN=$S/gpu_check_knapsack
 if [ ! -x "$BIN" ]; then
     echo "run_knapsack_bench: no gpu_check_knapsack in $S or build/ (build it first)" >&2
     exit 1
+fi
+# The check's last part calls the public API through the library's device runtime, which
+# loads the CUDA plugin beside the binary; a staged binary without one uses build/'s.
+if [ -z "${HYBLAS_PLUGIN:-}" ] && [ ! -r "$(dirname "$BIN")/libhyblas_cuda.so" ] &&
+   [ -r "$PWD/build/libhyblas_cuda.so" ]; then
+    export HYBLAS_PLUGIN=$PWD/build/libhyblas_cuda.so
 fi
 CSV=$OUT/knapsack.csv
 TXT=$OUT/gpu_check_knapsack.txt

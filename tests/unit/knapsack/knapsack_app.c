@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A program linked to libhyblas alone that calls the exported knapsack
    API: every method on random instances against its own brute force, the
-   caller's arrays untouched, bad input refused. Exit 0 on success. */
+   caller's arrays untouched, bad input refused, every call that ran
+   counted (hyb_calls) and, given the HYBLAS_TRACE file as its argument,
+   traced once. Exit 0 on success. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hyblas_ext.h"
 
@@ -15,9 +18,30 @@ static long long app_rand( long long hi )
 	return (long long)( ( app_state >> 33 ) % (unsigned long long)hi );
 }
 
-int main( void )
+/* Lines of the trace file `path` of the knapsack operation, and how many of
+   them ran on the (simulated) device. */
+static int app_trace_lines( const char* path, int* gpu )
+{
+	FILE* f = fopen( path, "r" );
+	if ( !f ) return -1;
+	char line[2048];
+	int  count = 0;
+	*gpu       = 0;
+	while ( fgets( line, sizeof line, f ) )
+		if ( strncmp( line, "hyblas_knapsack_solve ", 22 ) == 0 && strstr( line, " op=knapsack " ) &&
+		     strstr( line, " why=\"" ) )
+		{
+			count++;
+			*gpu += strstr( line, " path=gpu " ) != NULL;
+		}
+	fclose( f );
+	return count;
+}
+
+int main( int argc, char** argv )
 {
 	int fails = 0;
+	if ( argc > 1 ) unlink( argv[1] ); /* the trace opens at the first traced call */
 	for ( int t = 0; t < 40; t++ )
 	{
 		int64_t n = 1 + app_rand( 18 ), p[18], w[18], pc[18], wc[18], sum = 0;
@@ -80,6 +104,24 @@ int main( void )
 	{
 		printf( "FAIL a negative weight was not refused\n" );
 		fails++;
+	}
+	/* 40 instances x 7 methods ran; the refused call is not counted */
+	unsigned long long counts[4] = { 0, 0, 0, 0 };
+	if ( hyb_calls( "hyblas_knapsack_solve", counts ) != 0 || counts[0] + counts[1] + counts[2] + counts[3] != 280 ||
+	     counts[1] == 0 )
+	{
+		printf( "FAIL counts: cpu %llu gpu %llu split %llu fallback %llu\n", counts[0], counts[1], counts[2],
+		        counts[3] );
+		fails++;
+	}
+	if ( argc > 1 )
+	{
+		int gpu = 0, lines = app_trace_lines( argv[1], &gpu );
+		if ( lines != 280 || (unsigned long long)gpu != counts[1] )
+		{
+			printf( "FAIL trace %s: %d lines (want 280), %d on the device\n", argv[1], lines, gpu );
+			fails++;
+		}
 	}
 	printf( "%s\n", fails ? "FAILED" : "PASSED" );
 	return fails != 0;

@@ -10,6 +10,7 @@
 
 #include "dispatch/knapsack/hyb_knapsack_solve.h"
 #include "hyblas_ext.h"
+#include "kernels/hyb_device.h"
 #include "policies/hyb_config.h"
 #include "test_knapsack_util.h"
 
@@ -18,14 +19,7 @@ static uint8_t   kt_sel[KT_MAX_N];
 
 static hyblas_knapsack_options_t kt_opts( hyblas_knapsack_method_t m )
 {
-	hyblas_knapsack_options_t o;
-	memset( &o, 0, sizeof o );
-	o.struct_size         = sizeof o;
-	o.method              = m;
-	o.host_buffer_bytes   = 1 << 20;
-	o.device_buffer_bytes = 16384;
-	o.cpu_threshold       = 16;
-	return o;
+	return kt_small_opts( m, 16384 );
 }
 
 static hyblas_knapsack_stats_t kt_stats( void )
@@ -287,12 +281,13 @@ static void test_faults_finish_on_cpu( void )
 
 static void test_no_device( void )
 {
-	/* the process configuration: no usable device (the CUDA binding is not
-	   there yet), then the simulated one */
+	/* the process configuration: no usable device, then the simulated one
+	   (the device runtime opens once per process: start it over each time) */
 	hyb_config_t cfg;
 	hyb_config_defaults( &cfg );
 	cfg.device = HYB_DEVICE_NONE;
 	hyb_config_install_for_test( &cfg );
+	hyb_devices_reset_for_test();
 	kt_gen( &kt_x, HYB_KNAPSACK_GEN_STRONGLY, 30, 100, 4 );
 	const int64_t             z = kt_dp( &kt_x );
 	hyblas_knapsack_options_t o = kt_opts( HYBLAS_KNAPSACK_GPU_O3S );
@@ -313,6 +308,7 @@ static void test_no_device( void )
 
 	cfg.device = HYB_DEVICE_SIM;
 	hyb_config_install_for_test( &cfg );
+	hyb_devices_reset_for_test();
 	o = kt_opts( HYBLAS_KNAPSACK_GPU_O3S );
 	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ), HYBLAS_OK );
 	CU_ASSERT_EQUAL( got, z );
@@ -325,6 +321,7 @@ static void test_no_device( void )
 	CU_ASSERT( s.method == HYBLAS_KNAPSACK_CPU_DP || s.method == HYBLAS_KNAPSACK_CPU_BB );
 	hyb_config_defaults( &cfg );
 	hyb_config_install_for_test( &cfg );
+	hyb_devices_reset_for_test();
 }
 
 static void test_auto_choices( void )

@@ -141,7 +141,7 @@ static void test_reduce_label_compact( void )
 
 		/* the compaction: unfinished kept in order, then finished kept in order */
 		hyb_knapsack_scalars_t      sc = { 0, -1, -1 };
-		hyb_knapsack_compact_args_t cp = { in, key, pos, M, out, &sc, NULL, 0 };
+		hyb_knapsack_compact_args_t cp = { in, key, pos, M, out, &sc, NULL, 0, NULL };
 		memset( out, 0xff, sizeof out );
 		CU_ASSERT_EQUAL( hyb_knapsack_compact_sim( NULL, &cp ), HYB_OK );
 		CU_ASSERT_EQUAL( sc.n_unfinished, want_unf );
@@ -168,7 +168,7 @@ static void test_reduce_label_compact( void )
 		CU_ASSERT( ok );
 		CU_ASSERT_EQUAL( kept, want_unf + want_fin );
 	}
-	hyb_knapsack_compact_args_t empty = { in, key, pos, 0, out, NULL, NULL, 0 };
+	hyb_knapsack_compact_args_t empty = { in, key, pos, 0, out, NULL, NULL, 0, NULL };
 	CU_ASSERT_EQUAL( hyb_knapsack_compact_sim( NULL, &empty ), HYB_E_INVALID );
 }
 

@@ -100,3 +100,15 @@ hyb_knapsack_search_plan_t kt_plan( hyb_knapsack_search_t search, int64_t thresh
 	p.pool_nodes = pool_nodes;
 	return p;
 }
+
+hyblas_knapsack_options_t kt_small_opts( hyblas_knapsack_method_t m, uint64_t device_bytes )
+{
+	hyblas_knapsack_options_t o;
+	memset( &o, 0, sizeof o );
+	o.struct_size         = sizeof o;
+	o.method              = m;
+	o.host_buffer_bytes   = 1 << 20;
+	o.device_buffer_bytes = device_bytes;
+	o.cpu_threshold       = 16;
+	return o;
+}

@@ -50,4 +50,8 @@ hyb_status_t kt_search( const kt_inst_t* in, hyb_knapsack_search_plan_t* plan, h
 hyb_knapsack_search_plan_t kt_plan( hyb_knapsack_search_t search, int64_t threshold, int64_t host_nodes,
                                     int64_t pool_nodes );
 
+/* API options for `m` with small buffers (1 MiB host, `device_bytes` a GPU buffer) and a
+   CPU-mode threshold of 16, so that a few dozen items run many GPU iterations. */
+hyblas_knapsack_options_t kt_small_opts( hyblas_knapsack_method_t m, uint64_t device_bytes );
+
 #endif
