@@ -11,6 +11,7 @@
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "policies/hyb_config.h"
+#include "policies/hyb_learn.h"
 
 /* Under HYB_LOCK_GTSV_RATES. The file is read and written outside the lock:
    a fork() (which takes every lock first) must not wait for file I/O, and
@@ -172,13 +173,13 @@ void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, doub
 	if ( cpu_rate > 0 && conf != HYB_GTSV_CONF_DEV )
 	{
 		snprintf( key, sizeof key, "%scpu", conf == HYB_GTSV_CONF_CPU ? "" : pre );
-		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, cpu_rate, HYB_GTSV_RATE_ALPHA ) == HYB_OK;
+		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, cpu_rate, HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
 	}
 	for ( int k = 0; k < ndev && k < HYB_GTSV_DEV_MAX && dev_rate; k++ )
 	{
 		if ( !( dev_rate[k] > 0 ) || conf == HYB_GTSV_CONF_CPU ) continue;
 		snprintf( key, sizeof key, "%sgpu%d", pre, k );
-		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, dev_rate[k], HYB_GTSV_RATE_ALPHA ) == HYB_OK;
+		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, dev_rate[k], HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
 	}
 	hyb_gr_commit_unlock( changed );
 }
@@ -211,7 +212,7 @@ void hyb_gtsv_rates_side_update( hyb_prec_t prec, int threads, int64_t n, int sp
 		hyb_unlock( HYB_LOCK_GTSV_RATES );
 		return;
 	}
-	int    changed = hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, rate, HYB_GTSV_RATE_ALPHA ) == HYB_OK;
+	int    changed = hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, rate, HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
 	double now     = hyb_now();
 	int    write   = changed && ( hyb_policy_gtsv_profile_samples( &hyb_gr.prof, key, p ) == 1 ||
                                now - hyb_gr.side_written >= HYB_GR_SIDE_WRITE_GAP );

@@ -8,10 +8,6 @@
 #include "policies/hyb_policy_gtsv.h"
 #include "policies/hyb_policy_gtsv_side.h"
 
-/* Smoothing of a new sample into a persisted rate (the seed refines after every call; a
-   single call can be disturbed by other work, so one sample moves the rate half way). */
-#define HYB_GTSV_RATE_ALPHA 0.5
-
 /* Calls (or shares of a call) with fewer rows are not measured: their times are mostly
    fixed costs (thread start, events) that say little about the steady rate. */
 #define HYB_GTSV_REFIT_MIN_ROWS ( (int64_t)1 << 18 )

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hyb_file.h"
+#include "policies/hyb_learn.h"
 
 /* ---------------------------------------------------------------------------------------
    Window and plan.
@@ -537,7 +538,7 @@ hyb_status_t hyb_policy_gtsv_profile_update( hyb_gtsv_profile_t* p, const char* 
 		return HYB_E_INVALID;
 	hyb_gtsv_rate_t* e = hyb_gtsv_profile_find( p, dev, prec );
 	if ( e == NULL ) return hyb_gtsv_profile_put( p, dev, prec, sample, 1 ) ? HYB_OK : HYB_E_NO_MEMORY;
-	e->rate = ( 1 - alpha ) * e->rate + alpha * sample;
+	e->rate = hyb_learn_fold( e->rate, 1, sample, alpha );
 	if ( e->samples < INT64_MAX ) e->samples++;
 	return HYB_OK;
 }
