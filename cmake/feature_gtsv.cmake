@@ -5,6 +5,7 @@
 list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_gtsv_cpu.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_policy_gtsv.c
+  ${PROJECT_SOURCE_DIR}/policies/hyb_policy_gtsv_side.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_gtsv_hetero.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_gtsv_pin.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_gtsv_rates.c

@@ -11,6 +11,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_l3_tasks.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_pipeline.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_policy_l3.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_learn.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_resolve.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_team_copy.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_log_stats.c

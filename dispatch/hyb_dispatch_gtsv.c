@@ -109,16 +109,26 @@ static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hy
 	hyb_trace_line( &f );
 }
 
-/* The real routine with the original arguments. */
-static void hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a, hyb_gtsv_call_t* c,
-                              int timing, double t0, const char* why )
+/* The real routine with the original arguments; the seconds since t0. */
+static double hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a, hyb_gtsv_call_t* c,
+                                int timing, double t0, const char* why )
 {
 	call->forward( call );
-	double dt = timing ? hyb_now() - t0 : -1;
-	hyb_stats_record( call->id, HYB_PATH_CPU, dt, 8.0 * (double)a->n * (double)a->nrhs, 0 );
+	double dt = hyb_now() - t0;
+	hyb_stats_record( call->id, HYB_PATH_CPU, timing ? dt : -1, 8.0 * (double)a->n * (double)a->nrhs, 0 );
 	c->plan = "lapack";
 	c->why  = why;
 	if ( timing ) hyb_gtsv_trace( call, a, HYB_PATH_CPU, c, dt );
+	return dt;
+}
+
+/* A measured side of the LAPACK-or-SPIKE choice into the profile: rows/s for one
+   right-hand side over the whole call, hyblas's own costs included. */
+static void hyb_gtsv_side_learn( const hyb_gtsv_args_t* a, int threads, int spike, double seconds )
+{
+	if ( seconds > 0 )
+		hyb_gtsv_rates_side_update( a->prec, threads, a->n, spike,
+		                            (double)a->n / seconds * hyb_policy_gtsv_rhs_weight( a->nrhs ) );
 }
 
 /* The check (and the window) on the unmodified arrays, B included (LAPACK spreads an Inf
@@ -277,6 +287,22 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 		}
 	}
 
+	/* Where the CPU alone would solve the call, auto mode runs the CPU SPIKE only where
+	   measured rates at this thread count and size say it beats LAPACK (mode cpu always
+	   runs it: that is what the mode asks for). */
+	int side_learn = mode == HYB_MODE_AUTO && c.split.conf == HYB_GTSV_CONF_CPU && !omp_in_parallel();
+	if ( side_learn )
+	{
+		hyb_gtsv_side_in_t sin;
+		hyb_gtsv_rates_side( a->prec, threads, a->n, &sin );
+		hyb_gtsv_side_t side = hyb_policy_gtsv_side( &sin );
+		if ( !side.spike )
+		{
+			hyb_gtsv_side_learn( a, threads, 0, hyb_gtsv_forward( call, a, &c, timing, t0, side.why ) );
+			return;
+		}
+	}
+
 	hyb_gtsv_hetero_t* p = &c.p;
 	p->prec              = a->prec;
 	p->n                 = a->n;
@@ -339,8 +365,9 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 		hyb_gtsv_forward( call, a, &c, timing, t0, "no memory for the seam records" );
 		return;
 	}
-	c.ran = 1;
+	c.ran  = 1;
 	c.plan = "spike";
+	if ( side_learn && c.r.error == HYB_OK ) hyb_gtsv_side_learn( a, threads, 1, hyb_now() - t0 );
 	hyb_gtsv_set_info( a, 0 ); /* the check proved LAPACK's INFO = 0 (no zero pivot) */
 
 	hyb_path_t path = c.split.conf == HYB_GTSV_CONF_CPU ? HYB_PATH_CPU

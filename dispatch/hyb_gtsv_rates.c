@@ -11,6 +11,7 @@
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "policies/hyb_config.h"
+#include "policies/hyb_learn.h"
 
 /* Under HYB_LOCK_GTSV_RATES. The file is read and written outside the lock:
    a fork() (which takes every lock first) must not wait for file I/O, and
@@ -25,7 +26,13 @@ static struct
 	hyb_gtsv_profile_t prof;
 	int                writing;
 	int                dirty;
+	int                side_ran[2]; /* the process has run LAPACK / the CPU SPIKE */
+	double             side_written; /* hyb_now() of the last write for a side rate */
 } hyb_gr;
+
+/* A side rate is written to the file when it is new, and else at most once in this
+   many seconds: calls of a few microseconds must not each rewrite the file. */
+#define HYB_GR_SIDE_WRITE_GAP 1.0
 
 static void hyb_gr_path_of( char* out, size_t len )
 {
@@ -126,25 +133,10 @@ static void hyb_gr_fork_child( void )
 	hyb_gr.dirty   = 0;
 }
 
-void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate, int ndev,
-                            const double* dev_rate )
+/* With the lock held: after a change (changed), write the file unless another
+   thread is writing it (that one writes again); then release the lock. */
+static void hyb_gr_commit_unlock( int changed )
 {
-	char p       = hyb_prec_char( prec );
-	int  changed = 0;
-	hyb_gr_lock_loaded();
-	const char* pre = conf == HYB_GTSV_CONF_SPLIT ? ( reg ? "rsplit." : "split." ) : reg ? "r" : "";
-	char        key[32];
-	if ( cpu_rate > 0 && conf != HYB_GTSV_CONF_DEV )
-	{
-		snprintf( key, sizeof key, "%scpu", conf == HYB_GTSV_CONF_CPU ? "" : pre );
-		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, cpu_rate, HYB_GTSV_RATE_ALPHA ) == HYB_OK;
-	}
-	for ( int k = 0; k < ndev && k < HYB_GTSV_DEV_MAX && dev_rate; k++ )
-	{
-		if ( !( dev_rate[k] > 0 ) || conf == HYB_GTSV_CONF_CPU ) continue;
-		snprintf( key, sizeof key, "%sgpu%d", pre, k );
-		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, dev_rate[k], HYB_GTSV_RATE_ALPHA ) == HYB_OK;
-	}
 	int write = 0;
 	if ( changed && hyb_gr.path[0] )
 	{
@@ -170,6 +162,64 @@ void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, doub
 	hyb_unlock( HYB_LOCK_GTSV_RATES );
 }
 
+void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate, int ndev,
+                            const double* dev_rate )
+{
+	char p       = hyb_prec_char( prec );
+	int  changed = 0;
+	hyb_gr_lock_loaded();
+	const char* pre = conf == HYB_GTSV_CONF_SPLIT ? ( reg ? "rsplit." : "split." ) : reg ? "r" : "";
+	char        key[32];
+	if ( cpu_rate > 0 && conf != HYB_GTSV_CONF_DEV )
+	{
+		snprintf( key, sizeof key, "%scpu", conf == HYB_GTSV_CONF_CPU ? "" : pre );
+		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, cpu_rate, HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
+	}
+	for ( int k = 0; k < ndev && k < HYB_GTSV_DEV_MAX && dev_rate; k++ )
+	{
+		if ( !( dev_rate[k] > 0 ) || conf == HYB_GTSV_CONF_CPU ) continue;
+		snprintf( key, sizeof key, "%sgpu%d", pre, k );
+		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, dev_rate[k], HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
+	}
+	hyb_gr_commit_unlock( changed );
+}
+
+void hyb_gtsv_rates_side( hyb_prec_t prec, int threads, int64_t n, hyb_gtsv_side_in_t* in )
+{
+	char p   = hyb_prec_char( prec );
+	int  cls = hyb_policy_gtsv_side_class( n );
+	char lk[32], sk[32];
+	hyb_policy_gtsv_side_key( 0, threads, cls, lk, sizeof lk );
+	hyb_policy_gtsv_side_key( 1, threads, cls, sk, sizeof sk );
+	hyb_gr_lock_loaded();
+	in->lapack         = hyb_gr_rate( lk, p );
+	in->lapack_samples = hyb_policy_gtsv_profile_samples( &hyb_gr.prof, lk, p );
+	in->spike          = hyb_gr_rate( sk, p );
+	in->spike_samples  = hyb_policy_gtsv_profile_samples( &hyb_gr.prof, sk, p );
+	hyb_unlock( HYB_LOCK_GTSV_RATES );
+}
+
+void hyb_gtsv_rates_side_update( hyb_prec_t prec, int threads, int64_t n, int spike, double rate )
+{
+	char p = hyb_prec_char( prec );
+	char key[32];
+	hyb_policy_gtsv_side_key( spike, threads, hyb_policy_gtsv_side_class( n ), key, sizeof key );
+	hyb_gr_lock_loaded();
+	spike = spike != 0;
+	if ( !hyb_gr.side_ran[spike] )
+	{
+		hyb_gr.side_ran[spike] = 1;
+		hyb_unlock( HYB_LOCK_GTSV_RATES );
+		return;
+	}
+	int    changed = hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, rate, HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
+	double now     = hyb_now();
+	int    write   = changed && ( hyb_policy_gtsv_profile_samples( &hyb_gr.prof, key, p ) == 1 ||
+                               now - hyb_gr.side_written >= HYB_GR_SIDE_WRITE_GAP );
+	if ( write ) hyb_gr.side_written = now;
+	hyb_gr_commit_unlock( write );
+}
+
 void hyb_gtsv_rates_path( char* out, size_t len )
 {
 	hyb_gr_path_of( out, len );
@@ -180,5 +230,12 @@ void hyb_gtsv_rates_reset_for_test( void )
 	hyb_gr.loaded  = 0;
 	hyb_gr.path[0] = '\0';
 	hyb_gr.writing = hyb_gr.dirty = 0;
+	hyb_gr.side_ran[0] = hyb_gr.side_ran[1] = 1;
+	hyb_gr.side_written                     = 0;
 	hyb_policy_gtsv_profile_init( &hyb_gr.prof );
+}
+
+void hyb_gtsv_rates_side_cold_for_test( void )
+{
+	hyb_gr.side_ran[0] = hyb_gr.side_ran[1] = 0;
 }

@@ -6,10 +6,7 @@
 
 #include "hyb_types.h"
 #include "policies/hyb_policy_gtsv.h"
-
-/* Smoothing of a new sample into a persisted rate (the seed refines after every call; a
-   single call can be disturbed by other work, so one sample moves the rate half way). */
-#define HYB_GTSV_RATE_ALPHA 0.5
+#include "policies/hyb_policy_gtsv_side.h"
 
 /* Calls (or shares of a call) with fewer rows are not measured: their times are mostly
    fixed costs (thread start, events) that say little about the steady rate. */
@@ -32,10 +29,28 @@ void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in );
 void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate, int ndev,
                             const double* dev_rate );
 
+/* The measured rates of LAPACK and the CPU SPIKE for a system of n rows at `threads`
+   OpenMP threads (policies/hyb_policy_gtsv_side.h's keys; 0 and 0 samples unknown).
+   Thread-safe. */
+void hyb_gtsv_rates_side( hyb_prec_t prec, int threads, int64_t n, hyb_gtsv_side_in_t* in );
+
+/* Fold one measured call of side spike (0 LAPACK, 1 CPU SPIKE with its check) at rate
+   (rows/s for one right-hand side, > 0) into the profile; the file is rewritten when the
+   key is new, else at most once a second. A process's first call of each side is not
+   folded in: it pays once for what later calls reuse (the SPIKE's thread team and work
+   arrays cost 10x a later call at 2^16 rows on one core) and would keep the faster side
+   out until the next probe. Thread-safe. */
+void hyb_gtsv_rates_side_update( hyb_prec_t prec, int threads, int64_t n, int spike, double rate );
+
 /* The file in use ("" when HYBLAS_PROFILE is empty: no persistence). */
 void hyb_gtsv_rates_path( char* out, size_t len );
 
-/* Forget the cached profile (tests switching files). Not thread-safe. */
+/* Forget the cached profile (tests switching files); the sides count as run before, so
+   that every call is learned. Not thread-safe. */
 void hyb_gtsv_rates_reset_for_test( void );
+
+/* Make both sides count as not yet run in this process (tests of the first call).
+   Not thread-safe. */
+void hyb_gtsv_rates_side_cold_for_test( void );
 
 #endif

@@ -14,6 +14,7 @@
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "policies/hyb_config.h"
+#include "policies/hyb_learn.h"
 #include "policies/hyb_profile.h"
 
 /* One table for reading and writing the file: key, field offset. */
@@ -34,8 +35,6 @@ static const struct
 };
 #define HYB_RATES_NKEYS (sizeof hyb_rates_keys / sizeof hyb_rates_keys[0])
 
-/* Refits: exponentially weighted, each new measurement weighs this much. */
-#define HYB_REFIT_WEIGHT 0.25
 /* Measured calls shorter than this are dominated by noise and not refitted. */
 #define HYB_REFIT_MIN_S 50e-6
 
@@ -240,7 +239,7 @@ static void hyb_ewma(_Atomic double* slot, double x, double none)
 	double old = atomic_load(slot);
 	for (;;)
 	{
-		double nv = old != none ? old + HYB_REFIT_WEIGHT * (x - old) : x;
+		double nv = hyb_learn_fold(old, old != none, x, HYB_LEARN_WEIGHT_SPMV);
 		if (atomic_compare_exchange_weak(slot, &old, nv)) return;
 	}
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hyb_file.h"
+#include "policies/hyb_learn.h"
 
 /* ---------------------------------------------------------------------------------------
    Window and plan.
@@ -508,12 +509,25 @@ hyb_status_t hyb_policy_gtsv_profile_write( const char* path, const hyb_gtsv_pro
 	return st == HYB_OK ? HYB_OK : HYB_E_IO;
 }
 
+/* The entry of (dev, prec), NULL when unknown or an argument is NULL. */
+static const hyb_gtsv_rate_t* hyb_gtsv_profile_entry( const hyb_gtsv_profile_t* p, const char* dev, char prec )
+{
+	if ( p == NULL || dev == NULL ) return NULL;
+	for ( int k = 0; k < p->count; k++ )
+		if ( p->e[k].prec == prec && strcmp( p->e[k].dev, dev ) == 0 ) return &p->e[k];
+	return NULL;
+}
+
 double hyb_policy_gtsv_profile_rate( const hyb_gtsv_profile_t* p, const char* dev, char prec )
 {
-	if ( p == NULL || dev == NULL ) return 0;
-	for ( int k = 0; k < p->count; k++ )
-		if ( p->e[k].prec == prec && strcmp( p->e[k].dev, dev ) == 0 ) return p->e[k].rate;
-	return 0;
+	const hyb_gtsv_rate_t* e = hyb_gtsv_profile_entry( p, dev, prec );
+	return e ? e->rate : 0;
+}
+
+int64_t hyb_policy_gtsv_profile_samples( const hyb_gtsv_profile_t* p, const char* dev, char prec )
+{
+	const hyb_gtsv_rate_t* e = hyb_gtsv_profile_entry( p, dev, prec );
+	return e ? e->samples : 0;
 }
 
 hyb_status_t hyb_policy_gtsv_profile_update( hyb_gtsv_profile_t* p, const char* dev, char prec,
@@ -524,7 +538,7 @@ hyb_status_t hyb_policy_gtsv_profile_update( hyb_gtsv_profile_t* p, const char* 
 		return HYB_E_INVALID;
 	hyb_gtsv_rate_t* e = hyb_gtsv_profile_find( p, dev, prec );
 	if ( e == NULL ) return hyb_gtsv_profile_put( p, dev, prec, sample, 1 ) ? HYB_OK : HYB_E_NO_MEMORY;
-	e->rate = ( 1 - alpha ) * e->rate + alpha * sample;
+	e->rate = hyb_learn_fold( e->rate, 1, sample, alpha );
 	if ( e->samples < INT64_MAX ) e->samples++;
 	return HYB_OK;
 }

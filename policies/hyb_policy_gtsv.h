@@ -200,7 +200,9 @@ int64_t hyb_policy_gtsv_chunk_rows( int64_t rows, int64_t nrhs, size_t elem, siz
    in the same directory, then rename). None of these functions are thread-safe on the same
    profile object; the file functions do I/O and are not pure.
    --------------------------------------------------------------------------------------- */
-#define HYB_GTSV_PROFILE_MAX 16
+/* Room for the side choice's keys (policies/hyb_policy_gtsv_side.h: two sides, each size
+   class and thread count a process uses) beside the devices' few. */
+#define HYB_GTSV_PROFILE_MAX 256
 
 typedef struct
 {
@@ -229,6 +231,9 @@ hyb_status_t hyb_policy_gtsv_profile_write( const char* path, const hyb_gtsv_pro
 
 /* Rate of (dev, prec), 0 when unknown. */
 double hyb_policy_gtsv_profile_rate( const hyb_gtsv_profile_t* p, const char* dev, char prec );
+
+/* Samples folded into (dev, prec), 0 when unknown. */
+int64_t hyb_policy_gtsv_profile_samples( const hyb_gtsv_profile_t* p, const char* dev, char prec );
 
 /* Fold a measured rate into (dev, prec): the first sample is taken as is, later ones as
    rate = (1 - alpha) * rate + alpha * sample, 0 < alpha <= 1. HYB_E_INVALID for a bad name,

@@ -5,10 +5,7 @@
 #include <stdatomic.h>
 
 #include "hyb_state.h"
-
-/* Weight of the newest measurement: recent calls dominate within a few
-   calls, one outlier moves the model by a third. */
-#define HYB_REFIT_WEIGHT 0.35
+#include "policies/hyb_learn.h"
 /* A correction is kept within these bounds: a wildly different measurement
    means the call was unusual, not that the machine changed tenfold. */
 #define HYB_REFIT_MIN_SCALE 0.25
@@ -27,7 +24,7 @@ void hyb_refit_gpu( hyb_prec_t prec, double predicted, double measured )
 	hyb_lock( HYB_LOCK_REFIT );
 	/* The prediction already included the old scale. */
 	double s = hyb_gpu_scale[prec] * r;
-	s        = ( 1 - HYB_REFIT_WEIGHT ) * hyb_gpu_scale[prec] + HYB_REFIT_WEIGHT * s;
+	s        = hyb_learn_fold( hyb_gpu_scale[prec], 1, s, HYB_LEARN_WEIGHT_L3 );
 	if ( s < HYB_REFIT_MIN_SCALE ) s = HYB_REFIT_MIN_SCALE;
 	if ( s > HYB_REFIT_MAX_SCALE ) s = HYB_REFIT_MAX_SCALE;
 	hyb_gpu_scale[prec] = s;
@@ -39,9 +36,7 @@ void hyb_refit_cpu( hyb_prec_t prec, double flops, double seconds )
 	if ( flops <= 0 || seconds <= 0 ) return;
 	double rate = flops / seconds;
 	hyb_lock( HYB_LOCK_REFIT );
-	hyb_cpu_rate[prec] = hyb_cpu_rate[prec] > 0
-	                         ? ( 1 - HYB_REFIT_WEIGHT ) * hyb_cpu_rate[prec] + HYB_REFIT_WEIGHT * rate
-	                         : rate;
+	hyb_cpu_rate[prec] = hyb_learn_fold( hyb_cpu_rate[prec], hyb_cpu_rate[prec] > 0, rate, HYB_LEARN_WEIGHT_L3 );
 	hyb_unlock( HYB_LOCK_REFIT );
 }
 

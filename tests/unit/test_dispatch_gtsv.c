@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <float.h>
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "kernels/hyb_device.h"
 #include "policies/hyb_config.h"
 #include "policies/hyb_policy_gtsv.h"
+#include "policies/hyb_policy_gtsv_side.h"
 #include "test_gtsv_util.h"
 
 /* ---------------------------------------------------------------------------------------
@@ -265,6 +267,15 @@ static void dg_spike_case( const char* what, int single, int64_t n, int64_t nrhs
 	tgt_free( &s );
 }
 
+/* A random column-dominant system of n rows (one right-hand side) that must be forwarded. */
+static void dg_lapack_case_seeded( const char* what, int single, int64_t n, uint64_t seed )
+{
+	hyb_t_rng_t rng = hyb_t_rng( seed );
+	tgt_sys_t   s   = tgt_make( &rng, TGT_COL, n, 1, 3, 1.4 );
+	dg_lapack_case( &s, single, what );
+	tgt_free( &s );
+}
+
 static void test_spike_modes( void )
 {
 	static const char* ratios[] = { "0", "0.5", "auto" };
@@ -273,9 +284,6 @@ static void test_spike_modes( void )
 	for ( int single = 0; single <= 1; single++ )
 		for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
 			dg_spike_case( "mode cpu", single, 40000 + 7 * nrhs, nrhs, single, 20 + (uint64_t)nrhs );
-	dg_config_end();
-	dg_config( "auto", NULL );
-	dg_spike_case( "auto small", 0, 30000, 1, 0, 30 );
 	dg_config_end();
 	/* Devices alone, split with a fixed ratio, split chosen by the model; memory small
 	   enough for several chunks; one device staged and from registered pages, two. */
@@ -319,17 +327,39 @@ static void test_faults( void )
 /* Samples folded into the rate of (dev, prec) in P, 0 when it has none. */
 static int64_t dg_samples( const hyb_gtsv_profile_t* P, const char* dev, char prec )
 {
-	for ( int k = 0; k < P->count; k++ )
-		if ( strcmp( P->e[k].dev, dev ) == 0 && P->e[k].prec == prec ) return P->e[k].samples;
-	return 0;
+	return hyb_policy_gtsv_profile_samples( P, dev, prec );
+}
+
+/* Add to P one sample each of LAPACK and the CPU SPIKE (double, rows per second) for
+   systems of n rows at this process's thread count. */
+static void dg_side_put( hyb_gtsv_profile_t* P, int64_t n, double lapack, double spike )
+{
+	char key[32];
+	int  cls = hyb_policy_gtsv_side_class( n );
+	hyb_policy_gtsv_side_key( 0, omp_get_max_threads(), cls, key, sizeof key );
+	if ( lapack > 0 ) CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( P, key, 'd', lapack, 1 ), HYB_OK );
+	hyb_policy_gtsv_side_key( 1, omp_get_max_threads(), cls, key, sizeof key );
+	if ( spike > 0 ) CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( P, key, 'd', spike, 1 ), HYB_OK );
+}
+
+/* Samples of side spike for n rows at this thread count in the rates file (double). */
+static int64_t dg_side_samples( int64_t n, int spike )
+{
+	hyb_gtsv_profile_t P;
+	char               key[32];
+	hyb_policy_gtsv_side_key( spike, omp_get_max_threads(), hyb_policy_gtsv_side_class( n ), key, sizeof key );
+	if ( hyb_policy_gtsv_profile_read( dg_rates_file, &P ) != HYB_OK ) return -1;
+	return dg_samples( &P, key, 'd' );
 }
 
 /* Write the rates file with one sample each of the CPU alone, device 0 alone and both
-   sides of a split (double precision, rows per second). */
-static void dg_rates_preset( double cpu, double gpu0, double split_cpu, double split_gpu0 )
+   sides of a split (double precision, rows per second), and rates of LAPACK and the CPU
+   SPIKE for n rows that make the SPIKE faster. */
+static void dg_rates_preset( int64_t n, double cpu, double gpu0, double split_cpu, double split_gpu0 )
 {
 	hyb_gtsv_profile_t P;
 	hyb_policy_gtsv_profile_init( &P );
+	dg_side_put( &P, n, 1e3, 1e12 ); /* on the CPU alone, the CPU SPIKE wins */
 	hyb_policy_gtsv_profile_update( &P, "cpu", 'd', cpu, 1 );
 	hyb_policy_gtsv_profile_update( &P, "gpu0", 'd', gpu0, 1 );
 	hyb_policy_gtsv_profile_update( &P, "split.cpu", 'd', split_cpu, 1 );
@@ -375,8 +405,9 @@ static void test_profile( void )
 	            "registered rates missing (or the staged ones lost)\n" );
 	dg_config_end();
 
-	/* A call no device could take learns nothing and writes no file: mode cpu, and a
-	   system below HYBLAS_GTSV_MIN_N in auto mode. */
+	/* A call no device could take learns no device or split rate: mode cpu writes no
+	   file; a system below HYBLAS_GTSV_MIN_N in auto mode learns only LAPACK's rate (the
+	   side choice, test_side_choice). */
 	char saved[4096];
 	int  fd    = open( dg_rates_file, O_RDONLY );
 	ssize_t nb = fd >= 0 ? read( fd, saved, sizeof saved ) : -1;
@@ -387,10 +418,14 @@ static void test_profile( void )
 	dg_spike_case( "profile cpu 1", 1, n, 1, 0, 72 );
 	dg_spike_case( "profile cpu 2", 1, n, 1, 0, 73 );
 	dg_config_end();
+	TGT_EXPECT( access( dg_rates_file, F_OK ) != 0, "a call in mode cpu wrote %s\n", dg_rates_file );
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "100000000", NULL );
-	dg_spike_case( "profile auto small", 1, n, 1, 0, 78 );
+	dg_lapack_case_seeded( "profile auto small", 1, n, 78 );
 	dg_config_end();
-	TGT_EXPECT( access( dg_rates_file, F_OK ) != 0, "a call on the CPU alone wrote %s\n", dg_rates_file );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	TGT_EXPECT( P.count == 1 && dg_samples( &P, "cpu", 's' ) == 0,
+	            "a call on the CPU alone learned more than LAPACK's rate (%d entries)\n", P.count );
+	unlink( dg_rates_file );
 	fd = open( dg_rates_file, O_WRONLY | O_CREAT | O_TRUNC, 0644 );
 	CU_ASSERT_FATAL( fd >= 0 && write( fd, saved, (size_t)nb ) == nb );
 	close( fd );
@@ -408,7 +443,7 @@ static void test_profile( void )
 
 	/* The profile steers auto: rates that make the CPU hopeless send the call to the
 	   devices; rates that make the devices hopeless keep it on the CPU. */
-	dg_rates_preset( 1e5, 1e10, 1e5, 1e6 );
+	dg_rates_preset( n, 1e5, 1e10, 1e5, 1e6 );
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "auto to devices", 0, n, 1, 0, 75 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
@@ -418,7 +453,7 @@ static void test_profile( void )
 	dg_config_end();
 
 	/* Where a device could take the call, a call kept on the CPU refines the CPU rate. */
-	dg_rates_preset( 1e12, 1e3, 1e3, 1e3 );
+	dg_rates_preset( n, 1e12, 1e3, 1e3, 1e3 );
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "auto kept on the CPU", 0, n, 1, 0, 79 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
@@ -428,6 +463,89 @@ static void test_profile( void )
 	            (long long)gpu_samples, (long long)cpu_samples );
 	dg_config_end();
 	unlink( dg_rates_file );
+}
+
+/* Write the rates file with LAPACK's and the CPU SPIKE's rates for n rows (double, at
+   this thread count), folded in samples times each. */
+static void dg_side_preset( int64_t n, double lapack, int lapack_samples, double spike, int spike_samples )
+{
+	hyb_gtsv_profile_t P;
+	hyb_policy_gtsv_profile_init( &P );
+	for ( int k = 0; k < lapack_samples || k < spike_samples; k++ )
+		dg_side_put( &P, n, k < lapack_samples ? lapack : 0, k < spike_samples ? spike : 0 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( dg_rates_file, &P ), HYB_OK );
+}
+
+/* Auto mode where the CPU alone solves the call (below HYBLAS_GTSV_MIN_N): LAPACK without
+   rates, the CPU SPIKE measured once, then whichever side the rates say is faster by the
+   margin, the other side measured again as the probe rule says; mode cpu always SPIKE. */
+static void test_side_choice( void )
+{
+	const int64_t n = 40000;
+	dg_rates_clear();
+	dg_config( "auto", NULL );
+	dg_lapack_case_seeded( "side: first call", 0, n, 80 );
+	TGT_EXPECT( dg_side_samples( n, 0 ) == 1 && dg_side_samples( n, 1 ) == 0,
+	            "side: the first call did not learn LAPACK's rate alone: %lld %lld\n",
+	            (long long)dg_side_samples( n, 0 ), (long long)dg_side_samples( n, 1 ) );
+	dg_spike_case( "side: second call", 0, n, 1, 0, 81 );
+	TGT_EXPECT( dg_side_samples( n, 1 ) == 1, "side: the second call did not measure the SPIKE\n" );
+	/* another size class has rates of its own: LAPACK first */
+	dg_lapack_case_seeded( "side: another size", 0, 4 * n, 82 );
+	dg_config_end();
+
+	/* A process's first call of each side is not learned: LAPACK twice, then the SPIKE
+	   twice before its rate is known. */
+	dg_rates_clear();
+	dg_config( "auto", NULL );
+	hyb_gtsv_rates_side_cold_for_test();
+	dg_lapack_case_seeded( "side: cold, first call", 0, n, 83 );
+	TGT_EXPECT( dg_side_samples( n, 0 ) == -1, "side: a process's first LAPACK call was learned\n" );
+	dg_lapack_case_seeded( "side: cold, second call", 0, n, 84 );
+	TGT_EXPECT( dg_side_samples( n, 0 ) == 1, "side: the second LAPACK call was not learned\n" );
+	dg_spike_case( "side: cold, first SPIKE", 0, n, 1, 0, 85 );
+	dg_spike_case( "side: cold, second SPIKE", 0, n, 1, 0, 86 );
+	TGT_EXPECT( dg_side_samples( n, 1 ) == 1, "side: the SPIKE's first call was learned or its second not\n" );
+	dg_config_end();
+
+	struct
+	{
+		double lapack;
+		int    lk;
+		double spike;
+		int    sk;
+		int    want_spike;
+		const char* what;
+	} cases[] = {
+		{ 1e9, 1, 1.04e9, 1, 0, "side: SPIKE faster by less than the margin" },
+		{ 1e9, 1, 1.06e9, 1, 1, "side: SPIKE faster by the margin" },
+		{ 1e9, 2, 1e8, 1, 0, "side: LAPACK faster" },
+		{ 1e9, 3, 1e8, 1, 1, "side: LAPACK faster, the SPIKE due for a probe" },
+		{ 1e9, 14, 1e8, 2, 0, "side: LAPACK faster, the next probe not due" },
+		{ 1e8, 1, 1e9, 3, 0, "side: SPIKE faster, LAPACK due for a probe" },
+		{ 1e8, 2, 1e9, 3, 1, "side: SPIKE faster, the probe not due" },
+	};
+	for ( size_t q = 0; q < sizeof cases / sizeof cases[0]; q++ )
+	{
+		dg_side_preset( n, cases[q].lapack, cases[q].lk, cases[q].spike, cases[q].sk );
+		dg_config( "auto", NULL );
+		if ( cases[q].want_spike )
+			dg_spike_case( cases[q].what, 0, n, 1, 0, 90 + q );
+		else
+			dg_lapack_case_seeded( cases[q].what, 0, n, 90 + q );
+		/* the file follows at most once a second: the memory at once */
+		hyb_gtsv_side_in_t in;
+		hyb_gtsv_rates_side( HYB_PREC_D, omp_get_max_threads(), n, &in );
+		TGT_EXPECT( ( cases[q].want_spike ? in.spike_samples : in.lapack_samples ) ==
+		                ( cases[q].want_spike ? cases[q].sk : cases[q].lk ) + 1,
+		            "%s: the side that ran was not measured\n", cases[q].what );
+		dg_config_end();
+		/* mode cpu: the SPIKE whatever the rates */
+		dg_config( "cpu", NULL );
+		dg_spike_case( "side: mode cpu", 0, n, 1, 0, 99 );
+		dg_config_end();
+	}
+	dg_rates_clear();
 }
 
 static int dg_init( void )
@@ -453,6 +571,7 @@ static CU_TestInfo hyb_tests_dispatch_gtsv[] = {
 	{ "spike_modes", test_spike_modes },
 	{ "faults", test_faults },
 	{ "profile", test_profile },
+	{ "side_choice", test_side_choice },
 	CU_TEST_INFO_NULL,
 };
 

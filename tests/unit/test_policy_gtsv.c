@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "policies/hyb_policy_gtsv.h"
+#include "policies/hyb_policy_gtsv_side.h"
 
 /* ---------------------------------------------------------------------------------------
    Eq. 8 window.
@@ -479,7 +480,82 @@ static void test_split_registered( void )
 	CU_ASSERT( hyb_policy_gtsv_split( &m ).t_plan < d.t_plan );
 }
 
+/* The LAPACK-or-SPIKE rule with injected rates: safe without rates, one SPIKE probe,
+   the margin, probes of the side not in use after 4^k - 1 calls of the other; keys and
+   size classes. */
+static hyb_gtsv_side_t side_of( double lapack, int64_t lk, double spike, int64_t sk )
+{
+	hyb_gtsv_side_in_t in = { lapack, lk, spike, sk };
+	return hyb_policy_gtsv_side( &in );
+}
+
+static void test_side_rule( void )
+{
+	hyb_gtsv_side_t r = hyb_policy_gtsv_side( NULL );
+	CU_ASSERT( !r.spike && !r.probe && r.why != NULL );
+	r = side_of( 0, 0, 0, 0 ); /* nothing measured: LAPACK */
+	CU_ASSERT( !r.spike && !r.probe );
+	r = side_of( 0, 0, 1e12, 5 ); /* a SPIKE rate alone does not prove LAPACK slower */
+	CU_ASSERT( !r.spike );
+	r = side_of( 1e9, 1, 0, 0 ); /* LAPACK known: the SPIKE measured once */
+	CU_ASSERT( r.spike && r.probe );
+	/* the margin: a tie or a small gain stays with LAPACK */
+	CU_ASSERT( !side_of( 1e9, 1, 1e9, 1 ).spike );
+	CU_ASSERT( !side_of( 1e9, 1, 1e9 * ( HYB_GTSV_SIDE_MARGIN - 0.01 ), 1 ).spike );
+	r = side_of( 1e9, 1, 1e9 * HYB_GTSV_SIDE_MARGIN, 1 );
+	CU_ASSERT( r.spike && !r.probe );
+	CU_ASSERT( HYB_GTSV_SIDE_MARGIN > 1.0 && HYB_GTSV_SIDE_MARGIN <= 1.05 );
+	/* probes of the SPIKE while LAPACK wins: after 3, 15, 63 LAPACK samples */
+	int64_t probes = 0, sk = 1;
+	for ( int64_t lk = 1; lk <= 4096; lk++ )
+	{
+		r = side_of( 1e9, lk, 1e8, sk );
+		CU_ASSERT( r.spike == r.probe );
+		if ( r.spike )
+		{
+			CU_ASSERT( lk == 3 || lk == 15 || lk == 63 || lk == 255 || lk == 1023 || lk == 4095 );
+			probes++;
+			sk++;
+		}
+	}
+	CU_ASSERT_EQUAL( probes, 6 );
+	/* and of LAPACK while the SPIKE wins */
+	CU_ASSERT( !side_of( 1e8, 1, 1e9, 2 ).probe );
+	r = side_of( 1e8, 1, 1e9, 3 );
+	CU_ASSERT( !r.spike && r.probe );
+	CU_ASSERT( side_of( 1e8, 2, 1e9, 14 ).spike );
+	r = side_of( 1e8, 2, 1e9, 15 );
+	CU_ASSERT( !r.spike && r.probe );
+	/* a side measured 30 or more times is never probed again (no overflow) */
+	CU_ASSERT( !side_of( 1e9, INT64_MAX, 1e8, 30 ).spike );
+	CU_ASSERT( side_of( 1e8, 30, 1e9, INT64_MAX ).spike );
+
+	/* classes and keys */
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_side_class( 8192 ), 13 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_side_class( 16383 ), 13 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_side_class( (int64_t)1 << 27 ), 27 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_side_class( 1 ), 0 );
+	char key[32];
+	hyb_policy_gtsv_side_key( 0, 2, 20, key, sizeof key );
+	CU_ASSERT_STRING_EQUAL( key, "lapack.t2.n20" );
+	hyb_policy_gtsv_side_key( 1, 128, 27, key, sizeof key );
+	CU_ASSERT_STRING_EQUAL( key, "spike.t128.n27" );
+	/* the keys are valid profile names, with room for every one a process can use */
+	hyb_gtsv_profile_t p;
+	hyb_policy_gtsv_profile_init( &p );
+	for ( int t = 1; t <= 4; t++ )
+		for ( int c = 13; c <= 27; c++ )
+			for ( int side = 0; side <= 1; side++ )
+			{
+				hyb_policy_gtsv_side_key( side, t, c, key, sizeof key );
+				CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, key, 'd', 1e9, 0.5 ), HYB_OK );
+			}
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_samples( &p, "spike.t4.n27", 'd' ), 1 );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_samples( &p, "spike.t4.n27", 's' ), 0 );
+}
+
 static CU_TestInfo hyb_tests_policy_gtsv[] = {
+	{ "side_rule", test_side_rule },
 	{ "window_values", test_window_values },
 	{ "window_property", test_window_property },
 	{ "choose", test_choose },

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The measured choice between LAPACK and the CPU SPIKE (see hyb_policy_gtsv_side.h). */
+#include "policies/hyb_policy_gtsv_side.h"
+
+#include <stdio.h>
+
+int hyb_policy_gtsv_side_class( int64_t n )
+{
+	int c = 0;
+	while ( n > 1 )
+	{
+		n >>= 1;
+		c++;
+	}
+	return c;
+}
+
+void hyb_policy_gtsv_side_key( int spike, int threads, int cls, char* out, size_t len )
+{
+	snprintf( out, len, "%s.t%d.n%d", spike ? "spike" : "lapack", threads, cls );
+}
+
+/* 1 when a side with `used` samples has run long enough that the other side, with
+   `other` samples, is due for a new measurement. */
+static int hyb_gtsv_side_due( int64_t used, int64_t other )
+{
+	if ( other >= 30 ) return 0; /* 4^30 calls: never */
+	int64_t due = 1;
+	for ( int64_t k = 0; k < other; k++ ) due *= HYB_GTSV_SIDE_PROBE_BASE;
+	return used >= due - 1 && used > 0;
+}
+
+hyb_gtsv_side_t hyb_policy_gtsv_side( const hyb_gtsv_side_in_t* in )
+{
+	hyb_gtsv_side_t r = { 0, 0, "no measured LAPACK rate for this size and thread count" };
+	if ( in == NULL || !( in->lapack > 0 ) ) return r;
+	if ( !( in->spike > 0 ) )
+	{
+		r.spike = r.probe = 1;
+		r.why             = "measuring the CPU SPIKE against LAPACK";
+		return r;
+	}
+	int faster = in->spike >= HYB_GTSV_SIDE_MARGIN * in->lapack;
+	if ( faster && hyb_gtsv_side_due( in->spike_samples, in->lapack_samples ) )
+	{
+		r.probe = 1;
+		r.why   = "measuring LAPACK again";
+		return r;
+	}
+	if ( !faster && hyb_gtsv_side_due( in->lapack_samples, in->spike_samples ) )
+	{
+		r.spike = r.probe = 1;
+		r.why             = "measuring the CPU SPIKE again";
+		return r;
+	}
+	r.spike = faster;
+	r.why   = faster ? "CPU SPIKE measured faster than LAPACK" : "LAPACK measured faster than the CPU SPIKE";
+	return r;
+}

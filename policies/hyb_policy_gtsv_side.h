@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The measured choice between LAPACK's ?gtsv_ and hyblas's CPU SPIKE for a call the CPU
+   alone solves: profile keys per thread count and size class, and the rule. */
+#ifndef HYB_POLICY_GTSV_SIDE_H
+#define HYB_POLICY_GTSV_SIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* SPIKE (check included) must be measured this much faster than LAPACK to be used: the
+   promise is "never slower than LAPACK", so a tie goes to LAPACK, and a gain smaller
+   than the run-to-run spread of a call is not worth the risk of being wrong. */
+#define HYB_GTSV_SIDE_MARGIN 1.05
+
+/* The side not in use is measured again when the side in use has this many times more
+   samples than 4^(its samples) - 1: once after the first call, then ever more rarely
+   (after 4, 16, 64, ... calls), so that one disturbed measurement cannot keep a faster
+   side out for good while exploring costs a vanishing share of the calls. */
+#define HYB_GTSV_SIDE_PROBE_BASE 4
+
+/* Size classes: floor(log2(n)), the rates of LAPACK and SPIKE change with the cache level
+   the system fits in (on the 2-core VM SPIKE lost at 2^20 rows and won at 2^22). */
+int hyb_policy_gtsv_side_class( int64_t n );
+
+/* The profile key of side spike (0 LAPACK, 1 CPU SPIKE) at `threads` OpenMP threads and
+   size class cls into out (at least 32 bytes): "lapack.t<threads>.n<cls>" or
+   "spike.t<threads>.n<cls>". */
+void hyb_policy_gtsv_side_key( int spike, int threads, int cls, char* out, size_t len );
+
+typedef struct
+{
+	double  lapack;         /* LAPACK rows/s (one right-hand side), 0 unknown */
+	int64_t lapack_samples; /* calls folded into it */
+	double  spike;          /* CPU SPIKE rows/s, the check included, 0 unknown */
+	int64_t spike_samples;
+} hyb_gtsv_side_in_t;
+
+typedef struct
+{
+	int         spike; /* 1: CPU SPIKE; 0: LAPACK */
+	int         probe; /* 1: chosen to measure the side, not because it is faster */
+	const char* why;
+} hyb_gtsv_side_t;
+
+/* The rule. Without a LAPACK rate: LAPACK (a first call is never slower than LAPACK).
+   With only LAPACK's: SPIKE once, to measure it. With both: SPIKE when its rate is at
+   least HYB_GTSV_SIDE_MARGIN times LAPACK's, else LAPACK; the other side is probed as
+   HYB_GTSV_SIDE_PROBE_BASE says. Pure. */
+hyb_gtsv_side_t hyb_policy_gtsv_side( const hyb_gtsv_side_in_t* in );
+
+#endif
