@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "dispatch/knapsack/hyb_knapsack_solve.h"
 #include "hyblas_ext.h"
-#include "policies/hyb_config.h"
 #include "test_knapsack_util.h"
 
 static kt_inst_t kt_x, kt_copy;
