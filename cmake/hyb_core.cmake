@@ -15,13 +15,13 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/core/hyb_trace_line.c
   ${PROJECT_SOURCE_DIR}/core/hyb_team.c
   ${PROJECT_SOURCE_DIR}/core/hyb_copy.c
-  # policies: configuration, profile, cost models
-  ${PROJECT_SOURCE_DIR}/policies/hyb_config.c
+  # core/config: the configuration table, read by every layer through hyb_config()
+  ${PROJECT_SOURCE_DIR}/core/config/hyb_config.c
+  # policies: profile, cost models
   ${PROJECT_SOURCE_DIR}/policies/hyb_profile.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_policy_l3.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_refit.c
   # kernels: backends and pipelines
-  ${PROJECT_SOURCE_DIR}/kernels/real/hyb_backend_real.c
   ${PROJECT_SOURCE_DIR}/kernels/hyb_kernel_registry.c
   ${PROJECT_SOURCE_DIR}/kernels/hyb_device_registry.c
   ${PROJECT_SOURCE_DIR}/kernels/sim/hyb_device_sim.c
@@ -29,11 +29,13 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_tasks.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_l3_pipeline.c
   # dispatch: decisions become actions
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_backend_real.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_l3_check.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_l3_memo.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_l3.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_gtsv.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_spmv.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_dispatch_stats.c
   # generated from shim/routines.tsv
   ${HYB_GEN_DIR}/hyb_routines.c
 )

@@ -13,7 +13,6 @@
 #include "hyb_file.h"
 #include "hyb_log.h"
 #include "hyb_op.h"
-#include "hyb_routines.h"
 
 typedef struct
 {
@@ -49,11 +48,9 @@ void hyb_stats_init( int nroutines, const char* const* names, int report, int tr
 	atomic_store( &hyb_stats_timing_v, report || trace_fd >= 0 );
 }
 
-void hyb_stats_init_routines( const char* trace, int report )
+void hyb_stats_init_traced( int nroutines, const char* const* names, const char* trace, int report )
 {
-	static const char* names[HYB_R_COUNT];
-	for ( int i = 0; i < HYB_R_COUNT; i++ ) names[i] = hyb_routine_info[i].name;
-	hyb_stats_init( HYB_R_COUNT, names, report, -1 );
+	hyb_stats_init( nroutines, names, report, -1 );
 	/* Opened at the first traced call, not now: a descriptor opened before
 	   main would be closed by a program that closes what it inherited. */
 	hyb_sink_set( &hyb_trace_sink, trace );

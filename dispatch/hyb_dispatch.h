@@ -20,4 +20,9 @@ void hyb_dispatch_gtsv( const hyb_call_t* call, const hyb_gtsv_args_t* args );
    hyblas's CPU kernel, the device, or both at once (seed 001). */
 void hyb_dispatch_spmv( const hyb_call_t* call, const hyb_spmv_args_t* args );
 
+/* Size the statistics for the routines hyblas intercepts (the generated routine table
+   names operations 0 .. HYB_R_COUNT - 1) and open the trace file `trace` at the first
+   traced call (NULL or empty: none). Called once by stage-1 init before any record. */
+void hyb_stats_init_routines( const char* trace, int report );
+
 #endif

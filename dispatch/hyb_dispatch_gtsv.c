@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "dispatch/hyb_gtsv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
@@ -17,7 +18,6 @@
 #include "kernels/cpu/hyb_gtsv_cpu.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_gtsv_hetero.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_policy_gtsv.h"
 #include "policies/hyb_profile.h"
 
@@ -313,6 +313,7 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 	p->du                = a->du;
 	p->b                 = a->b;
 	p->flags             = HYB_GTSV_FACTORS;
+	p->chunk_fn          = hyb_policy_gtsv_chunk_rows;
 	hyb_gtsv_use_split( &c, &c.split, ndev, threads, split_threads );
 
 	/* Registering only reads the arrays: it runs beside the check, so that the device's

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "core/config/hyb_config.h"
+#include "dispatch/hyb_backend_real.h"
 #include "dispatch/hyb_l3_check.h"
 #include "dispatch/hyb_l3_memo.h"
 #include "hyb_log.h"
@@ -12,8 +14,6 @@
 #include "hyb_trace_line.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_l3_pipeline.h"
-#include "kernels/real/hyb_backend_real.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_policy_l3.h"
 #include "policies/hyb_profile.h"
 #include "policies/hyb_refit.h"

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
+#include "dispatch/hyb_backend_real.h"
 #include "dispatch/hyb_spmv_device.h"
 #include "dispatch/hyb_spmv_rates.h"
 #include "hyb_log.h"
@@ -17,8 +19,6 @@
 #include "hyb_trace_line.h"
 #include "kernels/cpu/hyb_spmv_cpu.h"
 #include "kernels/hyb_device.h"
-#include "kernels/real/hyb_backend_real.h"
-#include "policies/hyb_config.h"
 
 /* The CPU product on hyblas's own kernel. MKL documents no error report for these legacy
    routines: invalid arguments leave y untouched and are reported once per routine. */

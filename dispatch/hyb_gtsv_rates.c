@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_log.h"
 #include "hyb_state.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_learn.h"
 
 /* Under HYB_LOCK_GTSV_RATES. The file is read and written outside the lock:

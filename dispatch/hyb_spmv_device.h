@@ -5,9 +5,9 @@
 #ifndef HYB_SPMV_DEVICE_H
 #define HYB_SPMV_DEVICE_H
 
+#include "core/config/hyb_config.h"
 #include "hyb_args.h"
 #include "kernels/pipeline/hyb_spmv_pipe.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_policy_spmv.h"
 #include "policies/hyb_residency.h"
 

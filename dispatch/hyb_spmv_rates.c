@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_file.h"
 #include "hyb_log.h"
 #include "hyb_state.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_learn.h"
 #include "policies/hyb_profile.h"
 

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "hyb_stats.h"
 #include "kernels/sim/hyb_device_sim.h"
-#include "policies/hyb_config.h"
 
 typedef enum
 {

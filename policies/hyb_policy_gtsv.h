@@ -9,10 +9,8 @@
 
 #include "hyb_status.h"
 #include "hyb_types.h"
+#include "kernels/pipeline/hyb_gtsv_hetero.h" /* the engine's limits: HYB_GTSV_WINDOW_MAX, HYB_GTSV_DEV_MAX */
 
-/* Largest truncation window accepted: dom >= about 1.0094 in double, 1.0045 in float.
-   Weaker dominance goes to LAPACK (the seams would cost more than the partitions). */
-#define HYB_GTSV_WINDOW_MAX 4096
 
 /* Systems with fewer rows go to LAPACK without a check: measured on the 2-core EPYC VM
    (2024-11, OpenBLAS 0.3.21 dgtsv_, one RHS, dom 3): check + SPIKE beat dgtsv_ 1.3x at
@@ -80,8 +78,6 @@ hyb_gtsv_plan_t hyb_policy_gtsv_choose( double dom_row, double dom_col, int64_t 
    Returns the predicted seconds, max over devices of rows[k] / rate[k] (0 when the rates
    are unknown), or -1 for invalid arguments (rows untouched). Pure, thread-safe.
    --------------------------------------------------------------------------------------- */
-#define HYB_GTSV_DEV_MAX 8
-
 double hyb_policy_gtsv_shares( int64_t n, int ndev, const double* rate, int64_t align,
                                int64_t min_rows, int64_t* rows );
 

@@ -5,8 +5,8 @@
 #ifndef HYB_POLICY_L3_H
 #define HYB_POLICY_L3_H
 
+#include "core/config/hyb_config.h"
 #include "hyb_args.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_profile.h"
 
 /* How the device pipeline moves the operands (flags of the cost model). */

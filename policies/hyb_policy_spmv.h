@@ -8,11 +8,7 @@
 
 #include "hyb_status.h"
 #include "hyb_types.h"
-
-/* Entries (or runs) per thread of the host kernels of a split (the remainder's sums and
-   their merge into y): below it they run on one thread and wake no team. The model counts
-   threads as the kernels do (kernels/pipeline/hyb_spmv_build.c). */
-#define HYB_SPMV_GRAIN 32768
+#include "kernels/pipeline/hyb_spmv_build.h" /* the engine's device formats, grain and x chunk */
 
 /* Device blocks carry about this much of y each (4 MiB): small enough that x up, kernels
    and y down overlap well, large enough that each block's fixed costs stay small. Matrices
@@ -20,9 +16,6 @@
    the model copies the last block's y out of staging after the span. */
 #define HYB_SPMV_BLOCK_BYTES ((int64_t)4 << 20)
 #define HYB_SPMV_ONE_BLOCK ((int64_t)8 << 20)
-/* x goes up in chunks of at least this many bytes (kernels/pipeline/hyb_spmv_pipe.c): an x
-   of one chunk is copied to staging, then sent. */
-#define HYB_SPMV_X_CHUNK ((size_t)2 << 20)
 
 /* The kinds of device span the model scales and refits apart: a format's kernel with the
    device alone, or beside a CPU side (a row split's CSR rows, a hybrid's ELL or DIA part),
@@ -108,14 +101,6 @@ typedef enum
 	                         row_share of the entries (uploaded as they are, no conversion),
 	                         the CPU the other rows; y is written in two disjoint pieces */
 } hyb_spmv_run_t;
-
-typedef enum
-{
-	HYB_SPMV_DEV_NONE = 0,
-	HYB_SPMV_DEV_CSR,
-	HYB_SPMV_DEV_ELL,
-	HYB_SPMV_DEV_DIA
-} hyb_spmv_devfmt_t;
 
 /* Prediction for one split: device part of width K (ELL slots per row, or DIA diagonals
    kept in statistics order), remainder on the CPU. */

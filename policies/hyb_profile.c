@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_file.h"
 #include "hyb_log.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_policy_defaults.h"
 
 /* One table for parsing and writing: key, field offset. */

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config/hyb_config.h" /* hyb_residency_mode_t (HYBLAS_RESIDENCY) */
 #include "hyb_status.h"
-#include "policies/hyb_config.h" /* hyb_residency_mode_t (HYBLAS_RESIDENCY) */
 
 /* ------------------------------------------------------------ mechanisms */
 

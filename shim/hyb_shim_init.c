@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/config/hyb_config.h"
+#include "dispatch/hyb_backend_real.h"
+#include "dispatch/hyb_dispatch.h"
 #include "hyb_log.h"
 #include "hyb_stats.h"
-#include "kernels/real/hyb_backend_real.h"
-#include "policies/hyb_config.h"
 
 static pthread_once_t hyb_shim_once = PTHREAD_ONCE_INIT;
 

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_state.h"
-#include "policies/hyb_config.h"
 
 /* Libraries tried last when nothing in the process provides a symbol (a
    program that loads its BLAS later than its first call, or none at all). */

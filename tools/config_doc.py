@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Print the Markdown table of every HYBLAS_* setting from
-policies/hyb_config_vars.def (the README's table), or with --check README,
+core/config/hyb_config_vars.def (the README's table), or with --check README,
 verify that the README lists every one. Standard library only."""
 import re
 import sys
 
-DEF = "policies/hyb_config_vars.def"
+DEF = "core/config/hyb_config_vars.def"
 
 
 def settings(path):

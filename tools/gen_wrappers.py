@@ -264,7 +264,7 @@ def gen_source(rows, flavors):
     inst = instances(rows)
     out = [HEADER, "#include <stddef.h>\n#include <stdint.h>\n\n",
            "#include \"hyb_routines.h\"\n#include \"hyb_routine_types.h\"\n",
-           "#include \"hyb_guard.h\"\n#include \"kernels/real/hyb_backend_real.h\"\n\n",
+           "#include \"hyb_guard.h\"\n#include \"dispatch/hyb_backend_real.h\"\n\n",
            "const char* const hyb_flavor_names[HYB_FLAVOR_COUNT] = {\n"]
     out += [f"\t\"{f}\",\n" for f in flavors]
     out.append("};\n\nconst hyb_routine_info_t hyb_routine_info[HYB_R_COUNT] = {\n")
@@ -377,7 +377,7 @@ def gen_forward(row, p):
 def gen_wrappers(rows):
     out = [HEADER, "#include <stdint.h>\n\n#include \"hyb_routines.h\"\n",
            "#include \"hyb_routine_types.h\"\n#include \"hyb_guard.h\"\n",
-           "#include \"dispatch/hyb_dispatch.h\"\n#include \"kernels/real/hyb_backend_real.h\"\n",
+           "#include \"dispatch/hyb_dispatch.h\"\n#include \"dispatch/hyb_backend_real.h\"\n",
            "#include \"shim/hyb_shim.h\"\n\n",
            "#define HYB_EXPORT __attribute__( ( visibility( \"default\" ) ) )\n\n"]
     done = set()

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "kernels/hyb_device.h"
 #include "kernels/l3/hyb_l3_kernels.h"
 #include "kernels/spmv/hyb_spmv_kernels.h"
-#include "policies/hyb_config.h"
 
 static int failures;
 

@@ -22,7 +22,7 @@
 #include "kernels/zfp/hyb_zfp_host.h"
 #include "kernels/zfp/hyb_zfp_kargs.h"
 #include "kernels/zfp/hyb_zfp_stage.h"
-#include "policies/hyb_config.h"
+#include "core/config/hyb_config.h"
 
 static int failures;
 

@@ -17,13 +17,13 @@
 
 #include <pthread.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_args.h"
 #include "hyb_copy.h"
 #include "hyb_team.h"
 #include "kernels/hyb_device.h"
 #include "kernels/l3/hyb_l3_kernels.h"
 #include "kernels/pipeline/hyb_l3_pipeline.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_policy_l3.h"
 #include "policies/hyb_profile.h"
 

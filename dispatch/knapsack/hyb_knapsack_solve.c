@@ -20,7 +20,7 @@
 #include "kernels/knapsack/hyb_knapsack_dpdev.h"
 #include "kernels/knapsack/hyb_knapsack_items.h"
 #include "kernels/knapsack/hyb_knapsack_search.h"
-#include "policies/hyb_config.h"
+#include "core/config/hyb_config.h"
 #include "policies/knapsack/hyb_knapsack_defaults.h"
 #include "policies/knapsack/hyb_knapsack_plan.h"
 

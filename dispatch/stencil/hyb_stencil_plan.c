@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "policies/hyb_config.h"
+#include "core/config/hyb_config.h"
 #include "policies/hyb_profile.h"
 #include "policies/stencil/hyb_stencil_defaults.h"
 

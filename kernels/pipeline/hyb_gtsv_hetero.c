@@ -569,7 +569,8 @@ int64_t hyb_gtsv_hetero_chunk( const hyb_gtsv_hetero_t* p, int dev, int64_t rows
 	size_t row = ( ( p->pin ? 4 : 3 ) + (size_t)p->nrhs ) * es;
 	if ( rows < 1 || slot / row < 1024 ) return 0;
 	int64_t c = p->chunk_rows > 0 ? p->chunk_rows
-	                              : hyb_policy_gtsv_chunk_rows( rows, p->nrhs, es, slot, p->m, 2 * HYB_GTSV_NBUF );
+	            : p->chunk_fn     ? p->chunk_fn( rows, p->nrhs, es, slot, p->m, 2 * HYB_GTSV_NBUF )
+	                              : (int64_t)( slot / row );
 	if ( c > (int64_t)( slot / row ) ) c = (int64_t)( slot / row );
 	if ( c > rows ) c = rows;
 	return c;

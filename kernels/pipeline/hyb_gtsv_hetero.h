@@ -12,7 +12,20 @@
 #include "hyb_status.h"
 #include "hyb_types.h"
 #include "kernels/pipeline/hyb_gtsv_pin.h"
-#include "policies/hyb_policy_gtsv.h"
+
+/* Largest truncation window accepted: dom >= about 1.0094 in double, 1.0045 in float.
+   Weaker dominance goes to LAPACK (the seams would cost more than the partitions). */
+#define HYB_GTSV_WINDOW_MAX 4096
+
+/* Devices one call can spread its rows over. */
+#define HYB_GTSV_DEV_MAX 8
+
+/* Rows per streamed chunk of a device's share: `rows` rows of `nrhs` right-hand sides of
+   `elem`-byte elements, buffers of `buf_bytes`, window m, at least `min_chunks` chunks
+   where the rows allow. The engine does not choose chunk sizes: the caller's policy does
+   (policies/hyb_policy_gtsv.h, hyb_policy_gtsv_chunk_rows). */
+typedef int64_t ( *hyb_gtsv_chunk_fn )( int64_t rows, int64_t nrhs, size_t elem, size_t buf_bytes, int64_t m,
+                                         int min_chunks );
 
 /* Buffers per device: a chunk is copied into one while the device works on the others
    (triple buffering: one being filled, one uploading or solving, one downloading). */
@@ -38,7 +51,9 @@
      cpu_threads  OpenMP threads of the CPU share, of the seam records and of any CPU
                completion after a device failure (0: the OpenMP default)
      dev_threads  host threads of each device's worker (host copies, factor outputs), >= 1
-     chunk_rows   rows per streamed chunk (0: hyb_policy_gtsv_chunk_rows)
+     chunk_rows   rows per streamed chunk (0: chunk_fn's choice, or as many rows as a buffer
+               holds when chunk_fn is NULL)
+     chunk_fn     the caller's chunk policy (hyb_gtsv_chunk_fn), used when chunk_rows is 0
      slot_bytes   bytes of one buffer (0: HYB_GTSV_SLOT_BYTES, capped by the device budget)
    Preconditions (the caller's check): max(dom_row, dom_col) > 1 and, with
    HYB_GTSV_FACTORS, LAPACK would not swap rows (hyb_?gtsv_check: pivot == 0, info == 0).
@@ -57,8 +72,9 @@ typedef struct
 	int64_t     dev_rows[HYB_GTSV_DEV_MAX];
 	int         cpu_threads;
 	int         dev_threads;
-	int64_t     chunk_rows;
-	size_t      slot_bytes;
+	int64_t           chunk_rows;
+	hyb_gtsv_chunk_fn chunk_fn;
+	size_t            slot_bytes;
 	/* Registered pages (one device only): the caller registers rows [0, dev_rows[0]) of
 	   dl, d, du and B with hyb_gtsv_pin_start (it may start before the check; the engine
 	   waits for each chunk's rows, uploads straight from the arrays, hands the uploaded rows

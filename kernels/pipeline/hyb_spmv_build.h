@@ -11,10 +11,27 @@
 
 #include "hyb_status.h"
 #include "kernels/cpu/hyb_spmv_format.h"
-#include "policies/hyb_policy_spmv.h"
 
 /* Alignment of every array in a device matrix and in the device workspace. */
 #define HYB_SPMV_ALIGN ((size_t)256)
+
+/* Entries (or runs) per thread of the host kernels of a split (the remainder's sums and
+   their merge into y): below it they run on one thread and wake no team. The cost model
+   counts threads as these kernels do (policies/hyb_policy_spmv.h). */
+#define HYB_SPMV_GRAIN 32768
+
+/* x goes up in chunks of at least this many bytes (kernels/pipeline/hyb_spmv_pipe.c): an x
+   of one chunk is copied to staging, then sent. */
+#define HYB_SPMV_X_CHUNK ((size_t)2 << 20)
+
+/* The layouts of a device matrix. */
+typedef enum
+{
+	HYB_SPMV_DEV_NONE = 0,
+	HYB_SPMV_DEV_CSR,
+	HYB_SPMV_DEV_ELL,
+	HYB_SPMV_DEV_DIA
+} hyb_spmv_devfmt_t;
 
 /* One row block. Its arrays lie at byte offset `off` of the device matrix:
      CSR: ptr (rows + 1 ints, starting at 0), col (width ints, 0-based), val (width values)

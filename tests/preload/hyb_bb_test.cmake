@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # hyb_bb_add_test(): one black-box CTest test whose whole environment is
 # set through test properties. Every HYBLAS_* setting of
-# policies/hyb_config_vars.def (and LD_PRELOAD, the NVBLAS config, the
+# core/config/hyb_config_vars.def (and LD_PRELOAD, the NVBLAS config, the
 # OpenBLAS/OpenMP thread counts) is first unset or pinned, so nothing from
 # the caller's shell leaks in; then the test's own settings are applied.
 #
@@ -13,7 +13,7 @@
 # K+=V prepends V to the path list K (LD_LIBRARY_PATH: the caller's value
 # may be what makes the system libraries loadable, e.g. on the GPU machine).
 
-file(STRINGS ${PROJECT_SOURCE_DIR}/policies/hyb_config_vars.def _hyb_bb_var_lines
+file(STRINGS ${PROJECT_SOURCE_DIR}/core/config/hyb_config_vars.def _hyb_bb_var_lines
      REGEX "HYB_VAR\\( *HYBLAS_[A-Z0-9_]+")
 set(HYB_BB_SCRUB_VARS LD_PRELOAD NVBLAS_CONFIG_FILE HYBLAS_CONFIG_FILE)
 foreach(_line IN LISTS _hyb_bb_var_lines)

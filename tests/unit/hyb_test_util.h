@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_args.h"
-#include "policies/hyb_config.h"
 
 /* ---------------------------------------------------------------- random */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The configuration table (policies/hyb_config.{h,c}): strict parsing of
+/* The configuration table (core/config/hyb_config.{h,c}): strict parsing of
    every type, precedence of sources, typo warnings, the derived settings
    (routine modes, CPU ratio, device list), nvblas.conf mapping, printing. */
 #define _GNU_SOURCE
@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_log.h"
 #include "hyb_test_util.h"
-#include "policies/hyb_config.h"
 
 /* The table, seen independently through the same X-macro file. */
 typedef enum
@@ -42,7 +42,7 @@ typedef struct
 static const hyb_tvar_t hyb_tvars[] = {
 #define HYB_VAR( NAME, TYPE, field, def, min, max, help ) \
 	{ #NAME, T_##TYPE, offsetof( hyb_config_t, field ), def, min, max, help, HYB_CFG_IDX_##field },
-#include "policies/hyb_config_vars.def"
+#include "core/config/hyb_config_vars.def"
 #undef HYB_VAR
 };
 #define HYB_NTVARS ( (int)( sizeof hyb_tvars / sizeof hyb_tvars[0] ) )

@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/config/hyb_config.h"
 #include "dispatch/hyb_dispatch.h"
 #include "dispatch/hyb_gtsv_rates.h"
 #include "hyb_routines.h"
 #include "kernels/hyb_device.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_policy_gtsv.h"
 #include "policies/hyb_policy_gtsv_side.h"
 #include "test_gtsv_util.h"

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dispatch/hyb_backend_real.h"
 #include "dispatch/hyb_dispatch.h"
 #include "dispatch/hyb_l3_memo.h"
 #include "hyb_log.h"
@@ -20,7 +21,6 @@
 #include "hyb_stats.h"
 #include "hyb_test_util.h"
 #include "kernels/hyb_device.h"
-#include "kernels/real/hyb_backend_real.h"
 #include "policies/hyb_policy_l3.h"
 #include "policies/hyb_profile.h"
 #include "policies/hyb_refit.h"

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "kernels/cpu/hyb_gtsv_cpu.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_gtsv_hetero.h"
-#include "policies/hyb_config.h"
 #include "policies/hyb_policy_gtsv.h"
 #include "test_gtsv_util.h"
 
@@ -72,6 +72,7 @@ static hyb_gtsv_hetero_report_t gh_run( const tgt_sys_t* s, const tgt_arr_t* L, 
 	p.cpu_threads = 2;
 	p.dev_threads = 2;
 	p.chunk_rows  = chunk;
+	p.chunk_fn    = hyb_policy_gtsv_chunk_rows;
 	for ( int k = 0; k < ndev; k++ ) p.dev_rows[k] = dev_rows[k];
 	hyb_gtsv_hetero_report_t r;
 	hyb_gtsv_hetero_reg_t    reg = { 0 };

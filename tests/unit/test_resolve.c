@@ -16,11 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_test_util.h"
 #include "hyb_unit_paths.h"
-#include "policies/hyb_config.h"
 #include "shim/hyb_shim.h"
 
 typedef void ( *hyb_dgemm_fn )( const char*, const char*, const int*, const int*, const int*, const double*,

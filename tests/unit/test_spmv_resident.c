@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "policies/hyb_config.h"
+#include "core/config/hyb_config.h"
 #include "test_spmv_util.h"
 
 /* One product; returns the cache outcome, counts a wrong result in *bad. */

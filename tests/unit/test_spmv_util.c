@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "dispatch/hyb_dispatch.h"
 #include "hyb_routines.h"
 #include "hyb_test_util.h"
 #include "kernels/hyb_device.h"
-#include "policies/hyb_config.h"
 
 static void tsp_setv(hyb_prec_t p, void* v, int64_t i, double x)
 {

@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/config/hyb_config.h"
 #include "dispatch/hyb_gtsv_rates.h"
 #include "hyb_file.h"
 #include "hyb_state.h"
 #include "hyb_test_util.h"
-#include "policies/hyb_config.h"
 
 /* ------------------------------------------------------------ rates written beside a fork */
 

@@ -261,6 +261,7 @@ static int64_t bg_solve( bg_kind_t kind, bg_sys_t* s, int64_t m )
 		p.ndev        = 1;
 		p.dev_rows[0] = s->n;
 		p.dev_threads = omp_get_max_threads();
+		p.chunk_fn    = hyb_policy_gtsv_chunk_rows;
 		hyb_gtsv_hetero_report_t r;
 		if ( hyb_gtsv_hetero_run( &p, &r ) != HYB_OK ) return -3;
 		return r.error == HYB_OK ? 0 : -4;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/config/hyb_config.h"
 #include "dispatch/hyb_dispatch.h"
 #include "dispatch/hyb_spmv_device.h"
 #include "dispatch/hyb_spmv_rates.h"
@@ -24,7 +25,6 @@
 #include "hyb_stats.h"
 #include "kernels/cpu/hyb_spmv_cpu.h"
 #include "kernels/hyb_device.h"
-#include "policies/hyb_config.h"
 #include "tools/bench/hyb_bench_spmv_cusparse.h"
 #include "tools/hyb_spmv_gen.h"
 

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "hyb_op.h"
 #include "hyb_stats.h"
 #include "kernels/hyb_device.h"
-#include "policies/hyb_config.h"
 
 /* ------------------------------------------------------------ the family */
 

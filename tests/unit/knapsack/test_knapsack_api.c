@@ -8,10 +8,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/config/hyb_config.h"
 #include "dispatch/knapsack/hyb_knapsack_solve.h"
 #include "hyblas_ext.h"
 #include "kernels/hyb_device.h"
-#include "policies/hyb_config.h"
 #include "test_knapsack_util.h"
 
 static kt_inst_t kt_x, kt_copy;

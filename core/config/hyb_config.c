@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Strict parsing of the configuration table from every source. */
 #define _GNU_SOURCE
-#include "policies/hyb_config.h"
+#include "core/config/hyb_config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +42,7 @@ typedef struct
 static const hyb_cfg_desc_t hyb_cfg_desc[HYB_CFG_COUNT] = {
 #define HYB_VAR( NAME, TYPE, field, def, min, max, help ) \
 	[HYB_CFG_IDX_##field] = { #NAME, HYB_T_##TYPE, offsetof( hyb_config_t, field ), def, min, max, help },
-#include "policies/hyb_config_vars.def"
+#include "core/config/hyb_config_vars.def"
 #undef HYB_VAR
 };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Lazily resolved table of real-library symbols and worker selection. */
-#include "kernels/real/hyb_backend_real.h"
+#include "dispatch/hyb_backend_real.h"
 
 #include <ctype.h>
 #include <stdatomic.h>

@@ -76,7 +76,7 @@ typedef enum
 enum
 {
 #define HYB_VAR( NAME, TYPE, field, def, min, max, help ) HYB_CFG_IDX_##field,
-#include "policies/hyb_config_vars.def"
+#include "core/config/hyb_config_vars.def"
 #undef HYB_VAR
 	HYB_CFG_COUNT
 };
@@ -94,7 +94,7 @@ typedef struct
 typedef struct hyb_config_s
 {
 #define HYB_VAR( NAME, TYPE, field, def, min, max, help ) HYB_CFG_FIELD_##TYPE( field )
-#include "policies/hyb_config_vars.def"
+#include "core/config/hyb_config_vars.def"
 #undef HYB_VAR
 	hyb_cfg_source_t source[HYB_CFG_COUNT];
 
