@@ -11,12 +11,14 @@ set(HYB_STENCIL_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_track.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_exec.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_sim.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_kernels.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cpurun.c
 )
 list(APPEND HYB_CORE_SOURCES ${HYB_STENCIL_CORE_SOURCES}
   ${PROJECT_SOURCE_DIR}/policies/stencil/hyb_stencil_model.c
   ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_check.c
   ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_plan.c
+  ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_device.c
 )
 # The exported entry points go with the shim's objects, which libhyblas links whole: nothing
 # inside the library calls them, so from the core archive the linker would leave them out.
@@ -31,6 +33,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_sched.c
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_model.c
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_api.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_device.c
 )
 
 # The family's public header sits beside hyblas_ext.h when installed.
@@ -39,7 +42,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/hyblas/stencil.h
 
 if(HYB_HAVE_CUDA)
   # The launchers, into the CUDA plugin (C-callable, nothing from the core).
-  list(APPEND HYB_CUDA_SOURCES ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cuda.cu)
+  list(APPEND HYB_CUDA_SOURCES ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cuda.cu
+    ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_launch_cuda.c)
 
   # GPU check program (run by hand on the GPU machine; exits 77 without a device): the
   # launchers through every scheme's schedule against the CPU path, and their rates.

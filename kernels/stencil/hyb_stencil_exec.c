@@ -51,6 +51,27 @@ const hyb_stencil_exec_ops_t hyb_stencil_host_ops = { NULL, hyb_sx_host_alloc, h
 	                                                  hyb_sx_host_copy, hyb_sx_host_compute,
 	                                                  hyb_sx_host_finish };
 
+hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_t scheme, int32_t d, int32_t k,
+                                             int64_t steps )
+{
+	hyb_stencil_roles_t roles;
+	memset( &roles, 0, sizeof roles );
+	hyb_stencil_roles( p->kind, &roles );
+	hyb_stencil_sched_in_t in;
+	memset( &in, 0, sizeof in );
+	in.scheme   = scheme;
+	in.n        = p->nz;
+	in.h        = p->radius;
+	in.levels   = roles.levels;
+	in.inputs   = roles.inputs;
+	in.ncoef    = roles.ncoef;
+	in.d        = d;
+	in.k        = k;
+	in.steps    = steps;
+	in.residual = p->kind == HYB_STENCIL_HIMENO;
+	return in;
+}
+
 /* ------------------------------------------------------------------ buffers */
 
 void hyb_stencil_exec_free( hyb_stencil_exec_t* ex )

@@ -36,6 +36,11 @@ typedef struct
 	hyb_status_t ( *finish )( void* ctx );
 } hyb_stencil_exec_ops_t;
 
+/* The schedule input of problem `p` for `scheme` with d chunks (in core:
+   pieces), k steps per block and T = steps (the rest zero: the whole run). */
+hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_t scheme, int32_t d, int32_t k,
+                                             int64_t steps );
+
 /* Host memory, memcpy and the simulated device's kernels. */
 extern const hyb_stencil_exec_ops_t hyb_stencil_host_ops;
 
