@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The stencil device pipeline: executor operations on the device runtime
-   (one workspace and one page-locked staging buffer carved per run, copies
-   and kernel launches in issue order), and the run with its rollback. */
+   (one workspace and one page-locked staging buffer carved per run; each
+   step on its schedule stream, ordered after the steps of other streams it
+   depends on by events), and the run with its rollback. */
 #include "dispatch/stencil/hyb_stencil_device.h"
 
 #include <stdint.h>
@@ -25,8 +26,10 @@ typedef struct
 	char*                   dbase; /* device workspace */
 	char*                   hbase; /* page-locked staging */
 	size_t                  dused, hused;
-	int                     stream;
+	int                     stream; /* the device stream of the step issued; -1: a host step */
 	hyb_kernel_id_t         kernel;
+	hyb_devent_t**          ev;     /* per step: recorded after it when another stream waits for it */
+	uint8_t*                marks;  /* per step: 1 when some step on another stream depends on it */
 	hyb_stencil_dev_stats_t st;
 } hyb_sd_ctx_t;
 
@@ -77,15 +80,47 @@ static hyb_status_t hyb_sd_copy( void* ctx, int stream, void* dst, const void* s
 		c->st.bytes_d2d += (double)bytes;
 		return hyb_dev_d2d( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
 	default:
-	{
-		/* A host copy reads what earlier downloads wrote. */
-		const hyb_status_t rc = hyb_dev_stream_sync( c->dev, c->stream );
-		if ( rc != HYB_OK ) return rc;
+		/* A host step: its dependencies on device steps were waited for
+		   before it (hyb_sd_before). */
 		c->st.bytes_host += (double)bytes;
 		memmove( dst, src, bytes );
 		return HYB_OK;
 	}
+}
+
+/* Whether step i of s runs on the host (a copy team's queue). */
+static int hyb_sd_host_step( const hyb_stencil_sched_t* s, int64_t i )
+{
+	return s->queue[s->steps[i].stream] == HYB_SQ_HOST;
+}
+
+/* Before step i: a device step waits on its stream for the events of the
+   device steps of other streams it depends on; a host step waits for them
+   on the host (earlier host steps are done: the host issues in order). */
+static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int64_t i )
+{
+	hyb_sd_ctx_t*             c    = ctx;
+	const hyb_stencil_step_t* st   = &s->steps[i];
+	const int                 host = hyb_sd_host_step( s, i );
+	c->stream                      = host ? -1 : st->stream;
+	for ( int64_t e = 0; e < st->ndep; e++ )
+	{
+		const int64_t j = s->deps[st->dep0 + e];
+		if ( hyb_sd_host_step( s, j ) || ( !host && s->steps[j].stream == st->stream ) ) continue;
+		const hyb_status_t rc = host ? hyb_dev_sync( c->dev, c->ev[j] ) : hyb_dev_wait( c->dev, c->stream, c->ev[j] );
+		if ( rc != HYB_OK ) return rc;
 	}
+	return HYB_OK;
+}
+
+/* After device step i: its event, where another stream waits for it. */
+static hyb_status_t hyb_sd_after( void* ctx, const hyb_stencil_sched_t* s, int64_t i )
+{
+	hyb_sd_ctx_t* c = ctx;
+	if ( !c->marks[i] || hyb_sd_host_step( s, i ) ) return HYB_OK;
+	hyb_status_t rc = hyb_dev_event_create( c->dev, &c->ev[i] );
+	if ( rc == HYB_OK ) rc = hyb_dev_record( c->dev, c->stream, c->ev[i] );
+	return rc;
 }
 
 static hyb_status_t hyb_sd_compute( void* ctx, int stream, int32_t kind, const hyb_stencil_args_t* a )
@@ -99,8 +134,14 @@ static hyb_status_t hyb_sd_compute( void* ctx, int stream, int32_t kind, const h
 
 static hyb_status_t hyb_sd_finish( void* ctx )
 {
-	hyb_sd_ctx_t* c = ctx;
-	return c->dev ? hyb_dev_stream_sync( c->dev, c->stream ) : HYB_OK;
+	hyb_sd_ctx_t* c  = ctx;
+	hyb_status_t  rc = HYB_OK;
+	for ( int q = 0; c->dev && q < HYB_DEV_STREAMS; q++ )
+	{
+		const hyb_status_t qs = hyb_dev_stream_sync( c->dev, q );
+		if ( rc == HYB_OK ) rc = qs;
+	}
+	return rc;
 }
 
 int hyb_stencil_device_usable( int32_t kind )
@@ -114,7 +155,8 @@ int hyb_stencil_device_usable( int32_t kind )
 static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p, const hyb_stencil_sched_t* s,
                                     double* residual, hyb_sd_ctx_t* c )
 {
-	hyb_stencil_exec_ops_t ops = { c, hyb_sd_alloc, hyb_sd_release, hyb_sd_copy, hyb_sd_compute, hyb_sd_finish };
+	hyb_stencil_exec_ops_t ops = { c,           hyb_sd_alloc, hyb_sd_release, hyb_sd_copy, hyb_sd_compute,
+		                           hyb_sd_finish, hyb_sd_before, hyb_sd_after };
 	hyb_stencil_exec_t     ex;
 	/* Measure, then take memory of that size and carve it the same way. */
 	hyb_status_t rc = hyb_stencil_exec_init( &ex, &ops, p, s );
@@ -130,7 +172,8 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	c->hbase = hmem;
 	c->dused = c->hused = 0;
 	if ( ( rc = hyb_stencil_exec_init( &ex, &ops, p, s ) ) != HYB_OK ) return rc;
-	rc = hyb_stencil_exec_run( &ex, s, NULL, -1, NULL );
+	rc        = hyb_stencil_exec_run( &ex, s, NULL, -1, NULL );
+	c->stream = HYB_STREAM_COMPUTE;
 	if ( rc == HYB_OK ) rc = hyb_stencil_exec_residual( &ex, residual );
 	hyb_stencil_exec_free( &ex );
 	return rc;
@@ -166,6 +209,16 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	memset( &c, 0, sizeof c );
 	c.stream = HYB_STREAM_COMPUTE;
 	c.kernel = hyb_stencil_kernel_id( p->kind );
+	c.ev    = rc == HYB_OK ? calloc( (size_t)s.nsteps + 1, sizeof *c.ev ) : NULL;
+	c.marks = rc == HYB_OK ? calloc( (size_t)s.nsteps + 1, 1 ) : NULL;
+	if ( rc == HYB_OK && ( c.ev == NULL || c.marks == NULL ) ) rc = HYB_E_NO_MEMORY;
+	/* The steps another stream (or the host) waits for. */
+	for ( int64_t i = 0; rc == HYB_OK && i < s.nsteps; i++ )
+		for ( int64_t e = 0; e < s.steps[i].ndep; e++ )
+		{
+			const int64_t j = s.deps[s.steps[i].dep0 + e];
+			c.marks[j] |= s.steps[j].stream != s.steps[i].stream;
+		}
 	if ( rc == HYB_OK ) rc = hyb_dev_acquire( 0, &dev );
 	const int    ran = rc == HYB_OK;
 	const double t1  = hyb_now();
@@ -178,6 +231,8 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 			const hyb_status_t qs = hyb_dev_stream_sync( dev, q );
 			if ( rc == HYB_OK && qs != HYB_OK ) rc = qs;
 		}
+		for ( int64_t i = 0; i < s.nsteps; i++ )
+			if ( c.ev[i] ) hyb_dev_event_destroy( dev, c.ev[i] );
 		hyb_dev_release( dev );
 		if ( rc != HYB_OK )
 		{
@@ -186,6 +241,8 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 		}
 	}
 	for ( int f = 0; f < 3; f++ ) free( keep[f] );
+	free( c.ev );
+	free( c.marks );
 	hyb_stencil_sched_free( &s );
 	*ds               = c.st;
 	ds->seconds_setup = t1 - t0;

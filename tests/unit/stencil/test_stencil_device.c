@@ -117,13 +117,13 @@ static void test_faults_fall_back( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
 	const char* faults[] = { "stencil.acoustic:1", "stencil.acoustic:5a", "h2d:1", "h2d:9", "d2h:2", "d2h:3a",
-		                     "d2d:1", "alloc:1", "kernel:3", "host_alloc:1" };
+		                     "d2d:1", "alloc:1", "kernel:3", "sync:2", "host_alloc:1" };
 	const hyb_op_id_t op = hyb_op_register( "hyblas_stencil_run", "stencil" );
 	CU_ASSERT_FATAL( op != HYB_OP_NONE );
 	for ( int i = 0; i < (int)( sizeof faults / sizeof faults[0] ); i++ )
 	{
 		/* The shared scheme moves data every way (d2d included); copying uses pinned staging. */
-		const int scheme = strncmp( faults[i], "host_alloc", 10 ) == 0 ? HYBLAS_STENCIL_SCHEME_COPY
+		const int scheme = ( strncmp( faults[i], "host_alloc", 10 ) == 0 || strncmp( faults[i], "sync", 4 ) == 0 ) ? HYBLAS_STENCIL_SCHEME_COPY
 		                                                               : HYBLAS_STENCIL_SCHEME_SHARED;
 		hyblas_stencil_desc_t want = sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
 		hyblas_stencil_desc_t got  = sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
