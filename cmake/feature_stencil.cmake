@@ -70,4 +70,13 @@ if(HYB_BUILD_TESTS)
   target_link_libraries(stencil_link PRIVATE hyblas m)
   add_test(NAME stencil.link COMMAND stencil_link)
   set_tests_properties(stencil.link PROPERTIES LABELS unit)
+
+  # The device path through the public API against the CPU path (run by hand on the GPU
+  # machine; exits 77 when no device runs it). On the simulated device it runs in CI.
+  add_executable(gpu_check_stencil_api ${PROJECT_SOURCE_DIR}/tools/gpu_check_stencil_api.c)
+  target_include_directories(gpu_check_stencil_api PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  target_compile_options(gpu_check_stencil_api PRIVATE ${HYB_WARNINGS})
+  target_link_libraries(gpu_check_stencil_api PRIVATE hyblas m)
+  add_test(NAME stencil.api_sim COMMAND gpu_check_stencil_api --quick)
+  set_tests_properties(stencil.api_sim PROPERTIES LABELS unit ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 600)
 endif()
