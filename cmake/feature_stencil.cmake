@@ -79,4 +79,14 @@ if(HYB_BUILD_TESTS)
   target_link_libraries(gpu_check_stencil_api PRIVATE hyblas m)
   add_test(NAME stencil.api_sim COMMAND gpu_check_stencil_api --quick)
   set_tests_properties(stencil.api_sim PROPERTIES LABELS unit ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 600)
+
+  # The family's kernels are registered with a sim launcher and, in a CUDA build, a CUDA one.
+  set(HYB_STENCIL_KERNELS stencil.acoustic,stencil.himeno,stencil.laplace,stencil.star)
+  add_test(NAME stencil.kernels_sim COMMAND hyb_kernels --check --expect ${HYB_STENCIL_KERNELS})
+  set_tests_properties(stencil.kernels_sim PROPERTIES LABELS unit)
+  if(HYB_HAVE_CUDA)
+    add_test(NAME stencil.kernels_cuda COMMAND hyb_kernels --check --expect ${HYB_STENCIL_KERNELS}
+                                               --plugin $<TARGET_FILE:hyblas_cuda>)
+    set_tests_properties(stencil.kernels_cuda PROPERTIES LABELS unit)
+  endif()
 endif()
