@@ -11,12 +11,14 @@ set(HYB_STENCIL_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_track.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_exec.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_sim.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_kernels.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cpurun.c
 )
 list(APPEND HYB_CORE_SOURCES ${HYB_STENCIL_CORE_SOURCES}
   ${PROJECT_SOURCE_DIR}/policies/stencil/hyb_stencil_model.c
   ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_check.c
   ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_plan.c
+  ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_device.c
 )
 # The exported entry points go with the shim's objects, which libhyblas links whole: nothing
 # inside the library calls them, so from the core archive the linker would leave them out.
@@ -31,6 +33,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_sched.c
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_model.c
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_api.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_device.c
 )
 
 # The family's public header sits beside hyblas_ext.h when installed.
@@ -39,7 +42,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/hyblas/stencil.h
 
 if(HYB_HAVE_CUDA)
   # The launchers, into the CUDA plugin (C-callable, nothing from the core).
-  list(APPEND HYB_CUDA_SOURCES ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cuda.cu)
+  list(APPEND HYB_CUDA_SOURCES ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cuda.cu
+    ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_launch_cuda.c)
 
   # GPU check program (run by hand on the GPU machine; exits 77 without a device): the
   # launchers through every scheme's schedule against the CPU path, and their rates.
@@ -66,4 +70,23 @@ if(HYB_BUILD_TESTS)
   target_link_libraries(stencil_link PRIVATE hyblas m)
   add_test(NAME stencil.link COMMAND stencil_link)
   set_tests_properties(stencil.link PROPERTIES LABELS unit)
+
+  # The device path through the public API against the CPU path (run by hand on the GPU
+  # machine; exits 77 when no device runs it). On the simulated device it runs in CI.
+  add_executable(gpu_check_stencil_api ${PROJECT_SOURCE_DIR}/tools/gpu_check_stencil_api.c)
+  target_include_directories(gpu_check_stencil_api PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  target_compile_options(gpu_check_stencil_api PRIVATE ${HYB_WARNINGS})
+  target_link_libraries(gpu_check_stencil_api PRIVATE hyblas m)
+  add_test(NAME stencil.api_sim COMMAND gpu_check_stencil_api --quick)
+  set_tests_properties(stencil.api_sim PROPERTIES LABELS unit ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 600)
+
+  # The family's kernels are registered with a sim launcher and, in a CUDA build, a CUDA one.
+  set(HYB_STENCIL_KERNELS stencil.acoustic,stencil.himeno,stencil.laplace,stencil.star)
+  add_test(NAME stencil.kernels_sim COMMAND hyb_kernels --check --expect ${HYB_STENCIL_KERNELS})
+  set_tests_properties(stencil.kernels_sim PROPERTIES LABELS unit)
+  if(HYB_HAVE_CUDA)
+    add_test(NAME stencil.kernels_cuda COMMAND hyb_kernels --check --expect ${HYB_STENCIL_KERNELS}
+                                               --plugin $<TARGET_FILE:hyblas_cuda>)
+    set_tests_properties(stencil.kernels_cuda PROPERTIES LABELS unit)
+  endif()
 endif()

@@ -3,6 +3,8 @@
    parameters. */
 #include "dispatch/stencil/hyb_stencil_plan.h"
 
+#include "dispatch/stencil/hyb_stencil_device.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -87,9 +89,11 @@ hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps, 
 		where = "CPU: no device plan fits";
 	else if ( prm->path == HYBLAS_PATH_AUTO && dc.cpu_seconds <= dc.pred.seconds )
 		where = "CPU: predicted faster";
+	else if ( !hyb_stencil_device_usable( p->kind ) )
+		where = "CPU: no usable device runs this stencil";
 	else
-		where = "CPU: no device pipeline for stencils in this build";
-	dc.path = HYBLAS_PATH_CPU;
+		where = prm->path == HYBLAS_PATH_GPU ? "device as asked" : "device: predicted faster";
+	dc.path = where[0] == 'd' ? HYBLAS_PATH_GPU : HYBLAS_PATH_CPU;
 	/* Where first, then the plan (cut to fit), then the CPU's time. */
 	if ( snprintf( dc.why, sizeof dc.why, "ran on the %s (CPU %.3g s); device plan %s", where, dc.cpu_seconds,
 	               plan ) < 0 )

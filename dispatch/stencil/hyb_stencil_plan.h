@@ -33,9 +33,9 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_
    parameters force or leave free, and the path. A forced scheme, chunk
    count or block depth that admits no plan (a halo deeper than a chunk, or
    more device memory than the budget) is HYBLAS_E_INVALID. With nothing
-   forced and no plan fitting, the run goes to the CPU. The stencil family
-   has no device pipeline in this build, so every run goes to the CPU;
-   `why` says so beside the device plan. */
+   forced and no plan fitting, the run goes to the CPU; likewise when no
+   usable device implements the stencil's kernel. `why` says where and why
+   beside the device plan. */
 hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_stencil_params_t* prm,
                                     hyb_stencil_decision_t* out );
 

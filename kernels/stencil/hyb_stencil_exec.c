@@ -49,7 +49,28 @@ static hyb_status_t hyb_sx_host_finish( void* ctx )
 
 const hyb_stencil_exec_ops_t hyb_stencil_host_ops = { NULL, hyb_sx_host_alloc, hyb_sx_host_release,
 	                                                  hyb_sx_host_copy, hyb_sx_host_compute,
-	                                                  hyb_sx_host_finish };
+	                                                  hyb_sx_host_finish, NULL, NULL };
+
+hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_t scheme, int32_t d, int32_t k,
+                                             int64_t steps )
+{
+	hyb_stencil_roles_t roles;
+	memset( &roles, 0, sizeof roles );
+	hyb_stencil_roles( p->kind, &roles );
+	hyb_stencil_sched_in_t in;
+	memset( &in, 0, sizeof in );
+	in.scheme   = scheme;
+	in.n        = p->nz;
+	in.h        = p->radius;
+	in.levels   = roles.levels;
+	in.inputs   = roles.inputs;
+	in.ncoef    = roles.ncoef;
+	in.d        = d;
+	in.k        = k;
+	in.steps    = steps;
+	in.residual = p->kind == HYB_STENCIL_HIMENO;
+	return in;
+}
 
 /* ------------------------------------------------------------------ buffers */
 
@@ -260,7 +281,11 @@ hyb_status_t hyb_stencil_exec_run( hyb_stencil_exec_t* ex, const hyb_stencil_sch
 	int64_t      i  = 0;
 	for ( ; i < count && rc == HYB_OK; i++ )
 	{
-		rc = hyb_sx_step( ex, &s->steps[order ? order[i] : i] );
+		const int64_t                 j = order ? order[i] : i;
+		const hyb_stencil_exec_ops_t* o = ex->ops;
+		rc                              = o->before ? o->before( o->ctx, s, j ) : HYB_OK;
+		if ( rc == HYB_OK ) rc = hyb_sx_step( ex, &s->steps[j] );
+		if ( rc == HYB_OK && o->after ) rc = o->after( o->ctx, s, j );
 		if ( rc != HYB_OK ) break;
 	}
 	if ( done ) *done = i;

@@ -34,7 +34,17 @@ typedef struct
 	hyb_status_t ( *compute )( void* ctx, int stream, int32_t kind, const hyb_stencil_args_t* a );
 	/* Wait for everything issued. */
 	hyb_status_t ( *finish )( void* ctx );
+	/* Optional (NULL: none): called just before and just after step i of
+	   s is issued, so that an implementation with streams can order the
+	   step after its dependencies and mark its completion. */
+	hyb_status_t ( *before )( void* ctx, const hyb_stencil_sched_t* s, int64_t i );
+	hyb_status_t ( *after )( void* ctx, const hyb_stencil_sched_t* s, int64_t i );
 } hyb_stencil_exec_ops_t;
+
+/* The schedule input of problem `p` for `scheme` with d chunks (in core:
+   pieces), k steps per block and T = steps (the rest zero: the whole run). */
+hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_t scheme, int32_t d, int32_t k,
+                                             int64_t steps );
 
 /* Host memory, memcpy and the simulated device's kernels. */
 extern const hyb_stencil_exec_ops_t hyb_stencil_host_ops;

@@ -5,7 +5,10 @@
 # times each kernel on a resident domain. Builds nothing. Writes $OUT/stencil_check.txt (the
 # whole output) and $OUT/stencil_kernels.csv (one row per timed kernel: the rates the cost
 # model's defaults in policies/stencil/hyb_stencil_defaults.h should be compared with), and
-# prints the CSV as a table. Exit: the check's (0 correct, 1 wrong, 77 no device).
+# prints the CSV as a table; then tools/gpu_check_stencil_api runs the device pipeline through
+# the public API against the CPU path ($OUT/stencil_api_check.txt, $OUT/stencil_api_ooc.csv:
+# n,T,cap,scheme,d,k,gpu_s,gpu_pred_s,cpu_s,cpu_pred_s; STENCIL_API_ARGS passes --n N
+# --steps T --cap BYTES). Exit: 0 correct, 1 wrong, 77 no device.
 #   tools/bench/run_stencil_bench.sh [path/to/gpu_check_stencil]
 # Default binary: $STAGE/gpu_check_stencil if STAGE is set, else build-cuda/gpu_check_stencil.
 # Environment: OUT (default /tmp/out).
@@ -33,4 +36,22 @@ GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/nu
 } > "$CSV"
 column -s, -t < <(grep -v '^#' "$CSV")
 echo "check: $( [ $RC = 0 ] && echo correct || echo "FAILED (rc $RC, see $LOG)" ); CSV: $CSV"
+
+# The device pipeline through the public API (libhyblas with its CUDA plugin): every stencil
+# and scheme against the CPU path, then an out-of-core acoustic run under a device-memory cap
+# of three quarters of its arrays, timed against the CPU.
+API_BIN=$(dirname "$BIN")/gpu_check_stencil_api
+API_LOG=$OUT/stencil_api_check.txt
+if [ -x "$API_BIN" ]; then
+    HYBLAS_DEVICE=${HYBLAS_DEVICE:-cuda} "$API_BIN" ${STENCIL_API_ARGS:-} > "$API_LOG" 2>&1
+    ARC=$?
+    grep -E '^(FAIL|PASSED|FAILED|no device)' "$API_LOG"
+    grep -E '^ok   acoustic [0-9]+\^3|^  why' "$API_LOG"
+    grep '^csv,' "$API_LOG" | sed 's/^csv,//' > "$OUT/stencil_api_ooc.csv"
+    echo "api check: $( [ $ARC = 0 ] && echo correct || echo "rc $ARC, see $API_LOG" )"
+    [ $RC = 0 ] && RC=$ARC
+else
+    echo "no $API_BIN: build target gpu_check_stencil_api" >&2
+    RC=1
+fi
 exit $RC

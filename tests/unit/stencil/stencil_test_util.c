@@ -2,6 +2,7 @@
 /* Helpers of the stencil suites. */
 #include "stencil_test_util.h"
 
+#include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,4 +121,43 @@ double sx_maxabs( const hyb_stencil_prob_t* a, int role )
 				if ( v > m ) m = v;
 			}
 	return m;
+}
+
+hyblas_stencil_desc_t sx_desc( hyblas_stencil_kind_t kind, hyblas_stencil_type_t type, int64_t nx,
+                               int64_t ny, int64_t nz, int32_t r )
+{
+	hyblas_stencil_desc_t d;
+	memset( &d, 0, sizeof d );
+	d.struct_size = sizeof d;
+	d.kind        = kind;
+	d.type        = type;
+	d.nx          = nx;
+	d.ny          = ny;
+	d.nz          = nz;
+	d.radius      = r;
+	const int nf  = kind == HYBLAS_STENCIL_ACOUSTIC ? 4 : kind == HYBLAS_STENCIL_HIMENO ? 14 : 2;
+	for ( int f = 0; f < nf; f++ )
+		d.fields[f].data = calloc( (size_t)( nx * ny * nz ), type == HYBLAS_STENCIL_DOUBLE ? 8 : 4 );
+	if ( kind == HYBLAS_STENCIL_STAR )
+	{
+		d.center = 0.2;
+		/* Distinct weights per axis and side, summing to 0.8. */
+		double sum = 0.0;
+		for ( int a = 0; a < ( nz == 1 ? 2 : 3 ); a++ )
+			for ( int j = 0; j < 2 * r; j++ ) sum += d.coef[a][j] = 1.0 + a + 0.5 * j;
+		for ( int a = 0; a < 3; a++ )
+			for ( int j = 0; j < 2 * r; j++ ) d.coef[a][j] *= 0.8 / sum;
+	}
+	CU_ASSERT_EQUAL( hyblas_stencil_fill( &d ), HYBLAS_OK );
+	return d;
+}
+
+void sx_desc_free( hyblas_stencil_desc_t* d )
+{
+	for ( int f = 0; f < HYBLAS_STENCIL_MAX_FIELDS; f++ ) free( d->fields[f].data );
+}
+
+int64_t sx_desc_bytes( const hyblas_stencil_desc_t* d )
+{
+	return d->nx * d->ny * d->nz * ( d->type == HYBLAS_STENCIL_DOUBLE ? 8 : 4 );
 }

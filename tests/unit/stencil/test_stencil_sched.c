@@ -47,21 +47,7 @@ static const int32_t ss_ooc[] = { HYB_STENCIL_SCH_COPY, HYB_STENCIL_SCH_DIRECT, 
 static hyb_stencil_sched_in_t ss_in( const hyb_stencil_prob_t* p, int32_t scheme, int64_t d, int64_t k,
                                      int64_t T )
 {
-	hyb_stencil_roles_t roles;
-	hyb_stencil_roles( p->kind, &roles );
-	hyb_stencil_sched_in_t in;
-	memset( &in, 0, sizeof in );
-	in.scheme   = scheme;
-	in.n        = p->nz;
-	in.h        = p->radius;
-	in.levels   = roles.levels;
-	in.inputs   = roles.inputs;
-	in.ncoef    = roles.ncoef;
-	in.d        = (int32_t)d;
-	in.k        = (int32_t)k;
-	in.steps    = T;
-	in.residual = p->kind == HYB_STENCIL_HIMENO;
-	return in;
+	return hyb_stencil_sched_in( p, scheme, (int32_t)d, (int32_t)k, T );
 }
 
 /* 1 when the schedule is feasible by the rule the builder documents. */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The stencil family's device pipeline on the device runtime: the planned
+   schedule run through the executor with device memory, copies and
+   launches of the registered kernels, falling back to the CPU path. */
+#ifndef HYB_STENCIL_DEVICE_H
+#define HYB_STENCIL_DEVICE_H
+
+#include <stdint.h>
+
+#include "hyb_status.h"
+#include "kernels/stencil/hyb_stencil_prob.h"
+
+/* What a device run moved and how long its parts took. */
+typedef struct
+{
+	double bytes_h2d, bytes_d2h, bytes_d2d, bytes_host;
+	double seconds_setup, seconds_run;
+} hyb_stencil_dev_stats_t;
+
+/* Whether the device path can run kind `kind`: a device opens and its
+   backend implements the kind's kernel. */
+int hyb_stencil_device_usable( int32_t kind );
+
+/* Advance `p` by `steps` steps on device 0 with scheme `scheme`
+   (hyb_stencil_scheme_t), d chunks (in core: pieces) and k steps per block,
+   leaving the fields as hyb_stencil_cpu_run does, bit for bit on the
+   simulated device. *residual: Himeno's last residual. On any failure
+   (allocation, copy, launch, synchronization) the state fields are put
+   back as they were before the call and the status is returned: the
+   caller reruns on the CPU from untouched inputs. HYB_E_NO_MEMORY when the
+   host copy of the inputs that makes this possible cannot be made (nothing
+   touched). */
+hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme, int32_t d,
+                                     int32_t k, double* residual, hyb_stencil_dev_stats_t* ds );
+
+#endif

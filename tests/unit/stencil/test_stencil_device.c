@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The stencil device pipeline on the simulated device through the public
+   API: every scheme against the CPU path bit for bit, the registered
+   kernels, fault fallback with the caller's arrays intact, and counting. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb_op.h"
+#include "hyb_stats.h"
+#include "tests/unit/hyb_test_util.h"
+#include "hyblas_ext.h"
+#include "kernels/hyb_device.h"
+#include "kernels/stencil/hyb_stencil_kernels.h"
+#include "stencil_test_util.h"
+
+/* Run `steps` steps of a fresh problem on `path` with scheme/d/k; the
+   result fields are compared by the caller. */
+static hyblas_status_t sd_run( hyblas_stencil_desc_t* d, hyblas_path_t path, int scheme, int chunks, int k,
+                               int64_t steps, hyblas_stencil_stats_t* st )
+{
+	hyblas_stencil_params_t p;
+	memset( &p, 0, sizeof p );
+	p.struct_size = sizeof p;
+	p.path        = path;
+	p.scheme      = (hyblas_stencil_scheme_t)scheme;
+	p.chunks      = chunks;
+	p.block_steps = k;
+	p.cpu_threads = 2;
+	memset( st, 0, sizeof *st );
+	st->struct_size = sizeof *st;
+	return hyblas_stencil_solve( d, steps, &p, st );
+}
+
+/* Every result field (acoustic: CUR and PREV; else the first) equal. */
+static int sd_same( const hyblas_stencil_desc_t* a, const hyblas_stencil_desc_t* b )
+{
+	int same = 1;
+	for ( int f = 0; f < ( a->kind == HYBLAS_STENCIL_ACOUSTIC ? 2 : 1 ); f++ )
+		same &= memcmp( a->fields[f].data, b->fields[f].data, (size_t)sx_desc_bytes( a ) ) == 0;
+	return same;
+}
+
+static const struct
+{
+	hyblas_stencil_kind_t kind;
+	hyblas_stencil_type_t type;
+	int64_t               nx, ny, nz;
+	int32_t               r;
+} sd_cases[] = { { HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 13, 11, 40, 0 },
+	             { HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 12, 10, 37, 0 },
+	             { HYBLAS_STENCIL_HIMENO, HYBLAS_STENCIL_FLOAT, 11, 9, 23, 0 },
+	             { HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_DOUBLE, 30, 41, 1, 0 },
+	             { HYBLAS_STENCIL_STAR, HYBLAS_STENCIL_DOUBLE, 10, 9, 29, 2 } };
+#define SD_NCASES ( (int)( sizeof sd_cases / sizeof sd_cases[0] ) )
+
+static void test_kernels_registered( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const char* names[] = { "stencil.acoustic", "stencil.himeno", "stencil.laplace", "stencil.star" };
+	for ( int i = 0; i < 4; i++ )
+	{
+		const hyb_kernel_id_t id = hyb_kernel_find( names[i] );
+		CU_ASSERT( id != HYB_KERNEL_NONE );
+		CU_ASSERT_EQUAL( id, hyb_stencil_kernel_id( i + 1 ) );
+		CU_ASSERT( hyb_devices_kernel_supported( id ) );
+	}
+	CU_ASSERT_EQUAL( hyb_stencil_kernel_id( 0 ), HYB_KERNEL_NONE );
+	hyb_t_sim_end();
+}
+
+/* Every scheme, several (d, k, T), each kind: the simulated device's
+   result equals the CPU path's bit for bit, and the run says so. */
+static void test_schemes_match_cpu( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const int plans[][4] = { { HYBLAS_STENCIL_SCHEME_IN_CORE, 1, 0, 5 }, { HYBLAS_STENCIL_SCHEME_IN_CORE, 3, 0, 4 },
+		                     { HYBLAS_STENCIL_SCHEME_COPY, 2, 2, 5 },    { HYBLAS_STENCIL_SCHEME_COPY, 1, 3, 7 },
+		                     { HYBLAS_STENCIL_SCHEME_DIRECT, 3, 1, 4 },  { HYBLAS_STENCIL_SCHEME_DIRECT, 2, 3, 7 },
+		                     { HYBLAS_STENCIL_SCHEME_SHARED, 2, 2, 5 },  { HYBLAS_STENCIL_SCHEME_SHARED, 3, 1, 3 } };
+	for ( int c = 0; c < SD_NCASES; c++ )
+		for ( int q = 0; q < (int)( sizeof plans / sizeof plans[0] ); q++ )
+		{
+			hyblas_stencil_desc_t want = sx_desc( sd_cases[c].kind, sd_cases[c].type, sd_cases[c].nx, sd_cases[c].ny,
+			                                      sd_cases[c].nz, sd_cases[c].r );
+			hyblas_stencil_desc_t got = sx_desc( sd_cases[c].kind, sd_cases[c].type, sd_cases[c].nx, sd_cases[c].ny,
+			                                     sd_cases[c].nz, sd_cases[c].r );
+			hyblas_stencil_stats_t sc, sg;
+			CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, plans[q][3], &sc ), HYBLAS_OK );
+			const hyblas_status_t rc = sd_run( &got, HYBLAS_PATH_GPU, plans[q][0], plans[q][1], plans[q][2], plans[q][3], &sg );
+			/* A forced plan whose halo is deeper than a chunk is refused. */
+			if ( rc == HYBLAS_E_INVALID )
+			{
+				sx_desc_free( &want );
+				sx_desc_free( &got );
+				continue;
+			}
+			CU_ASSERT_EQUAL( rc, HYBLAS_OK );
+			CU_ASSERT_EQUAL( sg.path, HYBLAS_PATH_GPU );
+			CU_ASSERT_EQUAL( sg.fell_back, 0 );
+			CU_ASSERT_EQUAL( (int)sg.scheme, plans[q][0] );
+			CU_ASSERT( sg.bytes_h2d >= (uint64_t)sx_desc_bytes( &got ) && sg.bytes_d2h > 0 );
+			const int same = sd_same( &want, &got );
+			CU_ASSERT( same );
+			if ( sd_cases[c].kind == HYBLAS_STENCIL_HIMENO ) CU_ASSERT( sg.residual == sc.residual );
+			if ( !same || sg.path != HYBLAS_PATH_GPU ) printf( "\n  case %d plan %d: %s\n", c, q, sg.why );
+			sx_desc_free( &want );
+			sx_desc_free( &got );
+		}
+	hyb_t_sim_end();
+}
+
+/* Faults at many points of a run (by copy kind, by the kernel's name,
+   synchronous and asynchronous, allocation): the result is the CPU's and
+   the run says it fell back; the counts of the operation follow. */
+static void test_faults_fall_back( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const char* faults[] = { "stencil.acoustic:1", "stencil.acoustic:5a", "h2d:1", "h2d:9", "d2h:2", "d2h:3a",
+		                     "d2d:1", "alloc:1", "kernel:3", "sync:2", "host_alloc:1" };
+	const hyb_op_id_t op = hyb_op_register( "hyblas_stencil_run", "stencil" );
+	CU_ASSERT_FATAL( op != HYB_OP_NONE );
+	for ( int i = 0; i < (int)( sizeof faults / sizeof faults[0] ); i++ )
+	{
+		/* The shared scheme moves data every way (d2d included); copying uses pinned staging. */
+		const int scheme = ( strncmp( faults[i], "host_alloc", 10 ) == 0 || strncmp( faults[i], "sync", 4 ) == 0 ) ? HYBLAS_STENCIL_SCHEME_COPY
+		                                                               : HYBLAS_STENCIL_SCHEME_SHARED;
+		hyblas_stencil_desc_t want = sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
+		hyblas_stencil_desc_t got  = sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
+		hyblas_stencil_stats_t sc, sg;
+		CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 6, &sc ), HYBLAS_OK );
+		const uint64_t fb0 = hyb_stats_fallbacks( op );
+		CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
+		CU_ASSERT_EQUAL( sd_run( &got, HYBLAS_PATH_GPU, scheme, 3, 2, 6, &sg ), HYBLAS_OK );
+		hyb_device_faults_set( NULL );
+		CU_ASSERT_EQUAL( sg.fell_back, 1 );
+		CU_ASSERT_EQUAL( sg.path, HYBLAS_PATH_CPU );
+		CU_ASSERT_EQUAL( hyb_stats_fallbacks( op ), fb0 + 1 );
+		CU_ASSERT( sd_same( &want, &got ) );
+		if ( sg.fell_back != 1 || !sd_same( &want, &got ) ) printf( "\n  fault %s\n", faults[i] );
+		sx_desc_free( &want );
+		sx_desc_free( &got );
+	}
+	/* The device serves the next run again, and it is counted there. */
+	const uint64_t gpu0 = hyb_stats_calls( op, HYB_PATH_GPU );
+	hyblas_stencil_desc_t  d = sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 20, 30, 1, 0 );
+	hyblas_stencil_stats_t s;
+	CU_ASSERT_EQUAL( sd_run( &d, HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_DIRECT, 2, 2, 4, &s ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( s.path, HYBLAS_PATH_GPU );
+	CU_ASSERT_EQUAL( hyb_stats_calls( op, HYB_PATH_GPU ), gpu0 + 1 );
+	unsigned long long counts[4] = { 0, 0, 0, 0 };
+	CU_ASSERT( hyb_calls( "hyblas_stencil_run", counts ) >= 0 );
+	CU_ASSERT( counts[0] + counts[1] + counts[2] + counts[3] > 0 );
+	sx_desc_free( &d );
+	hyb_t_sim_end();
+}
+
+static CU_TestInfo hyb_tests_stencil_device[] = {
+	{ "kernels_registered", test_kernels_registered },
+	{ "schemes_match_cpu", test_schemes_match_cpu },
+	{ "faults_fall_back", test_faults_fall_back },
+	CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo hyb_suite_stencil_device = { "stencil_device", NULL, NULL, NULL, NULL, hyb_tests_stencil_device };
