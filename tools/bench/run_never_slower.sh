@@ -7,7 +7,9 @@
 # Writes $OUT/never_slower_{gemm,spmv,gtsv}.csv and $OUT/never_slower.md, prints the table.
 #   tools/bench/run_never_slower.sh            GPU machine (exit 77 without a CUDA device)
 #   tools/bench/run_never_slower.sh --quick    anywhere: small sizes on the simulated device
-# Environment: STAGE (the programs; default .stage), OUT (default /tmp/out),
+# Environment: STAGE (the programs; default .stage), OUT (default /tmp/out), MKL_LIB (Intel
+# MKL's libmkl_rt.so.2, default build/mkl-venv/lib's if there: the sparse product's real
+# library is then MKL's own routine, else hyblas's CPU kernel stands for it),
 # NEVER_SLOWER_SECONDS (bound on each family's run; default 180). On the GPU machine the
 # exit status is 1 when auto is slower than the better of the real library and the best
 # forced path anywhere (by more than 5 %); --quick judges only correctness and completeness
@@ -80,9 +82,20 @@ HYBLAS_ROUTINE_MODE=cblas_dgemm=gpu,scipy_dgemm_=cpu \
 # Sparse: the first call and the steady state, auto against the CPU alone and the device
 # alone (interleaved call by call), per matrix; the program's own rows name the paths.
 echo "$HEAD" > "$OUT/never_slower_spmv.csv"
+MKL_LIB=${MKL_LIB:-$(ls "$HERE"/../../build/mkl-venv/lib/libmkl_rt.so.2 2>/dev/null | head -1)}
+MKL_ARGS=
+if [ -n "$MKL_LIB" ] && [ -e "$MKL_LIB" ]; then
+    MKL_ARGS="--mkl $MKL_LIB"
+    # MKL's threads on the GNU OpenMP runtime, the one hyblas's kernels use
+    export MKL_THREADING_LAYER=${MKL_THREADING_LAYER:-GNU}
+    export LD_LIBRARY_PATH="$(dirname "$MKL_LIB")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "# sparse real library: $MKL_LIB" >> "$OUT/never_slower_spmv.csv"
+else
+    echo "# sparse real library: no MKL (MKL_LIB); hyblas's CPU kernel stands for it" >> "$OUT/never_slower_spmv.csv"
+fi
 for mat in $SPMV_MATRICES; do
-    # shellcheck disable=SC2086 # the argument list is meant to split
-    step "sparse, $mat" "$S/hyb_bench_spmv" $SPMV_ARGS --only "$mat" >> "$OUT/never_slower_spmv.csv"
+    # shellcheck disable=SC2086 # the argument lists are meant to split
+    step "sparse, $mat" "$S/hyb_bench_spmv" $SPMV_ARGS $MKL_ARGS --only "$mat" >> "$OUT/never_slower_spmv.csv"
 done
 # Tridiagonal: LAPACK without hyblas, then hyblas forced to each path, then auto (after the
 # forced runs, whose measured rates auto's choice may use, as in an ordinary process's life).
