@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # What hyblas-run changes in the CPU library's environment: OpenBLAS's thread
-# timeout only where a CUDA device can be in use, never a value the user set.
+# timeout only where a device can be in use (a CUDA device, or the simulated one),
+# never a value the user set.
 #   hyblas_run_env.sh HYBLAS_RUN
 set -u
 run=$1
@@ -46,11 +47,14 @@ else
     expect 4 "a device, cpu mode with a routine on the device" HYBLAS_MODE=cpu \
         HYBLAS_ROUTINE_MODE=dgemm=gpu
 fi
+# On any machine: the simulated device is a device in use (its work runs on the host's cores).
+expect 4 "the simulated device" HYBLAS_MODE=gpu HYBLAS_DEVICE=sim
+expect 4 "the simulated device, auto mode" HYBLAS_DEVICE=sim
 # On any machine: no device in use, nothing changed.
 expect unset "cpu mode" HYBLAS_MODE=cpu
 expect unset "cpu mode (--mode)" -- --mode cpu
 expect unset "cpu mode, routines on the CPU" HYBLAS_MODE=cpu HYBLAS_ROUTINE_MODE=dgemm=cpu
-expect unset "the simulated device" HYBLAS_MODE=gpu HYBLAS_DEVICE=sim
+expect unset "the simulated device, cpu mode" HYBLAS_MODE=cpu HYBLAS_DEVICE=sim
 expect unset "device none" HYBLAS_DEVICE=none
 expect unset "every device hidden (empty list)" CUDA_VISIBLE_DEVICES=
 expect unset "every device hidden (-1)" CUDA_VISIBLE_DEVICES=-1
