@@ -5,6 +5,8 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_spmv_format.c
   ${PROJECT_SOURCE_DIR}/kernels/cpu/hyb_spmv_cpu.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_policy_spmv.c
+  ${PROJECT_SOURCE_DIR}/policies/hyb_policy_spmv_pick.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_cpu_pick.c
   # phase 2: the device paths (dispatch/hyb_dispatch_spmv.c itself is in hyb_core.cmake)
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_device.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_rates.c
@@ -25,6 +27,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_cpu.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_format.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_policy_spmv.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_policy_spmv_pick.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_util.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_dispatch.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_resident.c

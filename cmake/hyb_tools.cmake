@@ -42,6 +42,28 @@ if(HYB_BUILD_TESTS)
                        ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/gemm_bench_quick;STAGE=${CMAKE_BINARY_DIR};PARTS=cpu hyblas;HYBLAS_DEVICE=sim")
 endif()
 
+# The never-slower benchmark (dgemm, the MKL sparse product, dgtsv: auto against the real
+# library and the best forced path): small sizes on the simulated device, where it checks
+# that every part runs and every result is right; and the real measurement, which needs a
+# CUDA device (skipped without one) and fails where auto is slower.
+if(HYB_BUILD_TESTS)
+  foreach(kind quick gpu)
+    set(args "")
+    set(labels gpu)
+    if(kind STREQUAL "quick")
+      set(args --quick)
+      set(labels perf)
+    endif()
+    add_test(NAME perf.never_slower.${kind}
+             COMMAND bash ${PROJECT_SOURCE_DIR}/tools/bench/run_never_slower.sh ${args}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(perf.never_slower.${kind} PROPERTIES LABELS ${labels} TIMEOUT 900 RUN_SERIAL ON
+                         SKIP_RETURN_CODE 77
+                         ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/never_slower_${kind};STAGE=${CMAKE_BINARY_DIR};XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/tests/xdg-cache")
+  endforeach()
+  set_tests_properties(perf.never_slower.gpu PROPERTIES RESOURCE_LOCK gpu0)
+endif()
+
 # The device runtime on the GPU machine (every kernel bound, many streams, device copies,
 # launches on any stream, attributes, faults by name); exits 77 without a CUDA device.
 add_executable(gpu_check_runtime ${PROJECT_SOURCE_DIR}/tools/gpu_check_runtime.c)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Sparse matrix-vector dispatch (MKL symbols): MKL's routine when the process brought MKL;
-   else the device paths of seed 001 when the mode and the model say so (device only,
-   ELL/DIA + COO hybrid, row split; matrices kept on the device across calls), else
-   hyblas's CPU kernel. Any device failure ends in the CPU kernel on the original inputs. */
+/* Sparse matrix-vector dispatch (MKL symbols): the device paths of seed 001 when the mode and
+   the model say so (device only, ELL/DIA + COO hybrid, row split; matrices kept on the device
+   across calls), else the CPU path: MKL's own routine when the process brought MKL (unless
+   hyblas's kernel measured faster), else hyblas's CPU kernel. Any device failure ends in the
+   CPU path on the original inputs. */
 #include "dispatch/hyb_dispatch.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "core/config/hyb_config.h"
 #include "dispatch/hyb_backend_real.h"
+#include "dispatch/hyb_spmv_cpu_pick.h"
 #include "dispatch/hyb_spmv_device.h"
 #include "dispatch/hyb_spmv_rates.h"
 #include "hyb_log.h"
@@ -53,8 +55,11 @@ static int64_t hyb_spmv_entries(const hyb_spmv_args_t* a)
 	return (int64_t)a->rowind[a->m] - a->rowind[0];
 }
 
+/* One trace line; cpu names the code of the CPU product where one ran ("mkl": MKL's own
+   routine, "hyblas": hyblas's kernel). */
 static void hyb_spmv_trace(const hyb_call_t* call, const hyb_spmv_args_t* a, int64_t nnz,
-                           hyb_path_t path, const hyb_spmv_report_t* r, double seconds)
+                           hyb_path_t path, const hyb_spmv_report_t* r, double seconds,
+                           const char* cpu)
 {
 	char kind[32], shape[96], extra[1024];
 	snprintf(kind, sizeof kind, "%c%s", hyb_prec_char(a->prec), hyb_op_name(a->op));
@@ -66,6 +71,8 @@ static void hyb_spmv_trace(const hyb_call_t* call, const hyb_spmv_args_t* a, int
 	                 : r->cache == 0 ? "hit"
 	                 : r->cache == 1 ? "fill"
 	                                 : "bypass");
+	if (cpu && n > 0 && n < (int)sizeof extra)
+		n += snprintf(extra + n, sizeof extra - (size_t)n, " cpu=%s", cpu);
 	if (path != HYB_PATH_CPU && n > 0 && n < (int)sizeof extra)
 		snprintf(extra + n, sizeof extra - (size_t)n,
 		         " blocks=%d stats_s=%.3e build_s=%.3e xcopy_s=%.3e cpu_s=%.3e wait_s=%.3e ycopy_s=%.3e "
@@ -95,14 +102,11 @@ static void hyb_spmv_dispatch(const hyb_call_t* call, const hyb_spmv_args_t* a)
 	hyb_spmv_report_t* rep    = hyb_spmv_last_report();
 	int64_t            nnz    = hyb_spmv_entries(a);
 
-	/* A program linked with MKL gets MKL's own semantics and checks. */
-	if (hyb_real_get(call->id))
-	{
-		call->forward(call);
-		hyb_stats_record(call->id, HYB_PATH_CPU, timing ? hyb_now() - t0 : -1,
-		                 2.0 * (double)(nnz > 0 ? nnz : 0), 0);
-		return;
-	}
+	/* A program linked with MKL: its CPU path is MKL's own routine (unless hyblas's kernel
+	   measured faster), with MKL's semantics and checks for arguments hyblas cannot judge. */
+	int             mkl      = hyb_real_get(call->id) != NULL;
+	hyb_spmv_pick_t cpu_code = HYB_SPMV_PICK_OWN;
+	int             cpu_ran  = 0;
 
 	const hyb_config_t* cfg  = hyb_config();
 	hyb_mode_t          mode = hyb_config_mode_for(cfg, a->op, a->prec);
@@ -130,12 +134,24 @@ static void hyb_spmv_dispatch(const hyb_call_t* call, const hyb_spmv_args_t* a)
 
 	if (path == HYB_PATH_CPU || path == HYB_PATH_FALLBACK)
 	{
-		double       tc = hyb_now();
-		hyb_status_t st = hyb_spmv_cpu(call, a);
-		/* Refit the CPU rate from row-partitioned CSR products (the kernel the model
-		   describes); other layouts take other paths. */
-		if (st == HYB_OK && path == HYB_PATH_CPU && a->op == HYB_OP_CSRMV && a->transa == 'N' &&
-		    nnz >= 100000)
+		double          tc   = hyb_now();
+		hyb_spmv_pick_t code = HYB_SPMV_PICK_OWN;
+		if (mkl)
+			code = nnz < 0 || hyb_spmv_trans_flag(a->transa) < 0
+			           ? HYB_SPMV_PICK_MKL
+			           : hyb_spmv_cpu_pick(call->id, nnz >= cfg->spmv_min_nnz);
+		hyb_status_t st = HYB_OK;
+		if (code == HYB_SPMV_PICK_MKL)
+			call->forward(call);
+		else
+			st = hyb_spmv_cpu(call, a);
+		cpu_code = code;
+		cpu_ran  = 1;
+		if (mkl && st == HYB_OK) hyb_spmv_cpu_pick_learn(call->id, code, nnz, hyb_now() - tc);
+		/* Refit the CPU rate from row-partitioned CSR products on hyblas's kernel (the
+		   kernel the model describes); other layouts take other paths. */
+		if (st == HYB_OK && code == HYB_SPMV_PICK_OWN && path == HYB_PATH_CPU &&
+		    a->op == HYB_OP_CSRMV && a->transa == 'N' && nnz >= 100000)
 		{
 			double vb = (double)hyb_prec_size(a->prec);
 			hyb_spmv_rates_refit_cpu((double)nnz * (vb + 4.0) + (double)a->m * (4.0 + 2.0 * vb),
@@ -149,7 +165,11 @@ static void hyb_spmv_dispatch(const hyb_call_t* call, const hyb_spmv_args_t* a)
 	hyb_stats_record(call->id, path, timing ? dt : -1, 2.0 * (double)(nnz > 0 ? nnz : 0),
 	                 path == HYB_PATH_CPU ? 0 : rep->pipe.bytes_h2d + rep->pipe.bytes_d2h);
 	if (path != HYB_PATH_CPU) hyb_stats_prediction(call->id, rep->t_pred, dt);
-	if (timing) hyb_spmv_trace(call, a, nnz, path, rep, dt);
+	if (timing)
+		hyb_spmv_trace(call, a, nnz, path, rep, dt,
+		               !cpu_ran                        ? NULL
+		               : cpu_code == HYB_SPMV_PICK_MKL ? "mkl"
+		                                               : "hyblas");
 }
 
 void hyb_dispatch_spmv(const hyb_call_t* call, const hyb_spmv_args_t* a)

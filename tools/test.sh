@@ -7,7 +7,7 @@
 # find what only the optimiser or a sanitizer exposes.
 set -eu
 cd "$(dirname "$0")/.."
-tools/deps.sh
+tools/deps.sh --mkl build/mkl-venv
 jobs=$(nproc)
 cmake -S . -B build >/dev/null
 cmake --build build -j"$jobs"

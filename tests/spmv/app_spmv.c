@@ -14,14 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*dcoo_fn)(const char*, const int*, const double*, const int*, const int*, const int*,
-                        const double*, double*);
-typedef void (*scoo_fn)(const char*, const int*, const float*, const int*, const int*, const int*,
-                        const float*, float*);
-typedef void (*dcsr_fn)(const char*, const int*, const double*, const int*, const int*,
-                        const double*, double*);
-typedef void (*scsr_fn)(const char*, const int*, const float*, const int*, const int*, const float*,
-                        float*);
+#include "mkl_sparse_fns.h"
 
 static unsigned long long app_state = 12345;
 

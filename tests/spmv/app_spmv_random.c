@@ -23,14 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-typedef void (*dcoo_fn)(const char*, const int*, const double*, const int*, const int*, const int*,
-                        const double*, double*);
-typedef void (*scoo_fn)(const char*, const int*, const float*, const int*, const int*, const int*,
-                        const float*, float*);
-typedef void (*dcsr_fn)(const char*, const int*, const double*, const int*, const int*,
-                        const double*, double*);
-typedef void (*scsr_fn)(const char*, const int*, const float*, const int*, const int*, const float*,
-                        float*);
+#include "mkl_sparse_fns.h"
 
 /* The eight routines: [base] */
 static dcoo_fn dcoo[2];

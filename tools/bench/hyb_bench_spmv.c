@@ -7,7 +7,10 @@
    new x each); every result checked against a serial reference. CSV on stdout.
      hyb_bench_spmv [--quick] [--calls N] [--sweep N] [--prec d|s|ds] [--only NAME]
                     [--rates-out FILE]
-   --quick: matrices at 2 % (stencil 40^3), few calls: a functional run (simulated device). */
+   --quick: matrices at 2 % (stencil 40^3), few calls: a functional run (simulated device).
+   --mkl LIB: also Intel MKL's own mkl_cspblas_?csrgemv from LIB (libmkl_rt.so.2), called
+   directly, first call and steady state (row "mkl"): hyblas's CPU kernel against MKL's. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -45,6 +48,13 @@ typedef struct
 } hb_mat_t;
 
 static int              hb_calls = 100, hb_sweep = 14, hb_quick = 0;
+/* MKL's CSR products (--mkl), [0] double, [1] single; NULL without MKL. */
+typedef void (*hb_dcsr_fn)(const char*, const int*, const double*, const int*, const int*,
+                           const double*, double*);
+typedef void (*hb_scsr_fn)(const char*, const int*, const float*, const int*, const int*,
+                           const float*, float*);
+static hb_dcsr_fn hb_mkl_d;
+static hb_scsr_fn hb_mkl_s;
 static hyb_config_t     hb_base;
 static char             hb_device[128] = "";
 static hyb_spmv_rates_t hb_rates;
@@ -134,6 +144,19 @@ static double hb_call(hb_mat_t* M)
 	return hyb_now() - t0;
 }
 
+/* One product on MKL's own routine, called directly; seconds. */
+static double hb_call_mkl(hb_mat_t* M)
+{
+	char   t  = 'N';
+	int    m  = (int)M->m;
+	double t0 = hyb_now();
+	if (M->prec == HYB_PREC_D)
+		hb_mkl_d(&t, &m, M->a, M->ia, M->ja, M->x, M->y);
+	else
+		hb_mkl_s(&t, &m, M->a, M->ia, M->ja, M->x, M->y);
+	return hyb_now() - t0;
+}
+
 static int hb_ok = 1;
 
 /* Print one result row; checks the error. */
@@ -204,6 +227,23 @@ static void hb_bench_matrix(hb_mat_t* M, int is_seed)
 	hb_variant(M, "cpu", NULL, hb_calls, &first, &steady, &err, &r1, &r);
 	double t_cpu = steady;
 	hb_row(M, "cpu", 0, first, steady, err, &r, NULL);
+
+	/* MKL's own routine, the same calls (the real library of a program that brought MKL) */
+	if (hb_mkl_d && hb_mkl_s)
+	{
+		hb_set_x(M, 0);
+		double f1 = hb_call_mkl(M), total = 0;
+		hb_reference(M);
+		double e = hb_err(M, M->y);
+		for (int k = 1; k <= hb_calls; k++)
+		{
+			hb_set_x(M, k);
+			total += hb_call_mkl(M);
+		}
+		hb_reference(M);
+		e = fmax(e, hb_err(M, M->y));
+		hb_row(M, "mkl", 0, f1, hb_calls > 0 ? total / hb_calls : f1, e, NULL, "MKL's own routine");
+	}
 
 	hb_mode("gpu");
 	/* the device alone (its best format), kept resident */
@@ -497,11 +537,26 @@ int main(int argc, char** argv)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--rates-out") && i + 1 < argc)
 			rout = argv[++i];
+		else if (!strcmp(argv[i], "--mkl") && i + 1 < argc)
+		{
+			/* RTLD_LOCAL: only these two names are taken from it */
+			void* h = dlopen(argv[++i], RTLD_NOW | RTLD_LOCAL);
+			if (h == NULL)
+			{
+				fprintf(stderr, "hyb_bench_spmv: %s\n", dlerror());
+				return 2;
+			}
+			hb_mkl_d = (hb_dcsr_fn)dlsym(h, "mkl_cspblas_dcsrgemv");
+			hb_mkl_s = (hb_scsr_fn)dlsym(h, "mkl_cspblas_scsrgemv");
+			if (!hb_mkl_d || !hb_mkl_s)
+				fprintf(stderr, "hyb_bench_spmv: %s has no mkl_cspblas_?csrgemv: no mkl rows\n",
+				        argv[i]);
+		}
 		else
 		{
 			fprintf(stderr,
 			        "usage: %s [--quick] [--calls N] [--sweep N] [--prec d|s|ds] [--only NAME] "
-			        "[--rates-out F]\n",
+			        "[--rates-out F] [--mkl LIBMKL_RT]\n",
 			        argv[0]);
 			return 2;
 		}

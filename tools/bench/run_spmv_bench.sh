@@ -31,7 +31,16 @@ echo "# machine: $MACHINE" > "$OUT/spmv.csv"
 # The benchmark's own OpenMP threads must not spin beside the library's kernels.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 rm -f "$OUT/spmv_trace.txt"   # the trace is appended to
-HYBLAS_TRACE=$OUT/spmv_trace.txt timeout "${SPMV_BENCH_SECONDS:-340}" "$BIN" $QUICK --rates-out "$OUT/spmv_rates.txt" >> "$OUT/spmv.csv" 2> "$OUT/spmv.err"
+# MKL_LIB (Intel MKL's libmkl_rt.so.2, default build/mkl-venv/lib's if there): MKL's own CSR
+# product beside hyblas's CPU kernel (rows "mkl").
+MKL_LIB=${MKL_LIB:-$(ls "$SRC"/build/mkl-venv/lib/libmkl_rt.so.2 2>/dev/null | head -1)}
+MKL_ARGS=
+if [ -n "$MKL_LIB" ] && [ -e "$MKL_LIB" ]; then
+    MKL_ARGS="--mkl $MKL_LIB"
+    export MKL_THREADING_LAYER=${MKL_THREADING_LAYER:-GNU}
+    export LD_LIBRARY_PATH="$(dirname "$MKL_LIB")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+HYBLAS_TRACE=$OUT/spmv_trace.txt timeout "${SPMV_BENCH_SECONDS:-340}" "$BIN" $QUICK $MKL_ARGS --rates-out "$OUT/spmv_rates.txt" >> "$OUT/spmv.csv" 2> "$OUT/spmv.err"
 rc=$?
 [ $rc -eq 124 ] && echo "run_spmv_bench.sh: the benchmark ran out of time; the report shows what finished" >&2
 tail -5 "$OUT/spmv.err" >&2

@@ -77,6 +77,18 @@ def main(path):
             ms(t(a)), ms(t(cu)), t(c) / t(a) if a else float("nan"), t(g) / t(h) if g and h else float("nan")))
     out.append("")
 
+    # hyblas's CPU kernel against MKL's own routine (rows "mkl": the run had --mkl)
+    mk = [(k, v) for k, v in sorted(res.items()) if "mkl" in v and "cpu" in v]
+    if mk:
+        out.append("### CPU: hyblas's kernel against MKL's own mkl_cspblas_?csrgemv (ms)\n")
+        out.append("| matrix | prec | hyblas first | MKL first | hyblas steady | MKL steady | hyblas/MKL steady |")
+        out.append("|---|---|---|---|---|---|---|")
+        for (m, p), v in mk:
+            c, k = v["cpu"], v["mkl"]
+            out.append("| %s | %s | %s | %s | %s | %s | %.2f |" % (
+                m, p, ms(t(c, "first_s")), ms(t(k, "first_s")), ms(t(c)), ms(t(k)), t(c) / t(k)))
+        out.append("")
+
     out.append("### Estimated versus best tested K (the seed's Table 2)\n")
     out.append("RD: |K_t - K| / K. Algorithm 3 balances the two sides (the seed's K_e); the model "
                "minimum also weighs the serial steps around them and is the K hyblas runs.\n")
