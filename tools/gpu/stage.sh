@@ -1,17 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Run here after building: copy what the GPU machine runs (libraries, tools,
-# benchmarks, test programs) from BUILD (default build/) into .stage/
-# (git-ignored), small enough to carry with the run.
+# benchmarks, GPU check programs, test programs) from BUILD (default build/)
+# into DEST (default .stage/, git-ignored), small enough to carry with the run.
+#   tools/gpu/stage.sh [BUILD [DEST]]
 set -e
 B=${1:-build}
-rm -rf .stage && mkdir -p .stage
-for f in libhyblas.so libhyblas.so.0 libhyblas_cuda.so hyblas-calibrate hyblas-run hyb_bench_gemm \
-         hyb_bench_spmv hyb_bench_gtsv gpu_check_spmv gpu_check_gtsv gpu_probe_bus hyb-spmv-gen hyb_linpack; do
-    [ -e "$B/$f" ] && cp -a "$B/$f" .stage/
+D=${2:-.stage}
+rm -rf "$D" && mkdir -p "$D"
+for f in libhyblas.so libhyblas.so.0 libhyblas_cuda.so hyblas-calibrate hyblas-run hyb-spmv-gen \
+         hyb-kernels hyb_linpack "$B"/hyb_bench_* "$B"/gpu_check_* "$B"/gpu_bench_* "$B"/gpu_probe_*; do
+    f=${f#"$B"/}
+    [ -f "$B/$f" ] && [ -x "$B/$f" ] && cp -a "$B/$f" "$D/"
 done
-cp -a $B/libhyblas.so.0.* .stage/ 2>/dev/null || true
-for f in $(find $B/tests -maxdepth 2 -type f -perm -u+x 2>/dev/null); do cp -a "$f" .stage/; done
+cp -a $B/libhyblas.so.0.* "$D/" 2>/dev/null || true
+for f in $(find $B/tests -maxdepth 3 -type f -perm -u+x 2>/dev/null); do cp -a "$f" "$D/"; done
 # the commit the staged build came from (the GPU machine's copy of the tree has no history)
-git describe --always --dirty > .stage/REVISION 2>/dev/null || true
-du -sh .stage
+git -C "$(dirname "$B")" describe --always --dirty > "$D/REVISION" 2>/dev/null ||
+    git describe --always --dirty > "$D/REVISION" 2>/dev/null || true
+du -sh "$D"
