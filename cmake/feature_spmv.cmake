@@ -7,6 +7,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/policies/hyb_policy_spmv.c
   # phase 2: the device paths (dispatch/hyb_dispatch_spmv.c itself is in hyb_core.cmake)
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_device.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_bg.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_rates.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_build.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_pipe.c
@@ -29,6 +30,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_dispatch.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_resident.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_faults.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_bg.c
 )
 
 # The matrix generator: a small static library shared by the unit tests, the CLI and the
