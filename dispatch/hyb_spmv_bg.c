@@ -3,6 +3,7 @@
    made lazily, that the library joins when it is unloaded and forgets in a fork() child. */
 #include "dispatch/hyb_spmv_bg.h"
 
+#include <omp.h>
 #include <pthread.h>
 
 #include "hyb_state.h"
@@ -24,9 +25,9 @@ static struct
 static void* hyb_bg_main(void* unused)
 {
 	(void)unused;
-	/* The build's OpenMP regions run on this one thread: the caller's CPU product has the
+	/* The build's OpenMP regions run on this one thread: the calls' CPU products keep the
 	   cores (the helper is bounded to one thread). */
-	int omp = hyb_state_omp_enter();
+	omp_set_num_threads(1);
 	hyb_lock(HYB_LOCK_SPMV_BG);
 	for (;;)
 	{
@@ -44,7 +45,6 @@ static void* hyb_bg_main(void* unused)
 		hyb_lock_broadcast(HYB_LOCK_SPMV_BG);
 	}
 	hyb_unlock(HYB_LOCK_SPMV_BG);
-	hyb_state_omp_leave(omp);
 	return NULL;
 }
 
@@ -88,6 +88,14 @@ int hyb_spmv_bg_idle(void)
 	int idle = !hyb_bg.job && !hyb_bg.quit;
 	hyb_unlock(HYB_LOCK_SPMV_BG);
 	return idle;
+}
+
+int hyb_spmv_bg_quitting(void)
+{
+	hyb_lock(HYB_LOCK_SPMV_BG);
+	int q = hyb_bg.quit;
+	hyb_unlock(HYB_LOCK_SPMV_BG);
+	return q;
 }
 
 int hyb_spmv_bg_building(uint64_t tag)

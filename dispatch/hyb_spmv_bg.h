@@ -27,6 +27,10 @@ int hyb_spmv_bg_idle(void);
 /* 1 while a job tagged `tag` is queued or running, else 0. */
 int hyb_spmv_bg_building(uint64_t tag);
 
+/* 1 once the library is being unloaded: a job should end as soon as it can (its work is
+   waited for by the unloading). */
+int hyb_spmv_bg_quitting(void);
+
 /* Wait until no job is queued or running (tests, unloading). */
 void hyb_spmv_bg_wait(void);
 

@@ -830,15 +830,18 @@ static void hyb_bg_job_free(hyb_bg_job_t* j)
 }
 
 /* Copy `bytes` of this process's memory at src into dst; 0 where a page is missing (or the
-   system refuses the call), never a fault. */
+   system refuses the call, or the library is being unloaded), never a fault. */
 static int hyb_bg_read(void* dst, const void* src, size_t bytes)
 {
 	pid_t  pid  = getpid();
 	size_t done = 0;
 	while (done < bytes)
 	{
-		struct iovec l = {(char*)dst + done, bytes - done};
-		struct iovec r = {(void*)((uintptr_t)src + done), bytes - done};
+		/* in pieces, so that unloading the library waits for one piece, not the matrix */
+		size_t       piece = bytes - done < ((size_t)64 << 20) ? bytes - done : (size_t)64 << 20;
+		struct iovec l     = {(char*)dst + done, piece};
+		struct iovec r     = {(void*)((uintptr_t)src + done), piece};
+		if (hyb_spmv_bg_quitting()) return 0;
 		ssize_t      n = process_vm_readv(pid, &l, 1, &r, 1, 0);
 		if (n <= 0) return 0;
 		done += (size_t)n;
@@ -860,7 +863,7 @@ static void hyb_bg_fill(void* p)
 		                             j->a.colind, j->a.base, &src)
 		          : hyb_spmv_src_coo(j->a.transa, j->a.m, j->a.prec, j->a.val, j->a.rowind,
 		                             j->a.colind, j->a.nnz, j->a.base, &src)) == HYB_OK;
-	if (ok)
+	if (ok && !hyb_spmv_bg_quitting())
 	{
 		hyb_spmv_report_t rep;
 		memset(&rep, 0, sizeof rep);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The sparse background builder on the simulated device (auto mode): the call that starts a
    build returns on the CPU without waiting for it, a build never changes a result, a matrix
-   changed around a build is never used stale, and a fork or device faults during a build
-   leave every product correct. */
+   changed around a build is never used stale, and a fork, device faults or arrays unmapped
+   during a build leave every product correct. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -185,11 +186,50 @@ static void test_faults_during_build(void)
 	}
 }
 
+/* The arrays unmapped while their build is queued: the build ends without touching them
+   (no fault), and the same addresses mapped again with other values give their product. */
+static void test_unmapped_during_build(void)
+{
+	tsp_mat_t A;
+	CU_ASSERT_EQUAL_FATAL(tbg_begin(&A), 0);
+	size_t  bytes = (size_t)A.nnz * sizeof(double);
+	double* own   = A.val;
+	double* v     = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CU_ASSERT_FATAL(v != MAP_FAILED);
+	memcpy(v, own, bytes);
+	A.val   = v;
+	int bad = 0;
+	tbg_queue_build(&A, &bad);
+	hyb_spmv_bg_stats_t s0, s1;
+	hyb_spmv_bg_stats(&s0);
+	CU_ASSERT_EQUAL(munmap(v, bytes), 0);
+	hyb_spmv_bg_gate(0);
+	hyb_spmv_bg_wait();
+	hyb_spmv_bg_stats(&s1);
+	CU_ASSERT_EQUAL(s1.finished, s0.finished + 1);
+	/* new values at the same place (the kernel may or may not give the same address) */
+	double* w = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CU_ASSERT_FATAL(w != MAP_FAILED);
+	for (int64_t k = 0; k < A.nnz; k++)
+		w[k] = 0.5 * own[k] - 1.0;
+	A.val = w;
+	for (uint64_t k = 3; k < 8; k++)
+	{
+		tbg_call(&A, k, &bad);
+		hyb_spmv_bg_wait();
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	munmap(w, bytes);
+	A.val = own;
+	tbg_end(&A);
+}
+
 static CU_TestInfo hyb_tests_spmv_bg[] = {
     {"first_calls_do_not_wait", test_first_calls_do_not_wait},
     {"changed_matrix_never_stale", test_changed_matrix_never_stale},
     {"fork_during_build", test_fork_during_build},
     {"faults_during_build", test_faults_during_build},
+    {"unmapped_during_build", test_unmapped_during_build},
     CU_TEST_INFO_NULL,
 };
 
