@@ -72,6 +72,10 @@ endif()
 target_compile_options(hyb_bench_spmv PRIVATE $<$<COMPILE_LANGUAGE:C>:${HYB_WARNINGS}>)
 # hyb_core is defined later by hyb_targets.cmake; the name resolves at generate time.
 target_link_libraries(hyb_bench_spmv PRIVATE hyb_spmv_gen hyb_core OpenMP::OpenMP_C m)
+# issue 25's call-count sweep (auto against the single paths, staging against the bus)
+add_executable(hyb_bench_spmv_calls ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_spmv_calls.c)
+target_compile_options(hyb_bench_spmv_calls PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_bench_spmv_calls PRIVATE hyb_spmv_gen hyb_core OpenMP::OpenMP_C m)
 if(HYB_BUILD_TESTS)
   # the benchmark script end to end at small sizes on the simulated device
   add_test(NAME spmv.bench_quick
@@ -79,6 +83,11 @@ if(HYB_BUILD_TESTS)
   set_tests_properties(spmv.bench_quick PROPERTIES
     ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/spmv_bench_quick;STAGE=${CMAKE_BINARY_DIR};HYB_SRC=${PROJECT_SOURCE_DIR}"
     LABELS "preload" TIMEOUT 600)
+  add_test(NAME spmv.calls_quick
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tools/bench/run_spmv_calls_bench.sh --quick)
+  set_tests_properties(spmv.calls_quick PROPERTIES
+    ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/spmv_calls_quick;STAGE=${CMAKE_BINARY_DIR}"
+    LABELS "perf" TIMEOUT 600 SKIP_RETURN_CODE 77)
 endif()
 
 # GPU check program (run by hand on the GPU machine; exits 77 without a device).

@@ -7,7 +7,7 @@ set -e
 B=${1:-build}
 rm -rf .stage && mkdir -p .stage
 for f in libhyblas.so libhyblas.so.0 libhyblas_cuda.so hyblas-calibrate hyblas-run hyb_bench_gemm \
-         hyb_bench_spmv hyb_bench_gtsv gpu_check_spmv gpu_check_gtsv gpu_probe_bus hyb-spmv-gen hyb_linpack; do
+         hyb_bench_spmv hyb_bench_spmv_calls hyb_bench_gtsv gpu_check_spmv gpu_check_gtsv gpu_probe_bus hyb-spmv-gen hyb_linpack; do
     [ -e "$B/$f" ] && cp -a "$B/$f" .stage/
 done
 cp -a $B/libhyblas.so.0.* .stage/ 2>/dev/null || true
