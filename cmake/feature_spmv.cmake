@@ -9,6 +9,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_cpu_pick.c
   # phase 2: the device paths (dispatch/hyb_dispatch_spmv.c itself is in hyb_core.cmake)
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_device.c
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_bg.c
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_rates.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_build.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_pipe.c
@@ -32,6 +33,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_dispatch.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_resident.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_faults.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_bg.c
 )
 
 # The matrix generator: a small static library shared by the unit tests, the CLI and the
@@ -73,6 +75,10 @@ endif()
 target_compile_options(hyb_bench_spmv PRIVATE $<$<COMPILE_LANGUAGE:C>:${HYB_WARNINGS}>)
 # hyb_core is defined later by hyb_targets.cmake; the name resolves at generate time.
 target_link_libraries(hyb_bench_spmv PRIVATE hyb_spmv_gen hyb_core OpenMP::OpenMP_C m)
+# issue 25's call-count sweep (auto against the single paths, staging against the bus)
+add_executable(hyb_bench_spmv_calls ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_spmv_calls.c)
+target_compile_options(hyb_bench_spmv_calls PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_bench_spmv_calls PRIVATE hyb_spmv_gen hyb_core OpenMP::OpenMP_C m)
 if(HYB_BUILD_TESTS)
   # the benchmark script end to end at small sizes on the simulated device
   add_test(NAME spmv.bench_quick
@@ -80,6 +86,11 @@ if(HYB_BUILD_TESTS)
   set_tests_properties(spmv.bench_quick PROPERTIES
     ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/spmv_bench_quick;STAGE=${CMAKE_BINARY_DIR};HYB_SRC=${PROJECT_SOURCE_DIR}"
     LABELS "preload" TIMEOUT 600)
+  add_test(NAME spmv.calls_quick
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tools/bench/run_spmv_calls_bench.sh --quick)
+  set_tests_properties(spmv.calls_quick PROPERTIES
+    ENVIRONMENT "OUT=${CMAKE_BINARY_DIR}/spmv_calls_quick;STAGE=${CMAKE_BINARY_DIR}"
+    LABELS "perf" TIMEOUT 600 SKIP_RETURN_CODE 77)
 endif()
 
 # GPU check program (run by hand on the GPU machine; exits 77 without a device).

@@ -158,6 +158,7 @@ static void hyb_spmv_dispatch(const hyb_call_t* call, const hyb_spmv_args_t* a)
 			                         hyb_now() - tc);
 		}
 		if (st == HYB_OK && rep->probe_h) hyb_spmv_device_probe_done(rep->probe_h, hyb_now() - tc);
+		if (rep->bg_job) hyb_spmv_device_bg_after_cpu(rep, st);
 		if (path == HYB_PATH_FALLBACK) hyb_stats_fallback(call->id);
 	}
 	rep->path = path;

@@ -23,7 +23,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
+#include "dispatch/hyb_spmv_bg.h"
 #include "dispatch/hyb_spmv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
@@ -792,6 +795,163 @@ static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	return path;
 }
 
+/* ------------------------------------------------------------ background fill */
+
+/* A fill built on the helper thread (dispatch/hyb_spmv_bg.h) while the calls run on the
+   CPU. The call that starts it returns at once; from then on the application may change,
+   free or unmap its arrays, so the helper reads them only through process_vm_readv, which
+   reports a missing page instead of faulting, into a snapshot of its own. The watch was
+   armed by the acquire before the job was queued: a change made at any time after is
+   caught by the check of the call that first uses the copy. */
+typedef struct
+{
+	hyb_call_t             call;
+	hyb_spmv_args_t        a; /* the arguments, reading the snapshot and the scratch vectors */
+	hyb_mode_t             mode;
+	hyb_spmv_force_t       f;
+	hyb_residency_cache_t* cache;
+	hyb_residency_entry_t* ent;
+	uint64_t               mh;
+	const void*            from[3]; /* the application's arrays: values, rows (or ia), columns */
+	size_t                 off[3];  /* bytes before the part read (CSR: entries before ia[0]) */
+	size_t                 len[3];  /* bytes read */
+	void*                  snap[3];
+	void*                  x; /* zeros: the fill's own product is computed and dropped */
+	void*                  y;
+} hyb_bg_job_t;
+
+static void hyb_bg_job_free(hyb_bg_job_t* j)
+{
+	for (int i = 0; i < 3; i++)
+		free(j->snap[i]);
+	free(j->x);
+	free(j->y);
+	free(j);
+}
+
+/* Copy `bytes` of this process's memory at src into dst; 0 where a page is missing (or the
+   system refuses the call, or the library is being unloaded), never a fault. */
+static int hyb_bg_read(void* dst, const void* src, size_t bytes)
+{
+	pid_t  pid  = getpid();
+	size_t done = 0;
+	while (done < bytes)
+	{
+		/* in pieces, so that unloading the library waits for one piece, not the matrix */
+		size_t       piece = bytes - done < ((size_t)64 << 20) ? bytes - done : (size_t)64 << 20;
+		struct iovec l     = {(char*)dst + done, piece};
+		struct iovec r     = {(void*)((uintptr_t)src + done), piece};
+		if (hyb_spmv_bg_quitting()) return 0;
+		ssize_t      n = process_vm_readv(pid, &l, 1, &r, 1, 0);
+		if (n <= 0) return 0;
+		done += (size_t)n;
+	}
+	return 1;
+}
+
+static void hyb_bg_fill(void* p)
+{
+	hyb_bg_job_t* j  = p;
+	int           ok = 1;
+	for (int i = 0; i < 3 && ok; i++)
+		ok = hyb_bg_read((char*)j->snap[i] + j->off[i], (const char*)j->from[i] + j->off[i],
+		                 j->len[i]);
+	hyb_spmv_src_t src;
+	if (ok)
+		ok = (j->a.op == HYB_OP_CSRMV
+		          ? hyb_spmv_src_csr(j->a.transa, j->a.m, j->a.prec, j->a.val, j->a.rowind,
+		                             j->a.colind, j->a.base, &src)
+		          : hyb_spmv_src_coo(j->a.transa, j->a.m, j->a.prec, j->a.val, j->a.rowind,
+		                             j->a.colind, j->a.nnz, j->a.base, &src)) == HYB_OK;
+	if (ok && !hyb_spmv_bg_quitting())
+	{
+		hyb_spmv_report_t rep;
+		memset(&rep, 0, sizeof rep);
+		rep.K_alg3 = -1;
+		hyb_run_fill(&j->call, &j->a, &src, j->mode, &j->f, j->cache, j->ent, j->mh, &rep);
+	}
+	else
+		hyb_residency_cache_release(j->cache, j->ent); /* the next call fills again */
+	hyb_bg_job_free(j);
+}
+
+/* Prepare the fill of entry `ent` for the helper thread; the job starts when the call's CPU
+   product accepted the arguments (hyb_spmv_device_bg_after_cpu). 1: prepared in *out (the
+   job owns the entry); 0: the caller still holds the entry and fills it itself (no snapshot
+   memory, or the system refuses to read this process's memory); -1: the helper is busy with
+   another matrix (the caller still holds the entry). */
+static int hyb_bg_start(const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
+                        const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
+                        hyb_residency_entry_t* ent, uint64_t mh, const hyb_spmv_src_t* src,
+                        void** out)
+{
+	if (!hyb_spmv_bg_idle()) return -1;
+	int probe;
+	if (!hyb_bg_read(&probe, a->rowind, sizeof probe)) return 0;
+	size_t vb = hyb_prec_size(a->prec);
+	/* The snapshot doubles the matrix in host memory for the build's time: only where half
+	   the free memory holds it (else the call builds from the arrays themselves). */
+	double need  = (double)src->nnz * (double)(vb + 8) + (double)src->m * (double)(2 * vb + 4);
+	double avail = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	if (avail > 0 && need > 0.5 * avail) return 0;
+	hyb_bg_job_t* j = calloc(1, sizeof *j);
+	if (!j) return 0;
+	j->call  = *call;
+	j->a     = *a;
+	j->mode  = mode;
+	j->f     = *f;
+	j->f.active = 1;
+	j->f.yreg   = 0; /* the scratch y is not the application's: register nothing */
+	j->cache = cache;
+	j->ent   = ent;
+	j->mh    = mh;
+	j->from[0] = a->val;
+	j->from[1] = a->rowind;
+	j->from[2] = a->colind;
+	if (src->layout == HYB_SPMV_CSR)
+	{
+		size_t k0 = (size_t)(src->ia[0] - src->base);
+		j->off[0] = k0 * vb;
+		j->len[0] = (size_t)src->nnz * vb;
+		j->len[1] = (size_t)(src->m + 1) * sizeof(int);
+		j->off[2] = k0 * sizeof(int);
+		j->len[2] = (size_t)src->nnz * sizeof(int);
+	}
+	else
+	{
+		j->len[0] = (size_t)src->nnz * vb;
+		j->len[1] = (size_t)src->nnz * sizeof(int);
+		j->len[2] = (size_t)src->nnz * sizeof(int);
+	}
+	int ok = 1;
+	for (int i = 0; i < 3; i++)
+		ok = ok && (j->snap[i] = malloc(j->off[i] + j->len[i] + 1)) != NULL;
+	ok = ok && (j->x = calloc((size_t)a->m, vb)) != NULL && (j->y = malloc((size_t)a->m * vb));
+	if (!ok)
+	{
+		hyb_bg_job_free(j);
+		return 0;
+	}
+	j->a.val    = j->snap[0];
+	j->a.rowind = j->snap[1];
+	j->a.colind = j->snap[2];
+	j->a.x      = j->x;
+	j->a.y      = j->y;
+	*out        = j;
+	return 1;
+}
+
+void hyb_spmv_device_bg_after_cpu(hyb_spmv_report_t* rep, hyb_status_t st)
+{
+	hyb_bg_job_t* j = rep->bg_job;
+	rep->bg_job     = NULL;
+	if (!j) return;
+	if (st == HYB_OK && hyb_spmv_bg_submit(hyb_bg_fill, j, j->mh)) return;
+	hyb_residency_cache_release(j->cache, j->ent); /* a later call fills again */
+	hyb_bg_job_free(j);
+	if (st == HYB_OK) rep->why = "another matrix's device copy is being built";
+}
+
 hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
                                hyb_spmv_report_t* rep)
 {
@@ -910,7 +1070,31 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 					hyb_memo_device_time(mh, hyb_now() - ta, rep->t_cpu);
 			}
 			else if (oc == HYB_RESIDENCY_FILL)
-				path = hyb_run_fill(call, a, &src, mode, &f, cache, ent, mh, rep);
+			{
+				/* Auto mode builds the copy in the background while this call and the
+				   next ones run on the CPU, which is never slower than the CPU alone. */
+				int bg = mode == HYB_MODE_AUTO && !(f.active && (f.opts.force || f.fill_sync))
+				             ? hyb_bg_start(call, a, mode, &f, cache, ent, mh, &src, &rep->bg_job)
+				             : 0;
+				if (bg > 0)
+				{
+					rep->why = "building the device copy in the background";
+					path     = HYB_PATH_CPU;
+				}
+				else if (bg < 0)
+				{
+					hyb_residency_cache_release(cache, ent);
+					rep->why = "another matrix's device copy is being built";
+					path     = HYB_PATH_CPU;
+				}
+				else
+					path = hyb_run_fill(call, a, &src, mode, &f, cache, ent, mh, rep);
+			}
+			else if (oc == HYB_RESIDENCY_BYPASS && hyb_spmv_bg_building(mh))
+			{
+				rep->why = "the device copy is being built in the background";
+				path     = HYB_PATH_CPU;
+			}
 			else
 				path = hyb_run_transient(call, a, &src, mode, &f, rep);
 			break;
@@ -925,6 +1109,8 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 
 void hyb_spmv_device_reset_for_test(void)
 {
+	hyb_spmv_bg_gate(0);
+	hyb_spmv_bg_wait(); /* a background build holds an entry of the cache */
 	hyb_lock(HYB_LOCK_SPMV_DEVICE);
 	hyb_residency_cache_t* c = hyb_sd.cache;
 	hyb_sd.cache             = NULL;

@@ -23,6 +23,8 @@ typedef struct
 	                              2 registered at once */
 	size_t   x_chunk;          /* bytes per x upload chunk (0: automatic) */
 	uint64_t salt;             /* mixed into the residency key (tests wanting a fresh entry) */
+	int      fill_sync;        /* 1: auto mode converts and uploads in the call itself, not on
+	                              the background builder */
 } hyb_spmv_force_t;
 
 /* What one call did (for the trace, the tests and the benchmark). */
@@ -47,6 +49,8 @@ typedef struct
 	uint64_t            probe_h; /* nonzero: this CPU call times the product of that array set
 	                                (report it with hyb_spmv_device_probe_done) */
 	hyb_spmv_pipe_out_t pipe;    /* the run's own measurements (device paths) */
+	void*               bg_job;  /* non-NULL: a background build waits for this CPU call's
+	                                outcome (hand it to hyb_spmv_device_bg_after_cpu) */
 } hyb_spmv_report_t;
 
 /* The device side of a valid call (a->transa decoded, m > 0, at least one entry) that the
@@ -64,6 +68,11 @@ void hyb_spmv_device_force(const hyb_spmv_force_t* f);
 /* The report of the calling thread's last call that reached hyb_spmv_device_run (or the
    dispatcher's CPU decision). Never NULL. */
 hyb_spmv_report_t* hyb_spmv_last_report(void);
+
+/* The CPU product of a call whose report holds a background build (report->bg_job) ended
+   with status st: a valid call's build is handed to the helper thread, an invalid call's
+   dropped (a copy is only built from arrays a call accepted). Clears report->bg_job. */
+void hyb_spmv_device_bg_after_cpu(hyb_spmv_report_t* report, hyb_status_t st);
 
 /* The CPU product of a probe call (report->probe_h) took `seconds`. */
 void hyb_spmv_device_probe_done(uint64_t h, double seconds);
