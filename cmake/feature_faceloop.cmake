@@ -52,6 +52,7 @@ endif()
 # The CUDA launchers go into the CUDA plugin (no hyb_core symbol used in them).
 list(APPEND HYB_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/faceloop/hyb_faceloop_cuda.cu
+  ${PROJECT_SOURCE_DIR}/kernels/faceloop/hyb_faceloop_launch_cuda.c
 )
 
 # The GPU check (tools/gpu_check_faceloop.cu: the launchers against the CPU face loop,
