@@ -11,6 +11,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_mesh.c
   ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_meshgen.c
   ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_solver.c
+  ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_device.c
   ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_api.c
 )
 
@@ -22,6 +23,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_plan.c
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_kernels.c
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_solver.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_device.c
 )
 
 # libhyblas links the core as an archive, which brings in only objects something refers
