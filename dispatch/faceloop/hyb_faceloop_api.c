@@ -337,9 +337,16 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, 
 	hyb_fl_plan_in_t in = plan_input( s, steps, &p, threads );
 	in.device_ok        = 1;
 	in.device_mem       = INFINITY;
-	const double t_gpu_model = hyb_fl_plan_choose( &in, &rates ).t_gpu;
-	in.device_ok             = device_usable( &p, &in.device_mem );
-	const hyb_fl_plan_t plan = hyb_fl_plan_choose( &in, &rates );
+	hyb_fl_plan_t plan  = hyb_fl_plan_choose( &in, &rates );
+	const double t_gpu_model = plan.t_gpu;
+	/* Where even a device with room would not be used (the CPU asked for, the size floor,
+	   the model's margin) that plan stands and no device is started; otherwise ask the
+	   runtime and plan again with its answer. */
+	if ( plan.path == HYBLAS_PATH_GPU || plan.gpu_wanted )
+	{
+		in.device_ok = device_usable( &p, &in.device_mem );
+		plan         = hyb_fl_plan_choose( &in, &rates );
+	}
 
 	const int lowreg   = plan.form == HYBLAS_FACELOOP_FORM_LOWREG;
 	const int remapped = plan.form == HYBLAS_FACELOOP_FORM_REMAPPED || lowreg;
