@@ -11,6 +11,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_mesh.c
   ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_meshgen.c
   ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_solver.c
+  ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_device.c
   ${PROJECT_SOURCE_DIR}/dispatch/faceloop/hyb_faceloop_api.c
 )
 
@@ -22,6 +23,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_plan.c
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_kernels.c
   ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_solver.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/faceloop/test_faceloop_device.c
 )
 
 # libhyblas links the core as an archive, which brings in only objects something refers
@@ -40,7 +42,20 @@ add_executable(hyb_bench_faceloop
 target_include_directories(hyb_bench_faceloop PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
 target_compile_options(hyb_bench_faceloop PRIVATE ${HYB_WARNINGS})
 target_link_libraries(hyb_bench_faceloop PRIVATE hyb_core OpenMP::OpenMP_C m)
+# The device path through the public API on whatever device the process selects
+# (tools/bench/run_faceloop_bench.sh runs it; exit 77 without one).
+add_executable(hyb_faceloop_devcheck
+  ${PROJECT_SOURCE_DIR}/tools/bench/hyb_faceloop_devcheck.c
+  ${PROJECT_SOURCE_DIR}/tools/bench/hyb_faceloop_cases.c)
+target_include_directories(hyb_faceloop_devcheck PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+target_compile_options(hyb_faceloop_devcheck PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_faceloop_devcheck PRIVATE -Wl,--whole-archive hyb_core -Wl,--no-whole-archive
+                      hyb_core OpenMP::OpenMP_C m)
 if(HYB_BUILD_TESTS)
+  # The device check end to end on the simulated device.
+  add_test(NAME faceloop.devcheck_sim COMMAND hyb_faceloop_devcheck --quick)
+  set_tests_properties(faceloop.devcheck_sim PROPERTIES LABELS unit TIMEOUT 300
+                       ENVIRONMENT "HYBLAS_DEVICE=sim")
   # The benchmark script end to end at the smallest sizes (the GPU programs skip with 77
   # where there is no device).
   add_test(NAME faceloop.bench_quick
@@ -52,6 +67,7 @@ endif()
 # The CUDA launchers go into the CUDA plugin (no hyb_core symbol used in them).
 list(APPEND HYB_CUDA_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/faceloop/hyb_faceloop_cuda.cu
+  ${PROJECT_SOURCE_DIR}/kernels/faceloop/hyb_faceloop_launch_cuda.c
 )
 
 # The GPU check (tools/gpu_check_faceloop.cu: the launchers against the CPU face loop,

@@ -6,11 +6,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dispatch/faceloop/hyb_faceloop_device.h"
 #include "dispatch/faceloop/hyb_faceloop_mesh.h"
 #include "dispatch/faceloop/hyb_faceloop_solver.h"
+#include "hyb_op.h"
+#include "hyb_stats.h"
+#include "hyb_trace_line.h"
 #include "hyb_types.h"
+#include "kernels/faceloop/hyb_faceloop_kernels.h"
 #include "kernels/faceloop/hyb_faceloop_partition.h"
 #include "policies/faceloop/hyb_faceloop_plan.h"
+#include "policies/hyb_config.h"
 
 #define HYB_FL_EXPORT __attribute__( ( visibility( "default" ) ) )
 
@@ -239,6 +245,19 @@ static hyblas_status_t check_params( const hyblas_faceloop_run_params_t* p )
 	return HYBLAS_OK;
 }
 
+/* Whether a device can run this family's kernels: not when the process is kept on the
+   CPU (HYBLAS_MODE=cpu) or the caller asked for the CPU; otherwise the device runtime's
+   answer (initialised on the first such call), and the memory its budget allows. */
+static int device_usable( const hyblas_faceloop_run_params_t* p, double* mem )
+{
+	*mem = 0.0;
+	if ( p->path == HYBLAS_PATH_CPU ) return 0;
+	if ( p->path == HYBLAS_PATH_AUTO && hyb_config()->mode == HYB_MODE_CPU ) return 0;
+	if ( hyb_devices_ensure() != HYB_OK || hyb_devices_count() < 1 || !hyb_faceloop_kernels_supported() ) return 0;
+	*mem = hyb_dev_budget( 0 );
+	return 1;
+}
+
 /* What the planner needs to know of this run. */
 static hyb_fl_plan_in_t plan_input( const hyblas_faceloop_solver_t* s, int64_t steps,
                                     const hyblas_faceloop_run_params_t* p, int threads )
@@ -256,14 +275,46 @@ static hyb_fl_plan_in_t plan_input( const hyblas_faceloop_solver_t* s, int64_t s
 	in.equation    = s->eq.kind;
 	in.steps       = steps;
 	in.cpu_threads = threads;
-	/* The device driver of this family runs on the device runtime's kernel launch, which
-	   this build does not have yet: no device is usable for the face loop. */
-	in.device_ok  = 0;
-	in.device_mem = 0.0;
-	in.want_path  = p->path;
-	in.want_form  = p->form;
-	in.want_xfer  = p->xfer;
+	in.want_path   = p->path;
+	in.want_form   = p->form;
+	in.want_xfer   = p->xfer;
 	return in;
+}
+
+/* The operation every run is counted as (hyb_calls("hyblas_faceloop_run")). */
+static hyb_op_id_t run_op( void )
+{
+	static atomic_int op = HYB_OP_NONE;
+	if ( atomic_load( &op ) == HYB_OP_NONE ) atomic_store( &op, hyb_op_register( "hyblas_faceloop_run", "faceloop" ) );
+	return atomic_load( &op );
+}
+
+/* Count the run and write its trace line. */
+static void account( const hyblas_faceloop_solver_t* s, const hyblas_faceloop_stats_t* r, int planned_gpu )
+{
+	const hyb_op_id_t op   = run_op();
+	const hyb_path_t  path = r->path == HYBLAS_PATH_GPU ? HYB_PATH_GPU : planned_gpu ? HYB_PATH_FALLBACK : HYB_PATH_CPU;
+	if ( path == HYB_PATH_FALLBACK ) hyb_stats_fallback( op );
+	const double flops = 3.0 * (double)r->steps *
+	                     ( (double)s->mesh->n_faces * hyb_fl_face_flops( s->np, s->tab.nq, s->eq.kind, 0 ) +
+	                       (double)s->mesh->n_cells * hyb_fl_volume_flops( s->np, s->tab.nqv ) );
+	hyb_stats_record( op, path, r->total_s, flops, (double)( r->bytes_h2d + r->bytes_d2h ) );
+	char shape[128], extra[160];
+	snprintf( shape, sizeof shape, "faces=%lld cells=%lld nv=%d p=%d steps=%lld", (long long)s->mesh->n_faces,
+	          (long long)s->mesh->n_cells, (int)s->mesh->nv, (int)s->p, (long long)r->steps );
+	snprintf( extra, sizeof extra, " plan=\"%s\" face_s=%.6g face_e2e_s=%.6g h2d=%lld d2h=%lld", r->plan,
+	          r->face_loop_s, r->face_end_to_end_s, (long long)r->bytes_h2d, (long long)r->bytes_d2h );
+	const hyb_trace_fields_t f = { op,
+		                           s->eq.kind == HYB_FL_EQ_BURGERS ? "burgers" : "advection",
+		                           shape,
+		                           hyb_path_name( path ),
+		                           r->predicted_cpu_s,
+		                           r->predicted_gpu_s,
+		                           r->path == HYBLAS_PATH_GPU ? r->predicted_gpu_s : r->predicted_cpu_s,
+		                           r->total_s,
+		                           extra,
+		                           r->why };
+	hyb_trace_line( &f );
 }
 
 HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, int64_t steps,
@@ -284,42 +335,79 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, 
 	/* The device model is evaluated as if the device had room, so the statistics show its
 	   prediction beside the CPU's even where no device runs. */
 	hyb_fl_plan_in_t in = plan_input( s, steps, &p, threads );
+	in.device_ok        = 1;
 	in.device_mem       = INFINITY;
-	const double t_gpu_model = hyb_fl_plan_choose( &in, &rates ).t_gpu;
-	in.device_mem            = 0.0;
-	const hyb_fl_plan_t plan = hyb_fl_plan_choose( &in, &rates );
+	hyb_fl_plan_t plan  = hyb_fl_plan_choose( &in, &rates );
+	const double t_gpu_model = plan.t_gpu;
+	/* Where even a device with room would not be used (the CPU asked for, the size floor,
+	   the model's margin) that plan stands and no device is started; otherwise ask the
+	   runtime and plan again with its answer. */
+	if ( plan.path == HYBLAS_PATH_GPU || plan.gpu_wanted )
+	{
+		in.device_ok = device_usable( &p, &in.device_mem );
+		plan         = hyb_fl_plan_choose( &in, &rates );
+	}
 
+	const int lowreg   = plan.form == HYBLAS_FACELOOP_FORM_LOWREG;
+	const int remapped = plan.form == HYBLAS_FACELOOP_FORM_REMAPPED || lowreg;
+	hyb_fl_dev_out_t dev;
+	memset( &dev, 0, sizeof dev );
+	hyb_status_t dst = HYB_E_NO_DEVICE;
+	if ( plan.path == HYBLAS_PATH_GPU )
+	{
+		hyb_fl_dev_req_t q;
+		q.resident = plan.xfer == HYBLAS_FACELOOP_XFER_RESIDENT;
+		q.remapped = remapped;
+		q.lowreg   = lowreg;
+		q.block    = p.block_size;
+		q.threads  = threads;
+		dst        = hyb_fl_device_steps( s, steps, &q, &dev );
+	}
+	const int on_device = dst == HYB_OK;
 	/* The CPU runs the face loop in the mesh's order unless a remapped order was asked for
-	   (the order changes no bit of the result, only the device's warps). */
-	const int remapped = p.form == HYBLAS_FACELOOP_FORM_REMAPPED || p.form == HYBLAS_FACELOOP_FORM_LOWREG;
+	   (the order changes no bit of the result, only the device's warps). A failed device
+	   run left the solver as it was: the CPU runs all the steps. */
 	hyb_fl_loop_times_t t = { 0, 0, 0, 0 };
-	hyb_fl_solver_cpu_steps( s, steps, threads, remapped ? s->mesh->remap : NULL, &t );
+	if ( !on_device ) hyb_fl_solver_cpu_steps( s, steps, threads, remapped ? s->mesh->remap : NULL, &t );
 
 	hyblas_faceloop_stats_t r;
 	memset( &r, 0, sizeof r );
 	r.struct_size       = sizeof r;
 	r.steps             = steps;
 	r.time              = s->time;
-	r.path              = HYBLAS_PATH_CPU;
-	r.form              = remapped ? p.form : HYBLAS_FACELOOP_FORM_VANILLA;
+	r.path              = on_device ? HYBLAS_PATH_GPU : HYBLAS_PATH_CPU;
+	r.form              = remapped ? plan.form : HYBLAS_FACELOOP_FORM_VANILLA;
 	r.xfer              = plan.xfer;
-	r.fell_back         = p.path == HYBLAS_PATH_GPU;
+	r.fell_back         = plan.gpu_wanted && !on_device;
 	r.cpu_threads       = threads;
-	r.face_loop_s       = t.face;
-	r.face_end_to_end_s = t.face + t.gather;
-	r.volume_loop_s     = t.volume;
-	r.update_loop_s     = t.update;
+	r.face_loop_s       = on_device ? dev.face_s : t.face;
+	r.face_end_to_end_s = on_device ? dev.face_e2e_s : t.face + t.gather;
+	r.volume_loop_s     = on_device ? dev.volume_s : t.volume;
+	r.update_loop_s     = on_device ? dev.update_s : t.update;
+	r.bytes_h2d         = dev.bytes_h2d;
+	r.bytes_d2h         = dev.bytes_d2h;
 	r.predicted_cpu_s   = plan.t_cpu;
 	r.predicted_gpu_s   = t_gpu_model;
-	r.regs_per_thread   = -1;
-	r.occupancy         = -1.0;
-	r.warps_mixed       = remapped ? s->mesh->warps_mixed_remapped : s->mesh->warps_mixed_vanilla;
-	if ( threads == 1 )
+	/* The face kernel is compiled per (shape, degree, equation): the runtime's kernel
+	   attributes name no single function for it, so registers and occupancy stay unknown
+	   here (gpu_check_faceloop reports them per kernel). */
+	r.regs_per_thread = -1;
+	r.occupancy       = -1.0;
+	r.warps_mixed     = remapped ? s->mesh->warps_mixed_remapped : s->mesh->warps_mixed_vanilla;
+	static const char* const forms[] = { "auto", "vanilla", "remapped", "lowreg" };
+	if ( on_device )
+		snprintf( r.plan, sizeof r.plan, "gpu %s %s", forms[r.form],
+		          plan.xfer == HYBLAS_FACELOOP_XFER_RESIDENT ? "resident" : "per-step" );
+	else if ( threads == 1 )
 		snprintf( r.plan, sizeof r.plan, "cpu serial" );
 	else
 		snprintf( r.plan, sizeof r.plan, "cpu omp %d", threads );
-	snprintf( r.why, sizeof r.why, "%s", plan.why );
+	if ( plan.gpu_wanted && !on_device && plan.path == HYBLAS_PATH_GPU )
+		snprintf( r.why, sizeof r.why, "device failed (%s): the CPU ran the steps", hyb_status_name( dst ) );
+	else
+		snprintf( r.why, sizeof r.why, "%s", plan.why );
 	r.total_s = hyb_now() - t0;
+	account( s, &r, plan.gpu_wanted );
 	struct_out( stats, &r, sizeof r );
 	return HYBLAS_OK;
 }

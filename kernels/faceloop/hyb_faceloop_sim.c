@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The face-loop family's launchers on the simulated device: each checks its argument block
-   and runs the serial host loop at once (the simulated stream's thread is the caller). */
+/* The face-loop family's launchers on the simulated device (each checks its argument block
+   and runs the serial host loop at once: the simulated stream's thread is the caller) and
+   the declarations that register the family's kernels with the device runtime. */
+#include "kernels/faceloop/hyb_faceloop_kernels.h"
 #include "kernels/faceloop/hyb_faceloop_launch.h"
 
 #include "kernels/faceloop/hyb_faceloop_check.h"
@@ -30,3 +32,50 @@ hyb_status_t hyb_faceloop_face_lowreg_sim( const hyb_kernel_env_t* env, const vo
 	if ( a != NULL && a->block > HYB_FL_LOWREG_BLOCK ) return HYB_E_INVALID;
 	return hyb_faceloop_face_sim( env, args );
 }
+
+/* ------------------------------------------------------------------ registration */
+
+/* The kernels' declarations (kernels/faceloop/hyb_faceloop_kernels.h): the checks run on the
+   calling thread on every backend, so a bad block queues nothing anywhere. */
+#define HYB_FL_CHECK( kernel ) \
+	static hyb_status_t hyb_fl_##kernel##_check( const void* args ) \
+	{ \
+		return hyb_fl_##kernel##_args_ok( (const hyb_faceloop_##kernel##_args_t*)args ) ? HYB_OK : HYB_E_INVALID; \
+	}
+
+HYB_FL_CHECK( face )
+HYB_FL_CHECK( volume )
+HYB_FL_CHECK( gather )
+HYB_FL_CHECK( update )
+
+static hyb_status_t hyb_fl_face_lowreg_check( const void* args )
+{
+	const hyb_faceloop_face_args_t* a = (const hyb_faceloop_face_args_t*)args;
+	return hyb_fl_face_args_ok( a ) && a->block <= HYB_FL_LOWREG_BLOCK ? HYB_OK : HYB_E_INVALID;
+}
+
+const hyb_kernel_def_t hyb_faceloop_face_kernel = { .name      = "faceloop.face",
+	                                                .args_size = sizeof( hyb_faceloop_face_args_t ),
+	                                                .check     = hyb_fl_face_check,
+	                                                .sim       = hyb_faceloop_face_sim };
+const hyb_kernel_def_t hyb_faceloop_face_lowreg_kernel = { .name      = "faceloop.face_lowreg",
+	                                                       .args_size = sizeof( hyb_faceloop_face_args_t ),
+	                                                       .check     = hyb_fl_face_lowreg_check,
+	                                                       .sim       = hyb_faceloop_face_lowreg_sim };
+const hyb_kernel_def_t hyb_faceloop_volume_kernel = { .name      = "faceloop.volume",
+	                                                  .args_size = sizeof( hyb_faceloop_volume_args_t ),
+	                                                  .check     = hyb_fl_volume_check,
+	                                                  .sim       = hyb_faceloop_volume_sim };
+const hyb_kernel_def_t hyb_faceloop_gather_kernel = { .name      = "faceloop.gather",
+	                                                  .args_size = sizeof( hyb_faceloop_gather_args_t ),
+	                                                  .check     = hyb_fl_gather_check,
+	                                                  .sim       = hyb_faceloop_gather_sim };
+const hyb_kernel_def_t hyb_faceloop_update_kernel = { .name      = "faceloop.update",
+	                                                  .args_size = sizeof( hyb_faceloop_update_args_t ),
+	                                                  .check     = hyb_fl_update_check,
+	                                                  .sim       = hyb_faceloop_update_sim };
+HYB_KERNEL_REGISTER( hyb_faceloop_face_kernel );
+HYB_KERNEL_REGISTER( hyb_faceloop_face_lowreg_kernel );
+HYB_KERNEL_REGISTER( hyb_faceloop_volume_kernel );
+HYB_KERNEL_REGISTER( hyb_faceloop_gather_kernel );
+HYB_KERNEL_REGISTER( hyb_faceloop_update_kernel );

@@ -10,6 +10,10 @@
 #                        resident steps  -> $OUT/faceloop_gpu.txt (skipped: exit 77)
 #   gpu_bench_memmodel   the memory-model microbenchmark beside the seed's Table 4.2
 #                        -> $OUT/memmodel.txt (skipped: exit 77)
+#   hyb_faceloop_devcheck  the device path through the public API (the library's driver on
+#                        the device HYBLAS_DEVICE selects, the CUDA plugin by default): every
+#                        form in both transfer schemes against the CPU, times from the
+#                        statistics -> $OUT/faceloop_device.csv (skipped: exit 77)
 # and prints the tables. Usage: tools/bench/run_faceloop_bench.sh [--quick] [--large]
 #   --quick   the smallest seed cases only, two steps (a functional check; runs anywhere)
 #   --large   also the 10^5 / 10^6-face meshes on the CPU side
@@ -32,13 +36,21 @@ fi
 "$S/hyb_bench_faceloop" $ARGS >> "$OUT/faceloop_cpu.csv" || rc=$?
 echo "== CPU face loop ($OUT/faceloop_cpu.csv): case, equation, degree, faces, serial / OpenMP us per face loop, AUTO"
 grep -v '^#' "$OUT/faceloop_cpu.csv" | cut -d, -f1-4,6,7,13,14,24 | column -t -s, 2>/dev/null || grep -v '^#' "$OUT/faceloop_cpu.csv"
-for prog in gpu_check_faceloop gpu_bench_memmodel; do
-    out=$OUT/$( [ $prog = gpu_check_faceloop ] && echo faceloop_gpu || echo memmodel ).txt
+for prog in gpu_check_faceloop gpu_bench_memmodel hyb_faceloop_devcheck; do
+    case $prog in
+        gpu_check_faceloop) out=$OUT/faceloop_gpu.txt ;;
+        gpu_bench_memmodel) out=$OUT/memmodel.txt ;;
+        *) out=$OUT/faceloop_device.csv ;;
+    esac
     if [ ! -x "$S/$prog" ]; then
         echo "== $prog: not built (CUDA off)"
         continue
     fi
-    "$S/$prog" $( [ "$ARGS" = --quick ] && echo --quick ) > "$out" 2>&1
+    if [ $prog = hyb_faceloop_devcheck ]; then
+        "$S/$prog" $ARGS > "$out" 2>&1
+    else
+        "$S/$prog" $( [ "$ARGS" = --quick ] && echo --quick ) > "$out" 2>&1
+    fi
     prc=$?
     echo "== $prog ($out), exit $prc"
     cat "$out"

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The face-loop family's device driver: buffers carved from the context's workspace, the
+   mesh and tables uploaded once per run, then per stage either the face kernel between a
+   state upload and an output download (the host runs the other loops) or all four kernels
+   on the device; every failure leaves the solver as it was. */
+#include "dispatch/faceloop/hyb_faceloop_device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hyb_types.h"
+#include "kernels/faceloop/hyb_faceloop_cpu.h"
+#include "kernels/faceloop/hyb_faceloop_kernels.h"
+
+/* Every buffer starts on this boundary (coalesced loads, any element type). */
+#define HYB_FL_DEV_ALIGN 256u
+
+/* The one stream the driver uses: copies and kernels in order, no events needed between
+   them. */
+#define HYB_FL_STREAM HYB_STREAM_COMPUTE
+
+/* Device buffers of a run (NULL where the workflow does not need them). */
+typedef struct
+{
+	int32_t*         face_cell;
+	int8_t*          face_edge;
+	double*          face_geom;
+	int32_t*         remap;
+	hyb_fl_tables_t* tab;
+	double*          out;
+	double*          u, *u1, *u2, *rhs; /* per step: only u */
+	int32_t*         cell_face;
+	double*          cell_xy, *cell_invdet, *minv;
+	int32_t*         cell_minv;
+} fl_dbuf_t;
+
+/* One buffer of `bytes` at the next aligned offset. */
+static void* carve( char* base, size_t* off, size_t bytes )
+{
+	void* p = base ? base + *off : NULL;
+	*off += ( bytes + HYB_FL_DEV_ALIGN - 1 ) / HYB_FL_DEV_ALIGN * HYB_FL_DEV_ALIGN;
+	return p;
+}
+
+/* Bilinear cells: one inverse mass matrix each. */
+static int64_t bilinear_cells( const hyblas_faceloop_solver_t* s )
+{
+	int64_t n = 0;
+	for ( int64_t c = 0; c < s->mesh->n_cells; c++ )
+		if ( s->cell_minv[c] >= 0 && s->cell_minv[c] + 1 > n ) n = s->cell_minv[c] + 1;
+	return n;
+}
+
+/* Lay the buffers out from base (NULL: only measure); returns the bytes. */
+static size_t layout( const hyblas_faceloop_solver_t* s, const hyb_fl_dev_req_t* q, char* base, fl_dbuf_t* b )
+{
+	const hyblas_faceloop_mesh_t* m   = s->mesh;
+	const size_t                  nf  = (size_t)m->n_faces, nc = (size_t)m->n_cells, np = (size_t)s->np;
+	const size_t                  nv  = (size_t)m->nv;
+	size_t                        off = 0;
+	memset( b, 0, sizeof *b );
+	b->face_cell = carve( base, &off, 2 * nf * sizeof( int32_t ) );
+	b->face_edge = carve( base, &off, 2 * nf * sizeof( int8_t ) );
+	b->face_geom = carve( base, &off, HYB_FL_GEOM_COUNT * nf * sizeof( double ) );
+	if ( q->remapped || q->lowreg ) b->remap = carve( base, &off, nf * sizeof( int32_t ) );
+	b->tab = carve( base, &off, sizeof( hyb_fl_tables_t ) );
+	b->out = carve( base, &off, 2 * np * nf * sizeof( double ) );
+	b->u   = carve( base, &off, nc * np * sizeof( double ) );
+	if ( !q->resident ) return off;
+	b->u1          = carve( base, &off, nc * np * sizeof( double ) );
+	b->u2          = carve( base, &off, nc * np * sizeof( double ) );
+	b->rhs         = carve( base, &off, nc * np * sizeof( double ) );
+	b->cell_face   = carve( base, &off, nv * nc * sizeof( int32_t ) );
+	b->cell_xy     = carve( base, &off, 2 * nv * nc * sizeof( double ) );
+	b->cell_invdet = carve( base, &off, nc * sizeof( double ) );
+	b->cell_minv   = carve( base, &off, nc * sizeof( int32_t ) );
+	const int64_t nb = bilinear_cells( s );
+	b->minv          = carve( base, &off, (size_t)( nb > 0 ? nb : 1 ) * np * np * sizeof( double ) );
+	return off;
+}
+
+/* The state of a driver run: context, buffers, staging, counters. */
+typedef struct
+{
+	hyblas_faceloop_solver_t* s;
+	const hyb_fl_dev_req_t*   q;
+	hyb_dev_t*                d;
+	fl_dbuf_t                 b;
+	double*                   stage_u;   /* pinned: the state going up or coming down */
+	double*                   stage_out; /* pinned: the face output coming down (per step) */
+	hyb_devent_t*             ev[3];     /* before and after the face kernel; copies done */
+	hyb_fl_dev_out_t*         o;
+} fl_run_t;
+
+static hyb_status_t up( fl_run_t* r, void* dst, const void* src, size_t bytes )
+{
+	if ( bytes == 0 ) return HYB_OK;
+	r->o->bytes_h2d += (int64_t)bytes;
+	return hyb_dev_h2d( r->d, HYB_FL_STREAM, dst, bytes, src, bytes, bytes, 1 );
+}
+
+static hyb_status_t down( fl_run_t* r, void* dst, const void* src, size_t bytes )
+{
+	if ( bytes == 0 ) return HYB_OK;
+	r->o->bytes_d2h += (int64_t)bytes;
+	return hyb_dev_d2h( r->d, HYB_FL_STREAM, dst, bytes, src, bytes, bytes, 1 );
+}
+
+/* The mesh, the tables and (resident) the cells' data go up once. */
+static hyb_status_t upload_mesh( fl_run_t* r )
+{
+	const hyblas_faceloop_solver_t* s  = r->s;
+	const hyblas_faceloop_mesh_t*   m  = s->mesh;
+	const size_t                    nf = (size_t)m->n_faces, nc = (size_t)m->n_cells, np = (size_t)s->np;
+	const size_t                    nv = (size_t)m->nv;
+	hyb_status_t                    st;
+	if ( ( st = up( r, r->b.face_cell, m->face_cell, 2 * nf * sizeof( int32_t ) ) ) != HYB_OK ||
+	     ( st = up( r, r->b.face_edge, m->face_edge, 2 * nf * sizeof( int8_t ) ) ) != HYB_OK ||
+	     ( st = up( r, r->b.face_geom, m->face_geom, HYB_FL_GEOM_COUNT * nf * sizeof( double ) ) ) != HYB_OK ||
+	     ( st = up( r, r->b.tab, &s->tab, sizeof s->tab ) ) != HYB_OK )
+		return st;
+	if ( r->b.remap && ( st = up( r, r->b.remap, m->remap, nf * sizeof( int32_t ) ) ) != HYB_OK ) return st;
+	if ( !r->q->resident ) return HYB_OK;
+	const int64_t nb = bilinear_cells( s );
+	if ( ( st = up( r, r->b.cell_face, m->cell_face, nv * nc * sizeof( int32_t ) ) ) != HYB_OK ||
+	     ( st = up( r, r->b.cell_xy, s->cell_xy, 2 * nv * nc * sizeof( double ) ) ) != HYB_OK ||
+	     ( st = up( r, r->b.cell_invdet, s->cell_invdet, nc * sizeof( double ) ) ) != HYB_OK ||
+	     ( st = up( r, r->b.cell_minv, s->cell_minv, nc * sizeof( int32_t ) ) ) != HYB_OK ||
+	     ( st = up( r, r->b.minv, s->minv, (size_t)nb * np * np * sizeof( double ) ) ) != HYB_OK )
+		return st;
+	return HYB_OK;
+}
+
+/* The face loop's argument block over the device buffers: state du at `time`, output
+   component-major (component k of face f at out[k nf + f]: a warp writes coalesced). */
+static void face_args( const fl_run_t* r, const double* du, double time, hyb_faceloop_face_args_t* a )
+{
+	const hyblas_faceloop_solver_t* s  = r->s;
+	const int64_t                   nf = s->mesh->n_faces;
+	hyb_fl_face_args( s, du, time, r->b.remap, r->b.out, nf, 1, a );
+	a->face_cell = r->b.face_cell;
+	a->face_edge = r->b.face_edge;
+	a->face_geom = r->b.face_geom;
+	a->edge_t    = r->b.tab->edge_t;
+	a->edge_w    = r->b.tab->edge_w;
+	a->edge_phi  = r->b.tab->edge_phi;
+	a->block     = r->q->block;
+}
+
+/* Elapsed seconds between two recorded events, 0 where the backend cannot say. */
+static double elapsed( hyb_dev_t* d, hyb_devent_t* a, hyb_devent_t* b )
+{
+	double t = 0.0;
+	return hyb_dev_elapsed( d, a, b, &t ) == HYB_OK && t > 0.0 ? t : 0.0;
+}
+
+/* The seed's workflow: per stage the state goes up, the face kernel runs, its output comes
+   down while the host runs the volume loop; then the host gathers and updates. */
+static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
+{
+	hyb_devent_t* const e0 = r->ev[0], *const e1 = r->ev[1], *const done = r->ev[2];
+	hyblas_faceloop_solver_t* s   = r->s;
+	const int                 thr = r->q->threads > 0 ? r->q->threads : 1;
+	const int64_t             nf  = s->mesh->n_faces;
+	const size_t              nu  = (size_t)( s->mesh->n_cells * s->np ), no = (size_t)( 2 * s->np ) * (size_t)nf;
+	double* const             cur[3]  = { s->u, s->u1, s->u2 };
+	double* const             next[3] = { s->u1, s->u2, s->u };
+	hyb_status_t              st;
+	for ( int64_t n = 0; n < steps; n++ )
+		for ( int k = 0; k < 3; k++ )
+		{
+			const double t0 = hyb_now();
+			memcpy( r->stage_u, cur[k], nu * sizeof( double ) );
+			hyb_faceloop_face_args_t fa;
+			face_args( r, r->b.u, s->time + hyb_fl_rk_c[k] * s->dt, &fa );
+			if ( ( st = up( r, r->b.u, r->stage_u, nu * sizeof( double ) ) ) != HYB_OK ||
+			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e0 ) ) != HYB_OK ||
+			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &fa ) ) != HYB_OK ||
+			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e1 ) ) != HYB_OK ||
+			     ( st = down( r, r->stage_out, r->b.out, no * sizeof( double ) ) ) != HYB_OK ||
+			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK )
+				return st;
+			/* The host's volume loop overlaps the device's work. */
+			hyb_faceloop_volume_args_t va;
+			hyb_fl_volume_args( s, cur[k], s->rhs, &va );
+			const double t1 = hyb_now();
+			hyb_faceloop_volume_cpu( &va, thr );
+			const double t2 = hyb_now();
+			if ( ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK ) return st;
+			hyb_faceloop_gather_args_t ga;
+			hyb_faceloop_update_args_t ua;
+			hyb_fl_gather_args( s, r->stage_out, nf, 1, s->rhs, &ga );
+			hyb_fl_update_args( s, hyb_fl_rk_a[k], hyb_fl_rk_b[k], s->u, cur[k], next[k], &ua );
+			hyb_faceloop_gather_cpu( &ga, thr );
+			const double t3 = hyb_now();
+			hyb_faceloop_update_cpu( &ua, thr );
+			const double t4 = hyb_now();
+			r->o->face_s += elapsed( r->d, e0, e1 );
+			r->o->face_e2e_s += ( t3 - t0 ) - ( t2 - t1 );
+			r->o->volume_s += t2 - t1;
+			r->o->update_s += t4 - t3;
+			if ( k == 2 ) s->time = s->time + s->dt; /* as the CPU steps advance it */
+		}
+	return HYB_OK;
+}
+
+/* Everything on the device: per stage volume, face, gather and update kernels on one
+   stream; the state comes down once, into staging, then into the solver. */
+static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
+{
+	hyb_devent_t* const e0 = r->ev[0], *const e1 = r->ev[1], *const done = r->ev[2];
+	hyblas_faceloop_solver_t* s  = r->s;
+	const size_t              nu = (size_t)( s->mesh->n_cells * s->np );
+	const int64_t             nf = s->mesh->n_faces;
+	double* const             cur[3]  = { r->b.u, r->b.u1, r->b.u2 };
+	double* const             next[3] = { r->b.u1, r->b.u2, r->b.u };
+	hyb_status_t              st;
+	const double              t0 = hyb_now();
+	memcpy( r->stage_u, s->u, nu * sizeof( double ) );
+	if ( ( st = up( r, r->b.u, r->stage_u, nu * sizeof( double ) ) ) != HYB_OK ) return st;
+	double time = s->time;
+	for ( int64_t n = 0; n < steps; n++ )
+	{
+		for ( int k = 0; k < 3; k++ )
+		{
+			hyb_faceloop_volume_args_t va;
+			hyb_faceloop_face_args_t   fa;
+			hyb_faceloop_gather_args_t ga;
+			hyb_faceloop_update_args_t ua;
+			hyb_fl_volume_args( s, cur[k], r->b.rhs, &va );
+			va.cell_xy  = r->b.cell_xy;
+			va.vol_w    = r->b.tab->vol_w;
+			va.vol_xi   = r->b.tab->vol_xi;
+			va.vol_phi  = r->b.tab->vol_phi;
+			va.vol_dphi = r->b.tab->vol_dphi;
+			va.block    = r->q->block;
+			face_args( r, cur[k], time + hyb_fl_rk_c[k] * s->dt, &fa );
+			hyb_fl_gather_args( s, r->b.out, nf, 1, r->b.rhs, &ga );
+			ga.cell_face = r->b.cell_face;
+			ga.block     = r->q->block;
+			hyb_fl_update_args( s, hyb_fl_rk_a[k], hyb_fl_rk_b[k], r->b.u, cur[k], next[k], &ua );
+			ua.cell_invdet = r->b.cell_invdet;
+			ua.cell_minv   = r->b.cell_minv;
+			ua.minv        = r->b.minv;
+			ua.rhs         = r->b.rhs;
+			ua.block       = r->q->block;
+			/* Events around the first step's face kernels time the face loop; the later
+			   steps run the same kernels on the same sizes. */
+			const int timed = n == 0;
+			if ( ( st = hyb_dev_faceloop_volume( r->d, HYB_FL_STREAM, &va ) ) != HYB_OK ||
+			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e0 ) ) != HYB_OK ) ||
+			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &fa ) ) != HYB_OK ||
+			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e1 ) ) != HYB_OK ) ||
+			     ( st = hyb_dev_faceloop_gather( r->d, HYB_FL_STREAM, &ga ) ) != HYB_OK ||
+			     ( st = hyb_dev_faceloop_update( r->d, HYB_FL_STREAM, &ua ) ) != HYB_OK )
+				return st;
+			if ( timed )
+			{
+				if ( ( st = hyb_dev_sync( r->d, e1 ) ) != HYB_OK ) return st;
+				r->o->face_s += elapsed( r->d, e0, e1 ) * (double)steps;
+			}
+		}
+		time = time + s->dt;
+	}
+	if ( ( st = down( r, r->stage_u, r->b.u, nu * sizeof( double ) ) ) != HYB_OK ||
+	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK || ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
+		return st;
+	/* Only a complete, synchronised result reaches the solver. */
+	memcpy( s->u, r->stage_u, nu * sizeof( double ) );
+	s->time = time;
+	r->o->face_e2e_s = hyb_now() - t0;
+	return HYB_OK;
+}
+
+hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps, const hyb_fl_dev_req_t* q,
+                                  hyb_fl_dev_out_t* o )
+{
+	memset( o, 0, sizeof *o );
+	if ( steps == 0 ) return HYB_OK;
+	if ( !hyb_faceloop_kernels_supported() ) return HYB_E_NOT_SUPPORTED;
+	const size_t nu = (size_t)( s->mesh->n_cells * s->np );
+	/* The per-step workflow updates the solver's state on the host stage by stage: keep the
+	   entry state so that a failure can put it back. */
+	double* keep = NULL;
+	if ( !q->resident )
+	{
+		keep = malloc( nu * sizeof *keep );
+		if ( keep == NULL ) return HYB_E_NO_MEMORY;
+		memcpy( keep, s->u, nu * sizeof *keep );
+	}
+	const double  time0 = s->time;
+	const int64_t done0 = s->steps_done;
+	fl_run_t      r;
+	memset( &r, 0, sizeof r );
+	r.s = s;
+	r.q = q;
+	r.o = o;
+	void*         ws = NULL;
+	void*         hs = NULL;
+	const size_t  no = (size_t)( 2 * s->np ) * (size_t)s->mesh->n_faces;
+	const size_t  hs_bytes = ( nu + ( q->resident ? 0 : no ) ) * sizeof( double );
+	hyb_status_t  st       = hyb_dev_acquire( 0, &r.d );
+	if ( st != HYB_OK )
+	{
+		free( keep );
+		return st;
+	}
+	const size_t ws_bytes = layout( s, q, NULL, &r.b );
+	if ( ( st = hyb_dev_workspace( r.d, ws_bytes, &ws ) ) == HYB_OK &&
+	     ( st = hyb_dev_staging( r.d, hs_bytes, &hs ) ) == HYB_OK &&
+	     ( st = hyb_dev_event_create( r.d, &r.ev[0] ) ) == HYB_OK &&
+	     ( st = hyb_dev_event_create( r.d, &r.ev[1] ) ) == HYB_OK &&
+	     ( st = hyb_dev_event_create( r.d, &r.ev[2] ) ) == HYB_OK )
+	{
+		layout( s, q, ws, &r.b );
+		r.stage_u   = hs;
+		r.stage_out = r.stage_u + nu;
+		if ( ( st = upload_mesh( &r ) ) == HYB_OK )
+			st = q->resident ? run_resident( &r, steps ) : run_per_step( &r, steps );
+	}
+	/* Nothing may still be reading or writing the staging when the CPU takes over. */
+	for ( int k = 0; k < HYB_DEV_STREAMS; k++ ) hyb_dev_stream_sync( r.d, k );
+	for ( int k = 0; k < 3; k++ )
+		if ( r.ev[k] ) hyb_dev_event_destroy( r.d, r.ev[k] );
+	hyb_dev_release( r.d );
+	if ( st == HYB_OK )
+	{
+		s->steps_done = done0 + steps;
+	}
+	else
+	{
+		if ( keep ) memcpy( s->u, keep, nu * sizeof *keep );
+		s->time       = time0;
+		s->steps_done = done0;
+	}
+	free( keep );
+	return st;
+}
