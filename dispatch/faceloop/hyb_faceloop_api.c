@@ -16,7 +16,7 @@
 #include "kernels/faceloop/hyb_faceloop_kernels.h"
 #include "kernels/faceloop/hyb_faceloop_partition.h"
 #include "policies/faceloop/hyb_faceloop_plan.h"
-#include "policies/hyb_config.h"
+#include "core/config/hyb_config.h"
 
 #define HYB_FL_EXPORT __attribute__( ( visibility( "default" ) ) )
 

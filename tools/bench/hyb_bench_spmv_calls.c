@@ -19,7 +19,7 @@
 #include "hyb_routines.h"
 #include "hyb_stats.h"
 #include "kernels/hyb_device.h"
-#include "policies/hyb_config.h"
+#include "core/config/hyb_config.h"
 #include "tools/hyb_spmv_gen.h"
 
 #define HC_COUNTS 7
