@@ -4,6 +4,7 @@
 #include "hyb_bb_trace.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,7 +13,11 @@
 
 int hyb_bb_trace_reset( const char* file )
 {
-	return truncate( file, 0 );
+	/* Created when missing: hyblas opens its trace at the first line it
+	   writes, so on a first run the file does not exist yet. */
+	int fd = open( file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644 );
+	if ( fd < 0 ) return -1;
+	return close( fd );
 }
 
 int hyb_bb_trace_read( const char* file, hyb_bb_trace_line_t* out, int max )

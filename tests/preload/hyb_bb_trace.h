@@ -13,8 +13,8 @@ typedef struct
 	long long m, n, k;
 } hyb_bb_trace_line_t;
 
-/* Empty the trace file (hyblas opened it O_APPEND before main, so its
-   writes go to the new end). Returns 0, or -1 if it cannot be truncated. */
+/* Empty the trace file, creating it if missing (hyblas appends to it, so
+   its writes go to the new end). Returns 0, or -1 if it cannot be opened. */
 int hyb_bb_trace_reset( const char* file );
 
 /* Parse up to max lines of the file into out. Returns the number of lines
