@@ -18,9 +18,10 @@ check() {
     timeout "$T" "$@" > "$OUT/$name.txt" 2>&1
     echo "$name rc=$? $(( $(date +%s) - t0 )) s: $*" | tee -a "$OUT/checks.txt"
 }
-for c in ${CHECKS:-runtime zfp stencil knapsack faceloop spmv gtsv}; do
+for c in ${CHECKS:-runtime zfp zfp_stage stencil stencil_api knapsack faceloop faceloop_api spmv gtsv}; do
     case $c in
         knapsack|faceloop) check "$c" "$S/gpu_check_$c" --quick ;;
+        faceloop_api) check "$c" "$S/hyb_faceloop_devcheck" ;;
         *) check "$c" "$S/gpu_check_$c" ;;
     esac
 done
