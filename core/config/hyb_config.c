@@ -215,7 +215,12 @@ static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value
 			          d->max );
 			return HYB_E_INVALID;
 		}
-		*(hyb_cfg_size_t*)field = v;
+		/* Member by member: a struct assignment may copy v's undefined
+		   padding, and setting a value's text again must leave the same
+		   bytes. */
+		hyb_cfg_size_t* out = (hyb_cfg_size_t*)field;
+		out->value          = v.value;
+		out->percent        = v.percent;
 		return HYB_OK;
 	}
 	case HYB_T_ENUM:

@@ -402,12 +402,13 @@ static void test_normalize_scalars( void )
    came; emptiness is decided on the output alone. */
 static void test_scalars_load( void )
 {
-	float         sf[2] = { 1.5f, -2.25f };
+	/* complex single alpha = (1.5, -2.25) and beta = (-2.25, 0.5) overlap */
+	float         sf[3] = { 1.5f, -2.25f, 0.5f };
 	double        df[2] = { -0.75, 3.5 };
 	hyb_l3_args_t c     = { .op = HYB_OP_GEMM, .prec = HYB_PREC_C, .m = 2, .n = 2, .k = 2,
 		                    .alpha_ref = sf, .beta_ref = sf + 1, .scal = HYB_SCAL_ALPHA_REF | HYB_SCAL_BETA_REF };
 	CU_ASSERT( hyb_l3_scalars_load( &c ) );
-	CU_ASSERT( c.alpha[0] == 1.5 && c.alpha[1] == -2.25 && c.beta[0] == -2.25 && c.scal == 0 );
+	CU_ASSERT( c.alpha[0] == 1.5 && c.alpha[1] == -2.25 && c.beta[0] == -2.25 && c.beta[1] == 0.5 && c.scal == 0 );
 	hyb_l3_args_t h = { .op = HYB_OP_HERK, .prec = HYB_PREC_Z, .n = 2, .k = 2, .alpha_ref = df + 1,
 		                .beta_ref = df,
 		                .scal = HYB_SCAL_ALPHA_REF | HYB_SCAL_ALPHA_REAL | HYB_SCAL_BETA_REF | HYB_SCAL_BETA_REAL };
