@@ -30,6 +30,7 @@ struct hyb_devent_s
 	uint64_t        done;   /* sequence reached */
 	double          when;   /* host time when reached */
 	hyb_status_t    status; /* error of the work before it, if any */
+	int             pending; /* queued records and waits that name it */
 };
 
 typedef enum
@@ -93,6 +94,7 @@ static void hyb_sim_sleep( double s )
 static void hyb_sim_event_reach( hyb_devent_t* ev, uint64_t seq, hyb_status_t st )
 {
 	pthread_mutex_lock( &ev->mu );
+	ev->pending--;
 	if ( seq > ev->done ) ev->done = seq;
 	ev->when = hyb_sim_now();
 	if ( st != HYB_OK ) ev->status = st;
@@ -146,6 +148,8 @@ static void* hyb_sim_stream_main( void* arg )
 		case HYB_SIM_OP_WAIT:
 			pthread_mutex_lock( &op->ev->mu );
 			while ( op->ev->done < op->seq ) pthread_cond_wait( &op->ev->cv, &op->ev->mu );
+			op->ev->pending--;
+			pthread_cond_broadcast( &op->ev->cv );
 			pthread_mutex_unlock( &op->ev->mu );
 			break;
 		}
@@ -319,10 +323,16 @@ static hyb_status_t hyb_sim_event_create( hyb_dctx_t* ctx, hyb_devent_t** ev )
 	return HYB_OK;
 }
 
+/* As CUDA allows, an event may be destroyed while work that names it is
+   still queued (a caller whose synchronization failed does so); it is freed
+   once the streams are done with it. */
 static void hyb_sim_event_destroy( hyb_dctx_t* ctx, hyb_devent_t* ev )
 {
 	(void)ctx;
 	if ( ev == NULL ) return;
+	pthread_mutex_lock( &ev->mu );
+	while ( ev->pending > 0 ) pthread_cond_wait( &ev->cv, &ev->mu );
+	pthread_mutex_unlock( &ev->mu );
 	pthread_mutex_destroy( &ev->mu );
 	pthread_cond_destroy( &ev->cv );
 	free( ev );
@@ -333,10 +343,16 @@ static hyb_status_t hyb_sim_event_record( hyb_dctx_t* ctx, int stream, hyb_deven
 	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_RECORD );
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
 	pthread_mutex_lock( &ev->mu );
-	op->seq = ++ev->target;
+	const uint64_t seq = ++ev->target;
+	ev->pending++;
 	pthread_mutex_unlock( &ev->mu );
-	op->ev = ev;
-	return hyb_sim_enqueue( ctx, stream, op );
+	op->seq         = seq;
+	op->ev          = ev;
+	hyb_status_t st = hyb_sim_enqueue( ctx, stream, op );
+	/* Never queued: reached at once with the error, so that no wait for
+	   it hangs. */
+	if ( st != HYB_OK ) hyb_sim_event_reach( ev, seq, st );
+	return st;
 }
 
 static hyb_status_t hyb_sim_stream_wait( hyb_dctx_t* ctx, int stream, hyb_devent_t* ev )
@@ -345,9 +361,18 @@ static hyb_status_t hyb_sim_stream_wait( hyb_dctx_t* ctx, int stream, hyb_devent
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
 	pthread_mutex_lock( &ev->mu );
 	op->seq = ev->target;
+	ev->pending++;
 	pthread_mutex_unlock( &ev->mu );
-	op->ev = ev;
-	return hyb_sim_enqueue( ctx, stream, op );
+	op->ev          = ev;
+	hyb_status_t st = hyb_sim_enqueue( ctx, stream, op );
+	if ( st != HYB_OK )
+	{
+		pthread_mutex_lock( &ev->mu );
+		ev->pending--;
+		pthread_cond_broadcast( &ev->cv );
+		pthread_mutex_unlock( &ev->mu );
+	}
+	return st;
 }
 
 static hyb_status_t hyb_sim_event_sync( hyb_dctx_t* ctx, hyb_devent_t* ev )

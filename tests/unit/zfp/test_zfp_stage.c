@@ -290,6 +290,9 @@ static tzs_moves_t tzs_faulted(const char* plan, int on_load)
 	   asynchronous fault is sticky, as on a real device) */
 	hyb_device_faults_set(NULL);
 	unsigned char* cpu  = malloc(c.vbytes);
+	/* the gaps between rows are never moved: as the device holds them when
+	   it cannot be read */
+	memcpy(cpu, c.host, c.vbytes);
 	const int      dead = hyb_dev_d2h(c.d, 5, cpu, c.vbytes, c.dev, c.vbytes, c.vbytes, 1) != HYB_OK ||
 	                 hyb_dev_stream_sync(c.d, 5) != HYB_OK;
 	for (int k = 0; k < c.slabs; k++)
