@@ -151,6 +151,11 @@ extern "C" hyb_status_t hyb_knapsack_reduce_max_cuda(const hyb_kernel_env_t* env
 {
 	const hyb_knapsack_reduce_args_t* a = (const hyb_knapsack_reduce_args_t*)args;
 	if (!hyb_count_ok(a->m)) return HYB_E_INVALID;
+	/* CUB takes a NULL scratch as a size query and then reduces nothing;
+	   refuse a scratch that is missing or too small instead. */
+	size_t need = 0;
+	if (cub::DeviceReduce::Max(nullptr, need, a->l, a->out, (int)a->m) != cudaSuccess) return HYB_E_DEVICE;
+	if (a->temp == nullptr || a->temp_bytes < need) return HYB_E_INVALID;
 	size_t bytes = a->temp_bytes;
 	cudaError_t e = cub::DeviceReduce::Max(a->temp, bytes, a->l, a->out, (int)a->m, hyb_stream(env));
 	return e == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
@@ -169,6 +174,12 @@ extern "C" hyb_status_t hyb_knapsack_compact_cuda(const hyb_kernel_env_t* env, c
 	const hyb_knapsack_compact_args_t* a = (const hyb_knapsack_compact_args_t*)args;
 	if (!hyb_count_ok(a->m)) return HYB_E_INVALID;
 	if (a->temp_query) return hyb_knapsack_cuda_temp_bytes(a->m, a->temp_query);
+	/* As in the reduce: a missing or short scratch is refused, never taken
+	   for a size query. */
+	size_t need = 0;
+	if (cub::DeviceScan::InclusiveSum(nullptr, need, a->key, a->pos, (int)a->m) != cudaSuccess)
+		return HYB_E_DEVICE;
+	if (a->temp == nullptr || a->temp_bytes < need) return HYB_E_INVALID;
 	size_t       bytes = a->temp_bytes;
 	cudaStream_t s     = hyb_stream(env);
 	cudaError_t  e     = cub::DeviceScan::InclusiveSum(a->temp, bytes, a->key, a->pos, (int)a->m, s);

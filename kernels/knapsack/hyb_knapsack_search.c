@@ -95,7 +95,8 @@ hyb_status_t hyb_knapsack_search_pool_nodes( const hyb_knapsack_dev_t* dev,
 	int64_t s = (int64_t)( ( bytes - HYB_KNAPSACK_POOL_SLACK ) / (uint64_t)slot );
 	if ( s >= ( (int64_t)1 << 31 ) ) s = ( (int64_t)1 << 31 ) - 2;
 	size_t       temp = 0;
-	hyb_status_t st   = search == HYB_KNAPSACK_SEARCH_INCORE ? HYB_OK : dev->temp_bytes( dev->ctx, s, &temp );
+	/* Every search max-reduces its bounds, which needs the backend's scratch. */
+	hyb_status_t st   = dev->temp_bytes( dev->ctx, s, &temp );
 	if ( st != HYB_OK ) return st;
 	const uint64_t used = HYB_KNAPSACK_POOL_SLACK + (uint64_t)hyb_knapsack_round( temp );
 	if ( bytes <= used ) return HYB_E_INVALID;
@@ -153,11 +154,10 @@ static hyb_status_t hyb_knapsack_setup_device( hyb_knapsack_sctx_t* c )
 
 	const int64_t s      = c->plan->pool_nodes;
 	const int     incore = c->plan->search == HYB_KNAPSACK_SEARCH_INCORE;
-	if ( !incore )
-	{
-		hyb_status_t st = dev->temp_bytes( dev->ctx, s, &c->temp_bytes );
-		if ( st != HYB_OK ) return st;
-	}
+	/* The in-core search compacts without a scan but still max-reduces its
+	   bounds: it needs the scratch too. */
+	hyb_status_t st = dev->temp_bytes( dev->ctx, s, &c->temp_bytes );
+	if ( st != HYB_OK ) return st;
 	for ( int b = 0; b < c->npools; b++ )
 	{
 		hyb_knapsack_pool_t* pl   = &c->pool[b];
@@ -169,7 +169,7 @@ static hyb_status_t hyb_knapsack_setup_device( hyb_knapsack_sctx_t* c )
 		void**               out[9]   = { (void**)&pl->nodes, (void**)&pl->children, (void**)&pl->u,
 			                              (void**)&pl->l, (void**)&pl->key, (void**)&pl->pos,
 			                              (void**)&pl->label, (void**)&pl->dest, (void**)&pl->scalars };
-		hyb_status_t         st = hyb_knapsack_carve( c, &pl->block, 9, sizes, out );
+		st = hyb_knapsack_carve( c, &pl->block, 9, sizes, out );
 		if ( st != HYB_OK ) return st;
 		if ( b == 0 && c->temp_bytes )
 		{
@@ -181,7 +181,7 @@ static hyb_status_t hyb_knapsack_setup_device( hyb_knapsack_sctx_t* c )
 			if ( st != HYB_OK ) return st;
 		}
 	}
-	hyb_status_t st = dev->host_alloc( dev->ctx, 2 * sizeof( hyb_knapsack_scalars_t ), (void**)&c->host_scalars );
+	st = dev->host_alloc( dev->ctx, 2 * sizeof( hyb_knapsack_scalars_t ), (void**)&c->host_scalars );
 	if ( st != HYB_OK ) return st;
 	if ( incore )
 	{

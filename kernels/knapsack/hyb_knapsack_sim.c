@@ -5,6 +5,16 @@
    registered declarations. */
 #include "kernels/knapsack/hyb_knapsack_kargs.h"
 
+/* The simulated reduce and scan need scratch as the CUDA ones do (CUB's
+   size query), so a caller that forgets it fails here, on every machine,
+   rather than only on a GPU. */
+#define HYB_KNAPSACK_SIM_SCRATCH 256u
+
+static int hyb_knapsack_sim_scratch_ok( int64_t m, const void* temp, size_t bytes )
+{
+	return m < 1 || ( temp != NULL && bytes >= HYB_KNAPSACK_SIM_SCRATCH );
+}
+
 hyb_status_t hyb_knapsack_branch_sim( const hyb_kernel_env_t* env, const void* args )
 {
 	(void)env;
@@ -28,7 +38,7 @@ hyb_status_t hyb_knapsack_reduce_max_sim( const hyb_kernel_env_t* env, const voi
 {
 	(void)env;
 	const hyb_knapsack_reduce_args_t* a = args;
-	if ( a->m < 1 ) return HYB_E_INVALID;
+	if ( a->m < 1 || !hyb_knapsack_sim_scratch_ok( a->m, a->temp, a->temp_bytes ) ) return HYB_E_INVALID;
 	int64_t best = a->l[0];
 	for ( int64_t i = 1; i < a->m; i++ )
 		if ( a->l[i] > best ) best = a->l[i];
@@ -57,6 +67,7 @@ hyb_status_t hyb_knapsack_compact_sim( const hyb_kernel_env_t* env, const void* 
 	const hyb_knapsack_compact_args_t* a = args;
 	if ( a->m < 1 ) return HYB_E_INVALID;
 	if ( a->temp_query ) return hyb_knapsack_sim_temp_bytes( a->m, a->temp_query );
+	if ( !hyb_knapsack_sim_scratch_ok( a->m, a->temp, a->temp_bytes ) ) return HYB_E_INVALID;
 	int64_t run = 0;
 	for ( int64_t i = 0; i < a->m; i++ )
 	{
@@ -98,7 +109,7 @@ hyb_status_t hyb_knapsack_dp_row_sim( const hyb_kernel_env_t* env, const void* a
 hyb_status_t hyb_knapsack_sim_temp_bytes( int64_t capacity, size_t* bytes )
 {
 	if ( capacity < 0 || !bytes ) return HYB_E_INVALID;
-	*bytes = 0;
+	*bytes = capacity > 0 ? HYB_KNAPSACK_SIM_SCRATCH : 0;
 	return HYB_OK;
 }
 

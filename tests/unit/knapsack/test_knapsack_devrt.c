@@ -72,7 +72,7 @@ static void test_registered( void )
 	CU_ASSERT_EQUAL( dev.auto_ok, 0 );
 	size_t bytes = 99;
 	CU_ASSERT_EQUAL( dev.temp_bytes( dev.ctx, 1000, &bytes ), HYB_OK );
-	CU_ASSERT_EQUAL( bytes, 0 );
+	CU_ASSERT( bytes > 0 && bytes < 99999 ); /* the simulated scan asks for scratch as CUB's does */
 	hyb_knapsack_compact_args_t bad;
 	memset( &bad, 0, sizeof bad );
 	CU_ASSERT_EQUAL( dev.launch( dev.ctx, HYB_KNAPSACK_STREAM_COMPUTE, HYB_KNAPSACK_K_COMPACT, &bad ), HYB_E_INVALID );

@@ -113,8 +113,19 @@ static void test_reduce_label_compact( void )
 		l[i] = in[i].k == HYB_KNAPSACK_DEAD ? -1 : u[i] - (int64_t)( ( s >> 40 ) % 50 );
 		if ( l[i] > lmax ) lmax = l[i];
 	}
-	int64_t                    best = -5;
-	hyb_knapsack_reduce_args_t rd   = { l, M, &best, NULL, 0 };
+	/* the scratch the backend asks for; without it the reduce and the
+	   compaction refuse, as CUB's would compute nothing */
+	size_t scratch_bytes = 0;
+	CU_ASSERT_EQUAL( hyb_knapsack_sim_temp_bytes( M, &scratch_bytes ), HYB_OK );
+	CU_ASSERT( scratch_bytes > 0 );
+	void*                      scratch = malloc( scratch_bytes );
+	int64_t                    best    = -5;
+	hyb_knapsack_reduce_args_t rd      = { l, M, &best, NULL, 0 };
+	CU_ASSERT_EQUAL( hyb_knapsack_reduce_max_sim( NULL, &rd ), HYB_E_INVALID );
+	rd.temp = scratch, rd.temp_bytes = scratch_bytes - 1;
+	CU_ASSERT_EQUAL( hyb_knapsack_reduce_max_sim( NULL, &rd ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( best, -5 );
+	rd.temp_bytes = scratch_bytes;
 	CU_ASSERT_EQUAL( hyb_knapsack_reduce_max_sim( NULL, &rd ), HYB_OK );
 	CU_ASSERT_EQUAL( best, lmax );
 	rd.m = 0;
@@ -143,6 +154,9 @@ static void test_reduce_label_compact( void )
 		hyb_knapsack_scalars_t      sc = { 0, -1, -1 };
 		hyb_knapsack_compact_args_t cp = { in, key, pos, M, out, &sc, NULL, 0, NULL };
 		memset( out, 0xff, sizeof out );
+		CU_ASSERT_EQUAL( hyb_knapsack_compact_sim( NULL, &cp ), HYB_E_INVALID );
+		CU_ASSERT_EQUAL( sc.n_unfinished, -1 );
+		cp.temp = scratch, cp.temp_bytes = scratch_bytes;
 		CU_ASSERT_EQUAL( hyb_knapsack_compact_sim( NULL, &cp ), HYB_OK );
 		CU_ASSERT_EQUAL( sc.n_unfinished, want_unf );
 		CU_ASSERT_EQUAL( sc.n_finished, want_fin );
@@ -170,6 +184,7 @@ static void test_reduce_label_compact( void )
 	}
 	hyb_knapsack_compact_args_t empty = { in, key, pos, 0, out, NULL, NULL, 0, NULL };
 	CU_ASSERT_EQUAL( hyb_knapsack_compact_sim( NULL, &empty ), HYB_E_INVALID );
+	free( scratch );
 }
 
 static void test_dp_row( void )
@@ -194,6 +209,8 @@ static void test_dp_row( void )
 	CU_ASSERT_EQUAL( hyb_knapsack_dp_row_sim( NULL, &bad ), HYB_E_INVALID );
 	size_t tb = 7;
 	CU_ASSERT_EQUAL( hyb_knapsack_sim_temp_bytes( 1000, &tb ), HYB_OK );
+	CU_ASSERT( tb > 0 );
+	CU_ASSERT_EQUAL( hyb_knapsack_sim_temp_bytes( 0, &tb ), HYB_OK );
 	CU_ASSERT_EQUAL( tb, 0 );
 	CU_ASSERT_EQUAL( hyb_knapsack_sim_temp_bytes( -1, &tb ), HYB_E_INVALID );
 	free( rows );
