@@ -10,6 +10,8 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 . tools/gpu/setup-env.sh
 S=${STAGE:-$PWD/.stage}
 T=${CHECK_SECONDS:-150}
+# the programs linked against libhyblas find the staged one
+export LD_LIBRARY_PATH=$S${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
 check() {
     local name=$1; shift

@@ -9,7 +9,7 @@ B=${1:-build}
 D=${2:-.stage}
 rm -rf "$D" && mkdir -p "$D"
 for f in libhyblas.so libhyblas.so.0 libhyblas_cuda.so hyblas-calibrate hyblas-run hyb-spmv-gen \
-         hyb-kernels hyb_linpack "$B"/hyb_bench_* "$B"/gpu_check_* "$B"/gpu_bench_* "$B"/gpu_probe_*; do
+         hyb-kernels hyb_linpack hyb_faceloop_devcheck "$B"/hyb_bench_* "$B"/gpu_check_* "$B"/gpu_bench_* "$B"/gpu_probe_*; do
     f=${f#"$B"/}
     [ -f "$B/$f" ] && [ -x "$B/$f" ] && cp -a "$B/$f" "$D/"
 done
