@@ -247,8 +247,12 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	HYB_CK(cudaMalloc((void**)&dsc, sizeof(hyb_knapsack_scalars_t)));
 	hyb_knapsack_reduce_args_t rd = {dl, m, &dsc->max_l, dtemp, temp_bytes};
 	HYB_OKAY(hyb_knapsack_reduce_max_cuda(&env, &rd));
+	/* the simulated kernels check their scratch as CUB's need it */
+	size_t sim_temp_bytes = 0;
+	HYB_OKAY(hyb_knapsack_sim_temp_bytes(m, &sim_temp_bytes));
+	std::vector<unsigned char> sim_temp(std::max<size_t>(sim_temp_bytes, 1));
 	int64_t                    hmax = -9;
-	hyb_knapsack_reduce_args_t hr   = {hl.data(), m, &hmax, nullptr, 0};
+	hyb_knapsack_reduce_args_t hr   = {hl.data(), m, &hmax, sim_temp.data(), sim_temp_bytes};
 	HYB_OKAY(hyb_knapsack_reduce_max_sim(nullptr, &hr));
 	HYB_CK(cudaStreamSynchronize(s));
 	check(host_copy(&dsc->max_l, 1)[0] == hmax, "max-reduce (CUB) = simulated");
@@ -282,7 +286,8 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	HYB_OKAY(hyb_knapsack_compact_cuda(&env, &cp));
 	std::vector<hyb_knapsack_node_t> hout((size_t)m);
 	hyb_knapsack_scalars_t           hsc = {0, 0, 0};
-	hyb_knapsack_compact_args_t      hc  = {hkids.data(), hkey.data(), hpos.data(), m, hout.data(), &hsc, nullptr, 0};
+	hyb_knapsack_compact_args_t      hc  = {hkids.data(), hkey.data(), hpos.data(), m, hout.data(), &hsc, sim_temp.data(),
+	                                      sim_temp_bytes, nullptr};
 	HYB_OKAY(hyb_knapsack_compact_sim(nullptr, &hc));
 	HYB_CK(cudaStreamSynchronize(s));
 	const hyb_knapsack_scalars_t gsc  = host_copy(dsc, 1)[0];
