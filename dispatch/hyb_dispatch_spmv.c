@@ -11,6 +11,7 @@
 
 #include "core/config/hyb_config.h"
 #include "dispatch/hyb_backend_real.h"
+#include "dispatch/hyb_spmv_bg.h"
 #include "dispatch/hyb_spmv_cpu_pick.h"
 #include "dispatch/hyb_spmv_device.h"
 #include "dispatch/hyb_spmv_rates.h"
@@ -28,16 +29,17 @@ static hyb_status_t hyb_spmv_cpu(const hyb_call_t* call, const hyb_spmv_args_t* 
 {
 	hyb_status_t st;
 	int          csr = a->op == HYB_OP_CSRMV;
+	const int    nth = hyb_spmv_bg_cpu_threads(); /* a core left to a background build */
 	if (a->prec == HYB_PREC_D)
 		st = csr ? hyb_dcsrmv_cpu_omp(a->transa, a->m, a->val, a->rowind, a->colind, a->base, a->x,
-		                              a->y, 0)
+		                              a->y, nth)
 		         : hyb_dcoomv_cpu_omp(a->transa, a->m, a->val, a->rowind, a->colind, a->nnz,
-		                              a->base, a->x, a->y, 0);
+		                              a->base, a->x, a->y, nth);
 	else
 		st = csr ? hyb_scsrmv_cpu_omp(a->transa, a->m, a->val, a->rowind, a->colind, a->base, a->x,
-		                              a->y, 0)
+		                              a->y, nth)
 		         : hyb_scoomv_cpu_omp(a->transa, a->m, a->val, a->rowind, a->colind, a->nnz,
-		                              a->base, a->x, a->y, 0);
+		                              a->base, a->x, a->y, nth);
 	if (st != HYB_OK)
 		hyb_log_once(hyb_hash_str(hyb_routine_info[call->id].name, 0x73706d76), HYB_LOG_WARN,
 		             "warning: %s: %s (m=%lld, transa='%c'); y not computed",
@@ -151,7 +153,7 @@ static void hyb_spmv_dispatch(const hyb_call_t* call, const hyb_spmv_args_t* a)
 		/* Refit the CPU rate from row-partitioned CSR products on hyblas's kernel (the
 		   kernel the model describes); other layouts take other paths. */
 		if (st == HYB_OK && code == HYB_SPMV_PICK_OWN && path == HYB_PATH_CPU &&
-		    a->op == HYB_OP_CSRMV && a->transa == 'N' && nnz >= 100000)
+		    a->op == HYB_OP_CSRMV && a->transa == 'N' && nnz >= 100000 && hyb_spmv_bg_idle())
 		{
 			double vb = (double)hyb_prec_size(a->prec);
 			hyb_spmv_rates_refit_cpu((double)nnz * (vb + 4.0) + (double)a->m * (4.0 + 2.0 * vb),

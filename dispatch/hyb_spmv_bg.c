@@ -90,6 +90,13 @@ int hyb_spmv_bg_idle(void)
 	return idle;
 }
 
+int hyb_spmv_bg_cpu_threads(void)
+{
+	if (hyb_spmv_bg_idle()) return 0;
+	const int n = omp_get_max_threads();
+	return n > 1 ? n - 1 : 1;
+}
+
 int hyb_spmv_bg_quitting(void)
 {
 	hyb_lock(HYB_LOCK_SPMV_BG);

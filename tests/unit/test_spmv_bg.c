@@ -4,6 +4,7 @@
    changed around a build is never used stale, and a fork, device faults or arrays unmapped
    during a build leave every product correct. */
 #include <CUnit/CUnit.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,9 @@ static void test_first_calls_do_not_wait(void)
 	hyb_spmv_bg_stats(&s1);
 	CU_ASSERT_EQUAL(s1.submitted, s0.submitted + 1);
 	CU_ASSERT_EQUAL(s1.finished, s0.finished); /* held at the gate: the call did not wait */
+	/* the CPU products leave the build a core meanwhile, and take them all back after */
+	const int all = omp_get_max_threads();
+	CU_ASSERT_EQUAL(hyb_spmv_bg_cpu_threads(), all > 1 ? all - 1 : 1);
 	const hyb_spmv_report_t* r = tbg_call(&A, 3, &bad);
 	CU_ASSERT(tbg_is(r, "being built in the background"));
 	CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
@@ -90,6 +94,7 @@ static void test_first_calls_do_not_wait(void)
 	hyb_spmv_bg_wait();
 	hyb_spmv_bg_stats(&s1);
 	CU_ASSERT_EQUAL(s1.finished, s0.finished + 1);
+	CU_ASSERT_EQUAL(hyb_spmv_bg_cpu_threads(), 0);
 	for (uint64_t k = 4; k < 7; k++)
 	{
 		r = tbg_call(&A, k, &bad);
