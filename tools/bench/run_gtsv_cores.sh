@@ -37,7 +37,7 @@ one() {
     fi | grep -v '^#'
 }
 
-echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(nproc) cores; $(date -u '+%F %H:%M') UTC; hyblas $(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null)"
+echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(nproc) cores; $(date -u '+%F %H:%M') UTC; hyblas $(cat "$B/REVISION" 2>/dev/null || git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null)"
 printf "%-8s %6s %12s %12s %7s\n" cores log2n lapack_ms hyblas_ms ratio
 worst=0
 for cpus in $CORES; do
