@@ -19,15 +19,22 @@ static struct
 	uint64_t  tag;
 	void (*fn)(void*);
 	void*               arg;
+	int                 threads; /* OpenMP's default team size where the job was submitted */
 	hyb_spmv_bg_stats_t st;
 } hyb_bg;
+
+/* The build's share of a team of `all` threads: a quarter (at least one). The products'
+   memory-bound loops lose little with a quarter of the cores gone, and the build, whose
+   conversion is most of its time, runs several times faster than on one thread, so the
+   device takes over after fewer CPU calls. */
+static int hyb_bg_build_threads(int all)
+{
+	return all >= 4 ? all / 4 : 1;
+}
 
 static void* hyb_bg_main(void* unused)
 {
 	(void)unused;
-	/* The build's OpenMP regions run on this one thread: the calls' CPU products keep the
-	   cores (the helper is bounded to one thread). */
-	omp_set_num_threads(1);
 	hyb_lock(HYB_LOCK_SPMV_BG);
 	for (;;)
 	{
@@ -36,7 +43,11 @@ static void* hyb_bg_main(void* unused)
 		if (hyb_bg.quit && !hyb_bg.job) break;
 		void (*fn)(void*) = hyb_bg.fn;
 		void* arg         = hyb_bg.arg;
+		/* the build's OpenMP regions take its share; the calls' products the rest
+		   (hyb_spmv_bg_cpu_threads) */
+		const int threads = hyb_bg_build_threads(hyb_bg.threads);
 		hyb_unlock(HYB_LOCK_SPMV_BG);
+		omp_set_num_threads(threads);
 		fn(arg);
 		hyb_lock(HYB_LOCK_SPMV_BG);
 		hyb_bg.job = 0;
@@ -72,7 +83,8 @@ int hyb_spmv_bg_submit(void (*fn)(void*), void* arg, uint64_t tag)
 		hyb_bg.job = 1;
 		hyb_bg.tag = tag;
 		hyb_bg.fn  = fn;
-		hyb_bg.arg = arg;
+		hyb_bg.arg     = arg;
+		hyb_bg.threads = omp_get_max_threads();
 		hyb_bg.st.submitted++;
 		hyb_lock_broadcast(HYB_LOCK_SPMV_BG);
 	}
@@ -93,8 +105,9 @@ int hyb_spmv_bg_idle(void)
 int hyb_spmv_bg_cpu_threads(void)
 {
 	if (hyb_spmv_bg_idle()) return 0;
-	const int n = omp_get_max_threads();
-	return n > 1 ? n - 1 : 1;
+	const int all = omp_get_max_threads();
+	const int n   = all - hyb_bg_build_threads(all);
+	return n > 1 ? n : 1;
 }
 
 int hyb_spmv_bg_quitting(void)

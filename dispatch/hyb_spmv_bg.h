@@ -28,9 +28,10 @@ int hyb_spmv_bg_idle(void);
 int hyb_spmv_bg_building(uint64_t tag);
 
 /* Threads for a CPU product to use now: 0 (its default) when no job is queued or running,
-   else one fewer than OpenMP's default (at least 1), so that the products and the build do
-   not share a core: an oversubscribed core slows a statically scheduled product by its
-   slowest thread, more than the one core it gives up. */
+   else OpenMP's default less the build's share (a quarter, at least one; at least one
+   left), so that the products and the build do not share a core: an oversubscribed core
+   slows a statically scheduled product by its slowest thread, more than the cores it gives
+   up. */
 int hyb_spmv_bg_cpu_threads(void);
 
 /* 1 once the library is being unloaded: a job should end as soon as it can (its work is
