@@ -38,22 +38,13 @@ extern "C" {
 #include "policies/hyb_policy_gtsv.h"
 }
 #include "kernels/cuda/hyb_gtsv_cuda.h"
+#include "tools/bench/hyb_bench_cuda_check.h"
 
 namespace
 {
 
 int g_failures = 0;
 
-#define CK_CUDA( expr ) \
-	do \
-	{ \
-		cudaError_t e_ = ( expr ); \
-		if ( e_ != cudaSuccess ) \
-		{ \
-			fprintf( stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorString( e_ ) ); \
-			exit( 1 ); \
-		} \
-	} while ( 0 )
 
 #define CK_SPARSE( expr ) \
 	do \

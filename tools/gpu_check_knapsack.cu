@@ -44,6 +44,7 @@ extern "C"
 #include "kernels/knapsack/hyb_knapsack_search.h"
 #include "tools/knapsack/hyb_knapsack_gen.h"
 #include "hyblas_ext.h"
+#include "tools/bench/hyb_bench_cuda_check.h"
 /* From kernels/hyb_device.h and hyb_kernel_registry.h (C11 atomics there do not
    compile as C++): the runtime's functions part 4 calls. */
 hyb_status_t hyb_devices_ensure(void);
@@ -60,17 +61,6 @@ namespace
 
 int g_fail = 0;
 
-#define HYB_CK(call)                                                                               \
-	do                                                                                             \
-	{                                                                                              \
-		cudaError_t e_ = (call);                                                                   \
-		if (e_ != cudaSuccess)                                                                     \
-		{                                                                                          \
-			std::printf("CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__,          \
-			            __LINE__, #call);                                                          \
-			std::exit(1);                                                                          \
-		}                                                                                          \
-	} while (0)
 
 #define HYB_OKAY(call)                                                                             \
 	do                                                                                             \
@@ -92,15 +82,15 @@ void check(bool ok, const char* what)
 template <typename T> T* dev_copy(const T* host, size_t count)
 {
 	T* d = nullptr;
-	HYB_CK(cudaMalloc((void**)&d, std::max<size_t>(count, 1) * sizeof(T)));
-	if (count) HYB_CK(cudaMemcpy(d, host, count * sizeof(T), cudaMemcpyHostToDevice));
+	CK_CUDA(cudaMalloc((void**)&d, std::max<size_t>(count, 1) * sizeof(T)));
+	if (count) CK_CUDA(cudaMemcpy(d, host, count * sizeof(T), cudaMemcpyHostToDevice));
 	return d;
 }
 
 template <typename T> std::vector<T> host_copy(const T* dev, size_t count)
 {
 	std::vector<T> h(count);
-	if (count) HYB_CK(cudaMemcpy(h.data(), dev, count * sizeof(T), cudaMemcpyDeviceToHost));
+	if (count) CK_CUDA(cudaMemcpy(h.data(), dev, count * sizeof(T), cudaMemcpyDeviceToHost));
 	return h;
 }
 
@@ -169,18 +159,18 @@ void free_items(hyb_knapsack_items_t& it)
 template <typename F> double time_ms(cudaStream_t s, int reps, F fn)
 {
 	cudaEvent_t a, b;
-	HYB_CK(cudaEventCreate(&a));
-	HYB_CK(cudaEventCreate(&b));
+	CK_CUDA(cudaEventCreate(&a));
+	CK_CUDA(cudaEventCreate(&b));
 	std::vector<float> t;
 	fn(); /* warm-up */
 	for (int r = 0; r < reps; r++)
 	{
-		HYB_CK(cudaEventRecord(a, s));
+		CK_CUDA(cudaEventRecord(a, s));
 		fn();
-		HYB_CK(cudaEventRecord(b, s));
-		HYB_CK(cudaEventSynchronize(b));
+		CK_CUDA(cudaEventRecord(b, s));
+		CK_CUDA(cudaEventSynchronize(b));
 		float ms = 0;
-		HYB_CK(cudaEventElapsedTime(&ms, a, b));
+		CK_CUDA(cudaEventElapsedTime(&ms, a, b));
 		t.push_back(ms);
 	}
 	cudaEventDestroy(a);
@@ -203,35 +193,35 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	std::vector<hyb_knapsack_node_t> par = make_nodes(hlin, m_nodes);
 	const int64_t                    n   = (int64_t)par.size(), m = 2 * n;
 	cudaStream_t                     s;
-	HYB_CK(cudaStreamCreate(&s));
+	CK_CUDA(cudaStreamCreate(&s));
 	hyb_kernel_env_t env = {(void*)s, nullptr, nullptr, 0};
 
 	/* branch */
 	hyb_knapsack_node_t* dpar  = dev_copy(par.data(), (size_t)n);
 	hyb_knapsack_node_t* dkids = nullptr;
-	HYB_CK(cudaMalloc((void**)&dkids, (size_t)m * sizeof(hyb_knapsack_node_t)));
+	CK_CUDA(cudaMalloc((void**)&dkids, (size_t)m * sizeof(hyb_knapsack_node_t)));
 	std::vector<hyb_knapsack_node_t> hkids((size_t)m);
 	hyb_knapsack_branch_args_t       ba = {dlin, dpar, n, dkids}, hb = {hlin, par.data(), n, hkids.data()};
 	HYB_OKAY(hyb_knapsack_branch_cuda(&env, &ba));
 	HYB_OKAY(hyb_knapsack_branch_sim(nullptr, &hb));
-	HYB_CK(cudaStreamSynchronize(s));
+	CK_CUDA(cudaStreamSynchronize(s));
 	check(same(host_copy(dkids, (size_t)m), hkids.data(), (size_t)m), "branch = simulated");
 
 	/* bound, both searches for the slack item */
 	int64_t *du, *dl;
-	HYB_CK(cudaMalloc((void**)&du, (size_t)m * 8));
-	HYB_CK(cudaMalloc((void**)&dl, (size_t)m * 8));
+	CK_CUDA(cudaMalloc((void**)&du, (size_t)m * 8));
+	CK_CUDA(cudaMalloc((void**)&dl, (size_t)m * 8));
 	std::vector<int64_t>             hu((size_t)m), hl((size_t)m);
 	std::vector<hyb_knapsack_node_t> kids0 = hkids;
 	for (int pre = 0; pre < 2; pre++)
 	{
-		HYB_CK(cudaMemcpy(dkids, kids0.data(), (size_t)m * sizeof(hyb_knapsack_node_t), cudaMemcpyHostToDevice));
+		CK_CUDA(cudaMemcpy(dkids, kids0.data(), (size_t)m * sizeof(hyb_knapsack_node_t), cudaMemcpyHostToDevice));
 		hkids                      = kids0;
 		hyb_knapsack_bound_args_t bd = {pre ? dpre : dlin, dkids, m, du, dl};
 		hyb_knapsack_bound_args_t hd = {pre ? hpre : hlin, hkids.data(), m, hu.data(), hl.data()};
 		HYB_OKAY(hyb_knapsack_bound_cuda(&env, &bd));
 		HYB_OKAY(hyb_knapsack_bound_sim(nullptr, &hd));
-		HYB_CK(cudaStreamSynchronize(s));
+		CK_CUDA(cudaStreamSynchronize(s));
 		bool ok = same(host_copy(du, (size_t)m), hu.data(), (size_t)m) &&
 		          same(host_copy(dl, (size_t)m), hl.data(), (size_t)m) &&
 		          same(host_copy(dkids, (size_t)m), hkids.data(), (size_t)m);
@@ -242,9 +232,9 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	size_t temp_bytes = 0;
 	HYB_OKAY(hyb_knapsack_cuda_temp_bytes(m, &temp_bytes));
 	void* dtemp = nullptr;
-	HYB_CK(cudaMalloc(&dtemp, std::max<size_t>(temp_bytes, 1)));
+	CK_CUDA(cudaMalloc(&dtemp, std::max<size_t>(temp_bytes, 1)));
 	hyb_knapsack_scalars_t* dsc = nullptr;
-	HYB_CK(cudaMalloc((void**)&dsc, sizeof(hyb_knapsack_scalars_t)));
+	CK_CUDA(cudaMalloc((void**)&dsc, sizeof(hyb_knapsack_scalars_t)));
 	hyb_knapsack_reduce_args_t rd = {dl, m, &dsc->max_l, dtemp, temp_bytes};
 	HYB_OKAY(hyb_knapsack_reduce_max_cuda(&env, &rd));
 	/* the simulated kernels check their scratch as CUB's need it */
@@ -254,15 +244,15 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	int64_t                    hmax = -9;
 	hyb_knapsack_reduce_args_t hr   = {hl.data(), m, &hmax, sim_temp.data(), sim_temp_bytes};
 	HYB_OKAY(hyb_knapsack_reduce_max_sim(nullptr, &hr));
-	HYB_CK(cudaStreamSynchronize(s));
+	CK_CUDA(cudaStreamSynchronize(s));
 	check(host_copy(&dsc->max_l, 1)[0] == hmax, "max-reduce (CUB) = simulated");
 
 	/* label: L* below the batch's best so both kinds of kept node appear */
 	int64_t *dkey, *dpos;
 	int32_t* dlab;
-	HYB_CK(cudaMalloc((void**)&dkey, (size_t)m * 8));
-	HYB_CK(cudaMalloc((void**)&dpos, (size_t)m * 8));
-	HYB_CK(cudaMalloc((void**)&dlab, (size_t)m * 4));
+	CK_CUDA(cudaMalloc((void**)&dkey, (size_t)m * 8));
+	CK_CUDA(cudaMalloc((void**)&dpos, (size_t)m * 8));
+	CK_CUDA(cudaMalloc((void**)&dlab, (size_t)m * 4));
 	std::vector<int64_t> hkey((size_t)m), hpos((size_t)m);
 	std::vector<int32_t> hlab((size_t)m);
 	const int64_t        lstar = hmax - (hmax - hkids[0].p) / 8;
@@ -271,7 +261,7 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	hyb_knapsack_label_args_t hla = {hkids.data(), hu.data(), m, pr.n, lstar, &zero, 0, hkey.data(), hlab.data()};
 	HYB_OKAY(hyb_knapsack_label_cuda(&env, &la));
 	HYB_OKAY(hyb_knapsack_label_sim(nullptr, &hla));
-	HYB_CK(cudaStreamSynchronize(s));
+	CK_CUDA(cudaStreamSynchronize(s));
 	/* the device took L* = max(lstar, batch max); do the same on the host */
 	hla.lstar = hmax;
 	HYB_OKAY(hyb_knapsack_label_sim(nullptr, &hla));
@@ -281,7 +271,7 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 
 	/* separated compaction into a separate array */
 	hyb_knapsack_node_t* dout = nullptr;
-	HYB_CK(cudaMalloc((void**)&dout, (size_t)m * sizeof(hyb_knapsack_node_t)));
+	CK_CUDA(cudaMalloc((void**)&dout, (size_t)m * sizeof(hyb_knapsack_node_t)));
 	hyb_knapsack_compact_args_t cp = {dkids, dkey, dpos, m, dout, dsc, dtemp, temp_bytes, nullptr};
 	HYB_OKAY(hyb_knapsack_compact_cuda(&env, &cp));
 	std::vector<hyb_knapsack_node_t> hout((size_t)m);
@@ -289,7 +279,7 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	hyb_knapsack_compact_args_t      hc  = {hkids.data(), hkey.data(), hpos.data(), m, hout.data(), &hsc, sim_temp.data(),
 	                                      sim_temp_bytes, nullptr};
 	HYB_OKAY(hyb_knapsack_compact_sim(nullptr, &hc));
-	HYB_CK(cudaStreamSynchronize(s));
+	CK_CUDA(cudaStreamSynchronize(s));
 	const hyb_knapsack_scalars_t gsc  = host_copy(dsc, 1)[0];
 	const int64_t                kept = hsc.n_unfinished + hsc.n_finished;
 	check(gsc.n_unfinished == hsc.n_unfinished && gsc.n_finished == hsc.n_finished &&
@@ -316,7 +306,7 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 	hyb_knapsack_gather_args_t hg    = {hkids.data(), dest.data(), m, hout.data()};
 	HYB_OKAY(hyb_knapsack_gather_cuda(&env, &ga));
 	HYB_OKAY(hyb_knapsack_gather_sim(nullptr, &hg));
-	HYB_CK(cudaStreamSynchronize(s));
+	CK_CUDA(cudaStreamSynchronize(s));
 	check(same(host_copy(dout, (size_t)k), hout.data(), (size_t)k), "gather (CPU pattern) = simulated");
 
 	if (timing)
@@ -332,15 +322,15 @@ void check_kernels(const Instance& in, int64_t m_nodes, bool timing)
 		double tc  = time_ms(s, reps, [&] { hyb_knapsack_compact_cuda(&env, &cp); });
 		/* Lalami: labels down, the pattern on the CPU, the pattern up, gather */
 		int32_t *plab, *pdest;
-		HYB_CK(cudaMallocHost((void**)&plab, (size_t)m * 4));
-		HYB_CK(cudaMallocHost((void**)&pdest, (size_t)m * 4));
+		CK_CUDA(cudaMallocHost((void**)&plab, (size_t)m * 4));
+		CK_CUDA(cudaMallocHost((void**)&pdest, (size_t)m * 4));
 		double tcpu = time_ms(s, reps, [&] {
-			HYB_CK(cudaMemcpyAsync(plab, dlab, (size_t)m * 4, cudaMemcpyDeviceToHost, s));
-			HYB_CK(cudaStreamSynchronize(s));
+			CK_CUDA(cudaMemcpyAsync(plab, dlab, (size_t)m * 4, cudaMemcpyDeviceToHost, s));
+			CK_CUDA(cudaStreamSynchronize(s));
 			int32_t kk = 0;
 			for (int64_t i = 0; i < m; i++)
 				pdest[i] = plab[i] == HYB_KNAPSACK_DROP ? -1 : kk++;
-			HYB_CK(cudaMemcpyAsync(ddest, pdest, (size_t)m * 4, cudaMemcpyHostToDevice, s));
+			CK_CUDA(cudaMemcpyAsync(ddest, pdest, (size_t)m * 4, cudaMemcpyHostToDevice, s));
 			hyb_knapsack_gather_cuda(&env, &ga);
 		});
 		std::printf("    ms for %lld children: branch %.3f, bound %.3f (prefix %.3f), reduce %.3f, label "
@@ -380,10 +370,10 @@ void check_dp(const Instance& in)
 	const double tcpu = hyb_now() - t;
 	int64_t *    rows;
 	uint32_t*    dbits;
-	HYB_CK(cudaMalloc((void**)&rows, 2 * (size_t)(c + 1) * 8));
-	HYB_CK(cudaMalloc((void**)&dbits, gbits.size() * 4));
+	CK_CUDA(cudaMalloc((void**)&rows, 2 * (size_t)(c + 1) * 8));
+	CK_CUDA(cudaMalloc((void**)&dbits, gbits.size() * 4));
 	cudaStream_t s;
-	HYB_CK(cudaStreamCreate(&s));
+	CK_CUDA(cudaStreamCreate(&s));
 	hyb_kernel_env_t env = {(void*)s, nullptr, nullptr, 0};
 	auto run = [&](bool keep_bits) {
 		for (int32_t i = 0; i < n; i++)
@@ -395,7 +385,7 @@ void check_dp(const Instance& in)
 		}
 	};
 	run(true);
-	HYB_CK(cudaStreamSynchronize(s));
+	CK_CUDA(cudaStreamSynchronize(s));
 	const int64_t gv = host_copy(rows + ((n - 1) & 1) * (c + 1) + c, 1)[0];
 	check(gv == v && same(host_copy(dbits, gbits.size()), bits.data(), bits.size()),
 	      "DP rows: value and decision bits = CPU DP");
@@ -689,7 +679,7 @@ int main(int argc, char** argv)
 		return 77;
 	}
 	cudaDeviceProp prop;
-	HYB_CK(cudaGetDeviceProperties(&prop, 0));
+	CK_CUDA(cudaGetDeviceProperties(&prop, 0));
 	std::printf("gpu_check_knapsack on %s\n", prop.name);
 
 	/* 1 and 2: the kernels */
@@ -702,8 +692,8 @@ int main(int argc, char** argv)
 
 	/* 3: the drivers end to end */
 	CudaDev cd;
-	HYB_CK(cudaStreamCreate(&cd.s[0]));
-	HYB_CK(cudaStreamCreate(&cd.s[1]));
+	CK_CUDA(cudaStreamCreate(&cd.s[0]));
+	CK_CUDA(cudaStreamCreate(&cd.s[1]));
 	hyb_knapsack_dev_t dev = {&cd,    cd_dev_alloc, cd_dev_free, cd_host_alloc, cd_host_free,
 	                          cd_h2d, cd_d2h,       cd_launch,   cd_sync,       cd_temp_bytes, 1};
 	if (!o.csv.empty())

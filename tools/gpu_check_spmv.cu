@@ -31,6 +31,7 @@ extern "C"
 #include "tools/hyb_spmv_gen.h"
 }
 #include "kernels/cuda/hyb_spmv_cuda.h"
+#include "tools/bench/hyb_bench_cuda_check.h"
 
 namespace
 {
@@ -38,17 +39,6 @@ namespace
 int g_fail = 0;
 int g_reps = 25;
 
-#define HYB_CK(call)                                                                               \
-	do                                                                                             \
-	{                                                                                              \
-		cudaError_t e_ = (call);                                                                   \
-		if (e_ != cudaSuccess)                                                                     \
-		{                                                                                          \
-			std::printf("CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__,          \
-			            __LINE__, #call);                                                          \
-			std::exit(1);                                                                          \
-		}                                                                                          \
-	} while (0)
 
 #define HYB_SK(call)                                                                               \
 	do                                                                                             \
@@ -154,14 +144,14 @@ hyb_status_t cpu_cooadd(int64_t m, int64_t n, const int* r, const int* c, const 
 template <typename T> T* dalloc(size_t n)
 {
 	void* p = nullptr;
-	HYB_CK(cudaMalloc(&p, (n > 0 ? n : 1) * sizeof(T)));
+	CK_CUDA(cudaMalloc(&p, (n > 0 ? n : 1) * sizeof(T)));
 	return (T*)p;
 }
 
 template <typename T> T* upload(const T* h, size_t n)
 {
 	T* d = dalloc<T>(n);
-	if (n) HYB_CK(cudaMemcpy(d, h, n * sizeof(T), cudaMemcpyHostToDevice));
+	if (n) CK_CUDA(cudaMemcpy(d, h, n * sizeof(T), cudaMemcpyHostToDevice));
 	return d;
 }
 
@@ -169,22 +159,22 @@ template <typename T> T* upload(const T* h, size_t n)
 template <typename F> double time_ms(F f)
 {
 	cudaEvent_t a, b;
-	HYB_CK(cudaEventCreate(&a));
-	HYB_CK(cudaEventCreate(&b));
+	CK_CUDA(cudaEventCreate(&a));
+	CK_CUDA(cudaEventCreate(&b));
 	for (int i = 0; i < 3; i++)
 		f();
 	std::vector<float> t((size_t)g_reps);
 	for (int i = 0; i < g_reps; i++)
 	{
-		HYB_CK(cudaEventRecord(a));
+		CK_CUDA(cudaEventRecord(a));
 		f();
-		HYB_CK(cudaEventRecord(b));
-		HYB_CK(cudaEventSynchronize(b));
-		HYB_CK(cudaEventElapsedTime(&t[(size_t)i], a, b));
+		CK_CUDA(cudaEventRecord(b));
+		CK_CUDA(cudaEventSynchronize(b));
+		CK_CUDA(cudaEventElapsedTime(&t[(size_t)i], a, b));
 	}
 	std::sort(t.begin(), t.end());
-	HYB_CK(cudaEventDestroy(a));
-	HYB_CK(cudaEventDestroy(b));
+	CK_CUDA(cudaEventDestroy(a));
+	CK_CUDA(cudaEventDestroy(b));
 	return t[t.size() / 2];
 }
 
@@ -234,7 +224,7 @@ int report(const Case<T>& c, const char* kernel, long long K, const std::vector<
 template <typename T> std::vector<T> download(const T* d, int64_t n)
 {
 	std::vector<T> h((size_t)n);
-	HYB_CK(cudaMemcpy(h.data(), d, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
+	CK_CUDA(cudaMemcpy(h.data(), d, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
 	return h;
 }
 
@@ -249,12 +239,12 @@ template <typename T> void check_split(Case<T>& c, const hyb_spmv_split_t& sp, c
 	auto       run   = [&](int acc)
 	{
 		if (dia)
-			HYB_CK(dev_dia(m, w, d_ix, d_dat, c.d_x, c.d_y, acc, 0));
+			CK_CUDA(dev_dia(m, w, d_ix, d_dat, c.d_x, c.d_y, acc, 0));
 		else
-			HYB_CK(dev_ell(m, w, d_ix, d_dat, c.d_x, c.d_y, acc, 0));
+			CK_CUDA(dev_ell(m, w, d_ix, d_dat, c.d_x, c.d_y, acc, 0));
 	};
 	double ms = time_ms([&] { run(0); });
-	HYB_CK(cudaDeviceSynchronize());
+	CK_CUDA(cudaDeviceSynchronize());
 	std::vector<T> y = download(c.d_y, m);
 	/* merge 1: remainder on the CPU into the downloaded y */
 	if (cpu_cooadd(m, sp.coo_nnz, sp.coo_row, sp.coo_col, (const T*)sp.coo_val, c.x.data(),
@@ -272,10 +262,10 @@ template <typename T> void check_split(Case<T>& c, const hyb_spmv_split_t& sp, c
 		cpu_cooadd(m, sp.coo_nnz, sp.coo_row, sp.coo_col, (const T*)sp.coo_val, c.x.data(),
 		           z.data());
 		T* d_z = upload(z.data(), (size_t)m);
-		HYB_CK(cudaMemset(c.d_y, 0, (size_t)m * sizeof(T)));
+		CK_CUDA(cudaMemset(c.d_y, 0, (size_t)m * sizeof(T)));
 		run(1); /* y := 0 + part, through the accumulate path */
-		HYB_CK(dev_vadd(m, d_z, c.d_y, 0));
-		HYB_CK(cudaDeviceSynchronize());
+		CK_CUDA(dev_vadd(m, d_z, c.d_y, 0));
+		CK_CUDA(cudaDeviceSynchronize());
 		std::snprintf(name, sizeof name, "%s+vadd", label);
 		report(c, name, (long long)w, download(c.d_y, m), 0, 0, 0);
 		/* merge 3: the remainder's rows as a sparse vector, cusparseAxpyi-style */
@@ -290,16 +280,16 @@ template <typename T> void check_split(Case<T>& c, const hyb_spmv_split_t& sp, c
 		int* d_idx = upload(idx.data(), idx.size());
 		T*   d_val = upload(val.data(), val.size());
 		run(0);
-		HYB_CK(dev_axpyi((int64_t)idx.size(), d_val, d_idx, c.d_y, 0));
-		HYB_CK(cudaDeviceSynchronize());
+		CK_CUDA(dev_axpyi((int64_t)idx.size(), d_val, d_idx, c.d_y, 0));
+		CK_CUDA(cudaDeviceSynchronize());
 		std::snprintf(name, sizeof name, "%s+axpyi", label);
 		report(c, name, (long long)w, download(c.d_y, m), 0, 0, 0);
-		HYB_CK(cudaFree(d_z));
-		HYB_CK(cudaFree(d_idx));
-		HYB_CK(cudaFree(d_val));
+		CK_CUDA(cudaFree(d_z));
+		CK_CUDA(cudaFree(d_idx));
+		CK_CUDA(cudaFree(d_val));
 	}
-	HYB_CK(cudaFree(d_ix));
-	HYB_CK(cudaFree(d_dat));
+	CK_CUDA(cudaFree(d_ix));
+	CK_CUDA(cudaFree(d_dat));
 }
 
 template <typename T> void run_case(hyb_gen_id_t id, double scale, cusparseHandle_t sh, bool xfer)
@@ -375,27 +365,27 @@ template <typename T> void run_case(hyb_gen_id_t id, double scale, cusparseHandl
 		                    CUSPARSE_SPMV_ALG_DEFAULT, buf));
 	};
 	c.t_cusparse = time_ms(cus);
-	HYB_CK(cudaDeviceSynchronize());
+	CK_CUDA(cudaDeviceSynchronize());
 	report(c, "cusparseSpMV csr", -1, download(c.d_y, m), c.t_cusparse, (double)c.nnz, csrbytes);
 
 	/* our CSR vector kernel, whole matrix, then as two row slices (the row-split path) */
 	double mean = (double)c.nnz / (double)m;
 	double ms =
-	    time_ms([&] { HYB_CK(dev_csr(m, c.d_ia, c.d_ja, c.d_a, 0, mean, c.d_x, c.d_y, 0, 0)); });
-	HYB_CK(cudaDeviceSynchronize());
+	    time_ms([&] { CK_CUDA(dev_csr(m, c.d_ia, c.d_ja, c.d_a, 0, mean, c.d_x, c.d_y, 0, 0)); });
+	CK_CUDA(cudaDeviceSynchronize());
 	report(c, "hyb csr vector", -1, download(c.d_y, m), ms, (double)c.nnz, csrbytes);
 	{
 		int64_t r0 = m / 3; /* slice [r0, m): its own copies of ja/a starting at ia[r0] */
 		int64_t k0 = c.ia[(size_t)r0], nk = c.nnz - k0;
 		int*    d_ja1 = upload(c.ja.data() + k0, (size_t)nk);
 		T*      d_a1  = upload(c.a.data() + k0, (size_t)nk);
-		HYB_CK(cudaMemset(c.d_y, 0xff, (size_t)m * sizeof(T))); /* NaN everywhere */
-		HYB_CK(dev_csr(r0, c.d_ia, c.d_ja, c.d_a, 0, mean, c.d_x, c.d_y, 0, 0));
-		HYB_CK(dev_csr(m - r0, c.d_ia + r0, d_ja1, d_a1, 0, mean, c.d_x, c.d_y + r0, 0, 0));
-		HYB_CK(cudaDeviceSynchronize());
+		CK_CUDA(cudaMemset(c.d_y, 0xff, (size_t)m * sizeof(T))); /* NaN everywhere */
+		CK_CUDA(dev_csr(r0, c.d_ia, c.d_ja, c.d_a, 0, mean, c.d_x, c.d_y, 0, 0));
+		CK_CUDA(dev_csr(m - r0, c.d_ia + r0, d_ja1, d_a1, 0, mean, c.d_x, c.d_y + r0, 0, 0));
+		CK_CUDA(cudaDeviceSynchronize());
 		report(c, "hyb csr 2 slices", -1, download(c.d_y, m), 0, 0, 0);
-		HYB_CK(cudaFree(d_ja1));
-		HYB_CK(cudaFree(d_a1));
+		CK_CUDA(cudaFree(d_ja1));
+		CK_CUDA(cudaFree(d_a1));
 	}
 
 	/* host conversions: view, DF, diagonals; ELL and DIA splits */
@@ -469,24 +459,24 @@ template <typename T> void run_case(hyb_gen_id_t id, double scale, cusparseHandl
 	{
 		/* x up and y down, pageable and pinned: the steady-state floor of a host-resident x, y */
 		T* hp = nullptr;
-		HYB_CK(cudaMallocHost((void**)&hp, (size_t)m * sizeof(T)));
+		CK_CUDA(cudaMallocHost((void**)&hp, (size_t)m * sizeof(T)));
 		std::memcpy(hp, c.x.data(), (size_t)m * sizeof(T));
 		double mb      = (double)m * vb;
 		double t_up_pg = time_ms(
-		    [&] { HYB_CK(cudaMemcpy(c.d_x, c.x.data(), (size_t)mb, cudaMemcpyHostToDevice)); });
+		    [&] { CK_CUDA(cudaMemcpy(c.d_x, c.x.data(), (size_t)mb, cudaMemcpyHostToDevice)); });
 		std::vector<T> tmp((size_t)m);
 		double         t_dn_pg = time_ms(
-            [&] { HYB_CK(cudaMemcpy(tmp.data(), c.d_y, (size_t)mb, cudaMemcpyDeviceToHost)); });
+            [&] { CK_CUDA(cudaMemcpy(tmp.data(), c.d_y, (size_t)mb, cudaMemcpyDeviceToHost)); });
 		double t_up_pn =
-		    time_ms([&] { HYB_CK(cudaMemcpy(c.d_x, hp, (size_t)mb, cudaMemcpyHostToDevice)); });
+		    time_ms([&] { CK_CUDA(cudaMemcpy(c.d_x, hp, (size_t)mb, cudaMemcpyHostToDevice)); });
 		double t_dn_pn =
-		    time_ms([&] { HYB_CK(cudaMemcpy(hp, c.d_y, (size_t)mb, cudaMemcpyDeviceToHost)); });
+		    time_ms([&] { CK_CUDA(cudaMemcpy(hp, c.d_y, (size_t)mb, cudaMemcpyDeviceToHost)); });
 		std::printf("   transfers of one %.0f MB vector: up pageable %.3f ms (%.1f GB/s), down "
 		            "pageable %.3f ms "
 		            "(%.1f GB/s), up pinned %.3f ms (%.1f GB/s), down pinned %.3f ms (%.1f GB/s)\n",
 		            mb * 1e-6, t_up_pg, mb / t_up_pg * 1e-6, t_dn_pg, mb / t_dn_pg * 1e-6, t_up_pn,
 		            mb / t_up_pn * 1e-6, t_dn_pn, mb / t_dn_pn * 1e-6);
-		HYB_CK(cudaFreeHost(hp));
+		CK_CUDA(cudaFreeHost(hp));
 	}
 	free(df);
 	hyb_spmv_diags_free(&dg);
@@ -494,12 +484,12 @@ template <typename T> void run_case(hyb_gen_id_t id, double scale, cusparseHandl
 	HYB_SK(cusparseDestroySpMat(A));
 	HYB_SK(cusparseDestroyDnVec(X));
 	HYB_SK(cusparseDestroyDnVec(Y));
-	HYB_CK(cudaFree(buf));
-	HYB_CK(cudaFree(c.d_ia));
-	HYB_CK(cudaFree(c.d_ja));
-	HYB_CK(cudaFree(c.d_a));
-	HYB_CK(cudaFree(c.d_x));
-	HYB_CK(cudaFree(c.d_y));
+	CK_CUDA(cudaFree(buf));
+	CK_CUDA(cudaFree(c.d_ia));
+	CK_CUDA(cudaFree(c.d_ja));
+	CK_CUDA(cudaFree(c.d_a));
+	CK_CUDA(cudaFree(c.d_x));
+	CK_CUDA(cudaFree(c.d_y));
 }
 
 /* ------------------------------------------------------------------ --sweep: Table 2 */
@@ -543,8 +533,8 @@ void mat_load(Mat& A, hyb_gen_id_t id)
 	A.a.resize((size_t)A.nnz);
 	A.yref.resize((size_t)A.m);
 	hyb_spmv_gen_csr(id, 1.0, 7, 0, HYB_PREC_D, A.ia.data(), A.ja.data(), A.a.data(), 0);
-	HYB_CK(cudaMallocHost((void**)&A.hx, (size_t)A.m * 8));
-	HYB_CK(cudaMallocHost((void**)&A.hy, (size_t)A.m * 8));
+	CK_CUDA(cudaMallocHost((void**)&A.hx, (size_t)A.m * 8));
+	CK_CUDA(cudaMallocHost((void**)&A.hy, (size_t)A.m * 8));
 	for (int64_t i = 0; i < A.m; i++)
 		A.hx[i] = std::sin(0.37 * (double)i + 1.0);
 	hyb_dcsrmv_cpu_omp('N', A.m, A.a.data(), A.ia.data(), A.ja.data(), 0, A.hx, A.yref.data(), 0);
@@ -566,13 +556,13 @@ void mat_load(Mat& A, hyb_gen_id_t id)
 
 void mat_free(Mat& A)
 {
-	HYB_CK(cudaFreeHost(A.hx));
-	HYB_CK(cudaFreeHost(A.hy));
-	HYB_CK(cudaFree(A.d_ia));
-	HYB_CK(cudaFree(A.d_ja));
-	HYB_CK(cudaFree(A.d_a));
-	HYB_CK(cudaFree(A.d_x));
-	HYB_CK(cudaFree(A.d_y));
+	CK_CUDA(cudaFreeHost(A.hx));
+	CK_CUDA(cudaFreeHost(A.hy));
+	CK_CUDA(cudaFree(A.d_ia));
+	CK_CUDA(cudaFree(A.d_ja));
+	CK_CUDA(cudaFree(A.d_a));
+	CK_CUDA(cudaFree(A.d_x));
+	CK_CUDA(cudaFree(A.d_y));
 }
 
 bool mat_ok(const Mat& A, const double* y)
@@ -619,14 +609,14 @@ struct Hybrid
 	void             operator()()
 	{
 		Mat& M = *A;
-		HYB_CK(cudaMemcpyAsync(M.d_x, M.hx, (size_t)M.m * 8, cudaMemcpyHostToDevice, s));
+		CK_CUDA(cudaMemcpyAsync(M.d_x, M.hx, (size_t)M.m * 8, cudaMemcpyHostToDevice, s));
 		if (dia)
-			HYB_CK(hyb_ddiamv_cuda(M.m, w, d_ix, d_dat, M.d_x, M.d_y, 0, s));
+			CK_CUDA(hyb_ddiamv_cuda(M.m, w, d_ix, d_dat, M.d_x, M.d_y, 0, s));
 		else
-			HYB_CK(hyb_dellmv_cuda(M.m, w, d_ix, d_dat, M.d_x, M.d_y, 0, s));
-		HYB_CK(cudaMemcpyAsync(M.hy, M.d_y, (size_t)M.m * 8, cudaMemcpyDeviceToHost, s));
+			CK_CUDA(hyb_dellmv_cuda(M.m, w, d_ix, d_dat, M.d_x, M.d_y, 0, s));
+		CK_CUDA(cudaMemcpyAsync(M.hy, M.d_y, (size_t)M.m * 8, cudaMemcpyDeviceToHost, s));
 		if (rn > 0) hyb_dcooaddmv_cpu_omp(M.m, rn, rr, rc, rv, M.hx, z, cpu_threads);
-		HYB_CK(cudaStreamSynchronize(s));
+		CK_CUDA(cudaStreamSynchronize(s));
 		for (int r : rows)
 		{
 			M.hy[r] += z[r];
@@ -639,7 +629,7 @@ void run_sweep(int reps)
 {
 	int          nth = omp_get_max_threads(), cth = nth > 1 ? nth - 1 : 1;
 	cudaStream_t s;
-	HYB_CK(cudaStreamCreate(&s));
+	CK_CUDA(cudaStreamCreate(&s));
 	std::printf(
 	    "\n# --sweep: steady-state hybrid (device part resident; x up, y down, pinned) vs K,\n"
 	    "# remainder on %d CPU threads concurrently; rates calibrated below in this run\n",
@@ -681,11 +671,11 @@ void run_sweep(int reps)
 		                   },
 		                   reps) *
 		               1e-3;
-		HYB_CK(cudaMemcpy(A.d_x, A.hx, (size_t)A.m * 8, cudaMemcpyHostToDevice));
+		CK_CUDA(cudaMemcpy(A.d_x, A.hx, (size_t)A.m * 8, cudaMemcpyHostToDevice));
 		double mean = (double)A.nnz / (double)A.m;
 		double t_gc = time_ms(
 		    [&]
-		    { HYB_CK(hyb_dcsrmv_cuda(A.m, A.d_ia, A.d_ja, A.d_a, 0, mean, A.d_x, A.d_y, 0, 0)); });
+		    { CK_CUDA(hyb_dcsrmv_cuda(A.m, A.d_ia, A.d_ja, A.d_a, 0, mean, A.d_x, A.d_y, 0, 0)); });
 		r.gpu_csr_bw = csrb / (t_gc * 1e-3);
 		hyb_spmv_src_t  src;
 		hyb_spmv_view_t v;
@@ -696,10 +686,10 @@ void run_sweep(int reps)
 		int*    d_ix = upload(sp.index, (size_t)(A.m * sp.width));
 		double* d_d  = upload((const double*)sp.data, (size_t)(A.m * sp.width));
 		double  t_e =
-		    time_ms([&] { HYB_CK(hyb_dellmv_cuda(A.m, sp.width, d_ix, d_d, A.d_x, A.d_y, 0, 0)); });
+		    time_ms([&] { CK_CUDA(hyb_dellmv_cuda(A.m, sp.width, d_ix, d_d, A.d_x, A.d_y, 0, 0)); });
 		r.gpu_ell_bw = ((double)A.m * (double)sp.width * 12 + 16.0 * (double)A.m) / (t_e * 1e-3);
-		HYB_CK(cudaFree(d_ix));
-		HYB_CK(cudaFree(d_d));
+		CK_CUDA(cudaFree(d_ix));
+		CK_CUDA(cudaFree(d_d));
 		hyb_spmv_split_free(&sp, nullptr);
 		hyb_spmv_diags_t dg;
 		hyb_spmv_diags_build(&v, 0, 0, 0, &dg);
@@ -707,10 +697,10 @@ void run_sweep(int reps)
 		d_ix = upload(sp.offset, (size_t)sp.width);
 		d_d  = upload((const double*)sp.data, (size_t)(A.m * sp.width));
 		double t_d =
-		    time_ms([&] { HYB_CK(hyb_ddiamv_cuda(A.m, sp.width, d_ix, d_d, A.d_x, A.d_y, 0, 0)); });
+		    time_ms([&] { CK_CUDA(hyb_ddiamv_cuda(A.m, sp.width, d_ix, d_d, A.d_x, A.d_y, 0, 0)); });
 		r.gpu_dia_bw = ((double)A.m * (double)sp.width * 8 + 16.0 * (double)A.m) / (t_d * 1e-3);
-		HYB_CK(cudaFree(d_ix));
-		HYB_CK(cudaFree(d_d));
+		CK_CUDA(cudaFree(d_ix));
+		CK_CUDA(cudaFree(d_d));
 		hyb_spmv_split_free(&sp, nullptr);
 		hyb_spmv_diags_free(&dg);
 		hyb_spmv_view_free(&v);
@@ -719,24 +709,24 @@ void run_sweep(int reps)
 		double t_up = wall_ms(
 		    [&]
 		    {
-			    HYB_CK(cudaMemcpyAsync(A.d_x, A.hx, big, cudaMemcpyHostToDevice, s));
-			    HYB_CK(cudaStreamSynchronize(s));
+			    CK_CUDA(cudaMemcpyAsync(A.d_x, A.hx, big, cudaMemcpyHostToDevice, s));
+			    CK_CUDA(cudaStreamSynchronize(s));
 		    },
 		    reps);
 		double t_dn = wall_ms(
 		    [&]
 		    {
-			    HYB_CK(cudaMemcpyAsync(A.hy, A.d_y, big, cudaMemcpyDeviceToHost, s));
-			    HYB_CK(cudaStreamSynchronize(s));
+			    CK_CUDA(cudaMemcpyAsync(A.hy, A.d_y, big, cudaMemcpyDeviceToHost, s));
+			    CK_CUDA(cudaStreamSynchronize(s));
 		    },
 		    reps);
 		double t_rt = wall_ms(
 		    [&]
 		    {
-			    HYB_CK(cudaMemcpyAsync(A.d_x, A.hx, 8, cudaMemcpyHostToDevice, s));
-			    HYB_CK(hyb_dvadd_cuda(1, A.d_x, A.d_y, s));
-			    HYB_CK(cudaMemcpyAsync(A.hy, A.d_y, 8, cudaMemcpyDeviceToHost, s));
-			    HYB_CK(cudaStreamSynchronize(s));
+			    CK_CUDA(cudaMemcpyAsync(A.d_x, A.hx, 8, cudaMemcpyHostToDevice, s));
+			    CK_CUDA(hyb_dvadd_cuda(1, A.d_x, A.d_y, s));
+			    CK_CUDA(cudaMemcpyAsync(A.hy, A.d_y, 8, cudaMemcpyDeviceToHost, s));
+			    CK_CUDA(cudaStreamSynchronize(s));
 		    },
 		    reps);
 		r.gpu_call_s = t_rt * 1e-3;
@@ -841,8 +831,8 @@ void run_sweep(int reps)
 			t[q] = wall_ms(h, reps);
 			if (dia)
 			{
-				HYB_CK(cudaFree((void*)h.d_ix));
-				HYB_CK(cudaFree((void*)h.d_dat));
+				CK_CUDA(cudaFree((void*)h.d_ix));
+				CK_CUDA(cudaFree((void*)h.d_dat));
 				hyb_spmv_split_free(&sp, nullptr);
 			}
 		}
@@ -863,10 +853,10 @@ void run_sweep(int reps)
 		double t_g  = wall_ms(
             [&]
             {
-                HYB_CK(cudaMemcpyAsync(A.d_x, A.hx, (size_t)A.m * 8, cudaMemcpyHostToDevice, s));
-                HYB_CK(hyb_dcsrmv_cuda(A.m, A.d_ia, A.d_ja, A.d_a, 0, mean, A.d_x, A.d_y, 0, s));
-                HYB_CK(cudaMemcpyAsync(A.hy, A.d_y, (size_t)A.m * 8, cudaMemcpyDeviceToHost, s));
-                HYB_CK(cudaStreamSynchronize(s));
+                CK_CUDA(cudaMemcpyAsync(A.d_x, A.hx, (size_t)A.m * 8, cudaMemcpyHostToDevice, s));
+                CK_CUDA(hyb_dcsrmv_cuda(A.m, A.d_ia, A.d_ja, A.d_a, 0, mean, A.d_x, A.d_y, 0, s));
+                CK_CUDA(cudaMemcpyAsync(A.hy, A.d_y, (size_t)A.m * 8, cudaMemcpyDeviceToHost, s));
+                CK_CUDA(cudaStreamSynchronize(s));
             },
             reps);
 		ok = ok && mat_ok(A, A.hy);
@@ -887,11 +877,11 @@ void run_sweep(int reps)
 		double t_cs = wall_ms(
 		    [&]
 		    {
-			    HYB_CK(cudaMemcpyAsync(A.d_x, A.hx, (size_t)A.m * 8, cudaMemcpyHostToDevice, s));
+			    CK_CUDA(cudaMemcpyAsync(A.d_x, A.hx, (size_t)A.m * 8, cudaMemcpyHostToDevice, s));
 			    HYB_SK(cusparseSpMV(sh, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, SA, SX, &zero, SY,
 			                        CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, buf));
-			    HYB_CK(cudaMemcpyAsync(A.hy, A.d_y, (size_t)A.m * 8, cudaMemcpyDeviceToHost, s));
-			    HYB_CK(cudaStreamSynchronize(s));
+			    CK_CUDA(cudaMemcpyAsync(A.hy, A.d_y, (size_t)A.m * 8, cudaMemcpyDeviceToHost, s));
+			    CK_CUDA(cudaStreamSynchronize(s));
 		    },
 		    reps);
 		ok         = ok && mat_ok(A, A.hy);
@@ -921,11 +911,11 @@ void run_sweep(int reps)
 		HYB_SK(cusparseDestroyDnVec(SX));
 		HYB_SK(cusparseDestroyDnVec(SY));
 		HYB_SK(cusparseDestroy(sh));
-		HYB_CK(cudaFree(buf));
+		CK_CUDA(cudaFree(buf));
 		if (!dia)
 		{
-			HYB_CK(cudaFree(d_ix));
-			HYB_CK(cudaFree(d_d));
+			CK_CUDA(cudaFree(d_ix));
+			CK_CUDA(cudaFree(d_d));
 			hyb_spmv_split_free(&wide, nullptr);
 		}
 		free(df);
@@ -937,7 +927,7 @@ void run_sweep(int reps)
 	            "CPU-only x%.1f "
 	            "(times in ms, medians of %d)\n",
 	            nmat, sum_rd / nmat, sum_gain / nmat, sum_cpu / nmat, reps);
-	HYB_CK(cudaStreamDestroy(s));
+	CK_CUDA(cudaStreamDestroy(s));
 }
 
 } /* namespace */
@@ -968,7 +958,7 @@ int main(int argc, char** argv)
 		return 77;
 	}
 	cudaDeviceProp prop;
-	HYB_CK(cudaGetDeviceProperties(&prop, 0));
+	CK_CUDA(cudaGetDeviceProperties(&prop, 0));
 	int drv = 0, rt = 0;
 	cudaDriverGetVersion(&drv);
 	cudaRuntimeGetVersion(&rt);

@@ -33,22 +33,13 @@ extern "C"
 #include "policies/stencil/hyb_stencil_model.h"
 }
 #include "kernels/stencil/hyb_stencil_cuda.h"
+#include "tools/bench/hyb_bench_cuda_check.h"
 
 namespace
 {
 
 int g_fail = 0;
 
-#define HYB_CK( call )                                                                                         \
-	do                                                                                                         \
-	{                                                                                                          \
-		cudaError_t e_ = ( call );                                                                             \
-		if ( e_ != cudaSuccess )                                                                               \
-		{                                                                                                      \
-			std::printf( "CUDA error %s at %s:%d: %s\n", cudaGetErrorString( e_ ), __FILE__, __LINE__, #call ); \
-			std::exit( 1 );                                                                                    \
-		}                                                                                                      \
-	} while ( 0 )
 
 /* ------------------------------------------------------------------ device operations */
 
@@ -300,7 +291,7 @@ void check_rejects( Dev& dev )
 	a.box.dims                     = 3;
 	a.box.radius                   = 4;
 	float* d                       = nullptr;
-	HYB_CK( cudaMalloc( &d, 4 * 8000 * sizeof( float ) ) );
+	CK_CUDA( cudaMalloc( &d, 4 * 8000 * sizeof( float ) ) );
 	a.cur = d, a.prev = d + 8000, a.next = d + 16000, a.vel = d + 24000;
 	const bool r1 = hyb_stencil_acoustic_cuda( &env, &a ) == HYB_E_INVALID;
 	a.box.z1      = 20;
@@ -310,8 +301,8 @@ void check_rejects( Dev& dev )
 	std::memset( &h, 0, sizeof h );
 	const bool r3 = hyb_stencil_himeno_cuda( &env, &h ) == HYB_E_INVALID;
 	const bool r4 = hyb_stencil_laplace_cuda( &env, nullptr ) == HYB_E_INVALID;
-	HYB_CK( cudaStreamSynchronize( dev.stream ) );
-	HYB_CK( cudaFree( d ) );
+	CK_CUDA( cudaStreamSynchronize( dev.stream ) );
+	CK_CUDA( cudaFree( d ) );
 	const bool ok = r1 && r2 && r3 && r4;
 	std::printf( "%s bad arguments rejected\n", ok ? "ok  " : "FAIL" );
 	if ( !ok ) g_fail = 1;
@@ -330,8 +321,8 @@ void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int6
 	std::vector<void*> f( q.p.nfields );
 	for ( int i = 0; i < q.p.nfields; i++ )
 	{
-		HYB_CK( cudaMalloc( &f[i], bytes ) );
-		HYB_CK( cudaMemcpy( f[i], q.mem[i].data(), bytes, cudaMemcpyHostToDevice ) );
+		CK_CUDA( cudaMalloc( &f[i], bytes ) );
+		CK_CUDA( cudaMemcpy( f[i], q.mem[i].data(), bytes, cudaMemcpyHostToDevice ) );
 	}
 	const void* coef[HYB_STENCIL_COEFS_MAX];
 	for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = f[roles.coef[c]];
@@ -340,24 +331,24 @@ void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int6
 	hyb_stencil_prob_args( &q.p, &box, f[roles.state[roles.inputs - 1]], f[roles.state[0]], f[roles.state[roles.inputs]],
 	                       coef, &a );
 	cudaEvent_t e0, e1;
-	HYB_CK( cudaEventCreate( &e0 ) );
-	HYB_CK( cudaEventCreate( &e1 ) );
+	CK_CUDA( cudaEventCreate( &e0 ) );
+	CK_CUDA( cudaEventCreate( &e1 ) );
 	for ( int w = 0; w < 2; w++ ) dev_compute( &dev, 0, kind, &a );
 	const int reps = 10;
-	HYB_CK( cudaEventRecord( e0, dev.stream ) );
+	CK_CUDA( cudaEventRecord( e0, dev.stream ) );
 	for ( int i = 0; i < reps; i++ ) dev_compute( &dev, 0, kind, &a );
-	HYB_CK( cudaEventRecord( e1, dev.stream ) );
-	HYB_CK( cudaEventSynchronize( e1 ) );
+	CK_CUDA( cudaEventRecord( e1, dev.stream ) );
+	CK_CUDA( cudaEventSynchronize( e1 ) );
 	float ms = 0.0f;
-	HYB_CK( cudaEventElapsedTime( &ms, e0, e1 ) );
+	CK_CUDA( cudaEventElapsedTime( &ms, e0, e1 ) );
 	const double s   = ms * 1e-3 / reps;
 	const double pts = (double)( nx * ny * nz );
 	std::printf( "time %-12s %s %5lld x %5lld x %5lld: %8.3f ms/step, %7.2f Gpoints/s, %7.1f GB/s at %.2f elements/point\n",
 	             name, elem ? "d" : "s", (long long)nx, (long long)ny, (long long)nz, s * 1e3, pts / s * 1e-9,
 	             pts * elems_per_point * (double)hyb_stencil_elem_bytes( elem ) / s * 1e-9, elems_per_point );
-	for ( void* p : f ) HYB_CK( cudaFree( p ) );
-	HYB_CK( cudaEventDestroy( e0 ) );
-	HYB_CK( cudaEventDestroy( e1 ) );
+	for ( void* p : f ) CK_CUDA( cudaFree( p ) );
+	CK_CUDA( cudaEventDestroy( e0 ) );
+	CK_CUDA( cudaEventDestroy( e1 ) );
 }
 
 } // namespace
@@ -382,10 +373,10 @@ int main( int argc, char** argv )
 		return 77;
 	}
 	cudaDeviceProp prop;
-	HYB_CK( cudaGetDeviceProperties( &prop, 0 ) );
+	CK_CUDA( cudaGetDeviceProperties( &prop, 0 ) );
 	std::printf( "device: %s, %.1f GB\n", prop.name, (double)prop.totalGlobalMem * 1e-9 );
 	Dev dev;
-	HYB_CK( cudaStreamCreate( &dev.stream ) );
+	CK_CUDA( cudaStreamCreate( &dev.stream ) );
 
 	const Case cases[] = { { HYB_STENCIL_ACOUSTIC, 70, 45, 64, 4, "acoustic 70x45x64" },
 		                   { HYB_STENCIL_HIMENO, 65, 33, 40, 1, "himeno 65x33x40" },
@@ -404,7 +395,7 @@ int main( int argc, char** argv )
 		time_kernel( "laplace", HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 16384, 1, 8192, 1, HYB_STENCIL_DEV_ELEMS_GRID, dev );
 		time_kernel( "star-r4", HYB_STENCIL_STAR, HYB_STENCIL_F32, 512, 512, 512, 4, HYB_STENCIL_DEV_ELEMS_GRID, dev );
 	}
-	HYB_CK( cudaStreamDestroy( dev.stream ) );
+	CK_CUDA( cudaStreamDestroy( dev.stream ) );
 	std::printf( "%s\n", g_fail ? "FAILED" : "PASSED" );
 	return g_fail;
 }

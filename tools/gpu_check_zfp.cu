@@ -21,17 +21,8 @@
 #include "kernels/zfp/hyb_zfp_host.h"
 #include "kernels/zfp/hyb_zfp_kargs.h"
 #include "unit/zfp/test_zfp_cases.h"
+#include "tools/bench/hyb_bench_cuda_check.h"
 
-#define CK(x)                                                                                      \
-	do                                                                                             \
-	{                                                                                              \
-		cudaError_t e_ = (x);                                                                      \
-		if (e_ != cudaSuccess)                                                                     \
-		{                                                                                          \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));    \
-			exit(1);                                                                               \
-		}                                                                                          \
-	} while (0)
 
 /* Device buffers reused by every case (the largest case decides). */
 struct gc_bufs
@@ -59,18 +50,18 @@ static bool gc_device(gc_bufs* b, const hyb_zfp_field_t* f, double rate, const v
 {
 	const size_t     bytes = hyb_zfp_stream_bytes(f, rate);
 	hyb_kernel_env_t env   = gc_env(b);
-	CK(cudaMemcpyAsync(b->field, values, vbytes, cudaMemcpyHostToDevice, b->st));
-	CK(cudaMemsetAsync(b->stream, 0xa5, bytes + 8, b->st));
+	CK_CUDA(cudaMemcpyAsync(b->field, values, vbytes, cudaMemcpyHostToDevice, b->st));
+	CK_CUDA(cudaMemsetAsync(b->stream, 0xa5, bytes + 8, b->st));
 	hyb_zfp_encode_args_t e = {*f, rate, b->field, b->stream};
 	if (hyb_zfp_encode_cuda(&env, &e) != HYB_OK) return false;
-	CK(cudaMemcpyAsync(stream_out, b->stream, bytes + 8, cudaMemcpyDeviceToHost, b->st));
+	CK_CUDA(cudaMemcpyAsync(stream_out, b->stream, bytes + 8, cudaMemcpyDeviceToHost, b->st));
 	/* decode the reference stream into a field full of a marker */
-	CK(cudaMemcpyAsync(b->stream, ref, bytes, cudaMemcpyHostToDevice, b->st));
-	CK(cudaMemsetAsync(b->field, 0x7f, vbytes, b->st));
+	CK_CUDA(cudaMemcpyAsync(b->stream, ref, bytes, cudaMemcpyHostToDevice, b->st));
+	CK_CUDA(cudaMemsetAsync(b->field, 0x7f, vbytes, b->st));
 	hyb_zfp_decode_args_t d = {*f, rate, b->stream, b->field};
 	if (hyb_zfp_decode_cuda(&env, &d) != HYB_OK) return false;
-	CK(cudaMemcpyAsync(values_out, b->field, vbytes, cudaMemcpyDeviceToHost, b->st));
-	CK(cudaStreamSynchronize(b->st));
+	CK_CUDA(cudaMemcpyAsync(values_out, b->field, vbytes, cudaMemcpyDeviceToHost, b->st));
+	CK_CUDA(cudaStreamSynchronize(b->st));
 	return true;
 }
 
@@ -147,14 +138,14 @@ static size_t gc_slabs(gc_bufs* b)
 		hyb_zfp_host_decode(&s, rate, ref.data(), bytes, back.data() + off);
 
 		hyb_kernel_env_t env = gc_env(b);
-		CK(cudaMemcpyAsync(b->field, parent.data(), n * 4, cudaMemcpyHostToDevice, b->st));
+		CK_CUDA(cudaMemcpyAsync(b->field, parent.data(), n * 4, cudaMemcpyHostToDevice, b->st));
 		hyb_zfp_encode_args_t e  = {s, rate, (float*)b->field + off, b->stream};
 		hyb_zfp_decode_args_t d  = {s, rate, b->stream, (float*)b->field + off};
 		bool                  ok = hyb_zfp_encode_cuda(&env, &e) == HYB_OK;
-		CK(cudaMemcpyAsync(dev.data(), b->stream, bytes, cudaMemcpyDeviceToHost, b->st));
+		CK_CUDA(cudaMemcpyAsync(dev.data(), b->stream, bytes, cudaMemcpyDeviceToHost, b->st));
 		ok = ok && hyb_zfp_decode_cuda(&env, &d) == HYB_OK;
-		CK(cudaMemcpyAsync(devback.data(), b->field, n * 4, cudaMemcpyDeviceToHost, b->st));
-		CK(cudaStreamSynchronize(b->st));
+		CK_CUDA(cudaMemcpyAsync(devback.data(), b->field, n * 4, cudaMemcpyDeviceToHost, b->st));
+		CK_CUDA(cudaStreamSynchronize(b->st));
 		ok = ok && memcmp(ref.data(), dev.data(), bytes) == 0 &&
 		     memcmp(back.data(), devback.data(), n * 4) == 0;
 		printf("slab %uD in place (pitch %lld): %s\n", dims, (long long)pitch,
@@ -172,29 +163,29 @@ static double gc_time(gc_bufs* b, int op, const hyb_zfp_field_t* f, double rate,
 	hyb_zfp_encode_args_t e   = {*f, rate, b->field, b->stream};
 	hyb_zfp_decode_args_t d   = {*f, rate, b->stream, b->field};
 	cudaEvent_t           t0, t1;
-	CK(cudaEventCreate(&t0));
-	CK(cudaEventCreate(&t1));
+	CK_CUDA(cudaEventCreate(&t0));
+	CK_CUDA(cudaEventCreate(&t1));
 	std::vector<double> ms;
 	for (int i = 0; i <= reps; i++)
 	{
-		CK(cudaEventRecord(t0, b->st));
+		CK_CUDA(cudaEventRecord(t0, b->st));
 		hyb_status_t st = HYB_OK;
 		if (op == 0)
 			st = hyb_zfp_encode_cuda(&env, &e);
 		else if (op == 1)
 			st = hyb_zfp_decode_cuda(&env, &d);
 		else
-			CK(cudaMemcpyAsync((char*)b->field + b->field_cap / 2, b->field, vbytes,
+			CK_CUDA(cudaMemcpyAsync((char*)b->field + b->field_cap / 2, b->field, vbytes,
 			                   cudaMemcpyDeviceToDevice, b->st));
 		if (st != HYB_OK) return -1;
-		CK(cudaEventRecord(t1, b->st));
-		CK(cudaEventSynchronize(t1));
+		CK_CUDA(cudaEventRecord(t1, b->st));
+		CK_CUDA(cudaEventSynchronize(t1));
 		float t;
-		CK(cudaEventElapsedTime(&t, t0, t1));
+		CK_CUDA(cudaEventElapsedTime(&t, t0, t1));
 		if (i > 0) ms.push_back(t); /* the first run warms up */
 	}
-	CK(cudaEventDestroy(t0));
-	CK(cudaEventDestroy(t1));
+	CK_CUDA(cudaEventDestroy(t0));
+	CK_CUDA(cudaEventDestroy(t1));
 	std::sort(ms.begin(), ms.end());
 	return ms[ms.size() / 2];
 }
@@ -241,16 +232,16 @@ static size_t gc_throughput(gc_bufs* b, bool quick, int reps, FILE* csv)
 			else
 				((double*)host.data())[i] = v;
 		}
-		CK(cudaMemcpy(b->field, host.data(), vbytes, cudaMemcpyHostToDevice));
+		CK_CUDA(cudaMemcpy(b->field, host.data(), vbytes, cudaMemcpyHostToDevice));
 		double enc = gc_time(b, 0, &p.f, p.rate, vbytes, reps);
 		/* the device stream against the host codec's */
 		std::vector<uint64_t> dev(bytes / 8 + 1), ref(bytes / 8 + 1);
-		CK(cudaMemcpy(dev.data(), b->stream, bytes, cudaMemcpyDeviceToHost));
+		CK_CUDA(cudaMemcpy(dev.data(), b->stream, bytes, cudaMemcpyDeviceToHost));
 		hyb_zfp_host_encode(&p.f, p.rate, host.data(), ref.data(), bytes);
 		bool                       exact = memcmp(dev.data(), ref.data(), bytes) == 0;
 		double                     dec   = gc_time(b, 1, &p.f, p.rate, vbytes, reps);
 		std::vector<unsigned char> back(vbytes), hback(vbytes);
-		CK(cudaMemcpy(back.data(), b->field, vbytes, cudaMemcpyDeviceToHost));
+		CK_CUDA(cudaMemcpy(back.data(), b->field, vbytes, cudaMemcpyDeviceToHost));
 		hyb_zfp_host_decode(&p.f, p.rate, ref.data(), bytes, hback.data());
 		exact       = exact && memcmp(back.data(), hback.data(), vbytes) == 0;
 		double copy = gc_time(b, 2, &p.f, p.rate, vbytes, reps);
@@ -298,7 +289,7 @@ int main(int argc, char** argv)
 		return 77;
 	}
 	cudaDeviceProp prop;
-	CK(cudaGetDeviceProperties(&prop, 0));
+	CK_CUDA(cudaGetDeviceProperties(&prop, 0));
 	const bool lib = hyb_zfp_cpu_available();
 	printf("device: %s (sm_%d%d), libzfp: %s\n", prop.name, prop.major, prop.minor,
 	       lib ? hyb_zfp_cpu_version() : "not available (host codec only)");
@@ -308,9 +299,9 @@ int main(int argc, char** argv)
 	   doubled for the copy's destination) */
 	b.field_cap  = (size_t)2 << 30;
 	b.stream_cap = ((size_t)1 << 30) + 64;
-	CK(cudaMalloc(&b.field, b.field_cap));
-	CK(cudaMalloc(&b.stream, b.stream_cap));
-	CK(cudaStreamCreateWithFlags(&b.st, cudaStreamNonBlocking));
+	CK_CUDA(cudaMalloc(&b.field, b.field_cap));
+	CK_CUDA(cudaMalloc(&b.stream, b.stream_cap));
+	CK_CUDA(cudaStreamCreateWithFlags(&b.st, cudaStreamNonBlocking));
 
 	size_t runs  = 0;
 	size_t fails = gc_cases(&b, quick, &runs);
@@ -321,9 +312,9 @@ int main(int argc, char** argv)
 	fails += gc_throughput(&b, quick, reps, csv);
 	if (csv) fclose(csv);
 
-	CK(cudaStreamDestroy(b.st));
-	CK(cudaFree(b.field));
-	CK(cudaFree(b.stream));
+	CK_CUDA(cudaStreamDestroy(b.st));
+	CK_CUDA(cudaFree(b.field));
+	CK_CUDA(cudaFree(b.stream));
 	printf("%s\n", fails ? "FAILED" : "all bit-exact");
 	return fails ? 1 : 0;
 }
