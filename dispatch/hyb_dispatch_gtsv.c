@@ -5,10 +5,12 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/config/hyb_config.h"
+#include "dispatch/hyb_backend_real.h"
 #include "dispatch/hyb_gtsv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
@@ -109,11 +111,37 @@ static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hy
 	hyb_trace_line( &f );
 }
 
-/* The real routine with the original arguments; the seconds since t0. */
+/* A name no library in the process provides (an ILP64 name beside an LP64 LAPACK): the
+   routine of another flavor computes it where its INTEGERs hold the arguments; where they
+   do not, xerbla is told of the first that does not fit, as the reference reports an
+   argument it cannot take, rather than returning with B and INFO untouched. */
+static void hyb_gtsv_substitute( const hyb_call_t* call, const hyb_gtsv_args_t* a )
+{
+	hyb_routine_id_t w  = hyb_real_worker( call->id, HYB_OP_GTSV, a->prec );
+	hyb_status_t     st = w < 0 ? HYB_E_NO_SYMBOL : hyb_invoke_gtsv( w, a );
+	if ( st == HYB_E_INVALID )
+	{
+		const int64_t lo = INT32_MIN, hi = INT32_MAX;
+		const int     arg = a->n < lo || a->n > hi ? 1 : a->nrhs < lo || a->nrhs > hi ? 2 : 7;
+		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, 0x77696465 ), HYB_LOG_SILENT,
+		              "error: %s: no library in the process provides it, and %s cannot hold argument %d; "
+		              "reported to xerbla. Set HYBLAS_CPU_LIB to an ILP64 LAPACK",
+		              hyb_routine_info[call->id].name, hyb_routine_info[w].name, arg );
+		hyb_real_xerbla( call->id, arg );
+	}
+	else if ( st != HYB_OK )
+		hyb_real_missing( call->id );
+}
+
+/* The real routine with the original arguments (or its substitute where the process has
+   none); the seconds since t0. */
 static double hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a, hyb_gtsv_call_t* c,
                                 int timing, double t0, const char* why )
 {
-	call->forward( call );
+	if ( hyb_real_get( call->id ) )
+		call->forward( call );
+	else
+		hyb_gtsv_substitute( call, a );
 	double dt = hyb_now() - t0;
 	hyb_stats_record( call->id, HYB_PATH_CPU, timing ? dt : -1, 8.0 * (double)a->n * (double)a->nrhs, 0 );
 	c->plan = "lapack";

@@ -200,6 +200,11 @@ def gen_header(rows):
         "   symbol cannot be resolved, HYB_E_INVALID when a dimension does not fit the\n"
         "   symbol's integer type or `id` is not a level-3 routine. Thread-safe. */\n"
         "hyb_status_t hyb_invoke_l3( hyb_routine_id_t id, const hyb_l3_args_t* a );\n\n"
+        "/* Call the real Fortran ?gtsv symbol `id` with `a`, INFO written back in the\n"
+        "   caller's width (a->info64). Returns HYB_E_NO_SYMBOL when the symbol cannot\n"
+        "   be resolved, HYB_E_INVALID when n, nrhs or ldb does not fit the symbol's\n"
+        "   integer type or `id` is not such a routine (nothing is called then). */\n"
+        "hyb_status_t hyb_invoke_gtsv( hyb_routine_id_t id, const hyb_gtsv_args_t* a );\n\n"
         "/* Find the routine of flavor `flavor` computing (op, prec); -1 if none. */\n"
         "hyb_routine_id_t hyb_routine_find( int flavor, hyb_op_t op, hyb_prec_t prec );\n\n"
         "#endif\n")
@@ -240,7 +245,8 @@ def gen_invoke_case(row, p, name):
                 call.append(f"&{n}_c")
         elif kind == "int":
             if it == "int32_t":
-                lines.append(f"\t\tif ( a->{n} > INT32_MAX ) return HYB_E_INVALID;\n")
+                low = f" || a->{n} < INT32_MIN" if row.family == "gtsv" else ""
+                lines.append(f"\t\tif ( a->{n} > INT32_MAX{low} ) return HYB_E_INVALID;\n")
             lines.append(f"\t\tconst {it} {n}_i = ({it})a->{n};\n")
             call.append(f"{n}_i" if is_cblas(row.abi) else f"&{n}_i")
         elif kind in ("scal", "rscal"):
@@ -251,12 +257,20 @@ def gen_invoke_case(row, p, name):
             et = elem_t(p)
             cast = f"({et}*)" if kind == "omat" else f"(const {et}*)"
             call.append(f"{cast}a->{n}")
+        elif kind == "info":
+            lines.append(f"\t\t{it} {n}_i = 0;\n")
+            call.append(f"&{n}_i")
         else:
             raise ValueError(f"invoke: unsupported kind {kind}")
     call += ["(hyb_charlen_t)1"] * len(charlens(row))
     lines.append("\t\thyb_guard_enter();\n")
     lines.append(f"\t\tfn( {', '.join(call)} );\n")
-    lines.append("\t\thyb_guard_leave();\n\t\treturn HYB_OK;\n\t}\n")
+    lines.append("\t\thyb_guard_leave();\n")
+    for kind, n in row.args:
+        if kind == "info":
+            lines.append(f"\t\tif ( a->{n} && a->info64 ) *(int64_t*)a->{n} = (int64_t){n}_i;\n"
+                         f"\t\telse if ( a->{n} ) *(int32_t*)a->{n} = (int32_t){n}_i;\n")
+    lines.append("\t\treturn HYB_OK;\n\t}\n")
     return "".join(lines)
 
 
@@ -284,6 +298,12 @@ def gen_source(rows, flavors):
                "\tswitch ( id )\n\t{\n")
     for row, p, _, name in inst:
         if row.family == "l3":
+            out.append(gen_invoke_case(row, p, name))
+    out.append("\tdefault:\n\t\treturn HYB_E_INVALID;\n\t}\n}\n\n")
+    out.append("hyb_status_t hyb_invoke_gtsv( hyb_routine_id_t id, const hyb_gtsv_args_t* a )\n{\n"
+               "\tswitch ( id )\n\t{\n")
+    for row, p, _, name in inst:
+        if row.family == "gtsv" and not is_cblas(row.abi):
             out.append(gen_invoke_case(row, p, name))
     out.append("\tdefault:\n\t\treturn HYB_E_INVALID;\n\t}\n}\n")
     return "".join(out)

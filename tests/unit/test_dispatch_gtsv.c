@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/config/hyb_config.h"
+#include "dispatch/hyb_backend_real.h"
 #include "dispatch/hyb_dispatch.h"
 #include "dispatch/hyb_gtsv_rates.h"
 #include "hyb_routines.h"
@@ -548,8 +549,102 @@ static void test_side_choice( void )
 	dg_rates_clear();
 }
 
+/* The process's real routines as the shim resolves them: LAPACK's LP64 names only (the
+   ILP64 names are missing, as in a process with only an LP64 LAPACK). */
+static void* dg_resolver( hyb_routine_id_t id )
+{
+	if ( id == HYB_R_dgtsv_ ) return (void*)dgtsv_;
+	if ( id == HYB_R_sgtsv_ ) return (void*)sgtsv_;
+	return NULL;
+}
+
+/* XERBLA as the process's handler would receive it. */
+static struct
+{
+	int  calls, info;
+	char name[8];
+} dg_xerbla;
+
+static void dg_fake_xerbla( const char* srname, const int32_t* info, hyb_charlen_t len )
+{
+	dg_xerbla.calls++;
+	dg_xerbla.info = *info;
+	memcpy( dg_xerbla.name, srname, len < 7 ? len : 7 );
+}
+
+static void* dg_name_resolver( const char* name )
+{
+	return strcmp( name, "xerbla_" ) == 0 ? (void*)dg_fake_xerbla : NULL;
+}
+
+static int dg_missing_forwards;
+static void dg_forward_missing( const hyb_call_t* call )
+{
+	(void)call;
+	dg_missing_forwards++;
+}
+
+/* An ILP64 name when the process has only the LP64 LAPACK: a valid call is solved by
+   dgtsv_ with the same X and INFO as LAPACK's (a singular one too), an invalid one reaches
+   xerbla through dgtsv_, and one whose INTEGERs dgtsv_ cannot hold
+   reaches xerbla naming the first of them with B untouched; none reaches the forward that
+   could only log. */
+static void test_ilp64_without_library( void )
+{
+	hyb_real_set_name_resolver( dg_name_resolver );
+	dg_config( "auto", NULL );
+	hyb_t_rng_t rng = hyb_t_rng( 64 );
+	for ( int single = 0; single < 2; single++ )
+		for ( int singular = 0; singular < 2; singular++ )
+		{
+			tgt_sys_t s = tgt_make( &rng, TGT_COL, 300, 2, 1, 2.0 );
+			if ( singular ) s.d[120] = 0, s.dl[119] = 0, s.du[120] = 0; /* column 121 zero */
+			tgt_arr_t       want = tgt_lapack( &s, single );
+			tgt_arr_t       A    = tgt_arrays( &s, single );
+			int64_t         info = 12345;
+			hyb_call_t      call = { single ? HYB_R_sgtsv_64_ : HYB_R_dgtsv_64_, NULL, dg_forward_missing };
+			hyb_gtsv_args_t args = { single ? HYB_PREC_S : HYB_PREC_D, s.n, s.nrhs, A.dl, A.d, A.du, A.b, s.ldb,
+				                     &info, 1 };
+			dg_missing_forwards  = 0;
+			hyb_dispatch_gtsv( &call, &args );
+			CU_ASSERT_EQUAL( dg_missing_forwards, 0 );
+			CU_ASSERT_EQUAL( info, want.info );
+			CU_ASSERT_EQUAL( info != 0, singular );
+			const size_t bytes = (size_t)( s.ldb * s.nrhs ) * ( single ? sizeof( float ) : sizeof( double ) );
+			CU_ASSERT( memcmp( A.b, want.b, bytes ) == 0 ); /* LAPACK itself computed it */
+			tgt_arr_free( &A );
+			tgt_arr_free( &want );
+			tgt_free( &s );
+		}
+	tgt_sys_t s = tgt_make( &rng, TGT_COL, 50, 1, 0, 2.0 );
+	tgt_arr_t A = tgt_arrays( &s, 0 );
+	tgt_arr_t B = tgt_arrays( &s, 0 );
+	int64_t         info = 12345;
+	hyb_call_t      call = { HYB_R_dgtsv_64_, NULL, dg_forward_missing };
+	hyb_gtsv_args_t args = { HYB_PREC_D, s.n, s.nrhs, A.dl, A.d, A.du, A.b, s.ldb, &info, 1 };
+	/* nrhs beyond dgtsv_'s INTEGER: argument 2 to xerbla, nothing written (an invalid call
+	   that fits goes to dgtsv_, whose own XERBLA would stop this program) */
+	memset( &dg_xerbla, 0, sizeof dg_xerbla );
+	args.nrhs = (int64_t)1 << 33;
+	dg_missing_forwards = 0;
+	hyb_dispatch_gtsv( &call, &args );
+	CU_ASSERT_EQUAL( dg_missing_forwards, 0 );
+	CU_ASSERT_EQUAL( dg_xerbla.calls, 1 );
+	CU_ASSERT_EQUAL( dg_xerbla.info, 2 );
+	CU_ASSERT_NSTRING_EQUAL( dg_xerbla.name, "DGTSV ", 6 );
+	CU_ASSERT_EQUAL( info, 12345 );
+	CU_ASSERT( memcmp( A.b, B.b, (size_t)s.ldb * sizeof( double ) ) == 0 );
+	tgt_arr_free( &A );
+	tgt_arr_free( &B );
+	tgt_free( &s );
+	dg_config_end();
+	hyb_real_set_name_resolver( NULL );
+}
+
 static int dg_init( void )
 {
+	hyb_real_set_resolver( dg_resolver );
+	hyb_real_reset();
 	tgt_fails = 0;
 	snprintf( dg_dir, sizeof dg_dir, "/tmp/hyb_test_gtsv_XXXXXX" );
 	if ( mkdtemp( dg_dir ) == NULL ) return 1;
@@ -559,6 +654,8 @@ static int dg_init( void )
 
 static int dg_cleanup( void )
 {
+	hyb_real_set_resolver( NULL );
+	hyb_real_reset();
 	dg_rates_clear();
 	rmdir( dg_dir );
 	return 0;
@@ -572,6 +669,7 @@ static CU_TestInfo hyb_tests_dispatch_gtsv[] = {
 	{ "faults", test_faults },
 	{ "profile", test_profile },
 	{ "side_choice", test_side_choice },
+	{ "ilp64_without_library", test_ilp64_without_library },
 	CU_TEST_INFO_NULL,
 };
 
