@@ -23,8 +23,8 @@ void hyb_copy_pieces( void* dst, const void* src, size_t total, size_t piece, in
    level-3 pipeline applies the call's beta this way while it stores an
    output tile, so that the old tile never crosses PCIe. Ordinary stores:
    each line of dst was just read into the cache, so writing it costs no
-   extra read (with streaming stores, run 21, the update moved 97 GB/s of
-   memory traffic where the copies of the same call shape moved 143). */
+   extra read (with streaming stores the update moved 97 GB/s of memory
+   traffic where the copies of the same call shape moved 143). */
 void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec, const double beta[2] );
 
 /* Order the streaming stores before what follows (an sfence). */
@@ -33,8 +33,8 @@ void hyb_copy_fence( void );
 /* Copies under this size run on the calling thread: waking a team of copy
    threads costs tens of microseconds, more than it saves. Above it one thread
    is far too slow: on the H200 machine (2026-11-21) one thread copied at 6-11
-   GB/s (1 MiB level-3 blocks in run 5, SpMV vectors of 0.3-1.7 MB in run 11),
-   a team of 8 at 37-53 GB/s. */
+   GB/s (1 MiB level-3 blocks, SpMV vectors of 0.3-1.7 MB), a team of 8 at
+   37-53 GB/s. */
 #define HYB_COPY_TEAM_MIN ( (size_t)512 << 10 )
 
 #endif

@@ -303,7 +303,7 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 		hyb_gtsv_split_in_t rin;
 		hyb_gtsv_split_input( a, mode, ndev, threads, split_threads, 1, &rin );
 		hyb_gtsv_split_t rs = hyb_policy_gtsv_split( &rin );
-		/* Only when asked for (HYBLAS_STAGING=register): on the GPU machine (runs 34-35) no
+		/* Only when asked for (HYBLAS_STAGING=register): on the GPU machines no
 		   registered split beat the CPU alone (0.94-1.01x at one right-hand side), and a
 		   split the learned rates predicted 14 % faster with four measured 52 % slower
 		   (registering and unregistering slow the CPU side, which the rates do not carry

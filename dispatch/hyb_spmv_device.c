@@ -383,7 +383,7 @@ static void hyb_report_plan(hyb_spmv_report_t* rep, const hyb_spmv_plan_t* p,
 /* ------------------------------------------------------------ running */
 
 /* Eight threads: fifteen copied the stencil's x no faster (2.5 against 2.7 ms in double,
-   1.6 against 1.6 in single; run 18, 2026-11-21), although the bus probe moves more with
+   1.6 against 1.6 in single; H200 machine, 2026-11-21), although the bus probe moves more with
    fifteen; the chunked copy is not bound by its threads' bandwidth. */
 static int hyb_copy_threads(void)
 {
@@ -472,7 +472,7 @@ static hyb_path_t hyb_run_transient(const hyb_call_t* call, const hyb_spmv_args_
 			                      .df      = df,
 			                      .grouped = !(src->layout == HYB_SPMV_CSR && src->trans)};
 			hyb_spmv_plan_t  qp;
-			/* The statistics pass this test spares comes before any device run (run 13c: a
+			/* The statistics pass this test spares comes before any device run (measured: a
 			   first sighting of the stencil predicted 21 ms, paid 22 ms of statistics). */
 			double t_stats = r.stats_rate > 0 ? (double)src->nnz / r.stats_rate : 0.0;
 			int    keep    = hyb_policy_spmv_plan_opts(&q, &r, HYB_SPMV_FIRST_CALL, &o, &qp) == HYB_OK &&

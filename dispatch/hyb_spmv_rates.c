@@ -210,7 +210,7 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
 	   device alone, or beside a CPU side): the kernel's rate is most of what they share.
 	   Failing that, the mean of the measured kinds: what they share is the transfers and
 	   the device's latencies, and a kind left at 1 would look faster than every measured
-	   one (run 37: auto took an unmeasured ELL or CSR over the measured, faster format). */
+	   one (observed: auto took an unmeasured ELL or CSR over the measured, faster format). */
 	double own[HYB_SPMV_SPANS], sum = 0.0;
 	int    n = 0;
 	for (int k = 0; k < HYB_SPMV_SPANS; k++)

@@ -428,7 +428,7 @@ int hyb_policy_l3_measured_side( const hyb_l3_measured_t* m, int model_side )
 	if ( m->settled ) return m->side;
 	/* The model's side first, all its probes in a row, then the other's:
 	   probes taken in turn put every CPU probe right after a device call,
-	   and a CPU product there can run 10-15 % slower (run 29, n = 256). */
+	   and a CPU product there can run 10-15 % slower (measured at n = 256). */
 	int first = model_side ? 1 : 0;
 	return m->n[first] < HYB_L3_PROBE_CALLS ? first : !first;
 }
@@ -489,7 +489,7 @@ hyb_l3_plan_t hyb_policy_l3_measured_plan( const hyb_l3_plan_t* plan, int side, 
 		o.path     = side ? HYB_PATH_GPU : HYB_PATH_CPU;
 		o.t_plan   = side ? plan->t_gpu : plan->t_cpu;
 	}
-	/* A probe of the model's own side is a probe too (run 60's trace called
+	/* A probe of the model's own side is a probe too (a measured trace called
 	   such CPU probes "below HYBLAS_L3_MIN_FLOPS"). */
 	if ( settled )
 		o.why = side ? "measured: the device is faster for this shape" : "measured: the CPU is faster for this shape";

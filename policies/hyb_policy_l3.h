@@ -77,8 +77,8 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 /* ------------------------------------------------------------ measured choice */
 
 /* Near the boundary the model's two predictions are within a few tens of
-   percent of each other, and so is its error on small calls (run 29: n = 256,
-   CPU 0.30 ms against the device's 0.29; run 42, a slower host: 0.36-0.41
+   percent of each other, and so is its error on small calls (measured at
+   n = 256: CPU 0.30 ms against the device's 0.29; on a slower host 0.36-0.41
    against 0.28-0.35, and the model predicted the CPU faster). A shape that
    comes back is then timed both ways, each side's calls in a row (the
    model's side first), and keeps the faster measured one. Calls whose
@@ -90,14 +90,14 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 /* A settled shape keeps timing its calls: when the median of its last
    HYB_L3_WATCH_CALLS exceeds the other side's probe median by
    HYB_L3_RECHECK, both sides are timed again, at most HYB_L3_REPROBES times
-   a shape (run 47: n = 256 settled on one lucky device probe, 0.27 ms, and
+   a shape (measured: n = 256 settled on one lucky device probe, 0.27 ms, and
    its device calls then took 0.34-0.50 ms against the CPU's 0.30-0.33). */
 #define HYB_L3_WATCH_CALLS 5
 #define HYB_L3_RECHECK 1.15
 #define HYB_L3_REPROBES 3
 /* A shape is also timed both ways once more after its first
    HYB_L3_CONFIRM_CALLS settled calls: the first calls after the device
-   starts can run the CPU slower for a while (run 59, n = 256: CPU calls of
+   starts can run the CPU slower for a while (measured at n = 256: CPU calls of
    0.39-0.63 ms from the shape's 8th call to about its 26th, forced and auto
    alike, 0.31-0.33 before and after), and a probe median taken then makes
    the other side look better for good, since only the settled side is

@@ -33,9 +33,9 @@ void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 	/* COO on 15 of the 16 cores: not measured yet; CSR's rate scaled by 15/16. */
 	r->cpu_coo_bw = 69.0e9;
 	/* One OpenMP parallel region with 16 threads: a few microseconds (estimate; the
-	   benchmark measured 50-58 us under OMP_WAIT_POLICY=PASSIVE, run 13c). */
+	   benchmark measured 50-58 us under OMP_WAIT_POLICY=PASSIVE). */
 	r->cpu_call_s = 5.0e-6;
-	/* One thread copying y out of staging: 310-375 KB in 24-32 us, 10-15 GB/s (run 14's
+	/* One thread copying y out of staging: 310-375 KB in 24-32 us, 10-15 GB/s (a measured
 	   trace, H200 machine, field ycopy_s of device-only calls). */
 	r->core_bw = 1.2e10;
 	/* Host triad, 16 threads: 118 GB/s (ANCHORS.md). */
@@ -43,7 +43,7 @@ void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 	/* Regrouping an unsorted source: bucket pass + sort pass, about 48 bytes of traffic per
 	   entry at the triad rate (estimate; measure with the benchmark). */
 	r->conv_rate = 2.4e9;
-	/* The statistics pass of a grouped source: 22 ms for the stencil's 214 M entries (run 13c,
+	/* The statistics pass of a grouped source: 22 ms for the stencil's 214 M entries (measured,
 	   H200 machine, trace field stats_s). */
 	r->stats_rate = 1.0e10;
 	/* cuSPARSE CSR SpMV on the device, 27-point stencil: 0.95 ms = 2.86 TB/s (ANCHORS.md,
@@ -54,7 +54,7 @@ void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r)
 	/* One dependent device step (a DMA, a kernel after an event): the profile's launch
 	   latency, 8 us on the H200 machine. */
 	r->gpu_step_s = 8.0e-6;
-	/* A device call's host cost outside its device span: 60-95 us in run 14's trace (whole
+	/* A device call's host cost outside its device span: 60-95 us in a measured trace (whole
 	   call less the span and the y copy, small matrices); refitted from every call. */
 	r->gpu_call_s = 60.0e-6;
 	/* Pinned transfers, PCIe gen5 x16: 55.5 GB/s up, 55.4 GB/s down (ANCHORS.md). Pageable
@@ -195,7 +195,7 @@ static double hyb_stage_copy(const hyb_spmv_rates_t* r, double bytes)
 
 /* x up: staged chunk by chunk, each chunk's host copy overlapping the previous chunk's
    DMA (h2d_bw is the slower of the two). An x of one chunk is copied, then sent: on one
-   thread below the copy team's threshold (run 14: 310 KB in 30 us, inside the span). */
+   thread below the copy team's threshold (measured: 310 KB in 30 us, inside the span). */
 static double hyb_x_up(const hyb_spmv_rates_t* r, double vec)
 {
 	if (r->h2d_host_traffic <= 1.0 || vec > (double)HYB_SPMV_X_CHUNK) return vec / r->h2d_bw;
@@ -253,9 +253,9 @@ static double hyb_y_out(const hyb_spmv_rates_t* r, double ybytes)
 
 /* Bytes the merge of a remainder's nrun row sums into y moves: its sums and row numbers,
    and a cache line of y for each of its rows up to the whole of y. Sparse rows each cost a
-   line, not a value (run 40's trace: twotone's 6476 rows at K = 24 took 55 us more after the
-   span than a device-only call, where their values alone predicted 11 us; runs 40-41: the
-   split's K 3x below the best tested). */
+   line, not a value (a measured trace: twotone's 6476 rows at K = 24 took 55 us more after
+   the span than a device-only call, where their values alone predicted 11 us; and the
+   split's K came out 3x below the best tested). */
 static double hyb_merge_bytes(double vec, double vb, int64_t nrun)
 {
 	return (double)nrun * (vb + HYB_IB) + fmin((double)nrun * HYB_LINE, vec);
@@ -272,7 +272,7 @@ static int64_t hyb_nrun(const hyb_spmv_stats_t* st, hyb_spmv_devfmt_t fmt, int64
 }
 
 /* Times of a split given its width K, the entries its device part holds and the rows of its
-   remainder. A call is serial around an overlapped middle (run 14's stage times): the host
+   remainder. A call is serial around an overlapped middle (the measured stage times): the host
    work of a device call, then the CPU side beside the device span, then y out of staging
    and the remainder merged; only the middle overlaps. */
 static void hyb_pred_times(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,

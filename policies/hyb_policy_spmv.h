@@ -19,9 +19,9 @@
 
 /* The kinds of device span the model scales and refits apart: a format's kernel with the
    device alone, or beside a CPU side (a row split's CSR rows, a hybrid's ELL or DIA part),
-   whose transfers share the host memory bus with it. Run 36 (H200): one scale refitted from
-   every span made the device alone look 2.7x slower after a K sweep of ELL hybrids, and auto
-   took a row split that ran 1.3-2x slower than the device alone. */
+   whose transfers share the host memory bus with it. On the H200 machine, one scale
+   refitted from every span made the device alone look 2.7x slower after a K sweep of ELL
+   hybrids, and auto took a row split that ran 1.3-2x slower than the device alone. */
 typedef enum
 {
 	HYB_SPMV_SPAN_CSR = 0,  /* the device alone: CSR, ELL, DIA */

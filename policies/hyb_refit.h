@@ -24,7 +24,7 @@ double hyb_refit_cpu_rate( hyb_prec_t prec );
    returned from a level-3 call of `flops` (noted from HYB_CPU_LIB_THREADED_FLOPS, the
    calls it runs on those threads); hyb_refit_cpu_threads_busy says whether one returned in
    the last HYB_CPU_LIB_SPIN_S seconds, so that host copy threads do not spin beside them
-   (run 24: a device call right after a CPU call took 20-57 ms where it takes 0.3-2 ms,
+   (measured: a device call right after a CPU call took 20-57 ms where it takes 0.3-2 ms,
    when the copy threads spun). Lock-free: the first is on the CPU path of every call. */
 #define HYB_CPU_LIB_SPIN_S 0.25
 #define HYB_CPU_LIB_THREADED_FLOPS 1e7

@@ -13,9 +13,9 @@
      S   length of each timed window (default 0.5 s)
      --pages  only part E: what registering costs by the kind of pages (4 KiB or transparent
               huge pages), with and without cudaHostRegisterReadOnly, and whether the
-              device reads pageable memory directly (the eleventh session's question: could
-              the tridiagonal split's device rows skip both the staging copy and the
-              71-109 ms a GiB that registering 4 KiB pages cost in run 35?)
+              device reads pageable memory directly (could the tridiagonal split's device
+              rows skip both the staging copy and the 71-109 ms a GiB that registering
+              4 KiB pages was measured to cost?)
    Prints one line per measurement: what ran, its GB/s (10^9 bytes a second; a triad counts
    3 arrays, a read sum 1, each copy its bytes once), and the time. Exit 77 without a device. */
 

@@ -357,7 +357,7 @@ static double hyb_gh_elem( hyb_prec_t prec, const void* base, int64_t i )
 }
 
 /* Upload [src, src + bytes) of the application's registered pages: one DMA per
-   registration it crosses (run 33: a copy spanning two was refused); a plain copy if the
+   registration it crosses (a copy spanning two was refused when tried); a plain copy if the
    range cannot be cut (CUDA then stages it itself, synchronously). */
 static hyb_status_t hyb_gh_h2d_pinned( hyb_gh_dev_t* D, char* dst, const char* src, size_t bytes )
 {

@@ -151,7 +151,7 @@ static int hyb_pin_droppable( const hyb_gtsv_pin_t* P )
 
 /* The thread: registers piece after piece, unregistering between them what the uploads no
    longer need; then unregisters behind the uploads until told to stop. Both on this one
-   thread: the device's worker only reports its progress (run 33: unregistering 8 MiB pieces
+   thread: the device's worker only reports its progress (measured: unregistering 8 MiB pieces
    on the worker cost it 220 ms of 430 on a 4 GiB system). */
 static void* hyb_pin_main( void* arg )
 {

@@ -32,7 +32,7 @@ typedef struct
 
 /* Rows a piece registers at once (32 MiB of each double array, a few of the stream's
    chunks): the first piece is registered long before the check ends, and a registration's
-   fixed cost is spread over 8192 pages (run 33: pieces of 2 MiB registered at 86-167 ms a
+   fixed cost is spread over 8192 pages (measured: pieces of 2 MiB registered at 86-167 ms a
    GiB, one call of 1 GiB at 47; pieces of 8 MiB unregistered at 55 ms a GiB, one of 1 GiB
    at 15-18). */
 #define HYB_GTSV_PIN_PIECE_ROWS ( (int64_t)1 << 22 )

@@ -24,7 +24,7 @@
 #define HYB_TILES 8
 #define HYB_TILES_MIN 2
 /* Copy teams spin through calls that copy at least this much (the gain was measured
-   from n = 2048 up, run 19; small calls only risk losing a spinning worker's core). */
+   from n = 2048 up; small calls only risk losing a spinning worker's core). */
 #define HYB_SPIN_MIN_BYTES ( 32.0 * 1048576 )
 /* Storer queue: an entry waits for its download while it holds a tile
    buffer, then for its store while it holds an output staging buffer. */
@@ -824,7 +824,7 @@ static void hyb_worker_teardown( hyb_worker_t* k )
    and uploaded tiles against the stored tiles, an update that applies beta
    counted as 1.5 copies (it reads C as well: three bytes moved per byte
    where a copy moves two). Copies are bound by the threads that run them
-   (gpu_probe_bus, run 15: cores, not the memory bus, limit them), so the
+   (gpu_probe_bus found that cores, not the memory bus, limit them), so the
    threads are divided in this proportion. */
 static double hyb_load_share( const hyb_l3_work_t* w, const int reg[2], double* total )
 {

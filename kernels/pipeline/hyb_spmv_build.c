@@ -466,7 +466,7 @@ void hyb_spmv_cpu_rows(const hyb_spmv_dmat_t* dm, const int* col, const void* va
 	int            use = hyb_build_threads(nthreads, (p[n] - p[0]) + n);
 	/* Parts of equal work, HYB_SPMV_ROW_PARTS a thread, taken in turn: a thread that shares
 	   its core (the change check, the thread driving the device) takes fewer of them instead
-	   of holding up the side (runs 31-32: static parts, one a thread, took 2x the model). */
+	   of holding up the side (measured: static parts, one a thread, took 2x the model). */
 	int64_t cut[HYB_SPMV_ROW_PARTS * 256 + 1];
 	if (use > 256) use = 256;
 	int parts = use > 1 ? use * HYB_SPMV_ROW_PARTS : 1;

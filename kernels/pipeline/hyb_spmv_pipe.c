@@ -393,8 +393,9 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 
 	/* The CPU side (it needs the remainder, complete after the build) takes every core but
 	   this thread's and those of the threads the caller runs beside (the change check). When
-	   the copy team moves x, it starts once x is copied: the two at once share the cores (run
-	   12: the CPU part of a row split on the cores the team left took 2.7x its prediction). */
+	   the copy team moves x, it starts once x is copied: the two at once share the cores
+	   (measured: the CPU part of a row split on the cores the team left took 2.7x its
+	   prediction). */
 	int cpu_side = dm->nrun > 0 || dm->cpu_ptr;
 	int team_x   = hyb_pipe_copy_team(team, (size_t)cx * vb); /* the first chunk is the largest */
 	if (cpu_side)

@@ -38,7 +38,7 @@ def main(report):
             failures.append(f"{name}: {got}, expected {want}")
 
     # Auto ran the CPU path (its ratio to the forced CPU near 1) and the CPU beside it ran 10 %
-    # slower than the CPU-only process (run 51's n = 256): judged by the paired ratio, met.
+    # slower than the CPU-only process (measured at n = 256): judged by the paired ratio, met.
     expect("auto on the CPU, CPU calls slowed among device calls",
            verdict(report, [row("cpu", 3.3e-4), row("hyblas-auto", 3.63e-4), row("hyblas-gpu", 4.5e-4),
                             row("hyblas-cpu", 3.6e-4)], pair=(0.81, 1.01)), "met")
@@ -46,7 +46,7 @@ def main(report):
     expect("the same without paired ratios",
            verdict(report, [row("cpu", 3.3e-4), row("hyblas-auto", 3.63e-4), row("hyblas-gpu", 4.5e-4)]),
            "missed")
-    # Auto ran the device while the CPU beside it was 17 % faster (run 59's n = 256): missed,
+    # Auto ran the device while the CPU beside it was 17 % faster (measured at n = 256): missed,
     # although the CPU-only process was slower than auto.
     expect("auto on the device, CPU beside it faster",
            verdict(report, [row("cpu", 4.6e-4), row("hyblas-auto", 4.16e-4), row("hyblas-gpu", 4.14e-4),
@@ -57,12 +57,12 @@ def main(report):
            verdict(report, [row("cpu", 3.85e-4), row("hyblas-auto", 4.16e-4), row("hyblas-gpu", 4.14e-4),
                             row("hyblas-cpu", 4.6e-4)], pair=(1.0, 0.9)), "missed")
     # Auto and forced device on the same plan, medians 7 % apart but the paired ratio 1.02
-    # (run 59's 2048 beta 0): met; by medians alone: missed.
+    # (measured at 2048 beta 0): met; by medians alone: missed.
     big = 2048
     rows = [row("cpu", 0.145, big), row("hyblas-auto", 3.43e-3, big), row("hyblas-gpu", 3.19e-3, big)]
     expect("same plan, paired", verdict(report, rows, pair=(1.02, "-"), n=big), "met")
     expect("same plan, medians", verdict(report, rows, n=big), "missed")
-    # CPU and device alike in the pair (run 60's n = 256 beta 1: 0.9617 and 0.9615), the
+    # CPU and device alike in the pair (measured at n = 256 beta 1: 0.9617 and 0.9615), the
     # CPU-only process 5 % faster than both. The pair line says auto ran the CPU in all 51
     # timed calls: judged by the paired ratio, met. Without the count the ratios decide, and
     # the device (nearer 1 by 0.0002) is taken: missed. Had auto run the device: missed.

@@ -618,7 +618,8 @@ static void test_measured_choice( void )
 	CU_ASSERT( m.settled && m.side == 0 && m.reprobes == 0 && !m.confirmed );
 	/* The confirming round after HYB_L3_CONFIRM_CALLS settled calls (the one
 	   ignored above does not count): the first probes ran while the CPU was
-	   slow (run 59's start), now the device is the faster side. */
+	   slow (as measured just after the device started), now the device is
+	   the faster side. */
 	hyb_policy_l3_measured_note( &m, 0, 3e-4 );
 	CU_ASSERT( m.settled );
 	hyb_policy_l3_measured_note( &m, 0, 3e-4 );

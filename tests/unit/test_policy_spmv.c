@@ -563,7 +563,7 @@ static void test_span_scales(void)
 }
 
 /* A resident plan pays for its change check when the longer of its product and the check
-   (they run at once) beats the CPU by the margin. Run 36: bbmat's device plan at 0.13 ms
+   (they run at once) beats the CPU by the margin. Measured: bbmat's device plan at 0.13 ms
    against the CPU's 0.29, with a check of about 0.15 ms, kept the CPU when the two were
    added, though the device measured 25-40 % faster with its checks. */
 static void test_pays_check(void)

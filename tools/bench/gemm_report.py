@@ -10,8 +10,8 @@ the median of the per-repetition ratios auto/gpu and auto/cpu ('# pair' lines):
 the calls of a repetition ran milliseconds apart, under the same host. Auto's
 cost against the device is its paired ratio auto/gpu. Against the CPU it is
 the paired ratio auto/cpu where auto ran the CPU path itself in most of its
-timed calls (both then pay alike for running among device calls, run 51's
-n = 256); where auto ran the device, the larger of that ratio and auto over
+timed calls (both then pay alike for running among device calls, as measured
+at n = 256); where auto ran the device, the larger of that ratio and auto over
 the CPU-only process (the CPU path at its best). Which path auto ran is the
 pair line's count of auto calls on the CPU (the library's hyb_calls); in a CSV
 without it, the path whose paired ratio is nearer 1.

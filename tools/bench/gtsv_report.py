@@ -143,7 +143,7 @@ def main(argv):
         tg.append(("15x LAPACK", "not measured", "?"))
     splits = [(sec(t, s), s) for s in SPLITS if sec(t, s)]
     # The CPU alone: through dgtsv_ or its kernels called directly (the same work), the
-    # faster. Run 52 measured the first 18 % slower, run 53's alternated processes 0-11 %:
+    # faster. One sweep measured the first 18 % slower, alternated processes 0-11 %:
     # minutes of the host's drift apart, which against the one made a 1.37x of a 1.12x.
     spike = sec(t, "spike")
     cpu_best = min(x for x in (cpu, spike) if x) if (cpu or spike) else None

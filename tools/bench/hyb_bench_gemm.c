@@ -55,7 +55,7 @@ static fgemm_t other_gemm( char p )
 /* Calls of auto's name (dgemm_, sgemm_, zgemm_) that the library under test
    ran on the CPU alone so far, or -1 where it does not count them (the plain
    BLAS, NVBLAS): the report then knows which path auto took instead of
-   guessing it from the timings (run 60: n = 256, CPU and device 0.38 ms alike
+   guessing it from the timings (measured: n = 256, CPU and device 0.38 ms alike
    in the pair). */
 static long long auto_cpu_calls( char p )
 {
@@ -110,7 +110,7 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
 
 /* The most repetitions a line may ask for, which a pair also reaches while
    it has spent under PAIR_BUDGET_S seconds on one beta (see below). 101:
-   run 60's n = 1024 beta 1, one plan for auto and forced device, had
+   a pair at n = 1024 beta 1, one plan for auto and forced device, had
    per-repetition ratios from 0.71 to 1.54 and a median of 51 of them at
    1.08; the median's spread falls as the square root of the count. */
 #define PAIR_REPS 101
@@ -120,7 +120,7 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
    and the CPU-only process gives their time). */
 #define PAIR_CPU_MAX_S 0.05
 /* ... and tries one only up to this many flops (one untimed CPU call of
-   n = 16384 takes 70 s on the GPU machine's CPU library: run 54). */
+   n = 16384 was measured at 70 s on the GPU machine's CPU library). */
 #define PAIR_CPU_MAX_FLOPS 1e10
 /* Untimed calls of auto alone before the pair's timed ones (see below), on
    calls up to PAIR_AUTO_WARM_FLOPS (where CPU and device come near each
@@ -216,7 +216,7 @@ static int cmpd( const void* a, const void* b )
 }
 
 /* The median of x[0..n) (sorts x); of an even count, the mean of the middle
-   two (run 47: the upper one of 2 calls made a +8 % of a +4 %). */
+   two (measured: the upper one of 2 calls made a +8 % of a +4 %). */
 static double median( double* x, int n )
 {
 	qsort( x, (size_t)n, sizeof *x, cmpd );
@@ -271,25 +271,25 @@ int main( int argc, char** argv )
 			/* One untimed call first through each interface: device contexts,
 			   staging buffers and library handles are created on first use,
 			   in every library under test (NVBLAS too). The plain CPU library
-			   needs none. Then the interfaces alternate call by call: run 42
-			   timed them in blocks instead, and the same plan measured up to
-			   12 % apart from block to block (the host's staging copies drift);
-			   alternating cancels that. Each interface follows each other one
-			   equally often (a CPU product at n = 256 runs 10-15 % slower right
-			   after a device call, run 29). */
+			   needs none. Then the interfaces alternate call by call: timed in
+			   blocks, the same plan measured up to 12 % apart from block to
+			   block (the host's staging copies drift); alternating cancels
+			   that. Each interface follows each other one equally often (a CPU
+			   product at n = 256 runs 10-15 % slower right after a device
+			   call). */
 			if ( strcmp( label, "cpu" ) != 0 )
 				for ( int e = 0; e < entries; e++ ) product( e, p, M, N, K, alpha, A, B, beta, C );
 			/* Then auto alone, PAIR_AUTO_WARM untimed calls in a row: a library
 			   that learns from a repeated shape (hyblas times both sides of
 			   one near its boundary) learns as in a program that calls it
-			   alone, not among the forced calls (run 59: its CPU probes, each
+			   alone, not among the forced calls (measured: its CPU probes, each
 			   right after a forced-device call, took 0.51-0.63 ms against
 			   0.33-0.35 and it settled on the device, 17 % slower). */
 			if ( pair && flops <= PAIR_AUTO_WARM_FLOPS )
 				for ( int w = 0; w < PAIR_AUTO_WARM; w++ ) product( 0, p, M, N, K, alpha, A, B, beta, C );
 			/* Forced CPU in the pair too, where cheap: auto's CPU calls then
 			   run among the same interleaved device calls as the CPU path
-			   they are compared with (run 51: n = 256 beta 1, auto on the
+			   they are compared with (measured: n = 256 beta 1, auto on the
 			   CPU at 0.36 ms among device calls against the CPU-only
 			   process's 0.33, a +7.5 % that no choice of auto's made). */
 			if ( pair && flops <= PAIR_CPU_MAX_FLOPS && other_is_cpu( p ) )
@@ -299,12 +299,13 @@ int main( int argc, char** argv )
 				if ( now() - tc < PAIR_CPU_MAX_S ) entries = 3;
 			}
 			/* Auto against forced device is a comparison of medians to 5 %, and
-			   one plan's calls spread +-7 % (run 44, n = 4096: 14.1-16.3 ms, the
-			   host's staging copies) and more on small calls (run 50, n = 1024:
+			   one plan's calls spread +-7 % (measured at n = 4096: 14.1-16.3 ms,
+			   the host's staging copies) and more on small calls (n = 1024:
 			   1.0-2.5 ms): the pair goes on past the line's count, up to
 			   PAIR_REPS, while it has spent under PAIR_BUDGET_S, so that two
-			   medians of one plan differ by about 1 % rather than 2-6 % (run 44's
-			   two misses and run 50's n = 1024 and 4096 x 4096 x 256 were such). */
+			   medians of one plan differ by about 1 % rather than 2-6 % (misses
+			   measured at n = 4096 beta 1, 12288 beta 0, 1024 and 4096 x 4096 x
+			   256 were such). */
 			double    start    = now();
 			long long cpu_from = auto_cpu_calls( p );
 			for ( int r = 0; r < ( pair ? PAIR_REPS : nrep ); r++ )

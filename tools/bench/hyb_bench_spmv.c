@@ -352,9 +352,9 @@ static void hb_bench_matrix(hb_mat_t* M, int is_seed)
 		   included) exactly twice: a call's time depends on the one before it (a device
 		   call right after a CPU product copies y into lines the CPU's team left in other
 		   cores' caches, about 50 us more on a 0.2 ms call; a CPU product after a device
-		   call wakes its team). Runs 36-39 took the orders 012, 021, 102, 120, 201, 210,
-		   which put a CPU product before auto in half the rounds and before GPU only in a
-		   third: 4-6 % against auto on the small matrices. Whole cycles of six rounds. */
+		   call wakes its team). The orders 012, 021, 102, 120, 201, 210 taken in turn put a
+		   CPU product before auto in half the rounds and before GPU only in a third: a
+		   measured 4-6 % against auto on the small matrices. Whole cycles of six rounds. */
 		static const char* const modes[3]    = {"cpu", "gpu", "auto"};
 		static const int         order[6][3] = {{0, 1, 2}, {2, 0, 1}, {1, 0, 2},
 		                                        {2, 1, 0}, {0, 2, 1}, {1, 2, 0}};

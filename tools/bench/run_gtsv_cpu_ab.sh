@@ -4,12 +4,13 @@
 # on the GPU machine: processes of hyb_bench_gtsv alternated ROUNDS times (default 3) on
 # SPEC, label `spike` (hyb_?gtsv_check + hyb_?gtsv_cpu_spike, no preload; its check and solve
 # times apart as '#' lines) and label `hyblas-cpu` (dgtsv_ under LD_PRELOAD, HYBLAS_MODE=cpu;
-# its trace gives check_s and cpu_s). Run 52's full sweep measured the second 18-25 % slower
-# in double (849 against 1036 M rows/s at n = 2^27) and not in single: this tells a cost of
-# the path from the host's drift over the minutes between the two labels. Run 53 measured the
-# path 0-11 % slower in five of six double cases: a third process per round, the direct call
-# with libhyblas preloaded (HYBLAS_MODE=cpu; label `spike`, nothing intercepted), tells
-# whether the preloaded library's presence or the path through dgtsv_ costs it.
+# its trace gives check_s and cpu_s). A full sweep measured the second 18-25 % slower in
+# double (849 against 1036 M rows/s at n = 2^27) and not in single: this tells a cost of the
+# path from the host's drift over the minutes between the two labels. Alternated processes
+# measured the path 0-11 % slower in five of six double cases: a third process per round,
+# the direct call with libhyblas preloaded (HYBLAS_MODE=cpu; label `spike`, nothing
+# intercepted), tells whether the preloaded library's presence or the path through dgtsv_
+# costs it.
 #   OUT=... STAGE=$PWD/.stage tools/bench/run_gtsv_cpu_ab.sh tools/bench/gtsv_split_focus.txt
 set -u
 SPEC=${1:-$(dirname "$0")/gtsv_split_focus.txt}
