@@ -89,7 +89,8 @@ static size_t hyb_head( const void* dst, size_t es, size_t count )
 	return bytes / es < count ? bytes / es : count;
 }
 
-void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec, const double beta[2] )
+void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec,
+                      const double beta[2] )
 {
 	size_t      es   = hyb_prec_size( prec );
 	size_t      head = hyb_head( dst, es, count );
@@ -104,7 +105,7 @@ void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec,
 	{
 	case HYB_PREC_S:
 	{
-		float  b = (float)beta[0];
+		float b = (float)beta[0];
 		hyb_update_s( (float*)d, (const float*)s, head, b );
 		__m128 vb = _mm_set1_ps( b );
 		for ( size_t i = head; i < head + body; i += 4 )
@@ -118,7 +119,7 @@ void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec,
 	}
 	case HYB_PREC_D:
 	{
-		double  b = beta[0];
+		double b = beta[0];
 		hyb_update_d( (double*)d, (const double*)s, head, b );
 		__m128d vb = _mm_set1_pd( b );
 		for ( size_t i = head; i < head + body; i += 2 )
@@ -176,14 +177,23 @@ void hyb_copy_stream( void* dst, const void* src, size_t bytes )
 	memcpy( dst, src, bytes );
 }
 
-void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec, const double beta[2] )
+void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec,
+                      const double beta[2] )
 {
 	switch ( prec )
 	{
-	case HYB_PREC_S: hyb_update_s( dst, src, count, (float)beta[0] ); break;
-	case HYB_PREC_D: hyb_update_d( dst, src, count, beta[0] ); break;
-	case HYB_PREC_C: hyb_update_c( dst, src, count, (float)beta[0], (float)beta[1] ); break;
-	default: hyb_update_z( dst, src, count, beta[0], beta[1] ); break;
+	case HYB_PREC_S:
+		hyb_update_s( dst, src, count, (float)beta[0] );
+		break;
+	case HYB_PREC_D:
+		hyb_update_d( dst, src, count, beta[0] );
+		break;
+	case HYB_PREC_C:
+		hyb_update_c( dst, src, count, (float)beta[0], (float)beta[1] );
+		break;
+	default:
+		hyb_update_z( dst, src, count, beta[0], beta[1] );
+		break;
 	}
 }
 

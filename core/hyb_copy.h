@@ -16,7 +16,8 @@ void hyb_copy_stream( void* dst, const void* src, size_t bytes );
 
 /* Pieces [b, e) of a copy of `total` contiguous bytes cut into pieces of `piece` bytes
    (the last one shorter), then a fence: the body of a team run over a chunked copy. */
-void hyb_copy_pieces( void* dst, const void* src, size_t total, size_t piece, int64_t b, int64_t e );
+void hyb_copy_pieces( void* dst, const void* src, size_t total, size_t piece, int64_t b,
+                      int64_t e );
 
 /* dst := beta dst + src for `count` elements of precision `prec` (beta is
    complex for c and z; its imaginary part is ignored for s and d). The
@@ -25,7 +26,8 @@ void hyb_copy_pieces( void* dst, const void* src, size_t total, size_t piece, in
    each line of dst was just read into the cache, so writing it costs no
    extra read (with streaming stores the update moved 97 GB/s of memory
    traffic where the copies of the same call shape moved 143). */
-void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec, const double beta[2] );
+void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec,
+                      const double beta[2] );
 
 /* Order the streaming stores before what follows (an sfence). */
 void hyb_copy_fence( void );

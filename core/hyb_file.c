@@ -221,7 +221,8 @@ void hyb_sink_set( hyb_sink_t* s, const char* path )
 	if ( path == NULL || path[0] == '\0' ) return;
 	if ( strlen( path ) >= sizeof s->path )
 	{
-		snprintf( s->why, sizeof s->why, "the path is longer than %zu characters", sizeof s->path - 1 );
+		snprintf( s->why, sizeof s->why, "the path is longer than %zu characters",
+		          sizeof s->path - 1 );
 		atomic_store( &s->fd, HYB_SINK_FAILED );
 		return;
 	}
@@ -253,13 +254,14 @@ static int hyb_sink_open( hyb_sink_t* s )
 		return -1;
 	}
 	/* O_NONBLOCK: opening a FIFO for writing would wait for a reader. */
-	int fd = open( s->path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
+	int fd = open( s->path,
+	               O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
 	               0644 );
 	if ( fd < 0 )
 	{
 		int err = errno;
 		snprintf( s->why, sizeof s->why, "%s",
-		          err == ELOOP ? "a symbolic link; name the file itself"
+		          err == ELOOP   ? "a symbolic link; name the file itself"
 		          : err == ENXIO ? "a FIFO, not a regular file"
 		                         : strerror( err ) );
 		return -1;

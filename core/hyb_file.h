@@ -84,7 +84,10 @@ typedef struct
 #define HYB_SINK_NONE   ( -1 ) /* no file named */
 #define HYB_SINK_LAZY   ( -2 ) /* named, opened at the next write */
 #define HYB_SINK_FAILED ( -3 ) /* refused or not openable: writes fail */
-#define HYB_SINK_INIT   { .fd = HYB_SINK_NONE, .busy = ATOMIC_FLAG_INIT }
+#define HYB_SINK_INIT                                                                              \
+	{                                                                                              \
+		.fd = HYB_SINK_NONE, .busy = ATOMIC_FLAG_INIT                                              \
+	}
 
 /* Name the sink's file (NULL or "" for none); nothing is opened now.
    "/dev/stderr" and "/dev/stdout" mean the process's descriptors 2 and 1,

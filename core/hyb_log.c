@@ -47,7 +47,8 @@ int hyb_log_level( void )
    newline, into buf; returns its length. */
 static size_t hyb_log_format( char* buf, size_t cap, const char* fmt, va_list ap )
 {
-	int len = snprintf( buf, cap, "[hyblas %ld:%ld] ", (long)getpid(), (long)syscall( SYS_gettid ) );
+	int len =
+	    snprintf( buf, cap, "[hyblas %ld:%ld] ", (long)getpid(), (long)syscall( SYS_gettid ) );
 	if ( len < 0 ) return 0;
 	int body = vsnprintf( buf + len, cap - (size_t)len - 1, fmt, ap );
 	if ( body < 0 ) return 0;
@@ -57,8 +58,10 @@ static size_t hyb_log_format( char* buf, size_t cap, const char* fmt, va_list ap
 	return n;
 }
 
-__attribute__( ( format( printf, 3, 4 ) ) ) static size_t hyb_log_format_args( char* buf, size_t cap,
-                                                                               const char* fmt, ... )
+__attribute__( ( format( printf, 3, 4 ) ) ) static size_t hyb_log_format_args( char*       buf,
+                                                                               size_t      cap,
+                                                                               const char* fmt,
+                                                                               ... )
 {
 	va_list ap;
 	va_start( ap, fmt );
@@ -82,9 +85,10 @@ static void hyb_log_write_line( const char* fmt, va_list ap )
 		if ( refused )
 		{
 			char   warn[1024 + HYB_FILE_PATH_MAX];
-			size_t wn = hyb_log_format_args( warn, sizeof warn,
-			                                 "warning: HYBLAS_LOG_FILE=%s is not used (%s); logging to stderr",
-			                                 hyb_log_sink.path, hyb_log_sink.why );
+			size_t wn = hyb_log_format_args(
+			    warn, sizeof warn,
+			    "warning: HYBLAS_LOG_FILE=%s is not used (%s); logging to stderr",
+			    hyb_log_sink.path, hyb_log_sink.why );
 			ssize_t w = write( STDERR_FILENO, warn, wn );
 			(void)w;
 		}

@@ -36,13 +36,14 @@ int hyb_log_level( void );
    "[hyblas pid:tid] ". Thread-safe and async-signal-tolerant enough for
    atfork handlers (no allocation, no locks). */
 void hyb_log_emit( int level, const char* fmt, ... ) __attribute__( ( format( printf, 2, 3 ) ) );
-void hyb_log_vemit( int level, const char* fmt, va_list ap ) __attribute__( ( format( printf, 2, 0 ) ) );
+void hyb_log_vemit( int level, const char* fmt, va_list ap )
+    __attribute__( ( format( printf, 2, 0 ) ) );
 
 /* Emit once per distinct key for the life of the process (keys are hashes of
    whatever identifies the condition, e.g. routine id and reason). Returns 1
    if the line was emitted. */
 int hyb_log_once( uint64_t key, int level, const char* fmt, ... )
-	__attribute__( ( format( printf, 3, 4 ) ) );
+    __attribute__( ( format( printf, 3, 4 ) ) );
 
 /* Write a line unconditionally (used for the exit report and for errors that
    must be seen whatever the level). */
@@ -51,10 +52,9 @@ void hyb_log_always( const char* fmt, ... ) __attribute__( ( format( printf, 1, 
 /* FNV-1a hash of a string, for hyb_log_once keys. */
 uint64_t hyb_hash_str( const char* s, uint64_t seed );
 
-#define HYB_LOG( level, ... ) \
-	do \
-	{ \
-		if ( hyb_log_level() >= ( level ) ) hyb_log_emit( level, __VA_ARGS__ ); \
+#define HYB_LOG( level, ... )                                                                      \
+	do {                                                                                           \
+		if ( hyb_log_level() >= ( level ) ) hyb_log_emit( level, __VA_ARGS__ );                    \
 	} while ( 0 )
 
 #endif

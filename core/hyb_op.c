@@ -48,8 +48,8 @@ static int hyb_op_name_ok( const char* s )
 	for ( size_t i = 0; i < n; i++ )
 	{
 		char c = s[i];
-		if ( !( ( c >= 'a' && c <= 'z' ) || ( c >= 'A' && c <= 'Z' ) || ( c >= '0' && c <= '9' ) || c == '_' ||
-		        c == '.' || c == '-' ) )
+		if ( !( ( c >= 'a' && c <= 'z' ) || ( c >= 'A' && c <= 'Z' ) || ( c >= '0' && c <= '9' ) ||
+		        c == '_' || c == '.' || c == '-' ) )
 			return 0;
 	}
 	return 1;
@@ -72,7 +72,7 @@ hyb_op_id_t hyb_op_register( const char* name, const char* family )
 	hyb_op_id_t id = hyb_op_find( name );
 	if ( id != HYB_OP_NONE || !hyb_op_name_ok( name ) ) return id;
 	pthread_mutex_lock( &hyb_op_mu );
-	id = hyb_op_find( name ); /* another thread may have registered it meanwhile */
+	id    = hyb_op_find( name ); /* another thread may have registered it meanwhile */
 	int n = atomic_load( &hyb_op_next );
 	if ( id == HYB_OP_NONE && n < HYB_OP_EXT_MAX )
 	{

@@ -11,7 +11,7 @@ typedef int hyb_op_id_t;
 /* Extension operations get ids from HYB_OP_EXT_BASE on, so that the intercepted
    routines keep theirs (0 .. routines - 1) whatever registers first. */
 #define HYB_OP_EXT_BASE 65536
-#define HYB_OP_EXT_MAX 256
+#define HYB_OP_EXT_MAX  256
 #define HYB_OP_NAME_MAX 48
 
 /* The id of operation `name` of `family` ("stencil.run", "stencil"), registering it on

@@ -26,5 +26,6 @@ int hyb_secure_mode( void )
 
 void hyb_secure_force_for_test( int secure )
 {
-	atomic_store_explicit( &hyb_secure_forced, secure < 0 ? -1 : secure != 0, memory_order_relaxed );
+	atomic_store_explicit( &hyb_secure_forced, secure < 0 ? -1 : secure != 0,
+	                       memory_order_relaxed );
 }

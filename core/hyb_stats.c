@@ -28,7 +28,7 @@ static hyb_routine_stats_t* hyb_stats_tab;
 static int                  hyb_stats_n;
 static hyb_routine_stats_t  hyb_stats_ext[HYB_OP_EXT_MAX]; /* by extension op id */
 static atomic_int           hyb_stats_timing_v;
-static atomic_int           hyb_trace_fd = -1;            /* a descriptor given by a test */
+static atomic_int           hyb_trace_fd   = -1;            /* a descriptor given by a test */
 static hyb_sink_t           hyb_trace_sink = HYB_SINK_INIT; /* HYBLAS_TRACE, opened lazily */
 static char                 hyb_device_note[256];
 
@@ -54,7 +54,8 @@ void hyb_stats_init_traced( int nroutines, const char* const* names, const char*
 	/* Opened at the first traced call, not now: a descriptor opened before
 	   main would be closed by a program that closes what it inherited. */
 	hyb_sink_set( &hyb_trace_sink, trace );
-	if ( hyb_sink_active( &hyb_trace_sink ) ) atomic_store( &hyb_stats_timing_v, 1 );
+	if ( hyb_sink_active( &hyb_trace_sink ) )
+		atomic_store( &hyb_stats_timing_v, 1 );
 	else if ( trace && trace[0] )
 		HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_TRACE=%s cannot be used (%s); no trace", trace,
 		         hyb_trace_sink.why );
@@ -69,7 +70,8 @@ int hyb_stats_timing( void )
 static hyb_routine_stats_t* hyb_stats_entry( int id )
 {
 	if ( id >= 0 && id < hyb_stats_n && hyb_stats_tab ) return &hyb_stats_tab[id];
-	if ( id >= HYB_OP_EXT_BASE && id - HYB_OP_EXT_BASE < hyb_op_ext_count() ) return &hyb_stats_ext[id - HYB_OP_EXT_BASE];
+	if ( id >= HYB_OP_EXT_BASE && id - HYB_OP_EXT_BASE < hyb_op_ext_count() )
+		return &hyb_stats_ext[id - HYB_OP_EXT_BASE];
 	return NULL;
 }
 
@@ -148,7 +150,8 @@ void hyb_stats_report( void )
 	uint64_t any = 0;
 	for ( int i = 0; i < nops && any == 0; i++ )
 	{
-		hyb_routine_stats_t* r = hyb_stats_entry( i < hyb_stats_n ? i : HYB_OP_EXT_BASE + i - hyb_stats_n );
+		hyb_routine_stats_t* r =
+		    hyb_stats_entry( i < hyb_stats_n ? i : HYB_OP_EXT_BASE + i - hyb_stats_n );
 		for ( int p = 0; r && p < HYB_PATH_COUNT; p++ ) any += atomic_load( &r->calls[p] );
 	}
 	if ( any == 0 ) return;
@@ -172,22 +175,25 @@ void hyb_stats_report( void )
 		double pct[HYB_PATH_COUNT];
 		for ( int p = 0; p < HYB_PATH_COUNT; p++ )
 			pct[p] = 100.0 * (double)atomic_load( &r->calls[p] ) / (double)calls;
-		double secs = (double)nanos * 1e-9;
-		double gfs  = secs > 0 ? (double)fl / secs * 1e-9 : 0;
-		char   pm[32] = "-";
-		uint64_t pc = atomic_load( &r->pred_calls );
+		double   secs   = (double)nanos * 1e-9;
+		double   gfs    = secs > 0 ? (double)fl / secs * 1e-9 : 0;
+		char     pm[32] = "-";
+		uint64_t pc     = atomic_load( &r->pred_calls );
 		if ( pc )
 			snprintf( pm, sizeof pm, "%.2f",
-			          (double)atomic_load( &r->pred_nanos ) / (double)( atomic_load( &r->meas_nanos ) + 1 ) );
-		hyb_log_always( "report: %-22s %9llu %6.1f %6.1f %6.1f %6llu %10.4f %10.2f %9s", hyb_op_name_of( id ),
-		                (unsigned long long)calls, pct[HYB_PATH_CPU], pct[HYB_PATH_GPU], pct[HYB_PATH_SPLIT],
+			          (double)atomic_load( &r->pred_nanos ) /
+			              (double)( atomic_load( &r->meas_nanos ) + 1 ) );
+		hyb_log_always( "report: %-22s %9llu %6.1f %6.1f %6.1f %6llu %10.4f %10.2f %9s",
+		                hyb_op_name_of( id ), (unsigned long long)calls, pct[HYB_PATH_CPU],
+		                pct[HYB_PATH_GPU], pct[HYB_PATH_SPLIT],
 		                (unsigned long long)atomic_load( &r->fallbacks ), secs, gfs, pm );
 		tot_s += secs;
 		tot_f += (double)fl;
 		tot_calls += calls;
 	}
-	hyb_log_always( "report: %-22s %9llu %6s %6s %6s %6s %10.4f %10.2f", "total", (unsigned long long)tot_calls,
-	                "", "", "", "", tot_s, tot_s > 0 ? tot_f / tot_s * 1e-9 : 0.0 );
+	hyb_log_always( "report: %-22s %9llu %6s %6s %6s %6s %10.4f %10.2f", "total",
+	                (unsigned long long)tot_calls, "", "", "", "", tot_s,
+	                tot_s > 0 ? tot_f / tot_s * 1e-9 : 0.0 );
 	if ( hyb_device_note[0] ) hyb_log_always( "report: device: %s", hyb_device_note );
 	if ( !hyb_stats_timing() ) hyb_log_always( "report: (calls were not timed)" );
 }

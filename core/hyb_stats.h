@@ -18,7 +18,8 @@ void hyb_stats_init( int nroutines, const char* const* names, int report, int tr
    file is opened at the first trace line and checked before each (core/hyb_file.h,
    sinks); one that cannot be used is warned about once. The core knows no routine table:
    the caller passes the names (dispatch/hyb_dispatch.h, hyb_stats_init_routines). */
-void hyb_stats_init_traced( int nroutines, const char* const* names, const char* trace, int report );
+void hyb_stats_init_traced( int nroutines, const char* const* names, const char* trace,
+                            int report );
 
 /* Whether calls must be timed (report or trace enabled). One load. */
 int hyb_stats_timing( void );

@@ -6,7 +6,9 @@ const char* hyb_status_string( hyb_status_t s )
 {
 	switch ( s )
 	{
-#define HYB_STATUS_MSG( name, value, msg ) case name: return msg;
+#define HYB_STATUS_MSG( name, value, msg )                                                         \
+	case name:                                                                                     \
+		return msg;
 		HYB_STATUS_LIST( HYB_STATUS_MSG )
 #undef HYB_STATUS_MSG
 	}
@@ -17,7 +19,9 @@ const char* hyb_status_name( hyb_status_t s )
 {
 	switch ( s )
 	{
-#define HYB_STATUS_NAME( name, value, msg ) case name: return #name;
+#define HYB_STATUS_NAME( name, value, msg )                                                        \
+	case name:                                                                                     \
+		return #name;
 		HYB_STATUS_LIST( HYB_STATUS_NAME )
 #undef HYB_STATUS_NAME
 	}

@@ -5,20 +5,20 @@
 
 /* X-macro: code, value, message. Add new codes here only; the message table
    and the name table are generated from this list. */
-#define HYB_STATUS_LIST( X ) \
-	X( HYB_OK,               0,  "success" ) \
-	X( HYB_E_INVALID,       -1,  "invalid argument" ) \
-	X( HYB_E_NO_MEMORY,     -2,  "out of memory" ) \
-	X( HYB_E_DEVICE,        -3,  "device error" ) \
-	X( HYB_E_NOT_SUPPORTED, -4,  "not supported by this backend" ) \
-	X( HYB_E_NO_DEVICE,     -5,  "no device available" ) \
-	X( HYB_E_NO_SYMBOL,     -6,  "real library symbol not found" ) \
-	X( HYB_E_IO,            -7,  "input/output error" ) \
-	X( HYB_E_PARSE,         -8,  "parse error" ) \
-	X( HYB_E_AGAIN,         -9,  "not ready yet" ) \
-	X( HYB_E_INJECTED,      -10, "injected fault" ) \
-	X( HYB_E_FORBIDDEN,     -11, "device use forbidden in this process (after fork)" ) \
-	X( HYB_E_ABI,           -12, "plugin ABI mismatch" )
+#define HYB_STATUS_LIST( X )                                                                       \
+	X( HYB_OK, 0, "success" )                                                                      \
+	X( HYB_E_INVALID, -1, "invalid argument" )                                                     \
+	X( HYB_E_NO_MEMORY, -2, "out of memory" )                                                      \
+	X( HYB_E_DEVICE, -3, "device error" )                                                          \
+	X( HYB_E_NOT_SUPPORTED, -4, "not supported by this backend" )                                  \
+	X( HYB_E_NO_DEVICE, -5, "no device available" )                                                \
+	X( HYB_E_NO_SYMBOL, -6, "real library symbol not found" )                                      \
+	X( HYB_E_IO, -7, "input/output error" )                                                        \
+	X( HYB_E_PARSE, -8, "parse error" )                                                            \
+	X( HYB_E_AGAIN, -9, "not ready yet" )                                                          \
+	X( HYB_E_INJECTED, -10, "injected fault" )                                                     \
+	X( HYB_E_FORBIDDEN, -11, "device use forbidden in this process (after fork)" )                 \
+	X( HYB_E_ABI, -12, "plugin ABI mismatch" )
 
 typedef enum
 {

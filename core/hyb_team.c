@@ -18,10 +18,10 @@
 
 struct hyb_team_s
 {
-	int             nthreads;
-	pthread_t*      threads;
-	pthread_mutex_t mu;
-	pthread_cond_t  go, done;
+	int              nthreads;
+	pthread_t*       threads;
+	pthread_mutex_t  mu;
+	pthread_cond_t   go, done;
 	_Atomic uint64_t generation;
 	_Atomic int      remaining;
 	_Atomic int      quit;
@@ -32,7 +32,7 @@ struct hyb_team_s
 	   `parked` until hyb_team_use lets them in. Changed only between runs. */
 	_Atomic int      use;
 	_Atomic uint64_t use_generation; /* the generation when `use` last changed */
-	int              held_n; /* workers counted as spinning by the current hold */
+	int              held_n;         /* workers counted as spinning by the current hold */
 	pthread_cond_t   parked;
 	/* the current run, written before generation is bumped */
 	int     nrun; /* its workers: use at the time of the run */
@@ -88,7 +88,8 @@ static uint64_t hyb_team_next( hyb_team_t* t, int rank, uint64_t seen )
 		if ( rank > atomic_load( &t->use ) && !atomic_load( &t->quit ) )
 		{
 			pthread_mutex_lock( &t->mu );
-			while ( rank > atomic_load( &t->use ) && !atomic_load( &t->quit ) ) pthread_cond_wait( &t->parked, &t->mu );
+			while ( rank > atomic_load( &t->use ) && !atomic_load( &t->quit ) )
+				pthread_cond_wait( &t->parked, &t->mu );
 			pthread_mutex_unlock( &t->mu );
 			/* The runs that count this worker come after it was let in; the caller waits
 			   for it before posting another, so it cannot miss one. */
@@ -104,8 +105,8 @@ static uint64_t hyb_team_next( hyb_team_t* t, int rank, uint64_t seen )
 		}
 		pthread_mutex_lock( &t->mu );
 		atomic_fetch_add( &t->sleepers, 1 );
-		while ( atomic_load( &t->generation ) == seen && !atomic_load( &t->quit ) && !atomic_load( &t->held ) &&
-		        rank <= atomic_load( &t->use ) )
+		while ( atomic_load( &t->generation ) == seen && !atomic_load( &t->quit ) &&
+		        !atomic_load( &t->held ) && rank <= atomic_load( &t->use ) )
 			pthread_cond_wait( &t->go, &t->mu );
 		atomic_fetch_sub( &t->sleepers, 1 );
 		pthread_mutex_unlock( &t->mu );
@@ -201,7 +202,8 @@ static int hyb_team_cores( void )
 	int                c = atomic_load( &cores );
 	if ( c > 0 ) return c;
 	cpu_set_t set;
-	c = sched_getaffinity( 0, sizeof set, &set ) == 0 ? CPU_COUNT( &set ) : (int)sysconf( _SC_NPROCESSORS_ONLN );
+	c = sched_getaffinity( 0, sizeof set, &set ) == 0 ? CPU_COUNT( &set )
+	                                                  : (int)sysconf( _SC_NPROCESSORS_ONLN );
 	if ( c < 1 ) c = 1;
 	atomic_store( &cores, c );
 	return c;
@@ -227,7 +229,8 @@ void hyb_team_release( hyb_team_t* t )
 {
 	if ( t == NULL ) return;
 	int prev = 1;
-	if ( atomic_compare_exchange_strong( &t->held, &prev, 0 ) ) atomic_fetch_sub( &hyb_team_spinning, t->held_n );
+	if ( atomic_compare_exchange_strong( &t->held, &prev, 0 ) )
+		atomic_fetch_sub( &hyb_team_spinning, t->held_n );
 }
 
 void hyb_team_run( hyb_team_t* t, int64_t n, void ( *fn )( void* arg, int64_t begin, int64_t end ),

@@ -10,10 +10,11 @@ void hyb_trace_line( const hyb_trace_fields_t* f )
 {
 	char        line[2048];
 	const char* name = hyb_op_name_of( f->op );
-	int         n    = snprintf( line, sizeof line, "%s op=%s%s%s path=%s pred_cpu=%.3e pred_gpu=%.3e pred=%.3e seconds=%.3e%s",
-	                             name ? name : "?", f->kind ? f->kind : "", f->shape ? " " : "", f->shape ? f->shape : "",
-	                             f->path ? f->path : "?", f->pred_cpu, f->pred_gpu, f->pred, f->seconds,
-	                             f->extra ? f->extra : "" );
+	int         n    = snprintf( line, sizeof line,
+	                             "%s op=%s%s%s path=%s pred_cpu=%.3e pred_gpu=%.3e pred=%.3e seconds=%.3e%s",
+                      name ? name : "?", f->kind ? f->kind : "", f->shape ? " " : "",
+                      f->shape ? f->shape : "", f->path ? f->path : "?", f->pred_cpu, f->pred_gpu,
+	                             f->pred, f->seconds, f->extra ? f->extra : "" );
 	if ( n <= 0 || n >= (int)sizeof line - 1 ) return;
 	if ( f->why )
 	{

@@ -18,8 +18,8 @@ typedef struct
 	double      pred_gpu;
 	double      pred;
 	double      seconds;
-	const char* extra;    /* more " key=value" pairs, each with its leading space (NULL: none) */
-	const char* why;      /* the plan's reason, quoted (NULL: none) */
+	const char* extra; /* more " key=value" pairs, each with its leading space (NULL: none) */
+	const char* why;   /* the plan's reason, quoted (NULL: none) */
 } hyb_trace_fields_t;
 
 /* Format f into one line and write it to the trace with one write(2) (hyb_trace_write);

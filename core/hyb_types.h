@@ -68,7 +68,7 @@ typedef enum
 
 static inline const char* hyb_op_name( hyb_op_t op )
 {
-	static const char* names[HYB_OP_COUNT] = { "gemm", "symm", "hemm", "syrk", "herk", "syr2k",
+	static const char* names[HYB_OP_COUNT] = { "gemm",  "symm", "hemm", "syrk", "herk",  "syr2k",
 		                                       "her2k", "trsm", "trmm", "gtsv", "coomv", "csrmv" };
 	return (unsigned)op < HYB_OP_COUNT ? names[op] : "?";
 }
@@ -96,10 +96,10 @@ static inline int hyb_op_is_complex_only( hyb_op_t op )
 /* Where a call (or part of it) ran; indexes the per-routine statistics. */
 typedef enum
 {
-	HYB_PATH_CPU = 0, /* the real CPU library (or our CPU kernel) alone */
-	HYB_PATH_GPU,     /* the device alone */
-	HYB_PATH_SPLIT,   /* device and CPU at once */
-	HYB_PATH_FALLBACK,/* planned for the device, finished on the CPU */
+	HYB_PATH_CPU = 0,  /* the real CPU library (or our CPU kernel) alone */
+	HYB_PATH_GPU,      /* the device alone */
+	HYB_PATH_SPLIT,    /* device and CPU at once */
+	HYB_PATH_FALLBACK, /* planned for the device, finished on the CPU */
 	HYB_PATH_COUNT
 } hyb_path_t;
 
@@ -112,11 +112,11 @@ static inline const char* hyb_path_name( hyb_path_t p )
 /* Calling convention of an exported routine. */
 typedef enum
 {
-	HYB_ABI_F77 = 0, /* Fortran: pointers, hidden string lengths, 32-bit int */
-	HYB_ABI_F77_64,  /* Fortran ILP64: 64-bit integers */
-	HYB_ABI_CBLAS,   /* CBLAS: values and enums, 32-bit int */
-	HYB_ABI_CBLAS_64,/* CBLAS ILP64 */
-	HYB_ABI_MKL,     /* MKL sparse (mkl_cspblas_*, mkl_*): Fortran-like, 32-bit int */
+	HYB_ABI_F77 = 0,  /* Fortran: pointers, hidden string lengths, 32-bit int */
+	HYB_ABI_F77_64,   /* Fortran ILP64: 64-bit integers */
+	HYB_ABI_CBLAS,    /* CBLAS: values and enums, 32-bit int */
+	HYB_ABI_CBLAS_64, /* CBLAS ILP64 */
+	HYB_ABI_MKL,      /* MKL sparse (mkl_cspblas_*, mkl_*): Fortran-like, 32-bit int */
 	HYB_ABI_COUNT
 } hyb_abi_t;
 

@@ -11,8 +11,8 @@
 #include "hyb_log.h"
 #include "hyb_routines.h"
 
-static _Atomic( void* ) hyb_real_fns[HYB_R_COUNT];
-static _Atomic( hyb_real_resolver_fn ) hyb_real_resolver;
+static _Atomic( void* )                     hyb_real_fns[HYB_R_COUNT];
+static _Atomic( hyb_real_resolver_fn )      hyb_real_resolver;
 static _Atomic( hyb_real_name_resolver_fn ) hyb_real_name_resolver;
 
 void hyb_real_set_resolver( hyb_real_resolver_fn fn )
@@ -45,13 +45,14 @@ void hyb_real_xerbla( hyb_routine_id_t id, int info )
 	/* The reference's SRNAME: the routine's name in capitals, blank-padded
 	   to six characters, without the name decoration of any flavor. */
 	char srname[8];
-	int  len = snprintf( srname, sizeof srname, "%c%-5s", hyb_prec_char( hyb_routine_info[id].prec ),
-	                     hyb_op_name( hyb_routine_info[id].op ) );
+	int len = snprintf( srname, sizeof srname, "%c%-5s", hyb_prec_char( hyb_routine_info[id].prec ),
+	                    hyb_op_name( hyb_routine_info[id].op ) );
 	if ( len < 0 || len > 6 ) len = 6;
 	for ( int i = 0; i < len; i++ ) srname[i] = (char)toupper( (unsigned char)srname[i] );
 
-	hyb_real_name_resolver_fn resolve = atomic_load_explicit( &hyb_real_name_resolver, memory_order_acquire );
-	hyb_abi_t                 abi     = hyb_routine_info[id].abi;
+	hyb_real_name_resolver_fn resolve =
+	    atomic_load_explicit( &hyb_real_name_resolver, memory_order_acquire );
+	hyb_abi_t abi = hyb_routine_info[id].abi;
 	if ( resolve && ( abi == HYB_ABI_F77_64 || abi == HYB_ABI_CBLAS_64 ) )
 	{
 		hyb_xerbla_64_fn x64 = (hyb_xerbla_64_fn)resolve( "xerbla_64_" );
@@ -69,9 +70,10 @@ void hyb_real_xerbla( hyb_routine_id_t id, int info )
 		x( srname, &i32, (hyb_charlen_t)len );
 		return;
 	}
-	hyb_log_always( " ** On entry to %.*s parameter number %d had an illegal value (%s; no xerbla_ in the "
-	                "process)",
-	                len, srname, info, hyb_routine_info[id].name );
+	hyb_log_always(
+	    " ** On entry to %.*s parameter number %d had an illegal value (%s; no xerbla_ in the "
+	    "process)",
+	    len, srname, info, hyb_routine_info[id].name );
 }
 
 void hyb_real_missing( hyb_routine_id_t id )
@@ -91,8 +93,8 @@ void hyb_real_reset( void )
 
 hyb_routine_id_t hyb_real_worker( hyb_routine_id_t like, hyb_op_t op, hyb_prec_t prec )
 {
-	int preferred = hyb_routine_info[like].flavor;
-	hyb_routine_id_t id = hyb_routine_find( preferred, op, prec );
+	int              preferred = hyb_routine_info[like].flavor;
+	hyb_routine_id_t id        = hyb_routine_find( preferred, op, prec );
 	if ( id >= 0 && hyb_real_get( id ) ) return id;
 	for ( int f = 0; f < HYB_FLAVOR_COUNT; f++ )
 	{

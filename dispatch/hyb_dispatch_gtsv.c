@@ -40,8 +40,8 @@ typedef struct
 	int                      ran; /* the heterogeneous solver ran */
 	hyb_gtsv_hetero_t        p;
 	hyb_gtsv_hetero_report_t r;
-	int                      reg;       /* the device reads registered pages */
-	double                   reg_lead;  /* seconds from the registration's start to the run's */
+	int                      reg;      /* the device reads registered pages */
+	double                   reg_lead; /* seconds from the registration's start to the run's */
 	hyb_gtsv_pin_report_t    pin;
 } hyb_gtsv_call_t;
 
@@ -68,7 +68,8 @@ static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hy
 	char kind[16], shape[96], extra[1024];
 	int  n = snprintf( extra, sizeof extra, " plan=%s", c->plan );
 	snprintf( kind, sizeof kind, "%cgtsv", hyb_prec_char( a->prec ) );
-	snprintf( shape, sizeof shape, "n=%lld nrhs=%lld ldb=%lld", (long long)a->n, (long long)a->nrhs, (long long)a->ldb );
+	snprintf( shape, sizeof shape, "n=%lld nrhs=%lld ldb=%lld", (long long)a->n, (long long)a->nrhs,
+	          (long long)a->ldb );
 	if ( c->checked && n > 0 && n < (int)sizeof extra )
 		n += snprintf( extra + n, sizeof extra - (size_t)n,
 		               " dom_row=%.4g dom_col=%.4g pivot=%lld m=%lld check_s=%.3e", c->chk.dom_row,
@@ -76,7 +77,7 @@ static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hy
 	if ( c->ran && n > 0 && n < (int)sizeof extra )
 	{
 		int64_t dev_rows = 0, dev_done = 0, chunks = 0;
-		double  dev_s    = 0;
+		double  dev_s = 0;
 		for ( int k = 0; k < c->p.ndev; k++ )
 		{
 			dev_rows += c->p.dev_rows[k];
@@ -85,29 +86,33 @@ static void hyb_gtsv_trace( const hyb_call_t* call, const hyb_gtsv_args_t* a, hy
 			if ( c->r.dev_seconds[k] > dev_s ) dev_s = c->r.dev_seconds[k];
 		}
 		n += snprintf( extra + n, sizeof extra - (size_t)n,
-		               " pred_split=%.3e cpu_rows=%lld dev_rows=%lld dev_done=%lld ndev=%d chunks=%lld seam_s=%.3e "
+		               " pred_split=%.3e cpu_rows=%lld dev_rows=%lld dev_done=%lld ndev=%d "
+		               "chunks=%lld seam_s=%.3e "
 		               "cpu_s=%.3e dev_s=%.3e stage_s=%.3e out_s=%.3e factor_s=%.3e wait_s=%.3e "
 		               "fallback_rows=%lld h2d=%.0f d2h=%.0f",
-		               c->split.t_split, (long long)c->r.cpu_rows, (long long)dev_rows, (long long)dev_done, c->p.ndev,
-		               (long long)chunks, c->r.seam_seconds, c->r.cpu_seconds, dev_s, c->r.stage_seconds,
-		               c->r.out_seconds, c->r.factor_seconds, c->r.wait_seconds,
-		               (long long)c->r.fallback_rows, c->r.bytes_h2d, c->r.bytes_d2h );
+		               c->split.t_split, (long long)c->r.cpu_rows, (long long)dev_rows,
+		               (long long)dev_done, c->p.ndev, (long long)chunks, c->r.seam_seconds,
+		               c->r.cpu_seconds, dev_s, c->r.stage_seconds, c->r.out_seconds,
+		               c->r.factor_seconds, c->r.wait_seconds, (long long)c->r.fallback_rows,
+		               c->r.bytes_h2d, c->r.bytes_d2h );
 	}
 	if ( c->ran && c->reg && n > 0 && n < (int)sizeof extra )
-		snprintf( extra + n, sizeof extra - (size_t)n,
-		          " staging=register reg_lead=%.3e reg_s=%.3e unreg_s=%.3e pin_wait_s=%.3e reg_rows=%lld",
-		          c->reg_lead, c->pin.reg_seconds, c->pin.unreg_seconds, c->r.pin_wait_seconds,
-		          (long long)c->pin.rows );
+		snprintf(
+		    extra + n, sizeof extra - (size_t)n,
+		    " staging=register reg_lead=%.3e reg_s=%.3e unreg_s=%.3e pin_wait_s=%.3e reg_rows=%lld",
+		    c->reg_lead, c->pin.reg_seconds, c->pin.unreg_seconds, c->r.pin_wait_seconds,
+		    (long long)c->pin.rows );
 	hyb_trace_fields_t f = { .op       = call->id,
-	                         .kind     = kind,
-	                         .shape    = shape,
-	                         .path     = hyb_path_name( path ),
-	                         .pred_cpu = c->split.t_cpu,
-	                         .pred_gpu = c->split.conf == HYB_GTSV_CONF_SPLIT ? c->split.t_split : c->split.t_dev,
-	                         .pred     = c->split.t_plan,
-	                         .seconds  = seconds,
-	                         .extra    = extra,
-	                         .why      = c->why };
+		                     .kind     = kind,
+		                     .shape    = shape,
+		                     .path     = hyb_path_name( path ),
+		                     .pred_cpu = c->split.t_cpu,
+		                     .pred_gpu = c->split.conf == HYB_GTSV_CONF_SPLIT ? c->split.t_split
+		                                                                      : c->split.t_dev,
+		                     .pred     = c->split.t_plan,
+		                     .seconds  = seconds,
+		                     .extra    = extra,
+		                     .why      = c->why };
 	hyb_trace_line( &f );
 }
 
@@ -123,10 +128,11 @@ static void hyb_gtsv_substitute( const hyb_call_t* call, const hyb_gtsv_args_t* 
 	{
 		const int64_t lo = INT32_MIN, hi = INT32_MAX;
 		const int     arg = a->n < lo || a->n > hi ? 1 : a->nrhs < lo || a->nrhs > hi ? 2 : 7;
-		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, 0x77696465 ), HYB_LOG_SILENT,
-		              "error: %s: no library in the process provides it, and %s cannot hold argument %d; "
-		              "reported to xerbla. Set HYBLAS_CPU_LIB to an ILP64 LAPACK",
-		              hyb_routine_info[call->id].name, hyb_routine_info[w].name, arg );
+		hyb_log_once(
+		    hyb_hash_str( hyb_routine_info[call->id].name, 0x77696465 ), HYB_LOG_SILENT,
+		    "error: %s: no library in the process provides it, and %s cannot hold argument %d; "
+		    "reported to xerbla. Set HYBLAS_CPU_LIB to an ILP64 LAPACK",
+		    hyb_routine_info[call->id].name, hyb_routine_info[w].name, arg );
 		hyb_real_xerbla( call->id, arg );
 	}
 	else if ( st != HYB_OK )
@@ -135,15 +141,16 @@ static void hyb_gtsv_substitute( const hyb_call_t* call, const hyb_gtsv_args_t* 
 
 /* The real routine with the original arguments (or its substitute where the process has
    none); the seconds since t0. */
-static double hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a, hyb_gtsv_call_t* c,
-                                int timing, double t0, const char* why )
+static double hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a,
+                                hyb_gtsv_call_t* c, int timing, double t0, const char* why )
 {
 	if ( hyb_real_get( call->id ) )
 		call->forward( call );
 	else
 		hyb_gtsv_substitute( call, a );
 	double dt = hyb_now() - t0;
-	hyb_stats_record( call->id, HYB_PATH_CPU, timing ? dt : -1, 8.0 * (double)a->n * (double)a->nrhs, 0 );
+	hyb_stats_record( call->id, HYB_PATH_CPU, timing ? dt : -1,
+	                  8.0 * (double)a->n * (double)a->nrhs, 0 );
 	c->plan = "lapack";
 	c->why  = why;
 	if ( timing ) hyb_gtsv_trace( call, a, HYB_PATH_CPU, c, dt );
@@ -156,7 +163,8 @@ static void hyb_gtsv_side_learn( const hyb_gtsv_args_t* a, int threads, int spik
 {
 	if ( seconds > 0 )
 		hyb_gtsv_rates_side_update( a->prec, threads, a->n, spike,
-		                            (double)a->n / seconds * hyb_policy_gtsv_rhs_weight( a->nrhs ) );
+		                            (double)a->n / seconds *
+		                                hyb_policy_gtsv_rhs_weight( a->nrhs ) );
 }
 
 /* The check (and the window) on the unmodified arrays, B included (LAPACK spreads an Inf
@@ -164,10 +172,10 @@ static void hyb_gtsv_side_learn( const hyb_gtsv_args_t* a, int threads, int spik
 static hyb_status_t hyb_gtsv_check( const hyb_gtsv_args_t* a, int threads, hyb_gtsv_check_t* chk )
 {
 	if ( a->prec == HYB_PREC_D )
-		return hyb_dgtsv_check_rhs( a->n, a->dl, a->d, a->du, a->nrhs, a->b, a->ldb, HYB_GTSV_WINDOW_MAX,
-		                            threads, chk );
-	return hyb_sgtsv_check_rhs( a->n, a->dl, a->d, a->du, a->nrhs, a->b, a->ldb, HYB_GTSV_WINDOW_MAX, threads,
-	                            chk );
+		return hyb_dgtsv_check_rhs( a->n, a->dl, a->d, a->du, a->nrhs, a->b, a->ldb,
+		                            HYB_GTSV_WINDOW_MAX, threads, chk );
+	return hyb_sgtsv_check_rhs( a->n, a->dl, a->d, a->du, a->nrhs, a->b, a->ldb,
+	                            HYB_GTSV_WINDOW_MAX, threads, chk );
 }
 
 static const char* hyb_gtsv_lapack_why( const hyb_gtsv_check_t* k, int64_t window )
@@ -187,16 +195,17 @@ static void hyb_gtsv_split_input( const hyb_gtsv_args_t* a, hyb_mode_t mode, int
 	const hyb_config_t*  cfg = hyb_config();
 	const hyb_profile_t* pf  = hyb_profile();
 	memset( in, 0, sizeof *in );
-	in->n            = a->n;
-	in->nrhs         = a->nrhs;
-	in->elem         = hyb_prec_size( a->prec );
-	in->ndev         = ndev;
-	in->threads      = threads;
-	in->dev_threads  = dev_threads;
-	in->allow_cpu    = mode != HYB_MODE_GPU;
-	in->need_dev     = mode == HYB_MODE_GPU;
-	in->cpu_ratio    = mode == HYB_MODE_GPU ? cfg->cpu_ratio_fixed : -1;
-	in->min_dev_rows = mode == HYB_MODE_GPU ? 1 : ( cfg->gtsv_min_n / 2 > 1024 ? cfg->gtsv_min_n / 2 : 1024 );
+	in->n           = a->n;
+	in->nrhs        = a->nrhs;
+	in->elem        = hyb_prec_size( a->prec );
+	in->ndev        = ndev;
+	in->threads     = threads;
+	in->dev_threads = dev_threads;
+	in->allow_cpu   = mode != HYB_MODE_GPU;
+	in->need_dev    = mode == HYB_MODE_GPU;
+	in->cpu_ratio   = mode == HYB_MODE_GPU ? cfg->cpu_ratio_fixed : -1;
+	in->min_dev_rows =
+	    mode == HYB_MODE_GPU ? 1 : ( cfg->gtsv_min_n / 2 > 1024 ? cfg->gtsv_min_n / 2 : 1024 );
 	/* A staging copy team moves host_copy bytes/s each way: twice that of traffic. */
 	in->host_bw     = 2 * pf->host_copy;
 	in->core_rate   = HYB_GTSV_CORE_RATE;
@@ -216,8 +225,8 @@ static void hyb_gtsv_split_input( const hyb_gtsv_args_t* a, hyb_mode_t mode, int
 /* Take split s for the call: its rows and the threads of each side (the devices alone
    share the host threads among their workers; a split gives each worker split_threads and
    the CPU the rest; the CPU alone its OpenMP default). */
-static void hyb_gtsv_use_split( hyb_gtsv_call_t* c, const hyb_gtsv_split_t* s, int ndev, int threads,
-                                int split_threads )
+static void hyb_gtsv_use_split( hyb_gtsv_call_t* c, const hyb_gtsv_split_t* s, int ndev,
+                                int threads, int split_threads )
 {
 	hyb_gtsv_hetero_t* p = &c->p;
 	c->split             = *s;
@@ -240,18 +249,19 @@ static void hyb_gtsv_refit( const hyb_gtsv_args_t* a, const hyb_gtsv_call_t* c )
 {
 	const hyb_gtsv_hetero_report_t* r = &c->r;
 	if ( r->error != HYB_OK ) return;
-	double w   = hyb_policy_gtsv_rhs_weight( a->nrhs );
-	double cpu = ( r->cpu_rows >= HYB_GTSV_REFIT_MIN_ROWS && r->cpu_seconds > 0 )
-	                 ? (double)r->cpu_rows / r->cpu_seconds * w
-	                 : 0;
+	double w                     = hyb_policy_gtsv_rhs_weight( a->nrhs );
+	double cpu                   = ( r->cpu_rows >= HYB_GTSV_REFIT_MIN_ROWS && r->cpu_seconds > 0 )
+	                                   ? (double)r->cpu_rows / r->cpu_seconds * w
+	                                   : 0;
 	double dev[HYB_GTSV_DEV_MAX] = { 0 };
-	int    any = cpu > 0;
+	int    any                   = cpu > 0;
 	for ( int k = 0; k < c->p.ndev; k++ )
 		if ( c->p.dev_rows[k] >= HYB_GTSV_REFIT_MIN_ROWS && r->dev_seconds[k] > 0 )
 		{
 			/* registered pages: from the registration's start, as the model counts it */
-			dev[k] = (double)c->p.dev_rows[k] / ( r->dev_seconds[k] + ( c->reg ? c->reg_lead : 0 ) ) * w;
-			any    = 1;
+			dev[k] =
+			    (double)c->p.dev_rows[k] / ( r->dev_seconds[k] + ( c->reg ? c->reg_lead : 0 ) ) * w;
+			any = 1;
 		}
 	if ( any ) hyb_gtsv_rates_update( a->prec, c->split.conf, c->reg, cpu, c->p.ndev, dev );
 }
@@ -270,8 +280,9 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 		hyb_gtsv_forward( call, a, &c, timing, t0, "invalid or trivial arguments" );
 		return;
 	}
-	const hyb_config_t* cfg  = hyb_config();
-	hyb_mode_t          mode = hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, HYB_OP_GTSV, a->prec );
+	const hyb_config_t* cfg = hyb_config();
+	hyb_mode_t          mode =
+	    hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, HYB_OP_GTSV, a->prec );
 	if ( a->n < HYB_GTSV_SPIKE_MIN_N )
 	{
 		hyb_gtsv_forward( call, a, &c, timing, t0, "small system" );
@@ -281,7 +292,8 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 	/* Devices may take part unless the mode or the size rule them out (or, after the
 	   check, the window). */
 	int ndev = 0;
-	if ( mode != HYB_MODE_CPU && ( mode == HYB_MODE_GPU || a->n >= cfg->gtsv_min_n ) && hyb_devices_ensure() == HYB_OK )
+	if ( mode != HYB_MODE_CPU && ( mode == HYB_MODE_GPU || a->n >= cfg->gtsv_min_n ) &&
+	     hyb_devices_ensure() == HYB_OK )
 	{
 		ndev = hyb_devices_count();
 		if ( ndev > HYB_GTSV_DEV_MAX ) ndev = HYB_GTSV_DEV_MAX;
@@ -318,7 +330,8 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 	/* Where the CPU alone would solve the call, auto mode runs the CPU SPIKE only where
 	   measured rates at this thread count and size say it beats LAPACK (mode cpu always
 	   runs it: that is what the mode asks for). */
-	int side_learn = mode == HYB_MODE_AUTO && c.split.conf == HYB_GTSV_CONF_CPU && !omp_in_parallel();
+	int side_learn =
+	    mode == HYB_MODE_AUTO && c.split.conf == HYB_GTSV_CONF_CPU && !omp_in_parallel();
 	if ( side_learn )
 	{
 		hyb_gtsv_side_in_t sin;
@@ -326,7 +339,8 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 		hyb_gtsv_side_t side = hyb_policy_gtsv_side( &sin );
 		if ( !side.spike )
 		{
-			hyb_gtsv_side_learn( a, threads, 0, hyb_gtsv_forward( call, a, &c, timing, t0, side.why ) );
+			hyb_gtsv_side_learn( a, threads, 0,
+			                     hyb_gtsv_forward( call, a, &c, timing, t0, side.why ) );
 			return;
 		}
 	}
@@ -362,15 +376,18 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 		hyb_gtsv_forward( call, a, &c, timing, t0, "no memory for the check" );
 		return;
 	}
-	c.check_s            = hyb_now() - tc;
-	c.checked            = 1;
-	hyb_gtsv_plan_t plan = hyb_policy_gtsv_choose( c.chk.dom_row, c.chk.dom_col, c.chk.pivot, c.chk.info,
-	                                               c.chk.nonfinite, a->prec, HYB_GTSV_STRICT_FACTORS, &c.m );
+	c.check_s = hyb_now() - tc;
+	c.checked = 1;
+	hyb_gtsv_plan_t plan =
+	    hyb_policy_gtsv_choose( c.chk.dom_row, c.chk.dom_col, c.chk.pivot, c.chk.info,
+	                            c.chk.nonfinite, a->prec, HYB_GTSV_STRICT_FACTORS, &c.m );
 	if ( plan == HYB_GTSV_PLAN_LAPACK )
 	{
 		hyb_gtsv_hetero_reg_finish( &reg, NULL );
-		hyb_gtsv_forward( call, a, &c, timing, t0,
-		                  hyb_gtsv_lapack_why( &c.chk, hyb_policy_gtsv_window( fmax( c.chk.dom_row, c.chk.dom_col ), a->prec ) ) );
+		hyb_gtsv_forward(
+		    call, a, &c, timing, t0,
+		    hyb_gtsv_lapack_why(
+		        &c.chk, hyb_policy_gtsv_window( fmax( c.chk.dom_row, c.chk.dom_col ), a->prec ) ) );
 		return;
 	}
 	p->m = c.m;
@@ -384,8 +401,8 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 		hyb_gtsv_use_split( &c, &cpu, 0, threads, split_threads );
 		c.why = "window too wide for the devices";
 	}
-	p->pin     = reg.pin;
-	c.reg_lead = hyb_now() - t_reg0;
+	p->pin          = reg.pin;
+	c.reg_lead      = hyb_now() - t_reg0;
 	hyb_status_t st = hyb_gtsv_hetero_run( p, &c.r );
 	hyb_gtsv_hetero_reg_finish( &reg, &c.pin );
 	if ( st != HYB_OK )
@@ -399,14 +416,15 @@ static void hyb_gtsv_dispatch( const hyb_call_t* call, const hyb_gtsv_args_t* a 
 	if ( side_learn && c.r.error == HYB_OK ) hyb_gtsv_side_learn( a, threads, 1, hyb_now() - t0 );
 	hyb_gtsv_set_info( a, 0 ); /* the check proved LAPACK's INFO = 0 (no zero pivot) */
 
-	hyb_path_t path = c.split.conf == HYB_GTSV_CONF_CPU ? HYB_PATH_CPU
+	hyb_path_t path = c.split.conf == HYB_GTSV_CONF_CPU   ? HYB_PATH_CPU
 	                  : c.split.conf == HYB_GTSV_CONF_DEV ? HYB_PATH_GPU
 	                                                      : HYB_PATH_SPLIT;
 	if ( c.r.error != HYB_OK )
 	{
 		path = HYB_PATH_FALLBACK;
 		hyb_stats_fallback( call->id );
-		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, (uint64_t)c.r.error ), HYB_LOG_WARN,
+		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, (uint64_t)c.r.error ),
+		              HYB_LOG_WARN,
 		              "warning: %s: device failed (%s); %lld rows solved on the CPU instead",
 		              hyb_routine_info[call->id].name, hyb_status_string( c.r.error ),
 		              (long long)c.r.fallback_rows );

@@ -40,15 +40,16 @@ static void hyb_l3_substitute( const hyb_call_t* call, const hyb_l3_args_t* in )
 	}
 	hyb_l3_args_t a = *in;
 	hyb_l3_normalize( &a );
-	hyb_routine_id_t w  = hyb_real_worker( call->id, a.op, a.prec );
-	hyb_status_t     st = w < 0 ? HYB_E_NO_SYMBOL : hyb_invoke_l3( w, &a );
+	hyb_routine_id_t w    = hyb_real_worker( call->id, a.op, a.prec );
+	hyb_status_t     st   = w < 0 ? HYB_E_NO_SYMBOL : hyb_invoke_l3( w, &a );
 	int              wide = st == HYB_E_INVALID ? hyb_l3_wide_arg( &a ) : 0;
 	if ( wide > 0 )
 	{
-		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, 0x77696465 ), HYB_LOG_SILENT,
-		              "error: %s: no library in the process provides it, and %s cannot hold argument %d; "
-		              "reported to xerbla. Set HYBLAS_CPU_LIB to an ILP64 BLAS",
-		              hyb_routine_info[call->id].name, hyb_routine_info[w].name, wide );
+		hyb_log_once(
+		    hyb_hash_str( hyb_routine_info[call->id].name, 0x77696465 ), HYB_LOG_SILENT,
+		    "error: %s: no library in the process provides it, and %s cannot hold argument %d; "
+		    "reported to xerbla. Set HYBLAS_CPU_LIB to an ILP64 BLAS",
+		    hyb_routine_info[call->id].name, hyb_routine_info[w].name, wide );
 		hyb_real_xerbla( call->id, wide );
 	}
 	else if ( st != HYB_OK )
@@ -94,26 +95,31 @@ static void hyb_l3_trace( const hyb_call_t* call, const hyb_l3_args_t* a, const 
 {
 	char kind[32], shape[96], extra[512] = "";
 	snprintf( kind, sizeof kind, "%c%s", hyb_prec_char( a->prec ), hyb_op_name( a->op ) );
-	snprintf( shape, sizeof shape, "m=%lld n=%lld k=%lld", (long long)a->m, (long long)a->n, (long long)a->k );
+	snprintf( shape, sizeof shape, "m=%lld n=%lld k=%lld", (long long)a->m, (long long)a->n,
+	          (long long)a->k );
 	if ( r && plan )
 		snprintf( extra, sizeof extra,
 		          " tile=%lldx%lld kchunk=%lld cpu_share=%.3f dev_s=%.3e cpu_s=%.3e imbalance=%.3f "
 		          "fallback_tiles=%d h2d=%.0f d2h=%.0f load1_s=%.3e store2_s=%.3e wait_s=%.3e",
 		          (long long)plan->Tm, (long long)plan->Tn, (long long)plan->K,
-		          ( plan->cpu_cols ? (double)plan->cpu_cols / (double)a->n : (double)plan->cpu_rows / (double)( a->m ? a->m : 1 ) ),
+		          ( plan->cpu_cols ? (double)plan->cpu_cols / (double)a->n
+		                           : (double)plan->cpu_rows / (double)( a->m ? a->m : 1 ) ),
 		          r->dev_seconds, r->cpu_seconds,
-		          r->cpu_seconds > 0 ? ( r->cpu_seconds - r->dev_seconds ) / ( r->dev_seconds + r->cpu_seconds ) : 0.0,
-		          r->tasks_cpu, r->bytes_h2d, r->bytes_d2h, r->load1_seconds, r->store2_seconds, r->wait_seconds );
+		          r->cpu_seconds > 0
+		              ? ( r->cpu_seconds - r->dev_seconds ) / ( r->dev_seconds + r->cpu_seconds )
+		              : 0.0,
+		          r->tasks_cpu, r->bytes_h2d, r->bytes_d2h, r->load1_seconds, r->store2_seconds,
+		          r->wait_seconds );
 	hyb_trace_fields_t f = { .op       = call->id,
-	                         .kind     = kind,
-	                         .shape    = shape,
-	                         .path     = path,
-	                         .pred_cpu = plan ? plan->t_cpu : 0.0,
-	                         .pred_gpu = plan ? plan->t_gpu : 0.0,
-	                         .pred     = plan ? plan->t_plan : 0.0,
-	                         .seconds  = seconds,
-	                         .extra    = extra,
-	                         .why      = plan ? plan->why : NULL };
+		                     .kind     = kind,
+		                     .shape    = shape,
+		                     .path     = path,
+		                     .pred_cpu = plan ? plan->t_cpu : 0.0,
+		                     .pred_gpu = plan ? plan->t_gpu : 0.0,
+		                     .pred     = plan ? plan->t_plan : 0.0,
+		                     .seconds  = seconds,
+		                     .extra    = extra,
+		                     .why      = plan ? plan->why : NULL };
 	hyb_trace_line( &f );
 }
 
@@ -121,19 +127,21 @@ static void hyb_l3_trace( const hyb_call_t* call, const hyb_l3_args_t* a, const 
 static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t* a,
                                      const hyb_l3_plan_t* plan, hyb_l3_exec_report_t* r )
 {
-	const hyb_config_t* cfg   = hyb_config();
-	int64_t             m_out = ( a->op == HYB_OP_GEMM || a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ||
-                                  a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM )
-	                                ? a->m
-	                                : a->n;
+	const hyb_config_t* cfg = hyb_config();
+	int64_t       m_out = ( a->op == HYB_OP_GEMM || a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ||
+                      a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM )
+	                          ? a->m
+	                          : a->n;
 	hyb_l3_args_t strip;
 	int           has_strip = plan->cpu_cols > 0 || plan->cpu_rows > 0;
-	if ( plan->cpu_cols > 0 ) strip = hyb_l3_gemm_sub( a, 0, a->n - plan->cpu_cols, a->m, plan->cpu_cols );
-	if ( plan->cpu_rows > 0 ) strip = hyb_l3_gemm_sub( a, a->m - plan->cpu_rows, 0, plan->cpu_rows, a->n );
+	if ( plan->cpu_cols > 0 )
+		strip = hyb_l3_gemm_sub( a, 0, a->n - plan->cpu_cols, a->m, plan->cpu_cols );
+	if ( plan->cpu_rows > 0 )
+		strip = hyb_l3_gemm_sub( a, a->m - plan->cpu_rows, 0, plan->cpu_rows, a->n );
 
 	hyb_l3_work_t w;
-	hyb_status_t  st = hyb_l3_work_build( &w, a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->Tm, plan->Tn,
-	                                     plan->K );
+	hyb_status_t  st = hyb_l3_work_build( &w, a, m_out - plan->cpu_rows, a->n - plan->cpu_cols,
+	                                      plan->Tm, plan->Tn, plan->K );
 	if ( st != HYB_OK ) return HYB_PATH_COUNT; /* nothing started: the caller forwards */
 	if ( plan->beta_host ) hyb_l3_work_beta_on_host( &w );
 
@@ -143,10 +151,11 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 		   .register_ops = plan->register_ops,
 		   .copy_threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8,
 		   /* Not beside the CPU library's threads, which may still spin after a call. */
-		   .team_spin    = cfg->team_spin != 0 && !hyb_refit_cpu_threads_busy() ? HYB_SPIN_LARGE : HYB_SPIN_NEVER,
-		   .cpu          = hyb_l3_cpu_sub,
-		   .cpu_user     = &user,
-		   .cpu_strip    = has_strip ? &strip : NULL,
+		   .team_spin =
+            cfg->team_spin != 0 && !hyb_refit_cpu_threads_busy() ? HYB_SPIN_LARGE : HYB_SPIN_NEVER,
+		   .cpu       = hyb_l3_cpu_sub,
+		   .cpu_user  = &user,
+		   .cpu_strip = has_strip ? &strip : NULL,
 	};
 	st = hyb_l3_pipeline_run( &w, &o, r );
 	if ( st != HYB_OK )
@@ -155,20 +164,23 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 	if ( r->error != HYB_OK )
 	{
 		hyb_stats_fallback( call->id );
-		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, (uint64_t)r->error ), HYB_LOG_WARN,
+		hyb_log_once( hyb_hash_str( hyb_routine_info[call->id].name, (uint64_t)r->error ),
+		              HYB_LOG_WARN,
 		              "warning: %s: device failed (%s); %d of %d tiles finished on the CPU",
-		              hyb_routine_info[call->id].name, hyb_status_string( r->error ), r->tasks_cpu, w.ntasks );
+		              hyb_routine_info[call->id].name, hyb_status_string( r->error ), r->tasks_cpu,
+		              w.ntasks );
 		if ( r->error == HYB_E_DEVICE ) hyb_devices_disable( hyb_status_string( r->error ) );
 	}
 	else if ( w.flops >= HYB_REFIT_MIN_FLOPS )
 	{
 		/* Refit: device time against the model for the device part. */
-		double pred = hyb_cost_l3_gpu( hyb_profile(), a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->Tm,
-		                               plan->Tn, plan->K, plan->ndev, hyb_dev_budget( 0 ), hyb_l3_plan_flags( plan ),
-		                               NULL );
+		double pred = hyb_cost_l3_gpu(
+		    hyb_profile(), a, m_out - plan->cpu_rows, a->n - plan->cpu_cols, plan->Tm, plan->Tn,
+		    plan->K, plan->ndev, hyb_dev_budget( 0 ), hyb_l3_plan_flags( plan ), NULL );
 		hyb_refit_gpu( a->prec, pred * hyb_refit_gpu_scale( a->prec ), r->dev_seconds );
 	}
-	if ( has_strip && r->cpu_seconds > 0 ) hyb_refit_cpu( a->prec, hyb_l3_flops( &strip ), r->cpu_seconds );
+	if ( has_strip && r->cpu_seconds > 0 )
+		hyb_refit_cpu( a->prec, hyb_l3_flops( &strip ), r->cpu_seconds );
 	int tasks = w.ntasks;
 	hyb_l3_work_free( &w );
 	if ( r->error != HYB_OK || r->tasks_cpu == tasks ) return HYB_PATH_FALLBACK;
@@ -217,8 +229,9 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		return;
 	}
 	hyb_l3_normalize( &a );
-	hyb_mode_t          mode = hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, a.op, a.prec );
-	double              flops = hyb_l3_flops( &a );
+	hyb_mode_t mode =
+	    hyb_config_mode_for_call( cfg, hyb_routine_info[call->id].name, a.op, a.prec );
+	double flops = hyb_l3_flops( &a );
 
 	/* Below HYBLAS_L3_MIN_FLOPS the model's plan is only kept for the
 	   measured choice of a repeated shape, and only on a device that a larger
@@ -262,8 +275,8 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		side           = hyb_l3_memo_side( key, model_side, &settled );
 		plan           = hyb_policy_l3_measured_plan( &plan, side, settled );
 	}
-	hyb_path_t    path = HYB_PATH_CPU;
-	hyb_l3_exec_report_t r = { 0 };
+	hyb_path_t           path = HYB_PATH_CPU;
+	hyb_l3_exec_report_t r    = { 0 };
 	if ( plan.path != HYB_PATH_CPU ) path = hyb_l3_run_device( call, &a, &plan, &r );
 	if ( path == HYB_PATH_CPU || path == HYB_PATH_COUNT )
 	{
@@ -275,7 +288,10 @@ void hyb_dispatch_l3( const hyb_call_t* call, const hyb_l3_args_t* in )
 		hyb_l3_memo_note( key, side, dt );
 	double in_b, out_b;
 	hyb_l3_bytes( &a, &in_b, &out_b );
-	hyb_stats_record( call->id, path, timing ? dt : -1, flops, path == HYB_PATH_CPU ? 0 : r.bytes_h2d + r.bytes_d2h );
+	hyb_stats_record( call->id, path, timing ? dt : -1, flops,
+	                  path == HYB_PATH_CPU ? 0 : r.bytes_h2d + r.bytes_d2h );
 	if ( path != HYB_PATH_CPU ) hyb_stats_prediction( call->id, plan.t_plan, dt );
-	if ( timing ) hyb_l3_trace( call, &a, hyb_path_name( path ), &plan, dt, path == HYB_PATH_CPU ? NULL : &r );
+	if ( timing )
+		hyb_l3_trace( call, &a, hyb_path_name( path ), &plan, dt,
+		              path == HYB_PATH_CPU ? NULL : &r );
 }

@@ -26,7 +26,7 @@ static struct
 	hyb_gtsv_profile_t prof;
 	int                writing;
 	int                dirty;
-	int                side_ran[2]; /* the process has run LAPACK / the CPU SPIKE */
+	int                side_ran[2];  /* the process has run LAPACK / the CPU SPIKE */
 	double             side_written; /* hyb_now() of the last write for a side rate */
 } hyb_gr;
 
@@ -162,8 +162,8 @@ static void hyb_gr_commit_unlock( int changed )
 	hyb_unlock( HYB_LOCK_GTSV_RATES );
 }
 
-void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate, int ndev,
-                            const double* dev_rate )
+void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate,
+                            int ndev, const double* dev_rate )
 {
 	char p       = hyb_prec_char( prec );
 	int  changed = 0;
@@ -173,13 +173,15 @@ void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, doub
 	if ( cpu_rate > 0 && conf != HYB_GTSV_CONF_DEV )
 	{
 		snprintf( key, sizeof key, "%scpu", conf == HYB_GTSV_CONF_CPU ? "" : pre );
-		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, cpu_rate, HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
+		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, cpu_rate,
+		                                           HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
 	}
 	for ( int k = 0; k < ndev && k < HYB_GTSV_DEV_MAX && dev_rate; k++ )
 	{
 		if ( !( dev_rate[k] > 0 ) || conf == HYB_GTSV_CONF_CPU ) continue;
 		snprintf( key, sizeof key, "%sgpu%d", pre, k );
-		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, dev_rate[k], HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
+		changed |= hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, dev_rate[k],
+		                                           HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
 	}
 	hyb_gr_commit_unlock( changed );
 }
@@ -212,10 +214,11 @@ void hyb_gtsv_rates_side_update( hyb_prec_t prec, int threads, int64_t n, int sp
 		hyb_unlock( HYB_LOCK_GTSV_RATES );
 		return;
 	}
-	int    changed = hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, rate, HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
+	int    changed = hyb_policy_gtsv_profile_update( &hyb_gr.prof, key, p, rate,
+	                                                 HYB_LEARN_WEIGHT_GTSV ) == HYB_OK;
 	double now     = hyb_now();
 	int    write   = changed && ( hyb_policy_gtsv_profile_samples( &hyb_gr.prof, key, p ) == 1 ||
-                               now - hyb_gr.side_written >= HYB_GR_SIDE_WRITE_GAP );
+                             now - hyb_gr.side_written >= HYB_GR_SIDE_WRITE_GAP );
 	if ( write ) hyb_gr.side_written = now;
 	hyb_gr_commit_unlock( write );
 }

@@ -26,8 +26,8 @@ void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in );
 /* Fold one call's measurements (rows/s for one right-hand side; <= 0: not measured) of
    configuration conf into the profile and write the file (atomically; a failure to write
    is logged once and the rates are kept in memory). Thread-safe. */
-void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate, int ndev,
-                            const double* dev_rate );
+void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, double cpu_rate,
+                            int ndev, const double* dev_rate );
 
 /* The measured rates of LAPACK and the CPU SPIKE for a system of n rows at `threads`
    OpenMP threads (policies/hyb_policy_gtsv_side.h's keys; 0 and 0 samples unknown).

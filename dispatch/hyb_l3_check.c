@@ -36,16 +36,22 @@ static hyb_l3_pos_t hyb_l3_positions( hyb_op_t op )
 {
 	switch ( op )
 	{
-	case HYB_OP_GEMM: return ( hyb_l3_pos_t ){ 3, 4, 5, 8, 10, 13 };
+	case HYB_OP_GEMM:
+		return ( hyb_l3_pos_t ){ 3, 4, 5, 8, 10, 13 };
 	case HYB_OP_SYMM:
-	case HYB_OP_HEMM: return ( hyb_l3_pos_t ){ 3, 4, 0, 7, 9, 12 };
+	case HYB_OP_HEMM:
+		return ( hyb_l3_pos_t ){ 3, 4, 0, 7, 9, 12 };
 	case HYB_OP_SYRK:
-	case HYB_OP_HERK: return ( hyb_l3_pos_t ){ 0, 3, 4, 7, 0, 10 };
+	case HYB_OP_HERK:
+		return ( hyb_l3_pos_t ){ 0, 3, 4, 7, 0, 10 };
 	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K: return ( hyb_l3_pos_t ){ 0, 3, 4, 7, 9, 12 };
+	case HYB_OP_HER2K:
+		return ( hyb_l3_pos_t ){ 0, 3, 4, 7, 9, 12 };
 	case HYB_OP_TRSM:
-	case HYB_OP_TRMM: return ( hyb_l3_pos_t ){ 5, 6, 0, 9, 11, 0 };
-	default: return ( hyb_l3_pos_t ){ 0, 0, 0, 0, 0, 0 };
+	case HYB_OP_TRMM:
+		return ( hyb_l3_pos_t ){ 5, 6, 0, 9, 11, 0 };
+	default:
+		return ( hyb_l3_pos_t ){ 0, 0, 0, 0, 0, 0 };
 	}
 }
 
@@ -114,7 +120,8 @@ int hyb_l3_info( const hyb_l3_args_t* a )
 		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
 		return n.ldb < hyb_max1( n.m ) ? p.ldb : 0;
 	}
-	default: return 1;
+	default:
+		return 1;
 	}
 }
 
@@ -133,9 +140,11 @@ int hyb_l3_wide_arg( const hyb_l3_args_t* a )
 	{
 		int     pos;
 		int64_t v;
-	} args[] = { { p.m, n.m }, { p.n, n.n }, { p.k, n.k }, { p.lda, n.lda }, { p.ldb, n.ldb }, { p.ldc, n.ldc } };
+	} args[] = { { p.m, n.m },     { p.n, n.n },     { p.k, n.k },
+		         { p.lda, n.lda }, { p.ldb, n.ldb }, { p.ldc, n.ldc } };
 	for ( unsigned i = 0; i < sizeof args / sizeof args[0]; i++ )
-		if ( args[i].pos > 0 && ( args[i].v > INT32_MAX || args[i].v < INT32_MIN ) ) return args[i].pos;
+		if ( args[i].pos > 0 && ( args[i].v > INT32_MAX || args[i].v < INT32_MIN ) )
+			return args[i].pos;
 	return 0;
 }
 
@@ -157,7 +166,7 @@ void hyb_l3_normalize( hyb_l3_args_t* a )
 		p = a->a, a->a = a->b, a->b = p;
 		t = a->lda, a->lda = a->ldb, a->ldb = t;
 		{
-			char c  = a->transa;
+			char c    = a->transa;
 			a->transa = a->transb;
 			a->transb = c;
 		}
@@ -187,7 +196,8 @@ void hyb_l3_normalize( hyb_l3_args_t* a )
 		/* C^T = conj(C) swaps the roles of alpha and conj(alpha). */
 		if ( a->op == HYB_OP_HER2K ) a->alpha[1] = -a->alpha[1];
 		break;
-	default: break;
+	default:
+		break;
 	}
 	a->layout = 'C';
 }
@@ -199,8 +209,10 @@ int hyb_l3_empty( const hyb_l3_args_t* a )
 	case HYB_OP_SYRK:
 	case HYB_OP_HERK:
 	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K: return a->n == 0;
-	default: return a->m == 0 || a->n == 0;
+	case HYB_OP_HER2K:
+		return a->n == 0;
+	default:
+		return a->m == 0 || a->n == 0;
 	}
 }
 
@@ -220,7 +232,8 @@ int hyb_l3_scalars_load( hyb_l3_args_t* a )
 	     ( ( a->scal & HYB_SCAL_BETA_REF ) && a->beta_ref == NULL ) )
 		return 0;
 	if ( a->scal & HYB_SCAL_ALPHA_REF )
-		hyb_l3_scalar_read( a->prec, ( a->scal & HYB_SCAL_ALPHA_REAL ) != 0, a->alpha_ref, a->alpha );
+		hyb_l3_scalar_read( a->prec, ( a->scal & HYB_SCAL_ALPHA_REAL ) != 0, a->alpha_ref,
+		                    a->alpha );
 	if ( a->scal & HYB_SCAL_BETA_REF )
 		hyb_l3_scalar_read( a->prec, ( a->scal & HYB_SCAL_BETA_REAL ) != 0, a->beta_ref, a->beta );
 	a->scal &= ~(unsigned)( HYB_SCAL_ALPHA_REF | HYB_SCAL_BETA_REF );
@@ -232,12 +245,15 @@ int hyb_l3_trivial( const hyb_l3_args_t* a )
 	int alpha_zero = a->alpha[0] == 0.0 && a->alpha[1] == 0.0;
 	switch ( a->op )
 	{
-	case HYB_OP_GEMM: return a->m == 0 || a->n == 0 || a->k == 0 || alpha_zero;
+	case HYB_OP_GEMM:
+		return a->m == 0 || a->n == 0 || a->k == 0 || alpha_zero;
 	case HYB_OP_SYMM:
 	case HYB_OP_HEMM:
 	case HYB_OP_TRSM:
-	case HYB_OP_TRMM: return a->m == 0 || a->n == 0 || alpha_zero;
-	default: return a->n == 0 || a->k == 0 || alpha_zero;
+	case HYB_OP_TRMM:
+		return a->m == 0 || a->n == 0 || alpha_zero;
+	default:
+		return a->n == 0 || a->k == 0 || alpha_zero;
 	}
 }
 
@@ -247,16 +263,27 @@ double hyb_l3_flops( const hyb_l3_args_t* a )
 	double f = 0;
 	switch ( a->op )
 	{
-	case HYB_OP_GEMM: f = 2 * m * n * k; break;
+	case HYB_OP_GEMM:
+		f = 2 * m * n * k;
+		break;
 	case HYB_OP_SYMM:
-	case HYB_OP_HEMM: f = a->side == 'L' ? 2 * m * m * n : 2 * m * n * n; break;
+	case HYB_OP_HEMM:
+		f = a->side == 'L' ? 2 * m * m * n : 2 * m * n * n;
+		break;
 	case HYB_OP_SYRK:
-	case HYB_OP_HERK: f = k * n * ( n + 1 ); break;
+	case HYB_OP_HERK:
+		f = k * n * ( n + 1 );
+		break;
 	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K: f = 2 * k * n * ( n + 1 ); break;
+	case HYB_OP_HER2K:
+		f = 2 * k * n * ( n + 1 );
+		break;
 	case HYB_OP_TRSM:
-	case HYB_OP_TRMM: f = a->side == 'L' ? m * m * n : m * n * n; break;
-	default: break;
+	case HYB_OP_TRMM:
+		f = a->side == 'L' ? m * m * n : m * n * n;
+		break;
+	default:
+		break;
 	}
 	return hyb_prec_is_complex( a->prec ) ? 4 * f : f;
 }
@@ -269,23 +296,33 @@ void hyb_l3_bytes( const hyb_l3_args_t* a, double* in, double* out )
 	double c_elems = 0, ab_elems = 0;
 	switch ( a->op )
 	{
-	case HYB_OP_GEMM: ab_elems = m * k + k * n; c_elems = m * n; break;
+	case HYB_OP_GEMM:
+		ab_elems = m * k + k * n;
+		c_elems  = m * n;
+		break;
 	case HYB_OP_SYMM:
 	case HYB_OP_HEMM:
 		ab_elems = ( a->side == 'L' ? m * m : n * n ) + m * n;
 		c_elems  = m * n;
 		break;
 	case HYB_OP_SYRK:
-	case HYB_OP_HERK: ab_elems = n * k; c_elems = n * ( n + 1 ) / 2; break;
+	case HYB_OP_HERK:
+		ab_elems = n * k;
+		c_elems  = n * ( n + 1 ) / 2;
+		break;
 	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K: ab_elems = 2 * n * k; c_elems = n * ( n + 1 ) / 2; break;
+	case HYB_OP_HER2K:
+		ab_elems = 2 * n * k;
+		c_elems  = n * ( n + 1 ) / 2;
+		break;
 	case HYB_OP_TRSM:
 	case HYB_OP_TRMM:
 		ab_elems  = ( a->side == 'L' ? m * m : n * n ) / 2;
 		c_elems   = m * n;
 		beta_zero = 0; /* B is read and written */
 		break;
-	default: break;
+	default:
+		break;
 	}
 	*in  = es * ( ab_elems + ( beta_zero ? 0 : c_elems ) );
 	*out = es * c_elems;

@@ -36,7 +36,8 @@ static uint64_t hyb_l3_memo_mix( uint64_t h, uint64_t v )
 uint64_t hyb_l3_memo_key( const hyb_l3_args_t* a )
 {
 	uint64_t opts = (uint64_t)(unsigned char)a->side | (uint64_t)(unsigned char)a->uplo << 8 |
-	                (uint64_t)(unsigned char)a->transa << 16 | (uint64_t)(unsigned char)a->transb << 24 |
+	                (uint64_t)(unsigned char)a->transa << 16 |
+	                (uint64_t)(unsigned char)a->transb << 24 |
 	                (uint64_t)(unsigned char)a->diag << 32;
 	uint64_t h = hyb_l3_memo_mix( (uint64_t)a->op * 16 + (uint64_t)a->prec, opts );
 	h          = hyb_l3_memo_mix( h, (uint64_t)a->m );
@@ -49,7 +50,8 @@ uint64_t hyb_l3_memo_key( const hyb_l3_args_t* a )
 static hyb_l3_memo_slot_t* hyb_l3_memo_find( uint64_t key )
 {
 	for ( int i = 0; i < HYB_L3_MEMO_SLOTS; i++ )
-		if ( hyb_l3_memo.slot[i].lru && hyb_l3_memo.slot[i].key == key ) return &hyb_l3_memo.slot[i];
+		if ( hyb_l3_memo.slot[i].lru && hyb_l3_memo.slot[i].key == key )
+			return &hyb_l3_memo.slot[i];
 	return NULL;
 }
 

@@ -18,33 +18,33 @@ typedef struct
    accepted (fn owns arg from now on and runs on the helper), 0 when refused: another job is
    queued or running, the thread could not be made, or the library is unloading; the caller
    keeps arg. Never waits for a job. */
-int hyb_spmv_bg_submit(void (*fn)(void*), void* arg, uint64_t tag);
+int hyb_spmv_bg_submit( void ( *fn )( void* ), void* arg, uint64_t tag );
 
 /* 1 when no job is queued or running (a submission now would be accepted, thread
    permitting). */
-int hyb_spmv_bg_idle(void);
+int hyb_spmv_bg_idle( void );
 
 /* 1 while a job tagged `tag` is queued or running, else 0. */
-int hyb_spmv_bg_building(uint64_t tag);
+int hyb_spmv_bg_building( uint64_t tag );
 
 /* Threads for a CPU product to use now: 0 (its default) when no job is queued or running,
    else OpenMP's default less the build's share (a quarter, at least one; at least one
    left), so that the products and the build do not share a core: an oversubscribed core
    slows a statically scheduled product by its slowest thread, more than the cores it gives
    up. */
-int hyb_spmv_bg_cpu_threads(void);
+int hyb_spmv_bg_cpu_threads( void );
 
 /* 1 once the library is being unloaded: a job should end as soon as it can (its work is
    waited for by the unloading). */
-int hyb_spmv_bg_quitting(void);
+int hyb_spmv_bg_quitting( void );
 
 /* Wait until no job is queued or running (tests, unloading). */
-void hyb_spmv_bg_wait(void);
+void hyb_spmv_bg_wait( void );
 
 /* Tests: while closed, an accepted job waits before it starts (so a test can act during a
    build); opening lets it run. */
-void hyb_spmv_bg_gate(int closed);
+void hyb_spmv_bg_gate( int closed );
 
-void hyb_spmv_bg_stats(hyb_spmv_bg_stats_t* out);
+void hyb_spmv_bg_stats( hyb_spmv_bg_stats_t* out );
 
 #endif

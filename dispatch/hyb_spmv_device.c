@@ -67,148 +67,148 @@ static struct
 	int                    cache_failed;
 	hyb_spmv_force_t       force;
 	hyb_memo_slot_t        memo[HYB_SPMV_MEMO];
-	uint64_t       clock;
+	uint64_t               clock;
 	_Atomic double check_spb; /* seconds per byte of a cache hit's change check (refitted) */
 } hyb_sd;
 
 static __thread hyb_spmv_report_t hyb_sd_report;
 
-hyb_spmv_report_t* hyb_spmv_last_report(void)
+hyb_spmv_report_t* hyb_spmv_last_report( void )
 {
 	return &hyb_sd_report;
 }
 
-const char* hyb_spmv_run_name(hyb_spmv_run_t r)
+const char* hyb_spmv_run_name( hyb_spmv_run_t r )
 {
-	static const char* n[] = {"cpu", "gpu", "hybrid", "rowsplit"};
+	static const char* n[] = { "cpu", "gpu", "hybrid", "rowsplit" };
 	return (unsigned)r < 4 ? n[r] : "?";
 }
 
-const char* hyb_spmv_fmt_name(hyb_spmv_devfmt_t f)
+const char* hyb_spmv_fmt_name( hyb_spmv_devfmt_t f )
 {
-	static const char* n[] = {"none", "csr", "ell", "dia"};
+	static const char* n[] = { "none", "csr", "ell", "dia" };
 	return (unsigned)f < 4 ? n[f] : "?";
 }
 
-void hyb_spmv_device_force(const hyb_spmv_force_t* f)
+void hyb_spmv_device_force( const hyb_spmv_force_t* f )
 {
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
-	if (f)
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
+	if ( f )
 		hyb_sd.force = *f;
 	else
-		memset(&hyb_sd.force, 0, sizeof hyb_sd.force);
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
+		memset( &hyb_sd.force, 0, sizeof hyb_sd.force );
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 }
 
 /* ------------------------------------------------------------ cache and memo */
 
 /* The process's residency cache, created on first use with HYBLAS_RESIDENCY's mode and
    half the device budget for its payloads (the rest stays for workspaces and level 3). */
-static hyb_residency_cache_t* hyb_sd_cache(void)
+static hyb_residency_cache_t* hyb_sd_cache( void )
 {
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
-	if (!hyb_sd.cache && !hyb_sd.cache_failed)
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
+	if ( !hyb_sd.cache && !hyb_sd.cache_failed )
 	{
 		hyb_residency_cache_config_t c = {
-		    .mode      = (hyb_residency_mode_t)hyb_config()->residency,
-		    .mech      = HYB_RESIDENCY_MECH_AUTO,
-		    .max_bytes = (uint64_t)(0.5 * hyb_dev_budget(HYB_SPMV_DEV)),
+			.mode      = (hyb_residency_mode_t)hyb_config()->residency,
+			.mech      = HYB_RESIDENCY_MECH_AUTO,
+			.max_bytes = (uint64_t)( 0.5 * hyb_dev_budget( HYB_SPMV_DEV ) ),
 		};
-		if (hyb_residency_cache_create(&c, &hyb_sd.cache) != HYB_OK)
+		if ( hyb_residency_cache_create( &c, &hyb_sd.cache ) != HYB_OK )
 		{
 			hyb_sd.cache_failed = 1;
 			HYB_LOG(
 			    HYB_LOG_WARN,
-			    "warning: SpMV residency cache unavailable; matrices are not kept on the device");
+			    "warning: SpMV residency cache unavailable; matrices are not kept on the device" );
 		}
 	}
 	hyb_residency_cache_t* c = hyb_sd.cache;
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 	return c;
 }
 
-void hyb_spmv_cache_stats(hyb_residency_stats_t* out)
+void hyb_spmv_cache_stats( hyb_residency_stats_t* out )
 {
-	memset(out, 0, sizeof *out);
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
-	if (hyb_sd.cache) hyb_residency_cache_stats(hyb_sd.cache, out);
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
+	memset( out, 0, sizeof *out );
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
+	if ( hyb_sd.cache ) hyb_residency_cache_stats( hyb_sd.cache, out );
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 }
 
-static uint64_t hyb_mix(uint64_t h, uint64_t v)
+static uint64_t hyb_mix( uint64_t h, uint64_t v )
 {
-	h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+	h ^= v + 0x9E3779B97F4A7C15ull + ( h << 6 ) + ( h >> 2 );
 	h ^= h >> 31;
 	h *= 0xBF58476D1CE4E5B9ull;
-	return h ^ (h >> 29);
+	return h ^ ( h >> 29 );
 }
 
 /* Count a sighting of array set h; returns the sightings before this one and the verdict,
    and in *probe whether this call should time the CPU product instead (once per probe). */
-static int hyb_memo_see(uint64_t h, int* verdict, int* probe)
+static int hyb_memo_see( uint64_t h, int* verdict, int* probe )
 {
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
 	int slot = -1, victim = 0;
-	for (int i = 0; i < HYB_SPMV_MEMO; i++)
+	for ( int i = 0; i < HYB_SPMV_MEMO; i++ )
 	{
-		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) slot = i;
-		if (hyb_sd.memo[i].lru < hyb_sd.memo[victim].lru) victim = i;
+		if ( hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h ) slot = i;
+		if ( hyb_sd.memo[i].lru < hyb_sd.memo[victim].lru ) victim = i;
 	}
 	hyb_memo_slot_t* m = &hyb_sd.memo[slot < 0 ? victim : slot];
-	if (slot < 0) *m = (hyb_memo_slot_t){.h = h}; /* a new set: no sightings, no verdict */
+	if ( slot < 0 ) *m = ( hyb_memo_slot_t ){ .h = h }; /* a new set: no sightings, no verdict */
 	int seen = m->seen;
 	*verdict = m->verdict != HYB_VERDICT_NONE       ? m->verdict
 	           : m->meas.state == HYB_SPMV_KEEP_CPU ? HYB_VERDICT_CPU_MEASURED
 	                                                : HYB_VERDICT_NONE;
-	*probe   = *verdict == HYB_VERDICT_NONE && hyb_policy_spmv_take_probe(&m->meas);
+	*probe   = *verdict == HYB_VERDICT_NONE && hyb_policy_spmv_take_probe( &m->meas );
 	m->seen++;
 	m->lru = ++hyb_sd.clock;
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 	return seen;
 }
 
 /* The memo slot of array set h, or NULL; the caller holds HYB_LOCK_SPMV_DEVICE. */
-static hyb_memo_slot_t* hyb_memo_find_locked(uint64_t h)
+static hyb_memo_slot_t* hyb_memo_find_locked( uint64_t h )
 {
-	for (int i = 0; i < HYB_SPMV_MEMO; i++)
-		if (hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h) return &hyb_sd.memo[i];
+	for ( int i = 0; i < HYB_SPMV_MEMO; i++ )
+		if ( hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h ) return &hyb_sd.memo[i];
 	return NULL;
 }
 
-static void hyb_memo_verdict(uint64_t h, int verdict)
+static void hyb_memo_verdict( uint64_t h, int verdict )
 {
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
-	hyb_memo_slot_t* m = hyb_memo_find_locked(h);
-	if (m) m->verdict = verdict;
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
+	hyb_memo_slot_t* m = hyb_memo_find_locked( h );
+	if ( m ) m->verdict = verdict;
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 }
 
 /* A resident device call of array set h took `seconds`; t_cpu is the model's CPU time. */
-static void hyb_memo_device_time(uint64_t h, double seconds, double t_cpu)
+static void hyb_memo_device_time( uint64_t h, double seconds, double t_cpu )
 {
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
-	hyb_memo_slot_t* m = hyb_memo_find_locked(h);
-	if (m) hyb_policy_spmv_note_device(&m->meas, seconds, t_cpu);
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
+	hyb_memo_slot_t* m = hyb_memo_find_locked( h );
+	if ( m ) hyb_policy_spmv_note_device( &m->meas, seconds, t_cpu );
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 }
 
-void hyb_spmv_device_probe_done(uint64_t h, double seconds)
+void hyb_spmv_device_probe_done( uint64_t h, double seconds )
 {
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
-	hyb_memo_slot_t* slot = hyb_memo_find_locked(h);
-	if (slot)
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
+	hyb_memo_slot_t* slot = hyb_memo_find_locked( h );
+	if ( slot )
 	{
 		hyb_spmv_measured_t* m = &slot->meas;
-		hyb_policy_spmv_note_probe(m, seconds);
-		if (m->state == HYB_SPMV_KEEP_CPU)
+		hyb_policy_spmv_note_probe( m, seconds );
+		if ( m->state == HYB_SPMV_KEEP_CPU )
 		{
-			HYB_LOG(HYB_LOG_INFO,
-			        "SpMV: the CPU product measured faster for this matrix "
-			        "(%.3g ms against %.3g ms on the device): it stays on the CPU",
-			        m->cpu_min * 1e3, m->dev_min * 1e3);
+			HYB_LOG( HYB_LOG_INFO,
+			         "SpMV: the CPU product measured faster for this matrix "
+			         "(%.3g ms against %.3g ms on the device): it stays on the CPU",
+			         m->cpu_min * 1e3, m->dev_min * 1e3 );
 		}
 	}
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 }
 
 /* ------------------------------------------------------------ resident copies */
@@ -225,19 +225,19 @@ typedef struct
 	void*           dmem;
 } hyb_spmv_res_t;
 
-static void hyb_res_free(void* payload, void* ctx)
+static void hyb_res_free( void* payload, void* ctx )
 {
 	(void)ctx;
 	hyb_spmv_res_t* r = payload;
-	if (r->mem)
+	if ( r->mem )
 	{
 		/* Destroy the reserved context with its memory, rather than pooling a context that
 		   holds a large workspace nobody asked for. */
-		atomic_store(&r->mem->broken, 1);
-		hyb_dev_release(r->mem);
+		atomic_store( &r->mem->broken, 1 );
+		hyb_dev_release( r->mem );
 	}
-	hyb_spmv_dmat_free(&r->dm);
-	free(r);
+	hyb_spmv_dmat_free( &r->dm );
+	free( r );
 }
 
 /* ------------------------------------------------------------ statistics */
@@ -250,99 +250,99 @@ typedef struct
 	hyb_spmv_stats_t st;
 } hyb_sd_stats_t;
 
-static void hyb_stats_free(hyb_sd_stats_t* s)
+static void hyb_stats_free( hyb_sd_stats_t* s )
 {
-	hyb_spmv_view_free(&s->view);
-	free(s->df);
-	hyb_spmv_diags_free(&s->diags);
-	memset(s, 0, sizeof *s);
+	hyb_spmv_view_free( &s->view );
+	free( s->df );
+	hyb_spmv_diags_free( &s->diags );
+	memset( s, 0, sizeof *s );
 }
 
 /* One pass over the matrix: grouped rows (every index validated: the device kernels do
    not check them), the distribution function, and the diagonals when wanted. */
-static hyb_status_t hyb_stats_build(const hyb_spmv_src_t* src, int diags, hyb_sd_stats_t* s)
+static hyb_status_t hyb_stats_build( const hyb_spmv_src_t* src, int diags, hyb_sd_stats_t* s )
 {
-	memset(s, 0, sizeof *s);
-	hyb_status_t st = hyb_spmv_view_build(src, 0, &s->view);
-	if (st == HYB_OK) st = hyb_spmv_df_build(&s->view, 0, &s->df);
-	if (st == HYB_OK && diags) st = hyb_spmv_diags_build(&s->view, 0, 0, 0, &s->diags);
-	if (st != HYB_OK)
+	memset( s, 0, sizeof *s );
+	hyb_status_t st = hyb_spmv_view_build( src, 0, &s->view );
+	if ( st == HYB_OK ) st = hyb_spmv_df_build( &s->view, 0, &s->df );
+	if ( st == HYB_OK && diags ) st = hyb_spmv_diags_build( &s->view, 0, 0, 0, &s->diags );
+	if ( st != HYB_OK )
 	{
-		hyb_stats_free(s);
+		hyb_stats_free( s );
 		return st;
 	}
-	s->st = (hyb_spmv_stats_t){
-	    .m         = src->m,
-	    .nnz       = s->view.nnz,
-	    .prec      = src->prec,
-	    .max_len   = s->view.max_len,
-	    .df        = s->df,
-	    .ndiag     = s->diags.ndiag,
-	    .diag_occ  = s->diags.occ,
-	    .diag_rest = s->diags.rest_nnz,
-	    .grouped   = s->view.own_col == NULL,
+	s->st = ( hyb_spmv_stats_t ){
+		.m         = src->m,
+		.nnz       = s->view.nnz,
+		.prec      = src->prec,
+		.max_len   = s->view.max_len,
+		.df        = s->df,
+		.ndiag     = s->diags.ndiag,
+		.diag_occ  = s->diags.occ,
+		.diag_rest = s->diags.rest_nnz,
+		.grouped   = s->view.own_col == NULL,
 	};
 	return HYB_OK;
 }
 
 /* ------------------------------------------------------------ planning */
 
-static int64_t hyb_block_rows(const hyb_spmv_force_t* f, int64_t m, size_t vb, int64_t band)
+static int64_t hyb_block_rows( const hyb_spmv_force_t* f, int64_t m, size_t vb, int64_t band )
 {
-	if (f->active && f->block_rows > 0) return f->block_rows;
-	if (m * (int64_t)vb <= HYB_SPMV_ONE_BLOCK) return m;
+	if ( f->active && f->block_rows > 0 ) return f->block_rows;
+	if ( m * (int64_t)vb <= HYB_SPMV_ONE_BLOCK ) return m;
 	int64_t br  = HYB_SPMV_BLOCK_BYTES / (int64_t)vb;
-	int64_t min = (m + HYB_SPMV_MAX_BLOCKS - 1) / HYB_SPMV_MAX_BLOCKS;
-	if (br < min) br = min;
-	if (br < 8 * band) br = 8 * band; /* DIA: the widened rows stay a small part */
+	int64_t min = ( m + HYB_SPMV_MAX_BLOCKS - 1 ) / HYB_SPMV_MAX_BLOCKS;
+	if ( br < min ) br = min;
+	if ( br < 8 * band ) br = 8 * band; /* DIA: the widened rows stay a small part */
 	return br;
 }
 
 /* Device matrix layout for a plan. */
-static hyb_status_t hyb_dm_for_plan(const hyb_sd_stats_t* s, const hyb_spmv_plan_t* p,
-                                    const hyb_spmv_force_t* f, hyb_spmv_dmat_t* dm)
+static hyb_status_t hyb_dm_for_plan( const hyb_sd_stats_t* s, const hyb_spmv_plan_t* p,
+                                     const hyb_spmv_force_t* f, hyb_spmv_dmat_t* dm )
 {
 	const hyb_spmv_view_t* v  = &s->view;
-	size_t                 vb = hyb_prec_size(s->st.prec);
+	size_t                 vb = hyb_prec_size( s->st.prec );
 	int64_t                m  = v->m;
-	switch (p->run)
+	switch ( p->run )
 	{
 	case HYB_SPMV_RUN_ROWSPLIT:
 	{
 		/* the first rows holding the device's share of the entries */
 		double  want = p->row_share * (double)v->nnz;
 		int64_t lo = 1, hi = m - 1;
-		while (lo < hi)
+		while ( lo < hi )
 		{
-			int64_t mid = lo + (hi - lo) / 2;
-			if ((double)(v->ptr[mid] - v->ptr[0]) < want)
+			int64_t mid = lo + ( hi - lo ) / 2;
+			if ( (double)( v->ptr[mid] - v->ptr[0] ) < want )
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 		int64_t rows = m > 1 ? lo : 1;
-		return hyb_spmv_dmat_plan(v, HYB_SPMV_DEV_CSR, 0, NULL, rows,
-		                          hyb_block_rows(f, rows, vb, 0), 0, dm);
+		return hyb_spmv_dmat_plan( v, HYB_SPMV_DEV_CSR, 0, NULL, rows,
+		                           hyb_block_rows( f, rows, vb, 0 ), 0, dm );
 	}
 	case HYB_SPMV_RUN_GPU:
 	case HYB_SPMV_RUN_HYBRID:
-		if (p->fmt == HYB_SPMV_DEV_CSR)
-			return hyb_spmv_dmat_plan(v, HYB_SPMV_DEV_CSR, 0, NULL, m, hyb_block_rows(f, m, vb, 0),
-			                          0, dm);
-		if (p->fmt == HYB_SPMV_DEV_ELL)
-			return hyb_spmv_dmat_plan(v, HYB_SPMV_DEV_ELL, p->K, NULL, m,
-			                          hyb_block_rows(f, m, vb, 0), 0, dm);
-		if (p->fmt == HYB_SPMV_DEV_DIA && p->K <= s->diags.ndiag)
+		if ( p->fmt == HYB_SPMV_DEV_CSR )
+			return hyb_spmv_dmat_plan( v, HYB_SPMV_DEV_CSR, 0, NULL, m,
+			                           hyb_block_rows( f, m, vb, 0 ), 0, dm );
+		if ( p->fmt == HYB_SPMV_DEV_ELL )
+			return hyb_spmv_dmat_plan( v, HYB_SPMV_DEV_ELL, p->K, NULL, m,
+			                           hyb_block_rows( f, m, vb, 0 ), 0, dm );
+		if ( p->fmt == HYB_SPMV_DEV_DIA && p->K <= s->diags.ndiag )
 		{
 			int64_t band = 0;
-			for (int64_t d = 0; d < p->K; d++)
+			for ( int64_t d = 0; d < p->K; d++ )
 			{
 				int64_t o =
 				    s->diags.offset[d] < 0 ? -(int64_t)s->diags.offset[d] : s->diags.offset[d];
 				band = o > band ? o : band;
 			}
-			return hyb_spmv_dmat_plan(v, HYB_SPMV_DEV_DIA, p->K, s->diags.offset, m,
-			                          hyb_block_rows(f, m, vb, band), 0, dm);
+			return hyb_spmv_dmat_plan( v, HYB_SPMV_DEV_DIA, p->K, s->diags.offset, m,
+			                           hyb_block_rows( f, m, vb, band ), 0, dm );
 		}
 		return HYB_E_INVALID;
 	default:
@@ -352,22 +352,22 @@ static hyb_status_t hyb_dm_for_plan(const hyb_sd_stats_t* s, const hyb_spmv_plan
 
 /* Plan options for this call: the forced ones, minus the CPU in mode gpu, minus the row
    split where the source is not grouped by rows (its CPU rows would need a copy). */
-static hyb_spmv_plan_opts_t hyb_opts(const hyb_spmv_force_t* f, hyb_mode_t mode, int grouped)
+static hyb_spmv_plan_opts_t hyb_opts( const hyb_spmv_force_t* f, hyb_mode_t mode, int grouped )
 {
-	hyb_spmv_plan_opts_t o   = f->active ? f->opts : (hyb_spmv_plan_opts_t){0};
-	unsigned             all = (1u << HYB_SPMV_RUN_CPU) | (1u << HYB_SPMV_RUN_GPU) |
-	               (1u << HYB_SPMV_RUN_HYBRID) | (1u << HYB_SPMV_RUN_ROWSPLIT);
-	if (o.allow_runs == 0) o.allow_runs = all;
-	if (mode == HYB_MODE_GPU) o.allow_runs &= ~(1u << HYB_SPMV_RUN_CPU);
-	if (!grouped) o.allow_runs &= ~(1u << HYB_SPMV_RUN_ROWSPLIT);
-	if (o.allow_runs == 0) o.allow_runs = 1u << HYB_SPMV_RUN_GPU;
-	if (o.force && o.run == HYB_SPMV_RUN_ROWSPLIT && !grouped)
+	hyb_spmv_plan_opts_t o   = f->active ? f->opts : ( hyb_spmv_plan_opts_t ){ 0 };
+	unsigned             all = ( 1u << HYB_SPMV_RUN_CPU ) | ( 1u << HYB_SPMV_RUN_GPU ) |
+	               ( 1u << HYB_SPMV_RUN_HYBRID ) | ( 1u << HYB_SPMV_RUN_ROWSPLIT );
+	if ( o.allow_runs == 0 ) o.allow_runs = all;
+	if ( mode == HYB_MODE_GPU ) o.allow_runs &= ~( 1u << HYB_SPMV_RUN_CPU );
+	if ( !grouped ) o.allow_runs &= ~( 1u << HYB_SPMV_RUN_ROWSPLIT );
+	if ( o.allow_runs == 0 ) o.allow_runs = 1u << HYB_SPMV_RUN_GPU;
+	if ( o.force && o.run == HYB_SPMV_RUN_ROWSPLIT && !grouped )
 		o.force = 0; /* cannot: plan freely */
 	return o;
 }
 
-static void hyb_report_plan(hyb_spmv_report_t* rep, const hyb_spmv_plan_t* p,
-                            hyb_spmv_phase_t phase)
+static void hyb_report_plan( hyb_spmv_report_t* rep, const hyb_spmv_plan_t* p,
+                             hyb_spmv_phase_t phase )
 {
 	rep->run    = p->run;
 	rep->fmt    = p->fmt;
@@ -385,10 +385,10 @@ static void hyb_report_plan(hyb_spmv_report_t* rep, const hyb_spmv_plan_t* p,
 /* Eight threads: fifteen copied the stencil's x no faster (2.5 against 2.7 ms in double,
    1.6 against 1.6 in single; H200 machine, 2026-11-21), although the bus probe moves more with
    fifteen; the chunked copy is not bound by its threads' bandwidth. */
-static int hyb_copy_threads(void)
+static int hyb_copy_threads( void )
 {
 	int64_t c = hyb_config()->copy_threads;
-	if (c > 0) return (int)c;
+	if ( c > 0 ) return (int)c;
 	int n = omp_get_num_procs();
 	return n < 8 ? n : 8;
 }
@@ -396,45 +396,45 @@ static int hyb_copy_threads(void)
 /* After a device error: a real device failure also disables the devices and drops the
    cached copies (their memory went with the device); injected faults and refused
    allocations do not. */
-static void hyb_after_error(const hyb_call_t* call, hyb_status_t st)
+static void hyb_after_error( const hyb_call_t* call, hyb_status_t st )
 {
-	hyb_log_once(hyb_hash_str(hyb_routine_info[call->id].name, 0x73706476u ^ (uint64_t)(int64_t)st),
-	             HYB_LOG_WARN,
-	             "warning: %s: device failed (%s); the product was computed on the CPU",
-	             hyb_routine_info[call->id].name, hyb_status_string(st));
-	if (st == HYB_E_DEVICE)
+	hyb_log_once(
+	    hyb_hash_str( hyb_routine_info[call->id].name, 0x73706476u ^ (uint64_t)(int64_t)st ),
+	    HYB_LOG_WARN, "warning: %s: device failed (%s); the product was computed on the CPU",
+	    hyb_routine_info[call->id].name, hyb_status_string( st ) );
+	if ( st == HYB_E_DEVICE )
 	{
-		hyb_devices_disable(hyb_status_string(st));
-		hyb_lock(HYB_LOCK_SPMV_DEVICE);
+		hyb_devices_disable( hyb_status_string( st ) );
+		hyb_lock( HYB_LOCK_SPMV_DEVICE );
 		hyb_residency_cache_t* c = hyb_sd.cache;
-		hyb_unlock(HYB_LOCK_SPMV_DEVICE);
-		if (c) hyb_residency_cache_clear(c);
+		hyb_unlock( HYB_LOCK_SPMV_DEVICE );
+		if ( c ) hyb_residency_cache_clear( c );
 	}
 }
 
-static hyb_path_t hyb_run_path(const hyb_spmv_plan_t* p)
+static hyb_path_t hyb_run_path( const hyb_spmv_plan_t* p )
 {
 	return p->run == HYB_SPMV_RUN_GPU ? HYB_PATH_GPU : HYB_PATH_SPLIT;
 }
 
 /* The source's column and value arrays the grouped view reads (row split CPU rows). */
-static void hyb_src_rows(const hyb_spmv_args_t* a, const int** col, const void** val)
+static void hyb_src_rows( const hyb_spmv_args_t* a, const int** col, const void** val )
 {
 	*val = a->val;
-	if (a->op == HYB_OP_CSRMV)
+	if ( a->op == HYB_OP_CSRMV )
 		*col = a->colind;
 	else
-		*col = hyb_spmv_trans_flag(a->transa) ? a->rowind : a->colind;
+		*col = hyb_spmv_trans_flag( a->transa ) ? a->rowind : a->colind;
 }
 
-static void hyb_pipe_in(hyb_spmv_pipe_in_t* in, hyb_spmv_dmat_t* dm, const hyb_spmv_args_t* a,
-                        const hyb_spmv_force_t* f)
+static void hyb_pipe_in( hyb_spmv_pipe_in_t* in, hyb_spmv_dmat_t* dm, const hyb_spmv_args_t* a,
+                         const hyb_spmv_force_t* f )
 {
-	memset(in, 0, sizeof *in);
+	memset( in, 0, sizeof *in );
 	in->dm = dm;
 	in->x  = a->x;
 	in->y  = a->y;
-	hyb_src_rows(a, &in->src_col, &in->src_val);
+	hyb_src_rows( a, &in->src_col, &in->src_val );
 	in->yreg         = f->active && f->yreg >= 0 ? f->yreg : 1;
 	in->copy_threads = hyb_copy_threads();
 	in->dev          = HYB_SPMV_DEV;
@@ -443,198 +443,202 @@ static void hyb_pipe_in(hyb_spmv_pipe_in_t* in, hyb_spmv_dmat_t* dm, const hyb_s
 }
 
 /* A transient run: the first-call plan; the matrix goes into the call's workspace. */
-static hyb_path_t hyb_run_transient(const hyb_call_t* call, const hyb_spmv_args_t* a,
-                                    const hyb_spmv_src_t* src, hyb_mode_t mode,
-                                    const hyb_spmv_force_t* f, hyb_spmv_report_t* rep)
+static hyb_path_t hyb_run_transient( const hyb_call_t* call, const hyb_spmv_args_t* a,
+                                     const hyb_spmv_src_t* src, hyb_mode_t mode,
+                                     const hyb_spmv_force_t* f, hyb_spmv_report_t* rep )
 {
 	hyb_spmv_rates_t r;
-	hyb_spmv_xfer_t  xf = {.y_registered = 0,
-	                       .pipelined =
-	                           (int64_t)hyb_prec_size(src->prec) * src->m > HYB_SPMV_ONE_BLOCK};
-	hyb_spmv_rates_get(&xf, &r);
-	r.gpu_mem = 0.9 * hyb_dev_budget(HYB_SPMV_DEV);
+	hyb_spmv_xfer_t  xf = { .y_registered = 0,
+		                    .pipelined =
+		                        (int64_t)hyb_prec_size( src->prec ) * src->m > HYB_SPMV_ONE_BLOCK };
+	hyb_spmv_rates_get( &xf, &r );
+	r.gpu_mem = 0.9 * hyb_dev_budget( HYB_SPMV_DEV );
 	/* Quick test first: with every row at the mean length and no conversion beyond
 	   grouping, does any device run beat the CPU on a first call? If not, skip the pass. */
-	hyb_spmv_plan_opts_t o = hyb_opts(f, mode, 1);
-	if (!o.force && (o.allow_runs & (1u << HYB_SPMV_RUN_CPU)))
+	hyb_spmv_plan_opts_t o = hyb_opts( f, mode, 1 );
+	if ( !o.force && ( o.allow_runs & ( 1u << HYB_SPMV_RUN_CPU ) ) )
 	{
 		/* every row of about the mean length: rem rows of qlen + 1 entries, the rest qlen */
 		int64_t  qlen = src->nnz / src->m, rem = src->nnz % src->m;
-		int64_t* df = qlen < 100000 ? calloc((size_t)(qlen + 2), sizeof(int64_t)) : NULL;
-		if (df)
+		int64_t* df = qlen < 100000 ? calloc( (size_t)( qlen + 2 ), sizeof( int64_t ) ) : NULL;
+		if ( df )
 		{
 			df[qlen] += src->m - rem;
 			df[qlen + 1] += rem;
-			hyb_spmv_stats_t q = {.m       = src->m,
-			                      .nnz     = src->nnz,
-			                      .prec    = src->prec,
-			                      .max_len = rem ? qlen + 1 : qlen,
-			                      .df      = df,
-			                      .grouped = !(src->layout == HYB_SPMV_CSR && src->trans)};
+			hyb_spmv_stats_t q = { .m       = src->m,
+				                   .nnz     = src->nnz,
+				                   .prec    = src->prec,
+				                   .max_len = rem ? qlen + 1 : qlen,
+				                   .df      = df,
+				                   .grouped = !( src->layout == HYB_SPMV_CSR && src->trans ) };
 			hyb_spmv_plan_t  qp;
 			/* The statistics pass this test spares comes before any device run (measured: a
 			   first sighting of the stencil predicted 21 ms, paid 22 ms of statistics). */
 			double t_stats = r.stats_rate > 0 ? (double)src->nnz / r.stats_rate : 0.0;
-			int    keep    = hyb_policy_spmv_plan_opts(&q, &r, HYB_SPMV_FIRST_CALL, &o, &qp) == HYB_OK &&
-			           (qp.run == HYB_SPMV_RUN_CPU || qp.t_plan + t_stats >= qp.t_cpu * (1.0 - r.margin));
-			free(df);
-			if (keep)
+			int    keep =
+			    hyb_policy_spmv_plan_opts( &q, &r, HYB_SPMV_FIRST_CALL, &o, &qp ) == HYB_OK &&
+			    ( qp.run == HYB_SPMV_RUN_CPU ||
+			      qp.t_plan + t_stats >= qp.t_cpu * ( 1.0 - r.margin ) );
+			free( df );
+			if ( keep )
 			{
-				hyb_report_plan(rep, &qp, HYB_SPMV_FIRST_CALL);
-				rep->why = "first call: statistics, converting and uploading cost more than the product";
+				hyb_report_plan( rep, &qp, HYB_SPMV_FIRST_CALL );
+				rep->why =
+				    "first call: statistics, converting and uploading cost more than the product";
 				return HYB_PATH_CPU;
 			}
 		}
 	}
 	double         t0 = hyb_now();
 	hyb_sd_stats_t s;
-	int            want_diags = f->active && (f->opts.fmt == HYB_SPMV_DEV_DIA ||
-                                   f->opts.allow_fmts == (1u << HYB_SPMV_DEV_DIA));
-	if (hyb_stats_build(src, want_diags, &s) != HYB_OK)
+	int            want_diags = f->active && ( f->opts.fmt == HYB_SPMV_DEV_DIA ||
+                                    f->opts.allow_fmts == ( 1u << HYB_SPMV_DEV_DIA ) );
+	if ( hyb_stats_build( src, want_diags, &s ) != HYB_OK )
 	{
 		rep->why = "statistics failed (bad index or no memory)";
 		return HYB_PATH_CPU;
 	}
 	rep->stats_s = hyb_now() - t0;
-	o            = hyb_opts(f, mode, s.st.grouped);
+	o            = hyb_opts( f, mode, s.st.grouped );
 	hyb_spmv_plan_t p;
-	if (hyb_policy_spmv_plan_opts(&s.st, &r, HYB_SPMV_FIRST_CALL, &o, &p) != HYB_OK)
+	if ( hyb_policy_spmv_plan_opts( &s.st, &r, HYB_SPMV_FIRST_CALL, &o, &p ) != HYB_OK )
 	{
 		p.run = HYB_SPMV_RUN_CPU;
 		p.fmt = HYB_SPMV_DEV_NONE;
 	}
-	if (p.run == HYB_SPMV_RUN_CPU)
+	if ( p.run == HYB_SPMV_RUN_CPU )
 	{
-		hyb_report_plan(rep, &p, HYB_SPMV_FIRST_CALL);
+		hyb_report_plan( rep, &p, HYB_SPMV_FIRST_CALL );
 		rep->why = "first call: the model keeps the CPU";
-		hyb_stats_free(&s);
+		hyb_stats_free( &s );
 		return HYB_PATH_CPU;
 	}
-	hyb_report_plan(rep, &p, HYB_SPMV_FIRST_CALL);
+	hyb_report_plan( rep, &p, HYB_SPMV_FIRST_CALL );
 	hyb_spmv_dmat_t dm;
-	if (hyb_dm_for_plan(&s, &p, f, &dm) != HYB_OK)
+	if ( hyb_dm_for_plan( &s, &p, f, &dm ) != HYB_OK )
 	{
 		rep->why = "device layout failed";
-		hyb_stats_free(&s);
+		hyb_stats_free( &s );
 		return HYB_PATH_CPU;
 	}
 	hyb_spmv_pipe_in_t in;
-	hyb_pipe_in(&in, &dm, a, f);
+	hyb_pipe_in( &in, &dm, a, f );
 	in.upload       = 1;
 	in.view         = &s.view;
-	hyb_status_t st = hyb_spmv_pipe_run(&in, &rep->pipe);
-	hyb_spmv_dmat_free(&dm);
-	hyb_stats_free(&s);
+	hyb_status_t st = hyb_spmv_pipe_run( &in, &rep->pipe );
+	hyb_spmv_dmat_free( &dm );
+	hyb_stats_free( &s );
 	rep->why = "first call, not kept on the device";
-	if (st != HYB_OK)
+	if ( st != HYB_OK )
 	{
 		rep->error = st;
-		hyb_after_error(call, st);
+		hyb_after_error( call, st );
 		return HYB_PATH_FALLBACK;
 	}
-	return hyb_run_path(&p);
+	return hyb_run_path( &p );
 }
 
 /* A first call the cache keeps: steady-state plan, build, upload, run, fill. */
-static hyb_path_t hyb_run_fill(const hyb_call_t* call, const hyb_spmv_args_t* a,
-                               const hyb_spmv_src_t* src, hyb_mode_t mode,
-                               const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
-                               hyb_residency_entry_t* ent, uint64_t memo_h, hyb_spmv_report_t* rep)
+static hyb_path_t hyb_run_fill( const hyb_call_t* call, const hyb_spmv_args_t* a,
+                                const hyb_spmv_src_t* src, hyb_mode_t mode,
+                                const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
+                                hyb_residency_entry_t* ent, uint64_t memo_h,
+                                hyb_spmv_report_t* rep )
 {
 	double         t0 = hyb_now();
 	hyb_sd_stats_t s;
-	if (hyb_stats_build(src, 1, &s) != HYB_OK)
+	if ( hyb_stats_build( src, 1, &s ) != HYB_OK )
 	{
-		hyb_residency_cache_release(cache, ent);
+		hyb_residency_cache_release( cache, ent );
 		rep->why = "statistics failed (bad index or no memory)";
 		return HYB_PATH_CPU;
 	}
 	rep->stats_s        = hyb_now() - t0;
-	size_t           vb = hyb_prec_size(src->prec);
+	size_t           vb = hyb_prec_size( src->prec );
 	hyb_spmv_rates_t r;
-	hyb_spmv_xfer_t  xf = {.y_registered = (int64_t)vb * src->m >= (int64_t)HYB_SPMV_YREG_MIN,
-	                       .pipelined    = (int64_t)vb * src->m > HYB_SPMV_ONE_BLOCK};
-	hyb_spmv_rates_get(&xf, &r);
-	r.gpu_mem                = 0.5 * hyb_dev_budget(HYB_SPMV_DEV);
-	hyb_spmv_plan_opts_t o   = hyb_opts(f, mode, s.st.grouped);
-	hyb_spmv_res_t*      res = calloc(1, sizeof *res);
-	hyb_status_t st = res ? hyb_policy_spmv_plan_opts(&s.st, &r, HYB_SPMV_STEADY, &o, &res->plan)
+	hyb_spmv_xfer_t  xf = { .y_registered = (int64_t)vb * src->m >= (int64_t)HYB_SPMV_YREG_MIN,
+		                    .pipelined    = (int64_t)vb * src->m > HYB_SPMV_ONE_BLOCK };
+	hyb_spmv_rates_get( &xf, &r );
+	r.gpu_mem                = 0.5 * hyb_dev_budget( HYB_SPMV_DEV );
+	hyb_spmv_plan_opts_t o   = hyb_opts( f, mode, s.st.grouped );
+	hyb_spmv_res_t*      res = calloc( 1, sizeof *res );
+	hyb_status_t st = res ? hyb_policy_spmv_plan_opts( &s.st, &r, HYB_SPMV_STEADY, &o, &res->plan )
 	                      : HYB_E_NO_MEMORY;
-	if (st == HYB_OK && res->plan.run != HYB_SPMV_RUN_CPU && !o.force &&
-	    (o.allow_runs & (1u << HYB_SPMV_RUN_CPU)))
+	if ( st == HYB_OK && res->plan.run != HYB_SPMV_RUN_CPU && !o.force &&
+	     ( o.allow_runs & ( 1u << HYB_SPMV_RUN_CPU ) ) )
 	{
 		/* A hit costs its change check (hashing the arrays in verify mode): keep the CPU
 		   if the device's advantage does not pay for it. */
-		double bytes = (double)s.view.nnz * (double)(vb + 8);
-		double check = bytes * atomic_load(&hyb_sd.check_spb);
-		if (!hyb_policy_spmv_pays_check(&res->plan, check, r.margin))
+		double bytes = (double)s.view.nnz * (double)( vb + 8 );
+		double check = bytes * atomic_load( &hyb_sd.check_spb );
+		if ( !hyb_policy_spmv_pays_check( &res->plan, check, r.margin ) )
 			res->plan.run = HYB_SPMV_RUN_CPU;
 	}
-	if (st != HYB_OK || res->plan.run == HYB_SPMV_RUN_CPU)
+	if ( st != HYB_OK || res->plan.run == HYB_SPMV_RUN_CPU )
 	{
-		if (res)
+		if ( res )
 		{
 			res->plan.run = HYB_SPMV_RUN_CPU;
 			res->plan.fmt = HYB_SPMV_DEV_NONE;
-			hyb_report_plan(rep, &res->plan, HYB_SPMV_STEADY);
+			hyb_report_plan( rep, &res->plan, HYB_SPMV_STEADY );
 		}
-		hyb_stats_free(&s);
-		free(res);
-		hyb_residency_cache_release(cache, ent);
-		if (st == HYB_OK) hyb_memo_verdict(memo_h, HYB_VERDICT_CPU);
+		hyb_stats_free( &s );
+		free( res );
+		hyb_residency_cache_release( cache, ent );
+		if ( st == HYB_OK ) hyb_memo_verdict( memo_h, HYB_VERDICT_CPU );
 		rep->why = "the steady-state model keeps the CPU";
 		return HYB_PATH_CPU;
 	}
-	hyb_report_plan(rep, &res->plan, HYB_SPMV_FIRST_CALL);
+	hyb_report_plan( rep, &res->plan, HYB_SPMV_FIRST_CALL );
 	rep->filled = 1;
-	st          = hyb_dm_for_plan(&s, &res->plan, f, &res->dm);
-	if (st == HYB_OK) st = hyb_dev_acquire(HYB_SPMV_DEV, &res->mem);
-	if (st == HYB_OK && res->mem->stage)
+	st          = hyb_dm_for_plan( &s, &res->plan, f, &res->dm );
+	if ( st == HYB_OK ) st = hyb_dev_acquire( HYB_SPMV_DEV, &res->mem );
+	if ( st == HYB_OK && res->mem->stage )
 	{
 		/* A pooled context with page-locked staging is the one the next calls would run
 		   on: keep it in the pool and hold another one for the memory. */
 		hyb_dev_t* other = NULL;
-		if (hyb_dev_acquire(HYB_SPMV_DEV, &other) == HYB_OK)
+		if ( hyb_dev_acquire( HYB_SPMV_DEV, &other ) == HYB_OK )
 		{
-			hyb_dev_release(res->mem);
+			hyb_dev_release( res->mem );
 			res->mem = other;
 		}
 	}
-	if (st == HYB_OK)
-		st = hyb_dev_workspace(res->mem, res->dm.bytes > 0 ? res->dm.bytes : 1, &res->dmem);
+	if ( st == HYB_OK )
+		st = hyb_dev_workspace( res->mem, res->dm.bytes > 0 ? res->dm.bytes : 1, &res->dmem );
 	/* an injected asynchronous allocation fault returns HYB_OK without memory */
-	if (st == HYB_OK && res->dmem == NULL) st = HYB_E_NO_MEMORY;
-	if (st != HYB_OK)
+	if ( st == HYB_OK && res->dmem == NULL ) st = HYB_E_NO_MEMORY;
+	if ( st != HYB_OK )
 	{
-		hyb_res_free(res, NULL);
-		hyb_stats_free(&s);
-		hyb_residency_cache_release(cache, ent);
+		hyb_res_free( res, NULL );
+		hyb_stats_free( &s );
+		hyb_residency_cache_release( cache, ent );
 		rep->why   = "no device memory for the matrix";
 		rep->error = st;
 		return HYB_PATH_CPU;
 	}
 	hyb_spmv_pipe_in_t in;
-	hyb_pipe_in(&in, &res->dm, a, f);
+	hyb_pipe_in( &in, &res->dm, a, f );
 	in.dmem   = res->dmem;
 	in.upload = 1;
 	in.view   = &s.view;
-	st        = hyb_spmv_pipe_run(&in, &rep->pipe);
-	hyb_stats_free(&s);
-	if (st != HYB_OK)
+	st        = hyb_spmv_pipe_run( &in, &rep->pipe );
+	hyb_stats_free( &s );
+	if ( st != HYB_OK )
 	{
-		hyb_res_free(res, NULL);
-		hyb_residency_cache_release(cache, ent);
+		hyb_res_free( res, NULL );
+		hyb_residency_cache_release( cache, ent );
 		rep->error = st;
 		rep->why   = "first call failed on the device";
-		hyb_after_error(call, st);
+		hyb_after_error( call, st );
 		return HYB_PATH_FALLBACK;
 	}
-	uint64_t   bytes = (uint64_t)res->dm.bytes + (uint64_t)hyb_spmv_dmat_host_bytes(&res->dm);
-	hyb_path_t path  = hyb_run_path(&res->plan);
+	uint64_t   bytes = (uint64_t)res->dm.bytes + (uint64_t)hyb_spmv_dmat_host_bytes( &res->dm );
+	hyb_path_t path  = hyb_run_path( &res->plan );
 	/* From here the cache owns the payload (or destroys it at release if it cannot keep it). */
-	if (hyb_residency_cache_fill(cache, ent, res, bytes, hyb_res_free, NULL) == HYB_E_INVALID)
-		hyb_res_free(res, NULL);
-	hyb_residency_cache_release(cache, ent);
+	if ( hyb_residency_cache_fill( cache, ent, res, bytes, hyb_res_free, NULL ) == HYB_E_INVALID )
+		hyb_res_free( res, NULL );
+	hyb_residency_cache_release( cache, ent );
 	rep->why = "first call: converted, uploaded and kept";
 	return path;
 }
@@ -645,26 +649,27 @@ static hyb_path_t hyb_run_fill(const hyb_call_t* call, const hyb_spmv_args_t* a,
    the y copy after it; the remainder's bandwidth from a CPU side that ran on a team (its
    parallel region's start taken off, the model's bytes). A first call is not refitted:
    its CPU side shares the bus with the upload. */
-static void hyb_refit_steady(const hyb_spmv_res_t* res, const hyb_spmv_pipe_out_t* o)
+static void hyb_refit_steady( const hyb_spmv_res_t* res, const hyb_spmv_pipe_out_t* o )
 {
-	if (!(o->dev_s > 0)) return;
-	hyb_spmv_rates_refit_gpu(res->plan.span_kind, res->plan.span_scale, res->plan.t_span, o->dev_s);
-	double host = o->seconds - o->ycopy_s - fmax(o->dev_s, o->cpu_end_s);
-	hyb_spmv_rates_refit_call(host > 0 ? host : 0.0);
+	if ( !( o->dev_s > 0 ) ) return;
+	hyb_spmv_rates_refit_gpu( res->plan.span_kind, res->plan.span_scale, res->plan.t_span,
+	                          o->dev_s );
+	double host = o->seconds - o->ycopy_s - fmax( o->dev_s, o->cpu_end_s );
+	hyb_spmv_rates_refit_call( host > 0 ? host : 0.0 );
 	const hyb_spmv_dmat_t* dm = &res->dm;
-	if (dm->rem_nnz <= 0) return;
+	if ( dm->rem_nnz <= 0 ) return;
 	hyb_spmv_rates_t r;
-	hyb_spmv_rates_get(NULL, &r);
-	double bytes = hyb_policy_spmv_coo_refit_bytes(&r, dm->prec, dm->rem_nnz, dm->nrun);
-	if (bytes > 0) hyb_spmv_rates_refit_coo(bytes, o->cpu_s - r.cpu_call_s);
+	hyb_spmv_rates_get( NULL, &r );
+	double bytes = hyb_policy_spmv_coo_refit_bytes( &r, dm->prec, dm->rem_nnz, dm->nrun );
+	if ( bytes > 0 ) hyb_spmv_rates_refit_coo( bytes, o->cpu_s - r.cpu_call_s );
 }
 
 /* Refit the cost of a hit's change check, per byte of the arrays. */
-static void hyb_sd_refit_check(double seconds, double bytes)
+static void hyb_sd_refit_check( double seconds, double bytes )
 {
-	if (!(bytes > 0)) return;
-	double spb = seconds / bytes, old = atomic_load(&hyb_sd.check_spb);
-	atomic_store(&hyb_sd.check_spb, old > 0 ? old + 0.25 * (spb - old) : spb);
+	if ( !( bytes > 0 ) ) return;
+	double spb = seconds / bytes, old = atomic_load( &hyb_sd.check_spb );
+	atomic_store( &hyb_sd.check_spb, old > 0 ? old + 0.25 * ( spb - old ) : spb );
 }
 
 /* A resident copy whose change check runs beside its product: part 0 is the product (the
@@ -680,16 +685,16 @@ typedef struct
 	double                    check_s;
 } hyb_hit_job_t;
 
-static void hyb_hit_part(void* arg, int64_t b, int64_t e)
+static void hyb_hit_part( void* arg, int64_t b, int64_t e )
 {
 	hyb_hit_job_t* j = arg;
-	for (int64_t i = b; i < e; i++)
-		if (i == 0)
-			j->st = hyb_spmv_pipe_run(j->in, j->out);
+	for ( int64_t i = b; i < e; i++ )
+		if ( i == 0 )
+			j->st = hyb_spmv_pipe_run( j->in, j->out );
 		else
 		{
 			double t0    = hyb_now();
-			j->unchanged = hyb_residency_cache_confirm(j->cache, j->ent);
+			j->unchanged = hyb_residency_cache_confirm( j->cache, j->ent );
 			j->check_s   = hyb_now() - t0;
 		}
 }
@@ -700,97 +705,98 @@ static struct
 {
 	atomic_flag busy;
 	hyb_team_t* team; /* owned by the holder of busy */
-} hyb_hc = {.busy = ATOMIC_FLAG_INIT};
+} hyb_hc = { .busy = ATOMIC_FLAG_INIT };
 
 /* fork() child hook: the check thread did not survive; the child makes its own. */
-static void hyb_hc_fork_child(void)
+static void hyb_hc_fork_child( void )
 {
 	hyb_hc.team = NULL; /* leaked on purpose: its thread is gone */
-	atomic_flag_clear(&hyb_hc.busy);
+	atomic_flag_clear( &hyb_hc.busy );
 }
 
-static void hyb_hit_run(hyb_hit_job_t* j)
+static void hyb_hit_run( hyb_hit_job_t* j )
 {
-	if (!atomic_flag_test_and_set(&hyb_hc.busy))
+	if ( !atomic_flag_test_and_set( &hyb_hc.busy ) )
 	{
-		if (hyb_hc.team == NULL)
+		if ( hyb_hc.team == NULL )
 		{
-			hyb_hc.team = hyb_team_create(1);
-			hyb_state_on_fork_child(HYB_LOCK_SPMV_DEVICE, hyb_hc_fork_child);
+			hyb_hc.team = hyb_team_create( 1 );
+			hyb_state_on_fork_child( HYB_LOCK_SPMV_DEVICE, hyb_hc_fork_child );
 		}
-		hyb_team_run(hyb_hc.team, 2, hyb_hit_part, j); /* serially if there is no thread */
-		atomic_flag_clear(&hyb_hc.busy);
+		hyb_team_run( hyb_hc.team, 2, hyb_hit_part, j ); /* serially if there is no thread */
+		atomic_flag_clear( &hyb_hc.busy );
 		return;
 	}
-	hyb_hit_part(j, 1, 2);
-	if (j->unchanged) hyb_hit_part(j, 0, 1);
+	hyb_hit_part( j, 1, 2 );
+	if ( j->unchanged ) hyb_hit_part( j, 0, 1 );
 }
 
 /* A resident copy: the steady-state run. With `unchecked` (an entry from
    acquire_unchecked) its change check runs beside the product; if the arrays changed, the
    product's y is not used: *stale is set, the entry released, and the caller starts over. */
-static hyb_path_t hyb_run_hit(const hyb_call_t* call, const hyb_spmv_args_t* a,
-                              const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
-                              hyb_residency_entry_t* ent, int unchecked, double check_bytes,
-                              int* stale, hyb_spmv_report_t* rep)
+static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
+                               const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
+                               hyb_residency_entry_t* ent, int unchecked, double check_bytes,
+                               int* stale, hyb_spmv_report_t* rep )
 {
-	hyb_spmv_res_t* res = hyb_residency_entry_payload(ent);
+	hyb_spmv_res_t* res = hyb_residency_entry_payload( ent );
 	/* the check beside the product; a CPU plan has no product to overlap */
 	int beside = unchecked && res->plan.run != HYB_SPMV_RUN_CPU;
 	*stale     = 0;
-	if (unchecked && !beside)
+	if ( unchecked && !beside )
 	{
 		double t0 = hyb_now();
-		if (!hyb_residency_cache_confirm(cache, ent))
+		if ( !hyb_residency_cache_confirm( cache, ent ) )
 		{
-			hyb_residency_cache_release(cache, ent);
+			hyb_residency_cache_release( cache, ent );
 			*stale = 1;
 			return HYB_PATH_CPU;
 		}
-		hyb_sd_refit_check(hyb_now() - t0, check_bytes);
+		hyb_sd_refit_check( hyb_now() - t0, check_bytes );
 	}
-	if (!beside) rep->cache = HYB_RESIDENCY_HIT;
-	hyb_report_plan(rep, &res->plan, HYB_SPMV_STEADY);
-	if (res->plan.run == HYB_SPMV_RUN_CPU)
+	if ( !beside ) rep->cache = HYB_RESIDENCY_HIT;
+	hyb_report_plan( rep, &res->plan, HYB_SPMV_STEADY );
+	if ( res->plan.run == HYB_SPMV_RUN_CPU )
 	{
-		hyb_residency_cache_release(cache, ent);
+		hyb_residency_cache_release( cache, ent );
 		rep->why = "the steady-state model keeps the CPU";
 		return HYB_PATH_CPU;
 	}
 	hyb_spmv_pipe_in_t in;
-	hyb_pipe_in(&in, &res->dm, a, f);
+	hyb_pipe_in( &in, &res->dm, a, f );
 	in.dmem         = res->dmem;
 	hyb_status_t st = HYB_OK;
-	if (beside)
+	if ( beside )
 	{
 		in.beside       = 1;
 		hyb_hit_job_t j = {
-		    .cache = cache, .ent = ent, .in = &in, .out = &rep->pipe, .unchanged = 0};
-		hyb_hit_run(&j);
-		if (!j.unchanged)
+			.cache = cache, .ent = ent, .in = &in, .out = &rep->pipe, .unchanged = 0
+		};
+		hyb_hit_run( &j );
+		if ( !j.unchanged )
 		{
-			hyb_residency_cache_release(cache, ent);
-			memset(&rep->pipe, 0, sizeof rep->pipe);
+			hyb_residency_cache_release( cache, ent );
+			memset( &rep->pipe, 0, sizeof rep->pipe );
 			*stale = 1;
 			return HYB_PATH_CPU;
 		}
 		rep->cache = HYB_RESIDENCY_HIT;
-		hyb_sd_refit_check(j.check_s, check_bytes);
+		hyb_sd_refit_check( j.check_s, check_bytes );
 		st = j.st;
 	}
 	else
-		st = hyb_spmv_pipe_run(&in, &rep->pipe);
-	if (st != HYB_OK)
+		st = hyb_spmv_pipe_run( &in, &rep->pipe );
+	if ( st != HYB_OK )
 	{
-		hyb_residency_cache_release(cache, ent);
+		hyb_residency_cache_release( cache, ent );
 		rep->error = st;
 		rep->why   = "steady state failed on the device";
-		hyb_after_error(call, st);
+		hyb_after_error( call, st );
 		return HYB_PATH_FALLBACK;
 	}
-	hyb_refit_steady(res, &rep->pipe);
-	hyb_path_t path = hyb_run_path(&res->plan);
-	hyb_residency_cache_release(cache, ent);
+	hyb_refit_steady( res, &rep->pipe );
+	hyb_path_t path = hyb_run_path( &res->plan );
+	hyb_residency_cache_release( cache, ent );
 	rep->why = "resident";
 	return path;
 }
@@ -820,59 +826,58 @@ typedef struct
 	void*                  y;
 } hyb_bg_job_t;
 
-static void hyb_bg_job_free(hyb_bg_job_t* j)
+static void hyb_bg_job_free( hyb_bg_job_t* j )
 {
-	for (int i = 0; i < 3; i++)
-		free(j->snap[i]);
-	free(j->x);
-	free(j->y);
-	free(j);
+	for ( int i = 0; i < 3; i++ ) free( j->snap[i] );
+	free( j->x );
+	free( j->y );
+	free( j );
 }
 
 /* Copy `bytes` of this process's memory at src into dst; 0 where a page is missing (or the
    system refuses the call, or the library is being unloaded), never a fault. */
-static int hyb_bg_read(void* dst, const void* src, size_t bytes)
+static int hyb_bg_read( void* dst, const void* src, size_t bytes )
 {
 	pid_t  pid  = getpid();
 	size_t done = 0;
-	while (done < bytes)
+	while ( done < bytes )
 	{
 		/* in pieces, so that unloading the library waits for one piece, not the matrix */
-		size_t       piece = bytes - done < ((size_t)64 << 20) ? bytes - done : (size_t)64 << 20;
-		struct iovec l     = {(char*)dst + done, piece};
-		struct iovec r     = {(void*)((uintptr_t)src + done), piece};
-		if (hyb_spmv_bg_quitting()) return 0;
-		ssize_t      n = process_vm_readv(pid, &l, 1, &r, 1, 0);
-		if (n <= 0) return 0;
+		size_t       piece = bytes - done < ( (size_t)64 << 20 ) ? bytes - done : (size_t)64 << 20;
+		struct iovec l     = { (char*)dst + done, piece };
+		struct iovec r     = { (void*)( (uintptr_t)src + done ), piece };
+		if ( hyb_spmv_bg_quitting() ) return 0;
+		ssize_t n = process_vm_readv( pid, &l, 1, &r, 1, 0 );
+		if ( n <= 0 ) return 0;
 		done += (size_t)n;
 	}
 	return 1;
 }
 
-static void hyb_bg_fill(void* p)
+static void hyb_bg_fill( void* p )
 {
 	hyb_bg_job_t* j  = p;
 	int           ok = 1;
-	for (int i = 0; i < 3 && ok; i++)
-		ok = hyb_bg_read((char*)j->snap[i] + j->off[i], (const char*)j->from[i] + j->off[i],
-		                 j->len[i]);
+	for ( int i = 0; i < 3 && ok; i++ )
+		ok = hyb_bg_read( (char*)j->snap[i] + j->off[i], (const char*)j->from[i] + j->off[i],
+		                  j->len[i] );
 	hyb_spmv_src_t src;
-	if (ok)
-		ok = (j->a.op == HYB_OP_CSRMV
-		          ? hyb_spmv_src_csr(j->a.transa, j->a.m, j->a.prec, j->a.val, j->a.rowind,
-		                             j->a.colind, j->a.base, &src)
-		          : hyb_spmv_src_coo(j->a.transa, j->a.m, j->a.prec, j->a.val, j->a.rowind,
-		                             j->a.colind, j->a.nnz, j->a.base, &src)) == HYB_OK;
-	if (ok && !hyb_spmv_bg_quitting())
+	if ( ok )
+		ok = ( j->a.op == HYB_OP_CSRMV
+		           ? hyb_spmv_src_csr( j->a.transa, j->a.m, j->a.prec, j->a.val, j->a.rowind,
+		                               j->a.colind, j->a.base, &src )
+		           : hyb_spmv_src_coo( j->a.transa, j->a.m, j->a.prec, j->a.val, j->a.rowind,
+		                               j->a.colind, j->a.nnz, j->a.base, &src ) ) == HYB_OK;
+	if ( ok && !hyb_spmv_bg_quitting() )
 	{
 		hyb_spmv_report_t rep;
-		memset(&rep, 0, sizeof rep);
+		memset( &rep, 0, sizeof rep );
 		rep.K_alg3 = -1;
-		hyb_run_fill(&j->call, &j->a, &src, j->mode, &j->f, j->cache, j->ent, j->mh, &rep);
+		hyb_run_fill( &j->call, &j->a, &src, j->mode, &j->f, j->cache, j->ent, j->mh, &rep );
 	}
 	else
-		hyb_residency_cache_release(j->cache, j->ent); /* the next call fills again */
-	hyb_bg_job_free(j);
+		hyb_residency_cache_release( j->cache, j->ent ); /* the next call fills again */
+	hyb_bg_job_free( j );
 }
 
 /* Prepare the fill of entry `ent` for the helper thread; the job starts when the call's CPU
@@ -880,56 +885,57 @@ static void hyb_bg_fill(void* p)
    job owns the entry); 0: the caller still holds the entry and fills it itself (no snapshot
    memory, or the system refuses to read this process's memory); -1: the helper is busy with
    another matrix (the caller still holds the entry). */
-static int hyb_bg_start(const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
-                        const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
-                        hyb_residency_entry_t* ent, uint64_t mh, const hyb_spmv_src_t* src,
-                        void** out)
+static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
+                         const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
+                         hyb_residency_entry_t* ent, uint64_t mh, const hyb_spmv_src_t* src,
+                         void** out )
 {
-	if (!hyb_spmv_bg_idle()) return -1;
+	if ( !hyb_spmv_bg_idle() ) return -1;
 	int probe;
-	if (!hyb_bg_read(&probe, a->rowind, sizeof probe)) return 0;
-	size_t vb = hyb_prec_size(a->prec);
+	if ( !hyb_bg_read( &probe, a->rowind, sizeof probe ) ) return 0;
+	size_t vb = hyb_prec_size( a->prec );
 	/* The snapshot doubles the matrix in host memory for the build's time: only where half
 	   the free memory holds it (else the call builds from the arrays themselves). */
-	double need  = (double)src->nnz * (double)(vb + 8) + (double)src->m * (double)(2 * vb + 4);
-	double avail = (double)sysconf(_SC_AVPHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-	if (avail > 0 && need > 0.5 * avail) return 0;
-	hyb_bg_job_t* j = calloc(1, sizeof *j);
-	if (!j) return 0;
-	j->call  = *call;
-	j->a     = *a;
-	j->mode  = mode;
-	j->f     = *f;
+	double need  = (double)src->nnz * (double)( vb + 8 ) + (double)src->m * (double)( 2 * vb + 4 );
+	double avail = (double)sysconf( _SC_AVPHYS_PAGES ) * (double)sysconf( _SC_PAGESIZE );
+	if ( avail > 0 && need > 0.5 * avail ) return 0;
+	hyb_bg_job_t* j = calloc( 1, sizeof *j );
+	if ( !j ) return 0;
+	j->call     = *call;
+	j->a        = *a;
+	j->mode     = mode;
+	j->f        = *f;
 	j->f.active = 1;
 	j->f.yreg   = 0; /* the scratch y is not the application's: register nothing */
-	j->cache = cache;
-	j->ent   = ent;
-	j->mh    = mh;
-	j->from[0] = a->val;
-	j->from[1] = a->rowind;
-	j->from[2] = a->colind;
-	if (src->layout == HYB_SPMV_CSR)
+	j->cache    = cache;
+	j->ent      = ent;
+	j->mh       = mh;
+	j->from[0]  = a->val;
+	j->from[1]  = a->rowind;
+	j->from[2]  = a->colind;
+	if ( src->layout == HYB_SPMV_CSR )
 	{
-		size_t k0 = (size_t)(src->ia[0] - src->base);
+		size_t k0 = (size_t)( src->ia[0] - src->base );
 		j->off[0] = k0 * vb;
 		j->len[0] = (size_t)src->nnz * vb;
-		j->len[1] = (size_t)(src->m + 1) * sizeof(int);
-		j->off[2] = k0 * sizeof(int);
-		j->len[2] = (size_t)src->nnz * sizeof(int);
+		j->len[1] = (size_t)( src->m + 1 ) * sizeof( int );
+		j->off[2] = k0 * sizeof( int );
+		j->len[2] = (size_t)src->nnz * sizeof( int );
 	}
 	else
 	{
 		j->len[0] = (size_t)src->nnz * vb;
-		j->len[1] = (size_t)src->nnz * sizeof(int);
-		j->len[2] = (size_t)src->nnz * sizeof(int);
+		j->len[1] = (size_t)src->nnz * sizeof( int );
+		j->len[2] = (size_t)src->nnz * sizeof( int );
 	}
 	int ok = 1;
-	for (int i = 0; i < 3; i++)
-		ok = ok && (j->snap[i] = malloc(j->off[i] + j->len[i] + 1)) != NULL;
-	ok = ok && (j->x = calloc((size_t)a->m, vb)) != NULL && (j->y = malloc((size_t)a->m * vb));
-	if (!ok)
+	for ( int i = 0; i < 3; i++ )
+		ok = ok && ( j->snap[i] = malloc( j->off[i] + j->len[i] + 1 ) ) != NULL;
+	ok = ok && ( j->x = calloc( (size_t)a->m, vb ) ) != NULL &&
+	     ( j->y = malloc( (size_t)a->m * vb ) );
+	if ( !ok )
 	{
-		hyb_bg_job_free(j);
+		hyb_bg_job_free( j );
 		return 0;
 	}
 	j->a.val    = j->snap[0];
@@ -941,96 +947,96 @@ static int hyb_bg_start(const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mo
 	return 1;
 }
 
-void hyb_spmv_device_bg_after_cpu(hyb_spmv_report_t* rep, hyb_status_t st)
+void hyb_spmv_device_bg_after_cpu( hyb_spmv_report_t* rep, hyb_status_t st )
 {
 	hyb_bg_job_t* j = rep->bg_job;
 	rep->bg_job     = NULL;
-	if (!j) return;
-	if (st == HYB_OK && hyb_spmv_bg_submit(hyb_bg_fill, j, j->mh)) return;
-	hyb_residency_cache_release(j->cache, j->ent); /* a later call fills again */
-	hyb_bg_job_free(j);
-	if (st == HYB_OK) rep->why = "another matrix's device copy is being built";
+	if ( !j ) return;
+	if ( st == HYB_OK && hyb_spmv_bg_submit( hyb_bg_fill, j, j->mh ) ) return;
+	hyb_residency_cache_release( j->cache, j->ent ); /* a later call fills again */
+	hyb_bg_job_free( j );
+	if ( st == HYB_OK ) rep->why = "another matrix's device copy is being built";
 }
 
-hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
-                               hyb_spmv_report_t* rep)
+hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
+                                hyb_spmv_report_t* rep )
 {
 	double t0 = hyb_now();
-	memset(rep, 0, sizeof *rep);
+	memset( rep, 0, sizeof *rep );
 	rep->cache  = -1;
 	rep->K_alg3 = -1;
 	rep->path   = HYB_PATH_CPU;
 	hyb_spmv_force_t f;
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
 	f = hyb_sd.force;
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 
 	hyb_spmv_src_t src;
 	hyb_status_t   st = a->op == HYB_OP_CSRMV
-	                        ? hyb_spmv_src_csr(a->transa, a->m, a->prec, a->val, a->rowind, a->colind,
-	                                           a->base, &src)
-	                        : hyb_spmv_src_coo(a->transa, a->m, a->prec, a->val, a->rowind, a->colind,
-	                                           a->nnz, a->base, &src);
-	if (st != HYB_OK || src.m == 0 || src.nnz == 0)
+	                        ? hyb_spmv_src_csr( a->transa, a->m, a->prec, a->val, a->rowind,
+	                                            a->colind, a->base, &src )
+	                        : hyb_spmv_src_coo( a->transa, a->m, a->prec, a->val, a->rowind,
+	                                            a->colind, a->nnz, a->base, &src );
+	if ( st != HYB_OK || src.m == 0 || src.nnz == 0 )
 	{
 		rep->why = "nothing for a device";
 		return HYB_PATH_CPU;
 	}
-	const size_t vb = hyb_prec_size(src.prec);
+	const size_t vb = hyb_prec_size( src.prec );
 
 	/* The arrays that define the matrix, as the application passed them. */
 	hyb_residency_range_t rg[3];
-	if (src.layout == HYB_SPMV_CSR)
+	if ( src.layout == HYB_SPMV_CSR )
 	{
-		size_t k0 = (size_t)(src.ia[0] - src.base);
-		rg[0]     = (hyb_residency_range_t){(const char*)src.val + k0 * vb, (size_t)src.nnz * vb};
-		rg[1]     = (hyb_residency_range_t){src.ia, (size_t)(src.m + 1) * sizeof(int)};
-		rg[2]     = (hyb_residency_range_t){src.ja + k0, (size_t)src.nnz * sizeof(int)};
+		size_t k0 = (size_t)( src.ia[0] - src.base );
+		rg[0] = ( hyb_residency_range_t ){ (const char*)src.val + k0 * vb, (size_t)src.nnz * vb };
+		rg[1] = ( hyb_residency_range_t ){ src.ia, (size_t)( src.m + 1 ) * sizeof( int ) };
+		rg[2] = ( hyb_residency_range_t ){ src.ja + k0, (size_t)src.nnz * sizeof( int ) };
 	}
 	else
 	{
-		rg[0] = (hyb_residency_range_t){src.val, (size_t)src.nnz * vb};
-		rg[1] = (hyb_residency_range_t){src.rowind, (size_t)src.nnz * sizeof(int)};
-		rg[2] = (hyb_residency_range_t){src.colind, (size_t)src.nnz * sizeof(int)};
+		rg[0] = ( hyb_residency_range_t ){ src.val, (size_t)src.nnz * vb };
+		rg[1] = ( hyb_residency_range_t ){ src.rowind, (size_t)src.nnz * sizeof( int ) };
+		rg[2] = ( hyb_residency_range_t ){ src.colind, (size_t)src.nnz * sizeof( int ) };
 	}
 	/* Key: everything besides the arrays that changes the converted copy. */
-	uint64_t key = hyb_mix(
-	    hyb_mix(hyb_mix((uint64_t)a->op, (uint64_t)src.prec), (uint64_t)(src.trans * 2 + src.base)),
-	    hyb_mix((uint64_t)src.m, (uint64_t)src.nnz));
-	uint64_t mh = key;
-	for (int i = 0; i < 3; i++)
-		mh = hyb_mix(hyb_mix(mh, (uint64_t)(uintptr_t)rg[i].addr), rg[i].bytes);
+	uint64_t key = hyb_mix( hyb_mix( hyb_mix( (uint64_t)a->op, (uint64_t)src.prec ),
+	                                 (uint64_t)( src.trans * 2 + src.base ) ),
+	                        hyb_mix( (uint64_t)src.m, (uint64_t)src.nnz ) );
+	uint64_t mh  = key;
+	for ( int i = 0; i < 3; i++ )
+		mh = hyb_mix( hyb_mix( mh, (uint64_t)(uintptr_t)rg[i].addr ), rg[i].bytes );
 
 	/* A forced plan is a different device copy of the same arrays. */
-	if (f.active && (f.opts.force || f.opts.allow_runs || f.opts.allow_fmts))
+	if ( f.active && ( f.opts.force || f.opts.allow_runs || f.opts.allow_fmts ) )
 	{
 		uint64_t sh;
-		memcpy(&sh, &f.opts.share, sizeof sh);
-		key = hyb_mix(hyb_mix(hyb_mix(key, (uint64_t)f.opts.force * 16 + (uint64_t)f.opts.run),
-		                      hyb_mix((uint64_t)f.opts.fmt, (uint64_t)f.opts.K)),
-		              hyb_mix(sh, (uint64_t)f.opts.allow_runs * 256 + f.opts.allow_fmts));
-		key = hyb_mix(key, (uint64_t)f.block_rows);
+		memcpy( &sh, &f.opts.share, sizeof sh );
+		key = hyb_mix( hyb_mix( hyb_mix( key, (uint64_t)f.opts.force * 16 + (uint64_t)f.opts.run ),
+		                        hyb_mix( (uint64_t)f.opts.fmt, (uint64_t)f.opts.K ) ),
+		               hyb_mix( sh, (uint64_t)f.opts.allow_runs * 256 + f.opts.allow_fmts ) );
+		key = hyb_mix( key, (uint64_t)f.block_rows );
 	}
-	if (f.active && f.salt) key = hyb_mix(key, f.salt);
+	if ( f.active && f.salt ) key = hyb_mix( key, f.salt );
 	int resident_pref = f.active ? f.resident : -1;
 	int want_cache    = hyb_config()->residency != HYB_RESIDENCY_OFF && resident_pref != 0;
 	int measured      = 0; /* this call's device time counts towards the measured choice */
-	if (want_cache && resident_pref != 1 && mode != HYB_MODE_GPU)
+	if ( want_cache && resident_pref != 1 && mode != HYB_MODE_GPU )
 	{
 		int verdict = HYB_VERDICT_NONE, probe = 0;
-		int seen   = hyb_memo_see(mh, &verdict, &probe);
+		int seen   = hyb_memo_see( mh, &verdict, &probe );
 		int forced = f.active && f.opts.force;
-		if (verdict == HYB_VERDICT_CPU && !forced)
+		if ( verdict == HYB_VERDICT_CPU && !forced )
 		{
 			rep->why = "the steady-state model keeps the CPU (remembered)";
 			return HYB_PATH_CPU;
 		}
-		if (verdict == HYB_VERDICT_CPU_MEASURED && !forced)
+		if ( verdict == HYB_VERDICT_CPU_MEASURED && !forced )
 		{
 			rep->why = "measured: the CPU product is faster for this matrix";
 			return HYB_PATH_CPU;
 		}
-		if (probe && !forced)
+		if ( probe && !forced )
 		{
 			rep->probe_h = mh;
 			rep->why     = "probe: timing the CPU product of this matrix";
@@ -1041,89 +1047,89 @@ hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a,
 	}
 	hyb_residency_cache_t* cache = want_cache ? hyb_sd_cache() : NULL;
 	hyb_path_t             path;
-	if (cache)
+	if ( cache )
 	{
-		double check_bytes = (double)(rg[0].bytes + rg[1].bytes + rg[2].bytes);
+		double check_bytes = (double)( rg[0].bytes + rg[1].bytes + rg[2].bytes );
 		/* A hit's change check runs beside its product (run_hit); if it finds the arrays
 		   changed, the call starts over with the checking lookup, which refills. */
 		int unchecked_ok = 1;
-		for (;;)
+		for ( ;; )
 		{
 			hyb_residency_entry_t*  ent = NULL;
 			double                  ta  = hyb_now();
 			hyb_residency_outcome_t oc =
-			    unchecked_ok ? hyb_residency_cache_acquire_unchecked(cache, rg, 3, key, &ent)
-			                 : hyb_residency_cache_acquire(cache, rg, 3, key, &ent);
+			    unchecked_ok ? hyb_residency_cache_acquire_unchecked( cache, rg, 3, key, &ent )
+			                 : hyb_residency_cache_acquire( cache, rg, 3, key, &ent );
 			rep->cache = (int)oc;
-			if (oc == HYB_RESIDENCY_HIT || oc == HYB_RESIDENCY_UNCHECKED)
+			if ( oc == HYB_RESIDENCY_HIT || oc == HYB_RESIDENCY_UNCHECKED )
 			{
-				if (oc == HYB_RESIDENCY_HIT) hyb_sd_refit_check(hyb_now() - ta, check_bytes);
+				if ( oc == HYB_RESIDENCY_HIT ) hyb_sd_refit_check( hyb_now() - ta, check_bytes );
 				int stale = 0;
-				path      = hyb_run_hit(call, a, &f, cache, ent, oc == HYB_RESIDENCY_UNCHECKED,
-				                        check_bytes, &stale, rep);
-				if (stale)
+				path      = hyb_run_hit( call, a, &f, cache, ent, oc == HYB_RESIDENCY_UNCHECKED,
+				                         check_bytes, &stale, rep );
+				if ( stale )
 				{
 					unchecked_ok = 0;
 					continue;
 				}
-				if (measured && (path == HYB_PATH_GPU || path == HYB_PATH_SPLIT))
-					hyb_memo_device_time(mh, hyb_now() - ta, rep->t_cpu);
+				if ( measured && ( path == HYB_PATH_GPU || path == HYB_PATH_SPLIT ) )
+					hyb_memo_device_time( mh, hyb_now() - ta, rep->t_cpu );
 			}
-			else if (oc == HYB_RESIDENCY_FILL)
+			else if ( oc == HYB_RESIDENCY_FILL )
 			{
 				/* Auto mode builds the copy in the background while this call and the
 				   next ones run on the CPU, which is never slower than the CPU alone. */
-				int bg = mode == HYB_MODE_AUTO && !(f.active && (f.opts.force || f.fill_sync))
-				             ? hyb_bg_start(call, a, mode, &f, cache, ent, mh, &src, &rep->bg_job)
+				int bg = mode == HYB_MODE_AUTO && !( f.active && ( f.opts.force || f.fill_sync ) )
+				             ? hyb_bg_start( call, a, mode, &f, cache, ent, mh, &src, &rep->bg_job )
 				             : 0;
-				if (bg > 0)
+				if ( bg > 0 )
 				{
 					rep->why = "building the device copy in the background";
 					path     = HYB_PATH_CPU;
 				}
-				else if (bg < 0)
+				else if ( bg < 0 )
 				{
-					hyb_residency_cache_release(cache, ent);
+					hyb_residency_cache_release( cache, ent );
 					rep->why = "another matrix's device copy is being built";
 					path     = HYB_PATH_CPU;
 				}
 				else
-					path = hyb_run_fill(call, a, &src, mode, &f, cache, ent, mh, rep);
+					path = hyb_run_fill( call, a, &src, mode, &f, cache, ent, mh, rep );
 			}
-			else if (oc == HYB_RESIDENCY_BYPASS && hyb_spmv_bg_building(mh))
+			else if ( oc == HYB_RESIDENCY_BYPASS && hyb_spmv_bg_building( mh ) )
 			{
 				rep->why = "the device copy is being built in the background";
 				path     = HYB_PATH_CPU;
 			}
 			else
-				path = hyb_run_transient(call, a, &src, mode, &f, rep);
+				path = hyb_run_transient( call, a, &src, mode, &f, rep );
 			break;
 		}
 	}
 	else
-		path = hyb_run_transient(call, a, &src, mode, &f, rep);
+		path = hyb_run_transient( call, a, &src, mode, &f, rep );
 	rep->path    = path;
 	rep->seconds = hyb_now() - t0;
 	return path;
 }
 
-void hyb_spmv_device_reset_for_test(void)
+void hyb_spmv_device_reset_for_test( void )
 {
-	hyb_spmv_bg_gate(0);
+	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait(); /* a background build holds an entry of the cache */
-	hyb_lock(HYB_LOCK_SPMV_DEVICE);
+	hyb_lock( HYB_LOCK_SPMV_DEVICE );
 	hyb_residency_cache_t* c = hyb_sd.cache;
 	hyb_sd.cache             = NULL;
 	hyb_sd.cache_failed      = 0;
-	memset(hyb_sd.memo, 0, sizeof hyb_sd.memo);
-	memset(&hyb_sd.force, 0, sizeof hyb_sd.force);
-	atomic_store(&hyb_sd.check_spb, 0.0);
-	hyb_unlock(HYB_LOCK_SPMV_DEVICE);
-	hyb_residency_cache_destroy(c);
+	memset( hyb_sd.memo, 0, sizeof hyb_sd.memo );
+	memset( &hyb_sd.force, 0, sizeof hyb_sd.force );
+	atomic_store( &hyb_sd.check_spb, 0.0 );
+	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
+	hyb_residency_cache_destroy( c );
 	hyb_dev_t* d = NULL;
-	if (hyb_devices_count() > 0 && hyb_dev_acquire(HYB_SPMV_DEV, &d) != HYB_OK) d = NULL;
-	hyb_spmv_yreg_reset(d);
-	if (d) hyb_dev_release(d);
+	if ( hyb_devices_count() > 0 && hyb_dev_acquire( HYB_SPMV_DEV, &d ) != HYB_OK ) d = NULL;
+	hyb_spmv_yreg_reset( d );
+	if ( d ) hyb_dev_release( d );
 	hyb_spmv_pipe_reset();
-	hyb_spmv_rates_set_base(NULL);
+	hyb_spmv_rates_set_base( NULL );
 }

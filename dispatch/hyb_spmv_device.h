@@ -30,27 +30,27 @@ typedef struct
 /* What one call did (for the trace, the tests and the benchmark). */
 typedef struct
 {
-	hyb_path_t          path; /* cpu, gpu, split (hybrid or row split), fallback */
-	hyb_spmv_run_t      run;  /* the plan's run */
-	hyb_spmv_devfmt_t   fmt;
-	int64_t             K;       /* ELL slots / DIA diagonals of the device part */
-	int64_t             K_alg3;  /* the seed's Algorithm 3 for that format (-1: none) */
-	double              share;   /* row split: the device's share of the entries */
-	hyb_spmv_phase_t    phase;   /* first call (conversion and upload) or steady state */
-	int                 cache;   /* -1: not looked up; else the hyb_residency_outcome_t */
-	int                 filled;  /* this call made the matrix resident */
-	double              t_cpu;   /* predicted CPU-only time */
-	double              t_gpu;   /* predicted best device-only time */
-	double              t_pred;  /* predicted time of the chosen run */
-	double              stats_s; /* host time of the statistics pass (view, DF, diagonals) */
-	double              seconds; /* time in the device path (statistics, build, run) */
-	hyb_status_t        error;   /* device error that sent the call back to the CPU */
-	const char*         why;     /* one phrase: why this path */
-	uint64_t            probe_h; /* nonzero: this CPU call times the product of that array set
-	                                (report it with hyb_spmv_device_probe_done) */
-	hyb_spmv_pipe_out_t pipe;    /* the run's own measurements (device paths) */
-	void*               bg_job;  /* non-NULL: a background build waits for this CPU call's
-	                                outcome (hand it to hyb_spmv_device_bg_after_cpu) */
+	hyb_path_t        path; /* cpu, gpu, split (hybrid or row split), fallback */
+	hyb_spmv_run_t    run;  /* the plan's run */
+	hyb_spmv_devfmt_t fmt;
+	int64_t           K;        /* ELL slots / DIA diagonals of the device part */
+	int64_t           K_alg3;   /* the seed's Algorithm 3 for that format (-1: none) */
+	double            share;    /* row split: the device's share of the entries */
+	hyb_spmv_phase_t  phase;    /* first call (conversion and upload) or steady state */
+	int               cache;    /* -1: not looked up; else the hyb_residency_outcome_t */
+	int               filled;   /* this call made the matrix resident */
+	double            t_cpu;    /* predicted CPU-only time */
+	double            t_gpu;    /* predicted best device-only time */
+	double            t_pred;   /* predicted time of the chosen run */
+	double            stats_s;  /* host time of the statistics pass (view, DF, diagonals) */
+	double            seconds;  /* time in the device path (statistics, build, run) */
+	hyb_status_t      error;    /* device error that sent the call back to the CPU */
+	const char*       why;      /* one phrase: why this path */
+	uint64_t          probe_h;  /* nonzero: this CPU call times the product of that array set
+	                               (report it with hyb_spmv_device_probe_done) */
+	hyb_spmv_pipe_out_t pipe;   /* the run's own measurements (device paths) */
+	void*               bg_job; /* non-NULL: a background build waits for this CPU call's
+	                               outcome (hand it to hyb_spmv_device_bg_after_cpu) */
 } hyb_spmv_report_t;
 
 /* The device side of a valid call (a->transa decoded, m > 0, at least one entry) that the
@@ -59,34 +59,34 @@ typedef struct
    keeps the CPU, or nothing was started); HYB_PATH_GPU or HYB_PATH_SPLIT when y is
    complete; HYB_PATH_FALLBACK when the device failed after starting: y is incomplete and
    the caller must compute it on the CPU. rep receives the details. Thread-safe. */
-hyb_path_t hyb_spmv_device_run(const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
-                               hyb_spmv_report_t* rep);
+hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
+                                hyb_spmv_report_t* rep );
 
 /* Force runs (tests, benchmark); NULL clears. Applies to calls that start afterwards. */
-void hyb_spmv_device_force(const hyb_spmv_force_t* f);
+void hyb_spmv_device_force( const hyb_spmv_force_t* f );
 
 /* The report of the calling thread's last call that reached hyb_spmv_device_run (or the
    dispatcher's CPU decision). Never NULL. */
-hyb_spmv_report_t* hyb_spmv_last_report(void);
+hyb_spmv_report_t* hyb_spmv_last_report( void );
 
 /* The CPU product of a call whose report holds a background build (report->bg_job) ended
    with status st: a valid call's build is handed to the helper thread, an invalid call's
    dropped (a copy is only built from arrays a call accepted). Clears report->bg_job. */
-void hyb_spmv_device_bg_after_cpu(hyb_spmv_report_t* report, hyb_status_t st);
+void hyb_spmv_device_bg_after_cpu( hyb_spmv_report_t* report, hyb_status_t st );
 
 /* The CPU product of a probe call (report->probe_h) took `seconds`. */
-void hyb_spmv_device_probe_done(uint64_t h, double seconds);
+void hyb_spmv_device_probe_done( uint64_t h, double seconds );
 
 /* Statistics of the process's SpMV residency cache (zeros before the first use). */
-void hyb_spmv_cache_stats(hyb_residency_stats_t* out);
+void hyb_spmv_cache_stats( hyb_residency_stats_t* out );
 
 /* Forget everything: the residency cache (payloads destroyed), the first-sighting memo,
    registered vectors, refitted rates, forcing. For tests switching configurations; call
    it before hyb_devices_reset_for_test, with no call in flight. */
-void hyb_spmv_device_reset_for_test(void);
+void hyb_spmv_device_reset_for_test( void );
 
 /* Short names for traces: "cpu", "gpu", "hybrid", "rowsplit"; "none", "csr", "ell", "dia". */
-const char* hyb_spmv_run_name(hyb_spmv_run_t r);
-const char* hyb_spmv_fmt_name(hyb_spmv_devfmt_t f);
+const char* hyb_spmv_run_name( hyb_spmv_run_t r );
+const char* hyb_spmv_fmt_name( hyb_spmv_devfmt_t f );
 
 #endif

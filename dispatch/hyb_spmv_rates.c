@@ -18,22 +18,24 @@
 #include "policies/hyb_profile.h"
 
 /* One table for reading and writing the file: key, field offset. */
-#define HYB_RF(f)                                                                                  \
+#define HYB_RF( f )                                                                                \
 	{                                                                                              \
-#f, offsetof(hyb_spmv_rates_t, f)                                                          \
+#f, offsetof( hyb_spmv_rates_t, f )                                                        \
 	}
 static const struct
 {
 	const char* key;
 	size_t      off;
 } hyb_rates_keys[] = {
-    HYB_RF(cpu_csr_bw), HYB_RF(cpu_coo_bw), HYB_RF(cpu_call_s),       HYB_RF(host_bw),
-    HYB_RF(conv_rate),  HYB_RF(gpu_csr_bw), HYB_RF(gpu_ell_bw),       HYB_RF(gpu_dia_bw),
-    HYB_RF(gpu_call_s), HYB_RF(h2d_bw),     HYB_RF(d2h_bw),           HYB_RF(gpu_mem),
-    HYB_RF(overlap),    HYB_RF(margin),     HYB_RF(h2d_host_traffic), HYB_RF(d2h_host_traffic),
-    HYB_RF(stats_rate), HYB_RF(core_bw),    HYB_RF(gpu_step_s),
+	HYB_RF( cpu_csr_bw ),       HYB_RF( cpu_coo_bw ), HYB_RF( cpu_call_s ),
+	HYB_RF( host_bw ),          HYB_RF( conv_rate ),  HYB_RF( gpu_csr_bw ),
+	HYB_RF( gpu_ell_bw ),       HYB_RF( gpu_dia_bw ), HYB_RF( gpu_call_s ),
+	HYB_RF( h2d_bw ),           HYB_RF( d2h_bw ),     HYB_RF( gpu_mem ),
+	HYB_RF( overlap ),          HYB_RF( margin ),     HYB_RF( h2d_host_traffic ),
+	HYB_RF( d2h_host_traffic ), HYB_RF( stats_rate ), HYB_RF( core_bw ),
+	HYB_RF( gpu_step_s ),
 };
-#define HYB_RATES_NKEYS (sizeof hyb_rates_keys / sizeof hyb_rates_keys[0])
+#define HYB_RATES_NKEYS ( sizeof hyb_rates_keys / sizeof hyb_rates_keys[0] )
 
 /* Measured calls shorter than this are dominated by noise and not refitted. */
 #define HYB_REFIT_MIN_S 50e-6
@@ -47,145 +49,141 @@ static struct
 	_Atomic double   cpu_coo_bw;
 	_Atomic double   span_scale[HYB_SPMV_SPANS]; /* measured / base device span, 0: none yet */
 	_Atomic double   gpu_call_s; /* measured host cost of a device call, -1: none yet */
-} hyb_rates = {.gpu_call_s = -1.0};
+} hyb_rates = { .gpu_call_s = -1.0 };
 
-void hyb_spmv_rates_path(char* buf, size_t len)
+void hyb_spmv_rates_path( char* buf, size_t len )
 {
 	const char* p = hyb_config()->profile;
-	if (p[0])
-		snprintf(buf, len, "%s.spmv", p);
-	else if (len)
+	if ( p[0] )
+		snprintf( buf, len, "%s.spmv", p );
+	else if ( len )
 		buf[0] = '\0';
 }
 
-hyb_status_t hyb_spmv_rates_read(const char* path, hyb_spmv_rates_t* r)
+hyb_status_t hyb_spmv_rates_read( const char* path, hyb_spmv_rates_t* r )
 {
 	char*        text = NULL;
-	hyb_status_t st   = hyb_file_read(path, HYB_FILE_READ_MAX, &text, NULL, NULL, 0);
-	if (st != HYB_OK) return st == HYB_E_NO_MEMORY ? st : HYB_E_IO;
+	hyb_status_t st   = hyb_file_read( path, HYB_FILE_READ_MAX, &text, NULL, NULL, 0 );
+	if ( st != HYB_OK ) return st == HYB_E_NO_MEMORY ? st : HYB_E_IO;
 	const char* cur = text;
 	char        line[512];
 	int         no = 0, overlong = 0;
-	while (hyb_file_next_line(&cur, line, sizeof line, &overlong, &no))
+	while ( hyb_file_next_line( &cur, line, sizeof line, &overlong, &no ) )
 	{
-		if (overlong)
+		if ( overlong )
 		{
 			/* cut short, a number would read as another number */
-			HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: line too long; ignored", path, no);
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: line too long; ignored", path, no );
 			continue;
 		}
 		char* s = line;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (*s == '#' || *s == '\r' || *s == '\0') continue;
-		char* eq = strchr(s, '=');
-		if (eq == NULL)
+		while ( *s == ' ' || *s == '\t' ) s++;
+		if ( *s == '#' || *s == '\r' || *s == '\0' ) continue;
+		char* eq = strchr( s, '=' );
+		if ( eq == NULL )
 		{
-			HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: not a key = value line", path, no);
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: not a key = value line", path, no );
 			continue;
 		}
 		char* ke = eq;
-		while (ke > s && (ke[-1] == ' ' || ke[-1] == '\t'))
-			ke--;
+		while ( ke > s && ( ke[-1] == ' ' || ke[-1] == '\t' ) ) ke--;
 		*ke          = '\0';
 		char*  end   = NULL;
-		double v     = strtod(eq + 1, &end);
+		double v     = strtod( eq + 1, &end );
 		int    found = 0;
-		while (end && (*end == ' ' || *end == '\t' || *end == '\r'))
-			end++;
-		for (size_t k = 0; k < HYB_RATES_NKEYS; k++)
-			if (strcmp(s, hyb_rates_keys[k].key) == 0)
+		while ( end && ( *end == ' ' || *end == '\t' || *end == '\r' ) ) end++;
+		for ( size_t k = 0; k < HYB_RATES_NKEYS; k++ )
+			if ( strcmp( s, hyb_rates_keys[k].key ) == 0 )
 			{
 				found = 1;
-				if (end == eq + 1 || *end != '\0' || !isfinite(v) || v < 0)
-					HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: bad value for %s", path, no, s);
+				if ( end == eq + 1 || *end != '\0' || !isfinite( v ) || v < 0 )
+					HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: bad value for %s", path, no, s );
 				else
-					*(double*)((char*)r + hyb_rates_keys[k].off) = v;
+					*(double*)( (char*)r + hyb_rates_keys[k].off ) = v;
 			}
-		if (!found) HYB_LOG(HYB_LOG_WARN, "warning: %s:%d: unknown key %s", path, no, s);
+		if ( !found ) HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: unknown key %s", path, no, s );
 	}
-	free(text);
+	free( text );
 	return HYB_OK;
 }
 
-hyb_status_t hyb_spmv_rates_write(const char* path, const hyb_spmv_rates_t* r, const char* header)
+hyb_status_t hyb_spmv_rates_write( const char* path, const hyb_spmv_rates_t* r, const char* header )
 {
 	char*  text = NULL;
 	size_t len  = 0;
-	FILE*  f    = open_memstream(&text, &len);
-	if (f == NULL) return HYB_E_IO;
-	fprintf(f, "# %s\n", header ? header : "hyblas SpMV rates");
-	for (size_t k = 0; k < HYB_RATES_NKEYS; k++)
-		fprintf(f, "%s = %.6g\n", hyb_rates_keys[k].key,
-		        *(const double*)((const char*)r + hyb_rates_keys[k].off));
-	hyb_status_t st = fclose(f) == 0 ? hyb_file_replace(path, text, len, 0644) : HYB_E_IO;
-	free(text);
+	FILE*  f    = open_memstream( &text, &len );
+	if ( f == NULL ) return HYB_E_IO;
+	fprintf( f, "# %s\n", header ? header : "hyblas SpMV rates" );
+	for ( size_t k = 0; k < HYB_RATES_NKEYS; k++ )
+		fprintf( f, "%s = %.6g\n", hyb_rates_keys[k].key,
+		         *(const double*)( (const char*)r + hyb_rates_keys[k].off ) );
+	hyb_status_t st = fclose( f ) == 0 ? hyb_file_replace( path, text, len, 0644 ) : HYB_E_IO;
+	free( text );
 	return st == HYB_OK ? HYB_OK : HYB_E_IO;
 }
 
 /* Base rates: defaults, then the profile's measured transfer and copy rates, then the
    persisted file (which a calibration wrote for this machine). */
-static void hyb_rates_read_base(hyb_spmv_rates_t* out)
+static void hyb_rates_read_base( hyb_spmv_rates_t* out )
 {
 	hyb_spmv_rates_t r;
-	hyb_policy_spmv_default_rates(&r);
+	hyb_policy_spmv_default_rates( &r );
 	const hyb_profile_t* p = hyb_profile();
-	if (p->h2d_pinned > 0) r.h2d_bw = p->h2d_pinned;
-	if (p->d2h_pinned > 0) r.d2h_bw = p->d2h_pinned;
-	if (p->launch_latency > 0) r.gpu_step_s = p->launch_latency;
+	if ( p->h2d_pinned > 0 ) r.h2d_bw = p->h2d_pinned;
+	if ( p->d2h_pinned > 0 ) r.d2h_bw = p->d2h_pinned;
+	if ( p->launch_latency > 0 ) r.gpu_step_s = p->launch_latency;
 	char path[1100];
-	hyb_spmv_rates_path(path, sizeof path);
-	if (path[0] && hyb_spmv_rates_read(path, &r) == HYB_OK)
-		HYB_LOG(HYB_LOG_INFO, "SpMV rates read from %s", path);
+	hyb_spmv_rates_path( path, sizeof path );
+	if ( path[0] && hyb_spmv_rates_read( path, &r ) == HYB_OK )
+		HYB_LOG( HYB_LOG_INFO, "SpMV rates read from %s", path );
 	*out = r;
 }
 
 /* The base rates, loaded on first use. The file is read without the lock (a fork() must
    not wait for file input); the first thread to finish installs what it read. */
-static hyb_spmv_rates_t hyb_rates_base_copy(void)
+static hyb_spmv_rates_t hyb_rates_base_copy( void )
 {
-	hyb_lock(HYB_LOCK_SPMV_RATES);
+	hyb_lock( HYB_LOCK_SPMV_RATES );
 	int              loaded = hyb_rates.loaded;
 	hyb_spmv_rates_t r      = hyb_rates.base;
-	hyb_unlock(HYB_LOCK_SPMV_RATES);
-	if (loaded) return r;
-	hyb_rates_read_base(&r);
-	hyb_lock(HYB_LOCK_SPMV_RATES);
-	if (hyb_rates.loaded)
+	hyb_unlock( HYB_LOCK_SPMV_RATES );
+	if ( loaded ) return r;
+	hyb_rates_read_base( &r );
+	hyb_lock( HYB_LOCK_SPMV_RATES );
+	if ( hyb_rates.loaded )
 		r = hyb_rates.base;
 	else
 	{
 		hyb_rates.base   = r;
 		hyb_rates.loaded = 1;
 	}
-	hyb_unlock(HYB_LOCK_SPMV_RATES);
+	hyb_unlock( HYB_LOCK_SPMV_RATES );
 	return r;
 }
 
-void hyb_spmv_rates_base(hyb_spmv_rates_t* out)
+void hyb_spmv_rates_base( hyb_spmv_rates_t* out )
 {
 	*out = hyb_rates_base_copy();
 }
 
-void hyb_spmv_rates_set_base(const hyb_spmv_rates_t* r)
+void hyb_spmv_rates_set_base( const hyb_spmv_rates_t* r )
 {
-	hyb_lock(HYB_LOCK_SPMV_RATES);
-	if (r)
+	hyb_lock( HYB_LOCK_SPMV_RATES );
+	if ( r )
 	{
 		hyb_rates.base   = *r;
 		hyb_rates.loaded = 1;
 	}
 	else
 		hyb_rates.loaded = 0;
-	atomic_store(&hyb_rates.cpu_csr_bw, 0.0);
-	atomic_store(&hyb_rates.cpu_coo_bw, 0.0);
-	for (int k = 0; k < HYB_SPMV_SPANS; k++)
-		atomic_store(&hyb_rates.span_scale[k], 0.0);
-	atomic_store(&hyb_rates.gpu_call_s, -1.0);
-	hyb_unlock(HYB_LOCK_SPMV_RATES);
+	atomic_store( &hyb_rates.cpu_csr_bw, 0.0 );
+	atomic_store( &hyb_rates.cpu_coo_bw, 0.0 );
+	for ( int k = 0; k < HYB_SPMV_SPANS; k++ ) atomic_store( &hyb_rates.span_scale[k], 0.0 );
+	atomic_store( &hyb_rates.gpu_call_s, -1.0 );
+	hyb_unlock( HYB_LOCK_SPMV_RATES );
 }
 
-void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
+void hyb_spmv_rates_get( const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out )
 {
 	hyb_spmv_rates_t r = hyb_rates_base_copy();
 
@@ -193,19 +191,19 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
 	   so the slower of the two sets the rate. y registered goes at the DMA rate. */
 	const hyb_profile_t* p    = hyb_profile();
 	double               copy = p->host_copy > 0 ? p->host_copy : r.host_bw;
-	r.h2d_bw                  = fmin(r.h2d_bw, copy);
-	if (!xf || !xf->y_registered) r.d2h_bw = fmin(r.d2h_bw, copy);
+	r.h2d_bw                  = fmin( r.h2d_bw, copy );
+	if ( !xf || !xf->y_registered ) r.d2h_bw = fmin( r.d2h_bw, copy );
 	/* host memory traffic per byte moved: staged 3 (read, write, DMA), registered 1 */
 	r.h2d_host_traffic = 3.0;
 	r.d2h_host_traffic = xf && xf->y_registered ? 1.0 : 3.0;
 	/* Pipelined by row blocks: the stages overlap, but the x copy, both DMA directions and
 	   the CPU share one memory bus; the refit below corrects what this leaves. */
-	r.overlap = (xf && xf->pipelined) ? 0.8 : 0.0;
+	r.overlap = ( xf && xf->pipelined ) ? 0.8 : 0.0;
 
-	double v = atomic_load(&hyb_rates.cpu_csr_bw);
-	if (v > 0) r.cpu_csr_bw = v;
-	v = atomic_load(&hyb_rates.cpu_coo_bw);
-	if (v > 0) r.cpu_coo_bw = v;
+	double v = atomic_load( &hyb_rates.cpu_csr_bw );
+	if ( v > 0 ) r.cpu_csr_bw = v;
+	v = atomic_load( &hyb_rates.cpu_coo_bw );
+	if ( v > 0 ) r.cpu_coo_bw = v;
 	/* A kind not measured yet borrows the scale of the same kernel in the other setting (the
 	   device alone, or beside a CPU side): the kernel's rate is most of what they share.
 	   Failing that, the mean of the measured kinds: what they share is the transfers and
@@ -213,60 +211,62 @@ void hyb_spmv_rates_get(const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out)
 	   one (observed: auto took an unmeasured ELL or CSR over the measured, faster format). */
 	double own[HYB_SPMV_SPANS], sum = 0.0;
 	int    n = 0;
-	for (int k = 0; k < HYB_SPMV_SPANS; k++)
+	for ( int k = 0; k < HYB_SPMV_SPANS; k++ )
 	{
-		own[k] = atomic_load(&hyb_rates.span_scale[k]);
-		if (own[k] > 0)
+		own[k] = atomic_load( &hyb_rates.span_scale[k] );
+		if ( own[k] > 0 )
 		{
 			sum += own[k];
 			n++;
 		}
 	}
-	for (int k = 0; k < HYB_SPMV_SPANS; k++)
+	for ( int k = 0; k < HYB_SPMV_SPANS; k++ )
 	{
-		double twin = own[(k + HYB_SPMV_SPAN_ROWSPLIT) % HYB_SPMV_SPANS];
+		double twin     = own[( k + HYB_SPMV_SPAN_ROWSPLIT ) % HYB_SPMV_SPANS];
 		r.span_scale[k] = own[k] > 0 ? own[k] : twin > 0 ? twin : n > 0 ? sum / n : 0.0;
 	}
-	v = atomic_load(&hyb_rates.gpu_call_s);
-	if (v >= 0) r.gpu_call_s = v;
+	v = atomic_load( &hyb_rates.gpu_call_s );
+	if ( v >= 0 ) r.gpu_call_s = v;
 	*out = r;
 }
 
 /* new = old + w (x - old), lock-free; a slot holding `none` has no value yet (0 for the
    rates and the scale, which are positive; -1 for a cost, which may be 0). */
-static void hyb_ewma(_Atomic double* slot, double x, double none)
+static void hyb_ewma( _Atomic double* slot, double x, double none )
 {
-	double old = atomic_load(slot);
-	for (;;)
+	double old = atomic_load( slot );
+	for ( ;; )
 	{
-		double nv = hyb_learn_fold(old, old != none, x, HYB_LEARN_WEIGHT_SPMV);
-		if (atomic_compare_exchange_weak(slot, &old, nv)) return;
+		double nv = hyb_learn_fold( old, old != none, x, HYB_LEARN_WEIGHT_SPMV );
+		if ( atomic_compare_exchange_weak( slot, &old, nv ) ) return;
 	}
 }
 
-void hyb_spmv_rates_refit_cpu(double bytes, double seconds)
+void hyb_spmv_rates_refit_cpu( double bytes, double seconds )
 {
-	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_csr_bw, bytes / seconds, 0.0);
+	if ( seconds >= HYB_REFIT_MIN_S && bytes > 0 )
+		hyb_ewma( &hyb_rates.cpu_csr_bw, bytes / seconds, 0.0 );
 }
 
-void hyb_spmv_rates_refit_coo(double bytes, double seconds)
+void hyb_spmv_rates_refit_coo( double bytes, double seconds )
 {
-	if (seconds >= HYB_REFIT_MIN_S && bytes > 0) hyb_ewma(&hyb_rates.cpu_coo_bw, bytes / seconds, 0.0);
+	if ( seconds >= HYB_REFIT_MIN_S && bytes > 0 )
+		hyb_ewma( &hyb_rates.cpu_coo_bw, bytes / seconds, 0.0 );
 }
 
-void hyb_spmv_rates_refit_call(double seconds)
+void hyb_spmv_rates_refit_call( double seconds )
 {
-	if (seconds >= 0 && isfinite(seconds)) hyb_ewma(&hyb_rates.gpu_call_s, seconds, -1.0);
+	if ( seconds >= 0 && isfinite( seconds ) ) hyb_ewma( &hyb_rates.gpu_call_s, seconds, -1.0 );
 }
 
-void hyb_spmv_rates_refit_gpu(hyb_spmv_span_t kind, double scale, double pred, double meas)
+void hyb_spmv_rates_refit_gpu( hyb_spmv_span_t kind, double scale, double pred, double meas )
 {
 	/* a span is measured on the device's clock: short ones are not noise-dominated */
-	if ((unsigned)kind >= HYB_SPMV_SPANS || !(meas > 0) || !isfinite(meas) || !(pred > 0) ||
-	    !isfinite(pred) || !(scale > 0) || !isfinite(scale))
+	if ( (unsigned)kind >= HYB_SPMV_SPANS || !( meas > 0 ) || !isfinite( meas ) || !( pred > 0 ) ||
+	     !isfinite( pred ) || !( scale > 0 ) || !isfinite( scale ) )
 		return;
 	/* The measured span over the unscaled prediction: a resident plan keeps the prediction
 	   it was made with while the scale moves on, so the scale it used is divided out. */
 	double x = scale * meas / pred;
-	hyb_ewma(&hyb_rates.span_scale[kind], fmin(fmax(x, 0.2), 5.0), 0.0);
+	hyb_ewma( &hyb_rates.span_scale[kind], fmin( fmax( x, 0.2 ), 5.0 ), 0.0 );
 }

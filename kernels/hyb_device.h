@@ -23,13 +23,13 @@ typedef struct hyb_dev_s
 	_Atomic int             broken;  /* an error happened: destroy on release */
 	_Atomic int             pending; /* injected asynchronous error (hyb_status_t), reported at
 	                                    the next synchronization */
-	void*                   ws;      /* cached device workspace */
-	size_t                  ws_bytes;
-	void*                   stage;   /* cached page-locked host staging */
-	size_t                  stage_bytes;
-	void*                   engine; /* a pipeline's state cached with the context */
+	void*  ws;                       /* cached device workspace */
+	size_t ws_bytes;
+	void*  stage; /* cached page-locked host staging */
+	size_t stage_bytes;
+	void*  engine; /* a pipeline's state cached with the context */
 	void ( *engine_free )( void* engine );
-	struct hyb_dev_s*       next;
+	struct hyb_dev_s* next;
 } hyb_dev_t;
 
 /* Stage-2 init, once per process, on the first call that could use a
@@ -40,7 +40,7 @@ typedef struct hyb_dev_s
 hyb_status_t hyb_devices_ensure( void );
 
 /* Number of selected devices (0 before a successful hyb_devices_ensure). */
-int hyb_devices_count( void );
+int                      hyb_devices_count( void );
 const hyb_device_info_t* hyb_devices_info( int index );
 const char*              hyb_devices_name( void ); /* "cuda", "sim" */
 

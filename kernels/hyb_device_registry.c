@@ -40,9 +40,9 @@ static struct
 	hyb_dev_t*              pool[HYB_MAX_DEVICES];
 	/* Each registered kernel's implementation on the backend in use (NULL:
 	   none), resolved once at init: a launch is an index. */
-	const void*             bound[HYB_KERNEL_MAX];
-	int                     nbound;
-	char                    describe[256];
+	const void* bound[HYB_KERNEL_MAX];
+	int         nbound;
+	char        describe[256];
 } hyb_reg; /* init and the pools: under HYB_LOCK_DEVICES */
 
 /* ------------------------------------------------------------ faults */
@@ -65,8 +65,9 @@ typedef enum
 	HYB_FK_COUNT
 } hyb_fault_kind_t;
 
-static const char* const hyb_fault_names[HYB_FK_NAMED] = { "alloc", "host_alloc", "register", "h2d",  "d2h",
-	                                                        "d2d",   "memset",     "kernel",   "sync", "any" };
+static const char* const hyb_fault_names[HYB_FK_NAMED] = {
+	"alloc", "host_alloc", "register", "h2d", "d2h", "d2d", "memset", "kernel", "sync", "any"
+};
 
 #define HYB_MAX_FAULTS 16
 static struct
@@ -108,8 +109,8 @@ hyb_status_t hyb_device_faults_set( const char* plan )
 			hyb_faults.n = 0; /* a malformed plan injects nothing at all */
 			return HYB_E_PARSE;
 		}
-		*colon              = '\0';
-		hyb_kernel_id_t kid = HYB_KERNEL_NONE;
+		*colon                = '\0';
+		hyb_kernel_id_t kid   = HYB_KERNEL_NONE;
 		int             kind  = hyb_fault_kind_of( tok, &kid );
 		char*           end   = NULL;
 		unsigned long   at    = strtoul( colon + 1, &end, 10 );
@@ -136,7 +137,8 @@ static int hyb_fault_hit( hyb_fault_kind_t kind, hyb_kernel_id_t kid )
 	if ( hyb_faults.n == 0 ) return 0;
 	uint64_t c   = atomic_fetch_add( &hyb_faults.count[kind], 1 ) + 1;
 	uint64_t any = atomic_fetch_add( &hyb_faults.count[HYB_FK_ANY], 1 ) + 1;
-	uint64_t kc  = kid >= 0 && kid < HYB_KERNEL_MAX ? atomic_fetch_add( &hyb_faults.kcount[kid], 1 ) + 1 : 0;
+	uint64_t kc =
+	    kid >= 0 && kid < HYB_KERNEL_MAX ? atomic_fetch_add( &hyb_faults.kcount[kid], 1 ) + 1 : 0;
 	for ( int i = 0; i < hyb_faults.n; i++ )
 	{
 		uint64_t at = hyb_faults.at[i], seen = 0;
@@ -148,8 +150,9 @@ static int hyb_fault_hit( hyb_fault_kind_t kind, hyb_kernel_id_t kid )
 			seen = kc;
 		if ( seen == 0 ) continue;
 		const hyb_kernel_def_t* def = hyb_kernel_def( kid );
-		HYB_LOG( HYB_LOG_INFO, "injected fault: %s%s%s #%llu%s", hyb_fault_names[kind], def ? " " : "",
-		         def ? def->name : "", (unsigned long long)seen, hyb_faults.async[i] ? " (asynchronous)" : "" );
+		HYB_LOG( HYB_LOG_INFO, "injected fault: %s%s%s #%llu%s", hyb_fault_names[kind],
+		         def ? " " : "", def ? def->name : "", (unsigned long long)seen,
+		         hyb_faults.async[i] ? " (asynchronous)" : "" );
 		return hyb_faults.async[i] ? 2 : 1;
 	}
 	return 0;
@@ -159,21 +162,22 @@ static int hyb_fault_hit( hyb_fault_kind_t kind, hyb_kernel_id_t kid )
    is returned at once; an asynchronous one skips the operation and is
    reported by the next synchronization, as a device would. Allocations and
    registrations have no asynchronous failure: they fail at once. */
-#define HYB_FAULT_GATE( d, kind, kid ) \
-	do \
-	{ \
-		int hit_ = hyb_fault_hit( kind, kid ); \
-		if ( hit_ == 2 && ( kind == HYB_FK_ALLOC || kind == HYB_FK_HOST_ALLOC || kind == HYB_FK_REGISTER ) ) \
-			hit_ = 1; \
-		if ( hit_ == 1 ) return atomic_store( &( d )->broken, 1 ), HYB_E_INJECTED; \
-		if ( hit_ == 2 ) \
-		{ \
-			int ok_ = HYB_OK; \
-			atomic_store( &( d )->broken, 1 ); \
-			atomic_compare_exchange_strong( &( d )->pending, &ok_, (int)HYB_E_INJECTED ); \
-			return HYB_OK; \
-		} \
-		if ( atomic_load( &( d )->pending ) != HYB_OK ) return HYB_OK; /* the stream is already dead */ \
+#define HYB_FAULT_GATE( d, kind, kid )                                                             \
+	do {                                                                                           \
+		int hit_ = hyb_fault_hit( kind, kid );                                                     \
+		if ( hit_ == 2 &&                                                                          \
+		     ( kind == HYB_FK_ALLOC || kind == HYB_FK_HOST_ALLOC || kind == HYB_FK_REGISTER ) )    \
+			hit_ = 1;                                                                              \
+		if ( hit_ == 1 ) return atomic_store( &( d )->broken, 1 ), HYB_E_INJECTED;                 \
+		if ( hit_ == 2 )                                                                           \
+		{                                                                                          \
+			int ok_ = HYB_OK;                                                                      \
+			atomic_store( &( d )->broken, 1 );                                                     \
+			atomic_compare_exchange_strong( &( d )->pending, &ok_, (int)HYB_E_INJECTED );          \
+			return HYB_OK;                                                                         \
+		}                                                                                          \
+		if ( atomic_load( &( d )->pending ) != HYB_OK )                                            \
+			return HYB_OK; /* the stream is already dead */                                        \
 	} while ( 0 )
 
 /* ------------------------------------------------------------ init */
@@ -181,11 +185,12 @@ static int hyb_fault_hit( hyb_fault_kind_t kind, hyb_kernel_id_t kid )
 /* A plugin's table is usable when it is of this ABI and fills every slot. */
 static int hyb_device_ops_complete( const hyb_device_ops_t* o )
 {
-	return o && o->abi == HYB_DEVICE_ABI && o->name && o->init && o->info && o->ctx_create && o->ctx_destroy &&
-	       o->mem_alloc && o->mem_free && o->host_alloc && o->host_free && o->host_register &&
-	       o->host_unregister && o->event_create && o->event_destroy && o->event_record && o->stream_wait &&
-	       o->event_sync && o->event_query && o->event_elapsed && o->stream_sync && o->copy_h2d && o->copy_d2h &&
-	       o->copy_d2d && o->memset && o->kernel_find && o->kernel_name && o->launch && o->kernel_attr;
+	return o && o->abi == HYB_DEVICE_ABI && o->name && o->init && o->info && o->ctx_create &&
+	       o->ctx_destroy && o->mem_alloc && o->mem_free && o->host_alloc && o->host_free &&
+	       o->host_register && o->host_unregister && o->event_create && o->event_destroy &&
+	       o->event_record && o->stream_wait && o->event_sync && o->event_query &&
+	       o->event_elapsed && o->stream_sync && o->copy_h2d && o->copy_d2h && o->copy_d2d &&
+	       o->memset && o->kernel_find && o->kernel_name && o->launch && o->kernel_attr;
 }
 
 static void hyb_plugin_log( int level, const char* msg )
@@ -234,8 +239,11 @@ static void* hyb_open_plugin( const hyb_config_t* cfg, char* why, size_t whylen 
 
 static int hyb_local_rank( void )
 {
-	static const char* vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK",
-		                          "MPI_LOCALRANKID", "PMI_LOCAL_RANK", "PALS_LOCAL_RANKID",
+	static const char* vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK",
+		                          "MV2_COMM_WORLD_LOCAL_RANK",
+		                          "MPI_LOCALRANKID",
+		                          "PMI_LOCAL_RANK",
+		                          "PALS_LOCAL_RANKID",
 		                          "SLURM_LOCALID" };
 	for ( unsigned i = 0; i < sizeof vars / sizeof vars[0]; i++ )
 	{
@@ -264,17 +272,19 @@ static void hyb_kernels_bind_locked( void )
 			         hyb_kernel_def( i )->name, hyb_reg.ops->name );
 	}
 	hyb_reg.nbound = n;
-	HYB_LOG( HYB_LOG_INFO, "%d of %d registered kernels on the %s device", have, n, hyb_reg.ops->name );
+	HYB_LOG( HYB_LOG_INFO, "%d of %d registered kernels on the %s device", have, n,
+	         hyb_reg.ops->name );
 }
 
 static hyb_status_t hyb_devices_init_locked( void )
 {
-	const hyb_config_t* cfg = hyb_config();
+	const hyb_config_t* cfg      = hyb_config();
 	char                why[512] = "";
 
 	if ( cfg->device == HYB_DEVICE_NONE ) return HYB_E_NO_DEVICE;
 	if ( hyb_device_faults_set( cfg->fault_inject ) != HYB_OK )
-		HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_FAULT_INJECT=\"%s\" is malformed; no faults injected",
+		HYB_LOG( HYB_LOG_WARN,
+		         "warning: HYBLAS_FAULT_INJECT=\"%s\" is malformed; no faults injected",
 		         cfg->fault_inject );
 
 	if ( cfg->device == HYB_DEVICE_SIM )
@@ -332,7 +342,8 @@ static hyb_status_t hyb_devices_init_locked( void )
 		}
 	}
 	else if ( cfg->gpus_count > 0 )
-		for ( int i = 0; i < cfg->gpus_count && i < total && n < HYB_MAX_DEVICES; i++ ) hyb_reg.ordinal[n++] = i;
+		for ( int i = 0; i < cfg->gpus_count && i < total && n < HYB_MAX_DEVICES; i++ )
+			hyb_reg.ordinal[n++] = i;
 	else
 	{
 		int rank = cfg->gpus_auto ? hyb_local_rank() : -1;
@@ -348,7 +359,8 @@ static hyb_status_t hyb_devices_init_locked( void )
 		st = hyb_reg.ops->info( hyb_reg.ordinal[i], &hyb_reg.info[i] );
 		if ( st != HYB_OK ) return st;
 		hyb_reg.budget[i] = hyb_cfg_size_bytes( cfg->gpu_mem, hyb_reg.info[i].mem_free );
-		if ( hyb_reg.budget[i] > hyb_reg.info[i].mem_free ) hyb_reg.budget[i] = hyb_reg.info[i].mem_free;
+		if ( hyb_reg.budget[i] > hyb_reg.info[i].mem_free )
+			hyb_reg.budget[i] = hyb_reg.info[i].mem_free;
 		atomic_store( &hyb_reg.used[i], 0.0 );
 	}
 	hyb_reg.n = n;
@@ -357,9 +369,11 @@ static hyb_status_t hyb_devices_init_locked( void )
 	   rank's report shows the GPU of its local rank. */
 	char ordinals[64] = "";
 	for ( int i = 0, at = 0; i < n && at < (int)sizeof ordinals - 8; i++ )
-		at += snprintf( ordinals + at, sizeof ordinals - (size_t)at, "%s%d", i ? "," : "", hyb_reg.ordinal[i] );
-	snprintf( hyb_reg.describe, sizeof hyb_reg.describe, "%s: %d x %s (device %s), budget %.1f GiB each",
-	          hyb_reg.ops->name, n, hyb_reg.info[0].name, ordinals, hyb_reg.budget[0] / ( 1 << 30 ) );
+		at += snprintf( ordinals + at, sizeof ordinals - (size_t)at, "%s%d", i ? "," : "",
+		                hyb_reg.ordinal[i] );
+	snprintf( hyb_reg.describe, sizeof hyb_reg.describe,
+	          "%s: %d x %s (device %s), budget %.1f GiB each", hyb_reg.ops->name, n,
+	          hyb_reg.info[0].name, ordinals, hyb_reg.budget[0] / ( 1 << 30 ) );
 	hyb_stats_set_device_note( hyb_reg.describe );
 	HYB_LOG( HYB_LOG_INFO, "devices ready: %s", hyb_reg.describe );
 	return HYB_OK;
@@ -404,8 +418,8 @@ void hyb_devices_disable( const char* why )
 	if ( atomic_compare_exchange_strong( &hyb_reg.state, &expected, HYB_GPU_UNAVAILABLE ) )
 	{
 		hyb_reg.reason = HYB_E_DEVICE;
-		hyb_log_always( "warning: device disabled for the rest of the run (%s); continuing on the CPU",
-		                why );
+		hyb_log_always(
+		    "warning: device disabled for the rest of the run (%s); continuing on the CPU", why );
 	}
 }
 
@@ -435,8 +449,7 @@ double hyb_dev_budget( int index )
 static int hyb_budget_take( int index, double bytes )
 {
 	double expected = atomic_load( &hyb_reg.used[index] );
-	do
-	{
+	do {
 		if ( expected + bytes > hyb_reg.budget[index] ) return 0;
 	} while ( !atomic_compare_exchange_weak( &hyb_reg.used[index], &expected, expected + bytes ) );
 	return 1;
@@ -460,9 +473,9 @@ hyb_status_t hyb_dev_acquire( int index, hyb_dev_t** out )
 	{
 		d = calloc( 1, sizeof *d );
 		if ( d == NULL ) return HYB_E_NO_MEMORY;
-		d->ops     = hyb_reg.ops;
-		d->index   = index;
-		d->ordinal = hyb_reg.ordinal[index];
+		d->ops          = hyb_reg.ops;
+		d->index        = index;
+		d->ordinal      = hyb_reg.ordinal[index];
 		hyb_status_t st = d->ops->ctx_create( d->ordinal, &d->ctx );
 		if ( st != HYB_OK )
 		{
@@ -499,8 +512,8 @@ void hyb_dev_release( hyb_dev_t* d )
 		return;
 	}
 	hyb_lock( HYB_LOCK_DEVICES );
-	d->next                  = hyb_reg.pool[d->index];
-	hyb_reg.pool[d->index]   = d;
+	d->next                = hyb_reg.pool[d->index];
+	hyb_reg.pool[d->index] = d;
 	hyb_unlock( HYB_LOCK_DEVICES );
 }
 
@@ -542,8 +555,8 @@ hyb_status_t hyb_dev_staging( hyb_dev_t* d, size_t bytes, void** hptr )
 	}
 	HYB_FAULT_GATE( d, HYB_FK_HOST_ALLOC, HYB_KERNEL_NONE );
 	if ( d->stage ) d->ops->host_free( d->ctx, d->stage );
-	d->stage       = NULL;
-	d->stage_bytes = 0;
+	d->stage        = NULL;
+	d->stage_bytes  = 0;
 	hyb_status_t st = d->ops->host_alloc( d->ctx, bytes, &d->stage );
 	if ( st != HYB_OK ) return st;
 	d->stage_bytes = bytes;
@@ -624,7 +637,8 @@ static hyb_status_t hyb_dev_after_sync( hyb_dev_t* d, hyb_status_t st )
 
 hyb_status_t hyb_dev_sync( hyb_dev_t* d, hyb_devent_t* ev )
 {
-	if ( hyb_fault_hit( HYB_FK_SYNC, HYB_KERNEL_NONE ) ) return atomic_store( &d->broken, 1 ), HYB_E_INJECTED;
+	if ( hyb_fault_hit( HYB_FK_SYNC, HYB_KERNEL_NONE ) )
+		return atomic_store( &d->broken, 1 ), HYB_E_INJECTED;
 	return hyb_dev_after_sync( d, d->ops->event_sync( d->ctx, ev ) );
 }
 
@@ -674,8 +688,9 @@ hyb_status_t hyb_dev_memset( hyb_dev_t* d, int stream, void* dptr, int value, si
 
 static inline const void* hyb_kernel_impl( hyb_kernel_id_t id )
 {
-	return id >= 0 && id < hyb_reg.nbound && atomic_load( &hyb_reg.state ) == HYB_GPU_READY ? hyb_reg.bound[id]
-	                                                                                        : NULL;
+	return id >= 0 && id < hyb_reg.nbound && atomic_load( &hyb_reg.state ) == HYB_GPU_READY
+	           ? hyb_reg.bound[id]
+	           : NULL;
 }
 
 int hyb_devices_kernel_supported( hyb_kernel_id_t id )

@@ -92,15 +92,17 @@ typedef struct hyb_kernel_impl_s
    walks __start_<section> .. __stop_<section>). Pointers rather than the
    objects themselves, so that every entry has the same size and alignment
    whatever the compiler pads; `used` keeps an entry that nothing names. */
-#define HYB_KERNEL_SECTION_ENTRY_( type, var, sec, obj ) \
-	static type* const var __attribute__( ( used, section( sec ), aligned( sizeof( void* ) ) ) ) = &( obj )
+#define HYB_KERNEL_SECTION_ENTRY_( type, var, sec, obj )                                           \
+	static type* const var __attribute__( ( used, section( sec ), aligned( sizeof( void* ) ) ) ) = \
+	    &( obj )
 
 /* Register the hyb_kernel_def_t `def` (an identifier) of the core. */
-#define HYB_KERNEL_REGISTER( def ) \
+#define HYB_KERNEL_REGISTER( def )                                                                 \
 	HYB_KERNEL_SECTION_ENTRY_( const hyb_kernel_def_t, hyb_kernel_entry_##def, "hyb_kernels", def )
 
 /* Register the hyb_kernel_impl_t `impl` (an identifier) of the plugin. */
-#define HYB_KERNEL_IMPL_REGISTER( impl ) \
-	HYB_KERNEL_SECTION_ENTRY_( const hyb_kernel_impl_t, hyb_kernel_impl_entry_##impl, "hyb_kernel_impls", impl )
+#define HYB_KERNEL_IMPL_REGISTER( impl )                                                           \
+	HYB_KERNEL_SECTION_ENTRY_( const hyb_kernel_impl_t, hyb_kernel_impl_entry_##impl,              \
+	                           "hyb_kernel_impls", impl )
 
 #endif

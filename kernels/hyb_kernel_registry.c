@@ -11,8 +11,10 @@
 /* The linker defines these around the section when at least one object in the link
    registers a kernel; weak, so that a link without any is still valid (empty table).
    Hidden: each library walks its own section, never another one's. */
-extern const hyb_kernel_def_t* const __start_hyb_kernels[] __attribute__( ( weak, visibility( "hidden" ) ) );
-extern const hyb_kernel_def_t* const __stop_hyb_kernels[] __attribute__( ( weak, visibility( "hidden" ) ) );
+extern const hyb_kernel_def_t* const __start_hyb_kernels[]
+    __attribute__( ( weak, visibility( "hidden" ) ) );
+extern const hyb_kernel_def_t* const __stop_hyb_kernels[]
+    __attribute__( ( weak, visibility( "hidden" ) ) );
 
 static struct
 {
@@ -48,7 +50,8 @@ static int hyb_kernel_alias_valid( const char* alias )
 	for ( size_t i = 0; i < len; i++ )
 	{
 		char c = alias[i];
-		if ( !( ( c >= 'a' && c <= 'z' ) || ( c >= '0' && c <= '9' ) || c == '_' || c == '.' ) ) return 0;
+		if ( !( ( c >= 'a' && c <= 'z' ) || ( c >= '0' && c <= '9' ) || c == '_' || c == '.' ) )
+			return 0;
 	}
 	return 1;
 }
@@ -82,8 +85,8 @@ static void hyb_kernel_table_build( void )
 			bad = "too many kernels";
 		if ( bad )
 		{
-			hyb_log_always( "warning: device kernel \"%.63s\" not registered: %s", d->name ? d->name : "(null)",
-			                bad );
+			hyb_log_always( "warning: device kernel \"%.63s\" not registered: %s",
+			                d->name ? d->name : "(null)", bad );
 			continue;
 		}
 		hyb_kernels.def[hyb_kernels.n++] = d;

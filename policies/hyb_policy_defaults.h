@@ -7,20 +7,20 @@
 /* PCIe, page-locking and host memory: hyblas-calibrate on the GPU machine
    (one NVIDIA H200 over PCIe gen5 x16, 16 Xeon cores, driver 580, CUDA 13),
    2026-11-21; the same as shared/ANCHORS.md's probes within 3 %. */
-#define HYB_DEF_H2D_PAGEABLE 10.7e9 /* bytes/s */
-#define HYB_DEF_D2H_PAGEABLE 18.9e9
-#define HYB_DEF_H2D_PINNED 55.5e9
-#define HYB_DEF_D2H_PINNED 55.4e9
-#define HYB_DEF_BIDIR_PINNED 101.6e9   /* both directions at once, total */
-#define HYB_DEF_REGISTER_S_PER_B ( 37.0e-3 / 1073741824.0 )   /* cudaHostRegister 1 GiB */
+#define HYB_DEF_H2D_PAGEABLE       10.7e9 /* bytes/s */
+#define HYB_DEF_D2H_PAGEABLE       18.9e9
+#define HYB_DEF_H2D_PINNED         55.5e9
+#define HYB_DEF_D2H_PINNED         55.4e9
+#define HYB_DEF_BIDIR_PINNED       101.6e9                    /* both directions at once, total */
+#define HYB_DEF_REGISTER_S_PER_B   ( 37.0e-3 / 1073741824.0 ) /* cudaHostRegister 1 GiB */
 #define HYB_DEF_UNREGISTER_S_PER_B ( 12.4e-3 / 1073741824.0 ) /* cudaHostUnregister 1 GiB */
-#define HYB_DEF_HOST_TRIAD 118e9 /* STREAM-like triad, 16 threads */
+#define HYB_DEF_HOST_TRIAD         118e9                      /* STREAM-like triad, 16 threads */
 
 /* The staging copy (application memory to page-locked buffer, 8 threads,
    1 MiB pieces): hyblas-calibrate on the H200 machine, 2026-11-21: 48.2
    GB/s. Two teams at once (load1 and store2 of a pipeline): estimated at
    1.3x one team until calibrated (the host's triad is 118 GB/s). */
-#define HYB_DEF_HOST_COPY 48.2e9
+#define HYB_DEF_HOST_COPY      48.2e9
 #define HYB_DEF_HOST_COPY_DUAL ( 1.3 * HYB_DEF_HOST_COPY )
 /* Copies of column pieces (a tile of a larger matrix) are slower than one
    contiguous copy: the load1 of 1024-row double blocks (8 KiB pieces) ran at
@@ -53,7 +53,7 @@
 /* Fixed cost of a device call (the first block's load and the last tile's
    store are modelled apart): hyblas-calibrate there, 2026-11-21. */
 #define HYB_DEF_GPU_CALL_OVERHEAD 188e-6 /* seconds */
-#define HYB_DEF_LAUNCH_LATENCY 8e-6      /* seconds per device operation (estimate) */
+#define HYB_DEF_LAUNCH_LATENCY    8e-6   /* seconds per device operation (estimate) */
 
 /* CPU strip of a split call: below this share the co-execution is not
    worth its contention with the staging copies. */

@@ -35,9 +35,9 @@ int64_t hyb_policy_gtsv_window( double dom, hyb_prec_t prec )
 	return m <= HYB_GTSV_WINDOW_MAX ? m : 0;
 }
 
-hyb_gtsv_plan_t hyb_policy_gtsv_choose( double dom_row, double dom_col, int64_t pivot,
-                                        int64_t info, int nonfinite, hyb_prec_t prec,
-                                        int strict_factors, int64_t* m )
+hyb_gtsv_plan_t hyb_policy_gtsv_choose( double dom_row, double dom_col, int64_t pivot, int64_t info,
+                                        int nonfinite, hyb_prec_t prec, int strict_factors,
+                                        int64_t* m )
 {
 	int64_t w = 0;
 	if ( m ) *m = 0;
@@ -158,12 +158,12 @@ static hyb_gtsv_rates_t hyb_gtsv_model( const hyb_gtsv_split_in_t* in )
 {
 	hyb_gtsv_rates_t r;
 	memset( &r, 0, sizeof r );
-	const double w       = hyb_policy_gtsv_rhs_weight( in->nrhs );
-	const double es      = (double)in->elem;
-	const double nr      = (double)( in->nrhs > 0 ? in->nrhs : 1 );
-	const double b_cpu   = ( 5 + 2 * nr ) * es;
-	const double b_host  = ( in->reg ? 3 + 2 * nr : 14 + 6 * nr ) * es;
-	const double up      = ( 3 + nr ) * es, down = ( in->reg ? 1 + nr : nr ) * es;
+	const double w      = hyb_policy_gtsv_rhs_weight( in->nrhs );
+	const double es     = (double)in->elem;
+	const double nr     = (double)( in->nrhs > 0 ? in->nrhs : 1 );
+	const double b_cpu  = ( 5 + 2 * nr ) * es;
+	const double b_host = ( in->reg ? 3 + 2 * nr : 14 + 6 * nr ) * es;
+	const double up = ( 3 + nr ) * es, down = ( in->reg ? 1 + nr : nr ) * es;
 	const double bw      = in->host_bw > 0 ? in->host_bw : 1e11;
 	const double core    = in->core_rate > 0 ? in->core_rate : 1.8e8;
 	const int    threads = in->threads > 0 ? in->threads : 1;
@@ -181,7 +181,8 @@ static hyb_gtsv_rates_t hyb_gtsv_model( const hyb_gtsv_split_in_t* in )
 		double h2d = in->h2d > 0 ? in->h2d : 5e10, d2h = in->d2h > 0 ? in->d2h : 5e10;
 		cap[k] = fmin( h2d / up, d2h / down );
 		/* one thread registers ahead of the uploads and unregisters behind them */
-		double pin_spb = ( in->reg_spb > 0 ? in->reg_spb : 0 ) + ( in->unreg_spb > 0 ? in->unreg_spb : 0 );
+		double pin_spb =
+		    ( in->reg_spb > 0 ? in->reg_spb : 0 ) + ( in->unreg_spb > 0 ? in->unreg_spb : 0 );
 		if ( in->reg && pin_spb > 0 ) cap[k] = fmin( cap[k], 1 / ( pin_spb * up ) );
 		sum += cap[k];
 	}
@@ -211,15 +212,15 @@ static hyb_gtsv_rates_t hyb_gtsv_model( const hyb_gtsv_split_in_t* in )
 /* Rows of the participants (devices 0..ndev-1, then the CPU at index ndev) in proportion to
    their rates; the CPU share is fixed instead when cpu_rows >= 0. Returns the predicted
    seconds (max over participants). */
-static double hyb_gtsv_assign( const hyb_gtsv_split_in_t* in, const double* dev_rate, double cpu_rate,
-                               int64_t cpu_rows, hyb_gtsv_split_t* out )
+static double hyb_gtsv_assign( const hyb_gtsv_split_in_t* in, const double* dev_rate,
+                               double cpu_rate, int64_t cpu_rows, hyb_gtsv_split_t* out )
 {
 	const int    ndev = in->ndev;
 	const double head = in->reg && in->head > 0 ? in->head : 0;
 	double       rate[HYB_GTSV_DEV_MAX + 1];
 	int64_t      rows[HYB_GTSV_DEV_MAX + 1];
 	int64_t      n_dev = in->n;
-	out->cpu_rows   = 0;
+	out->cpu_rows      = 0;
 	for ( int k = 0; k < HYB_GTSV_DEV_MAX; k++ ) out->dev_rows[k] = 0;
 	if ( cpu_rows >= 0 )
 	{
@@ -255,7 +256,7 @@ static double hyb_gtsv_assign( const hyb_gtsv_split_in_t* in, const double* dev_
 		for ( int k = 0; k < ndev; k++ ) out->dev_rows[k] = rows[k];
 		out->cpu_rows = rows[ndev];
 	}
-	double t = out->cpu_rows > 0 ? (double)out->cpu_rows / cpu_rate : 0;
+	double t    = out->cpu_rows > 0 ? (double)out->cpu_rows / cpu_rate : 0;
 	int    used = 0;
 	for ( int k = 0; k < ndev; k++ )
 		if ( out->dev_rows[k] > 0 )
@@ -307,15 +308,15 @@ hyb_gtsv_split_t hyb_policy_gtsv_split( const hyb_gtsv_split_in_t* in )
 	}
 	else
 	{
-		out.t_dev   = hyb_gtsv_assign( &c, r.dev, r.cpu, 0, &dev );
-		out.t_split = hyb_gtsv_assign( &c, r.s_dev, r.s_cpu, -1, &split );
+		out.t_dev         = hyb_gtsv_assign( &c, r.dev, r.cpu, 0, &dev );
+		out.t_split       = hyb_gtsv_assign( &c, r.s_dev, r.s_cpu, -1, &split );
 		int split_has_dev = 0;
 		for ( int k = 0; k < ndev; k++ ) split_has_dev |= split.dev_rows[k] > 0;
-		int    dev_has = 0;
+		int dev_has = 0;
 		for ( int k = 0; k < ndev; k++ ) dev_has |= dev.dev_rows[k] > 0;
-		double margin = in->margin >= 1 ? in->margin : 1;
-		double t_dev  = dev_has ? out.t_dev : INFINITY;
-		double t_spl  = split_has_dev ? out.t_split : INFINITY;
+		double margin     = in->margin >= 1 ? in->margin : 1;
+		double t_dev      = dev_has ? out.t_dev : INFINITY;
+		double t_spl      = split_has_dev ? out.t_split : INFINITY;
 		int    pick_split = t_spl <= t_dev;
 		double t_best     = pick_split ? t_spl : t_dev;
 		if ( in->allow_cpu && !in->need_dev && !( t_best * margin < out.t_cpu ) )
@@ -342,8 +343,9 @@ hyb_gtsv_split_t hyb_policy_gtsv_split( const hyb_gtsv_split_in_t* in )
 			pick.t_split          = out.t_split;
 			pick.t_plan           = t_best;
 			pick.conf             = pick_split ? HYB_GTSV_CONF_SPLIT : HYB_GTSV_CONF_DEV;
-			pick.why = pick_split ? "CPU and devices together predicted fastest" : "devices alone predicted fastest";
-			out      = pick;
+			pick.why              = pick_split ? "CPU and devices together predicted fastest"
+			                                   : "devices alone predicted fastest";
+			out                   = pick;
 		}
 	}
 	if ( out.conf == HYB_GTSV_CONF_CPU )
@@ -383,7 +385,7 @@ static int hyb_gtsv_dev_name_ok( const char* s )
 	for ( ; s[len]; len++ )
 	{
 		char c = s[len];
-		int  ok = ( c >= 'a' && c <= 'z' ) || ( c >= 'A' && c <= 'Z' ) || ( c >= '0' && c <= '9' ) ||
+		int ok = ( c >= 'a' && c <= 'z' ) || ( c >= 'A' && c <= 'Z' ) || ( c >= '0' && c <= '9' ) ||
 		         c == '_' || c == '.' || c == ':' || c == '-';
 		if ( !ok || len >= 31 ) return 0;
 	}
@@ -444,8 +446,8 @@ static int hyb_gtsv_parse_line( char* line, hyb_gtsv_profile_t* p )
 	if ( nt != 5 || strcmp( tok[0], "gtsv" ) != 0 ) return 0;
 	if ( !hyb_gtsv_dev_name_ok( tok[1] ) ) return 0;
 	if ( strlen( tok[2] ) != 1 || !hyb_gtsv_prec_ok( tok[2][0] ) ) return 0;
-	char* end = NULL;
-	errno     = 0;
+	char* end   = NULL;
+	errno       = 0;
 	double rate = strtod( tok[3], &end );
 	if ( errno != 0 || end == tok[3] || *end != '\0' || !hyb_gtsv_rate_ok( rate ) ) return 0;
 	errno             = 0;
@@ -510,7 +512,8 @@ hyb_status_t hyb_policy_gtsv_profile_write( const char* path, const hyb_gtsv_pro
 }
 
 /* The entry of (dev, prec), NULL when unknown or an argument is NULL. */
-static const hyb_gtsv_rate_t* hyb_gtsv_profile_entry( const hyb_gtsv_profile_t* p, const char* dev, char prec )
+static const hyb_gtsv_rate_t* hyb_gtsv_profile_entry( const hyb_gtsv_profile_t* p, const char* dev,
+                                                      char prec )
 {
 	if ( p == NULL || dev == NULL ) return NULL;
 	for ( int k = 0; k < p->count; k++ )
@@ -537,7 +540,8 @@ hyb_status_t hyb_policy_gtsv_profile_update( hyb_gtsv_profile_t* p, const char* 
 	     !hyb_gtsv_rate_ok( sample ) || !( alpha > 0 && alpha <= 1 ) )
 		return HYB_E_INVALID;
 	hyb_gtsv_rate_t* e = hyb_gtsv_profile_find( p, dev, prec );
-	if ( e == NULL ) return hyb_gtsv_profile_put( p, dev, prec, sample, 1 ) ? HYB_OK : HYB_E_NO_MEMORY;
+	if ( e == NULL )
+		return hyb_gtsv_profile_put( p, dev, prec, sample, 1 ) ? HYB_OK : HYB_E_NO_MEMORY;
 	e->rate = hyb_learn_fold( e->rate, 1, sample, alpha );
 	if ( e->samples < INT64_MAX ) e->samples++;
 	return HYB_OK;

@@ -11,7 +11,6 @@
 #include "hyb_types.h"
 #include "kernels/pipeline/hyb_gtsv_hetero.h" /* the engine's limits: HYB_GTSV_WINDOW_MAX, HYB_GTSV_DEV_MAX */
 
-
 /* Systems with fewer rows go to LAPACK without a check: measured on the 2-core EPYC VM
    (2024-11, OpenBLAS 0.3.21 dgtsv_, one RHS, dom 3): check + SPIKE beat dgtsv_ 1.3x at
    n = 1024 and 2.0-2.2x at 16384 (2 threads); below a few thousand rows the gain is a few
@@ -60,9 +59,9 @@ typedef enum
    DL, D, DU keep hyblas's no-swap factors instead of LAPACK's pivoted ones). Otherwise
    SPIKE. *m receives the window for SPIKE plans, 0 for LAPACK. Pure, thread-safe.
    --------------------------------------------------------------------------------------- */
-hyb_gtsv_plan_t hyb_policy_gtsv_choose( double dom_row, double dom_col, int64_t pivot,
-                                        int64_t info, int nonfinite, hyb_prec_t prec,
-                                        int strict_factors, int64_t* m );
+hyb_gtsv_plan_t hyb_policy_gtsv_choose( double dom_row, double dom_col, int64_t pivot, int64_t info,
+                                        int nonfinite, hyb_prec_t prec, int strict_factors,
+                                        int64_t* m );
 
 /* ---------------------------------------------------------------------------------------
    Rows of an n-row system per device, proportional to each device's profiled throughput

@@ -54,6 +54,7 @@ hyb_gtsv_side_t hyb_policy_gtsv_side( const hyb_gtsv_side_in_t* in )
 		return r;
 	}
 	r.spike = faster;
-	r.why   = faster ? "CPU SPIKE measured faster than LAPACK" : "LAPACK measured faster than the CPU SPIKE";
+	r.why   = faster ? "CPU SPIKE measured faster than LAPACK"
+	                 : "LAPACK measured faster than the CPU SPIKE";
 	return r;
 }

@@ -24,8 +24,8 @@ double hyb_cost_l3_cpu( const hyb_profile_t* p, hyb_prec_t prec, double flops )
 
 /* Operand sizes (bytes) of the device region: the A/B blocks loaded, the
    output read and written. */
-static void hyb_l3_sizes( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev, double* ab, double* c_in,
-                          double* c_out, double* flops )
+static void hyb_l3_sizes( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev, double* ab,
+                          double* c_in, double* c_out, double* flops )
 {
 	double es = (double)hyb_prec_size( a->prec );
 	double m = (double)m_dev, n = (double)n_dev, k = (double)a->k;
@@ -75,9 +75,10 @@ static void hyb_l3_sizes( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev, 
    staging (c_up), or, with beta applied on the host, read once more by the
    store (c_reread), whose update then moves three bytes where a copy moves
    two. trsm/trmm tiles are always uploaded. */
-static void hyb_c_traffic( const hyb_l3_args_t* a, unsigned flags, double c_in, double* c_up, double* c_reread )
+static void hyb_c_traffic( const hyb_l3_args_t* a, unsigned flags, double c_in, double* c_up,
+                           double* c_reread )
 {
-	int host = ( flags & HYB_L3_BETA_HOST ) && a->op != HYB_OP_TRSM && a->op != HYB_OP_TRMM;
+	int host  = ( flags & HYB_L3_BETA_HOST ) && a->op != HYB_OP_TRSM && a->op != HYB_OP_TRMM;
 	*c_up     = host ? 0 : c_in;
 	*c_reread = host ? c_in : 0;
 }
@@ -85,13 +86,13 @@ static void hyb_c_traffic( const hyb_l3_args_t* a, unsigned flags, double c_in, 
 /* Largest tile and block, bytes: big enough for full-rate products and
    efficient DMA, small enough that the pipeline fills and drains quickly
    and that page-locked staging stays a few hundred megabytes. */
-#define HYB_TILE_MAX_BYTES ( 64.0 * 1048576 )
+#define HYB_TILE_MAX_BYTES  ( 64.0 * 1048576 )
 #define HYB_BLOCK_MAX_BYTES ( 64.0 * 1048576 )
 /* Host-side cost per block loaded and per tile stored (team wake-up,
    event synchronization), seconds: measured on the H200 machine's first
    runs (2026-11-21) as the gap between many small and few large blocks. */
 #define HYB_BLOCK_OVERHEAD 25e-6
-#define HYB_TILE_OVERHEAD 25e-6
+#define HYB_TILE_OVERHEAD  25e-6
 
 /* Rate of a staging copy whose contiguous pieces are `piece` bytes long
    (whole columns of a matrix are one piece: contiguous). */
@@ -107,14 +108,15 @@ static double hyb_copy_rate( const hyb_profile_t* p, double piece, int contiguou
    otherwise the panel not reused along a strip again per strip), the
    output tiles read (beta != 0) and written. Returns the seconds of the
    copies of each host thread: the issuer (load1) and the storer (store2). */
-static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
-                            int64_t Tm, int64_t Tn, int64_t K, double budget, unsigned flags, double* t_issuer,
-                            double* t_storer, double* loaded_out, double* first_blocks )
+static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev,
+                            int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K, double budget,
+                            unsigned flags, double* t_issuer, double* t_storer, double* loaded_out,
+                            double* first_blocks )
 {
 	double ab, c_in, c_out, flops;
 	hyb_l3_sizes( a, m_dev, n_dev, &ab, &c_in, &c_out, &flops );
-	double es  = (double)hyb_prec_size( a->prec );
-	int    tri = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
+	double es           = (double)hyb_prec_size( a->prec );
+	int    tri          = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
 	int    register_ops = ( flags & HYB_L3_REGISTER ) != 0;
 	double c_up, c_reread;
 	hyb_c_traffic( a, flags, c_in, &c_up, &c_reread );
@@ -136,34 +138,37 @@ static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int6
 		piece_a = piece_b = es * (double)( tri ? ( a->side == 'L' ? a->m : a->n ) : Tm );
 		cont_a = tri, cont_b = 0;
 	}
-	double tiles = 3.0 * (double)Tm * (double)Tn * es;
+	double tiles  = 3.0 * (double)Tm * (double)Tn * es;
 	double reload = 1;
 	if ( ab + tiles > budget * 0.9 && !tri )
 		reload = (double)hyb_cdiv64( n_dev > m_dev ? m_dev : n_dev, Tm < Tn ? Tm : Tn );
-	int64_t m_out = tri && a->side == 'R' ? Tm : hyb_op_is_rank_k( a->op ) ? a->n : a->m;
-	double piece_c  = es * (double)Tm;
-	int    cont_c   = Tm == m_out;
-	double rate_c   = hyb_copy_rate( p, piece_c, cont_c );
-	double ntiles   = tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
-	                      : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
-	double blk      = tri ? ab : (double)( Tm > Tn ? Tm : Tn ) * (double)K * es;
-	double loaded   = ( bytes_a + bytes_b ) * reload;
-	double nblocks  = loaded / blk;
-	double in_copy  = register_ops ? 0
-	                              : reload * ( bytes_a / hyb_copy_rate( p, piece_a, cont_a ) +
-	                                           ( bytes_b > 0 ? bytes_b / hyb_copy_rate( p, piece_b, cont_b ) : 0 ) );
-	*t_issuer     = in_copy + c_up / rate_c + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
-	*t_storer     = ( c_out + c_reread / 2 ) / rate_c + ntiles * HYB_TILE_OVERHEAD;
-	*loaded_out   = loaded;
+	int64_t m_out   = tri && a->side == 'R' ? Tm : hyb_op_is_rank_k( a->op ) ? a->n : a->m;
+	double  piece_c = es * (double)Tm;
+	int     cont_c  = Tm == m_out;
+	double  rate_c  = hyb_copy_rate( p, piece_c, cont_c );
+	double  ntiles =
+        tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
+	         : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
+	double blk     = tri ? ab : (double)( Tm > Tn ? Tm : Tn ) * (double)K * es;
+	double loaded  = ( bytes_a + bytes_b ) * reload;
+	double nblocks = loaded / blk;
+	double in_copy =
+	    register_ops
+	        ? 0
+	        : reload * ( bytes_a / hyb_copy_rate( p, piece_a, cont_a ) +
+	                     ( bytes_b > 0 ? bytes_b / hyb_copy_rate( p, piece_b, cont_b ) : 0 ) );
+	*t_issuer = in_copy + c_up / rate_c + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
+	*t_storer = ( c_out + c_reread / 2 ) / rate_c + ntiles * HYB_TILE_OVERHEAD;
+	*loaded_out = loaded;
 	/* The first product's blocks: load1 and DMA overlap within a block. */
 	double rate_first = hyb_copy_rate( p, piece_a, cont_a );
 	if ( rate_first > p->h2d_pinned ) rate_first = p->h2d_pinned;
 	*first_blocks = ( tri ? 1 : 2 ) * blk / rate_first;
 }
 
-double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
-                        int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, unsigned flags,
-                        double parts[4] )
+double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev,
+                        int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget,
+                        unsigned flags, double parts[4] )
 {
 	double ab, c_in, c_out, flops;
 	hyb_l3_sizes( a, m_dev, n_dev, &ab, &c_in, &c_out, &flops );
@@ -175,18 +180,21 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
 	hyb_c_traffic( a, flags, c_in, &c_up, &c_reread );
 
 	double t_issuer, t_storer, loaded, t_first;
-	hyb_copy_times( p, a, m_dev, n_dev, Tm, Tn, K, budget, flags, &t_issuer, &t_storer, &loaded, &t_first );
+	hyb_copy_times( p, a, m_dev, n_dev, Tm, Tn, K, budget, flags, &t_issuer, &t_storer, &loaded,
+	                &t_first );
 	/* The issuer and the storer copy at once; both share the host's memory. */
 	double copied = ( register_ops ? 0 : loaded ) + c_up + c_out + c_reread / 2;
 	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), copied / p->host_copy_dual );
 	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_up ) / p->h2d_pinned, c_out / p->d2h_pinned ),
 	                          ( loaded + c_up + c_out ) / p->bidir_pinned ) /
 	                ndev;
-	double ntiles   = tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
-	                      : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
+	double ntiles =
+	    tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
+	        : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
 	if ( hyb_op_is_rank_k( a->op ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_dev, Tn ) / 2;
 	double op_flops = tri ? flops / ntiles
-	                      : 2.0 * (double)Tm * (double)Tn * (double)K * ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
+	                      : 2.0 * (double)Tm * (double)Tn * (double)K *
+	                            ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
 	double rate     = p->gpu_flops[a->prec] * op_flops / ( op_flops + p->gpu_half_flops );
 	double t_comp   = flops / ( rate * ndev ) + flops / op_flops * p->launch_latency / ndev;
 
@@ -224,8 +232,8 @@ static int hyb_tiles_fit( double es, int64_t Tm, int64_t Tn, int64_t K, double b
    (synchronization, a team wake-up per copy) dominate. */
 #define HYB_BLOCK_MIN_BYTES ( 4.0 * 1048576 )
 
-void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget, int64_t tile,
-                          unsigned flags, int64_t* Tm, int64_t* Tn, int64_t* K )
+void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget,
+                          int64_t tile, unsigned flags, int64_t* Tm, int64_t* Tn, int64_t* K )
 {
 	double es = (double)hyb_prec_size( a->prec );
 	*Tm = *Tn = *K = 0;
@@ -235,7 +243,9 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 		   about 64 MiB (larger panels only delay the pipeline's start). */
 		int64_t dim   = a->side == 'L' ? a->m : a->n;
 		int64_t other = a->side == 'L' ? a->n : a->m;
-		int64_t t     = tile ? tile : hyb_round_up( (int64_t)( HYB_TILE_MAX_BYTES / ( (double)dim * es ) ), 256 );
+		int64_t t =
+		    tile ? tile
+		         : hyb_round_up( (int64_t)( HYB_TILE_MAX_BYTES / ( (double)dim * es ) ), 256 );
 		if ( t > other ) t = other;
 		double per  = a->op == HYB_OP_TRMM ? 2 : 1;
 		double need = (double)dim * (double)dim * es + 3 * per * (double)dim * (double)t * es;
@@ -247,7 +257,8 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 	}
 	int     rank_k = hyb_op_is_rank_k( a->op );
 	int64_t M = rank_k ? a->n : a->m, N = a->n;
-	int64_t kdim = a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n ) : a->k;
+	int64_t kdim =
+	    a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n ) : a->k;
 	if ( tile )
 	{
 		/* The forced edge, halved until three tiles and two blocks fit. */
@@ -272,7 +283,7 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 		double  mn = (double)M * (double)N;
 		int64_t t  = mn >= 8.0 * 2048 * 2048 ? 2048 : mn >= 8.0 * 1024 * 1024 ? 1024 : 512;
 		int64_t tm = t > M ? M : t, tn = rank_k ? tm : ( t > N ? N : t );
-		int64_t k  = kdim < t ? kdim : t;
+		int64_t k = kdim < t ? kdim : t;
 		while ( !hyb_tiles_fit( es, tm, tn, k, budget ) && tm > 64 )
 		{
 			tm /= 2;
@@ -299,7 +310,9 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 			for ( int ik = -1; ik < (int)( sizeof edges / sizeof edges[0] ); ik++ )
 			{
 				int64_t k = ik < 0 ? kdim : edges[ik];
-				if ( k > kdim || ( ik >= 0 && k == kdim ) || !hyb_tiles_fit( es, tm, tn, k, budget ) ) continue;
+				if ( k > kdim || ( ik >= 0 && k == kdim ) ||
+				     !hyb_tiles_fit( es, tm, tn, k, budget ) )
+					continue;
 				/* Blocks of A are tm x k, of B k x tn: no tiny ones unless the
 				   operand itself is small. */
 				double blk_a = (double)tm * (double)k * es, blk_b = (double)k * (double)tn * es;
@@ -318,32 +331,33 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 {
 	hyb_l3_plan_t plan = { .path = HYB_PATH_CPU, .ndev = in->ndev };
 	double        ab, c_in, c_out, flops;
-	int64_t m_out = hyb_op_is_rank_k( a->op ) ? a->n : a->m;
+	int64_t       m_out = hyb_op_is_rank_k( a->op ) ? a->n : a->m;
 	hyb_l3_sizes( a, m_out, a->n, &ab, &c_in, &c_out, &flops );
 	hyb_profile_t q = *p;
 	if ( in->cpu_rate > 0 ) q.cpu_flops[a->prec] = in->cpu_rate;
 	plan.t_cpu  = hyb_cost_l3_cpu( &q, a->prec, flops );
 	plan.t_plan = plan.t_cpu;
 
-	if ( in->mode == HYB_MODE_CPU )
-		return plan.why = "mode cpu", plan;
-	if ( in->ndev < 1 )
-		return plan.why = "no device", plan;
+	if ( in->mode == HYB_MODE_CPU ) return plan.why = "mode cpu", plan;
+	if ( in->ndev < 1 ) return plan.why = "no device", plan;
 	int below = in->mode == HYB_MODE_AUTO && flops < in->min_flops;
-	if ( below && flops < HYB_L3_PROBE_MIN_FLOPS ) return plan.why = "below HYBLAS_L3_MIN_FLOPS", plan;
+	if ( below && flops < HYB_L3_PROBE_MIN_FLOPS )
+		return plan.why = "below HYBLAS_L3_MIN_FLOPS", plan;
 
 	plan.beta_host = in->beta_host != 0;
 	unsigned host  = plan.beta_host ? HYB_L3_BETA_HOST : 0;
 	hyb_policy_l3_tiles( a, p, in->ndev, in->budget, in->tile, host, &plan.Tm, &plan.Tn, &plan.K );
 	if ( plan.Tm == 0 ) return plan.why = "does not fit the device budget", plan;
 
-	double scale = in->gpu_scale > 0 ? in->gpu_scale : 1;
-	double t_copy = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, host, NULL );
-	double t_reg  = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget,
-	                                         host | HYB_L3_REGISTER, NULL );
-	plan.register_ops = in->staging == HYB_STAGING_REGISTER || ( in->staging == HYB_STAGING_AUTO && t_reg < t_copy );
-	plan.t_gpu        = plan.register_ops ? t_reg : t_copy;
-	unsigned flags    = hyb_l3_plan_flags( &plan );
+	double scale  = in->gpu_scale > 0 ? in->gpu_scale : 1;
+	double t_copy = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev,
+	                                         in->budget, host, NULL );
+	double t_reg  = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev,
+	                                         in->budget, host | HYB_L3_REGISTER, NULL );
+	plan.register_ops = in->staging == HYB_STAGING_REGISTER ||
+	                    ( in->staging == HYB_STAGING_AUTO && t_reg < t_copy );
+	plan.t_gpu     = plan.register_ops ? t_reg : t_copy;
+	unsigned flags = hyb_l3_plan_flags( &plan );
 
 	/* A CPU strip (gemm only: a band of C is an independent gemm). Its
 	   share equalizes the two sides: s F / r_cpu = t0 + (1 - s) t_var. */
@@ -355,7 +369,8 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		else if ( in->mode == HYB_MODE_AUTO )
 		{
 			double parts[4];
-			hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, flags, parts );
+			hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget,
+			                 flags, parts );
 			double t0    = scale * parts[0];
 			double t_var = plan.t_gpu - t0;
 			double t_cpu = flops / q.cpu_flops[a->prec];
@@ -377,8 +392,9 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		if ( cut > 0 )
 		{
 			double s_eff   = (double)cut / (double)dim;
-			double t_gpu_p = scale * hyb_cost_l3_gpu( &q, a, by_cols ? a->m : a->m - cut, by_cols ? a->n - cut : a->n,
-			                                          plan.Tm, plan.Tn, plan.K, in->ndev, in->budget, flags, NULL );
+			double t_gpu_p = scale * hyb_cost_l3_gpu( &q, a, by_cols ? a->m : a->m - cut,
+			                                          by_cols ? a->n - cut : a->n, plan.Tm, plan.Tn,
+			                                          plan.K, in->ndev, in->budget, flags, NULL );
 			double t_cpu_p = hyb_cost_l3_cpu( &q, a->prec, s_eff * flops );
 			t_split        = hyb_maxd( t_gpu_p, t_cpu_p );
 			if ( in->cpu_ratio >= 0 || t_split < plan.t_gpu )
@@ -462,7 +478,8 @@ void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds
 		if ( !confirm )
 		{
 			if ( m->nwatch < HYB_L3_WATCH_CALLS || m->reprobes >= HYB_L3_REPROBES ) return;
-			if ( hyb_l3_median( m->watch, HYB_L3_WATCH_CALLS ) <= HYB_L3_RECHECK * m->mid[!side] ) return;
+			if ( hyb_l3_median( m->watch, HYB_L3_WATCH_CALLS ) <= HYB_L3_RECHECK * m->mid[!side] )
+				return;
 		}
 		/* probe again: the confirming round (once), or the settled side slowed */
 		int reprobes = m->reprobes + !confirm, confirmed = m->confirmed | confirm;
@@ -474,8 +491,7 @@ void hyb_policy_l3_measured_note( hyb_l3_measured_t* m, int side, double seconds
 	if ( m->n[side] >= HYB_L3_PROBE_CALLS ) return;
 	m->probe[side][m->n[side]++] = seconds;
 	if ( m->n[0] < HYB_L3_PROBE_CALLS || m->n[1] < HYB_L3_PROBE_CALLS ) return;
-	for ( int s = 0; s < 2; s++ )
-		m->mid[s] = hyb_l3_median( m->probe[s], HYB_L3_PROBE_CALLS );
+	for ( int s = 0; s < 2; s++ ) m->mid[s] = hyb_l3_median( m->probe[s], HYB_L3_PROBE_CALLS );
 	m->settled = 1;
 	m->side    = m->mid[1] < m->mid[0] ? 1 : 0;
 }
@@ -486,13 +502,14 @@ hyb_l3_plan_t hyb_policy_l3_measured_plan( const hyb_l3_plan_t* plan, int side, 
 	if ( side != ( plan->path != HYB_PATH_CPU ) )
 	{
 		o.cpu_cols = o.cpu_rows = 0;
-		o.path     = side ? HYB_PATH_GPU : HYB_PATH_CPU;
-		o.t_plan   = side ? plan->t_gpu : plan->t_cpu;
+		o.path                  = side ? HYB_PATH_GPU : HYB_PATH_CPU;
+		o.t_plan                = side ? plan->t_gpu : plan->t_cpu;
 	}
 	/* A probe of the model's own side is a probe too (a measured trace called
 	   such CPU probes "below HYBLAS_L3_MIN_FLOPS"). */
 	if ( settled )
-		o.why = side ? "measured: the device is faster for this shape" : "measured: the CPU is faster for this shape";
+		o.why = side ? "measured: the device is faster for this shape"
+		             : "measured: the CPU is faster for this shape";
 	else
 		o.why = side ? "probe: timing the device" : "probe: timing the CPU";
 	return o;

@@ -40,16 +40,16 @@ static inline unsigned hyb_l3_plan_flags( const hyb_l3_plan_t* p )
 typedef struct
 {
 	hyb_mode_t mode;
-	int        ndev;          /* usable devices (0: none) */
-	double     budget;        /* device memory per device, bytes */
-	int64_t    tile;          /* HYBLAS_TILE (0: model) */
-	double     cpu_ratio;     /* fixed CPU share, < 0 for the model */
-	int        staging;       /* hyb_staging_t */
-	int        beta_host;     /* HYBLAS_HOST_BETA */
-	double     min_flops;     /* below: CPU in auto mode (a repeated shape near the
-	                             boundary from HYB_L3_PROBE_MIN_FLOPS on is measured) */
-	double     gpu_scale;     /* measured/predicted device time of recent calls (1: none) */
-	double     cpu_rate;      /* measured CPU rate of recent strips, flop/s (0: none) */
+	int        ndev;      /* usable devices (0: none) */
+	double     budget;    /* device memory per device, bytes */
+	int64_t    tile;      /* HYBLAS_TILE (0: model) */
+	double     cpu_ratio; /* fixed CPU share, < 0 for the model */
+	int        staging;   /* hyb_staging_t */
+	int        beta_host; /* HYBLAS_HOST_BETA */
+	double     min_flops; /* below: CPU in auto mode (a repeated shape near the
+	                         boundary from HYB_L3_PROBE_MIN_FLOPS on is measured) */
+	double gpu_scale;     /* measured/predicted device time of recent calls (1: none) */
+	double cpu_rate;      /* measured CPU rate of recent strips, flop/s (0: none) */
 } hyb_l3_policy_in_t;
 
 /* Predicted seconds of the CPU library for `flops` of precision `prec`. */
@@ -59,16 +59,16 @@ double hyb_cost_l3_cpu( const hyb_profile_t* p, hyb_prec_t prec, double flops );
    the output of `a` with tiles Tm x Tn and k-chunks K on ndev devices,
    moving the operands as `flags` (HYB_L3_*) says.
    parts, if not NULL, receives { fixed, host copies, PCIe, products }. */
-double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
-                        int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget, unsigned flags,
-                        double parts[4] );
+double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev,
+                        int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget,
+                        unsigned flags, double parts[4] );
 
 /* Tiles and k-chunk for `a` within `budget` bytes of device memory: for
    gemm the shape the cost model predicts fastest among full-height, full-
    width, full-depth and power-of-two edges; square tiles otherwise (tile !=
    0 forces square tiles of that edge). *Tm = 0 when nothing fits. */
-void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget, int64_t tile,
-                          unsigned flags, int64_t* Tm, int64_t* Tn, int64_t* K );
+void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget,
+                          int64_t tile, unsigned flags, int64_t* Tm, int64_t* Tn, int64_t* K );
 
 /* The plan for a valid, normalized, non-trivial call. */
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,
@@ -85,7 +85,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
    predictions are further apart than HYB_L3_PROBE_BAND are not measured: the
    model is trusted there, and a probe of the wrong side would cost more than
    it could save. */
-#define HYB_L3_PROBE_BAND 2.0
+#define HYB_L3_PROBE_BAND  2.0
 #define HYB_L3_PROBE_CALLS 3 /* timed calls of each side before settling */
 /* A settled shape keeps timing its calls: when the median of its last
    HYB_L3_WATCH_CALLS exceeds the other side's probe median by
@@ -93,8 +93,8 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
    a shape (measured: n = 256 settled on one lucky device probe, 0.27 ms, and
    its device calls then took 0.34-0.50 ms against the CPU's 0.30-0.33). */
 #define HYB_L3_WATCH_CALLS 5
-#define HYB_L3_RECHECK 1.15
-#define HYB_L3_REPROBES 3
+#define HYB_L3_RECHECK     1.15
+#define HYB_L3_REPROBES    3
 /* A shape is also timed both ways once more after its first
    HYB_L3_CONFIRM_CALLS settled calls: the first calls after the device
    starts can run the CPU slower for a while (measured at n = 256: CPU calls of
@@ -112,15 +112,15 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 /* Sides: 0 the CPU library, 1 the device (alone, or with the model's CPU strip). */
 typedef struct
 {
-	int    settled;                        /* 1: `side` is kept while it keeps its time */
-	int    side;                           /* the settled side */
-	int    n[2];                           /* calls timed on each side while probing */
-	double probe[2][HYB_L3_PROBE_CALLS];   /* their times, seconds */
-	double mid[2];                         /* each side's probe median once settled */
-	int    nwatch;                         /* settled calls timed since settling */
-	double watch[HYB_L3_WATCH_CALLS];      /* the last of them, round robin */
-	int    reprobes;                       /* times the shape was probed again */
-	int    confirmed;                      /* 1: the confirming probe has been started */
+	int    settled;                      /* 1: `side` is kept while it keeps its time */
+	int    side;                         /* the settled side */
+	int    n[2];                         /* calls timed on each side while probing */
+	double probe[2][HYB_L3_PROBE_CALLS]; /* their times, seconds */
+	double mid[2];                       /* each side's probe median once settled */
+	int    nwatch;                       /* settled calls timed since settling */
+	double watch[HYB_L3_WATCH_CALLS];    /* the last of them, round robin */
+	int    reprobes;                     /* times the shape was probed again */
+	int    confirmed;                    /* 1: the confirming probe has been started */
 } hyb_l3_measured_t;
 
 /* 1 when the plan's CPU and device predictions are both finite and within

@@ -14,8 +14,8 @@
    and y down overlap well, large enough that each block's fixed costs stay small. Matrices
    whose y is at most HYB_SPMV_ONE_BLOCK run as one block. The dispatch lays blocks out so;
    the model copies the last block's y out of staging after the span. */
-#define HYB_SPMV_BLOCK_BYTES ((int64_t)4 << 20)
-#define HYB_SPMV_ONE_BLOCK ((int64_t)8 << 20)
+#define HYB_SPMV_BLOCK_BYTES ( (int64_t)4 << 20 )
+#define HYB_SPMV_ONE_BLOCK   ( (int64_t)8 << 20 )
 
 /* The kinds of device span the model scales and refits apart: a format's kernel with the
    device alone, or beside a CPU side (a row split's CSR rows, a hybrid's ELL or DIA part),
@@ -24,7 +24,7 @@
    hybrids, and auto took a row split that ran 1.3-2x slower than the device alone. */
 typedef enum
 {
-	HYB_SPMV_SPAN_CSR = 0,  /* the device alone: CSR, ELL, DIA */
+	HYB_SPMV_SPAN_CSR = 0, /* the device alone: CSR, ELL, DIA */
 	HYB_SPMV_SPAN_ELL,
 	HYB_SPMV_SPAN_DIA,
 	HYB_SPMV_SPAN_ROWSPLIT, /* beside a CPU side: the row split's CSR rows, hybrid ELL, DIA */
@@ -115,9 +115,9 @@ typedef struct
 	double  t_cpu_part; /* eq. 6 (0 without a remainder) */
 	double  t_gpu_part; /* eq. 7 plus x up, y down, upload on a first call: the device span,
 	                       first upload to last download (0 when K = 0) */
-	double  t_conv;     /* first call: building the split on the host */
-	double  t_post;     /* after both sides: y out of staging, the remainder merged into y */
-	double  t_total;    /* eq. 8: t_conv + gpu_call_s + max(t_cpu_part, t_gpu_part, bus)
+	double t_conv;      /* first call: building the split on the host */
+	double t_post;      /* after both sides: y out of staging, the remainder merged into y */
+	double t_total;     /* eq. 8: t_conv + gpu_call_s + max(t_cpu_part, t_gpu_part, bus)
 	                       + t_post */
 } hyb_spmv_pred_t;
 
@@ -138,8 +138,8 @@ typedef struct
 	double            t_plan;     /* predicted time of the chosen run */
 	double            t_span;     /* its device span (0 for the CPU): what the measured span
 	                                 of a call refits */
-	hyb_spmv_span_t   span_kind;  /* the kind of that span */
-	double            span_scale; /* the scale t_span was predicted with (rates' span_scale) */
+	hyb_spmv_span_t span_kind;    /* the kind of that span */
+	double          span_scale;   /* the scale t_span was predicted with (rates' span_scale) */
 } hyb_spmv_plan_t;
 
 /* What a caller may restrict or force (HYBLAS_MODE=gpu, sources a run cannot serve, tests,
@@ -150,70 +150,70 @@ typedef struct
 	unsigned          allow_fmts; /* bit (1u << fmt) per device format allowed; 0: every format */
 	int               force;      /* 1: run `run` whatever the predictions say */
 	hyb_spmv_run_t    run;        /* the forced run */
-	hyb_spmv_devfmt_t fmt;        /* forced GPU or HYBRID run: its format (NONE: the best allowed) */
-	int64_t           K;          /* forced HYBRID: its width, clamped to [1, Kmax] (<= 0: the best) */
-	double            share;      /* forced ROWSPLIT: the device's share of the entries, clamped to
-	                                 [0.01, 0.99] (<= 0: the balanced share) */
+	hyb_spmv_devfmt_t fmt;   /* forced GPU or HYBRID run: its format (NONE: the best allowed) */
+	int64_t           K;     /* forced HYBRID: its width, clamped to [1, Kmax] (<= 0: the best) */
+	double            share; /* forced ROWSPLIT: the device's share of the entries, clamped to
+	                            [0.01, 0.99] (<= 0: the balanced share) */
 } hyb_spmv_plan_opts_t;
 
 /* Built-in rates with their provenance (ANCHORS.md, H200 machine); calibration overrides
    them. Thread-safe. */
-void hyb_policy_spmv_default_rates(hyb_spmv_rates_t* r);
+void hyb_policy_spmv_default_rates( hyb_spmv_rates_t* r );
 
 /* Check a statistics block: m, nnz >= 0, df of max_len + 1 counts summing to m rows and
    nnz entries, diag_occ non-increasing and summing with diag_rest to nnz. Returns HYB_OK
    or HYB_E_INVALID. O(max_len + ndiag). */
-hyb_status_t hyb_policy_spmv_check_stats(const hyb_spmv_stats_t* st);
+hyb_status_t hyb_policy_spmv_check_stats( const hyb_spmv_stats_t* st );
 
 /* Entries of the ELL part (eq. 4) and of the remainder (eq. 5) at threshold K >= 0, from
    the distribution function alone. O(min(K, M)). */
-void hyb_policy_spmv_ell_counts(const hyb_spmv_stats_t* st, int64_t K, int64_t* dev_nnz,
-                                int64_t* cpu_nnz);
+void hyb_policy_spmv_ell_counts( const hyb_spmv_stats_t* st, int64_t K, int64_t* dev_nnz,
+                                 int64_t* cpu_nnz );
 
 /* Predict one split (fmt ELL or DIA, 0 <= K <= max_len or ndiag). Returns HYB_E_INVALID
    for a bad format or K. Pure; O(K). */
-hyb_status_t hyb_policy_spmv_predict(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                                     hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt, int64_t K,
-                                     hyb_spmv_pred_t* out);
+hyb_status_t hyb_policy_spmv_predict( const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                      hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt, int64_t K,
+                                      hyb_spmv_pred_t* out );
 
 /* The seed's Algorithm 3: scan K = 1 .. Kmax and stop where the CPU time (eq. 6) and the
    device time (eq. 7, with our transfer terms) cross; return the side of the crossing with
    the smaller maximum. Where they never cross: 1 if the device is slower from K = 1, Kmax
    if it is faster up to Kmax. -1 if there is no K to scan. Pure; O(Kmax). */
-int64_t hyb_policy_spmv_seek_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                               hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt);
+int64_t hyb_policy_spmv_seek_k( const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt );
 
 /* K in [1, Kmax] minimising the predicted total (eq. 8 with all fixed and transfer terms;
    it equals Algorithm 3's answer when both times are monotone in K), skipping splits that
    exceed the device memory. -1 if none fits; *best receives its prediction. Pure; O(Kmax). */
-int64_t hyb_policy_spmv_best_k(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                               hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt,
-                               hyb_spmv_pred_t* best);
+int64_t hyb_policy_spmv_best_k( const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                hyb_spmv_phase_t phase, hyb_spmv_devfmt_t fmt,
+                                hyb_spmv_pred_t* best );
 
 /* Row split: the device takes rows [0, r) of the CSR form holding a share f of the entries,
    the CPU the others; f minimises the predicted time (a scan of f in steps of 1/512: on a
    first call the host memory bus, shared by the CPU's rows and the upload of the device's,
    bounds the time too). Returns the predicted time and stores f in *share. INFINITY if the
    rows do not fit. */
-double hyb_policy_spmv_rowsplit(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                                hyb_spmv_phase_t phase, double* share);
+double hyb_policy_spmv_rowsplit( const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                 hyb_spmv_phase_t phase, double* share );
 
 /* Predicted time of the row split at device share f in [0, 1] (INFINITY if its rows do not
    fit the device memory). Pure. */
-double hyb_policy_spmv_rowsplit_at(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                                   hyb_spmv_phase_t phase, double f);
+double hyb_policy_spmv_rowsplit_at( const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                    hyb_spmv_phase_t phase, double f );
 
 /* Bytes of a remainder of `nnz` entries in `nrun` rows to refit cpu_coo_bw from its
    measured time (less cpu_call_s): the model's traffic when the model times it at that
    bandwidth (a team whose threads x core_bw reach it), else 0 (do not refit). Pure. */
-double hyb_policy_spmv_coo_refit_bytes(const hyb_spmv_rates_t* r, hyb_prec_t prec, int64_t nnz,
-                                       int64_t nrun);
+double hyb_policy_spmv_coo_refit_bytes( const hyb_spmv_rates_t* r, hyb_prec_t prec, int64_t nnz,
+                                        int64_t nrun );
 
 /* The decision: CPU-only, device-only (CSR, ELL or DIA), hybrid (ELL or DIA part plus COO
    remainder at the best K) or row split, with the margin applied in favour of the CPU and
    of the simpler device-only run. Returns HYB_E_INVALID for bad statistics or rates. Pure. */
-hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                                  hyb_spmv_phase_t phase, hyb_spmv_plan_t* plan);
+hyb_status_t hyb_policy_spmv_plan( const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                   hyb_spmv_phase_t phase, hyb_spmv_plan_t* plan );
 
 /* The same decision among the runs and formats opts allows (opts NULL: all of them, which is
    hyb_policy_spmv_plan). The margin still favours the CPU (when allowed) and device-only
@@ -223,14 +223,14 @@ hyb_status_t hyb_policy_spmv_plan(const hyb_spmv_stats_t* st, const hyb_spmv_rat
    allowed is possible (no run allowed; a forced device-only DIA run of a matrix with entries
    off its listed diagonals; a forced device run that does not fit the device memory).
    plan->t_plan is the prediction of the chosen run. Pure. */
-hyb_status_t hyb_policy_spmv_plan_opts(const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
-                                       hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
-                                       hyb_spmv_plan_t* plan);
+hyb_status_t hyb_policy_spmv_plan_opts( const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
+                                        hyb_spmv_phase_t phase, const hyb_spmv_plan_opts_t* opts,
+                                        hyb_spmv_plan_t* plan );
 
 /* Whether a resident device plan still beats the CPU by the margin when each call also
    runs the change check of the arrays (`check_s` seconds, on its own thread beside the
    product: the longer of the two counts). 0 for a CPU plan. Pure. */
-int hyb_policy_spmv_pays_check(const hyb_spmv_plan_t* plan, double check_s, double margin);
+int hyb_policy_spmv_pays_check( const hyb_spmv_plan_t* plan, double check_s, double margin );
 
 /* ------------------------------------------------------------ measured choice */
 
@@ -262,18 +262,18 @@ typedef struct
    and the fraction of the model's CPU time above which the device's best time is worth
    checking. */
 #define HYB_SPMV_PROBE_AFTER 8
-#define HYB_SPMV_PROBES 3
+#define HYB_SPMV_PROBES      3
 #define HYB_SPMV_PROBE_RATIO 0.5
 
 /* A device call of this matrix took `seconds` (the whole call, change check included);
    t_cpu is the model's CPU time for it. Pure. */
-void hyb_policy_spmv_note_device(hyb_spmv_measured_t* m, double seconds, double t_cpu);
+void hyb_policy_spmv_note_device( hyb_spmv_measured_t* m, double seconds, double t_cpu );
 
 /* 1 (once) when this call should run on the CPU to time it. Pure. */
-int hyb_policy_spmv_take_probe(hyb_spmv_measured_t* m);
+int hyb_policy_spmv_take_probe( hyb_spmv_measured_t* m );
 
 /* A probe's CPU product took `seconds`; after the last probe the state settles on the
    faster measured path. Pure. */
-void hyb_policy_spmv_note_probe(hyb_spmv_measured_t* m, double seconds);
+void hyb_policy_spmv_note_probe( hyb_spmv_measured_t* m, double seconds );
 
 #endif

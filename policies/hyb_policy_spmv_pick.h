@@ -22,11 +22,11 @@ typedef struct
    until MKL has been timed twice (its first call pays its own start-up) runs MKL's routine;
    then one call tries hyblas's kernel; from there on hyblas's kernel runs only where its
    best time per entry is clearly (5 %) below MKL's. A NULL state means MKL. */
-hyb_spmv_pick_t hyb_policy_spmv_pick(const hyb_spmv_pick_state_t* s, int measurable);
+hyb_spmv_pick_t hyb_policy_spmv_pick( const hyb_spmv_pick_state_t* s, int measurable );
 
 /* Record one measured call of `entries` stored entries on `code` taking `seconds`; calls
    without entries or time teach nothing. */
-void hyb_policy_spmv_pick_learn(hyb_spmv_pick_state_t* s, hyb_spmv_pick_t code, long long entries,
-                                double seconds);
+void hyb_policy_spmv_pick_learn( hyb_spmv_pick_state_t* s, hyb_spmv_pick_t code, long long entries,
+                                 double seconds );
 
 #endif

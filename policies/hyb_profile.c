@@ -17,7 +17,10 @@
 #include "policies/hyb_policy_defaults.h"
 
 /* One table for parsing and writing: key, field offset. */
-#define HYB_PF( key, field ) { key, offsetof( hyb_profile_t, field ) }
+#define HYB_PF( key, field )                                                                       \
+	{                                                                                              \
+		key, offsetof( hyb_profile_t, field )                                                      \
+	}
 static const struct
 {
 	const char* key;
@@ -52,29 +55,29 @@ static const struct
 void hyb_profile_defaults( hyb_profile_t* p )
 {
 	memset( p, 0, sizeof *p );
-	p->h2d_pageable                = HYB_DEF_H2D_PAGEABLE;
-	p->d2h_pageable                = HYB_DEF_D2H_PAGEABLE;
-	p->h2d_pinned                  = HYB_DEF_H2D_PINNED;
-	p->d2h_pinned                  = HYB_DEF_D2H_PINNED;
-	p->bidir_pinned                = HYB_DEF_BIDIR_PINNED;
-	p->register_s_per_byte         = HYB_DEF_REGISTER_S_PER_B;
-	p->unregister_s_per_byte       = HYB_DEF_UNREGISTER_S_PER_B;
-	p->host_copy                   = HYB_DEF_HOST_COPY;
-	p->host_copy_dual              = HYB_DEF_HOST_COPY_DUAL;
-	p->copy_piece_half             = HYB_DEF_COPY_PIECE_HALF;
-	p->gpu_flops[HYB_PREC_S]       = HYB_DEF_GPU_SFLOPS;
-	p->gpu_flops[HYB_PREC_D]       = HYB_DEF_GPU_DFLOPS;
-	p->gpu_flops[HYB_PREC_C]       = HYB_DEF_GPU_CFLOPS;
-	p->gpu_flops[HYB_PREC_Z]       = HYB_DEF_GPU_ZFLOPS;
-	p->gpu_half_flops              = HYB_DEF_GPU_HALF_FLOPS;
-	p->cpu_flops[HYB_PREC_S]       = HYB_DEF_CPU_SFLOPS;
-	p->cpu_flops[HYB_PREC_D]       = HYB_DEF_CPU_DFLOPS;
-	p->cpu_flops[HYB_PREC_C]       = HYB_DEF_CPU_CFLOPS;
-	p->cpu_flops[HYB_PREC_Z]       = HYB_DEF_CPU_ZFLOPS;
-	p->cpu_half_flops              = HYB_DEF_CPU_HALF_FLOPS;
-	p->gpu_call_overhead           = HYB_DEF_GPU_CALL_OVERHEAD;
-	p->launch_latency              = HYB_DEF_LAUNCH_LATENCY;
-	p->min_cpu_share               = HYB_DEF_MIN_CPU_SHARE;
+	p->h2d_pageable          = HYB_DEF_H2D_PAGEABLE;
+	p->d2h_pageable          = HYB_DEF_D2H_PAGEABLE;
+	p->h2d_pinned            = HYB_DEF_H2D_PINNED;
+	p->d2h_pinned            = HYB_DEF_D2H_PINNED;
+	p->bidir_pinned          = HYB_DEF_BIDIR_PINNED;
+	p->register_s_per_byte   = HYB_DEF_REGISTER_S_PER_B;
+	p->unregister_s_per_byte = HYB_DEF_UNREGISTER_S_PER_B;
+	p->host_copy             = HYB_DEF_HOST_COPY;
+	p->host_copy_dual        = HYB_DEF_HOST_COPY_DUAL;
+	p->copy_piece_half       = HYB_DEF_COPY_PIECE_HALF;
+	p->gpu_flops[HYB_PREC_S] = HYB_DEF_GPU_SFLOPS;
+	p->gpu_flops[HYB_PREC_D] = HYB_DEF_GPU_DFLOPS;
+	p->gpu_flops[HYB_PREC_C] = HYB_DEF_GPU_CFLOPS;
+	p->gpu_flops[HYB_PREC_Z] = HYB_DEF_GPU_ZFLOPS;
+	p->gpu_half_flops        = HYB_DEF_GPU_HALF_FLOPS;
+	p->cpu_flops[HYB_PREC_S] = HYB_DEF_CPU_SFLOPS;
+	p->cpu_flops[HYB_PREC_D] = HYB_DEF_CPU_DFLOPS;
+	p->cpu_flops[HYB_PREC_C] = HYB_DEF_CPU_CFLOPS;
+	p->cpu_flops[HYB_PREC_Z] = HYB_DEF_CPU_ZFLOPS;
+	p->cpu_half_flops        = HYB_DEF_CPU_HALF_FLOPS;
+	p->gpu_call_overhead     = HYB_DEF_GPU_CALL_OVERHEAD;
+	p->launch_latency        = HYB_DEF_LAUNCH_LATENCY;
+	p->min_cpu_share         = HYB_DEF_MIN_CPU_SHARE;
 	snprintf( p->origin, sizeof p->origin,
 	          "built-in defaults (H200 + 16-core Xeon anchors, shared/ANCHORS.md)" );
 }
@@ -83,19 +86,20 @@ void hyb_profile_parse( hyb_profile_t* p, const char* text, const char* origin )
 {
 	int         lineno = 0;
 	int         overlong;
-	const char* s      = text;
+	const char* s = text;
 	char        line[512];
 	while ( hyb_file_next_line( &s, line, sizeof line, &overlong, &lineno ) )
 	{
 		if ( overlong )
 		{
 			/* Cut short, a number would read as another number. */
-			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: line longer than %zu characters; ignored", origin, lineno,
-			         sizeof line - 1 );
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: line longer than %zu characters; ignored",
+			         origin, lineno, sizeof line - 1 );
 			continue;
 		}
 		if ( strncmp( line, "# machine:", 10 ) == 0 )
-			snprintf( p->origin, sizeof p->origin, "%s (%s)", origin, line + 10 + strspn( line + 10, " " ) );
+			snprintf( p->origin, sizeof p->origin, "%s (%s)", origin,
+			          line + 10 + strspn( line + 10, " " ) );
 		char* hash = strchr( line, '#' );
 		if ( hash ) *hash = '\0';
 		char key[128];
@@ -110,9 +114,9 @@ void hyb_profile_parse( hyb_profile_t* p, const char* text, const char* origin )
 		if ( strncmp( key, "HYBLAS_", 7 ) == 0 ) continue; /* a setting, read by the config */
 		size_t k = 0;
 		while ( k < HYB_PROFILE_NKEYS && strcmp( hyb_profile_keys[k].key, key ) != 0 ) k++;
-		char*  end = NULL;
-		errno      = 0;
-		double v   = strtod( value, &end );
+		char* end = NULL;
+		errno     = 0;
+		double v  = strtod( value, &end );
 		if ( k == HYB_PROFILE_NKEYS )
 			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: unknown profile key %s", origin, lineno, key );
 		else if ( end == value || *end || errno || !isfinite( v ) || v < 0 )
@@ -151,7 +155,8 @@ hyb_status_t hyb_profile_write( const hyb_profile_t* p, const char* path, const 
 
 static void hyb_profile_sanitize( hyb_profile_t* p )
 {
-	if ( p->copy_piece_half < HYB_PROFILE_MIN_PIECE_HALF ) p->copy_piece_half = HYB_PROFILE_MIN_PIECE_HALF;
+	if ( p->copy_piece_half < HYB_PROFILE_MIN_PIECE_HALF )
+		p->copy_piece_half = HYB_PROFILE_MIN_PIECE_HALF;
 }
 
 static hyb_profile_t  hyb_process_profile;

@@ -12,16 +12,16 @@ typedef struct
 	double h2d_pageable, d2h_pageable; /* bytes/s */
 	double h2d_pinned, d2h_pinned, bidir_pinned;
 	double register_s_per_byte, unregister_s_per_byte;
-	double host_copy;                      /* bytes/s of one staging copy team */
-	double host_copy_dual;                 /* bytes/s of two teams at once (load1 + store2) */
-	double copy_piece_half;                /* a copy in contiguous pieces of this many bytes runs
-	                                          at half the rate of a contiguous copy */
-	double gpu_flops[HYB_PREC_COUNT];      /* device gemm on resident data */
-	double gpu_half_flops;                 /* efficiency knee of one device product */
-	double cpu_flops[HYB_PREC_COUNT];      /* CPU library gemm */
-	double cpu_half_flops;                 /* efficiency knee of a CPU call */
-	double gpu_call_overhead;              /* seconds per device call */
-	double launch_latency;                 /* seconds per device operation */
+	double host_copy;                 /* bytes/s of one staging copy team */
+	double host_copy_dual;            /* bytes/s of two teams at once (load1 + store2) */
+	double copy_piece_half;           /* a copy in contiguous pieces of this many bytes runs
+	                                     at half the rate of a contiguous copy */
+	double gpu_flops[HYB_PREC_COUNT]; /* device gemm on resident data */
+	double gpu_half_flops;            /* efficiency knee of one device product */
+	double cpu_flops[HYB_PREC_COUNT]; /* CPU library gemm */
+	double cpu_half_flops;            /* efficiency knee of a CPU call */
+	double gpu_call_overhead;         /* seconds per device call */
+	double launch_latency;            /* seconds per device operation */
 	double min_cpu_share;
 	char   origin[256]; /* "built-in defaults (...)" or the file and its machine line */
 } hyb_profile_t;

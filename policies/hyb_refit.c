@@ -12,8 +12,8 @@
 #define HYB_REFIT_MAX_SCALE 4.0
 
 /* Under HYB_LOCK_REFIT. */
-static double          hyb_gpu_scale[HYB_PREC_COUNT] = { 1, 1, 1, 1 };
-static double          hyb_cpu_rate[HYB_PREC_COUNT];
+static double hyb_gpu_scale[HYB_PREC_COUNT] = { 1, 1, 1, 1 };
+static double hyb_cpu_rate[HYB_PREC_COUNT];
 /* Nanoseconds of hyb_now() when the CPU library last returned a threaded call; 0: never. */
 static _Atomic int64_t hyb_cpu_last_ns;
 
@@ -36,7 +36,8 @@ void hyb_refit_cpu( hyb_prec_t prec, double flops, double seconds )
 	if ( flops <= 0 || seconds <= 0 ) return;
 	double rate = flops / seconds;
 	hyb_lock( HYB_LOCK_REFIT );
-	hyb_cpu_rate[prec] = hyb_learn_fold( hyb_cpu_rate[prec], hyb_cpu_rate[prec] > 0, rate, HYB_LEARN_WEIGHT_L3 );
+	hyb_cpu_rate[prec] =
+	    hyb_learn_fold( hyb_cpu_rate[prec], hyb_cpu_rate[prec] > 0, rate, HYB_LEARN_WEIGHT_L3 );
 	hyb_unlock( HYB_LOCK_REFIT );
 }
 
@@ -59,7 +60,8 @@ double hyb_refit_cpu_rate( hyb_prec_t prec )
 void hyb_refit_cpu_called( double flops )
 {
 	if ( flops >= HYB_CPU_LIB_THREADED_FLOPS )
-		atomic_store_explicit( &hyb_cpu_last_ns, (int64_t)( hyb_now() * 1e9 ), memory_order_relaxed );
+		atomic_store_explicit( &hyb_cpu_last_ns, (int64_t)( hyb_now() * 1e9 ),
+		                       memory_order_relaxed );
 }
 
 int hyb_refit_cpu_threads_busy( void )

@@ -26,7 +26,7 @@ double hyb_refit_cpu_rate( hyb_prec_t prec );
    the last HYB_CPU_LIB_SPIN_S seconds, so that host copy threads do not spin beside them
    (measured: a device call right after a CPU call took 20-57 ms where it takes 0.3-2 ms,
    when the copy threads spun). Lock-free: the first is on the CPU path of every call. */
-#define HYB_CPU_LIB_SPIN_S 0.25
+#define HYB_CPU_LIB_SPIN_S         0.25
 #define HYB_CPU_LIB_THREADED_FLOPS 1e7
 void hyb_refit_cpu_called( double flops );
 int  hyb_refit_cpu_threads_busy( void );

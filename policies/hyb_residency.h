@@ -102,9 +102,8 @@ typedef struct hyb_residency_watch_s hyb_residency_watch_t;
    aside: every uffd watch is released and reports changed, and watches arm
    by hashing until that descriptor is closed. */
 hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
-                                         const hyb_residency_range_t* ranges,
-                                         int                          nranges,
-                                         hyb_residency_watch_t**      out );
+                                         const hyb_residency_range_t* ranges, int nranges,
+                                         hyb_residency_watch_t** out );
 
 /* 1 if the ranges may have changed since the watch was armed (or last
    rearmed), 0 if they provably did not. Sticky: once 1, stays 1 until rearm.
@@ -215,9 +214,8 @@ void hyb_residency_cache_destroy( hyb_residency_cache_t* c );
    Thread-safe; the change check runs outside the cache lock. */
 hyb_residency_outcome_t hyb_residency_cache_acquire( hyb_residency_cache_t*       c,
                                                      const hyb_residency_range_t* ranges,
-                                                     int                          nranges,
-                                                     uint64_t                     key,
-                                                     hyb_residency_entry_t**      entry );
+                                                     int nranges, uint64_t key,
+                                                     hyb_residency_entry_t** entry );
 
 /* As hyb_residency_cache_acquire, but an entry that exists comes back at once, pinned and
    not yet checked (UNCHECKED): the caller may start work with its payload and must call
@@ -226,9 +224,8 @@ hyb_residency_outcome_t hyb_residency_cache_acquire( hyb_residency_cache_t*     
    BYPASS as acquire. */
 hyb_residency_outcome_t hyb_residency_cache_acquire_unchecked( hyb_residency_cache_t*       c,
                                                                const hyb_residency_range_t* ranges,
-                                                               int                          nranges,
-                                                               uint64_t                     key,
-                                                               hyb_residency_entry_t**      entry );
+                                                               int nranges, uint64_t key,
+                                                               hyb_residency_entry_t** entry );
 
 /* The change check of an entry from acquire_unchecked. 1: the ranges are unchanged since
    the payload's data was read (counted as a hit). 0: they changed (counted as an
@@ -249,12 +246,9 @@ void* hyb_residency_entry_payload( const hyb_residency_entry_t* e );
    and HYB_E_NO_MEMORY is returned (the payload stays usable for this call).
    Returns HYB_OK, HYB_E_NO_MEMORY, or HYB_E_INVALID (the entry is not one
    being filled by the caller; the payload is then not taken). */
-hyb_status_t hyb_residency_cache_fill( hyb_residency_cache_t* c,
-                                       hyb_residency_entry_t* e,
-                                       void*                  payload,
-                                       uint64_t               bytes,
-                                       hyb_residency_free_fn  free_fn,
-                                       void*                  free_ctx );
+hyb_status_t hyb_residency_cache_fill( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                       void* payload, uint64_t bytes, hyb_residency_free_fn free_fn,
+                                       void* free_ctx );
 
 /* Unpin an entry from acquire (HIT or FILL). An entry still being filled is
    abandoned. Thread-safe. */
@@ -286,11 +280,11 @@ hyb_residency_mech_t hyb_residency_cache_mech( const hyb_residency_cache_t* c );
    does reuse its matrix; doubling keeps a matrix that really churns at a
    few arms per thousand calls. Counted in acquires of the key, not seconds,
    so the rule is deterministic. */
-#define HYB_RESIDENCY_CHURN_MIN_HITS  2
-#define HYB_RESIDENCY_CHURN_STRIKES   3
-#define HYB_RESIDENCY_CHURN_BAN_USES  16
-#define HYB_RESIDENCY_CHURN_BAN_MAX   1024
+#define HYB_RESIDENCY_CHURN_MIN_HITS 2
+#define HYB_RESIDENCY_CHURN_STRIKES  3
+#define HYB_RESIDENCY_CHURN_BAN_USES 16
+#define HYB_RESIDENCY_CHURN_BAN_MAX  1024
 /* Keys remembered for the rule (least recently seen forgotten first). */
-#define HYB_RESIDENCY_CHURN_HISTORY   256
+#define HYB_RESIDENCY_CHURN_HISTORY 256
 
 #endif

@@ -24,7 +24,7 @@ struct hyb_residency_entry_s
 	int                    in_table;
 	hyb_res_state_t        state;
 	int                    pins;
-	uint64_t               fp;   /* fingerprint of ranges and key */
+	uint64_t               fp; /* fingerprint of ranges and key */
 	uint64_t               key;
 	uint64_t               hits; /* served since filled */
 	uint64_t               last_use;
@@ -73,7 +73,8 @@ hyb_status_t hyb_residency_cache_create( const hyb_residency_cache_config_t* cfg
 	if ( conf.mode != HYB_RESIDENCY_OFF && conf.mode != HYB_RESIDENCY_VERIFY &&
 	     conf.mode != HYB_RESIDENCY_TRACK && conf.mode != HYB_RESIDENCY_TRACK_SOFTDIRTY )
 		return HYB_E_INVALID;
-	if ( conf.mech < HYB_RESIDENCY_MECH_AUTO || conf.mech >= HYB_RESIDENCY_MECH_COUNT ) return HYB_E_INVALID;
+	if ( conf.mech < HYB_RESIDENCY_MECH_AUTO || conf.mech >= HYB_RESIDENCY_MECH_COUNT )
+		return HYB_E_INVALID;
 
 	hyb_residency_cache_t* c = calloc( 1, sizeof *c );
 	if ( c == NULL ) return HYB_E_NO_MEMORY;
@@ -82,7 +83,8 @@ hyb_status_t hyb_residency_cache_create( const hyb_residency_cache_config_t* cfg
 		free( c );
 		return HYB_E_NO_MEMORY;
 	}
-	c->mech        = conf.mech != HYB_RESIDENCY_MECH_AUTO ? conf.mech : hyb_residency_mech_for_mode( conf.mode );
+	c->mech =
+	    conf.mech != HYB_RESIDENCY_MECH_AUTO ? conf.mech : hyb_residency_mech_for_mode( conf.mode );
 	c->max_entries = conf.max_entries ? conf.max_entries : HYB_RESIDENCY_DEFAULT_ENTRIES;
 	c->max_bytes   = conf.max_bytes ? conf.max_bytes : HYB_RESIDENCY_DEFAULT_BYTES;
 	c->pid         = getpid();
@@ -124,7 +126,8 @@ static void hyb_res_table_unlink( hyb_residency_cache_t* c, hyb_residency_entry_
 
 /* Unlink e; if nobody holds it, queue it on *dead for destruction after the
    lock is released. */
-static void hyb_res_drop( hyb_residency_cache_t* c, hyb_residency_entry_t* e, hyb_residency_entry_t** dead )
+static void hyb_res_drop( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                          hyb_residency_entry_t** dead )
 {
 	hyb_res_table_unlink( c, e );
 	if ( e->pins == 0 )
@@ -136,7 +139,8 @@ static void hyb_res_drop( hyb_residency_cache_t* c, hyb_residency_entry_t* e, hy
 
 /* The least recently used entry that may be evicted (filled, not pinned,
    not `keep`), or NULL. */
-static hyb_residency_entry_t* hyb_res_lru( hyb_residency_cache_t* c, const hyb_residency_entry_t* keep )
+static hyb_residency_entry_t* hyb_res_lru( hyb_residency_cache_t*       c,
+                                           const hyb_residency_entry_t* keep )
 {
 	hyb_residency_entry_t* v = NULL;
 	for ( hyb_residency_entry_t* e = c->head; e; e = e->next )
@@ -175,7 +179,8 @@ static hyb_res_hist_t* hyb_res_hist_find( hyb_residency_cache_t* c, uint64_t fp,
 			h->last_seen = ++c->tick;
 			return h;
 		}
-		if ( victim == NULL || ( victim->used && ( !h->used || h->last_seen < victim->last_seen ) ) )
+		if ( victim == NULL ||
+		     ( victim->used && ( !h->used || h->last_seen < victim->last_seen ) ) )
 			victim = h;
 	}
 	if ( !create ) return NULL;
@@ -244,8 +249,9 @@ static int hyb_res_check( hyb_residency_cache_t* c, hyb_residency_entry_t* e, in
 }
 
 /* acquire and acquire_unchecked: `defer` returns a found entry pinned and unchecked. */
-static hyb_residency_outcome_t hyb_res_acquire( hyb_residency_cache_t* c, const hyb_residency_range_t* ranges,
-                                                int nranges, uint64_t key, hyb_residency_entry_t** entry,
+static hyb_residency_outcome_t hyb_res_acquire( hyb_residency_cache_t*       c,
+                                                const hyb_residency_range_t* ranges, int nranges,
+                                                uint64_t key, hyb_residency_entry_t** entry,
                                                 int defer )
 {
 	if ( entry ) *entry = NULL;
@@ -345,18 +351,16 @@ bypass:
 
 hyb_residency_outcome_t hyb_residency_cache_acquire( hyb_residency_cache_t*       c,
                                                      const hyb_residency_range_t* ranges,
-                                                     int                          nranges,
-                                                     uint64_t                     key,
-                                                     hyb_residency_entry_t**      entry )
+                                                     int nranges, uint64_t key,
+                                                     hyb_residency_entry_t** entry )
 {
 	return hyb_res_acquire( c, ranges, nranges, key, entry, 0 );
 }
 
 hyb_residency_outcome_t hyb_residency_cache_acquire_unchecked( hyb_residency_cache_t*       c,
                                                                const hyb_residency_range_t* ranges,
-                                                               int                          nranges,
-                                                               uint64_t                     key,
-                                                               hyb_residency_entry_t**      entry )
+                                                               int nranges, uint64_t key,
+                                                               hyb_residency_entry_t** entry )
 {
 	return hyb_res_acquire( c, ranges, nranges, key, entry, 1 );
 }
@@ -377,12 +381,9 @@ void* hyb_residency_entry_payload( const hyb_residency_entry_t* e )
 	return e ? e->payload : NULL;
 }
 
-hyb_status_t hyb_residency_cache_fill( hyb_residency_cache_t* c,
-                                       hyb_residency_entry_t* e,
-                                       void*                  payload,
-                                       uint64_t               bytes,
-                                       hyb_residency_free_fn  free_fn,
-                                       void*                  free_ctx )
+hyb_status_t hyb_residency_cache_fill( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                       void* payload, uint64_t bytes, hyb_residency_free_fn free_fn,
+                                       void* free_ctx )
 {
 	if ( c == NULL || e == NULL || getpid() != c->pid ) return HYB_E_INVALID;
 	hyb_residency_entry_t* dead = NULL;

@@ -169,7 +169,7 @@ uint64_t hyb_residency_hash_bytes( const void* p, size_t n )
 		for ( size_t k = 0; k < nb; k++ )
 		{
 			size_t len = k + 1 < nb ? HYB_RES_HASH_BLOCK : n - k * HYB_RES_HASH_BLOCK;
-			h          = hyb_res_fold( h, hyb_res_hash_block( b + k * HYB_RES_HASH_BLOCK, len, k ) );
+			h = hyb_res_fold( h, hyb_res_hash_block( b + k * HYB_RES_HASH_BLOCK, len, k ) );
 		}
 		return h;
 	}
@@ -231,14 +231,14 @@ typedef struct
 	int                    uffd;
 	dev_t                  uffd_dev;
 	ino_t                  uffd_ino;
-	atomic_int             uffd_ok; /* probe passed and nothing went wrong since */
+	atomic_int             uffd_ok;   /* probe passed and nothing went wrong since */
 	atomic_int             uffd_full; /* walk every page (see hyb_res_uffd_scan) */
 	atomic_int             sd_ok;
-	atomic_int             forked;  /* set by the fork() child hook */
-	atomic_int             sd_clears; /* writes to /proc/self/clear_refs */
-	atomic_int             forbidden; /* bit per mechanism: unavailable (tests) */
+	atomic_int             forked;          /* set by the fork() child hook */
+	atomic_int             sd_clears;       /* writes to /proc/self/clear_refs */
+	atomic_int             forbidden;       /* bit per mechanism: unavailable (tests) */
 	double                 foreign_scan_at; /* hyb_now() of the last look for the program's uffd */
-	hyb_residency_watch_t* head;    /* linked kernel-tracked watches */
+	hyb_residency_watch_t* head;            /* linked kernel-tracked watches */
 } hyb_res_tracker_t;
 
 static hyb_res_tracker_t hyb_res_tr = {
@@ -264,7 +264,7 @@ static void hyb_res_base_init( void )
 	atomic_store( &hyb_res_tr.pid, (int)getpid() );
 	long ps         = sysconf( _SC_PAGESIZE );
 	hyb_res_tr.page = ps > 0 ? (size_t)ps : 4096;
-	int fd          = open( "/proc/self/pagemap", O_RDONLY | O_CLOEXEC );
+	int         fd  = open( "/proc/self/pagemap", O_RDONLY | O_CLOEXEC );
 	struct stat st;
 	if ( fd >= 0 && fstat( fd, &st ) == 0 )
 	{
@@ -621,13 +621,14 @@ static void hyb_res_probe_bad( uintptr_t lo, uintptr_t hi, void* arg )
 static int hyb_res_uffd_selftest( void )
 {
 	size_t         ps = hyb_res_tr.page;
-	unsigned char* a  = mmap( NULL, 3 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	unsigned char* a =
+	    mmap( NULL, 3 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 	if ( a == MAP_FAILED ) return -errno;
-	int      rc      = -EIO;
-	int      pfd[2]  = { -1, -1 };
-	uintptr_t lo     = (uintptr_t)a, hi = lo + 3 * ps;
-	unsigned mask[3] = { 0, (unsigned)lo, (unsigned)( (uint64_t)lo >> 32 ) };
-	a[0]             = 1;
+	int       rc     = -EIO;
+	int       pfd[2] = { -1, -1 };
+	uintptr_t lo = (uintptr_t)a, hi = lo + 3 * ps;
+	unsigned  mask[3] = { 0, (unsigned)lo, (unsigned)( (uint64_t)lo >> 32 ) };
+	a[0]              = 1;
 	if ( ( rc = hyb_res_uffd_register( lo, hi ) ) != 0 ) goto out;
 	if ( ( rc = hyb_res_uffd_scan( lo, hi, hyb_res_probe_bad, mask ) ) != 0 ) goto out;
 	mask[0] = 0;
@@ -654,15 +655,17 @@ out:
 static int hyb_res_uffd_zap_selftest( void )
 {
 	const size_t   huge = (size_t)2 << 20;
-	unsigned char* raw  = mmap( NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	unsigned char* raw =
+	    mmap( NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 	if ( raw == MAP_FAILED ) return 0;
 	uintptr_t      lo = ( (uintptr_t)raw + huge - 1 ) & ~( (uintptr_t)huge - 1 ), hi = lo + huge;
-	unsigned char* a  = (unsigned char*)lo;
+	unsigned char* a            = (unsigned char*)lo;
 	int            thp_possible = madvise( a, huge, MADV_HUGEPAGE ) == 0;
 	memset( a, 1, huge );
 	size_t pages = 0;
 	int    ok    = 0;
-	if ( hyb_res_uffd_register( lo, hi ) != 0 || hyb_res_uffd_scan( lo, hi, hyb_res_count_bad, &pages ) != 0 )
+	if ( hyb_res_uffd_register( lo, hi ) != 0 ||
+	     hyb_res_uffd_scan( lo, hi, hyb_res_count_bad, &pages ) != 0 )
 		goto out;
 
 	hyb_res_page_region_t r;
@@ -674,22 +677,23 @@ static int hyb_res_uffd_zap_selftest( void )
 	q.vec           = (uintptr_t)&r;
 	q.vec_len       = 1;
 	q.category_mask = q.return_mask = HYB_RES_PAGE_IS_HUGE;
-	int is_huge     = ioctl( hyb_res_tr.pagemap_fd, HYB_RES_PAGEMAP_SCAN, &q ) > 0;
+	int is_huge                     = ioctl( hyb_res_tr.pagemap_fd, HYB_RES_PAGEMAP_SCAN, &q ) > 0;
 	if ( thp_possible && !is_huge )
 	{
 		/* THP is on but none was had now: it may be later. */
 		char line[128] = "";
-		int  fd        = open( "/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC );
+		int  fd = open( "/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC );
 		if ( fd >= 0 )
 		{
-			ssize_t n = read( fd, line, sizeof line - 1 );
+			ssize_t n           = read( fd, line, sizeof line - 1 );
 			line[n > 0 ? n : 0] = 0;
 			close( fd );
 		}
 		if ( strstr( line, "[never]" ) == NULL ) goto out;
 	}
 	pages = 0;
-	if ( madvise( a, huge, MADV_DONTNEED ) != 0 || hyb_res_uffd_scan( lo, hi, hyb_res_count_bad, &pages ) != 0 )
+	if ( madvise( a, huge, MADV_DONTNEED ) != 0 ||
+	     hyb_res_uffd_scan( lo, hi, hyb_res_count_bad, &pages ) != 0 )
 		goto out;
 	ok = pages == huge / hyb_res_tr.page;
 out:
@@ -745,7 +749,8 @@ static void hyb_res_uffd_probe( void )
 	         fast ? "fast" : "full" );
 	return;
 fail:
-	HYB_LOG( HYB_LOG_INFO, "residency: uffd-wp tracking unavailable (%s: %s)", why, strerror( err ) );
+	HYB_LOG( HYB_LOG_INFO, "residency: uffd-wp tracking unavailable (%s: %s)", why,
+	         strerror( err ) );
 }
 
 /* ------------------------------------------------------------ soft-dirty */
@@ -760,9 +765,10 @@ static int hyb_res_sd_scan( uintptr_t lo, uintptr_t hi, hyb_res_bad_fn bad, void
 	uintptr_t run = 0; /* start of the current bad run, 0 if none */
 	for ( uintptr_t p = lo; p < hi; )
 	{
-		size_t  cnt = ( hi - p ) / ps;
+		size_t cnt = ( hi - p ) / ps;
 		if ( cnt > sizeof e / sizeof e[0] ) cnt = sizeof e / sizeof e[0];
-		ssize_t r   = pread( hyb_res_tr.pagemap_fd, e, cnt * sizeof e[0], (off_t)( p / ps * sizeof e[0] ) );
+		ssize_t r =
+		    pread( hyb_res_tr.pagemap_fd, e, cnt * sizeof e[0], (off_t)( p / ps * sizeof e[0] ) );
 		if ( r < 0 && errno == EINTR ) continue;
 		if ( r <= 0 || (size_t)r % sizeof e[0] != 0 )
 		{
@@ -807,7 +813,7 @@ static int hyb_res_sd_clear( void )
 static void hyb_res_sd_probe( void )
 {
 	pthread_once( &hyb_res_tr.base_once, hyb_res_base_init );
-	size_t         ps = hyb_res_tr.page;
+	size_t         ps  = hyb_res_tr.page;
 	const char*    why = "pagemap";
 	int            err = ENOENT;
 	unsigned char* a;
@@ -823,8 +829,8 @@ static void hyb_res_sd_probe( void )
 	a[0] = a[ps] = 1;
 	uintptr_t lo = (uintptr_t)a;
 	size_t    n0 = 0, n1 = 0, n2 = 0;
-	why          = "clear_refs";
-	int rc       = hyb_res_sd_clear();
+	why    = "clear_refs";
+	int rc = hyb_res_sd_clear();
 	if ( rc == 0 ) rc = hyb_res_sd_scan( lo, lo + 2 * ps, hyb_res_count_bad, &n0 );
 	a[5] = 2;
 	if ( rc == 0 ) rc = hyb_res_sd_scan( lo, lo + ps, hyb_res_count_bad, &n1 );
@@ -847,7 +853,8 @@ static void hyb_res_sd_probe( void )
 	HYB_LOG( HYB_LOG_INFO, "residency: soft-dirty change tracking available" );
 	return;
 fail:
-	HYB_LOG( HYB_LOG_INFO, "residency: soft-dirty tracking unavailable (%s: %s)", why, strerror( err ) );
+	HYB_LOG( HYB_LOG_INFO, "residency: soft-dirty tracking unavailable (%s: %s)", why,
+	         strerror( err ) );
 }
 
 /* ------------------------------------------------------------ mechanisms */
@@ -856,12 +863,18 @@ const char* hyb_residency_mech_name( hyb_residency_mech_t m )
 {
 	switch ( m )
 	{
-		case HYB_RESIDENCY_MECH_AUTO: return "auto";
-		case HYB_RESIDENCY_MECH_NONE: return "none";
-		case HYB_RESIDENCY_MECH_HASH: return "hash";
-		case HYB_RESIDENCY_MECH_SOFTDIRTY: return "soft-dirty";
-		case HYB_RESIDENCY_MECH_UFFD: return "uffd-wp";
-		default: return "unknown";
+	case HYB_RESIDENCY_MECH_AUTO:
+		return "auto";
+	case HYB_RESIDENCY_MECH_NONE:
+		return "none";
+	case HYB_RESIDENCY_MECH_HASH:
+		return "hash";
+	case HYB_RESIDENCY_MECH_SOFTDIRTY:
+		return "soft-dirty";
+	case HYB_RESIDENCY_MECH_UFFD:
+		return "uffd-wp";
+	default:
+		return "unknown";
 	}
 }
 
@@ -880,20 +893,24 @@ int hyb_residency_clear_refs_writes( void )
 
 int hyb_residency_mech_available( hyb_residency_mech_t m )
 {
-	if ( (unsigned)m < HYB_RESIDENCY_MECH_COUNT && ( atomic_load( &hyb_res_tr.forbidden ) & ( 1 << m ) ) ) return 0;
+	if ( (unsigned)m < HYB_RESIDENCY_MECH_COUNT &&
+	     ( atomic_load( &hyb_res_tr.forbidden ) & ( 1 << m ) ) )
+		return 0;
 	switch ( m )
 	{
-		case HYB_RESIDENCY_MECH_NONE:
-		case HYB_RESIDENCY_MECH_HASH: return 1;
-		case HYB_RESIDENCY_MECH_UFFD:
-			if ( hyb_res_forked() ) return 0;
-			pthread_once( &hyb_res_tr.uffd_once, hyb_res_uffd_probe );
-			return atomic_load( &hyb_res_tr.uffd_ok ) && !hyb_res_forked();
-		case HYB_RESIDENCY_MECH_SOFTDIRTY:
-			if ( hyb_res_forked() ) return 0;
-			pthread_once( &hyb_res_tr.sd_once, hyb_res_sd_probe );
-			return atomic_load( &hyb_res_tr.sd_ok ) && !hyb_res_forked();
-		default: return 0;
+	case HYB_RESIDENCY_MECH_NONE:
+	case HYB_RESIDENCY_MECH_HASH:
+		return 1;
+	case HYB_RESIDENCY_MECH_UFFD:
+		if ( hyb_res_forked() ) return 0;
+		pthread_once( &hyb_res_tr.uffd_once, hyb_res_uffd_probe );
+		return atomic_load( &hyb_res_tr.uffd_ok ) && !hyb_res_forked();
+	case HYB_RESIDENCY_MECH_SOFTDIRTY:
+		if ( hyb_res_forked() ) return 0;
+		pthread_once( &hyb_res_tr.sd_once, hyb_res_sd_probe );
+		return atomic_load( &hyb_res_tr.sd_ok ) && !hyb_res_forked();
+	default:
+		return 0;
 	}
 }
 
@@ -907,19 +924,24 @@ hyb_residency_mech_t hyb_residency_mech_for_mode( hyb_residency_mode_t mode )
 {
 	switch ( mode )
 	{
-		case HYB_RESIDENCY_OFF: return HYB_RESIDENCY_MECH_NONE;
-		case HYB_RESIDENCY_VERIFY: return HYB_RESIDENCY_MECH_HASH;
-		case HYB_RESIDENCY_TRACK:
-		case HYB_RESIDENCY_TRACK_SOFTDIRTY:
-			if ( hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ) ) return HYB_RESIDENCY_MECH_UFFD;
-			/* Soft-dirty only when asked for: its probe and every arm clear the
-			   soft-dirty state of the whole process, the program's own
-			   included (a program that tracks its pages so, or CRIU, would
-			   lose what it tracked). Probed only then. */
-			if ( mode == HYB_RESIDENCY_TRACK_SOFTDIRTY && hyb_residency_mech_available( HYB_RESIDENCY_MECH_SOFTDIRTY ) )
-				return HYB_RESIDENCY_MECH_SOFTDIRTY;
-			return HYB_RESIDENCY_MECH_HASH;
-		default: return HYB_RESIDENCY_MECH_NONE;
+	case HYB_RESIDENCY_OFF:
+		return HYB_RESIDENCY_MECH_NONE;
+	case HYB_RESIDENCY_VERIFY:
+		return HYB_RESIDENCY_MECH_HASH;
+	case HYB_RESIDENCY_TRACK:
+	case HYB_RESIDENCY_TRACK_SOFTDIRTY:
+		if ( hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ) )
+			return HYB_RESIDENCY_MECH_UFFD;
+		/* Soft-dirty only when asked for: its probe and every arm clear the
+		   soft-dirty state of the whole process, the program's own
+		   included (a program that tracks its pages so, or CRIU, would
+		   lose what it tracked). Probed only then. */
+		if ( mode == HYB_RESIDENCY_TRACK_SOFTDIRTY &&
+		     hyb_residency_mech_available( HYB_RESIDENCY_MECH_SOFTDIRTY ) )
+			return HYB_RESIDENCY_MECH_SOFTDIRTY;
+		return HYB_RESIDENCY_MECH_HASH;
+	default:
+		return HYB_RESIDENCY_MECH_NONE;
 	}
 }
 
@@ -943,7 +965,7 @@ static void hyb_res_choose_bodies( hyb_residency_watch_t* w )
 	{
 		hyb_res_part_t* p = &w->parts[i];
 		uintptr_t       a = (uintptr_t)p->addr, e = a + p->bytes;
-		uintptr_t       lo = ( a + ps - 1 ) & ~( (uintptr_t)ps - 1 ), hi = e & ~( (uintptr_t)ps - 1 );
+		uintptr_t lo = ( a + ps - 1 ) & ~( (uintptr_t)ps - 1 ), hi = e & ~( (uintptr_t)ps - 1 );
 		if ( p->bytes >= HYB_RESIDENCY_TRACK_MIN_BYTES && lo < hi )
 		{
 			p->body_lo = lo;
@@ -1005,7 +1027,8 @@ static int hyb_res_foreign_uffd( void )
 		target[n] = '\0';
 		if ( strstr( target, "[userfaultfd]" ) == NULL ) continue;
 		int fd  = atoi( e->d_name );
-		foreign = !( fd == hyb_res_tr.uffd && hyb_res_fd_is( fd, hyb_res_tr.uffd_dev, hyb_res_tr.uffd_ino ) );
+		foreign = !( fd == hyb_res_tr.uffd &&
+		             hyb_res_fd_is( fd, hyb_res_tr.uffd_dev, hyb_res_tr.uffd_ino ) );
 	}
 	closedir( d );
 	return foreign;
@@ -1029,10 +1052,11 @@ static void hyb_res_uffd_step_aside( const char* why )
 				hyb_res_uffd_forget( w->parts[i].body_lo, w->parts[i].body_hi );
 		hyb_res_unlink( w );
 	}
-	hyb_log_once( hyb_hash_str( why, 0x61736964 ), HYB_LOG_INFO,
-	              "residency: the program uses userfaultfd itself (%s); uffd-wp tracking steps aside "
-	              "(hashing) while it does",
-	              why );
+	hyb_log_once(
+	    hyb_hash_str( why, 0x61736964 ), HYB_LOG_INFO,
+	    "residency: the program uses userfaultfd itself (%s); uffd-wp tracking steps aside "
+	    "(hashing) while it does",
+	    why );
 }
 
 /* Look for the program's userfaultfd (always, or at most every
@@ -1054,9 +1078,9 @@ static int hyb_res_uffd_look( int always )
 static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 {
 	hyb_residency_mech_t mech = w->mech;
-	int ok = mech == HYB_RESIDENCY_MECH_UFFD ? atomic_load( &hyb_res_tr.uffd_ok )
-	                                         : atomic_load( &hyb_res_tr.sd_ok );
-	int any = 0;
+	int                  ok   = mech == HYB_RESIDENCY_MECH_UFFD ? atomic_load( &hyb_res_tr.uffd_ok )
+	                                                            : atomic_load( &hyb_res_tr.sd_ok );
+	int                  any  = 0;
 	for ( int i = 0; i < w->nparts; i++ ) any |= w->parts[i].body_lo != w->parts[i].body_hi;
 	if ( !any || !ok || !hyb_res_fds_ok( mech ) ) return 0;
 	if ( mech == HYB_RESIDENCY_MECH_UFFD && hyb_res_uffd_look( 1 ) ) return 0;
@@ -1090,7 +1114,8 @@ static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 				tracked = 0;
 				break;
 			}
-			if ( rc == 0 ) rc = hyb_res_uffd_scan( p->body_lo, p->body_hi, hyb_res_mark_uffd, NULL );
+			if ( rc == 0 )
+				rc = hyb_res_uffd_scan( p->body_lo, p->body_hi, hyb_res_mark_uffd, NULL );
 			if ( rc != 0 )
 			{
 				hyb_log_once( hyb_hash_str( "residency-uffd-arm", (uint64_t)-rc ), HYB_LOG_INFO,
@@ -1125,7 +1150,8 @@ static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 			if ( o->used != HYB_RESIDENCY_MECH_SOFTDIRTY || atomic_load( &o->changed ) ) continue;
 			for ( int i = 0; i < o->nparts; i++ )
 				if ( o->parts[i].body_lo != o->parts[i].body_hi )
-					hyb_res_sd_scan( o->parts[i].body_lo, o->parts[i].body_hi, hyb_res_mark_sd, NULL );
+					hyb_res_sd_scan( o->parts[i].body_lo, o->parts[i].body_hi, hyb_res_mark_sd,
+					                 NULL );
 		}
 		rc      = hyb_res_sd_clear();
 		tracked = 0;
@@ -1174,13 +1200,13 @@ static void hyb_res_arm( hyb_residency_watch_t* w )
 }
 
 hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
-                                         const hyb_residency_range_t* ranges,
-                                         int                          nranges,
-                                         hyb_residency_watch_t**      out )
+                                         const hyb_residency_range_t* ranges, int nranges,
+                                         hyb_residency_watch_t** out )
 {
 	if ( out == NULL || nranges < 0 || ( nranges > 0 && ranges == NULL ) ) return HYB_E_INVALID;
 	*out = NULL;
-	if ( mech == HYB_RESIDENCY_MECH_AUTO ) mech = hyb_residency_mech_for_mode( HYB_RESIDENCY_TRACK );
+	if ( mech == HYB_RESIDENCY_MECH_AUTO )
+		mech = hyb_residency_mech_for_mode( HYB_RESIDENCY_TRACK );
 	if ( mech != HYB_RESIDENCY_MECH_HASH && mech != HYB_RESIDENCY_MECH_SOFTDIRTY &&
 	     mech != HYB_RESIDENCY_MECH_UFFD )
 		return HYB_E_INVALID;
@@ -1215,7 +1241,8 @@ hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
 static void hyb_res_check_kernel( hyb_residency_watch_t* w )
 {
 	if ( !hyb_res_fds_ok( w->used ) ) return; /* disabled: all marked */
-	if ( w->used == HYB_RESIDENCY_MECH_UFFD && hyb_res_uffd_look( 0 ) ) return; /* stepped aside: all marked */
+	if ( w->used == HYB_RESIDENCY_MECH_UFFD && hyb_res_uffd_look( 0 ) )
+		return; /* stepped aside: all marked */
 	for ( int i = 0; i < w->nparts && !atomic_load( &w->changed ); i++ )
 	{
 		const hyb_res_part_t* p = &w->parts[i];

@@ -21,12 +21,14 @@ __attribute__( ( visibility( "default" ) ) ) const char* hyb_version( void )
 	return HYB_VERSION_STRING;
 }
 
-__attribute__( ( visibility( "default" ) ) ) int hyb_calls( const char* routine, unsigned long long counts[4] )
+__attribute__( ( visibility( "default" ) ) ) int hyb_calls( const char*        routine,
+                                                            unsigned long long counts[4] )
 {
 	if ( routine == NULL || counts == NULL ) return -1;
 	hyb_op_id_t id = hyb_op_find( routine ); /* an intercepted routine or a registered operation */
 	if ( id == HYB_OP_NONE ) return -1;
-	for ( int path = 0; path < HYB_PATH_COUNT; path++ ) counts[path] = hyb_stats_calls( id, (hyb_path_t)path );
+	for ( int path = 0; path < HYB_PATH_COUNT; path++ )
+		counts[path] = hyb_stats_calls( id, (hyb_path_t)path );
 	return 0;
 }
 
@@ -34,13 +36,20 @@ __attribute__( ( visibility( "default" ) ) ) const char* hyblas_status_string( h
 {
 	switch ( s )
 	{
-	case HYBLAS_OK: return "success";
-	case HYBLAS_E_INVALID: return "invalid parameter; nothing was changed";
-	case HYBLAS_E_NO_MEMORY: return "out of host memory; nothing was changed";
-	case HYBLAS_E_UNSUPPORTED: return "not supported by this build or machine";
-	case HYBLAS_E_STRUCT_SIZE: return "struct_size not set or too small";
-	case HYBLAS_E_CAPACITY: return "a caller-sized buffer ran out";
-	case HYBLAS_E_INTERNAL: return "internal error";
+	case HYBLAS_OK:
+		return "success";
+	case HYBLAS_E_INVALID:
+		return "invalid parameter; nothing was changed";
+	case HYBLAS_E_NO_MEMORY:
+		return "out of host memory; nothing was changed";
+	case HYBLAS_E_UNSUPPORTED:
+		return "not supported by this build or machine";
+	case HYBLAS_E_STRUCT_SIZE:
+		return "struct_size not set or too small";
+	case HYBLAS_E_CAPACITY:
+		return "a caller-sized buffer ran out";
+	case HYBLAS_E_INTERNAL:
+		return "internal error";
 	}
 	return "unknown status";
 }

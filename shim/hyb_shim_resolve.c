@@ -28,7 +28,8 @@
 
 /* Libraries tried last when nothing in the process provides a symbol (a
    program that loads its BLAS later than its first call, or none at all). */
-static const char* const hyb_default_libs[] = { "libopenblas.so.0", "libblas.so.3", "libcblas.so.3" };
+static const char* const hyb_default_libs[] = { "libopenblas.so.0", "libblas.so.3",
+	                                            "libcblas.so.3" };
 
 /* Under HYB_LOCK_RESOLVE. */
 static void* hyb_cpu_lib_handle;

@@ -36,7 +36,8 @@
 #include <cstring>
 #include <vector>
 
-extern "C" {
+extern "C"
+{
 #include "dispatch/faceloop/hyb_faceloop_solver.h"
 #include "hyb_types.h"
 #include "kernels/faceloop/hyb_faceloop_cpu.h"
@@ -50,19 +51,17 @@ namespace
 
 int g_failures = 0;
 
-#define CK_HYB( expr ) \
-	do \
-	{ \
-		hyb_status_t s_ = ( expr ); \
-		if ( s_ != HYB_OK ) \
-		{ \
-			fprintf( stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #expr, (int)s_ ); \
-			exit( 1 ); \
-		} \
+#define CK_HYB( expr )                                                                             \
+	do {                                                                                           \
+		hyb_status_t s_ = ( expr );                                                                \
+		if ( s_ != HYB_OK )                                                                        \
+		{                                                                                          \
+			fprintf( stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #expr, (int)s_ );       \
+			exit( 1 );                                                                             \
+		}                                                                                          \
 	} while ( 0 )
 
-template <typename T>
-T* dev_copy( const T* host, size_t n )
+template <typename T> T* dev_copy( const T* host, size_t n )
 {
 	T* d = nullptr;
 	CK_CUDA( cudaMalloc( &d, std::max<size_t>( n, 1 ) * sizeof( T ) ) );
@@ -70,8 +69,7 @@ T* dev_copy( const T* host, size_t n )
 	return d;
 }
 
-template <typename T>
-T* dev_alloc( size_t n )
+template <typename T> T* dev_alloc( size_t n )
 {
 	T* d = nullptr;
 	CK_CUDA( cudaMalloc( &d, std::max<size_t>( n, 1 ) * sizeof( T ) ) );
@@ -84,9 +82,9 @@ struct DevSolver
 	const hyblas_faceloop_solver_t* s;
 	int32_t *                       face_cell, *cell_face, *remap, *cell_minv;
 	int8_t*                         face_edge;
-	double *face_geom, *cell_xy, *cell_invdet, *minv, *u, *u1, *u2, *rhs, *out;
-	hyb_fl_tables_t*                tab;
-	int64_t                         nf, nc, np;
+	double *         face_geom, *cell_xy, *cell_invdet, *minv, *u, *u1, *u2, *rhs, *out;
+	hyb_fl_tables_t* tab;
+	int64_t          nf, nc, np;
 
 	explicit DevSolver( const hyblas_faceloop_solver_t* sv ) : s( sv )
 	{
@@ -114,8 +112,9 @@ struct DevSolver
 	}
 	~DevSolver()
 	{
-		void* p[] = { face_cell, face_edge, face_geom, cell_face, remap, cell_xy, cell_invdet, cell_minv,
-			          minv,      tab,       u,         u1,        u2,    rhs,     out };
+		void* p[] = { face_cell, face_edge,   face_geom, cell_face, remap,
+			          cell_xy,   cell_invdet, cell_minv, minv,      tab,
+			          u,         u1,          u2,        rhs,       out };
 		for ( void* q : p ) cudaFree( q );
 	}
 	DevSolver( const DevSolver& )            = delete;
@@ -127,7 +126,8 @@ struct DevSolver
 	}
 
 	/* The face loop on device state du at `time`, component-major output into dout. */
-	hyb_faceloop_face_args_t face( const double* du, double time, bool remapped, int block, double* dout ) const
+	hyb_faceloop_face_args_t face( const double* du, double time, bool remapped, int block,
+	                               double* dout ) const
 	{
 		hyb_faceloop_face_args_t a;
 		hyb_fl_face_args( s, du, time, remapped ? remap : nullptr, dout, nf, 1, &a );
@@ -185,14 +185,16 @@ double rel_diff( const double* a, const double* b, int64_t n )
 
 /* The device output (component-major) rearranged face-major, boundary faces' unused right
    sides set to the CPU's (never written by either). */
-void to_face_major( const std::vector<double>& dev, int64_t nf, int64_t np, const std::vector<double>& cpu,
-                    const int32_t* face_cell, std::vector<double>& fm )
+void to_face_major( const std::vector<double>& dev, int64_t nf, int64_t np,
+                    const std::vector<double>& cpu, const int32_t* face_cell,
+                    std::vector<double>& fm )
 {
 	fm.resize( (size_t)( 2 * np * nf ) );
 #pragma omp parallel for schedule( static )
 	for ( int64_t f = 0; f < nf; f++ )
 		for ( int64_t k = 0; k < 2 * np; k++ )
-			fm[f * 2 * np + k] = ( k >= np && face_cell[2 * f + 1] < 0 ) ? cpu[f * 2 * np + k] : dev[k * nf + f];
+			fm[f * 2 * np + k] =
+			    ( k >= np && face_cell[2 * f + 1] < 0 ) ? cpu[f * 2 * np + k] : dev[k * nf + f];
 }
 
 struct Timing
@@ -212,8 +214,8 @@ struct Timing
 
 /* Mean seconds of one launch of the face loop form, over enough launches to last ~20 ms
    (at least 5, at most 2000), after two warm-ups. */
-double time_face( hyb_status_t ( *fn )( const hyb_kernel_env_t*, const void* ), const hyb_faceloop_face_args_t& a,
-                  cudaStream_t st )
+double time_face( hyb_status_t ( *fn )( const hyb_kernel_env_t*, const void* ),
+                  const hyb_faceloop_face_args_t& a, cudaStream_t st )
 {
 	hyb_kernel_env_t env = { st, nullptr, nullptr, 0 };
 	Timing           t;
@@ -241,28 +243,30 @@ void register_study()
 {
 	printf( "\n== Part 1: face kernels, registers and occupancy (seed: 169 VGPRs -> 10 %%, "
 	        "reduced to 126 -> 12.5 %%)\n" );
-	printf( "%-6s %-8s %-3s | %-26s | %-26s\n", "cells", "equation", "P", "vanilla/remapped: regs spill occ64 occ128",
+	printf( "%-6s %-8s %-3s | %-26s | %-26s\n", "cells", "equation", "P",
+	        "vanilla/remapped: regs spill occ64 occ128",
 	        "register-limited: regs spill occ64 occ128" );
 	for ( int nv = 3; nv <= 4; nv++ )
 		for ( int eq = 0; eq <= 1; eq++ )
 			for ( int p = 1; p <= 3; p++ )
 			{
-				printf( "%-6s %-8s P%-2d |", nv == 3 ? "tri" : "quad", eq ? "burgers" : "adv-sin", p );
+				printf( "%-6s %-8s P%-2d |", nv == 3 ? "tri" : "quad", eq ? "burgers" : "adv-sin",
+				        p );
 				for ( int low = 0; low <= 1; low++ )
 				{
 					hyb_faceloop_kinfo_t i64, i128;
 					CK_HYB( hyb_faceloop_face_cuda_info( low, nv, p, eq, 64, &i64 ) );
 					CK_HYB( hyb_faceloop_face_cuda_info( low, nv, p, eq, 128, &i128 ) );
-					printf( " %4d %5d B %5.1f %% %5.1f %% |", i64.regs, i64.local_bytes, 100.0 * i64.occupancy,
-					        100.0 * i128.occupancy );
+					printf( " %4d %5d B %5.1f %% %5.1f %% |", i64.regs, i64.local_bytes,
+					        100.0 * i64.occupancy, 100.0 * i128.occupancy );
 					if ( low ) printf( "\n" );
 				}
 				hyb_faceloop_kinfo_t a, b;
 				CK_HYB( hyb_faceloop_face_cuda_info( 0, nv, p, eq, 64, &a ) );
 				CK_HYB( hyb_faceloop_face_cuda_info( 1, nv, p, eq, 64, &b ) );
 				printf( "csv,regs,%s,%s,%d,%d,%d,%.4f,%d,%d,%.4f\n", nv == 3 ? "tri" : "quad",
-				        eq ? "burgers" : "adv-sin", p, a.regs, a.local_bytes, a.occupancy, b.regs, b.local_bytes,
-				        b.occupancy );
+				        eq ? "burgers" : "adv-sin", p, a.regs, a.local_bytes, a.occupancy, b.regs,
+				        b.local_bytes, b.occupancy );
 			}
 }
 
@@ -271,8 +275,8 @@ void register_study()
    -------------------------------------------------------------------------------------- */
 struct CaseResult
 {
-	bool   seed;
-	double gain; /* remapped over vanilla, kernel time */
+	bool    seed;
+	double  gain; /* remapped over vanilla, kernel time */
 	int64_t faces;
 	double  resident_speedup;
 };
@@ -290,7 +294,8 @@ void check( bool ok, const char* what, const char* label, double v )
    ("gather the face inputs"), sent, the face kernel runs, its output comes back, while the
    host runs the volume loop; then the host adds the faces' contributions to the cells
    ("scatter") and updates. Returns seconds. */
-double step_per_stage( hyblas_faceloop_solver_t* s, DevSolver& d, double* pin_u, double* pin_out, cudaStream_t st )
+double step_per_stage( hyblas_faceloop_solver_t* s, DevSolver& d, double* pin_u, double* pin_out,
+                       cudaStream_t st )
 {
 	hyb_kernel_env_t env = { st, nullptr, nullptr, 0 };
 	const int64_t    nc = d.nc, np = d.np, nf = d.nf;
@@ -301,11 +306,13 @@ double step_per_stage( hyblas_faceloop_solver_t* s, DevSolver& d, double* pin_u,
 	for ( int k = 0; k < 3; k++ )
 	{
 		memcpy( pin_u, cur[k], (size_t)( nc * np ) * sizeof( double ) );
-		CK_CUDA( cudaMemcpyAsync( d.u, pin_u, (size_t)( nc * np ) * sizeof( double ), cudaMemcpyHostToDevice, st ) );
-		const hyb_faceloop_face_args_t fa = d.face( d.u, s->time + hyb_fl_rk_c[k] * s->dt, true, 0, d.out );
+		CK_CUDA( cudaMemcpyAsync( d.u, pin_u, (size_t)( nc * np ) * sizeof( double ),
+		                          cudaMemcpyHostToDevice, st ) );
+		const hyb_faceloop_face_args_t fa =
+		    d.face( d.u, s->time + hyb_fl_rk_c[k] * s->dt, true, 0, d.out );
 		CK_HYB( hyb_faceloop_face_cuda( &env, &fa ) );
-		CK_CUDA( cudaMemcpyAsync( pin_out, d.out, (size_t)( 2 * np * nf ) * sizeof( double ), cudaMemcpyDeviceToHost,
-		                          st ) );
+		CK_CUDA( cudaMemcpyAsync( pin_out, d.out, (size_t)( 2 * np * nf ) * sizeof( double ),
+		                          cudaMemcpyDeviceToHost, st ) );
 		hyb_faceloop_volume_args_t va;
 		hyb_fl_volume_args( s, cur[k], s->rhs, &va );
 		hyb_faceloop_volume_cpu( &va, th );
@@ -335,7 +342,8 @@ double steps_resident( DevSolver& d, double t_start, double dt, int steps, cudaS
 		for ( int k = 0; k < 3; k++ )
 		{
 			const hyb_faceloop_volume_args_t va = d.volume( cur[k], d.rhs );
-			const hyb_faceloop_face_args_t   fa = d.face( cur[k], t_start + ( n + hyb_fl_rk_c[k] ) * dt, true, 0, d.out );
+			const hyb_faceloop_face_args_t   fa =
+			    d.face( cur[k], t_start + ( n + hyb_fl_rk_c[k] ) * dt, true, 0, d.out );
 			const hyb_faceloop_gather_args_t ga = d.gather();
 			const hyb_faceloop_update_args_t ua = d.update( k, cur[k], next[k] );
 			CK_HYB( hyb_faceloop_volume_cuda( &env, &va ) );
@@ -357,14 +365,15 @@ void run_case( const hyb_flb_case_t* c, bool seed, bool quick )
 	hyblas_faceloop_mesh_t*   m     = hyb_flb_mesh( c );
 	hyblas_faceloop_solver_t* s     = m ? hyb_flb_solver( m, c ) : nullptr;
 	if ( s == nullptr ) exit( 1 );
-	const int64_t             nf = m->n_faces, nc = m->n_cells, np = s->np;
-	size_t                    fr = 0, tot = 0;
+	const int64_t nf = m->n_faces, nc = m->n_cells, np = s->np;
+	size_t        fr = 0, tot = 0;
 	CK_CUDA( cudaMemGetInfo( &fr, &tot ) );
-	const double need = (double)nf * ( 2 * np * 8.0 * 3 + 90 ) + (double)nc * np * 8.0 * 5 + (double)nc * 100;
+	const double need =
+	    (double)nf * ( 2 * np * 8.0 * 3 + 90 ) + (double)nc * np * 8.0 * 5 + (double)nc * 100;
 	if ( need > 0.7 * (double)fr )
 	{
-		printf( "%-9s %-8s P%d: needs %.1f GB of %.1f GB free, skipped\n", label, eq ? "burgers" : "adv-sin", p,
-		        1e-9 * need, 1e-9 * (double)fr );
+		printf( "%-9s %-8s P%d: needs %.1f GB of %.1f GB free, skipped\n", label,
+		        eq ? "burgers" : "adv-sin", p, 1e-9 * need, 1e-9 * (double)fr );
 		hyblas_faceloop_solver_destroy( s );
 		hyblas_faceloop_mesh_destroy( m );
 		return;
@@ -374,9 +383,9 @@ void run_case( const hyb_flb_case_t* c, bool seed, bool quick )
 	CK_CUDA( cudaStreamCreate( &st ) );
 	DevSolver d( s );
 	/* The CPU reference at a stage time inside the first step. */
-	const double          time = 0.5 * s->dt;
-	const int             th   = omp_get_max_threads();
-	std::vector<double>   cpu( (size_t)( 2 * np * nf ), 0.0 ), got, fm;
+	const double             time = 0.5 * s->dt;
+	const int                th   = omp_get_max_threads();
+	std::vector<double>      cpu( (size_t)( 2 * np * nf ), 0.0 ), got, fm;
 	hyb_faceloop_face_args_t ha;
 	hyb_fl_face_args( s, s->u, time, nullptr, cpu.data(), 1, 2 * np, &ha );
 	double t0 = hyb_now();
@@ -389,8 +398,7 @@ void run_case( const hyb_flb_case_t* c, bool seed, bool quick )
 		hyb_fl_face_args( s, s->u, time, nullptr, ser.data(), 1, 2 * np, &ha );
 		int reps = 0;
 		t0       = hyb_now();
-		do
-		{
+		do {
 			hyb_faceloop_face_cpu( &ha, 1 );
 			reps++;
 		} while ( hyb_now() - t0 < 0.02 && reps < 1000 );
@@ -399,8 +407,9 @@ void run_case( const hyb_flb_case_t* c, bool seed, bool quick )
 		       "serial and OpenMP CPU face loops differ", label, 0.0 );
 	}
 	/* Every form: correct, then timed. */
-	hyb_status_t ( *fns[3] )( const hyb_kernel_env_t*, const void* ) = { hyb_faceloop_face_cuda, hyb_faceloop_face_cuda,
-		                                                                  hyb_faceloop_face_lowreg_cuda };
+	hyb_status_t ( *fns[3] )( const hyb_kernel_env_t*,
+	                          const void* ) = { hyb_faceloop_face_cuda, hyb_faceloop_face_cuda,
+		                                        hyb_faceloop_face_lowreg_cuda };
 	double              tk[3];
 	std::vector<double> vanilla;
 	double              err_low = 0.0;
@@ -408,18 +417,24 @@ void run_case( const hyb_flb_case_t* c, bool seed, bool quick )
 	{
 		hyb_kernel_env_t env = { st, nullptr, nullptr, 0 };
 		CK_CUDA( cudaMemsetAsync( d.out, 0xff, (size_t)( 2 * np * nf ) * sizeof( double ), st ) );
-		const hyb_faceloop_face_args_t a = d.face( d.u, time, form > 0, form == 2 ? HYB_FL_LOWREG_BLOCK : 0, d.out );
+		const hyb_faceloop_face_args_t a =
+		    d.face( d.u, time, form > 0, form == 2 ? HYB_FL_LOWREG_BLOCK : 0, d.out );
 		CK_HYB( fns[form]( &env, &a ) );
 		CK_CUDA( cudaStreamSynchronize( st ) );
 		got.resize( (size_t)( 2 * np * nf ) );
-		CK_CUDA( cudaMemcpy( got.data(), d.out, got.size() * sizeof( double ), cudaMemcpyDeviceToHost ) );
+		CK_CUDA( cudaMemcpy( got.data(), d.out, got.size() * sizeof( double ),
+		                     cudaMemcpyDeviceToHost ) );
 		to_face_major( got, nf, np, cpu, m->face_cell, fm );
 		const double e = rel_diff( fm.data(), cpu.data(), (int64_t)cpu.size() );
-		check( e <= 1e-12, form == 0 ? "vanilla vs CPU" : form == 1 ? "remapped vs CPU" : "lowreg vs CPU", label, e );
+		check( e <= 1e-12,
+		       form == 0   ? "vanilla vs CPU"
+		       : form == 1 ? "remapped vs CPU"
+		                   : "lowreg vs CPU",
+		       label, e );
 		if ( form == 0 ) vanilla = fm;
 		if ( form == 1 )
-			check( memcmp( fm.data(), vanilla.data(), fm.size() * sizeof( double ) ) == 0, "remapped != vanilla bitwise",
-			       label, 0.0 );
+			check( memcmp( fm.data(), vanilla.data(), fm.size() * sizeof( double ) ) == 0,
+			       "remapped != vanilla bitwise", label, 0.0 );
 		if ( form == 2 ) err_low = e;
 		tk[form] = time_face( fns[form], a, st );
 	}
@@ -435,15 +450,16 @@ void run_case( const hyb_flb_case_t* c, bool seed, bool quick )
 	ucpu.assign( s->u, s->u + ns );
 	/* Per step (the seed's workflow). */
 	memcpy( s->u, u0.data(), (size_t)ns * sizeof( double ) );
-	s->time      = t_start;
-	double* pin_u = nullptr, *pin_out = nullptr;
+	s->time       = t_start;
+	double *pin_u = nullptr, *pin_out = nullptr;
 	CK_CUDA( cudaMallocHost( &pin_u, (size_t)ns * sizeof( double ) ) );
 	CK_CUDA( cudaMallocHost( &pin_out, (size_t)( 2 * np * nf ) * sizeof( double ) ) );
 	step_per_stage( s, d, pin_u, pin_out, st ); /* warm-up (first touch of the pinned pages) */
 	memcpy( s->u, u0.data(), (size_t)ns * sizeof( double ) );
 	s->time         = t_start;
 	double per_step = 0.0;
-	for ( int k = 0; k < steps; k++ ) per_step += step_per_stage( s, d, pin_u, pin_out, st ) / steps;
+	for ( int k = 0; k < steps; k++ )
+		per_step += step_per_stage( s, d, pin_u, pin_out, st ) / steps;
 	const double e_ps = rel_diff( s->u, ucpu.data(), ns );
 	check( e_ps <= 1e-11, "per-step state vs CPU", label, e_ps );
 	CK_CUDA( cudaFreeHost( pin_u ) );
@@ -456,7 +472,8 @@ void run_case( const hyb_flb_case_t* c, bool seed, bool quick )
 	CK_CUDA( cudaDeviceSynchronize() );
 	const double resident = steps_resident( d, t_start, s->dt, steps, st );
 	ugpu.resize( (size_t)ns );
-	CK_CUDA( cudaMemcpy( ugpu.data(), d.u, (size_t)ns * sizeof( double ), cudaMemcpyDeviceToHost ) );
+	CK_CUDA(
+	    cudaMemcpy( ugpu.data(), d.u, (size_t)ns * sizeof( double ), cudaMemcpyDeviceToHost ) );
 	const double e_res = rel_diff( ugpu.data(), ucpu.data(), ns );
 	check( e_res <= 1e-11, "resident state vs CPU", label, e_res );
 
@@ -467,16 +484,19 @@ void run_case( const hyb_flb_case_t* c, bool seed, bool quick )
 	hyb_faceloop_kinfo_t ki;
 	CK_HYB( hyb_faceloop_face_cuda_info( 0, m->nv, p, eq, 64, &ki ) );
 	const double gain = tk[0] / tk[1] - 1.0;
-	printf( "%-9s %-8s P%d %9lld %6lld %6lld/%-3lld %4d | %9.2f %9.2f %9.2f %+6.1f %% | %10.1f %10.1f | %10.1f %10.1f "
+	printf( "%-9s %-8s P%d %9lld %6lld %6lld/%-3lld %4d | %9.2f %9.2f %9.2f %+6.1f %% | %10.1f "
+	        "%10.1f | %10.1f %10.1f "
 	        "%10.1f %6.1fx %6.1fx | %.1e %.1e %.1e\n",
-	        label, eq ? "burgers" : "adv-sin", p, (long long)nf, (long long)c->seed_faces, (long long)mi.warps_mixed_vanilla,
-	        (long long)mi.warps_mixed_remapped, ki.regs, 1e6 * tk[0], 1e6 * tk[1], 1e6 * tk[2], 100.0 * gain,
-	        1e6 * cpu_ser, 1e6 * cpu_omp, 1e6 * cpu_step, 1e6 * per_step, 1e6 * resident, cpu_step / per_step,
+	        label, eq ? "burgers" : "adv-sin", p, (long long)nf, (long long)c->seed_faces,
+	        (long long)mi.warps_mixed_vanilla, (long long)mi.warps_mixed_remapped, ki.regs,
+	        1e6 * tk[0], 1e6 * tk[1], 1e6 * tk[2], 100.0 * gain, 1e6 * cpu_ser, 1e6 * cpu_omp,
+	        1e6 * cpu_step, 1e6 * per_step, 1e6 * resident, cpu_step / per_step,
 	        cpu_step / resident, err_low, e_ps, e_res );
-	printf( "csv,case,%s,%s,%d,%s,%lld,%lld,%lld,%lld,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", label,
-	        eq ? "burgers" : "adv-sin", p, tri ? "tri" : "quad", (long long)nf, (long long)c->seed_faces,
-	        (long long)mi.warps_mixed_vanilla, (long long)mi.warps_mixed_remapped, ki.regs, 1e6 * tk[0], 1e6 * tk[1],
-	        1e6 * tk[2], 1e6 * cpu_ser, 1e6 * cpu_omp, 1e6 * cpu_step, 1e6 * per_step, 1e6 * resident );
+	printf( "csv,case,%s,%s,%d,%s,%lld,%lld,%lld,%lld,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+	        label, eq ? "burgers" : "adv-sin", p, tri ? "tri" : "quad", (long long)nf,
+	        (long long)c->seed_faces, (long long)mi.warps_mixed_vanilla,
+	        (long long)mi.warps_mixed_remapped, ki.regs, 1e6 * tk[0], 1e6 * tk[1], 1e6 * tk[2],
+	        1e6 * cpu_ser, 1e6 * cpu_omp, 1e6 * cpu_step, 1e6 * per_step, 1e6 * resident );
 	fflush( stdout );
 	g_results.push_back( { seed, gain, nf, cpu_step / resident } );
 	CK_CUDA( cudaStreamDestroy( st ) );
@@ -491,7 +511,8 @@ int main( int argc, char** argv )
 	bool quick = false, huge = true;
 	for ( int i = 1; i < argc; i++ )
 	{
-		if ( strcmp( argv[i], "--quick" ) == 0 ) quick = true;
+		if ( strcmp( argv[i], "--quick" ) == 0 )
+			quick = true;
 		else if ( strcmp( argv[i], "--no-huge" ) == 0 )
 			huge = false;
 		else
@@ -508,16 +529,20 @@ int main( int argc, char** argv )
 	}
 	cudaDeviceProp prop;
 	CK_CUDA( cudaGetDeviceProperties( &prop, 0 ) );
-	printf( "# gpu_check_faceloop: %s, %d SMs, CC %d.%d; %d OpenMP threads\n", prop.name, prop.multiProcessorCount,
-	        prop.major, prop.minor, omp_get_max_threads() );
+	printf( "# gpu_check_faceloop: %s, %d SMs, CC %d.%d; %d OpenMP threads\n", prop.name,
+	        prop.multiProcessorCount, prop.major, prop.minor, omp_get_max_threads() );
 	register_study();
 
 	printf( "\n== Part 2: face loop per form against the CPU, steps per workflow\n" );
-	printf( "kernel times per launch (CUDA events); CPU face loop serial / OpenMP; one SSP-RK3 step: CPU OpenMP, "
-	        "GPU per-step offload (seed's workflow), GPU resident; speedup = CPU step / GPU step\n" );
-	printf( "%-9s %-8s %-2s %9s %6s %10s %4s | %9s %9s %9s %8s | %10s %10s | %10s %10s %10s %7s %7s | %s\n", "case", "equation",
-	        "P", "faces", "seed", "mixed v/r", "regs", "vanilla", "remapped", "lowreg", "gain", "cpu ser", "cpu omp",
-	        "cpu step", "per-step", "resident", "x p-s", "x res", "err low/ps/res" );
+	printf(
+	    "kernel times per launch (CUDA events); CPU face loop serial / OpenMP; one SSP-RK3 step: "
+	    "CPU OpenMP, "
+	    "GPU per-step offload (seed's workflow), GPU resident; speedup = CPU step / GPU step\n" );
+	printf( "%-9s %-8s %-2s %9s %6s %10s %4s | %9s %9s %9s %8s | %10s %10s | %10s %10s %10s %7s "
+	        "%7s | %s\n",
+	        "case", "equation", "P", "faces", "seed", "mixed v/r", "regs", "vanilla", "remapped",
+	        "lowreg", "gain", "cpu ser", "cpu omp", "cpu step", "per-step", "resident", "x p-s",
+	        "x res", "err low/ps/res" );
 	hyb_flb_case_t cases[24];
 	const int      ncases = hyb_flb_seed_cases( cases, quick );
 	for ( int k = 0; k < ncases; k++ ) run_case( cases + k, true, quick );
@@ -537,7 +562,7 @@ int main( int argc, char** argv )
 
 	/* The issue's targets beside the seed's numbers. */
 	double best = -1e9, sum = 0.0, big_best = -1e9;
-	int    nseed = 0;
+	int    nseed    = 0;
 	double res6_min = INFINITY;
 	for ( const CaseResult& r : g_results )
 	{
@@ -549,16 +574,21 @@ int main( int argc, char** argv )
 		}
 		else
 			big_best = std::max( big_best, r.gain );
-		if ( r.faces >= 900000 && r.faces <= 1100000 ) res6_min = std::min( res6_min, r.resident_speedup );
+		if ( r.faces >= 900000 && r.faces <= 1100000 )
+			res6_min = std::min( res6_min, r.resident_speedup );
 	}
 	printf( "\n== Summary\n" );
 	if ( nseed )
-		printf( "remapped over vanilla, face kernel, the seed's cases (%d): best %+.1f %%, average %+.1f %% "
+		printf( "remapped over vanilla, face kernel, the seed's cases (%d): best %+.1f %%, average "
+		        "%+.1f %% "
 		        "(seed: +56 %% best, +22 %% average over its 24)\n",
 		        nseed, 100.0 * best, 100.0 * sum / nseed );
-	if ( big_best > -1e9 ) printf( "remapped over vanilla, large meshes: best %+.1f %%\n", 100.0 * big_best );
+	if ( big_best > -1e9 )
+		printf( "remapped over vanilla, large meshes: best %+.1f %%\n", 100.0 * big_best );
 	if ( std::isfinite( res6_min ) )
-		printf( "one step at 10^6 faces, resident GPU over OpenMP CPU: at least %.1fx (issue target: 10x)\n", res6_min );
+		printf( "one step at 10^6 faces, resident GPU over OpenMP CPU: at least %.1fx (issue "
+		        "target: 10x)\n",
+		        res6_min );
 	printf( "%s: %d wrong result(s)\n", g_failures ? "FAILED" : "PASSED", g_failures );
 	return g_failures ? 1 : 0;
 }

@@ -33,7 +33,8 @@
 #include <cstring>
 #include <vector>
 
-extern "C" {
+extern "C"
+{
 #include "kernels/cpu/hyb_gtsv_cpu.h"
 #include "policies/hyb_policy_gtsv.h"
 }
@@ -45,16 +46,15 @@ namespace
 
 int g_failures = 0;
 
-
-#define CK_SPARSE( expr ) \
-	do \
-	{ \
-		cusparseStatus_t s_ = ( expr ); \
-		if ( s_ != CUSPARSE_STATUS_SUCCESS ) \
-		{ \
-			fprintf( stderr, "%s:%d: %s: cuSPARSE status %d\n", __FILE__, __LINE__, #expr, (int)s_ ); \
-			exit( 1 ); \
-		} \
+#define CK_SPARSE( expr )                                                                          \
+	do {                                                                                           \
+		cusparseStatus_t s_ = ( expr );                                                            \
+		if ( s_ != CUSPARSE_STATUS_SUCCESS )                                                       \
+		{                                                                                          \
+			fprintf( stderr, "%s:%d: %s: cuSPARSE status %d\n", __FILE__, __LINE__, #expr,         \
+			         (int)s_ );                                                                    \
+			exit( 1 );                                                                             \
+		}                                                                                          \
 	} while ( 0 )
 
 enum Kind
@@ -88,9 +88,11 @@ __host__ __device__ inline void gen_diag( int64_t i, int64_t n, uint64_t seed, i
 {
 	double off;
 	if ( kind == ROW )
-		off = ( i >= 1 ? fabs( (double)dl[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( (double)du[i] ) : 0 );
+		off =
+		    ( i >= 1 ? fabs( (double)dl[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( (double)du[i] ) : 0 );
 	else
-		off = ( i >= 1 ? fabs( (double)du[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( (double)dl[i] ) : 0 );
+		off =
+		    ( i >= 1 ? fabs( (double)du[i - 1] ) : 0 ) + ( i + 1 < n ? fabs( (double)dl[i] ) : 0 );
 	if ( off == 0 ) off = 1;
 	double h   = hash01( (uint64_t)i, seed + 7 );
 	double mag = dom * off * ( 1 + 0.25 * h ) * ( 1 + 1e-6 ); /* stays >= dom after rounding */
@@ -98,14 +100,13 @@ __host__ __device__ inline void gen_diag( int64_t i, int64_t n, uint64_t seed, i
 }
 
 template <typename T>
-__host__ __device__ inline void gen_rhs( int64_t i, int64_t n, int64_t ldb, int64_t j, uint64_t seed,
-                                         T* b )
+__host__ __device__ inline void gen_rhs( int64_t i, int64_t n, int64_t ldb, int64_t j,
+                                         uint64_t seed, T* b )
 {
 	b[i + j * ldb] = (T)( 2 * hash01( (uint64_t)( i + j * n ), seed + 13 ) - 1 );
 }
 
-template <typename T>
-__global__ void k_gen_off( int64_t n, uint64_t seed, T* dl, T* du )
+template <typename T> __global__ void k_gen_off( int64_t n, uint64_t seed, T* dl, T* du )
 {
 	for ( int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i + 1 < n;
 	      i += (int64_t)gridDim.x * blockDim.x )
@@ -121,8 +122,7 @@ __global__ void k_gen_diag( int64_t n, uint64_t seed, int kind, double dom, cons
 		gen_diag( i, n, seed, kind, dom, dl, du, d );
 }
 
-template <typename T>
-__global__ void k_gen_rhs( int64_t n, int64_t nrhs, uint64_t seed, T* b )
+template <typename T> __global__ void k_gen_rhs( int64_t n, int64_t nrhs, uint64_t seed, T* b )
 {
 	for ( int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n * nrhs;
 	      i += (int64_t)gridDim.x * blockDim.x )
@@ -130,8 +130,7 @@ __global__ void k_gen_rhs( int64_t n, int64_t nrhs, uint64_t seed, T* b )
 }
 
 /* cuSPARSE wants row-aligned diagonals: dlc[0] = 0, duc[n-1] = 0. */
-template <typename T>
-__global__ void k_align( int64_t n, const T* dl, const T* du, T* dlc, T* duc )
+template <typename T> __global__ void k_align( int64_t n, const T* dl, const T* du, T* dlc, T* duc )
 {
 	for ( int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
 	      i += (int64_t)gridDim.x * blockDim.x )
@@ -146,13 +145,13 @@ __global__ void k_align( int64_t n, const T* dl, const T* du, T* dlc, T* duc )
    --------------------------------------------------------------------------------------- */
 /* Host buffer, first touched in parallel (a serial page-faulting pass over the ~20 GB of
    the largest case would take seconds) and copied in parallel. */
-template <typename T>
-struct Buf
+template <typename T> struct Buf
 {
 	T*     p   = nullptr;
 	size_t len = 0;
 	Buf()      = default;
-	explicit Buf( size_t k ) : p( static_cast<T*>( malloc( std::max<size_t>( k, 1 ) * sizeof( T ) ) ) ), len( k )
+	explicit Buf( size_t k )
+	    : p( static_cast<T*>( malloc( std::max<size_t>( k, 1 ) * sizeof( T ) ) ) ), len( k )
 	{
 		if ( p == nullptr )
 		{
@@ -201,8 +200,7 @@ struct Buf
 	}
 };
 
-template <typename T>
-struct HostSys
+template <typename T> struct HostSys
 {
 	int64_t n = 0, nrhs = 0;
 	Buf<T>  dl, d, du, b;
@@ -221,15 +219,15 @@ HostSys<T> host_make( int64_t n, int64_t nrhs, uint64_t seed, int kind, double d
 #pragma omp parallel for
 	for ( int64_t i = 0; i < n - 1; i++ ) gen_off( i, seed, s.dl.data(), s.du.data() );
 #pragma omp parallel for
-	for ( int64_t i = 0; i < n; i++ ) gen_diag( i, n, seed, kind, dom, s.dl.data(), s.du.data(), s.d.data() );
+	for ( int64_t i = 0; i < n; i++ )
+		gen_diag( i, n, seed, kind, dom, s.dl.data(), s.du.data(), s.d.data() );
 #pragma omp parallel for
 	for ( int64_t i = 0; i < n * nrhs; i++ ) gen_rhs( i % n, n, n, i / n, seed, s.b.data() );
 	return s;
 }
 
 /* max_j ||A x_j - b_j|| / (||A|| ||x_j|| + ||b_j||), inf norms, in long double. */
-template <typename T>
-double berr( const HostSys<T>& s, const T* x )
+template <typename T> double berr( const HostSys<T>& s, const T* x )
 {
 	const int64_t n     = s.n;
 	long double   anorm = 0, worst = 0;
@@ -266,49 +264,45 @@ double berr( const HostSys<T>& s, const T* x )
 	return (double)worst;
 }
 
-template <typename T>
-constexpr double unit_roundoff()
+template <typename T> constexpr double unit_roundoff()
 {
 	return sizeof( T ) == 8 ? 0x1p-53 : 0x1p-24;
 }
 
-template <typename T>
-constexpr char prec_char()
+template <typename T> constexpr char prec_char()
 {
 	return sizeof( T ) == 8 ? 'd' : 's';
 }
 
 /* CPU reference solution (serial Thomas = LAPACK without swaps, or the CPU SPIKE). */
-template <typename T>
-Buf<T> cpu_reference( const HostSys<T>& s, int64_t m, bool serial );
+template <typename T> Buf<T> cpu_reference( const HostSys<T>& s, int64_t m, bool serial );
 
-template <>
-Buf<double> cpu_reference<double>( const HostSys<double>& s, int64_t m, bool serial )
+template <> Buf<double> cpu_reference<double>( const HostSys<double>& s, int64_t m, bool serial )
 {
 	Buf<double> x( s.b ), dl( s.dl ), d( s.d );
-	int64_t             info = 0;
+	int64_t     info = 0;
 	if ( serial )
 		hyb_dgtsv_thomas( s.n, s.nrhs, dl.data(), d.data(), s.du.data(), x.data(), s.n, &info );
 	else
-		hyb_dgtsv_cpu_spike( s.n, s.nrhs, dl.data(), d.data(), s.du.data(), x.data(), s.n, m, 0, 0 );
+		hyb_dgtsv_cpu_spike( s.n, s.nrhs, dl.data(), d.data(), s.du.data(), x.data(), s.n, m, 0,
+		                     0 );
 	return x;
 }
 
-template <>
-Buf<float> cpu_reference<float>( const HostSys<float>& s, int64_t m, bool serial )
+template <> Buf<float> cpu_reference<float>( const HostSys<float>& s, int64_t m, bool serial )
 {
 	Buf<float> x( s.b ), dl( s.dl ), d( s.d );
-	int64_t            info = 0;
+	int64_t    info = 0;
 	if ( serial )
 		hyb_sgtsv_thomas( s.n, s.nrhs, dl.data(), d.data(), s.du.data(), x.data(), s.n, &info );
 	else
-		hyb_sgtsv_cpu_spike( s.n, s.nrhs, dl.data(), d.data(), s.du.data(), x.data(), s.n, m, 0, 0 );
+		hyb_sgtsv_cpu_spike( s.n, s.nrhs, dl.data(), d.data(), s.du.data(), x.data(), s.n, m, 0,
+		                     0 );
 	return x;
 }
 
 /* The window the dispatcher would use: from the check's dominance, eq. 8. */
-template <typename T>
-int64_t window_of( const HostSys<T>& s, double* dom_out )
+template <typename T> int64_t window_of( const HostSys<T>& s, double* dom_out )
 {
 	hyb_gtsv_check_t c;
 	if ( sizeof( T ) == 8 )
@@ -332,8 +326,7 @@ bool verdict( double be, double be_ref, double u )
 /* The pivots d' (LAPACK's D without swaps) of the system: the kernel's out against the
    serial recurrence from `first` in double on the same values; max relative error in units
    of the precision's epsilon. */
-template <typename T>
-double pivots_err( const HostSys<T>& s, const T* out, double first )
+template <typename T> double pivots_err( const HostSys<T>& s, const T* out, double first )
 {
 	const int64_t n   = s.n;
 	double        ref = first, worst = fabs( (double)out[0] - ref ) / fabs( ref );
@@ -370,41 +363,40 @@ bool pivots_verdict( double err_eps )
 /* ---------------------------------------------------------------------------------------
    Emulation (no device): the kernels' code on the host.
    --------------------------------------------------------------------------------------- */
-template <typename T>
-cudaError_t emulate( const HostSys<T>& s, T* x, int64_t m );
+template <typename T> cudaError_t emulate( const HostSys<T>& s, T* x, int64_t m );
 
-template <>
-cudaError_t emulate<double>( const HostSys<double>& s, double* x, int64_t m )
+template <> cudaError_t emulate<double>( const HostSys<double>& s, double* x, int64_t m )
 {
-	return hyb_dgtsv_cuda_spike_emulate( s.n, s.nrhs, s.dl.data(), s.d.data(), s.du.data(), x, s.n, m );
+	return hyb_dgtsv_cuda_spike_emulate( s.n, s.nrhs, s.dl.data(), s.d.data(), s.du.data(), x, s.n,
+	                                     m );
 }
 
-template <>
-cudaError_t emulate<float>( const HostSys<float>& s, float* x, int64_t m )
+template <> cudaError_t emulate<float>( const HostSys<float>& s, float* x, int64_t m )
 {
-	return hyb_sgtsv_cuda_spike_emulate( s.n, s.nrhs, s.dl.data(), s.d.data(), s.du.data(), x, s.n, m );
+	return hyb_sgtsv_cuda_spike_emulate( s.n, s.nrhs, s.dl.data(), s.d.data(), s.du.data(), x, s.n,
+	                                     m );
 }
 
 template <typename T>
 void emulate_case( int64_t n, int64_t nrhs, int kind, double dom, uint64_t seed )
 {
-	HostSys<T>     s   = host_make<T>( n, nrhs, seed, kind, dom );
-	double         dm  = 0;
-	int64_t        m   = window_of( s, &dm );
-	Buf<T>         ref = cpu_reference( s, m, true );
-	Buf<T>         x( s.b );
-	cudaError_t    err = emulate<T>( s, x.data(), m );
-	double         be  = err == cudaSuccess ? berr( s, x.data() ) : INFINITY;
-	double         br  = berr( s, ref.data() );
-	bool           ok  = verdict( be, br, unit_roundoff<T>() );
-	printf( "emul  %c %4ld %9ld %s %6.2f %5ld | berr %9.2e ref %9.2e %s\n", prec_char<T>(), (long)nrhs,
-	        (long)n, kind == ROW ? "row" : "col", dom, (long)m, be, br, ok ? "ok" : "WRONG" );
+	HostSys<T>  s   = host_make<T>( n, nrhs, seed, kind, dom );
+	double      dm  = 0;
+	int64_t     m   = window_of( s, &dm );
+	Buf<T>      ref = cpu_reference( s, m, true );
+	Buf<T>      x( s.b );
+	cudaError_t err = emulate<T>( s, x.data(), m );
+	double      be  = err == cudaSuccess ? berr( s, x.data() ) : INFINITY;
+	double      br  = berr( s, ref.data() );
+	bool        ok  = verdict( be, br, unit_roundoff<T>() );
+	printf( "emul  %c %4ld %9ld %s %6.2f %5ld | berr %9.2e ref %9.2e %s\n", prec_char<T>(),
+	        (long)nrhs, (long)n, kind == ROW ? "row" : "col", dom, (long)m, be, br,
+	        ok ? "ok" : "WRONG" );
 }
 
 /* The pivots kernel's code on the host, from first = d[0] and from a first 0.3 further from
    zero (the system stays dominant). */
-template <typename T>
-void emulate_pivots_case( int64_t n, double dom, uint64_t seed )
+template <typename T> void emulate_pivots_case( int64_t n, double dom, uint64_t seed )
 {
 	HostSys<T> s  = host_make<T>( n, 1, seed, ROW, dom );
 	double     dm = 0;
@@ -413,11 +405,12 @@ void emulate_pivots_case( int64_t n, double dom, uint64_t seed )
 	{
 		T           first = (T)( (double)s.d[0] + copysign( 0.3, (double)s.d[0] ) * shifted );
 		Buf<T>      out( (size_t)n );
-		cudaError_t err = pivots( n, s.dl.data(), s.d.data(), s.du.data(), out.data(), first, w, nullptr, true );
-		double      e   = err == cudaSuccess ? pivots_err( s, out.data(), (double)first ) : INFINITY;
-		bool        ok  = pivots_verdict( e );
-		printf( "pivots %c %9ld %6.2f %5ld %5ld %s | max rel. error %6.2f eps %s\n", prec_char<T>(), (long)n,
-		        dom, (long)w, (long)std::min<int64_t>( hyb_gtsv_cuda_pivots_part( w ), n ),
+		cudaError_t err =
+		    pivots( n, s.dl.data(), s.d.data(), s.du.data(), out.data(), first, w, nullptr, true );
+		double e  = err == cudaSuccess ? pivots_err( s, out.data(), (double)first ) : INFINITY;
+		bool   ok = pivots_verdict( e );
+		printf( "pivots %c %9ld %6.2f %5ld %5ld %s | max rel. error %6.2f eps %s\n", prec_char<T>(),
+		        (long)n, dom, (long)w, (long)std::min<int64_t>( hyb_gtsv_cuda_pivots_part( w ), n ),
 		        shifted ? "d0+-.3" : "d0    ", e, ok ? "ok" : "WRONG" );
 	}
 }
@@ -426,13 +419,13 @@ int run_emulation( bool quick )
 {
 	printf( "# emulation of the GPU kernels on the host (no device used)\n" );
 	printf( "# mode  p nrhs         n kind    dom     m | backward error    reference\n" );
-	const int64_t ns_full[]  = { 1, 2, 3, 9, 100, 1000, 4099, 70001 };
-	const int64_t ns_quick[] = { 1, 2, 3, 9, 1000, 20011 };
-	const double  doms[]     = { 1.05, 2.0, 10.0 };
-	const int64_t rhs[]      = { 1, 3, 5 };
-	uint64_t      seed       = 1;
-	const int64_t* ns  = quick ? ns_quick : ns_full;
-	size_t         nns = quick ? sizeof ns_quick / sizeof ns_quick[0] : sizeof ns_full / sizeof ns_full[0];
+	const int64_t  ns_full[]  = { 1, 2, 3, 9, 100, 1000, 4099, 70001 };
+	const int64_t  ns_quick[] = { 1, 2, 3, 9, 1000, 20011 };
+	const double   doms[]     = { 1.05, 2.0, 10.0 };
+	const int64_t  rhs[]      = { 1, 3, 5 };
+	uint64_t       seed       = 1;
+	const int64_t* ns         = quick ? ns_quick : ns_full;
+	size_t nns = quick ? sizeof ns_quick / sizeof ns_quick[0] : sizeof ns_full / sizeof ns_full[0];
 	for ( size_t a = 0; a < nns; a++ )
 		for ( double dom : doms )
 			for ( int kind = ROW; kind <= COL; kind++ )
@@ -442,7 +435,8 @@ int run_emulation( bool quick )
 				emulate_case<float>( ns[a], nrhs, kind, dom, seed++ );
 			}
 	printf( "# pivots (hyb_?gtsv_cuda_pivots emulated), row dominant, warm = the window\n" );
-	printf( "# kind p         n    dom  warm     P first  | vs. the serial recurrence in double\n" );
+	printf(
+	    "# kind p         n    dom  warm     P first  | vs. the serial recurrence in double\n" );
 	for ( size_t a = 0; a < nns; a++ )
 		for ( double dom : { 1.05, 3.0, 10.0 } )
 		{
@@ -483,8 +477,8 @@ void run_cpu_kind( bool quick, int kind )
 	const int64_t    n = quick ? ( (int64_t)1 << 22 ) : ( (int64_t)1 << 27 );
 	HostSys<double>  s = host_make<double>( n, 1, 5, kind, 3.0 );
 	Buf<double>      dl( s.dl ), d( s.d ), b( s.b );
-	double           dm = 0;
-	int64_t          m  = window_of( s, &dm );
+	double           dm      = 0;
+	int64_t          m       = window_of( s, &dm );
 	double           best[5] = { 1e30, 1e30, 1e30, 1e30, 1e30 }, sink = 0;
 	hyb_gtsv_check_t c;
 	for ( int rep = 0; rep < 3; rep++ )
@@ -496,7 +490,8 @@ void run_cpu_kind( bool quick, int kind )
 		sink += stream24( n, dl.data(), d.data(), s.du.data() );
 		best[1] = std::min( best[1], omp_get_wtime() - t );
 		t       = omp_get_wtime();
-		hyb_dgtsv_cpu_spike( n, 1, dl.data(), d.data(), s.du.data(), b.data(), n, m, 0, HYB_GTSV_FACTORS );
+		hyb_dgtsv_cpu_spike( n, 1, dl.data(), d.data(), s.du.data(), b.data(), n, m, 0,
+		                     HYB_GTSV_FACTORS );
 		best[2] = std::min( best[2], omp_get_wtime() - t );
 		t       = omp_get_wtime();
 		stream56( n, dl.data(), d.data(), s.du.data(), b.data() );
@@ -512,7 +507,8 @@ void run_cpu_kind( bool quick, int kind )
 	double total = best[0] + best[2];
 	printf( "# part 0: CPU on this host, %d threads, n = %ld, double, %s dominant dom 3 (m = %ld, "
 	        "LAPACK pivot step %ld)\n",
-	        omp_get_max_threads(), (long)n, kind == ROW ? "row" : "column", (long)m, (long)c.pivot );
+	        omp_get_max_threads(), (long)n, kind == ROW ? "row" : "column", (long)m,
+	        (long)c.pivot );
 	printf( "#   check            %8.1f ms %6.1f GB/s (24 B/row); same-traffic loop %6.1f GB/s\n",
 	        best[0] * 1e3, 24.0 * n / best[0] / 1e9, 24.0 * n / best[1] / 1e9 );
 	printf( "#   SPIKE + factors  %8.1f ms %6.1f GB/s (56 B/row); same-traffic loop %6.1f GB/s\n",
@@ -538,8 +534,8 @@ void run_cpu_part( bool quick )
    Device runs.
    --------------------------------------------------------------------------------------- */
 template <typename T>
-cudaError_t gpu_solve( int64_t n, int64_t nrhs, const T* dl, const T* d, const T* du, T* b, int64_t m,
-                       cudaStream_t st );
+cudaError_t gpu_solve( int64_t n, int64_t nrhs, const T* dl, const T* d, const T* du, T* b,
+                       int64_t m, cudaStream_t st );
 
 template <>
 cudaError_t gpu_solve<double>( int64_t n, int64_t nrhs, const double* dl, const double* d,
@@ -594,7 +590,8 @@ double time_median( const Ctx& c, F f, T* b, const T* b0, size_t bytes, int warm
 	std::vector<float> ms;
 	for ( int r = 0; r < warm + reps; r++ )
 	{
-		if ( bytes > 0 ) CK_CUDA( cudaMemcpyAsync( b, b0, bytes, cudaMemcpyDeviceToDevice, c.stream ) );
+		if ( bytes > 0 )
+			CK_CUDA( cudaMemcpyAsync( b, b0, bytes, cudaMemcpyDeviceToDevice, c.stream ) );
 		CK_CUDA( cudaEventRecord( c.e0, c.stream ) );
 		f( b );
 		CK_CUDA( cudaEventRecord( c.e1, c.stream ) );
@@ -636,8 +633,10 @@ void device_case( const Ctx& c, int64_t n, int64_t nrhs, int kind, double dom, u
 	s.du   = Buf<T>( (size_t)n );
 	s.d    = Buf<T>( (size_t)n );
 	s.b    = Buf<T>( (size_t)( n * nrhs ) );
-	CK_CUDA( cudaMemcpyAsync( s.dl.data(), dl, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
-	CK_CUDA( cudaMemcpyAsync( s.du.data(), du, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
+	CK_CUDA(
+	    cudaMemcpyAsync( s.dl.data(), dl, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
+	CK_CUDA(
+	    cudaMemcpyAsync( s.du.data(), du, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
 	CK_CUDA( cudaMemcpyAsync( s.d.data(), d, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
 	CK_CUDA( cudaMemcpyAsync( s.b.data(), b0, nb, cudaMemcpyDeviceToHost, c.stream ) );
 	CK_CUDA( cudaStreamSynchronize( c.stream ) );
@@ -652,11 +651,12 @@ void device_case( const Ctx& c, int64_t n, int64_t nrhs, int kind, double dom, u
 	CK_CUDA( cudaMalloc( &sbuf, std::max<size_t>( sbytes, 16 ) ) );
 
 	auto ours = [&]( T* bb ) { CK_CUDA( gpu_solve<T>( n, nrhs, dl, d, du, bb, m, c.stream ) ); };
-	auto cusp = [&]( T* bb ) { CK_SPARSE( sp_solve( c.sparse, (int)n, (int)nrhs, dlc, d, duc, bb, sbuf ) ); };
+	auto cusp = [&]( T* bb )
+	{ CK_SPARSE( sp_solve( c.sparse, (int)n, (int)nrhs, dlc, d, duc, bb, sbuf ) ); };
 
 	double t_ours = 0, t_cusp = 0;
 	int    warm = timed ? 2 : 0, reps = timed ? 7 : 1;
-	t_ours      = time_median( c, ours, b, b0, nb, warm, reps );
+	t_ours = time_median( c, ours, b, b0, nb, warm, reps );
 	Buf<T> x( (size_t)( n * nrhs ) ), xs( (size_t)( n * nrhs ) );
 	CK_CUDA( cudaMemcpy( x.data(), b, nb, cudaMemcpyDeviceToHost ) );
 	t_cusp = time_median( c, cusp, b, b0, nb, warm, reps );
@@ -668,11 +668,12 @@ void device_case( const Ctx& c, int64_t n, int64_t nrhs, int kind, double dom, u
 	double br  = berr( s, ref.data() );
 	bool   ok  = verdict( be, br, unit_roundoff<T>() ) && dm >= dom;
 	if ( !( dm >= dom ) ) g_failures++;
-	double         gbs = hyb_gtsv_cuda_bytes( n, nrhs, row, m ) / ( t_ours * 1e-3 ) / 1e9;
-	printf( "%c %4ld %10ld %s %6.2f %5ld | %8.3f %8.3f | %8.0f %8.0f | %5.2fx | %6.0f | %9.2e %9.2e %9.2e %s\n",
+	double gbs = hyb_gtsv_cuda_bytes( n, nrhs, row, m ) / ( t_ours * 1e-3 ) / 1e9;
+	printf( "%c %4ld %10ld %s %6.2f %5ld | %8.3f %8.3f | %8.0f %8.0f | %5.2fx | %6.0f | %9.2e "
+	        "%9.2e %9.2e %s\n",
 	        prec_char<T>(), (long)nrhs, (long)n, kind == ROW ? "row" : "col", dom, (long)m, t_ours,
-	        t_cusp, (double)n / t_ours / 1e3, (double)n / t_cusp / 1e3, t_cusp / t_ours, gbs, be, bs,
-	        br, ok ? "ok" : "WRONG" );
+	        t_cusp, (double)n / t_ours / 1e3, (double)n / t_cusp / 1e3, t_cusp / t_ours, gbs, be,
+	        bs, br, ok ? "ok" : "WRONG" );
 	fflush( stdout );
 
 	cudaFree( sbuf );
@@ -686,8 +687,7 @@ void device_case( const Ctx& c, int64_t n, int64_t nrhs, int kind, double dom, u
 }
 
 /* Part 3: the pivots kernel on the device, dominance 3, first = d[0]. */
-template <typename T>
-void device_pivots_case( const Ctx& c, int64_t n, uint64_t seed )
+template <typename T> void device_pivots_case( const Ctx& c, int64_t n, uint64_t seed )
 {
 	const size_t row = sizeof( T );
 	T *          dl, *d, *du, *out;
@@ -703,25 +703,27 @@ void device_pivots_case( const Ctx& c, int64_t n, uint64_t seed )
 	s.dl = Buf<T>( (size_t)n );
 	s.du = Buf<T>( (size_t)n );
 	s.d  = Buf<T>( (size_t)n );
-	CK_CUDA( cudaMemcpyAsync( s.dl.data(), dl, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
-	CK_CUDA( cudaMemcpyAsync( s.du.data(), du, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
+	CK_CUDA(
+	    cudaMemcpyAsync( s.dl.data(), dl, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
+	CK_CUDA(
+	    cudaMemcpyAsync( s.du.data(), du, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
 	CK_CUDA( cudaMemcpyAsync( s.d.data(), d, (size_t)n * row, cudaMemcpyDeviceToHost, c.stream ) );
 	CK_CUDA( cudaStreamSynchronize( c.stream ) );
 	double  dm = 0;
 	int64_t w  = window_of( s, &dm );
 	if ( w < 1 ) w = HYB_GTSV_WINDOW_MAX;
-	T    first = s.d[0];
-	auto run   = [&]( T* o ) { CK_CUDA( pivots( n, dl, d, du, o, first, w, c.stream, false ) ); };
-	double ms  = time_median( c, run, out, (const T*)nullptr, 0, 2, 7 );
+	T      first = s.d[0];
+	auto   run   = [&]( T* o ) { CK_CUDA( pivots( n, dl, d, du, o, first, w, c.stream, false ) ); };
+	double ms    = time_median( c, run, out, (const T*)nullptr, 0, 2, 7 );
 	Buf<T> h( (size_t)n );
 	CK_CUDA( cudaMemcpy( h.data(), out, (size_t)n * row, cudaMemcpyDeviceToHost ) );
-	double e    = pivots_err( s, h.data(), (double)first );
-	int64_t P   = std::min<int64_t>( hyb_gtsv_cuda_pivots_part( w ), n );
-	double bytes = (double)row * ( 4.0 * (double)n + 3.0 * (double)w * (double)( ( n - 1 ) / P ) );
-	bool   ok    = pivots_verdict( e ) && dm >= 3.0;
+	double  e     = pivots_err( s, h.data(), (double)first );
+	int64_t P     = std::min<int64_t>( hyb_gtsv_cuda_pivots_part( w ), n );
+	double  bytes = (double)row * ( 4.0 * (double)n + 3.0 * (double)w * (double)( ( n - 1 ) / P ) );
+	bool    ok    = pivots_verdict( e ) && dm >= 3.0;
 	if ( !( dm >= 3.0 ) ) g_failures++;
-	printf( "%c %10ld %5ld %5ld | %8.3f %6.0f | %6.2f eps %s\n", prec_char<T>(), (long)n, (long)w, (long)P, ms,
-	        bytes / ( ms * 1e-3 ) / 1e9, e, ok ? "ok" : "WRONG" );
+	printf( "%c %10ld %5ld %5ld | %8.3f %6.0f | %6.2f eps %s\n", prec_char<T>(), (long)n, (long)w,
+	        (long)P, ms, bytes / ( ms * 1e-3 ) / 1e9, e, ok ? "ok" : "WRONG" );
 	fflush( stdout );
 	cudaFree( dl );
 	cudaFree( du );
@@ -751,7 +753,8 @@ int run_device( bool quick )
 	        (double)prop.totalGlobalMem / ( 1 << 30 ), rt, drv, spv, omp_get_max_threads() );
 	printf( "# times in ms (median of 7 after 2 warm-ups, CUDA events, data on the device); "
 	        "rates in M rows/s; GB/s = our bytes (hyb_gtsv_cuda_bytes) / our time\n" );
-	printf( "# p nrhs          n kind    dom     m |     ours   cusparse |     ours cusparse | speedup |   GB/s "
+	printf( "# p nrhs          n kind    dom     m |     ours   cusparse |     ours cusparse | "
+	        "speedup |   GB/s "
 	        "| berr ours  cusparse reference\n" );
 
 	run_cpu_part( quick );
@@ -759,8 +762,9 @@ int run_device( bool quick )
 	/* Part 1: correctness over dominance, kinds, odd sizes. */
 	printf( "# part 1: correctness (serial CPU reference)\n" );
 	const double  doms[] = { 1.05, 1.2, 2.0, 3.0, 10.0 };
-	const int64_t n1[2]  = { quick ? ( 1 << 18 ) : ( 1 << 20 ), ( quick ? ( 1 << 18 ) : ( 1 << 20 ) ) + 12345 };
-	uint64_t      seed   = 100;
+	const int64_t n1[2]  = { quick ? ( 1 << 18 ) : ( 1 << 20 ),
+		                    ( quick ? ( 1 << 18 ) : ( 1 << 20 ) ) + 12345 };
+	uint64_t seed = 100;
 	for ( int64_t n : n1 )
 		for ( double dom : doms )
 			for ( int kind = ROW; kind <= COL; kind++ )
@@ -786,9 +790,10 @@ int run_device( bool quick )
 	}
 
 	/* Part 3: the pivots kernel. */
-	printf( "# part 3: pivots kernel (hyb_?gtsv_cuda_pivots), row dominant dom 3, warm = the window, "
-	        "first = d[0]; ms per call (median of 7 after 2 warm-ups), GB/s of its bytes, max "
-	        "relative error against the serial recurrence in double (wrong above 8 eps)\n" );
+	printf(
+	    "# part 3: pivots kernel (hyb_?gtsv_cuda_pivots), row dominant dom 3, warm = the window, "
+	    "first = d[0]; ms per call (median of 7 after 2 warm-ups), GB/s of its bytes, max "
+	    "relative error against the serial recurrence in double (wrong above 8 eps)\n" );
 	printf( "# p          n  warm     P |       ms   GB/s | error\n" );
 	for ( int lg : { 21, 24 } )
 	{
@@ -831,7 +836,8 @@ int main( int argc, char** argv )
 	int ndev = 0;
 	if ( cudaGetDeviceCount( &ndev ) != cudaSuccess || ndev == 0 )
 	{
-		printf( "# no CUDA device: skipped (run with --emulate to check the kernels on the host)\n" );
+		printf(
+		    "# no CUDA device: skipped (run with --emulate to check the kernels on the host)\n" );
 		return 77;
 	}
 	return run_device( quick );

@@ -20,16 +20,15 @@
 
 static int failures;
 
-#define EXPECT( cond, ... ) \
-	do \
-	{ \
-		if ( !( cond ) ) \
-		{ \
-			failures++; \
-			printf( "FAIL %s:%d: ", __FILE__, __LINE__ ); \
-			printf( __VA_ARGS__ ); \
-			printf( "\n" ); \
-		} \
+#define EXPECT( cond, ... )                                                                        \
+	do {                                                                                           \
+		if ( !( cond ) )                                                                           \
+		{                                                                                          \
+			failures++;                                                                            \
+			printf( "FAIL %s:%d: ", __FILE__, __LINE__ );                                          \
+			printf( __VA_ARGS__ );                                                                 \
+			printf( "\n" );                                                                        \
+		}                                                                                          \
 	} while ( 0 )
 
 static int threads_now( void )
@@ -55,11 +54,12 @@ int main( int argc, char** argv )
 		return 77;
 	}
 	int t_init = threads_now();
-	printf( "device: %s; threads: %d at start, %d after the device's init\n", hyb_devices_info( 0 )->name, t0,
-	        t_init );
+	printf( "device: %s; threads: %d at start, %d after the device's init\n",
+	        hyb_devices_info( 0 )->name, t0, t_init );
 
 	for ( int k = 0; k < hyb_kernel_count(); k++ )
-		EXPECT( hyb_devices_kernel_supported( k ), "kernel %s has no CUDA launcher", hyb_kernel_def( k )->name );
+		EXPECT( hyb_devices_kernel_supported( k ), "kernel %s has no CUDA launcher",
+		        hyb_kernel_def( k )->name );
 
 	hyb_dev_t* d = NULL;
 	EXPECT( hyb_dev_acquire( 0, &d ) == HYB_OK, "acquire" );
@@ -68,7 +68,8 @@ int main( int argc, char** argv )
 	size_t    bytes = (size_t)8 * n * n * sizeof( double );
 	void*     dev   = NULL;
 	EXPECT( hyb_dev_workspace( d, bytes, &dev ) == HYB_OK, "workspace" );
-	double *A = malloc( bytes / 8 ), *B = malloc( bytes / 8 ), *C = malloc( bytes / 8 ), *R = malloc( bytes / 8 );
+	double *A = malloc( bytes / 8 ), *B = malloc( bytes / 8 ), *C = malloc( bytes / 8 ),
+	       *R = malloc( bytes / 8 );
 	if ( dev == NULL || !A || !B || !C || !R ) return 1;
 	for ( int i = 0; i < n * n; i++ ) A[i] = sin( i ), B[i] = cos( 0.5 * i );
 	double* g = dev; /* A at 0, B at n^2, C at 2 n^2, a copy of A at 3 n^2, a pad at 4 n^2 */
@@ -77,8 +78,10 @@ int main( int argc, char** argv )
 	/* Uploads on stream 3, a memset on 7, a 2-D device copy on 5 after both, the product
 	   on stream 4 (cuBLAS bound to it), the downloads on 6 after the copy and the product. */
 	hyb_devent_t *up = NULL, *cleared = NULL, *moved = NULL, *done = NULL;
-	EXPECT( hyb_dev_event_create( d, &up ) == HYB_OK && hyb_dev_event_create( d, &cleared ) == HYB_OK &&
-	            hyb_dev_event_create( d, &moved ) == HYB_OK && hyb_dev_event_create( d, &done ) == HYB_OK,
+	EXPECT( hyb_dev_event_create( d, &up ) == HYB_OK &&
+	            hyb_dev_event_create( d, &cleared ) == HYB_OK &&
+	            hyb_dev_event_create( d, &moved ) == HYB_OK &&
+	            hyb_dev_event_create( d, &done ) == HYB_OK,
 	        "events" );
 	EXPECT( hyb_dev_h2d( d, 3, g, m * 8, A, m * 8, m * 8, 1 ) == HYB_OK, "h2d A" );
 	EXPECT( hyb_dev_h2d( d, 3, g + m, m * 8, B, m * 8, m * 8, 1 ) == HYB_OK, "h2d B" );
@@ -86,15 +89,17 @@ int main( int argc, char** argv )
 	EXPECT( hyb_dev_memset( d, 7, g + 3 * m, 0, 2 * m * 8 ) == HYB_OK, "memset" );
 	EXPECT( hyb_dev_record( d, 7, cleared ) == HYB_OK, "record" );
 	EXPECT( hyb_dev_wait( d, 5, up ) == HYB_OK && hyb_dev_wait( d, 5, cleared ) == HYB_OK, "wait" );
-	EXPECT( hyb_dev_d2d( d, 5, g + 3 * m, (size_t)n * 8, g, (size_t)n * 8, (size_t)( n / 2 ) * 8, (size_t)n ) ==
-	            HYB_OK,
+	EXPECT( hyb_dev_d2d( d, 5, g + 3 * m, (size_t)n * 8, g, (size_t)n * 8, (size_t)( n / 2 ) * 8,
+	                     (size_t)n ) == HYB_OK,
 	        "d2d" );
 	EXPECT( hyb_dev_record( d, 5, moved ) == HYB_OK, "record" );
 	double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
 	EXPECT( hyb_dev_wait( d, 4, up ) == HYB_OK, "wait" );
-	EXPECT( hyb_dev_gemm( d, 4, HYB_PREC_D, 'N', 'N', n, n, n, one, g, n, g + m, n, zero, g + 2 * m, n ) == HYB_OK,
+	EXPECT( hyb_dev_gemm( d, 4, HYB_PREC_D, 'N', 'N', n, n, n, one, g, n, g + m, n, zero, g + 2 * m,
+	                      n ) == HYB_OK,
 	        "gemm on stream 4" );
-	EXPECT( hyb_dev_vadd( d, 4, HYB_PREC_D, (int64_t)m, g, g + 2 * m ) == HYB_OK, "vadd" ); /* C += A */
+	EXPECT( hyb_dev_vadd( d, 4, HYB_PREC_D, (int64_t)m, g, g + 2 * m ) == HYB_OK,
+	        "vadd" ); /* C += A */
 	EXPECT( hyb_dev_record( d, 4, done ) == HYB_OK, "record" );
 	EXPECT( hyb_dev_wait( d, 6, done ) == HYB_OK && hyb_dev_wait( d, 6, moved ) == HYB_OK, "wait" );
 	EXPECT( hyb_dev_d2h( d, 6, C, m * 8, g + 2 * m, m * 8, m * 8, 1 ) == HYB_OK, "d2h C" );
@@ -121,15 +126,18 @@ int main( int argc, char** argv )
 	/* Attributes: spmv.ell names its kernel, l3.gemm (cuBLAS) none. */
 	hyb_kernel_attr_t a;
 	st = hyb_dev_kernel_attr( d, hyb_kernel_find( "spmv.ell" ), 256, 0, &a );
-	printf( "spmv.ell at 256 threads: %s, %d registers, %zu B local, %d blocks/SM, occupancy %.2f\n",
-	        hyb_status_string( st ), a.regs_per_thread, a.local_bytes, a.blocks_per_sm, a.occupancy );
+	printf(
+	    "spmv.ell at 256 threads: %s, %d registers, %zu B local, %d blocks/SM, occupancy %.2f\n",
+	    hyb_status_string( st ), a.regs_per_thread, a.local_bytes, a.blocks_per_sm, a.occupancy );
 	if ( sim )
-		EXPECT( st == HYB_E_NOT_SUPPORTED && a.regs_per_thread == 0, "the simulated device has no attributes" );
+		EXPECT( st == HYB_E_NOT_SUPPORTED && a.regs_per_thread == 0,
+		        "the simulated device has no attributes" );
 	else
-		EXPECT( st == HYB_OK && a.regs_per_thread > 0 && a.max_threads_per_block >= 256 && a.blocks_per_sm >= 1 &&
-		            a.occupancy > 0 && a.occupancy <= 1,
+		EXPECT( st == HYB_OK && a.regs_per_thread > 0 && a.max_threads_per_block >= 256 &&
+		            a.blocks_per_sm >= 1 && a.occupancy > 0 && a.occupancy <= 1,
 		        "spmv.ell attributes" );
-	EXPECT( hyb_dev_kernel_attr( d, hyb_kernel_find( "l3.gemm" ), 256, 0, &a ) == HYB_E_NOT_SUPPORTED,
+	EXPECT( hyb_dev_kernel_attr( d, hyb_kernel_find( "l3.gemm" ), 256, 0, &a ) ==
+	            HYB_E_NOT_SUPPORTED,
 	        "l3.gemm has no attributes" );
 	int t_used = threads_now();
 

@@ -40,7 +40,6 @@ namespace
 
 int g_fail = 0;
 
-
 /* ------------------------------------------------------------------ device operations */
 
 struct Dev
@@ -52,7 +51,8 @@ void* dev_alloc( void* ctx, size_t bytes, int host )
 {
 	(void)ctx;
 	void* p = nullptr;
-	if ( ( host ? cudaMallocHost( &p, bytes ? bytes : 1 ) : cudaMalloc( &p, bytes ? bytes : 1 ) ) != cudaSuccess )
+	if ( ( host ? cudaMallocHost( &p, bytes ? bytes : 1 ) : cudaMalloc( &p, bytes ? bytes : 1 ) ) !=
+	     cudaSuccess )
 		return nullptr;
 	return p;
 }
@@ -77,7 +77,9 @@ hyb_status_t dev_copy( void* ctx, int stream, void* dst, const void* src, size_t
 		std::memmove( dst, src, bytes );
 		return HYB_OK;
 	}
-	return cudaMemcpyAsync( dst, src, bytes, cudaMemcpyDefault, d->stream ) == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
+	return cudaMemcpyAsync( dst, src, bytes, cudaMemcpyDefault, d->stream ) == cudaSuccess
+	           ? HYB_OK
+	           : HYB_E_DEVICE;
 }
 
 hyb_status_t dev_compute( void* ctx, int stream, int32_t kind, const hyb_stencil_args_t* a )
@@ -88,24 +90,30 @@ hyb_status_t dev_compute( void* ctx, int stream, int32_t kind, const hyb_stencil
 	env.stream = static_cast<Dev*>( ctx )->stream;
 	switch ( kind )
 	{
-	case HYB_STENCIL_ACOUSTIC: return hyb_stencil_acoustic_cuda( &env, a );
-	case HYB_STENCIL_HIMENO: return hyb_stencil_himeno_cuda( &env, a );
-	case HYB_STENCIL_LAPLACE: return hyb_stencil_laplace_cuda( &env, a );
-	case HYB_STENCIL_STAR: return hyb_stencil_star_cuda( &env, a );
-	default: return HYB_E_INVALID;
+	case HYB_STENCIL_ACOUSTIC:
+		return hyb_stencil_acoustic_cuda( &env, a );
+	case HYB_STENCIL_HIMENO:
+		return hyb_stencil_himeno_cuda( &env, a );
+	case HYB_STENCIL_LAPLACE:
+		return hyb_stencil_laplace_cuda( &env, a );
+	case HYB_STENCIL_STAR:
+		return hyb_stencil_star_cuda( &env, a );
+	default:
+		return HYB_E_INVALID;
 	}
 }
 
 hyb_status_t dev_finish( void* ctx )
 {
-	return cudaStreamSynchronize( static_cast<Dev*>( ctx )->stream ) == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
+	return cudaStreamSynchronize( static_cast<Dev*>( ctx )->stream ) == cudaSuccess ? HYB_OK
+	                                                                                : HYB_E_DEVICE;
 }
 
 /* ------------------------------------------------------------------ problems */
 
 struct Prob
 {
-	hyb_stencil_prob_t p;
+	hyb_stencil_prob_t             p;
 	std::vector<std::vector<char>> mem;
 };
 
@@ -164,24 +172,30 @@ int points( const hyb_stencil_prob_t& p )
 {
 	switch ( p.kind )
 	{
-	case HYB_STENCIL_ACOUSTIC: return 25;
-	case HYB_STENCIL_HIMENO: return 19;
-	case HYB_STENCIL_LAPLACE: return 5;
-	default: return 2 * ( p.dims ) * p.radius + 1;
+	case HYB_STENCIL_ACOUSTIC:
+		return 25;
+	case HYB_STENCIL_HIMENO:
+		return 19;
+	case HYB_STENCIL_LAPLACE:
+		return 5;
+	default:
+		return 2 * ( p.dims ) * p.radius + 1;
 	}
 }
 
 /* Run schedule `in` on the device for a copy of `init`; the residual too. */
-bool run_device( const Prob& init, const hyb_stencil_sched_in_t& in, Dev& dev, Prob& out, double* gosa )
+bool run_device( const Prob& init, const hyb_stencil_sched_in_t& in, Dev& dev, Prob& out,
+                 double* gosa )
 {
 	clone( init, out );
 	hyb_stencil_sched_t s;
 	if ( hyb_stencil_sched_build( &in, &s ) != HYB_OK ) return false;
-	const hyb_stencil_exec_ops_t ops = { &dev, dev_alloc, dev_release, dev_copy, dev_compute, dev_finish };
+	const hyb_stencil_exec_ops_t ops = { &dev,     dev_alloc,   dev_release,
+		                                 dev_copy, dev_compute, dev_finish };
 	hyb_stencil_exec_t           ex;
-	bool ok = hyb_stencil_exec_init( &ex, &ops, &out.p, &s ) == HYB_OK;
-	ok      = ok && hyb_stencil_exec_run( &ex, &s, nullptr, -1, nullptr ) == HYB_OK;
-	ok      = ok && hyb_stencil_exec_residual( &ex, gosa ) == HYB_OK;
+	bool                         ok = hyb_stencil_exec_init( &ex, &ops, &out.p, &s ) == HYB_OK;
+	ok = ok && hyb_stencil_exec_run( &ex, &s, nullptr, -1, nullptr ) == HYB_OK;
+	ok = ok && hyb_stencil_exec_residual( &ex, gosa ) == HYB_OK;
 	hyb_stencil_exec_free( &ex );
 	hyb_stencil_sched_free( &s );
 	return ok;
@@ -211,12 +225,14 @@ void check_case( const Case& c, int32_t elem, int64_t T, Dev& dev )
 		return;
 	}
 	/* (scheme, d, k): in core in pieces, then out of core. */
-	const int32_t plans[][3] = { { HYB_STENCIL_SCH_IN_CORE, 4, 1 }, { HYB_STENCIL_SCH_COPY, 3, 2 },
-		                         { HYB_STENCIL_SCH_DIRECT, 3, 3 },  { HYB_STENCIL_SCH_SHARED, 4, 2 },
-		                         { HYB_STENCIL_SCH_SHARED, 2, 3 },  { HYB_STENCIL_SCH_SHARED, 1, 5 } };
-	const double eps = elem == HYB_STENCIL_F64 ? 0x1.0p-53 : 0x1.0p-24;
-	double       cmax = 0.0;
-	const int64_t n   = c.nx * c.ny * c.nz;
+	const int32_t plans[][3] = {
+		{ HYB_STENCIL_SCH_IN_CORE, 4, 1 }, { HYB_STENCIL_SCH_COPY, 3, 2 },
+		{ HYB_STENCIL_SCH_DIRECT, 3, 3 },  { HYB_STENCIL_SCH_SHARED, 4, 2 },
+		{ HYB_STENCIL_SCH_SHARED, 2, 3 },  { HYB_STENCIL_SCH_SHARED, 1, 5 }
+	};
+	const double  eps  = elem == HYB_STENCIL_F64 ? 0x1.0p-53 : 0x1.0p-24;
+	double        cmax = 0.0;
+	const int64_t n    = c.nx * c.ny * c.nz;
 	for ( int f = 0; f < nresult( ref.p ); f++ )
 		for ( int64_t i = 0; i < n; i++ ) cmax = std::fmax( cmax, std::fabs( at( ref.p, f, i ) ) );
 	const double tol = 8.0 * (double)T * points( ref.p ) * eps * cmax;
@@ -240,13 +256,15 @@ void check_case( const Case& c, int32_t elem, int64_t T, Dev& dev )
 		double g = 0.0;
 		if ( !run_device( init, in, dev, got, &g ) )
 		{
-			std::printf( "FAIL %-22s %s scheme %d d %d k %d: device run\n", c.name, elem ? "d" : "s", pl[0], pl[1], pl[2] );
+			std::printf( "FAIL %-22s %s scheme %d d %d k %d: device run\n", c.name,
+			             elem ? "d" : "s", pl[0], pl[1], pl[2] );
 			g_fail = 1;
 			continue;
 		}
 		double err = 0.0;
 		for ( int f = 0; f < nresult( ref.p ); f++ )
-			for ( int64_t i = 0; i < n; i++ ) err = std::fmax( err, std::fabs( at( got.p, f, i ) - at( ref.p, f, i ) ) );
+			for ( int64_t i = 0; i < n; i++ )
+				err = std::fmax( err, std::fabs( at( got.p, f, i ) - at( ref.p, f, i ) ) );
 		bool same = true;
 		if ( !have_first )
 		{
@@ -263,11 +281,13 @@ void check_case( const Case& c, int32_t elem, int64_t T, Dev& dev )
 		if ( c.kind == HYB_STENCIL_HIMENO )
 		{
 			const double dss = err + 2.0 * points( ref.p ) * eps * cmax;
-			gtol = 2.0 * 2.0 * dss * std::sqrt( (double)n * gref ) + 4.0 * (double)n * 0x1.0p-53 * gref;
+			gtol             = 2.0 * 2.0 * dss * std::sqrt( (double)n * gref ) +
+			       4.0 * (double)n * 0x1.0p-53 * gref;
 		}
 		const bool ok = same && err <= tol && std::fabs( g - gref ) <= gtol;
-		std::printf( "%s %-22s %s %-8s d %d k %d T %lld: max err %.3g (tol %.3g)%s", ok ? "ok  " : "FAIL", c.name,
-		             elem ? "d" : "s", hyb_stencil_scheme_name( pl[0] ), pl[1], pl[2], (long long)T, err, tol,
+		std::printf( "%s %-22s %s %-8s d %d k %d T %lld: max err %.3g (tol %.3g)%s",
+		             ok ? "ok  " : "FAIL", c.name, elem ? "d" : "s",
+		             hyb_stencil_scheme_name( pl[0] ), pl[1], pl[2], (long long)T, err, tol,
 		             same ? "" : " NOT bit-identical to the first scheme" );
 		if ( c.kind == HYB_STENCIL_HIMENO )
 			std::printf( ", gosa %.9g vs CPU %.9g (tol %.3g)", g, gref, gtol );
@@ -293,10 +313,10 @@ void check_rejects( Dev& dev )
 	float* d                       = nullptr;
 	CK_CUDA( cudaMalloc( &d, 4 * 8000 * sizeof( float ) ) );
 	a.cur = d, a.prev = d + 8000, a.next = d + 16000, a.vel = d + 24000;
-	const bool r1 = hyb_stencil_acoustic_cuda( &env, &a ) == HYB_E_INVALID;
-	a.box.z1      = 20;
-	a.box.radius  = 2;
-	const bool r2 = hyb_stencil_acoustic_cuda( &env, &a ) == HYB_E_INVALID;
+	const bool r1                = hyb_stencil_acoustic_cuda( &env, &a ) == HYB_E_INVALID;
+	a.box.z1                     = 20;
+	a.box.radius                 = 2;
+	const bool                r2 = hyb_stencil_acoustic_cuda( &env, &a ) == HYB_E_INVALID;
 	hyb_stencil_himeno_args_t h;
 	std::memset( &h, 0, sizeof h );
 	const bool r3 = hyb_stencil_himeno_cuda( &env, &h ) == HYB_E_INVALID;
@@ -310,14 +330,14 @@ void check_rejects( Dev& dev )
 
 /* ------------------------------------------------------------------ timing */
 
-void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int64_t ny, int64_t nz, int32_t r,
-                  double elems_per_point, Dev& dev )
+void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int64_t ny, int64_t nz,
+                  int32_t r, double elems_per_point, Dev& dev )
 {
 	Prob q;
 	make( q, kind, elem, nx, ny, nz, r );
 	hyb_stencil_roles_t roles;
 	hyb_stencil_roles( kind, &roles );
-	const size_t bytes = q.mem[0].size();
+	const size_t       bytes = q.mem[0].size();
 	std::vector<void*> f( q.p.nfields );
 	for ( int i = 0; i < q.p.nfields; i++ )
 	{
@@ -328,8 +348,8 @@ void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int6
 	for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = f[roles.coef[c]];
 	const hyb_stencil_box_t box = hyb_stencil_prob_box( &q.p, 0, q.p.nz, 0, q.p.nz );
 	hyb_stencil_args_t      a;
-	hyb_stencil_prob_args( &q.p, &box, f[roles.state[roles.inputs - 1]], f[roles.state[0]], f[roles.state[roles.inputs]],
-	                       coef, &a );
+	hyb_stencil_prob_args( &q.p, &box, f[roles.state[roles.inputs - 1]], f[roles.state[0]],
+	                       f[roles.state[roles.inputs]], coef, &a );
 	cudaEvent_t e0, e1;
 	CK_CUDA( cudaEventCreate( &e0 ) );
 	CK_CUDA( cudaEventCreate( &e1 ) );
@@ -343,9 +363,12 @@ void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int6
 	CK_CUDA( cudaEventElapsedTime( &ms, e0, e1 ) );
 	const double s   = ms * 1e-3 / reps;
 	const double pts = (double)( nx * ny * nz );
-	std::printf( "time %-12s %s %5lld x %5lld x %5lld: %8.3f ms/step, %7.2f Gpoints/s, %7.1f GB/s at %.2f elements/point\n",
-	             name, elem ? "d" : "s", (long long)nx, (long long)ny, (long long)nz, s * 1e3, pts / s * 1e-9,
-	             pts * elems_per_point * (double)hyb_stencil_elem_bytes( elem ) / s * 1e-9, elems_per_point );
+	std::printf( "time %-12s %s %5lld x %5lld x %5lld: %8.3f ms/step, %7.2f Gpoints/s, %7.1f GB/s "
+	             "at %.2f elements/point\n",
+	             name, elem ? "d" : "s", (long long)nx, (long long)ny, (long long)nz, s * 1e3,
+	             pts / s * 1e-9,
+	             pts * elems_per_point * (double)hyb_stencil_elem_bytes( elem ) / s * 1e-9,
+	             elems_per_point );
 	for ( void* p : f ) CK_CUDA( cudaFree( p ) );
 	CK_CUDA( cudaEventDestroy( e0 ) );
 	CK_CUDA( cudaEventDestroy( e1 ) );
@@ -389,11 +412,16 @@ int main( int argc, char** argv )
 
 	if ( !quick )
 	{
-		time_kernel( "acoustic", HYB_STENCIL_ACOUSTIC, HYB_STENCIL_F32, 512, 512, 512, 4, HYB_STENCIL_DEV_ELEMS_ACOUSTIC, dev );
-		time_kernel( "acoustic", HYB_STENCIL_ACOUSTIC, HYB_STENCIL_F64, 512, 512, 256, 4, HYB_STENCIL_DEV_ELEMS_ACOUSTIC, dev );
-		time_kernel( "himeno", HYB_STENCIL_HIMENO, HYB_STENCIL_F32, 513, 257, 257, 1, HYB_STENCIL_DEV_ELEMS_HIMENO, dev );
-		time_kernel( "laplace", HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 16384, 1, 8192, 1, HYB_STENCIL_DEV_ELEMS_GRID, dev );
-		time_kernel( "star-r4", HYB_STENCIL_STAR, HYB_STENCIL_F32, 512, 512, 512, 4, HYB_STENCIL_DEV_ELEMS_GRID, dev );
+		time_kernel( "acoustic", HYB_STENCIL_ACOUSTIC, HYB_STENCIL_F32, 512, 512, 512, 4,
+		             HYB_STENCIL_DEV_ELEMS_ACOUSTIC, dev );
+		time_kernel( "acoustic", HYB_STENCIL_ACOUSTIC, HYB_STENCIL_F64, 512, 512, 256, 4,
+		             HYB_STENCIL_DEV_ELEMS_ACOUSTIC, dev );
+		time_kernel( "himeno", HYB_STENCIL_HIMENO, HYB_STENCIL_F32, 513, 257, 257, 1,
+		             HYB_STENCIL_DEV_ELEMS_HIMENO, dev );
+		time_kernel( "laplace", HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 16384, 1, 8192, 1,
+		             HYB_STENCIL_DEV_ELEMS_GRID, dev );
+		time_kernel( "star-r4", HYB_STENCIL_STAR, HYB_STENCIL_F32, 512, 512, 512, 4,
+		             HYB_STENCIL_DEV_ELEMS_GRID, dev );
 	}
 	CK_CUDA( cudaStreamDestroy( dev.stream ) );
 	std::printf( "%s\n", g_fail ? "FAILED" : "PASSED" );

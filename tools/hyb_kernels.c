@@ -37,7 +37,8 @@ int main( int argc, char** argv )
 			expect = argv[++i];
 		else
 		{
-			fprintf( stderr, "usage: %s [--plugin PATH] [--check] [--expect NAME,NAME...]\n", argv[0] );
+			fprintf( stderr, "usage: %s [--plugin PATH] [--check] [--expect NAME,NAME...]\n",
+			         argv[0] );
 			return 2;
 		}
 	}
@@ -55,7 +56,8 @@ int main( int argc, char** argv )
 		cuda                      = entry ? entry( HYB_DEVICE_ABI ) : NULL;
 		if ( cuda == NULL || cuda->kernel_name == NULL )
 		{
-			fprintf( stderr, "hyb-kernels: %s is not a plugin of ABI %u\n", plugin, HYB_DEVICE_ABI );
+			fprintf( stderr, "hyb-kernels: %s is not a plugin of ABI %u\n", plugin,
+			         HYB_DEVICE_ABI );
 			return 2;
 		}
 	}
@@ -63,20 +65,25 @@ int main( int argc, char** argv )
 	printf( "%-24s %-12s %s\n", "kernel", "sim", plugin ? cuda->name : "" );
 	for ( int k = 0; k < hyb_kernel_count(); k++ )
 	{
-		const hyb_kernel_def_t* d      = hyb_kernel_def( k );
-		int                     on_sim = hyb_has( sim, d->name ), on_dev = cuda ? hyb_has( cuda, d->name ) : 1;
+		const hyb_kernel_def_t* d = hyb_kernel_def( k );
+		int on_sim = hyb_has( sim, d->name ), on_dev = cuda ? hyb_has( cuda, d->name ) : 1;
 		missing += !on_sim + !on_dev;
-		printf( "%-24s %-12s %s\n", d->name, on_sim ? "yes" : "MISSING", !cuda ? "" : on_dev ? "yes" : "MISSING" );
+		printf( "%-24s %-12s %s\n", d->name, on_sim ? "yes" : "MISSING",
+		        !cuda    ? ""
+		        : on_dev ? "yes"
+		                 : "MISSING" );
 	}
 	/* The plugin's launchers that no registered kernel names are never used: say so. */
 	for ( int i = 0; cuda && cuda->kernel_name( i ); i++ )
 		if ( hyb_kernel_find( cuda->kernel_name( i ) ) == HYB_KERNEL_NONE )
-			printf( "%-24s %-12s unused (no kernel of that name is registered)\n", cuda->kernel_name( i ), "-" );
+			printf( "%-24s %-12s unused (no kernel of that name is registered)\n",
+			        cuda->kernel_name( i ), "-" );
 	for ( const char* e = expect; *e; )
 	{
 		size_t len = strcspn( e, "," );
 		char   name[64];
-		snprintf( name, sizeof name, "%.*s", (int)( len < sizeof name ? len : sizeof name - 1 ), e );
+		snprintf( name, sizeof name, "%.*s", (int)( len < sizeof name ? len : sizeof name - 1 ),
+		          e );
 		if ( hyb_kernel_find( name ) == HYB_KERNEL_NONE )
 		{
 			printf( "%-24s not registered\n", name );

@@ -35,8 +35,8 @@ static int hyb_cost_thp_possible( void )
 {
 	FILE* f = fopen( "/sys/kernel/mm/transparent_hugepage/enabled", "r" );
 	if ( !f ) return 0;
-	char line[128] = "";
-	char* ok       = fgets( line, sizeof line, f );
+	char  line[128] = "";
+	char* ok        = fgets( line, sizeof line, f );
 	fclose( f );
 	return ok && ( strstr( line, "[always]" ) || strstr( line, "[madvise]" ) );
 }
@@ -46,11 +46,11 @@ static int hyb_cost_thp_possible( void )
 static unsigned char* hyb_cost_region( size_t n, int huge, double* thp_frac )
 {
 	long           before = hyb_cost_thp_kb();
-	unsigned char* raw    = mmap( NULL, n + HYB_COST_HUGE, PROT_READ | PROT_WRITE,
-	                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	unsigned char* raw =
+	    mmap( NULL, n + HYB_COST_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 	if ( raw == MAP_FAILED ) return NULL;
-	uintptr_t      a    = ( (uintptr_t)raw + HYB_COST_HUGE - 1 ) & ~( (uintptr_t)HYB_COST_HUGE - 1 );
-	unsigned char* p    = (unsigned char*)a;
+	uintptr_t      a = ( (uintptr_t)raw + HYB_COST_HUGE - 1 ) & ~( (uintptr_t)HYB_COST_HUGE - 1 );
+	unsigned char* p = (unsigned char*)a;
 	size_t         head = (size_t)( p - raw );
 	if ( head ) munmap( raw, head );
 	if ( HYB_COST_HUGE - head ) munmap( p + n, HYB_COST_HUGE - head );
@@ -114,7 +114,7 @@ static void hyb_cost_row( hyb_residency_mech_t m, unsigned char* p, size_t n, in
 	base     = hyb_cost_touch( p, n ); /* untracked: the baseline for write faults */
 	double t = hyb_now();
 	if ( hyb_residency_watch_create( m, &r, 1, &w ) != HYB_OK ) return;
-	arm = hyb_now() - t;
+	arm              = hyb_now() - t;
 	const char* name = m == HYB_RESIDENCY_MECH_UFFD
 	                       ? ( hyb_residency_uffd_full_scan( -1 ) ? "uffd/full" : "uffd/fast" )
 	                       : hyb_residency_mech_name( m );
@@ -127,19 +127,19 @@ static void hyb_cost_row( hyb_residency_mech_t m, unsigned char* p, size_t n, in
 	}
 	t = hyb_now();
 	hyb_residency_watch_rearm( w ); /* nothing written: the steady-state arm */
-	arm2 = hyb_now() - t;
+	arm2    = hyb_now() - t;
 	int bad = 0;
 	for ( int k = 0; k < reps; k++ )
 	{
-		t        = hyb_now();
-		bad     += hyb_residency_watch_changed( w );
+		t = hyb_now();
+		bad += hyb_residency_watch_changed( w );
 		check[k] = hyb_now() - t;
 	}
 	for ( int k = 0; k < reps; k++ )
 	{
 		p[(size_t)( k + 1 ) * 7919 * 4096 % n] ^= 1;
-		t        = hyb_now();
-		bad     += !hyb_residency_watch_changed( w );
+		t = hyb_now();
+		bad += !hyb_residency_watch_changed( w );
 		dirty[k] = hyb_now() - t;
 		t        = hyb_now();
 		hyb_residency_watch_rearm( w );
@@ -148,11 +148,12 @@ static void hyb_cost_row( hyb_residency_mech_t m, unsigned char* p, size_t n, in
 	touch = hyb_cost_touch( p, n ); /* every page write-protected: one fault each */
 	hyb_residency_watch_destroy( w );
 	char faults[32] = "-"; /* hashing protects nothing */
-	if ( m != HYB_RESIDENCY_MECH_HASH ) snprintf( faults, sizeof faults, "%.1f", 1e3 * ( touch - base ) / gib );
+	if ( m != HYB_RESIDENCY_MECH_HASH )
+		snprintf( faults, sizeof faults, "%.1f", 1e3 * ( touch - base ) / gib );
 	printf( "%-10s %-5s %5.0f%% %10.2f %10.2f %10.3f %10.3f %10.2f %10s%s\n", name, pages,
-	        100.0 * thp_frac, 1e3 * arm / gib, 1e3 * arm2 / gib, 1e3 * hyb_cost_median( check, reps ) / gib,
-	        1e3 * hyb_cost_median( dirty, reps ) / gib, 1e3 * hyb_cost_median( rearm, reps ) / gib, faults,
-	        bad ? "  WRONG ANSWERS" : "" );
+	        100.0 * thp_frac, 1e3 * arm / gib, 1e3 * arm2 / gib,
+	        1e3 * hyb_cost_median( check, reps ) / gib, 1e3 * hyb_cost_median( dirty, reps ) / gib,
+	        1e3 * hyb_cost_median( rearm, reps ) / gib, faults, bad ? "  WRONG ANSWERS" : "" );
 }
 
 int main( int argc, char** argv )
@@ -191,20 +192,25 @@ int main( int argc, char** argv )
 		if ( fscanf( la, "%lf", &load ) != 1 ) load = -1;
 		fclose( la );
 	}
-	printf( "# hyb_residency_cost: %zu MiB region, median of %d, kernel %s %s, %ld CPUs, load %.1f, "
-	        "uid %d, %s\n",
-	        n >> 20, reps, u.sysname, u.release, sysconf( _SC_NPROCESSORS_ONLN ), load, (int)getuid(), date );
-	printf( "# ms per GiB. arm: first arm of a freshly written region; rearm0: re-arm with nothing\n"
-	        "# written; check: unchanged; check1: one page written; rearm1: re-arm after it;\n"
-	        "# faults: extra cost of writing every page once after arming (the program pays it)\n" );
+	printf(
+	    "# hyb_residency_cost: %zu MiB region, median of %d, kernel %s %s, %ld CPUs, load %.1f, "
+	    "uid %d, %s\n",
+	    n >> 20, reps, u.sysname, u.release, sysconf( _SC_NPROCESSORS_ONLN ), load, (int)getuid(),
+	    date );
+	printf(
+	    "# ms per GiB. arm: first arm of a freshly written region; rearm0: re-arm with nothing\n"
+	    "# written; check: unchanged; check1: one page written; rearm1: re-arm after it;\n"
+	    "# faults: extra cost of writing every page once after arming (the program pays it)\n" );
 	printf( "%-10s %-5s %6s %10s %10s %10s %10s %10s %10s\n", "mechanism", "pages", "thp", "arm",
 	        "rearm0", "check", "check1", "rearm1", "faults" );
 	/* uffd-wp twice: the fast scan, then the full walk. */
-	const hyb_residency_mech_t mechs[] = { HYB_RESIDENCY_MECH_UFFD, HYB_RESIDENCY_MECH_UFFD,
-		                                   HYB_RESIDENCY_MECH_SOFTDIRTY, HYB_RESIDENCY_MECH_HASH };
-	int probed_full = hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ) ? hyb_residency_uffd_full_scan( -1 ) : 0;
+	const hyb_residency_mech_t mechs[]     = { HYB_RESIDENCY_MECH_UFFD, HYB_RESIDENCY_MECH_UFFD,
+		                                       HYB_RESIDENCY_MECH_SOFTDIRTY, HYB_RESIDENCY_MECH_HASH };
+	int                        probed_full = hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD )
+	                                             ? hyb_residency_uffd_full_scan( -1 )
+	                                             : 0;
 	printf( "# uffd-wp scan chosen by the probe: %s\n", probed_full ? "full" : "fast" );
-	int                        thp     = hyb_cost_thp_possible();
+	int thp = hyb_cost_thp_possible();
 	for ( int huge = 0; huge <= 1; huge++ )
 	{
 		if ( huge && !thp )
@@ -235,7 +241,8 @@ int main( int argc, char** argv )
 				for ( int i = 0; i < reps && i < 64; i++ ) rd[i] = hyb_cost_read( p, n );
 				printf( "%-10s %-5s %5.0f%% %10s %10s %10.2f   (one thread reading every byte)\n",
 				        "read", huge ? "thp" : "4k", 100.0 * frac, "", "",
-				        1e3 * hyb_cost_median( rd, reps < 64 ? reps : 64 ) / ( (double)n / (double)( (size_t)1 << 30 ) ) );
+				        1e3 * hyb_cost_median( rd, reps < 64 ? reps : 64 ) /
+				            ( (double)n / (double)( (size_t)1 << 30 ) ) );
 			}
 			munmap( p, n );
 		}

@@ -41,28 +41,28 @@ typedef struct
 } hyb_gen_info_t;
 
 /* Table entry of a matrix (NULL for an unknown id). Thread-safe. */
-const hyb_gen_info_t* hyb_spmv_gen_info(hyb_gen_id_t id);
+const hyb_gen_info_t* hyb_spmv_gen_info( hyb_gen_id_t id );
 
 /* Id of a short name, or -1. Thread-safe. */
-int hyb_spmv_gen_lookup(const char* name);
+int hyb_spmv_gen_lookup( const char* name );
 
 /* Size of matrix id at a size scale (0 < scale <= 1; 1 = Table 1 or 200^3). Rows scale
    linearly (at least 64; stencil: the grid edge by the cube root), the mean row length is
    kept (at most half the rows) and the maximum row length too (at most the rows).
    Returns HYB_E_INVALID. */
-hyb_status_t hyb_spmv_gen_size(hyb_gen_id_t id, double scale, int64_t* rows, int64_t* nnz,
-                               int64_t* max_len);
+hyb_status_t hyb_spmv_gen_size( hyb_gen_id_t id, double scale, int64_t* rows, int64_t* nnz,
+                                int64_t* max_len );
 
 /* Generate matrix id at the given scale into caller arrays, as CSR: ia (rows + 1), ja and
    val (nnz, of precision prec: S or D), indices with the given base (0 or 1). Rows are in
    order and columns ascending and distinct inside a row; values uniform in [-1, 1).
    The same (id, scale, seed) gives the same matrix whatever nthreads (0 = OpenMP default).
    Exactly the sizes of hyb_spmv_gen_size. Returns HYB_E_INVALID, HYB_E_NO_MEMORY. */
-hyb_status_t hyb_spmv_gen_csr(hyb_gen_id_t id, double scale, uint64_t seed, int base,
-                              hyb_prec_t prec, int* ia, int* ja, void* val, int nthreads);
+hyb_status_t hyb_spmv_gen_csr( hyb_gen_id_t id, double scale, uint64_t seed, int base,
+                               hyb_prec_t prec, int* ia, int* ja, void* val, int nthreads );
 
 /* The same matrix as COO (rowind, colind, val of length nnz), sorted by row then column. */
-hyb_status_t hyb_spmv_gen_coo(hyb_gen_id_t id, double scale, uint64_t seed, int base,
-                              hyb_prec_t prec, int* rowind, int* colind, void* val, int nthreads);
+hyb_status_t hyb_spmv_gen_coo( hyb_gen_id_t id, double scale, uint64_t seed, int base,
+                               hyb_prec_t prec, int* rowind, int* colind, void* val, int nthreads );
 
 #endif

@@ -28,14 +28,14 @@
 #include "policies/hyb_profile.h"
 
 /* The CPU library, called directly (this tool is linked with it). */
-void sgemm_( const char*, const char*, const int*, const int*, const int*, const void*, const void*, const int*,
-             const void*, const int*, const void*, void*, const int*, size_t, size_t );
-void dgemm_( const char*, const char*, const int*, const int*, const int*, const void*, const void*, const int*,
-             const void*, const int*, const void*, void*, const int*, size_t, size_t );
-void cgemm_( const char*, const char*, const int*, const int*, const int*, const void*, const void*, const int*,
-             const void*, const int*, const void*, void*, const int*, size_t, size_t );
-void zgemm_( const char*, const char*, const int*, const int*, const int*, const void*, const void*, const int*,
-             const void*, const int*, const void*, void*, const int*, size_t, size_t );
+void sgemm_( const char*, const char*, const int*, const int*, const int*, const void*, const void*,
+             const int*, const void*, const int*, const void*, void*, const int*, size_t, size_t );
+void dgemm_( const char*, const char*, const int*, const int*, const int*, const void*, const void*,
+             const int*, const void*, const int*, const void*, void*, const int*, size_t, size_t );
+void cgemm_( const char*, const char*, const int*, const int*, const int*, const void*, const void*,
+             const int*, const void*, const int*, const void*, void*, const int*, size_t, size_t );
+void zgemm_( const char*, const char*, const int*, const int*, const int*, const void*, const void*,
+             const int*, const void*, const int*, const void*, void*, const int*, size_t, size_t );
 
 static int quick;
 
@@ -71,7 +71,8 @@ static void time_register_parallel( hyb_dev_t* d, size_t bytes, int nt, double* 
 		double t0 = hyb_now();
 		for ( int i = 0; i < nt; i++ )
 		{
-			a[i] = ( reg_arg_t ){ d, buf + (size_t)i * ( bytes / (size_t)nt ), bytes / (size_t)nt, pass };
+			a[i] = ( reg_arg_t ){ d, buf + (size_t)i * ( bytes / (size_t)nt ), bytes / (size_t)nt,
+				                  pass };
 			pthread_create( &th[i], NULL, reg_main, &a[i] );
 		}
 		for ( int i = 0; i < nt; i++ ) pthread_join( th[i], NULL );
@@ -86,11 +87,10 @@ static void die( const char* what, hyb_status_t st )
 	exit( 1 );
 }
 
-#define CHECK( expr ) \
-	do \
-	{ \
-		hyb_status_t st_ = ( expr ); \
-		if ( st_ != HYB_OK ) die( #expr, st_ ); \
+#define CHECK( expr )                                                                              \
+	do {                                                                                           \
+		hyb_status_t st_ = ( expr );                                                               \
+		if ( st_ != HYB_OK ) die( #expr, st_ );                                                    \
 	} while ( 0 )
 
 static void* xmalloc( size_t n )
@@ -129,7 +129,8 @@ typedef struct
 static void copy_part( void* p, int64_t b, int64_t e )
 {
 	copy_arg_t* c = p;
-	hyb_copy_stream( c->dst + (size_t)b * c->chunk, c->src + (size_t)b * c->chunk, (size_t)( e - b ) * c->chunk );
+	hyb_copy_stream( c->dst + (size_t)b * c->chunk, c->src + (size_t)b * c->chunk,
+	                 (size_t)( e - b ) * c->chunk );
 	hyb_copy_fence();
 }
 
@@ -173,11 +174,11 @@ static void copy_pieces( void* p, int64_t b, int64_t e )
 static double time_piece_half( void* pinned, size_t bytes, int threads, double contiguous_rate )
 {
 	size_t      piece = 8192, stride = 4 * piece;
-	size_t      n     = bytes / piece;
-	char*       src   = xmalloc( n * stride );
-	hyb_team_t* team  = hyb_team_create( threads - 1 );
-	piece_arg_t c     = { src, pinned, piece, stride };
-	double      best  = 1e30;
+	size_t      n    = bytes / piece;
+	char*       src  = xmalloc( n * stride );
+	hyb_team_t* team = hyb_team_create( threads - 1 );
+	piece_arg_t c    = { src, pinned, piece, stride };
+	double      best = 1e30;
 	for ( int r = 0; r < 4; r++ )
 	{
 		double t0 = hyb_now();
@@ -209,9 +210,13 @@ static void* dual_main( void* p )
    (store2), as a pipeline runs them. Returns total bytes/s. */
 static double time_host_copy_dual( char* pinned, size_t bytes, int threads )
 {
-	char*      a = xmalloc( bytes ), *b = xmalloc( bytes );
-	dual_arg_t in  = { { a, pinned, 1 << 20 }, hyb_team_create( threads - 1 ), (int64_t)( bytes >> 20 ) };
-	dual_arg_t out = { { pinned + bytes, b, 1 << 20 }, hyb_team_create( threads - 1 ), (int64_t)( bytes >> 20 ) };
+	char *     a = xmalloc( bytes ), *b = xmalloc( bytes );
+	dual_arg_t in   = { { a, pinned, 1 << 20 },
+		                hyb_team_create( threads - 1 ),
+		                (int64_t)( bytes >> 20 ) };
+	dual_arg_t out  = { { pinned + bytes, b, 1 << 20 },
+		                hyb_team_create( threads - 1 ),
+		                (int64_t)( bytes >> 20 ) };
 	double     best = 1e30;
 	for ( int r = 0; r < 3; r++ )
 	{
@@ -236,23 +241,26 @@ static double time_dev_gemm( hyb_dev_t* d, hyb_prec_t p, int64_t n )
 	size_t bytes = (size_t)n * (size_t)n * es;
 	void*  ws;
 	CHECK( hyb_dev_workspace( d, 3 * bytes, &ws ) );
-	char*  A = ws, *B = A + bytes, *C = B + bytes;
+	char *A = ws, *B = A + bytes, *C = B + bytes;
 	/* Random-ish contents: zeros can run faster than real data. */
-	void*  h = xmalloc( bytes );
-	for ( size_t i = 0; i < bytes / 4; i++ ) ( (float*)h )[i] = (float)( ( i * 2654435761u ) % 1000 ) * 1e-3f;
+	void* h = xmalloc( bytes );
+	for ( size_t i = 0; i < bytes / 4; i++ )
+		( (float*)h )[i] = (float)( ( i * 2654435761u ) % 1000 ) * 1e-3f;
 	CHECK( hyb_dev_h2d( d, HYB_STREAM_H2D, A, bytes, h, bytes, bytes, 1 ) );
 	CHECK( hyb_dev_h2d( d, HYB_STREAM_H2D, B, bytes, h, bytes, bytes, 1 ) );
 	CHECK( hyb_dev_stream_sync( d, HYB_STREAM_H2D ) );
 	free( h );
-	const double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
+	const double  one[2] = { 1, 0 }, zero[2] = { 0, 0 };
 	hyb_devent_t *e0, *e1;
 	CHECK( hyb_dev_event_create( d, &e0 ) );
 	CHECK( hyb_dev_event_create( d, &e1 ) );
 	int reps = quick ? 2 : 5;
-	CHECK( hyb_dev_gemm( d, HYB_STREAM_COMPUTE, p, 'N', 'N', n, n, n, one, A, n, B, n, zero, C, n ) );
+	CHECK(
+	    hyb_dev_gemm( d, HYB_STREAM_COMPUTE, p, 'N', 'N', n, n, n, one, A, n, B, n, zero, C, n ) );
 	CHECK( hyb_dev_record( d, HYB_STREAM_COMPUTE, e0 ) );
 	for ( int r = 0; r < reps; r++ )
-		CHECK( hyb_dev_gemm( d, HYB_STREAM_COMPUTE, p, 'N', 'N', n, n, n, one, A, n, B, n, zero, C, n ) );
+		CHECK( hyb_dev_gemm( d, HYB_STREAM_COMPUTE, p, 'N', 'N', n, n, n, one, A, n, B, n, zero, C,
+		                     n ) );
 	CHECK( hyb_dev_record( d, HYB_STREAM_COMPUTE, e1 ) );
 	CHECK( hyb_dev_sync( d, e1 ) );
 	double s;
@@ -267,19 +275,27 @@ static double time_cpu_gemm( hyb_prec_t p, int n )
 {
 	size_t es = hyb_prec_size( p );
 	void * A = xmalloc( (size_t)n * (size_t)n * es ), *B = xmalloc( (size_t)n * (size_t)n * es ),
-	     *C  = xmalloc( (size_t)n * (size_t)n * es );
+	     *C       = xmalloc( (size_t)n * (size_t)n * es );
 	double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
 	float  onef[2] = { 1, 0 }, zerof[2] = { 0, 0 };
-	double best    = 1e30;
+	double best = 1e30;
 	for ( int r = 0; r < ( quick ? 2 : 3 ); r++ )
 	{
 		double t0 = hyb_now();
 		switch ( p )
 		{
-		case HYB_PREC_S: sgemm_( "N", "N", &n, &n, &n, onef, A, &n, B, &n, zerof, C, &n, 1, 1 ); break;
-		case HYB_PREC_D: dgemm_( "N", "N", &n, &n, &n, one, A, &n, B, &n, zero, C, &n, 1, 1 ); break;
-		case HYB_PREC_C: cgemm_( "N", "N", &n, &n, &n, onef, A, &n, B, &n, zerof, C, &n, 1, 1 ); break;
-		default: zgemm_( "N", "N", &n, &n, &n, one, A, &n, B, &n, zero, C, &n, 1, 1 ); break;
+		case HYB_PREC_S:
+			sgemm_( "N", "N", &n, &n, &n, onef, A, &n, B, &n, zerof, C, &n, 1, 1 );
+			break;
+		case HYB_PREC_D:
+			dgemm_( "N", "N", &n, &n, &n, one, A, &n, B, &n, zero, C, &n, 1, 1 );
+			break;
+		case HYB_PREC_C:
+			cgemm_( "N", "N", &n, &n, &n, onef, A, &n, B, &n, zerof, C, &n, 1, 1 );
+			break;
+		default:
+			zgemm_( "N", "N", &n, &n, &n, one, A, &n, B, &n, zero, C, &n, 1, 1 );
+			break;
 		}
 		double dt = hyb_now() - t0;
 		if ( dt < best ) best = dt;
@@ -298,7 +314,8 @@ static double knee( double rate, double f, double measured )
 static hyb_status_t cpu_sub( void* user, const hyb_l3_args_t* s )
 {
 	(void)user;
-	int m = (int)s->m, n = (int)s->n, k = (int)s->k, lda = (int)s->lda, ldb = (int)s->ldb, ldc = (int)s->ldc;
+	int m = (int)s->m, n = (int)s->n, k = (int)s->k, lda = (int)s->lda, ldb = (int)s->ldb,
+	    ldc = (int)s->ldc;
 	char ta = s->transa, tb = s->transb;
 	dgemm_( &ta, &tb, &m, &n, &k, s->alpha, s->a, &lda, s->b, &ldb, s->beta, s->c, &ldc, 1, 1 );
 	return HYB_OK;
@@ -308,19 +325,32 @@ static hyb_status_t cpu_sub( void* user, const hyb_l3_args_t* s )
    what the model predicts for it without the fixed cost. */
 static double time_call_overhead( const hyb_profile_t* p, double budget )
 {
-	int64_t n   = quick ? 128 : 1024;
-	double* A   = xmalloc( (size_t)( n * n ) * 8 ), *B = xmalloc( (size_t)( n * n ) * 8 ),
-	      * C   = xmalloc( (size_t)( n * n ) * 8 );
-	hyb_l3_args_t a = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'C', .transa = 'N', .transb = 'N',
-		                .m = n, .n = n, .k = n, .alpha = { 1, 0 }, .beta = { 0, 0 }, .a = A, .lda = n,
-		                .b = B, .ldb = n, .c = C, .ldc = n };
-	int64_t Tm, Tn, K;
+	int64_t n = quick ? 128 : 1024;
+	double *A = xmalloc( (size_t)( n * n ) * 8 ), *B = xmalloc( (size_t)( n * n ) * 8 ),
+	       *C       = xmalloc( (size_t)( n * n ) * 8 );
+	hyb_l3_args_t a = { .op     = HYB_OP_GEMM,
+		                .prec   = HYB_PREC_D,
+		                .layout = 'C',
+		                .transa = 'N',
+		                .transb = 'N',
+		                .m      = n,
+		                .n      = n,
+		                .k      = n,
+		                .alpha  = { 1, 0 },
+		                .beta   = { 0, 0 },
+		                .a      = A,
+		                .lda    = n,
+		                .b      = B,
+		                .ldb    = n,
+		                .c      = C,
+		                .ldc    = n };
+	int64_t       Tm, Tn, K;
 	hyb_policy_l3_tiles( &a, p, 1, budget, 0, 0, &Tm, &Tn, &K );
 	hyb_l3_work_t w;
 	CHECK( hyb_l3_work_build( &w, &a, n, n, Tm, Tn, K ) );
-	hyb_l3_exec_opts_t o = { .ndev = 1, .copy_threads = 8, .cpu = cpu_sub };
+	hyb_l3_exec_opts_t   o = { .ndev = 1, .copy_threads = 8, .cpu = cpu_sub };
 	hyb_l3_exec_report_t r;
-	double best = 1e30;
+	double               best = 1e30;
 	for ( int i = 0; i < 5; i++ )
 	{
 		CHECK( hyb_l3_pipeline_run( &w, &o, &r ) );
@@ -381,7 +411,8 @@ int main( int argc, char** argv )
 	hyb_status_t st = hyb_devices_ensure();
 	if ( st != HYB_OK )
 	{
-		fprintf( stderr, "hyblas-calibrate: no device (%s): nothing to calibrate; hyblas runs on the CPU\n",
+		fprintf( stderr,
+		         "hyblas-calibrate: no device (%s): nothing to calibrate; hyblas runs on the CPU\n",
 		         hyb_status_string( st ) );
 		return 1;
 	}
@@ -390,7 +421,8 @@ int main( int argc, char** argv )
 	hyb_dev_t* d;
 	CHECK( hyb_dev_acquire( 0, &d ) );
 	const hyb_device_info_t* info = hyb_devices_info( 0 );
-	printf( "device: %s (%s), %.1f GiB free\n", info->name, hyb_devices_name(), info->mem_free / ( 1 << 30 ) );
+	printf( "device: %s (%s), %.1f GiB free\n", info->name, hyb_devices_name(),
+	        info->mem_free / ( 1 << 30 ) );
 
 	size_t bytes = quick ? ( (size_t)64 << 20 ) : ( (size_t)512 << 20 );
 	void*  dev;
@@ -406,7 +438,8 @@ int main( int argc, char** argv )
 	{
 		double t0 = hyb_now();
 		CHECK( hyb_dev_h2d( d, HYB_STREAM_H2D, dev, bytes, pinned, bytes, bytes, 1 ) );
-		CHECK( hyb_dev_d2h( d, HYB_STREAM_D2H, (char*)pinned + bytes, bytes, (char*)dev + bytes, bytes, bytes, 1 ) );
+		CHECK( hyb_dev_d2h( d, HYB_STREAM_D2H, (char*)pinned + bytes, bytes, (char*)dev + bytes,
+		                    bytes, bytes, 1 ) );
 		CHECK( hyb_dev_stream_sync( d, HYB_STREAM_H2D ) );
 		CHECK( hyb_dev_stream_sync( d, HYB_STREAM_D2H ) );
 		p.bidir_pinned = 2.0 * (double)bytes / ( hyb_now() - t0 );
@@ -426,10 +459,11 @@ int main( int argc, char** argv )
 		free( r );
 	}
 	double preg4 = 0, punreg4 = 0;
-	time_register_parallel( d, quick ? ( (size_t)256 << 20 ) : ( (size_t)1 << 30 ), 4, &preg4, &punreg4 );
-	int threads = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8;
-	p.host_copy      = time_host_copy( pinned, bytes, threads );
-	p.host_copy_dual = time_host_copy_dual( pinned, bytes, threads );
+	time_register_parallel( d, quick ? ( (size_t)256 << 20 ) : ( (size_t)1 << 30 ), 4, &preg4,
+	                        &punreg4 );
+	int threads       = cfg->copy_threads > 0 ? (int)cfg->copy_threads : 8;
+	p.host_copy       = time_host_copy( pinned, bytes, threads );
+	p.host_copy_dual  = time_host_copy_dual( pinned, bytes, threads );
 	p.copy_piece_half = time_piece_half( pinned, bytes / 2, threads, p.host_copy );
 	free( pageable );
 
@@ -438,7 +472,7 @@ int main( int argc, char** argv )
 	for ( int q = 0; q < HYB_PREC_COUNT; q++ )
 	{
 		/* --quick (tests, the simulated device): small sizes, rough rates. */
-		int64_t n = quick ? dev_n[q] / 32 : dev_n[q];
+		int64_t n      = quick ? dev_n[q] / 32 : dev_n[q];
 		p.gpu_flops[q] = time_dev_gemm( d, (hyb_prec_t)q, n );
 		p.cpu_flops[q] = time_cpu_gemm( (hyb_prec_t)q, quick ? cpu_n[q] / 8 : cpu_n[q] );
 	}
@@ -456,21 +490,23 @@ int main( int argc, char** argv )
 	machine_line( machine, sizeof machine, info->name );
 	printf( "machine: %s\n", machine );
 	printf( "%-24s %12s\n", "h2d pageable GB/s", "" );
-	printf( "  h2d pageable %8.1f GB/s   d2h pageable %8.1f GB/s\n", p.h2d_pageable * 1e-9, p.d2h_pageable * 1e-9 );
-	printf( "  h2d pinned   %8.1f GB/s   d2h pinned   %8.1f GB/s   both %8.1f GB/s\n", p.h2d_pinned * 1e-9,
-	        p.d2h_pinned * 1e-9, p.bidir_pinned * 1e-9 );
-	printf( "  register from 4 threads at once: %.1f ms/GiB, unregister %.1f ms/GiB\n", preg4 * 1073741824e3,
-	        punreg4 * 1073741824e3 );
-	printf( "  register %.1f ms/GiB, unregister %.1f ms/GiB, staging copy %.1f GB/s (%d threads), two at "
+	printf( "  h2d pageable %8.1f GB/s   d2h pageable %8.1f GB/s\n", p.h2d_pageable * 1e-9,
+	        p.d2h_pageable * 1e-9 );
+	printf( "  h2d pinned   %8.1f GB/s   d2h pinned   %8.1f GB/s   both %8.1f GB/s\n",
+	        p.h2d_pinned * 1e-9, p.d2h_pinned * 1e-9, p.bidir_pinned * 1e-9 );
+	printf( "  register from 4 threads at once: %.1f ms/GiB, unregister %.1f ms/GiB\n",
+	        preg4 * 1073741824e3, punreg4 * 1073741824e3 );
+	printf( "  register %.1f ms/GiB, unregister %.1f ms/GiB, staging copy %.1f GB/s (%d threads), "
+	        "two at "
 	        "once %.1f GB/s\n",
-	        p.register_s_per_byte * 1073741824e3, p.unregister_s_per_byte * 1073741824e3, p.host_copy * 1e-9,
-	        threads, p.host_copy_dual * 1e-9 );
+	        p.register_s_per_byte * 1073741824e3, p.unregister_s_per_byte * 1073741824e3,
+	        p.host_copy * 1e-9, threads, p.host_copy_dual * 1e-9 );
 	printf( "  copies in pieces run at half rate for pieces of %.0f bytes\n", p.copy_piece_half );
 	for ( int q = 0; q < HYB_PREC_COUNT; q++ )
-		printf( "  %cgemm: device %7.2f TFLOP/s, CPU %6.3f TFLOP/s\n", "sdcz"[q], p.gpu_flops[q] * 1e-12,
-		        p.cpu_flops[q] * 1e-12 );
-	printf( "  device knee %.3g flops, CPU knee %.3g flops, device call overhead %.0f us\n", p.gpu_half_flops,
-	        p.cpu_half_flops, p.gpu_call_overhead * 1e6 );
+		printf( "  %cgemm: device %7.2f TFLOP/s, CPU %6.3f TFLOP/s\n", "sdcz"[q],
+		        p.gpu_flops[q] * 1e-12, p.cpu_flops[q] * 1e-12 );
+	printf( "  device knee %.3g flops, CPU knee %.3g flops, device call overhead %.0f us\n",
+	        p.gpu_half_flops, p.cpu_half_flops, p.gpu_call_overhead * 1e6 );
 
 	/* mkdir -p of the profile's directory (default path). */
 	char dir[HYB_CFG_PATH_MAX];

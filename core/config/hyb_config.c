@@ -40,8 +40,9 @@ typedef struct
 } hyb_cfg_desc_t;
 
 static const hyb_cfg_desc_t hyb_cfg_desc[HYB_CFG_COUNT] = {
-#define HYB_VAR( NAME, TYPE, field, def, min, max, help ) \
-	[HYB_CFG_IDX_##field] = { #NAME, HYB_T_##TYPE, offsetof( hyb_config_t, field ), def, min, max, help },
+#define HYB_VAR( NAME, TYPE, field, def, min, max, help )                                          \
+	[HYB_CFG_IDX_##                                                                                \
+	    field] = { #NAME, HYB_T_##TYPE, offsetof( hyb_config_t, field ), def, min, max, help },
 #include "core/config/hyb_config_vars.def"
 #undef HYB_VAR
 };
@@ -58,8 +59,8 @@ const char* hyb_config_var_help( int idx )
 
 const char* hyb_config_source_name( hyb_cfg_source_t src )
 {
-	static const char* names[] = { "default", "profile", "nvblas.conf", "config file",
-		                           "environment", "test", "setuid program" };
+	static const char* names[] = { "default",     "profile", "nvblas.conf",   "config file",
+		                           "environment", "test",    "setuid program" };
 	return names[src];
 }
 
@@ -122,13 +123,34 @@ static int hyb_parse_size( const char* s, hyb_cfg_size_t* out )
 	int    percent = 0;
 	switch ( *end )
 	{
-	case '\0': break;
-	case 'k': case 'K': mult = 1024.0; end++; break;
-	case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
-	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-	case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
-	case '%': percent = 1; end++; break;
-	default: return 0;
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		mult = 1024.0;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1024.0 * 1024;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1024.0 * 1024 * 1024;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mult = 1024.0 * 1024 * 1024 * 1024;
+		end++;
+		break;
+	case '%':
+		percent = 1;
+		end++;
+		break;
+	default:
+		return 0;
 	}
 	if ( !percent && ( *end == 'b' || *end == 'B' ) ) end++;
 	if ( *end != '\0' ) return 0;
@@ -150,14 +172,14 @@ static void hyb_trim( char* s )
 static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value, char* err,
                                    size_t errlen )
 {
-	const hyb_cfg_desc_t* d = &hyb_cfg_desc[idx];
+	const hyb_cfg_desc_t* d     = &hyb_cfg_desc[idx];
 	char*                 field = (char*)cfg + d->offset;
 	switch ( d->type )
 	{
 	case HYB_T_INT:
 	{
-		char* end = NULL;
-		errno     = 0;
+		char* end   = NULL;
+		errno       = 0;
 		long long v = strtoll( value, &end, 10 );
 		if ( end == value || *end != '\0' || errno == ERANGE )
 		{
@@ -260,7 +282,8 @@ void hyb_config_defaults( hyb_config_t* cfg )
 	{
 		hyb_status_t st = hyb_cfg_store( cfg, i, hyb_cfg_desc[i].def, err, sizeof err );
 		/* A default that does not parse is a bug in the table. */
-		if ( st != HYB_OK ) hyb_log_always( "internal error: default of %s: %s", hyb_cfg_desc[i].name, err );
+		if ( st != HYB_OK )
+			hyb_log_always( "internal error: default of %s: %s", hyb_cfg_desc[i].name, err );
 		cfg->source[i] = HYB_SRC_DEFAULT;
 	}
 	cfg->cpu_ratio_fixed = -1;
@@ -332,13 +355,14 @@ static const char* hyb_closest_name( const char* name )
    comment and surrounding blanks; returns 0 once the text is used up. A line
    too long for the buffer is warned about and comes back empty: cut short,
    a path would name another file. */
-static int hyb_next_config_line( const char** p, char* line, size_t cap, int* lineno, const char* origin )
+static int hyb_next_config_line( const char** p, char* line, size_t cap, int* lineno,
+                                 const char* origin )
 {
 	int overlong = 0;
 	if ( !hyb_file_next_line( p, line, cap, &overlong, lineno ) ) return 0;
 	if ( overlong )
-		HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: line longer than %zu characters; ignored", origin, *lineno,
-		         cap - 1 );
+		HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: line longer than %zu characters; ignored", origin,
+		         *lineno, cap - 1 );
 	char* hash = strchr( line, '#' );
 	if ( hash ) *hash = '\0';
 	hyb_trim( line );
@@ -376,8 +400,9 @@ void hyb_config_apply_text( hyb_config_t* cfg, const char* text, hyb_cfg_source_
 		{
 			/* A profile is measured data, often in a shared cache directory:
 			   it may not name a library to load or a file to write. */
-			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: a profile cannot set %s (it names a file); ignored",
-			         origin, lineno, line );
+			HYB_LOG( HYB_LOG_WARN,
+			         "warning: %s:%d: a profile cannot set %s (it names a file); ignored", origin,
+			         lineno, line );
 			continue;
 		}
 		char         err[256];
@@ -387,7 +412,8 @@ void hyb_config_apply_text( hyb_config_t* cfg, const char* text, hyb_cfg_source_
 			const char* hint = hyb_closest_name( line );
 			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s%s%s%s; ignored", origin, lineno, err,
 			         hint && strcmp( hint, line ) ? " (did you mean " : "",
-			         hint && strcmp( hint, line ) ? hint : "", hint && strcmp( hint, line ) ? "?)" : "" );
+			         hint && strcmp( hint, line ) ? hint : "",
+			         hint && strcmp( hint, line ) ? "?)" : "" );
 		}
 	}
 }
@@ -399,7 +425,7 @@ void hyb_config_apply_env( hyb_config_t* cfg, char* const* envp )
 		if ( strncmp( *e, "HYBLAS_", 7 ) != 0 ) continue;
 		const char* eq = strchr( *e, '=' );
 		if ( eq == NULL ) continue;
-		char name[128];
+		char   name[128];
 		size_t n = (size_t)( eq - *e );
 		if ( n >= sizeof name ) n = sizeof name - 1;
 		memcpy( name, *e, n );
@@ -411,10 +437,13 @@ void hyb_config_apply_env( hyb_config_t* cfg, char* const* envp )
 		{
 			const char* hint = hyb_closest_name( name );
 			if ( hint )
-				HYB_LOG( HYB_LOG_WARN, "warning: unknown variable %s (did you mean %s?)", name, hint );
+				HYB_LOG( HYB_LOG_WARN, "warning: unknown variable %s (did you mean %s?)", name,
+				         hint );
 			else
-				HYB_LOG( HYB_LOG_WARN, "warning: unknown variable %s (HYBLAS_PRINT_CONFIG=1 lists "
-				                       "the known ones)", name );
+				HYB_LOG( HYB_LOG_WARN,
+				         "warning: unknown variable %s (HYBLAS_PRINT_CONFIG=1 lists "
+				         "the known ones)",
+				         name );
 		}
 		else
 			HYB_LOG( HYB_LOG_WARN, "warning: %s; keeping %s", err, "the previous value" );
@@ -436,18 +465,21 @@ static const struct
 static void hyb_append_routine_mode( hyb_config_t* cfg, const char* routine, const char* mode,
                                      const char* origin, int lineno )
 {
-	if ( cfg->source[HYB_CFG_IDX_routine_mode] > HYB_SRC_NVBLAS ) return; /* the file or environment decided */
+	if ( cfg->source[HYB_CFG_IDX_routine_mode] > HYB_SRC_NVBLAS )
+		return; /* the file or environment decided */
 	char   entry[64];
 	char   low[32];
 	size_t n = 0;
 	for ( ; routine[n] && n < sizeof low - 1; n++ )
-		low[n] = (char)( ( routine[n] >= 'A' && routine[n] <= 'Z' ) ? routine[n] - 'A' + 'a' : routine[n] );
+		low[n] = (char)( ( routine[n] >= 'A' && routine[n] <= 'Z' ) ? routine[n] - 'A' + 'a'
+		                                                            : routine[n] );
 	low[n] = '\0';
 	snprintf( entry, sizeof entry, "%s%s=%s", cfg->routine_mode[0] ? "," : "", low, mode );
 	size_t have = strlen( cfg->routine_mode );
 	if ( have + strlen( entry ) >= sizeof cfg->routine_mode )
 	{
-		HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: too many routine settings; ignored", origin, lineno );
+		HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: too many routine settings; ignored", origin,
+		         lineno );
 		return;
 	}
 	memcpy( cfg->routine_mode + have, entry, strlen( entry ) + 1 );
@@ -459,7 +491,7 @@ void hyb_config_apply_nvblas( hyb_config_t* cfg, const char* text, const char* o
 	int         lineno = 0;
 	const char* p      = text;
 	char        err[256];
-	int         trace  = 0;
+	int         trace = 0;
 	char        line[HYB_CFG_PATH_MAX + 128];
 	while ( hyb_next_config_line( &p, line, sizeof line, &lineno, origin ) )
 	{
@@ -497,7 +529,8 @@ void hyb_config_apply_nvblas( hyb_config_t* cfg, const char* text, const char* o
 				if ( w > 0 && list[w - 1] != ',' ) list[w++] = ',';
 				list[w] = '\0';
 			}
-			if ( hyb_config_set( cfg, "HYBLAS_GPUS", list, HYB_SRC_NVBLAS, err, sizeof err ) != HYB_OK )
+			if ( hyb_config_set( cfg, "HYBLAS_GPUS", list, HYB_SRC_NVBLAS, err, sizeof err ) !=
+			     HYB_OK )
 				HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s", origin, lineno, err );
 		}
 		else if ( strcmp( line, "NVBLAS_TRACE_LOG_ENABLED" ) == 0 )
@@ -510,21 +543,23 @@ void hyb_config_apply_nvblas( hyb_config_t* cfg, const char* text, const char* o
 		{
 			/* NVBLAS sets a ratio per routine; hyblas has one ratio for the
 			   level-3 split, so the last one read applies to all. */
-			if ( hyb_config_set( cfg, "HYBLAS_CPU_RATIO", value, HYB_SRC_NVBLAS, err, sizeof err ) != HYB_OK )
+			if ( hyb_config_set( cfg, "HYBLAS_CPU_RATIO", value, HYB_SRC_NVBLAS, err,
+			                     sizeof err ) != HYB_OK )
 				HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: %s", origin, lineno, err );
 			else
-				HYB_LOG( HYB_LOG_INFO, "%s:%d: %s applies to every level-3 routine in hyblas", origin,
-				         lineno, line );
+				HYB_LOG( HYB_LOG_INFO, "%s:%d: %s applies to every level-3 routine in hyblas",
+				         origin, lineno, line );
 		}
 		else
-			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: unknown nvblas.conf keyword %s; ignored", origin,
-			         lineno, line );
+			HYB_LOG( HYB_LOG_WARN, "warning: %s:%d: unknown nvblas.conf keyword %s; ignored",
+			         origin, lineno, line );
 	}
 	if ( trace && cfg->source[HYB_CFG_IDX_trace] <= HYB_SRC_NVBLAS )
 	{
 		/* NVBLAS traces into its log file. */
 		const char* dest = cfg->log_file[0] ? cfg->log_file : "/dev/stderr";
-		if ( hyb_config_set( cfg, "HYBLAS_TRACE", dest, HYB_SRC_NVBLAS, err, sizeof err ) != HYB_OK )
+		if ( hyb_config_set( cfg, "HYBLAS_TRACE", dest, HYB_SRC_NVBLAS, err, sizeof err ) !=
+		     HYB_OK )
 			HYB_LOG( HYB_LOG_WARN, "warning: %s: %s", origin, err );
 	}
 }
@@ -532,10 +567,10 @@ void hyb_config_apply_nvblas( hyb_config_t* cfg, const char* text, const char* o
 /* "gemm" -> (HYB_OP_GEMM, -1); "dgemm" -> (HYB_OP_GEMM, HYB_PREC_D). */
 static int hyb_parse_routine_key( const char* key, int* op, int* prec )
 {
-	static const char* ops[HYB_OP_COUNT] = { "gemm", "symm", "hemm", "syrk", "herk", "syr2k",
+	static const char* ops[HYB_OP_COUNT] = { "gemm",  "symm", "hemm", "syrk", "herk",  "syr2k",
 		                                     "her2k", "trsm", "trmm", "gtsv", "coomv", "csrmv" };
-	char low[32];
-	size_t n = strlen( key );
+	char               low[32];
+	size_t             n = strlen( key );
 	if ( n == 0 || n >= sizeof low ) return 0;
 	for ( size_t i = 0; i <= n; i++ )
 		low[i] = (char)( ( key[i] >= 'A' && key[i] <= 'Z' ) ? key[i] - 'A' + 'a' : key[i] );
@@ -565,25 +600,29 @@ void hyb_config_finish( hyb_config_t* cfg )
 		int   op = -1, prec = -1, mode = -1;
 		if ( eq )
 		{
-			*eq = '\0';
+			*eq  = '\0';
 			mode = hyb_cfg_enum_index( "auto|cpu|gpu:", eq + 1 );
 		}
 		/* An exact symbol: a name with a trailing underscore or a cblas_,
 		   scipy_ or mkl_ prefix ("dgemm" alone means every dgemm flavor). */
-		int symbol = eq && tok[0] && ( tok[strlen( tok ) - 1] == '_' || strncmp( tok, "cblas_", 6 ) == 0 ||
-		                     strncmp( tok, "scipy_", 6 ) == 0 || strncmp( tok, "mkl_", 4 ) == 0 );
+		int symbol = eq && tok[0] &&
+		             ( tok[strlen( tok ) - 1] == '_' || strncmp( tok, "cblas_", 6 ) == 0 ||
+		               strncmp( tok, "scipy_", 6 ) == 0 || strncmp( tok, "mkl_", 4 ) == 0 );
 		if ( !eq || mode < 0 || ( !symbol && !hyb_parse_routine_key( tok, &op, &prec ) ) ||
 		     strlen( tok ) >= sizeof cfg->routine_modes[0].symbol )
 		{
-			HYB_LOG( HYB_LOG_WARN,
-			         "warning: HYBLAS_ROUTINE_MODE entry \"%s\" is not ROUTINE=auto|cpu|gpu "
-			         "(ROUTINE: gemm, dgemm, trsm, ... or an exact symbol such as cblas_dgemm); ignored",
-			         tok );
+			HYB_LOG(
+			    HYB_LOG_WARN,
+			    "warning: HYBLAS_ROUTINE_MODE entry \"%s\" is not ROUTINE=auto|cpu|gpu "
+			    "(ROUTINE: gemm, dgemm, trsm, ... or an exact symbol such as cblas_dgemm); ignored",
+			    tok );
 			continue;
 		}
 		if ( cfg->n_routine_modes == HYB_CFG_MAX_ROUTINE_MODES ) break;
 		hyb_cfg_routine_mode_t* r = &cfg->routine_modes[cfg->n_routine_modes++];
-		*r = ( hyb_cfg_routine_mode_t ){ .op = symbol ? -1 : op, .prec = symbol ? -1 : prec, .mode = (hyb_mode_t)mode };
+		*r                        = ( hyb_cfg_routine_mode_t ){ .op   = symbol ? -1 : op,
+			                                                    .prec = symbol ? -1 : prec,
+			                                                    .mode = (hyb_mode_t)mode };
 		if ( symbol ) snprintf( r->symbol, sizeof r->symbol, "%s", tok );
 	}
 
@@ -595,7 +634,8 @@ void hyb_config_finish( hyb_config_t* cfg )
 		if ( hyb_parse_double( cfg->cpu_ratio, &v ) && v >= 0 && v <= 0.95 )
 			cfg->cpu_ratio_fixed = v;
 		else
-			HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_CPU_RATIO=\"%s\" is not auto or 0..0.95; using auto",
+			HYB_LOG( HYB_LOG_WARN,
+			         "warning: HYBLAS_CPU_RATIO=\"%s\" is not auto or 0..0.95; using auto",
 			         cfg->cpu_ratio );
 	}
 
@@ -614,29 +654,37 @@ void hyb_config_finish( hyb_config_t* cfg )
 		char list[HYB_CFG_STRING_MAX];
 		snprintf( list, sizeof list, "%s", cfg->gpus );
 		int ok = 1;
-		for ( char* tok = strtok_r( list, ",", &save ); tok && ok; tok = strtok_r( NULL, ",", &save ) )
+		for ( char* tok = strtok_r( list, ",", &save ); tok && ok;
+		      tok       = strtok_r( NULL, ",", &save ) )
 		{
 			hyb_trim( tok );
 			char* end = NULL;
 			long  v   = strtol( tok, &end, 10 );
-			if ( end == tok || *end || v < 0 || v > 1023 ) ok = 0;
-			else if ( !is_list ) cfg->gpus_count = (int)v;
-			else if ( cfg->n_gpu_list < HYB_CFG_MAX_GPUS ) cfg->gpu_list[cfg->n_gpu_list++] = (int)v;
+			if ( end == tok || *end || v < 0 || v > 1023 )
+				ok = 0;
+			else if ( !is_list )
+				cfg->gpus_count = (int)v;
+			else if ( cfg->n_gpu_list < HYB_CFG_MAX_GPUS )
+				cfg->gpu_list[cfg->n_gpu_list++] = (int)v;
 		}
 		if ( !ok || ( !is_list && cfg->gpus_count == 0 ) )
 		{
-			HYB_LOG( HYB_LOG_WARN, "warning: HYBLAS_GPUS=\"%s\" is not auto, all, a count or a list "
-			                       "like 0,1; using auto", cfg->gpus );
-			cfg->gpus_auto = 1;
+			HYB_LOG( HYB_LOG_WARN,
+			         "warning: HYBLAS_GPUS=\"%s\" is not auto, all, a count or a list "
+			         "like 0,1; using auto",
+			         cfg->gpus );
+			cfg->gpus_auto  = 1;
 			cfg->gpus_count = cfg->n_gpu_list = 0;
 		}
 	}
 }
 
-hyb_mode_t hyb_config_mode_for_call( const hyb_config_t* cfg, const char* symbol, hyb_op_t op, hyb_prec_t prec )
+hyb_mode_t hyb_config_mode_for_call( const hyb_config_t* cfg, const char* symbol, hyb_op_t op,
+                                     hyb_prec_t prec )
 {
 	for ( int i = 0; symbol && i < cfg->n_routine_modes; i++ )
-		if ( cfg->routine_modes[i].symbol[0] && strcmp( cfg->routine_modes[i].symbol, symbol ) == 0 )
+		if ( cfg->routine_modes[i].symbol[0] &&
+		     strcmp( cfg->routine_modes[i].symbol, symbol ) == 0 )
 			return cfg->routine_modes[i].mode;
 	return hyb_config_mode_for( cfg, op, prec );
 }
@@ -663,9 +711,15 @@ void hyb_config_print( const hyb_config_t* cfg, int fd )
 		char                  val[HYB_CFG_PATH_MAX + 32];
 		switch ( d->type )
 		{
-		case HYB_T_INT: snprintf( val, sizeof val, "%lld", (long long)*(const int64_t*)field ); break;
-		case HYB_T_DOUBLE: snprintf( val, sizeof val, "%g", *(const double*)field ); break;
-		case HYB_T_BOOL: snprintf( val, sizeof val, "%d", *(const int*)field ); break;
+		case HYB_T_INT:
+			snprintf( val, sizeof val, "%lld", (long long)*(const int64_t*)field );
+			break;
+		case HYB_T_DOUBLE:
+			snprintf( val, sizeof val, "%g", *(const double*)field );
+			break;
+		case HYB_T_BOOL:
+			snprintf( val, sizeof val, "%d", *(const int*)field );
+			break;
 		case HYB_T_SIZE:
 		{
 			const hyb_cfg_size_t* s = (const hyb_cfg_size_t*)field;
@@ -688,7 +742,9 @@ void hyb_config_print( const hyb_config_t* cfg, int fd )
 			break;
 		}
 		case HYB_T_STRING:
-		case HYB_T_PATH: snprintf( val, sizeof val, "\"%s\"", field ); break;
+		case HYB_T_PATH:
+			snprintf( val, sizeof val, "\"%s\"", field );
+			break;
 		}
 		char line[HYB_CFG_PATH_MAX + 128];
 		int  n = snprintf( line, sizeof line, "[hyblas config] %-20s = %-24s (%s)\n", d->name, val,
@@ -704,8 +760,8 @@ void hyb_config_print( const hyb_config_t* cfg, int fd )
 /* ------------------------------------------------------------------------
    The process configuration. */
 
-static hyb_config_t        hyb_process_config;
-static pthread_once_t      hyb_config_once = PTHREAD_ONCE_INIT;
+static hyb_config_t   hyb_process_config;
+static pthread_once_t hyb_config_once = PTHREAD_ONCE_INIT;
 
 /* The value of `name` in an environment block, or NULL. */
 static const char* hyb_env_get( char* const* envp, const char* name )
@@ -720,7 +776,8 @@ static const char* hyb_env_get( char* const* envp, const char* name )
 static int hyb_env_has_settings( char* const* envp )
 {
 	for ( char* const* e = envp; e && *e; e++ )
-		if ( strncmp( *e, "HYBLAS_", 7 ) == 0 || strncmp( *e, "NVBLAS_CONFIG_FILE=", 19 ) == 0 ) return 1;
+		if ( strncmp( *e, "HYBLAS_", 7 ) == 0 || strncmp( *e, "NVBLAS_CONFIG_FILE=", 19 ) == 0 )
+			return 1;
 	return 0;
 }
 
@@ -787,8 +844,9 @@ void hyb_config_load( hyb_config_t* cfg, char* const* envp, int flags )
 
 	/* Precedence: default < profile < nvblas.conf < config file < environment.
 	   The profile path may itself come from the config file. */
-	char* file_text = early.config_file[0] ? hyb_config_read_source( "HYBLAS_CONFIG_FILE", early.config_file, 1 )
-	                                       : NULL;
+	char* file_text = early.config_file[0]
+	                      ? hyb_config_read_source( "HYBLAS_CONFIG_FILE", early.config_file, 1 )
+	                      : NULL;
 	if ( file_text )
 	{
 		hyb_config_t probe;
@@ -805,9 +863,11 @@ void hyb_config_load( hyb_config_t* cfg, char* const* envp, int flags )
 		snprintf( profile_path, sizeof profile_path, "%s", early.profile );
 	else
 		hyb_default_profile_path( envp, profile_path, sizeof profile_path );
-	char* profile_text = profile_path[0] ? hyb_config_read_source( "HYBLAS_PROFILE", profile_path, early.profile[0] != 0 )
+	char* profile_text = profile_path[0] ? hyb_config_read_source( "HYBLAS_PROFILE", profile_path,
+	                                                               early.profile[0] != 0 )
 	                                     : NULL;
-	if ( profile_text ) hyb_config_apply_text( cfg, profile_text, HYB_SRC_PROFILE, profile_path, 1 );
+	if ( profile_text )
+		hyb_config_apply_text( cfg, profile_text, HYB_SRC_PROFILE, profile_path, 1 );
 
 	const char* nvconf = hyb_env_get( envp, "NVBLAS_CONFIG_FILE" );
 	if ( nvconf && *nvconf )
@@ -839,7 +899,8 @@ static void hyb_config_load_process( void )
 {
 	extern char** environ;
 	hyb_config_t* cfg = &hyb_process_config;
-	hyb_config_load( cfg, environ, HYB_CFG_LOAD_SET_LOG | ( hyb_secure_mode() ? HYB_CFG_LOAD_SECURE : 0 ) );
+	hyb_config_load( cfg, environ,
+	                 HYB_CFG_LOAD_SET_LOG | ( hyb_secure_mode() ? HYB_CFG_LOAD_SECURE : 0 ) );
 	if ( cfg->print_config ) hyb_config_print( cfg, STDERR_FILENO );
 }
 

@@ -60,18 +60,18 @@ typedef enum
 	HYB_RESIDENCY_TRACK_SOFTDIRTY = 3 /* track, and soft-dirty where uffd-wp is missing */
 } hyb_residency_mode_t;
 
-#define HYB_CFG_PATH_MAX 1024
-#define HYB_CFG_STRING_MAX 512
+#define HYB_CFG_PATH_MAX          1024
+#define HYB_CFG_STRING_MAX        512
 #define HYB_CFG_MAX_ROUTINE_MODES 64
-#define HYB_CFG_MAX_GPUS 64
+#define HYB_CFG_MAX_GPUS          64
 
-#define HYB_CFG_FIELD_INT( f ) int64_t f;
+#define HYB_CFG_FIELD_INT( f )    int64_t f;
 #define HYB_CFG_FIELD_DOUBLE( f ) double f;
-#define HYB_CFG_FIELD_BOOL( f ) int f;
-#define HYB_CFG_FIELD_SIZE( f ) hyb_cfg_size_t f;
-#define HYB_CFG_FIELD_ENUM( f ) int f;
+#define HYB_CFG_FIELD_BOOL( f )   int f;
+#define HYB_CFG_FIELD_SIZE( f )   hyb_cfg_size_t f;
+#define HYB_CFG_FIELD_ENUM( f )   int f;
 #define HYB_CFG_FIELD_STRING( f ) char f[HYB_CFG_STRING_MAX];
-#define HYB_CFG_FIELD_PATH( f ) char f[HYB_CFG_PATH_MAX];
+#define HYB_CFG_FIELD_PATH( f )   char f[HYB_CFG_PATH_MAX];
 
 enum
 {
@@ -147,7 +147,8 @@ hyb_mode_t hyb_config_mode_for( const hyb_config_t* cfg, hyb_op_t op, hyb_prec_t
 
 /* The same for one call of exported symbol `symbol`: an entry naming the
    exact symbol ("cblas_dgemm=gpu", "dgemm_=cpu") beats the rest. Pure. */
-hyb_mode_t hyb_config_mode_for_call( const hyb_config_t* cfg, const char* symbol, hyb_op_t op, hyb_prec_t prec );
+hyb_mode_t hyb_config_mode_for_call( const hyb_config_t* cfg, const char* symbol, hyb_op_t op,
+                                     hyb_prec_t prec );
 
 /* Resolve a SIZE setting against a whole (percent of `whole`). */
 static inline double hyb_cfg_size_bytes( hyb_cfg_size_t s, double whole )

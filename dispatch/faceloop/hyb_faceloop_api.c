@@ -54,10 +54,14 @@ static hyblas_status_t from_internal( hyb_status_t st )
 {
 	switch ( st )
 	{
-	case HYB_OK: return HYBLAS_OK;
-	case HYB_E_INVALID: return HYBLAS_E_INVALID;
-	case HYB_E_NO_MEMORY: return HYBLAS_E_NO_MEMORY;
-	default: return HYBLAS_E_INTERNAL;
+	case HYB_OK:
+		return HYBLAS_OK;
+	case HYB_E_INVALID:
+		return HYBLAS_E_INVALID;
+	case HYB_E_NO_MEMORY:
+		return HYBLAS_E_NO_MEMORY;
+	default:
+		return HYBLAS_E_INTERNAL;
 	}
 }
 
@@ -97,7 +101,7 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_mesh_create( const hyblas_faceloop
 }
 
 HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_mesh_generate( const hyblas_faceloop_grid_t* grid,
-                                                             hyblas_faceloop_mesh_t** mesh )
+                                                             hyblas_faceloop_mesh_t**      mesh )
 {
 	if ( grid == NULL || mesh == NULL ) return HYBLAS_E_INVALID;
 	hyblas_faceloop_grid_t g;
@@ -105,8 +109,9 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_mesh_generate( const hyblas_facelo
 	if ( st != HYBLAS_OK ) return st;
 	const int64_t ny = g.ny > 0 ? g.ny : g.nx;
 	const int     nc = g.shape == HYBLAS_FACELOOP_TRI ? 6 : 4; /* vertices listed per square */
-	if ( ( g.shape != HYBLAS_FACELOOP_QUAD && g.shape != HYBLAS_FACELOOP_TRI ) || g.nx < 1 || g.ny < 0 ||
-	     ( g.periodic != 0 && g.periodic != 1 ) || !( g.perturb >= 0.0 && g.perturb <= 0.3 ) )
+	if ( ( g.shape != HYBLAS_FACELOOP_QUAD && g.shape != HYBLAS_FACELOOP_TRI ) || g.nx < 1 ||
+	     g.ny < 0 || ( g.periodic != 0 && g.periodic != 1 ) ||
+	     !( g.perturb >= 0.0 && g.perturb <= 0.3 ) )
 		return HYBLAS_E_INVALID;
 	/* Periodic with fewer than 3 squares a side would join two different edges through
 	   the same pair of (identified) vertices. */
@@ -122,7 +127,7 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_mesh_generate( const hyblas_facelo
 }
 
 HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_mesh_info( const hyblas_faceloop_mesh_t* m,
-                                                         hyblas_faceloop_mesh_info_t* info )
+                                                         hyblas_faceloop_mesh_info_t*  info )
 {
 	if ( m == NULL || info == NULL ) return HYBLAS_E_INVALID;
 	hyblas_faceloop_mesh_info_t r;
@@ -150,18 +155,18 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_mesh_destroy( hyblas_faceloop_mesh
 
 /* ------------------------------------------------------------------ solver */
 
-HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_solver_create( hyblas_faceloop_mesh_t* mesh,
-                                                             const hyblas_faceloop_solver_desc_t* desc,
-                                                             hyblas_faceloop_solver_t** solver )
+HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_solver_create(
+    hyblas_faceloop_mesh_t* mesh, const hyblas_faceloop_solver_desc_t* desc,
+    hyblas_faceloop_solver_t** solver )
 {
 	if ( mesh == NULL || solver == NULL ) return HYBLAS_E_INVALID;
 	hyblas_faceloop_solver_desc_t d;
 	hyblas_status_t               st = struct_in( desc, &d, sizeof d );
 	if ( st != HYBLAS_OK ) return st;
 	const int p = d.degree == 0 ? 1 : d.degree;
-	if ( ( d.equation != HYBLAS_FACELOOP_ADVECTION && d.equation != HYBLAS_FACELOOP_BURGERS ) || p < 1 ||
-	     p > HYB_FL_P_MAX || !isfinite( d.ax ) || !isfinite( d.ay ) || !( d.dt >= 0.0 && d.dt < INFINITY ) ||
-	     !( d.cfl >= 0.0 && d.cfl < INFINITY ) )
+	if ( ( d.equation != HYBLAS_FACELOOP_ADVECTION && d.equation != HYBLAS_FACELOOP_BURGERS ) ||
+	     p < 1 || p > HYB_FL_P_MAX || !isfinite( d.ax ) || !isfinite( d.ay ) ||
+	     !( d.dt >= 0.0 && d.dt < INFINITY ) || !( d.cfl >= 0.0 && d.cfl < INFINITY ) )
 		return HYBLAS_E_INVALID;
 	hyb_fl_eq_t eq;
 	eq.kind = d.equation == HYBLAS_FACELOOP_BURGERS ? HYB_FL_EQ_BURGERS : HYB_FL_EQ_ADVECTION;
@@ -182,7 +187,7 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_solver_destroy( hyblas_faceloop_so
 }
 
 HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_solver_info( const hyblas_faceloop_solver_t* s,
-                                                           hyblas_faceloop_solver_info_t* info )
+                                                           hyblas_faceloop_solver_info_t*  info )
 {
 	if ( s == NULL || info == NULL ) return HYBLAS_E_INVALID;
 	hyblas_faceloop_solver_info_t r;
@@ -211,7 +216,8 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_get_state( const hyblas_faceloop_s
 }
 
 HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_set_state( hyblas_faceloop_solver_t* s,
-                                                         const double* modes, int64_t len, double time )
+                                                         const double* modes, int64_t len,
+                                                         double time )
 {
 	if ( s == NULL || modes == NULL || len < s->mesh->n_cells * s->np || !isfinite( time ) )
 		return HYBLAS_E_INVALID;
@@ -223,7 +229,8 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_set_state( hyblas_faceloop_solver_
 	return HYBLAS_OK;
 }
 
-HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_l2_error( const hyblas_faceloop_solver_t* s, double* err )
+HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_l2_error( const hyblas_faceloop_solver_t* s,
+                                                        double*                         err )
 {
 	if ( s == NULL || err == NULL ) return HYBLAS_E_INVALID;
 	/* Burgers' characteristics cross at t = 1 / pi: no smooth solution to compare with. */
@@ -237,10 +244,12 @@ static hyblas_status_t check_params( const hyblas_faceloop_run_params_t* p )
 {
 	if ( p->path != HYBLAS_PATH_AUTO && p->path != HYBLAS_PATH_CPU && p->path != HYBLAS_PATH_GPU )
 		return HYBLAS_E_INVALID;
-	if ( (unsigned)p->form > HYBLAS_FACELOOP_FORM_LOWREG || (unsigned)p->xfer > HYBLAS_FACELOOP_XFER_RESIDENT )
+	if ( (unsigned)p->form > HYBLAS_FACELOOP_FORM_LOWREG ||
+	     (unsigned)p->xfer > HYBLAS_FACELOOP_XFER_RESIDENT )
 		return HYBLAS_E_INVALID;
 	if ( p->cpu_threads < 0 || p->cpu_threads > 4096 ) return HYBLAS_E_INVALID;
-	if ( p->block_size != 0 && ( p->block_size < 32 || p->block_size > 1024 || p->block_size % 32 ) )
+	if ( p->block_size != 0 &&
+	     ( p->block_size < 32 || p->block_size > 1024 || p->block_size % 32 ) )
 		return HYBLAS_E_INVALID;
 	return HYBLAS_OK;
 }
@@ -253,7 +262,9 @@ static int device_usable( const hyblas_faceloop_run_params_t* p, double* mem )
 	*mem = 0.0;
 	if ( p->path == HYBLAS_PATH_CPU ) return 0;
 	if ( p->path == HYBLAS_PATH_AUTO && hyb_config()->mode == HYB_MODE_CPU ) return 0;
-	if ( hyb_devices_ensure() != HYB_OK || hyb_devices_count() < 1 || !hyb_faceloop_kernels_supported() ) return 0;
+	if ( hyb_devices_ensure() != HYB_OK || hyb_devices_count() < 1 ||
+	     !hyb_faceloop_kernels_supported() )
+		return 0;
 	*mem = hyb_dev_budget( 0 );
 	return 1;
 }
@@ -285,32 +296,40 @@ static hyb_fl_plan_in_t plan_input( const hyblas_faceloop_solver_t* s, int64_t s
 static hyb_op_id_t run_op( void )
 {
 	static atomic_int op = HYB_OP_NONE;
-	if ( atomic_load( &op ) == HYB_OP_NONE ) atomic_store( &op, hyb_op_register( "hyblas_faceloop_run", "faceloop" ) );
+	if ( atomic_load( &op ) == HYB_OP_NONE )
+		atomic_store( &op, hyb_op_register( "hyblas_faceloop_run", "faceloop" ) );
 	return atomic_load( &op );
 }
 
 /* Count the run and write its trace line. */
-static void account( const hyblas_faceloop_solver_t* s, const hyblas_faceloop_stats_t* r, int planned_gpu )
+static void account( const hyblas_faceloop_solver_t* s, const hyblas_faceloop_stats_t* r,
+                     int planned_gpu )
 {
 	const hyb_op_id_t op   = run_op();
-	const hyb_path_t  path = r->path == HYBLAS_PATH_GPU ? HYB_PATH_GPU : planned_gpu ? HYB_PATH_FALLBACK : HYB_PATH_CPU;
+	const hyb_path_t  path = r->path == HYBLAS_PATH_GPU ? HYB_PATH_GPU
+	                         : planned_gpu              ? HYB_PATH_FALLBACK
+	                                                    : HYB_PATH_CPU;
 	if ( path == HYB_PATH_FALLBACK ) hyb_stats_fallback( op );
-	const double flops = 3.0 * (double)r->steps *
-	                     ( (double)s->mesh->n_faces * hyb_fl_face_flops( s->np, s->tab.nq, s->eq.kind, 0 ) +
-	                       (double)s->mesh->n_cells * hyb_fl_volume_flops( s->np, s->tab.nqv ) );
+	const double flops =
+	    3.0 * (double)r->steps *
+	    ( (double)s->mesh->n_faces * hyb_fl_face_flops( s->np, s->tab.nq, s->eq.kind, 0 ) +
+	      (double)s->mesh->n_cells * hyb_fl_volume_flops( s->np, s->tab.nqv ) );
 	hyb_stats_record( op, path, r->total_s, flops, (double)( r->bytes_h2d + r->bytes_d2h ) );
 	char shape[128], extra[160];
-	snprintf( shape, sizeof shape, "faces=%lld cells=%lld nv=%d p=%d steps=%lld", (long long)s->mesh->n_faces,
-	          (long long)s->mesh->n_cells, (int)s->mesh->nv, (int)s->p, (long long)r->steps );
-	snprintf( extra, sizeof extra, " plan=\"%s\" face_s=%.6g face_e2e_s=%.6g h2d=%lld d2h=%lld", r->plan,
-	          r->face_loop_s, r->face_end_to_end_s, (long long)r->bytes_h2d, (long long)r->bytes_d2h );
+	snprintf( shape, sizeof shape, "faces=%lld cells=%lld nv=%d p=%d steps=%lld",
+	          (long long)s->mesh->n_faces, (long long)s->mesh->n_cells, (int)s->mesh->nv, (int)s->p,
+	          (long long)r->steps );
+	snprintf( extra, sizeof extra, " plan=\"%s\" face_s=%.6g face_e2e_s=%.6g h2d=%lld d2h=%lld",
+	          r->plan, r->face_loop_s, r->face_end_to_end_s, (long long)r->bytes_h2d,
+	          (long long)r->bytes_d2h );
 	const hyb_trace_fields_t f = { op,
 		                           s->eq.kind == HYB_FL_EQ_BURGERS ? "burgers" : "advection",
 		                           shape,
 		                           hyb_path_name( path ),
 		                           r->predicted_cpu_s,
 		                           r->predicted_gpu_s,
-		                           r->path == HYBLAS_PATH_GPU ? r->predicted_gpu_s : r->predicted_cpu_s,
+		                           r->path == HYBLAS_PATH_GPU ? r->predicted_gpu_s
+		                                                      : r->predicted_cpu_s,
 		                           r->total_s,
 		                           extra,
 		                           r->why };
@@ -319,26 +338,27 @@ static void account( const hyblas_faceloop_solver_t* s, const hyblas_faceloop_st
 
 HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, int64_t steps,
                                                    const hyblas_faceloop_run_params_t* params,
-                                                   hyblas_faceloop_stats_t* stats )
+                                                   hyblas_faceloop_stats_t*            stats )
 {
 	if ( s == NULL || steps < 0 ) return HYBLAS_E_INVALID;
 	hyblas_faceloop_run_params_t p;
 	hyblas_status_t              st = struct_in( params, &p, sizeof p );
 	if ( st != HYBLAS_OK ) return st;
 	if ( check_params( &p ) != HYBLAS_OK ) return HYBLAS_E_INVALID;
-	if ( struct_out_ok( stats, sizeof( hyblas_faceloop_stats_t ) ) != HYBLAS_OK ) return HYBLAS_E_STRUCT_SIZE;
+	if ( struct_out_ok( stats, sizeof( hyblas_faceloop_stats_t ) ) != HYBLAS_OK )
+		return HYBLAS_E_STRUCT_SIZE;
 
-	const double     t0      = hyb_now();
-	const int        threads = p.cpu_threads > 0 ? p.cpu_threads : omp_threads();
-	hyb_fl_rates_t   rates;
+	const double   t0      = hyb_now();
+	const int      threads = p.cpu_threads > 0 ? p.cpu_threads : omp_threads();
+	hyb_fl_rates_t rates;
 	hyb_fl_rates_default( &rates );
 	/* The device model is evaluated as if the device had room, so the statistics show its
 	   prediction beside the CPU's even where no device runs. */
-	hyb_fl_plan_in_t in = plan_input( s, steps, &p, threads );
-	in.device_ok        = 1;
-	in.device_mem       = INFINITY;
-	hyb_fl_plan_t plan  = hyb_fl_plan_choose( &in, &rates );
-	const double t_gpu_model = plan.t_gpu;
+	hyb_fl_plan_in_t in       = plan_input( s, steps, &p, threads );
+	in.device_ok              = 1;
+	in.device_mem             = INFINITY;
+	hyb_fl_plan_t plan        = hyb_fl_plan_choose( &in, &rates );
+	const double  t_gpu_model = plan.t_gpu;
 	/* Where even a device with room would not be used (the CPU asked for, the size floor,
 	   the model's margin) that plan stands and no device is started; otherwise ask the
 	   runtime and plan again with its answer. */
@@ -348,8 +368,8 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, 
 		plan         = hyb_fl_plan_choose( &in, &rates );
 	}
 
-	const int lowreg   = plan.form == HYBLAS_FACELOOP_FORM_LOWREG;
-	const int remapped = plan.form == HYBLAS_FACELOOP_FORM_REMAPPED || lowreg;
+	const int        lowreg   = plan.form == HYBLAS_FACELOOP_FORM_LOWREG;
+	const int        remapped = plan.form == HYBLAS_FACELOOP_FORM_REMAPPED || lowreg;
 	hyb_fl_dev_out_t dev;
 	memset( &dev, 0, sizeof dev );
 	hyb_status_t dst = HYB_E_NO_DEVICE;
@@ -368,7 +388,8 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, 
 	   (the order changes no bit of the result, only the device's warps). A failed device
 	   run left the solver as it was: the CPU runs all the steps. */
 	hyb_fl_loop_times_t t = { 0, 0, 0, 0 };
-	if ( !on_device ) hyb_fl_solver_cpu_steps( s, steps, threads, remapped ? s->mesh->remap : NULL, &t );
+	if ( !on_device )
+		hyb_fl_solver_cpu_steps( s, steps, threads, remapped ? s->mesh->remap : NULL, &t );
 
 	hyblas_faceloop_stats_t r;
 	memset( &r, 0, sizeof r );
@@ -403,7 +424,8 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, 
 	else
 		snprintf( r.plan, sizeof r.plan, "cpu omp %d", threads );
 	if ( plan.gpu_wanted && !on_device && plan.path == HYBLAS_PATH_GPU )
-		snprintf( r.why, sizeof r.why, "device failed (%s): the CPU ran the steps", hyb_status_name( dst ) );
+		snprintf( r.why, sizeof r.why, "device failed (%s): the CPU ran the steps",
+		          hyb_status_name( dst ) );
 	else
 		snprintf( r.why, sizeof r.why, "%s", plan.why );
 	r.total_s = hyb_now() - t0;

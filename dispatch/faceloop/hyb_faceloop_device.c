@@ -28,9 +28,9 @@ typedef struct
 	int32_t*         remap;
 	hyb_fl_tables_t* tab;
 	double*          out;
-	double*          u, *u1, *u2, *rhs; /* per step: only u */
+	double *         u, *u1, *u2, *rhs; /* per step: only u */
 	int32_t*         cell_face;
-	double*          cell_xy, *cell_invdet, *minv;
+	double *         cell_xy, *cell_invdet, *minv;
 	int32_t*         cell_minv;
 } fl_dbuf_t;
 
@@ -52,12 +52,13 @@ static int64_t bilinear_cells( const hyblas_faceloop_solver_t* s )
 }
 
 /* Lay the buffers out from base (NULL: only measure); returns the bytes. */
-static size_t layout( const hyblas_faceloop_solver_t* s, const hyb_fl_dev_req_t* q, char* base, fl_dbuf_t* b )
+static size_t layout( const hyblas_faceloop_solver_t* s, const hyb_fl_dev_req_t* q, char* base,
+                      fl_dbuf_t* b )
 {
-	const hyblas_faceloop_mesh_t* m   = s->mesh;
-	const size_t                  nf  = (size_t)m->n_faces, nc = (size_t)m->n_cells, np = (size_t)s->np;
-	const size_t                  nv  = (size_t)m->nv;
-	size_t                        off = 0;
+	const hyblas_faceloop_mesh_t* m = s->mesh;
+	const size_t nf = (size_t)m->n_faces, nc = (size_t)m->n_cells, np = (size_t)s->np;
+	const size_t nv  = (size_t)m->nv;
+	size_t       off = 0;
 	memset( b, 0, sizeof *b );
 	b->face_cell = carve( base, &off, 2 * nf * sizeof( int32_t ) );
 	b->face_edge = carve( base, &off, 2 * nf * sizeof( int8_t ) );
@@ -67,15 +68,15 @@ static size_t layout( const hyblas_faceloop_solver_t* s, const hyb_fl_dev_req_t*
 	b->out = carve( base, &off, 2 * np * nf * sizeof( double ) );
 	b->u   = carve( base, &off, nc * np * sizeof( double ) );
 	if ( !q->resident ) return off;
-	b->u1          = carve( base, &off, nc * np * sizeof( double ) );
-	b->u2          = carve( base, &off, nc * np * sizeof( double ) );
-	b->rhs         = carve( base, &off, nc * np * sizeof( double ) );
-	b->cell_face   = carve( base, &off, nv * nc * sizeof( int32_t ) );
-	b->cell_xy     = carve( base, &off, 2 * nv * nc * sizeof( double ) );
-	b->cell_invdet = carve( base, &off, nc * sizeof( double ) );
-	b->cell_minv   = carve( base, &off, nc * sizeof( int32_t ) );
+	b->u1            = carve( base, &off, nc * np * sizeof( double ) );
+	b->u2            = carve( base, &off, nc * np * sizeof( double ) );
+	b->rhs           = carve( base, &off, nc * np * sizeof( double ) );
+	b->cell_face     = carve( base, &off, nv * nc * sizeof( int32_t ) );
+	b->cell_xy       = carve( base, &off, 2 * nv * nc * sizeof( double ) );
+	b->cell_invdet   = carve( base, &off, nc * sizeof( double ) );
+	b->cell_minv     = carve( base, &off, nc * sizeof( int32_t ) );
 	const int64_t nb = bilinear_cells( s );
-	b->minv          = carve( base, &off, (size_t)( nb > 0 ? nb : 1 ) * np * np * sizeof( double ) );
+	b->minv = carve( base, &off, (size_t)( nb > 0 ? nb : 1 ) * np * np * sizeof( double ) );
 	return off;
 }
 
@@ -109,17 +110,19 @@ static hyb_status_t down( fl_run_t* r, void* dst, const void* src, size_t bytes 
 /* The mesh, the tables and (resident) the cells' data go up once. */
 static hyb_status_t upload_mesh( fl_run_t* r )
 {
-	const hyblas_faceloop_solver_t* s  = r->s;
-	const hyblas_faceloop_mesh_t*   m  = s->mesh;
-	const size_t                    nf = (size_t)m->n_faces, nc = (size_t)m->n_cells, np = (size_t)s->np;
-	const size_t                    nv = (size_t)m->nv;
-	hyb_status_t                    st;
+	const hyblas_faceloop_solver_t* s = r->s;
+	const hyblas_faceloop_mesh_t*   m = s->mesh;
+	const size_t nf = (size_t)m->n_faces, nc = (size_t)m->n_cells, np = (size_t)s->np;
+	const size_t nv = (size_t)m->nv;
+	hyb_status_t st;
 	if ( ( st = up( r, r->b.face_cell, m->face_cell, 2 * nf * sizeof( int32_t ) ) ) != HYB_OK ||
 	     ( st = up( r, r->b.face_edge, m->face_edge, 2 * nf * sizeof( int8_t ) ) ) != HYB_OK ||
-	     ( st = up( r, r->b.face_geom, m->face_geom, HYB_FL_GEOM_COUNT * nf * sizeof( double ) ) ) != HYB_OK ||
+	     ( st = up( r, r->b.face_geom, m->face_geom,
+	                HYB_FL_GEOM_COUNT * nf * sizeof( double ) ) ) != HYB_OK ||
 	     ( st = up( r, r->b.tab, &s->tab, sizeof s->tab ) ) != HYB_OK )
 		return st;
-	if ( r->b.remap && ( st = up( r, r->b.remap, m->remap, nf * sizeof( int32_t ) ) ) != HYB_OK ) return st;
+	if ( r->b.remap && ( st = up( r, r->b.remap, m->remap, nf * sizeof( int32_t ) ) ) != HYB_OK )
+		return st;
 	if ( !r->q->resident ) return HYB_OK;
 	const int64_t nb = bilinear_cells( s );
 	if ( ( st = up( r, r->b.cell_face, m->cell_face, nv * nc * sizeof( int32_t ) ) ) != HYB_OK ||
@@ -133,7 +136,8 @@ static hyb_status_t upload_mesh( fl_run_t* r )
 
 /* The face loop's argument block over the device buffers: state du at `time`, output
    component-major (component k of face f at out[k nf + f]: a warp writes coalesced). */
-static void face_args( const fl_run_t* r, const double* du, double time, hyb_faceloop_face_args_t* a )
+static void face_args( const fl_run_t* r, const double* du, double time,
+                       hyb_faceloop_face_args_t* a )
 {
 	const hyblas_faceloop_solver_t* s  = r->s;
 	const int64_t                   nf = s->mesh->n_faces;
@@ -158,14 +162,14 @@ static double elapsed( hyb_dev_t* d, hyb_devent_t* a, hyb_devent_t* b )
    down while the host runs the volume loop; then the host gathers and updates. */
 static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 {
-	hyb_devent_t* const e0 = r->ev[0], *const e1 = r->ev[1], *const done = r->ev[2];
+	hyb_devent_t *const e0 = r->ev[0], *const e1 = r->ev[1], *const done = r->ev[2];
 	hyblas_faceloop_solver_t* s   = r->s;
 	const int                 thr = r->q->threads > 0 ? r->q->threads : 1;
 	const int64_t             nf  = s->mesh->n_faces;
-	const size_t              nu  = (size_t)( s->mesh->n_cells * s->np ), no = (size_t)( 2 * s->np ) * (size_t)nf;
-	double* const             cur[3]  = { s->u, s->u1, s->u2 };
-	double* const             next[3] = { s->u1, s->u2, s->u };
-	hyb_status_t              st;
+	const size_t nu = (size_t)( s->mesh->n_cells * s->np ), no = (size_t)( 2 * s->np ) * (size_t)nf;
+	double* const cur[3]  = { s->u, s->u1, s->u2 };
+	double* const next[3] = { s->u1, s->u2, s->u };
+	hyb_status_t  st;
 	for ( int64_t n = 0; n < steps; n++ )
 		for ( int k = 0; k < 3; k++ )
 		{
@@ -175,7 +179,8 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 			face_args( r, r->b.u, s->time + hyb_fl_rk_c[k] * s->dt, &fa );
 			if ( ( st = up( r, r->b.u, r->stage_u, nu * sizeof( double ) ) ) != HYB_OK ||
 			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e0 ) ) != HYB_OK ||
-			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &fa ) ) != HYB_OK ||
+			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &fa ) ) !=
+			         HYB_OK ||
 			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e1 ) ) != HYB_OK ||
 			     ( st = down( r, r->stage_out, r->b.out, no * sizeof( double ) ) ) != HYB_OK ||
 			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK )
@@ -208,10 +213,10 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
    stream; the state comes down once, into staging, then into the solver. */
 static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 {
-	hyb_devent_t* const e0 = r->ev[0], *const e1 = r->ev[1], *const done = r->ev[2];
-	hyblas_faceloop_solver_t* s  = r->s;
-	const size_t              nu = (size_t)( s->mesh->n_cells * s->np );
-	const int64_t             nf = s->mesh->n_faces;
+	hyb_devent_t *const e0 = r->ev[0], *const e1 = r->ev[1], *const done = r->ev[2];
+	hyblas_faceloop_solver_t* s       = r->s;
+	const size_t              nu      = (size_t)( s->mesh->n_cells * s->np );
+	const int64_t             nf      = s->mesh->n_faces;
 	double* const             cur[3]  = { r->b.u, r->b.u1, r->b.u2 };
 	double* const             next[3] = { r->b.u1, r->b.u2, r->b.u };
 	hyb_status_t              st;
@@ -249,7 +254,8 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 			const int timed = n == 0;
 			if ( ( st = hyb_dev_faceloop_volume( r->d, HYB_FL_STREAM, &va ) ) != HYB_OK ||
 			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e0 ) ) != HYB_OK ) ||
-			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &fa ) ) != HYB_OK ||
+			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &fa ) ) !=
+			         HYB_OK ||
 			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e1 ) ) != HYB_OK ) ||
 			     ( st = hyb_dev_faceloop_gather( r->d, HYB_FL_STREAM, &ga ) ) != HYB_OK ||
 			     ( st = hyb_dev_faceloop_update( r->d, HYB_FL_STREAM, &ua ) ) != HYB_OK )
@@ -263,17 +269,18 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 		time = time + s->dt;
 	}
 	if ( ( st = down( r, r->stage_u, r->b.u, nu * sizeof( double ) ) ) != HYB_OK ||
-	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK || ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
+	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK ||
+	     ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
 		return st;
 	/* Only a complete, synchronised result reaches the solver. */
 	memcpy( s->u, r->stage_u, nu * sizeof( double ) );
-	s->time = time;
+	s->time          = time;
 	r->o->face_e2e_s = hyb_now() - t0;
 	return HYB_OK;
 }
 
-hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps, const hyb_fl_dev_req_t* q,
-                                  hyb_fl_dev_out_t* o )
+hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps,
+                                  const hyb_fl_dev_req_t* q, hyb_fl_dev_out_t* o )
 {
 	memset( o, 0, sizeof *o );
 	if ( steps == 0 ) return HYB_OK;
@@ -292,14 +299,14 @@ hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps, co
 	const int64_t done0 = s->steps_done;
 	fl_run_t      r;
 	memset( &r, 0, sizeof r );
-	r.s = s;
-	r.q = q;
-	r.o = o;
-	void*         ws = NULL;
-	void*         hs = NULL;
-	const size_t  no = (size_t)( 2 * s->np ) * (size_t)s->mesh->n_faces;
-	const size_t  hs_bytes = ( nu + ( q->resident ? 0 : no ) ) * sizeof( double );
-	hyb_status_t  st       = hyb_dev_acquire( 0, &r.d );
+	r.s                   = s;
+	r.q                   = q;
+	r.o                   = o;
+	void*        ws       = NULL;
+	void*        hs       = NULL;
+	const size_t no       = (size_t)( 2 * s->np ) * (size_t)s->mesh->n_faces;
+	const size_t hs_bytes = ( nu + ( q->resident ? 0 : no ) ) * sizeof( double );
+	hyb_status_t st       = hyb_dev_acquire( 0, &r.d );
 	if ( st != HYB_OK )
 	{
 		free( keep );

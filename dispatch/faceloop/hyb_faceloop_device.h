@@ -22,9 +22,9 @@ typedef struct
 /* What it measured. */
 typedef struct
 {
-	double  face_s;     /* the face loop: device time of its kernels (events) */
-	double  face_e2e_s; /* per step: staging, copies, kernel, waits and the host's gather;
-	                       resident: face and gather kernels */
+	double face_s;     /* the face loop: device time of its kernels (events) */
+	double face_e2e_s; /* per step: staging, copies, kernel, waits and the host's gather;
+	                      resident: face and gather kernels */
 	double  volume_s, update_s;
 	int64_t bytes_h2d, bytes_d2h;
 } hyb_fl_dev_out_t;
@@ -34,7 +34,7 @@ typedef struct
    (the device's kernels compute the same per-element code). Any device failure
    (allocation, copy, launch, synchronisation, an unsupported kernel) returns its status
    with s exactly as it was on entry: the caller reruns the steps on the CPU. */
-hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps, const hyb_fl_dev_req_t* q,
-                                  hyb_fl_dev_out_t* o );
+hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps,
+                                  const hyb_fl_dev_req_t* q, hyb_fl_dev_out_t* o );
 
 #endif

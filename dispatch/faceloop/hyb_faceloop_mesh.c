@@ -16,10 +16,11 @@
 /* A corner cross product or a cell's area below this fraction of its squared size counts
    as zero (degenerate); two periodic sides differ by less than this fraction of their
    length when they match. */
-#define HYB_FL_TOL 1e-12
+#define HYB_FL_TOL          1e-12
 #define HYB_FL_PERIODIC_TOL 1e-9
 
-static void fl_why( char* why, size_t len, const char* fmt, ... ) __attribute__( ( format( printf, 3, 4 ) ) );
+static void fl_why( char* why, size_t len, const char* fmt, ... )
+    __attribute__( ( format( printf, 3, 4 ) ) );
 
 static void fl_why( char* why, size_t len, const char* fmt, ... )
 {
@@ -35,8 +36,8 @@ static void fl_why( char* why, size_t len, const char* fmt, ... )
 typedef struct
 {
 	const hyblas_faceloop_mesh_desc_t* d;
-	int      nv;
-	int64_t  nh;
+	int                                nv;
+	int64_t                            nh;
 	int64_t* bucket;  /* n_vertices + 1: where each low vertex's half-edges start in slot */
 	int32_t* slot;    /* nh: half-edges grouped by the lower canonical vertex of their edge */
 	int32_t* partner; /* nh: the half-edge of the same edge in the other cell, or -1 */
@@ -103,11 +104,13 @@ static hyblas_status_t check_sizes( const hyblas_faceloop_mesh_desc_t* d, char* 
 	else if ( d->n_vertices < 1 || d->n_vertices > INT32_MAX )
 		fl_why( why, wl, "n_vertices is %lld: 1 .. 2^31 - 1", (long long)d->n_vertices );
 	else if ( d->n_cells < 1 || d->n_cells > ( INT32_MAX / 2 ) / d->cell_nv )
-		fl_why( why, wl, "n_cells is %lld: 1 .. 2^30 / cell_nv (a face is numbered 2 f + side in int32)",
+		fl_why( why, wl,
+		        "n_cells is %lld: 1 .. 2^30 / cell_nv (a face is numbered 2 f + side in int32)",
 		        (long long)d->n_cells );
 	else if ( d->xy == NULL || d->cell_vertices == NULL )
 		fl_why( why, wl, "xy and cell_vertices must not be NULL" );
-	else if ( d->n_faces < 0 || d->n_faces > INT32_MAX / 2 || ( d->n_faces > 0 && d->face_vertices == NULL ) )
+	else if ( d->n_faces < 0 || d->n_faces > INT32_MAX / 2 ||
+	          ( d->n_faces > 0 && d->face_vertices == NULL ) )
 		fl_why( why, wl, "n_faces is %lld with face_vertices %s", (long long)d->n_faces,
 		        d->face_vertices ? "given" : "NULL" );
 	else
@@ -157,36 +160,39 @@ static hyblas_status_t check_cells( const fl_build_t* b, char* why, size_t wl )
 		for ( int k = 0; k < nv; k++ )
 			if ( v[k] < 0 || v[k] >= d->n_vertices )
 			{
-				fl_why( why, wl, "cell %lld: vertex index %d out of range", (long long)c, (int)v[k] );
+				fl_why( why, wl, "cell %lld: vertex index %d out of range", (long long)c,
+				        (int)v[k] );
 				return HYBLAS_E_INVALID;
 			}
 		for ( int k = 0; k < nv; k++ )
 			for ( int l = k + 1; l < nv; l++ )
 				if ( canon( b, v[k] ) == canon( b, v[l] ) )
 				{
-					fl_why( why, wl, "cell %lld: vertices %d and %d are the same vertex%s", (long long)c,
-					        (int)v[k], (int)v[l], v[k] == v[l] ? "" : " through vertex_alias" );
+					fl_why( why, wl, "cell %lld: vertices %d and %d are the same vertex%s",
+					        (long long)c, (int)v[k], (int)v[l],
+					        v[k] == v[l] ? "" : " through vertex_alias" );
 					return HYBLAS_E_INVALID;
 				}
 		double area = 0.0, size2 = 0.0, worst = INFINITY;
 		for ( int k = 0; k < nv; k++ )
 		{
 			const int32_t p = v[k], q = v[( k + 1 ) % nv];
-			const double  dx = d->xy[2 * q] - d->xy[2 * p], dy = d->xy[2 * q + 1] - d->xy[2 * p + 1];
+			const double dx = d->xy[2 * q] - d->xy[2 * p], dy = d->xy[2 * q + 1] - d->xy[2 * p + 1];
 			area += 0.5 * ( d->xy[2 * p] * d->xy[2 * q + 1] - d->xy[2 * q] * d->xy[2 * p + 1] );
-			size2      = fmax( size2, dx * dx + dy * dy );
+			size2           = fmax( size2, dx * dx + dy * dy );
 			const double cr = corner( d->xy, p, q, v[( k + 2 ) % nv] );
 			worst           = fmin( worst, cr );
 		}
 		if ( !( area > HYB_FL_TOL * size2 ) )
 		{
-			fl_why( why, wl, "cell %lld is clockwise or degenerate (signed area %.3g)", (long long)c, area );
+			fl_why( why, wl, "cell %lld is clockwise or degenerate (signed area %.3g)",
+			        (long long)c, area );
 			return HYBLAS_E_INVALID;
 		}
 		if ( !( worst > HYB_FL_TOL * size2 ) )
 		{
-			fl_why( why, wl, "cell %lld is not strictly convex (corner cross product %.3g)", (long long)c,
-			        worst );
+			fl_why( why, wl, "cell %lld is not strictly convex (corner cross product %.3g)",
+			        (long long)c, worst );
 			return HYBLAS_E_INVALID;
 		}
 	}
@@ -214,8 +220,8 @@ static hyblas_status_t match_edges( fl_build_t* b, char* why, size_t wl )
 	for ( int64_t v = 0; v < b->d->n_vertices; v++ )
 		for ( int64_t s = b->bucket[v]; s < b->bucket[v + 1]; s++ )
 		{
-			const int32_t h  = b->slot[s];
-			const int32_t hi = h_hi( b, h );
+			const int32_t h     = b->slot[s];
+			const int32_t hi    = h_hi( b, h );
 			int32_t       other = -1, n = 0;
 			for ( int64_t s2 = b->bucket[v]; s2 < b->bucket[v + 1]; s2++ )
 				if ( s2 != s && h_hi( b, b->slot[s2] ) == hi )
@@ -225,10 +231,11 @@ static hyblas_status_t match_edges( fl_build_t* b, char* why, size_t wl )
 				}
 			if ( n > 1 )
 			{
-				fl_why( why, wl,
-				        "edge %d-%d belongs to more than two cells (non-manifold), among them cells "
-				        "%lld and %lld",
-				        (int)v, (int)hi, (long long)( h / b->nv ), (long long)( other / b->nv ) );
+				fl_why(
+				    why, wl,
+				    "edge %d-%d belongs to more than two cells (non-manifold), among them cells "
+				    "%lld and %lld",
+				    (int)v, (int)hi, (long long)( h / b->nv ), (long long)( other / b->nv ) );
 				return HYBLAS_E_INVALID;
 			}
 			if ( n == 1 && canon( b, h_from( b, h ) ) == canon( b, h_from( b, other ) ) )
@@ -252,8 +259,8 @@ static int64_t derive_faces( fl_build_t* b )
 	for ( int64_t h = 0; h < b->nh; h++ )
 	{
 		if ( b->face_of[h] >= 0 ) continue;
-		b->face_h[nf]  = (int32_t)h;
-		b->face_of[h]  = (int32_t)nf;
+		b->face_h[nf] = (int32_t)h;
+		b->face_of[h] = (int32_t)nf;
 		if ( b->partner[h] >= 0 ) b->face_of[b->partner[h]] = (int32_t)nf;
 		nf++;
 	}
@@ -269,25 +276,26 @@ static hyblas_status_t list_faces( fl_build_t* b, char* why, size_t wl )
 		const int32_t p = d->face_vertices[2 * k], q = d->face_vertices[2 * k + 1];
 		if ( p < 0 || p >= d->n_vertices || q < 0 || q >= d->n_vertices )
 		{
-			fl_why( why, wl, "face %lld: vertex index out of range (%d-%d)", (long long)k, (int)p, (int)q );
+			fl_why( why, wl, "face %lld: vertex index out of range (%d-%d)", (long long)k, (int)p,
+			        (int)q );
 			return HYBLAS_E_INVALID;
 		}
 		const int32_t cp = canon( b, p ), cq = canon( b, q );
 		const int32_t lo = cp < cq ? cp : cq, hi = cp < cq ? cq : cp;
-		int32_t       h  = -1;
+		int32_t       h = -1;
 		for ( int64_t s = b->bucket[lo]; s < b->bucket[lo + 1] && h < 0 && lo != hi; s++ )
 			if ( h_hi( b, b->slot[s] ) == hi ) h = b->slot[s];
 		if ( h < 0 )
 		{
-			fl_why( why, wl, "face %lld (vertices %d-%d) is no cell's edge (dangling face)", (long long)k,
-			        (int)p, (int)q );
+			fl_why( why, wl, "face %lld (vertices %d-%d) is no cell's edge (dangling face)",
+			        (long long)k, (int)p, (int)q );
 			return HYBLAS_E_INVALID;
 		}
 		if ( b->partner[h] >= 0 && b->partner[h] < h ) h = b->partner[h];
 		if ( b->face_of[h] >= 0 )
 		{
-			fl_why( why, wl, "face %lld (vertices %d-%d) repeats face %d", (long long)k, (int)p, (int)q,
-			        (int)b->face_of[h] );
+			fl_why( why, wl, "face %lld (vertices %d-%d) repeats face %d", (long long)k, (int)p,
+			        (int)q, (int)b->face_of[h] );
 			return HYBLAS_E_INVALID;
 		}
 		b->face_h[k]  = h;
@@ -308,7 +316,8 @@ static hyblas_status_t list_faces( fl_build_t* b, char* why, size_t wl )
 
 /* Connectivity and geometry of every face from its left half-edge; the two sides of an
    interior face must be the same segment walked both ways (a periodic pair: translates). */
-static hyblas_status_t fill_faces( const fl_build_t* b, hyblas_faceloop_mesh_t* m, char* why, size_t wl )
+static hyblas_status_t fill_faces( const fl_build_t* b, hyblas_faceloop_mesh_t* m, char* why,
+                                   size_t wl )
 {
 	const double* xy = m->xy;
 	const int64_t nf = m->n_faces;
@@ -323,7 +332,7 @@ static hyblas_status_t fill_faces( const fl_build_t* b, hyblas_faceloop_mesh_t* 
 		if ( o >= 0 ) m->cell_face[o] = (int32_t)( 2 * f + 1 );
 		const int32_t a = h_from( b, h ), c = h_to( b, h );
 		const double  dx = xy[2 * c] - xy[2 * a], dy = xy[2 * c + 1] - xy[2 * a + 1];
-		const double  len = hypot( dx, dy );
+		const double  len                      = hypot( dx, dy );
 		m->face_geom[HYB_FL_GEOM_NX * nf + f]  = dy / len;
 		m->face_geom[HYB_FL_GEOM_NY * nf + f]  = -dx / len;
 		m->face_geom[HYB_FL_GEOM_LEN * nf + f] = len;
@@ -337,7 +346,8 @@ static hyblas_status_t fill_faces( const fl_build_t* b, hyblas_faceloop_mesh_t* 
 			continue;
 		}
 		const int32_t a2 = h_from( b, o ), c2 = h_to( b, o );
-		const double  ex = dx + ( xy[2 * c2] - xy[2 * a2] ), ey = dy + ( xy[2 * c2 + 1] - xy[2 * a2 + 1] );
+		const double  ex = dx + ( xy[2 * c2] - xy[2 * a2] ),
+		             ey  = dy + ( xy[2 * c2 + 1] - xy[2 * a2 + 1] );
 		if ( hypot( ex, ey ) > HYB_FL_PERIODIC_TOL * len )
 		{
 			fl_why( why, wl,
@@ -370,9 +380,9 @@ static void cell_measures( hyblas_faceloop_mesh_t* m )
 		m->h_min = fmin( m->h_min, area / per );
 		if ( m->nv == 4 )
 		{
-			const double* x = m->xy;
+			const double* x  = m->xy;
 			const double  gx = x[2 * v[0]] + x[2 * v[2]] - x[2 * v[1]] - x[2 * v[3]];
-			const double  gy = x[2 * v[0] + 1] + x[2 * v[2] + 1] - x[2 * v[1] + 1] - x[2 * v[3] + 1];
+			const double gy = x[2 * v[0] + 1] + x[2 * v[2] + 1] - x[2 * v[1] + 1] - x[2 * v[3] + 1];
 			if ( hypot( gx, gy ) > HYB_FL_TOL * per ) m->n_bilinear++;
 		}
 	}
@@ -422,12 +432,12 @@ hyblas_status_t hyb_fl_mesh_build( const hyblas_faceloop_mesh_desc_t* d, int thr
 	st   = check_cells( &b, why, wl );
 	if ( st != HYBLAS_OK ) return st;
 
-	const size_t nh = (size_t)b.nh;
-	b.bucket        = calloc( (size_t)d->n_vertices + 1, sizeof *b.bucket );
-	b.slot          = malloc( nh * sizeof *b.slot );
-	b.partner       = malloc( nh * sizeof *b.partner );
-	b.face_of       = malloc( nh * sizeof *b.face_of );
-	b.face_h        = malloc( nh * sizeof *b.face_h );
+	const size_t nh           = (size_t)b.nh;
+	b.bucket                  = calloc( (size_t)d->n_vertices + 1, sizeof *b.bucket );
+	b.slot                    = malloc( nh * sizeof *b.slot );
+	b.partner                 = malloc( nh * sizeof *b.partner );
+	b.face_of                 = malloc( nh * sizeof *b.face_of );
+	b.face_h                  = malloc( nh * sizeof *b.face_h );
 	hyblas_faceloop_mesh_t* m = calloc( 1, sizeof *m );
 	if ( m ) m->xy = malloc( 2 * (size_t)d->n_vertices * sizeof *m->xy );
 	if ( m ) m->cell_vertices = malloc( nh * sizeof *m->cell_vertices );
@@ -442,9 +452,10 @@ hyblas_status_t hyb_fl_mesh_build( const hyblas_faceloop_mesh_desc_t* d, int thr
 	}
 	memset( b.face_of, 0xff, nh * sizeof *b.face_of );
 	bucket_edges( &b );
-	st = match_edges( &b, why, wl );
+	st         = match_edges( &b, why, wl );
 	int64_t nf = d->n_faces;
-	if ( st == HYBLAS_OK && nf == 0 ) nf = derive_faces( &b );
+	if ( st == HYBLAS_OK && nf == 0 )
+		nf = derive_faces( &b );
 	else if ( st == HYBLAS_OK )
 		st = list_faces( &b, why, wl );
 	if ( st == HYBLAS_OK )
@@ -472,7 +483,7 @@ hyblas_status_t hyb_fl_mesh_build( const hyblas_faceloop_mesh_desc_t* d, int thr
 	}
 	cell_measures( m );
 	m->refs = 1;
-	*out = m;
+	*out    = m;
 	return HYBLAS_OK;
 }
 

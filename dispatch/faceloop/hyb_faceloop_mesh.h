@@ -14,19 +14,19 @@
 
 struct hyblas_faceloop_mesh_s
 {
-	int        refs; /* changed only by hyb_fl_mesh_retain / release, atomically */
-	int32_t    nv;
-	int64_t    n_vertices, n_cells, n_faces, n_boundary, n_bilinear;
-	double*    xy;            /* 2 per vertex */
-	int32_t*   cell_vertices; /* nv per cell, counterclockwise */
-	int32_t*   face_cell;     /* 2 per face: left cell, right cell (-1: boundary) */
-	int8_t*    face_edge;     /* 2 per face: local edge in each (-1: none) */
-	int32_t*   cell_face;     /* nv per cell: 2 * face + side */
-	double*    face_geom;     /* HYB_FL_GEOM_COUNT per face, component-major */
-	int32_t*   remap;         /* the faces partitioned by kind: interior first */
-	int64_t    n_interior;
-	int64_t    warps_mixed_vanilla, warps_mixed_remapped;
-	double     h_min, area;
+	int      refs; /* changed only by hyb_fl_mesh_retain / release, atomically */
+	int32_t  nv;
+	int64_t  n_vertices, n_cells, n_faces, n_boundary, n_bilinear;
+	double*  xy;            /* 2 per vertex */
+	int32_t* cell_vertices; /* nv per cell, counterclockwise */
+	int32_t* face_cell;     /* 2 per face: left cell, right cell (-1: boundary) */
+	int8_t*  face_edge;     /* 2 per face: local edge in each (-1: none) */
+	int32_t* cell_face;     /* nv per cell: 2 * face + side */
+	double*  face_geom;     /* HYB_FL_GEOM_COUNT per face, component-major */
+	int32_t* remap;         /* the faces partitioned by kind: interior first */
+	int64_t  n_interior;
+	int64_t  warps_mixed_vanilla, warps_mixed_remapped;
+	double   h_min, area;
 };
 
 /* Validate desc and build a mesh with one reference (see hyblas_faceloop_mesh_create for

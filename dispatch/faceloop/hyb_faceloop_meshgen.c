@@ -29,9 +29,9 @@ hyblas_status_t hyb_fl_mesh_grid( const hyblas_faceloop_grid_t* g, int threads,
 	const int64_t nx = g->nx, ny = g->ny > 0 ? g->ny : g->nx;
 	const int     tri = g->shape == HYBLAS_FACELOOP_TRI;
 	const int64_t nvx = nx + 1, nvert = nvx * ( ny + 1 ), ncell = nx * ny * ( tri ? 2 : 1 );
-	const int     nv = tri ? 3 : 4;
-	double*       xy = malloc( 2 * (size_t)nvert * sizeof *xy );
-	int32_t*      cv = malloc( (size_t)ncell * nv * sizeof *cv );
+	const int     nv    = tri ? 3 : 4;
+	double*       xy    = malloc( 2 * (size_t)nvert * sizeof *xy );
+	int32_t*      cv    = malloc( (size_t)ncell * nv * sizeof *cv );
 	int32_t*      alias = g->periodic ? malloc( (size_t)nvert * sizeof *alias ) : NULL;
 	if ( !xy || !cv || ( g->periodic && !alias ) )
 	{
@@ -61,8 +61,8 @@ hyblas_status_t hyb_fl_mesh_grid( const hyblas_faceloop_grid_t* g, int threads,
 		{
 			const int32_t v00 = (int32_t)( j * nvx + i ), v10 = v00 + 1;
 			const int32_t v01 = (int32_t)( v00 + nvx ), v11 = v01 + 1;
-			const int64_t s   = j * nx + i;
-			int32_t*      c   = cv + s * ( tri ? 6 : 4 );
+			const int64_t s = j * nx + i;
+			int32_t*      c = cv + s * ( tri ? 6 : 4 );
 			if ( !tri )
 			{
 				c[0] = v00, c[1] = v10, c[2] = v11, c[3] = v01;

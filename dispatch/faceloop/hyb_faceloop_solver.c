@@ -28,7 +28,8 @@ static int proj_rule( int nv, int p, double* xy, double* w )
 
 /* The map of a cell (vertices xy, counterclockwise) at reference point (r, s): the physical
    point and det(J). */
-static void cell_map( const double* xy, int nv, double r, double s, double* x, double* y, double* det )
+static void cell_map( const double* xy, int nv, double r, double s, double* x, double* y,
+                      double* det )
 {
 	if ( nv == 3 )
 	{
@@ -40,8 +41,10 @@ static void cell_map( const double* xy, int nv, double r, double s, double* x, d
 	}
 	const double n[4]  = { 0.25 * ( 1 - r ) * ( 1 - s ), 0.25 * ( 1 + r ) * ( 1 - s ),
 		                   0.25 * ( 1 + r ) * ( 1 + s ), 0.25 * ( 1 - r ) * ( 1 + s ) };
-	const double nr[4] = { -0.25 * ( 1 - s ), 0.25 * ( 1 - s ), 0.25 * ( 1 + s ), -0.25 * ( 1 + s ) };
-	const double ns[4] = { -0.25 * ( 1 - r ), -0.25 * ( 1 + r ), 0.25 * ( 1 + r ), 0.25 * ( 1 - r ) };
+	const double nr[4] = { -0.25 * ( 1 - s ), 0.25 * ( 1 - s ), 0.25 * ( 1 + s ),
+		                   -0.25 * ( 1 + s ) };
+	const double ns[4] = { -0.25 * ( 1 - r ), -0.25 * ( 1 + r ), 0.25 * ( 1 + r ),
+		                   0.25 * ( 1 - r ) };
 	double       xr = 0, xs = 0, yr = 0, ys = 0;
 	*x = *y = 0.0;
 	for ( int k = 0; k < 4; k++ )
@@ -101,16 +104,17 @@ static int64_t solver_cells( hyblas_faceloop_solver_t* s )
 	{
 		for ( int k = 0; k < nv; k++ )
 		{
-			const int32_t v             = m->cell_vertices[c * nv + k];
+			const int32_t v                    = m->cell_vertices[c * nv + k];
 			s->cell_xy[c * 2 * nv + 2 * k]     = m->xy[2 * v];
 			s->cell_xy[c * 2 * nv + 2 * k + 1] = m->xy[2 * v + 1];
 		}
-		const double* xy = s->cell_xy + c * 2 * nv;
+		const double* xy  = s->cell_xy + c * 2 * nv;
 		double        per = 0.0;
 		for ( int k = 0; k < nv; k++ )
-			per += hypot( xy[2 * ( ( k + 1 ) % nv )] - xy[2 * k], xy[2 * ( ( k + 1 ) % nv ) + 1] - xy[2 * k + 1] );
-		const int bil = nv == 4 && hypot( xy[0] + xy[4] - xy[2] - xy[6], xy[1] + xy[5] - xy[3] - xy[7] ) >
-		                               1e-12 * per;
+			per += hypot( xy[2 * ( ( k + 1 ) % nv )] - xy[2 * k],
+			              xy[2 * ( ( k + 1 ) % nv ) + 1] - xy[2 * k + 1] );
+		const int bil   = nv == 4 && hypot( xy[0] + xy[4] - xy[2] - xy[6],
+		                                    xy[1] + xy[5] - xy[3] - xy[7] ) > 1e-12 * per;
 		s->cell_minv[c] = bil ? nbil++ : -1;
 	}
 	return nbil;
@@ -127,7 +131,7 @@ static void solver_project( hyblas_faceloop_solver_t* s, int threads )
 #pragma omp parallel for schedule( static ) num_threads( threads )
 	for ( int64_t c = 0; c < m->n_cells; c++ )
 	{
-		const double* xy = s->cell_xy + c * 2 * nv;
+		const double* xy               = s->cell_xy + c * 2 * nv;
 		double        b[HYB_FL_NP_MAX] = { 0 }, mm[HYB_FL_NP_MAX * HYB_FL_NP_MAX] = { 0 };
 		double        phi[HYB_FL_NP_MAX], x, y, det;
 		for ( int q = 0; q < nq; q++ )
@@ -161,7 +165,8 @@ static double max_abs_state( const hyblas_faceloop_solver_t* s )
 	double mx = 0.0;
 	for ( int64_t c = 0; c < s->mesh->n_cells; c++ )
 		for ( int q = 0; q < s->tab.nqv; q++ )
-			mx = fmax( mx, fabs( hyb_fl_dot( s->u + c * s->np, s->tab.vol_phi + q * s->np, s->np ) ) );
+			mx = fmax( mx,
+			           fabs( hyb_fl_dot( s->u + c * s->np, s->tab.vol_phi + q * s->np, s->np ) ) );
 	return mx;
 }
 
@@ -196,16 +201,16 @@ hyblas_status_t hyb_fl_solver_new( hyblas_faceloop_mesh_t* mesh, hyb_fl_eq_t eq,
 		hyb_fl_solver_free( s );
 		return HYBLAS_E_INTERNAL;
 	}
-	s->np            = s->tab.np;
-	const size_t nc  = (size_t)mesh->n_cells, npz = (size_t)s->np;
-	s->cell_xy       = malloc( nc * 2 * (size_t)mesh->nv * sizeof( double ) );
-	s->cell_invdet   = malloc( nc * sizeof( double ) );
-	s->cell_minv     = malloc( nc * sizeof( int32_t ) );
-	s->u             = malloc( nc * npz * sizeof( double ) );
-	s->u1            = malloc( nc * npz * sizeof( double ) );
-	s->u2            = malloc( nc * npz * sizeof( double ) );
-	s->rhs           = malloc( nc * npz * sizeof( double ) );
-	s->out           = malloc( (size_t)mesh->n_faces * 2 * npz * sizeof( double ) );
+	s->np           = s->tab.np;
+	const size_t nc = (size_t)mesh->n_cells, npz = (size_t)s->np;
+	s->cell_xy     = malloc( nc * 2 * (size_t)mesh->nv * sizeof( double ) );
+	s->cell_invdet = malloc( nc * sizeof( double ) );
+	s->cell_minv   = malloc( nc * sizeof( int32_t ) );
+	s->u           = malloc( nc * npz * sizeof( double ) );
+	s->u1          = malloc( nc * npz * sizeof( double ) );
+	s->u2          = malloc( nc * npz * sizeof( double ) );
+	s->rhs         = malloc( nc * npz * sizeof( double ) );
+	s->out         = malloc( (size_t)mesh->n_faces * 2 * npz * sizeof( double ) );
 	if ( s->cell_xy && s->cell_minv )
 	{
 		const size_t nbil = (size_t)solver_cells( s );
@@ -220,7 +225,8 @@ hyblas_status_t hyb_fl_solver_new( hyblas_faceloop_mesh_t* mesh, hyb_fl_eq_t eq,
 	solver_project( s, threads );
 	if ( dt <= 0.0 )
 	{
-		const double lambda = eq.kind == HYB_FL_EQ_BURGERS ? 2.0 * max_abs_state( s ) : fabs( eq.ax ) + fabs( eq.ay );
+		const double lambda =
+		    eq.kind == HYB_FL_EQ_BURGERS ? 2.0 * max_abs_state( s ) : fabs( eq.ax ) + fabs( eq.ay );
 		dt = cfl * mesh->h_min / ( ( 2.0 * p + 1.0 ) * ( lambda > 0.0 ? lambda : 1.0 ) );
 	}
 	s->dt = dt;
@@ -323,7 +329,8 @@ void hyb_fl_solver_cpu_steps( hyblas_faceloop_solver_t* s, int64_t steps, int th
 			hyb_faceloop_gather_args_t ga;
 			hyb_faceloop_update_args_t ua;
 			hyb_fl_volume_args( s, cur[k], s->rhs, &va );
-			hyb_fl_face_args( s, cur[k], s->time + hyb_fl_rk_c[k] * s->dt, order, s->out, 1, fs, &fa );
+			hyb_fl_face_args( s, cur[k], s->time + hyb_fl_rk_c[k] * s->dt, order, s->out, 1, fs,
+			                  &fa );
 			hyb_fl_gather_args( s, s->out, 1, fs, s->rhs, &ga );
 			hyb_fl_update_args( s, hyb_fl_rk_a[k], hyb_fl_rk_b[k], s->u, cur[k], next[k], &ua );
 			double t0 = hyb_now();
@@ -349,7 +356,8 @@ void hyb_fl_solver_cpu_steps( hyblas_faceloop_solver_t* s, int64_t steps, int th
 
 /* Sum over cells of the integral of f(u_h, exact) computed per cell on the projection rule,
    summed in cell order after a parallel per-cell pass. */
-static hyblas_status_t cell_sum( const hyblas_faceloop_solver_t* s, int threads, int error, double* v )
+static hyblas_status_t cell_sum( const hyblas_faceloop_solver_t* s, int threads, int error,
+                                 double* v )
 {
 	const hyblas_faceloop_mesh_t* m   = s->mesh;
 	double*                       acc = malloc( (size_t)m->n_cells * sizeof *acc );

@@ -25,7 +25,7 @@ struct hyblas_faceloop_solver_s
 	int32_t*                cell_minv;   /* -1, or the index of a bilinear cell's inverse mass */
 	double*                 minv;        /* np * np per bilinear cell */
 	double*                 u;           /* the state, np per cell */
-	double*                 u1, *u2;     /* Runge-Kutta stages */
+	double *                u1, *u2;     /* Runge-Kutta stages */
 	double*                 rhs;         /* np per cell */
 	double*                 out;         /* the face loop's output, 2 np per face, face-major */
 };

@@ -33,9 +33,9 @@ typedef struct
 	hyblas_knapsack_stats_t   s;
 	hyb_knapsack_prep_t       prep;
 	int                       want_items;
-	uint8_t*                  xs;     /* the selection in sorted order */
-	int64_t                   z;      /* the optimum found */
-	int                       have_z; /* z proved */
+	uint8_t*                  xs;      /* the selection in sorted order */
+	int64_t                   z;       /* the optimum found */
+	int                       have_z;  /* z proved */
 	int                       z_is_dp; /* xs already filled by a DP backtrack */
 	hyb_knapsack_dev_t        dev;
 	int                       have_dev;
@@ -51,8 +51,8 @@ const char* hyblas_knapsack_method_name( hyblas_knapsack_method_t m )
 
 static int hyb_knapsack_is_gpu_method( hyblas_knapsack_method_t m )
 {
-	return m == HYBLAS_KNAPSACK_GPU_O3S || m == HYBLAS_KNAPSACK_GPU_BFS || m == HYBLAS_KNAPSACK_GPU_INCORE ||
-	       m == HYBLAS_KNAPSACK_GPU_DP;
+	return m == HYBLAS_KNAPSACK_GPU_O3S || m == HYBLAS_KNAPSACK_GPU_BFS ||
+	       m == HYBLAS_KNAPSACK_GPU_INCORE || m == HYBLAS_KNAPSACK_GPU_DP;
 }
 
 /* The caller's options with defaults for what is zero or missing; checks
@@ -90,10 +90,14 @@ static hyblas_status_t hyb_knapsack_status( hyb_status_t st )
 {
 	switch ( st )
 	{
-	case HYB_OK: return HYBLAS_OK;
-	case HYB_E_INVALID: return HYBLAS_E_INVALID;
-	case HYB_E_NO_MEMORY: return HYBLAS_E_NO_MEMORY;
-	default: return HYBLAS_E_INTERNAL;
+	case HYB_OK:
+		return HYBLAS_OK;
+	case HYB_E_INVALID:
+		return HYBLAS_E_INVALID;
+	case HYB_E_NO_MEMORY:
+		return HYBLAS_E_NO_MEMORY;
+	default:
+		return HYBLAS_E_INTERNAL;
 	}
 }
 
@@ -160,7 +164,8 @@ static hyb_status_t hyb_knapsack_run_dp_gpu( hyb_knapsack_call_t* c, int threads
 		if ( !bits ) return HYB_E_NO_MEMORY;
 	}
 	hyb_knapsack_dpdev_stats_t ds;
-	hyb_status_t st = hyb_knapsack_dp_device( &c->dev, pr->w, pr->p, pr->n, pr->c, &c->z, bits, &ds );
+	hyb_status_t               st =
+	    hyb_knapsack_dp_device( &c->dev, pr->w, pr->p, pr->n, pr->c, &c->z, bits, &ds );
 	c->s.t_dp += ds.t_dp;
 	c->s.d2h_bytes += ds.d2h_bytes;
 	c->s.d2h_calls += ds.d2h_calls;
@@ -189,7 +194,8 @@ static hyb_status_t hyb_knapsack_run_dp_gpu( hyb_knapsack_call_t* c, int threads
 
 /* Copy a search's statistics into the call's (adding up over the probe and
    the method). */
-static void hyb_knapsack_take_search_stats( hyb_knapsack_call_t* c, const hyb_knapsack_search_stats_t* ss )
+static void hyb_knapsack_take_search_stats( hyb_knapsack_call_t*               c,
+                                            const hyb_knapsack_search_stats_t* ss )
 {
 	hyblas_knapsack_stats_t* s = &c->s;
 	s->stop                    = ss->stop;
@@ -235,7 +241,8 @@ static hyb_status_t hyb_knapsack_run_search( hyb_knapsack_call_t* c, hyb_knapsac
 {
 	const hyb_knapsack_items_t  it = hyb_knapsack_prep_items( &c->prep, c->o.bound_prefix );
 	hyb_knapsack_search_stats_t ss;
-	hyb_status_t st = hyb_knapsack_search( p->search == HYB_KNAPSACK_SEARCH_CPU ? NULL : &c->dev, &it, p, &ss );
+	hyb_status_t                st =
+	    hyb_knapsack_search( p->search == HYB_KNAPSACK_SEARCH_CPU ? NULL : &c->dev, &it, p, &ss );
 	hyb_knapsack_take_search_stats( c, &ss );
 	if ( st == HYB_OK )
 	{
@@ -248,16 +255,16 @@ static hyb_status_t hyb_knapsack_run_search( hyb_knapsack_call_t* c, hyb_knapsac
 
 static hyb_status_t hyb_knapsack_run_bb( hyb_knapsack_call_t* c, hyblas_knapsack_method_t m )
 {
-	hyb_knapsack_search_t search = m == HYBLAS_KNAPSACK_GPU_O3S      ? HYB_KNAPSACK_SEARCH_O3S
-	                               : m == HYBLAS_KNAPSACK_GPU_BFS    ? HYB_KNAPSACK_SEARCH_BFS
-	                               : m == HYBLAS_KNAPSACK_GPU_INCORE ? HYB_KNAPSACK_SEARCH_INCORE
-	                                                                 : HYB_KNAPSACK_SEARCH_CPU;
-	hyb_knapsack_search_plan_t p = hyb_knapsack_search_plan( c, search );
+	hyb_knapsack_search_t      search = m == HYBLAS_KNAPSACK_GPU_O3S      ? HYB_KNAPSACK_SEARCH_O3S
+	                                    : m == HYBLAS_KNAPSACK_GPU_BFS    ? HYB_KNAPSACK_SEARCH_BFS
+	                                    : m == HYBLAS_KNAPSACK_GPU_INCORE ? HYB_KNAPSACK_SEARCH_INCORE
+	                                                                      : HYB_KNAPSACK_SEARCH_CPU;
+	hyb_knapsack_search_plan_t p      = hyb_knapsack_search_plan( c, search );
 	if ( search != HYB_KNAPSACK_SEARCH_CPU && c->have_dev )
 	{
 		const uint64_t bytes = search == HYB_KNAPSACK_SEARCH_INCORE ? 2 * c->o.device_buffer_bytes
 		                                                            : c->o.device_buffer_bytes;
-		hyb_status_t   st    = hyb_knapsack_search_pool_nodes( &c->dev, search, bytes, &p.pool_nodes );
+		hyb_status_t   st = hyb_knapsack_search_pool_nodes( &c->dev, search, bytes, &p.pool_nodes );
 		if ( st == HYB_OK )
 		{
 			c->s.device_buffer_nodes = (uint64_t)p.pool_nodes;
@@ -288,12 +295,13 @@ static hyb_status_t hyb_knapsack_probe( hyb_knapsack_call_t* c, uint64_t nodes )
 	const double               t = hyb_now();
 	hyb_knapsack_search_plan_t p = hyb_knapsack_search_plan( c, HYB_KNAPSACK_SEARCH_CPU );
 	if ( !p.node_limit || p.node_limit > nodes ) p.node_limit = nodes;
-	p.time_limit_s  = 0;
-	hyb_status_t st = hyb_knapsack_run_search( c, &p, HYBLAS_KNAPSACK_CPU_BB );
+	p.time_limit_s    = 0;
+	hyb_status_t st   = hyb_knapsack_run_search( c, &p, HYBLAS_KNAPSACK_CPU_BB );
 	c->s.probed       = 1;
 	c->s.probe_solved = c->have_z;
 	c->s.t_probe      = hyb_now() - t;
-	if ( !c->have_z ) c->s.stop = HYBLAS_KNAPSACK_STOP_NONE; /* the probe's limit is not the call's */
+	if ( !c->have_z )
+		c->s.stop = HYBLAS_KNAPSACK_STOP_NONE; /* the probe's limit is not the call's */
 	return st;
 }
 
@@ -310,7 +318,8 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 		c->have_z    = 1;
 		c->z_is_dp   = 1;
 		memset( c->xs, 1, (size_t)pr->n );
-		snprintf( c->s.why, sizeof c->s.why, "trivial: %s", pr->n ? "every item fits" : "no items" );
+		snprintf( c->s.why, sizeof c->s.why, "trivial: %s",
+		          pr->n ? "every item fits" : "no items" );
 		return HYBLAS_OK;
 	}
 
@@ -329,7 +338,8 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 	in.rates           = hyb_knapsack_default_rates();
 	/* An explicit GPU request on the simulated device runs the GPU methods
 	   there (the tests' way to drive them through the API). */
-	if ( c->have_dev && ( c->o.path == HYBLAS_PATH_GPU || hyb_knapsack_is_gpu_method( c->o.method ) ) )
+	if ( c->have_dev &&
+	     ( c->o.path == HYBLAS_PATH_GPU || hyb_knapsack_is_gpu_method( c->o.method ) ) )
 		in.gpu_ok = 1;
 	hyb_knapsack_plan_t plan;
 	hyb_status_t        st = hyb_knapsack_plan( &in, &plan );
@@ -342,7 +352,8 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 	{
 		c->s.stop     = HYBLAS_KNAPSACK_STOP_DP_MEMORY;
 		c->s.dp_cells = plan.dp_cells;
-		c->s.dp_bytes = plan.method == HYBLAS_KNAPSACK_GPU_DP ? plan.dp_bytes_gpu : plan.dp_bytes_cpu;
+		c->s.dp_bytes =
+		    plan.method == HYBLAS_KNAPSACK_GPU_DP ? plan.dp_bytes_gpu : plan.dp_bytes_cpu;
 		return HYBLAS_E_CAPACITY;
 	}
 
@@ -354,23 +365,25 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 	}
 	switch ( plan.method )
 	{
-	case HYBLAS_KNAPSACK_CPU_DP: st = hyb_knapsack_run_dp_cpu( c, plan.dp_threads ); break;
-	case HYBLAS_KNAPSACK_GPU_DP: st = hyb_knapsack_run_dp_gpu( c, plan.dp_threads ); break;
-	default: st = hyb_knapsack_run_bb( c, plan.method ); break;
+	case HYBLAS_KNAPSACK_CPU_DP:
+		st = hyb_knapsack_run_dp_cpu( c, plan.dp_threads );
+		break;
+	case HYBLAS_KNAPSACK_GPU_DP:
+		st = hyb_knapsack_run_dp_gpu( c, plan.dp_threads );
+		break;
+	default:
+		st = hyb_knapsack_run_bb( c, plan.method );
+		break;
 	}
 	if ( st != HYB_OK ) return hyb_knapsack_status( st );
 	return c->have_z ? HYBLAS_OK : HYBLAS_E_CAPACITY;
 }
 
-hyblas_status_t hyb_knapsack_solve_on( const hyb_knapsack_dev_t*        dev,
-                                       int64_t                          n,
-                                       const int64_t*                   profits,
-                                       const int64_t*                   weights,
-                                       int64_t                          capacity,
-                                       const hyblas_knapsack_options_t* options,
-                                       int64_t*                         optimum,
-                                       uint8_t*                         x,
-                                       hyblas_knapsack_stats_t*         stats )
+hyblas_status_t hyb_knapsack_solve_on( const hyb_knapsack_dev_t* dev, int64_t n,
+                                       const int64_t* profits, const int64_t* weights,
+                                       int64_t capacity, const hyblas_knapsack_options_t* options,
+                                       int64_t* optimum, uint8_t* x,
+                                       hyblas_knapsack_stats_t* stats )
 {
 	const double        t0 = hyb_now();
 	hyb_knapsack_call_t c;
@@ -379,7 +392,8 @@ hyblas_status_t hyb_knapsack_solve_on( const hyb_knapsack_dev_t*        dev,
 	if ( stats && stats->struct_size < sizeof *stats ) return HYBLAS_E_STRUCT_SIZE;
 	hyblas_status_t rs = hyb_knapsack_read_options( options, &c.o );
 	if ( rs != HYBLAS_OK ) return rs;
-	if ( hyb_knapsack_check( n, profits, weights, capacity, NULL, NULL ) != HYB_OK ) return HYBLAS_E_INVALID;
+	if ( hyb_knapsack_check( n, profits, weights, capacity, NULL, NULL ) != HYB_OK )
+		return HYBLAS_E_INVALID;
 
 	hyb_status_t st = hyb_knapsack_prepare( n, profits, weights, capacity, &c.prep );
 	if ( st != HYB_OK ) return hyb_knapsack_status( st );
@@ -389,13 +403,13 @@ hyblas_status_t hyb_knapsack_solve_on( const hyb_knapsack_dev_t*        dev,
 		hyb_knapsack_prep_free( &c.prep );
 		return HYBLAS_E_NO_MEMORY;
 	}
-	c.want_items           = x != NULL;
-	c.host_nodes           = (int64_t)( c.o.host_buffer_bytes / sizeof( hyb_knapsack_node_t ) );
-	c.threshold            = c.o.cpu_threshold < 0 ? 0 : c.o.cpu_threshold;
-	c.s.struct_size        = sizeof c.s;
-	c.s.host_buffer_nodes  = (uint64_t)c.host_nodes;
-	c.s.t_prepare          = hyb_now() - t0;
-	c.have_dev             = dev != NULL;
+	c.want_items          = x != NULL;
+	c.host_nodes          = (int64_t)( c.o.host_buffer_bytes / sizeof( hyb_knapsack_node_t ) );
+	c.threshold           = c.o.cpu_threshold < 0 ? 0 : c.o.cpu_threshold;
+	c.s.struct_size       = sizeof c.s;
+	c.s.host_buffer_nodes = (uint64_t)c.host_nodes;
+	c.s.t_prepare         = hyb_now() - t0;
+	c.have_dev            = dev != NULL;
 	if ( dev ) c.dev = *dev;
 
 	rs = hyb_knapsack_run( &c );
@@ -418,11 +432,11 @@ hyblas_status_t hyb_knapsack_solve_on( const hyb_knapsack_dev_t*        dev,
 		if ( x )
 		{
 			memset( x, 0, (size_t)n );
-			for ( int64_t i = 0; i < n; i++ )
-				x[c.prep.perm[i]] = c.xs[i];
+			for ( int64_t i = 0; i < n; i++ ) x[c.prep.perm[i]] = c.xs[i];
 		}
 	}
-	if ( stats && ( rs == HYBLAS_OK || rs == HYBLAS_E_CAPACITY ) ) memcpy( stats, &c.s, sizeof c.s );
+	if ( stats && ( rs == HYBLAS_OK || rs == HYBLAS_E_CAPACITY ) )
+		memcpy( stats, &c.s, sizeof c.s );
 	free( c.xs );
 	hyb_knapsack_prep_free( &c.prep );
 	return rs;
@@ -441,35 +455,34 @@ static void hyb_knapsack_trace( hyb_op_id_t op, int64_t n, int64_t capacity, hyb
 {
 	char shape[64], extra[400];
 	snprintf( shape, sizeof shape, "n=%lld c=%lld", (long long)n, (long long)capacity );
-	snprintf( extra, sizeof extra,
-	          " status=%d method=%s planned=%s stop=%d nodes=%llu iterations=%llu gpu_iterations=%llu "
-	          "h2d=%llu d2h=%llu dp_cells=%llu optimum=%lld",
-	          (int)rs, hyb_knapsack_method_str( s->method ), hyb_knapsack_method_str( s->planned ), (int)s->stop,
-	          (unsigned long long)s->nodes_branched, (unsigned long long)s->iterations,
-	          (unsigned long long)s->gpu_iterations, (unsigned long long)s->h2d_bytes,
-	          (unsigned long long)s->d2h_bytes, (unsigned long long)s->dp_cells, (long long)s->optimum );
+	snprintf(
+	    extra, sizeof extra,
+	    " status=%d method=%s planned=%s stop=%d nodes=%llu iterations=%llu gpu_iterations=%llu "
+	    "h2d=%llu d2h=%llu dp_cells=%llu optimum=%lld",
+	    (int)rs, hyb_knapsack_method_str( s->method ), hyb_knapsack_method_str( s->planned ),
+	    (int)s->stop, (unsigned long long)s->nodes_branched, (unsigned long long)s->iterations,
+	    (unsigned long long)s->gpu_iterations, (unsigned long long)s->h2d_bytes,
+	    (unsigned long long)s->d2h_bytes, (unsigned long long)s->dp_cells, (long long)s->optimum );
 	hyb_trace_fields_t f = { .op      = op,
-	                         .kind    = "knapsack",
-	                         .shape   = shape,
-	                         .path    = hyb_path_name( hyb_knapsack_path( s ) ),
-	                         .pred    = s->predicted_s,
-	                         .seconds = s->t_total,
-	                         .extra   = extra,
-	                         .why     = s->why };
+		                     .kind    = "knapsack",
+		                     .shape   = shape,
+		                     .path    = hyb_path_name( hyb_knapsack_path( s ) ),
+		                     .pred    = s->predicted_s,
+		                     .seconds = s->t_total,
+		                     .extra   = extra,
+		                     .why     = s->why };
 	hyb_trace_line( &f );
 }
 
-HYB_KNAPSACK_EXPORT hyblas_status_t hyblas_knapsack_solve( int64_t                          n,
-                                                           const int64_t*                   profits,
-                                                           const int64_t*                   weights,
-                                                           int64_t                          capacity,
+HYB_KNAPSACK_EXPORT hyblas_status_t hyblas_knapsack_solve( int64_t n, const int64_t* profits,
+                                                           const int64_t* weights, int64_t capacity,
                                                            const hyblas_knapsack_options_t* options,
-                                                           int64_t*                         optimum,
-                                                           uint8_t*                         x,
-                                                           hyblas_knapsack_stats_t*         stats )
+                                                           int64_t* optimum, uint8_t* x,
+                                                           hyblas_knapsack_stats_t* stats )
 {
 	static atomic_int op = HYB_OP_NONE;
-	if ( atomic_load( &op ) == HYB_OP_NONE ) atomic_store( &op, hyb_op_register( "hyblas_knapsack_solve", "knapsack" ) );
+	if ( atomic_load( &op ) == HYB_OP_NONE )
+		atomic_store( &op, hyb_op_register( "hyblas_knapsack_solve", "knapsack" ) );
 	if ( stats && stats->struct_size < sizeof *stats ) return HYBLAS_E_STRUCT_SIZE;
 	hyblas_knapsack_stats_t s;
 	memset( &s, 0, sizeof s );
@@ -477,13 +490,14 @@ HYB_KNAPSACK_EXPORT hyblas_status_t hyblas_knapsack_solve( int64_t              
 	hyb_knapsack_devrt_t rt;
 	hyb_knapsack_dev_t   dev;
 	const int            have = hyb_knapsack_pick_device( &rt, &dev );
-	hyblas_status_t rs = hyb_knapsack_solve_on( have ? &dev : NULL, n, profits, weights, capacity, options, optimum, x,
-	                                            &s );
+	hyblas_status_t rs = hyb_knapsack_solve_on( have ? &dev : NULL, n, profits, weights, capacity,
+	                                            options, optimum, x, &s );
 	hyb_knapsack_devrt_close( &rt );
 	if ( rs != HYBLAS_OK && rs != HYBLAS_E_CAPACITY ) return rs; /* nothing ran */
 	const hyb_path_t path = hyb_knapsack_path( &s );
 	if ( path == HYB_PATH_FALLBACK ) hyb_stats_fallback( atomic_load( &op ) );
-	hyb_stats_record( atomic_load( &op ), path, s.t_total, (double)s.nodes_branched + (double)s.dp_cells, 0 );
+	hyb_stats_record( atomic_load( &op ), path, s.t_total,
+	                  (double)s.nodes_branched + (double)s.dp_cells, 0 );
 	hyb_knapsack_trace( atomic_load( &op ), n, capacity, rs, &s );
 	if ( stats ) memcpy( stats, &s, sizeof s );
 	return rs;

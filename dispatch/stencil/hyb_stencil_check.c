@@ -10,20 +10,24 @@
 #include "kernels/stencil/hyb_stencil_data.h"
 
 /* The first published version of each struct ends at its last field. */
-#define HYB_SC_DESC_V1 ( offsetof( hyblas_stencil_desc_t, coef ) + sizeof( ( (hyblas_stencil_desc_t*)0 )->coef ) )
-#define HYB_SC_PARAMS_V1                                                                                   \
-	( offsetof( hyblas_stencil_params_t, cpu_threads ) + sizeof( int32_t ) )
-#define HYB_SC_STATS_V1 ( offsetof( hyblas_stencil_stats_t, why ) + sizeof( ( (hyblas_stencil_stats_t*)0 )->why ) )
+#define HYB_SC_DESC_V1                                                                             \
+	( offsetof( hyblas_stencil_desc_t, coef ) + sizeof( ( (hyblas_stencil_desc_t*)0 )->coef ) )
+#define HYB_SC_PARAMS_V1 ( offsetof( hyblas_stencil_params_t, cpu_threads ) + sizeof( int32_t ) )
+#define HYB_SC_STATS_V1                                                                            \
+	( offsetof( hyblas_stencil_stats_t, why ) + sizeof( ( (hyblas_stencil_stats_t*)0 )->why ) )
 
 _Static_assert( (int)HYBLAS_STENCIL_ACOUSTIC == (int)HYB_STENCIL_ACOUSTIC &&
                     (int)HYBLAS_STENCIL_HIMENO == (int)HYB_STENCIL_HIMENO &&
                     (int)HYBLAS_STENCIL_LAPLACE2D == (int)HYB_STENCIL_LAPLACE &&
                     (int)HYBLAS_STENCIL_STAR == (int)HYB_STENCIL_STAR,
                 "public and kernel kinds agree" );
-_Static_assert( HYBLAS_STENCIL_MAX_RADIUS == HYB_STENCIL_MAX_RADIUS && HYBLAS_STENCIL_MAX_FIELDS == HYB_STENCIL_FIELDS_MAX,
+_Static_assert( HYBLAS_STENCIL_MAX_RADIUS == HYB_STENCIL_MAX_RADIUS &&
+                    HYBLAS_STENCIL_MAX_FIELDS == HYB_STENCIL_FIELDS_MAX,
                 "public and kernel limits agree" );
-_Static_assert( (int)HYBLAS_ACOUSTIC_VEL == (int)HYB_ACOUSTIC_VEL && (int)HYBLAS_HIMENO_WRK2 == (int)HYB_HIMENO_WRK2 &&
-                    (int)HYBLAS_HIMENO_B0 == (int)HYB_HIMENO_B0 && (int)HYBLAS_GRID_WORK == (int)HYB_GRID_WORK,
+_Static_assert( (int)HYBLAS_ACOUSTIC_VEL == (int)HYB_ACOUSTIC_VEL &&
+                    (int)HYBLAS_HIMENO_WRK2 == (int)HYB_HIMENO_WRK2 &&
+                    (int)HYBLAS_HIMENO_B0 == (int)HYB_HIMENO_B0 &&
+                    (int)HYBLAS_GRID_WORK == (int)HYB_GRID_WORK,
                 "public and kernel roles agree" );
 
 /* Copy the caller's versioned struct: its first `size` bytes over zeros. */
@@ -47,11 +51,15 @@ hyblas_status_t hyb_stencil_desc_check( const hyblas_stencil_desc_t* in, hyblas_
 	hyb_sc_take( &d, sizeof d, in, in->struct_size );
 	const int32_t nf = hyb_stencil_nfields( (int32_t)d.kind );
 	if ( nf == 0 ) return HYBLAS_E_INVALID;
-	if ( d.type != HYBLAS_STENCIL_FLOAT && d.type != HYBLAS_STENCIL_DOUBLE ) return HYBLAS_E_INVALID;
+	if ( d.type != HYBLAS_STENCIL_FLOAT && d.type != HYBLAS_STENCIL_DOUBLE )
+		return HYBLAS_E_INVALID;
 
 	/* Shape: every axis of the kind at least 2r + 1 points. */
-	const int two_d = d.kind == HYBLAS_STENCIL_LAPLACE2D || ( d.kind == HYBLAS_STENCIL_STAR && d.nz == 1 );
-	const int r     = d.kind == HYBLAS_STENCIL_ACOUSTIC ? 4 : d.kind == HYBLAS_STENCIL_STAR ? d.radius : 1;
+	const int two_d =
+	    d.kind == HYBLAS_STENCIL_LAPLACE2D || ( d.kind == HYBLAS_STENCIL_STAR && d.nz == 1 );
+	const int r = d.kind == HYBLAS_STENCIL_ACOUSTIC ? 4
+	              : d.kind == HYBLAS_STENCIL_STAR   ? d.radius
+	                                                : 1;
 	if ( r < 1 || r > HYBLAS_STENCIL_MAX_RADIUS ) return HYBLAS_E_INVALID;
 	if ( d.kind == HYBLAS_STENCIL_LAPLACE2D && d.nz != 1 ) return HYBLAS_E_INVALID;
 	const int64_t span = 2 * (int64_t)r + 1;
@@ -78,8 +86,9 @@ hyblas_status_t hyb_stencil_desc_check( const hyblas_stencil_desc_t* in, hyblas_
 	}
 
 	/* Coefficients: finite; zero means the documented default. */
-	if ( !hyb_sc_finite_nonneg( d.dx ) || !hyb_sc_finite_nonneg( d.dy ) || !hyb_sc_finite_nonneg( d.dz ) ||
-	     !hyb_sc_finite_nonneg( d.dt ) || !isfinite( d.omega ) || !isfinite( d.center ) )
+	if ( !hyb_sc_finite_nonneg( d.dx ) || !hyb_sc_finite_nonneg( d.dy ) ||
+	     !hyb_sc_finite_nonneg( d.dz ) || !hyb_sc_finite_nonneg( d.dt ) || !isfinite( d.omega ) ||
+	     !isfinite( d.center ) )
 		return HYBLAS_E_INVALID;
 	if ( d.kind == HYBLAS_STENCIL_STAR )
 		for ( int a = 0; a < 3; a++ )
@@ -132,10 +141,12 @@ hyblas_status_t hyb_stencil_params_check( const hyblas_stencil_params_t* in, int
 	p.struct_size = sizeof p;
 	if ( p.path != HYBLAS_PATH_AUTO && p.path != HYBLAS_PATH_CPU && p.path != HYBLAS_PATH_GPU )
 		return HYBLAS_E_INVALID;
-	if ( (int)p.scheme < HYBLAS_STENCIL_SCHEME_AUTO || (int)p.scheme > HYBLAS_STENCIL_SCHEME_SHARED )
+	if ( (int)p.scheme < HYBLAS_STENCIL_SCHEME_AUTO ||
+	     (int)p.scheme > HYBLAS_STENCIL_SCHEME_SHARED )
 		return HYBLAS_E_INVALID;
 	if ( p.chunks < 0 || p.block_steps < 0 || p.cpu_threads < 0 ) return HYBLAS_E_INVALID;
-	if ( ( p.host_pinned != 0 && p.host_pinned != 1 ) || ( p.no_register != 0 && p.no_register != 1 ) )
+	if ( ( p.host_pinned != 0 && p.host_pinned != 1 ) ||
+	     ( p.no_register != 0 && p.no_register != 1 ) )
 		return HYBLAS_E_INVALID;
 	if ( p.chunks > planes ) return HYBLAS_E_INVALID;
 	*out = p;
@@ -147,7 +158,8 @@ hyblas_status_t hyb_stencil_stats_ok( const hyblas_stencil_stats_t* out )
 	return out == NULL || out->struct_size >= HYB_SC_STATS_V1 ? HYBLAS_OK : HYBLAS_E_STRUCT_SIZE;
 }
 
-hyblas_status_t hyb_stencil_stats_put( const hyblas_stencil_stats_t* s, hyblas_stencil_stats_t* out )
+hyblas_status_t hyb_stencil_stats_put( const hyblas_stencil_stats_t* s,
+                                       hyblas_stencil_stats_t*       out )
 {
 	if ( out == NULL ) return HYBLAS_OK;
 	if ( hyb_stencil_stats_ok( out ) != HYBLAS_OK ) return HYBLAS_E_STRUCT_SIZE;

@@ -26,7 +26,8 @@ hyblas_status_t hyb_stencil_params_check( const hyblas_stencil_params_t* in, int
 /* Copy the statistics `s` into the caller's struct `out`, as far as its
    struct_size reaches. Returns HYBLAS_E_STRUCT_SIZE (nothing written) when
    out->struct_size is 0 or smaller than the first version. */
-hyblas_status_t hyb_stencil_stats_put( const hyblas_stencil_stats_t* s, hyblas_stencil_stats_t* out );
+hyblas_status_t hyb_stencil_stats_put( const hyblas_stencil_stats_t* s,
+                                       hyblas_stencil_stats_t*       out );
 
 /* HYBLAS_E_STRUCT_SIZE when a stats struct cannot be written (NULL is
    fine), else HYBLAS_OK. */

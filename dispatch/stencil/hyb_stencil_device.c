@@ -28,8 +28,8 @@ typedef struct
 	size_t                  dused, hused;
 	int                     stream; /* the device stream of the step issued; -1: a host step */
 	hyb_kernel_id_t         kernel;
-	hyb_devent_t**          ev;     /* per step: recorded after it when another stream waits for it */
-	uint8_t*                marks;  /* per step: 1 when some step on another stream depends on it */
+	hyb_devent_t**          ev; /* per step: recorded after it when another stream waits for it */
+	uint8_t*                marks; /* per step: 1 when some step on another stream depends on it */
 	hyb_stencil_dev_stats_t st;
 } hyb_sd_ctx_t;
 
@@ -61,21 +61,25 @@ static hyb_status_t hyb_sd_upload_slab( hyb_sd_ctx_t* c, void* dst, const void* 
 	return hyb_dev_h2d( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
 }
 
-static hyb_status_t hyb_sd_download_slab( hyb_sd_ctx_t* c, void* dst, const void* src, size_t bytes )
+static hyb_status_t hyb_sd_download_slab( hyb_sd_ctx_t* c, void* dst, const void* src,
+                                          size_t bytes )
 {
 	c->st.bytes_d2h += (double)bytes;
 	return hyb_dev_d2h( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
 }
 
-static hyb_status_t hyb_sd_copy( void* ctx, int stream, void* dst, const void* src, size_t bytes, int dir )
+static hyb_status_t hyb_sd_copy( void* ctx, int stream, void* dst, const void* src, size_t bytes,
+                                 int dir )
 {
 	hyb_sd_ctx_t* c = ctx;
 	(void)stream;
 	if ( c->dev == NULL || bytes == 0 ) return HYB_OK;
 	switch ( dir )
 	{
-	case HYB_SX_H2D: return hyb_sd_upload_slab( c, dst, src, bytes );
-	case HYB_SX_D2H: return hyb_sd_download_slab( c, dst, src, bytes );
+	case HYB_SX_H2D:
+		return hyb_sd_upload_slab( c, dst, src, bytes );
+	case HYB_SX_D2H:
+		return hyb_sd_download_slab( c, dst, src, bytes );
 	case HYB_SX_D2D:
 		c->st.bytes_d2d += (double)bytes;
 		return hyb_dev_d2d( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
@@ -107,7 +111,8 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 	{
 		const int64_t j = s->deps[st->dep0 + e];
 		if ( hyb_sd_host_step( s, j ) || ( !host && s->steps[j].stream == st->stream ) ) continue;
-		const hyb_status_t rc = host ? hyb_dev_sync( c->dev, c->ev[j] ) : hyb_dev_wait( c->dev, c->stream, c->ev[j] );
+		const hyb_status_t rc =
+		    host ? hyb_dev_sync( c->dev, c->ev[j] ) : hyb_dev_wait( c->dev, c->stream, c->ev[j] );
 		if ( rc != HYB_OK ) return rc;
 	}
 	return HYB_OK;
@@ -123,7 +128,8 @@ static hyb_status_t hyb_sd_after( void* ctx, const hyb_stencil_sched_t* s, int64
 	return rc;
 }
 
-static hyb_status_t hyb_sd_compute( void* ctx, int stream, int32_t kind, const hyb_stencil_args_t* a )
+static hyb_status_t hyb_sd_compute( void* ctx, int stream, int32_t kind,
+                                    const hyb_stencil_args_t* a )
 {
 	hyb_sd_ctx_t* c = ctx;
 	(void)stream;
@@ -147,23 +153,31 @@ static hyb_status_t hyb_sd_finish( void* ctx )
 int hyb_stencil_device_usable( int32_t kind )
 {
 	const hyb_kernel_id_t id = hyb_stencil_kernel_id( kind );
-	return id != HYB_KERNEL_NONE && hyb_devices_ensure() == HYB_OK && hyb_devices_kernel_supported( id );
+	return id != HYB_KERNEL_NONE && hyb_devices_ensure() == HYB_OK &&
+	       hyb_devices_kernel_supported( id );
 }
 
 /* The run proper on context `dev`; the buffers of `ex` are carved from its
    cached workspace and staging. */
-static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p, const hyb_stencil_sched_t* s,
-                                    double* residual, hyb_sd_ctx_t* c )
+static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
+                                    const hyb_stencil_sched_t* s, double* residual,
+                                    hyb_sd_ctx_t* c )
 {
-	hyb_stencil_exec_ops_t ops = { c,           hyb_sd_alloc, hyb_sd_release, hyb_sd_copy, hyb_sd_compute,
-		                           hyb_sd_finish, hyb_sd_before, hyb_sd_after };
+	hyb_stencil_exec_ops_t ops = { c,
+		                           hyb_sd_alloc,
+		                           hyb_sd_release,
+		                           hyb_sd_copy,
+		                           hyb_sd_compute,
+		                           hyb_sd_finish,
+		                           hyb_sd_before,
+		                           hyb_sd_after };
 	hyb_stencil_exec_t     ex;
 	/* Measure, then take memory of that size and carve it the same way. */
 	hyb_status_t rc = hyb_stencil_exec_init( &ex, &ops, p, s );
 	if ( rc != HYB_OK ) return rc;
 	hyb_stencil_exec_free( &ex );
-	void*        dmem = NULL;
-	void*        hmem = NULL;
+	void*        dmem  = NULL;
+	void*        hmem  = NULL;
 	const size_t dneed = c->dused, hneed = c->hused;
 	if ( ( rc = hyb_dev_workspace( dev, dneed ? dneed : 1, &dmem ) ) != HYB_OK ) return rc;
 	if ( hneed && ( rc = hyb_dev_staging( dev, hneed, &hmem ) ) != HYB_OK ) return rc;
@@ -179,8 +193,9 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	return rc;
 }
 
-hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme, int32_t d,
-                                     int32_t k, double* residual, hyb_stencil_dev_stats_t* ds )
+hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
+                                     int32_t d, int32_t k, double* residual,
+                                     hyb_stencil_dev_stats_t* ds )
 {
 	const double t0 = hyb_now();
 	memset( ds, 0, sizeof *ds );
@@ -188,13 +203,13 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	hyb_stencil_roles_t roles;
 	if ( !hyb_stencil_roles( p->kind, &roles ) || steps < 0 ) return HYB_E_INVALID;
 	const hyb_stencil_sched_in_t in = hyb_stencil_sched_in( p, scheme, d, k, steps );
-	hyb_stencil_sched_t s;
-	hyb_status_t        rc = hyb_stencil_sched_build( &in, &s );
+	hyb_stencil_sched_t          s;
+	hyb_status_t                 rc = hyb_stencil_sched_build( &in, &s );
 	if ( rc != HYB_OK ) return rc;
 
 	/* The state fields as they were: a failure anywhere puts them back, so
 	   that the CPU path restarts from the caller's inputs. */
-	const size_t fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
+	const size_t fbytes  = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
 	void*        keep[3] = { NULL, NULL, NULL };
 	for ( int f = 0; f < roles.nstate && rc == HYB_OK; f++ )
 	{
@@ -209,8 +224,8 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	memset( &c, 0, sizeof c );
 	c.stream = HYB_STREAM_COMPUTE;
 	c.kernel = hyb_stencil_kernel_id( p->kind );
-	c.ev    = rc == HYB_OK ? calloc( (size_t)s.nsteps + 1, sizeof *c.ev ) : NULL;
-	c.marks = rc == HYB_OK ? calloc( (size_t)s.nsteps + 1, 1 ) : NULL;
+	c.ev     = rc == HYB_OK ? calloc( (size_t)s.nsteps + 1, sizeof *c.ev ) : NULL;
+	c.marks  = rc == HYB_OK ? calloc( (size_t)s.nsteps + 1, 1 ) : NULL;
 	if ( rc == HYB_OK && ( c.ev == NULL || c.marks == NULL ) ) rc = HYB_E_NO_MEMORY;
 	/* The steps another stream (or the host) waits for. */
 	for ( int64_t i = 0; rc == HYB_OK && i < s.nsteps; i++ )
@@ -236,7 +251,8 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 		hyb_dev_release( dev );
 		if ( rc != HYB_OK )
 		{
-			for ( int f = 0; f < roles.nstate; f++ ) memcpy( p->field[roles.state[f]], keep[f], fbytes );
+			for ( int f = 0; f < roles.nstate; f++ )
+				memcpy( p->field[roles.state[f]], keep[f], fbytes );
 			*residual = 0.0;
 		}
 	}

@@ -30,7 +30,8 @@ int hyb_stencil_device_usable( int32_t kind );
    caller reruns on the CPU from untouched inputs. HYB_E_NO_MEMORY when the
    host copy of the inputs that makes this possible cannot be made (nothing
    touched). */
-hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme, int32_t d,
-                                     int32_t k, double* residual, hyb_stencil_dev_stats_t* ds );
+hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
+                                     int32_t d, int32_t k, double* residual,
+                                     hyb_stencil_dev_stats_t* ds );
 
 #endif

@@ -27,11 +27,13 @@ void hyb_stencil_machine( uint64_t device_mem, hyb_stencil_machine_t* m )
 	m->dev_bw              = HYB_STENCIL_DEF_DEV_BW;
 	m->d2d                 = HYB_STENCIL_DEF_D2D;
 	m->cpu_bw              = HYB_STENCIL_DEF_CPU_BW;
-	m->dev_mem = device_mem > 0 ? (double)device_mem : hyb_cfg_size_bytes( hyb_config()->gpu_mem, HYB_STENCIL_DEF_DEVICE_MEM );
+	m->dev_mem             = device_mem > 0
+	                             ? (double)device_mem
+	                             : hyb_cfg_size_bytes( hyb_config()->gpu_mem, HYB_STENCIL_DEF_DEVICE_MEM );
 }
 
-void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_stencil_params_t* prm,
-                       hyb_stencil_work_t* w )
+void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
+                       const hyblas_stencil_params_t* prm, hyb_stencil_work_t* w )
 {
 	hyb_stencil_roles_t roles;
 	hyb_stencil_roles( p->kind, &roles );
@@ -65,18 +67,20 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_
 	}
 }
 
-hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_stencil_params_t* prm,
-                                    hyb_stencil_decision_t* out )
+hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps,
+                                    const hyblas_stencil_params_t* prm,
+                                    hyb_stencil_decision_t*        out )
 {
 	hyb_stencil_decision_t dc;
 	memset( &dc, 0, sizeof dc );
 	hyb_stencil_machine( prm->device_mem, &dc.mach );
 	hyb_stencil_work( p, steps, prm, &dc.work );
 	char plan[160];
-	dc.found       = hyb_stencil_choose( &dc.work, &dc.mach, (int32_t)prm->scheme, prm->chunks, prm->block_steps,
-	                                     &dc.pred, plan, sizeof plan );
+	dc.found       = hyb_stencil_choose( &dc.work, &dc.mach, (int32_t)prm->scheme, prm->chunks,
+	                                     prm->block_steps, &dc.pred, plan, sizeof plan );
 	dc.cpu_seconds = hyb_stencil_predict_cpu( &dc.work, &dc.mach );
-	const int forced = prm->scheme != HYBLAS_STENCIL_SCHEME_AUTO || prm->chunks > 0 || prm->block_steps > 0;
+	const int forced =
+	    prm->scheme != HYBLAS_STENCIL_SCHEME_AUTO || prm->chunks > 0 || prm->block_steps > 0;
 	if ( !dc.found && forced ) return HYBLAS_E_INVALID;
 
 	/* Where it runs. */
@@ -95,14 +99,15 @@ hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps, 
 		where = prm->path == HYBLAS_PATH_GPU ? "device as asked" : "device: predicted faster";
 	dc.path = where[0] == 'd' ? HYBLAS_PATH_GPU : HYBLAS_PATH_CPU;
 	/* Where first, then the plan (cut to fit), then the CPU's time. */
-	if ( snprintf( dc.why, sizeof dc.why, "ran on the %s (CPU %.3g s); device plan %s", where, dc.cpu_seconds,
-	               plan ) < 0 )
+	if ( snprintf( dc.why, sizeof dc.why, "ran on the %s (CPU %.3g s); device plan %s", where,
+	               dc.cpu_seconds, plan ) < 0 )
 		dc.why[0] = '\0';
 	*out = dc;
 	return HYBLAS_OK;
 }
 
-void hyb_stencil_decision_stats( const hyb_stencil_decision_t* dc, int64_t steps, hyblas_stencil_stats_t* s )
+void hyb_stencil_decision_stats( const hyb_stencil_decision_t* dc, int64_t steps,
+                                 hyblas_stencil_stats_t* s )
 {
 	memset( s, 0, sizeof *s );
 	s->struct_size           = sizeof *s;

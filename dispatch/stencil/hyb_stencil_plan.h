@@ -12,10 +12,10 @@ typedef struct
 {
 	hyb_stencil_work_t    work;
 	hyb_stencil_machine_t mach;
-	hyb_stencil_pred_t    pred;     /* the device plan */
-	int                   found;    /* a device plan fits */
+	hyb_stencil_pred_t    pred;  /* the device plan */
+	int                   found; /* a device plan fits */
 	double                cpu_seconds;
-	hyblas_path_t         path;     /* where the run goes: CPU or GPU */
+	hyblas_path_t         path; /* where the run goes: CPU or GPU */
 	char                  why[256];
 } hyb_stencil_decision_t;
 
@@ -26,8 +26,8 @@ typedef struct
 void hyb_stencil_machine( uint64_t device_mem, hyb_stencil_machine_t* m );
 
 /* The work `p` makes for `steps` steps under params `prm` (checked). */
-void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_stencil_params_t* prm,
-                       hyb_stencil_work_t* w );
+void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
+                       const hyblas_stencil_params_t* prm, hyb_stencil_work_t* w );
 
 /* Decide: the model's plan for the scheme, chunks and block steps the
    parameters force or leave free, and the path. A forced scheme, chunk
@@ -36,11 +36,13 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_
    forced and no plan fitting, the run goes to the CPU; likewise when no
    usable device implements the stencil's kernel. `why` says where and why
    beside the device plan. */
-hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps, const hyblas_stencil_params_t* prm,
-                                    hyb_stencil_decision_t* out );
+hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps,
+                                    const hyblas_stencil_params_t* prm,
+                                    hyb_stencil_decision_t*        out );
 
 /* Statistics of a decision: the device plan's scheme, d, k, bytes and
    predicted stage times (as a plan query reports them), the path and why. */
-void hyb_stencil_decision_stats( const hyb_stencil_decision_t* dc, int64_t steps, hyblas_stencil_stats_t* s );
+void hyb_stencil_decision_stats( const hyb_stencil_decision_t* dc, int64_t steps,
+                                 hyblas_stencil_stats_t* s );
 
 #endif

@@ -13,228 +13,230 @@
 #include "hyblas_ext.h"
 
 #ifdef __cplusplus
-extern "C" {
+extern "C"
+{
 #endif
 
-/* ------------------------------------------------------------------ */
-/* The problem.
+	/* ------------------------------------------------------------------ */
+	/* The problem.
 
-   Every field is one host array of nx * ny * nz elements, x fastest, then
-   y, then z (C order a[z][y][x]); 2-D problems have nz = 1 and are cut
-   along y. The engine cuts along the slowest axis, so a chunk of planes is
-   one contiguous piece of every array.
+	   Every field is one host array of nx * ny * nz elements, x fastest, then
+	   y, then z (C order a[z][y][x]); 2-D problems have nz = 1 and are cut
+	   along y. The engine cuts along the slowest axis, so a chunk of planes is
+	   one contiguous piece of every array.
 
-   Boundary condition of every stencil: a band of width r (the stencil's
-   radius) on every face is fixed. Its points are never computed; each new
-   time level carries them over from the level before, so they keep the
-   values the caller put in the newest level (the documented data sets put
-   zeros there, except Himeno's standard pressure). */
+	   Boundary condition of every stencil: a band of width r (the stencil's
+	   radius) on every face is fixed. Its points are never computed; each new
+	   time level carries them over from the level before, so they keep the
+	   values the caller put in the newest level (the documented data sets put
+	   zeros there, except Himeno's standard pressure). */
 
-typedef enum
-{
-	/* 3-D acoustic wave propagator: 25 points, eighth order in space, second
-	   in time (leapfrog), radius 4. Fields PREV (p at t-1), CUR (p at t),
-	   NEXT (work space) and VEL (the velocity). After a run of T steps CUR
-	   holds p(t + T) and PREV p(t + T - 1); NEXT is left unspecified. */
-	HYBLAS_STENCIL_ACOUSTIC = 1,
-	/* The Himeno benchmark: 19-point point-Jacobi for the pressure Poisson
-	   equation, radius 1, 14 fields (P, A0..A3, B0..B2, C0..C2, BND, WRK1,
-	   WRK2). After a run P holds the pressure after T iterations, the
-	   statistics' residual is the last iteration's gosa (the sum of ss^2
-	   over the interior points), and WRK2 is left unspecified. */
-	HYBLAS_STENCIL_HIMENO = 2,
-	/* 2-D 5-point Laplace (Jacobi) sweep u' = (u_E + u_W + u_N + u_S) / 4,
-	   radius 1, nz = 1. Fields U and WORK; after a run U holds the result
-	   and WORK is left unspecified. */
-	HYBLAS_STENCIL_LAPLACE2D = 3,
-	/* A constant-coefficient star stencil of radius 1..8, 2-D (nz = 1) or
-	   3-D: u'(p) = center * u(p) + sum over each axis a and offset
-	   j in [-r, r], j != 0, of coef[a][j] * u(p + j e_a). Fields U and WORK
-	   as the Laplace stencil. */
-	HYBLAS_STENCIL_STAR = 4
-} hyblas_stencil_kind_t;
+	typedef enum
+	{
+		/* 3-D acoustic wave propagator: 25 points, eighth order in space, second
+		   in time (leapfrog), radius 4. Fields PREV (p at t-1), CUR (p at t),
+		   NEXT (work space) and VEL (the velocity). After a run of T steps CUR
+		   holds p(t + T) and PREV p(t + T - 1); NEXT is left unspecified. */
+		HYBLAS_STENCIL_ACOUSTIC = 1,
+		/* The Himeno benchmark: 19-point point-Jacobi for the pressure Poisson
+		   equation, radius 1, 14 fields (P, A0..A3, B0..B2, C0..C2, BND, WRK1,
+		   WRK2). After a run P holds the pressure after T iterations, the
+		   statistics' residual is the last iteration's gosa (the sum of ss^2
+		   over the interior points), and WRK2 is left unspecified. */
+		HYBLAS_STENCIL_HIMENO = 2,
+		/* 2-D 5-point Laplace (Jacobi) sweep u' = (u_E + u_W + u_N + u_S) / 4,
+		   radius 1, nz = 1. Fields U and WORK; after a run U holds the result
+		   and WORK is left unspecified. */
+		HYBLAS_STENCIL_LAPLACE2D = 3,
+		/* A constant-coefficient star stencil of radius 1..8, 2-D (nz = 1) or
+		   3-D: u'(p) = center * u(p) + sum over each axis a and offset
+		   j in [-r, r], j != 0, of coef[a][j] * u(p + j e_a). Fields U and WORK
+		   as the Laplace stencil. */
+		HYBLAS_STENCIL_STAR = 4
+	} hyblas_stencil_kind_t;
 
-typedef enum
-{
-	HYBLAS_STENCIL_FLOAT  = 1,
-	HYBLAS_STENCIL_DOUBLE = 2
-} hyblas_stencil_type_t;
+	typedef enum
+	{
+		HYBLAS_STENCIL_FLOAT  = 1,
+		HYBLAS_STENCIL_DOUBLE = 2
+	} hyblas_stencil_type_t;
 
-/* Field roles: the index of each field in hyblas_stencil_desc_t.fields. */
-enum
-{
-	HYBLAS_ACOUSTIC_PREV = 0,
-	HYBLAS_ACOUSTIC_CUR  = 1,
-	HYBLAS_ACOUSTIC_NEXT = 2,
-	HYBLAS_ACOUSTIC_VEL  = 3,
-	HYBLAS_ACOUSTIC_FIELDS = 4,
+	/* Field roles: the index of each field in hyblas_stencil_desc_t.fields. */
+	enum
+	{
+		HYBLAS_ACOUSTIC_PREV   = 0,
+		HYBLAS_ACOUSTIC_CUR    = 1,
+		HYBLAS_ACOUSTIC_NEXT   = 2,
+		HYBLAS_ACOUSTIC_VEL    = 3,
+		HYBLAS_ACOUSTIC_FIELDS = 4,
 
-	HYBLAS_HIMENO_P    = 0,
-	HYBLAS_HIMENO_A0   = 1, /* A0..A3 = 1..4 */
-	HYBLAS_HIMENO_B0   = 5, /* B0..B2 = 5..7 */
-	HYBLAS_HIMENO_C0   = 8, /* C0..C2 = 8..10 */
-	HYBLAS_HIMENO_BND  = 11,
-	HYBLAS_HIMENO_WRK1 = 12,
-	HYBLAS_HIMENO_WRK2 = 13,
-	HYBLAS_HIMENO_FIELDS = 14,
+		HYBLAS_HIMENO_P      = 0,
+		HYBLAS_HIMENO_A0     = 1, /* A0..A3 = 1..4 */
+		HYBLAS_HIMENO_B0     = 5, /* B0..B2 = 5..7 */
+		HYBLAS_HIMENO_C0     = 8, /* C0..C2 = 8..10 */
+		HYBLAS_HIMENO_BND    = 11,
+		HYBLAS_HIMENO_WRK1   = 12,
+		HYBLAS_HIMENO_WRK2   = 13,
+		HYBLAS_HIMENO_FIELDS = 14,
 
-	HYBLAS_GRID_U    = 0, /* Laplace and star */
-	HYBLAS_GRID_WORK = 1,
-	HYBLAS_GRID_FIELDS = 2
-};
+		HYBLAS_GRID_U      = 0, /* Laplace and star */
+		HYBLAS_GRID_WORK   = 1,
+		HYBLAS_GRID_FIELDS = 2
+	};
 
 #define HYBLAS_STENCIL_MAX_FIELDS 16
 #define HYBLAS_STENCIL_MAX_RADIUS 8
 
-/* One field. `rate` is reserved for per-field compression (bits per
-   value); it must be 0 for now. `flags` is reserved and must be 0. */
-typedef struct
-{
-	void*    data;
-	double   rate;
-	uint32_t flags;
-} hyblas_stencil_field_t;
+	/* One field. `rate` is reserved for per-field compression (bits per
+	   value); it must be 0 for now. `flags` is reserved and must be 0. */
+	typedef struct
+	{
+		void*    data;
+		double   rate;
+		uint32_t flags;
+	} hyblas_stencil_field_t;
 
-typedef struct
-{
-	size_t                struct_size;
-	hyblas_stencil_kind_t kind;
-	hyblas_stencil_type_t type;
-	int64_t               nx, ny, nz;
-	/* The kind's fields, by role; every role must be given, no two fields
-	   may overlap. The caller keeps them alive and unmoved while a handle
-	   made from this description exists. */
-	hyblas_stencil_field_t fields[HYBLAS_STENCIL_MAX_FIELDS];
+	typedef struct
+	{
+		size_t                struct_size;
+		hyblas_stencil_kind_t kind;
+		hyblas_stencil_type_t type;
+		int64_t               nx, ny, nz;
+		/* The kind's fields, by role; every role must be given, no two fields
+		   may overlap. The caller keeps them alive and unmoved while a handle
+		   made from this description exists. */
+		hyblas_stencil_field_t fields[HYBLAS_STENCIL_MAX_FIELDS];
 
-	/* Acoustic: grid spacings and time step (0: the documented data set's
-	   10 m and 0.2 dx / 1500 m/s). */
-	double dx, dy, dz, dt;
-	/* Himeno: the relaxation factor (0: the benchmark's 0.8). */
-	double omega;
-	/* Star: radius, centre coefficient and coef[axis][j]: axis 0 = x,
-	   1 = y, 2 = z (unused in 2-D), j = 0 .. r-1 for offsets -r .. -1 and
-	   j = r .. 2r-1 for offsets 1 .. r. */
-	int32_t radius;
-	double  center;
-	double  coef[3][2 * HYBLAS_STENCIL_MAX_RADIUS];
-} hyblas_stencil_desc_t;
+		/* Acoustic: grid spacings and time step (0: the documented data set's
+		   10 m and 0.2 dx / 1500 m/s). */
+		double dx, dy, dz, dt;
+		/* Himeno: the relaxation factor (0: the benchmark's 0.8). */
+		double omega;
+		/* Star: radius, centre coefficient and coef[axis][j]: axis 0 = x,
+		   1 = y, 2 = z (unused in 2-D), j = 0 .. r-1 for offsets -r .. -1 and
+		   j = r .. 2r-1 for offsets 1 .. r. */
+		int32_t radius;
+		double  center;
+		double  coef[3][2 * HYBLAS_STENCIL_MAX_RADIUS];
+	} hyblas_stencil_desc_t;
 
-/* ------------------------------------------------------------------ */
-/* How a run moves data (seed 003 §3.4-3.5; docs/stencil.md). */
-typedef enum
-{
-	HYBLAS_STENCIL_SCHEME_AUTO = 0,
-	/* The whole set on the device, uploaded in pieces overlapped with the
-	   first steps, downloaded once. */
-	HYBLAS_STENCIL_SCHEME_IN_CORE = 1,
-	/* Out of core through pinned transfer buffers (the original PACC). */
-	HYBLAS_STENCIL_SCHEME_COPY = 2,
-	/* Out of core, DMA straight from and to the program's arrays. */
-	HYBLAS_STENCIL_SCHEME_DIRECT = 3,
-	/* Direct mapping plus region sharing: the region two neighbouring
-	   chunks share is copied on the device, so no halo crosses PCIe
-	   twice. */
-	HYBLAS_STENCIL_SCHEME_SHARED = 4
-} hyblas_stencil_scheme_t;
+	/* ------------------------------------------------------------------ */
+	/* How a run moves data (seed 003 §3.4-3.5; docs/stencil.md). */
+	typedef enum
+	{
+		HYBLAS_STENCIL_SCHEME_AUTO = 0,
+		/* The whole set on the device, uploaded in pieces overlapped with the
+		   first steps, downloaded once. */
+		HYBLAS_STENCIL_SCHEME_IN_CORE = 1,
+		/* Out of core through pinned transfer buffers (the original PACC). */
+		HYBLAS_STENCIL_SCHEME_COPY = 2,
+		/* Out of core, DMA straight from and to the program's arrays. */
+		HYBLAS_STENCIL_SCHEME_DIRECT = 3,
+		/* Direct mapping plus region sharing: the region two neighbouring
+		   chunks share is copied on the device, so no halo crosses PCIe
+		   twice. */
+		HYBLAS_STENCIL_SCHEME_SHARED = 4
+	} hyblas_stencil_scheme_t;
 
-typedef struct
-{
-	size_t                  struct_size;
-	hyblas_path_t           path;
-	hyblas_stencil_scheme_t scheme;
-	int32_t                 chunks;      /* d; 0: the planner's */
-	int32_t                 block_steps; /* k, steps per temporal block; 0: the planner's */
-	/* Device memory the run may use, bytes; 0: HYBLAS_GPU_MEM (a share of
-	   the device's free memory by default). */
-	uint64_t device_mem;
-	/* 1: the caller guarantees that every field is page-locked
-	   (cudaHostAlloc, cudaHostRegister): direct mapping needs no
-	   registration. */
-	int32_t host_pinned;
-	/* 1: never register the caller's pages (direct mapping then reads
-	   pageable memory or the planner prefers the copying scheme). */
-	int32_t no_register;
-	/* OpenMP threads of the CPU path; 0: the OpenMP default. */
-	int32_t cpu_threads;
-} hyblas_stencil_params_t;
+	typedef struct
+	{
+		size_t                  struct_size;
+		hyblas_path_t           path;
+		hyblas_stencil_scheme_t scheme;
+		int32_t                 chunks;      /* d; 0: the planner's */
+		int32_t                 block_steps; /* k, steps per temporal block; 0: the planner's */
+		/* Device memory the run may use, bytes; 0: HYBLAS_GPU_MEM (a share of
+		   the device's free memory by default). */
+		uint64_t device_mem;
+		/* 1: the caller guarantees that every field is page-locked
+		   (cudaHostAlloc, cudaHostRegister): direct mapping needs no
+		   registration. */
+		int32_t host_pinned;
+		/* 1: never register the caller's pages (direct mapping then reads
+		   pageable memory or the planner prefers the copying scheme). */
+		int32_t no_register;
+		/* OpenMP threads of the CPU path; 0: the OpenMP default. */
+		int32_t cpu_threads;
+	} hyblas_stencil_params_t;
 
-typedef struct
-{
-	size_t                  struct_size;
-	hyblas_path_t           path;      /* where the steps ran: CPU or GPU */
-	hyblas_stencil_scheme_t scheme;    /* the device plan (chosen or forced) */
-	int32_t                 chunks;    /* d of the device plan */
-	int32_t                 block_steps; /* k of the device plan */
-	int32_t                 in_core;   /* 1: the device plan keeps the set resident */
-	int32_t                 fell_back; /* 1: planned for the device, finished on the CPU */
-	int64_t                 steps;     /* time steps run */
+	typedef struct
+	{
+		size_t                  struct_size;
+		hyblas_path_t           path;        /* where the steps ran: CPU or GPU */
+		hyblas_stencil_scheme_t scheme;      /* the device plan (chosen or forced) */
+		int32_t                 chunks;      /* d of the device plan */
+		int32_t                 block_steps; /* k of the device plan */
+		int32_t                 in_core;     /* 1: the device plan keeps the set resident */
+		int32_t                 fell_back;   /* 1: planned for the device, finished on the CPU */
+		int64_t                 steps;       /* time steps run */
 
-	/* Data moved (what the plan predicts for a plan query). */
-	uint64_t bytes_h2d, bytes_d2h, bytes_d2d, bytes_host_copy;
-	uint64_t device_bytes; /* device memory the plan needs */
+		/* Data moved (what the plan predicts for a plan query). */
+		uint64_t bytes_h2d, bytes_d2h, bytes_d2d, bytes_host_copy;
+		uint64_t device_bytes; /* device memory the plan needs */
 
-	/* Seconds: the whole call, then per stage (stages overlap on the
-	   device, so they do not add up to the total). */
-	double seconds;
-	double seconds_h2d, seconds_d2h, seconds_d2d, seconds_kernel;
-	double seconds_host_copy, seconds_register, seconds_cpu;
+		/* Seconds: the whole call, then per stage (stages overlap on the
+		   device, so they do not add up to the total). */
+		double seconds;
+		double seconds_h2d, seconds_d2h, seconds_d2d, seconds_kernel;
+		double seconds_host_copy, seconds_register, seconds_cpu;
 
-	/* The model's predictions for the device plan and for the CPU. */
-	double predicted_seconds;
-	double predicted_cpu_seconds;
+		/* The model's predictions for the device plan and for the CPU. */
+		double predicted_seconds;
+		double predicted_cpu_seconds;
 
-	/* Himeno: gosa of the last iteration; 0 for the other kinds. */
-	double residual;
+		/* Himeno: gosa of the last iteration; 0 for the other kinds. */
+		double residual;
 
-	/* One line: the plan and why. */
-	char why[256];
-} hyblas_stencil_stats_t;
+		/* One line: the plan and why. */
+		char why[256];
+	} hyblas_stencil_stats_t;
 
-typedef struct hyblas_stencil_s hyblas_stencil_t;
+	typedef struct hyblas_stencil_s hyblas_stencil_t;
 
-/* Create a handle for the problem `desc` (copied; the fields stay the
-   caller's). Checks everything that does not depend on a run: kind, type,
-   sizes (every axis of the kind at least 2r + 1 points; nz = 1 for 2-D),
-   fields present and not overlapping, coefficients finite. Returns
-   HYBLAS_OK and *out, or HYBLAS_E_INVALID / HYBLAS_E_STRUCT_SIZE /
-   HYBLAS_E_UNSUPPORTED (a non-zero rate or flags) / HYBLAS_E_NO_MEMORY with
-   *out untouched. Thread-safe. */
-hyblas_status_t hyblas_stencil_create( const hyblas_stencil_desc_t* desc, hyblas_stencil_t** out );
+	/* Create a handle for the problem `desc` (copied; the fields stay the
+	   caller's). Checks everything that does not depend on a run: kind, type,
+	   sizes (every axis of the kind at least 2r + 1 points; nz = 1 for 2-D),
+	   fields present and not overlapping, coefficients finite. Returns
+	   HYBLAS_OK and *out, or HYBLAS_E_INVALID / HYBLAS_E_STRUCT_SIZE /
+	   HYBLAS_E_UNSUPPORTED (a non-zero rate or flags) / HYBLAS_E_NO_MEMORY with
+	   *out untouched. Thread-safe. */
+	hyblas_status_t hyblas_stencil_create( const hyblas_stencil_desc_t* desc,
+	                                       hyblas_stencil_t**           out );
 
-/* Advance the problem by `steps` time steps (0: nothing), in place in the
-   caller's arrays, on the path and plan `params` asks for (NULL: all
-   defaults). `stats` (may be NULL) receives what ran. Bad parameters
-   (unknown path or scheme, negative counts, a forced plan whose halo h * k
-   exceeds a chunk or that does not fit the device memory) return
-   HYBLAS_E_INVALID and change nothing. A device failure finishes on the
-   CPU from inputs the device path never overwrote (stats->fell_back).
-   A handle runs one call at a time; different handles may run at once. */
-hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int64_t steps,
-                                    const hyblas_stencil_params_t* params,
-                                    hyblas_stencil_stats_t* stats );
+	/* Advance the problem by `steps` time steps (0: nothing), in place in the
+	   caller's arrays, on the path and plan `params` asks for (NULL: all
+	   defaults). `stats` (may be NULL) receives what ran. Bad parameters
+	   (unknown path or scheme, negative counts, a forced plan whose halo h * k
+	   exceeds a chunk or that does not fit the device memory) return
+	   HYBLAS_E_INVALID and change nothing. A device failure finishes on the
+	   CPU from inputs the device path never overwrote (stats->fell_back).
+	   A handle runs one call at a time; different handles may run at once. */
+	hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int64_t steps,
+	                                    const hyblas_stencil_params_t* params,
+	                                    hyblas_stencil_stats_t*        stats );
 
-/* What hyblas_stencil_run would do, without computing: the plan, its bytes
-   and predicted times, in `plan` (path is where it would run). Same
-   validation as a run. */
-hyblas_status_t hyblas_stencil_plan( const hyblas_stencil_t* st, int64_t steps,
-                                     const hyblas_stencil_params_t* params,
-                                     hyblas_stencil_stats_t* plan );
+	/* What hyblas_stencil_run would do, without computing: the plan, its bytes
+	   and predicted times, in `plan` (path is where it would run). Same
+	   validation as a run. */
+	hyblas_status_t hyblas_stencil_plan( const hyblas_stencil_t* st, int64_t steps,
+	                                     const hyblas_stencil_params_t* params,
+	                                     hyblas_stencil_stats_t*        plan );
 
-/* Release a handle (NULL is allowed). */
-hyblas_status_t hyblas_stencil_destroy( hyblas_stencil_t* st );
+	/* Release a handle (NULL is allowed). */
+	hyblas_status_t hyblas_stencil_destroy( hyblas_stencil_t* st );
 
-/* One call: create, run, destroy. */
-hyblas_status_t hyblas_stencil_solve( const hyblas_stencil_desc_t* desc, int64_t steps,
-                                      const hyblas_stencil_params_t* params,
-                                      hyblas_stencil_stats_t* stats );
+	/* One call: create, run, destroy. */
+	hyblas_status_t hyblas_stencil_solve( const hyblas_stencil_desc_t* desc, int64_t steps,
+	                                      const hyblas_stencil_params_t* params,
+	                                      hyblas_stencil_stats_t*        stats );
 
-/* Fill the fields of `desc` with the documented data set of its kind
-   (docs/stencil.md): acoustic: a Gaussian pulse at the centre in PREV and
-   CUR, zero boundary bands, constant velocity 1500 m/s (the CFL-safe dt is
-   the descriptor default); Himeno: the benchmark's initialisation; Laplace:
-   1 on the first row (y = 0), 0 elsewhere; star: a smooth bump. The WORK,
-   NEXT and WRK2 fields are zeroed. Same checks as hyblas_stencil_create. */
-hyblas_status_t hyblas_stencil_fill( const hyblas_stencil_desc_t* desc );
+	/* Fill the fields of `desc` with the documented data set of its kind
+	   (docs/stencil.md): acoustic: a Gaussian pulse at the centre in PREV and
+	   CUR, zero boundary bands, constant velocity 1500 m/s (the CFL-safe dt is
+	   the descriptor default); Himeno: the benchmark's initialisation; Laplace:
+	   1 on the first row (y = 0), 0 elsewhere; star: a smooth bump. The WORK,
+	   NEXT and WRK2 fields are zeroed. Same checks as hyblas_stencil_create. */
+	hyblas_status_t hyblas_stencil_fill( const hyblas_stencil_desc_t* desc );
 
 #ifdef __cplusplus
 }

@@ -108,8 +108,8 @@ static int64_t hyb_gtsv_block_rows( int nl, int64_t nrhs, size_t elem, int64_t m
 
 #define HYB_GTSV_INLINE static inline __attribute__( ( always_inline ) )
 
-static int hyb_gtsv_args_ok( int64_t n, int64_t nrhs, const void* dl, const void* d,
-                             const void* du, const void* b, int64_t ldb )
+static int hyb_gtsv_args_ok( int64_t n, int64_t nrhs, const void* dl, const void* d, const void* du,
+                             const void* b, int64_t ldb )
 {
 	if ( n < 0 || nrhs < 0 ) return 0;
 	if ( ldb < ( n > 1 ? n : 1 ) ) return 0;
@@ -121,20 +121,20 @@ static int hyb_gtsv_args_ok( int64_t n, int64_t nrhs, const void* dl, const void
 
 #define HYB_GTSV_GENERIC 1
 
-#define T         double
+#define T          double
 #define FN( name ) hyb_d##name
-#define T_ABS     fabs
-#define T_U       ( DBL_EPSILON / 2 )
+#define T_ABS      fabs
+#define T_U        ( DBL_EPSILON / 2 )
 #include "hyb_gtsv_cpu.c"
 #undef T
 #undef FN
 #undef T_ABS
 #undef T_U
 
-#define T         float
+#define T          float
 #define FN( name ) hyb_s##name
-#define T_ABS     fabsf
-#define T_U       ( FLT_EPSILON / 2 )
+#define T_ABS      fabsf
+#define T_U        ( FLT_EPSILON / 2 )
 #include "hyb_gtsv_cpu.c"
 #undef T
 #undef FN
@@ -162,8 +162,8 @@ hyb_status_t FN( gtsv_thomas )( int64_t n, int64_t nrhs, T* dl, T* d, const T* d
 			*info = i + 1;
 			return HYB_OK;
 		}
-		T fact    = dl[i] / d[i];
-		d[i + 1]  = d[i + 1] - fact * du[i];
+		T fact   = dl[i] / d[i];
+		d[i + 1] = d[i + 1] - fact * du[i];
 		for ( int64_t j = 0; j < nrhs; j++ )
 		{
 			T* bj     = b + j * ldb;
@@ -225,7 +225,7 @@ static void FN( gtsv_seam_one )( int64_t n, int64_t s, int64_t nrhs, const T* dl
 		T u = du[i] / e;
 		e   = d[i] - u * dl[i];
 	}
-	T det = c * e - du[s - 1] * dl[s - 1];
+	T det  = c * e - du[s - 1] * dl[s - 1];
 	rec[0] = c;
 
 	for ( int64_t j = 0; j < nrhs; j++ )
@@ -278,7 +278,7 @@ static int64_t FN( gtsv_lane_work )( int64_t bk, int64_t m, int64_t nrhs )
    *wf and d' into *wr (inverted later, off the recurrence's critical path), and with fac
    the factor outputs. */
 HYB_GTSV_INLINE void FN( gtsv_row_a )( int64_t n, int64_t i, T* dl, T* d, const T* du, int fac,
-                                      T* cp, T* wf, T* wr )
+                                       T* cp, T* wf, T* wr )
 {
 	T f = 0, c;
 	if ( i == 0 )
@@ -304,10 +304,10 @@ HYB_GTSV_INLINE void FN( gtsv_row_a )( int64_t n, int64_t i, T* dl, T* d, const 
    lives in registers) and with a run-time nl for the few-partition case. Within a block
    the lanes are swept in lockstep over their common length, then the tails. */
 HYB_GTSV_INLINE void FN( gtsv_lanes_impl )( const int nl, int64_t n, int64_t nrhs, T* dl, T* d,
-                                           const T* du, T* b, int64_t ldb, const int64_t* lo,
-                                           const int64_t* hi, const T* const* top,
-                                           const T* const* bot, int64_t m, int64_t bk, int fac,
-                                           T* work )
+                                            const T* du, T* b, int64_t ldb, const int64_t* lo,
+                                            const int64_t* hi, const T* const* top,
+                                            const T* const* bot, int64_t m, int64_t bk, int fac,
+                                            T* work )
 {
 	T*      wf = work;                       /* multipliers, [t][lane] */
 	T*      wr = work + bk * HYB_GTSV_LANES; /* d', then 1/d', [t][lane] */
@@ -323,8 +323,8 @@ HYB_GTSV_INLINE void FN( gtsv_lanes_impl )( const int nl, int64_t n, int64_t nrh
 		/* Entering state: d'[lo-1] and y[lo-1] = d'[lo-1] x[lo-1] + du[lo-1] x[lo]. */
 		cprev[l] = lo[l] > 0 ? top[l][0] : 0;
 		for ( int64_t j = 0; j < nrhs; j++ )
-			ycar[l][j] = lo[l] > 0 ? top[l][0] * top[l][1 + j] + du[lo[l] - 1] * top[l][1 + nrhs + j]
-			                       : 0;
+			ycar[l][j] =
+			    lo[l] > 0 ? top[l][0] * top[l][1 + j] + du[lo[l] - 1] * top[l][1 + nrhs + j] : 0;
 		int64_t nb = ( hi[l] - lo[l] + bk - 1 ) / bk;
 		if ( nb > nblk ) nblk = nb;
 	}
@@ -346,13 +346,13 @@ HYB_GTSV_INLINE void FN( gtsv_lanes_impl )( const int nl, int64_t n, int64_t nrh
 		   pass (the division is off the recurrence's chain; this halves its cost). */
 		for ( int64_t t = 0; t < minlen; t++ )
 			for ( int l = 0; l < nl; l++ )
-				FN( gtsv_row_a )( n, a[l] + t, dl, d, du, fac, &cprev[l], &wf[t * nl + l],
-				                  &wr[t * nl + l] );
+				FN( gtsv_row_a )
+				( n, a[l] + t, dl, d, du, fac, &cprev[l], &wf[t * nl + l], &wr[t * nl + l] );
 		for ( int64_t t = minlen; t < maxlen; t++ )
 			for ( int l = 0; l < nl; l++ )
 				if ( t < len[l] )
-					FN( gtsv_row_a )( n, a[l] + t, dl, d, du, fac, &cprev[l], &wf[t * nl + l],
-					                  &wr[t * nl + l] );
+					FN( gtsv_row_a )
+					( n, a[l] + t, dl, d, du, fac, &cprev[l], &wf[t * nl + l], &wr[t * nl + l] );
 		const int64_t nmain = minlen * nl;
 #pragma omp simd
 		for ( int64_t k = 0; k < nmain; k++ ) wr[k] = 1 / wr[k];
@@ -451,45 +451,42 @@ HYB_GTSV_INLINE void FN( gtsv_lanes_impl )( const int nl, int64_t n, int64_t nrh
 	}
 }
 
-static void FN( gtsv_lanes )( int64_t n, int64_t nrhs, T* dl, T* d, const T* du, T* b,
-                              int64_t ldb, int nl, const int64_t* lo, const int64_t* hi,
-                              const T* const* top, const T* const* bot, int64_t m, int64_t bk,
-                              int fac, T* work )
+static void FN( gtsv_lanes )( int64_t n, int64_t nrhs, T* dl, T* d, const T* du, T* b, int64_t ldb,
+                              int nl, const int64_t* lo, const int64_t* hi, const T* const* top,
+                              const T* const* bot, int64_t m, int64_t bk, int fac, T* work )
 {
 	if ( nl == HYB_GTSV_LANES && fac )
-		FN( gtsv_lanes_impl )( HYB_GTSV_LANES, n, nrhs, dl, d, du, b, ldb, lo, hi, top, bot, m,
-		                       bk, 1, work );
+		FN( gtsv_lanes_impl )
+		( HYB_GTSV_LANES, n, nrhs, dl, d, du, b, ldb, lo, hi, top, bot, m, bk, 1, work );
 	else if ( nl == HYB_GTSV_LANES )
-		FN( gtsv_lanes_impl )( HYB_GTSV_LANES, n, nrhs, dl, d, du, b, ldb, lo, hi, top, bot, m,
-		                       bk, 0, work );
+		FN( gtsv_lanes_impl )
+		( HYB_GTSV_LANES, n, nrhs, dl, d, du, b, ldb, lo, hi, top, bot, m, bk, 0, work );
 	else
-		FN( gtsv_lanes_impl )( nl, n, nrhs, dl, d, du, b, ldb, lo, hi, top, bot, m, bk, fac,
-		                       work );
+		FN( gtsv_lanes_impl )( nl, n, nrhs, dl, d, du, b, ldb, lo, hi, top, bot, m, bk, fac, work );
 }
 
 /* Partitions of [r0, r1), their seams (phase 1), then the sweeps (phase 2). */
-static hyb_status_t FN( gtsv_spike_run )( int64_t n, int64_t r0, int64_t r1, int64_t nrhs,
-                                          T* dl, T* d, const T* du, T* b, int64_t ldb,
-                                          const T* top, const T* bot, int64_t m, int nthreads,
-                                          unsigned flags )
+static hyb_status_t FN( gtsv_spike_run )( int64_t n, int64_t r0, int64_t r1, int64_t nrhs, T* dl,
+                                          T* d, const T* du, T* b, int64_t ldb, const T* top,
+                                          const T* bot, int64_t m, int nthreads, unsigned flags )
 {
-	int64_t len = r1 - r0;
-	int     nt  = hyb_gtsv_threads( nthreads );
+	int64_t len     = r1 - r0;
+	int     nt      = hyb_gtsv_threads( nthreads );
 	int64_t minrows = HYB_GTSV_MIN_PART_WINDOWS * m;
 	if ( minrows < HYB_GTSV_MIN_PART_ROWS ) minrows = HYB_GTSV_MIN_PART_ROWS;
 	int64_t p     = hyb_gtsv_nparts( len, minrows, nt );
 	int64_t nteam = ( p + HYB_GTSV_LANES - 1 ) / HYB_GTSV_LANES;
 	if ( nteam > nt ) nteam = nt;
 	if ( nteam < 1 ) nteam = 1;
-	int     nl  = (int)( p < HYB_GTSV_LANES ? p : HYB_GTSV_LANES );
-	int64_t bk  = hyb_gtsv_block_rows( nl, nrhs, sizeof( T ), m );
-	int64_t rl  = hyb_gtsv_seam_len( nrhs );
-	int64_t lw  = FN( gtsv_lane_work )( bk, m, nrhs );
+	int     nl = (int)( p < HYB_GTSV_LANES ? p : HYB_GTSV_LANES );
+	int64_t bk = hyb_gtsv_block_rows( nl, nrhs, sizeof( T ), m );
+	int64_t rl = hyb_gtsv_seam_len( nrhs );
+	int64_t lw = FN( gtsv_lane_work )( bk, m, nrhs );
 
 	int64_t*  bound = malloc( (size_t)( p + 1 ) * sizeof *bound );
 	const T** rec   = malloc( (size_t)( p + 1 ) * sizeof *rec );
-	T*       recs  = malloc( (size_t)( p > 1 ? p - 1 : 1 ) * (size_t)rl * sizeof( T ) );
-	T*       work  = malloc( (size_t)nteam * HYB_GTSV_LANES * (size_t)lw * sizeof( T ) );
+	T*        recs  = malloc( (size_t)( p > 1 ? p - 1 : 1 ) * (size_t)rl * sizeof( T ) );
+	T*        work  = malloc( (size_t)nteam * HYB_GTSV_LANES * (size_t)lw * sizeof( T ) );
 	if ( !bound || !rec || !recs || !work )
 	{
 		free( bound );
@@ -503,8 +500,8 @@ static hyb_status_t FN( gtsv_spike_run )( int64_t n, int64_t r0, int64_t r1, int
 		bound[k] = hyb_gtsv_bound( r0, len, k, p );
 		rec[k]   = ( k > 0 && k < p ) ? recs + ( k - 1 ) * rl : NULL;
 	}
-	rec[0] = top; /* the caller's seams */
-	rec[p] = bot;
+	rec[0]        = top; /* the caller's seams */
+	rec[p]        = bot;
 	const int fac = ( flags & HYB_GTSV_FACTORS ) != 0;
 
 #pragma omp parallel num_threads( (int)nteam )
@@ -521,8 +518,8 @@ static hyb_status_t FN( gtsv_spike_run )( int64_t n, int64_t r0, int64_t r1, int
 		T*      mywork = work + tid * HYB_GTSV_LANES * lw;
 		for ( int64_t g = p0; g < p1; g += HYB_GTSV_LANES )
 		{
-			int     cnt = (int)( p1 - g < HYB_GTSV_LANES ? p1 - g : HYB_GTSV_LANES );
-			int64_t lo[HYB_GTSV_LANES], hi[HYB_GTSV_LANES];
+			int      cnt = (int)( p1 - g < HYB_GTSV_LANES ? p1 - g : HYB_GTSV_LANES );
+			int64_t  lo[HYB_GTSV_LANES], hi[HYB_GTSV_LANES];
 			const T* tp[HYB_GTSV_LANES];
 			const T* bt[HYB_GTSV_LANES];
 			for ( int l = 0; l < cnt; l++ )
@@ -567,8 +564,8 @@ hyb_status_t FN( gtsv_cpu_spike )( int64_t n, int64_t nrhs, T* dl, T* d, const T
 /* ======================================================================================= */
 
 /* Dominance of row i and of column i, and the non-finite flag, for the check. */
-HYB_GTSV_INLINE void FN( gtsv_row_dom )( int64_t n, int64_t i, const T* dl, const T* d,
-                                        const T* du, T* rmin, T* cmin, T* acc )
+HYB_GTSV_INLINE void FN( gtsv_row_dom )( int64_t n, int64_t i, const T* dl, const T* d, const T* du,
+                                         T* rmin, T* cmin, T* acc )
 {
 	T ad = T_ABS( d[i] ), lm = 0, um = 0, lp = 0, up = 0;
 	if ( i >= 1 )
@@ -608,7 +605,7 @@ HYB_GTSV_INLINE void FN( gtsv_row_dom )( int64_t n, int64_t i, const T* dl, cons
 
 /* LAPACK's d' recurrence at row i and its pivoting test; the lane's first event is kept. */
 HYB_GTSV_INLINE void FN( gtsv_row_pivot )( int64_t n, int64_t i, const T* dl, const T* d,
-                                          const T* du, T* cp, int* kind, int64_t* pos )
+                                           const T* du, T* cp, int* kind, int64_t* pos )
 {
 	const T margin = 1 + 8 * T_U;
 	T       c      = i == 0 ? d[0] : d[i] - ( dl[i - 1] / *cp ) * du[i - 1];
@@ -637,15 +634,15 @@ HYB_GTSV_INLINE void FN( gtsv_row_pivot )( int64_t n, int64_t i, const T* dl, co
    of B's nrhs columns are read too, for non-finite values only. *nf gets bit 0 for a
    non-finite entry of the matrix, bit 1 for one of B. */
 HYB_GTSV_INLINE void FN( gtsv_check_impl )( const int nl, int64_t n, const T* dl, const T* d,
-                                           const T* du, int64_t nrhs, const T* b, int64_t ldb,
-                                           int64_t warm, const int64_t* lo, const int64_t* hi,
-                                           T* mr, T* mc, int* nf, hyb_gtsv_event_t* ev )
+                                            const T* du, int64_t nrhs, const T* b, int64_t ldb,
+                                            int64_t warm, const int64_t* lo, const int64_t* hi,
+                                            T* mr, T* mc, int* nf, hyb_gtsv_event_t* ev )
 {
-	unsigned rhs_bad = 0;
-	const int64_t bk = 2048;
-	T             c[HYB_GTSV_LANES], rmin[HYB_GTSV_LANES], cmin[HYB_GTSV_LANES], acc[HYB_GTSV_LANES];
-	int           kind[HYB_GTSV_LANES], exact[HYB_GTSV_LANES];
-	int64_t       pos[HYB_GTSV_LANES], at[HYB_GTSV_LANES], nblk = 0;
+	unsigned      rhs_bad = 0;
+	const int64_t bk      = 2048;
+	T       c[HYB_GTSV_LANES], rmin[HYB_GTSV_LANES], cmin[HYB_GTSV_LANES], acc[HYB_GTSV_LANES];
+	int     kind[HYB_GTSV_LANES], exact[HYB_GTSV_LANES];
+	int64_t pos[HYB_GTSV_LANES], at[HYB_GTSV_LANES], nblk = 0;
 	for ( int l = 0; l < nl; l++ )
 	{
 		c[l]    = 0;
@@ -675,8 +672,7 @@ HYB_GTSV_INLINE void FN( gtsv_check_impl )( const int nl, int64_t n, const T* dl
 			for ( int64_t j = 0; j < nrhs; j++ )
 			{
 				const T* bj = b + j * ldb;
-				for ( int64_t i = a[l]; i < e; i++ )
-					rhs_bad |= !( bj[i] - bj[i] == 0 );
+				for ( int64_t i = a[l]; i < e; i++ ) rhs_bad |= !( bj[i] - bj[i] == 0 );
 			}
 			need[l] = len[l] > 0 && kind[l] == HYB_GTSV_EV_NONE && !( bcmin > 1 );
 			if ( !need[l] ) continue;
@@ -706,14 +702,14 @@ HYB_GTSV_INLINE void FN( gtsv_check_impl )( const int nl, int64_t n, const T* dl
 	}
 }
 
-static void FN( gtsv_check_lanes )( int64_t n, const T* dl, const T* d, const T* du,
-                                    int64_t nrhs, const T* b, int64_t ldb, int64_t warm, int nl,
+static void FN( gtsv_check_lanes )( int64_t n, const T* dl, const T* d, const T* du, int64_t nrhs,
+                                    const T* b, int64_t ldb, int64_t warm, int nl,
                                     const int64_t* lo, const int64_t* hi, T* mr, T* mc, int* nf,
                                     hyb_gtsv_event_t* ev )
 {
 	if ( nl == HYB_GTSV_LANES )
-		FN( gtsv_check_impl )( HYB_GTSV_LANES, n, dl, d, du, nrhs, b, ldb, warm, lo, hi, mr, mc,
-		                       nf, ev );
+		FN( gtsv_check_impl )
+		( HYB_GTSV_LANES, n, dl, d, du, nrhs, b, ldb, warm, lo, hi, mr, mc, nf, ev );
 	else
 		FN( gtsv_check_impl )( nl, n, dl, d, du, nrhs, b, ldb, warm, lo, hi, mr, mc, nf, ev );
 }
@@ -771,8 +767,9 @@ hyb_status_t FN( gtsv_check_rhs )( int64_t n, const T* dl, const T* d, const T* 
 		for ( int64_t g = p0; g < p1; g += HYB_GTSV_LANES )
 		{
 			int cnt = (int)( p1 - g < HYB_GTSV_LANES ? p1 - g : HYB_GTSV_LANES );
-			FN( gtsv_check_lanes )( n, dl, d, du, nrhs, b, ldb, warm, cnt, bound + g,
-			                        bound + g + 1, &mr[tid], &mc[tid], &nf[tid], ev + g );
+			FN( gtsv_check_lanes )
+			( n, dl, d, du, nrhs, b, ldb, warm, cnt, bound + g, bound + g + 1, &mr[tid], &mc[tid],
+			  &nf[tid], ev + g );
 		}
 	}
 
@@ -784,7 +781,7 @@ hyb_status_t FN( gtsv_check_rhs )( int64_t n, const T* dl, const T* d, const T* 
 		cmin = mc[t] < cmin ? mc[t] : cmin;
 		flags |= nf[t];
 	}
-	int bad = flags & 1; /* the matrix: its dominance and pivots are unknown */
+	int                     bad = flags & 1; /* the matrix: its dominance and pivots are unknown */
 	const hyb_gtsv_event_t* first = NULL;
 	for ( int64_t k = 0; k < p && first == NULL; k++ )
 		if ( ev[k].kind != HYB_GTSV_EV_NONE ) first = &ev[k];
@@ -885,13 +882,14 @@ hyb_status_t FN( gtsv_factors_range )( int64_t n, int64_t r0, int64_t r1, T* dl,
 		int64_t p0 = tid * p / nthr, p1 = ( tid + 1 ) * p / nthr;
 		for ( int64_t g = p0; g < p1; g += HYB_GTSV_LANES )
 		{
-			int     cnt = (int)( p1 - g < HYB_GTSV_LANES ? p1 - g : HYB_GTSV_LANES );
+			int     cnt    = (int)( p1 - g < HYB_GTSV_LANES ? p1 - g : HYB_GTSV_LANES );
 			int64_t maxlen = 0;
 			T       c[HYB_GTSV_LANES];
 			for ( int l = 0; l < cnt; l++ )
 			{
 				c[l] = cin[g + l];
-				if ( bound[g + l + 1] - bound[g + l] > maxlen ) maxlen = bound[g + l + 1] - bound[g + l];
+				if ( bound[g + l + 1] - bound[g + l] > maxlen )
+					maxlen = bound[g + l + 1] - bound[g + l];
 			}
 			for ( int64_t t = 0; t < maxlen; t++ )
 			{

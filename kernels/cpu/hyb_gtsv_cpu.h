@@ -126,8 +126,8 @@ hyb_status_t hyb_dgtsv_factors_range( int64_t n, int64_t r0, int64_t r1, double*
                                       const double* du, const double* top, int64_t warm,
                                       int nthreads, int64_t* info );
 hyb_status_t hyb_sgtsv_factors_range( int64_t n, int64_t r0, int64_t r1, float* dl, float* d,
-                                      const float* du, const float* top, int64_t warm,
-                                      int nthreads, int64_t* info );
+                                      const float* du, const float* top, int64_t warm, int nthreads,
+                                      int64_t* info );
 
 /* ---------------------------------------------------------------------------------------
    hyb_?gtsv_seam: the truncated SPIKE reduced system at the seam between rows s-1 and s
@@ -152,8 +152,7 @@ hyb_status_t hyb_dgtsv_seam( int64_t n, int64_t s, int64_t nrhs, const double* d
                              const double* du, const double* b, int64_t ldb, int64_t m,
                              double* rec );
 hyb_status_t hyb_sgtsv_seam( int64_t n, int64_t s, int64_t nrhs, const float* dl, const float* d,
-                             const float* du, const float* b, int64_t ldb, int64_t m,
-                             float* rec );
+                             const float* du, const float* b, int64_t ldb, int64_t m, float* rec );
 
 /* ---------------------------------------------------------------------------------------
    hyb_?gtsv_cpu_spike: parallel truncated SPIKE for a diagonally dominant system.
@@ -177,11 +176,9 @@ hyb_status_t hyb_sgtsv_seam( int64_t n, int64_t s, int64_t nrhs, const float* dl
    Returns HYB_E_INVALID (nothing touched), HYB_E_NO_MEMORY (nothing touched), HYB_OK.
    --------------------------------------------------------------------------------------- */
 hyb_status_t hyb_dgtsv_cpu_spike( int64_t n, int64_t nrhs, double* dl, double* d, const double* du,
-                                  double* b, int64_t ldb, int64_t m, int nthreads,
-                                  unsigned flags );
+                                  double* b, int64_t ldb, int64_t m, int nthreads, unsigned flags );
 hyb_status_t hyb_sgtsv_cpu_spike( int64_t n, int64_t nrhs, float* dl, float* d, const float* du,
-                                  float* b, int64_t ldb, int64_t m, int nthreads,
-                                  unsigned flags );
+                                  float* b, int64_t ldb, int64_t m, int nthreads, unsigned flags );
 
 /* ---------------------------------------------------------------------------------------
    hyb_?gtsv_cpu_spike_range: the same on rows [r0, r1) of the n-row system only, for the
@@ -193,13 +190,13 @@ hyb_status_t hyb_sgtsv_cpu_spike( int64_t n, int64_t nrhs, float* dl, float* d, 
    HYB_GTSV_FACTORS, D[r0..r1-1] and DL[i-1] for the rows i of the range, so disjoint ranges
    may be solved concurrently by different callers. 0 <= r0 <= r1 <= n.
    --------------------------------------------------------------------------------------- */
-hyb_status_t hyb_dgtsv_cpu_spike_range( int64_t n, int64_t r0, int64_t r1, int64_t nrhs,
-                                        double* dl, double* d, const double* du, double* b,
-                                        int64_t ldb, const double* top, const double* bot,
-                                        int64_t m, int nthreads, unsigned flags );
-hyb_status_t hyb_sgtsv_cpu_spike_range( int64_t n, int64_t r0, int64_t r1, int64_t nrhs,
-                                        float* dl, float* d, const float* du, float* b,
-                                        int64_t ldb, const float* top, const float* bot,
-                                        int64_t m, int nthreads, unsigned flags );
+hyb_status_t hyb_dgtsv_cpu_spike_range( int64_t n, int64_t r0, int64_t r1, int64_t nrhs, double* dl,
+                                        double* d, const double* du, double* b, int64_t ldb,
+                                        const double* top, const double* bot, int64_t m,
+                                        int nthreads, unsigned flags );
+hyb_status_t hyb_sgtsv_cpu_spike_range( int64_t n, int64_t r0, int64_t r1, int64_t nrhs, float* dl,
+                                        float* d, const float* du, float* b, int64_t ldb,
+                                        const float* top, const float* bot, int64_t m, int nthreads,
+                                        unsigned flags );
 
 #endif

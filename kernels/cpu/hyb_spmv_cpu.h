@@ -31,20 +31,21 @@
    race-free into per-thread windows of y when they overlap little (banded matrices), else
    buckets the entries by row blocks first (O(nnz) memory).
    --------------------------------------------------------------------------------------- */
-hyb_status_t hyb_dcoomv_cpu_omp(char transa, int64_t m, const double* val, const int* rowind,
-                                const int* colind, int64_t nnz, int base, const double* x,
-                                double* y, int nthreads);
-hyb_status_t hyb_scoomv_cpu_omp(char transa, int64_t m, const float* val, const int* rowind,
-                                const int* colind, int64_t nnz, int base, const float* x, float* y,
-                                int nthreads);
-hyb_status_t hyb_dcsrmv_cpu_omp(char transa, int64_t m, const double* a, const int* ia,
-                                const int* ja, int base, const double* x, double* y, int nthreads);
-hyb_status_t hyb_scsrmv_cpu_omp(char transa, int64_t m, const float* a, const int* ia,
-                                const int* ja, int base, const float* x, float* y, int nthreads);
+hyb_status_t hyb_dcoomv_cpu_omp( char transa, int64_t m, const double* val, const int* rowind,
+                                 const int* colind, int64_t nnz, int base, const double* x,
+                                 double* y, int nthreads );
+hyb_status_t hyb_scoomv_cpu_omp( char transa, int64_t m, const float* val, const int* rowind,
+                                 const int* colind, int64_t nnz, int base, const float* x, float* y,
+                                 int nthreads );
+hyb_status_t hyb_dcsrmv_cpu_omp( char transa, int64_t m, const double* a, const int* ia,
+                                 const int* ja, int base, const double* x, double* y,
+                                 int nthreads );
+hyb_status_t hyb_scsrmv_cpu_omp( char transa, int64_t m, const float* a, const int* ia,
+                                 const int* ja, int base, const float* x, float* y, int nthreads );
 
 /* The same products for a described source (hyb_spmv_src_coo / hyb_spmv_src_csr), x and y
    of the source's precision. Same contract as above. */
-hyb_status_t hyb_spmv_cpu_omp(const hyb_spmv_src_t* src, const void* x, void* y, int nthreads);
+hyb_status_t hyb_spmv_cpu_omp( const hyb_spmv_src_t* src, const void* x, void* y, int nthreads );
 
 /* ---------------------------------------------------------------------------------------
    Host kernels of the hybrid split (their inputs come from hyb_spmv_split_*, 0-based).
@@ -54,25 +55,25 @@ hyb_status_t hyb_spmv_cpu_omp(const hyb_spmv_src_t* src, const void* x, void* y,
    produces them), 0 <= row, col < m. Only rows present in R are touched, each once.
    Returns HYB_E_INVALID (y partly updated) if the rows are not sorted or out of range.
    Thread-safe. */
-hyb_status_t hyb_dcooaddmv_cpu_omp(int64_t m, int64_t nnz, const int* row, const int* col,
-                                   const double* val, const double* x, double* y, int nthreads);
-hyb_status_t hyb_scooaddmv_cpu_omp(int64_t m, int64_t nnz, const int* row, const int* col,
-                                   const float* val, const float* x, float* y, int nthreads);
+hyb_status_t hyb_dcooaddmv_cpu_omp( int64_t m, int64_t nnz, const int* row, const int* col,
+                                    const double* val, const double* x, double* y, int nthreads );
+hyb_status_t hyb_scooaddmv_cpu_omp( int64_t m, int64_t nnz, const int* row, const int* col,
+                                    const float* val, const float* x, float* y, int nthreads );
 
 /* y := E*x (accumulate == 0) or y += E*x for an ELL part of width K, column-major
    (index[j*m + i], -1 = padding, valid columns in [0, m)). Padding is skipped, so an Inf or
    NaN in x never reaches a row that does not reference it. Thread-safe. */
-void hyb_dellmv_cpu_omp(int64_t m, int64_t K, const int* index, const double* data, const double* x,
-                        double* y, int accumulate, int nthreads);
-void hyb_sellmv_cpu_omp(int64_t m, int64_t K, const int* index, const float* data, const float* x,
-                        float* y, int accumulate, int nthreads);
+void hyb_dellmv_cpu_omp( int64_t m, int64_t K, const int* index, const double* data,
+                         const double* x, double* y, int accumulate, int nthreads );
+void hyb_sellmv_cpu_omp( int64_t m, int64_t K, const int* index, const float* data, const float* x,
+                         float* y, int accumulate, int nthreads );
 
 /* y := D*x or y += D*x for a DIA part: data[d*m + i] = D(i, i + offset[d]); slots outside
    the matrix are ignored, and zero slots are skipped (they are structural zeros, so that
    Inf/NaN in x does not propagate where A has no entry). Thread-safe. */
-void hyb_ddiamv_cpu_omp(int64_t m, int64_t ndiag, const int* offset, const double* data,
-                        const double* x, double* y, int accumulate, int nthreads);
-void hyb_sdiamv_cpu_omp(int64_t m, int64_t ndiag, const int* offset, const float* data,
-                        const float* x, float* y, int accumulate, int nthreads);
+void hyb_ddiamv_cpu_omp( int64_t m, int64_t ndiag, const int* offset, const double* data,
+                         const double* x, double* y, int accumulate, int nthreads );
+void hyb_sdiamv_cpu_omp( int64_t m, int64_t ndiag, const int* offset, const float* data,
+                         const float* x, float* y, int accumulate, int nthreads );
 
 #endif

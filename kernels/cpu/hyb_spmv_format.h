@@ -12,7 +12,7 @@
 
 /* Widest diagonal offset |i - j| the DIA statistics track by default; entries further out
    always go to the COO remainder. 2^18 covers a 3-D stencil on a 500^3 grid. */
-#define HYB_SPMV_DIA_SPAN ((int64_t)1 << 18)
+#define HYB_SPMV_DIA_SPAN ( (int64_t)1 << 18 )
 
 /* Most diagonals a DIA part may keep (the device kernel reads their offsets every row). */
 #define HYB_SPMV_DIA_MAX 1024
@@ -87,8 +87,8 @@ typedef struct
    NULL alloc member) means 64-byte aligned host memory from the C library. */
 typedef struct
 {
-	void* (*alloc)(void* ctx, size_t bytes);
-	void (*release)(void* ctx, void* p, size_t bytes);
+	void* ( *alloc )( void* ctx, size_t bytes );
+	void ( *release )( void* ctx, void* p, size_t bytes );
 	void* ctx;
 } hyb_spmv_alloc_t;
 
@@ -120,20 +120,20 @@ typedef struct
 } hyb_spmv_split_t;
 
 /* 1 for 'T' 't' 'C' 'c', 0 for 'N' 'n', -1 for anything else (MKL's transa values). */
-int hyb_spmv_trans_flag(char transa);
+int hyb_spmv_trans_flag( char transa );
 
 /* Describe a COO matrix. transa as MKL; m >= 0, nnz >= 0, base 0 or 1, prec S or D; the
    pointers may be NULL only when nnz == 0. Only scalars are checked here: indices are
    checked by whoever reads them. Returns HYB_E_INVALID on a bad scalar. Thread-safe. */
-hyb_status_t hyb_spmv_src_coo(char transa, int64_t m, hyb_prec_t prec, const void* val,
-                              const int* rowind, const int* colind, int64_t nnz, int base,
-                              hyb_spmv_src_t* src);
+hyb_status_t hyb_spmv_src_coo( char transa, int64_t m, hyb_prec_t prec, const void* val,
+                               const int* rowind, const int* colind, int64_t nnz, int base,
+                               hyb_spmv_src_t* src );
 
 /* Describe a 3-array CSR matrix (ia has m + 1 entries, nnz = ia[m] - ia[0]; positions in
    a/ja are ia[i] - base). Reads ia[0] and ia[m]. Returns HYB_E_INVALID on a bad scalar or
    ia[m] < ia[0] or ia[0] < base. Thread-safe. */
-hyb_status_t hyb_spmv_src_csr(char transa, int64_t m, hyb_prec_t prec, const void* a, const int* ia,
-                              const int* ja, int base, hyb_spmv_src_t* src);
+hyb_status_t hyb_spmv_src_csr( char transa, int64_t m, hyb_prec_t prec, const void* a,
+                               const int* ia, const int* ja, int base, hyb_spmv_src_t* src );
 
 /* Check every index of the source: 0 <= row, col < m after removing the base; CSR: ia
    non-decreasing. One parallel pass over the index arrays (4 bytes per CSR entry, 8 per
@@ -141,45 +141,45 @@ hyb_status_t hyb_spmv_src_csr(char transa, int64_t m, hyb_prec_t prec, const voi
    it receives 1 when the entries are grouped by row of op(A) with the rows in ascending
    order (COO: rowind ('N') or colind ('T') non-decreasing; CSR: 'N'), else 0.
    Returns HYB_OK or HYB_E_INVALID. Thread-safe. */
-hyb_status_t hyb_spmv_src_validate(const hyb_spmv_src_t* src, int nthreads, int* grouped);
+hyb_status_t hyb_spmv_src_validate( const hyb_spmv_src_t* src, int nthreads, int* grouped );
 
 /* Exclusive prefix sum in place: counts a[0..n-1] become their running offsets and a[n]
    the total (a has n + 1 elements). Uses up to nthreads threads on long arrays. */
-void hyb_scan_excl(int64_t* a, int64_t n, int nthreads);
+void hyb_scan_excl( int64_t* a, int64_t n, int nthreads );
 
 /* Balanced split of rows [0, m) of a CSR row pointer into nparts ranges of about equal
    entry counts: part t is rows [cut[t], cut[t+1]). cut has nparts + 1 entries and is
    non-decreasing even when ptr is not. ptr is read through stride-free positions
    ptr[i] - ptr[0]; 'wide' selects int64_t (1) or int (0) elements. Serial, O(nparts log m). */
-void hyb_spmv_row_cuts(const void* ptr, int wide, int64_t m, int nparts, int64_t* cut);
+void hyb_spmv_row_cuts( const void* ptr, int wide, int64_t m, int nparts, int64_t* cut );
 
 /* Bucket the entries of P by blocks of `block` rows (block >= 1). Checks every index
    (0 <= row, col < m; CSR: ia non-decreasing). Parallel (nthreads, 0 = OpenMP default),
    O(nnz) time, 16 (D) or 12 (S) bytes per entry of memory. Returns HYB_E_INVALID on a bad
    index (nothing allocated then), HYB_E_NO_MEMORY. Thread-safe (no shared state). */
-hyb_status_t hyb_spmv_bins_build(const hyb_spmv_src_t* src, int64_t block, int nthreads,
-                                 hyb_spmv_bins_t* bins);
-void         hyb_spmv_bins_free(hyb_spmv_bins_t* bins);
+hyb_status_t hyb_spmv_bins_build( const hyb_spmv_src_t* src, int64_t block, int nthreads,
+                                  hyb_spmv_bins_t* bins );
+void         hyb_spmv_bins_free( hyb_spmv_bins_t* bins );
 
 /* Group P by rows: no copy when the source is already grouped, else a stable bucket sort
    (through hyb_spmv_bins_build). Validates every index. Parallel, O(nnz + m).
    Returns HYB_E_INVALID (bad index), HYB_E_NO_MEMORY. Thread-safe. */
-hyb_status_t hyb_spmv_view_build(const hyb_spmv_src_t* src, int nthreads, hyb_spmv_view_t* view);
-void         hyb_spmv_view_free(hyb_spmv_view_t* view);
+hyb_status_t hyb_spmv_view_build( const hyb_spmv_src_t* src, int nthreads, hyb_spmv_view_t* view );
+void         hyb_spmv_view_free( hyb_spmv_view_t* view );
 
 /* The seed's distribution function (sec. 4.1): *df receives a malloc'ed array of
    view->max_len + 1 counts, (*df)[i] = b_i = number of rows with exactly i entries
    (b_0 counts empty rows; sum of b_i = m, sum of i*b_i = nnz). Parallel, O(m).
    Returns HYB_E_NO_MEMORY. Caller frees *df with free(). Thread-safe. */
-hyb_status_t hyb_spmv_df_build(const hyb_spmv_view_t* view, int nthreads, int64_t** df);
+hyb_status_t hyb_spmv_df_build( const hyb_spmv_view_t* view, int nthreads, int64_t** df );
 
 /* Count the entries on each diagonal j - i of P with |j - i| <= span (span <= 0: the
    default HYB_SPMV_DIA_SPAN), and list at most max_diags (<= 0: HYB_SPMV_DIA_MAX) of them,
    most populated first. Parallel, O(nnz + nthreads * span). Returns HYB_E_NO_MEMORY.
    Free with hyb_spmv_diags_free. Thread-safe. */
-hyb_status_t hyb_spmv_diags_build(const hyb_spmv_view_t* view, int64_t span, int64_t max_diags,
-                                  int nthreads, hyb_spmv_diags_t* diags);
-void         hyb_spmv_diags_free(hyb_spmv_diags_t* diags);
+hyb_status_t hyb_spmv_diags_build( const hyb_spmv_view_t* view, int64_t span, int64_t max_diags,
+                                   int nthreads, hyb_spmv_diags_t* diags );
+void         hyb_spmv_diags_free( hyb_spmv_diags_t* diags );
 
 /* Quasi-diagonal test (the seed runs such matrices as DIA, sec. 6.1): take the listed
    diagonals, most populated first, while each is at least min_fill full (entries over its
@@ -189,25 +189,26 @@ void         hyb_spmv_diags_free(hyb_spmv_diags_t* diags);
    four DIA matrices and the stencil put 91-100 % of their entries on such diagonals, the
    six others at most 25 %. The cost model makes the final choice between DIA and ELL.
    Pure; O(ndiag). */
-int64_t hyb_spmv_dia_detect(const hyb_spmv_diags_t* diags, int64_t m, int64_t nnz, double min_fill,
-                            double min_share);
+int64_t hyb_spmv_dia_detect( const hyb_spmv_diags_t* diags, int64_t m, int64_t nnz, double min_fill,
+                             double min_share );
 
 /* Seed Algorithm 1, ELL variant: the first K entries of every row (in source order) go to
    the ELL part, the rest of the row to the COO remainder. K >= 0 (K = 0: all COO; K >=
    max_len: no remainder). Parallel, O(m*K + nnz). Returns HYB_E_INVALID (K < 0 or m*K too
    large), HYB_E_NO_MEMORY. Free with hyb_spmv_split_free and the same allocator. */
-hyb_status_t hyb_spmv_split_ell(const hyb_spmv_view_t* view, int64_t K, const hyb_spmv_alloc_t* al,
-                                int nthreads, hyb_spmv_split_t* split);
+hyb_status_t hyb_spmv_split_ell( const hyb_spmv_view_t* view, int64_t K, const hyb_spmv_alloc_t* al,
+                                 int nthreads, hyb_spmv_split_t* split );
 
 /* Seed Algorithm 1, DIA variant (quasi-diagonal matrices): entries on the ndiag listed
    diagonals go to the DIA part (duplicates summed), every other entry to the COO remainder
    (this is what the seed's example of sec. 4.2 does). offsets: distinct values in
    (-m, m), any order, 0 <= ndiag <= HYB_SPMV_DIA_MAX. Parallel, O(m*ndiag + nnz).
    Returns HYB_E_INVALID, HYB_E_NO_MEMORY. Free with hyb_spmv_split_free. */
-hyb_status_t hyb_spmv_split_dia(const hyb_spmv_view_t* view, int64_t ndiag, const int* offsets,
-                                const hyb_spmv_alloc_t* al, int nthreads, hyb_spmv_split_t* split);
+hyb_status_t hyb_spmv_split_dia( const hyb_spmv_view_t* view, int64_t ndiag, const int* offsets,
+                                 const hyb_spmv_alloc_t* al, int nthreads,
+                                 hyb_spmv_split_t* split );
 
 /* Release a split's arrays through the allocator it was built with; leaves it zeroed. */
-void hyb_spmv_split_free(hyb_spmv_split_t* split, const hyb_spmv_alloc_t* al);
+void hyb_spmv_split_free( hyb_spmv_split_t* split, const hyb_spmv_alloc_t* al );
 
 #endif

@@ -20,18 +20,18 @@ extern "C"
 	hyb_status_t hyb_cuda_status( cudaError_t e, const char* what, const char* file, int line );
 
 	/* The log line of a failed call of another CUDA library (cuBLAS, cuSPARSE). */
-	void hyb_cuda_log( const char* what, const char* library, int code, const char* file, int line );
+	void hyb_cuda_log( const char* what, const char* library, int code, const char* file,
+	                   int line );
 
 #ifdef __cplusplus
 }
 #endif
 
 /* Return the converted status of a CUDA runtime call that failed. */
-#define HYB_CUDA_TRY( expr ) \
-	do \
-	{ \
-		hyb_status_t st_ = hyb_cuda_status( ( expr ), #expr, __FILE__, __LINE__ ); \
-		if ( st_ != HYB_OK ) return st_; \
+#define HYB_CUDA_TRY( expr )                                                                       \
+	do {                                                                                           \
+		hyb_status_t st_ = hyb_cuda_status( ( expr ), #expr, __FILE__, __LINE__ );                 \
+		if ( st_ != HYB_OK ) return st_;                                                           \
 	} while ( 0 )
 
 #endif

@@ -18,11 +18,11 @@ static hyb_device_env_t hyb_cuda_env;
 
 struct hyb_dctx_s
 {
-	int               dev;
-	cudaStream_t      stream[HYB_DEV_STREAMS]; /* NULL until the stream's first use */
-	cublasHandle_t    blas;                    /* NULL until a launch needs it */
-	cusparseHandle_t  sparse;
-	cudaStream_t      blas_on, sparse_on; /* the stream each handle is bound to */
+	int              dev;
+	cudaStream_t     stream[HYB_DEV_STREAMS]; /* NULL until the stream's first use */
+	cublasHandle_t   blas;                    /* NULL until a launch needs it */
+	cusparseHandle_t sparse;
+	cudaStream_t     blas_on, sparse_on; /* the stream each handle is bound to */
 };
 
 struct hyb_devent_s
@@ -34,7 +34,8 @@ void hyb_cuda_log( const char* what, const char* library, int code, const char* 
 {
 	if ( hyb_cuda_env.log == NULL ) return;
 	char buf[256];
-	snprintf( buf, sizeof buf, "%.120s failed: %s error %d (%s:%d)", what, library, code, file, line );
+	snprintf( buf, sizeof buf, "%.120s failed: %s error %d (%s:%d)", what, library, code, file,
+	          line );
 	hyb_cuda_env.log( 2, buf );
 }
 
@@ -246,8 +247,9 @@ static hyb_status_t hyb_cuda_stream_sync( hyb_dctx_t* ctx, int stream )
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_cuda_copy( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch, const void* src,
-                                   size_t spitch, size_t width, size_t rows, enum cudaMemcpyKind kind )
+static hyb_status_t hyb_cuda_copy( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch,
+                                   const void* src, size_t spitch, size_t width, size_t rows,
+                                   enum cudaMemcpyKind kind )
 {
 	cudaStream_t s  = NULL;
 	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
@@ -259,25 +261,29 @@ static hyb_status_t hyb_cuda_copy( hyb_dctx_t* ctx, int stream, void* dst, size_
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_cuda_h2d( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch, const void* src,
-                                  size_t spitch, size_t width, size_t rows )
+static hyb_status_t hyb_cuda_h2d( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch,
+                                  const void* src, size_t spitch, size_t width, size_t rows )
 {
-	return hyb_cuda_copy( ctx, stream, dst, dpitch, src, spitch, width, rows, cudaMemcpyHostToDevice );
+	return hyb_cuda_copy( ctx, stream, dst, dpitch, src, spitch, width, rows,
+	                      cudaMemcpyHostToDevice );
 }
 
-static hyb_status_t hyb_cuda_d2h( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch, const void* src,
-                                  size_t spitch, size_t width, size_t rows )
+static hyb_status_t hyb_cuda_d2h( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch,
+                                  const void* src, size_t spitch, size_t width, size_t rows )
 {
-	return hyb_cuda_copy( ctx, stream, dst, dpitch, src, spitch, width, rows, cudaMemcpyDeviceToHost );
+	return hyb_cuda_copy( ctx, stream, dst, dpitch, src, spitch, width, rows,
+	                      cudaMemcpyDeviceToHost );
 }
 
-static hyb_status_t hyb_cuda_d2d( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch, const void* src,
-                                  size_t spitch, size_t width, size_t rows )
+static hyb_status_t hyb_cuda_d2d( hyb_dctx_t* ctx, int stream, void* dst, size_t dpitch,
+                                  const void* src, size_t spitch, size_t width, size_t rows )
 {
-	return hyb_cuda_copy( ctx, stream, dst, dpitch, src, spitch, width, rows, cudaMemcpyDeviceToDevice );
+	return hyb_cuda_copy( ctx, stream, dst, dpitch, src, spitch, width, rows,
+	                      cudaMemcpyDeviceToDevice );
 }
 
-static hyb_status_t hyb_cuda_memset( hyb_dctx_t* ctx, int stream, void* dptr, int value, size_t bytes )
+static hyb_status_t hyb_cuda_memset( hyb_dctx_t* ctx, int stream, void* dptr, int value,
+                                     size_t bytes )
 {
 	cudaStream_t s  = NULL;
 	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
@@ -291,8 +297,10 @@ static hyb_status_t hyb_cuda_memset( hyb_dctx_t* ctx, int stream, void* dptr, in
 /* The families' CUDA launchers, one pointer each in this section of the plugin (weak and
    hidden as in the core's registry: a plugin without any is valid, and only this
    plugin's own section is walked). */
-extern const hyb_kernel_impl_t* const __start_hyb_kernel_impls[] __attribute__( ( weak, visibility( "hidden" ) ) );
-extern const hyb_kernel_impl_t* const __stop_hyb_kernel_impls[] __attribute__( ( weak, visibility( "hidden" ) ) );
+extern const hyb_kernel_impl_t* const __start_hyb_kernel_impls[]
+    __attribute__( ( weak, visibility( "hidden" ) ) );
+extern const hyb_kernel_impl_t* const __stop_hyb_kernel_impls[]
+    __attribute__( ( weak, visibility( "hidden" ) ) );
 
 static const hyb_kernel_impl_t* hyb_cuda_impl_at( int i )
 {
@@ -337,7 +345,8 @@ static hyb_status_t hyb_cuda_sparse_on( hyb_dctx_t* ctx, cudaStream_t s )
 {
 	cusparseStatus_t e = CUSPARSE_STATUS_SUCCESS;
 	if ( ctx->sparse == NULL ) e = cusparseCreate( &ctx->sparse );
-	if ( e == CUSPARSE_STATUS_SUCCESS && ctx->sparse_on != s ) e = cusparseSetStream( ctx->sparse, s );
+	if ( e == CUSPARSE_STATUS_SUCCESS && ctx->sparse_on != s )
+		e = cusparseSetStream( ctx->sparse, s );
 	if ( e != CUSPARSE_STATUS_SUCCESS )
 	{
 		hyb_cuda_log( "cuSPARSE handle", "cuSPARSE", (int)e, __FILE__, __LINE__ );
@@ -347,8 +356,8 @@ static hyb_status_t hyb_cuda_sparse_on( hyb_dctx_t* ctx, cudaStream_t s )
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_cuda_launch( hyb_dctx_t* ctx, int stream, const void* impl, const void* args,
-                                     size_t args_size )
+static hyb_status_t hyb_cuda_launch( hyb_dctx_t* ctx, int stream, const void* impl,
+                                     const void* args, size_t args_size )
 {
 	const hyb_kernel_impl_t* k = impl;
 	cudaStream_t             s = NULL;
@@ -357,7 +366,9 @@ static hyb_status_t hyb_cuda_launch( hyb_dctx_t* ctx, int stream, const void* im
 	if ( st == HYB_OK && ( k->needs & HYB_KERNEL_NEEDS_BLAS ) ) st = hyb_cuda_blas_on( ctx, s );
 	if ( st == HYB_OK && ( k->needs & HYB_KERNEL_NEEDS_SPARSE ) ) st = hyb_cuda_sparse_on( ctx, s );
 	if ( st != HYB_OK ) return st;
-	hyb_kernel_env_t env = { .stream = s, .blas = ctx->blas, .sparse = ctx->sparse, .ordinal = ctx->dev };
+	hyb_kernel_env_t env = {
+		.stream = s, .blas = ctx->blas, .sparse = ctx->sparse, .ordinal = ctx->dev
+	};
 	return k->launch( &env, args );
 }
 
@@ -416,7 +427,8 @@ static const hyb_device_ops_t hyb_cuda_ops = {
 };
 
 /* The plugin's one exported symbol. */
-__attribute__( ( visibility( "default" ) ) ) const hyb_device_ops_t* hyb_plugin_device_ops( unsigned abi );
+__attribute__( ( visibility( "default" ) ) ) const hyb_device_ops_t* hyb_plugin_device_ops(
+    unsigned abi );
 
 const hyb_device_ops_t* hyb_plugin_device_ops( unsigned abi )
 {

@@ -50,8 +50,7 @@ namespace
 constexpr int kR        = 8;   /* rows per partition: 7 interior + 1 separator */
 constexpr int kMaxBlock = 512; /* threads per block at most (launch bounds) */
 
-template <typename T>
-struct Args
+template <typename T> struct Args
 {
 	long long n;
 	const T*  dl;
@@ -63,8 +62,7 @@ struct Args
 	int       m;    /* truncation window of the seams */
 };
 
-template <typename T, int NB>
-struct Smem
+template <typename T, int NB> struct Smem
 {
 	T* A;
 	T* D;
@@ -73,8 +71,7 @@ struct Smem
 	T* X[3 + NB];
 };
 
-template <typename T, int NB>
-struct State
+template <typename T, int NB> struct State
 {
 	T pt, qt, pb, qb; /* top and bottom of the interior spikes p (from above), q (below) */
 	T gt[NB], gb[NB]; /* top and bottom of the interior solution g */
@@ -83,14 +80,12 @@ struct State
 };
 
 /* Elements of shared memory for P threads. */
-template <int NB>
-__host__ __device__ inline size_t smem_elems( int P )
+template <int NB> __host__ __device__ inline size_t smem_elems( int P )
 {
 	return (size_t)( 3 + NB ) * (size_t)P * ( kR + 1 ) + (size_t)( 3 + NB ) * (size_t)P;
 }
 
-template <typename T, int NB>
-__host__ __device__ inline Smem<T, NB> smem_carve( T* base, int P )
+template <typename T, int NB> __host__ __device__ inline Smem<T, NB> smem_carve( T* base, int P )
 {
 	Smem<T, NB> s;
 	size_t      rows = (size_t)P * ( kR + 1 );
@@ -145,11 +140,11 @@ __host__ __device__ inline void phase_load( const Args<T>& g, const Smem<T, NB>&
 template <typename T, int NB>
 __host__ __device__ inline void phase_sweeps( const Smem<T, NB>& s, int tid, State<T, NB>& st )
 {
-	const int L  = kR - 1;
-	const int o  = tid * ( kR + 1 );
-	T*        A  = s.A + o;
-	T*        D  = s.D + o;
-	const T*  C  = s.C + o;
+	const int L = kR - 1;
+	const int o = tid * ( kR + 1 );
+	T*        A = s.A + o;
+	T*        D = s.D + o;
+	const T*  C = s.C + o;
 
 	/* UL: row i reduced to A[i] x[i-1] + e x[i] = z after eliminating x[i+1]. */
 	T e = D[L - 1], zq = C[L - 1], zb[NB];
@@ -176,8 +171,8 @@ __host__ __device__ inline void phase_sweeps( const Smem<T, NB>& s, int tid, Sta
 		T c = D[i] - l * C[i - 1];
 		for ( int j = 0; j < NB; j++ )
 		{
-			yb[j]           = s.B[j][o + i] - l * yb[j];
-			s.B[j][o + i]   = yb[j];
+			yb[j]         = s.B[j][o + i] - l * yb[j];
+			s.B[j][o + i] = yb[j];
 		}
 		yp   = -l * yp;
 		rc   = T( 1 ) / c;
@@ -201,8 +196,8 @@ template <typename T, int NB>
 __host__ __device__ inline void phase_assemble( const Smem<T, NB>& s, int P, int tid,
                                                 State<T, NB>& st )
 {
-	const int sp  = tid * ( kR + 1 ) + kR - 1;
-	T         As  = s.A[sp], Ds = s.D[sp], Cs = s.C[sp];
+	const int sp = tid * ( kR + 1 ) + kR - 1;
+	T         As = s.A[sp], Ds = s.D[sp], Cs = s.C[sp];
 	T         ptn = 0, qtn = 0, gtn[NB];
 	for ( int j = 0; j < NB; j++ ) gtn[j] = 0;
 	if ( tid + 1 < P )
@@ -275,8 +270,8 @@ __host__ __device__ inline void phase_interior( const Smem<T, NB>& s, int tid )
 	{
 		/* Partition 0 has no separator above: its first row does not couple upwards. */
 		T  xu = tid > 0 ? s.X[j][tid - 1] : T( 0 ), xd = s.X[j][tid];
-		T* B  = s.B[j] + o;
-		T  xn = ( B[L - 1] - s.A[o + L - 1] * xu - s.C[o + L - 1] * xd ) * s.D[o + L - 1];
+		T* B     = s.B[j] + o;
+		T  xn    = ( B[L - 1] - s.A[o + L - 1] * xu - s.C[o + L - 1] * xd ) * s.D[o + L - 1];
 		B[L - 1] = xn;
 		for ( int i = L - 2; i >= 0; i-- )
 		{
@@ -313,8 +308,8 @@ __host__ __device__ inline void seam_one( const Args<T>& g, long long k )
 	/* LU forward over [w0, s) (exact when w0 = 0). */
 	T c = g.d[w0], y[NB];
 	for ( int j = 0; j < NB; j++ ) y[j] = g.b[w0 + j * g.ldb];
-	/* Unrolled: the loads do not depend on the recurrence, so four rows' loads (one thread
-	   per seam: uncoalesced, each sector serves four rows) are in flight together. */
+		/* Unrolled: the loads do not depend on the recurrence, so four rows' loads (one thread
+		   per seam: uncoalesced, each sector serves four rows) are in flight together. */
 #ifdef __CUDA_ARCH__ /* device pass only: the host compiler does not know the pragma */
 #pragma unroll 4
 #endif
@@ -341,8 +336,8 @@ __host__ __device__ inline void seam_one( const Args<T>& g, long long k )
 	const T inv = T( 1 ) / ( c * e - up * lo );
 	for ( int j = 0; j < NB; j++ )
 	{
-		T xp = ( y[j] * e - up * z[j] ) * inv;
-		T xs = ( c * z[j] - lo * y[j] ) * inv;
+		T xp                   = ( y[j] * e - up * z[j] ) * inv;
+		T xs                   = ( c * z[j] - lo * y[j] ) * inv;
 		g.b[s - 1 + j * g.ldb] = xp;
 		g.b[s + j * g.ldb]     = xs;
 	}
@@ -398,11 +393,11 @@ template <typename T, int NB>
 __global__ void __launch_bounds__( kMaxBlock ) tile_kernel( Args<T> g )
 {
 	extern __shared__ __align__( 16 ) unsigned char hyb_gtsv_smem[];
-	const int       P   = blockDim.x;
-	const long long blk = blockIdx.x;
-	Smem<T, NB>     s   = smem_carve<T, NB>( reinterpret_cast<T*>( hyb_gtsv_smem ), P );
-	State<T, NB>    st;
-	const int       K = tile_steps( P );
+	const int                                       P   = blockDim.x;
+	const long long                                 blk = blockIdx.x;
+	Smem<T, NB>  s = smem_carve<T, NB>( reinterpret_cast<T*>( hyb_gtsv_smem ), P );
+	State<T, NB> st;
+	const int    K = tile_steps( P );
 	for ( int k = 0; k < K; k++ )
 	{
 		tile_step( k, g, s, blk, P, (int)threadIdx.x, st );
@@ -456,7 +451,7 @@ int64_t max_window()
 bool make_plan( int64_t m, int64_t nrhs_left, size_t elem, size_t smem_max, Plan* p )
 {
 	if ( m < 1 || m > max_window() ) return false;
-	int P = 2 * m <= 256 * kR / 4 ? 256 : kMaxBlock;
+	int              P         = 2 * m <= 256 * kR / 4 ? 256 : kMaxBlock;
 	static const int widths[3] = { 4, 2, 1 };
 	for ( int w : widths )
 	{
@@ -473,8 +468,8 @@ bool make_plan( int64_t m, int64_t nrhs_left, size_t elem, size_t smem_max, Plan
 	return false;
 }
 
-bool args_ok( int64_t n, int64_t nrhs, const void* dl, const void* d, const void* du,
-              const void* b, int64_t ldb, int64_t m )
+bool args_ok( int64_t n, int64_t nrhs, const void* dl, const void* d, const void* du, const void* b,
+              int64_t ldb, int64_t m )
 {
 	if ( n < 0 || nrhs < 0 || ldb < ( n > 1 ? n : 1 ) || m < 1 || m > max_window() ) return false;
 	if ( n >= 1 && ( d == nullptr || ( nrhs >= 1 && b == nullptr ) ) ) return false;
@@ -492,9 +487,8 @@ cudaError_t launch( const Args<T>& g, const Plan& p, long long nseam, long long 
 		cudaError_t err = cudaGetLastError();
 		if ( err != cudaSuccess ) return err;
 	}
-	cudaError_t err = cudaFuncSetAttribute( tile_kernel<T, NB>,
-	                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-	                                        (int)p.smem );
+	cudaError_t err = cudaFuncSetAttribute(
+	    tile_kernel<T, NB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p.smem );
 	if ( err != cudaSuccess ) return err;
 	tile_kernel<T, NB><<<(unsigned)nblk, p.P, p.smem, stream>>>( g );
 	return cudaGetLastError();
@@ -510,7 +504,7 @@ cudaError_t run( int64_t n, int64_t nrhs, const T* dl, const T* d, const T* du, 
 	size_t smem_max = 227 * 1024;
 	if ( !emulate )
 	{
-		int dev = 0, optin = 0;
+		int         dev = 0, optin = 0;
 		cudaError_t err = cudaGetDevice( &dev );
 		if ( err == cudaSuccess )
 			err = cudaDeviceGetAttribute( &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev );
@@ -523,28 +517,34 @@ cudaError_t run( int64_t n, int64_t nrhs, const T* dl, const T* d, const T* du, 
 		Plan p;
 		if ( !make_plan( m, nrhs - j0, sizeof( T ), smem_max, &p ) ) return cudaErrorInvalidValue;
 		Args<T> g;
-		g.n      = n;
-		g.dl     = dl;
-		g.d      = d;
-		g.du     = du;
-		g.b      = b + j0 * ldb;
-		g.ldb    = ldb;
-		g.tile   = p.P * kR;
-		g.m      = (int)m;
-		long long nblk  = ( n + g.tile - 1 ) / g.tile;
-		long long nseam = nblk - 1; /* boundaries s = k * tile, 1 <= k < nblk */
-		cudaError_t err = cudaSuccess;
+		g.n               = n;
+		g.dl              = dl;
+		g.d               = d;
+		g.du              = du;
+		g.b               = b + j0 * ldb;
+		g.ldb             = ldb;
+		g.tile            = p.P * kR;
+		g.m               = (int)m;
+		long long   nblk  = ( n + g.tile - 1 ) / g.tile;
+		long long   nseam = nblk - 1; /* boundaries s = k * tile, 1 <= k < nblk */
+		cudaError_t err   = cudaSuccess;
 		if ( emulate )
 		{
-			if ( p.NB == 4 ) emulate_all<T, 4>( g, p.P, nseam, nblk );
-			else if ( p.NB == 2 ) emulate_all<T, 2>( g, p.P, nseam, nblk );
-			else emulate_all<T, 1>( g, p.P, nseam, nblk );
+			if ( p.NB == 4 )
+				emulate_all<T, 4>( g, p.P, nseam, nblk );
+			else if ( p.NB == 2 )
+				emulate_all<T, 2>( g, p.P, nseam, nblk );
+			else
+				emulate_all<T, 1>( g, p.P, nseam, nblk );
 		}
 		else
 		{
-			if ( p.NB == 4 ) err = launch<T, 4>( g, p, nseam, nblk, stream );
-			else if ( p.NB == 2 ) err = launch<T, 2>( g, p, nseam, nblk, stream );
-			else err = launch<T, 1>( g, p, nseam, nblk, stream );
+			if ( p.NB == 4 )
+				err = launch<T, 4>( g, p, nseam, nblk, stream );
+			else if ( p.NB == 2 )
+				err = launch<T, 2>( g, p, nseam, nblk, stream );
+			else
+				err = launch<T, 1>( g, p, nseam, nblk, stream );
 		}
 		if ( err != cudaSuccess ) return err;
 		j0 += p.NB;
@@ -568,14 +568,14 @@ long long pivots_part( long long warm )
    else d[s]; rows s+1 .. lo-1 not written), then the partition's rows written. */
 template <typename T>
 __host__ __device__ inline void pivots_one( const T* __restrict__ dl, const T* __restrict__ d,
-                                            const T* __restrict__ du, T* __restrict__ out,
-                                            T first, long long lo, long long hi, long long warm )
+                                            const T* __restrict__ du, T* __restrict__ out, T first,
+                                            long long lo, long long hi, long long warm )
 {
 	const long long s = lo - warm <= 0 ? 0 : lo - warm;
 	T               c = s == 0 ? first : d[s];
 	if ( lo == 0 ) out[0] = c;
-	/* The loads do not depend on the recurrence: unrolled, four rows' loads are in flight
-	   while the divisions run (as seam_one). */
+		/* The loads do not depend on the recurrence: unrolled, four rows' loads are in flight
+		   while the divisions run (as seam_one). */
 #ifdef __CUDA_ARCH__
 #pragma unroll 4
 #endif
@@ -597,9 +597,9 @@ __host__ __device__ inline void pivots_one( const T* __restrict__ dl, const T* _
 
 template <typename T>
 __global__ void __launch_bounds__( kPivotsBlock )
-	pivots_kernel( long long n, const T* __restrict__ dl, const T* __restrict__ d,
-	               const T* __restrict__ du, T* __restrict__ out, T first, long long warm,
-	               long long part, long long nparts )
+    pivots_kernel( long long n, const T* __restrict__ dl, const T* __restrict__ d,
+                   const T* __restrict__ du, T* __restrict__ out, T first, long long warm,
+                   long long part, long long nparts )
 {
 	long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
 	if ( k >= nparts ) return;
@@ -609,8 +609,7 @@ __global__ void __launch_bounds__( kPivotsBlock )
 }
 
 /* [a, a + na) and [b, b + nb) elements of T overlap. */
-template <typename T>
-bool overlaps( const T* a, long long na, const void* b, long long nb )
+template <typename T> bool overlaps( const T* a, long long na, const void* b, long long nb )
 {
 	if ( na <= 0 || nb <= 0 || b == nullptr ) return false;
 	uintptr_t a0 = (uintptr_t)a, a1 = a0 + (uintptr_t)na * sizeof( T );
@@ -625,7 +624,8 @@ cudaError_t pivots_run( int64_t n, const T* dl, const T* d, const T* du, T* out,
 	if ( n < 0 || warm < 1 ) return cudaErrorInvalidValue;
 	if ( n >= 1 && ( d == nullptr || out == nullptr ) ) return cudaErrorInvalidValue;
 	if ( n >= 2 && ( dl == nullptr || du == nullptr ) ) return cudaErrorInvalidValue;
-	if ( overlaps( out, n, d, n ) || overlaps( out, n, dl, n - 1 ) || overlaps( out, n, du, n - 1 ) )
+	if ( overlaps( out, n, d, n ) || overlaps( out, n, dl, n - 1 ) ||
+	     overlaps( out, n, du, n - 1 ) )
 		return cudaErrorInvalidValue;
 	if ( n == 0 ) return cudaSuccess;
 	long long part   = std::min( pivots_part( warm ), (long long)n );
@@ -644,8 +644,8 @@ cudaError_t pivots_run( int64_t n, const T* dl, const T* d, const T* du, T* out,
 	}
 	long long blocks = ( nparts + kPivotsBlock - 1 ) / kPivotsBlock;
 	if ( blocks > INT_MAX ) return cudaErrorInvalidValue; /* n beyond 2^52 rows */
-	pivots_kernel<T><<<(unsigned)blocks, kPivotsBlock, 0, stream>>>( n, dl, d, du, out, first,
-	                                                                warm, part, nparts );
+	pivots_kernel<T><<<(unsigned)blocks, kPivotsBlock, 0, stream>>>( n, dl, d, du, out, first, warm,
+	                                                                 part, nparts );
 	return cudaGetLastError();
 }
 
@@ -659,15 +659,15 @@ extern "C" cudaError_t hyb_dgtsv_cuda_spike( int64_t n, int64_t nrhs, const doub
 }
 
 extern "C" cudaError_t hyb_sgtsv_cuda_spike( int64_t n, int64_t nrhs, const float* dl,
-                                             const float* d, const float* du, float* b,
-                                             int64_t ldb, int64_t m, cudaStream_t stream )
+                                             const float* d, const float* du, float* b, int64_t ldb,
+                                             int64_t m, cudaStream_t stream )
 {
 	return run<float>( n, nrhs, dl, d, du, b, ldb, m, stream, false );
 }
 
 extern "C" cudaError_t hyb_dgtsv_cuda_spike_emulate( int64_t n, int64_t nrhs, const double* dl,
-                                                     const double* d, const double* du,
-                                                     double* b, int64_t ldb, int64_t m )
+                                                     const double* d, const double* du, double* b,
+                                                     int64_t ldb, int64_t m )
 {
 	return run<double>( n, nrhs, dl, d, du, b, ldb, m, nullptr, true );
 }
@@ -724,9 +724,9 @@ extern "C" int64_t hyb_gtsv_cuda_pivots_part( int64_t warm )
 	return pivots_part( warm );
 }
 
-extern "C" cudaError_t hyb_dgtsv_cuda_pivots_emulate( int64_t n, const double* dl,
-                                                      const double* d, const double* du,
-                                                      double* out, double first, int64_t warm )
+extern "C" cudaError_t hyb_dgtsv_cuda_pivots_emulate( int64_t n, const double* dl, const double* d,
+                                                      const double* du, double* out, double first,
+                                                      int64_t warm )
 {
 	return pivots_run<double>( n, dl, d, du, out, first, warm, nullptr, true );
 }

@@ -12,17 +12,17 @@ namespace
 const int kBlock = 256; /* threads per block for every kernel */
 
 /* Blocks for n threads (n > 0), as the grid's x dimension allows (2^31 - 1). */
-inline unsigned hyb_blocks(int64_t n)
+inline unsigned hyb_blocks( int64_t n )
 {
-	return (unsigned)((n + kBlock - 1) / kBlock);
+	return (unsigned)( ( n + kBlock - 1 ) / kBlock );
 }
 
 /* y[i] := sum or y[i] += sum; y is only read when accumulating (no extra traffic). */
 template <typename T>
-__device__ __forceinline__ void hyb_put(T* y, int64_t i, double sum, int accumulate)
+__device__ __forceinline__ void hyb_put( T* y, int64_t i, double sum, int accumulate )
 {
-	if (accumulate)
-		y[i] = (T)((double)y[i] + sum);
+	if ( accumulate )
+		y[i] = (T)( (double)y[i] + sum );
 	else
 		y[i] = (T)sum;
 }
@@ -30,145 +30,144 @@ __device__ __forceinline__ void hyb_put(T* y, int64_t i, double sum, int accumul
 /* One thread per row; slot j of row i at j*m + i, so a warp reads 32 consecutive slots
    (coalesced). A row ends at its first padding slot. */
 template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    hyb_ell_kernel(int64_t m, int K, const int* __restrict__ index, const T* __restrict__ data,
-                   const T* __restrict__ x, T* __restrict__ y, int accumulate)
+__global__ void __launch_bounds__( kBlock )
+    hyb_ell_kernel( int64_t m, int K, const int* __restrict__ index, const T* __restrict__ data,
+                    const T* __restrict__ x, T* __restrict__ y, int accumulate )
 {
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= m) return;
+	if ( i >= m ) return;
 	double sum = 0.0;
-	for (int j = 0; j < K; j++)
+	for ( int j = 0; j < K; j++ )
 	{
 		int64_t p = (int64_t)j * m + i;
-		int     c = __ldg(index + p);
-		if (c < 0) break;
-		sum += (double)__ldg(data + p) * (double)__ldg(x + c);
+		int     c = __ldg( index + p );
+		if ( c < 0 ) break;
+		sum += (double)__ldg( data + p ) * (double)__ldg( x + c );
 	}
-	hyb_put(y, i, sum, accumulate);
+	hyb_put( y, i, sum, accumulate );
 }
 
 /* One thread per row; offsets staged in shared memory (at most 1024 of them). Slot d of
    row i at d*m + i (coalesced); x[i + offset] is coalesced too. */
 template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    hyb_dia_kernel(int64_t m, int nd, const int* __restrict__ offset, const T* __restrict__ data,
-                   const T* __restrict__ x, T* __restrict__ y, int accumulate)
+__global__ void __launch_bounds__( kBlock )
+    hyb_dia_kernel( int64_t m, int nd, const int* __restrict__ offset, const T* __restrict__ data,
+                    const T* __restrict__ x, T* __restrict__ y, int accumulate )
 {
 	extern __shared__ int s_off[];
-	for (int d = threadIdx.x; d < nd; d += blockDim.x)
-		s_off[d] = offset[d];
+	for ( int d = threadIdx.x; d < nd; d += blockDim.x ) s_off[d] = offset[d];
 	__syncthreads();
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= m) return;
+	if ( i >= m ) return;
 	double sum = 0.0;
-	for (int d = 0; d < nd; d++)
+	for ( int d = 0; d < nd; d++ )
 	{
 		int64_t j = i + s_off[d];
-		if (j < 0 || j >= m) continue;
-		T v = __ldg(data + (int64_t)d * m + i);
-		if (v != (T)0) sum += (double)v * (double)__ldg(x + j);
+		if ( j < 0 || j >= m ) continue;
+		T v = __ldg( data + (int64_t)d * m + i );
+		if ( v != (T)0 ) sum += (double)v * (double)__ldg( x + j );
 	}
-	hyb_put(y, i, sum, accumulate);
+	hyb_put( y, i, sum, accumulate );
 }
 
 /* TPR threads per row (a power of two <= 32): lanes stride over the row, then a shuffle
    reduction inside the sub-warp. No thread returns early, so every lane of a warp takes
    part in the full-mask shuffles. */
 template <typename T, int TPR>
-__global__ void __launch_bounds__(kBlock)
-    hyb_csr_kernel(int64_t rows, const int* __restrict__ ptr, const int* __restrict__ col,
-                   const T* __restrict__ val, int base, const T* __restrict__ x, T* __restrict__ y,
-                   int accumulate)
+__global__ void __launch_bounds__( kBlock )
+    hyb_csr_kernel( int64_t rows, const int* __restrict__ ptr, const int* __restrict__ col,
+                    const T* __restrict__ val, int base, const T* __restrict__ x, T* __restrict__ y,
+                    int accumulate )
 {
 	int64_t t    = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	int64_t row  = t / TPR;
-	int     lane = (int)(t & (TPR - 1));
+	int     lane = (int)( t & ( TPR - 1 ) );
 	double  sum  = 0.0;
-	if (row < rows)
+	if ( row < rows )
 	{
-		int p0 = __ldg(ptr);
-		int k0 = __ldg(ptr + row) - p0, k1 = __ldg(ptr + row + 1) - p0;
-		for (int k = k0 + lane; k < k1; k += TPR)
-			sum += (double)__ldg(val + k) * (double)__ldg(x + (__ldg(col + k) - base));
+		int p0 = __ldg( ptr );
+		int k0 = __ldg( ptr + row ) - p0, k1 = __ldg( ptr + row + 1 ) - p0;
+		for ( int k = k0 + lane; k < k1; k += TPR )
+			sum += (double)__ldg( val + k ) * (double)__ldg( x + ( __ldg( col + k ) - base ) );
 	}
-	for (int off = TPR / 2; off > 0; off >>= 1)
-		sum += __shfl_down_sync(0xffffffffu, sum, off, TPR);
-	if (row < rows && lane == 0) hyb_put(y, row, sum, accumulate);
+	for ( int off = TPR / 2; off > 0; off >>= 1 )
+		sum += __shfl_down_sync( 0xffffffffu, sum, off, TPR );
+	if ( row < rows && lane == 0 ) hyb_put( y, row, sum, accumulate );
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    hyb_vadd_kernel(int64_t n, const T* __restrict__ z, T* __restrict__ y)
+__global__ void __launch_bounds__( kBlock )
+    hyb_vadd_kernel( int64_t n, const T* __restrict__ z, T* __restrict__ y )
 {
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n) y[i] += z[i];
+	if ( i < n ) y[i] += z[i];
 }
 
 template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    hyb_axpyi_kernel(int64_t nz, const T* __restrict__ val, const int* __restrict__ idx,
-                     T* __restrict__ y)
+__global__ void __launch_bounds__( kBlock )
+    hyb_axpyi_kernel( int64_t nz, const T* __restrict__ val, const int* __restrict__ idx,
+                      T* __restrict__ y )
 {
 	int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (k < nz) y[idx[k]] += val[k];
+	if ( k < nz ) y[idx[k]] += val[k];
 }
 
 template <typename T>
-cudaError_t hyb_ell(int64_t m, int64_t K, const int* index, const T* data, const T* x, T* y,
-                    int acc, cudaStream_t s)
+cudaError_t hyb_ell( int64_t m, int64_t K, const int* index, const T* data, const T* x, T* y,
+                     int acc, cudaStream_t s )
 {
-	if (m <= 0) return cudaSuccess;
-	if (K < 0 || K > 0x7fffffff) return cudaErrorInvalidValue;
-	hyb_ell_kernel<T><<<hyb_blocks(m), kBlock, 0, s>>>(m, (int)K, index, data, x, y, acc);
+	if ( m <= 0 ) return cudaSuccess;
+	if ( K < 0 || K > 0x7fffffff ) return cudaErrorInvalidValue;
+	hyb_ell_kernel<T><<<hyb_blocks( m ), kBlock, 0, s>>>( m, (int)K, index, data, x, y, acc );
 	return cudaGetLastError();
 }
 
 template <typename T>
-cudaError_t hyb_dia(int64_t m, int64_t nd, const int* offset, const T* data, const T* x, T* y,
-                    int acc, cudaStream_t s)
+cudaError_t hyb_dia( int64_t m, int64_t nd, const int* offset, const T* data, const T* x, T* y,
+                     int acc, cudaStream_t s )
 {
-	if (m <= 0) return cudaSuccess;
-	if (nd < 0 || nd > 1024) return cudaErrorInvalidValue;
-	hyb_dia_kernel<T><<<hyb_blocks(m), kBlock, (size_t)nd * sizeof(int), s>>>(m, (int)nd, offset,
-	                                                                          data, x, y, acc);
+	if ( m <= 0 ) return cudaSuccess;
+	if ( nd < 0 || nd > 1024 ) return cudaErrorInvalidValue;
+	hyb_dia_kernel<T><<<hyb_blocks( m ), kBlock, (size_t)nd * sizeof( int ), s>>>(
+	    m, (int)nd, offset, data, x, y, acc );
 	return cudaGetLastError();
 }
 
 template <typename T, int TPR>
-cudaError_t hyb_csr_launch(int64_t rows, const int* ptr, const int* col, const T* val, int base,
-                           const T* x, T* y, int acc, cudaStream_t s)
+cudaError_t hyb_csr_launch( int64_t rows, const int* ptr, const int* col, const T* val, int base,
+                            const T* x, T* y, int acc, cudaStream_t s )
 {
 	hyb_csr_kernel<T, TPR>
-	    <<<hyb_blocks(rows * TPR), kBlock, 0, s>>>(rows, ptr, col, val, base, x, y, acc);
+	    <<<hyb_blocks( rows * TPR ), kBlock, 0, s>>>( rows, ptr, col, val, base, x, y, acc );
 	return cudaGetLastError();
 }
 
 /* Threads per row: the power of two nearest above the mean row length, 2..32 (the CUSP
    vector-kernel rule: short rows waste few lanes, long rows use a whole warp). */
 template <typename T>
-cudaError_t hyb_csr(int64_t rows, const int* ptr, const int* col, const T* val, int base,
-                    double mean, const T* x, T* y, int acc, cudaStream_t s)
+cudaError_t hyb_csr( int64_t rows, const int* ptr, const int* col, const T* val, int base,
+                     double mean, const T* x, T* y, int acc, cudaStream_t s )
 {
-	if (rows <= 0) return cudaSuccess;
-	if (mean <= 2.0) return hyb_csr_launch<T, 2>(rows, ptr, col, val, base, x, y, acc, s);
-	if (mean <= 4.0) return hyb_csr_launch<T, 4>(rows, ptr, col, val, base, x, y, acc, s);
-	if (mean <= 8.0) return hyb_csr_launch<T, 8>(rows, ptr, col, val, base, x, y, acc, s);
-	if (mean <= 16.0) return hyb_csr_launch<T, 16>(rows, ptr, col, val, base, x, y, acc, s);
-	return hyb_csr_launch<T, 32>(rows, ptr, col, val, base, x, y, acc, s);
+	if ( rows <= 0 ) return cudaSuccess;
+	if ( mean <= 2.0 ) return hyb_csr_launch<T, 2>( rows, ptr, col, val, base, x, y, acc, s );
+	if ( mean <= 4.0 ) return hyb_csr_launch<T, 4>( rows, ptr, col, val, base, x, y, acc, s );
+	if ( mean <= 8.0 ) return hyb_csr_launch<T, 8>( rows, ptr, col, val, base, x, y, acc, s );
+	if ( mean <= 16.0 ) return hyb_csr_launch<T, 16>( rows, ptr, col, val, base, x, y, acc, s );
+	return hyb_csr_launch<T, 32>( rows, ptr, col, val, base, x, y, acc, s );
 }
 
-template <typename T> cudaError_t hyb_vadd(int64_t n, const T* z, T* y, cudaStream_t s)
+template <typename T> cudaError_t hyb_vadd( int64_t n, const T* z, T* y, cudaStream_t s )
 {
-	if (n <= 0) return cudaSuccess;
-	hyb_vadd_kernel<T><<<hyb_blocks(n), kBlock, 0, s>>>(n, z, y);
+	if ( n <= 0 ) return cudaSuccess;
+	hyb_vadd_kernel<T><<<hyb_blocks( n ), kBlock, 0, s>>>( n, z, y );
 	return cudaGetLastError();
 }
 
 template <typename T>
-cudaError_t hyb_axpyi(int64_t nz, const T* val, const int* idx, T* y, cudaStream_t s)
+cudaError_t hyb_axpyi( int64_t nz, const T* val, const int* idx, T* y, cudaStream_t s )
 {
-	if (nz <= 0) return cudaSuccess;
-	hyb_axpyi_kernel<T><<<hyb_blocks(nz), kBlock, 0, s>>>(nz, val, idx, y);
+	if ( nz <= 0 ) return cudaSuccess;
+	hyb_axpyi_kernel<T><<<hyb_blocks( nz ), kBlock, 0, s>>>( nz, val, idx, y );
 	return cudaGetLastError();
 }
 
@@ -177,67 +176,67 @@ cudaError_t hyb_axpyi(int64_t nz, const T* val, const int* idx, T* y, cudaStream
 extern "C"
 {
 
-	cudaError_t hyb_dellmv_cuda(int64_t m, int64_t K, const int* index, const double* data,
-	                            const double* x, double* y, int accumulate, cudaStream_t stream)
+	cudaError_t hyb_dellmv_cuda( int64_t m, int64_t K, const int* index, const double* data,
+	                             const double* x, double* y, int accumulate, cudaStream_t stream )
 	{
-		return hyb_ell<double>(m, K, index, data, x, y, accumulate, stream);
+		return hyb_ell<double>( m, K, index, data, x, y, accumulate, stream );
 	}
 
-	cudaError_t hyb_sellmv_cuda(int64_t m, int64_t K, const int* index, const float* data,
-	                            const float* x, float* y, int accumulate, cudaStream_t stream)
+	cudaError_t hyb_sellmv_cuda( int64_t m, int64_t K, const int* index, const float* data,
+	                             const float* x, float* y, int accumulate, cudaStream_t stream )
 	{
-		return hyb_ell<float>(m, K, index, data, x, y, accumulate, stream);
+		return hyb_ell<float>( m, K, index, data, x, y, accumulate, stream );
 	}
 
-	cudaError_t hyb_ddiamv_cuda(int64_t m, int64_t ndiag, const int* offset, const double* data,
-	                            const double* x, double* y, int accumulate, cudaStream_t stream)
+	cudaError_t hyb_ddiamv_cuda( int64_t m, int64_t ndiag, const int* offset, const double* data,
+	                             const double* x, double* y, int accumulate, cudaStream_t stream )
 	{
-		return hyb_dia<double>(m, ndiag, offset, data, x, y, accumulate, stream);
+		return hyb_dia<double>( m, ndiag, offset, data, x, y, accumulate, stream );
 	}
 
-	cudaError_t hyb_sdiamv_cuda(int64_t m, int64_t ndiag, const int* offset, const float* data,
-	                            const float* x, float* y, int accumulate, cudaStream_t stream)
+	cudaError_t hyb_sdiamv_cuda( int64_t m, int64_t ndiag, const int* offset, const float* data,
+	                             const float* x, float* y, int accumulate, cudaStream_t stream )
 	{
-		return hyb_dia<float>(m, ndiag, offset, data, x, y, accumulate, stream);
+		return hyb_dia<float>( m, ndiag, offset, data, x, y, accumulate, stream );
 	}
 
-	cudaError_t hyb_dcsrmv_cuda(int64_t rows, const int* ptr, const int* col, const double* val,
-	                            int base, double mean_len, const double* x, double* y,
-	                            int accumulate, cudaStream_t stream)
+	cudaError_t hyb_dcsrmv_cuda( int64_t rows, const int* ptr, const int* col, const double* val,
+	                             int base, double mean_len, const double* x, double* y,
+	                             int accumulate, cudaStream_t stream )
 	{
-		return hyb_csr<double>(rows, ptr, col, val, base, mean_len, x, y, accumulate, stream);
+		return hyb_csr<double>( rows, ptr, col, val, base, mean_len, x, y, accumulate, stream );
 	}
 
-	cudaError_t hyb_scsrmv_cuda(int64_t rows, const int* ptr, const int* col, const float* val,
-	                            int base, double mean_len, const float* x, float* y, int accumulate,
-	                            cudaStream_t stream)
+	cudaError_t hyb_scsrmv_cuda( int64_t rows, const int* ptr, const int* col, const float* val,
+	                             int base, double mean_len, const float* x, float* y,
+	                             int accumulate, cudaStream_t stream )
 	{
-		return hyb_csr<float>(rows, ptr, col, val, base, mean_len, x, y, accumulate, stream);
+		return hyb_csr<float>( rows, ptr, col, val, base, mean_len, x, y, accumulate, stream );
 	}
 
-	cudaError_t hyb_dvadd_cuda(int64_t n, const double* z, double* y, cudaStream_t stream)
+	cudaError_t hyb_dvadd_cuda( int64_t n, const double* z, double* y, cudaStream_t stream )
 	{
-		return hyb_vadd<double>(n, z, y, stream);
+		return hyb_vadd<double>( n, z, y, stream );
 	}
 
-	cudaError_t hyb_svadd_cuda(int64_t n, const float* z, float* y, cudaStream_t stream)
+	cudaError_t hyb_svadd_cuda( int64_t n, const float* z, float* y, cudaStream_t stream )
 	{
-		return hyb_vadd<float>(n, z, y, stream);
+		return hyb_vadd<float>( n, z, y, stream );
 	}
 
-	cudaError_t hyb_daxpyi_cuda(int64_t nz, const double* val, const int* idx, double* y,
-	                            cudaStream_t stream)
+	cudaError_t hyb_daxpyi_cuda( int64_t nz, const double* val, const int* idx, double* y,
+	                             cudaStream_t stream )
 	{
-		return hyb_axpyi<double>(nz, val, idx, y, stream);
+		return hyb_axpyi<double>( nz, val, idx, y, stream );
 	}
 
-	cudaError_t hyb_saxpyi_cuda(int64_t nz, const float* val, const int* idx, float* y,
-	                            cudaStream_t stream)
+	cudaError_t hyb_saxpyi_cuda( int64_t nz, const float* val, const int* idx, float* y,
+	                             cudaStream_t stream )
 	{
-		return hyb_axpyi<float>(nz, val, idx, y, stream);
+		return hyb_axpyi<float>( nz, val, idx, y, stream );
 	}
 
-	const void* hyb_spmv_cuda_ell_func(void)
+	const void* hyb_spmv_cuda_ell_func( void )
 	{
 		return (const void*)hyb_ell_kernel<double>;
 	}

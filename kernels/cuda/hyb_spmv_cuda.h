@@ -26,17 +26,17 @@ extern "C"
 	/* ELL part of width K, column-major: slot j of row i at [j*m + i]; index -1 marks padding,
 	   which always follows a row's entries (a row stops at its first padding slot, so Inf/NaN
 	   in x never reach rows that do not reference them). Columns in [0, m). m*K < 2^63. */
-	cudaError_t hyb_dellmv_cuda(int64_t m, int64_t K, const int* index, const double* data,
-	                            const double* x, double* y, int accumulate, cudaStream_t stream);
-	cudaError_t hyb_sellmv_cuda(int64_t m, int64_t K, const int* index, const float* data,
-	                            const float* x, float* y, int accumulate, cudaStream_t stream);
+	cudaError_t hyb_dellmv_cuda( int64_t m, int64_t K, const int* index, const double* data,
+	                             const double* x, double* y, int accumulate, cudaStream_t stream );
+	cudaError_t hyb_sellmv_cuda( int64_t m, int64_t K, const int* index, const float* data,
+	                             const float* x, float* y, int accumulate, cudaStream_t stream );
 
 	/* DIA part: ndiag <= 1024 diagonals, data[d*m + i] = A(i, i + offset[d]); slots outside the
 	   matrix are ignored and zero slots are skipped (structural zeros; see the CPU kernel). */
-	cudaError_t hyb_ddiamv_cuda(int64_t m, int64_t ndiag, const int* offset, const double* data,
-	                            const double* x, double* y, int accumulate, cudaStream_t stream);
-	cudaError_t hyb_sdiamv_cuda(int64_t m, int64_t ndiag, const int* offset, const float* data,
-	                            const float* x, float* y, int accumulate, cudaStream_t stream);
+	cudaError_t hyb_ddiamv_cuda( int64_t m, int64_t ndiag, const int* offset, const double* data,
+	                             const double* x, double* y, int accumulate, cudaStream_t stream );
+	cudaError_t hyb_sdiamv_cuda( int64_t m, int64_t ndiag, const int* offset, const float* data,
+	                             const float* x, float* y, int accumulate, cudaStream_t stream );
 
 	/* CSR rows of a slice (rows [r0, r0 + rows) of a larger matrix, or the whole matrix):
 	   ptr holds the rows + 1 row pointers exactly as in the host ia (ia[r0 .. r0 + rows],
@@ -45,27 +45,27 @@ extern "C"
 	   base and index the whole x (length m of the full matrix); y has `rows` elements.
 	   mean_len (entries per row, > 0) picks the threads per row (2..32, a vector kernel with
 	   one sub-warp per row); pass nnz / rows. */
-	cudaError_t hyb_dcsrmv_cuda(int64_t rows, const int* ptr, const int* col, const double* val,
-	                            int base, double mean_len, const double* x, double* y,
-	                            int accumulate, cudaStream_t stream);
-	cudaError_t hyb_scsrmv_cuda(int64_t rows, const int* ptr, const int* col, const float* val,
-	                            int base, double mean_len, const float* x, float* y, int accumulate,
-	                            cudaStream_t stream);
+	cudaError_t hyb_dcsrmv_cuda( int64_t rows, const int* ptr, const int* col, const double* val,
+	                             int base, double mean_len, const double* x, double* y,
+	                             int accumulate, cudaStream_t stream );
+	cudaError_t hyb_scsrmv_cuda( int64_t rows, const int* ptr, const int* col, const float* val,
+	                             int base, double mean_len, const float* x, float* y,
+	                             int accumulate, cudaStream_t stream );
 
 	/* y[i] += z[i] for i < n (merging a partial result computed elsewhere). */
-	cudaError_t hyb_dvadd_cuda(int64_t n, const double* z, double* y, cudaStream_t stream);
-	cudaError_t hyb_svadd_cuda(int64_t n, const float* z, float* y, cudaStream_t stream);
+	cudaError_t hyb_dvadd_cuda( int64_t n, const double* z, double* y, cudaStream_t stream );
+	cudaError_t hyb_svadd_cuda( int64_t n, const float* z, float* y, cudaStream_t stream );
 
 	/* y[idx[k]] += val[k] for k < nz, idx distinct and in range (a sparse vector, e.g. the
 	   remainder's per-row sums: what the seed does with cusparseAxpyi). */
-	cudaError_t hyb_daxpyi_cuda(int64_t nz, const double* val, const int* idx, double* y,
-	                            cudaStream_t stream);
-	cudaError_t hyb_saxpyi_cuda(int64_t nz, const float* val, const int* idx, float* y,
-	                            cudaStream_t stream);
+	cudaError_t hyb_daxpyi_cuda( int64_t nz, const double* val, const int* idx, double* y,
+	                             cudaStream_t stream );
+	cudaError_t hyb_saxpyi_cuda( int64_t nz, const float* val, const int* idx, float* y,
+	                             cudaStream_t stream );
 
 	/* The double ELL kernel's address, for the runtime's report of its registers and
 	   occupancy (the spmv.ell kernel's attributes). */
-	const void* hyb_spmv_cuda_ell_func(void);
+	const void* hyb_spmv_cuda_ell_func( void );
 
 #ifdef __cplusplus
 }

@@ -173,7 +173,8 @@ static void jacobi_coeffs( int n, double alpha, double* c )
 	{
 		const double a1 = 2.0 * k * ( k + alpha ) * ( 2.0 * k + alpha - 2.0 );
 		const double a2 = ( 2.0 * k + alpha - 1.0 ) * alpha * alpha;
-		const double a3 = ( 2.0 * k + alpha - 2.0 ) * ( 2.0 * k + alpha - 1.0 ) * ( 2.0 * k + alpha );
+		const double a3 =
+		    ( 2.0 * k + alpha - 2.0 ) * ( 2.0 * k + alpha - 1.0 ) * ( 2.0 * k + alpha );
 		const double a4 = 2.0 * ( k + alpha - 1.0 ) * ( k - 1.0 ) * ( 2.0 * k + alpha );
 		double       p2[D];
 		for ( int i = 0; i < D; i++ )
@@ -204,7 +205,8 @@ static void poly_of_linear( const double* c, hyb_fl_poly_t l, hyb_fl_poly_t a )
 static double poly_norm2( int nv, int p, hyb_fl_poly_t a )
 {
 	double    xy[2 * 64], w[64], s = 0.0;
-	const int n = nv == 3 ? hyb_fl_rule_tri( 2 * p, 64, xy, w ) : hyb_fl_rule_quad( p + 1, 64, xy, w );
+	const int n =
+	    nv == 3 ? hyb_fl_rule_tri( 2 * p, 64, xy, w ) : hyb_fl_rule_quad( p + 1, 64, xy, w );
 	for ( int q = 0; q < n; q++ )
 	{
 		double v = 0.0, py = 1.0;
@@ -329,14 +331,15 @@ hyb_status_t hyb_fl_tables_build( int nv, int p, int eq, hyb_fl_tables_t* t )
 	hyb_fl_gauss_legendre( t->nq, t->edge_t, t->edge_w );
 	static const double rv[2][4][2] = { { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 0, 0 } },
 		                                { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 } } };
-	const double( *v )[2] = rv[nv - 3];
+	const double( *v )[2]           = rv[nv - 3];
 	for ( int e = 0; e < nv; e++ )
 	{
 		const int e1 = ( e + 1 ) % nv;
 		for ( int q = 0; q < t->nq; q++ )
 		{
 			const double s = t->edge_t[q];
-			hyb_fl_basis_eval( &b, v[e][0] + s * ( v[e1][0] - v[e][0] ), v[e][1] + s * ( v[e1][1] - v[e][1] ),
+			hyb_fl_basis_eval( &b, v[e][0] + s * ( v[e1][0] - v[e][0] ),
+			                   v[e][1] + s * ( v[e1][1] - v[e][1] ),
 			                   t->edge_phi + ( e * t->nq + q ) * t->np, NULL );
 		}
 	}

@@ -54,7 +54,8 @@ static inline int hyb_fl_update_args_ok( const hyb_faceloop_update_args_t* a )
 	if ( a == NULL || a->np < 1 || a->np > HYB_FL_NP_MAX || a->n_cells < 0 ) return 0;
 	if ( a->block < 0 || a->block > 1024 ) return 0;
 	if ( a->n_cells == 0 ) return 1;
-	return a->cell_invdet && a->cell_minv && a->rhs && a->u0 && a->cur && a->next && a->next != a->cur;
+	return a->cell_invdet && a->cell_minv && a->rhs && a->u0 && a->cur && a->next &&
+	       a->next != a->cur;
 }
 
 #endif

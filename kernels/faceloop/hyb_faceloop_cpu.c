@@ -5,24 +5,27 @@
 #include "kernels/faceloop/hyb_faceloop_elem.h"
 
 /* The loop over n elements of one kernel: serial, or OpenMP with a static schedule. */
-#define HYB_FL_CPU_LOOP( n, threads, body ) \
-	do \
-	{ \
-		if ( ( threads ) <= 1 ) \
-		{ \
-			for ( int64_t e_ = 0; e_ < ( n ); e_++ ) body; \
-		} \
-		else \
-		{ \
-			_Pragma( "omp parallel for schedule( static ) num_threads( threads )" ) \
-			for ( int64_t e_ = 0; e_ < ( n ); e_++ ) body; \
-		} \
+#define HYB_FL_CPU_LOOP( n, threads, body )                                                        \
+	do {                                                                                           \
+		if ( ( threads ) <= 1 )                                                                    \
+		{                                                                                          \
+			for ( int64_t e_ = 0; e_ < ( n ); e_++ ) body;                                         \
+		}                                                                                          \
+		else                                                                                       \
+		{                                                                                          \
+			_Pragma(                                                                               \
+			    "omp parallel for schedule( static ) num_threads( threads )" ) for ( int64_t e_ =  \
+			                                                                             0;        \
+			                                                                         e_ < ( n );   \
+			                                                                         e_++ ) body;  \
+		}                                                                                          \
 	} while ( 0 )
 
 void hyb_faceloop_face_cpu( const hyb_faceloop_face_args_t* a, int threads )
 {
 	const int np = a->np, nq = a->nq, nv = a->nv, eqk = a->eq.kind;
-	HYB_FL_CPU_LOOP( a->n_faces, threads, hyb_fl_face( a, a->idx ? a->idx[e_] : e_, np, nq, nv, eqk ) );
+	HYB_FL_CPU_LOOP( a->n_faces, threads,
+	                 hyb_fl_face( a, a->idx ? a->idx[e_] : e_, np, nq, nv, eqk ) );
 }
 
 void hyb_faceloop_volume_cpu( const hyb_faceloop_volume_args_t* a, int threads )

@@ -84,14 +84,16 @@ using gather_fn = void ( * )( hyb_faceloop_gather_args_t );
 using update_fn = void ( * )( hyb_faceloop_update_args_t );
 
 /* The compiled instance for the run-time sizes, or nullptr. */
-template <int NV, int EQ>
-face_fn face_for( int p, bool lowreg )
+template <int NV, int EQ> face_fn face_for( int p, bool lowreg )
 {
 	switch ( p )
 	{
-	case 1: return lowreg ? face_kernel_lowreg<NV, 1, EQ> : face_kernel<NV, 1, EQ>;
-	case 2: return lowreg ? face_kernel_lowreg<NV, 2, EQ> : face_kernel<NV, 2, EQ>;
-	case 3: return lowreg ? face_kernel_lowreg<NV, 3, EQ> : face_kernel<NV, 3, EQ>;
+	case 1:
+		return lowreg ? face_kernel_lowreg<NV, 1, EQ> : face_kernel<NV, 1, EQ>;
+	case 2:
+		return lowreg ? face_kernel_lowreg<NV, 2, EQ> : face_kernel<NV, 2, EQ>;
+	case 3:
+		return lowreg ? face_kernel_lowreg<NV, 3, EQ> : face_kernel<NV, 3, EQ>;
 	}
 	return nullptr;
 }
@@ -99,19 +101,25 @@ face_fn face_for( int p, bool lowreg )
 face_fn pick_face( int nv, int p, int eq, bool lowreg )
 {
 	if ( eq != HYB_FL_EQ_ADVECTION && eq != HYB_FL_EQ_BURGERS ) return nullptr;
-	if ( nv == 3 ) return eq ? face_for<3, HYB_FL_EQ_BURGERS>( p, lowreg ) : face_for<3, HYB_FL_EQ_ADVECTION>( p, lowreg );
-	if ( nv == 4 ) return eq ? face_for<4, HYB_FL_EQ_BURGERS>( p, lowreg ) : face_for<4, HYB_FL_EQ_ADVECTION>( p, lowreg );
+	if ( nv == 3 )
+		return eq ? face_for<3, HYB_FL_EQ_BURGERS>( p, lowreg )
+		          : face_for<3, HYB_FL_EQ_ADVECTION>( p, lowreg );
+	if ( nv == 4 )
+		return eq ? face_for<4, HYB_FL_EQ_BURGERS>( p, lowreg )
+		          : face_for<4, HYB_FL_EQ_ADVECTION>( p, lowreg );
 	return nullptr;
 }
 
-template <int NV, int EQ>
-volume_fn volume_for( int p )
+template <int NV, int EQ> volume_fn volume_for( int p )
 {
 	switch ( p )
 	{
-	case 1: return volume_kernel<NV, 1, EQ>;
-	case 2: return volume_kernel<NV, 2, EQ>;
-	case 3: return volume_kernel<NV, 3, EQ>;
+	case 1:
+		return volume_kernel<NV, 1, EQ>;
+	case 2:
+		return volume_kernel<NV, 2, EQ>;
+	case 3:
+		return volume_kernel<NV, 3, EQ>;
 	}
 	return nullptr;
 }
@@ -119,19 +127,23 @@ volume_fn volume_for( int p )
 volume_fn pick_volume( int nv, int p, int eq )
 {
 	if ( eq != HYB_FL_EQ_ADVECTION && eq != HYB_FL_EQ_BURGERS ) return nullptr;
-	if ( nv == 3 ) return eq ? volume_for<3, HYB_FL_EQ_BURGERS>( p ) : volume_for<3, HYB_FL_EQ_ADVECTION>( p );
-	if ( nv == 4 ) return eq ? volume_for<4, HYB_FL_EQ_BURGERS>( p ) : volume_for<4, HYB_FL_EQ_ADVECTION>( p );
+	if ( nv == 3 )
+		return eq ? volume_for<3, HYB_FL_EQ_BURGERS>( p ) : volume_for<3, HYB_FL_EQ_ADVECTION>( p );
+	if ( nv == 4 )
+		return eq ? volume_for<4, HYB_FL_EQ_BURGERS>( p ) : volume_for<4, HYB_FL_EQ_ADVECTION>( p );
 	return nullptr;
 }
 
-template <int NV>
-gather_fn gather_for( int p )
+template <int NV> gather_fn gather_for( int p )
 {
 	switch ( p )
 	{
-	case 1: return gather_kernel<NV, 1>;
-	case 2: return gather_kernel<NV, 2>;
-	case 3: return gather_kernel<NV, 3>;
+	case 1:
+		return gather_kernel<NV, 1>;
+	case 2:
+		return gather_kernel<NV, 2>;
+	case 3:
+		return gather_kernel<NV, 3>;
 	}
 	return nullptr;
 }
@@ -140,12 +152,18 @@ update_fn pick_update( int np )
 {
 	switch ( np )
 	{
-	case 3: return update_kernel<3>;
-	case 4: return update_kernel<4>;
-	case 6: return update_kernel<6>;
-	case 9: return update_kernel<9>;
-	case 10: return update_kernel<10>;
-	case 16: return update_kernel<16>;
+	case 3:
+		return update_kernel<3>;
+	case 4:
+		return update_kernel<4>;
+	case 6:
+		return update_kernel<6>;
+	case 9:
+		return update_kernel<9>;
+	case 10:
+		return update_kernel<10>;
+	case 16:
+		return update_kernel<16>;
 	}
 	return nullptr;
 }
@@ -181,7 +199,8 @@ extern "C" hyb_status_t hyb_faceloop_face_cuda( const hyb_kernel_env_t* env, con
 	return face_launch( env, args, false );
 }
 
-extern "C" hyb_status_t hyb_faceloop_face_lowreg_cuda( const hyb_kernel_env_t* env, const void* args )
+extern "C" hyb_status_t hyb_faceloop_face_lowreg_cuda( const hyb_kernel_env_t* env,
+                                                       const void*             args )
 {
 	return face_launch( env, args, true );
 }
@@ -200,7 +219,8 @@ extern "C" hyb_status_t hyb_faceloop_gather_cuda( const hyb_kernel_env_t* env, c
 	const hyb_faceloop_gather_args_t* a = static_cast<const hyb_faceloop_gather_args_t*>( args );
 	if ( !hyb_fl_gather_args_ok( a ) ) return HYB_E_INVALID;
 	const int p = hyb_fl_degree_of( a->nv, a->np );
-	return launch( env, a->nv == 3 ? gather_for<3>( p ) : gather_for<4>( p ), a->n_cells, a->block, *a );
+	return launch( env, a->nv == 3 ? gather_for<3>( p ) : gather_for<4>( p ), a->n_cells, a->block,
+	               *a );
 }
 
 extern "C" hyb_status_t hyb_faceloop_update_cuda( const hyb_kernel_env_t* env, const void* args )
@@ -221,7 +241,8 @@ extern "C" hyb_status_t hyb_faceloop_face_cuda_info( int lowreg, int nv, int p, 
 	int                dev = 0, per_sm = 0, blocks = 0;
 	if ( cudaFuncGetAttributes( &fa, reinterpret_cast<const void*>( k ) ) != cudaSuccess ||
 	     cudaGetDevice( &dev ) != cudaSuccess ||
-	     cudaDeviceGetAttribute( &per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev ) != cudaSuccess ||
+	     cudaDeviceGetAttribute( &per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev ) !=
+	         cudaSuccess ||
 	     cudaOccupancyMaxActiveBlocksPerMultiprocessor( &blocks, k, b, 0 ) != cudaSuccess )
 		return HYB_E_DEVICE;
 	info->regs          = fa.numRegs;

@@ -11,10 +11,10 @@
 #include "kernels/faceloop/hyb_faceloop_kargs.h"
 
 #if defined( __CUDACC__ )
-#define HYB_FL_FN static __host__ __device__ __forceinline__
+#define HYB_FL_FN       static __host__ __device__ __forceinline__
 #define HYB_FL_RESTRICT __restrict__
 #else
-#define HYB_FL_FN static inline
+#define HYB_FL_FN       static inline
 #define HYB_FL_RESTRICT restrict
 #endif
 
@@ -38,7 +38,8 @@ HYB_FL_FN double hyb_fl_initial( const hyb_fl_eq_t* eq, double x, double y )
 HYB_FL_FN double hyb_fl_exact( const hyb_fl_eq_t* eq, double x, double y, double t )
 {
 	if ( eq->kind != HYB_FL_EQ_BURGERS )
-		return sin( HYB_FL_TWO_PI * ( x - eq->ax * t ) ) * sin( HYB_FL_TWO_PI * ( y - eq->ay * t ) );
+		return sin( HYB_FL_TWO_PI * ( x - eq->ax * t ) ) *
+		       sin( HYB_FL_TWO_PI * ( y - eq->ay * t ) );
 	const double s = x + y;
 	double       u = 0.5 + 0.25 * sin( HYB_FL_TWO_PI * s );
 	for ( int k = 0; k < HYB_FL_NEWTON_MAX; k++ )
@@ -71,7 +72,8 @@ HYB_FL_FN void hyb_fl_flux( const hyb_fl_eq_t* eq, double u, double* fx, double*
 /* Numerical flux through a face of unit normal n (out of the left cell), from the left
    trace ul and the right trace ur: upwind for advection, local Lax-Friedrichs for Burgers
    (F.n = (u^2/2)(nx + ny), wave speed |u (nx + ny)|). */
-HYB_FL_FN double hyb_fl_num_flux( const hyb_fl_eq_t* eq, double ul, double ur, double nx, double ny )
+HYB_FL_FN double hyb_fl_num_flux( const hyb_fl_eq_t* eq, double ul, double ur, double nx,
+                                  double ny )
 {
 	if ( eq->kind == HYB_FL_EQ_BURGERS )
 	{
@@ -84,7 +86,8 @@ HYB_FL_FN double hyb_fl_num_flux( const hyb_fl_eq_t* eq, double ul, double ur, d
 }
 
 /* Sum of coefficients times basis values: the trace of a cell at one point. */
-HYB_FL_FN double hyb_fl_dot( const double* HYB_FL_RESTRICT c, const double* HYB_FL_RESTRICT phi, int np )
+HYB_FL_FN double hyb_fl_dot( const double* HYB_FL_RESTRICT c, const double* HYB_FL_RESTRICT phi,
+                             int np )
 {
 	double s = 0.0;
 	for ( int j = 0; j < np; j++ ) s += c[j] * phi[j];
@@ -96,11 +99,12 @@ HYB_FL_FN double hyb_fl_dot( const double* HYB_FL_RESTRICT c, const double* HYB_
    run different code, which is the divergence the remapped order removes. np, nq, nv and
    eqk equal a->np, a->nq, a->nv and a->eq.kind (passed separately so that a GPU kernel
    can make them compile-time constants and drop the other equation's code). */
-HYB_FL_FN void hyb_fl_face( const hyb_faceloop_face_args_t* a, int64_t f, int np, int nq, int nv, int eqk )
+HYB_FL_FN void hyb_fl_face( const hyb_faceloop_face_args_t* a, int64_t f, int np, int nq, int nv,
+                            int eqk )
 {
 	(void)nv;
-	hyb_fl_eq_t eq    = a->eq;
-	eq.kind           = eqk;
+	hyb_fl_eq_t eq     = a->eq;
+	eq.kind            = eqk;
 	const int64_t nf   = a->n_faces_total;
 	const int32_t cl   = a->face_cell[2 * f];
 	const int32_t cr   = a->face_cell[2 * f + 1];
@@ -133,8 +137,9 @@ HYB_FL_FN void hyb_fl_face( const hyb_faceloop_face_args_t* a, int64_t f, int np
 		{
 			const double t  = a->edge_t[q];
 			const double sl = hyb_fl_dot( ul, phil + q * np, np );
-			const double sb = hyb_fl_exact( &eq, xa + t * ( xb - xa ), ya + t * ( yb - ya ), a->time );
-			fq[q]           = a->edge_w[q] * len * hyb_fl_num_flux( &eq, sl, sb, nx, ny );
+			const double sb =
+			    hyb_fl_exact( &eq, xa + t * ( xb - xa ), ya + t * ( yb - ya ), a->time );
+			fq[q] = a->edge_w[q] * len * hyb_fl_num_flux( &eq, sl, sb, nx, ny );
 		}
 	}
 	double* o = a->out + f * a->out_fstride;
@@ -157,10 +162,11 @@ HYB_FL_FN void hyb_fl_face( const hyb_faceloop_face_args_t* a, int64_t f, int np
    adj(J) = det(J) J^-1, which is det(J) grad_x(phi_i) . F without a division. The map is
    affine on a triangle (J constant) and bilinear on a quadrilateral (J at each point).
    np, nqv, nv, eqk as in hyb_fl_face. */
-HYB_FL_FN void hyb_fl_volume( const hyb_faceloop_volume_args_t* a, int64_t c, int np, int nqv, int nv, int eqk )
+HYB_FL_FN void hyb_fl_volume( const hyb_faceloop_volume_args_t* a, int64_t c, int np, int nqv,
+                              int nv, int eqk )
 {
-	hyb_fl_eq_t eq = a->eq;
-	eq.kind        = eqk;
+	hyb_fl_eq_t eq                   = a->eq;
+	eq.kind                          = eqk;
 	const double* HYB_FL_RESTRICT xy = a->cell_xy + c * 2 * nv;
 	const double* HYB_FL_RESTRICT u  = a->u + c * np;
 	double                        r[HYB_FL_NP_MAX];

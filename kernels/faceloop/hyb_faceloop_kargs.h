@@ -10,26 +10,26 @@
 /* Largest sizes a kernel handles: degree 3 on a quadrilateral has 16 modes; Burgers' face
    rule at degree 3 has 5 points, its quadrilateral volume rule 6 x 6. The launchers refuse
    anything larger. */
-#define HYB_FL_P_MAX 3
-#define HYB_FL_NP_MAX 16
-#define HYB_FL_NQ_MAX 5
+#define HYB_FL_P_MAX   3
+#define HYB_FL_NP_MAX  16
+#define HYB_FL_NQ_MAX  5
 #define HYB_FL_NQV_MAX 36
 
 /* The equations (values of hyb_fl_eq_t.kind). */
 #define HYB_FL_EQ_ADVECTION 0
-#define HYB_FL_EQ_BURGERS 1
+#define HYB_FL_EQ_BURGERS   1
 
 /* Per-face geometry, component-major (component k of face f at geom[k * n_faces + f]):
    the unit normal pointing out of the left cell, the face's length, and the face's end
    points in the left cell's counterclockwise order (read by boundary faces only, which
    evaluate the boundary data at their quadrature points). */
-#define HYB_FL_GEOM_NX 0
-#define HYB_FL_GEOM_NY 1
-#define HYB_FL_GEOM_LEN 2
-#define HYB_FL_GEOM_XA 3
-#define HYB_FL_GEOM_YA 4
-#define HYB_FL_GEOM_XB 5
-#define HYB_FL_GEOM_YB 6
+#define HYB_FL_GEOM_NX    0
+#define HYB_FL_GEOM_NY    1
+#define HYB_FL_GEOM_LEN   2
+#define HYB_FL_GEOM_XA    3
+#define HYB_FL_GEOM_YA    4
+#define HYB_FL_GEOM_XB    5
+#define HYB_FL_GEOM_YB    6
 #define HYB_FL_GEOM_COUNT 7
 
 /* The conservation law u_t + div F(u) = 0 and its exact solution (boundary data):
@@ -49,12 +49,12 @@ typedef struct
    f * out_fstride]; the right side of a boundary face is not written. */
 typedef struct
 {
-	int64_t n_faces;          /* threads: faces processed (all of them, or idx's length) */
-	int64_t n_faces_total;    /* faces of the mesh: the stride of face_geom */
-	int32_t nv, np, nq;       /* vertices per cell (3, 4), modes per cell, points per face */
-	int32_t block;            /* CUDA threads per block; 0: 64 */
-	hyb_fl_eq_t eq;
-	double  time;             /* time of the boundary data */
+	int64_t        n_faces;       /* threads: faces processed (all of them, or idx's length) */
+	int64_t        n_faces_total; /* faces of the mesh: the stride of face_geom */
+	int32_t        nv, np, nq;    /* vertices per cell (3, 4), modes per cell, points per face */
+	int32_t        block;         /* CUDA threads per block; 0: 64 */
+	hyb_fl_eq_t    eq;
+	double         time;      /* time of the boundary data */
 	const int32_t* face_cell; /* 2 per face: left cell, right cell (-1: boundary) */
 	const int8_t*  face_edge; /* 2 per face: the face's local edge in each cell */
 	const double*  face_geom; /* HYB_FL_GEOM_COUNT per face, component-major */
@@ -64,16 +64,16 @@ typedef struct
 	const double*  u;         /* np per cell */
 	double*        out;       /* 2 * np per face, strides below */
 	int64_t        out_cstride, out_fstride;
-	const int32_t* idx;       /* n_faces face numbers (thread t works on idx[t]), or NULL */
+	const int32_t* idx; /* n_faces face numbers (thread t works on idx[t]), or NULL */
 } hyb_faceloop_face_args_t;
 
 /* The volume loop: rhs[c * np + i] = integral over cell c of grad(phi_i) . F(u). */
 typedef struct
 {
-	int64_t n_cells;
-	int32_t nv, np, nqv;
-	int32_t block;
-	hyb_fl_eq_t eq;
+	int64_t       n_cells;
+	int32_t       nv, np, nqv;
+	int32_t       block;
+	hyb_fl_eq_t   eq;
 	const double* cell_xy;  /* 2 * nv per cell: x0, y0, x1, y1, ... counterclockwise */
 	const double* vol_w;    /* nqv: weights on the reference cell */
 	const double* vol_xi;   /* 2 * nqv: reference coordinates (read for quadrilaterals) */
@@ -87,13 +87,13 @@ typedef struct
    order of its local edges, to its right-hand side. */
 typedef struct
 {
-	int64_t n_cells;
-	int32_t nv, np;
-	int32_t block;
+	int64_t        n_cells;
+	int32_t        nv, np;
+	int32_t        block;
 	const int32_t* cell_face; /* nv per cell: 2 * face + side of the cell on that face */
 	const double*  out;       /* the face loop's output, strides below */
 	int64_t        out_cstride, out_fstride;
-	double*        rhs;       /* np per cell, added to */
+	double*        rhs; /* np per cell, added to */
 } hyb_faceloop_gather_args_t;
 
 /* One Runge-Kutta stage: next = a * u0 + b * (cur + dt * M^-1 rhs), cell by cell. M is
@@ -102,10 +102,10 @@ typedef struct
    (each entry is read before it is written), never `cur`. */
 typedef struct
 {
-	int64_t n_cells;
-	int32_t np;
-	int32_t block;
-	double  a, b, dt;
+	int64_t        n_cells;
+	int32_t        np;
+	int32_t        block;
+	double         a, b, dt;
 	const double*  cell_invdet; /* per cell */
 	const int32_t* cell_minv;   /* per cell: -1 affine, else the index of its inverse */
 	const double*  minv;        /* np * np per bilinear cell, row-major */

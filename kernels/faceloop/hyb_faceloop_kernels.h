@@ -20,23 +20,29 @@ static inline hyb_status_t hyb_dev_faceloop_face( hyb_dev_t* d, int stream, int 
                                                   const hyb_faceloop_face_args_t* a )
 {
 	static atomic_int id, id_lowreg;
-	return lowreg ? hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id_lowreg, &hyb_faceloop_face_lowreg_kernel ), a )
-	              : hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_faceloop_face_kernel ), a );
+	return lowreg ? hyb_dev_launch(
+	                    d, stream,
+	                    hyb_kernel_id_cached( &id_lowreg, &hyb_faceloop_face_lowreg_kernel ), a )
+	              : hyb_dev_launch( d, stream,
+	                                hyb_kernel_id_cached( &id, &hyb_faceloop_face_kernel ), a );
 }
 
-static inline hyb_status_t hyb_dev_faceloop_volume( hyb_dev_t* d, int stream, const hyb_faceloop_volume_args_t* a )
+static inline hyb_status_t hyb_dev_faceloop_volume( hyb_dev_t* d, int stream,
+                                                    const hyb_faceloop_volume_args_t* a )
 {
 	static atomic_int id;
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_faceloop_volume_kernel ), a );
 }
 
-static inline hyb_status_t hyb_dev_faceloop_gather( hyb_dev_t* d, int stream, const hyb_faceloop_gather_args_t* a )
+static inline hyb_status_t hyb_dev_faceloop_gather( hyb_dev_t* d, int stream,
+                                                    const hyb_faceloop_gather_args_t* a )
 {
 	static atomic_int id;
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_faceloop_gather_kernel ), a );
 }
 
-static inline hyb_status_t hyb_dev_faceloop_update( hyb_dev_t* d, int stream, const hyb_faceloop_update_args_t* a )
+static inline hyb_status_t hyb_dev_faceloop_update( hyb_dev_t* d, int stream,
+                                                    const hyb_faceloop_update_args_t* a )
 {
 	static atomic_int id;
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_faceloop_update_kernel ), a );

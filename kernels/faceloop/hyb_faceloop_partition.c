@@ -5,12 +5,14 @@
 #include <stdlib.h>
 
 /* Write the indices of [lo, hi): those whose predicate holds from *t on, the others from
-   *f on; advances both cursors. */
-static void part_block( const uint8_t* pred, int64_t lo, int64_t hi, int32_t* idx, int64_t* t, int64_t* f )
+ *f on; advances both cursors. */
+static void part_block( const uint8_t* pred, int64_t lo, int64_t hi, int32_t* idx, int64_t* t,
+                        int64_t* f )
 {
 	for ( int64_t i = lo; i < hi; i++ )
 	{
-		if ( pred[i] ) idx[( *t )++] = (int32_t)i;
+		if ( pred[i] )
+			idx[( *t )++] = (int32_t)i;
 		else
 			idx[( *f )++] = (int32_t)i;
 	}
@@ -41,7 +43,8 @@ hyb_status_t hyb_fl_partition( const uint8_t* pred, int64_t n, int32_t* idx, int
 	/* Block b is [n b / T, n (b+1) / T): the same split in both parallel passes. */
 	const int64_t nb = threads;
 #pragma omp parallel for schedule( static, 1 ) num_threads( threads )
-	for ( int64_t b = 0; b < nb; b++ ) cnt[b + 1] = count_true( pred, n * b / nb, n * ( b + 1 ) / nb );
+	for ( int64_t b = 0; b < nb; b++ )
+		cnt[b + 1] = count_true( pred, n * b / nb, n * ( b + 1 ) / nb );
 	for ( int64_t b = 0; b < nb; b++ ) cnt[b + 1] += cnt[b];
 	const int64_t nt = cnt[nb];
 #pragma omp parallel for schedule( static, 1 ) num_threads( threads )

@@ -9,14 +9,14 @@
 #include "kernels/faceloop/hyb_faceloop_cpu.h"
 
 /* A simulated launcher: check the block, run the serial loop. */
-#define HYB_FL_SIM_LAUNCHER( kernel ) \
-	hyb_status_t hyb_faceloop_##kernel##_sim( const hyb_kernel_env_t* env, const void* args ) \
-	{ \
-		(void)env; \
-		const hyb_faceloop_##kernel##_args_t* a = (const hyb_faceloop_##kernel##_args_t*)args; \
-		if ( !hyb_fl_##kernel##_args_ok( a ) ) return HYB_E_INVALID; \
-		hyb_faceloop_##kernel##_cpu( a, 1 ); \
-		return HYB_OK; \
+#define HYB_FL_SIM_LAUNCHER( kernel )                                                              \
+	hyb_status_t hyb_faceloop_##kernel##_sim( const hyb_kernel_env_t* env, const void* args )      \
+	{                                                                                              \
+		(void)env;                                                                                 \
+		const hyb_faceloop_##kernel##_args_t* a = (const hyb_faceloop_##kernel##_args_t*)args;     \
+		if ( !hyb_fl_##kernel##_args_ok( a ) ) return HYB_E_INVALID;                               \
+		hyb_faceloop_##kernel##_cpu( a, 1 );                                                       \
+		return HYB_OK;                                                                             \
 	}
 
 HYB_FL_SIM_LAUNCHER( face )
@@ -37,10 +37,12 @@ hyb_status_t hyb_faceloop_face_lowreg_sim( const hyb_kernel_env_t* env, const vo
 
 /* The kernels' declarations (kernels/faceloop/hyb_faceloop_kernels.h): the checks run on the
    calling thread on every backend, so a bad block queues nothing anywhere. */
-#define HYB_FL_CHECK( kernel ) \
-	static hyb_status_t hyb_fl_##kernel##_check( const void* args ) \
-	{ \
-		return hyb_fl_##kernel##_args_ok( (const hyb_faceloop_##kernel##_args_t*)args ) ? HYB_OK : HYB_E_INVALID; \
+#define HYB_FL_CHECK( kernel )                                                                     \
+	static hyb_status_t hyb_fl_##kernel##_check( const void* args )                                \
+	{                                                                                              \
+		return hyb_fl_##kernel##_args_ok( (const hyb_faceloop_##kernel##_args_t*)args )            \
+		           ? HYB_OK                                                                        \
+		           : HYB_E_INVALID;                                                                \
 	}
 
 HYB_FL_CHECK( face )
@@ -54,26 +56,30 @@ static hyb_status_t hyb_fl_face_lowreg_check( const void* args )
 	return hyb_fl_face_args_ok( a ) && a->block <= HYB_FL_LOWREG_BLOCK ? HYB_OK : HYB_E_INVALID;
 }
 
-const hyb_kernel_def_t hyb_faceloop_face_kernel = { .name      = "faceloop.face",
-	                                                .args_size = sizeof( hyb_faceloop_face_args_t ),
-	                                                .check     = hyb_fl_face_check,
-	                                                .sim       = hyb_faceloop_face_sim };
-const hyb_kernel_def_t hyb_faceloop_face_lowreg_kernel = { .name      = "faceloop.face_lowreg",
+const hyb_kernel_def_t hyb_faceloop_face_kernel        = { .name      = "faceloop.face",
 	                                                       .args_size = sizeof( hyb_faceloop_face_args_t ),
-	                                                       .check     = hyb_fl_face_lowreg_check,
-	                                                       .sim       = hyb_faceloop_face_lowreg_sim };
-const hyb_kernel_def_t hyb_faceloop_volume_kernel = { .name      = "faceloop.volume",
-	                                                  .args_size = sizeof( hyb_faceloop_volume_args_t ),
-	                                                  .check     = hyb_fl_volume_check,
-	                                                  .sim       = hyb_faceloop_volume_sim };
-const hyb_kernel_def_t hyb_faceloop_gather_kernel = { .name      = "faceloop.gather",
-	                                                  .args_size = sizeof( hyb_faceloop_gather_args_t ),
-	                                                  .check     = hyb_fl_gather_check,
-	                                                  .sim       = hyb_faceloop_gather_sim };
-const hyb_kernel_def_t hyb_faceloop_update_kernel = { .name      = "faceloop.update",
-	                                                  .args_size = sizeof( hyb_faceloop_update_args_t ),
-	                                                  .check     = hyb_fl_update_check,
-	                                                  .sim       = hyb_faceloop_update_sim };
+	                                                       .check     = hyb_fl_face_check,
+	                                                       .sim       = hyb_faceloop_face_sim };
+const hyb_kernel_def_t hyb_faceloop_face_lowreg_kernel = { .name = "faceloop.face_lowreg",
+	                                                       .args_size =
+	                                                           sizeof( hyb_faceloop_face_args_t ),
+	                                                       .check = hyb_fl_face_lowreg_check,
+	                                                       .sim   = hyb_faceloop_face_lowreg_sim };
+const hyb_kernel_def_t hyb_faceloop_volume_kernel      = { .name = "faceloop.volume",
+	                                                       .args_size =
+	                                                           sizeof( hyb_faceloop_volume_args_t ),
+	                                                       .check = hyb_fl_volume_check,
+	                                                       .sim   = hyb_faceloop_volume_sim };
+const hyb_kernel_def_t hyb_faceloop_gather_kernel      = { .name = "faceloop.gather",
+	                                                       .args_size =
+	                                                           sizeof( hyb_faceloop_gather_args_t ),
+	                                                       .check = hyb_fl_gather_check,
+	                                                       .sim   = hyb_faceloop_gather_sim };
+const hyb_kernel_def_t hyb_faceloop_update_kernel      = { .name = "faceloop.update",
+	                                                       .args_size =
+	                                                           sizeof( hyb_faceloop_update_args_t ),
+	                                                       .check = hyb_fl_update_check,
+	                                                       .sim   = hyb_faceloop_update_sim };
 HYB_KERNEL_REGISTER( hyb_faceloop_face_kernel );
 HYB_KERNEL_REGISTER( hyb_faceloop_face_lowreg_kernel );
 HYB_KERNEL_REGISTER( hyb_faceloop_volume_kernel );

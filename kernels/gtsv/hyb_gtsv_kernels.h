@@ -13,17 +13,18 @@ extern const hyb_kernel_def_t hyb_gtsv_spike_kernel;  /* "gtsv.spike" */
 extern const hyb_kernel_def_t hyb_gtsv_pivots_kernel; /* "gtsv.pivots" */
 
 static inline hyb_status_t hyb_dev_gtsv_spike( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n,
-                                               int64_t nrhs, const void* dl, const void* dd, const void* du,
-                                               void* b, int64_t ldb, int64_t m )
+                                               int64_t nrhs, const void* dl, const void* dd,
+                                               const void* du, void* b, int64_t ldb, int64_t m )
 {
 	static atomic_int            id;
 	const hyb_gtsv_spike_kargs_t a = { prec, n, nrhs, dl, dd, du, b, ldb, m };
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_gtsv_spike_kernel ), &a );
 }
 
-static inline hyb_status_t hyb_dev_gtsv_pivots( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n,
-                                                const void* dl, const void* dd, const void* du, void* out,
-                                                double first, int64_t warm )
+static inline hyb_status_t hyb_dev_gtsv_pivots( hyb_dev_t* d, int stream, hyb_prec_t prec,
+                                                int64_t n, const void* dl, const void* dd,
+                                                const void* du, void* out, double first,
+                                                int64_t warm )
 {
 	static atomic_int             id;
 	const hyb_gtsv_pivots_kargs_t a = { prec, n, dl, dd, du, out, first, warm };

@@ -12,9 +12,10 @@ static hyb_status_t hyb_gtsv_spike_cuda( const hyb_kernel_env_t* env, const void
 	cudaStream_t                  s = env->stream;
 	/* The kernels' tiles bound the window; a wider one stays on the CPU. */
 	if ( a->m < 1 || a->m > hyb_gtsv_cuda_max_window() ) return HYB_E_NOT_SUPPORTED;
-	HYB_CUDA_TRY( a->prec == HYB_PREC_D
-	                  ? hyb_dgtsv_cuda_spike( a->n, a->nrhs, a->dl, a->d, a->du, a->b, a->ldb, a->m, s )
-	                  : hyb_sgtsv_cuda_spike( a->n, a->nrhs, a->dl, a->d, a->du, a->b, a->ldb, a->m, s ) );
+	HYB_CUDA_TRY(
+	    a->prec == HYB_PREC_D
+	        ? hyb_dgtsv_cuda_spike( a->n, a->nrhs, a->dl, a->d, a->du, a->b, a->ldb, a->m, s )
+	        : hyb_sgtsv_cuda_spike( a->n, a->nrhs, a->dl, a->d, a->du, a->b, a->ldb, a->m, s ) );
 	return HYB_OK;
 }
 
@@ -22,13 +23,15 @@ static hyb_status_t hyb_gtsv_pivots_cuda( const hyb_kernel_env_t* env, const voi
 {
 	const hyb_gtsv_pivots_kargs_t* a = args;
 	cudaStream_t                   s = env->stream;
-	HYB_CUDA_TRY( a->prec == HYB_PREC_D
-	                  ? hyb_dgtsv_cuda_pivots( a->n, a->dl, a->d, a->du, a->out, a->first, a->warm, s )
-	                  : hyb_sgtsv_cuda_pivots( a->n, a->dl, a->d, a->du, a->out, (float)a->first, a->warm, s ) );
+	HYB_CUDA_TRY( a->prec == HYB_PREC_D ? hyb_dgtsv_cuda_pivots( a->n, a->dl, a->d, a->du, a->out,
+	                                                             a->first, a->warm, s )
+	                                    : hyb_sgtsv_cuda_pivots( a->n, a->dl, a->d, a->du, a->out,
+	                                                             (float)a->first, a->warm, s ) );
 	return HYB_OK;
 }
 
-static const hyb_kernel_impl_t hyb_gtsv_spike_impl  = { "gtsv.spike", hyb_gtsv_spike_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_gtsv_pivots_impl = { "gtsv.pivots", hyb_gtsv_pivots_cuda, 0, NULL };
+static const hyb_kernel_impl_t hyb_gtsv_spike_impl = { "gtsv.spike", hyb_gtsv_spike_cuda, 0, NULL };
+static const hyb_kernel_impl_t hyb_gtsv_pivots_impl = { "gtsv.pivots", hyb_gtsv_pivots_cuda, 0,
+	                                                    NULL };
 HYB_KERNEL_IMPL_REGISTER( hyb_gtsv_spike_impl );
 HYB_KERNEL_IMPL_REGISTER( hyb_gtsv_pivots_impl );

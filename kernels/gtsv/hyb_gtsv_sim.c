@@ -9,8 +9,8 @@
 /* The Thomas algorithm (no pivoting), in place on b; the matrix is not modified. The
    truncated SPIKE of the CUDA kernel agrees with it to the truncation error, which the
    caller's window keeps below rounding. */
-static hyb_status_t hyb_gtsv_thomas_ref( hyb_prec_t prec, int64_t n, int64_t nrhs, const void* dl, const void* d,
-                                         const void* du, void* b, int64_t ldb )
+static hyb_status_t hyb_gtsv_thomas_ref( hyb_prec_t prec, int64_t n, int64_t nrhs, const void* dl,
+                                         const void* d, const void* du, void* b, int64_t ldb )
 {
 	if ( n <= 0 ) return HYB_OK;
 	double* c = malloc( (size_t)n * sizeof *c ); /* modified superdiagonal */
@@ -26,10 +26,15 @@ static hyb_status_t hyb_gtsv_thomas_ref( hyb_prec_t prec, int64_t n, int64_t nrh
 			double l = hyb_real_load( prec, dl, i - 1 );
 			denom    = hyb_real_load( prec, d, i ) - l * c[i - 1];
 			c[i]     = i < n - 1 ? hyb_real_load( prec, du, i ) / denom : 0;
-			hyb_real_store( prec, b, o + i, ( hyb_real_load( prec, b, o + i ) - l * hyb_real_load( prec, b, o + i - 1 ) ) / denom );
+			hyb_real_store(
+			    prec, b, o + i,
+			    ( hyb_real_load( prec, b, o + i ) - l * hyb_real_load( prec, b, o + i - 1 ) ) /
+			        denom );
 		}
 		for ( int64_t i = n - 2; i >= 0; i-- )
-			hyb_real_store( prec, b, o + i, hyb_real_load( prec, b, o + i ) - c[i] * hyb_real_load( prec, b, o + i + 1 ) );
+			hyb_real_store( prec, b, o + i,
+			                hyb_real_load( prec, b, o + i ) -
+			                    c[i] * hyb_real_load( prec, b, o + i + 1 ) );
 	}
 	free( c );
 	return HYB_OK;
@@ -44,19 +49,19 @@ static int64_t hyb_gtsv_pivots_part( int64_t warm )
 
 /* One partition [lo, hi) of the pivots in the array's precision: the restart (from row
    s = max(0, lo - warm); rows s+1 .. lo-1 are not written), then the partition's rows. */
-#define HYB_GTSV_PIVOTS_PART( T, NAME ) \
-	static void NAME( const T* dl, const T* d, const T* du, T* out, T first, int64_t lo, int64_t hi, \
-	                  int64_t warm ) \
-	{ \
-		int64_t s = lo - warm <= 0 ? 0 : lo - warm; \
-		T       c = s == 0 ? first : d[s]; \
-		if ( lo == 0 ) out[0] = c; \
-		for ( int64_t i = s + 1; i < lo; i++ ) c = d[i] - ( dl[i - 1] / c ) * du[i - 1]; \
-		for ( int64_t i = lo > 0 ? lo : 1; i < hi; i++ ) \
-		{ \
-			c      = d[i] - ( dl[i - 1] / c ) * du[i - 1]; \
-			out[i] = c; \
-		} \
+#define HYB_GTSV_PIVOTS_PART( T, NAME )                                                            \
+	static void NAME( const T* dl, const T* d, const T* du, T* out, T first, int64_t lo,           \
+	                  int64_t hi, int64_t warm )                                                   \
+	{                                                                                              \
+		int64_t s = lo - warm <= 0 ? 0 : lo - warm;                                                \
+		T       c = s == 0 ? first : d[s];                                                         \
+		if ( lo == 0 ) out[0] = c;                                                                 \
+		for ( int64_t i = s + 1; i < lo; i++ ) c = d[i] - ( dl[i - 1] / c ) * du[i - 1];           \
+		for ( int64_t i = lo > 0 ? lo : 1; i < hi; i++ )                                           \
+		{                                                                                          \
+			c      = d[i] - ( dl[i - 1] / c ) * du[i - 1];                                         \
+			out[i] = c;                                                                            \
+		}                                                                                          \
 	}
 
 HYB_GTSV_PIVOTS_PART( float, hyb_gtsv_spivots_part )
@@ -66,8 +71,8 @@ HYB_GTSV_PIVOTS_PART( double, hyb_gtsv_dpivots_part )
    recurrence, so that tests see the restarts a real device makes: partitions of
    hyb_gtsv_pivots_part(warm) rows, each after the first restarting `warm` rows early from
    d alone (from `first` where the restart would reach row 0), in the array's precision. */
-static void hyb_gtsv_pivots_ref( hyb_prec_t prec, int64_t n, const void* dl, const void* d, const void* du,
-                                 void* out, double first, int64_t warm )
+static void hyb_gtsv_pivots_ref( hyb_prec_t prec, int64_t n, const void* dl, const void* d,
+                                 const void* du, void* out, double first, int64_t warm )
 {
 	int64_t part = hyb_gtsv_pivots_part( warm );
 	for ( int64_t lo = 0, hi; lo < n; lo = hi )
@@ -91,7 +96,7 @@ static hyb_status_t hyb_gtsv_spike_check( const void* args )
 
 static hyb_status_t hyb_gtsv_pivots_check( const void* args )
 {
-	const hyb_gtsv_pivots_kargs_t* a = args;
+	const hyb_gtsv_pivots_kargs_t* a  = args;
 	hyb_status_t                   st = hyb_gtsv_spike_check( args );
 	if ( st != HYB_OK ) return st;
 	if ( a->n < 0 || a->warm < 1 || ( a->n >= 1 && ( a->d == NULL || a->out == NULL ) ) ||
@@ -126,10 +131,10 @@ static void hyb_gtsv_spike_work( const void* args, double* flops, double* bytes 
 /* dl, d, du read (again over each restart), out written. */
 static void hyb_gtsv_pivots_work( const void* args, double* flops, double* bytes )
 {
-	const hyb_gtsv_pivots_kargs_t* a    = args;
-	double                         rows = (double)a->n * ( 1 + (double)a->warm / (double)hyb_gtsv_pivots_part( a->warm ) );
-	*flops                              = 0;
-	*bytes                              = rows * 4 * (double)hyb_prec_size( a->prec );
+	const hyb_gtsv_pivots_kargs_t* a = args;
+	double rows = (double)a->n * ( 1 + (double)a->warm / (double)hyb_gtsv_pivots_part( a->warm ) );
+	*flops      = 0;
+	*bytes      = rows * 4 * (double)hyb_prec_size( a->prec );
 }
 
 const hyb_kernel_def_t hyb_gtsv_spike_kernel  = { .name      = "gtsv.spike",

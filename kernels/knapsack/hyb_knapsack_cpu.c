@@ -9,11 +9,8 @@
 
 #include "kernels/knapsack/hyb_knapsack_kargs.h"
 
-hyb_status_t hyb_knapsack_dp_serial( int64_t        n,
-                                     const int64_t* profits,
-                                     const int64_t* weights,
-                                     int64_t        c,
-                                     int64_t*       value )
+hyb_status_t hyb_knapsack_dp_serial( int64_t n, const int64_t* profits, const int64_t* weights,
+                                     int64_t c, int64_t* value )
 {
 	int64_t* f = calloc( (size_t)c + 1, sizeof *f );
 	if ( !f ) return HYB_E_NO_MEMORY;
@@ -31,13 +28,8 @@ hyb_status_t hyb_knapsack_dp_serial( int64_t        n,
    grew" (next[j] > prev[j] iff taking the item is strictly better). The
    device's and the simulated device's rows compute the same cells one by
    one (hyb_knapsack_dp_cell). */
-static void hyb_knapsack_dp_row_cpu( const int64_t* restrict prev,
-                                     int64_t* restrict       next,
-                                     uint32_t*               take,
-                                     int64_t                 w,
-                                     int64_t                 p,
-                                     int64_t                 j0,
-                                     int64_t                 j1 )
+static void hyb_knapsack_dp_row_cpu( const int64_t* restrict prev, int64_t* restrict next,
+                                     uint32_t* take, int64_t w, int64_t p, int64_t j0, int64_t j1 )
 {
 	const int64_t split = w < j0 ? j0 : w > j1 ? j1 : w;
 	if ( prev )
@@ -47,12 +39,11 @@ static void hyb_knapsack_dp_row_cpu( const int64_t* restrict prev,
 		for ( int64_t j = split; j < j1; j++ )
 		{
 			const int64_t a = prev[j], b = prev[j - w] + p;
-			next[j]         = a > b ? a : b;
+			next[j] = a > b ? a : b;
 		}
 	}
 	else
-		for ( int64_t j = j0; j < j1; j++ )
-			next[j] = j >= split && p > 0 ? p : 0;
+		for ( int64_t j = j0; j < j1; j++ ) next[j] = j >= split && p > 0 ? p : 0;
 	if ( !take ) return;
 	for ( int64_t q = j0 / 32; 32 * q < j1; q++ )
 	{
@@ -64,16 +55,11 @@ static void hyb_knapsack_dp_row_cpu( const int64_t* restrict prev,
 	}
 }
 
-hyb_status_t hyb_knapsack_dp_cpu( const int64_t* w,
-                                  const int64_t* p,
-                                  int32_t        n,
-                                  int64_t        c,
-                                  int            threads,
-                                  int64_t*       value,
-                                  uint32_t*      bits )
+hyb_status_t hyb_knapsack_dp_cpu( const int64_t* w, const int64_t* p, int32_t n, int64_t c,
+                                  int threads, int64_t* value, uint32_t* bits )
 {
-	const size_t row   = (size_t)c + 1;
-	int64_t*     rows  = malloc( 2 * row * sizeof *rows );
+	const size_t row  = (size_t)c + 1;
+	int64_t*     rows = malloc( 2 * row * sizeof *rows );
 	if ( !rows ) return HYB_E_NO_MEMORY;
 	const int64_t words = hyb_knapsack_dp_words( c );
 	int           nt    = threads > 0 ? threads : omp_get_max_threads();
@@ -81,15 +67,15 @@ hyb_status_t hyb_knapsack_dp_cpu( const int64_t* w,
 #pragma omp parallel num_threads( nt ) if ( nt > 1 )
 	{
 		/* each thread owns whole words of capacities */
-		const int     t  = omp_get_thread_num(), tn = omp_get_num_threads();
+		const int     t = omp_get_thread_num(), tn = omp_get_num_threads();
 		const int64_t q0 = words * t / tn, q1 = words * ( t + 1 ) / tn;
 		const int64_t j0 = 32 * q0, j1 = 32 * q1 < c + 1 ? 32 * q1 : c + 1;
 		for ( int32_t i = 0; i < n; i++ )
 		{
 			const int64_t* prev = i ? rows + (size_t)( ( i - 1 ) & 1 ) * row : NULL;
 			int64_t*       next = rows + (size_t)( i & 1 ) * row;
-			hyb_knapsack_dp_row_cpu( prev, next, bits ? bits + (size_t)i * (size_t)words : NULL, w[i], p[i], j0,
-			                         j1 );
+			hyb_knapsack_dp_row_cpu( prev, next, bits ? bits + (size_t)i * (size_t)words : NULL,
+			                         w[i], p[i], j0, j1 );
 #pragma omp barrier
 		}
 	}
@@ -98,11 +84,8 @@ hyb_status_t hyb_knapsack_dp_cpu( const int64_t* w,
 	return HYB_OK;
 }
 
-void hyb_knapsack_dp_backtrack( const int64_t*  w,
-                                int32_t         n,
-                                int64_t         c,
-                                const uint32_t* bits,
-                                uint8_t*        x )
+void hyb_knapsack_dp_backtrack( const int64_t* w, int32_t n, int64_t c, const uint32_t* bits,
+                                uint8_t* x )
 {
 	const int64_t words = hyb_knapsack_dp_words( c );
 	int64_t       j     = c;
@@ -114,11 +97,8 @@ void hyb_knapsack_dp_backtrack( const int64_t*  w,
 	}
 }
 
-int hyb_knapsack_cpu_expand( const hyb_knapsack_items_t* it,
-                             const hyb_knapsack_node_t*  parent,
-                             int64_t*                    lstar,
-                             int                         ties,
-                             hyb_knapsack_node_t         out[2] )
+int hyb_knapsack_cpu_expand( const hyb_knapsack_items_t* it, const hyb_knapsack_node_t* parent,
+                             int64_t* lstar, int ties, hyb_knapsack_node_t out[2] )
 {
 	hyb_knapsack_node_t child[2];
 	int64_t             u[2], l[2];
@@ -137,9 +117,8 @@ int hyb_knapsack_cpu_expand( const hyb_knapsack_items_t* it,
 
 /* The selection a node's lower bound stands for: items k..S-1 taken, S not,
    then every later item that still fits (eq. 2.5). */
-static void hyb_knapsack_greedy_fill( const hyb_knapsack_items_t* it,
-                                      const hyb_knapsack_node_t*  v,
-                                      uint8_t*                    x )
+static void hyb_knapsack_greedy_fill( const hyb_knapsack_items_t* it, const hyb_knapsack_node_t* v,
+                                      uint8_t* x )
 {
 	int64_t room = it->c - v->w;
 	int32_t i    = v->k;
@@ -156,10 +135,8 @@ static void hyb_knapsack_greedy_fill( const hyb_knapsack_items_t* it,
 	}
 }
 
-hyb_status_t hyb_knapsack_recover( const hyb_knapsack_items_t* it,
-                                   int64_t                     z,
-                                   uint8_t*                    x,
-                                   uint64_t*                   visited )
+hyb_status_t hyb_knapsack_recover( const hyb_knapsack_items_t* it, int64_t z, uint8_t* x,
+                                   uint64_t* visited )
 {
 	/* path[d]: the node at depth d; step[d]: 0 not bounded, 1 take next,
 	   2 skip next, 3 done. The decision for item d is "take" iff the child

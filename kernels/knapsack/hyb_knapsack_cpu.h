@@ -15,11 +15,8 @@
    capacities downwards), in any item order: the independent oracle. n >= 0,
    c >= 0, values >= 0 whose sums fit int64. Returns HYB_OK or
    HYB_E_NO_MEMORY. */
-hyb_status_t hyb_knapsack_dp_serial( int64_t        n,
-                                     const int64_t* profits,
-                                     const int64_t* weights,
-                                     int64_t        c,
-                                     int64_t*       value );
+hyb_status_t hyb_knapsack_dp_serial( int64_t n, const int64_t* profits, const int64_t* weights,
+                                     int64_t c, int64_t* value );
 
 /* The DP with two rows of c + 1 values, each row split over `threads`
    OpenMP threads (0: OpenMP's default; a barrier per item, so short rows
@@ -27,32 +24,21 @@ hyb_status_t hyb_knapsack_dp_serial( int64_t        n,
    n * hyb_knapsack_dp_words(c) words that receive item i's decision bits in
    row i (for hyb_knapsack_dp_backtrack). Returns HYB_OK or
    HYB_E_NO_MEMORY. */
-hyb_status_t hyb_knapsack_dp_cpu( const int64_t* w,
-                                  const int64_t* p,
-                                  int32_t        n,
-                                  int64_t        c,
-                                  int            threads,
-                                  int64_t*       value,
-                                  uint32_t*      bits );
+hyb_status_t hyb_knapsack_dp_cpu( const int64_t* w, const int64_t* p, int32_t n, int64_t c,
+                                  int threads, int64_t* value, uint32_t* bits );
 
 /* An optimal selection from the decision bits of a DP over the same items
    and capacity: x[i] = 1 for the items taken. */
-void hyb_knapsack_dp_backtrack( const int64_t*  w,
-                                int32_t         n,
-                                int64_t         c,
-                                const uint32_t* bits,
-                                uint8_t*        x );
+void hyb_knapsack_dp_backtrack( const int64_t* w, int32_t n, int64_t c, const uint32_t* bits,
+                                uint8_t* x );
 
 /* One step of the seed's CPU mode: branch `parent`, bound both children,
    raise *lstar to their lower bounds, and copy the children that survive
    the pruning test (hyb_knapsack_label) into out[0..). Returns how many
    (0, 1 or 2). Exactly what a GPU iteration computes for that parent,
    except that L* already includes earlier parents of the same pass. */
-int hyb_knapsack_cpu_expand( const hyb_knapsack_items_t* it,
-                             const hyb_knapsack_node_t*  parent,
-                             int64_t*                    lstar,
-                             int                         ties,
-                             hyb_knapsack_node_t         out[2] );
+int hyb_knapsack_cpu_expand( const hyb_knapsack_items_t* it, const hyb_knapsack_node_t* parent,
+                             int64_t* lstar, int ties, hyb_knapsack_node_t out[2] );
 
 /* Given the optimum z of the instance `it`, find an optimal selection:
    depth first (take before skip), dropping a node whose upper bound is
@@ -63,9 +49,7 @@ int hyb_knapsack_cpu_expand( const hyb_knapsack_items_t* it,
    pruned. *visited counts the nodes bounded. Returns HYB_OK,
    HYB_E_NO_MEMORY, or HYB_E_INVALID if z is not reachable (z was not the
    optimum). */
-hyb_status_t hyb_knapsack_recover( const hyb_knapsack_items_t* it,
-                                   int64_t                     z,
-                                   uint8_t*                    x,
-                                   uint64_t*                   visited );
+hyb_status_t hyb_knapsack_recover( const hyb_knapsack_items_t* it, int64_t z, uint8_t* x,
+                                   uint64_t* visited );
 
 #endif

@@ -15,214 +15,216 @@ namespace
 
 const int kBlock = 256; /* threads per block of every kernel */
 
-inline unsigned hyb_blocks(int64_t n)
+inline unsigned hyb_blocks( int64_t n )
 {
-	return (unsigned)((n + kBlock - 1) / kBlock);
+	return (unsigned)( ( n + kBlock - 1 ) / kBlock );
 }
 
-inline cudaStream_t hyb_stream(const hyb_kernel_env_t* env)
+inline cudaStream_t hyb_stream( const hyb_kernel_env_t* env )
 {
 	return env ? (cudaStream_t)env->stream : (cudaStream_t)0;
 }
 
-inline hyb_status_t hyb_launched(void)
+inline hyb_status_t hyb_launched( void )
 {
 	return cudaGetLastError() == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
 }
 
 /* The scan and the reduce run on at most 2^31 - 1 elements (a GPU buffer of
    that many subproblems is beyond any device today). */
-inline bool hyb_count_ok(int64_t m)
+inline bool hyb_count_ok( int64_t m )
 {
-	return m >= 1 && m < ((int64_t)1 << 31);
+	return m >= 1 && m < ( (int64_t)1 << 31 );
 }
 
-__global__ void __launch_bounds__(kBlock)
-    hyb_knapsack_branch_kernel(hyb_knapsack_items_t items, const hyb_knapsack_node_t* parents,
-                               int64_t n, hyb_knapsack_node_t* children)
+__global__ void __launch_bounds__( kBlock )
+    hyb_knapsack_branch_kernel( hyb_knapsack_items_t items, const hyb_knapsack_node_t* parents,
+                                int64_t n, hyb_knapsack_node_t* children )
 {
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= n) return;
+	if ( i >= n ) return;
 	hyb_knapsack_node_t par = parents[i];
 	hyb_knapsack_node_t take, skip;
-	hyb_knapsack_branch(&items, &par, &take, &skip);
+	hyb_knapsack_branch( &items, &par, &take, &skip );
 	children[2 * i]     = take;
 	children[2 * i + 1] = skip;
 }
 
-__global__ void __launch_bounds__(kBlock)
-    hyb_knapsack_bound_kernel(hyb_knapsack_items_t items, hyb_knapsack_node_t* nodes, int64_t m,
-                              int64_t* u, int64_t* l)
+__global__ void __launch_bounds__( kBlock )
+    hyb_knapsack_bound_kernel( hyb_knapsack_items_t items, hyb_knapsack_node_t* nodes, int64_t m,
+                               int64_t* u, int64_t* l )
 {
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= m) return;
+	if ( i >= m ) return;
 	hyb_knapsack_node_t v = nodes[i];
 	int64_t             ub, lb;
-	hyb_knapsack_bound(&items, &v, &ub, &lb);
+	hyb_knapsack_bound( &items, &v, &ub, &lb );
 	nodes[i].s = v.s;
 	u[i]       = ub;
 	l[i]       = lb;
 }
 
-__global__ void __launch_bounds__(kBlock)
-    hyb_knapsack_label_kernel(hyb_knapsack_label_args_t a)
+__global__ void __launch_bounds__( kBlock ) hyb_knapsack_label_kernel( hyb_knapsack_label_args_t a )
 {
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= a.m) return;
-	const int64_t best  = *a.iter_max;
-	const int64_t lstar = best > a.lstar ? best : a.lstar;
-	hyb_knapsack_node_t v = a.nodes[i];
-	int lab = hyb_knapsack_label(&v, a.u[i], lstar, a.ties, a.n_items);
-	if (a.key)
+	if ( i >= a.m ) return;
+	const int64_t       best  = *a.iter_max;
+	const int64_t       lstar = best > a.lstar ? best : a.lstar;
+	hyb_knapsack_node_t v     = a.nodes[i];
+	int                 lab   = hyb_knapsack_label( &v, a.u[i], lstar, a.ties, a.n_items );
+	if ( a.key )
 		a.key[i] = lab == HYB_KNAPSACK_KEEP        ? (int64_t)1
 		           : lab == HYB_KNAPSACK_KEEP_DONE ? HYB_KNAPSACK_KEY_DONE
 		                                           : (int64_t)0;
-	if (a.label) a.label[i] = lab;
+	if ( a.label ) a.label[i] = lab;
 }
 
 /* Scatter of the separated compaction: unfinished kept nodes to
    [0, U), finished ones to [U, U + F), both in input order; U and F come
    from the last inclusive sum. */
-__global__ void __launch_bounds__(kBlock)
-    hyb_knapsack_scatter_kernel(const hyb_knapsack_node_t* in, const int64_t* key,
-                                const int64_t* pos, int64_t m, hyb_knapsack_node_t* out,
-                                hyb_knapsack_scalars_t* scalars)
+__global__ void __launch_bounds__( kBlock )
+    hyb_knapsack_scatter_kernel( const hyb_knapsack_node_t* in, const int64_t* key,
+                                 const int64_t* pos, int64_t m, hyb_knapsack_node_t* out,
+                                 hyb_knapsack_scalars_t* scalars )
 {
 	int64_t       i          = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	const int64_t total      = pos[m - 1];
 	const int64_t unfinished = total & HYB_KNAPSACK_KEY_LOW_MASK;
-	if (i == 0)
+	if ( i == 0 )
 	{
 		scalars->n_unfinished = unfinished;
 		scalars->n_finished   = total >> 32;
 	}
-	if (i >= m) return;
+	if ( i >= m ) return;
 	const int64_t k = key[i];
-	if (k == 0) return;
-	const int64_t d = k == 1 ? (pos[i] & HYB_KNAPSACK_KEY_LOW_MASK) - 1
-	                         : unfinished + (pos[i] >> 32) - 1;
+	if ( k == 0 ) return;
+	const int64_t d =
+	    k == 1 ? ( pos[i] & HYB_KNAPSACK_KEY_LOW_MASK ) - 1 : unfinished + ( pos[i] >> 32 ) - 1;
 	out[d] = in[i];
 }
 
-__global__ void __launch_bounds__(kBlock)
-    hyb_knapsack_gather_kernel(const hyb_knapsack_node_t* in, const int32_t* dest, int64_t m,
-                               hyb_knapsack_node_t* out)
+__global__ void __launch_bounds__( kBlock )
+    hyb_knapsack_gather_kernel( const hyb_knapsack_node_t* in, const int32_t* dest, int64_t m,
+                                hyb_knapsack_node_t* out )
 {
 	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= m) return;
+	if ( i >= m ) return;
 	const int32_t d = dest[i];
-	if (d >= 0) out[d] = in[i];
+	if ( d >= 0 ) out[d] = in[i];
 }
 
 /* One thread per capacity j; a warp covers one word of decision bits and
    its lane 0 stores the ballot (so no thread returns before the ballot). */
-__global__ void __launch_bounds__(kBlock)
-    hyb_knapsack_dp_row_kernel(const int64_t* prev, int64_t* next, uint32_t* take, int64_t cap,
-                               int64_t w, int64_t p)
+__global__ void __launch_bounds__( kBlock )
+    hyb_knapsack_dp_row_kernel( const int64_t* prev, int64_t* next, uint32_t* take, int64_t cap,
+                                int64_t w, int64_t p )
 {
 	const int64_t j     = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	int           taken = 0;
-	if (j <= cap) next[j] = hyb_knapsack_dp_cell(prev, j, w, p, &taken);
-	const unsigned bits = __ballot_sync(0xffffffffu, taken != 0);
-	if (take && (threadIdx.x & 31) == 0 && j <= cap) take[j >> 5] = bits;
+	if ( j <= cap ) next[j] = hyb_knapsack_dp_cell( prev, j, w, p, &taken );
+	const unsigned bits = __ballot_sync( 0xffffffffu, taken != 0 );
+	if ( take && ( threadIdx.x & 31 ) == 0 && j <= cap ) take[j >> 5] = bits;
 }
 
 } // namespace
 
-extern "C" hyb_status_t hyb_knapsack_branch_cuda(const hyb_kernel_env_t* env, const void* args)
+extern "C" hyb_status_t hyb_knapsack_branch_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_branch_args_t* a = (const hyb_knapsack_branch_args_t*)args;
-	if (a->n_parents <= 0) return a->n_parents == 0 ? HYB_OK : HYB_E_INVALID;
-	hyb_knapsack_branch_kernel<<<hyb_blocks(a->n_parents), kBlock, 0, hyb_stream(env)>>>(
-	    a->items, a->parents, a->n_parents, a->children);
+	if ( a->n_parents <= 0 ) return a->n_parents == 0 ? HYB_OK : HYB_E_INVALID;
+	hyb_knapsack_branch_kernel<<<hyb_blocks( a->n_parents ), kBlock, 0, hyb_stream( env )>>>(
+	    a->items, a->parents, a->n_parents, a->children );
 	return hyb_launched();
 }
 
-extern "C" hyb_status_t hyb_knapsack_bound_cuda(const hyb_kernel_env_t* env, const void* args)
+extern "C" hyb_status_t hyb_knapsack_bound_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_bound_args_t* a = (const hyb_knapsack_bound_args_t*)args;
-	if (a->m <= 0) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
-	hyb_knapsack_bound_kernel<<<hyb_blocks(a->m), kBlock, 0, hyb_stream(env)>>>(a->items, a->nodes,
-	                                                                            a->m, a->u, a->l);
+	if ( a->m <= 0 ) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
+	hyb_knapsack_bound_kernel<<<hyb_blocks( a->m ), kBlock, 0, hyb_stream( env )>>>(
+	    a->items, a->nodes, a->m, a->u, a->l );
 	return hyb_launched();
 }
 
-extern "C" hyb_status_t hyb_knapsack_reduce_max_cuda(const hyb_kernel_env_t* env, const void* args)
+extern "C" hyb_status_t hyb_knapsack_reduce_max_cuda( const hyb_kernel_env_t* env,
+                                                      const void*             args )
 {
 	const hyb_knapsack_reduce_args_t* a = (const hyb_knapsack_reduce_args_t*)args;
-	if (!hyb_count_ok(a->m)) return HYB_E_INVALID;
+	if ( !hyb_count_ok( a->m ) ) return HYB_E_INVALID;
 	/* CUB takes a NULL scratch as a size query and then reduces nothing;
 	   refuse a scratch that is missing or too small instead. */
 	size_t need = 0;
-	if (cub::DeviceReduce::Max(nullptr, need, a->l, a->out, (int)a->m) != cudaSuccess) return HYB_E_DEVICE;
-	if (a->temp == nullptr || a->temp_bytes < need) return HYB_E_INVALID;
-	size_t bytes = a->temp_bytes;
-	cudaError_t e = cub::DeviceReduce::Max(a->temp, bytes, a->l, a->out, (int)a->m, hyb_stream(env));
+	if ( cub::DeviceReduce::Max( nullptr, need, a->l, a->out, (int)a->m ) != cudaSuccess )
+		return HYB_E_DEVICE;
+	if ( a->temp == nullptr || a->temp_bytes < need ) return HYB_E_INVALID;
+	size_t      bytes = a->temp_bytes;
+	cudaError_t e =
+	    cub::DeviceReduce::Max( a->temp, bytes, a->l, a->out, (int)a->m, hyb_stream( env ) );
 	return e == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
 }
 
-extern "C" hyb_status_t hyb_knapsack_label_cuda(const hyb_kernel_env_t* env, const void* args)
+extern "C" hyb_status_t hyb_knapsack_label_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_label_args_t* a = (const hyb_knapsack_label_args_t*)args;
-	if (a->m <= 0) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
-	hyb_knapsack_label_kernel<<<hyb_blocks(a->m), kBlock, 0, hyb_stream(env)>>>(*a);
+	if ( a->m <= 0 ) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
+	hyb_knapsack_label_kernel<<<hyb_blocks( a->m ), kBlock, 0, hyb_stream( env )>>>( *a );
 	return hyb_launched();
 }
 
-extern "C" hyb_status_t hyb_knapsack_compact_cuda(const hyb_kernel_env_t* env, const void* args)
+extern "C" hyb_status_t hyb_knapsack_compact_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_compact_args_t* a = (const hyb_knapsack_compact_args_t*)args;
-	if (!hyb_count_ok(a->m)) return HYB_E_INVALID;
-	if (a->temp_query) return hyb_knapsack_cuda_temp_bytes(a->m, a->temp_query);
+	if ( !hyb_count_ok( a->m ) ) return HYB_E_INVALID;
+	if ( a->temp_query ) return hyb_knapsack_cuda_temp_bytes( a->m, a->temp_query );
 	/* As in the reduce: a missing or short scratch is refused, never taken
 	   for a size query. */
 	size_t need = 0;
-	if (cub::DeviceScan::InclusiveSum(nullptr, need, a->key, a->pos, (int)a->m) != cudaSuccess)
+	if ( cub::DeviceScan::InclusiveSum( nullptr, need, a->key, a->pos, (int)a->m ) != cudaSuccess )
 		return HYB_E_DEVICE;
-	if (a->temp == nullptr || a->temp_bytes < need) return HYB_E_INVALID;
+	if ( a->temp == nullptr || a->temp_bytes < need ) return HYB_E_INVALID;
 	size_t       bytes = a->temp_bytes;
-	cudaStream_t s     = hyb_stream(env);
-	cudaError_t  e     = cub::DeviceScan::InclusiveSum(a->temp, bytes, a->key, a->pos, (int)a->m, s);
-	if (e != cudaSuccess) return HYB_E_DEVICE;
-	hyb_knapsack_scatter_kernel<<<hyb_blocks(a->m), kBlock, 0, s>>>(a->in, a->key, a->pos, a->m,
-	                                                                a->out, a->scalars);
+	cudaStream_t s     = hyb_stream( env );
+	cudaError_t  e = cub::DeviceScan::InclusiveSum( a->temp, bytes, a->key, a->pos, (int)a->m, s );
+	if ( e != cudaSuccess ) return HYB_E_DEVICE;
+	hyb_knapsack_scatter_kernel<<<hyb_blocks( a->m ), kBlock, 0, s>>>( a->in, a->key, a->pos, a->m,
+	                                                                   a->out, a->scalars );
 	return hyb_launched();
 }
 
-extern "C" hyb_status_t hyb_knapsack_gather_cuda(const hyb_kernel_env_t* env, const void* args)
+extern "C" hyb_status_t hyb_knapsack_gather_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_gather_args_t* a = (const hyb_knapsack_gather_args_t*)args;
-	if (a->m <= 0) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
-	hyb_knapsack_gather_kernel<<<hyb_blocks(a->m), kBlock, 0, hyb_stream(env)>>>(a->in, a->dest, a->m,
-	                                                                             a->out);
+	if ( a->m <= 0 ) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
+	hyb_knapsack_gather_kernel<<<hyb_blocks( a->m ), kBlock, 0, hyb_stream( env )>>>(
+	    a->in, a->dest, a->m, a->out );
 	return hyb_launched();
 }
 
-extern "C" hyb_status_t hyb_knapsack_dp_row_cuda(const hyb_kernel_env_t* env, const void* args)
+extern "C" hyb_status_t hyb_knapsack_dp_row_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_dp_row_args_t* a = (const hyb_knapsack_dp_row_args_t*)args;
-	if (a->cap < 0 || a->w < 0) return HYB_E_INVALID;
+	if ( a->cap < 0 || a->w < 0 ) return HYB_E_INVALID;
 	/* whole warps, so every word of bits has its 32 lanes */
-	hyb_knapsack_dp_row_kernel<<<hyb_blocks(a->cap + 1), kBlock, 0, hyb_stream(env)>>>(
-	    a->prev, a->next, a->take, a->cap, a->w, a->p);
+	hyb_knapsack_dp_row_kernel<<<hyb_blocks( a->cap + 1 ), kBlock, 0, hyb_stream( env )>>>(
+	    a->prev, a->next, a->take, a->cap, a->w, a->p );
 	return hyb_launched();
 }
 
-extern "C" hyb_status_t hyb_knapsack_cuda_temp_bytes(int64_t capacity, size_t* bytes)
+extern "C" hyb_status_t hyb_knapsack_cuda_temp_bytes( int64_t capacity, size_t* bytes )
 {
-	if (capacity < 0 || !bytes) return HYB_E_INVALID;
-	if (capacity == 0)
+	if ( capacity < 0 || !bytes ) return HYB_E_INVALID;
+	if ( capacity == 0 )
 	{
 		*bytes = 0;
 		return HYB_OK;
 	}
-	if (!hyb_count_ok(capacity)) return HYB_E_INVALID;
+	if ( !hyb_count_ok( capacity ) ) return HYB_E_INVALID;
 	size_t scan = 0, reduce = 0;
 	/* Size queries only (NULL scratch): nothing is launched. */
-	if (cub::DeviceScan::InclusiveSum(nullptr, scan, (const int64_t*)nullptr, (int64_t*)nullptr,
-	                                  (int)capacity) != cudaSuccess ||
-	    cub::DeviceReduce::Max(nullptr, reduce, (const int64_t*)nullptr, (int64_t*)nullptr,
-	                           (int)capacity) != cudaSuccess)
+	if ( cub::DeviceScan::InclusiveSum( nullptr, scan, (const int64_t*)nullptr, (int64_t*)nullptr,
+	                                    (int)capacity ) != cudaSuccess ||
+	     cub::DeviceReduce::Max( nullptr, reduce, (const int64_t*)nullptr, (int64_t*)nullptr,
+	                             (int)capacity ) != cudaSuccess )
 		return HYB_E_DEVICE;
 	*bytes = scan > reduce ? scan : reduce;
 	return HYB_OK;
@@ -230,18 +232,25 @@ extern "C" hyb_status_t hyb_knapsack_cuda_temp_bytes(int64_t capacity, size_t* b
 
 /* The plugin's implementations of the registered kernels (matched by name
    with the declarations of hyb_knapsack_sim.c). */
-static const hyb_kernel_impl_t hyb_knapsack_branch_impl     = {"knapsack.branch", hyb_knapsack_branch_cuda, 0, NULL};
-static const hyb_kernel_impl_t hyb_knapsack_bound_impl      = {"knapsack.bound", hyb_knapsack_bound_cuda, 0, NULL};
-static const hyb_kernel_impl_t hyb_knapsack_reduce_max_impl = {"knapsack.reduce_max", hyb_knapsack_reduce_max_cuda, 0,
-                                                               NULL};
-static const hyb_kernel_impl_t hyb_knapsack_label_impl      = {"knapsack.label", hyb_knapsack_label_cuda, 0, NULL};
-static const hyb_kernel_impl_t hyb_knapsack_compact_impl    = {"knapsack.compact", hyb_knapsack_compact_cuda, 0, NULL};
-static const hyb_kernel_impl_t hyb_knapsack_gather_impl     = {"knapsack.gather", hyb_knapsack_gather_cuda, 0, NULL};
-static const hyb_kernel_impl_t hyb_knapsack_dp_row_impl     = {"knapsack.dp_row", hyb_knapsack_dp_row_cuda, 0, NULL};
-HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_branch_impl);
-HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_bound_impl);
-HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_reduce_max_impl);
-HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_label_impl);
-HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_compact_impl);
-HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_gather_impl);
-HYB_KERNEL_IMPL_REGISTER(hyb_knapsack_dp_row_impl);
+static const hyb_kernel_impl_t hyb_knapsack_branch_impl     = { "knapsack.branch",
+	                                                            hyb_knapsack_branch_cuda, 0, NULL };
+static const hyb_kernel_impl_t hyb_knapsack_bound_impl      = { "knapsack.bound",
+	                                                            hyb_knapsack_bound_cuda, 0, NULL };
+static const hyb_kernel_impl_t hyb_knapsack_reduce_max_impl = { "knapsack.reduce_max",
+	                                                            hyb_knapsack_reduce_max_cuda, 0,
+	                                                            NULL };
+static const hyb_kernel_impl_t hyb_knapsack_label_impl      = { "knapsack.label",
+	                                                            hyb_knapsack_label_cuda, 0, NULL };
+static const hyb_kernel_impl_t hyb_knapsack_compact_impl    = { "knapsack.compact",
+	                                                            hyb_knapsack_compact_cuda, 0, NULL };
+static const hyb_kernel_impl_t hyb_knapsack_gather_impl     = { "knapsack.gather",
+	                                                            hyb_knapsack_gather_cuda, 0, NULL };
+static const hyb_kernel_impl_t hyb_knapsack_dp_row_impl     = { "knapsack.dp_row",
+	                                                            hyb_knapsack_dp_row_cuda, 0, NULL };
+HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_branch_impl );
+HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_bound_impl );
+HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_reduce_max_impl );
+HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_label_impl );
+HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_compact_impl );
+HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_gather_impl );
+HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_dp_row_impl );

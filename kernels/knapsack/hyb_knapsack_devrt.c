@@ -60,21 +60,24 @@ static void hyb_knapsack_rt_host_free( void* ctx, void* p )
 	hyb_dev_host_free( rt->d, p );
 }
 
-static hyb_status_t hyb_knapsack_rt_h2d( void* ctx, int stream, void* dst, const void* src, size_t bytes )
+static hyb_status_t hyb_knapsack_rt_h2d( void* ctx, int stream, void* dst, const void* src,
+                                         size_t bytes )
 {
 	hyb_knapsack_devrt_t* rt = ctx;
 	if ( !bytes ) return HYB_OK;
 	return hyb_dev_h2d( rt->d, hyb_knapsack_rt_stream( stream ), dst, bytes, src, bytes, bytes, 1 );
 }
 
-static hyb_status_t hyb_knapsack_rt_d2h( void* ctx, int stream, void* dst, const void* src, size_t bytes )
+static hyb_status_t hyb_knapsack_rt_d2h( void* ctx, int stream, void* dst, const void* src,
+                                         size_t bytes )
 {
 	hyb_knapsack_devrt_t* rt = ctx;
 	if ( !bytes ) return HYB_OK;
 	return hyb_dev_d2h( rt->d, hyb_knapsack_rt_stream( stream ), dst, bytes, src, bytes, bytes, 1 );
 }
 
-static hyb_status_t hyb_knapsack_rt_launch( void* ctx, int stream, hyb_knapsack_kernel_t k, const void* args )
+static hyb_status_t hyb_knapsack_rt_launch( void* ctx, int stream, hyb_knapsack_kernel_t k,
+                                            const void* args )
 {
 	hyb_knapsack_devrt_t* rt = ctx;
 	if ( (int)k < 0 || k >= HYB_KNAPSACK_K_COUNT ) return HYB_E_INVALID;
@@ -101,9 +104,10 @@ static hyb_status_t hyb_knapsack_rt_temp_bytes( void* ctx, int64_t capacity, siz
 	size_t                      answer = 0;
 	hyb_knapsack_compact_args_t q;
 	memset( &q, 0, sizeof q );
-	q.m             = capacity;
-	q.temp_query    = &answer;
-	hyb_status_t st = hyb_knapsack_rt_launch( ctx, HYB_KNAPSACK_STREAM_COMPUTE, HYB_KNAPSACK_K_COMPACT, &q );
+	q.m          = capacity;
+	q.temp_query = &answer;
+	hyb_status_t st =
+	    hyb_knapsack_rt_launch( ctx, HYB_KNAPSACK_STREAM_COMPUTE, HYB_KNAPSACK_K_COMPACT, &q );
 	if ( st == HYB_OK ) st = hyb_knapsack_rt_sync( ctx, HYB_KNAPSACK_STREAM_COMPUTE );
 	if ( st == HYB_OK ) *bytes = answer;
 	return st;

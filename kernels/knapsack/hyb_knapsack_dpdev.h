@@ -14,7 +14,7 @@ typedef struct
 	uint64_t h2d_bytes, d2h_bytes, h2d_calls, d2h_calls;
 	uint64_t dev_bytes; /* rows and bits */
 	uint64_t launches;
-	double   t_dp;      /* from the first launch to the value on the host */
+	double   t_dp; /* from the first launch to the value on the host */
 } hyb_knapsack_dpdev_stats_t;
 
 /* Device bytes the DP needs: two rows of c + 1 values, and n rows of
@@ -26,13 +26,8 @@ uint64_t hyb_knapsack_dpdev_bytes( int64_t n, int64_t c, int items );
    bits (as hyb_knapsack_dp_cpu writes them). Returns HYB_OK with *value,
    HYB_E_NO_MEMORY, or the device's error (everything released; the caller
    then runs the CPU DP). */
-hyb_status_t hyb_knapsack_dp_device( const hyb_knapsack_dev_t*   dev,
-                                     const int64_t*              w,
-                                     const int64_t*              p,
-                                     int32_t                     n,
-                                     int64_t                     c,
-                                     int64_t*                    value,
-                                     uint32_t*                   bits,
-                                     hyb_knapsack_dpdev_stats_t* stats );
+hyb_status_t hyb_knapsack_dp_device( const hyb_knapsack_dev_t* dev, const int64_t* w,
+                                     const int64_t* p, int32_t n, int64_t c, int64_t* value,
+                                     uint32_t* bits, hyb_knapsack_dpdev_stats_t* stats );
 
 #endif

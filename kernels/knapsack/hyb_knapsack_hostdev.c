@@ -66,7 +66,8 @@ static void hyb_knapsack_hd_host_free( void* ctx, void* p )
 	free( p );
 }
 
-static hyb_status_t hyb_knapsack_hd_copy( void* ctx, int stream, void* dst, const void* src, size_t bytes )
+static hyb_status_t hyb_knapsack_hd_copy( void* ctx, int stream, void* dst, const void* src,
+                                          size_t bytes )
 {
 	(void)stream;
 	hyb_status_t st = hyb_knapsack_hd_tick( ctx );
@@ -75,7 +76,8 @@ static hyb_status_t hyb_knapsack_hd_copy( void* ctx, int stream, void* dst, cons
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_knapsack_hd_launch( void* ctx, int stream, hyb_knapsack_kernel_t k, const void* args )
+static hyb_status_t hyb_knapsack_hd_launch( void* ctx, int stream, hyb_knapsack_kernel_t k,
+                                            const void* args )
 {
 	(void)stream;
 	hyb_knapsack_hostdev_t* s  = ctx;

@@ -6,12 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-hyb_status_t hyb_knapsack_check( int64_t        n,
-                                 const int64_t* profits,
-                                 const int64_t* weights,
-                                 int64_t        capacity,
-                                 int64_t*       sum_p,
-                                 int64_t*       sum_w )
+hyb_status_t hyb_knapsack_check( int64_t n, const int64_t* profits, const int64_t* weights,
+                                 int64_t capacity, int64_t* sum_p, int64_t* sum_w )
 {
 	if ( n < 0 || n > HYB_KNAPSACK_MAX_ITEMS || capacity < 0 ) return HYB_E_INVALID;
 	if ( n > 0 && ( !profits || !weights ) ) return HYB_E_INVALID;
@@ -36,8 +32,8 @@ typedef struct
    exact cross products p_a w_b vs p_b w_a in 128 bits, ties by index. */
 static int hyb_knapsack_by_ratio( const void* va, const void* vb )
 {
-	const hyb_knapsack_sort_item_t* a = va;
-	const hyb_knapsack_sort_item_t* b = vb;
+	const hyb_knapsack_sort_item_t* a  = va;
+	const hyb_knapsack_sort_item_t* b  = vb;
 	const int                       za = a->w == 0, zb = b->w == 0;
 	if ( za != zb ) return za ? -1 : 1;
 	if ( !za )
@@ -49,24 +45,21 @@ static int hyb_knapsack_by_ratio( const void* va, const void* vb )
 	return a->idx < b->idx ? -1 : a->idx > b->idx ? 1 : 0;
 }
 
-hyb_status_t hyb_knapsack_prepare( int64_t              n,
-                                   const int64_t*       profits,
-                                   const int64_t*       weights,
-                                   int64_t              capacity,
-                                   hyb_knapsack_prep_t* out )
+hyb_status_t hyb_knapsack_prepare( int64_t n, const int64_t* profits, const int64_t* weights,
+                                   int64_t capacity, hyb_knapsack_prep_t* out )
 {
 	memset( out, 0, sizeof *out );
 	int64_t      sum_p = 0, sum_w = 0;
 	hyb_status_t st = hyb_knapsack_check( n, profits, weights, capacity, &sum_p, &sum_w );
 	if ( st != HYB_OK ) return st;
 
-	const size_t              cnt  = (size_t)n;
-	hyb_knapsack_sort_item_t* tmp  = malloc( ( cnt ? cnt : 1 ) * sizeof *tmp );
-	out->w                         = malloc( ( cnt ? cnt : 1 ) * sizeof( int64_t ) );
-	out->p                         = malloc( ( cnt ? cnt : 1 ) * sizeof( int64_t ) );
-	out->perm                      = malloc( ( cnt ? cnt : 1 ) * sizeof( int64_t ) );
-	out->wsum                      = malloc( ( cnt + 1 ) * sizeof( int64_t ) );
-	out->psum                      = malloc( ( cnt + 1 ) * sizeof( int64_t ) );
+	const size_t              cnt = (size_t)n;
+	hyb_knapsack_sort_item_t* tmp = malloc( ( cnt ? cnt : 1 ) * sizeof *tmp );
+	out->w                        = malloc( ( cnt ? cnt : 1 ) * sizeof( int64_t ) );
+	out->p                        = malloc( ( cnt ? cnt : 1 ) * sizeof( int64_t ) );
+	out->perm                     = malloc( ( cnt ? cnt : 1 ) * sizeof( int64_t ) );
+	out->wsum                     = malloc( ( cnt + 1 ) * sizeof( int64_t ) );
+	out->psum                     = malloc( ( cnt + 1 ) * sizeof( int64_t ) );
 	if ( !tmp || !out->w || !out->p || !out->perm || !out->wsum || !out->psum )
 	{
 		free( tmp );
@@ -107,7 +100,8 @@ void hyb_knapsack_prep_free( hyb_knapsack_prep_t* prep )
 
 hyb_knapsack_items_t hyb_knapsack_prep_items( const hyb_knapsack_prep_t* prep, int prefix )
 {
-	hyb_knapsack_items_t it = { prep->w, prep->p, prefix ? prep->wsum : NULL,
-		                        prefix ? prep->psum : NULL, prep->n, prep->c };
+	hyb_knapsack_items_t it = {
+		prep->w, prep->p, prefix ? prep->wsum : NULL, prefix ? prep->psum : NULL, prep->n, prep->c
+	};
 	return it;
 }

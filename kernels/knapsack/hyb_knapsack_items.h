@@ -32,22 +32,15 @@ typedef struct
    non-NULL when n > 0, every profit and weight >= 0, capacity >= 0, and the
    sums of the profits and of the weights within int64. Returns HYB_OK
    with the sums, or HYB_E_INVALID. Pure, thread-safe. */
-hyb_status_t hyb_knapsack_check( int64_t        n,
-                                 const int64_t* profits,
-                                 const int64_t* weights,
-                                 int64_t        capacity,
-                                 int64_t*       sum_p,
-                                 int64_t*       sum_w );
+hyb_status_t hyb_knapsack_check( int64_t n, const int64_t* profits, const int64_t* weights,
+                                 int64_t capacity, int64_t* sum_p, int64_t* sum_w );
 
 /* Build the sorted copy of a checked instance (ties in ratio keep the
    caller's order; zero-weight items come first). Returns HYB_OK,
    HYB_E_INVALID (fails hyb_knapsack_check) or HYB_E_NO_MEMORY; on failure
    `out` holds nothing to free. */
-hyb_status_t hyb_knapsack_prepare( int64_t              n,
-                                   const int64_t*       profits,
-                                   const int64_t*       weights,
-                                   int64_t              capacity,
-                                   hyb_knapsack_prep_t* out );
+hyb_status_t hyb_knapsack_prepare( int64_t n, const int64_t* profits, const int64_t* weights,
+                                   int64_t capacity, hyb_knapsack_prep_t* out );
 
 /* Release what hyb_knapsack_prepare allocated (NULL-safe, idempotent). */
 void hyb_knapsack_prep_free( hyb_knapsack_prep_t* prep );

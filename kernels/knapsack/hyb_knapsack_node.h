@@ -44,15 +44,15 @@ _Static_assert( sizeof( hyb_knapsack_node_t ) == 24, "the stored subproblem is 2
 
 /* Labels of a bounded child: dropped, kept and unfinished (k < n), kept
    and finished (k == n: a complete solution, U = L = P). */
-#define HYB_KNAPSACK_DROP 0
-#define HYB_KNAPSACK_KEEP 1
+#define HYB_KNAPSACK_DROP      0
+#define HYB_KNAPSACK_KEEP      1
 #define HYB_KNAPSACK_KEEP_DONE 2
 
 /* The GPU compaction's scan key of a label: kept-unfinished nodes count in
    the low 32 bits, kept-finished ones in the high 32 bits, so one inclusive
    sum gives each kept node its place in a partition that stores unfinished
    nodes first (the O3S transfer rule needs to know which are which). */
-#define HYB_KNAPSACK_KEY_DONE ( (int64_t)1 << 32 )
+#define HYB_KNAPSACK_KEY_DONE     ( (int64_t)1 << 32 )
 #define HYB_KNAPSACK_KEY_LOW_MASK ( ( (int64_t)1 << 32 ) - 1 )
 
 /* The items as the kernels read them: sorted by non-increasing p/w,
@@ -84,9 +84,8 @@ HYB_KNAPSACK_HD int64_t hyb_knapsack_frac( int64_t r, int64_t ps, int64_t ws )
    solutions that tie the incumbent stay (the seed keeps them until the
    end). The children's bounds are computed by hyb_knapsack_bound. */
 HYB_KNAPSACK_HD void hyb_knapsack_branch( const hyb_knapsack_items_t* it,
-                              const hyb_knapsack_node_t*  par,
-                              hyb_knapsack_node_t*        take,
-                              hyb_knapsack_node_t*        skip )
+                                          const hyb_knapsack_node_t* par, hyb_knapsack_node_t* take,
+                                          hyb_knapsack_node_t* skip )
 {
 	const int32_t j = par->k;
 	*skip           = *par;
@@ -113,7 +112,8 @@ HYB_KNAPSACK_HD void hyb_knapsack_branch( const hyb_knapsack_items_t* it,
    linear one, or, with it->wsum, a binary search over prefix sums (not the
    seed's; the greedy part of L_v stays a scan). Writes v->s, *u, *l; a dead
    child gets u = l = -1, which every pruning test drops. */
-HYB_KNAPSACK_HD void hyb_knapsack_bound( const hyb_knapsack_items_t* it, hyb_knapsack_node_t* v, int64_t* u, int64_t* l )
+HYB_KNAPSACK_HD void hyb_knapsack_bound( const hyb_knapsack_items_t* it, hyb_knapsack_node_t* v,
+                                         int64_t* u, int64_t* l )
 {
 	if ( v->k < 0 )
 	{
@@ -153,9 +153,9 @@ HYB_KNAPSACK_HD void hyb_knapsack_bound( const hyb_knapsack_items_t* it, hyb_kna
 			s++;
 		}
 	}
-	v->s         = s;
-	int64_t ub   = acc;
-	int64_t lb   = acc;
+	v->s       = s;
+	int64_t ub = acc;
+	int64_t lb = acc;
 	if ( s < n )
 	{
 		ub += hyb_knapsack_frac( room, p[s], w[s] );
@@ -174,7 +174,8 @@ HYB_KNAPSACK_HD void hyb_knapsack_bound( const hyb_knapsack_items_t* it, hyb_kna
    deletes a subproblem whose upper bound is less than L* (strict);
    `ties` also deletes U == L* (it cannot improve on the incumbent). Returns
    HYB_KNAPSACK_DROP, HYB_KNAPSACK_KEEP or HYB_KNAPSACK_KEEP_DONE. */
-HYB_KNAPSACK_HD int hyb_knapsack_label( const hyb_knapsack_node_t* v, int64_t u, int64_t lstar, int ties, int32_t n )
+HYB_KNAPSACK_HD int hyb_knapsack_label( const hyb_knapsack_node_t* v, int64_t u, int64_t lstar,
+                                        int ties, int32_t n )
 {
 	const int keep = ties ? u > lstar : u >= lstar;
 	if ( !keep || v->k < 0 ) return HYB_KNAPSACK_DROP;
@@ -185,7 +186,7 @@ HYB_KNAPSACK_HD int hyb_knapsack_label( const hyb_knapsack_node_t* v, int64_t u,
    profit within capacity j, from the previous row (NULL: no item yet, all
    zeros). *taken is set iff taking the item is strictly better. */
 HYB_KNAPSACK_HD int64_t hyb_knapsack_dp_cell( const int64_t* prev, int64_t j, int64_t w, int64_t p,
-                                           int* taken )
+                                              int* taken )
 {
 	const int64_t keep = prev ? prev[j] : 0;
 	*taken             = 0;
@@ -198,9 +199,9 @@ HYB_KNAPSACK_HD int64_t hyb_knapsack_dp_cell( const int64_t* prev, int64_t j, in
 
 /* Cells 32 q0 .. min(32 q1 - 1, cap) of a row, a word of decision bits per
    32 capacities (bit j % 32 of word j / 32) into take (NULL: none). */
-HYB_KNAPSACK_HD void hyb_knapsack_dp_words_range( const int64_t* prev, int64_t* next, uint32_t* take,
-                                               int64_t cap, int64_t w, int64_t p, int64_t q0,
-                                               int64_t q1 )
+HYB_KNAPSACK_HD void hyb_knapsack_dp_words_range( const int64_t* prev, int64_t* next,
+                                                  uint32_t* take, int64_t cap, int64_t w, int64_t p,
+                                                  int64_t q0, int64_t q1 )
 {
 	for ( int64_t q = q0; q < q1; q++ )
 	{

@@ -34,7 +34,7 @@ hyb_status_t hyb_knapsack_ring_reserve( hyb_knapsack_ring_t* r, int64_t more )
 	if ( cap < need ) cap = need;
 	if ( cap > r->limit ) cap = r->limit;
 	void*        mem = NULL;
-	hyb_status_t st  = r->mem.alloc( r->mem.ctx, (size_t)cap * sizeof( hyb_knapsack_node_t ), &mem );
+	hyb_status_t st = r->mem.alloc( r->mem.ctx, (size_t)cap * sizeof( hyb_knapsack_node_t ), &mem );
 	if ( st != HYB_OK ) return st;
 	hyb_knapsack_node_t* nb = mem;
 	hyb_knapsack_seg_t   seg[2];
@@ -55,10 +55,8 @@ hyb_status_t hyb_knapsack_ring_reserve( hyb_knapsack_ring_t* r, int64_t more )
 }
 
 /* The run of `len` positions from `start`, split where it wraps. */
-static int hyb_knapsack_ring_segs( const hyb_knapsack_ring_t* r,
-                                   int64_t                    start,
-                                   int64_t                    len,
-                                   hyb_knapsack_seg_t         seg[2] )
+static int hyb_knapsack_ring_segs( const hyb_knapsack_ring_t* r, int64_t start, int64_t len,
+                                   hyb_knapsack_seg_t seg[2] )
 {
 	if ( len <= 0 || r->cap == 0 ) return 0;
 	const int64_t first = r->cap - start;
@@ -72,12 +70,14 @@ static int hyb_knapsack_ring_segs( const hyb_knapsack_ring_t* r,
 	return 2;
 }
 
-int hyb_knapsack_ring_back_segs( const hyb_knapsack_ring_t* r, int64_t len, hyb_knapsack_seg_t seg[2] )
+int hyb_knapsack_ring_back_segs( const hyb_knapsack_ring_t* r, int64_t len,
+                                 hyb_knapsack_seg_t seg[2] )
 {
 	return hyb_knapsack_ring_segs( r, hyb_knapsack_ring_tail( r ), len, seg );
 }
 
-int hyb_knapsack_ring_front_segs( const hyb_knapsack_ring_t* r, int64_t len, hyb_knapsack_seg_t seg[2] )
+int hyb_knapsack_ring_front_segs( const hyb_knapsack_ring_t* r, int64_t len,
+                                  hyb_knapsack_seg_t seg[2] )
 {
 	return hyb_knapsack_ring_segs( r, r->head, len, seg );
 }

@@ -33,7 +33,7 @@ typedef struct
 	int64_t                 head;
 	int64_t                 count;
 	int64_t                 nchk;
-	int64_t                 peak;  /* most records stored at once */
+	int64_t                 peak;            /* most records stored at once */
 	uint64_t                bytes_allocated; /* largest storage, bytes */
 	hyb_knapsack_host_mem_t mem;
 } hyb_knapsack_ring_t;
@@ -62,8 +62,10 @@ hyb_status_t hyb_knapsack_ring_reserve( hyb_knapsack_ring_t* r, int64_t more );
 /* The segments of the `len` records after the tail (room must be
    reserved) or of the first `len` records from the head (len <= count).
    Returns the number of segments (0, 1, or 2 when the run wraps). */
-int hyb_knapsack_ring_back_segs( const hyb_knapsack_ring_t* r, int64_t len, hyb_knapsack_seg_t seg[2] );
-int hyb_knapsack_ring_front_segs( const hyb_knapsack_ring_t* r, int64_t len, hyb_knapsack_seg_t seg[2] );
+int hyb_knapsack_ring_back_segs( const hyb_knapsack_ring_t* r, int64_t len,
+                                 hyb_knapsack_seg_t seg[2] );
+int hyb_knapsack_ring_front_segs( const hyb_knapsack_ring_t* r, int64_t len,
+                                  hyb_knapsack_seg_t seg[2] );
 
 /* Account `len` records written after the tail; `unfinished` says whether
    the batch may hold an unfinished subproblem (then check := the new tail,
@@ -76,7 +78,7 @@ int64_t hyb_knapsack_ring_commit_front( hyb_knapsack_ring_t* r, int64_t len );
 
 /* Host-side push of one record (room reserved) and pop of the head
    (count >= 1), with the same bookkeeping. */
-void                hyb_knapsack_ring_push( hyb_knapsack_ring_t* r, const hyb_knapsack_node_t* v, int unfinished );
+void hyb_knapsack_ring_push( hyb_knapsack_ring_t* r, const hyb_knapsack_node_t* v, int unfinished );
 hyb_knapsack_node_t hyb_knapsack_ring_pop( hyb_knapsack_ring_t* r );
 
 /* The seed's indices, for statistics and tests. */

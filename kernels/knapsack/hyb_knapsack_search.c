@@ -86,17 +86,16 @@ int64_t hyb_knapsack_search_slot_bytes( hyb_knapsack_search_t search )
 #define HYB_KNAPSACK_POOL_SLACK ( 8 * HYB_KNAPSACK_ALIGN )
 
 hyb_status_t hyb_knapsack_search_pool_nodes( const hyb_knapsack_dev_t* dev,
-                                             hyb_knapsack_search_t     search,
-                                             uint64_t                  bytes,
-                                             int64_t*                  nodes )
+                                             hyb_knapsack_search_t search, uint64_t bytes,
+                                             int64_t* nodes )
 {
 	const int64_t slot = hyb_knapsack_search_slot_bytes( search );
 	if ( bytes <= HYB_KNAPSACK_POOL_SLACK || bytes > (uint64_t)INT64_MAX ) return HYB_E_INVALID;
 	int64_t s = (int64_t)( ( bytes - HYB_KNAPSACK_POOL_SLACK ) / (uint64_t)slot );
 	if ( s >= ( (int64_t)1 << 31 ) ) s = ( (int64_t)1 << 31 ) - 2;
-	size_t       temp = 0;
+	size_t temp = 0;
 	/* Every search max-reduces its bounds, which needs the backend's scratch. */
-	hyb_status_t st   = dev->temp_bytes( dev->ctx, s, &temp );
+	hyb_status_t st = dev->temp_bytes( dev->ctx, s, &temp );
 	if ( st != HYB_OK ) return st;
 	const uint64_t used = HYB_KNAPSACK_POOL_SLACK + (uint64_t)hyb_knapsack_round( temp );
 	if ( bytes <= used ) return HYB_E_INVALID;
@@ -110,12 +109,11 @@ hyb_status_t hyb_knapsack_search_pool_nodes( const hyb_knapsack_dev_t* dev,
 /* ------------------------------------------------------------------ set-up */
 
 /* Carve `count` arrays of the given sizes out of one device block. */
-static hyb_status_t hyb_knapsack_carve( hyb_knapsack_sctx_t* c, void** block, int count, const size_t* sizes,
-                                        void** out[] )
+static hyb_status_t hyb_knapsack_carve( hyb_knapsack_sctx_t* c, void** block, int count,
+                                        const size_t* sizes, void** out[] )
 {
 	size_t total = 0;
-	for ( int i = 0; i < count; i++ )
-		total += hyb_knapsack_round( sizes[i] );
+	for ( int i = 0; i < count; i++ ) total += hyb_knapsack_round( sizes[i] );
 	hyb_status_t st = c->dev->dev_alloc( c->dev->ctx, total ? total : 1, block );
 	if ( st != HYB_OK ) return st;
 	c->st->dev_bytes += total;
@@ -135,9 +133,9 @@ static hyb_status_t hyb_knapsack_setup_device( hyb_knapsack_sctx_t* c )
 	const int                 pre = c->items.wsum != NULL;
 	int64_t *                 dw, *dp, *dws = NULL, *dps = NULL;
 	{
-		size_t sizes[4] = { n * 8, n * 8, pre ? ( n + 1 ) * 8 : 0, pre ? ( n + 1 ) * 8 : 0 };
-		void** out[4]   = { (void**)&dw, (void**)&dp, (void**)&dws, (void**)&dps };
-		hyb_status_t st = hyb_knapsack_carve( c, &c->item_block, 4, sizes, out );
+		size_t       sizes[4] = { n * 8, n * 8, pre ? ( n + 1 ) * 8 : 0, pre ? ( n + 1 ) * 8 : 0 };
+		void**       out[4]   = { (void**)&dw, (void**)&dp, (void**)&dws, (void**)&dps };
+		hyb_status_t st       = hyb_knapsack_carve( c, &c->item_block, 4, sizes, out );
 		if ( st != HYB_OK ) return st;
 		const void* src[4] = { c->items.w, c->items.p, c->items.wsum, c->items.psum };
 		for ( int i = 0; i < 4; i++ )
@@ -149,8 +147,8 @@ static hyb_status_t hyb_knapsack_setup_device( hyb_knapsack_sctx_t* c )
 				c->st->h2d_calls++;
 			}
 	}
-	c->ditems = ( hyb_knapsack_items_t ){ dw, dp, pre ? dws : NULL, pre ? dps : NULL, c->items.n,
-		                                  c->items.c };
+	c->ditems = ( hyb_knapsack_items_t ){ dw,         dp,        pre ? dws : NULL, pre ? dps : NULL,
+		                                  c->items.n, c->items.c };
 
 	const int64_t s      = c->plan->pool_nodes;
 	const int     incore = c->plan->search == HYB_KNAPSACK_SEARCH_INCORE;
@@ -163,13 +161,19 @@ static hyb_status_t hyb_knapsack_setup_device( hyb_knapsack_sctx_t* c )
 		hyb_knapsack_pool_t* pl   = &c->pool[b];
 		const size_t         rec  = (size_t)s * sizeof( hyb_knapsack_node_t );
 		const size_t         wide = (size_t)s * 8, narrow = (size_t)s * 4;
-		size_t               sizes[9] = { rec, rec, wide, wide, incore ? 0 : wide, incore ? 0 : wide,
-			                              incore ? narrow : 0, incore ? narrow : 0,
+		size_t               sizes[9] = { rec,
+			                              rec,
+			                              wide,
+			                              wide,
+                            incore ? 0 : wide,
+                            incore ? 0 : wide,
+                            incore ? narrow : 0,
+                            incore ? narrow : 0,
 			                              sizeof( hyb_knapsack_scalars_t ) };
 		void**               out[9]   = { (void**)&pl->nodes, (void**)&pl->children, (void**)&pl->u,
-			                              (void**)&pl->l, (void**)&pl->key, (void**)&pl->pos,
-			                              (void**)&pl->label, (void**)&pl->dest, (void**)&pl->scalars };
-		st = hyb_knapsack_carve( c, &pl->block, 9, sizes, out );
+			                              (void**)&pl->l,     (void**)&pl->key,      (void**)&pl->pos,
+			                              (void**)&pl->label, (void**)&pl->dest,     (void**)&pl->scalars };
+		st                            = hyb_knapsack_carve( c, &pl->block, 9, sizes, out );
 		if ( st != HYB_OK ) return st;
 		if ( b == 0 && c->temp_bytes )
 		{
@@ -181,7 +185,8 @@ static hyb_status_t hyb_knapsack_setup_device( hyb_knapsack_sctx_t* c )
 			if ( st != HYB_OK ) return st;
 		}
 	}
-	st = dev->host_alloc( dev->ctx, 2 * sizeof( hyb_knapsack_scalars_t ), (void**)&c->host_scalars );
+	st =
+	    dev->host_alloc( dev->ctx, 2 * sizeof( hyb_knapsack_scalars_t ), (void**)&c->host_scalars );
 	if ( st != HYB_OK ) return st;
 	if ( incore )
 	{
@@ -253,7 +258,7 @@ static hyb_status_t hyb_knapsack_cpu_pass( hyb_knapsack_sctx_t* c )
 		if ( ( i & 4095 ) == 4095 && hyb_knapsack_over_limits( c ) ) break;
 		hyb_knapsack_node_t v = hyb_knapsack_ring_pop( &c->ring );
 		hyb_knapsack_node_t kept[2];
-		const int           nk = hyb_knapsack_cpu_expand( &c->items, &v, &c->lstar, c->plan->ties, kept );
+		const int nk = hyb_knapsack_cpu_expand( &c->items, &v, &c->lstar, c->plan->ties, kept );
 		c->st->nodes_branched++;
 		if ( nk > 0 )
 		{
@@ -268,8 +273,7 @@ static hyb_status_t hyb_knapsack_cpu_pass( hyb_knapsack_sctx_t* c )
 		}
 		for ( int k = 0; k < nk; k++ )
 			hyb_knapsack_ring_push( &c->ring, &kept[k], kept[k].k < c->items.n );
-		if ( c->plan->node_limit && c->st->nodes_branched >= c->plan->node_limit &&
-		     i + 1 < m )
+		if ( c->plan->node_limit && c->st->nodes_branched >= c->plan->node_limit && i + 1 < m )
 		{
 			c->st->stop = HYBLAS_KNAPSACK_STOP_NODE_LIMIT;
 			break;
@@ -300,7 +304,8 @@ static void hyb_knapsack_count_copy( hyb_knapsack_sctx_t* c, int down, uint64_t 
 /* Move the last `amount` subproblems of a GPU buffer to the tail of the
    circular buffer (two copies when it wraps). HYB_OK with stop set when
    the circular buffer cannot take them (the seed's exit). */
-static hyb_status_t hyb_knapsack_down( hyb_knapsack_sctx_t* c, hyb_knapsack_pool_t* pl, int64_t amount, int stream )
+static hyb_status_t hyb_knapsack_down( hyb_knapsack_sctx_t* c, hyb_knapsack_pool_t* pl,
+                                       int64_t amount, int stream )
 {
 	if ( amount <= 0 ) return HYB_OK;
 	hyb_status_t st = hyb_knapsack_ring_reserve( &c->ring, amount );
@@ -346,7 +351,8 @@ static hyb_status_t hyb_knapsack_down( hyb_knapsack_sctx_t* c, hyb_knapsack_pool
 
 /* Move `amount` subproblems from the head of the circular buffer behind
    the subproblems of a GPU buffer. */
-static hyb_status_t hyb_knapsack_up( hyb_knapsack_sctx_t* c, hyb_knapsack_pool_t* pl, int64_t amount, int stream )
+static hyb_status_t hyb_knapsack_up( hyb_knapsack_sctx_t* c, hyb_knapsack_pool_t* pl,
+                                     int64_t amount, int stream )
 {
 	if ( amount <= 0 ) return HYB_OK;
 	hyb_knapsack_seg_t   seg[2];
@@ -356,7 +362,8 @@ static hyb_status_t hyb_knapsack_up( hyb_knapsack_sctx_t* c, hyb_knapsack_pool_t
 	{
 		const double   t     = hyb_now();
 		const uint64_t bytes = (uint64_t)seg[s].len * sizeof( hyb_knapsack_node_t );
-		hyb_status_t   st    = c->dev->h2d( c->dev->ctx, stream, dst, c->ring.buf + seg[s].pos, (size_t)bytes );
+		hyb_status_t   st =
+		    c->dev->h2d( c->dev->ctx, stream, dst, c->ring.buf + seg[s].pos, (size_t)bytes );
 		if ( st != HYB_OK ) return st;
 		hyb_knapsack_count_copy( c, 0, bytes, t );
 		c->iter.h2d_calls++;
@@ -375,8 +382,8 @@ static hyb_status_t hyb_knapsack_up( hyb_knapsack_sctx_t* c, hyb_knapsack_pool_t
 
 /* ------------------------------------------------------------------ GPU B&B */
 
-static hyb_status_t hyb_knapsack_launch( hyb_knapsack_sctx_t* c, hyb_knapsack_kernel_t k, const void* args,
-                                         double* t_stage )
+static hyb_status_t hyb_knapsack_launch( hyb_knapsack_sctx_t* c, hyb_knapsack_kernel_t k,
+                                         const void* args, double* t_stage )
 {
 	const double t  = hyb_now();
 	hyb_status_t st = c->dev->launch( c->dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE, k, args );
@@ -386,13 +393,14 @@ static hyb_status_t hyb_knapsack_launch( hyb_knapsack_sctx_t* c, hyb_knapsack_ke
 
 /* Branch, bound and max-reduce a buffer's subproblems into its children
    (shared by both compactions). */
-static hyb_status_t hyb_knapsack_bb_front( hyb_knapsack_sctx_t* c, hyb_knapsack_pool_t* pl, int64_t m )
+static hyb_status_t hyb_knapsack_bb_front( hyb_knapsack_sctx_t* c, hyb_knapsack_pool_t* pl,
+                                           int64_t m )
 {
 	hyb_knapsack_search_stats_t* st = c->st;
 	hyb_knapsack_branch_args_t   br = { c->ditems, pl->nodes, pl->n, pl->children };
 	hyb_knapsack_bound_args_t    bd = { c->ditems, pl->children, m, pl->u, pl->l };
 	hyb_knapsack_reduce_args_t   rd = { pl->l, m, &pl->scalars->max_l, c->temp, c->temp_bytes };
-	hyb_status_t                 s  = hyb_knapsack_launch( c, HYB_KNAPSACK_K_BRANCH, &br, &st->t_branch );
+	hyb_status_t s = hyb_knapsack_launch( c, HYB_KNAPSACK_K_BRANCH, &br, &st->t_branch );
 	if ( s == HYB_OK ) s = hyb_knapsack_launch( c, HYB_KNAPSACK_K_BOUND, &bd, &st->t_bound );
 	if ( s == HYB_OK ) s = hyb_knapsack_launch( c, HYB_KNAPSACK_K_REDUCE_MAX, &rd, &st->t_reduce );
 	st->nodes_branched += (uint64_t)pl->n;
@@ -405,15 +413,16 @@ static hyb_status_t hyb_knapsack_bb_front( hyb_knapsack_sctx_t* c, hyb_knapsack_
    stream's sync (hyb_knapsack_bb_finish). */
 static hyb_status_t hyb_knapsack_bb_gpu( hyb_knapsack_sctx_t* c, int b )
 {
-	hyb_knapsack_pool_t*        pl = &c->pool[b];
-	const int64_t               m  = 2 * pl->n;
+	hyb_knapsack_pool_t* pl = &c->pool[b];
+	const int64_t        m  = 2 * pl->n;
 	/* the transfer rule keeps every buffer at half occupancy before
 	   branching; never let a slip there write past the children */
 	if ( pl->n > c->half ) return HYB_E_INVALID;
-	hyb_knapsack_label_args_t   lb = { pl->children, pl->u, m, c->items.n, c->lstar, &pl->scalars->max_l,
-		                               c->plan->ties, pl->key, NULL };
-	hyb_knapsack_compact_args_t cp = { pl->children, pl->key, pl->pos, m, pl->nodes, pl->scalars,
-		                               c->temp, c->temp_bytes, NULL };
+	hyb_knapsack_label_args_t   lb = { pl->children,  pl->u,    m,
+		                               c->items.n,    c->lstar, &pl->scalars->max_l,
+		                               c->plan->ties, pl->key,  NULL };
+	hyb_knapsack_compact_args_t cp = { pl->children, pl->key, pl->pos,       m,   pl->nodes,
+		                               pl->scalars,  c->temp, c->temp_bytes, NULL };
 	hyb_status_t                s  = hyb_knapsack_bb_front( c, pl, m );
 	if ( s == HYB_OK ) s = hyb_knapsack_launch( c, HYB_KNAPSACK_K_LABEL, &lb, &c->st->t_label );
 	if ( s == HYB_OK ) s = hyb_knapsack_launch( c, HYB_KNAPSACK_K_COMPACT, &cp, &c->st->t_compact );
@@ -442,15 +451,17 @@ static hyb_status_t hyb_knapsack_bb_incore( hyb_knapsack_sctx_t* c )
 	hyb_knapsack_pool_t*      pl  = &c->pool[0];
 	const int64_t             m   = 2 * pl->n;
 	const uint64_t            pat = (uint64_t)m * sizeof( int32_t );
-	hyb_knapsack_label_args_t lb  = { pl->children, pl->u, m, c->items.n, c->lstar, &pl->scalars->max_l,
-		                              c->plan->ties, NULL, pl->label };
-	hyb_status_t              s   = hyb_knapsack_bb_front( c, pl, m );
+	hyb_knapsack_label_args_t lb = { pl->children,        pl->u,         m,    c->items.n, c->lstar,
+		                             &pl->scalars->max_l, c->plan->ties, NULL, pl->label };
+	hyb_status_t              s  = hyb_knapsack_bb_front( c, pl, m );
 	if ( s == HYB_OK ) s = hyb_knapsack_launch( c, HYB_KNAPSACK_K_LABEL, &lb, &c->st->t_label );
 	if ( s == HYB_OK )
 		s = dev->d2h( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE, &c->host_scalars[0], pl->scalars,
 		              sizeof( hyb_knapsack_scalars_t ) );
 	const double t = hyb_now();
-	if ( s == HYB_OK ) s = dev->d2h( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE, c->host_label, pl->label, (size_t)pat );
+	if ( s == HYB_OK )
+		s = dev->d2h( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE, c->host_label, pl->label,
+		              (size_t)pat );
 	if ( s == HYB_OK ) s = dev->sync( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE );
 	if ( s != HYB_OK ) return s;
 	c->st->d2h_bytes += pat;
@@ -464,7 +475,8 @@ static hyb_status_t hyb_knapsack_bb_incore( hyb_knapsack_sctx_t* c )
 	}
 	hyb_knapsack_gather_args_t g = { pl->children, pl->dest, m, pl->nodes };
 	s = dev->h2d( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE, pl->dest, c->host_dest, (size_t)pat );
-	if ( s == HYB_OK ) s = dev->launch( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE, HYB_KNAPSACK_K_GATHER, &g );
+	if ( s == HYB_OK )
+		s = dev->launch( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE, HYB_KNAPSACK_K_GATHER, &g );
 	if ( s == HYB_OK ) s = dev->sync( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE );
 	if ( s != HYB_OK ) return s;
 	c->st->h2d_bytes += pat;
@@ -510,9 +522,10 @@ static int hyb_knapsack_done( const hyb_knapsack_sctx_t* c )
 /* CPU mode inside a device search: every GPU buffer down, one CPU pass. */
 static hyb_status_t hyb_knapsack_cpu_mode( hyb_knapsack_sctx_t* c, int stream )
 {
-	hyb_status_t st = HYB_OK;
+	hyb_status_t st  = HYB_OK;
 	c->iter.cpu_mode = 1;
-	for ( int b = 0; b < c->npools && st == HYB_OK && c->st->stop == HYBLAS_KNAPSACK_STOP_NONE; b++ )
+	for ( int b = 0; b < c->npools && st == HYB_OK && c->st->stop == HYBLAS_KNAPSACK_STOP_NONE;
+	      b++ )
 		st = hyb_knapsack_down( c, &c->pool[b], c->pool[b].n, stream );
 	if ( st == HYB_OK ) st = c->dev->sync( c->dev->ctx, stream );
 	if ( st == HYB_OK && c->st->stop == HYBLAS_KNAPSACK_STOP_NONE ) st = hyb_knapsack_cpu_pass( c );
@@ -544,15 +557,18 @@ static hyb_status_t hyb_knapsack_rule( hyb_knapsack_sctx_t* c, int b )
 	{
 		st = hyb_knapsack_down( c, pl, pl->n, HYB_KNAPSACK_STREAM_COPY );
 		if ( st == HYB_OK && c->st->stop == HYBLAS_KNAPSACK_STOP_NONE )
-			st = hyb_knapsack_up( c, pl, h < c->ring.count ? h : c->ring.count, HYB_KNAPSACK_STREAM_COPY );
+			st = hyb_knapsack_up( c, pl, h < c->ring.count ? h : c->ring.count,
+			                      HYB_KNAPSACK_STREAM_COPY );
 		return st;
 	}
-	if ( pl->n > 0 && pl->unf == 0 ) return hyb_knapsack_down( c, pl, pl->n, HYB_KNAPSACK_STREAM_COPY );
+	if ( pl->n > 0 && pl->unf == 0 )
+		return hyb_knapsack_down( c, pl, pl->n, HYB_KNAPSACK_STREAM_COPY );
 	if ( pl->n > h ) return hyb_knapsack_down( c, pl, pl->n - h, HYB_KNAPSACK_STREAM_COPY );
 	if ( pl->n < h && c->ring.count > 0 )
 	{
 		const int64_t room = h - pl->n;
-		return hyb_knapsack_up( c, pl, room < c->ring.count ? room : c->ring.count, HYB_KNAPSACK_STREAM_COPY );
+		return hyb_knapsack_up( c, pl, room < c->ring.count ? room : c->ring.count,
+		                        HYB_KNAPSACK_STREAM_COPY );
 	}
 	return HYB_OK;
 }
@@ -568,7 +584,7 @@ static hyb_status_t hyb_knapsack_loop_ooc( hyb_knapsack_sctx_t* c )
 		const int64_t total = c->ring.count + c->pool[0].n + c->pool[1].n;
 		if ( total < c->plan->threshold )
 		{
-			st = hyb_knapsack_cpu_mode( c, HYB_KNAPSACK_STREAM_COPY );
+			st  = hyb_knapsack_cpu_mode( c, HYB_KNAPSACK_STREAM_COPY );
 			cur = 0;
 		}
 		else
@@ -637,26 +653,26 @@ static hyb_status_t hyb_knapsack_loop_cpu( hyb_knapsack_sctx_t* c )
 	return HYB_OK;
 }
 
-hyb_status_t hyb_knapsack_search( const hyb_knapsack_dev_t*         dev,
-                                  const hyb_knapsack_items_t*       it,
+hyb_status_t hyb_knapsack_search( const hyb_knapsack_dev_t* dev, const hyb_knapsack_items_t* it,
                                   const hyb_knapsack_search_plan_t* plan,
                                   hyb_knapsack_search_stats_t*      stats )
 {
 	memset( stats, 0, sizeof *stats );
 	const int on_device = plan->search != HYB_KNAPSACK_SEARCH_CPU;
-	if ( plan->host_nodes < 1 || ( on_device && ( !dev || plan->pool_nodes < 2 || plan->pool_nodes % 2 ||
-	                                              plan->pool_nodes >= ( (int64_t)1 << 31 ) ) ) )
+	if ( plan->host_nodes < 1 ||
+	     ( on_device && ( !dev || plan->pool_nodes < 2 || plan->pool_nodes % 2 ||
+	                      plan->pool_nodes >= ( (int64_t)1 << 31 ) ) ) )
 		return HYB_E_INVALID;
 
 	hyb_knapsack_sctx_t c;
 	memset( &c, 0, sizeof c );
-	c.dev    = on_device ? dev : NULL;
-	c.plan   = plan;
-	c.st     = stats;
-	c.items  = *it;
-	c.npools = plan->search == HYB_KNAPSACK_SEARCH_INCORE ? 1 : 2;
-	c.half   = plan->pool_nodes / 2;
-	c.t0     = hyb_now();
+	c.dev                       = on_device ? dev : NULL;
+	c.plan                      = plan;
+	c.st                        = stats;
+	c.items                     = *it;
+	c.npools                    = plan->search == HYB_KNAPSACK_SEARCH_INCORE ? 1 : 2;
+	c.half                      = plan->pool_nodes / 2;
+	c.t0                        = hyb_now();
 	hyb_knapsack_host_mem_t mem = { NULL, hyb_knapsack_malloc, hyb_knapsack_mfree };
 	if ( on_device ) mem = ( hyb_knapsack_host_mem_t ){ dev->ctx, dev->host_alloc, dev->host_free };
 	hyb_knapsack_ring_init( &c.ring, plan->host_nodes, mem );

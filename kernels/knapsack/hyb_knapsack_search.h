@@ -28,10 +28,10 @@ typedef enum
    in how many copy calls, and where things stand afterwards. */
 typedef struct
 {
-	uint64_t index;     /* 0, 1, ... over all iterations */
-	int      cpu_mode;  /* 1: a CPU-mode pass (GPU buffers emptied first) */
-	int      pool;      /* the GPU buffer that transferred (-1: none) */
-	int      computed;  /* the GPU buffer that ran the B&B (-1: none) */
+	uint64_t index;    /* 0, 1, ... over all iterations */
+	int      cpu_mode; /* 1: a CPU-mode pass (GPU buffers emptied first) */
+	int      pool;     /* the GPU buffer that transferred (-1: none) */
+	int      computed; /* the GPU buffer that ran the B&B (-1: none) */
 	int64_t  d2h_nodes, h2d_nodes;
 	int      d2h_calls, h2d_calls;
 	int64_t  n_host;
@@ -47,10 +47,10 @@ typedef struct
 	int64_t               host_nodes; /* s_cpu: the circular buffer's limit, >= 1 */
 	int64_t               pool_nodes; /* s_gpu: one GPU buffer's subproblems after branching,
 	                                     even, >= 2 (device searches only) */
-	int                   ties;       /* prune U <= L* instead of U < L* */
-	int                   prefix;     /* prefix-sum bound */
-	uint64_t              node_limit; /* 0: none */
-	double                time_limit_s; /* 0: none */
+	int      ties;                    /* prune U <= L* instead of U < L* */
+	int      prefix;                  /* prefix-sum bound */
+	uint64_t node_limit;              /* 0: none */
+	double   time_limit_s;            /* 0: none */
 	void ( *on_iteration )( void* ctx, const hyb_knapsack_iter_t* it );
 	void* trace_ctx;
 } hyb_knapsack_search_plan_t;
@@ -76,9 +76,8 @@ int64_t hyb_knapsack_search_slot_bytes( hyb_knapsack_search_t search );
    once its compaction scratch (asked of `dev`) is set aside. Returns
    HYB_OK, HYB_E_INVALID if fewer than 2 fit, or the device's status. */
 hyb_status_t hyb_knapsack_search_pool_nodes( const hyb_knapsack_dev_t* dev,
-                                             hyb_knapsack_search_t     search,
-                                             uint64_t                  bytes,
-                                             int64_t*                  nodes );
+                                             hyb_knapsack_search_t search, uint64_t bytes,
+                                             int64_t* nodes );
 
 /* Run one search on the host items `it` (sorted, capacity clamped):
    `dev` is the device (NULL only for HYB_KNAPSACK_SEARCH_CPU). Returns
@@ -87,8 +86,7 @@ hyb_status_t hyb_knapsack_search_pool_nodes( const hyb_knapsack_dev_t* dev,
    which); HYB_E_NO_MEMORY or HYB_E_INVALID (a plan out of range); or a
    device error, after which everything is released and the caller runs
    the CPU search instead. Stats are filled in every case. */
-hyb_status_t hyb_knapsack_search( const hyb_knapsack_dev_t*         dev,
-                                  const hyb_knapsack_items_t*       it,
+hyb_status_t hyb_knapsack_search( const hyb_knapsack_dev_t* dev, const hyb_knapsack_items_t* it,
                                   const hyb_knapsack_search_plan_t* plan,
                                   hyb_knapsack_search_stats_t*      stats );
 

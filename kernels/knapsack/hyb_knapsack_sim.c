@@ -38,7 +38,8 @@ hyb_status_t hyb_knapsack_reduce_max_sim( const hyb_kernel_env_t* env, const voi
 {
 	(void)env;
 	const hyb_knapsack_reduce_args_t* a = args;
-	if ( a->m < 1 || !hyb_knapsack_sim_scratch_ok( a->m, a->temp, a->temp_bytes ) ) return HYB_E_INVALID;
+	if ( a->m < 1 || !hyb_knapsack_sim_scratch_ok( a->m, a->temp, a->temp_bytes ) )
+		return HYB_E_INVALID;
 	int64_t best = a->l[0];
 	for ( int64_t i = 1; i < a->m; i++ )
 		if ( a->l[i] > best ) best = a->l[i];
@@ -55,7 +56,9 @@ hyb_status_t hyb_knapsack_label_sim( const hyb_kernel_env_t* env, const void* ar
 	{
 		int lab = hyb_knapsack_label( &a->nodes[i], a->u[i], lstar, a->ties, a->n_items );
 		if ( a->key )
-			a->key[i] = lab == HYB_KNAPSACK_KEEP ? 1 : lab == HYB_KNAPSACK_KEEP_DONE ? HYB_KNAPSACK_KEY_DONE : 0;
+			a->key[i] = lab == HYB_KNAPSACK_KEEP        ? 1
+			            : lab == HYB_KNAPSACK_KEEP_DONE ? HYB_KNAPSACK_KEY_DONE
+			                                            : 0;
 		if ( a->label ) a->label[i] = lab;
 	}
 	return HYB_OK;
@@ -80,7 +83,7 @@ hyb_status_t hyb_knapsack_compact_sim( const hyb_kernel_env_t* env, const void* 
 		if ( a->key[i] == 0 ) continue;
 		const int64_t d = a->key[i] == 1 ? ( a->pos[i] & HYB_KNAPSACK_KEY_LOW_MASK ) - 1
 		                                 : unfinished + ( a->pos[i] >> 32 ) - 1;
-		a->out[d] = a->in[i];
+		a->out[d]       = a->in[i];
 	}
 	a->scalars->n_unfinished = unfinished;
 	a->scalars->n_finished   = run >> 32;
@@ -118,7 +121,9 @@ hyb_status_t hyb_knapsack_sim_temp_bytes( int64_t capacity, size_t* bytes )
 static hyb_status_t hyb_knapsack_branch_check( const void* args )
 {
 	const hyb_knapsack_branch_args_t* a = args;
-	return a->n_parents >= 0 && ( a->n_parents == 0 || ( a->parents && a->children ) ) ? HYB_OK : HYB_E_INVALID;
+	return a->n_parents >= 0 && ( a->n_parents == 0 || ( a->parents && a->children ) )
+	           ? HYB_OK
+	           : HYB_E_INVALID;
 }
 
 static hyb_status_t hyb_knapsack_bound_check( const void* args )
@@ -136,7 +141,8 @@ static hyb_status_t hyb_knapsack_reduce_check( const void* args )
 static hyb_status_t hyb_knapsack_label_check( const void* args )
 {
 	const hyb_knapsack_label_args_t* a = args;
-	return a->m >= 0 && a->iter_max && ( a->m == 0 || ( a->nodes && a->u && ( a->key || a->label ) ) )
+	return a->m >= 0 && a->iter_max &&
+	               ( a->m == 0 || ( a->nodes && a->u && ( a->key || a->label ) ) )
 	           ? HYB_OK
 	           : HYB_E_INVALID;
 }
@@ -145,7 +151,8 @@ static hyb_status_t hyb_knapsack_compact_check( const void* args )
 {
 	const hyb_knapsack_compact_args_t* a = args;
 	if ( a->m < 1 || a->m >= INT32_MAX ) return HYB_E_INVALID;
-	return a->temp_query || ( a->in && a->key && a->pos && a->out && a->scalars ) ? HYB_OK : HYB_E_INVALID;
+	return a->temp_query || ( a->in && a->key && a->pos && a->out && a->scalars ) ? HYB_OK
+	                                                                              : HYB_E_INVALID;
 }
 
 static hyb_status_t hyb_knapsack_gather_check( const void* args )
@@ -160,10 +167,10 @@ static hyb_status_t hyb_knapsack_dp_row_check( const void* args )
 	return a->cap >= 0 && a->w >= 0 && a->next ? HYB_OK : HYB_E_INVALID;
 }
 
-#define HYB_KNAPSACK_DEF( var, kname, type, chk, fn ) \
-	static const hyb_kernel_def_t var = { \
-		.name = kname, .args_size = sizeof( type ), .check = chk, .sim = fn \
-	}; \
+#define HYB_KNAPSACK_DEF( var, kname, type, chk, fn )                                              \
+	static const hyb_kernel_def_t var = {                                                          \
+		.name = kname, .args_size = sizeof( type ), .check = chk, .sim = fn                        \
+	};                                                                                             \
 	HYB_KERNEL_REGISTER( var )
 
 HYB_KNAPSACK_DEF( hyb_knapsack_branch_kernel, "knapsack.branch", hyb_knapsack_branch_args_t,

@@ -13,11 +13,14 @@ static inline hyb_zc hyb_ld( hyb_prec_t p, const void* base, int64_t idx )
 {
 	switch ( p )
 	{
-	case HYB_PREC_S: return ( (const float*)base )[idx];
-	case HYB_PREC_D: return ( (const double*)base )[idx];
+	case HYB_PREC_S:
+		return ( (const float*)base )[idx];
+	case HYB_PREC_D:
+		return ( (const double*)base )[idx];
 	case HYB_PREC_C:
 		return CMPLX( ( (const float*)base )[2 * idx], ( (const float*)base )[2 * idx + 1] );
-	default: return CMPLX( ( (const double*)base )[2 * idx], ( (const double*)base )[2 * idx + 1] );
+	default:
+		return CMPLX( ( (const double*)base )[2 * idx], ( (const double*)base )[2 * idx + 1] );
 	}
 }
 
@@ -25,8 +28,12 @@ static inline void hyb_st( hyb_prec_t p, void* base, int64_t idx, hyb_zc v )
 {
 	switch ( p )
 	{
-	case HYB_PREC_S: ( (float*)base )[idx] = (float)creal( v ); break;
-	case HYB_PREC_D: ( (double*)base )[idx] = creal( v ); break;
+	case HYB_PREC_S:
+		( (float*)base )[idx] = (float)creal( v );
+		break;
+	case HYB_PREC_D:
+		( (double*)base )[idx] = creal( v );
+		break;
 	case HYB_PREC_C:
 		( (float*)base )[2 * idx]     = (float)creal( v );
 		( (float*)base )[2 * idx + 1] = (float)cimag( v );
@@ -39,7 +46,8 @@ static inline void hyb_st( hyb_prec_t p, void* base, int64_t idx, hyb_zc v )
 }
 
 /* op(X)(i, j) of a column-major matrix. */
-static inline hyb_zc hyb_op_at( hyb_prec_t p, char t, const void* x, int64_t ld, int64_t i, int64_t j )
+static inline hyb_zc hyb_op_at( hyb_prec_t p, char t, const void* x, int64_t ld, int64_t i,
+                                int64_t j )
 {
 	if ( t == 'N' ) return hyb_ld( p, x, i + j * ld );
 	hyb_zc v = hyb_ld( p, x, j + i * ld );
@@ -47,9 +55,9 @@ static inline hyb_zc hyb_op_at( hyb_prec_t p, char t, const void* x, int64_t ld,
 }
 
 /* Real double fast path: the common case in tests, kept readable. */
-static hyb_status_t hyb_l3_dgemm_ref( char ta, char tb, int64_t m, int64_t n, int64_t k, double alpha,
-                                      const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
-                                      double* c, int64_t ldc )
+static hyb_status_t hyb_l3_dgemm_ref( char ta, char tb, int64_t m, int64_t n, int64_t k,
+                                      double alpha, const double* a, int64_t lda, const double* b,
+                                      int64_t ldb, double beta, double* c, int64_t ldc )
 {
 	double* col = malloc( (size_t)( m > 0 ? m : 1 ) * sizeof *col );
 	if ( col == NULL ) return HYB_E_NO_MEMORY;
@@ -71,13 +79,14 @@ static hyb_status_t hyb_l3_dgemm_ref( char ta, char tb, int64_t m, int64_t n, in
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_l3_gemm_ref( hyb_prec_t prec, char ta, char tb, int64_t m, int64_t n, int64_t k,
-                                     const double alpha[2], const void* a, int64_t lda, const void* b,
-                                     int64_t ldb, const double beta[2], void* c, int64_t ldc )
+static hyb_status_t hyb_l3_gemm_ref( hyb_prec_t prec, char ta, char tb, int64_t m, int64_t n,
+                                     int64_t k, const double alpha[2], const void* a, int64_t lda,
+                                     const void* b, int64_t ldb, const double beta[2], void* c,
+                                     int64_t ldc )
 {
 	if ( prec == HYB_PREC_D )
-		return hyb_l3_dgemm_ref( ta == 'C' ? 'T' : ta, tb == 'C' ? 'T' : tb, m, n, k, alpha[0], a, lda, b, ldb,
-		                         beta[0], c, ldc );
+		return hyb_l3_dgemm_ref( ta == 'C' ? 'T' : ta, tb == 'C' ? 'T' : tb, m, n, k, alpha[0], a,
+		                         lda, b, ldb, beta[0], c, ldc );
 	hyb_zc al = CMPLX( alpha[0], alpha[1] ), be = CMPLX( beta[0], beta[1] );
 	int    beta_zero = beta[0] == 0.0 && beta[1] == 0.0;
 	for ( int64_t j = 0; j < n; j++ )
@@ -103,9 +112,9 @@ static inline hyb_zc hyb_tri_at( hyb_prec_t p, char uplo, char trans, char diag,
 	return hyb_op_at( p, trans, a, lda, i, j );
 }
 
-static void hyb_l3_trsm_ref( hyb_prec_t prec, char side, char uplo, char trans, char diag, int64_t m,
-                             int64_t n, const double alpha[2], const void* a, int64_t lda, void* b,
-                             int64_t ldb )
+static void hyb_l3_trsm_ref( hyb_prec_t prec, char side, char uplo, char trans, char diag,
+                             int64_t m, int64_t n, const double alpha[2], const void* a,
+                             int64_t lda, void* b, int64_t ldb )
 {
 	hyb_zc al = CMPLX( alpha[0], alpha[1] );
 	/* Triangle of op(A): transposing flips it. */
@@ -120,9 +129,11 @@ static void hyb_l3_trsm_ref( hyb_prec_t prec, char side, char uplo, char trans, 
 				for ( int64_t t = 0; t < s; t++ )
 				{
 					int64_t l = lower ? t : m - 1 - t;
-					v -= hyb_tri_at( prec, uplo, trans, diag, a, lda, i, l ) * hyb_ld( prec, b, l + j * ldb );
+					v -= hyb_tri_at( prec, uplo, trans, diag, a, lda, i, l ) *
+					     hyb_ld( prec, b, l + j * ldb );
 				}
-				hyb_st( prec, b, i + j * ldb, v / hyb_tri_at( prec, uplo, trans, diag, a, lda, i, i ) );
+				hyb_st( prec, b, i + j * ldb,
+				        v / hyb_tri_at( prec, uplo, trans, diag, a, lda, i, i ) );
 			}
 	}
 	else
@@ -136,16 +147,18 @@ static void hyb_l3_trsm_ref( hyb_prec_t prec, char side, char uplo, char trans, 
 				for ( int64_t t = 0; t < s; t++ )
 				{
 					int64_t l = lower ? n - 1 - t : t;
-					v -= hyb_ld( prec, b, i + l * ldb ) * hyb_tri_at( prec, uplo, trans, diag, a, lda, l, j );
+					v -= hyb_ld( prec, b, i + l * ldb ) *
+					     hyb_tri_at( prec, uplo, trans, diag, a, lda, l, j );
 				}
-				hyb_st( prec, b, i + j * ldb, v / hyb_tri_at( prec, uplo, trans, diag, a, lda, j, j ) );
+				hyb_st( prec, b, i + j * ldb,
+				        v / hyb_tri_at( prec, uplo, trans, diag, a, lda, j, j ) );
 			}
 	}
 }
 
-static void hyb_l3_trmm_ref( hyb_prec_t prec, char side, char uplo, char trans, char diag, int64_t m,
-                             int64_t n, const double alpha[2], const void* a, int64_t lda, const void* b,
-                             int64_t ldb, void* c, int64_t ldc )
+static void hyb_l3_trmm_ref( hyb_prec_t prec, char side, char uplo, char trans, char diag,
+                             int64_t m, int64_t n, const double alpha[2], const void* a,
+                             int64_t lda, const void* b, int64_t ldb, void* c, int64_t ldc )
 {
 	hyb_zc  al  = CMPLX( alpha[0], alpha[1] );
 	int64_t dim = side == 'L' ? m : n;
@@ -154,8 +167,10 @@ static void hyb_l3_trmm_ref( hyb_prec_t prec, char side, char uplo, char trans, 
 		{
 			hyb_zc s = 0;
 			for ( int64_t l = 0; l < dim; l++ )
-				s += side == 'L' ? hyb_tri_at( prec, uplo, trans, diag, a, lda, i, l ) * hyb_ld( prec, b, l + j * ldb )
-				                 : hyb_ld( prec, b, i + l * ldb ) * hyb_tri_at( prec, uplo, trans, diag, a, lda, l, j );
+				s += side == 'L' ? hyb_tri_at( prec, uplo, trans, diag, a, lda, i, l ) *
+				                       hyb_ld( prec, b, l + j * ldb )
+				                 : hyb_ld( prec, b, i + l * ldb ) *
+				                       hyb_tri_at( prec, uplo, trans, diag, a, lda, l, j );
 			hyb_st( prec, c, i + j * ldc, al * s );
 		}
 }
@@ -166,16 +181,16 @@ static hyb_status_t hyb_l3_gemm_sim( const hyb_kernel_env_t* env, const void* ar
 {
 	const hyb_l3_gemm_kargs_t* x = args;
 	(void)env;
-	return hyb_l3_gemm_ref( x->prec, x->transa, x->transb, x->m, x->n, x->k, x->alpha, x->a, x->lda, x->b,
-	                        x->ldb, x->beta, x->c, x->ldc );
+	return hyb_l3_gemm_ref( x->prec, x->transa, x->transb, x->m, x->n, x->k, x->alpha, x->a, x->lda,
+	                        x->b, x->ldb, x->beta, x->c, x->ldc );
 }
 
 static hyb_status_t hyb_l3_trsm_sim( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_l3_trsm_kargs_t* x = args;
 	(void)env;
-	hyb_l3_trsm_ref( x->prec, x->side, x->uplo, x->trans, x->diag, x->m, x->n, x->alpha, x->a, x->lda, x->b,
-	                 x->ldb );
+	hyb_l3_trsm_ref( x->prec, x->side, x->uplo, x->trans, x->diag, x->m, x->n, x->alpha, x->a,
+	                 x->lda, x->b, x->ldb );
 	return HYB_OK;
 }
 
@@ -183,8 +198,8 @@ static hyb_status_t hyb_l3_trmm_sim( const hyb_kernel_env_t* env, const void* ar
 {
 	const hyb_l3_trmm_kargs_t* x = args;
 	(void)env;
-	hyb_l3_trmm_ref( x->prec, x->side, x->uplo, x->trans, x->diag, x->m, x->n, x->alpha, x->a, x->lda, x->b,
-	                 x->ldb, x->c, x->ldc );
+	hyb_l3_trmm_ref( x->prec, x->side, x->uplo, x->trans, x->diag, x->m, x->n, x->alpha, x->a,
+	                 x->lda, x->b, x->ldb, x->c, x->ldc );
 	return HYB_OK;
 }
 
@@ -192,7 +207,8 @@ static hyb_status_t hyb_l3_trmm_sim( const hyb_kernel_env_t* env, const void* ar
 static void hyb_l3_gemm_work( const void* args, double* flops, double* bytes )
 {
 	const hyb_l3_gemm_kargs_t* x = args;
-	*flops = 2.0 * (double)x->m * (double)x->n * (double)x->k * ( hyb_prec_is_complex( x->prec ) ? 4 : 1 );
+	*flops                       = 2.0 * (double)x->m * (double)x->n * (double)x->k *
+	         ( hyb_prec_is_complex( x->prec ) ? 4 : 1 );
 	*bytes = 0;
 }
 

@@ -45,7 +45,8 @@ static hyb_status_t hyb_gh_factors_range( const hyb_gtsv_hetero_t* p, int64_t r0
 {
 	int64_t info = 0;
 	if ( p->prec == HYB_PREC_D )
-		return hyb_dgtsv_factors_range( p->n, r0, r1, p->dl, p->d, p->du, top, p->m, threads, &info );
+		return hyb_dgtsv_factors_range( p->n, r0, r1, p->dl, p->d, p->du, top, p->m, threads,
+		                                &info );
 	return hyb_sgtsv_factors_range( p->n, r0, r1, p->dl, p->d, p->du, top, p->m, threads, &info );
 }
 
@@ -55,43 +56,44 @@ static hyb_status_t hyb_gh_factors_range( const hyb_gtsv_hetero_t* p, int64_t r0
    receives d' first (it does not depend on the right-hand side; dl is still intact), then
    each column runs forward (y into B) and back, then DL is zeroed as LAPACK does. Only
    with HYB_GTSV_FACTORS (D and DL are outputs then). */
-#define HYB_GH_SERIAL( T, NAME ) \
-	static void NAME( const hyb_gtsv_hetero_t* p, int64_t r0, int64_t r1, const T* top, const T* bot ) \
-	{ \
-		T*       dl = p->dl; \
-		T*       d  = p->d; \
-		const T* du = p->du; \
-		T*       b  = p->b; \
-		int64_t  n = p->n, nrhs = p->nrhs; \
+#define HYB_GH_SERIAL( T, NAME )                                                                   \
+	static void NAME( const hyb_gtsv_hetero_t* p, int64_t r0, int64_t r1, const T* top,            \
+	                  const T* bot )                                                               \
+	{                                                                                              \
+		T*       dl = p->dl;                                                                       \
+		T*       d  = p->d;                                                                        \
+		const T* du = p->du;                                                                       \
+		T*       b  = p->b;                                                                        \
+		int64_t  n = p->n, nrhs = p->nrhs;                                                         \
 		/* d' once: D[i] = d'[i] (row i's multiplier is dl[i-1] / d'[i-1]; dl is still intact). */ \
-		T c = r0 > 0 ? top[0] : 0; \
-		for ( int64_t i = r0; i < r1; i++ ) \
-		{ \
-			c    = i > 0 ? d[i] - ( dl[i - 1] / c ) * du[i - 1] : d[0]; \
-			d[i] = c; \
-		} \
-		for ( int64_t j = 0; j < nrhs; j++ ) \
-		{ \
-			T* bj = b + j * p->ldb; \
-			T  y  = r0 > 0 ? top[0] * top[1 + j] + du[r0 - 1] * top[1 + nrhs + j] : 0; \
-			T  cp = r0 > 0 ? top[0] : 0; \
-			for ( int64_t i = r0; i < r1; i++ ) \
-			{ \
-				T f   = i > 0 ? dl[i - 1] / cp : 0; \
-				y     = bj[i] - f * y; \
-				bj[i] = y; \
-				cp    = d[i]; \
-			} \
-			T x = r1 < n ? bot[1 + nrhs + j] : 0; \
-			for ( int64_t i = r1 - 1; i >= r0; i-- ) \
-			{ \
-				T u   = i + 1 < n ? du[i] : 0; \
-				x     = ( bj[i] - u * x ) / d[i]; \
-				bj[i] = x; \
-			} \
-		} \
-		for ( int64_t i = r0; i < r1; i++ ) \
-			if ( i >= 1 && i + 1 < n ) dl[i - 1] = 0; \
+		T c = r0 > 0 ? top[0] : 0;                                                                 \
+		for ( int64_t i = r0; i < r1; i++ )                                                        \
+		{                                                                                          \
+			c    = i > 0 ? d[i] - ( dl[i - 1] / c ) * du[i - 1] : d[0];                            \
+			d[i] = c;                                                                              \
+		}                                                                                          \
+		for ( int64_t j = 0; j < nrhs; j++ )                                                       \
+		{                                                                                          \
+			T* bj = b + j * p->ldb;                                                                \
+			T  y  = r0 > 0 ? top[0] * top[1 + j] + du[r0 - 1] * top[1 + nrhs + j] : 0;             \
+			T  cp = r0 > 0 ? top[0] : 0;                                                           \
+			for ( int64_t i = r0; i < r1; i++ )                                                    \
+			{                                                                                      \
+				T f   = i > 0 ? dl[i - 1] / cp : 0;                                                \
+				y     = bj[i] - f * y;                                                             \
+				bj[i] = y;                                                                         \
+				cp    = d[i];                                                                      \
+			}                                                                                      \
+			T x = r1 < n ? bot[1 + nrhs + j] : 0;                                                  \
+			for ( int64_t i = r1 - 1; i >= r0; i-- )                                               \
+			{                                                                                      \
+				T u   = i + 1 < n ? du[i] : 0;                                                     \
+				x     = ( bj[i] - u * x ) / d[i];                                                  \
+				bj[i] = x;                                                                         \
+			}                                                                                      \
+		}                                                                                          \
+		for ( int64_t i = r0; i < r1; i++ )                                                        \
+			if ( i >= 1 && i + 1 < n ) dl[i - 1] = 0;                                              \
 	}
 
 HYB_GH_SERIAL( double, hyb_gh_serial_d )
@@ -198,7 +200,7 @@ static void hyb_gh_copies( const hyb_gh_copy_t* c, int nc, int threads )
 			for ( int i = 0; i < nc && lo < hi; i++ )
 			{
 				size_t a = at, e = at + c[i].bytes;
-				at       = e;
+				at = e;
 				if ( e <= lo || a >= hi ) continue;
 				size_t f = lo > a ? lo : a, t = hi < e ? hi : e;
 				hyb_gh_copy1( c[i].dst + ( f - a ), c[i].src ? c[i].src + ( f - a ) : NULL, t - f );
@@ -245,7 +247,9 @@ static void hyb_gh_couple( const hyb_gh_run_t* R, int i, int64_t j, char* first,
 	const size_t             es  = hyb_prec_size( p->prec );
 	const char*              top = hyb_gh_rec( R, i );
 	const char*              bot = hyb_gh_rec( R, i + 1 );
-	if ( top ) hyb_gh_axpy1( p->prec, first, (const char*)p->dl + (size_t)( g->c0 - 1 ) * es, top + ( 1 + (size_t)j ) * es );
+	if ( top )
+		hyb_gh_axpy1( p->prec, first, (const char*)p->dl + (size_t)( g->c0 - 1 ) * es,
+		              top + ( 1 + (size_t)j ) * es );
 	if ( bot )
 		hyb_gh_axpy1( p->prec, last, (const char*)p->du + (size_t)( g->c1 - 1 ) * es,
 		              bot + ( 1 + (size_t)p->nrhs + (size_t)j ) * es );
@@ -259,7 +263,7 @@ static hyb_status_t hyb_gh_issue( hyb_gh_dev_t* D, int s, int i )
 	const hyb_gtsv_hetero_t* p  = w->run->p;
 	const hyb_gh_seg_t*      g  = &w->run->seg[i];
 	const size_t             es = hyb_prec_size( p->prec );
-	const int64_t            L  = g->c1 - g->c0, nrhs = p->nrhs;
+	const int64_t            L = g->c1 - g->c0, nrhs = p->nrhs;
 	const size_t             Lb = (size_t)L * es;
 	char*                    h  = D->host[s];
 
@@ -268,12 +272,15 @@ static hyb_status_t hyb_gh_issue( hyb_gh_dev_t* D, int s, int i )
 	if ( L > 1 )
 	{
 		D->cp[nc++] = ( hyb_gh_copy_t ){ h, (const char*)p->dl + (size_t)g->c0 * es, Lb - es };
-		D->cp[nc++] = ( hyb_gh_copy_t ){ h + 2 * Lb, (const char*)p->du + (size_t)g->c0 * es, Lb - es };
+		D->cp[nc++] =
+		    ( hyb_gh_copy_t ){ h + 2 * Lb, (const char*)p->du + (size_t)g->c0 * es, Lb - es };
 	}
 	D->cp[nc++] = ( hyb_gh_copy_t ){ h + Lb, (const char*)p->d + (size_t)g->c0 * es, Lb };
 	for ( int64_t j = 0; j < nrhs; j++ )
 		D->cp[nc++] = ( hyb_gh_copy_t ){ h + ( 3 + (size_t)j ) * Lb,
-			                             (const char*)p->b + ( (size_t)g->c0 + (size_t)j * (size_t)p->ldb ) * es, Lb };
+			                             (const char*)p->b +
+			                                 ( (size_t)g->c0 + (size_t)j * (size_t)p->ldb ) * es,
+			                             Lb };
 	double t0 = hyb_now();
 	hyb_gh_copies( D->cp, nc, p->dev_threads );
 
@@ -284,18 +291,19 @@ static hyb_status_t hyb_gh_issue( hyb_gh_dev_t* D, int s, int i )
 	}
 	w->t_stage += hyb_now() - t0;
 
-	char*        dm    = D->devm[s];
-	size_t       up    = ( 3 + (size_t)nrhs ) * Lb, down = (size_t)nrhs * Lb;
-	hyb_dev_t*   d     = D->dev;
-	hyb_status_t st    = hyb_dev_h2d( d, HYB_STREAM_H2D, dm, up, h, up, up, 1 );
+	char*        dm = D->devm[s];
+	size_t       up = ( 3 + (size_t)nrhs ) * Lb, down = (size_t)nrhs * Lb;
+	hyb_dev_t*   d  = D->dev;
+	hyb_status_t st = hyb_dev_h2d( d, HYB_STREAM_H2D, dm, up, h, up, up, 1 );
 	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_H2D, D->ev_in[s] );
 	if ( st == HYB_OK ) st = hyb_dev_wait( d, HYB_STREAM_COMPUTE, D->ev_in[s] );
 	if ( st == HYB_OK )
-		st = hyb_dev_gtsv_spike( d, HYB_STREAM_COMPUTE, p->prec, L, nrhs, dm, dm + Lb, dm + 2 * Lb, dm + 3 * Lb, L,
-		                         p->m );
+		st = hyb_dev_gtsv_spike( d, HYB_STREAM_COMPUTE, p->prec, L, nrhs, dm, dm + Lb, dm + 2 * Lb,
+		                         dm + 3 * Lb, L, p->m );
 	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_COMPUTE, D->ev_k[s] );
 	if ( st == HYB_OK ) st = hyb_dev_wait( d, HYB_STREAM_D2H, D->ev_k[s] );
-	if ( st == HYB_OK ) st = hyb_dev_d2h( d, HYB_STREAM_D2H, h + 3 * Lb, down, dm + 3 * Lb, down, down, 1 );
+	if ( st == HYB_OK )
+		st = hyb_dev_d2h( d, HYB_STREAM_D2H, h + 3 * Lb, down, dm + 3 * Lb, down, down, 1 );
 	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_D2H, D->ev_done[s] );
 	D->seg[s] = i;
 	if ( st == HYB_OK )
@@ -309,8 +317,8 @@ static hyb_status_t hyb_gh_issue( hyb_gh_dev_t* D, int s, int i )
 /* Take the chunk out of slot s and wait for its download (the wait counted). */
 static hyb_status_t hyb_gh_await( hyb_gh_dev_t* D, int s, const hyb_gh_seg_t** g )
 {
-	*g        = &D->w->run->seg[D->seg[s]];
-	D->seg[s] = -1;
+	*g              = &D->w->run->seg[D->seg[s]];
+	D->seg[s]       = -1;
 	double       t0 = hyb_now();
 	hyb_status_t st = hyb_dev_sync( D->dev, D->ev_done[s] );
 	D->w->t_wait += hyb_now() - t0;
@@ -341,8 +349,9 @@ static hyb_status_t hyb_gh_finish( hyb_gh_dev_t* D, int s )
 	}
 	t0 = hyb_now();
 	for ( int64_t j = 0; j < p->nrhs; j++ )
-		D->cp[j] = ( hyb_gh_copy_t ){ (char*)p->b + ( (size_t)g->c0 + (size_t)j * (size_t)p->ldb ) * es,
-			                          D->host[s] + ( 3 + (size_t)j ) * Lb, Lb };
+		D->cp[j] =
+		    ( hyb_gh_copy_t ){ (char*)p->b + ( (size_t)g->c0 + (size_t)j * (size_t)p->ldb ) * es,
+			                   D->host[s] + ( 3 + (size_t)j ) * Lb, Lb };
 	hyb_gh_copies( D->cp, (int)p->nrhs, p->dev_threads );
 	w->t_out += hyb_now() - t0;
 	w->done += L;
@@ -366,8 +375,8 @@ static hyb_status_t hyb_gh_h2d_pinned( hyb_gh_dev_t* D, char* dst, const char* s
 	if ( n < 0 ) return hyb_dev_h2d( D->dev, HYB_STREAM_H2D, dst, bytes, src, bytes, bytes, 1 );
 	hyb_status_t st = HYB_OK;
 	for ( int k = 0; k < n && st == HYB_OK; k++ )
-		st = hyb_dev_h2d( D->dev, HYB_STREAM_H2D, dst + sp[k].off, sp[k].bytes, src + sp[k].off, sp[k].bytes,
-		                  sp[k].bytes, 1 );
+		st = hyb_dev_h2d( D->dev, HYB_STREAM_H2D, dst + sp[k].off, sp[k].bytes, src + sp[k].off,
+		                  sp[k].bytes, sp[k].bytes, 1 );
 	return st;
 }
 
@@ -376,12 +385,12 @@ static hyb_status_t hyb_gh_h2d_pinned( hyb_gh_dev_t* D, char* dst, const char* s
    pivots d' (with factors) and the download of d' and X into the pinned buffer. */
 static hyb_status_t hyb_gh_issue_pinned( hyb_gh_dev_t* D, int s, int i )
 {
-	hyb_gh_worker_t*         w   = D->w;
-	const hyb_gtsv_hetero_t* p   = w->run->p;
-	const hyb_gh_seg_t*      g   = &w->run->seg[i];
-	const size_t             es  = hyb_prec_size( p->prec );
-	const int64_t            L   = g->c1 - g->c0, nrhs = p->nrhs, c0 = g->c0;
-	const size_t             Lb  = (size_t)L * es, bpitch = (size_t)p->ldb * es;
+	hyb_gh_worker_t*         w  = D->w;
+	const hyb_gtsv_hetero_t* p  = w->run->p;
+	const hyb_gh_seg_t*      g  = &w->run->seg[i];
+	const size_t             es = hyb_prec_size( p->prec );
+	const int64_t            L = g->c1 - g->c0, nrhs = p->nrhs, c0 = g->c0;
+	const size_t             Lb = (size_t)L * es, bpitch = (size_t)p->ldb * es;
 	const int                fac = ( p->flags & HYB_GTSV_FACTORS ) != 0;
 	char *                   h = D->host[s], *sc = h + ( 1 + (size_t)nrhs ) * Lb;
 	char*                    dm = D->devm[s];
@@ -405,12 +414,13 @@ static hyb_status_t hyb_gh_issue_pinned( hyb_gh_dev_t* D, int s, int i )
 		hyb_gh_couple( w->run, i, j, vt, vb );
 	}
 
-	char *       d_dl = dm, *d_du = dm + Lb, *d_d = dm + 2 * Lb, *d_dp = dm + 3 * Lb, *d_b = dm + 4 * Lb;
-	hyb_status_t st   = HYB_OK;
+	char *d_dl = dm, *d_du = dm + Lb, *d_d = dm + 2 * Lb, *d_dp = dm + 3 * Lb, *d_b = dm + 4 * Lb;
+	hyb_status_t st = HYB_OK;
 	if ( L > 1 )
 	{
 		st = hyb_gh_h2d_pinned( D, d_dl, (const char*)p->dl + (size_t)c0 * es, Lb - es );
-		if ( st == HYB_OK ) st = hyb_gh_h2d_pinned( D, d_du, (const char*)p->du + (size_t)c0 * es, Lb - es );
+		if ( st == HYB_OK )
+			st = hyb_gh_h2d_pinned( D, d_du, (const char*)p->du + (size_t)c0 * es, Lb - es );
 	}
 	if ( st == HYB_OK ) st = hyb_gh_h2d_pinned( D, d_d, (const char*)p->d + (size_t)c0 * es, Lb );
 	for ( int64_t j = 0; j < nrhs && st == HYB_OK; j++ )
@@ -419,13 +429,17 @@ static hyb_status_t hyb_gh_issue_pinned( hyb_gh_dev_t* D, int s, int i )
 	for ( int64_t j = 0; j < nrhs && st == HYB_OK; j++ )
 	{
 		char* col = d_b + (size_t)j * Lb;
-		if ( top || ( bot && L == 1 ) ) st = hyb_dev_h2d( d, HYB_STREAM_H2D, col, es, sc + (size_t)j * es, es, es, 1 );
+		if ( top || ( bot && L == 1 ) )
+			st = hyb_dev_h2d( d, HYB_STREAM_H2D, col, es, sc + (size_t)j * es, es, es, 1 );
 		if ( st == HYB_OK && bot && L > 1 )
-			st = hyb_dev_h2d( d, HYB_STREAM_H2D, col + Lb - es, es, sc + (size_t)( nrhs + j ) * es, es, es, 1 );
+			st = hyb_dev_h2d( d, HYB_STREAM_H2D, col + Lb - es, es, sc + (size_t)( nrhs + j ) * es,
+			                  es, es, 1 );
 	}
 	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_H2D, D->ev_in[s] );
 	if ( st == HYB_OK ) st = hyb_dev_wait( d, HYB_STREAM_COMPUTE, D->ev_in[s] );
-	if ( st == HYB_OK ) st = hyb_dev_gtsv_spike( d, HYB_STREAM_COMPUTE, p->prec, L, nrhs, d_dl, d_d, d_du, d_b, L, p->m );
+	if ( st == HYB_OK )
+		st = hyb_dev_gtsv_spike( d, HYB_STREAM_COMPUTE, p->prec, L, nrhs, d_dl, d_d, d_du, d_b, L,
+		                         p->m );
 	if ( st == HYB_OK && fac )
 	{
 		/* d'[c0] from the seam's d'[c0-1] (LAPACK's recurrence), the rest on the device */
@@ -433,12 +447,15 @@ static hyb_status_t hyb_gh_issue_pinned( hyb_gh_dev_t* D, int s, int i )
 		if ( top )
 			first -= hyb_gh_elem( p->prec, p->dl, c0 - 1 ) / hyb_gh_elem( p->prec, top, 0 ) *
 			         hyb_gh_elem( p->prec, p->du, c0 - 1 );
-		st = hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, p->prec, L, d_dl, d_d, d_du, d_dp, first, p->m );
+		st = hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, p->prec, L, d_dl, d_d, d_du, d_dp, first,
+		                          p->m );
 	}
 	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_COMPUTE, D->ev_k[s] );
 	if ( st == HYB_OK ) st = hyb_dev_wait( d, HYB_STREAM_D2H, D->ev_k[s] );
 	size_t down = ( ( fac ? 1 : 0 ) + (size_t)nrhs ) * Lb;
-	if ( st == HYB_OK ) st = hyb_dev_d2h( d, HYB_STREAM_D2H, fac ? h : h + Lb, down, fac ? d_dp : d_b, down, down, 1 );
+	if ( st == HYB_OK )
+		st = hyb_dev_d2h( d, HYB_STREAM_D2H, fac ? h : h + Lb, down, fac ? d_dp : d_b, down, down,
+		                  1 );
 	if ( st == HYB_OK ) st = hyb_dev_record( d, HYB_STREAM_D2H, D->ev_done[s] );
 	D->seg[s] = i;
 	if ( st == HYB_OK )
@@ -464,15 +481,18 @@ static hyb_status_t hyb_gh_finish_pinned( hyb_gh_dev_t* D, int s )
 	hyb_gtsv_pin_release( p->pin, c1 );
 
 	double t0 = hyb_now();
-	int nc = 0;
+	int    nc = 0;
 	for ( int64_t j = 0; j < p->nrhs; j++ )
-		D->cp[nc++] = ( hyb_gh_copy_t ){ (char*)p->b + ( (size_t)c0 + (size_t)j * (size_t)p->ldb ) * es,
-			                             D->host[s] + ( 1 + (size_t)j ) * Lb, Lb };
+		D->cp[nc++] =
+		    ( hyb_gh_copy_t ){ (char*)p->b + ( (size_t)c0 + (size_t)j * (size_t)p->ldb ) * es,
+			                   D->host[s] + ( 1 + (size_t)j ) * Lb, Lb };
 	if ( p->flags & HYB_GTSV_FACTORS )
 	{
-		D->cp[nc++]  = ( hyb_gh_copy_t ){ (char*)p->d + (size_t)c0 * es, D->host[s], Lb };
+		D->cp[nc++] = ( hyb_gh_copy_t ){ (char*)p->d + (size_t)c0 * es, D->host[s], Lb };
 		int64_t z0 = ( c0 > 1 ? c0 : 1 ) - 1, z1 = ( c1 < p->n - 1 ? c1 : p->n - 1 ) - 1;
-		if ( z1 > z0 ) D->cp[nc++] = ( hyb_gh_copy_t ){ (char*)p->dl + (size_t)z0 * es, NULL, (size_t)( z1 - z0 ) * es };
+		if ( z1 > z0 )
+			D->cp[nc++] =
+			    ( hyb_gh_copy_t ){ (char*)p->dl + (size_t)z0 * es, NULL, (size_t)( z1 - z0 ) * es };
 	}
 	hyb_gh_copies( D->cp, nc, p->dev_threads );
 	w->t_out += hyb_now() - t0;
@@ -482,10 +502,10 @@ static hyb_status_t hyb_gh_finish_pinned( hyb_gh_dev_t* D, int s )
 
 static hyb_status_t hyb_gh_dev_setup( hyb_gh_dev_t* D )
 {
-	hyb_gh_worker_t* w     = D->w;
-	size_t           slot  = w->slot_bytes;
-	void *           dmem  = NULL, *hmem = NULL;
-	hyb_status_t     st    = hyb_dev_workspace( D->dev, HYB_GTSV_NBUF * slot, &dmem );
+	hyb_gh_worker_t* w    = D->w;
+	size_t           slot = w->slot_bytes;
+	void *           dmem = NULL, *hmem = NULL;
+	hyb_status_t     st = hyb_dev_workspace( D->dev, HYB_GTSV_NBUF * slot, &dmem );
 	if ( st == HYB_OK ) st = hyb_dev_staging( D->dev, HYB_GTSV_NBUF * slot, &hmem );
 	if ( st != HYB_OK ) return st;
 	/* An injected asynchronous allocation fault reports success without a buffer. */
@@ -524,14 +544,17 @@ static void* hyb_gh_worker_main( void* arg )
 		for ( int i = w->s0; i < w->s1 && st == HYB_OK; i++ )
 		{
 			int s = ( i - w->s0 ) % HYB_GTSV_NBUF;
-			if ( D.seg[s] >= 0 ) st = p->pin ? hyb_gh_finish_pinned( &D, s ) : hyb_gh_finish( &D, s );
-			if ( st == HYB_OK ) st = p->pin ? hyb_gh_issue_pinned( &D, s, i ) : hyb_gh_issue( &D, s, i );
+			if ( D.seg[s] >= 0 )
+				st = p->pin ? hyb_gh_finish_pinned( &D, s ) : hyb_gh_finish( &D, s );
+			if ( st == HYB_OK )
+				st = p->pin ? hyb_gh_issue_pinned( &D, s, i ) : hyb_gh_issue( &D, s, i );
 		}
 		for ( int i = w->s1 - HYB_GTSV_NBUF; i < w->s1 && st == HYB_OK; i++ )
 		{
 			if ( i < w->s0 ) continue;
 			int s = ( i - w->s0 ) % HYB_GTSV_NBUF;
-			if ( D.seg[s] == i ) st = p->pin ? hyb_gh_finish_pinned( &D, s ) : hyb_gh_finish( &D, s );
+			if ( D.seg[s] == i )
+				st = p->pin ? hyb_gh_finish_pinned( &D, s ) : hyb_gh_finish( &D, s );
 		}
 	}
 	w->seconds = hyb_now() - t0;
@@ -557,7 +580,8 @@ static void* hyb_gh_worker_main( void* arg )
    The call.
    --------------------------------------------------------------------------------------- */
 
-int64_t hyb_gtsv_hetero_chunk( const hyb_gtsv_hetero_t* p, int dev, int64_t rows, size_t* slot_bytes )
+int64_t hyb_gtsv_hetero_chunk( const hyb_gtsv_hetero_t* p, int dev, int64_t rows,
+                               size_t* slot_bytes )
 {
 	const size_t es     = hyb_prec_size( p->prec );
 	size_t       slot   = p->slot_bytes ? p->slot_bytes : HYB_GTSV_SLOT_BYTES;
@@ -600,7 +624,8 @@ hyb_status_t hyb_gtsv_hetero_reg_start( const hyb_gtsv_hetero_t* p, hyb_gtsv_het
 	a[na++]                 = ( hyb_gtsv_pin_array_t ){ p->d, p->n };
 	a[na++]                 = ( hyb_gtsv_pin_array_t ){ p->du, p->n - 1 };
 	for ( int64_t j = 0; j < p->nrhs; j++ )
-		a[na++] = ( hyb_gtsv_pin_array_t ){ (const char*)p->b + (size_t)j * (size_t)p->ldb * es, p->n };
+		a[na++] =
+		    ( hyb_gtsv_pin_array_t ){ (const char*)p->b + (size_t)j * (size_t)p->ldb * es, p->n };
 	hyb_dev_t*   dev = NULL;
 	hyb_status_t st  = hyb_dev_acquire( 0, &dev );
 	if ( st != HYB_OK ) return st;
@@ -626,8 +651,10 @@ void hyb_gtsv_hetero_reg_finish( hyb_gtsv_hetero_reg_t* reg, hyb_gtsv_pin_report
 static int hyb_gh_valid( const hyb_gtsv_hetero_t* p )
 {
 	if ( p == NULL || ( p->prec != HYB_PREC_D && p->prec != HYB_PREC_S ) ) return 0;
-	if ( p->n < 1 || p->nrhs < 1 || p->ldb < p->n || p->m < 1 || p->m > HYB_GTSV_WINDOW_MAX ) return 0;
-	if ( p->d == NULL || p->b == NULL || ( p->n > 1 && ( p->dl == NULL || p->du == NULL ) ) ) return 0;
+	if ( p->n < 1 || p->nrhs < 1 || p->ldb < p->n || p->m < 1 || p->m > HYB_GTSV_WINDOW_MAX )
+		return 0;
+	if ( p->d == NULL || p->b == NULL || ( p->n > 1 && ( p->dl == NULL || p->du == NULL ) ) )
+		return 0;
 	if ( p->ndev < 0 || p->ndev > HYB_GTSV_DEV_MAX || p->ndev > hyb_devices_count() ) return 0;
 	if ( p->ndev > 0 && p->dev_threads < 1 ) return 0;
 	if ( p->pin && p->ndev != 1 ) return 0; /* registered pages: one device */
@@ -656,7 +683,9 @@ hyb_status_t hyb_gtsv_hetero_run( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_re
 	for ( int k = 0; k < p->ndev; k++ )
 	{
 		w[k].dev   = k;
-		w[k].chunk = p->dev_rows[k] > 0 ? hyb_gtsv_hetero_chunk( p, k, p->dev_rows[k], &w[k].slot_bytes ) : 0;
+		w[k].chunk = p->dev_rows[k] > 0
+		                 ? hyb_gtsv_hetero_chunk( p, k, p->dev_rows[k], &w[k].slot_bytes )
+		                 : 0;
 		if ( p->dev_rows[k] > 0 )
 			nseg += w[k].chunk > 0 ? ( p->dev_rows[k] + w[k].chunk - 1 ) / w[k].chunk : 1;
 	}
@@ -687,8 +716,8 @@ hyb_status_t hyb_gtsv_hetero_run( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_re
 			for ( int64_t a = 0; a < rows; a += c )
 				R.seg[i++] = ( hyb_gh_seg_t ){ at + a, at + ( a + c < rows ? a + c : rows ), k };
 		}
-		w[k].s1 = i;
-		w[k].run = &R;
+		w[k].s1          = i;
+		w[k].run         = &R;
 		r->dev_chunks[k] = w[k].s1 - w[k].s0;
 		at += rows;
 	}
@@ -696,7 +725,7 @@ hyb_status_t hyb_gtsv_hetero_run( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_re
 	r->cpu_rows = n - cpu0;
 
 	/* (0) Every boundary's record from the unmodified arrays. */
-	double t0 = hyb_now();
+	double t0  = hyb_now();
 	int    bad = 0;
 	int    nt  = p->cpu_threads > 0 ? p->cpu_threads : omp_get_max_threads();
 	if ( R.nseg - 1 < 4 * nt ) nt = 1; /* a few seams of 2m rows each: not worth a team */
@@ -753,7 +782,8 @@ hyb_status_t hyb_gtsv_hetero_run( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_re
 		int64_t a = R.seg[q].c0, e = R.seg[w[k].s1 - 1].c1;
 		hyb_gh_cpu_rows( p, a, e, hyb_gh_rec( &R, q ), hyb_gh_rec( &R, w[k].s1 ), p->cpu_threads );
 		r->fallback_rows += e - a;
-		if ( w[k].error == HYB_OK ) r->error = HYB_E_DEVICE; /* cannot happen: unfinished means failed */
+		if ( w[k].error == HYB_OK )
+			r->error = HYB_E_DEVICE; /* cannot happen: unfinished means failed */
 	}
 	if ( r->fallback_rows ) r->fallback_seconds = hyb_now() - t0;
 	free( R.seg );

@@ -24,8 +24,8 @@
    `elem`-byte elements, buffers of `buf_bytes`, window m, at least `min_chunks` chunks
    where the rows allow. The engine does not choose chunk sizes: the caller's policy does
    (policies/hyb_policy_gtsv.h, hyb_policy_gtsv_chunk_rows). */
-typedef int64_t ( *hyb_gtsv_chunk_fn )( int64_t rows, int64_t nrhs, size_t elem, size_t buf_bytes, int64_t m,
-                                         int min_chunks );
+typedef int64_t ( *hyb_gtsv_chunk_fn )( int64_t rows, int64_t nrhs, size_t elem, size_t buf_bytes,
+                                        int64_t m, int min_chunks );
 
 /* Buffers per device: a chunk is copied into one while the device works on the others
    (triple buffering: one being filled, one uploading or solving, one downloading). */
@@ -60,18 +60,18 @@ typedef int64_t ( *hyb_gtsv_chunk_fn )( int64_t rows, int64_t nrhs, size_t elem,
    --------------------------------------------------------------------------------------- */
 typedef struct
 {
-	hyb_prec_t  prec;
-	int64_t     n, nrhs, ldb;
-	void*       dl;
-	void*       d;
-	const void* du;
-	void*       b;
-	int64_t     m;
-	unsigned    flags;
-	int         ndev;
-	int64_t     dev_rows[HYB_GTSV_DEV_MAX];
-	int         cpu_threads;
-	int         dev_threads;
+	hyb_prec_t        prec;
+	int64_t           n, nrhs, ldb;
+	void*             dl;
+	void*             d;
+	const void*       du;
+	void*             b;
+	int64_t           m;
+	unsigned          flags;
+	int               ndev;
+	int64_t           dev_rows[HYB_GTSV_DEV_MAX];
+	int               cpu_threads;
+	int               dev_threads;
 	int64_t           chunk_rows;
 	hyb_gtsv_chunk_fn chunk_fn;
 	size_t            slot_bytes;
@@ -88,22 +88,22 @@ typedef struct
 /* What happened (times in seconds, wall clock). */
 typedef struct
 {
-	hyb_status_t error;                          /* first device failure, HYB_OK if none */
-	double       seam_seconds;                   /* the seam records (before any solve) */
-	double       cpu_seconds;                    /* the CPU share */
+	hyb_status_t error;        /* first device failure, HYB_OK if none */
+	double       seam_seconds; /* the seam records (before any solve) */
+	double       cpu_seconds;  /* the CPU share */
 	int64_t      cpu_rows;
-	double       dev_seconds[HYB_GTSV_DEV_MAX];  /* each device's worker, start to last chunk done */
-	int64_t      dev_done[HYB_GTSV_DEV_MAX];     /* rows each device finished (a prefix of its rows) */
-	int          dev_chunks[HYB_GTSV_DEV_MAX];   /* chunks it was given */
-	int64_t      fallback_rows;                  /* device rows the CPU solved after a failure */
+	double       dev_seconds[HYB_GTSV_DEV_MAX]; /* each device's worker, start to last chunk done */
+	int64_t      dev_done[HYB_GTSV_DEV_MAX]; /* rows each device finished (a prefix of its rows) */
+	int          dev_chunks[HYB_GTSV_DEV_MAX]; /* chunks it was given */
+	int64_t      fallback_rows;                /* device rows the CPU solved after a failure */
 	double       fallback_seconds;
 	double       bytes_h2d, bytes_d2h;
-	double       stage_seconds;                  /* host copies into pinned buffers (all devices) */
-	double       out_seconds;                    /* host copies of X out of pinned buffers */
-	double       factor_seconds;                 /* factor outputs of the device rows */
-	double       wait_seconds;                   /* device workers waiting for their device */
-	double       pin_wait_seconds;               /* the device worker waiting for registered rows */
-	double       seconds;                        /* the whole call */
+	double       stage_seconds;    /* host copies into pinned buffers (all devices) */
+	double       out_seconds;      /* host copies of X out of pinned buffers */
+	double       factor_seconds;   /* factor outputs of the device rows */
+	double       wait_seconds;     /* device workers waiting for their device */
+	double       pin_wait_seconds; /* the device worker waiting for registered rows */
+	double       seconds;          /* the whole call */
 } hyb_gtsv_hetero_report_t;
 
 /* ---------------------------------------------------------------------------------------
@@ -146,6 +146,7 @@ void         hyb_gtsv_hetero_reg_finish( hyb_gtsv_hetero_reg_t* reg, hyb_gtsv_pi
 
 /* Rows per chunk and buffer bytes the run will use for `rows` rows on device `dev`
    (0 when the device's budget cannot hold HYB_GTSV_NBUF buffers of 1024 rows). */
-int64_t hyb_gtsv_hetero_chunk( const hyb_gtsv_hetero_t* p, int dev, int64_t rows, size_t* slot_bytes );
+int64_t hyb_gtsv_hetero_chunk( const hyb_gtsv_hetero_t* p, int dev, int64_t rows,
+                               size_t* slot_bytes );
 
 #endif

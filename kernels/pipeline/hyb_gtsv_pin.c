@@ -33,7 +33,7 @@ struct hyb_gtsv_pin_s
 	/* under mu */
 	int64_t        at;       /* rows [0, at) of every array are registered */
 	int64_t        released; /* the uploads of rows [0, released) are complete */
-	int            ended; /* the thread registers nothing more */
+	int            ended;    /* the thread registers nothing more */
 	int            stop;
 	int            failed;
 	hyb_pin_rec_t* rec;
@@ -72,7 +72,8 @@ static int hyb_pin_range( hyb_gtsv_pin_t* P, uintptr_t s, uintptr_t e )
 	int           nov = 0;
 	pthread_mutex_lock( &P->mu );
 	for ( int i = P->nrec - 1; i >= 0 && nov < (int)( sizeof ov / sizeof ov[0] ); i-- )
-		if ( P->rec[i].live && P->rec[i].p < e && P->rec[i].p + P->rec[i].bytes > s ) ov[nov++] = P->rec[i];
+		if ( P->rec[i].live && P->rec[i].p < e && P->rec[i].p + P->rec[i].bytes > s )
+			ov[nov++] = P->rec[i];
 	pthread_mutex_unlock( &P->mu );
 	qsort( ov, (size_t)nov, sizeof ov[0], hyb_pin_rec_cmp );
 
@@ -100,7 +101,8 @@ static int hyb_pin_range( hyb_gtsv_pin_t* P, uintptr_t s, uintptr_t e )
 			int kept = st == HYB_OK && P->nrec < P->cap;
 			if ( kept )
 			{
-				P->rec[P->nrec++] = ( hyb_pin_rec_t ){ at, gap_end - at, hyb_pin_need( P, at, gap_end ), 1 };
+				P->rec[P->nrec++] =
+				    ( hyb_pin_rec_t ){ at, gap_end - at, hyb_pin_need( P, at, gap_end ), 1 };
 				P->reg_bytes += (double)( gap_end - at );
 			}
 			pthread_mutex_unlock( &P->mu );
@@ -242,7 +244,8 @@ int64_t hyb_gtsv_pin_wait( hyb_gtsv_pin_t* P, int64_t want )
 	return at;
 }
 
-int hyb_gtsv_pin_spans( hyb_gtsv_pin_t* P, const void* p, size_t bytes, hyb_gtsv_pin_span_t* out, int max )
+int hyb_gtsv_pin_spans( hyb_gtsv_pin_t* P, const void* p, size_t bytes, hyb_gtsv_pin_span_t* out,
+                        int max )
 {
 	uintptr_t s = (uintptr_t)p, e = s + bytes, at = s;
 	int       n = 0;
@@ -250,7 +253,9 @@ int hyb_gtsv_pin_spans( hyb_gtsv_pin_t* P, const void* p, size_t bytes, hyb_gtsv
 	while ( at < e )
 	{
 		int i = P->nrec - 1;
-		while ( i >= 0 && !( P->rec[i].live && P->rec[i].p <= at && at < P->rec[i].p + P->rec[i].bytes ) ) i--;
+		while ( i >= 0 &&
+		        !( P->rec[i].live && P->rec[i].p <= at && at < P->rec[i].p + P->rec[i].bytes ) )
+			i--;
 		if ( i < 0 || n == max )
 		{
 			n = -1;
@@ -285,7 +290,8 @@ void hyb_gtsv_pin_finish( hyb_gtsv_pin_t* P, void* ctx, hyb_gtsv_pin_report_t* r
 	pthread_cond_broadcast( &P->cv );
 	pthread_mutex_unlock( &P->mu );
 	pthread_join( P->th, NULL );
-	hyb_pin_drop( P, -1, ctx ); /* the thread dropped everything; nothing, unless it was refused mid-way */
+	hyb_pin_drop( P, -1,
+	              ctx ); /* the thread dropped everything; nothing, unless it was refused mid-way */
 	if ( rep )
 	{
 		rep->reg_seconds   = P->reg_s;

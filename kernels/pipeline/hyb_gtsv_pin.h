@@ -52,7 +52,8 @@ typedef struct
    only up to its len) in pieces of piece_rows (0: HYB_GTSV_PIN_PIECE_ROWS), on a new thread
    that calls ops->reg(reg_ctx, ...). Pages shared by two arrays, or by two pieces, are
    registered once. ops->reg and ops->unreg are called with reg_ctx, on that thread (and in
-   hyb_gtsv_pin_finish with its ctx). HYB_OK with *out set, HYB_E_INVALID, HYB_E_NO_MEMORY (nothing started). */
+   hyb_gtsv_pin_finish with its ctx). HYB_OK with *out set, HYB_E_INVALID, HYB_E_NO_MEMORY (nothing
+   started). */
 hyb_status_t hyb_gtsv_pin_start( const hyb_gtsv_pin_ops_t* ops, void* reg_ctx,
                                  const hyb_gtsv_pin_array_t* arr, int narr, size_t elem,
                                  int64_t rows, int64_t piece_rows, hyb_gtsv_pin_t** out );
@@ -70,7 +71,8 @@ typedef struct
 	size_t off, bytes;
 } hyb_gtsv_pin_span_t;
 
-int hyb_gtsv_pin_spans( hyb_gtsv_pin_t* pin, const void* p, size_t bytes, hyb_gtsv_pin_span_t* out, int max );
+int hyb_gtsv_pin_spans( hyb_gtsv_pin_t* pin, const void* p, size_t bytes, hyb_gtsv_pin_span_t* out,
+                        int max );
 
 /* The uploads of rows [0, done) are complete: the registering thread unregisters every
    registration that no later row needs (ops->unreg(reg_ctx, ...)), between its pieces. */

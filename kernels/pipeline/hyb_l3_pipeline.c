@@ -16,12 +16,12 @@
 
 /* Staging buffers in flight each way: two would be double buffering; a third
    lets a host copy run while one DMA is queued and another executes. */
-#define HYB_STAGE_IN 3
+#define HYB_STAGE_IN  3
 #define HYB_STAGE_OUT 3
 /* Output tiles on the device: the issuer can run this many tiles ahead of
    the downloads, so that block loads for later tiles are not held back by
    the storer (at least 2: one computing, one draining). */
-#define HYB_TILES 8
+#define HYB_TILES     8
 #define HYB_TILES_MIN 2
 /* Copy teams spin through calls that copy at least this much (the gain was measured
    from n = 2048 up; small calls only risk losing a spinning worker's core). */
@@ -42,11 +42,11 @@ typedef struct
 {
 	const hyb_l3_work_t*      w;
 	const hyb_l3_exec_opts_t* o;
-	_Atomic int               next;  /* the task queue */
-	_Atomic int*              state; /* HYB_TASK_* per task */
-	_Atomic int               error; /* first device error */
-	int                       reg[2]; /* operands a, b registered for direct DMA */
-	hyb_dev_t*                regdev; /* device 0's context that registered them, or NULL */
+	_Atomic int               next;       /* the task queue */
+	_Atomic int*              state;      /* HYB_TASK_* per task */
+	_Atomic int               error;      /* first device error */
+	int                       reg[2];     /* operands a, b registered for direct DMA */
+	hyb_dev_t*                regdev;     /* device 0's context that registered them, or NULL */
 	double                    load_share; /* of the host copy work: load1's (hyb_load_share) */
 	double                    copy_bytes; /* staged and stored, an update counted 1.5 times */
 	pthread_mutex_t           stat_mu;
@@ -65,18 +65,18 @@ typedef struct
 
 typedef struct
 {
-	hyb_dev_t*   dev;
-	hyb_team_t*  in;  /* this call's load1 team */
-	hyb_team_t*  out; /* this call's store2 team */
-	int          threads;
+	hyb_dev_t*  dev;
+	hyb_team_t* in;  /* this call's load1 team */
+	hyb_team_t* out; /* this call's store2 team */
+	int         threads;
 	/* The copy threads of a call, threads + threads / 2 in all, are divided
 	   between load1 and store2 by the bytes each moves (hyb_split_threads):
 	   teams[side] (the issuer or the storer and up to total - 1 workers) is
 	   made on first use with total - 1 workers and kept; a call uses the part
 	   of it its share needs (hyb_team_use), so a context never holds more
 	   than 2 (total - 1) copy workers whatever the shares of its calls. */
-	int          total;
-	hyb_team_t*  teams[2];
+	int         total;
+	hyb_team_t* teams[2];
 
 	/* The storer: issues each finished tile's download (store1) as soon as
 	   an output staging buffer is free, and copies downloaded tiles into
@@ -171,8 +171,8 @@ static hyb_status_t hyb_engine_events( hyb_engine_t* e, int n )
 	return HYB_OK;
 }
 
-static void hyb_team_copy( hyb_team_t* t, int64_t n, size_t bytes, void ( *fn )( void*, int64_t, int64_t ),
-                           void* arg )
+static void hyb_team_copy( hyb_team_t* t, int64_t n, size_t bytes,
+                           void ( *fn )( void*, int64_t, int64_t ), void* arg )
 {
 	if ( bytes < HYB_COPY_TEAM_MIN )
 		fn( arg, 0, n );
@@ -235,7 +235,9 @@ static void hyb_load_plain( void* p, int64_t b, int64_t e )
 	for ( int64_t j = b; j < e; j++ )
 	{
 		char* d = (char*)L->dst + (size_t)j * col;
-		hyb_copy_stream( d, (const char*)L->src + ( (size_t)k->r0 + (size_t)( k->c0 + j ) * (size_t)L->ld ) * L->es,
+		hyb_copy_stream( d,
+		                 (const char*)L->src +
+		                     ( (size_t)k->r0 + (size_t)( k->c0 + j ) * (size_t)L->ld ) * L->es,
 		                 col );
 		int64_t diag = k->c0 + j - k->r0; /* the row of column j's diagonal element */
 		if ( k->transform == HYB_BLK_C_HERM && diag >= 0 && diag < k->rows )
@@ -263,10 +265,12 @@ static void hyb_load_sym( void* p, int64_t b, int64_t e )
 		char*   d = (char*)L->dst + (size_t)j * (size_t)k->rows * es;
 		for ( int64_t i = 0; i < k->rows; i++ )
 		{
-			int64_t r      = k->r0 + i;
-			int     stored = up ? r <= c : r >= c;
-			const char* s = (const char*)L->src + ( stored ? (size_t)r + (size_t)c * (size_t)L->ld
-			                                               : (size_t)c + (size_t)r * (size_t)L->ld ) * es;
+			int64_t     r      = k->r0 + i;
+			int         stored = up ? r <= c : r >= c;
+			const char* s =
+			    (const char*)L->src + ( stored ? (size_t)r + (size_t)c * (size_t)L->ld
+			                                   : (size_t)c + (size_t)r * (size_t)L->ld ) *
+			                              es;
 			memcpy( d + (size_t)i * es, s, es );
 			if ( herm && ( !stored || r == c ) )
 			{
@@ -295,7 +299,8 @@ static void hyb_load_run( hyb_team_t* team, hyb_load_t* L )
 	else if ( k->transform == HYB_BLK_PLAIN && hyb_contiguous( k->rows, L->ld ) )
 	{
 		L->piece = hyb_piece_for( bytes, hyb_team_size( team ) );
-		hyb_team_copy( team, (int64_t)( ( bytes + L->piece - 1 ) / L->piece ), bytes, hyb_load_contiguous, L );
+		hyb_team_copy( team, (int64_t)( ( bytes + L->piece - 1 ) / L->piece ), bytes,
+		               hyb_load_contiguous, L );
 	}
 	else
 		hyb_team_copy( team, k->cols, bytes, hyb_load_plain, L );
@@ -331,20 +336,20 @@ static void hyb_store_contiguous( void* p, int64_t b, int64_t e )
 	size_t            lo = (size_t)b * S->piece, hi = (size_t)e * S->piece;
 	if ( hi > total ) hi = total;
 	if ( hi > lo )
-		hyb_store_span( S, (char*)S->out + (size_t)t->c0 * (size_t)S->ld * S->es + lo, (const char*)S->src + lo,
-		                hi - lo );
+		hyb_store_span( S, (char*)S->out + (size_t)t->c0 * (size_t)S->ld * S->es + lo,
+		                (const char*)S->src + lo, hi - lo );
 	hyb_copy_fence();
 }
 
 /* Columns [b, e) of a tile back into the output, inside its mask. */
 static void hyb_store_cols( void* p, int64_t b, int64_t e )
 {
-	hyb_store_t*      S = p;
-	const hyb_task_t* t = S->t;
+	hyb_store_t*      S  = p;
+	const hyb_task_t* t  = S->t;
 	size_t            es = S->es;
 	for ( int64_t j = b; j < e; j++ )
 	{
-		int64_t c = t->c0 + j;
+		int64_t c  = t->c0 + j;
 		int64_t lo = 0, hi = t->rows; /* tile rows to write */
 		if ( t->mask == HYB_MASK_UPPER )
 			hi = c - t->r0 + 1 < hi ? c - t->r0 + 1 : hi;
@@ -377,17 +382,17 @@ struct hyb_worker_s
 	int           borrowed; /* d is the run's regdev: released by the run, not the worker */
 
 	/* device memory */
-	char*   slots;
-	int     nslots;
-	size_t  slot_bytes;
-	char*   tiles; /* HYB_TILES tiles (x2 for trmm: in and out) */
-	size_t  tile_bytes;
-	int*    blk_slot; /* per block: its slot or -1 */
-	int*    slot_blk; /* per slot: its block or -1 */
+	char*    slots;
+	int      nslots;
+	size_t   slot_bytes;
+	char*    tiles; /* HYB_TILES tiles (x2 for trmm: in and out) */
+	size_t   tile_bytes;
+	int*     blk_slot; /* per block: its slot or -1 */
+	int*     slot_blk; /* per slot: its block or -1 */
 	int64_t* slot_lru;
 	int64_t* slot_pin; /* stamp of the product that needs it now */
-	int*    slot_used, *slot_loaded;
-	int64_t clock;
+	int *    slot_used, *slot_loaded;
+	int64_t  clock;
 
 	/* host staging */
 	char*  stage_in[HYB_STAGE_IN];
@@ -405,10 +410,10 @@ struct hyb_worker_s
 	hyb_devent_t*  ev_tile_free[HYB_TILES];
 	hyb_devent_t*  ev_out[HYB_STAGE_OUT];
 
-	int    out_free[HYB_STAGE_OUT]; /* storer only */
-	_Atomic int failed;             /* this device failed: store nothing more */
-	double t_load1, t_store2, t_wait, bytes_h2d, bytes_d2h;
-	int    stored;
+	int         out_free[HYB_STAGE_OUT]; /* storer only */
+	_Atomic int failed;                  /* this device failed: store nothing more */
+	double      t_load1, t_store2, t_wait, bytes_h2d, bytes_d2h;
+	int         stored;
 };
 
 static hyb_status_t hyb_fail( hyb_worker_t* k, hyb_status_t st )
@@ -428,7 +433,7 @@ static const void* hyb_mat( const hyb_l3_args_t* a, int mat, int64_t* ld )
 /* A free staging-in buffer: the DMA that last read it must be done. */
 static hyb_status_t hyb_stage_in_take( hyb_worker_t* k, int* idx )
 {
-	int i = k->next_in;
+	int i      = k->next_in;
 	k->next_in = ( i + 1 ) % HYB_STAGE_IN;
 	if ( k->stage_in_busy[i] )
 	{
@@ -449,7 +454,8 @@ static hyb_status_t hyb_stage_in_take( hyb_worker_t* k, int* idx )
 /* load1 + load2 of rectangle `r` of operand `src` (leading dimension ld)
    into dense device memory `dst` (leading dimension r->rows), through a
    staging buffer, in column groups. */
-static hyb_status_t hyb_stage_send( hyb_worker_t* k, const hyb_blk_t* r, const void* src, int64_t ld, void* dst )
+static hyb_status_t hyb_stage_send( hyb_worker_t* k, const hyb_blk_t* r, const void* src,
+                                    int64_t ld, void* dst )
 {
 	size_t       es  = hyb_prec_size( k->run->w->args.prec );
 	size_t       col = (size_t)r->rows * es;
@@ -467,7 +473,8 @@ static hyb_status_t hyb_stage_send( hyb_worker_t* k, const hyb_blk_t* r, const v
 		double     t0 = hyb_now();
 		hyb_load_run( k->eng->in, &L );
 		k->t_load1 += hyb_now() - t0;
-		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, (char*)dst + (size_t)c * col, col, at, col, col, (size_t)sub.cols );
+		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, (char*)dst + (size_t)c * col, col, at, col, col,
+		                  (size_t)sub.cols );
 	}
 	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_stage_in[i] );
 	k->stage_in_busy[i] = 1;
@@ -489,8 +496,10 @@ static hyb_status_t hyb_load_block( hyb_worker_t* k, int b, int s )
 	if ( blk->transform == HYB_BLK_PLAIN && k->run->reg[blk->mat] )
 	{
 		/* Registered pages: the DMA reads the application's memory. */
-		const char* from = (const char*)src + ( (size_t)blk->r0 + (size_t)blk->c0 * (size_t)ld ) * es;
-		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, dslot, width, from, (size_t)ld * es, width, (size_t)blk->cols );
+		const char* from =
+		    (const char*)src + ( (size_t)blk->r0 + (size_t)blk->c0 * (size_t)ld ) * es;
+		st = hyb_dev_h2d( k->d, HYB_STREAM_H2D, dslot, width, from, (size_t)ld * es, width,
+		                  (size_t)blk->cols );
 		k->bytes_h2d += (double)width * (double)blk->cols;
 	}
 	else
@@ -525,14 +534,15 @@ static hyb_status_t hyb_ensure_block( hyb_worker_t* k, int64_t pin, int b, int* 
 		{
 			/* The products that read the old block must be done first. */
 			double       t0 = hyb_now();
-			hyb_status_t st = hyb_dev_sync( k->d, k->slot_used[s] ? k->ev_used[s] : k->ev_loaded[s] );
+			hyb_status_t st =
+			    hyb_dev_sync( k->d, k->slot_used[s] ? k->ev_used[s] : k->ev_loaded[s] );
 			k->t_wait += hyb_now() - t0;
 			if ( st != HYB_OK ) return st;
 			k->blk_slot[k->slot_blk[s]] = -1;
 			k->slot_used[s]             = 0;
 		}
-		k->slot_blk[s] = b;
-		k->blk_slot[b] = s;
+		k->slot_blk[s]  = b;
+		k->blk_slot[b]  = s;
 		hyb_status_t st = hyb_load_block( k, b, s );
 		if ( st != HYB_OK ) return st;
 	}
@@ -555,7 +565,7 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 	int                  b    = k->next_tile;
 	int                  trmm = a->op == HYB_OP_TRMM;
 	hyb_engine_t*        e    = k->eng;
-	k->next_tile = ( b + 1 ) % k->ntiles;
+	k->next_tile              = ( b + 1 ) % k->ntiles;
 
 	/* The tile buffer's previous download must at least be queued on the
 	   device (the storer does that) before anything is ordered after it. */
@@ -565,17 +575,20 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 	k->tile_ready[b] = 0;
 	pthread_mutex_unlock( &e->mu );
 	k->t_wait += hyb_now() - tw;
-	char*   tile  = k->tiles + (size_t)b * k->tile_bytes * ( trmm ? 2 : 1 );
-	char*   tout  = trmm ? tile + k->tile_bytes : tile;
-	int64_t ldo;
-	char*   out   = hyb_l3_out( a, &ldo );
-	hyb_status_t st = HYB_OK;
+	char*        tile = k->tiles + (size_t)b * k->tile_bytes * ( trmm ? 2 : 1 );
+	char*        tout = trmm ? tile + k->tile_bytes : tile;
+	int64_t      ldo;
+	char*        out = hyb_l3_out( a, &ldo );
+	hyb_status_t st  = HYB_OK;
 
 	if ( tk->load_c )
 	{
-		if ( k->tile_used[b] && ( st = hyb_dev_wait( k->d, HYB_STREAM_H2D, k->ev_tile_free[b] ) ) != HYB_OK )
+		if ( k->tile_used[b] &&
+		     ( st = hyb_dev_wait( k->d, HYB_STREAM_H2D, k->ev_tile_free[b] ) ) != HYB_OK )
 			return st;
-		hyb_blk_t region = { 2, tk->herm_diag ? HYB_BLK_C_HERM : HYB_BLK_PLAIN, tk->r0, tk->c0, tk->rows, tk->cols };
+		hyb_blk_t region = { 2,        tk->herm_diag ? HYB_BLK_C_HERM : HYB_BLK_PLAIN,
+			                 tk->r0,   tk->c0,
+			                 tk->rows, tk->cols };
 		st               = hyb_stage_send( k, &region, out, ldo, tile );
 		if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_H2D, k->ev_tile_in[b] );
 		if ( st != HYB_OK ) return st;
@@ -596,7 +609,8 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 		{
 			if ( blks[q] < 0 ) continue;
 			if ( ( st = hyb_ensure_block( k, pin, blks[q], &sl[q] ) ) != HYB_OK ) return st;
-			if ( ( st = hyb_dev_wait( k->d, HYB_STREAM_COMPUTE, k->ev_loaded[sl[q]] ) ) != HYB_OK ) return st;
+			if ( ( st = hyb_dev_wait( k->d, HYB_STREAM_COMPUTE, k->ev_loaded[sl[q]] ) ) != HYB_OK )
+				return st;
 		}
 		const char* A   = k->slots + (size_t)sl[0] * k->slot_bytes;
 		int64_t     lda = w->blks[op->blk_a].rows;
@@ -604,24 +618,27 @@ static hyb_status_t hyb_issue( hyb_worker_t* k, int t )
 		{
 			const char* B   = k->slots + (size_t)sl[1] * k->slot_bytes;
 			int64_t     ldb = w->blks[op->blk_b].rows;
-			st = hyb_dev_gemm( k->d, HYB_STREAM_COMPUTE, a->prec, op->ta, op->tb, op->m, op->n, op->k, op->alpha,
-			                   A, lda, B, ldb, op->beta, tile, tk->rows );
+			st = hyb_dev_gemm( k->d, HYB_STREAM_COMPUTE, a->prec, op->ta, op->tb, op->m, op->n,
+			                   op->k, op->alpha, A, lda, B, ldb, op->beta, tile, tk->rows );
 		}
 		else if ( op->kind == HYB_TOP_TRSM )
-			st = hyb_dev_trsm( k->d, HYB_STREAM_COMPUTE, a->prec, a->side, a->uplo, a->transa, a->diag, op->m,
-			                   op->n, op->alpha, A, lda, tile, tk->rows );
+			st = hyb_dev_trsm( k->d, HYB_STREAM_COMPUTE, a->prec, a->side, a->uplo, a->transa,
+			                   a->diag, op->m, op->n, op->alpha, A, lda, tile, tk->rows );
 		else
-			st = hyb_dev_trmm( k->d, HYB_STREAM_COMPUTE, a->prec, a->side, a->uplo, a->transa, a->diag, op->m,
-			                   op->n, op->alpha, A, lda, tile, tk->rows, tout, tk->rows );
+			st = hyb_dev_trmm( k->d, HYB_STREAM_COMPUTE, a->prec, a->side, a->uplo, a->transa,
+			                   a->diag, op->m, op->n, op->alpha, A, lda, tile, tk->rows, tout,
+			                   tk->rows );
 		if ( st != HYB_OK ) return st;
 		for ( int q = 0; q < 2; q++ )
 		{
 			if ( sl[q] < 0 ) continue;
-			if ( ( st = hyb_dev_record( k->d, HYB_STREAM_COMPUTE, k->ev_used[sl[q]] ) ) != HYB_OK ) return st;
+			if ( ( st = hyb_dev_record( k->d, HYB_STREAM_COMPUTE, k->ev_used[sl[q]] ) ) != HYB_OK )
+				return st;
 			k->slot_used[sl[q]] = 1;
 		}
 	}
-	if ( ( st = hyb_dev_record( k->d, HYB_STREAM_COMPUTE, k->ev_tile_done[b] ) ) != HYB_OK ) return st;
+	if ( ( st = hyb_dev_record( k->d, HYB_STREAM_COMPUTE, k->ev_tile_done[b] ) ) != HYB_OK )
+		return st;
 
 	k->tile_used[b] = 1;
 
@@ -642,10 +659,12 @@ static hyb_status_t hyb_store1( hyb_worker_t* k, const hyb_out_item_t* it, int o
 	size_t            es    = hyb_prec_size( k->run->w->args.prec );
 	size_t            width = (size_t)tk->rows * es;
 	int               trmm  = k->run->w->args.op == HYB_OP_TRMM;
-	char* tile = k->tiles + (size_t)it->b * k->tile_bytes * ( trmm ? 2 : 1 ) + ( trmm ? k->tile_bytes : 0 );
+	char*             tile =
+	    k->tiles + (size_t)it->b * k->tile_bytes * ( trmm ? 2 : 1 ) + ( trmm ? k->tile_bytes : 0 );
 	hyb_status_t st = hyb_dev_wait( k->d, HYB_STREAM_D2H, k->ev_tile_done[it->b] );
 	if ( st == HYB_OK )
-		st = hyb_dev_d2h( k->d, HYB_STREAM_D2H, k->stage_out[o], width, tile, width, width, (size_t)tk->cols );
+		st = hyb_dev_d2h( k->d, HYB_STREAM_D2H, k->stage_out[o], width, tile, width, width,
+		                  (size_t)tk->cols );
 	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_D2H, k->ev_out[o] );
 	if ( st == HYB_OK ) st = hyb_dev_record( k->d, HYB_STREAM_D2H, k->ev_tile_free[it->b] );
 	k->bytes_d2h += (double)width * (double)tk->cols;
@@ -676,8 +695,8 @@ static void* hyb_storer_main( void* arg )
 			for ( int i = 0; i < HYB_STAGE_OUT && o < 0; i++ )
 				if ( k->out_free[i] ) o = i;
 			if ( o < 0 ) break;
-			k->out_free[o] = 0;
-			it->o          = o;
+			k->out_free[o]      = 0;
+			it->o               = o;
 			hyb_out_item_t copy = *it;
 			pthread_mutex_unlock( &e->mu );
 			hyb_status_t st = hyb_store1( k, &copy, o );
@@ -697,16 +716,22 @@ static void* hyb_storer_main( void* arg )
 		hyb_status_t         st  = hyb_dev_sync( k->d, k->ev_out[it.o] );
 		if ( st == HYB_OK && !atomic_load( &k->failed ) )
 		{
-			const hyb_task_t* tk = &w->tasks[it.t];
-			hyb_store_t       S  = { tk, k->stage_out[it.o], out, ldo, hyb_prec_size( w->args.prec ), 0,
-				                     w->args.prec, tk->beta_host ? w->args.beta : NULL };
-			double            t0 = hyb_now();
-			size_t bytes = (size_t)tk->rows * (size_t)tk->cols * S.es;
+			const hyb_task_t* tk    = &w->tasks[it.t];
+			hyb_store_t       S     = { tk,
+				                        k->stage_out[it.o],
+				                        out,
+				                        ldo,
+				                        hyb_prec_size( w->args.prec ),
+				                        0,
+				                        w->args.prec,
+                              tk->beta_host ? w->args.beta : NULL };
+			double            t0    = hyb_now();
+			size_t            bytes = (size_t)tk->rows * (size_t)tk->cols * S.es;
 			if ( tk->mask == HYB_MASK_FULL && !tk->herm_diag && hyb_contiguous( tk->rows, ldo ) )
 			{
 				S.piece = hyb_piece_for( bytes, hyb_team_size( e->out ) );
-				hyb_team_copy( e->out, (int64_t)( ( bytes + S.piece - 1 ) / S.piece ), bytes, hyb_store_contiguous,
-				               &S );
+				hyb_team_copy( e->out, (int64_t)( ( bytes + S.piece - 1 ) / S.piece ), bytes,
+				               hyb_store_contiguous, &S );
 			}
 			else
 				hyb_team_copy( e->out, tk->cols, bytes, hyb_store_cols, &S );
@@ -741,7 +766,8 @@ static hyb_status_t hyb_worker_memory( hyb_worker_t* k )
 	/* As many tile buffers as fit beside the minimum of block slots. */
 	k->ntiles = HYB_TILES;
 	while ( k->ntiles > HYB_TILES_MIN &&
-	        (double)k->ntiles * per * (double)k->tile_bytes + least * (double)k->slot_bytes > budget )
+	        (double)k->ntiles * per * (double)k->tile_bytes + least * (double)k->slot_bytes >
+	            budget )
 		k->ntiles--;
 	size_t tiles = (size_t)k->ntiles * (size_t)per * k->tile_bytes;
 	int    want  = w->nblks;
@@ -763,9 +789,11 @@ static hyb_status_t hyb_worker_memory( hyb_worker_t* k )
 
 	k->stage_in_bytes = k->slot_bytes > k->tile_bytes ? k->slot_bytes : k->tile_bytes;
 	void* hs          = NULL;
-	st = hyb_dev_staging( k->d, HYB_STAGE_IN * k->stage_in_bytes + HYB_STAGE_OUT * k->tile_bytes, &hs );
+	st = hyb_dev_staging( k->d, HYB_STAGE_IN * k->stage_in_bytes + HYB_STAGE_OUT * k->tile_bytes,
+	                      &hs );
 	if ( st != HYB_OK ) return st;
-	for ( int i = 0; i < HYB_STAGE_IN; i++ ) k->stage_in[i] = (char*)hs + (size_t)i * k->stage_in_bytes;
+	for ( int i = 0; i < HYB_STAGE_IN; i++ )
+		k->stage_in[i] = (char*)hs + (size_t)i * k->stage_in_bytes;
 	for ( int i = 0; i < HYB_STAGE_OUT; i++ )
 		k->stage_out[i] = (char*)hs + HYB_STAGE_IN * k->stage_in_bytes + (size_t)i * k->tile_bytes;
 	return HYB_OK;
@@ -773,7 +801,7 @@ static hyb_status_t hyb_worker_memory( hyb_worker_t* k )
 
 static hyb_status_t hyb_worker_setup( hyb_worker_t* k )
 {
-	const hyb_l3_work_t* w = k->run->w;
+	const hyb_l3_work_t* w  = k->run->w;
 	hyb_status_t         st = hyb_worker_memory( k );
 	if ( st != HYB_OK ) return st;
 	k->blk_slot    = malloc( (size_t)w->nblks * sizeof *k->blk_slot );
@@ -782,7 +810,8 @@ static hyb_status_t hyb_worker_setup( hyb_worker_t* k )
 	k->slot_pin    = calloc( (size_t)k->nslots, sizeof *k->slot_pin );
 	k->slot_used   = calloc( (size_t)k->nslots, sizeof *k->slot_used );
 	k->slot_loaded = calloc( (size_t)k->nslots, sizeof *k->slot_loaded );
-	if ( !k->blk_slot || !k->slot_blk || !k->slot_lru || !k->slot_pin || !k->slot_used || !k->slot_loaded )
+	if ( !k->blk_slot || !k->slot_blk || !k->slot_lru || !k->slot_pin || !k->slot_used ||
+	     !k->slot_loaded )
 		return HYB_E_NO_MEMORY;
 	for ( int i = 0; i < w->nblks; i++ ) k->blk_slot[i] = -1;
 	for ( int i = 0; i < k->nslots; i++ ) k->slot_blk[i] = -1;
@@ -833,7 +862,8 @@ static double hyb_load_share( const hyb_l3_work_t* w, const int reg[2], double* 
 	for ( int b = 0; b < w->nblks; b++ )
 	{
 		const hyb_blk_t* k = &w->blks[b];
-		if ( !( k->transform == HYB_BLK_PLAIN && reg[k->mat] ) ) in += (double)k->rows * (double)k->cols * (double)es;
+		if ( !( k->transform == HYB_BLK_PLAIN && reg[k->mat] ) )
+			in += (double)k->rows * (double)k->cols * (double)es;
 	}
 	for ( int t = 0; t < w->ntasks; t++ )
 	{
@@ -969,10 +999,10 @@ static size_t hyb_extent( const hyb_l3_work_t* w, int mat, int64_t ld )
    never leave part of it overwritten). Overlapping operands stay staged. */
 static void hyb_register_operands( hyb_run_t* R, hyb_dev_t* d )
 {
-	const hyb_l3_args_t* a = &R->w->args;
+	const hyb_l3_args_t* a  = &R->w->args;
 	size_t               ea = hyb_extent( R->w, 0, a->lda ), eb = hyb_extent( R->w, 1, a->ldb );
 	const char *         pa = a->a, *pb = a->b;
-	int overlap = ea && eb && pa < pb + eb && pb < pa + ea;
+	int                  overlap = ea && eb && pa < pb + eb && pb < pa + ea;
 	if ( ea && !overlap && hyb_dev_register( d, (void*)pa, ea ) == HYB_OK ) R->reg[0] = 1;
 	if ( eb && !overlap && hyb_dev_register( d, (void*)pb, eb ) == HYB_OK ) R->reg[1] = 1;
 }
@@ -989,17 +1019,19 @@ hyb_status_t hyb_l3_pipeline_run( const hyb_l3_work_t* w, const hyb_l3_exec_opts
 
 	hyb_cpu_strip_t cs = { o, 0, HYB_OK };
 	pthread_t       cpu_thread;
-	int             cpu_started = o->cpu_strip && pthread_create( &cpu_thread, NULL, hyb_cpu_strip_main, &cs ) == 0;
+	int             cpu_started =
+	    o->cpu_strip && pthread_create( &cpu_thread, NULL, hyb_cpu_strip_main, &cs ) == 0;
 	if ( o->cpu_strip && !cpu_started ) hyb_cpu_strip_main( &cs );
 
 	hyb_dev_t* regdev = NULL;
-	if ( o->register_ops && hyb_dev_acquire( 0, &regdev ) == HYB_OK ) hyb_register_operands( &R, regdev );
+	if ( o->register_ops && hyb_dev_acquire( 0, &regdev ) == HYB_OK )
+		hyb_register_operands( &R, regdev );
 	R.regdev     = regdev;
 	R.load_share = hyb_load_share( w, R.reg, &R.copy_bytes );
 
-	int           ndev = o->ndev > 0 ? o->ndev : 1;
-	hyb_worker_t* ks   = calloc( (size_t)ndev, sizeof *ks );
-	pthread_t*    th   = calloc( (size_t)ndev, sizeof *th );
+	int           ndev    = o->ndev > 0 ? o->ndev : 1;
+	hyb_worker_t* ks      = calloc( (size_t)ndev, sizeof *ks );
+	pthread_t*    th      = calloc( (size_t)ndev, sizeof *th );
 	int*          started = calloc( (size_t)ndev, sizeof *started );
 	if ( ks && th && started )
 	{

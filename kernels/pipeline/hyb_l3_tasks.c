@@ -32,8 +32,8 @@ static int64_t hyb_min( int64_t a, int64_t b )
 	return a < b ? a : b;
 }
 
-static hyb_status_t hyb_grid_init( hyb_grid_t* g, int64_t R, int64_t C, int64_t rstep, int64_t cstep,
-                                   int transform )
+static hyb_status_t hyb_grid_init( hyb_grid_t* g, int64_t R, int64_t C, int64_t rstep,
+                                   int64_t cstep, int transform )
 {
 	g->R = R, g->C = C, g->rstep = rstep, g->cstep = cstep, g->transform = transform;
 	g->nr = hyb_cdiv( R, rstep ), g->nc = hyb_cdiv( C, cstep );
@@ -47,7 +47,7 @@ static hyb_status_t hyb_grid_init( hyb_grid_t* g, int64_t R, int64_t C, int64_t 
 static int hyb_grow( void** p, int* cap, int need, size_t elem )
 {
 	if ( need <= *cap ) return 1;
-	int   ncap = *cap ? *cap * 2 : 64;
+	int ncap = *cap ? *cap * 2 : 64;
 	while ( ncap < need ) ncap *= 2;
 	void* q = realloc( *p, (size_t)ncap * elem );
 	if ( q == NULL ) return 0;
@@ -76,10 +76,12 @@ static int hyb_blk( hyb_builder_t* b, int mat, int64_t gi, int64_t gj )
 	return *slot = w->nblks++;
 }
 
-static hyb_task_t* hyb_task_new( hyb_builder_t* b, int64_t r0, int64_t c0, int64_t rows, int64_t cols )
+static hyb_task_t* hyb_task_new( hyb_builder_t* b, int64_t r0, int64_t c0, int64_t rows,
+                                 int64_t cols )
 {
 	hyb_l3_work_t* w = b->w;
-	if ( !hyb_grow( (void**)&w->tasks, &b->cap_tasks, w->ntasks + 1, sizeof *w->tasks ) ) return NULL;
+	if ( !hyb_grow( (void**)&w->tasks, &b->cap_tasks, w->ntasks + 1, sizeof *w->tasks ) )
+		return NULL;
 	hyb_task_t* t = &w->tasks[w->ntasks++];
 	memset( t, 0, sizeof *t );
 	t->r0 = r0, t->c0 = c0, t->rows = rows, t->cols = cols;
@@ -90,7 +92,8 @@ static hyb_task_t* hyb_task_new( hyb_builder_t* b, int64_t r0, int64_t c0, int64
 }
 
 static int hyb_op_add( hyb_builder_t* b, hyb_task_t* t, int kind, char ta, char tb, int64_t m,
-                       int64_t n, int64_t k, const double alpha[2], const double beta[2], int ba, int bb )
+                       int64_t n, int64_t k, const double alpha[2], const double beta[2], int ba,
+                       int bb )
 {
 	hyb_l3_work_t* w = b->w;
 	if ( ba < 0 || ( bb < 0 && kind == HYB_TOP_GEMM ) ) return 0;
@@ -101,9 +104,9 @@ static int hyb_op_add( hyb_builder_t* b, hyb_task_t* t, int kind, char ta, char 
 	memcpy( op->beta, beta, sizeof op->beta );
 	op->blk_a = ba, op->blk_b = bb;
 	t->nops++;
-	double f = kind == HYB_TOP_GEMM ? 2.0 * (double)m * (double)n * (double)k
-	         : w->args.side == 'L'  ? (double)m * (double)m * (double)n
-	                                : (double)m * (double)n * (double)n;
+	double f = kind == HYB_TOP_GEMM  ? 2.0 * (double)m * (double)n * (double)k
+	           : w->args.side == 'L' ? (double)m * (double)m * (double)n
+	                                 : (double)m * (double)n * (double)n;
 	if ( hyb_prec_is_complex( w->args.prec ) ) f *= 4;
 	t->flops += f;
 	w->flops += f;
@@ -153,7 +156,7 @@ static void hyb_shell_order( int64_t nti, int64_t ntj, int64_t* ti, int64_t* tj 
 /* gemm, symm/hemm: every tile of the region, k-chunks over `kdim`. */
 static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t n_dev )
 {
-	hyb_l3_work_t*       w = b->w;
+	hyb_l3_work_t*       w  = b->w;
 	const hyb_l3_args_t* a  = &w->args;
 	int64_t              Tm = w->Tm, Tn = w->Tn, K = w->K;
 	int64_t              kdim;
@@ -179,11 +182,11 @@ static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t 
 	}
 	if ( st != HYB_OK ) return st;
 
-	int          bz    = hyb_beta_zero( a );
+	int          bz     = hyb_beta_zero( a );
 	const double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
 	int64_t      nti = hyb_cdiv( m_dev, Tm ), ntj = hyb_cdiv( n_dev, Tn ), nk = hyb_cdiv( kdim, K );
-	int64_t*     ti  = malloc( (size_t)( nti * ntj ) * sizeof *ti );
-	int64_t*     tj  = malloc( (size_t)( nti * ntj ) * sizeof *tj );
+	int64_t*     ti = malloc( (size_t)( nti * ntj ) * sizeof *ti );
+	int64_t*     tj = malloc( (size_t)( nti * ntj ) * sizeof *tj );
 	if ( ti == NULL || tj == NULL )
 	{
 		free( ti ), free( tj );
@@ -192,39 +195,41 @@ static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t 
 	hyb_shell_order( nti, ntj, ti, tj );
 	st = HYB_OK;
 	for ( int64_t q = 0; q < nti * ntj && st == HYB_OK; q++ )
+	{
+		int64_t     i = ti[q], j = tj[q];
+		int64_t     r0 = i * Tm, c0 = j * Tn;
+		hyb_task_t* t =
+		    hyb_task_new( b, r0, c0, hyb_min( Tm, m_dev - r0 ), hyb_min( Tn, n_dev - c0 ) );
+		if ( t == NULL )
 		{
-			int64_t     i = ti[q], j = tj[q];
-			int64_t     r0 = i * Tm, c0 = j * Tn;
-			hyb_task_t* t = hyb_task_new( b, r0, c0, hyb_min( Tm, m_dev - r0 ), hyb_min( Tn, n_dev - c0 ) );
-			if ( t == NULL )
+			st = HYB_E_NO_MEMORY;
+			break;
+		}
+		t->load_c = !bz;
+		for ( int64_t kk = 0; kk < nk; kk++ )
+		{
+			int64_t       kb   = hyb_min( K, kdim - kk * K );
+			const double* beta = kk > 0 ? one : bz ? zero : a->beta;
+			int           ba, bb;
+			char          ta = 'N', tb = 'N';
+			if ( a->op == HYB_OP_GEMM )
+			{
+				ta = a->transa, tb = a->transb;
+				ba = ta == 'N' ? hyb_blk( b, 0, i, kk ) : hyb_blk( b, 0, kk, i );
+				bb = tb == 'N' ? hyb_blk( b, 1, kk, j ) : hyb_blk( b, 1, j, kk );
+			}
+			else if ( a->side == 'L' )
+				ba = hyb_blk( b, 0, i, kk ), bb = hyb_blk( b, 1, kk, j );
+			else /* C = B A: the B block is the left operand */
+				ba = hyb_blk( b, 1, i, kk ), bb = hyb_blk( b, 0, kk, j );
+			if ( !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, a->alpha, beta, ba,
+			                  bb ) )
 			{
 				st = HYB_E_NO_MEMORY;
 				break;
 			}
-			t->load_c = !bz;
-			for ( int64_t kk = 0; kk < nk; kk++ )
-			{
-				int64_t       kb   = hyb_min( K, kdim - kk * K );
-				const double* beta = kk > 0 ? one : bz ? zero : a->beta;
-				int           ba, bb;
-				char          ta = 'N', tb = 'N';
-				if ( a->op == HYB_OP_GEMM )
-				{
-					ta = a->transa, tb = a->transb;
-					ba = ta == 'N' ? hyb_blk( b, 0, i, kk ) : hyb_blk( b, 0, kk, i );
-					bb = tb == 'N' ? hyb_blk( b, 1, kk, j ) : hyb_blk( b, 1, j, kk );
-				}
-				else if ( a->side == 'L' )
-					ba = hyb_blk( b, 0, i, kk ), bb = hyb_blk( b, 1, kk, j );
-				else /* C = B A: the B block is the left operand */
-					ba = hyb_blk( b, 1, i, kk ), bb = hyb_blk( b, 0, kk, j );
-				if ( !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, a->alpha, beta, ba, bb ) )
-				{
-					st = HYB_E_NO_MEMORY;
-					break;
-				}
-			}
 		}
+	}
 	free( ti );
 	free( tj );
 	return st;
@@ -259,7 +264,8 @@ static hyb_status_t hyb_build_rank_k( hyb_builder_t* b, int64_t n_dev )
 		{
 			int64_t     i  = hyb_snake( j, s, first, count );
 			int64_t     r0 = i * T, c0 = j * T;
-			hyb_task_t* t  = hyb_task_new( b, r0, c0, hyb_min( T, n_dev - r0 ), hyb_min( T, n_dev - c0 ) );
+			hyb_task_t* t =
+			    hyb_task_new( b, r0, c0, hyb_min( T, n_dev - r0 ), hyb_min( T, n_dev - c0 ) );
 			if ( t == NULL ) return HYB_E_NO_MEMORY;
 			t->load_c = !bz;
 			if ( i == j )
@@ -271,19 +277,22 @@ static hyb_status_t hyb_build_rank_k( hyb_builder_t* b, int64_t n_dev )
 			{
 				int64_t       kb   = hyb_min( K, a->k - kk * K );
 				const double* beta = kk > 0 ? one : bz ? zero : a->beta;
-				int ai = notr ? hyb_blk( b, 0, i, kk ) : hyb_blk( b, 0, kk, i );
-				int aj = notr ? hyb_blk( b, 0, j, kk ) : hyb_blk( b, 0, kk, j );
-				char ta = notr ? 'N' : conjt, tb = notr ? conjt : 'N';
+				int           ai   = notr ? hyb_blk( b, 0, i, kk ) : hyb_blk( b, 0, kk, i );
+				int           aj   = notr ? hyb_blk( b, 0, j, kk ) : hyb_blk( b, 0, kk, j );
+				char          ta = notr ? 'N' : conjt, tb = notr ? conjt : 'N';
 				if ( !two )
 				{
-					if ( !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, a->alpha, beta, ai, aj ) )
+					if ( !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, a->alpha,
+					                  beta, ai, aj ) )
 						return HYB_E_NO_MEMORY;
 					continue;
 				}
 				int bi = notr ? hyb_blk( b, 1, i, kk ) : hyb_blk( b, 1, kk, i );
 				int bj = notr ? hyb_blk( b, 1, j, kk ) : hyb_blk( b, 1, kk, j );
-				if ( !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, a->alpha, beta, ai, bj ) ||
-				     !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, alpha2, one, bi, aj ) )
+				if ( !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, a->alpha, beta,
+				                  ai, bj ) ||
+				     !hyb_op_add( b, t, HYB_TOP_GEMM, ta, tb, t->rows, t->cols, kb, alpha2, one, bi,
+				                  aj ) )
 					return HYB_E_NO_MEMORY;
 			}
 		}
@@ -300,8 +309,8 @@ static hyb_status_t hyb_build_triangular( hyb_builder_t* b )
 	int64_t              dim = a->side == 'L' ? a->m : a->n;
 	hyb_status_t         st  = hyb_grid_init( &b->grid[0], dim, dim, dim, dim, HYB_BLK_PLAIN );
 	if ( st != HYB_OK ) return st;
-	int          ba   = hyb_blk( b, 0, 0, 0 );
-	int          kind = a->op == HYB_OP_TRSM ? HYB_TOP_TRSM : HYB_TOP_TRMM;
+	int          ba      = hyb_blk( b, 0, 0, 0 );
+	int          kind    = a->op == HYB_OP_TRSM ? HYB_TOP_TRSM : HYB_TOP_TRMM;
 	const double zero[2] = { 0, 0 };
 	int64_t      other   = a->side == 'L' ? a->n : a->m;
 	int64_t      T       = a->side == 'L' ? w->Tn : w->Tm;
@@ -312,7 +321,8 @@ static hyb_status_t hyb_build_triangular( hyb_builder_t* b )
 		                                 : hyb_task_new( b, p * T, 0, len, a->n );
 		if ( t == NULL ) return HYB_E_NO_MEMORY;
 		t->load_c = 1;
-		if ( !hyb_op_add( b, t, kind, a->transa, 'N', t->rows, t->cols, 0, a->alpha, zero, ba, -1 ) )
+		if ( !hyb_op_add( b, t, kind, a->transa, 'N', t->rows, t->cols, 0, a->alpha, zero, ba,
+		                  -1 ) )
 			return HYB_E_NO_MEMORY;
 	}
 	return HYB_OK;
@@ -334,14 +344,22 @@ hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_
 	{
 	case HYB_OP_GEMM:
 	case HYB_OP_SYMM:
-	case HYB_OP_HEMM: st = hyb_build_product( &b, m_dev, n_dev ); break;
+	case HYB_OP_HEMM:
+		st = hyb_build_product( &b, m_dev, n_dev );
+		break;
 	case HYB_OP_SYRK:
 	case HYB_OP_HERK:
 	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K: st = hyb_build_rank_k( &b, n_dev ); break;
+	case HYB_OP_HER2K:
+		st = hyb_build_rank_k( &b, n_dev );
+		break;
 	case HYB_OP_TRSM:
-	case HYB_OP_TRMM: st = hyb_build_triangular( &b ); break;
-	default: st = HYB_E_INVALID; break;
+	case HYB_OP_TRMM:
+		st = hyb_build_triangular( &b );
+		break;
+	default:
+		st = HYB_E_INVALID;
+		break;
 	}
 	free( b.grid[0].idx );
 	free( b.grid[1].idx );
@@ -372,8 +390,8 @@ void hyb_l3_work_beta_on_host( hyb_l3_work_t* w )
 		/* The builder puts the call's beta on the first product only. */
 		hyb_top_t* first = &w->ops[tk->first_op];
 		first->beta[0] = first->beta[1] = 0;
-		tk->load_c    = 0;
-		tk->beta_host = 1;
+		tk->load_c                      = 0;
+		tk->beta_host                   = 1;
 	}
 }
 
@@ -392,9 +410,9 @@ hyb_l3_args_t hyb_l3_gemm_sub( const hyb_l3_args_t* a, int64_t r0, int64_t c0, i
 	hyb_l3_args_t s  = *a;
 	s.m              = rows;
 	s.n              = cols;
-	s.a              = a->transa == 'N' ? hyb_at( a->a, a->lda, r0, 0, es ) : hyb_at( a->a, a->lda, 0, r0, es );
-	s.b              = a->transb == 'N' ? hyb_at( a->b, a->ldb, 0, c0, es ) : hyb_at( a->b, a->ldb, c0, 0, es );
-	s.c              = (void*)hyb_at( a->c, a->ldc, r0, c0, es );
+	s.a = a->transa == 'N' ? hyb_at( a->a, a->lda, r0, 0, es ) : hyb_at( a->a, a->lda, 0, r0, es );
+	s.b = a->transb == 'N' ? hyb_at( a->b, a->ldb, 0, c0, es ) : hyb_at( a->b, a->ldb, c0, 0, es );
+	s.c = (void*)hyb_at( a->c, a->ldc, r0, c0, es );
 	return s;
 }
 
@@ -403,8 +421,20 @@ static hyb_l3_args_t hyb_gemm_args( const hyb_l3_args_t* a, char ta, char tb, in
                                     const void* B, int64_t ldb, const double beta[2], void* C,
                                     int64_t ldc )
 {
-	hyb_l3_args_t s = { .op = HYB_OP_GEMM, .prec = a->prec, .layout = 'C', .transa = ta, .transb = tb,
-		                .m = m, .n = n, .k = k, .a = A, .lda = lda, .b = B, .ldb = ldb, .c = C, .ldc = ldc };
+	hyb_l3_args_t s = { .op     = HYB_OP_GEMM,
+		                .prec   = a->prec,
+		                .layout = 'C',
+		                .transa = ta,
+		                .transb = tb,
+		                .m      = m,
+		                .n      = n,
+		                .k      = k,
+		                .a      = A,
+		                .lda    = lda,
+		                .b      = B,
+		                .ldb    = ldb,
+		                .c      = C,
+		                .ldc    = ldc };
 	memcpy( s.alpha, alpha, sizeof s.alpha );
 	memcpy( s.beta, beta, sizeof s.beta );
 	return s;
@@ -420,14 +450,14 @@ static hyb_status_t hyb_cpu_piece( hyb_l3_cpu_fn fn, void* user, const hyb_l3_ar
 /* symm/hemm tile: the stored triangle covers part of the needed rows (or
    columns) of the full matrix directly and the rest transposed; the
    diagonal block goes to symm itself (which applies beta first). */
-static hyb_status_t hyb_task_cpu_symm( const hyb_l3_args_t* a, const hyb_task_t* t, hyb_l3_cpu_fn fn,
-                                       void* user )
+static hyb_status_t hyb_task_cpu_symm( const hyb_l3_args_t* a, const hyb_task_t* t,
+                                       hyb_l3_cpu_fn fn, void* user )
 {
-	size_t        es   = hyb_prec_size( a->prec );
-	char          tt   = a->op == HYB_OP_HEMM ? 'C' : 'T';
+	size_t        es     = hyb_prec_size( a->prec );
+	char          tt     = a->op == HYB_OP_HEMM ? 'C' : 'T';
 	const double  one[2] = { 1, 0 };
-	void*         C    = (void*)hyb_at( a->c, a->ldc, t->r0, t->c0, es );
-	hyb_l3_args_t d    = *a; /* the diagonal block */
+	void*         C      = (void*)hyb_at( a->c, a->ldc, t->r0, t->c0, es );
+	hyb_l3_args_t d      = *a; /* the diagonal block */
 	hyb_status_t  st;
 	if ( a->side == 'L' )
 	{
@@ -440,16 +470,20 @@ static hyb_status_t hyb_task_cpu_symm( const hyb_l3_args_t* a, const hyb_task_t*
 		/* Columns [0, r0) and [r1, m) of the full rows r0..r1. */
 		hyb_l3_args_t left =
 		    a->uplo == 'L'
-		        ? hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, r0, a->alpha, hyb_at( a->a, a->lda, r0, 0, es ),
-		                         a->lda, hyb_at( a->b, a->ldb, 0, t->c0, es ), a->ldb, one, C, a->ldc )
-		        : hyb_gemm_args( a, tt, 'N', t->rows, t->cols, r0, a->alpha, hyb_at( a->a, a->lda, 0, r0, es ),
-		                         a->lda, hyb_at( a->b, a->ldb, 0, t->c0, es ), a->ldb, one, C, a->ldc );
+		        ? hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, r0, a->alpha,
+		                         hyb_at( a->a, a->lda, r0, 0, es ), a->lda,
+		                         hyb_at( a->b, a->ldb, 0, t->c0, es ), a->ldb, one, C, a->ldc )
+		        : hyb_gemm_args( a, tt, 'N', t->rows, t->cols, r0, a->alpha,
+		                         hyb_at( a->a, a->lda, 0, r0, es ), a->lda,
+		                         hyb_at( a->b, a->ldb, 0, t->c0, es ), a->ldb, one, C, a->ldc );
 		hyb_l3_args_t right =
 		    a->uplo == 'L'
-		        ? hyb_gemm_args( a, tt, 'N', t->rows, t->cols, m - r1, a->alpha, hyb_at( a->a, a->lda, r1, r0, es ),
-		                         a->lda, hyb_at( a->b, a->ldb, r1, t->c0, es ), a->ldb, one, C, a->ldc )
-		        : hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, m - r1, a->alpha, hyb_at( a->a, a->lda, r0, r1, es ),
-		                         a->lda, hyb_at( a->b, a->ldb, r1, t->c0, es ), a->ldb, one, C, a->ldc );
+		        ? hyb_gemm_args( a, tt, 'N', t->rows, t->cols, m - r1, a->alpha,
+		                         hyb_at( a->a, a->lda, r1, r0, es ), a->lda,
+		                         hyb_at( a->b, a->ldb, r1, t->c0, es ), a->ldb, one, C, a->ldc )
+		        : hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, m - r1, a->alpha,
+		                         hyb_at( a->a, a->lda, r0, r1, es ), a->lda,
+		                         hyb_at( a->b, a->ldb, r1, t->c0, es ), a->ldb, one, C, a->ldc );
 		if ( ( st = hyb_cpu_piece( fn, user, &left ) ) != HYB_OK ) return st;
 		return hyb_cpu_piece( fn, user, &right );
 	}
@@ -461,23 +495,26 @@ static hyb_status_t hyb_task_cpu_symm( const hyb_l3_args_t* a, const hyb_task_t*
 	if ( ( st = fn( user, &d ) ) != HYB_OK ) return st;
 	/* Rows [0, c0) and [c1, n) of the full columns c0..c1. */
 	hyb_l3_args_t top =
-	    a->uplo == 'L'
-	        ? hyb_gemm_args( a, 'N', tt, t->rows, t->cols, c0, a->alpha, hyb_at( a->b, a->ldb, t->r0, 0, es ), a->ldb,
-	                         hyb_at( a->a, a->lda, c0, 0, es ), a->lda, one, C, a->ldc )
-	        : hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, c0, a->alpha, hyb_at( a->b, a->ldb, t->r0, 0, es ), a->ldb,
-	                         hyb_at( a->a, a->lda, 0, c0, es ), a->lda, one, C, a->ldc );
+	    a->uplo == 'L' ? hyb_gemm_args( a, 'N', tt, t->rows, t->cols, c0, a->alpha,
+	                                    hyb_at( a->b, a->ldb, t->r0, 0, es ), a->ldb,
+	                                    hyb_at( a->a, a->lda, c0, 0, es ), a->lda, one, C, a->ldc )
+	                   : hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, c0, a->alpha,
+	                                    hyb_at( a->b, a->ldb, t->r0, 0, es ), a->ldb,
+	                                    hyb_at( a->a, a->lda, 0, c0, es ), a->lda, one, C, a->ldc );
 	hyb_l3_args_t bottom =
 	    a->uplo == 'L'
-	        ? hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, n - c1, a->alpha, hyb_at( a->b, a->ldb, t->r0, c1, es ),
-	                         a->ldb, hyb_at( a->a, a->lda, c1, c0, es ), a->lda, one, C, a->ldc )
-	        : hyb_gemm_args( a, 'N', tt, t->rows, t->cols, n - c1, a->alpha, hyb_at( a->b, a->ldb, t->r0, c1, es ),
-	                         a->ldb, hyb_at( a->a, a->lda, c0, c1, es ), a->lda, one, C, a->ldc );
+	        ? hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, n - c1, a->alpha,
+	                         hyb_at( a->b, a->ldb, t->r0, c1, es ), a->ldb,
+	                         hyb_at( a->a, a->lda, c1, c0, es ), a->lda, one, C, a->ldc )
+	        : hyb_gemm_args( a, 'N', tt, t->rows, t->cols, n - c1, a->alpha,
+	                         hyb_at( a->b, a->ldb, t->r0, c1, es ), a->ldb,
+	                         hyb_at( a->a, a->lda, c0, c1, es ), a->lda, one, C, a->ldc );
 	if ( ( st = hyb_cpu_piece( fn, user, &top ) ) != HYB_OK ) return st;
 	return hyb_cpu_piece( fn, user, &bottom );
 }
 
-static hyb_status_t hyb_task_cpu_rank_k( const hyb_l3_args_t* a, const hyb_task_t* t, hyb_l3_cpu_fn fn,
-                                         void* user )
+static hyb_status_t hyb_task_cpu_rank_k( const hyb_l3_args_t* a, const hyb_task_t* t,
+                                         hyb_l3_cpu_fn fn, void* user )
 {
 	size_t es   = hyb_prec_size( a->prec );
 	int    notr = a->transa == 'N';
@@ -490,26 +527,31 @@ static hyb_status_t hyb_task_cpu_rank_k( const hyb_l3_args_t* a, const hyb_task_
 		hyb_l3_args_t d = *a;
 		d.n             = t->rows;
 		d.a = notr ? hyb_at( a->a, a->lda, t->r0, 0, es ) : hyb_at( a->a, a->lda, 0, t->r0, es );
-		if ( two ) d.b = notr ? hyb_at( a->b, a->ldb, t->r0, 0, es ) : hyb_at( a->b, a->ldb, 0, t->r0, es );
+		if ( two )
+			d.b =
+			    notr ? hyb_at( a->b, a->ldb, t->r0, 0, es ) : hyb_at( a->b, a->ldb, 0, t->r0, es );
 		d.c = C;
 		return fn( user, &d );
 	}
-	char          ct = herm ? 'C' : 'T';
-	char          ta = notr ? 'N' : ct, tb = notr ? ct : 'N';
-	const void*   Ai = notr ? hyb_at( a->a, a->lda, t->r0, 0, es ) : hyb_at( a->a, a->lda, 0, t->r0, es );
-	const void*   Aj = notr ? hyb_at( a->a, a->lda, t->c0, 0, es ) : hyb_at( a->a, a->lda, 0, t->c0, es );
-	hyb_l3_args_t g  = hyb_gemm_args( a, ta, tb, t->rows, t->cols, a->k, a->alpha, Ai, a->lda,
-	                                  two ? ( notr ? hyb_at( a->b, a->ldb, t->c0, 0, es )
-	                                               : hyb_at( a->b, a->ldb, 0, t->c0, es ) )
-	                                      : Aj,
-	                                  two ? a->ldb : a->lda, a->beta, C, a->ldc );
-	hyb_status_t  st = fn( user, &g );
+	char        ct = herm ? 'C' : 'T';
+	char        ta = notr ? 'N' : ct, tb = notr ? ct : 'N';
+	const void* Ai =
+	    notr ? hyb_at( a->a, a->lda, t->r0, 0, es ) : hyb_at( a->a, a->lda, 0, t->r0, es );
+	const void* Aj =
+	    notr ? hyb_at( a->a, a->lda, t->c0, 0, es ) : hyb_at( a->a, a->lda, 0, t->c0, es );
+	hyb_l3_args_t g = hyb_gemm_args(
+	    a, ta, tb, t->rows, t->cols, a->k, a->alpha, Ai, a->lda,
+	    two ? ( notr ? hyb_at( a->b, a->ldb, t->c0, 0, es ) : hyb_at( a->b, a->ldb, 0, t->c0, es ) )
+	        : Aj,
+	    two ? a->ldb : a->lda, a->beta, C, a->ldc );
+	hyb_status_t st = fn( user, &g );
 	if ( st != HYB_OK || !two ) return st;
-	const double  one[2]    = { 1, 0 };
-	const double  alpha2[2] = { a->alpha[0], a->op == HYB_OP_HER2K ? -a->alpha[1] : a->alpha[1] };
-	const void*   Bi = notr ? hyb_at( a->b, a->ldb, t->r0, 0, es ) : hyb_at( a->b, a->ldb, 0, t->r0, es );
-	hyb_l3_args_t g2 = hyb_gemm_args( a, ta, tb, t->rows, t->cols, a->k, alpha2, Bi, a->ldb, Aj, a->lda, one, C,
-	                                  a->ldc );
+	const double one[2]    = { 1, 0 };
+	const double alpha2[2] = { a->alpha[0], a->op == HYB_OP_HER2K ? -a->alpha[1] : a->alpha[1] };
+	const void*  Bi =
+        notr ? hyb_at( a->b, a->ldb, t->r0, 0, es ) : hyb_at( a->b, a->ldb, 0, t->r0, es );
+	hyb_l3_args_t g2 = hyb_gemm_args( a, ta, tb, t->rows, t->cols, a->k, alpha2, Bi, a->ldb, Aj,
+	                                  a->lda, one, C, a->ldc );
 	return fn( user, &g2 );
 }
 
@@ -526,11 +568,13 @@ hyb_status_t hyb_l3_task_cpu( const hyb_l3_work_t* w, int ti, hyb_l3_cpu_fn fn, 
 		return fn( user, &s );
 	}
 	case HYB_OP_SYMM:
-	case HYB_OP_HEMM: return hyb_task_cpu_symm( a, t, fn, user );
+	case HYB_OP_HEMM:
+		return hyb_task_cpu_symm( a, t, fn, user );
 	case HYB_OP_SYRK:
 	case HYB_OP_HERK:
 	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K: return hyb_task_cpu_rank_k( a, t, fn, user );
+	case HYB_OP_HER2K:
+		return hyb_task_cpu_rank_k( a, t, fn, user );
 	case HYB_OP_TRSM:
 	case HYB_OP_TRMM:
 	{
@@ -540,6 +584,7 @@ hyb_status_t hyb_l3_task_cpu( const hyb_l3_work_t* w, int ti, hyb_l3_cpu_fn fn, 
 		s.b             = hyb_at( a->b, a->ldb, t->r0, t->c0, es );
 		return fn( user, &s );
 	}
-	default: return HYB_E_INVALID;
+	default:
+		return HYB_E_INVALID;
 	}
 }

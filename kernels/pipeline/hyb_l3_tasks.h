@@ -62,10 +62,10 @@ typedef struct
 	int     load_c;    /* the tile's old values are uploaded as an input */
 	int     beta_host; /* the device computes with beta 0 and the store applies the
 	                      call's beta: C = beta C + tile (hyb_l3_work_beta_on_host) */
-	int     mask;      /* HYB_MASK_* */
-	int     herm_diag; /* herk/her2k: diagonal imaginary parts become 0 */
-	int     first_op, nops;
-	double  flops;
+	int    mask;       /* HYB_MASK_* */
+	int    herm_diag;  /* herk/her2k: diagonal imaginary parts become 0 */
+	int    first_op, nops;
+	double flops;
 } hyb_task_t;
 
 typedef struct
@@ -93,7 +93,7 @@ typedef struct
    HYB_E_NO_MEMORY or HYB_E_INVALID. */
 hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
                                 int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K );
-void hyb_l3_work_free( hyb_l3_work_t* w );
+void         hyb_l3_work_free( hyb_l3_work_t* w );
 
 /* Move the call's beta from the device to the host for every tile where
    that is exact: tiles computed by products only (not trsm/trmm, whose

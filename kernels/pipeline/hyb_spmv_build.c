@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* Offset spans at most this wide get a direct slot table; wider ones a binary search. */
-#define HYB_BUILD_DIA_TABLE ((int64_t)1 << 22)
+#define HYB_BUILD_DIA_TABLE ( (int64_t)1 << 22 )
 
 /* Rows per tile when a block's column-major arrays are written (the tile's slice of every
    column stays in cache while it is written). */
@@ -18,152 +18,150 @@
 /* Parts of a row split's CPU rows per thread (taken in turn). */
 #define HYB_SPMV_ROW_PARTS 4
 
-static int hyb_build_threads(int nthreads, int64_t work)
+static int hyb_build_threads( int nthreads, int64_t work )
 {
 	int     nth = nthreads > 0 ? nthreads : omp_get_max_threads();
 	int64_t cap = work / HYB_SPMV_GRAIN + 1; /* the cost model counts threads the same way */
 	return cap < nth ? (int)cap : nth;
 }
 
-static size_t hyb_align(size_t n)
+static size_t hyb_align( size_t n )
 {
-	return (n + HYB_SPMV_ALIGN - 1) & ~(HYB_SPMV_ALIGN - 1);
+	return ( n + HYB_SPMV_ALIGN - 1 ) & ~( HYB_SPMV_ALIGN - 1 );
 }
 
-static inline int64_t hyb_len(const hyb_spmv_view_t* v, int64_t i)
+static inline int64_t hyb_len( const hyb_spmv_view_t* v, int64_t i )
 {
 	return v->ptr[i + 1] - v->ptr[i];
 }
 
 /* Slot of diagonal `off` among the sorted offsets, or -1. */
-static inline int hyb_dia_slot(const hyb_spmv_dmat_t* dm, int64_t off)
+static inline int hyb_dia_slot( const hyb_spmv_dmat_t* dm, int64_t off )
 {
 	int64_t q = off - dm->dia_omin;
-	if (q < 0 || q >= dm->dia_span) return -1;
-	if (dm->dia_table) return dm->dia_table[q];
+	if ( q < 0 || q >= dm->dia_span ) return -1;
+	if ( dm->dia_table ) return dm->dia_table[q];
 	int64_t lo = 0, hi = dm->K;
-	while (lo < hi)
+	while ( lo < hi )
 	{
-		int64_t mid = (lo + hi) / 2;
-		if (dm->offsets[mid] < off)
+		int64_t mid = ( lo + hi ) / 2;
+		if ( dm->offsets[mid] < off )
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return (lo < dm->K && dm->offsets[lo] == off) ? (int)lo : -1;
+	return ( lo < dm->K && dm->offsets[lo] == off ) ? (int)lo : -1;
 }
 
-static int hyb_int_cmp(const void* a, const void* b)
+static int hyb_int_cmp( const void* a, const void* b )
 {
 	int x = *(const int*)a, y = *(const int*)b;
-	return (x > y) - (x < y);
+	return ( x > y ) - ( x < y );
 }
 
-void hyb_spmv_dmat_free(hyb_spmv_dmat_t* dm)
+void hyb_spmv_dmat_free( hyb_spmv_dmat_t* dm )
 {
-	free(dm->blk);
-	free(dm->offsets);
-	free(dm->rem_col);
-	free(dm->rem_val);
-	free(dm->run_row);
-	free(dm->run_ptr);
-	free(dm->cpu_ptr);
-	free(dm->rem_off);
-	free(dm->dia_table);
-	memset(dm, 0, sizeof *dm);
+	free( dm->blk );
+	free( dm->offsets );
+	free( dm->rem_col );
+	free( dm->rem_val );
+	free( dm->run_row );
+	free( dm->run_ptr );
+	free( dm->cpu_ptr );
+	free( dm->rem_off );
+	free( dm->dia_table );
+	memset( dm, 0, sizeof *dm );
 }
 
-size_t hyb_spmv_dmat_host_bytes(const hyb_spmv_dmat_t* dm)
+size_t hyb_spmv_dmat_host_bytes( const hyb_spmv_dmat_t* dm )
 {
-	size_t vb = hyb_prec_size(dm->prec);
-	return (size_t)dm->rem_nnz * (sizeof(int) + vb) +
-	       (size_t)dm->nrun * (sizeof(int) + sizeof(int64_t)) +
-	       (dm->cpu_ptr ? (size_t)(dm->m - dm->rows + 1) * sizeof(int64_t) : 0) +
-	       (size_t)dm->nblk * sizeof(hyb_spmv_blk_t);
+	size_t vb = hyb_prec_size( dm->prec );
+	return (size_t)dm->rem_nnz * ( sizeof( int ) + vb ) +
+	       (size_t)dm->nrun * ( sizeof( int ) + sizeof( int64_t ) ) +
+	       ( dm->cpu_ptr ? (size_t)( dm->m - dm->rows + 1 ) * sizeof( int64_t ) : 0 ) +
+	       (size_t)dm->nblk * sizeof( hyb_spmv_blk_t );
 }
 
 /* DIA: sorted offsets and their slot lookup. */
-static hyb_status_t hyb_dia_setup(hyb_spmv_dmat_t* dm, const int* offsets, int64_t nd)
+static hyb_status_t hyb_dia_setup( hyb_spmv_dmat_t* dm, const int* offsets, int64_t nd )
 {
-	dm->offsets = malloc((size_t)(nd > 0 ? nd : 1) * sizeof(int));
-	if (!dm->offsets) return HYB_E_NO_MEMORY;
-	if (nd > 0) memcpy(dm->offsets, offsets, (size_t)nd * sizeof(int));
-	qsort(dm->offsets, (size_t)nd, sizeof(int), hyb_int_cmp);
-	for (int64_t d = 0; d < nd; d++)
-		if (dm->offsets[d] <= -dm->m || dm->offsets[d] >= dm->m ||
-		    (d > 0 && dm->offsets[d] == dm->offsets[d - 1]))
+	dm->offsets = malloc( (size_t)( nd > 0 ? nd : 1 ) * sizeof( int ) );
+	if ( !dm->offsets ) return HYB_E_NO_MEMORY;
+	if ( nd > 0 ) memcpy( dm->offsets, offsets, (size_t)nd * sizeof( int ) );
+	qsort( dm->offsets, (size_t)nd, sizeof( int ), hyb_int_cmp );
+	for ( int64_t d = 0; d < nd; d++ )
+		if ( dm->offsets[d] <= -dm->m || dm->offsets[d] >= dm->m ||
+		     ( d > 0 && dm->offsets[d] == dm->offsets[d - 1] ) )
 			return HYB_E_INVALID;
 	dm->dia_omin = nd > 0 ? dm->offsets[0] : 0;
 	dm->dia_span = nd > 0 ? (int64_t)dm->offsets[nd - 1] - dm->dia_omin + 1 : 0;
-	if (dm->dia_span > 0 && dm->dia_span <= HYB_BUILD_DIA_TABLE)
+	if ( dm->dia_span > 0 && dm->dia_span <= HYB_BUILD_DIA_TABLE )
 	{
-		dm->dia_table = malloc((size_t)dm->dia_span * sizeof(int));
-		if (!dm->dia_table) return HYB_E_NO_MEMORY;
-		for (int64_t q = 0; q < dm->dia_span; q++)
-			dm->dia_table[q] = -1;
-		for (int64_t d = 0; d < nd; d++)
-			dm->dia_table[dm->offsets[d] - dm->dia_omin] = (int)d;
+		dm->dia_table = malloc( (size_t)dm->dia_span * sizeof( int ) );
+		if ( !dm->dia_table ) return HYB_E_NO_MEMORY;
+		for ( int64_t q = 0; q < dm->dia_span; q++ ) dm->dia_table[q] = -1;
+		for ( int64_t d = 0; d < nd; d++ ) dm->dia_table[dm->offsets[d] - dm->dia_omin] = (int)d;
 	}
 	return HYB_OK;
 }
 
 /* Remainder entries per row (ELL: beyond K; DIA: off the kept diagonals), turned into
    positions rem_off[0..m]. */
-static hyb_status_t hyb_rem_count(const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, int nth)
+static hyb_status_t hyb_rem_count( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, int nth )
 {
 	const int64_t m = dm->m;
-	dm->rem_off     = malloc((size_t)(m + 1) * sizeof(int64_t));
-	if (!dm->rem_off) return HYB_E_NO_MEMORY;
+	dm->rem_off     = malloc( (size_t)( m + 1 ) * sizeof( int64_t ) );
+	if ( !dm->rem_off ) return HYB_E_NO_MEMORY;
 	int64_t*       ro  = dm->rem_off;
 	const int64_t* ptr = v->ptr;
 	const int*     col = v->col;
 	const int      cb  = v->cbase;
-	int            use = hyb_build_threads(nth, v->nnz + m);
-#pragma omp parallel for num_threads(use) schedule(static)
-	for (int64_t i = 0; i < m; i++)
+	int            use = hyb_build_threads( nth, v->nnz + m );
+#pragma omp parallel for num_threads( use ) schedule( static )
+	for ( int64_t i = 0; i < m; i++ )
 	{
 		int64_t r = 0;
-		if (dm->fmt == HYB_SPMV_DEV_ELL)
+		if ( dm->fmt == HYB_SPMV_DEV_ELL )
 			r = ptr[i + 1] - ptr[i] > dm->K ? ptr[i + 1] - ptr[i] - dm->K : 0;
 		else
-			for (int64_t e = ptr[i]; e < ptr[i + 1]; e++)
-				r += hyb_dia_slot(dm, (int64_t)col[e] - cb - i) < 0;
+			for ( int64_t e = ptr[i]; e < ptr[i + 1]; e++ )
+				r += hyb_dia_slot( dm, (int64_t)col[e] - cb - i ) < 0;
 		ro[i] = r;
 	}
-	hyb_scan_excl(ro, m, use);
+	hyb_scan_excl( ro, m, use );
 	int64_t run = ro[m];
 	dm->rem_nnz = run;
-	size_t vb   = hyb_prec_size(dm->prec);
-	dm->rem_col = malloc((size_t)(run > 0 ? run : 1) * sizeof(int));
-	dm->rem_val = malloc((size_t)(run > 0 ? run : 1) * vb);
+	size_t vb   = hyb_prec_size( dm->prec );
+	dm->rem_col = malloc( (size_t)( run > 0 ? run : 1 ) * sizeof( int ) );
+	dm->rem_val = malloc( (size_t)( run > 0 ? run : 1 ) * vb );
 	return dm->rem_col && dm->rem_val ? HYB_OK : HYB_E_NO_MEMORY;
 }
 
-hyb_status_t hyb_spmv_dmat_plan(const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt, int64_t K,
-                                const int* offsets, int64_t rows, int64_t block_rows, int nthreads,
-                                hyb_spmv_dmat_t* dm)
+hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt, int64_t K,
+                                 const int* offsets, int64_t rows, int64_t block_rows, int nthreads,
+                                 hyb_spmv_dmat_t* dm )
 {
-	memset(dm, 0, sizeof *dm);
+	memset( dm, 0, sizeof *dm );
 	const int64_t m  = v->m;
-	const size_t  vb = hyb_prec_size(v->prec);
+	const size_t  vb = hyb_prec_size( v->prec );
 	dm->fmt          = fmt;
 	dm->prec         = v->prec;
 	dm->m            = m;
 	dm->rows         = fmt == HYB_SPMV_DEV_CSR ? rows : m;
 	dm->K            = fmt == HYB_SPMV_DEV_CSR ? 0 : K;
 	dm->cbase        = v->cbase;
-	if (m <= 0 || m > INT_MAX || dm->rows <= 0 || dm->rows > m || K < 0 ||
-	    (fmt != HYB_SPMV_DEV_CSR && fmt != HYB_SPMV_DEV_ELL && fmt != HYB_SPMV_DEV_DIA) ||
-	    (fmt == HYB_SPMV_DEV_DIA && (K > HYB_SPMV_DIA_MAX || (K > 0 && !offsets))))
+	if ( m <= 0 || m > INT_MAX || dm->rows <= 0 || dm->rows > m || K < 0 ||
+	     ( fmt != HYB_SPMV_DEV_CSR && fmt != HYB_SPMV_DEV_ELL && fmt != HYB_SPMV_DEV_DIA ) ||
+	     ( fmt == HYB_SPMV_DEV_DIA && ( K > HYB_SPMV_DIA_MAX || ( K > 0 && !offsets ) ) ) )
 		return HYB_E_INVALID;
 	int          nth = nthreads > 0 ? nthreads : omp_get_max_threads();
 	hyb_status_t st  = HYB_OK;
-	if (fmt == HYB_SPMV_DEV_DIA && (st = hyb_dia_setup(dm, offsets, K)) != HYB_OK) goto fail;
+	if ( fmt == HYB_SPMV_DEV_DIA && ( st = hyb_dia_setup( dm, offsets, K ) ) != HYB_OK ) goto fail;
 
 	int64_t br = block_rows > 0 && block_rows < dm->rows ? block_rows : dm->rows;
-	dm->nblk   = (int)((dm->rows + br - 1) / br);
-	dm->blk    = calloc((size_t)dm->nblk, sizeof *dm->blk);
-	if (!dm->blk)
+	dm->nblk   = (int)( ( dm->rows + br - 1 ) / br );
+	dm->blk    = calloc( (size_t)dm->nblk, sizeof *dm->blk );
+	if ( !dm->blk )
 	{
 		st = HYB_E_NO_MEMORY;
 		goto fail;
@@ -174,7 +172,7 @@ hyb_status_t hyb_spmv_dmat_plan(const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt,
 	    fmt == HYB_SPMV_DEV_DIA && K > 0 && dm->offsets[K - 1] > 0 ? dm->offsets[K - 1] : 0;
 	size_t  off  = 0;
 	int64_t yoff = 0;
-	for (int b = 0; b < dm->nblk; b++)
+	for ( int b = 0; b < dm->nblk; b++ )
 	{
 		hyb_spmv_blk_t* k = &dm->blk[b];
 		k->r0             = (int64_t)b * br;
@@ -183,36 +181,36 @@ hyb_status_t hyb_spmv_dmat_plan(const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt,
 		k->e1             = k->r1;
 		int64_t nr        = k->r1 - k->r0;
 		size_t  s0, s1, s2 = 0;
-		if (fmt == HYB_SPMV_DEV_CSR)
+		if ( fmt == HYB_SPMV_DEV_CSR )
 		{
 			k->width    = v->ptr[k->r1] - v->ptr[k->r0];
 			k->mean_len = nr > 0 ? (double)k->width / (double)nr : 1.0;
-			if (k->width > INT_MAX)
+			if ( k->width > INT_MAX )
 			{
 				st = HYB_E_NOT_SUPPORTED;
 				goto fail;
 			}
-			s0 = hyb_align((size_t)(nr + 1) * sizeof(int));
-			s1 = hyb_align((size_t)k->width * sizeof(int));
-			s2 = hyb_align((size_t)k->width * vb);
+			s0 = hyb_align( (size_t)( nr + 1 ) * sizeof( int ) );
+			s1 = hyb_align( (size_t)k->width * sizeof( int ) );
+			s2 = hyb_align( (size_t)k->width * vb );
 		}
-		else if (fmt == HYB_SPMV_DEV_ELL)
+		else if ( fmt == HYB_SPMV_DEV_ELL )
 		{
 			int64_t mx  = 0;
-			int     use = hyb_build_threads(nth, nr);
-#pragma omp parallel for num_threads(use) schedule(static) reduction(max : mx)
-			for (int64_t i = k->r0; i < k->r1; i++)
-				if (hyb_len(v, i) > mx) mx = hyb_len(v, i);
+			int     use = hyb_build_threads( nth, nr );
+#pragma omp parallel for num_threads( use ) schedule( static ) reduction( max : mx )
+			for ( int64_t i = k->r0; i < k->r1; i++ )
+				if ( hyb_len( v, i ) > mx ) mx = hyb_len( v, i );
 			k->width = mx < K ? mx : K;
-			s0       = hyb_align((size_t)(k->width * nr) * sizeof(int));
-			s1       = hyb_align((size_t)(k->width * nr) * vb);
+			s0       = hyb_align( (size_t)( k->width * nr ) * sizeof( int ) );
+			s1       = hyb_align( (size_t)( k->width * nr ) * vb );
 		}
 		else
 		{
 			k->e0    = k->r0 + omin > 0 ? k->r0 + omin : 0;
 			k->e1    = k->r1 + omax < m ? k->r1 + omax : m;
 			k->width = K;
-			s0       = hyb_align((size_t)(K * (k->e1 - k->e0)) * vb);
+			s0       = hyb_align( (size_t)( K * ( k->e1 - k->e0 ) ) * vb );
 			s1       = 0;
 		}
 		k->off   = off;
@@ -225,48 +223,50 @@ hyb_status_t hyb_spmv_dmat_plan(const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt,
 	}
 	dm->off_dia = off;
 	dm->bytes =
-	    off + (fmt == HYB_SPMV_DEV_DIA ? hyb_align((size_t)(K > 0 ? K : 1) * sizeof(int)) : 0);
+	    off +
+	    ( fmt == HYB_SPMV_DEV_DIA ? hyb_align( (size_t)( K > 0 ? K : 1 ) * sizeof( int ) ) : 0 );
 	dm->y_len = yoff;
-	if (fmt == HYB_SPMV_DEV_CSR)
+	if ( fmt == HYB_SPMV_DEV_CSR )
 	{
 		dm->dev_nnz = v->ptr[dm->rows] - v->ptr[0];
-		if (dm->rows < m)
+		if ( dm->rows < m )
 		{
-			dm->cpu_ptr = malloc((size_t)(m - dm->rows + 1) * sizeof(int64_t));
-			if (!dm->cpu_ptr)
+			dm->cpu_ptr = malloc( (size_t)( m - dm->rows + 1 ) * sizeof( int64_t ) );
+			if ( !dm->cpu_ptr )
 			{
 				st = HYB_E_NO_MEMORY;
 				goto fail;
 			}
-			memcpy(dm->cpu_ptr, v->ptr + dm->rows, (size_t)(m - dm->rows + 1) * sizeof(int64_t));
+			memcpy( dm->cpu_ptr, v->ptr + dm->rows,
+			        (size_t)( m - dm->rows + 1 ) * sizeof( int64_t ) );
 		}
 	}
 	else
 	{
-		if ((st = hyb_rem_count(v, dm, nth)) != HYB_OK) goto fail;
+		if ( ( st = hyb_rem_count( v, dm, nth ) ) != HYB_OK ) goto fail;
 		dm->dev_nnz = v->nnz - dm->rem_nnz;
 	}
 	return HYB_OK;
 fail:
-	hyb_spmv_dmat_free(dm);
+	hyb_spmv_dmat_free( dm );
 	return st;
 }
 
-const int* hyb_spmv_dmat_offsets(const hyb_spmv_dmat_t* dm)
+const int* hyb_spmv_dmat_offsets( const hyb_spmv_dmat_t* dm )
 {
 	return dm->offsets;
 }
 
-static inline void hyb_put_val(void* dst, int64_t di, const void* src, int64_t si, int isd)
+static inline void hyb_put_val( void* dst, int64_t di, const void* src, int64_t si, int isd )
 {
-	if (isd)
-		((double*)dst)[di] = ((const double*)src)[si];
+	if ( isd )
+		( (double*)dst )[di] = ( (const double*)src )[si];
 	else
-		((float*)dst)[di] = ((const float*)src)[si];
+		( (float*)dst )[di] = ( (const float*)src )[si];
 }
 
-void hyb_spmv_dmat_build_block(const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, int b, void* dst,
-                               int nthreads)
+void hyb_spmv_dmat_build_block( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, int b, void* dst,
+                                int nthreads )
 {
 	hyb_spmv_blk_t* k    = &dm->blk[b];
 	const int64_t*  ptr  = v->ptr;
@@ -277,108 +277,110 @@ void hyb_spmv_dmat_build_block(const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, in
 	char*           a0   = dst;
 	char*           a1   = a0 + k->a1;
 	char*           a2   = a0 + k->a2;
-	int             use  = hyb_build_threads(nthreads, (ptr[k->r1] - ptr[k->r0]) + nr);
+	int             use  = hyb_build_threads( nthreads, ( ptr[k->r1] - ptr[k->r0] ) + nr );
 	int64_t         cmin = INT64_MAX, cmax = -1;
 
-	if (dm->fmt == HYB_SPMV_DEV_CSR)
+	if ( dm->fmt == HYB_SPMV_DEV_CSR )
 	{
 		int*    p  = (int*)a0;
 		int*    c  = (int*)a1;
 		int64_t e0 = ptr[k->r0];
-#pragma omp parallel for num_threads(use) schedule(static) reduction(min                           \
-                                                                     : cmin) reduction(max         \
-                                                                                       : cmax)
-		for (int64_t i = k->r0; i < k->r1; i++)
+#pragma omp parallel for num_threads( use ) schedule( static ) reduction( min                      \
+                                                                          : cmin )                 \
+    reduction( max                                                                                 \
+               : cmax )
+		for ( int64_t i = k->r0; i < k->r1; i++ )
 		{
-			p[i - k->r0] = (int)(ptr[i] - e0);
-			for (int64_t e = ptr[i]; e < ptr[i + 1]; e++)
+			p[i - k->r0] = (int)( ptr[i] - e0 );
+			for ( int64_t e = ptr[i]; e < ptr[i + 1]; e++ )
 			{
 				int64_t cc = (int64_t)col[e] - cb;
 				c[e - e0]  = (int)cc;
 				cmin       = cc < cmin ? cc : cmin;
 				cmax       = cc > cmax ? cc : cmax;
-				hyb_put_val(a2, e - e0, v->val, e, isd);
+				hyb_put_val( a2, e - e0, v->val, e, isd );
 			}
 		}
-		p[nr] = (int)(ptr[k->r1] - e0);
+		p[nr] = (int)( ptr[k->r1] - e0 );
 	}
-	else if (dm->fmt == HYB_SPMV_DEV_ELL)
+	else if ( dm->fmt == HYB_SPMV_DEV_ELL )
 	{
 		int*          idx   = (int*)a0;
 		const int64_t W     = k->width;
-		int64_t       ntile = (nr + HYB_BUILD_TILE - 1) / HYB_BUILD_TILE;
-#pragma omp parallel for num_threads(use) schedule(static) reduction(min                           \
-                                                                     : cmin) reduction(max         \
-                                                                                       : cmax)
-		for (int64_t t = 0; t < ntile; t++)
+		int64_t       ntile = ( nr + HYB_BUILD_TILE - 1 ) / HYB_BUILD_TILE;
+#pragma omp parallel for num_threads( use ) schedule( static ) reduction( min                      \
+                                                                          : cmin )                 \
+    reduction( max                                                                                 \
+               : cmax )
+		for ( int64_t t = 0; t < ntile; t++ )
 		{
 			int64_t i0 = k->r0 + t * HYB_BUILD_TILE;
 			int64_t i1 = i0 + HYB_BUILD_TILE < k->r1 ? i0 + HYB_BUILD_TILE : k->r1;
-			for (int64_t j = 0; j < W; j++)
-				for (int64_t i = i0; i < i1; i++)
+			for ( int64_t j = 0; j < W; j++ )
+				for ( int64_t i = i0; i < i1; i++ )
 				{
-					int64_t slot = j * nr + (i - k->r0);
-					if (j < hyb_len(v, i))
+					int64_t slot = j * nr + ( i - k->r0 );
+					if ( j < hyb_len( v, i ) )
 					{
 						int64_t cc = (int64_t)col[ptr[i] + j] - cb;
 						idx[slot]  = (int)cc;
 						cmin       = cc < cmin ? cc : cmin;
 						cmax       = cc > cmax ? cc : cmax;
-						hyb_put_val(a1, slot, v->val, ptr[i] + j, isd);
+						hyb_put_val( a1, slot, v->val, ptr[i] + j, isd );
 					}
 					else
 					{
 						idx[slot] = -1;
-						if (isd)
-							((double*)a1)[slot] = 0.0;
+						if ( isd )
+							( (double*)a1 )[slot] = 0.0;
 						else
-							((float*)a1)[slot] = 0.0f;
+							( (float*)a1 )[slot] = 0.0f;
 					}
 				}
 			/* the seed's remainder: every entry after the first K of its row */
-			for (int64_t i = i0; i < i1; i++)
-				for (int64_t e = ptr[i] + dm->K, q = dm->rem_off[i]; e < ptr[i + 1]; e++, q++)
+			for ( int64_t i = i0; i < i1; i++ )
+				for ( int64_t e = ptr[i] + dm->K, q = dm->rem_off[i]; e < ptr[i + 1]; e++, q++ )
 				{
 					dm->rem_col[q] = col[e] - cb;
-					hyb_put_val(dm->rem_val, q, v->val, e, isd);
+					hyb_put_val( dm->rem_val, q, v->val, e, isd );
 				}
 		}
 	}
 	else
 	{
 		const int64_t mE = k->e1 - k->e0;
-		size_t        vb = hyb_prec_size(dm->prec);
+		size_t        vb = hyb_prec_size( dm->prec );
 		/* zero every slot first (halo rows and absent entries stay zero: the kernel skips
 		   zero slots), in parallel: a block of a large stencil holds 100 MB and more */
-		size_t  zb = (size_t)(dm->K * mE) * vb, zp = (size_t)1 << 20;
-		int64_t nz = (int64_t)((zb + zp - 1) / zp);
-#pragma omp parallel for num_threads(hyb_build_threads(nthreads, (int64_t)(zb / 64)))              \
-    schedule(static)
-		for (int64_t q = 0; q < nz; q++)
+		size_t  zb = (size_t)( dm->K * mE ) * vb, zp = (size_t)1 << 20;
+		int64_t nz = (int64_t)( ( zb + zp - 1 ) / zp );
+#pragma omp parallel for num_threads( hyb_build_threads( nthreads, (int64_t)( zb / 64 ) ) )        \
+    schedule( static )
+		for ( int64_t q = 0; q < nz; q++ )
 		{
 			size_t lo = (size_t)q * zp, hi = lo + zp < zb ? lo + zp : zb;
-			memset(a0 + lo, 0, hi - lo);
+			memset( a0 + lo, 0, hi - lo );
 		}
-#pragma omp parallel for num_threads(use) schedule(static)
-		for (int64_t i = k->r0; i < k->r1; i++)
+#pragma omp parallel for num_threads( use ) schedule( static )
+		for ( int64_t i = k->r0; i < k->r1; i++ )
 		{
 			int64_t q = dm->rem_off[i];
-			for (int64_t e = ptr[i]; e < ptr[i + 1]; e++)
+			for ( int64_t e = ptr[i]; e < ptr[i + 1]; e++ )
 			{
 				int64_t cc = (int64_t)col[e] - cb;
-				int     s  = hyb_dia_slot(dm, cc - i);
-				if (s >= 0)
+				int     s  = hyb_dia_slot( dm, cc - i );
+				if ( s >= 0 )
 				{
-					int64_t slot = (int64_t)s * mE + (i - k->e0);
-					if (isd)
-						((double*)a0)[slot] += ((const double*)v->val)[e];
+					int64_t slot = (int64_t)s * mE + ( i - k->e0 );
+					if ( isd )
+						( (double*)a0 )[slot] += ( (const double*)v->val )[e];
 					else
-						((float*)a0)[slot] += ((const float*)v->val)[e];
+						( (float*)a0 )[slot] += ( (const float*)v->val )[e];
 				}
 				else
 				{
 					dm->rem_col[q] = (int)cc;
-					hyb_put_val(dm->rem_val, q, v->val, e, isd);
+					hyb_put_val( dm->rem_val, q, v->val, e, isd );
 					q++;
 				}
 			}
@@ -390,101 +392,101 @@ void hyb_spmv_dmat_build_block(const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, in
 	k->c1 = cmax >= 0 ? cmax + 1 : 0;
 }
 
-hyb_status_t hyb_spmv_dmat_finish(hyb_spmv_dmat_t* dm, int nthreads)
+hyb_status_t hyb_spmv_dmat_finish( hyb_spmv_dmat_t* dm, int nthreads )
 {
 	(void)nthreads;
-	if (dm->fmt == HYB_SPMV_DEV_CSR || dm->rem_off == NULL) return HYB_OK;
+	if ( dm->fmt == HYB_SPMV_DEV_CSR || dm->rem_off == NULL ) return HYB_OK;
 	const int64_t  m  = dm->m;
 	const int64_t* ro = dm->rem_off;
 	int64_t        n  = 0;
-	for (int64_t i = 0; i < m; i++)
-		n += ro[i + 1] > ro[i];
+	for ( int64_t i = 0; i < m; i++ ) n += ro[i + 1] > ro[i];
 	dm->nrun    = n;
-	dm->run_row = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-	dm->run_ptr = malloc((size_t)(n + 1) * sizeof(int64_t));
-	if (!dm->run_row || !dm->run_ptr) return HYB_E_NO_MEMORY;
+	dm->run_row = malloc( (size_t)( n > 0 ? n : 1 ) * sizeof( int ) );
+	dm->run_ptr = malloc( (size_t)( n + 1 ) * sizeof( int64_t ) );
+	if ( !dm->run_row || !dm->run_ptr ) return HYB_E_NO_MEMORY;
 	int64_t u = 0;
-	for (int64_t i = 0; i < m; i++)
-		if (ro[i + 1] > ro[i])
+	for ( int64_t i = 0; i < m; i++ )
+		if ( ro[i + 1] > ro[i] )
 		{
 			dm->run_row[u] = (int)i;
 			dm->run_ptr[u] = ro[i];
 			u++;
 		}
 	dm->run_ptr[n] = ro[m];
-	free(dm->rem_off);
+	free( dm->rem_off );
 	dm->rem_off = NULL;
 	return HYB_OK;
 }
 
-void hyb_spmv_rem_sums(const hyb_spmv_dmat_t* dm, const void* x, void* z, int nthreads)
+void hyb_spmv_rem_sums( const hyb_spmv_dmat_t* dm, const void* x, void* z, int nthreads )
 {
 	const int  isd = dm->prec == HYB_PREC_D;
 	const int* c   = dm->rem_col;
-	int        use = hyb_build_threads(nthreads, dm->rem_nnz + dm->nrun);
+	int        use = hyb_build_threads( nthreads, dm->rem_nnz + dm->nrun );
 	/* runs in turn, as the CPU rows below, HYB_SPMV_ROW_PARTS a thread */
-	int64_t per = dm->nrun / ((int64_t)use * HYB_SPMV_ROW_PARTS) + 1;
-#pragma omp parallel for num_threads(use) schedule(dynamic, per)
-	for (int64_t u = 0; u < dm->nrun; u++)
+	int64_t per = dm->nrun / ( (int64_t)use * HYB_SPMV_ROW_PARTS ) + 1;
+#pragma omp parallel for num_threads( use ) schedule( dynamic, per )
+	for ( int64_t u = 0; u < dm->nrun; u++ )
 	{
 		double s = 0.0;
-		if (isd)
-			for (int64_t e = dm->run_ptr[u]; e < dm->run_ptr[u + 1]; e++)
-				s += ((const double*)dm->rem_val)[e] * ((const double*)x)[c[e]];
+		if ( isd )
+			for ( int64_t e = dm->run_ptr[u]; e < dm->run_ptr[u + 1]; e++ )
+				s += ( (const double*)dm->rem_val )[e] * ( (const double*)x )[c[e]];
 		else
-			for (int64_t e = dm->run_ptr[u]; e < dm->run_ptr[u + 1]; e++)
-				s += (double)((const float*)dm->rem_val)[e] * (double)((const float*)x)[c[e]];
-		if (isd)
-			((double*)z)[u] = s;
+			for ( int64_t e = dm->run_ptr[u]; e < dm->run_ptr[u + 1]; e++ )
+				s += (double)( (const float*)dm->rem_val )[e] * (double)( (const float*)x )[c[e]];
+		if ( isd )
+			( (double*)z )[u] = s;
 		else
-			((float*)z)[u] = (float)s;
+			( (float*)z )[u] = (float)s;
 	}
 }
 
-void hyb_spmv_rem_merge(const hyb_spmv_dmat_t* dm, const void* z, void* y, int nthreads)
+void hyb_spmv_rem_merge( const hyb_spmv_dmat_t* dm, const void* z, void* y, int nthreads )
 {
 	const int isd = dm->prec == HYB_PREC_D;
-	int       use = hyb_build_threads(nthreads, 4 * dm->nrun);
-#pragma omp parallel for num_threads(use) schedule(static)
-	for (int64_t u = 0; u < dm->nrun; u++)
+	int       use = hyb_build_threads( nthreads, 4 * dm->nrun );
+#pragma omp parallel for num_threads( use ) schedule( static )
+	for ( int64_t u = 0; u < dm->nrun; u++ )
 	{
 		int64_t i = dm->run_row[u];
-		if (isd)
-			((double*)y)[i] += ((const double*)z)[u];
+		if ( isd )
+			( (double*)y )[i] += ( (const double*)z )[u];
 		else
-			((float*)y)[i] = (float)((double)((float*)y)[i] + (double)((const float*)z)[u]);
+			( (float*)y )[i] = (float)( (double)( (float*)y )[i] + (double)( (const float*)z )[u] );
 	}
 }
 
-void hyb_spmv_cpu_rows(const hyb_spmv_dmat_t* dm, const int* col, const void* val, const void* x,
-                       void* y, int nthreads)
+void hyb_spmv_cpu_rows( const hyb_spmv_dmat_t* dm, const int* col, const void* val, const void* x,
+                        void* y, int nthreads )
 {
-	if (!dm->cpu_ptr) return;
+	if ( !dm->cpu_ptr ) return;
 	const int64_t  r0 = dm->rows, n = dm->m - dm->rows;
 	const int64_t* p  = dm->cpu_ptr;
 	const int      cb = dm->cbase, isd = dm->prec == HYB_PREC_D;
-	int            use = hyb_build_threads(nthreads, (p[n] - p[0]) + n);
+	int            use = hyb_build_threads( nthreads, ( p[n] - p[0] ) + n );
 	/* Parts of equal work, HYB_SPMV_ROW_PARTS a thread, taken in turn: a thread that shares
 	   its core (the change check, the thread driving the device) takes fewer of them instead
 	   of holding up the side (measured: static parts, one a thread, took 2x the model). */
 	int64_t cut[HYB_SPMV_ROW_PARTS * 256 + 1];
-	if (use > 256) use = 256;
+	if ( use > 256 ) use = 256;
 	int parts = use > 1 ? use * HYB_SPMV_ROW_PARTS : 1;
-	hyb_spmv_row_cuts(p, 1, n, parts, cut);
-#pragma omp parallel for num_threads(use) schedule(dynamic, 1)
-	for (int part = 0; part < parts; part++)
-		for (int64_t q = cut[part]; q < cut[part + 1]; q++)
+	hyb_spmv_row_cuts( p, 1, n, parts, cut );
+#pragma omp parallel for num_threads( use ) schedule( dynamic, 1 )
+	for ( int part = 0; part < parts; part++ )
+		for ( int64_t q = cut[part]; q < cut[part + 1]; q++ )
 		{
 			double s = 0.0;
-			if (isd)
-				for (int64_t e = p[q]; e < p[q + 1]; e++)
-					s += ((const double*)val)[e] * ((const double*)x)[col[e] - cb];
+			if ( isd )
+				for ( int64_t e = p[q]; e < p[q + 1]; e++ )
+					s += ( (const double*)val )[e] * ( (const double*)x )[col[e] - cb];
 			else
-				for (int64_t e = p[q]; e < p[q + 1]; e++)
-					s += (double)((const float*)val)[e] * (double)((const float*)x)[col[e] - cb];
-			if (isd)
-				((double*)y)[r0 + q] = s;
+				for ( int64_t e = p[q]; e < p[q + 1]; e++ )
+					s +=
+					    (double)( (const float*)val )[e] * (double)( (const float*)x )[col[e] - cb];
+			if ( isd )
+				( (double*)y )[r0 + q] = s;
 			else
-				((float*)y)[r0 + q] = (float)s;
+				( (float*)y )[r0 + q] = (float)s;
 		}
 }

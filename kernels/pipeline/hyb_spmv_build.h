@@ -13,7 +13,7 @@
 #include "kernels/cpu/hyb_spmv_format.h"
 
 /* Alignment of every array in a device matrix and in the device workspace. */
-#define HYB_SPMV_ALIGN ((size_t)256)
+#define HYB_SPMV_ALIGN ( (size_t)256 )
 
 /* Entries (or runs) per thread of the host kernels of a split (the remainder's sums and
    their merge into y): below it they run on one thread and wake no team. The cost model
@@ -22,7 +22,7 @@
 
 /* x goes up in chunks of at least this many bytes (kernels/pipeline/hyb_spmv_pipe.c): an x
    of one chunk is copied to staging, then sent. */
-#define HYB_SPMV_X_CHUNK ((size_t)2 << 20)
+#define HYB_SPMV_X_CHUNK ( (size_t)2 << 20 )
 
 /* The layouts of a device matrix. */
 typedef enum
@@ -99,40 +99,40 @@ typedef struct
    blocks are built. Parallel (nthreads, 0 = OpenMP default). Returns HYB_E_INVALID,
    HYB_E_NO_MEMORY, HYB_E_NOT_SUPPORTED (a size beyond the kernels' int indices).
    Thread-safe (no shared state). */
-hyb_status_t hyb_spmv_dmat_plan(const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt, int64_t K,
-                                const int* offsets, int64_t rows, int64_t block_rows, int nthreads,
-                                hyb_spmv_dmat_t* dm);
+hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt, int64_t K,
+                                 const int* offsets, int64_t rows, int64_t block_rows, int nthreads,
+                                 hyb_spmv_dmat_t* dm );
 
 /* Write block b's device image (dm->blk[b].bytes bytes laid out as documented above) into
    host memory dst, and its rows' remainder entries into dm's remainder arrays; sets the
    block's column window c0, c1. Blocks may be built in any order, each once. Parallel.
    Thread-safe for different blocks of one matrix. */
-void hyb_spmv_dmat_build_block(const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, int b, void* dst,
-                               int nthreads);
+void hyb_spmv_dmat_build_block( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, int b, void* dst,
+                                int nthreads );
 
 /* The offsets array's image (dm->K ints) for the device (DIA only). */
-const int* hyb_spmv_dmat_offsets(const hyb_spmv_dmat_t* dm);
+const int* hyb_spmv_dmat_offsets( const hyb_spmv_dmat_t* dm );
 
 /* After every block was built: the remainder's runs (rows with remainder entries). */
-hyb_status_t hyb_spmv_dmat_finish(hyb_spmv_dmat_t* dm, int nthreads);
+hyb_status_t hyb_spmv_dmat_finish( hyb_spmv_dmat_t* dm, int nthreads );
 
-void hyb_spmv_dmat_free(hyb_spmv_dmat_t* dm);
+void hyb_spmv_dmat_free( hyb_spmv_dmat_t* dm );
 
 /* Host bytes the dmat keeps beyond the device matrix (remainder, runs, row-split positions). */
-size_t hyb_spmv_dmat_host_bytes(const hyb_spmv_dmat_t* dm);
+size_t hyb_spmv_dmat_host_bytes( const hyb_spmv_dmat_t* dm );
 
 /* CPU side of a hybrid: z[u] = sum of the remainder entries of run u times x (z has
    dm->nrun elements of the matrix precision, accumulated in double). Parallel.
    Thread-safe. */
-void hyb_spmv_rem_sums(const hyb_spmv_dmat_t* dm, const void* x, void* z, int nthreads);
+void hyb_spmv_rem_sums( const hyb_spmv_dmat_t* dm, const void* x, void* z, int nthreads );
 
 /* Merge: y[run_row[u]] += z[u]. Parallel. Thread-safe for distinct y. */
-void hyb_spmv_rem_merge(const hyb_spmv_dmat_t* dm, const void* z, void* y, int nthreads);
+void hyb_spmv_rem_merge( const hyb_spmv_dmat_t* dm, const void* z, void* y, int nthreads );
 
 /* CPU side of a row split: y[i] = row i of P times x for i in [dm->rows, dm->m), reading the
    source's column and value arrays (the ones the positions were taken from). Parallel,
    balanced by entries. Thread-safe for distinct y. */
-void hyb_spmv_cpu_rows(const hyb_spmv_dmat_t* dm, const int* col, const void* val, const void* x,
-                       void* y, int nthreads);
+void hyb_spmv_cpu_rows( const hyb_spmv_dmat_t* dm, const int* col, const void* val, const void* x,
+                        void* y, int nthreads );
 
 #endif

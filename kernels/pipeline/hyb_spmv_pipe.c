@@ -21,12 +21,12 @@
 /* x goes up in chunks of this many bytes (at least), at most HYB_PIPE_MAX_CHUNKS of them:
    a chunk's host copy overlaps the previous chunk's DMA, and a row block's kernel starts
    as soon as the chunks holding its columns are up. */
-#define HYB_PIPE_CHUNK HYB_SPMV_X_CHUNK
+#define HYB_PIPE_CHUNK      HYB_SPMV_X_CHUNK
 #define HYB_PIPE_MAX_CHUNKS 64
 /* Host copies in pieces of this size when a team shares them (each thread takes a
    contiguous run of pieces; small pieces keep all threads of a team busy on copies just
    above HYB_COPY_TEAM_MIN); copies under that run on the calling thread. */
-#define HYB_PIPE_PIECE ((size_t)64 << 10)
+#define HYB_PIPE_PIECE ( (size_t)64 << 10 )
 
 /* ------------------------------------------------------------ worker and team */
 
@@ -43,120 +43,117 @@ static struct
 	int       up;
 	int       busy; /* owned by a call */
 	int       job;  /* a job is queued or running */
-	void (*fn)(void*);
+	void ( *fn )( void* );
 	void*       arg;
 	atomic_flag team_busy;
 	hyb_team_t* team;
 	int         team_threads;
-} hyb_pipe = {.team_busy = ATOMIC_FLAG_INIT};
+} hyb_pipe = { .team_busy = ATOMIC_FLAG_INIT };
 
-static void* hyb_worker_main(void* unused)
+static void* hyb_worker_main( void* unused )
 {
 	(void)unused;
-	hyb_lock(HYB_LOCK_SPMV_PIPE);
-	for (;;)
+	hyb_lock( HYB_LOCK_SPMV_PIPE );
+	for ( ;; )
 	{
-		while (!hyb_pipe.job)
-			hyb_lock_wait(HYB_LOCK_SPMV_PIPE);
-		void (*fn)(void*) = hyb_pipe.fn;
-		void* arg         = hyb_pipe.arg;
-		hyb_unlock(HYB_LOCK_SPMV_PIPE);
-		fn(arg);
-		hyb_lock(HYB_LOCK_SPMV_PIPE);
+		while ( !hyb_pipe.job ) hyb_lock_wait( HYB_LOCK_SPMV_PIPE );
+		void ( *fn )( void* ) = hyb_pipe.fn;
+		void* arg             = hyb_pipe.arg;
+		hyb_unlock( HYB_LOCK_SPMV_PIPE );
+		fn( arg );
+		hyb_lock( HYB_LOCK_SPMV_PIPE );
 		hyb_pipe.job = 0;
-		hyb_lock_broadcast(HYB_LOCK_SPMV_PIPE);
+		hyb_lock_broadcast( HYB_LOCK_SPMV_PIPE );
 	}
 	return NULL;
 }
 
 /* fork() child hook: neither the worker nor the team's threads exist here (both leaked
    on purpose); the child starts its own when it needs them. */
-static void hyb_pipe_fork_child(void)
+static void hyb_pipe_fork_child( void )
 {
 	hyb_pipe.up   = 0;
 	hyb_pipe.busy = 0;
 	hyb_pipe.job  = 0;
 	hyb_pipe.team = NULL;
-	atomic_flag_clear(&hyb_pipe.team_busy);
+	atomic_flag_clear( &hyb_pipe.team_busy );
 }
 
 /* 1: fn(arg) runs on the worker (wait with hyb_worker_wait); 0: the caller must run it. */
-static int hyb_worker_submit(void (*fn)(void*), void* arg)
+static int hyb_worker_submit( void ( *fn )( void* ), void* arg )
 {
-	hyb_lock(HYB_LOCK_SPMV_PIPE);
-	if (hyb_pipe.busy)
+	hyb_lock( HYB_LOCK_SPMV_PIPE );
+	if ( hyb_pipe.busy )
 	{
-		hyb_unlock(HYB_LOCK_SPMV_PIPE);
+		hyb_unlock( HYB_LOCK_SPMV_PIPE );
 		return 0;
 	}
-	if (!hyb_pipe.up)
+	if ( !hyb_pipe.up )
 	{
 		pthread_attr_t at;
-		pthread_attr_init(&at);
-		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-		hyb_pipe.up = pthread_create(&hyb_pipe.th, &at, hyb_worker_main, NULL) == 0;
-		pthread_attr_destroy(&at);
-		if (!hyb_pipe.up)
+		pthread_attr_init( &at );
+		pthread_attr_setdetachstate( &at, PTHREAD_CREATE_DETACHED );
+		hyb_pipe.up = pthread_create( &hyb_pipe.th, &at, hyb_worker_main, NULL ) == 0;
+		pthread_attr_destroy( &at );
+		if ( !hyb_pipe.up )
 		{
-			hyb_unlock(HYB_LOCK_SPMV_PIPE);
+			hyb_unlock( HYB_LOCK_SPMV_PIPE );
 			return 0;
 		}
-		hyb_state_on_fork_child(HYB_LOCK_SPMV_PIPE, hyb_pipe_fork_child);
+		hyb_state_on_fork_child( HYB_LOCK_SPMV_PIPE, hyb_pipe_fork_child );
 	}
 	hyb_pipe.busy = 1;
 	hyb_pipe.fn   = fn;
 	hyb_pipe.arg  = arg;
 	hyb_pipe.job  = 1;
-	hyb_lock_broadcast(HYB_LOCK_SPMV_PIPE);
-	hyb_unlock(HYB_LOCK_SPMV_PIPE);
+	hyb_lock_broadcast( HYB_LOCK_SPMV_PIPE );
+	hyb_unlock( HYB_LOCK_SPMV_PIPE );
 	return 1;
 }
 
-static void hyb_worker_wait(void)
+static void hyb_worker_wait( void )
 {
-	hyb_lock(HYB_LOCK_SPMV_PIPE);
-	while (hyb_pipe.job)
-		hyb_lock_wait(HYB_LOCK_SPMV_PIPE);
+	hyb_lock( HYB_LOCK_SPMV_PIPE );
+	while ( hyb_pipe.job ) hyb_lock_wait( HYB_LOCK_SPMV_PIPE );
 	hyb_pipe.busy = 0;
-	hyb_unlock(HYB_LOCK_SPMV_PIPE);
+	hyb_unlock( HYB_LOCK_SPMV_PIPE );
 }
 
 /* The copy team for this call, or NULL (busy, or could not be made): copy alone then. */
-static hyb_team_t* hyb_team_take(int threads)
+static hyb_team_t* hyb_team_take( int threads )
 {
-	if (threads < 2 || atomic_flag_test_and_set(&hyb_pipe.team_busy)) return NULL;
-	if (hyb_pipe.team && hyb_pipe.team_threads != threads)
+	if ( threads < 2 || atomic_flag_test_and_set( &hyb_pipe.team_busy ) ) return NULL;
+	if ( hyb_pipe.team && hyb_pipe.team_threads != threads )
 	{
-		hyb_team_destroy(hyb_pipe.team);
+		hyb_team_destroy( hyb_pipe.team );
 		hyb_pipe.team = NULL;
 	}
-	if (!hyb_pipe.team)
+	if ( !hyb_pipe.team )
 	{
-		hyb_pipe.team         = hyb_team_create(threads - 1);
+		hyb_pipe.team         = hyb_team_create( threads - 1 );
 		hyb_pipe.team_threads = threads;
-		hyb_state_on_fork_child(HYB_LOCK_SPMV_PIPE, hyb_pipe_fork_child);
+		hyb_state_on_fork_child( HYB_LOCK_SPMV_PIPE, hyb_pipe_fork_child );
 	}
-	if (!hyb_pipe.team)
+	if ( !hyb_pipe.team )
 	{
-		atomic_flag_clear(&hyb_pipe.team_busy);
+		atomic_flag_clear( &hyb_pipe.team_busy );
 		return NULL;
 	}
 	return hyb_pipe.team;
 }
 
-static void hyb_team_give(hyb_team_t* t)
+static void hyb_team_give( hyb_team_t* t )
 {
-	if (t) atomic_flag_clear(&hyb_pipe.team_busy);
+	if ( t ) atomic_flag_clear( &hyb_pipe.team_busy );
 }
 
-void hyb_spmv_pipe_reset(void)
+void hyb_spmv_pipe_reset( void )
 {
 	/* Tests call this between calls; a call still using the team is waited for. */
-	while (atomic_flag_test_and_set(&hyb_pipe.team_busy))
-		sched_yield();
-	hyb_team_destroy(hyb_pipe.team);
+	while ( atomic_flag_test_and_set( &hyb_pipe.team_busy ) ) sched_yield();
+	hyb_team_destroy( hyb_pipe.team );
 	hyb_pipe.team = NULL;
-	atomic_flag_clear(&hyb_pipe.team_busy);
+	atomic_flag_clear( &hyb_pipe.team_busy );
 }
 
 typedef struct
@@ -166,27 +163,27 @@ typedef struct
 	size_t      bytes;
 } hyb_piece_copy_t;
 
-static void hyb_piece_fn(void* p, int64_t b, int64_t e)
+static void hyb_piece_fn( void* p, int64_t b, int64_t e )
 {
 	hyb_piece_copy_t* c = p;
-	hyb_copy_pieces(c->dst, c->src, c->bytes, HYB_PIPE_PIECE, b, e);
+	hyb_copy_pieces( c->dst, c->src, c->bytes, HYB_PIPE_PIECE, b, e );
 }
 
 /* Whether a copy of this many bytes goes to the team (else the calling thread copies). */
-static int hyb_pipe_copy_team(const hyb_team_t* t, size_t bytes)
+static int hyb_pipe_copy_team( const hyb_team_t* t, size_t bytes )
 {
 	return t && bytes >= HYB_COPY_TEAM_MIN;
 }
 
 /* memcpy with streaming stores, shared by the team when large. */
-static void hyb_pipe_copy(hyb_team_t* t, void* dst, const void* src, size_t bytes)
+static void hyb_pipe_copy( hyb_team_t* t, void* dst, const void* src, size_t bytes )
 {
-	hyb_piece_copy_t c = {dst, src, bytes};
-	int64_t          n = (int64_t)((bytes + HYB_PIPE_PIECE - 1) / HYB_PIPE_PIECE);
-	if (hyb_pipe_copy_team(t, bytes))
-		hyb_team_run(t, n, hyb_piece_fn, &c);
+	hyb_piece_copy_t c = { dst, src, bytes };
+	int64_t          n = (int64_t)( ( bytes + HYB_PIPE_PIECE - 1 ) / HYB_PIPE_PIECE );
+	if ( hyb_pipe_copy_team( t, bytes ) )
+		hyb_team_run( t, n, hyb_piece_fn, &c );
 	else
-		hyb_piece_fn(&c, 0, n);
+		hyb_piece_fn( &c, 0, n );
 }
 
 /* ------------------------------------------------------------ the CPU side */
@@ -200,23 +197,23 @@ typedef struct
 	double                    end; /* hyb_now() when it finished */
 } hyb_cpu_job_t;
 
-static void hyb_cpu_job(void* p)
+static void hyb_cpu_job( void* p )
 {
 	hyb_cpu_job_t*         j  = p;
 	const hyb_spmv_dmat_t* dm = j->in->dm;
 	double                 t0 = hyb_now();
-	if (dm->nrun > 0) hyb_spmv_rem_sums(dm, j->in->x, j->z, j->nthreads);
-	if (dm->cpu_ptr)
-		hyb_spmv_cpu_rows(dm, j->in->src_col, j->in->src_val, j->in->x, j->in->y, j->nthreads);
+	if ( dm->nrun > 0 ) hyb_spmv_rem_sums( dm, j->in->x, j->z, j->nthreads );
+	if ( dm->cpu_ptr )
+		hyb_spmv_cpu_rows( dm, j->in->src_col, j->in->src_val, j->in->x, j->in->y, j->nthreads );
 	j->end     = hyb_now();
 	j->seconds = j->end - t0;
 }
 
 /* ------------------------------------------------------------ the device side */
 
-static size_t hyb_al(size_t n)
+static size_t hyb_al( size_t n )
 {
-	return (n + HYB_SPMV_ALIGN - 1) & ~(HYB_SPMV_ALIGN - 1);
+	return ( n + HYB_SPMV_ALIGN - 1 ) & ~( HYB_SPMV_ALIGN - 1 );
 }
 
 typedef struct
@@ -226,68 +223,66 @@ typedef struct
 	int            nev;
 } hyb_evs_t;
 
-static hyb_status_t hyb_evs_make(hyb_evs_t* e, hyb_dev_t* d, int n)
+static hyb_status_t hyb_evs_make( hyb_evs_t* e, hyb_dev_t* d, int n )
 {
 	e->d   = d;
 	e->nev = 0;
-	e->ev  = calloc((size_t)n, sizeof *e->ev);
-	if (!e->ev) return HYB_E_NO_MEMORY;
-	for (; e->nev < n; e->nev++)
+	e->ev  = calloc( (size_t)n, sizeof *e->ev );
+	if ( !e->ev ) return HYB_E_NO_MEMORY;
+	for ( ; e->nev < n; e->nev++ )
 	{
-		hyb_status_t st = hyb_dev_event_create(d, &e->ev[e->nev]);
-		if (st != HYB_OK) return st;
+		hyb_status_t st = hyb_dev_event_create( d, &e->ev[e->nev] );
+		if ( st != HYB_OK ) return st;
 	}
 	return HYB_OK;
 }
 
-static void hyb_evs_free(hyb_evs_t* e)
+static void hyb_evs_free( hyb_evs_t* e )
 {
-	for (int i = 0; i < e->nev; i++)
-		hyb_dev_event_destroy(e->d, e->ev[i]);
-	free(e->ev);
+	for ( int i = 0; i < e->nev; i++ ) hyb_dev_event_destroy( e->d, e->ev[i] );
+	free( e->ev );
 	e->ev  = NULL;
 	e->nev = 0;
 }
 
 /* Launch block b's kernel on the compute stream. */
-static hyb_status_t hyb_block_kernel(hyb_dev_t* d, const hyb_spmv_dmat_t* dm, int b, char* mat,
-                                     char* x_dev, char* y_dev)
+static hyb_status_t hyb_block_kernel( hyb_dev_t* d, const hyb_spmv_dmat_t* dm, int b, char* mat,
+                                      char* x_dev, char* y_dev )
 {
 	const hyb_spmv_blk_t* k   = &dm->blk[b];
-	size_t                vb  = hyb_prec_size(dm->prec);
+	size_t                vb  = hyb_prec_size( dm->prec );
 	char*                 a0  = mat + k->off;
 	void*                 out = y_dev + (size_t)k->yoff * vb;
-	switch (dm->fmt)
+	switch ( dm->fmt )
 	{
 	case HYB_SPMV_DEV_CSR:
-		return hyb_dev_spmv_csr(d, HYB_STREAM_COMPUTE, dm->prec, k->r1 - k->r0, (const int*)a0,
-		                        (const int*)(a0 + k->a1), a0 + k->a2, 0,
-		                        k->mean_len > 0 ? k->mean_len : 1.0, x_dev, out, 0);
+		return hyb_dev_spmv_csr( d, HYB_STREAM_COMPUTE, dm->prec, k->r1 - k->r0, (const int*)a0,
+		                         (const int*)( a0 + k->a1 ), a0 + k->a2, 0,
+		                         k->mean_len > 0 ? k->mean_len : 1.0, x_dev, out, 0 );
 	case HYB_SPMV_DEV_ELL:
-		return hyb_dev_spmv_ell(d, HYB_STREAM_COMPUTE, dm->prec, k->r1 - k->r0, k->width,
-		                        (const int*)a0, a0 + k->a1, x_dev, out, 0);
+		return hyb_dev_spmv_ell( d, HYB_STREAM_COMPUTE, dm->prec, k->r1 - k->r0, k->width,
+		                         (const int*)a0, a0 + k->a1, x_dev, out, 0 );
 	case HYB_SPMV_DEV_DIA:
 		/* the widened rows [e0, e1) see x from e0 on: no entry of rows [r0, r1) is clipped */
-		return hyb_dev_spmv_dia(d, HYB_STREAM_COMPUTE, dm->prec, k->e1 - k->e0, k->width,
-		                        (const int*)(mat + dm->off_dia), a0, x_dev + (size_t)k->e0 * vb,
-		                        out, 0);
+		return hyb_dev_spmv_dia( d, HYB_STREAM_COMPUTE, dm->prec, k->e1 - k->e0, k->width,
+		                         (const int*)( mat + dm->off_dia ), a0, x_dev + (size_t)k->e0 * vb,
+		                         out, 0 );
 	default:
 		return HYB_E_INVALID;
 	}
 }
 
-#define HYB_TRY(expr)                                                                              \
-	do                                                                                             \
-	{                                                                                              \
-		if ((st = (expr)) != HYB_OK) goto fail;                                                    \
-	} while (0)
+#define HYB_TRY( expr )                                                                            \
+	do {                                                                                           \
+		if ( ( st = ( expr ) ) != HYB_OK ) goto fail;                                              \
+	} while ( 0 )
 
-hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t* out)
+hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t* out )
 {
 	double t0 = hyb_now();
-	memset(out, 0, sizeof *out);
+	memset( out, 0, sizeof *out );
 	hyb_spmv_dmat_t* dm   = in->dm;
-	const size_t     vb   = hyb_prec_size(dm->prec);
+	const size_t     vb   = hyb_prec_size( dm->prec );
 	const int64_t    m    = dm->m;
 	const int        nblk = dm->nblk;
 	out->nblk             = nblk;
@@ -295,42 +290,42 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	hyb_dev_t*       d        = NULL;
 	hyb_team_t*      team     = NULL;
 	hyb_spmv_yreg_t* reg      = NULL;
-	hyb_evs_t        E        = {0};
+	hyb_evs_t        E        = { 0 };
 	void*            z        = NULL;
-	hyb_cpu_job_t    job      = {in, NULL, 1, 0, 0};
+	hyb_cpu_job_t    job      = { in, NULL, 1, 0, 0 };
 	int              job_mode = 0; /* 0 none, 1 on the worker, 2 run by the caller */
 	hyb_status_t     st;
 
-	HYB_TRY(hyb_dev_acquire(in->dev, &d));
+	HYB_TRY( hyb_dev_acquire( in->dev, &d ) );
 
 	/* Device workspace: x, y (widened rows included), and the matrix when transient. */
-	size_t xb = hyb_al((size_t)m * vb), yb = hyb_al((size_t)dm->y_len * vb);
-	size_t mb = in->dmem ? 0 : hyb_al(dm->bytes);
+	size_t xb = hyb_al( (size_t)m * vb ), yb = hyb_al( (size_t)dm->y_len * vb );
+	size_t mb = in->dmem ? 0 : hyb_al( dm->bytes );
 	void*  ws = NULL;
-	HYB_TRY(hyb_dev_workspace(d, xb + yb + mb, &ws));
+	HYB_TRY( hyb_dev_workspace( d, xb + yb + mb, &ws ) );
 	/* An injected asynchronous allocation fault returns HYB_OK without a buffer (it is
 	   reported at the next synchronisation): never use a NULL one. */
-	if (ws == NULL) HYB_TRY(HYB_E_NO_MEMORY);
+	if ( ws == NULL ) HYB_TRY( HYB_E_NO_MEMORY );
 	char* x_dev = ws;
 	char* y_dev = x_dev + xb;
 	char* mat   = in->dmem ? in->dmem : y_dev + yb;
 
 	/* y: straight into registered pages when allowed and proven, else through staging. */
 	size_t ybytes = (size_t)dm->rows * vb;
-	if (in->yreg) reg = hyb_spmv_yreg_get(d, in->y, ybytes, vb, in->yreg == 2);
+	if ( in->yreg ) reg = hyb_spmv_yreg_get( d, in->y, ybytes, vb, in->yreg == 2 );
 
 	/* Page-locked staging: x, then y (unless registered); the two build slots of a first
 	   call share y's place: every download comes after every upload (a kernel waits for x,
 	   which goes up after the matrix on the same stream), so the slots are free by then. */
 	size_t maxblk = 0;
-	for (int b = 0; b < nblk; b++)
-		maxblk = dm->blk[b].bytes > maxblk ? dm->blk[b].bytes : maxblk;
-	size_t ub =
-	    in->upload ? 2 * hyb_al(maxblk) + hyb_al((size_t)(dm->K > 0 ? dm->K : 1) * sizeof(int)) : 0;
-	size_t ys = reg ? 0 : hyb_al(ybytes);
+	for ( int b = 0; b < nblk; b++ ) maxblk = dm->blk[b].bytes > maxblk ? dm->blk[b].bytes : maxblk;
+	size_t ub = in->upload ? 2 * hyb_al( maxblk ) +
+	                             hyb_al( (size_t)( dm->K > 0 ? dm->K : 1 ) * sizeof( int ) )
+	                       : 0;
+	size_t ys = reg ? 0 : hyb_al( ybytes );
 	void*  hs = NULL;
-	HYB_TRY(hyb_dev_staging(d, xb + (ys > ub ? ys : ub), &hs));
-	if (hs == NULL) HYB_TRY(HYB_E_NO_MEMORY);
+	HYB_TRY( hyb_dev_staging( d, xb + ( ys > ub ? ys : ub ), &hs ) );
+	if ( hs == NULL ) HYB_TRY( HYB_E_NO_MEMORY );
 	char* x_st  = hs;
 	char* y_st  = x_st + xb;
 	char* up_st = y_st;
@@ -339,55 +334,55 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	/* at most 16 chunks by default: each wakes the copy team once (about 10-20 us) */
 	size_t  chunk = in->chunk_bytes > 0
 	                    ? in->chunk_bytes
-	                    : (xbytes / 16 > HYB_PIPE_CHUNK ? xbytes / 16 : HYB_PIPE_CHUNK);
-	int64_t nch   = (int64_t)((xbytes + chunk - 1) / chunk);
-	if (nch > HYB_PIPE_MAX_CHUNKS) nch = HYB_PIPE_MAX_CHUNKS;
-	if (nch < 1) nch = 1;
-	int64_t cx = (m + nch - 1) / nch; /* elements per chunk */
-	nch        = (m + cx - 1) / cx;
+	                    : ( xbytes / 16 > HYB_PIPE_CHUNK ? xbytes / 16 : HYB_PIPE_CHUNK );
+	int64_t nch   = (int64_t)( ( xbytes + chunk - 1 ) / chunk );
+	if ( nch > HYB_PIPE_MAX_CHUNKS ) nch = HYB_PIPE_MAX_CHUNKS;
+	if ( nch < 1 ) nch = 1;
+	int64_t cx = ( m + nch - 1 ) / nch; /* elements per chunk */
+	nch        = ( m + cx - 1 ) / cx;
 
 	/* events: x chunks, kernels, downloads, two build slots, start */
 	int EVX = 0, EVK = (int)nch, EVD = EVK + nblk, EVU = EVD + nblk, EV0 = EVU + 2;
-	HYB_TRY(hyb_evs_make(&E, d, EV0 + 1));
+	HYB_TRY( hyb_evs_make( &E, d, EV0 + 1 ) );
 
-	team = hyb_team_take(in->copy_threads);
-	if (reg) hyb_spmv_yreg_arm(reg);
-	if (in->timing) HYB_TRY(hyb_dev_record(d, HYB_STREAM_H2D, E.ev[EV0]));
+	team = hyb_team_take( in->copy_threads );
+	if ( reg ) hyb_spmv_yreg_arm( reg );
+	if ( in->timing ) HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EV0] ) );
 	double t_span = hyb_now(); /* the device span starts about here */
 
 	/* First call: build each block into a staging slot and upload it; a slot is refilled
 	   once its previous upload has finished. */
-	if (in->upload)
+	if ( in->upload )
 	{
-		char* slot[2] = {up_st, up_st + hyb_al(maxblk)};
-		if (dm->fmt == HYB_SPMV_DEV_DIA && dm->K > 0)
+		char* slot[2] = { up_st, up_st + hyb_al( maxblk ) };
+		if ( dm->fmt == HYB_SPMV_DEV_DIA && dm->K > 0 )
 		{
-			char* os = up_st + 2 * hyb_al(maxblk);
-			memcpy(os, hyb_spmv_dmat_offsets(dm), (size_t)dm->K * sizeof(int));
-			size_t ob = (size_t)dm->K * sizeof(int);
-			HYB_TRY(hyb_dev_h2d(d, HYB_STREAM_H2D, mat + dm->off_dia, ob, os, ob, ob, 1));
-			out->bytes_h2d += (double)dm->K * sizeof(int);
+			char* os = up_st + 2 * hyb_al( maxblk );
+			memcpy( os, hyb_spmv_dmat_offsets( dm ), (size_t)dm->K * sizeof( int ) );
+			size_t ob = (size_t)dm->K * sizeof( int );
+			HYB_TRY( hyb_dev_h2d( d, HYB_STREAM_H2D, mat + dm->off_dia, ob, os, ob, ob, 1 ) );
+			out->bytes_h2d += (double)dm->K * sizeof( int );
 		}
-		for (int b = 0; b < nblk; b++)
+		for ( int b = 0; b < nblk; b++ )
 		{
 			int s = b & 1;
-			if (b >= 2)
+			if ( b >= 2 )
 			{
 				double tw = hyb_now();
-				HYB_TRY(hyb_dev_sync(d, E.ev[EVU + s]));
+				HYB_TRY( hyb_dev_sync( d, E.ev[EVU + s] ) );
 				out->wait_s += hyb_now() - tw;
 			}
 			double tb = hyb_now();
-			hyb_spmv_dmat_build_block(in->view, dm, b, slot[s], 0);
+			hyb_spmv_dmat_build_block( in->view, dm, b, slot[s], 0 );
 			out->build_s += hyb_now() - tb;
-			if (dm->blk[b].bytes > 0)
-				HYB_TRY(hyb_dev_h2d(d, HYB_STREAM_H2D, mat + dm->blk[b].off, dm->blk[b].bytes,
-				                    slot[s], dm->blk[b].bytes, dm->blk[b].bytes, 1));
-			HYB_TRY(hyb_dev_record(d, HYB_STREAM_H2D, E.ev[EVU + s]));
+			if ( dm->blk[b].bytes > 0 )
+				HYB_TRY( hyb_dev_h2d( d, HYB_STREAM_H2D, mat + dm->blk[b].off, dm->blk[b].bytes,
+				                      slot[s], dm->blk[b].bytes, dm->blk[b].bytes, 1 ) );
+			HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVU + s] ) );
 			out->bytes_h2d += (double)dm->blk[b].bytes;
 		}
 		double tb = hyb_now();
-		HYB_TRY(hyb_spmv_dmat_finish(dm, 0));
+		HYB_TRY( hyb_spmv_dmat_finish( dm, 0 ) );
 		out->build_s += hyb_now() - tb;
 	}
 
@@ -397,13 +392,13 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	   (measured: the CPU part of a row split on the cores the team left took 2.7x its
 	   prediction). */
 	int cpu_side = dm->nrun > 0 || dm->cpu_ptr;
-	int team_x   = hyb_pipe_copy_team(team, (size_t)cx * vb); /* the first chunk is the largest */
-	if (cpu_side)
+	int team_x   = hyb_pipe_copy_team( team, (size_t)cx * vb ); /* the first chunk is the largest */
+	if ( cpu_side )
 	{
-		if (dm->nrun > 0)
+		if ( dm->nrun > 0 )
 		{
-			z = malloc((size_t)dm->nrun * vb);
-			if (!z)
+			z = malloc( (size_t)dm->nrun * vb );
+			if ( !z )
 			{
 				st = HYB_E_NO_MEMORY;
 				goto fail;
@@ -412,44 +407,45 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 		job.z          = z;
 		int free_cores = omp_get_num_procs() - 1 - in->beside;
 		job.nthreads   = free_cores > 1 ? free_cores : 1;
-		if (!team_x) job_mode = hyb_worker_submit(hyb_cpu_job, &job) ? 1 : 2;
+		if ( !team_x ) job_mode = hyb_worker_submit( hyb_cpu_job, &job ) ? 1 : 2;
 	}
 
 	/* x up by chunks; each row block issued as soon as the chunks holding its columns are. */
 	int next = 0;
-	for (int64_t k = 0; k < nch; k++)
+	for ( int64_t k = 0; k < nch; k++ )
 	{
 		int64_t a = k * cx, e = a + cx < m ? a + cx : m;
 		double  tc = hyb_now();
-		hyb_pipe_copy(team, x_st + (size_t)a * vb, (const char*)in->x + (size_t)a * vb,
-		              (size_t)(e - a) * vb);
+		hyb_pipe_copy( team, x_st + (size_t)a * vb, (const char*)in->x + (size_t)a * vb,
+		               (size_t)( e - a ) * vb );
 		out->xcopy_s += hyb_now() - tc;
-		size_t xw = (size_t)(e - a) * vb;
-		HYB_TRY(hyb_dev_h2d(d, HYB_STREAM_H2D, x_dev + (size_t)a * vb, xw, x_st + (size_t)a * vb,
-		                    xw, xw, 1));
-		HYB_TRY(hyb_dev_record(d, HYB_STREAM_H2D, E.ev[EVX + k]));
-		out->bytes_h2d += (double)(e - a) * (double)vb;
-		while (next < nblk && (dm->blk[next].c1 <= e || k == nch - 1))
+		size_t xw = (size_t)( e - a ) * vb;
+		HYB_TRY( hyb_dev_h2d( d, HYB_STREAM_H2D, x_dev + (size_t)a * vb, xw, x_st + (size_t)a * vb,
+		                      xw, xw, 1 ) );
+		HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVX + k] ) );
+		out->bytes_h2d += (double)( e - a ) * (double)vb;
+		while ( next < nblk && ( dm->blk[next].c1 <= e || k == nch - 1 ) )
 		{
 			const hyb_spmv_blk_t* bk = &dm->blk[next];
-			HYB_TRY(hyb_dev_wait(d, HYB_STREAM_COMPUTE, E.ev[EVX + k]));
-			HYB_TRY(hyb_block_kernel(d, dm, next, mat, x_dev, y_dev));
-			HYB_TRY(hyb_dev_record(d, HYB_STREAM_COMPUTE, E.ev[EVK + next]));
-			HYB_TRY(hyb_dev_wait(d, HYB_STREAM_D2H, E.ev[EVK + next]));
-			char*  dst = (reg ? (char*)in->y : y_st) + (size_t)bk->r0 * vb;
-			size_t yw  = (size_t)(bk->r1 - bk->r0) * vb;
-			HYB_TRY(hyb_dev_d2h(d, HYB_STREAM_D2H, dst, yw,
-			                    y_dev + (size_t)(bk->yoff + bk->r0 - bk->e0) * vb, yw, yw, 1));
-			HYB_TRY(hyb_dev_record(d, HYB_STREAM_D2H, E.ev[EVD + next]));
-			out->bytes_d2h += (double)(bk->r1 - bk->r0) * (double)vb;
+			HYB_TRY( hyb_dev_wait( d, HYB_STREAM_COMPUTE, E.ev[EVX + k] ) );
+			HYB_TRY( hyb_block_kernel( d, dm, next, mat, x_dev, y_dev ) );
+			HYB_TRY( hyb_dev_record( d, HYB_STREAM_COMPUTE, E.ev[EVK + next] ) );
+			HYB_TRY( hyb_dev_wait( d, HYB_STREAM_D2H, E.ev[EVK + next] ) );
+			char*  dst = ( reg ? (char*)in->y : y_st ) + (size_t)bk->r0 * vb;
+			size_t yw  = (size_t)( bk->r1 - bk->r0 ) * vb;
+			HYB_TRY( hyb_dev_d2h( d, HYB_STREAM_D2H, dst, yw,
+			                      y_dev + (size_t)( bk->yoff + bk->r0 - bk->e0 ) * vb, yw, yw,
+			                      1 ) );
+			HYB_TRY( hyb_dev_record( d, HYB_STREAM_D2H, E.ev[EVD + next] ) );
+			out->bytes_d2h += (double)( bk->r1 - bk->r0 ) * (double)vb;
 			next++;
 		}
 	}
 
 	/* The CPU side, here if the worker was busy; then wait for it. */
-	if (cpu_side && team_x) job_mode = hyb_worker_submit(hyb_cpu_job, &job) ? 1 : 2;
-	if (job_mode == 2) hyb_cpu_job(&job);
-	if (job_mode == 1)
+	if ( cpu_side && team_x ) job_mode = hyb_worker_submit( hyb_cpu_job, &job ) ? 1 : 2;
+	if ( job_mode == 2 ) hyb_cpu_job( &job );
+	if ( job_mode == 1 )
 	{
 		double tw = hyb_now();
 		hyb_worker_wait();
@@ -462,82 +458,82 @@ hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t
 	/* y: the proof once every download is done, or the copies out of staging block by
 	   block as each download completes. (After an error the caller recomputes all of y,
 	   so rows copied before it do no harm.) */
-	if (reg)
+	if ( reg )
 	{
 		double tw = hyb_now();
-		HYB_TRY(hyb_dev_sync(d, E.ev[EVD + nblk - 1]));
+		HYB_TRY( hyb_dev_sync( d, E.ev[EVD + nblk - 1] ) );
 		out->wait_s += hyb_now() - tw;
-		if (hyb_spmv_yreg_check(reg))
+		if ( hyb_spmv_yreg_check( reg ) )
 			out->y_registered = 1;
 		else
 		{
 			/* Some page of y is no longer the registered one: download again through
 			   staging, and drop the registration. */
 			out->y_proof_failed = 1;
-			hyb_spmv_yreg_put(d, reg, 1);
+			hyb_spmv_yreg_put( d, reg, 1 );
 			reg = NULL;
 			hs  = NULL;
-			HYB_TRY(hyb_dev_staging(d, hyb_al(ybytes), &hs));
-			if (hs == NULL) HYB_TRY(HYB_E_NO_MEMORY);
+			HYB_TRY( hyb_dev_staging( d, hyb_al( ybytes ), &hs ) );
+			if ( hs == NULL ) HYB_TRY( HYB_E_NO_MEMORY );
 			y_st = hs;
-			for (int b = 0; b < nblk; b++)
+			for ( int b = 0; b < nblk; b++ )
 			{
 				const hyb_spmv_blk_t* bk = &dm->blk[b];
-				size_t                w  = (size_t)(bk->r1 - bk->r0) * vb;
-				HYB_TRY(hyb_dev_d2h(d, HYB_STREAM_D2H, y_st + (size_t)bk->r0 * vb, w,
-				                    y_dev + (size_t)(bk->yoff + bk->r0 - bk->e0) * vb, w, w, 1));
+				size_t                w  = (size_t)( bk->r1 - bk->r0 ) * vb;
+				HYB_TRY( hyb_dev_d2h( d, HYB_STREAM_D2H, y_st + (size_t)bk->r0 * vb, w,
+				                      y_dev + (size_t)( bk->yoff + bk->r0 - bk->e0 ) * vb, w, w,
+				                      1 ) );
 				out->bytes_d2h += (double)w;
 			}
-			HYB_TRY(hyb_dev_record(d, HYB_STREAM_D2H, E.ev[EVD + nblk - 1]));
+			HYB_TRY( hyb_dev_record( d, HYB_STREAM_D2H, E.ev[EVD + nblk - 1] ) );
 			tw = hyb_now();
-			HYB_TRY(hyb_dev_sync(d, E.ev[EVD + nblk - 1]));
+			HYB_TRY( hyb_dev_sync( d, E.ev[EVD + nblk - 1] ) );
 			out->wait_s += hyb_now() - tw;
 			double tc = hyb_now();
-			hyb_pipe_copy(team, in->y, y_st, ybytes);
+			hyb_pipe_copy( team, in->y, y_st, ybytes );
 			out->ycopy_s += hyb_now() - tc;
 		}
 	}
 	else
-		for (int b = 0; b < nblk; b++)
+		for ( int b = 0; b < nblk; b++ )
 		{
 			const hyb_spmv_blk_t* bk = &dm->blk[b];
 			double                tw = hyb_now();
-			HYB_TRY(hyb_dev_sync(d, E.ev[EVD + b]));
+			HYB_TRY( hyb_dev_sync( d, E.ev[EVD + b] ) );
 			double tc = hyb_now();
 			out->wait_s += tc - tw;
-			hyb_pipe_copy(team, (char*)in->y + (size_t)bk->r0 * vb, y_st + (size_t)bk->r0 * vb,
-			              (size_t)(bk->r1 - bk->r0) * vb);
+			hyb_pipe_copy( team, (char*)in->y + (size_t)bk->r0 * vb, y_st + (size_t)bk->r0 * vb,
+			               (size_t)( bk->r1 - bk->r0 ) * vb );
 			out->ycopy_s += hyb_now() - tc;
 		}
-	if (in->timing) hyb_dev_elapsed(d, E.ev[EV0], E.ev[EVD + nblk - 1], &out->dev_s);
-	if (z)
+	if ( in->timing ) hyb_dev_elapsed( d, E.ev[EV0], E.ev[EVD + nblk - 1], &out->dev_s );
+	if ( z )
 	{
 		double tm = hyb_now();
-		hyb_spmv_rem_merge(dm, z, in->y, 0);
+		hyb_spmv_rem_merge( dm, z, in->y, 0 );
 		out->merge_s = hyb_now() - tm;
 		out->ycopy_s += out->merge_s;
 	}
-	hyb_team_give(team);
-	if (reg) hyb_spmv_yreg_put(d, reg, 0);
-	hyb_evs_free(&E);
-	hyb_dev_release(d);
-	free(z);
+	hyb_team_give( team );
+	if ( reg ) hyb_spmv_yreg_put( d, reg, 0 );
+	hyb_evs_free( &E );
+	hyb_dev_release( d );
+	free( z );
 	out->seconds = hyb_now() - t0;
 	return HYB_OK;
 
 fail:
-	if (job_mode == 1) hyb_worker_wait();
-	if (d)
+	if ( job_mode == 1 ) hyb_worker_wait();
+	if ( d )
 	{
 		/* Nothing may still write into y or read x once we return. */
-		for (int s = 0; s < HYB_STREAM_COUNT; s++)
-			hyb_dev_stream_sync(d, s);
-		if (reg) hyb_spmv_yreg_put(d, reg, 1);
-		hyb_evs_free(&E);
-		hyb_dev_release(d);
+		for ( int s = 0; s < HYB_STREAM_COUNT; s++ ) hyb_dev_stream_sync( d, s );
+		if ( reg ) hyb_spmv_yreg_put( d, reg, 1 );
+		hyb_evs_free( &E );
+		hyb_dev_release( d );
 	}
-	hyb_team_give(team);
-	free(z);
+	hyb_team_give( team );
+	free( z );
 	out->error   = st;
 	out->seconds = hyb_now() - t0;
 	return st;

@@ -34,21 +34,21 @@ typedef struct
 
 typedef struct
 {
-	hyb_status_t error;   /* first device error: y is then incomplete (recompute it) */
-	double       seconds; /* the whole call */
-	double       build_s; /* host: building block images (first call) */
-	double       xcopy_s; /* host: staging x */
-	double       cpu_s;   /* worker: the CPU side */
+	hyb_status_t error;     /* first device error: y is then incomplete (recompute it) */
+	double       seconds;   /* the whole call */
+	double       build_s;   /* host: building block images (first call) */
+	double       xcopy_s;   /* host: staging x */
+	double       cpu_s;     /* worker: the CPU side */
 	double       cpu_end_s; /* when the CPU side finished, from the start of the device span
 	                           (the span's event record; 0 without a CPU side) */
-	double       wait_s;  /* host: waiting for the device */
-	double       ycopy_s; /* host: copying y out of staging, and the merge */
-	double       merge_s; /* host: the remainder's sums merged into y (part of ycopy_s) */
-	double       dev_s;   /* device: first operation to last download (timing only) */
-	double       bytes_h2d, bytes_d2h;
-	int          nblk;
-	int          y_registered;   /* y came down into registered pages and the proof held */
-	int          y_proof_failed; /* the proof failed: y was staged again, registration dropped */
+	double wait_s;          /* host: waiting for the device */
+	double ycopy_s;         /* host: copying y out of staging, and the merge */
+	double merge_s;         /* host: the remainder's sums merged into y (part of ycopy_s) */
+	double dev_s;           /* device: first operation to last download (timing only) */
+	double bytes_h2d, bytes_d2h;
+	int    nblk;
+	int    y_registered;   /* y came down into registered pages and the proof held */
+	int    y_proof_failed; /* the proof failed: y was staged again, registration dropped */
 } hyb_spmv_pipe_out_t;
 
 /* Run the product. On HYB_OK y holds op(A) x exactly as described by dm (device rows,
@@ -57,10 +57,10 @@ typedef struct
    by the caller; the error is also in out->error. Failure of any device operation,
    synchronous or reported later, ends here. Thread-safe: each call takes its own context;
    the worker thread and the copy team are shared and, when busy, replaced by the caller. */
-hyb_status_t hyb_spmv_pipe_run(const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t* out);
+hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t* out );
 
 /* Destroy the process-wide copy team (tests, between calls; a call still using it is
    waited for). A child after fork() forgets the worker and the team by itself. */
-void hyb_spmv_pipe_reset(void);
+void hyb_spmv_pipe_reset( void );
 
 #endif

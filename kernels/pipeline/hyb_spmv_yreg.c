@@ -8,7 +8,7 @@
 #include "hyb_log.h"
 #include "hyb_state.h"
 
-#define HYB_YREG_PAGE ((uintptr_t)4096)
+#define HYB_YREG_PAGE ( (uintptr_t)4096 )
 /* Ranges seen once (candidates for registration at their second call). */
 #define HYB_YREG_SEEN 16
 
@@ -44,88 +44,89 @@ static struct
 
 /* fork() child hook: the registrations belong to the parent's device context, which the
    child never uses; forget them (never unregistered here). */
-static void hyb_yreg_fork_child(void)
+static void hyb_yreg_fork_child( void )
 {
-	memset(hyb_yreg.e, 0, sizeof hyb_yreg.e);
+	memset( hyb_yreg.e, 0, sizeof hyb_yreg.e );
 	hyb_yreg.total = 0;
 }
 
-static int hyb_yreg_overlaps(const void* a, size_t an, const void* b, size_t bn)
+static int hyb_yreg_overlaps( const void* a, size_t an, const void* b, size_t bn )
 {
 	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
 	return x < y + bn && y < x + an;
 }
 
 /* Unregister slot i (not held); the lock is held and stays held (unregistering is quick). */
-static void hyb_yreg_drop_locked(hyb_dev_t* d, int i)
+static void hyb_yreg_drop_locked( hyb_dev_t* d, int i )
 {
 	hyb_spmv_yreg_t* s = &hyb_yreg.e[i];
-	if (d) hyb_dev_unregister(d, s->y);
+	if ( d ) hyb_dev_unregister( d, s->y );
 	hyb_yreg.total -= s->bytes;
-	memset(s, 0, sizeof *s);
+	memset( s, 0, sizeof *s );
 }
 
-hyb_spmv_yreg_t* hyb_spmv_yreg_get(hyb_dev_t* d, void* y, size_t bytes, size_t elem, int eager)
+hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem, int eager )
 {
-	if (bytes < HYB_SPMV_YREG_MIN || bytes > HYB_SPMV_YREG_BYTES || elem == 0 ||
-	    (uintptr_t)y % elem)
+	if ( bytes < HYB_SPMV_YREG_MIN || bytes > HYB_SPMV_YREG_BYTES || elem == 0 ||
+	     (uintptr_t)y % elem )
 		return NULL;
-	hyb_lock(HYB_LOCK_SPMV_YREG);
+	hyb_lock( HYB_LOCK_SPMV_YREG );
 	hyb_spmv_yreg_t* hit = NULL;
-	for (int i = 0; i < HYB_SPMV_YREG_MAX; i++)
+	for ( int i = 0; i < HYB_SPMV_YREG_MAX; i++ )
 	{
 		hyb_spmv_yreg_t* s = &hyb_yreg.e[i];
-		if (s->used && s->y == y && s->bytes == bytes && s->dev == d->index) hit = s;
+		if ( s->used && s->y == y && s->bytes == bytes && s->dev == d->index ) hit = s;
 	}
-	if (hit)
+	if ( hit )
 	{
 		hyb_spmv_yreg_t* r = NULL;
-		if (!hit->held)
+		if ( !hit->held )
 		{
 			hit->held = 1;
 			hit->lru  = ++hyb_yreg.clock;
 			hit->elem = elem;
 			r         = hit;
 		}
-		hyb_unlock(HYB_LOCK_SPMV_YREG);
+		hyb_unlock( HYB_LOCK_SPMV_YREG );
 		return r;
 	}
 	/* Register at the second sighting: a y used once is not worth 35 ms/GiB. */
 	int seen = eager;
-	for (int i = 0; i < HYB_YREG_SEEN && !seen; i++)
+	for ( int i = 0; i < HYB_YREG_SEEN && !seen; i++ )
 		seen = hyb_yreg.seen[i].y == y && hyb_yreg.seen[i].bytes == bytes;
-	if (!seen)
+	if ( !seen )
 	{
 		hyb_yreg.seen[hyb_yreg.seen_next].y     = y;
 		hyb_yreg.seen[hyb_yreg.seen_next].bytes = bytes;
-		hyb_yreg.seen_next                      = (hyb_yreg.seen_next + 1) % HYB_YREG_SEEN;
-		hyb_unlock(HYB_LOCK_SPMV_YREG);
+		hyb_yreg.seen_next                      = ( hyb_yreg.seen_next + 1 ) % HYB_YREG_SEEN;
+		hyb_unlock( HYB_LOCK_SPMV_YREG );
 		return NULL;
 	}
 	/* Older registrations overlapping this range are stale: the application reuses the
 	   addresses for another vector. One in use by another call blocks the new one. */
-	for (int i = 0; i < HYB_SPMV_YREG_MAX; i++)
+	for ( int i = 0; i < HYB_SPMV_YREG_MAX; i++ )
 	{
 		hyb_spmv_yreg_t* s = &hyb_yreg.e[i];
-		if (!s->used || !hyb_yreg_overlaps(s->y, s->bytes, y, bytes)) continue;
-		if (s->held)
+		if ( !s->used || !hyb_yreg_overlaps( s->y, s->bytes, y, bytes ) ) continue;
+		if ( s->held )
 		{
-			hyb_unlock(HYB_LOCK_SPMV_YREG);
+			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			return NULL;
 		}
-		hyb_yreg_drop_locked(d, i);
+		hyb_yreg_drop_locked( d, i );
 	}
 	/* Room: a free slot and the byte bound, evicting the least recently used. */
-	for (;;)
+	for ( ;; )
 	{
 		int free_slot = -1, victim = -1;
-		for (int i = 0; i < HYB_SPMV_YREG_MAX; i++)
+		for ( int i = 0; i < HYB_SPMV_YREG_MAX; i++ )
 		{
 			hyb_spmv_yreg_t* s = &hyb_yreg.e[i];
-			if (!s->used && free_slot < 0) free_slot = i;
-			if (s->used && !s->held && (victim < 0 || s->lru < hyb_yreg.e[victim].lru)) victim = i;
+			if ( !s->used && free_slot < 0 ) free_slot = i;
+			if ( s->used && !s->held && ( victim < 0 || s->lru < hyb_yreg.e[victim].lru ) )
+				victim = i;
 		}
-		if (free_slot >= 0 && hyb_yreg.total + bytes <= HYB_SPMV_YREG_BYTES)
+		if ( free_slot >= 0 && hyb_yreg.total + bytes <= HYB_SPMV_YREG_BYTES )
 		{
 			hyb_spmv_yreg_t* s = &hyb_yreg.e[free_slot];
 			s->used            = 1;
@@ -136,139 +137,138 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get(hyb_dev_t* d, void* y, size_t bytes, size_t e
 			s->dev             = d->index;
 			s->lru             = ++hyb_yreg.clock;
 			hyb_yreg.total += bytes;
-			hyb_state_on_fork_child(HYB_LOCK_SPMV_YREG, hyb_yreg_fork_child);
-			hyb_unlock(HYB_LOCK_SPMV_YREG);
+			hyb_state_on_fork_child( HYB_LOCK_SPMV_YREG, hyb_yreg_fork_child );
+			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			/* Registering takes tens of milliseconds per GiB: outside the lock (the slot is
 			   held, so nobody else touches it meanwhile). */
-			if (hyb_dev_register(d, y, bytes) == HYB_OK) return s;
-			hyb_lock(HYB_LOCK_SPMV_YREG);
+			if ( hyb_dev_register( d, y, bytes ) == HYB_OK ) return s;
+			hyb_lock( HYB_LOCK_SPMV_YREG );
 			hyb_yreg.total -= bytes;
-			memset(s, 0, sizeof *s);
-			hyb_unlock(HYB_LOCK_SPMV_YREG);
-			HYB_LOG(HYB_LOG_INFO, "SpMV: y (%zu bytes) could not be registered; staged", bytes);
+			memset( s, 0, sizeof *s );
+			hyb_unlock( HYB_LOCK_SPMV_YREG );
+			HYB_LOG( HYB_LOG_INFO, "SpMV: y (%zu bytes) could not be registered; staged", bytes );
 			return NULL;
 		}
-		if (victim < 0)
+		if ( victim < 0 )
 		{
-			hyb_unlock(HYB_LOCK_SPMV_YREG);
+			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			return NULL;
 		}
-		hyb_yreg_drop_locked(d, victim);
+		hyb_yreg_drop_locked( d, victim );
 	}
 }
 
 /* Pages of y (4 KiB, counted from the page holding y's first byte). */
-static int64_t hyb_yreg_pages(const hyb_spmv_yreg_t* e)
+static int64_t hyb_yreg_pages( const hyb_spmv_yreg_t* e )
 {
-	uintptr_t b = (uintptr_t)e->y, pg = b & ~(HYB_YREG_PAGE - 1);
-	return (int64_t)((b + e->bytes - pg + HYB_YREG_PAGE - 1) / HYB_YREG_PAGE);
+	uintptr_t b = (uintptr_t)e->y, pg = b & ~( HYB_YREG_PAGE - 1 );
+	return (int64_t)( ( b + e->bytes - pg + HYB_YREG_PAGE - 1 ) / HYB_YREG_PAGE );
 }
 
 /* Index of y's first element that lies wholly in page p, or -1 if none does. */
-static inline int64_t hyb_yreg_index(const hyb_spmv_yreg_t* e, int64_t p)
+static inline int64_t hyb_yreg_index( const hyb_spmv_yreg_t* e, int64_t p )
 {
 	uintptr_t b     = (uintptr_t)e->y;
-	uintptr_t start = (b & ~(HYB_YREG_PAGE - 1)) + (uintptr_t)p * HYB_YREG_PAGE;
+	uintptr_t start = ( b & ~( HYB_YREG_PAGE - 1 ) ) + (uintptr_t)p * HYB_YREG_PAGE;
 	uintptr_t first = start <= b ? b : start;
-	size_t    idx   = (first - b + e->elem - 1) / e->elem;
+	size_t    idx   = ( first - b + e->elem - 1 ) / e->elem;
 	uintptr_t at    = b + idx * e->elem;
-	if (at + e->elem > b + e->bytes || at >= start + HYB_YREG_PAGE) return -1;
+	if ( at + e->elem > b + e->bytes || at >= start + HYB_YREG_PAGE ) return -1;
 	return (int64_t)idx;
 }
 
-int64_t hyb_spmv_yreg_arm(hyb_spmv_yreg_t* e)
+int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e )
 {
-	uint64_t n = atomic_fetch_add(&hyb_yreg.tokens, 1) + 1;
+	uint64_t n = atomic_fetch_add( &hyb_yreg.tokens, 1 ) + 1;
 	/* Signalling NaNs with the call number in the payload (arithmetic never produces one:
 	   a NaN input propagates quiet). */
-	e->token       = e->elem == 8 ? (0x7FF4000000000000ull | (n & 0x0003FFFFFFFFFFFFull))
-	                              : (0x7FA00000ull | (n & 0x001FFFFFull));
-	int64_t  np    = hyb_yreg_pages(e);
+	e->token       = e->elem == 8 ? ( 0x7FF4000000000000ull | ( n & 0x0003FFFFFFFFFFFFull ) )
+	                              : ( 0x7FA00000ull | ( n & 0x001FFFFFull ) );
+	int64_t  np    = hyb_yreg_pages( e );
 	char*    y     = e->y;
 	size_t   es    = e->elem;
 	uint64_t t64   = e->token;
 	uint32_t t32   = (uint32_t)e->token;
 	int64_t  count = 0;
-#pragma omp parallel for if (np > 4096) schedule(static) reduction(+ : count)
-	for (int64_t p = 0; p < np; p++)
+#pragma omp parallel for if ( np > 4096 ) schedule( static ) reduction( + : count )
+	for ( int64_t p = 0; p < np; p++ )
 	{
-		int64_t i = hyb_yreg_index(e, p);
-		if (i < 0) continue;
-		if (es == 8)
-			memcpy(y + (size_t)i * 8, &t64, 8);
+		int64_t i = hyb_yreg_index( e, p );
+		if ( i < 0 ) continue;
+		if ( es == 8 )
+			memcpy( y + (size_t)i * 8, &t64, 8 );
 		else
-			memcpy(y + (size_t)i * 4, &t32, 4);
+			memcpy( y + (size_t)i * 4, &t32, 4 );
 		count++;
 	}
 	e->ntok = count;
 	return count;
 }
 
-int hyb_spmv_yreg_check(hyb_spmv_yreg_t* e)
+int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e )
 {
-	int64_t     np    = hyb_yreg_pages(e);
+	int64_t     np    = hyb_yreg_pages( e );
 	const char* y     = e->y;
 	size_t      es    = e->elem;
 	uint64_t    t64   = e->token;
 	uint32_t    t32   = (uint32_t)e->token;
 	int         stale = 0;
-#pragma omp parallel for if (np > 4096) schedule(static) reduction(| : stale)
-	for (int64_t p = 0; p < np; p++)
+#pragma omp parallel for if ( np > 4096 ) schedule( static ) reduction( | : stale )
+	for ( int64_t p = 0; p < np; p++ )
 	{
-		int64_t i = hyb_yreg_index(e, p);
-		if (i < 0) continue;
-		if (es == 8)
+		int64_t i = hyb_yreg_index( e, p );
+		if ( i < 0 ) continue;
+		if ( es == 8 )
 		{
 			uint64_t v;
-			memcpy(&v, y + (size_t)i * 8, 8);
+			memcpy( &v, y + (size_t)i * 8, 8 );
 			stale |= v == t64;
 		}
 		else
 		{
 			uint32_t v;
-			memcpy(&v, y + (size_t)i * 4, 4);
+			memcpy( &v, y + (size_t)i * 4, 4 );
 			stale |= v == t32;
 		}
 	}
-	int f = atomic_load(&hyb_yreg.fail_next);
-	while (f > 0 && !atomic_compare_exchange_weak(&hyb_yreg.fail_next, &f, f - 1))
+	int f = atomic_load( &hyb_yreg.fail_next );
+	while ( f > 0 && !atomic_compare_exchange_weak( &hyb_yreg.fail_next, &f, f - 1 ) )
 		;
-	if (f > 0) stale = 1;
-	atomic_fetch_add(stale ? &hyb_yreg.failed : &hyb_yreg.proved, 1);
+	if ( f > 0 ) stale = 1;
+	atomic_fetch_add( stale ? &hyb_yreg.failed : &hyb_yreg.proved, 1 );
 	return !stale;
 }
 
-void hyb_spmv_yreg_put(hyb_dev_t* d, hyb_spmv_yreg_t* e, int drop)
+void hyb_spmv_yreg_put( hyb_dev_t* d, hyb_spmv_yreg_t* e, int drop )
 {
-	if (e == NULL) return;
-	hyb_lock(HYB_LOCK_SPMV_YREG);
+	if ( e == NULL ) return;
+	hyb_lock( HYB_LOCK_SPMV_YREG );
 	e->held = 0;
-	if (drop) hyb_yreg_drop_locked(d, (int)(e - hyb_yreg.e));
-	hyb_unlock(HYB_LOCK_SPMV_YREG);
+	if ( drop ) hyb_yreg_drop_locked( d, (int)( e - hyb_yreg.e ) );
+	hyb_unlock( HYB_LOCK_SPMV_YREG );
 }
 
-void hyb_spmv_yreg_reset(hyb_dev_t* d)
+void hyb_spmv_yreg_reset( hyb_dev_t* d )
 {
-	hyb_lock(HYB_LOCK_SPMV_YREG);
-	for (int i = 0; i < HYB_SPMV_YREG_MAX; i++)
-		if (hyb_yreg.e[i].used && !hyb_yreg.e[i].held) hyb_yreg_drop_locked(d, i);
-	memset(hyb_yreg.seen, 0, sizeof hyb_yreg.seen);
-	hyb_unlock(HYB_LOCK_SPMV_YREG);
+	hyb_lock( HYB_LOCK_SPMV_YREG );
+	for ( int i = 0; i < HYB_SPMV_YREG_MAX; i++ )
+		if ( hyb_yreg.e[i].used && !hyb_yreg.e[i].held ) hyb_yreg_drop_locked( d, i );
+	memset( hyb_yreg.seen, 0, sizeof hyb_yreg.seen );
+	hyb_unlock( HYB_LOCK_SPMV_YREG );
 }
 
-void hyb_spmv_yreg_stats(int* live, uint64_t* proved, uint64_t* failed)
+void hyb_spmv_yreg_stats( int* live, uint64_t* proved, uint64_t* failed )
 {
-	hyb_lock(HYB_LOCK_SPMV_YREG);
+	hyb_lock( HYB_LOCK_SPMV_YREG );
 	int n = 0;
-	for (int i = 0; i < HYB_SPMV_YREG_MAX; i++)
-		n += hyb_yreg.e[i].used;
-	hyb_unlock(HYB_LOCK_SPMV_YREG);
-	if (live) *live = n;
-	if (proved) *proved = atomic_load(&hyb_yreg.proved);
-	if (failed) *failed = atomic_load(&hyb_yreg.failed);
+	for ( int i = 0; i < HYB_SPMV_YREG_MAX; i++ ) n += hyb_yreg.e[i].used;
+	hyb_unlock( HYB_LOCK_SPMV_YREG );
+	if ( live ) *live = n;
+	if ( proved ) *proved = atomic_load( &hyb_yreg.proved );
+	if ( failed ) *failed = atomic_load( &hyb_yreg.failed );
 }
 
-void hyb_spmv_yreg_fail_next_for_test(int n)
+void hyb_spmv_yreg_fail_next_for_test( int n )
 {
-	atomic_store(&hyb_yreg.fail_next, n);
+	atomic_store( &hyb_yreg.fail_next, n );
 }

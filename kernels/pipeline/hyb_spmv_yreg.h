@@ -27,37 +27,37 @@ typedef struct hyb_spmv_yreg_s hyb_spmv_yreg_t;
 
 /* Registered vectors: at most this many, of at most this many bytes in total (pinned pages
    cannot be swapped or reclaimed while registered), least recently used dropped first. */
-#define HYB_SPMV_YREG_MAX 8
-#define HYB_SPMV_YREG_BYTES ((size_t)4 << 30)
+#define HYB_SPMV_YREG_MAX   8
+#define HYB_SPMV_YREG_BYTES ( (size_t)4 << 30 )
 /* Vectors smaller than this are staged: registration costs more than the copy it saves. */
-#define HYB_SPMV_YREG_MIN ((size_t)1 << 20)
+#define HYB_SPMV_YREG_MIN ( (size_t)1 << 20 )
 
 /* The registration covering exactly [y, y + bytes) of elements of `elem` bytes, for the
    device of context d: the existing one, or a new one when this range was seen before
    (`eager`: at once) and fits the bounds. Overlapping older registrations are dropped
    first. Returns a held entry, or NULL: stage y (too small, misaligned, first sighting,
    registration refused). Thread-safe. */
-hyb_spmv_yreg_t* hyb_spmv_yreg_get(hyb_dev_t* d, void* y, size_t bytes, size_t elem, int eager);
+hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem, int eager );
 
 /* Write the call's tokens into y (one element per page). Call after get and before the
    first download into y is issued. Returns the token count. Thread-safe for distinct y. */
-int64_t hyb_spmv_yreg_arm(hyb_spmv_yreg_t* e);
+int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e );
 
 /* After every download into y completed: 1 if each page received its download (the
    proof holds), 0 if not. Thread-safe for distinct y. */
-int hyb_spmv_yreg_check(hyb_spmv_yreg_t* e);
+int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e );
 
 /* Give the entry back; drop != 0 unregisters it (proof failed, or device trouble). */
-void hyb_spmv_yreg_put(hyb_dev_t* d, hyb_spmv_yreg_t* e, int drop);
+void hyb_spmv_yreg_put( hyb_dev_t* d, hyb_spmv_yreg_t* e, int drop );
 
 /* Unregister everything not held (tests; the devices going away). d may be NULL when the
    devices are unusable: the table is then forgotten without device calls. */
-void hyb_spmv_yreg_reset(hyb_dev_t* d);
+void hyb_spmv_yreg_reset( hyb_dev_t* d );
 
 /* Statistics: live registrations, proofs passed and failed. */
-void hyb_spmv_yreg_stats(int* live, uint64_t* proved, uint64_t* failed);
+void hyb_spmv_yreg_stats( int* live, uint64_t* proved, uint64_t* failed );
 
 /* Tests: make the next n proofs fail as if the pages had been replaced. */
-void hyb_spmv_yreg_fail_next_for_test(int n);
+void hyb_spmv_yreg_fail_next_for_test( int n );
 
 #endif

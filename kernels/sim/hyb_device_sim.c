@@ -26,10 +26,10 @@ struct hyb_devent_s
 {
 	pthread_mutex_t mu;
 	pthread_cond_t  cv;
-	uint64_t        target; /* sequence of the latest record */
-	uint64_t        done;   /* sequence reached */
-	double          when;   /* host time when reached */
-	hyb_status_t    status; /* error of the work before it, if any */
+	uint64_t        target;  /* sequence of the latest record */
+	uint64_t        done;    /* sequence reached */
+	double          when;    /* host time when reached */
+	hyb_status_t    status;  /* error of the work before it, if any */
 	int             pending; /* queued records and waits that name it */
 };
 
@@ -50,12 +50,12 @@ typedef struct hyb_sim_op_s
 	uint64_t                seq;
 	const hyb_kernel_def_t* kernel;
 	/* closure data of copies and memsets */
-	void*                   dst;
-	const void*             src;
-	size_t                  dpitch, spitch, width, rows;
-	int                     value;
-	struct hyb_sim_op_s*    next;
-	max_align_t             args[]; /* the kernel's argument struct, copied at launch */
+	void*                dst;
+	const void*          src;
+	size_t               dpitch, spitch, width, rows;
+	int                  value;
+	struct hyb_sim_op_s* next;
+	max_align_t          args[]; /* the kernel's argument struct, copied at launch */
 } hyb_sim_op_t;
 
 typedef struct
@@ -144,7 +144,9 @@ static void* hyb_sim_stream_main( void* arg )
 				hyb_sim_sleep( op->cost - ( hyb_sim_now() - t0 ) );
 			}
 			break;
-		case HYB_SIM_OP_RECORD: hyb_sim_event_reach( op->ev, op->seq, sticky ); break;
+		case HYB_SIM_OP_RECORD:
+			hyb_sim_event_reach( op->ev, op->seq, sticky );
+			break;
 		case HYB_SIM_OP_WAIT:
 			pthread_mutex_lock( &op->ev->mu );
 			while ( op->ev->done < op->seq ) pthread_cond_wait( &op->ev->cv, &op->ev->mu );
@@ -205,7 +207,8 @@ static hyb_status_t hyb_sim_init( const hyb_device_env_t* env, int* ndevices )
 {
 	hyb_sim_env = *env;
 	if ( hyb_sim_env.sim_devices < 1 ) hyb_sim_env.sim_devices = 1;
-	if ( hyb_sim_env.sim_devices > HYB_SIM_MAX_DEVICES ) hyb_sim_env.sim_devices = HYB_SIM_MAX_DEVICES;
+	if ( hyb_sim_env.sim_devices > HYB_SIM_MAX_DEVICES )
+		hyb_sim_env.sim_devices = HYB_SIM_MAX_DEVICES;
 	for ( int i = 0; i < HYB_SIM_MAX_DEVICES; i++ ) atomic_store( &hyb_sim_used[i], 0.0 );
 	*ndevices = hyb_sim_env.sim_devices;
 	return HYB_OK;
@@ -267,9 +270,10 @@ static hyb_status_t hyb_sim_mem_alloc( hyb_dctx_t* ctx, size_t bytes, void** dpt
 	if ( used + (double)bytes > hyb_sim_env.sim_mem ) return HYB_E_NO_MEMORY;
 	size_t* p = malloc( bytes + 64 );
 	if ( p == NULL ) return HYB_E_NO_MEMORY;
-	p[0] = bytes;
+	p[0]            = bytes;
 	double expected = used;
-	while ( !atomic_compare_exchange_weak( &hyb_sim_used[ctx->dev], &expected, expected + (double)bytes ) )
+	while ( !atomic_compare_exchange_weak( &hyb_sim_used[ctx->dev], &expected,
+	                                       expected + (double)bytes ) )
 		;
 	*dptr = (char*)p + 64;
 	return HYB_OK;
@@ -280,7 +284,8 @@ static void hyb_sim_mem_free( hyb_dctx_t* ctx, void* dptr )
 	if ( dptr == NULL ) return;
 	size_t* p        = (size_t*)( (char*)dptr - 64 );
 	double  expected = atomic_load( &hyb_sim_used[ctx->dev] );
-	while ( !atomic_compare_exchange_weak( &hyb_sim_used[ctx->dev], &expected, expected - (double)p[0] ) )
+	while ( !atomic_compare_exchange_weak( &hyb_sim_used[ctx->dev], &expected,
+	                                       expected - (double)p[0] ) )
 		;
 	free( p );
 }
@@ -428,15 +433,16 @@ static hyb_status_t hyb_sim_copy( hyb_dctx_t* ctx, int stream, void* dst, size_t
 	if ( width > dpitch || width > spitch ) return HYB_E_INVALID;
 	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
-	op->fn     = hyb_sim_copy_fn;
-	op->dst    = dst;
-	op->src    = src;
-	op->dpitch = dpitch;
-	op->spitch = spitch;
-	op->width  = width;
-	op->rows   = rows;
+	op->fn       = hyb_sim_copy_fn;
+	op->dst      = dst;
+	op->src      = src;
+	op->dpitch   = dpitch;
+	op->spitch   = spitch;
+	op->width    = width;
+	op->rows     = rows;
 	double bytes = (double)width * (double)rows;
-	op->cost     = hyb_sim_env.sim_latency + ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
+	op->cost =
+	    hyb_sim_env.sim_latency + ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
@@ -445,7 +451,8 @@ static void hyb_sim_memset_fn( hyb_sim_op_t* op )
 	memset( op->dst, op->value, op->width );
 }
 
-static hyb_status_t hyb_sim_memset( hyb_dctx_t* ctx, int stream, void* dptr, int value, size_t bytes )
+static hyb_status_t hyb_sim_memset( hyb_dctx_t* ctx, int stream, void* dptr, int value,
+                                    size_t bytes )
 {
 	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
@@ -453,7 +460,8 @@ static hyb_status_t hyb_sim_memset( hyb_dctx_t* ctx, int stream, void* dptr, int
 	op->dst   = dptr;
 	op->value = value;
 	op->width = bytes;
-	op->cost  = hyb_sim_env.sim_latency + ( hyb_sim_env.sim_bw > 0 ? (double)bytes / hyb_sim_env.sim_bw : 0 );
+	op->cost  = hyb_sim_env.sim_latency +
+	           ( hyb_sim_env.sim_bw > 0 ? (double)bytes / hyb_sim_env.sim_bw : 0 );
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
@@ -486,7 +494,8 @@ static hyb_status_t hyb_sim_launch( hyb_dctx_t* ctx, int stream, const void* imp
 	   work like a copy of the bytes it touches. */
 	double flops = 0, bytes = 0;
 	if ( def->work ) def->work( args, &flops, &bytes );
-	op->cost = hyb_sim_env.sim_latency + ( hyb_sim_env.sim_flops > 0 ? flops / hyb_sim_env.sim_flops : 0 ) +
+	op->cost = hyb_sim_env.sim_latency +
+	           ( hyb_sim_env.sim_flops > 0 ? flops / hyb_sim_env.sim_flops : 0 ) +
 	           ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
 	return hyb_sim_enqueue( ctx, stream, op );
 }
@@ -535,4 +544,3 @@ const hyb_device_ops_t* hyb_sim_device_ops( void )
 {
 	return &hyb_sim_ops;
 }
-

@@ -14,35 +14,36 @@ extern const hyb_kernel_def_t hyb_spmv_dia_kernel;  /* "spmv.dia" */
 extern const hyb_kernel_def_t hyb_spmv_csr_kernel;  /* "spmv.csr" */
 extern const hyb_kernel_def_t hyb_spmv_vadd_kernel; /* "spmv.vadd" */
 
-static inline hyb_status_t hyb_dev_spmv_ell( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t K,
-                                             const int* index, const void* data, const void* x, void* y,
-                                             int accumulate )
+static inline hyb_status_t hyb_dev_spmv_ell( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m,
+                                             int64_t K, const int* index, const void* data,
+                                             const void* x, void* y, int accumulate )
 {
 	static atomic_int          id;
 	const hyb_spmv_ell_kargs_t a = { prec, m, K, index, data, x, y, accumulate };
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_ell_kernel ), &a );
 }
 
-static inline hyb_status_t hyb_dev_spmv_dia( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m, int64_t ndiag,
-                                             const int* offset, const void* data, const void* x, void* y,
-                                             int accumulate )
+static inline hyb_status_t hyb_dev_spmv_dia( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m,
+                                             int64_t ndiag, const int* offset, const void* data,
+                                             const void* x, void* y, int accumulate )
 {
 	static atomic_int          id;
 	const hyb_spmv_dia_kargs_t a = { prec, m, ndiag, offset, data, x, y, accumulate };
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_dia_kernel ), &a );
 }
 
-static inline hyb_status_t hyb_dev_spmv_csr( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t rows,
-                                             const int* ptr, const int* col, const void* val, int base,
-                                             double mean_len, const void* x, void* y, int accumulate )
+static inline hyb_status_t hyb_dev_spmv_csr( hyb_dev_t* d, int stream, hyb_prec_t prec,
+                                             int64_t rows, const int* ptr, const int* col,
+                                             const void* val, int base, double mean_len,
+                                             const void* x, void* y, int accumulate )
 {
 	static atomic_int          id;
 	const hyb_spmv_csr_kargs_t a = { prec, rows, ptr, col, val, base, mean_len, x, y, accumulate };
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_csr_kernel ), &a );
 }
 
-static inline hyb_status_t hyb_dev_vadd( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n, const void* z,
-                                         void* y )
+static inline hyb_status_t hyb_dev_vadd( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t n,
+                                         const void* z, void* y )
 {
 	static atomic_int           id;
 	const hyb_spmv_vadd_kargs_t a = { prec, n, z, y };

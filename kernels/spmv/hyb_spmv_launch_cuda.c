@@ -10,9 +10,10 @@ static hyb_status_t hyb_spmv_ell_cuda( const hyb_kernel_env_t* env, const void* 
 {
 	const hyb_spmv_ell_kargs_t* a = args;
 	cudaStream_t                s = env->stream;
-	HYB_CUDA_TRY( a->prec == HYB_PREC_D
-	                  ? hyb_dellmv_cuda( a->m, a->K, a->index, a->data, a->x, a->y, a->accumulate, s )
-	                  : hyb_sellmv_cuda( a->m, a->K, a->index, a->data, a->x, a->y, a->accumulate, s ) );
+	HYB_CUDA_TRY(
+	    a->prec == HYB_PREC_D
+	        ? hyb_dellmv_cuda( a->m, a->K, a->index, a->data, a->x, a->y, a->accumulate, s )
+	        : hyb_sellmv_cuda( a->m, a->K, a->index, a->data, a->x, a->y, a->accumulate, s ) );
 	return HYB_OK;
 }
 
@@ -20,9 +21,10 @@ static hyb_status_t hyb_spmv_dia_cuda( const hyb_kernel_env_t* env, const void* 
 {
 	const hyb_spmv_dia_kargs_t* a = args;
 	cudaStream_t                s = env->stream;
-	HYB_CUDA_TRY( a->prec == HYB_PREC_D
-	                  ? hyb_ddiamv_cuda( a->m, a->ndiag, a->offset, a->data, a->x, a->y, a->accumulate, s )
-	                  : hyb_sdiamv_cuda( a->m, a->ndiag, a->offset, a->data, a->x, a->y, a->accumulate, s ) );
+	HYB_CUDA_TRY(
+	    a->prec == HYB_PREC_D
+	        ? hyb_ddiamv_cuda( a->m, a->ndiag, a->offset, a->data, a->x, a->y, a->accumulate, s )
+	        : hyb_sdiamv_cuda( a->m, a->ndiag, a->offset, a->data, a->x, a->y, a->accumulate, s ) );
 	return HYB_OK;
 }
 
@@ -30,10 +32,11 @@ static hyb_status_t hyb_spmv_csr_cuda( const hyb_kernel_env_t* env, const void* 
 {
 	const hyb_spmv_csr_kargs_t* a = args;
 	cudaStream_t                s = env->stream;
-	HYB_CUDA_TRY( a->prec == HYB_PREC_D ? hyb_dcsrmv_cuda( a->rows, a->ptr, a->col, a->val, a->base, a->mean_len,
-	                                                       a->x, a->y, a->accumulate, s )
-	                                    : hyb_scsrmv_cuda( a->rows, a->ptr, a->col, a->val, a->base, a->mean_len,
-	                                                       a->x, a->y, a->accumulate, s ) );
+	HYB_CUDA_TRY( a->prec == HYB_PREC_D
+	                  ? hyb_dcsrmv_cuda( a->rows, a->ptr, a->col, a->val, a->base, a->mean_len,
+	                                     a->x, a->y, a->accumulate, s )
+	                  : hyb_scsrmv_cuda( a->rows, a->ptr, a->col, a->val, a->base, a->mean_len,
+	                                     a->x, a->y, a->accumulate, s ) );
 	return HYB_OK;
 }
 
@@ -41,11 +44,13 @@ static hyb_status_t hyb_spmv_vadd_cuda( const hyb_kernel_env_t* env, const void*
 {
 	const hyb_spmv_vadd_kargs_t* a = args;
 	cudaStream_t                 s = env->stream;
-	HYB_CUDA_TRY( a->prec == HYB_PREC_D ? hyb_dvadd_cuda( a->n, a->z, a->y, s ) : hyb_svadd_cuda( a->n, a->z, a->y, s ) );
+	HYB_CUDA_TRY( a->prec == HYB_PREC_D ? hyb_dvadd_cuda( a->n, a->z, a->y, s )
+	                                    : hyb_svadd_cuda( a->n, a->z, a->y, s ) );
 	return HYB_OK;
 }
 
-static const hyb_kernel_impl_t hyb_spmv_ell_impl  = { "spmv.ell", hyb_spmv_ell_cuda, 0, hyb_spmv_cuda_ell_func };
+static const hyb_kernel_impl_t hyb_spmv_ell_impl  = { "spmv.ell", hyb_spmv_ell_cuda, 0,
+	                                                  hyb_spmv_cuda_ell_func };
 static const hyb_kernel_impl_t hyb_spmv_dia_impl  = { "spmv.dia", hyb_spmv_dia_cuda, 0, NULL };
 static const hyb_kernel_impl_t hyb_spmv_csr_impl  = { "spmv.csr", hyb_spmv_csr_cuda, 0, NULL };
 static const hyb_kernel_impl_t hyb_spmv_vadd_impl = { "spmv.vadd", hyb_spmv_vadd_cuda, 0, NULL };

@@ -3,8 +3,8 @@
    products and the vector addition, their sim launchers, and their registration. */
 #include "kernels/spmv/hyb_spmv_kernels.h"
 
-static void hyb_spmv_ell_ref( hyb_prec_t prec, int64_t m, int64_t K, const int* index, const void* data,
-                              const void* x, void* y, int accumulate )
+static void hyb_spmv_ell_ref( hyb_prec_t prec, int64_t m, int64_t K, const int* index,
+                              const void* data, const void* x, void* y, int accumulate )
 {
 	for ( int64_t i = 0; i < m; i++ )
 	{
@@ -18,8 +18,8 @@ static void hyb_spmv_ell_ref( hyb_prec_t prec, int64_t m, int64_t K, const int* 
 	}
 }
 
-static void hyb_spmv_dia_ref( hyb_prec_t prec, int64_t m, int64_t ndiag, const int* offset, const void* data,
-                              const void* x, void* y, int accumulate )
+static void hyb_spmv_dia_ref( hyb_prec_t prec, int64_t m, int64_t ndiag, const int* offset,
+                              const void* data, const void* x, void* y, int accumulate )
 {
 	for ( int64_t i = 0; i < m; i++ )
 	{
@@ -27,14 +27,15 @@ static void hyb_spmv_dia_ref( hyb_prec_t prec, int64_t m, int64_t ndiag, const i
 		for ( int64_t d = 0; d < ndiag; d++ )
 		{
 			int64_t c = i + offset[d];
-			if ( c >= 0 && c < m ) s += hyb_real_load( prec, data, d * m + i ) * hyb_real_load( prec, x, c );
+			if ( c >= 0 && c < m )
+				s += hyb_real_load( prec, data, d * m + i ) * hyb_real_load( prec, x, c );
 		}
 		hyb_real_store( prec, y, i, s );
 	}
 }
 
-static void hyb_spmv_csr_ref( hyb_prec_t prec, int64_t rows, const int* ptr, const int* col, const void* val,
-                              int base, const void* x, void* y, int accumulate )
+static void hyb_spmv_csr_ref( hyb_prec_t prec, int64_t rows, const int* ptr, const int* col,
+                              const void* val, int base, const void* x, void* y, int accumulate )
 {
 	/* As the CUDA kernel: val and col are indexed relative to ptr[0], so a
 	   slice of a larger matrix passes its own row pointers unchanged. */
@@ -82,7 +83,8 @@ static hyb_status_t hyb_spmv_csr_sim( const hyb_kernel_env_t* env, const void* a
 {
 	const hyb_spmv_csr_kargs_t* a = args;
 	(void)env;
-	hyb_spmv_csr_ref( a->prec, a->rows, a->ptr, a->col, a->val, a->base, a->x, a->y, a->accumulate );
+	hyb_spmv_csr_ref( a->prec, a->rows, a->ptr, a->col, a->val, a->base, a->x, a->y,
+	                  a->accumulate );
 	return HYB_OK;
 }
 

@@ -40,8 +40,8 @@ static void hyb_stencil_rows( const hyb_stencil_box_t* b, hyb_stencil_row_fn row
 hyb_status_t hyb_stencil_acoustic_cpu( const hyb_stencil_acoustic_args_t* a, int nthreads )
 {
 	if ( hyb_stencil_acoustic_bad( a ) ) return HYB_E_INVALID;
-	hyb_stencil_rows( &a->box, a->box.elem == HYB_STENCIL_F32 ? acoustic_row_f32 : acoustic_row_f64, a,
-	                  NULL, 0, 0, nthreads );
+	hyb_stencil_rows( &a->box, a->box.elem == HYB_STENCIL_F32 ? acoustic_row_f32 : acoustic_row_f64,
+	                  a, NULL, 0, 0, nthreads );
 	return HYB_OK;
 }
 
@@ -56,15 +56,15 @@ hyb_status_t hyb_stencil_himeno_cpu( const hyb_stencil_himeno_args_t* a, int nth
 hyb_status_t hyb_stencil_laplace_cpu( const hyb_stencil_laplace_args_t* a, int nthreads )
 {
 	if ( hyb_stencil_laplace_bad( a ) ) return HYB_E_INVALID;
-	hyb_stencil_rows( &a->box, a->box.elem == HYB_STENCIL_F32 ? laplace_row_f32 : laplace_row_f64, a,
-	                  NULL, 0, 0, nthreads );
+	hyb_stencil_rows( &a->box, a->box.elem == HYB_STENCIL_F32 ? laplace_row_f32 : laplace_row_f64,
+	                  a, NULL, 0, 0, nthreads );
 	return HYB_OK;
 }
 
 hyb_status_t hyb_stencil_star_cpu( const hyb_stencil_star_args_t* a, int nthreads )
 {
 	if ( hyb_stencil_star_bad( a ) ) return HYB_E_INVALID;
-	hyb_stencil_rows( &a->box, a->box.elem == HYB_STENCIL_F32 ? star_row_f32 : star_row_f64, a, NULL,
-	                  0, 0, nthreads );
+	hyb_stencil_rows( &a->box, a->box.elem == HYB_STENCIL_F32 ? star_row_f32 : star_row_f64, a,
+	                  NULL, 0, 0, nthreads );
 	return HYB_OK;
 }

@@ -5,8 +5,8 @@
    output and returns the row's Himeno residual (0 for the others). */
 
 #define HYB_CAT2( a, b ) a##b
-#define HYB_CAT( a, b ) HYB_CAT2( a, b )
-#define HYB_FN( name ) HYB_CAT( name, HYB_SFX )
+#define HYB_CAT( a, b )  HYB_CAT2( a, b )
+#define HYB_FN( name )   HYB_CAT( name, HYB_SFX )
 
 /* Offset of row (z, y) in a buffer of the box. */
 static inline int64_t HYB_FN( row_off )( const hyb_stencil_box_t* b, int64_t z, int64_t y )
@@ -25,15 +25,16 @@ static inline int HYB_FN( row_fixed )( const hyb_stencil_box_t* b, int64_t z, in
 /* Row (z, y) of the arrays `in` and `out` into *pi, *po (and its offset
    into *off), with the fixed band copied from in to out: the whole row, or
    its first and last r points. Returns 1 when the whole row was fixed. */
-static inline int HYB_FN( row_begin )( const hyb_stencil_box_t* b, int64_t z, int64_t y, const void* in,
-                                      void* out, const HYB_T** pi, HYB_T** po, int64_t* off )
+static inline int HYB_FN( row_begin )( const hyb_stencil_box_t* b, int64_t z, int64_t y,
+                                       const void* in, void* out, const HYB_T** pi, HYB_T** po,
+                                       int64_t* off )
 {
 	const int64_t r = b->radius, nx = b->nx;
-	*off            = HYB_FN( row_off )( b, z, y );
-	const HYB_T* i  = (const HYB_T*)in + *off;
-	HYB_T*       o  = (HYB_T*)out + *off;
-	*pi             = i;
-	*po             = o;
+	*off           = HYB_FN( row_off )( b, z, y );
+	const HYB_T* i = (const HYB_T*)in + *off;
+	HYB_T*       o = (HYB_T*)out + *off;
+	*pi            = i;
+	*po            = o;
 	if ( HYB_FN( row_fixed )( b, z, y ) )
 	{
 		memcpy( o, i, (size_t)nx * sizeof( HYB_T ) );
@@ -52,8 +53,8 @@ static double HYB_FN( acoustic_row )( const void* args, int64_t z, int64_t y )
 	HYB_T*                             o;
 	int64_t                            off;
 	if ( HYB_FN( row_begin )( b, z, y, a->cur, a->next, &c, &o, &off ) ) return 0.0;
-	const HYB_T* p = (const HYB_T*)a->prev + off;
-	const HYB_T* v = (const HYB_T*)a->vel + off;
+	const HYB_T*  p  = (const HYB_T*)a->prev + off;
+	const HYB_T*  v  = (const HYB_T*)a->vel + off;
 	const int64_t sy = b->nx, sz = b->nx * b->ny;
 	const HYB_T   kc = (HYB_T)a->center, kx = (HYB_T)a->ix, ky = (HYB_T)a->iy, kz = (HYB_T)a->iz;
 	const HYB_T   dt2 = (HYB_T)a->dt2, two = (HYB_T)2;
@@ -82,18 +83,18 @@ static double HYB_FN( himeno_row )( const void* args, int64_t z, int64_t y )
 	HYB_T*                           o;
 	int64_t                          off;
 	if ( HYB_FN( row_begin )( b, z, y, a->p, a->p_new, &p, &o, &off ) ) return 0.0;
-	const HYB_T* a0 = (const HYB_T*)a->a[0] + off;
-	const HYB_T* a1 = (const HYB_T*)a->a[1] + off;
-	const HYB_T* a2 = (const HYB_T*)a->a[2] + off;
-	const HYB_T* a3 = (const HYB_T*)a->a[3] + off;
-	const HYB_T* b0 = (const HYB_T*)a->b[0] + off;
-	const HYB_T* b1 = (const HYB_T*)a->b[1] + off;
-	const HYB_T* b2 = (const HYB_T*)a->b[2] + off;
-	const HYB_T* c0 = (const HYB_T*)a->c[0] + off;
-	const HYB_T* c1 = (const HYB_T*)a->c[1] + off;
-	const HYB_T* c2 = (const HYB_T*)a->c[2] + off;
-	const HYB_T* bd = (const HYB_T*)a->bnd + off;
-	const HYB_T* w1 = (const HYB_T*)a->wrk1 + off;
+	const HYB_T*  a0 = (const HYB_T*)a->a[0] + off;
+	const HYB_T*  a1 = (const HYB_T*)a->a[1] + off;
+	const HYB_T*  a2 = (const HYB_T*)a->a[2] + off;
+	const HYB_T*  a3 = (const HYB_T*)a->a[3] + off;
+	const HYB_T*  b0 = (const HYB_T*)a->b[0] + off;
+	const HYB_T*  b1 = (const HYB_T*)a->b[1] + off;
+	const HYB_T*  b2 = (const HYB_T*)a->b[2] + off;
+	const HYB_T*  c0 = (const HYB_T*)a->c[0] + off;
+	const HYB_T*  c1 = (const HYB_T*)a->c[1] + off;
+	const HYB_T*  c2 = (const HYB_T*)a->c[2] + off;
+	const HYB_T*  bd = (const HYB_T*)a->bnd + off;
+	const HYB_T*  w1 = (const HYB_T*)a->wrk1 + off;
 	const int64_t sy = b->nx, sz = b->nx * b->ny;
 	const HYB_T   om  = (HYB_T)a->omega;
 	double        acc = 0.0;

@@ -12,7 +12,8 @@ void hyb_stencil_copy_planes( const hyb_stencil_prob_t* p, void* dst, const void
 	const int64_t pb  = hyb_stencil_plane_bytes( p );
 	const int     nth = nthreads > 0 ? nthreads : omp_get_max_threads();
 #pragma omp parallel for num_threads( nth ) schedule( static )
-	for ( int64_t z = z0; z < z1; z++ ) memcpy( (char*)dst + z * pb, (const char*)src + z * pb, (size_t)pb );
+	for ( int64_t z = z0; z < z1; z++ )
+		memcpy( (char*)dst + z * pb, (const char*)src + z * pb, (size_t)pb );
 }
 
 hyb_status_t hyb_stencil_cpu_run( const hyb_stencil_prob_t* p, int64_t steps, int nthreads,
@@ -20,7 +21,7 @@ hyb_status_t hyb_stencil_cpu_run( const hyb_stencil_prob_t* p, int64_t steps, in
 {
 	hyb_stencil_roles_t roles;
 	if ( p == NULL || steps < 0 || !hyb_stencil_roles( p->kind, &roles ) ) return HYB_E_INVALID;
-	const int64_t nz      = p->nz;
+	const int64_t nz       = p->nz;
 	double*       plane_ss = NULL;
 	if ( p->kind == HYB_STENCIL_HIMENO && steps > 0 )
 	{

@@ -35,33 +35,37 @@ __device__ __forceinline__ void hyb_zseg( const hyb_stencil_box_t& b, i64 zseg, 
 }
 
 template <typename T>
-__global__ void __launch_bounds__( kAX* kAY ) hyb_acoustic_kernel( const hyb_stencil_acoustic_args_t a, i64 zseg )
+__global__ void __launch_bounds__( kAX* kAY )
+    hyb_acoustic_kernel( const hyb_stencil_acoustic_args_t a, i64 zseg )
 {
-	__shared__ T              tile[kAY + 2 * kAR][kAX + 2 * kAR];
-	const hyb_stencil_box_t&  b  = a.box;
-	const int                 tx = threadIdx.x, ty = threadIdx.y;
-	const i64                 x  = (i64)blockIdx.x * kAX + tx;
-	const i64                 y  = (i64)blockIdx.y * kAY + ty;
-	const bool                in = x < b.nx && y < b.ny;
-	const T* __restrict__     cur  = static_cast<const T*>( a.cur );
-	const T* __restrict__     prev = static_cast<const T*>( a.prev );
-	const T* __restrict__     vel  = static_cast<const T*>( a.vel );
-	T* __restrict__           next = static_cast<T*>( a.next );
-	const i64                 blo = b.base, bhi = b.base + b.planes;
-	i64                       zs, ze;
+	__shared__ T             tile[kAY + 2 * kAR][kAX + 2 * kAR];
+	const hyb_stencil_box_t& b  = a.box;
+	const int                tx = threadIdx.x, ty = threadIdx.y;
+	const i64                x  = (i64)blockIdx.x * kAX + tx;
+	const i64                y  = (i64)blockIdx.y * kAY + ty;
+	const bool               in = x < b.nx && y < b.ny;
+	const T* __restrict__ cur   = static_cast<const T*>( a.cur );
+	const T* __restrict__ prev  = static_cast<const T*>( a.prev );
+	const T* __restrict__ vel   = static_cast<const T*>( a.vel );
+	T* __restrict__ next        = static_cast<T*>( a.next );
+	const i64 blo = b.base, bhi = b.base + b.planes;
+	i64       zs, ze;
 	hyb_zseg( b, zseg, &zs, &ze );
 	/* Loads of the current level, zero outside the domain or the buffer
 	   (only fixed points, which never use their neighbours, see those). */
-	auto ld = [&]( i64 z, i64 yy, i64 xx ) -> T {
-		return ( xx >= 0 && xx < b.nx && yy >= 0 && yy < b.ny && z >= blo && z < bhi ) ? cur[hyb_at( b, z, yy, xx )]
-		                                                                                  : T( 0 );
+	auto ld = [&]( i64 z, i64 yy, i64 xx ) -> T
+	{
+		return ( xx >= 0 && xx < b.nx && yy >= 0 && yy < b.ny && z >= blo && z < bhi )
+		           ? cur[hyb_at( b, z, yy, xx )]
+		           : T( 0 );
 	};
 	/* q[j]: the current level at z - 4 + j of this thread's column. */
 	T q[9];
 #pragma unroll
 	for ( int j = 0; j < 8; j++ ) q[j] = ld( zs - 4 + j, y, x );
 	const T kc = (T)a.center, kx = (T)a.ix, ky = (T)a.iy, kz = (T)a.iz, dt2 = (T)a.dt2, two = (T)2;
-	const T c1 = (T)HYB_ACOUSTIC_C1, c2 = (T)HYB_ACOUSTIC_C2, c3 = (T)HYB_ACOUSTIC_C3, c4 = (T)HYB_ACOUSTIC_C4;
+	const T c1 = (T)HYB_ACOUSTIC_C1, c2 = (T)HYB_ACOUSTIC_C2, c3 = (T)HYB_ACOUSTIC_C3,
+	        c4 = (T)HYB_ACOUSTIC_C4;
 	for ( i64 z = zs; z < ze; z++ )
 	{
 		q[8] = ld( z + 4, y, x );
@@ -80,19 +84,22 @@ __global__ void __launch_bounds__( kAX* kAY ) hyb_acoustic_kernel( const hyb_ste
 		__syncthreads();
 		if ( in )
 		{
-			const i64  o     = hyb_at( b, z, y, x );
-			const bool fixed = z < 4 || z >= b.nz - 4 || y < 4 || y >= b.ny - 4 || x < 4 || x >= b.nx - 4;
+			const i64  o = hyb_at( b, z, y, x );
+			const bool fixed =
+			    z < 4 || z >= b.nz - 4 || y < 4 || y >= b.ny - 4 || x < 4 || x >= b.nx - 4;
 			if ( fixed )
 				next[o] = q[4];
 			else
 			{
-				const T* t  = &tile[ty + kAR][tx + kAR];
-				const int s = kAX + 2 * kAR;
-				T lap       = kc * q[4];
-				lap += kx * ( c4 * ( t[4] + t[-4] ) + c3 * ( t[3] + t[-3] ) + c2 * ( t[2] + t[-2] ) + c1 * ( t[1] + t[-1] ) );
-				lap += ky * ( c4 * ( t[4 * s] + t[-4 * s] ) + c3 * ( t[3 * s] + t[-3 * s] ) + c2 * ( t[2 * s] + t[-2 * s] ) +
-				              c1 * ( t[s] + t[-s] ) );
-				lap += kz * ( c4 * ( q[8] + q[0] ) + c3 * ( q[7] + q[1] ) + c2 * ( q[6] + q[2] ) + c1 * ( q[5] + q[3] ) );
+				const T*  t   = &tile[ty + kAR][tx + kAR];
+				const int s   = kAX + 2 * kAR;
+				T         lap = kc * q[4];
+				lap += kx * ( c4 * ( t[4] + t[-4] ) + c3 * ( t[3] + t[-3] ) +
+				              c2 * ( t[2] + t[-2] ) + c1 * ( t[1] + t[-1] ) );
+				lap += ky * ( c4 * ( t[4 * s] + t[-4 * s] ) + c3 * ( t[3 * s] + t[-3 * s] ) +
+				              c2 * ( t[2 * s] + t[-2 * s] ) + c1 * ( t[s] + t[-s] ) );
+				lap += kz * ( c4 * ( q[8] + q[0] ) + c3 * ( q[7] + q[1] ) + c2 * ( q[6] + q[2] ) +
+				              c1 * ( q[5] + q[3] ) );
 				const T v = vel[o];
 				next[o]   = v * v * dt2 * lap + two * q[4] - prev[o];
 			}
@@ -103,7 +110,8 @@ __global__ void __launch_bounds__( kAX* kAY ) hyb_acoustic_kernel( const hyb_ste
 }
 
 template <typename T>
-__global__ void __launch_bounds__( kHX* kHY ) hyb_himeno_kernel( const hyb_stencil_himeno_args_t a, i64 zseg )
+__global__ void __launch_bounds__( kHX* kHY )
+    hyb_himeno_kernel( const hyb_stencil_himeno_args_t a, i64 zseg )
 {
 	__shared__ double        red[kHX * kHY];
 	const hyb_stencil_box_t& b   = a.box;
@@ -111,12 +119,12 @@ __global__ void __launch_bounds__( kHX* kHY ) hyb_himeno_kernel( const hyb_stenc
 	const i64                x   = (i64)blockIdx.x * kHX + threadIdx.x;
 	const i64                y   = (i64)blockIdx.y * kHY + threadIdx.y;
 	const bool               in  = x < b.nx && y < b.ny;
-	const i64                tile = (i64)blockIdx.y * gridDim.x + blockIdx.x, ntiles = (i64)gridDim.x * gridDim.y;
-	const T* __restrict__    p   = static_cast<const T*>( a.p );
-	T* __restrict__          pn  = static_cast<T*>( a.p_new );
-	const i64                sy = b.nx, sz = b.nx * b.ny;
-	const T                  om = (T)a.omega;
-	i64                      zs, ze;
+	const i64 tile = (i64)blockIdx.y * gridDim.x + blockIdx.x, ntiles = (i64)gridDim.x * gridDim.y;
+	const T* __restrict__ p = static_cast<const T*>( a.p );
+	T* __restrict__ pn      = static_cast<T*>( a.p_new );
+	const i64 sy = b.nx, sz = b.nx * b.ny;
+	const T   om = (T)a.omega;
+	i64       zs, ze;
 	hyb_zseg( b, zseg, &zs, &ze );
 	for ( i64 z = zs; z < ze; z++ )
 	{
@@ -128,13 +136,15 @@ __global__ void __launch_bounds__( kHX* kHY ) hyb_himeno_kernel( const hyb_stenc
 				pn[o] = p[o];
 			else
 			{
-				auto      c  = [&]( const void* f ) -> T { return __ldg( static_cast<const T*>( f ) + o ); };
-				const T*  q  = p + o;
-				const T   s0 = c( a.a[0] ) * q[sz] + c( a.a[1] ) * q[sy] + c( a.a[2] ) * q[1] +
+				auto c = [&]( const void* f ) -> T
+				{ return __ldg( static_cast<const T*>( f ) + o ); };
+				const T* q  = p + o;
+				const T  s0 = c( a.a[0] ) * q[sz] + c( a.a[1] ) * q[sy] + c( a.a[2] ) * q[1] +
 				             c( a.b[0] ) * ( q[sz + sy] - q[sz - sy] - q[-sz + sy] + q[-sz - sy] ) +
 				             c( a.b[1] ) * ( q[sy + 1] - q[-sy + 1] - q[sy - 1] + q[-sy - 1] ) +
-				             c( a.b[2] ) * ( q[sz + 1] - q[-sz + 1] - q[sz - 1] + q[-sz - 1] ) + c( a.c[0] ) * q[-sz] +
-				             c( a.c[1] ) * q[-sy] + c( a.c[2] ) * q[-1] + c( a.wrk1 );
+				             c( a.b[2] ) * ( q[sz + 1] - q[-sz + 1] - q[sz - 1] + q[-sz - 1] ) +
+				             c( a.c[0] ) * q[-sz] + c( a.c[1] ) * q[-sy] + c( a.c[2] ) * q[-1] +
+				             c( a.wrk1 );
 				const T ss = ( s0 * c( a.a[3] ) - q[0] ) * c( a.bnd );
 				ss2        = (double)( ss * ss );
 				pn[o]      = q[0] + om * ss;
@@ -168,13 +178,14 @@ __global__ void hyb_himeno_planes( double* plane_ss, const double* work, i64 pla
 }
 
 template <typename T>
-__global__ void __launch_bounds__( kHX* kHY ) hyb_laplace_kernel( const hyb_stencil_laplace_args_t a )
+__global__ void __launch_bounds__( kHX* kHY )
+    hyb_laplace_kernel( const hyb_stencil_laplace_args_t a )
 {
-	const hyb_stencil_box_t& b  = a.box;
-	const i64                x  = (i64)blockIdx.x * kHX + threadIdx.x;
-	const T* __restrict__    u  = static_cast<const T*>( a.u );
-	T* __restrict__          un = static_cast<T*>( a.u_new );
-	const T                  quarter = (T)0.25;
+	const hyb_stencil_box_t& b = a.box;
+	const i64                x = (i64)blockIdx.x * kHX + threadIdx.x;
+	const T* __restrict__ u    = static_cast<const T*>( a.u );
+	T* __restrict__ un         = static_cast<T*>( a.u_new );
+	const T quarter            = (T)0.25;
 	if ( x >= b.nx ) return;
 	for ( i64 z = b.z0 + (i64)blockIdx.y * kHY + threadIdx.y; z < b.z1; z += (i64)gridDim.y * kHY )
 	{
@@ -187,16 +198,17 @@ __global__ void __launch_bounds__( kHX* kHY ) hyb_laplace_kernel( const hyb_sten
 }
 
 template <typename T>
-__global__ void __launch_bounds__( kHX* kHY ) hyb_star_kernel( const hyb_stencil_star_args_t a, i64 zseg )
+__global__ void __launch_bounds__( kHX* kHY )
+    hyb_star_kernel( const hyb_stencil_star_args_t a, i64 zseg )
 {
-	const hyb_stencil_box_t& b  = a.box;
-	const i64                x  = (i64)blockIdx.x * kHX + threadIdx.x;
-	const i64                y  = (i64)blockIdx.y * kHY + threadIdx.y;
-	const T* __restrict__    u  = static_cast<const T*>( a.u );
-	T* __restrict__          un = static_cast<T*>( a.u_new );
-	const int                r  = b.radius;
-	const i64                stride[3] = { 1, b.nx, b.nx * b.ny };
-	i64                      zs, ze;
+	const hyb_stencil_box_t& b = a.box;
+	const i64                x = (i64)blockIdx.x * kHX + threadIdx.x;
+	const i64                y = (i64)blockIdx.y * kHY + threadIdx.y;
+	const T* __restrict__ u    = static_cast<const T*>( a.u );
+	T* __restrict__ un         = static_cast<T*>( a.u_new );
+	const int r                = b.radius;
+	const i64 stride[3]        = { 1, b.nx, b.nx * b.ny };
+	i64       zs, ze;
 	hyb_zseg( b, zseg, &zs, &ze );
 	/* 3-D: a thread per column (x, y); 2-D (one row a plane): the block's
 	   rows share the segment's planes. */
@@ -204,7 +216,7 @@ __global__ void __launch_bounds__( kHX* kHY ) hyb_star_kernel( const hyb_stencil
 	if ( x >= b.nx || ( !flat && y >= b.ny ) ) return;
 	for ( i64 z = zs + ( flat ? threadIdx.y : 0 ); z < ze; z += flat ? kHY : 1 )
 	{
-		const i64 o     = hyb_at( b, z, flat ? 0 : y, x );
+		const i64  o     = hyb_at( b, z, flat ? 0 : y, x );
 		const bool fixed = z < r || z >= b.nz - r || x < r || x >= b.nx - r ||
 		                   ( b.dims == 3 && !flat && ( y < r || y >= b.ny - r ) );
 		if ( fixed )
@@ -251,7 +263,7 @@ dim3 hyb_zgrid( const hyb_stencil_box_t& box, i64 bx, i64 by, i64 preferred, i64
 {
 	const i64 gx = ( box.nx + bx - 1 ) / bx, gy = ( box.ny + by - 1 ) / by;
 	const i64 len = box.z1 - box.z0;
-	*seg = hyb_zseg_len( len, gx * gy, preferred );
+	*seg          = hyb_zseg_len( len, gx * gy, preferred );
 	return dim3( (unsigned)gx, (unsigned)gy, (unsigned)( ( len + *seg - 1 ) / *seg ) );
 }
 
@@ -290,7 +302,7 @@ extern "C" hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, co
 	{
 		const i64 planes = a->own1 - a->own0;
 		hyb_himeno_planes<<<(unsigned)( ( planes + 127 ) / 128 ), 128, 0, hyb_stream( env )>>>(
-			a->plane_ss, a->work, planes, (i64)grid.x * grid.y );
+		    a->plane_ss, a->work, planes, (i64)grid.x * grid.y );
 	}
 	return hyb_launched();
 }
@@ -303,7 +315,8 @@ extern "C" hyb_status_t hyb_stencil_laplace_cuda( const hyb_kernel_env_t* env, c
 	if ( len == 0 ) return HYB_OK;
 	const i64  rows = ( len + kHY - 1 ) / kHY;
 	const dim3 block( kHX, kHY );
-	const dim3 grid( (unsigned)( ( a->box.nx + kHX - 1 ) / kHX ), (unsigned)( rows < 65535 ? rows : 65535 ) );
+	const dim3 grid( (unsigned)( ( a->box.nx + kHX - 1 ) / kHX ),
+	                 (unsigned)( rows < 65535 ? rows : 65535 ) );
 	if ( a->box.elem == HYB_STENCIL_F32 )
 		hyb_laplace_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a );
 	else

@@ -13,8 +13,8 @@
    the largest eigenvalue of the 1-D operator times dx^2), so 0.2 keeps a
    factor 2.3 below it. The pulse is exp(-r^2 / (2 sigma^2)), sigma in grid
    points, at the centre, with zero initial velocity (PREV = CUR). */
-#define HYB_ACOUSTIC_DEF_DX 10.0
-#define HYB_ACOUSTIC_DEF_VEL 1500.0
+#define HYB_ACOUSTIC_DEF_DX      10.0
+#define HYB_ACOUSTIC_DEF_VEL     1500.0
 #define HYB_ACOUSTIC_DEF_COURANT 0.2
 #define HYB_ACOUSTIC_PULSE_SIGMA 4.0
 

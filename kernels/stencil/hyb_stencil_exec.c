@@ -24,8 +24,8 @@ static void hyb_sx_host_release( void* ctx, void* p, int host )
 	free( p );
 }
 
-static hyb_status_t hyb_sx_host_copy( void* ctx, int stream, void* dst, const void* src, size_t bytes,
-                                      int dir )
+static hyb_status_t hyb_sx_host_copy( void* ctx, int stream, void* dst, const void* src,
+                                      size_t bytes, int dir )
 {
 	(void)ctx;
 	(void)stream;
@@ -34,7 +34,8 @@ static hyb_status_t hyb_sx_host_copy( void* ctx, int stream, void* dst, const vo
 	return HYB_OK;
 }
 
-static hyb_status_t hyb_sx_host_compute( void* ctx, int stream, int32_t kind, const hyb_stencil_args_t* a )
+static hyb_status_t hyb_sx_host_compute( void* ctx, int stream, int32_t kind,
+                                         const hyb_stencil_args_t* a )
 {
 	(void)ctx;
 	(void)stream;
@@ -47,12 +48,17 @@ static hyb_status_t hyb_sx_host_finish( void* ctx )
 	return HYB_OK;
 }
 
-const hyb_stencil_exec_ops_t hyb_stencil_host_ops = { NULL, hyb_sx_host_alloc, hyb_sx_host_release,
-	                                                  hyb_sx_host_copy, hyb_sx_host_compute,
-	                                                  hyb_sx_host_finish, NULL, NULL };
+const hyb_stencil_exec_ops_t hyb_stencil_host_ops = { NULL,
+	                                                  hyb_sx_host_alloc,
+	                                                  hyb_sx_host_release,
+	                                                  hyb_sx_host_copy,
+	                                                  hyb_sx_host_compute,
+	                                                  hyb_sx_host_finish,
+	                                                  NULL,
+	                                                  NULL };
 
-hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_t scheme, int32_t d, int32_t k,
-                                             int64_t steps )
+hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_t scheme, int32_t d,
+                                             int32_t k, int64_t steps )
 {
 	hyb_stencil_roles_t roles;
 	memset( &roles, 0, sizeof roles );
@@ -116,14 +122,16 @@ hyb_status_t hyb_stencil_exec_init( hyb_stencil_exec_t* ex, const hyb_stencil_ex
 		}
 		if ( ok && s->stage_planes > 0 )
 		{
-			ex->sout[i] = ops->alloc( ops->ctx, (size_t)( 2 * s->stage_planes * ex->plane_bytes ), 1 );
-			ok          = ex->sout[i] != NULL;
+			ex->sout[i] =
+			    ops->alloc( ops->ctx, (size_t)( 2 * s->stage_planes * ex->plane_bytes ), 1 );
+			ok = ex->sout[i] != NULL;
 		}
 		if ( ok && p->kind == HYB_STENCIL_HIMENO )
 		{
 			const int64_t len = hyb_stencil_himeno_work_len( p->nx, p->ny, s->slot_planes );
-			ex->work[i]       = ops->alloc( ops->ctx, (size_t)( len > 0 ? len : 1 ) * sizeof( double ), 0 );
-			ok                = ex->work[i] != NULL;
+			ex->work[i] =
+			    ops->alloc( ops->ctx, (size_t)( len > 0 ? len : 1 ) * sizeof( double ), 0 );
+			ok = ex->work[i] != NULL;
 		}
 	}
 	if ( ok && p->kind == HYB_STENCIL_HIMENO )
@@ -132,7 +140,8 @@ hyb_status_t hyb_stencil_exec_init( hyb_stencil_exec_t* ex, const hyb_stencil_ex
 		double* zero = calloc( (size_t)p->nz, sizeof( double ) );
 		ex->res      = ops->alloc( ops->ctx, (size_t)p->nz * sizeof( double ), 0 );
 		ok           = zero != NULL && ex->res != NULL &&
-		     ops->copy( ops->ctx, 0, ex->res, zero, (size_t)p->nz * sizeof( double ), HYB_SX_H2D ) == HYB_OK &&
+		     ops->copy( ops->ctx, 0, ex->res, zero, (size_t)p->nz * sizeof( double ),
+		                HYB_SX_H2D ) == HYB_OK &&
 		     ops->finish( ops->ctx ) == HYB_OK;
 		free( zero );
 	}
@@ -189,8 +198,9 @@ static hyb_status_t hyb_sx_inputs( hyb_stencil_exec_t* ex, const hyb_stencil_ste
 	for ( int q = 0; q < nin + ex->roles.ncoef; q++ )
 	{
 		/* Where part q lives on the host and in the slot. */
-		const int role = q < nin ? ex->roles.state[st->src[q] >= 0 ? st->src[q] : 0] : ex->roles.coef[q - nin];
-		const int arr  = q < nin ? hyb_sx_level( ex, st->level - q ) : ex->roles.levels + q - nin;
+		const int role =
+		    q < nin ? ex->roles.state[st->src[q] >= 0 ? st->src[q] : 0] : ex->roles.coef[q - nin];
+		const int    arr = q < nin ? hyb_sx_level( ex, st->level - q ) : ex->roles.levels + q - nin;
 		hyb_status_t rc;
 		if ( st->op == HYB_SS_STAGE )
 			rc = o->copy( o->ctx, st->stream, hyb_sx_sin( ex, st->slot, q, local ),
@@ -214,8 +224,9 @@ static hyb_status_t hyb_sx_share( hyb_stencil_exec_t* ex, const hyb_stencil_step
 	for ( int q = 0; q < nin + ex->roles.ncoef; q++ )
 	{
 		const int    arr = q < nin ? hyb_sx_level( ex, st->level - q ) : ex->roles.levels + q - nin;
-		hyb_status_t rc  = o->copy( o->ctx, st->stream, hyb_sx_slot( ex, st->dst_slot, arr, st->z0 - st->dst_base ),
-		                            hyb_sx_slot( ex, st->slot, arr, st->z0 - st->base ), bytes, HYB_SX_D2D );
+		hyb_status_t rc  = o->copy(
+		     o->ctx, st->stream, hyb_sx_slot( ex, st->dst_slot, arr, st->z0 - st->dst_base ),
+		     hyb_sx_slot( ex, st->slot, arr, st->z0 - st->base ), bytes, HYB_SX_D2D );
 		if ( rc != HYB_OK ) return rc;
 	}
 	return HYB_OK;
@@ -225,14 +236,16 @@ static hyb_status_t hyb_sx_compute( hyb_stencil_exec_t* ex, const hyb_stencil_st
 {
 	const hyb_stencil_prob_t* p = &ex->prob;
 	const void*               coef[HYB_STENCIL_COEFS_MAX];
-	for ( int c = 0; c < ex->roles.ncoef; c++ ) coef[c] = hyb_sx_slot( ex, st->slot, ex->roles.levels + c, 0 );
+	for ( int c = 0; c < ex->roles.ncoef; c++ )
+		coef[c] = hyb_sx_slot( ex, st->slot, ex->roles.levels + c, 0 );
 	/* The buffer ends at the domain's end for the last chunks. */
-	const int64_t           held = p->nz - st->base < ex->slot_planes ? p->nz - st->base : ex->slot_planes;
-	const hyb_stencil_box_t box  = hyb_stencil_prob_box( p, st->base, held, st->z0, st->z1 );
+	const int64_t held = p->nz - st->base < ex->slot_planes ? p->nz - st->base : ex->slot_planes;
+	const hyb_stencil_box_t box = hyb_stencil_prob_box( p, st->base, held, st->z0, st->z1 );
 	hyb_stencil_args_t      a;
-	hyb_stencil_prob_args( p, &box, hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level - 1 ), 0 ),
-	                       hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level - 2 ), 0 ),
-	                       hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level ), 0 ), coef, &a );
+	hyb_stencil_prob_args(
+	    p, &box, hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level - 1 ), 0 ),
+	    hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level - 2 ), 0 ),
+	    hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level ), 0 ), coef, &a );
 	if ( ( st->flags & HYB_SS_RESIDUAL ) && p->kind == HYB_STENCIL_HIMENO )
 	{
 		a.himeno.plane_ss = ex->res + st->own0;
@@ -250,9 +263,12 @@ static hyb_status_t hyb_sx_step( hyb_stencil_exec_t* ex, const hyb_stencil_step_
 	switch ( st->op )
 	{
 	case HYB_SS_STAGE:
-	case HYB_SS_UPLOAD: return hyb_sx_inputs( ex, st );
-	case HYB_SS_SHARE: return hyb_sx_share( ex, st );
-	case HYB_SS_COMPUTE: return hyb_sx_compute( ex, st );
+	case HYB_SS_UPLOAD:
+		return hyb_sx_inputs( ex, st );
+	case HYB_SS_SHARE:
+		return hyb_sx_share( ex, st );
+	case HYB_SS_COMPUTE:
+		return hyb_sx_compute( ex, st );
 	case HYB_SS_DOWNLOAD:
 	{
 		char* src = hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level ), st->z0 - st->base );
@@ -262,11 +278,14 @@ static hyb_status_t hyb_sx_step( hyb_stencil_exec_t* ex, const hyb_stencil_step_
 	}
 	case HYB_SS_COMMIT:
 		return o->copy( o->ctx, st->stream, hyb_sx_field( ex, ex->roles.state[st->field], st->z0 ),
-		                hyb_sx_sout( ex, st->slot, st->part, st->z0 - st->dst_base ), bytes, HYB_SX_H2H );
+		                hyb_sx_sout( ex, st->slot, st->part, st->z0 - st->dst_base ), bytes,
+		                HYB_SX_H2H );
 	case HYB_SS_HOSTCOPY:
 		return o->copy( o->ctx, st->stream, hyb_sx_field( ex, ex->roles.state[st->field], st->z0 ),
-		                hyb_sx_field( ex, ex->roles.state[st->src[0]], st->z0 ), bytes, HYB_SX_H2H );
-	default: return HYB_E_INVALID;
+		                hyb_sx_field( ex, ex->roles.state[st->src[0]], st->z0 ), bytes,
+		                HYB_SX_H2H );
+	default:
+		return HYB_E_INVALID;
 	}
 }
 
@@ -274,8 +293,8 @@ hyb_status_t hyb_stencil_exec_run( hyb_stencil_exec_t* ex, const hyb_stencil_sch
                                    const int64_t* order, int64_t count, int64_t* done )
 {
 	if ( count < 0 || count > s->nsteps ) count = s->nsteps;
-	if ( s->nslots != ex->nslots || s->slot_planes > ex->slot_planes || s->stage_planes > ex->stage_planes ||
-	     s->stage_in > ex->stage_in )
+	if ( s->nslots != ex->nslots || s->slot_planes > ex->slot_planes ||
+	     s->stage_planes > ex->stage_planes || s->stage_in > ex->stage_in )
 		return HYB_E_INVALID;
 	hyb_status_t rc = HYB_OK;
 	int64_t      i  = 0;
@@ -300,7 +319,8 @@ hyb_status_t hyb_stencil_exec_residual( hyb_stencil_exec_t* ex, double* gosa )
 	const int64_t n   = ex->prob.nz;
 	double*       tmp = malloc( (size_t)n * sizeof *tmp );
 	if ( tmp == NULL ) return HYB_E_NO_MEMORY;
-	hyb_status_t rc = ex->ops->copy( ex->ops->ctx, 0, tmp, ex->res, (size_t)n * sizeof *tmp, HYB_SX_D2H );
+	hyb_status_t rc =
+	    ex->ops->copy( ex->ops->ctx, 0, tmp, ex->res, (size_t)n * sizeof *tmp, HYB_SX_D2H );
 	if ( rc == HYB_OK ) rc = ex->ops->finish( ex->ops->ctx );
 	if ( rc == HYB_OK )
 		for ( int64_t z = 0; z < n; z++ ) *gosa += tmp[z];

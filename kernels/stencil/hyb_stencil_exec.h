@@ -30,7 +30,8 @@ typedef struct
 	/* Device memory (host = 0) or host staging memory (host = 1), or NULL. */
 	void* ( *alloc )( void* ctx, size_t bytes, int host );
 	void ( *release )( void* ctx, void* p, int host );
-	hyb_status_t ( *copy )( void* ctx, int stream, void* dst, const void* src, size_t bytes, int dir );
+	hyb_status_t ( *copy )( void* ctx, int stream, void* dst, const void* src, size_t bytes,
+	                        int dir );
 	hyb_status_t ( *compute )( void* ctx, int stream, int32_t kind, const hyb_stencil_args_t* a );
 	/* Wait for everything issued. */
 	hyb_status_t ( *finish )( void* ctx );
@@ -43,8 +44,8 @@ typedef struct
 
 /* The schedule input of problem `p` for `scheme` with d chunks (in core:
    pieces), k steps per block and T = steps (the rest zero: the whole run). */
-hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_t scheme, int32_t d, int32_t k,
-                                             int64_t steps );
+hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_t scheme, int32_t d,
+                                             int32_t k, int64_t steps );
 
 /* Host memory, memcpy and the simulated device's kernels. */
 extern const hyb_stencil_exec_ops_t hyb_stencil_host_ops;

@@ -150,7 +150,8 @@ static inline int hyb_stencil_shape_bad( const hyb_stencil_box_t* b, int dims, i
 
 static inline int hyb_stencil_acoustic_bad( const hyb_stencil_acoustic_args_t* a )
 {
-	return a == 0 || hyb_stencil_shape_bad( &a->box, 3, 4 ) || !a->cur || !a->prev || !a->next || !a->vel;
+	return a == 0 || hyb_stencil_shape_bad( &a->box, 3, 4 ) || !a->cur || !a->prev || !a->next ||
+	       !a->vel;
 }
 
 static inline int hyb_stencil_himeno_bad( const hyb_stencil_himeno_args_t* a )

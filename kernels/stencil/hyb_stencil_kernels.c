@@ -52,30 +52,34 @@ static void hyb_stencil_himeno_work( const void* args, double* flops, double* by
 static void hyb_stencil_grid_work( const void* args, double* flops, double* bytes )
 {
 	const hyb_stencil_box_t* b = args;
-	*flops                     = (double)( 2 * b->dims * b->radius + 1 ) * 2.0 * hyb_stencil_points( args );
+	*flops = (double)( 2 * b->dims * b->radius + 1 ) * 2.0 * hyb_stencil_points( args );
 	*bytes = 2.0 * (double)( b->elem == HYB_STENCIL_F32 ? 4 : 8 ) * hyb_stencil_points( args );
 }
 
 static const hyb_kernel_def_t hyb_stencil_acoustic_kernel = { .name      = "stencil.acoustic",
-	                                                          .args_size = sizeof( hyb_stencil_acoustic_args_t ),
-	                                                          .check     = hyb_stencil_acoustic_check,
-	                                                          .sim       = hyb_stencil_acoustic_sim,
-	                                                          .work      = hyb_stencil_acoustic_work };
-static const hyb_kernel_def_t hyb_stencil_himeno_kernel = { .name      = "stencil.himeno",
-	                                                        .args_size = sizeof( hyb_stencil_himeno_args_t ),
-	                                                        .check     = hyb_stencil_himeno_check,
-	                                                        .sim       = hyb_stencil_himeno_sim,
-	                                                        .work      = hyb_stencil_himeno_work };
-static const hyb_kernel_def_t hyb_stencil_laplace_kernel = { .name      = "stencil.laplace",
-	                                                         .args_size = sizeof( hyb_stencil_laplace_args_t ),
-	                                                         .check     = hyb_stencil_laplace_check,
-	                                                         .sim       = hyb_stencil_laplace_sim,
-	                                                         .work      = hyb_stencil_grid_work };
-static const hyb_kernel_def_t hyb_stencil_star_kernel = { .name      = "stencil.star",
-	                                                      .args_size = sizeof( hyb_stencil_star_args_t ),
-	                                                      .check     = hyb_stencil_star_check,
-	                                                      .sim       = hyb_stencil_star_sim,
-	                                                      .work      = hyb_stencil_grid_work };
+	                                                          .args_size = sizeof(
+	                                                              hyb_stencil_acoustic_args_t ),
+	                                                          .check = hyb_stencil_acoustic_check,
+	                                                          .sim   = hyb_stencil_acoustic_sim,
+	                                                          .work  = hyb_stencil_acoustic_work };
+static const hyb_kernel_def_t hyb_stencil_himeno_kernel   = { .name = "stencil.himeno",
+	                                                          .args_size =
+	                                                              sizeof( hyb_stencil_himeno_args_t ),
+	                                                          .check = hyb_stencil_himeno_check,
+	                                                          .sim   = hyb_stencil_himeno_sim,
+	                                                          .work  = hyb_stencil_himeno_work };
+static const hyb_kernel_def_t hyb_stencil_laplace_kernel  = { .name      = "stencil.laplace",
+	                                                          .args_size = sizeof(
+                                                                 hyb_stencil_laplace_args_t ),
+	                                                          .check = hyb_stencil_laplace_check,
+	                                                          .sim   = hyb_stencil_laplace_sim,
+	                                                          .work  = hyb_stencil_grid_work };
+static const hyb_kernel_def_t hyb_stencil_star_kernel     = { .name = "stencil.star",
+	                                                          .args_size =
+	                                                              sizeof( hyb_stencil_star_args_t ),
+	                                                          .check = hyb_stencil_star_check,
+	                                                          .sim   = hyb_stencil_star_sim,
+	                                                          .work  = hyb_stencil_grid_work };
 HYB_KERNEL_REGISTER( hyb_stencil_acoustic_kernel );
 HYB_KERNEL_REGISTER( hyb_stencil_himeno_kernel );
 HYB_KERNEL_REGISTER( hyb_stencil_laplace_kernel );
@@ -83,9 +87,12 @@ HYB_KERNEL_REGISTER( hyb_stencil_star_kernel );
 
 hyb_kernel_id_t hyb_stencil_kernel_id( int32_t kind )
 {
-	static atomic_int cache[4];
-	static const hyb_kernel_def_t* const defs[4] = { &hyb_stencil_acoustic_kernel, &hyb_stencil_himeno_kernel,
-		                                             &hyb_stencil_laplace_kernel, &hyb_stencil_star_kernel };
+	static atomic_int                    cache[4];
+	static const hyb_kernel_def_t* const defs[4] = { &hyb_stencil_acoustic_kernel,
+		                                             &hyb_stencil_himeno_kernel,
+		                                             &hyb_stencil_laplace_kernel,
+		                                             &hyb_stencil_star_kernel };
 	if ( kind < HYB_STENCIL_ACOUSTIC || kind > HYB_STENCIL_STAR ) return HYB_KERNEL_NONE;
-	return hyb_kernel_id_cached( &cache[kind - HYB_STENCIL_ACOUSTIC], defs[kind - HYB_STENCIL_ACOUSTIC] );
+	return hyb_kernel_id_cached( &cache[kind - HYB_STENCIL_ACOUSTIC],
+	                             defs[kind - HYB_STENCIL_ACOUSTIC] );
 }

@@ -3,11 +3,11 @@
    hyb_stencil_oracle.c includes it with HYB_T and HYB_SFX. */
 
 #define HYB_CAT2( a, b ) a##b
-#define HYB_CAT( a, b ) HYB_CAT2( a, b )
-#define HYB_FN( name ) HYB_CAT( name, HYB_SFX )
+#define HYB_CAT( a, b )  HYB_CAT2( a, b )
+#define HYB_FN( name )   HYB_CAT( name, HYB_SFX )
 
 /* Element (z, y, x) of an array of the problem. */
-#define P3( a, z, y, x ) ( a )[( ( (int64_t)( z ) * ny ) + ( y ) ) * nx + ( x )]
+#define P3( a, z, y, x ) ( a )[( ( (int64_t)(z)*ny ) + ( y ) ) * nx + ( x )]
 
 static int HYB_FN( o_fixed )( const hyb_stencil_prob_t* p, int64_t z, int64_t y, int64_t x )
 {
@@ -24,9 +24,10 @@ static void HYB_FN( o_acoustic )( const hyb_stencil_prob_t* p, int64_t steps )
 	const HYB_T*  v      = p->field[HYB_ACOUSTIC_VEL];
 	const double  idx2 = 1.0 / ( p->dx * p->dx ), idy2 = 1.0 / ( p->dy * p->dy ),
 	             idz2 = 1.0 / ( p->dz * p->dz );
-	const HYB_T c0 = (HYB_T)( ( idx2 + idy2 + idz2 ) * HYB_ACOUSTIC_C0 ), dt2 = (HYB_T)( p->dt * p->dt );
-	const HYB_T w[5] = { 0, (HYB_T)HYB_ACOUSTIC_C1, (HYB_T)HYB_ACOUSTIC_C2, (HYB_T)HYB_ACOUSTIC_C3,
-		                 (HYB_T)HYB_ACOUSTIC_C4 };
+	const HYB_T c0    = (HYB_T)( ( idx2 + idy2 + idz2 ) * HYB_ACOUSTIC_C0 ),
+	            dt2   = (HYB_T)( p->dt * p->dt );
+	const HYB_T w[5]  = { 0, (HYB_T)HYB_ACOUSTIC_C1, (HYB_T)HYB_ACOUSTIC_C2, (HYB_T)HYB_ACOUSTIC_C3,
+		                  (HYB_T)HYB_ACOUSTIC_C4 };
 	const HYB_T ix = (HYB_T)idx2, iy = (HYB_T)idy2, iz = (HYB_T)idz2;
 	for ( int64_t t = 0; t < steps; t++ )
 	{
@@ -91,7 +92,7 @@ static double HYB_FN( o_himeno )( const hyb_stencil_prob_t* p, int64_t steps )
 	const HYB_T *b0 = p->field[HYB_HIMENO_B0], *b1 = p->field[HYB_HIMENO_B0 + 1],
 	            *b2 = p->field[HYB_HIMENO_B0 + 2];
 	const HYB_T *c0 = p->field[HYB_HIMENO_C0], *c1 = p->field[HYB_HIMENO_C0 + 1],
-	            *c2 = p->field[HYB_HIMENO_C0 + 2];
+	            *c2  = p->field[HYB_HIMENO_C0 + 2];
 	const HYB_T *bnd = p->field[HYB_HIMENO_BND], *wrk1 = p->field[HYB_HIMENO_WRK1];
 	const HYB_T  omega = (HYB_T)p->omega;
 	double       gosa  = 0.0;
@@ -105,12 +106,15 @@ static double HYB_FN( o_himeno )( const hyb_stencil_prob_t* p, int64_t steps )
 					HYB_T s0 = P3( a0, i, j, k ) * P3( pr, i + 1, j, k ) +
 					           P3( a1, i, j, k ) * P3( pr, i, j + 1, k ) +
 					           P3( a2, i, j, k ) * P3( pr, i, j, k + 1 ) +
-					           P3( b0, i, j, k ) * ( P3( pr, i + 1, j + 1, k ) - P3( pr, i + 1, j - 1, k ) -
-					                                 P3( pr, i - 1, j + 1, k ) + P3( pr, i - 1, j - 1, k ) ) +
-					           P3( b1, i, j, k ) * ( P3( pr, i, j + 1, k + 1 ) - P3( pr, i, j - 1, k + 1 ) -
-					                                 P3( pr, i, j + 1, k - 1 ) + P3( pr, i, j - 1, k - 1 ) ) +
-					           P3( b2, i, j, k ) * ( P3( pr, i + 1, j, k + 1 ) - P3( pr, i - 1, j, k + 1 ) -
-					                                 P3( pr, i + 1, j, k - 1 ) + P3( pr, i - 1, j, k - 1 ) ) +
+					           P3( b0, i, j, k ) *
+					               ( P3( pr, i + 1, j + 1, k ) - P3( pr, i + 1, j - 1, k ) -
+					                 P3( pr, i - 1, j + 1, k ) + P3( pr, i - 1, j - 1, k ) ) +
+					           P3( b1, i, j, k ) *
+					               ( P3( pr, i, j + 1, k + 1 ) - P3( pr, i, j - 1, k + 1 ) -
+					                 P3( pr, i, j + 1, k - 1 ) + P3( pr, i, j - 1, k - 1 ) ) +
+					           P3( b2, i, j, k ) *
+					               ( P3( pr, i + 1, j, k + 1 ) - P3( pr, i - 1, j, k + 1 ) -
+					                 P3( pr, i + 1, j, k - 1 ) + P3( pr, i - 1, j, k - 1 ) ) +
 					           P3( c0, i, j, k ) * P3( pr, i - 1, j, k ) +
 					           P3( c1, i, j, k ) * P3( pr, i, j - 1, k ) +
 					           P3( c2, i, j, k ) * P3( pr, i, j, k - 1 ) + P3( wrk1, i, j, k );
@@ -130,9 +134,9 @@ static double HYB_FN( o_himeno )( const hyb_stencil_prob_t* p, int64_t steps )
 static void HYB_FN( o_grid )( const hyb_stencil_prob_t* p, int64_t steps )
 {
 	const int64_t nx = p->nx, ny = p->ny, nz = p->nz;
-	HYB_T*        u  = p->field[HYB_GRID_U];
-	HYB_T*        wk = p->field[HYB_GRID_WORK];
-	const int     r  = p->radius;
+	HYB_T*        u         = p->field[HYB_GRID_U];
+	HYB_T*        wk        = p->field[HYB_GRID_WORK];
+	const int     r         = p->radius;
 	const int64_t stride[3] = { 1, nx, nx * ny };
 	for ( int64_t t = 0; t < steps; t++ )
 	{
@@ -171,9 +175,14 @@ static double HYB_FN( o_run )( const hyb_stencil_prob_t* p, int64_t steps )
 {
 	switch ( p->kind )
 	{
-	case HYB_STENCIL_ACOUSTIC: HYB_FN( o_acoustic )( p, steps ); return 0.0;
-	case HYB_STENCIL_HIMENO: return HYB_FN( o_himeno )( p, steps );
-	default: HYB_FN( o_grid )( p, steps ); return 0.0;
+	case HYB_STENCIL_ACOUSTIC:
+		HYB_FN( o_acoustic )( p, steps );
+		return 0.0;
+	case HYB_STENCIL_HIMENO:
+		return HYB_FN( o_himeno )( p, steps );
+	default:
+		HYB_FN( o_grid )( p, steps );
+		return 0.0;
 	}
 }
 

@@ -29,7 +29,8 @@ int hyb_stencil_roles( int32_t kind, hyb_stencil_roles_t* roles )
 		r.state[0] = HYB_HIMENO_P;
 		r.state[1] = HYB_HIMENO_WRK2;
 		r.ncoef    = 12;
-		for ( int i = 0; i < 12; i++ ) r.coef[i] = HYB_HIMENO_A0 + i; /* a0..a3 b0..b2 c0..c2 bnd wrk1 */
+		for ( int i = 0; i < 12; i++ )
+			r.coef[i] = HYB_HIMENO_A0 + i; /* a0..a3 b0..b2 c0..c2 bnd wrk1 */
 		break;
 	case HYB_STENCIL_LAPLACE:
 	case HYB_STENCIL_STAR:
@@ -39,7 +40,8 @@ int hyb_stencil_roles( int32_t kind, hyb_stencil_roles_t* roles )
 		r.state[0] = HYB_GRID_U;
 		r.state[1] = HYB_GRID_WORK;
 		break;
-	default: return 0;
+	default:
+		return 0;
 	}
 	*roles = r;
 	return 1;
@@ -78,8 +80,8 @@ hyb_stencil_box_t hyb_stencil_prob_box( const hyb_stencil_prob_t* p, int64_t bas
 	return b;
 }
 
-void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box, const void* cur,
-                            const void* prev, void* next, const void* const* coef,
+void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box,
+                            const void* cur, const void* prev, void* next, const void* const* coef,
                             hyb_stencil_args_t* out )
 {
 	memset( out, 0, sizeof *out );
@@ -129,7 +131,8 @@ void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t
 		out->star.center = p->center;
 		memcpy( out->star.coef, p->coef, sizeof out->star.coef );
 		break;
-	default: break;
+	default:
+		break;
 	}
 }
 
@@ -137,10 +140,15 @@ hyb_status_t hyb_stencil_step_cpu( int32_t kind, const hyb_stencil_args_t* a, in
 {
 	switch ( kind )
 	{
-	case HYB_STENCIL_ACOUSTIC: return hyb_stencil_acoustic_cpu( &a->acoustic, nthreads );
-	case HYB_STENCIL_HIMENO: return hyb_stencil_himeno_cpu( &a->himeno, nthreads );
-	case HYB_STENCIL_LAPLACE: return hyb_stencil_laplace_cpu( &a->laplace, nthreads );
-	case HYB_STENCIL_STAR: return hyb_stencil_star_cpu( &a->star, nthreads );
-	default: return HYB_E_INVALID;
+	case HYB_STENCIL_ACOUSTIC:
+		return hyb_stencil_acoustic_cpu( &a->acoustic, nthreads );
+	case HYB_STENCIL_HIMENO:
+		return hyb_stencil_himeno_cpu( &a->himeno, nthreads );
+	case HYB_STENCIL_LAPLACE:
+		return hyb_stencil_laplace_cpu( &a->laplace, nthreads );
+	case HYB_STENCIL_STAR:
+		return hyb_stencil_star_cpu( &a->star, nthreads );
+	default:
+		return HYB_E_INVALID;
 	}
 }

@@ -11,7 +11,7 @@
 #include "kernels/stencil/hyb_stencil_kargs.h"
 
 #define HYB_STENCIL_FIELDS_MAX 16
-#define HYB_STENCIL_COEFS_MAX 12
+#define HYB_STENCIL_COEFS_MAX  12
 
 /* Field roles (the public header's values). */
 enum
@@ -92,8 +92,8 @@ hyb_stencil_box_t hyb_stencil_prob_box( const hyb_stencil_prob_t* p, int64_t bas
    coef[] in the order of hyb_stencil_roles().coef; every pointer addresses
    plane box.base of its array. The Himeno residual fields are cleared
    (plane_ss NULL). */
-void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box, const void* cur,
-                            const void* prev, void* next, const void* const* coef,
+void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box,
+                            const void* cur, const void* prev, void* next, const void* const* coef,
                             hyb_stencil_args_t* out );
 
 /* Run one step with the OpenMP CPU kernel of `kind`. */

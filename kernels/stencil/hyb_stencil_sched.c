@@ -13,13 +13,14 @@
 void hyb_stencil_split( int64_t n, int32_t d, int64_t* zb )
 {
 	const int64_t q = n / d, r = n % d;
-	zb[0]           = 0;
+	zb[0] = 0;
 	for ( int32_t i = 0; i < d; i++ ) zb[i + 1] = zb[i] + q + ( i < r ? 1 : 0 );
 }
 
 const char* hyb_stencil_op_name( int op )
 {
-	static const char* names[] = { "stage", "upload", "share", "compute", "download", "commit", "hostcopy" };
+	static const char* names[] = { "stage",    "upload", "share",   "compute",
+		                           "download", "commit", "hostcopy" };
 	return op >= 0 && op <= HYB_SS_HOSTCOPY ? names[op] : "?";
 }
 
@@ -36,8 +37,8 @@ static int64_t hyb_sb_max( int64_t a, int64_t b )
 int hyb_stencil_step_accesses( const hyb_stencil_sched_t* s, const hyb_stencil_step_t* st,
                                hyb_stencil_access_t acc[4] )
 {
-	int     n     = 0;
-	int64_t lo    = st->z0, hi = st->z1;
+	int     n  = 0;
+	int64_t lo = st->z0, hi = st->z1;
 	int64_t local = st->z0 - st->base;
 #define HYB_ACC( r, w, a, b ) ( acc[n++] = ( hyb_stencil_access_t ){ ( r ), ( w ), ( a ), ( b ) } )
 	switch ( st->op )
@@ -49,7 +50,8 @@ int hyb_stencil_step_accesses( const hyb_stencil_sched_t* s, const hyb_stencil_s
 		else
 			for ( int i = 0; i < 2; i++ )
 				if ( st->src[i] >= 0 ) HYB_ACC( st->src[i], 0, lo, hi );
-		HYB_ACC( ( st->op == HYB_SS_STAGE ? HYB_SR_SIN : HYB_SR_SLOT ) + st->slot, 1, local, local + hi - lo );
+		HYB_ACC( ( st->op == HYB_SS_STAGE ? HYB_SR_SIN : HYB_SR_SLOT ) + st->slot, 1, local,
+		         local + hi - lo );
 		break;
 	case HYB_SS_SHARE:
 		HYB_ACC( HYB_SR_SLOT + st->slot, 0, local, local + hi - lo );
@@ -80,7 +82,8 @@ int hyb_stencil_step_accesses( const hyb_stencil_sched_t* s, const hyb_stencil_s
 		HYB_ACC( st->src[0], 0, lo, hi );
 		HYB_ACC( st->field, 1, lo, hi );
 		break;
-	default: break;
+	default:
+		break;
 	}
 #undef HYB_ACC
 	return n;
@@ -95,7 +98,7 @@ typedef struct
 	int64_t              cap_steps, cap_deps, cap_mark;
 	int64_t*             mark; /* per step: the last step that listed it as a dependency */
 	hyb_status_t         err;
-	int64_t              cur;  /* the step being emitted */
+	int64_t              cur; /* the step being emitted */
 } hyb_sb_t;
 
 static int hyb_sb_grow( void** p, int64_t* cap, int64_t need, size_t elem )
@@ -156,19 +159,31 @@ static int64_t hyb_sb_emit( hyb_sb_t* b, hyb_stencil_step_t st, const int64_t* e
 	const int64_t arrays = s->in.inputs + s->in.ncoef;
 	switch ( st.op )
 	{
-	case HYB_SS_STAGE: s->planes_host += len * arrays; break;
-	case HYB_SS_UPLOAD: s->planes_h2d += len * arrays; break;
-	case HYB_SS_SHARE: s->planes_d2d += len * arrays; break;
-	case HYB_SS_COMPUTE: s->planes_computed += len; break;
-	case HYB_SS_DOWNLOAD: s->planes_d2h += len; break;
-	default: s->planes_host += len; break;
+	case HYB_SS_STAGE:
+		s->planes_host += len * arrays;
+		break;
+	case HYB_SS_UPLOAD:
+		s->planes_h2d += len * arrays;
+		break;
+	case HYB_SS_SHARE:
+		s->planes_d2d += len * arrays;
+		break;
+	case HYB_SS_COMPUTE:
+		s->planes_computed += len;
+		break;
+	case HYB_SS_DOWNLOAD:
+		s->planes_d2h += len;
+		break;
+	default:
+		s->planes_host += len;
+		break;
 	}
 	return b->err == HYB_OK ? j : -1;
 }
 
 /* A step with the fields every step has. */
-static hyb_stencil_step_t hyb_sb_step( int op, int stream, int slot, int64_t z0, int64_t z1, int64_t base,
-                                       int64_t level, int32_t chunk, int64_t block )
+static hyb_stencil_step_t hyb_sb_step( int op, int stream, int slot, int64_t z0, int64_t z1,
+                                       int64_t base, int64_t level, int32_t chunk, int64_t block )
 {
 	hyb_stencil_step_t st;
 	memset( &st, 0, sizeof st );
@@ -191,24 +206,26 @@ static hyb_stencil_step_t hyb_sb_step( int op, int stream, int slot, int64_t z0,
 /* The newest level of a chunk to its state field (or, copying, through
    staging-out part 0), and with two inputs the older one to staging-out
    part 1. Appends the download steps to dl (their count is returned). */
-static int hyb_sb_chunk_out( hyb_sb_t* b, int slot, int64_t base, int32_t i, int64_t blk, int64_t level,
-                             int out_idx, int64_t* dl )
+static int hyb_sb_chunk_out( hyb_sb_t* b, int slot, int64_t base, int32_t i, int64_t blk,
+                             int64_t level, int out_idx, int64_t* dl )
 {
 	hyb_stencil_sched_t* s    = b->s;
 	const int            S    = s->nslots;
 	const int            copy = s->in.scheme == HYB_STENCIL_SCH_COPY;
 	const int64_t        z0 = s->zb[i], z1 = s->zb[i + 1];
-	int                  n  = 0;
-	hyb_stencil_step_t   st = hyb_sb_step( HYB_SS_DOWNLOAD, S + slot, slot, z0, z1, base, level, i, blk );
-	st.dst_base             = z0;
-	st.field                = (int8_t)( copy ? -1 : out_idx );
-	st.part                 = 0;
-	dl[n++]                 = hyb_sb_emit( b, st, NULL, 0 );
+	int                  n = 0;
+	hyb_stencil_step_t   st =
+	    hyb_sb_step( HYB_SS_DOWNLOAD, S + slot, slot, z0, z1, base, level, i, blk );
+	st.dst_base = z0;
+	st.field    = (int8_t)( copy ? -1 : out_idx );
+	st.part     = 0;
+	dl[n++]     = hyb_sb_emit( b, st, NULL, 0 );
 	if ( copy )
 	{
-		hyb_stencil_step_t c = hyb_sb_step( HYB_SS_COMMIT, 2 * S + 1, slot, z0, z1, 0, level, i, blk );
-		c.dst_base           = z0;
-		c.field              = (int8_t)out_idx;
+		hyb_stencil_step_t c =
+		    hyb_sb_step( HYB_SS_COMMIT, 2 * S + 1, slot, z0, z1, 0, level, i, blk );
+		c.dst_base = z0;
+		c.field    = (int8_t)out_idx;
 		hyb_sb_emit( b, c, NULL, 0 );
 	}
 	if ( s->in.inputs == 2 )
@@ -223,16 +240,17 @@ static int hyb_sb_chunk_out( hyb_sb_t* b, int slot, int64_t base, int32_t i, int
 
 /* The older level of chunk i (in staging-out part 1 of its slot) into the
    state field prev_idx, after the steps extra[0 .. nx). */
-static void hyb_sb_commit_old( hyb_sb_t* b, int32_t i, int64_t blk, int prev_idx, const int64_t* extra,
-                               int nx )
+static void hyb_sb_commit_old( hyb_sb_t* b, int32_t i, int64_t blk, int prev_idx,
+                               const int64_t* extra, int nx )
 {
 	hyb_stencil_sched_t* s    = b->s;
 	const int            S    = s->nslots;
 	const int            slot = (int)( ( blk * s->in.d + i ) % S );
-	hyb_stencil_step_t c = hyb_sb_step( HYB_SS_COMMIT, 2 * S + 1, slot, s->zb[i], s->zb[i + 1], 0, 0, i, blk );
-	c.dst_base           = s->zb[i];
-	c.field              = (int8_t)prev_idx;
-	c.part               = 1;
+	hyb_stencil_step_t   c =
+	    hyb_sb_step( HYB_SS_COMMIT, 2 * S + 1, slot, s->zb[i], s->zb[i + 1], 0, 0, i, blk );
+	c.dst_base = s->zb[i];
+	c.field    = (int8_t)prev_idx;
+	c.part     = 1;
 	hyb_sb_emit( b, c, extra, nx );
 }
 
@@ -242,7 +260,7 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 	const hyb_stencil_sched_in_t* in = &s->in;
 	const int                     S  = s->nslots;
 	const int32_t                 d  = in->d;
-	const int64_t                 n  = in->n, h = in->h;
+	const int64_t                 n = in->n, h = in->h;
 	const int                     shared = in->scheme == HYB_STENCIL_SCH_SHARED;
 	const int                     copy   = in->scheme == HYB_STENCIL_SCH_COPY;
 	const int                     two    = in->inputs == 2;
@@ -253,16 +271,17 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 		const int64_t hk = h * kb;
 		/* Host fields of the block: level t in in_idx (t-1 in prev_idx), the
 		   new level to out_idx, which no chunk of this block reads. */
-		const int in_idx   = two ? ( blk % 2 == 0 ? 1 : 2 ) : (int)( blk % 2 );
-		const int out_idx  = two ? 3 - in_idx : 1 - in_idx;
-		const int prev_idx = two ? 0 : -1;
-		const int first    = blk == in->block_begin;
-		const int32_t i0   = first ? in->first_chunk : 0;
-		const int32_t c0   = first ? in->pending_commit : 0;
+		const int     in_idx   = two ? ( blk % 2 == 0 ? 1 : 2 ) : (int)( blk % 2 );
+		const int     out_idx  = two ? 3 - in_idx : 1 - in_idx;
+		const int     prev_idx = two ? 0 : -1;
+		const int     first    = blk == in->block_begin;
+		const int32_t i0       = first ? in->first_chunk : 0;
+		const int32_t c0       = first ? in->pending_commit : 0;
 		/* A resumed block first commits the older levels of the finished
 		   chunks whose successor is finished too. */
 		if ( two )
-			for ( int32_t c = c0; c + 1 < i0; c++ ) hyb_sb_commit_old( b, c, blk, prev_idx, NULL, 0 );
+			for ( int32_t c = c0; c + 1 < i0; c++ )
+				hyb_sb_commit_old( b, c, blk, prev_idx, NULL, 0 );
 		for ( int32_t i = i0; i < d && b->err == HYB_OK; i++ )
 		{
 			const int     slot = (int)( ( blk * d + i ) % S );
@@ -273,9 +292,10 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 			const int64_t ulo = shared && i > i0 ? hyb_sb_min( z0 + hk, hi ) : lo;
 			if ( ulo < hi )
 			{
-				hyb_stencil_step_t up = hyb_sb_step( HYB_SS_UPLOAD, slot, slot, ulo, hi, lo, t, i, blk );
-				up.src[0]             = (int8_t)in_idx;
-				up.src[1]             = (int8_t)prev_idx;
+				hyb_stencil_step_t up =
+				    hyb_sb_step( HYB_SS_UPLOAD, slot, slot, ulo, hi, lo, t, i, blk );
+				up.src[0] = (int8_t)in_idx;
+				up.src[1] = (int8_t)prev_idx;
 				if ( copy )
 				{
 					hyb_stencil_step_t sg = up;
@@ -289,16 +309,18 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 			if ( shared && i + 1 < d )
 			{
 				const int64_t      slo = z1 - hk, shi = hyb_sb_min( z1 + hk, n );
-				hyb_stencil_step_t sh  = hyb_sb_step( HYB_SS_SHARE, slot, slot, slo, shi, lo, t, i, blk );
-				sh.dst_slot            = (int8_t)( ( blk * d + i + 1 ) % S );
-				sh.dst_base            = slo;
+				hyb_stencil_step_t sh =
+				    hyb_sb_step( HYB_SS_SHARE, slot, slot, slo, shi, lo, t, i, blk );
+				sh.dst_slot = (int8_t)( ( blk * d + i + 1 ) % S );
+				sh.dst_base = slo;
 				hyb_sb_emit( b, sh, NULL, 0 );
 			}
 			for ( int64_t sub = 1; sub <= kb; sub++ )
 			{
 				const int64_t      ext = h * ( kb - sub );
-				hyb_stencil_step_t cp  = hyb_sb_step( HYB_SS_COMPUTE, S + slot, slot, hyb_sb_max( z0 - ext, 0 ),
-				                                      hyb_sb_min( z1 + ext, n ), lo, t + sub, i, blk );
+				hyb_stencil_step_t cp =
+				    hyb_sb_step( HYB_SS_COMPUTE, S + slot, slot, hyb_sb_max( z0 - ext, 0 ),
+				                 hyb_sb_min( z1 + ext, n ), lo, t + sub, i, blk );
 				if ( in->residual && t + sub == in->steps )
 				{
 					cp.flags = HYB_SS_RESIDUAL;
@@ -311,7 +333,8 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 			const int ndl = hyb_sb_chunk_out( b, slot, lo, i, blk, t + kb, out_idx, dl );
 			/* The previous chunk's older level may replace t-1 only now that
 			   this chunk, whose recomputation would read it, is finished. */
-			if ( two && i >= 1 && i - 1 >= c0 ) hyb_sb_commit_old( b, i - 1, blk, prev_idx, dl, ndl );
+			if ( two && i >= 1 && i - 1 >= c0 )
+				hyb_sb_commit_old( b, i - 1, blk, prev_idx, dl, ndl );
 		}
 		if ( two ) hyb_sb_commit_old( b, d - 1, blk, prev_idx, NULL, 0 );
 	}
@@ -319,10 +342,10 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 	   of blocks: copy it into place (the last commit is in). */
 	if ( in->block_end == s->blocks && s->blocks % 2 == 1 && b->err == HYB_OK )
 	{
-		hyb_stencil_step_t hc = hyb_sb_step( HYB_SS_HOSTCOPY, 2 * S + 1, 0, 0, n, 0, in->steps, -1,
-		                                     s->blocks - 1 );
-		hc.src[0]             = (int8_t)( two ? 2 : 1 );
-		hc.field              = (int8_t)( two ? 1 : 0 );
+		hyb_stencil_step_t hc =
+		    hyb_sb_step( HYB_SS_HOSTCOPY, 2 * S + 1, 0, 0, n, 0, in->steps, -1, s->blocks - 1 );
+		hc.src[0] = (int8_t)( two ? 2 : 1 );
+		hc.field  = (int8_t)( two ? 1 : 0 );
 		hyb_sb_emit( b, hc, NULL, 0 );
 	}
 }
@@ -332,11 +355,12 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 /* Downloads of piece j after its last step; appended to dl. */
 static void hyb_sb_piece_out( hyb_sb_t* b, int32_t j, int64_t* dl, int* ndl )
 {
-	hyb_stencil_sched_t* s = b->s;
+	hyb_stencil_sched_t* s   = b->s;
 	const int            two = s->in.inputs == 2;
-	hyb_stencil_step_t   st = hyb_sb_step( HYB_SS_DOWNLOAD, 2, 0, s->zb[j], s->zb[j + 1], 0, s->in.steps, j, 0 );
-	st.field                = (int8_t)( two ? 2 : 1 );
-	dl[( *ndl )++]          = hyb_sb_emit( b, st, NULL, 0 );
+	hyb_stencil_step_t   st =
+	    hyb_sb_step( HYB_SS_DOWNLOAD, 2, 0, s->zb[j], s->zb[j + 1], 0, s->in.steps, j, 0 );
+	st.field       = (int8_t)( two ? 2 : 1 );
+	dl[( *ndl )++] = hyb_sb_emit( b, st, NULL, 0 );
 	if ( two )
 	{
 		st.level       = s->in.steps - 1;
@@ -348,10 +372,10 @@ static void hyb_sb_piece_out( hyb_sb_t* b, int32_t j, int64_t* dl, int* ndl )
 
 static void hyb_sb_in_core( hyb_sb_t* b )
 {
-	hyb_stencil_sched_t*          s  = b->s;
-	const hyb_stencil_sched_in_t* in = &s->in;
-	const int32_t                 d  = in->d;
-	const int64_t                 T  = in->steps;
+	hyb_stencil_sched_t*          s   = b->s;
+	const hyb_stencil_sched_in_t* in  = &s->in;
+	const int32_t                 d   = in->d;
+	const int64_t                 T   = in->steps;
 	const int                     two = in->inputs == 2;
 	if ( T == 0 ) return;
 	const int64_t C = in->cone > 0 ? hyb_sb_min( in->cone, T ) : hyb_sb_min( T, d );
@@ -369,16 +393,18 @@ static void hyb_sb_in_core( hyb_sb_t* b )
 	{
 		if ( r < d )
 		{
-			hyb_stencil_step_t up = hyb_sb_step( HYB_SS_UPLOAD, 0, 0, s->zb[r], s->zb[r + 1], 0, 0, (int32_t)r, 0 );
-			up.src[0]             = (int8_t)( two ? 1 : 0 );
-			up.src[1]             = (int8_t)( two ? 0 : -1 );
+			hyb_stencil_step_t up =
+			    hyb_sb_step( HYB_SS_UPLOAD, 0, 0, s->zb[r], s->zb[r + 1], 0, 0, (int32_t)r, 0 );
+			up.src[0] = (int8_t)( two ? 1 : 0 );
+			up.src[1] = (int8_t)( two ? 0 : -1 );
 			hyb_sb_emit( b, up, NULL, 0 );
 		}
 		for ( int64_t lv = 1; lv <= C; lv++ )
 		{
 			const int64_t j = r - lv * w;
 			if ( j < 0 || j >= d ) continue;
-			hyb_stencil_step_t cp = hyb_sb_step( HYB_SS_COMPUTE, 1, 0, s->zb[j], s->zb[j + 1], 0, lv, (int32_t)j, 0 );
+			hyb_stencil_step_t cp =
+			    hyb_sb_step( HYB_SS_COMPUTE, 1, 0, s->zb[j], s->zb[j + 1], 0, lv, (int32_t)j, 0 );
 			if ( in->residual && lv == T )
 			{
 				cp.flags = HYB_SS_RESIDUAL;
@@ -394,7 +420,8 @@ static void hyb_sb_in_core( hyb_sb_t* b )
 	if ( T > C )
 		for ( int32_t j = 0; j < d; j++ )
 		{
-			hyb_stencil_step_t cp = hyb_sb_step( HYB_SS_COMPUTE, 1, 0, s->zb[j], s->zb[j + 1], 0, T, j, 0 );
+			hyb_stencil_step_t cp =
+			    hyb_sb_step( HYB_SS_COMPUTE, 1, 0, s->zb[j], s->zb[j + 1], 0, T, j, 0 );
 			if ( in->residual )
 			{
 				cp.flags = HYB_SS_RESIDUAL;
@@ -426,10 +453,11 @@ static int hyb_sb_valid( const hyb_stencil_sched_in_t* in )
 {
 	if ( in->n < 1 || in->h < 1 || in->d < 1 || in->d > in->n || in->steps < 0 ) return 0;
 	if ( in->ncoef < 0 || in->ncoef > 12 ) return 0;
-	if ( !( ( in->levels == 3 && in->inputs == 2 ) || ( in->levels == 2 && in->inputs == 1 ) ) ) return 0;
+	if ( !( ( in->levels == 3 && in->inputs == 2 ) || ( in->levels == 2 && in->inputs == 1 ) ) )
+		return 0;
 	if ( in->scheme == HYB_STENCIL_SCH_IN_CORE )
-		return in->cone >= 0 && in->block_begin == 0 && in->block_end == 0 && in->first_chunk == 0 &&
-		       in->pending_commit == 0;
+		return in->cone >= 0 && in->block_begin == 0 && in->block_end == 0 &&
+		       in->first_chunk == 0 && in->pending_commit == 0;
 	if ( in->scheme != HYB_STENCIL_SCH_COPY && in->scheme != HYB_STENCIL_SCH_DIRECT &&
 	     in->scheme != HYB_STENCIL_SCH_SHARED )
 		return 0;
@@ -463,7 +491,8 @@ hyb_status_t hyb_stencil_sched_build( const hyb_stencil_sched_in_t* in, hyb_sten
 		s.in.k             = (int32_t)keff;
 		s.blocks           = in->steps > 0 ? ( in->steps + keff - 1 ) / keff : 0;
 		if ( s.in.block_end == 0 ) s.in.block_end = s.blocks;
-		if ( s.in.block_begin < 0 || s.in.block_begin > s.in.block_end || s.in.block_end > s.blocks )
+		if ( s.in.block_begin < 0 || s.in.block_begin > s.in.block_end ||
+		     s.in.block_end > s.blocks )
 			return HYB_E_INVALID;
 	}
 	else
@@ -479,8 +508,9 @@ hyb_status_t hyb_stencil_sched_build( const hyb_stencil_sched_in_t* in, hyb_sten
 		s.nslots         = in->d < 3 ? in->d : 3;
 		for ( int32_t i = 0; i < in->d; i++ )
 		{
-			const int64_t len = hyb_sb_min( s.zb[i + 1] + hk, in->n ) - hyb_sb_max( s.zb[i] - hk, 0 );
-			s.slot_planes     = hyb_sb_max( s.slot_planes, len );
+			const int64_t len =
+			    hyb_sb_min( s.zb[i + 1] + hk, in->n ) - hyb_sb_max( s.zb[i] - hk, 0 );
+			s.slot_planes = hyb_sb_max( s.slot_planes, len );
 		}
 		s.stage_in     = in->scheme == HYB_STENCIL_SCH_COPY;
 		s.stage_planes = ( s.stage_in || in->inputs == 2 ) ? s.zb[1] - s.zb[0] : 0;

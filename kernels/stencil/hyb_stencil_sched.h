@@ -46,49 +46,50 @@ typedef enum
 } hyb_stencil_queue_t;
 
 #define HYB_SS_MAX_STREAMS 8
-#define HYB_SS_RESIDUAL 1 /* COMPUTE: store the Himeno residual of own0..own1 */
+#define HYB_SS_RESIDUAL    1 /* COMPUTE: store the Himeno residual of own0..own1 */
 
 /* One step. Plane numbers are global (0 .. n-1) unless said otherwise; a
    slot's buffer holds the planes [base, base + slot_planes) of the chunk
    it serves. */
 typedef struct
 {
-	int8_t  op;
-	int8_t  stream;
-	int8_t  slot;     /* the slot read or written (SHARE: the source) */
-	int8_t  dst_slot; /* SHARE: the slot written */
-	int8_t  field;    /* DOWNLOAD: state index written, -1 = staging-out; COMMIT, HOSTCOPY: state index written */
-	int8_t  src[2];   /* STAGE, UPLOAD: state indices holding level t and t-1 (-1: none);
-	                     UPLOAD: src[0] = -1 means from staging-in; HOSTCOPY: src[0] the source */
-	int8_t  part;     /* DOWNLOAD to staging-out, COMMIT: the staging-out part (0 or 1) */
-	int8_t  flags;    /* HYB_SS_RESIDUAL */
-	int32_t chunk;    /* chunk (out of core) or piece (in core) */
+	int8_t op;
+	int8_t stream;
+	int8_t slot;     /* the slot read or written (SHARE: the source) */
+	int8_t dst_slot; /* SHARE: the slot written */
+	int8_t field;  /* DOWNLOAD: state index written, -1 = staging-out; COMMIT, HOSTCOPY: state index
+	                  written */
+	int8_t src[2]; /* STAGE, UPLOAD: state indices holding level t and t-1 (-1: none);
+	                  UPLOAD: src[0] = -1 means from staging-in; HOSTCOPY: src[0] the source */
+	int8_t  part;  /* DOWNLOAD to staging-out, COMMIT: the staging-out part (0 or 1) */
+	int8_t  flags; /* HYB_SS_RESIDUAL */
+	int32_t chunk; /* chunk (out of core) or piece (in core) */
 	int32_t block;
-	int64_t z0, z1;   /* planes moved or computed */
-	int64_t base;     /* the slot's first plane (SHARE: the source slot's) */
-	int64_t dst_base; /* SHARE: the written slot's first plane; DOWNLOAD to / COMMIT from
-	                     staging-out: the staging buffer's first plane (staging-in uses base) */
-	int64_t level;    /* STAGE, UPLOAD, SHARE: t (the inputs are t and, with 2 inputs, t-1);
-	                     COMPUTE: the level written (reads level - 1 and level - 2);
-	                     DOWNLOAD: the level read */
+	int64_t z0, z1;     /* planes moved or computed */
+	int64_t base;       /* the slot's first plane (SHARE: the source slot's) */
+	int64_t dst_base;   /* SHARE: the written slot's first plane; DOWNLOAD to / COMMIT from
+	                       staging-out: the staging buffer's first plane (staging-in uses base) */
+	int64_t level;      /* STAGE, UPLOAD, SHARE: t (the inputs are t and, with 2 inputs, t-1);
+	                       COMPUTE: the level written (reads level - 1 and level - 2);
+	                       DOWNLOAD: the level read */
 	int64_t own0, own1; /* COMPUTE with HYB_SS_RESIDUAL: the planes whose residual is kept */
-	int64_t dep0;     /* this step's dependencies: deps[dep0 .. dep0 + ndep) */
+	int64_t dep0;       /* this step's dependencies: deps[dep0 .. dep0 + ndep) */
 	int32_t ndep;
 } hyb_stencil_step_t;
 
 /* What to schedule. */
 typedef struct
 {
-	int32_t scheme;  /* hyb_stencil_scheme_t */
-	int64_t n;       /* planes along the cut axis */
-	int32_t h;       /* stencil radius */
-	int32_t levels;  /* device time levels (3 acoustic, 2 else) */
-	int32_t inputs;  /* levels a step reads (2 acoustic, 1 else) */
-	int32_t ncoef;   /* read-only fields */
-	int32_t d;       /* chunks, or in core the pieces of the first upload and last download */
-	int32_t k;       /* out of core: steps per temporal block */
-	int64_t steps;   /* T */
-	int32_t cone;    /* in core: steps computed piece by piece as the pieces arrive (0: min(T, d)) */
+	int32_t scheme; /* hyb_stencil_scheme_t */
+	int64_t n;      /* planes along the cut axis */
+	int32_t h;      /* stencil radius */
+	int32_t levels; /* device time levels (3 acoustic, 2 else) */
+	int32_t inputs; /* levels a step reads (2 acoustic, 1 else) */
+	int32_t ncoef;  /* read-only fields */
+	int32_t d;      /* chunks, or in core the pieces of the first upload and last download */
+	int32_t k;      /* out of core: steps per temporal block */
+	int64_t steps;  /* T */
+	int32_t cone;   /* in core: steps computed piece by piece as the pieces arrive (0: min(T, d)) */
 	int32_t residual; /* 1: the last step keeps the residual of every chunk's own planes */
 	/* Part of a run: blocks [block_begin, block_end) (block_end 0: to the
 	   end). The first block may start at chunk first_chunk (a recovery:
@@ -138,9 +139,9 @@ void hyb_stencil_sched_free( hyb_stencil_sched_t* s );
    (HYB_SR_SOUT + s) buffer, planes [lo, hi) (global for state fields,
    local to the buffer otherwise). Read-only fields are never written, so
    they are not listed. */
-#define HYB_SR_SLOT 3
-#define HYB_SR_SIN ( HYB_SR_SLOT + 3 )
-#define HYB_SR_SOUT ( HYB_SR_SIN + 3 )
+#define HYB_SR_SLOT  3
+#define HYB_SR_SIN   ( HYB_SR_SLOT + 3 )
+#define HYB_SR_SOUT  ( HYB_SR_SIN + 3 )
 #define HYB_SR_COUNT ( HYB_SR_SOUT + 3 )
 typedef struct
 {

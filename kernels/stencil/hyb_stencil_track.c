@@ -68,7 +68,8 @@ void hyb_stencil_track_step( hyb_stencil_track_t* t, int64_t step, const hyb_ste
 		{
 			if ( q->last_write[p] >= 0 ) dep( ctx, q->last_write[p] );
 			if ( acc[i].write || q->nread[p] == HYB_ST_READERS )
-				for ( int j = 0; j < q->nread[p]; j++ ) dep( ctx, q->readers[p * HYB_ST_READERS + j] );
+				for ( int j = 0; j < q->nread[p]; j++ )
+					dep( ctx, q->readers[p * HYB_ST_READERS + j] );
 		}
 	}
 	/* Record: a write replaces everything; a read joins the readers (or
@@ -87,7 +88,8 @@ void hyb_stencil_track_step( hyb_stencil_track_t* t, int64_t step, const hyb_ste
 			}
 			else if ( !hyb_st_writes( acc, nacc, acc[i].res, p ) )
 			{
-				if ( q->nread[p] > 0 && q->readers[p * HYB_ST_READERS + q->nread[p] - 1] == step ) continue;
+				if ( q->nread[p] > 0 && q->readers[p * HYB_ST_READERS + q->nread[p] - 1] == step )
+					continue;
 				if ( q->nread[p] == HYB_ST_READERS ) q->nread[p] = 0;
 				q->readers[p * HYB_ST_READERS + q->nread[p]++] = step;
 			}

@@ -6,13 +6,13 @@
 #error "define HYB_STENCIL_BODY before including hyb_stencil_types.h"
 #endif
 
-#define HYB_T float
+#define HYB_T   float
 #define HYB_SFX _f32
 #include HYB_STENCIL_BODY
 #undef HYB_T
 #undef HYB_SFX
 
-#define HYB_T double
+#define HYB_T   double
 #define HYB_SFX _f64
 #include HYB_STENCIL_BODY
 #undef HYB_T

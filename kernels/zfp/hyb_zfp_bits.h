@@ -17,7 +17,7 @@
 #define HYB_ZFP_FN static inline
 #endif
 #ifdef __CUDA_ARCH__
-#define HYB_ZFP_UNROLL _Pragma("unroll")
+#define HYB_ZFP_UNROLL _Pragma( "unroll" )
 #else
 #define HYB_ZFP_UNROLL
 #endif
@@ -47,32 +47,32 @@ typedef struct
 	unsigned        avail;
 } hyb_zfp_br_t;
 
-HYB_ZFP_FN void hyb_zfp_word_merge(uint64_t* w, uint64_t v)
+HYB_ZFP_FN void hyb_zfp_word_merge( uint64_t* w, uint64_t v )
 {
 #ifdef __CUDA_ARCH__
-	atomicOr((unsigned long long*)w, (unsigned long long)v);
+	atomicOr( (unsigned long long*)w, (unsigned long long)v );
 #else
 	*w |= v;
 #endif
 }
 
 /* A writer whose first bit is bit `pos` of the stream `words`. */
-HYB_ZFP_FN hyb_zfp_bw_t hyb_zfp_bw_at(uint64_t* words, uint64_t pos)
+HYB_ZFP_FN hyb_zfp_bw_t hyb_zfp_bw_at( uint64_t* words, uint64_t pos )
 {
 	hyb_zfp_bw_t bw;
 	bw.words = words;
 	bw.index = pos >> 6;
 	bw.acc   = 0;
-	bw.fill  = (unsigned)(pos & 63u);
+	bw.fill  = (unsigned)( pos & 63u );
 	bw.part  = bw.fill != 0;
 	return bw;
 }
 
 /* Writes acc to its word (complete or not) and moves to the next word. */
-HYB_ZFP_FN void hyb_zfp_bw_flush_word(hyb_zfp_bw_t* bw, int complete)
+HYB_ZFP_FN void hyb_zfp_bw_flush_word( hyb_zfp_bw_t* bw, int complete )
 {
-	if (bw->part || !complete)
-		hyb_zfp_word_merge(&bw->words[bw->index], bw->acc);
+	if ( bw->part || !complete )
+		hyb_zfp_word_merge( &bw->words[bw->index], bw->acc );
 	else
 		bw->words[bw->index] = bw->acc;
 	bw->index++;
@@ -82,67 +82,67 @@ HYB_ZFP_FN void hyb_zfp_bw_flush_word(hyb_zfp_bw_t* bw, int complete)
 }
 
 /* Appends the n low bits of v (n <= 64; bits of v above n must be zero). */
-HYB_ZFP_FN void hyb_zfp_bw_put(hyb_zfp_bw_t* bw, uint64_t v, unsigned n)
+HYB_ZFP_FN void hyb_zfp_bw_put( hyb_zfp_bw_t* bw, uint64_t v, unsigned n )
 {
-	if (n == 0) return;
+	if ( n == 0 ) return;
 	bw->acc |= v << bw->fill;
 	unsigned room = 64u - bw->fill;
-	if (n < room)
+	if ( n < room )
 	{
 		bw->fill += n;
 		return;
 	}
-	hyb_zfp_bw_flush_word(bw, 1);
+	hyb_zfp_bw_flush_word( bw, 1 );
 	/* the bits of v that did not fit; room is 1..64 */
 	bw->acc  = room < 64u ? v >> room : 0;
 	bw->fill = n - room;
 }
 
-HYB_ZFP_FN void hyb_zfp_bw_put1(hyb_zfp_bw_t* bw, unsigned bit)
+HYB_ZFP_FN void hyb_zfp_bw_put1( hyb_zfp_bw_t* bw, unsigned bit )
 {
-	hyb_zfp_bw_put(bw, (uint64_t)(bit & 1u), 1);
+	hyb_zfp_bw_put( bw, (uint64_t)( bit & 1u ), 1 );
 }
 
 /* Appends n zero bits. */
-HYB_ZFP_FN void hyb_zfp_bw_skip(hyb_zfp_bw_t* bw, uint64_t n)
+HYB_ZFP_FN void hyb_zfp_bw_skip( hyb_zfp_bw_t* bw, uint64_t n )
 {
-	while (n > 0)
+	while ( n > 0 )
 	{
 		unsigned room = 64u - bw->fill;
-		if (n < room)
+		if ( n < room )
 		{
 			bw->fill += (unsigned)n;
 			return;
 		}
 		n -= room;
-		hyb_zfp_bw_flush_word(bw, 1);
+		hyb_zfp_bw_flush_word( bw, 1 );
 	}
 }
 
 /* Writes what the writer holds; call once when the block is complete. */
-HYB_ZFP_FN void hyb_zfp_bw_finish(hyb_zfp_bw_t* bw)
+HYB_ZFP_FN void hyb_zfp_bw_finish( hyb_zfp_bw_t* bw )
 {
-	if (bw->fill > 0) hyb_zfp_bw_flush_word(bw, 0);
+	if ( bw->fill > 0 ) hyb_zfp_bw_flush_word( bw, 0 );
 }
 
 /* A reader whose first bit is bit `pos` of `words`. */
-HYB_ZFP_FN hyb_zfp_br_t hyb_zfp_br_at(const uint64_t* words, uint64_t pos)
+HYB_ZFP_FN hyb_zfp_br_t hyb_zfp_br_at( const uint64_t* words, uint64_t pos )
 {
 	hyb_zfp_br_t br;
-	unsigned     off = (unsigned)(pos & 63u);
+	unsigned     off = (unsigned)( pos & 63u );
 	br.words         = words;
-	br.next          = (pos >> 6) + 1u;
+	br.next          = ( pos >> 6 ) + 1u;
 	br.buf           = words[pos >> 6] >> off;
 	br.avail         = 64u - off;
 	return br;
 }
 
 /* The next n bits (n <= 64), the first in the lowest bit. */
-HYB_ZFP_FN uint64_t hyb_zfp_br_get(hyb_zfp_br_t* br, unsigned n)
+HYB_ZFP_FN uint64_t hyb_zfp_br_get( hyb_zfp_br_t* br, unsigned n )
 {
-	if (n == 0) return 0;
+	if ( n == 0 ) return 0;
 	uint64_t v;
-	if (n <= br->avail)
+	if ( n <= br->avail )
 	{
 		v       = br->buf;
 		br->buf = n < 64u ? br->buf >> n : 0;
@@ -153,21 +153,21 @@ HYB_ZFP_FN uint64_t hyb_zfp_br_get(hyb_zfp_br_t* br, unsigned n)
 		/* avail < n <= 64, so avail < 64 and the shifts below are defined */
 		uint64_t w    = br->words[br->next++];
 		unsigned used = n - br->avail;
-		v             = br->buf | (w << br->avail);
+		v             = br->buf | ( w << br->avail );
 		br->buf       = used < 64u ? w >> used : 0;
 		br->avail     = 64u - used;
 	}
-	return n < 64u ? v & (((uint64_t)1 << n) - 1u) : v;
+	return n < 64u ? v & ( ( (uint64_t)1 << n ) - 1u ) : v;
 }
 
-HYB_ZFP_FN unsigned hyb_zfp_br_get1(hyb_zfp_br_t* br)
+HYB_ZFP_FN unsigned hyb_zfp_br_get1( hyb_zfp_br_t* br )
 {
-	if (br->avail == 0)
+	if ( br->avail == 0 )
 	{
 		br->buf   = br->words[br->next++];
 		br->avail = 64;
 	}
-	unsigned bit = (unsigned)(br->buf & 1u);
+	unsigned bit = (unsigned)( br->buf & 1u );
 	br->buf >>= 1;
 	br->avail--;
 	return bit;

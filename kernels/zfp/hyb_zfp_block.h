@@ -40,7 +40,7 @@
 
 /* The smallest bit plane libzfp's fixed-rate mode codes is 2^-1074 (the
    smallest double), which limits the planes of blocks with emax < -1016. */
-#define HYB_ZFP_MIN_EXP (-1074)
+#define HYB_ZFP_MIN_EXP ( -1074 )
 
 /* Sequency order: the i-th coefficient coded is the one at position
    order(i) of the block (x + 4 y + 16 z). Coefficients go by total degree
@@ -53,12 +53,12 @@
    packed into integer constants (4 bits per entry in 2-D, 6 bits and ten
    entries per word in 3-D) so that an unrolled loop folds them: a table in
    memory would make the block an indexed array, out of registers. */
-HYB_ZFP_FN unsigned hyb_zfp_order2(unsigned i)
+HYB_ZFP_FN unsigned hyb_zfp_order2( unsigned i )
 {
-	return (unsigned)(0xfebd7ac396825410ull >> (4u * i)) & 15u;
+	return (unsigned)( 0xfebd7ac396825410ull >> ( 4u * i ) ) & 15u;
 }
 
-HYB_ZFP_FN unsigned hyb_zfp_order3(unsigned i)
+HYB_ZFP_FN unsigned hyb_zfp_order3( unsigned i )
 {
 	const uint64_t w = i < 10   ? 0x808085454404040ull
 	                   : i < 20 ? 0xc0c0e4849612195ull
@@ -67,83 +67,83 @@ HYB_ZFP_FN unsigned hyb_zfp_order3(unsigned i)
 	                   : i < 50 ? 0xd9eb676eae323acull
 	                   : i < 60 ? 0x7f7f7abab3f3f39ull
 	                            : 0xfefefeull;
-	return (unsigned)(w >> (6u * (i % 10u))) & 63u;
+	return (unsigned)( w >> ( 6u * ( i % 10u ) ) ) & 63u;
 }
 
-HYB_ZFP_FN unsigned hyb_zfp_order(unsigned dims, unsigned i)
+HYB_ZFP_FN unsigned hyb_zfp_order( unsigned dims, unsigned i )
 {
-	return dims == 2 ? hyb_zfp_order2(i) : hyb_zfp_order3(i);
+	return dims == 2 ? hyb_zfp_order2( i ) : hyb_zfp_order3( i );
 }
 
 /* The bits of a float or a double (no aliasing through pointers). */
-HYB_ZFP_FN uint32_t hyb_zfp_bits_f(float x)
+HYB_ZFP_FN uint32_t hyb_zfp_bits_f( float x )
 {
 #ifdef __CUDA_ARCH__
-	return __float_as_uint(x);
+	return __float_as_uint( x );
 #else
 	uint32_t u;
-	memcpy(&u, &x, sizeof u);
+	memcpy( &u, &x, sizeof u );
 	return u;
 #endif
 }
 
-HYB_ZFP_FN uint64_t hyb_zfp_bits_d(double x)
+HYB_ZFP_FN uint64_t hyb_zfp_bits_d( double x )
 {
 #ifdef __CUDA_ARCH__
-	return (uint64_t)__double_as_longlong(x);
+	return (uint64_t)__double_as_longlong( x );
 #else
 	uint64_t u;
-	memcpy(&u, &x, sizeof u);
+	memcpy( &u, &x, sizeof u );
 	return u;
 #endif
 }
 
-HYB_ZFP_FN float hyb_zfp_from_bits_f(uint32_t u)
+HYB_ZFP_FN float hyb_zfp_from_bits_f( uint32_t u )
 {
 #ifdef __CUDA_ARCH__
-	return __uint_as_float(u);
+	return __uint_as_float( u );
 #else
 	float x;
-	memcpy(&x, &u, sizeof x);
+	memcpy( &x, &u, sizeof x );
 	return x;
 #endif
 }
 
-HYB_ZFP_FN double hyb_zfp_from_bits_d(uint64_t u)
+HYB_ZFP_FN double hyb_zfp_from_bits_d( uint64_t u )
 {
 #ifdef __CUDA_ARCH__
-	return __longlong_as_double((long long)u);
+	return __longlong_as_double( (long long)u );
 #else
 	double x;
-	memcpy(&x, &u, sizeof x);
+	memcpy( &x, &u, sizeof x );
 	return x;
 #endif
 }
 
 /* The scale factor 2^e rounded to the type (infinity above its range, a
    subnormal or zero below), built from bits so that host and device agree. */
-HYB_ZFP_FN float hyb_zfp_pow2_f(int e)
+HYB_ZFP_FN float hyb_zfp_pow2_f( int e )
 {
-	if (e > 127) return hyb_zfp_from_bits_f(0x7f800000u);
-	if (e >= -126) return hyb_zfp_from_bits_f((uint32_t)(e + 127) << 23);
-	if (e >= -149) return hyb_zfp_from_bits_f((uint32_t)1 << (e + 149));
+	if ( e > 127 ) return hyb_zfp_from_bits_f( 0x7f800000u );
+	if ( e >= -126 ) return hyb_zfp_from_bits_f( (uint32_t)( e + 127 ) << 23 );
+	if ( e >= -149 ) return hyb_zfp_from_bits_f( (uint32_t)1 << ( e + 149 ) );
 	return 0.0f;
 }
 
-HYB_ZFP_FN double hyb_zfp_pow2_d(int e)
+HYB_ZFP_FN double hyb_zfp_pow2_d( int e )
 {
-	if (e > 1023) return hyb_zfp_from_bits_d(0x7ff0000000000000ull);
-	if (e >= -1022) return hyb_zfp_from_bits_d((uint64_t)(e + 1023) << 52);
-	if (e >= -1074) return hyb_zfp_from_bits_d((uint64_t)1 << (e + 1074));
+	if ( e > 1023 ) return hyb_zfp_from_bits_d( 0x7ff0000000000000ull );
+	if ( e >= -1022 ) return hyb_zfp_from_bits_d( (uint64_t)( e + 1023 ) << 52 );
+	if ( e >= -1074 ) return hyb_zfp_from_bits_d( (uint64_t)1 << ( e + 1074 ) );
 	return 0.0;
 }
 
 /* How many bit planes a block with exponent emax codes: all P of them, but
    none below 2^HYB_ZFP_MIN_EXP (libzfp's fixed-rate minimum exponent). */
-HYB_ZFP_FN unsigned hyb_zfp_planes(unsigned prec, int emax, unsigned dims)
+HYB_ZFP_FN unsigned hyb_zfp_planes( unsigned prec, int emax, unsigned dims )
 {
-	int p = emax - HYB_ZFP_MIN_EXP + 2 * ((int)dims + 1);
-	if (p < 0) p = 0;
+	int p = emax - HYB_ZFP_MIN_EXP + 2 * ( (int)dims + 1 );
+	if ( p < 0 ) p = 0;
 	return (unsigned)p < prec ? (unsigned)p : prec;
 }
 
@@ -157,18 +157,18 @@ typedef struct
 	unsigned nx, ny, nz;
 } hyb_zfp_loc_t;
 
-HYB_ZFP_FN unsigned hyb_zfp_extent(int64_t n, uint64_t block)
+HYB_ZFP_FN unsigned hyb_zfp_extent( int64_t n, uint64_t block )
 {
-	int64_t left = n - (int64_t)(4u * block);
+	int64_t left = n - (int64_t)( 4u * block );
 	return left < 4 ? (unsigned)left : 4u;
 }
 
-HYB_ZFP_FN hyb_zfp_loc_t hyb_zfp_locate(const hyb_zfp_field_t* f, unsigned dims, uint64_t b)
+HYB_ZFP_FN hyb_zfp_loc_t hyb_zfp_locate( const hyb_zfp_field_t* f, unsigned dims, uint64_t b )
 {
-	const uint64_t bnx = ((uint64_t)f->nx + 3u) / 4u;
-	const uint64_t bny = ((uint64_t)f->ny + 3u) / 4u;
+	const uint64_t bnx = ( (uint64_t)f->nx + 3u ) / 4u;
+	const uint64_t bny = ( (uint64_t)f->ny + 3u ) / 4u;
 	uint64_t       bx, by, bz;
-	if (b <= 0xffffffffu && bnx <= 0xffffffffu && bny <= 0xffffffffu)
+	if ( b <= 0xffffffffu && bnx <= 0xffffffffu && bny <= 0xffffffffu )
 	{
 		/* 32-bit division where it suffices: several times cheaper on a GPU */
 		const uint32_t b32 = (uint32_t)b, nx32 = (uint32_t)bnx, ny32 = (uint32_t)bny;
@@ -185,43 +185,43 @@ HYB_ZFP_FN hyb_zfp_loc_t hyb_zfp_locate(const hyb_zfp_field_t* f, unsigned dims,
 		bz                  = rest / bny;
 	}
 	hyb_zfp_loc_t loc;
-	loc.offset = 4 * ((int64_t)bx * f->sx + (int64_t)by * f->sy);
-	loc.nx     = hyb_zfp_extent(f->nx, bx);
-	loc.ny     = hyb_zfp_extent(f->ny, by);
+	loc.offset = 4 * ( (int64_t)bx * f->sx + (int64_t)by * f->sy );
+	loc.nx     = hyb_zfp_extent( f->nx, bx );
+	loc.ny     = hyb_zfp_extent( f->ny, by );
 	loc.nz     = 1;
-	if (dims == 3)
+	if ( dims == 3 )
 	{
 		loc.offset += 4 * (int64_t)bz * f->sz;
-		loc.nz = hyb_zfp_extent(f->nz, bz);
+		loc.nz = hyb_zfp_extent( f->nz, bz );
 	}
 	return loc;
 }
 
 /* ----------------------------------------------------------------- float */
-#define HYB_ZFP_SFX _f
-#define HYB_ZFP_SCALAR float
-#define HYB_ZFP_INT int32_t
-#define HYB_ZFP_UINT uint32_t
-#define HYB_ZFP_PREC 32
-#define HYB_ZFP_EBITS HYB_ZFP_EBITS_F
-#define HYB_ZFP_EBIAS HYB_ZFP_EBIAS_F
-#define HYB_ZFP_NBMASK 0xaaaaaaaau
+#define HYB_ZFP_SFX       _f
+#define HYB_ZFP_SCALAR    float
+#define HYB_ZFP_INT       int32_t
+#define HYB_ZFP_UINT      uint32_t
+#define HYB_ZFP_PREC      32
+#define HYB_ZFP_EBITS     HYB_ZFP_EBITS_F
+#define HYB_ZFP_EBIAS     HYB_ZFP_EBIAS_F
+#define HYB_ZFP_NBMASK    0xaaaaaaaau
 #define HYB_ZFP_FRAC_BITS 23
-#define HYB_ZFP_EXP_MASK 0xffu
+#define HYB_ZFP_EXP_MASK  0xffu
 #define HYB_ZFP_INT_LIMIT 2147483648.0f
 #include "hyb_zfp_block_tmpl.h"
 
 /* ---------------------------------------------------------------- double */
-#define HYB_ZFP_SFX _d
-#define HYB_ZFP_SCALAR double
-#define HYB_ZFP_INT int64_t
-#define HYB_ZFP_UINT uint64_t
-#define HYB_ZFP_PREC 64
-#define HYB_ZFP_EBITS HYB_ZFP_EBITS_D
-#define HYB_ZFP_EBIAS HYB_ZFP_EBIAS_D
-#define HYB_ZFP_NBMASK 0xaaaaaaaaaaaaaaaaull
+#define HYB_ZFP_SFX       _d
+#define HYB_ZFP_SCALAR    double
+#define HYB_ZFP_INT       int64_t
+#define HYB_ZFP_UINT      uint64_t
+#define HYB_ZFP_PREC      64
+#define HYB_ZFP_EBITS     HYB_ZFP_EBITS_D
+#define HYB_ZFP_EBIAS     HYB_ZFP_EBIAS_D
+#define HYB_ZFP_NBMASK    0xaaaaaaaaaaaaaaaaull
 #define HYB_ZFP_FRAC_BITS 52
-#define HYB_ZFP_EXP_MASK 0x7ffu
+#define HYB_ZFP_EXP_MASK  0x7ffu
 #define HYB_ZFP_INT_LIMIT 9223372036854775808.0
 #include "hyb_zfp_block_tmpl.h"
 

@@ -18,11 +18,11 @@ extern "C"
 
 	/* 1 when the libzfp codec can run (this build has it and libzfp opened),
 	   0 when it cannot. The first call opens libzfp; thread-safe. */
-	int hyb_zfp_cpu_available(void);
+	int hyb_zfp_cpu_available( void );
 
 	/* libzfp's version string ("zfp version 1.0.0 (August 1, 2022)"), or ""
 	   without libzfp. */
-	const char* hyb_zfp_cpu_version(void);
+	const char* hyb_zfp_cpu_version( void );
 
 	/* Encodes as hyb_zfp_host_encode does (same arguments, checks, statuses and
 	   stream bytes), with libzfp in fixed-rate mode (OpenMP compression). Also
@@ -31,13 +31,13 @@ extern "C"
 	   libzfp would code
 	   the field with other bits per block than hyb_zfp_block_bits (a libzfp
 	   unlike 1.0's). Thread-safe. */
-	hyb_status_t hyb_zfp_cpu_encode(const hyb_zfp_field_t* f, double rate, const void* field,
-	                                void* stream, size_t stream_bytes);
+	hyb_status_t hyb_zfp_cpu_encode( const hyb_zfp_field_t* f, double rate, const void* field,
+	                                 void* stream, size_t stream_bytes );
 
 	/* Decodes as hyb_zfp_host_decode does, with libzfp (serially: libzfp 1.0
 	   decompresses on one thread only). Same statuses as hyb_zfp_cpu_encode. */
-	hyb_status_t hyb_zfp_cpu_decode(const hyb_zfp_field_t* f, double rate, const void* stream,
-	                                size_t stream_bytes, void* field);
+	hyb_status_t hyb_zfp_cpu_decode( const hyb_zfp_field_t* f, double rate, const void* stream,
+	                                 size_t stream_bytes, void* field );
 
 #ifdef __cplusplus
 }

@@ -29,19 +29,19 @@ extern "C"
 	   Returns HYB_E_INVALID (nothing written) for an invalid field or rate, a
 	   NULL pointer with a nonempty field, a short or misaligned stream.
 	   Thread-safe; runs on the calling thread's OpenMP team. */
-	hyb_status_t hyb_zfp_host_encode(const hyb_zfp_field_t* f, double rate, const void* field,
-	                                 void* stream, size_t stream_bytes);
+	hyb_status_t hyb_zfp_host_encode( const hyb_zfp_field_t* f, double rate, const void* field,
+	                                  void* stream, size_t stream_bytes );
 
 	/* Decodes a stream written by hyb_zfp_host_encode (or libzfp, same field and
 	   rate) into the field at `field`; only the field's values are written (a
 	   strided field's gaps are untouched). Same checks and statuses. */
-	hyb_status_t hyb_zfp_host_decode(const hyb_zfp_field_t* f, double rate, const void* stream,
-	                                 size_t stream_bytes, void* field);
+	hyb_status_t hyb_zfp_host_decode( const hyb_zfp_field_t* f, double rate, const void* stream,
+	                                  size_t stream_bytes, void* field );
 
 	/* The checks of both calls above, for callers that validate before queueing
 	   work: HYB_OK or HYB_E_INVALID. */
-	hyb_status_t hyb_zfp_host_check(const hyb_zfp_field_t* f, double rate, const void* field,
-	                                const void* stream, size_t stream_bytes);
+	hyb_status_t hyb_zfp_host_check( const hyb_zfp_field_t* f, double rate, const void* field,
+	                                 const void* stream, size_t stream_bytes );
 
 #ifdef __cplusplus
 }

@@ -43,10 +43,10 @@ extern "C"
 	   thread. Neither allocates nor synchronizes. An empty field queues
 	   nothing. Returns HYB_OK, HYB_E_INVALID (see hyb_zfp_check_call; nothing
 	   is queued) or, CUDA only, HYB_E_DEVICE when the launch fails. */
-	hyb_status_t hyb_zfp_encode_cuda(const hyb_kernel_env_t* env, const void* args);
-	hyb_status_t hyb_zfp_decode_cuda(const hyb_kernel_env_t* env, const void* args);
-	hyb_status_t hyb_zfp_encode_sim(const hyb_kernel_env_t* env, const void* args);
-	hyb_status_t hyb_zfp_decode_sim(const hyb_kernel_env_t* env, const void* args);
+	hyb_status_t hyb_zfp_encode_cuda( const hyb_kernel_env_t* env, const void* args );
+	hyb_status_t hyb_zfp_decode_cuda( const hyb_kernel_env_t* env, const void* args );
+	hyb_status_t hyb_zfp_encode_sim( const hyb_kernel_env_t* env, const void* args );
+	hyb_status_t hyb_zfp_decode_sim( const hyb_kernel_env_t* env, const void* args );
 
 	/* The kernels' registrations in the core ("zfp.encode", "zfp.decode":
 	   the names fault plans and the kernel listings use); launch them with

@@ -4,71 +4,71 @@
 #include "kernels/zfp/hyb_zfp_host.h"
 #include "kernels/zfp/hyb_zfp_kargs.h"
 
-hyb_status_t hyb_zfp_encode_sim(const hyb_kernel_env_t* env, const void* args)
+hyb_status_t hyb_zfp_encode_sim( const hyb_kernel_env_t* env, const void* args )
 {
 	(void)env;
 	const hyb_zfp_encode_args_t* a = (const hyb_zfp_encode_args_t*)args;
-	if (!a) return HYB_E_INVALID;
-	hyb_status_t st = hyb_zfp_check_call(&a->f, a->rate, a->field, a->stream);
-	if (st != HYB_OK) return st;
-	return hyb_zfp_host_encode(&a->f, a->rate, a->field, a->stream,
-	                           hyb_zfp_stream_bytes(&a->f, a->rate));
+	if ( !a ) return HYB_E_INVALID;
+	hyb_status_t st = hyb_zfp_check_call( &a->f, a->rate, a->field, a->stream );
+	if ( st != HYB_OK ) return st;
+	return hyb_zfp_host_encode( &a->f, a->rate, a->field, a->stream,
+	                            hyb_zfp_stream_bytes( &a->f, a->rate ) );
 }
 
-hyb_status_t hyb_zfp_decode_sim(const hyb_kernel_env_t* env, const void* args)
+hyb_status_t hyb_zfp_decode_sim( const hyb_kernel_env_t* env, const void* args )
 {
 	(void)env;
 	const hyb_zfp_decode_args_t* a = (const hyb_zfp_decode_args_t*)args;
-	if (!a) return HYB_E_INVALID;
-	hyb_status_t st = hyb_zfp_check_call(&a->f, a->rate, a->field, a->stream);
-	if (st != HYB_OK) return st;
-	return hyb_zfp_host_decode(&a->f, a->rate, a->stream, hyb_zfp_stream_bytes(&a->f, a->rate),
-	                           a->field);
+	if ( !a ) return HYB_E_INVALID;
+	hyb_status_t st = hyb_zfp_check_call( &a->f, a->rate, a->field, a->stream );
+	if ( st != HYB_OK ) return st;
+	return hyb_zfp_host_decode( &a->f, a->rate, a->stream, hyb_zfp_stream_bytes( &a->f, a->rate ),
+	                            a->field );
 }
 
-static hyb_status_t hyb_zfp_encode_check(const void* args)
+static hyb_status_t hyb_zfp_encode_check( const void* args )
 {
 	const hyb_zfp_encode_args_t* a = (const hyb_zfp_encode_args_t*)args;
-	return a ? hyb_zfp_check_call(&a->f, a->rate, a->field, a->stream) : HYB_E_INVALID;
+	return a ? hyb_zfp_check_call( &a->f, a->rate, a->field, a->stream ) : HYB_E_INVALID;
 }
 
-static hyb_status_t hyb_zfp_decode_check(const void* args)
+static hyb_status_t hyb_zfp_decode_check( const void* args )
 {
 	const hyb_zfp_decode_args_t* a = (const hyb_zfp_decode_args_t*)args;
-	return a ? hyb_zfp_check_call(&a->f, a->rate, a->field, a->stream) : HYB_E_INVALID;
+	return a ? hyb_zfp_check_call( &a->f, a->rate, a->field, a->stream ) : HYB_E_INVALID;
 }
 
 /* Memory-bound: the field's values once and the stream once (the block
    arithmetic hides behind the memory traffic on a device). */
-static double hyb_zfp_traffic(const hyb_zfp_field_t* f, double rate)
+static double hyb_zfp_traffic( const hyb_zfp_field_t* f, double rate )
 {
-	const double values = (double)f->nx * (double)f->ny * (double)(f->dims == 3 ? f->nz : 1);
-	return values * (double)hyb_zfp_type_size(f->type) + (double)hyb_zfp_stream_bytes(f, rate);
+	const double values = (double)f->nx * (double)f->ny * (double)( f->dims == 3 ? f->nz : 1 );
+	return values * (double)hyb_zfp_type_size( f->type ) + (double)hyb_zfp_stream_bytes( f, rate );
 }
 
-static void hyb_zfp_encode_work(const void* args, double* flops, double* bytes)
+static void hyb_zfp_encode_work( const void* args, double* flops, double* bytes )
 {
 	const hyb_zfp_encode_args_t* a = (const hyb_zfp_encode_args_t*)args;
 	*flops                         = 0;
-	*bytes                         = hyb_zfp_traffic(&a->f, a->rate);
+	*bytes                         = hyb_zfp_traffic( &a->f, a->rate );
 }
 
-static void hyb_zfp_decode_work(const void* args, double* flops, double* bytes)
+static void hyb_zfp_decode_work( const void* args, double* flops, double* bytes )
 {
 	const hyb_zfp_decode_args_t* a = (const hyb_zfp_decode_args_t*)args;
 	*flops                         = 0;
-	*bytes                         = hyb_zfp_traffic(&a->f, a->rate);
+	*bytes                         = hyb_zfp_traffic( &a->f, a->rate );
 }
 
-const hyb_kernel_def_t hyb_zfp_encode_def = {.name      = "zfp.encode",
-                                                .args_size = sizeof(hyb_zfp_encode_args_t),
-                                                .check     = hyb_zfp_encode_check,
-                                                .sim       = hyb_zfp_encode_sim,
-                                                .work      = hyb_zfp_encode_work};
-const hyb_kernel_def_t hyb_zfp_decode_def = {.name      = "zfp.decode",
-                                                .args_size = sizeof(hyb_zfp_decode_args_t),
-                                                .check     = hyb_zfp_decode_check,
-                                                .sim       = hyb_zfp_decode_sim,
-                                                .work      = hyb_zfp_decode_work};
-HYB_KERNEL_REGISTER(hyb_zfp_encode_def);
-HYB_KERNEL_REGISTER(hyb_zfp_decode_def);
+const hyb_kernel_def_t hyb_zfp_encode_def = { .name      = "zfp.encode",
+	                                          .args_size = sizeof( hyb_zfp_encode_args_t ),
+	                                          .check     = hyb_zfp_encode_check,
+	                                          .sim       = hyb_zfp_encode_sim,
+	                                          .work      = hyb_zfp_encode_work };
+const hyb_kernel_def_t hyb_zfp_decode_def = { .name      = "zfp.decode",
+	                                          .args_size = sizeof( hyb_zfp_decode_args_t ),
+	                                          .check     = hyb_zfp_decode_check,
+	                                          .sim       = hyb_zfp_decode_sim,
+	                                          .work      = hyb_zfp_decode_work };
+HYB_KERNEL_REGISTER( hyb_zfp_encode_def );
+HYB_KERNEL_REGISTER( hyb_zfp_decode_def );

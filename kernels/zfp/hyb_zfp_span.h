@@ -21,51 +21,49 @@ typedef struct
 	unsigned words; /* words of a whole group */
 } hyb_zfp_span_t;
 
-HYB_ZFP_FN hyb_zfp_span_t hyb_zfp_span_at(unsigned group_blocks, uint64_t g, unsigned maxbits,
-                                          uint64_t bytes)
+HYB_ZFP_FN hyb_zfp_span_t hyb_zfp_span_at( unsigned group_blocks, uint64_t g, unsigned maxbits,
+                                           uint64_t bytes )
 {
 	hyb_zfp_span_t s;
 	s.words = group_blocks / 64u * maxbits;
 	s.gw0   = g * s.words;
 	s.b0    = g * group_blocks;
 	s.full  = bytes / 8u;
-	s.tail  = (unsigned)(bytes % 8u);
+	s.tail  = (unsigned)( bytes % 8u );
 	return s;
 }
 
 /* Staged word i of the group to the stream: whole words stored, the bytes
    of a partial last word stored one by one, nothing beyond the stream. */
-HYB_ZFP_FN void hyb_zfp_span_put(const hyb_zfp_span_t* s, uint64_t* out, unsigned i, uint64_t w)
+HYB_ZFP_FN void hyb_zfp_span_put( const hyb_zfp_span_t* s, uint64_t* out, unsigned i, uint64_t w )
 {
 	const uint64_t gw = s->gw0 + i;
-	if (gw < s->full)
+	if ( gw < s->full )
 		out[gw] = w;
-	else if (gw == s->full && s->tail)
+	else if ( gw == s->full && s->tail )
 	{
-		unsigned char* o = (unsigned char*)(out + gw);
-		for (unsigned k = 0; k < s->tail; k++)
-			o[k] = (unsigned char)(w >> (8u * k));
+		unsigned char* o = (unsigned char*)( out + gw );
+		for ( unsigned k = 0; k < s->tail; k++ ) o[k] = (unsigned char)( w >> ( 8u * k ) );
 	}
 }
 
 /* Word i of the group from the stream (zero bits beyond its end). */
-HYB_ZFP_FN uint64_t hyb_zfp_span_get(const hyb_zfp_span_t* s, const uint64_t* in, unsigned i)
+HYB_ZFP_FN uint64_t hyb_zfp_span_get( const hyb_zfp_span_t* s, const uint64_t* in, unsigned i )
 {
 	const uint64_t gw = s->gw0 + i;
 	uint64_t       w  = 0;
-	if (gw < s->full)
+	if ( gw < s->full )
 	{
 #ifdef __CUDA_ARCH__
-		w = __ldg((const unsigned long long*)in + gw);
+		w = __ldg( (const unsigned long long*)in + gw );
 #else
 		w = in[gw];
 #endif
 	}
-	else if (gw == s->full && s->tail)
+	else if ( gw == s->full && s->tail )
 	{
-		const unsigned char* p = (const unsigned char*)(in + gw);
-		for (unsigned k = 0; k < s->tail; k++)
-			w |= (uint64_t)p[k] << (8u * k);
+		const unsigned char* p = (const unsigned char*)( in + gw );
+		for ( unsigned k = 0; k < s->tail; k++ ) w |= (uint64_t)p[k] << ( 8u * k );
 	}
 	return w;
 }

@@ -18,10 +18,10 @@
    value plus hyb_zfp_slab_offset(parent, y0) values. Heights that are
    multiples of 4 keep the slabs' streams laid end to end equal to the
    parent's stream. The caller keeps 0 <= y0 <= y1 <= the parent's extent. */
-static inline hyb_zfp_field_t hyb_zfp_slab(const hyb_zfp_field_t* parent, int64_t y0, int64_t y1)
+static inline hyb_zfp_field_t hyb_zfp_slab( const hyb_zfp_field_t* parent, int64_t y0, int64_t y1 )
 {
 	hyb_zfp_field_t s = *parent;
-	if (parent->dims == 3)
+	if ( parent->dims == 3 )
 		s.nz = y1 - y0;
 	else
 		s.ny = y1 - y0;
@@ -29,16 +29,16 @@ static inline hyb_zfp_field_t hyb_zfp_slab(const hyb_zfp_field_t* parent, int64_
 }
 
 /* Values from the parent's first value to slab y0's first value. */
-static inline int64_t hyb_zfp_slab_offset(const hyb_zfp_field_t* parent, int64_t y0)
+static inline int64_t hyb_zfp_slab_offset( const hyb_zfp_field_t* parent, int64_t y0 )
 {
-	return y0 * (parent->dims == 3 ? parent->sz : parent->sy);
+	return y0 * ( parent->dims == 3 ? parent->sz : parent->sy );
 }
 
 /* Bytes of a device stream buffer for a slab: its stream's bytes rounded up
    to 8, so that buffers laid end to end stay 8-byte aligned. */
-static inline size_t hyb_zfp_stage_buffer_bytes(const hyb_zfp_field_t* f, double rate)
+static inline size_t hyb_zfp_stage_buffer_bytes( const hyb_zfp_field_t* f, double rate )
 {
-	return (hyb_zfp_stream_bytes(f, rate) + 7u) & ~(size_t)7u;
+	return ( hyb_zfp_stream_bytes( f, rate ) + 7u ) & ~(size_t)7u;
 }
 
 /* ------------------------------------------------------------ the stage, queued */
@@ -53,17 +53,17 @@ static inline size_t hyb_zfp_stage_buffer_bytes(const hyb_zfp_field_t* f, double
    failed (nothing queued after it; what was queued may still run: synchronize
    before reusing the buffers). An empty slab queues only the wait and the
    record. */
-hyb_status_t hyb_zfp_stage_down(hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
-                                const void* dfield, void* dstream, void* hstream,
-                                hyb_devent_t* after, hyb_devent_t* done);
+hyb_status_t hyb_zfp_stage_down( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
+                                 const void* dfield, void* dstream, void* hstream,
+                                 hyb_devent_t* after, hyb_devent_t* done );
 
 /* The reverse: wait for `after`, copy the stream of hyb_zfp_stream_bytes
    bytes from `hstream` to `dstream`, decode ("zfp.decode") into the slab at
    `dfield` (only the slab's values are written), record `done`. Same
    statuses as hyb_zfp_stage_down. */
-hyb_status_t hyb_zfp_stage_up(hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
-                              const void* hstream, void* dstream, void* dfield,
-                              hyb_devent_t* after, hyb_devent_t* done);
+hyb_status_t hyb_zfp_stage_up( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
+                               const void* hstream, void* dstream, void* dfield,
+                               hyb_devent_t* after, hyb_devent_t* done );
 
 /* ------------------------------------------------------------ the host store */
 
@@ -79,49 +79,49 @@ typedef struct
 	size_t*          bytes;  /* exact stream bytes */
 	unsigned char*   held;   /* 1: slab i holds a complete stream */
 	unsigned char*   data;
-	size_t           total; /* bytes of data */
+	size_t           total;  /* bytes of data */
 	hyb_dev_t*       pinned; /* the context data is page-locked with, or NULL */
 } hyb_zfp_store_t;
 
 /* A store for `count` slabs of the given sizes (type and dims of each; its
    strides do not matter) at `rate`, holding nothing. HYB_E_INVALID for a
    bad slab or rate, HYB_E_NO_MEMORY; *s is zeroed on failure. */
-hyb_status_t hyb_zfp_store_init(hyb_zfp_store_t* s, const hyb_zfp_field_t* slabs, int count,
-                                double rate);
+hyb_status_t hyb_zfp_store_init( hyb_zfp_store_t* s, const hyb_zfp_field_t* slabs, int count,
+                                 double rate );
 
 /* Page-lock the store's data with context d so that the stage's copies
    overlap (optional: copies of unlocked memory are correct, only slower).
    A failure leaves the store unlocked and usable. */
-hyb_status_t hyb_zfp_store_pin(hyb_zfp_store_t* s, hyb_dev_t* d);
+hyb_status_t hyb_zfp_store_pin( hyb_zfp_store_t* s, hyb_dev_t* d );
 
 /* Unlock, free, zero. */
-void hyb_zfp_store_free(hyb_zfp_store_t* s);
+void hyb_zfp_store_free( hyb_zfp_store_t* s );
 
 /* Slab i's stream buffer (NULL for i out of range). */
-void* hyb_zfp_store_stream(const hyb_zfp_store_t* s, int i);
+void* hyb_zfp_store_stream( const hyb_zfp_store_t* s, int i );
 
 /* Mark slab i as holding a complete stream (held = 1: after the event
    recorded behind its hyb_zfp_stage_down completed) or not. */
-void hyb_zfp_store_set_held(hyb_zfp_store_t* s, int i, int held);
+void hyb_zfp_store_set_held( hyb_zfp_store_t* s, int i, int held );
 
 /* Slab i from host values (a field of slab i's sizes with any strides) by
    the host codec; marks it held. */
-hyb_status_t hyb_zfp_store_put_host(hyb_zfp_store_t* s, int i, const hyb_zfp_field_t* f,
-                                    const void* values);
+hyb_status_t hyb_zfp_store_put_host( hyb_zfp_store_t* s, int i, const hyb_zfp_field_t* f,
+                                     const void* values );
 
 /* Slab i decoded by the host codec into host values (slab i's sizes, any
    strides). HYB_E_INVALID when slab i holds no stream (nothing written). */
-hyb_status_t hyb_zfp_store_get_host(const hyb_zfp_store_t* s, int i, const hyb_zfp_field_t* f,
-                                    void* values);
+hyb_status_t hyb_zfp_store_get_host( const hyb_zfp_store_t* s, int i, const hyb_zfp_field_t* f,
+                                     void* values );
 
 /* ------------------------------------------------------------ the stage, with fallback */
 
 /* How a save or load moved the slab. */
 typedef enum
 {
-	HYB_ZFP_MOVED_NONE = 0,  /* not moved: the call failed */
+	HYB_ZFP_MOVED_NONE  = 0, /* not moved: the call failed */
 	HYB_ZFP_MOVED_STAGE = 1, /* the device codec and the compressed bytes */
-	HYB_ZFP_MOVED_RAW = 2    /* the values uncompressed and the host codec */
+	HYB_ZFP_MOVED_RAW   = 2  /* the values uncompressed and the host codec */
 } hyb_zfp_moved_t;
 
 /* Slab i of store s from the slab f at device address `dfield` (rows of x
@@ -135,9 +135,9 @@ typedef enum
    NONE, and slab i holds nothing (the values are only on the device: the
    caller's CPU fallback starts from its own copy). Counted as the operation
    "zfp.save"; a trace line per call. */
-hyb_status_t hyb_zfp_stage_save(hyb_dev_t* d, int stream, const hyb_zfp_field_t* f,
-                                const void* dfield, void* dstream, hyb_zfp_store_t* s, int i,
-                                hyb_zfp_moved_t* moved);
+hyb_status_t hyb_zfp_stage_save( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f,
+                                 const void* dfield, void* dstream, hyb_zfp_store_t* s, int i,
+                                 hyb_zfp_moved_t* moved );
 
 /* Slab i of store s (which must hold it) into the slab f at device address
    `dfield` (as for save), through `dstream`, and wait for it. When any step
@@ -147,8 +147,8 @@ hyb_status_t hyb_zfp_stage_save(hyb_dev_t* d, int stream, const hyb_zfp_field_t*
    the device's status and *moved NONE: the slab on the device is not to be
    used, the store is unchanged (hyb_zfp_store_get_host gives the values on
    the CPU). Counted as "zfp.load". */
-hyb_status_t hyb_zfp_stage_load(hyb_dev_t* d, int stream, const hyb_zfp_field_t* f,
-                                const hyb_zfp_store_t* s, int i, void* dstream, void* dfield,
-                                hyb_zfp_moved_t* moved);
+hyb_status_t hyb_zfp_stage_load( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f,
+                                 const hyb_zfp_store_t* s, int i, void* dstream, void* dfield,
+                                 hyb_zfp_moved_t* moved );
 
 #endif

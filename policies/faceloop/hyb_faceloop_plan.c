@@ -97,18 +97,19 @@ static double roofline( double flops, double flop_rate, double bytes, double bw 
 	return a > b ? a : b;
 }
 
-hyb_fl_stage_cost_t hyb_fl_cpu_stage( const hyb_fl_plan_in_t* in, const hyb_fl_rates_t* r, int threads )
+hyb_fl_stage_cost_t hyb_fl_cpu_stage( const hyb_fl_plan_in_t* in, const hyb_fl_rates_t* r,
+                                      int threads )
 {
-	const double t     = threads < 1 ? 1.0 : (double)threads;
-	const double rate  = r->cpu_flops_core * ( t > 1.0 ? t * r->cpu_eff : 1.0 );
-	const double nint  = (double)( in->n_faces - in->n_boundary ), nbnd = (double)in->n_boundary;
+	const double t    = threads < 1 ? 1.0 : (double)threads;
+	const double rate = r->cpu_flops_core * ( t > 1.0 ? t * r->cpu_eff : 1.0 );
+	const double nint = (double)( in->n_faces - in->n_boundary ), nbnd = (double)in->n_boundary;
 	const double cells = (double)in->n_cells;
 	hyb_fl_stage_cost_t c;
-	c.face = roofline( nint * hyb_fl_face_flops( in->np, in->nq, in->equation, 0 ) +
-	                       nbnd * hyb_fl_face_flops( in->np, in->nq, in->equation, 1 ),
-	                   rate,
-	                   nint * hyb_fl_face_bytes( in->np, 0 ) + nbnd * hyb_fl_face_bytes( in->np, 1 ),
-	                   r->cpu_bw );
+	c.face = roofline(
+	    nint * hyb_fl_face_flops( in->np, in->nq, in->equation, 0 ) +
+	        nbnd * hyb_fl_face_flops( in->np, in->nq, in->equation, 1 ),
+	    rate, nint * hyb_fl_face_bytes( in->np, 0 ) + nbnd * hyb_fl_face_bytes( in->np, 1 ),
+	    r->cpu_bw );
 	c.volume = roofline( cells * hyb_fl_volume_flops( in->np, in->nqv ), rate,
 	                     cells * hyb_fl_volume_bytes( in->nv, in->np ), r->cpu_bw );
 	c.gather = roofline( cells * in->nv * in->np, rate, cells * ( 16.0 + 8.0 * in->nv ) * in->np,
@@ -120,15 +121,16 @@ hyb_fl_stage_cost_t hyb_fl_cpu_stage( const hyb_fl_plan_in_t* in, const hyb_fl_r
 
 hyb_fl_stage_cost_t hyb_fl_gpu_stage( const hyb_fl_plan_in_t* in, const hyb_fl_rates_t* r )
 {
-	const double nint  = (double)( in->n_faces - in->n_boundary ), nbnd = (double)in->n_boundary;
+	const double nint = (double)( in->n_faces - in->n_boundary ), nbnd = (double)in->n_boundary;
 	const double cells = (double)in->n_cells;
 	hyb_fl_stage_cost_t c;
-	c.face = r->launch_s +
-	         roofline( nint * hyb_fl_face_flops( in->np, in->nq, in->equation, 0 ) +
-	                       nbnd * hyb_fl_face_flops( in->np, in->nq, in->equation, 1 ),
-	                   r->gpu_flops,
-	                   nint * hyb_fl_face_bytes( in->np, 0 ) + nbnd * hyb_fl_face_bytes( in->np, 1 ),
-	                   r->gpu_bw );
+	c.face =
+	    r->launch_s +
+	    roofline( nint * hyb_fl_face_flops( in->np, in->nq, in->equation, 0 ) +
+	                  nbnd * hyb_fl_face_flops( in->np, in->nq, in->equation, 1 ),
+	              r->gpu_flops,
+	              nint * hyb_fl_face_bytes( in->np, 0 ) + nbnd * hyb_fl_face_bytes( in->np, 1 ),
+	              r->gpu_bw );
 	c.volume = r->launch_s + roofline( cells * hyb_fl_volume_flops( in->np, in->nqv ), r->gpu_flops,
 	                                   cells * hyb_fl_volume_bytes( in->nv, in->np ), r->gpu_bw );
 	c.gather = r->launch_s + cells * ( 16.0 + 8.0 * in->nv ) * in->np / r->gpu_bw;
@@ -151,10 +153,10 @@ double hyb_fl_time_cpu( const hyb_fl_plan_in_t* in, const hyb_fl_rates_t* r )
 double hyb_fl_time_gpu_per_step( const hyb_fl_plan_in_t* in, const hyb_fl_rates_t* r )
 {
 	if ( hyb_fl_device_bytes( in, 0 ) > in->device_mem ) return -1.0;
-	const hyb_fl_stage_cost_t h = hyb_fl_cpu_stage( in, r, in->cpu_threads );
-	const hyb_fl_stage_cost_t d = hyb_fl_gpu_stage( in, r );
-	const double state = 8.0 * (double)in->n_cells * in->np;
-	const double out   = 16.0 * (double)in->n_faces * in->np;
+	const hyb_fl_stage_cost_t h     = hyb_fl_cpu_stage( in, r, in->cpu_threads );
+	const hyb_fl_stage_cost_t d     = hyb_fl_gpu_stage( in, r );
+	const double              state = 8.0 * (double)in->n_cells * in->np;
+	const double              out   = 16.0 * (double)in->n_faces * in->np;
 	/* The seed's workflow per stage: stage the state, send it, run the face kernel, bring
 	   the output back, wait; the host's volume loop runs meanwhile; then the host gathers
 	   and updates. */
@@ -190,8 +192,8 @@ hyb_fl_plan_t hyb_fl_plan_choose( const hyb_fl_plan_in_t* in, const hyb_fl_rates
 	/* The transfer scheme the request allows, best first. */
 	const int res_ok = in->want_xfer != HYBLAS_FACELOOP_XFER_PER_STEP && p.t_gpu_resident >= 0.0;
 	const int ps_ok  = in->want_xfer != HYBLAS_FACELOOP_XFER_RESIDENT && p.t_gpu_per_step >= 0.0;
-	p.xfer  = res_ok ? HYBLAS_FACELOOP_XFER_RESIDENT : HYBLAS_FACELOOP_XFER_PER_STEP;
-	p.t_gpu = res_ok ? p.t_gpu_resident : ps_ok ? p.t_gpu_per_step : -1.0;
+	p.xfer           = res_ok ? HYBLAS_FACELOOP_XFER_RESIDENT : HYBLAS_FACELOOP_XFER_PER_STEP;
+	p.t_gpu          = res_ok ? p.t_gpu_resident : ps_ok ? p.t_gpu_per_step : -1.0;
 
 	if ( in->want_path == HYBLAS_PATH_CPU )
 	{

@@ -28,13 +28,13 @@ typedef struct
 /* What the planner knows of a run. */
 typedef struct
 {
-	int64_t n_faces, n_boundary, n_cells, n_bilinear;
-	int32_t nv, np, nq, nqv;
-	int32_t equation;    /* HYB_FL_EQ_* */
-	int64_t steps;
-	int32_t cpu_threads; /* threads the CPU loops would use (>= 1) */
-	int32_t device_ok;   /* a usable device and a device driver for the family */
-	double  device_mem;  /* bytes of device memory the run may use */
+	int64_t                n_faces, n_boundary, n_cells, n_bilinear;
+	int32_t                nv, np, nq, nqv;
+	int32_t                equation; /* HYB_FL_EQ_* */
+	int64_t                steps;
+	int32_t                cpu_threads; /* threads the CPU loops would use (>= 1) */
+	int32_t                device_ok;   /* a usable device and a device driver for the family */
+	double                 device_mem;  /* bytes of device memory the run may use */
 	hyblas_path_t          want_path;
 	hyblas_faceloop_form_t want_form;
 	hyblas_faceloop_xfer_t want_xfer;
@@ -48,14 +48,14 @@ typedef struct
 
 typedef struct
 {
-	hyblas_path_t          path; /* CPU or GPU */
-	hyblas_faceloop_form_t form; /* never AUTO */
-	hyblas_faceloop_xfer_t xfer; /* never AUTO (meaningful for GPU) */
-	double t_cpu;          /* the run on the CPU with cpu_threads */
-	double t_gpu_per_step; /* the run offloaded per stage; < 0 where it does not fit */
-	double t_gpu_resident; /* the run with the state resident; < 0 where it does not fit */
-	double t_gpu;          /* the better of the two that the request allows, < 0: none */
-	int    gpu_wanted;     /* the device was asked for, or chosen by the model */
+	hyblas_path_t          path;  /* CPU or GPU */
+	hyblas_faceloop_form_t form;  /* never AUTO */
+	hyblas_faceloop_xfer_t xfer;  /* never AUTO (meaningful for GPU) */
+	double                 t_cpu; /* the run on the CPU with cpu_threads */
+	double t_gpu_per_step;        /* the run offloaded per stage; < 0 where it does not fit */
+	double t_gpu_resident;        /* the run with the state resident; < 0 where it does not fit */
+	double t_gpu;                 /* the better of the two that the request allows, < 0: none */
+	int    gpu_wanted;            /* the device was asked for, or chosen by the model */
 	char   why[192];
 } hyb_fl_plan_t;
 
@@ -75,7 +75,8 @@ double hyb_fl_volume_bytes( int nv, int np );
 double hyb_fl_device_bytes( const hyb_fl_plan_in_t* in, int resident );
 
 /* The CPU loops of one stage on `threads` threads. */
-hyb_fl_stage_cost_t hyb_fl_cpu_stage( const hyb_fl_plan_in_t* in, const hyb_fl_rates_t* r, int threads );
+hyb_fl_stage_cost_t hyb_fl_cpu_stage( const hyb_fl_plan_in_t* in, const hyb_fl_rates_t* r,
+                                      int threads );
 
 /* The device kernels of one stage (each at least one launch). */
 hyb_fl_stage_cost_t hyb_fl_gpu_stage( const hyb_fl_plan_in_t* in, const hyb_fl_rates_t* r );

@@ -11,13 +11,20 @@ const char* hyb_knapsack_method_str( hyblas_knapsack_method_t m )
 {
 	switch ( m )
 	{
-	case HYBLAS_KNAPSACK_AUTO: return "auto";
-	case HYBLAS_KNAPSACK_GPU_O3S: return "gpu_o3s";
-	case HYBLAS_KNAPSACK_GPU_BFS: return "gpu_bfs";
-	case HYBLAS_KNAPSACK_GPU_INCORE: return "gpu_incore";
-	case HYBLAS_KNAPSACK_CPU_BB: return "cpu_bb";
-	case HYBLAS_KNAPSACK_CPU_DP: return "cpu_dp";
-	case HYBLAS_KNAPSACK_GPU_DP: return "gpu_dp";
+	case HYBLAS_KNAPSACK_AUTO:
+		return "auto";
+	case HYBLAS_KNAPSACK_GPU_O3S:
+		return "gpu_o3s";
+	case HYBLAS_KNAPSACK_GPU_BFS:
+		return "gpu_bfs";
+	case HYBLAS_KNAPSACK_GPU_INCORE:
+		return "gpu_incore";
+	case HYBLAS_KNAPSACK_CPU_BB:
+		return "cpu_bb";
+	case HYBLAS_KNAPSACK_CPU_DP:
+		return "cpu_dp";
+	case HYBLAS_KNAPSACK_GPU_DP:
+		return "gpu_dp";
 	}
 	return "unknown";
 }
@@ -52,7 +59,8 @@ uint64_t hyb_knapsack_dp_cpu_bytes( int64_t n, int64_t c, int items )
 	return 2 * ( (uint64_t)c + 1 ) * 8u + ( items ? hyb_knapsack_bits_bytes( n, c ) : 0 );
 }
 
-double hyb_knapsack_dp_cpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, int64_t c, int threads )
+double hyb_knapsack_dp_cpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, int64_t c,
+                                    int threads )
 {
 	const double cells = (double)n * ( (double)c + 1.0 );
 	const double t     = hyb_knapsack_dp_threads( c, threads );
@@ -62,7 +70,7 @@ double hyb_knapsack_dp_cpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, in
 double hyb_knapsack_dp_gpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, int64_t c, int items )
 {
 	const double cells = (double)n * ( (double)c + 1.0 );
-	double       t     = r->gpu_setup_s + (double)n * r->gpu_launch_s + cells / r->gpu_dp_cells_per_s;
+	double       t = r->gpu_setup_s + (double)n * r->gpu_launch_s + cells / r->gpu_dp_cells_per_s;
 	if ( items ) t += (double)hyb_knapsack_bits_bytes( n, c ) / r->d2h_bytes_per_s;
 	return t;
 }
@@ -74,8 +82,8 @@ double hyb_knapsack_bb_node_seconds( const hyb_knapsack_rates_t* r, int64_t n )
 
 static int hyb_knapsack_is_gpu( hyblas_knapsack_method_t m )
 {
-	return m == HYBLAS_KNAPSACK_GPU_O3S || m == HYBLAS_KNAPSACK_GPU_BFS || m == HYBLAS_KNAPSACK_GPU_INCORE ||
-	       m == HYBLAS_KNAPSACK_GPU_DP;
+	return m == HYBLAS_KNAPSACK_GPU_O3S || m == HYBLAS_KNAPSACK_GPU_BFS ||
+	       m == HYBLAS_KNAPSACK_GPU_INCORE || m == HYBLAS_KNAPSACK_GPU_DP;
 }
 
 hyb_status_t hyb_knapsack_plan( const hyb_knapsack_plan_in_t* in, hyb_knapsack_plan_t* out )
@@ -99,10 +107,12 @@ hyb_status_t hyb_knapsack_plan( const hyb_knapsack_plan_in_t* in, hyb_knapsack_p
 	const int gpu_able = in->gpu_ok || in->path == HYBLAS_PATH_GPU;
 	const int cpu_fits = out->dp_bytes_cpu <= in->dp_host_bytes;
 	/* the GPU DP's bits come back to the host too */
-	const int gpu_fits = gpu_able && out->dp_bytes_gpu <= in->dp_device_bytes &&
-	                     ( !in->want_items || hyb_knapsack_bits_bytes( in->n, in->c ) <= in->dp_host_bytes );
+	const int gpu_fits =
+	    gpu_able && out->dp_bytes_gpu <= in->dp_device_bytes &&
+	    ( !in->want_items || hyb_knapsack_bits_bytes( in->n, in->c ) <= in->dp_host_bytes );
 	out->t_dp_cpu = cpu_fits ? hyb_knapsack_dp_cpu_seconds( r, in->n, in->c, in->threads ) : -1.0;
-	out->t_dp_gpu = gpu_fits ? hyb_knapsack_dp_gpu_seconds( r, in->n, in->c, in->want_items ) : -1.0;
+	out->t_dp_gpu =
+	    gpu_fits ? hyb_knapsack_dp_gpu_seconds( r, in->n, in->c, in->want_items ) : -1.0;
 	out->dp_threads = hyb_knapsack_dp_threads( in->c, in->threads );
 
 	if ( in->method != HYBLAS_KNAPSACK_AUTO )
@@ -121,7 +131,8 @@ hyb_status_t hyb_knapsack_plan( const hyb_knapsack_plan_in_t* in, hyb_knapsack_p
 			                       ? hyb_knapsack_dp_gpu_seconds( r, in->n, in->c, in->want_items )
 			                       : out->t_dp_cpu;
 		}
-		snprintf( out->why, sizeof out->why, "%s requested%s", hyb_knapsack_method_str( in->method ),
+		snprintf( out->why, sizeof out->why, "%s requested%s",
+		          hyb_knapsack_method_str( in->method ),
 		          out->dp_too_big ? "; its DP table exceeds dp_memory_bytes" : "" );
 		return HYB_OK;
 	}
@@ -132,24 +143,27 @@ hyb_status_t hyb_knapsack_plan( const hyb_knapsack_plan_in_t* in, hyb_knapsack_p
 	const int use_gpu   = allow_gpu && gpu_fits;
 	if ( use_cpu || use_gpu )
 	{
-		const int gpu = use_gpu && ( !use_cpu || out->t_dp_gpu < out->t_dp_cpu );
+		const int gpu    = use_gpu && ( !use_cpu || out->t_dp_gpu < out->t_dp_cpu );
 		out->method      = gpu ? HYBLAS_KNAPSACK_GPU_DP : HYBLAS_KNAPSACK_CPU_DP;
 		out->predicted_s = gpu ? out->t_dp_gpu : out->t_dp_cpu;
 		if ( allow_cpu && in->probe_fraction > 0 )
 		{
-			const double budget = in->probe_fraction * out->predicted_s / hyb_knapsack_bb_node_seconds( r, in->n );
-			out->probe_nodes    = budget >= 1.0 ? (uint64_t)budget : 1u;
-			out->probe          = 1;
+			const double budget =
+			    in->probe_fraction * out->predicted_s / hyb_knapsack_bb_node_seconds( r, in->n );
+			out->probe_nodes = budget >= 1.0 ? (uint64_t)budget : 1u;
+			out->probe       = 1;
 		}
-		snprintf( out->why, sizeof out->why,
-		          "DP fits (%.3g cells, %.3g MB): predicted CPU %.3g s, GPU %.3g s; B&B probe of %llu "
-		          "nodes first",
-		          (double)out->dp_cells, (double)( gpu ? out->dp_bytes_gpu : out->dp_bytes_cpu ) / 1e6,
-		          out->t_dp_cpu, out->t_dp_gpu, (unsigned long long)out->probe_nodes );
+		snprintf(
+		    out->why, sizeof out->why,
+		    "DP fits (%.3g cells, %.3g MB): predicted CPU %.3g s, GPU %.3g s; B&B probe of %llu "
+		    "nodes first",
+		    (double)out->dp_cells, (double)( gpu ? out->dp_bytes_gpu : out->dp_bytes_cpu ) / 1e6,
+		    out->t_dp_cpu, out->t_dp_gpu, (unsigned long long)out->probe_nodes );
 		return HYB_OK;
 	}
 	out->method = allow_gpu ? HYBLAS_KNAPSACK_GPU_O3S : HYBLAS_KNAPSACK_CPU_BB;
-	snprintf( out->why, sizeof out->why, "DP does not fit (%.3g cells, %.3g MB > limit): branch-and-bound",
+	snprintf( out->why, sizeof out->why,
+	          "DP does not fit (%.3g cells, %.3g MB > limit): branch-and-bound",
 	          (double)out->dp_cells, (double)out->dp_bytes_cpu / 1e6 );
 	return HYB_OK;
 }

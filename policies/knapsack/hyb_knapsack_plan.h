@@ -14,14 +14,14 @@
 /* Machine rates the model uses (defaults in hyb_knapsack_defaults.h). */
 typedef struct
 {
-	double cpu_dp_cells_per_s;  /* one thread */
-	double cpu_dp_thread_gain;  /* each further thread adds this fraction of one */
+	double cpu_dp_cells_per_s; /* one thread */
+	double cpu_dp_thread_gain; /* each further thread adds this fraction of one */
 	double gpu_dp_cells_per_s;
-	double gpu_launch_s;        /* one dp_row launch, back to back */
-	double gpu_setup_s;         /* allocation and first launch of a solve */
-	double d2h_bytes_per_s;     /* decision bits back */
-	double cpu_bb_node_s;       /* CPU B&B: fixed cost of branching one node */
-	double cpu_bb_item_s;       /* ... and per item its children's bounds scan */
+	double gpu_launch_s;    /* one dp_row launch, back to back */
+	double gpu_setup_s;     /* allocation and first launch of a solve */
+	double d2h_bytes_per_s; /* decision bits back */
+	double cpu_bb_node_s;   /* CPU B&B: fixed cost of branching one node */
+	double cpu_bb_item_s;   /* ... and per item its children's bounds scan */
 } hyb_knapsack_rates_t;
 
 typedef struct
@@ -30,9 +30,9 @@ typedef struct
 	int64_t                  c;          /* capacity, clamped to the sum of the weights */
 	int                      want_items; /* the selection is asked for */
 	hyblas_path_t            path;
-	hyblas_knapsack_method_t method;     /* AUTO or the caller's */
-	int                      gpu_ok;     /* a device can run GPU methods now (AUTO uses it) */
-	int                      threads;    /* CPU threads for the DP (>= 1) */
+	hyblas_knapsack_method_t method;          /* AUTO or the caller's */
+	int                      gpu_ok;          /* a device can run GPU methods now (AUTO uses it) */
+	int                      threads;         /* CPU threads for the DP (>= 1) */
 	uint64_t                 dp_host_bytes;   /* the DP's host memory limit */
 	uint64_t                 dp_device_bytes; /* the GPU DP's device memory limit */
 	double                   probe_fraction;  /* of the DP's predicted time for a B&B probe */
@@ -42,16 +42,16 @@ typedef struct
 typedef struct
 {
 	hyblas_knapsack_method_t method;
-	int                      probe;       /* first try a CPU B&B of at most probe_nodes */
+	int                      probe; /* first try a CPU B&B of at most probe_nodes */
 	uint64_t                 probe_nodes;
-	uint64_t                 dp_cells;    /* n (c + 1) */
+	uint64_t                 dp_cells;     /* n (c + 1) */
 	uint64_t                 dp_bytes_cpu; /* host bytes of the CPU DP (rows, bits if asked) */
 	uint64_t                 dp_bytes_gpu; /* device bytes of the GPU DP */
-	double                   t_dp_cpu;    /* predicted seconds; < 0 when it does not fit */
-	double                   t_dp_gpu;    /* < 0 when it does not fit or there is no device */
-	double                   predicted_s; /* of `method` (DP only; 0 for a B&B) */
-	int                      dp_threads;  /* CPU threads for the CPU DP (1 below the parallel cut) */
-	int                      dp_too_big;  /* the DP asked for explicitly does not fit its memory */
+	double                   t_dp_cpu;     /* predicted seconds; < 0 when it does not fit */
+	double                   t_dp_gpu;     /* < 0 when it does not fit or there is no device */
+	double                   predicted_s;  /* of `method` (DP only; 0 for a B&B) */
+	int                      dp_threads; /* CPU threads for the CPU DP (1 below the parallel cut) */
+	int                      dp_too_big; /* the DP asked for explicitly does not fit its memory */
 	char                     why[160];
 } hyb_knapsack_plan_t;
 
@@ -68,10 +68,12 @@ hyb_knapsack_rates_t hyb_knapsack_default_rates( void );
 /* Host bytes of the CPU DP (two rows, plus n (c + 1) bits when items are
    asked for) and the DP's predicted CPU seconds on `threads` threads. */
 uint64_t hyb_knapsack_dp_cpu_bytes( int64_t n, int64_t c, int items );
-double   hyb_knapsack_dp_cpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, int64_t c, int threads );
+double   hyb_knapsack_dp_cpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, int64_t c,
+                                      int threads );
 
 /* Predicted GPU DP seconds (setup, a launch per item, cells, bits back). */
-double hyb_knapsack_dp_gpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, int64_t c, int items );
+double hyb_knapsack_dp_gpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, int64_t c,
+                                    int items );
 
 /* Predicted seconds of one CPU B&B node for n items. */
 double hyb_knapsack_bb_node_seconds( const hyb_knapsack_rates_t* r, int64_t n );

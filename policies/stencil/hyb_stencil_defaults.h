@@ -30,10 +30,10 @@
    read u and write u'. */
 #define HYB_STENCIL_DEV_ELEMS_ACOUSTIC 4.25
 #define HYB_STENCIL_CPU_ELEMS_ACOUSTIC 6.0
-#define HYB_STENCIL_DEV_ELEMS_HIMENO 14.5
-#define HYB_STENCIL_CPU_ELEMS_HIMENO 16.0
-#define HYB_STENCIL_DEV_ELEMS_GRID 2.25
-#define HYB_STENCIL_CPU_ELEMS_GRID 2.5
+#define HYB_STENCIL_DEV_ELEMS_HIMENO   14.5
+#define HYB_STENCIL_CPU_ELEMS_HIMENO   16.0
+#define HYB_STENCIL_DEV_ELEMS_GRID     2.25
+#define HYB_STENCIL_CPU_ELEMS_GRID     2.5
 
 /* Pieces of the in-core scheme's first upload and last download: enough to
    overlap the first steps with the upload, few enough that each piece is a

@@ -19,11 +19,16 @@ const char* hyb_stencil_scheme_name( int32_t scheme )
 {
 	switch ( scheme )
 	{
-	case HYB_SM_IN_CORE: return "in-core";
-	case HYB_SM_COPY: return "copy";
-	case HYB_SM_DIRECT: return "direct";
-	case HYB_SM_SHARED: return "shared";
-	default: return "?";
+	case HYB_SM_IN_CORE:
+		return "in-core";
+	case HYB_SM_COPY:
+		return "copy";
+	case HYB_SM_DIRECT:
+		return "direct";
+	case HYB_SM_SHARED:
+		return "shared";
+	default:
+		return "?";
 	}
 }
 
@@ -37,18 +42,20 @@ static double hyb_sm_max( double a, double b )
 static double hyb_sm_residual_bytes( const hyb_stencil_work_t* w, int64_t slots, int64_t planes )
 {
 	if ( !w->residual ) return 0.0;
-	return 8.0 * ( (double)w->n + (double)slots * (double)planes * ( (double)w->plane_elems / 256.0 + 1.0 ) );
+	return 8.0 * ( (double)w->n +
+	               (double)slots * (double)planes * ( (double)w->plane_elems / 256.0 + 1.0 ) );
 }
 
 /* Per temporal block of kb steps with d chunks: planes uploaded, copied on
    the device and computed (one array's planes). */
-static void hyb_sm_block( const hyb_stencil_work_t* w, int32_t scheme, int64_t d, int64_t kb, double* up,
-                          double* d2d, double* comp )
+static void hyb_sm_block( const hyb_stencil_work_t* w, int32_t scheme, int64_t d, int64_t kb,
+                          double* up, double* d2d, double* comp )
 {
 	const double halo = 2.0 * (double)w->h * (double)kb * (double)( d - 1 );
 	*up               = (double)w->n + ( scheme == HYB_SM_SHARED ? 0.0 : halo );
 	*d2d              = scheme == HYB_SM_SHARED ? halo : 0.0;
-	*comp             = (double)kb * (double)w->n + (double)w->h * (double)kb * (double)( kb - 1 ) * (double)( d - 1 );
+	*comp             = (double)kb * (double)w->n +
+	        (double)w->h * (double)kb * (double)( kb - 1 ) * (double)( d - 1 );
 }
 
 /* The planes of the largest chunk buffer: the first chunk has no halo
@@ -62,7 +69,8 @@ static int64_t hyb_sm_slot_planes( int64_t n, int64_t d, int64_t hk )
 	return first > mid ? first : mid;
 }
 
-static void hyb_sm_in_core( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m, hyb_stencil_pred_t* o )
+static void hyb_sm_in_core( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
+                            hyb_stencil_pred_t* o )
 {
 	const double pb   = (double)w->plane_elems * (double)w->elem_bytes;
 	const double n    = (double)w->n;
@@ -70,15 +78,18 @@ static void hyb_sm_in_core( const hyb_stencil_work_t* w, const hyb_stencil_machi
 	o->nslots         = 1;
 	o->slot_planes    = w->n;
 	o->blocks         = w->steps > 0;
-	o->device_bytes   = (double)( w->levels + w->ncoef ) * n * pb + hyb_sm_residual_bytes( w, 1, w->n );
+	o->device_bytes =
+	    (double)( w->levels + w->ncoef ) * n * pb + hyb_sm_residual_bytes( w, 1, w->n );
 	if ( w->steps == 0 ) return;
 	const double T = (double)w->steps, C = (double)( w->steps < o->d ? w->steps : o->d );
-	o->bytes_h2d   = (double)( w->inputs + w->ncoef ) * n * pb;
-	o->bytes_d2h   = outs * n * pb;
-	o->bytes_host  = outs * n * pb;
+	o->bytes_h2d       = (double)( w->inputs + w->ncoef ) * n * pb;
+	o->bytes_d2h       = outs * n * pb;
+	o->bytes_host      = outs * n * pb;
 	o->planes_computed = T * n;
-	const double up = o->pinned ? m->h2d : m->h2d_pageable, dn = o->pinned ? m->d2h : m->d2h_pageable;
-	const double step = n * (double)w->plane_elems * w->dev_elems * (double)w->elem_bytes / m->dev_bw;
+	const double up    = o->pinned ? m->h2d : m->h2d_pageable,
+	             dn    = o->pinned ? m->d2h : m->d2h_pageable;
+	const double step =
+	    n * (double)w->plane_elems * w->dev_elems * (double)w->elem_bytes / m->dev_bw;
 	const double launches = C * (double)o->d + ( T - C ) + ( T > C ? (double)o->d : 0.0 ) +
 	                        (double)( w->inputs + w->ncoef + outs ) * (double)o->d;
 	o->t_h2d    = o->bytes_h2d / up;
@@ -87,11 +98,12 @@ static void hyb_sm_in_core( const hyb_stencil_work_t* w, const hyb_stencil_machi
 	o->t_host   = o->bytes_host / m->host_copy;
 	/* The first C steps run piece by piece behind the upload, the last
 	   step's pieces ahead of their downloads. */
-	o->seconds = hyb_sm_max( o->t_h2d, C * step + o->t_h2d / (double)o->d ) + ( T - C ) * step + o->t_d2h +
-	             o->t_host + launches * m->launch;
+	o->seconds = hyb_sm_max( o->t_h2d, C * step + o->t_h2d / (double)o->d ) + ( T - C ) * step +
+	             o->t_d2h + o->t_host + launches * m->launch;
 }
 
-static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m, hyb_stencil_pred_t* o )
+static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
+                               hyb_stencil_pred_t* o )
 {
 	const int64_t d = o->d, T = w->steps;
 	if ( o->k < 1 ) return 0;
@@ -103,21 +115,22 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	const int    in_ar = w->inputs + w->ncoef;
 	o->nslots          = (int32_t)( d < 3 ? d : 3 );
 	o->slot_planes     = hyb_sm_slot_planes( w->n, d, (int64_t)w->h * keff );
-	o->device_bytes    = (double)o->nslots * (double)( w->levels + w->ncoef ) * (double)o->slot_planes * pb +
-	                  hyb_sm_residual_bytes( w, o->nslots, o->slot_planes );
+	o->device_bytes =
+	    (double)o->nslots * (double)( w->levels + w->ncoef ) * (double)o->slot_planes * pb +
+	    hyb_sm_residual_bytes( w, o->nslots, o->slot_planes );
 	o->blocks = T > 0 ? ( T + keff - 1 ) / keff : 0;
 	if ( o->blocks == 0 ) return 1;
 	const int64_t klast = T - ( o->blocks - 1 ) * keff;
 	double        up, d2d, comp, up1, d2d1, comp1;
 	hyb_sm_block( w, o->scheme, d, keff, &up, &d2d, &comp );
 	hyb_sm_block( w, o->scheme, d, klast, &up1, &d2d1, &comp1 );
-	const double B = (double)o->blocks;
-	up             = ( B - 1.0 ) * up + up1;
-	d2d            = ( B - 1.0 ) * d2d + d2d1;
-	comp           = ( B - 1.0 ) * comp + comp1;
-	o->bytes_h2d   = up * in_ar * pb;
-	o->bytes_d2d   = d2d * in_ar * pb;
-	o->bytes_d2h   = B * n * outs * pb;
+	const double B     = (double)o->blocks;
+	up                 = ( B - 1.0 ) * up + up1;
+	d2d                = ( B - 1.0 ) * d2d + d2d1;
+	comp               = ( B - 1.0 ) * comp + comp1;
+	o->bytes_h2d       = up * in_ar * pb;
+	o->bytes_d2d       = d2d * in_ar * pb;
+	o->bytes_d2h       = B * n * outs * pb;
 	o->planes_computed = comp;
 	/* Host copies: staging in and out (copying), the older acoustic level
 	   through staging (both), and the final placement after an odd number
@@ -128,29 +141,33 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	if ( outs == 2 ) host += B * n;
 	o->bytes_host = host * pb + final;
 
-	const double up_bw = o->pinned ? m->h2d : m->h2d_pageable, dn_bw = o->pinned ? m->d2h : m->d2h_pageable;
+	const double up_bw = o->pinned ? m->h2d : m->h2d_pageable,
+	             dn_bw = o->pinned ? m->d2h : m->d2h_pageable;
 	o->t_h2d           = o->bytes_h2d / up_bw;
 	o->t_d2h           = o->bytes_d2h / dn_bw;
 	o->t_d2d           = o->bytes_d2d / m->d2d;
 	o->t_host          = o->bytes_host / m->host_copy;
-	const double copies_per_visit = (double)in_ar * ( o->scheme == HYB_SM_SHARED ? 2.0 : 1.0 ) + outs;
-	const double launches         = B * (double)d * copies_per_visit + (double)T * (double)d;
+	const double copies_per_visit =
+	    (double)in_ar * ( o->scheme == HYB_SM_SHARED ? 2.0 : 1.0 ) + outs;
+	const double launches = B * (double)d * copies_per_visit + (double)T * (double)d;
 	o->t_kernel = comp * (double)w->plane_elems * w->dev_elems * (double)w->elem_bytes / m->dev_bw +
 	              launches * m->launch;
 	/* Page-locked copies overlap each other and the kernels; pageable ones
 	   are synchronous and add up. */
-	const double xfer   = o->pinned ? hyb_sm_max( hyb_sm_max( o->t_h2d, o->t_d2h ), ( o->bytes_h2d + o->bytes_d2h ) / m->bidir )
+	const double xfer   = o->pinned ? hyb_sm_max( hyb_sm_max( o->t_h2d, o->t_d2h ),
+	                                              ( o->bytes_h2d + o->bytes_d2h ) / m->bidir )
 	                                : o->t_h2d + o->t_d2h;
 	const double device = o->t_kernel + o->t_d2d;
-	const double steady = hyb_sm_max( hyb_sm_max( xfer, device ), o->t_host - final / m->host_copy );
+	const double steady =
+	    hyb_sm_max( hyb_sm_max( xfer, device ), o->t_host - final / m->host_copy );
 	/* One chunk's upload, compute and download do not overlap anything. */
 	const double fill = ( o->t_h2d + o->t_d2h + device ) / ( B * (double)d );
 	o->seconds        = steady + fill + final / m->host_copy;
 	return 1;
 }
 
-int hyb_stencil_predict( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m, int32_t scheme,
-                         int32_t d, int32_t k, hyb_stencil_pred_t* out )
+int hyb_stencil_predict( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
+                         int32_t scheme, int32_t d, int32_t k, hyb_stencil_pred_t* out )
 {
 	memset( out, 0, sizeof *out );
 	out->scheme = scheme;
@@ -177,7 +194,8 @@ double hyb_stencil_predict_cpu( const hyb_stencil_work_t* w, const hyb_stencil_m
 	const double field = (double)w->n * (double)w->plane_elems * (double)w->elem_bytes;
 	const double sweep = field * w->cpu_elems / m->cpu_bw;
 	/* Up to (levels - 1) copies of a field into place, each read and written. */
-	return (double)w->steps * sweep + ( w->steps > 0 ? (double)( w->levels - 1 ) * 2.0 * field / m->cpu_bw : 0.0 );
+	return (double)w->steps * sweep +
+	       ( w->steps > 0 ? (double)( w->levels - 1 ) * 2.0 * field / m->cpu_bw : 0.0 );
 }
 
 /* ------------------------------------------------------------------ search */
@@ -207,8 +225,9 @@ static void hyb_sm_keep( const hyb_stencil_pred_t* p, hyb_stencil_pred_t* best, 
 }
 
 /* The best (d, k) of one out-of-core scheme. */
-static int hyb_sm_search( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m, int32_t scheme, int32_t d_fix,
-                          int32_t k_fix, hyb_stencil_pred_t* best, hyb_stencil_pred_t* smallest, int* have_small )
+static int hyb_sm_search( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
+                          int32_t scheme, int32_t d_fix, int32_t k_fix, hyb_stencil_pred_t* best,
+                          hyb_stencil_pred_t* smallest, int* have_small )
 {
 	int32_t            dg[512], kg[512];
 	int                have = 0;
@@ -219,7 +238,8 @@ static int hyb_sm_search( const hyb_stencil_work_t* w, const hyb_stencil_machine
 	{
 		const int64_t kmax = w->steps < 1 ? 1 : dg[a] == 1 ? w->steps : w->n / dg[a] / w->h;
 		if ( kmax < 1 && !k_fix ) continue;
-		const int nk = k_fix ? ( kg[0] = k_fix, 1 ) : hyb_sm_grid( kmax < w->steps ? kmax : w->steps, kg, 512 );
+		const int nk = k_fix ? ( kg[0] = k_fix, 1 )
+		                     : hyb_sm_grid( kmax < w->steps ? kmax : w->steps, kg, 512 );
 		for ( int b = 0; b < nk; b++ )
 		{
 			const int ok = hyb_stencil_predict( w, m, scheme, dg[a], kg[b], &p );
@@ -234,11 +254,12 @@ static int hyb_sm_search( const hyb_stencil_work_t* w, const hyb_stencil_machine
 	if ( !have || ( d_fix && k_fix ) ) return have;
 	/* Every value within 8 % of the best of the grid. */
 	const hyb_stencil_pred_t g = *best;
-	const int64_t            d0 = d_fix ? d_fix : g.d - g.d / 12 - 1, d1 = d_fix ? d_fix : g.d + g.d / 12 + 1;
-	const int64_t            k0 = k_fix ? k_fix : g.k - g.k / 12 - 1, k1 = k_fix ? k_fix : g.k + g.k / 12 + 1;
+	const int64_t d0 = d_fix ? d_fix : g.d - g.d / 12 - 1, d1 = d_fix ? d_fix : g.d + g.d / 12 + 1;
+	const int64_t k0 = k_fix ? k_fix : g.k - g.k / 12 - 1, k1 = k_fix ? k_fix : g.k + g.k / 12 + 1;
 	for ( int64_t dd = d0 < 1 ? 1 : d0; dd <= d1; dd++ )
 		for ( int64_t kk = k0 < 1 ? 1 : k0; kk <= k1; kk++ )
-			if ( hyb_stencil_predict( w, m, scheme, (int32_t)dd, (int32_t)kk, &p ) ) hyb_sm_keep( &p, best, &have );
+			if ( hyb_stencil_predict( w, m, scheme, (int32_t)dd, (int32_t)kk, &p ) )
+				hyb_sm_keep( &p, best, &have );
 	return have;
 }
 
@@ -259,7 +280,7 @@ int hyb_stencil_choose( const hyb_stencil_work_t* w, const hyb_stencil_machine_t
 			const int32_t pieces[] = { 1, 4, 8, 16, 32 };
 			for ( int i = 0; i < 5; i++ )
 			{
-				const int32_t     pc = d ? d : pieces[i];
+				const int32_t      pc = d ? d : pieces[i];
 				hyb_stencil_pred_t p;
 				if ( pc > w->n ) continue;
 				const int ok = hyb_stencil_predict( w, m, s, pc, 0, &p );
@@ -282,23 +303,28 @@ int hyb_stencil_choose( const hyb_stencil_work_t* w, const hyb_stencil_machine_t
 	}
 	size_t used = 0;
 	if ( found )
-		used = (size_t)snprintf( why, whylen, "%s d=%d k=%d: %.3g s predicted, %.3g GB of %.3g GB device memory",
-		                         hyb_stencil_scheme_name( best->scheme ), best->d, best->k, best->seconds,
-		                         best->device_bytes * 1e-9, m->dev_mem * 1e-9 );
+		used = (size_t)snprintf( why, whylen,
+		                         "%s d=%d k=%d: %.3g s predicted, %.3g GB of %.3g GB device memory",
+		                         hyb_stencil_scheme_name( best->scheme ), best->d, best->k,
+		                         best->seconds, best->device_bytes * 1e-9, m->dev_mem * 1e-9 );
 	else
 	{
 		if ( have_small ) *best = smallest;
-		used = (size_t)snprintf( why, whylen, "no plan fits: the smallest needs %.3g GB, the budget is %.3g GB",
-		                         have_small ? smallest.device_bytes * 1e-9 : 0.0, m->dev_mem * 1e-9 );
+		used = (size_t)snprintf(
+		    why, whylen, "no plan fits: the smallest needs %.3g GB, the budget is %.3g GB",
+		    have_small ? smallest.device_bytes * 1e-9 : 0.0, m->dev_mem * 1e-9 );
 	}
 	for ( int32_t s = HYB_SM_IN_CORE; s <= HYB_SM_SHARED && found && used < whylen; s++ )
 	{
-		if ( ( scheme && s != scheme ) || s == best->scheme || ( s == HYB_SM_IN_CORE && !scheme && ( d || k ) ) ) continue;
+		if ( ( scheme && s != scheme ) || s == best->scheme ||
+		     ( s == HYB_SM_IN_CORE && !scheme && ( d || k ) ) )
+			continue;
 		if ( have[s] )
-			used += (size_t)snprintf( why + used, whylen - used, "; %s %.3g s", hyb_stencil_scheme_name( s ),
-			                          each[s].seconds );
+			used += (size_t)snprintf( why + used, whylen - used, "; %s %.3g s",
+			                          hyb_stencil_scheme_name( s ), each[s].seconds );
 		else
-			used += (size_t)snprintf( why + used, whylen - used, "; %s does not fit", hyb_stencil_scheme_name( s ) );
+			used += (size_t)snprintf( why + used, whylen - used, "; %s does not fit",
+			                          hyb_stencil_scheme_name( s ) );
 	}
 	return found;
 }

@@ -47,11 +47,11 @@ typedef struct
    run; seconds are each stage's busy time and the predicted wall time. */
 typedef struct
 {
-	int32_t scheme;     /* hyb_stencil_scheme_t values (1..4) */
-	int32_t d, k;       /* chunks and block steps; in core: pieces, T */
+	int32_t scheme; /* hyb_stencil_scheme_t values (1..4) */
+	int32_t d, k;   /* chunks and block steps; in core: pieces, T */
 	int32_t nslots;
-	int32_t pinned;     /* DMA from page-locked memory */
-	int32_t feasible;   /* geometry and memory allow it */
+	int32_t pinned;   /* DMA from page-locked memory */
+	int32_t feasible; /* geometry and memory allow it */
 	int64_t blocks;
 	int64_t slot_planes;
 	double  bytes_h2d, bytes_d2h, bytes_d2d, bytes_host;
@@ -66,8 +66,8 @@ typedef struct
    d > n, a chunk shallower than h * min(k, T) with d > 1) or the device
    memory exceeds m->dev_mem; the numbers are still filled where the
    geometry allows. Returns out->feasible. */
-int hyb_stencil_predict( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m, int32_t scheme,
-                         int32_t d, int32_t k, hyb_stencil_pred_t* out );
+int hyb_stencil_predict( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
+                         int32_t scheme, int32_t d, int32_t k, hyb_stencil_pred_t* out );
 
 /* Seconds of the CPU path (every step over the whole domain, then the
    copies that put the levels in place). */

@@ -67,8 +67,7 @@ int main( int argc, char** argv )
 	}
 	hyb_bb_rng_t r;
 	hyb_bb_rng_seed( &r, 99 );
-	for ( int i = 0; i < calls; i++ )
-		hyb_one( &r, i, 0 );
+	for ( int i = 0; i < calls; i++ ) hyb_one( &r, i, 0 );
 
 	/* The fake library is loaded only if hyblas opened it. */
 	void* h = dlopen( lib, RTLD_LAZY | RTLD_NOLOAD );

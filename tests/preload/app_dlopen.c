@@ -31,8 +31,8 @@ static void* hyb_open_local( const char* lib, hyb_bb_dgemm_fn global )
 {
 	void* h = dlopen( lib, RTLD_NOW | RTLD_LOCAL );
 	if ( !hyb_bb_expect( h != NULL, "dlopen(%s): %s", lib, dlerror() ) ) return NULL;
-	hyb_bb_expect( dlsym( RTLD_DEFAULT, "dgemm_" ) == (void*)global,
-	               "RTLD_LOCAL made %s global", lib );
+	hyb_bb_expect( dlsym( RTLD_DEFAULT, "dgemm_" ) == (void*)global, "RTLD_LOCAL made %s global",
+	               lib );
 	return h;
 }
 

@@ -29,8 +29,7 @@ static void hyb_fault_dtrsm( hyb_bb_rng_t* r, int m, int n )
 	int     lda = m + 2, ldb = m + 4;
 	double  alpha = 0.75;
 	double* a     = hyb_bb_alloc_d( r, lda, m );
-	for ( int i = 0; i < m; i++ )
-		a[i + (size_t)i * lda] = m + fabs( a[i + (size_t)i * lda] );
+	for ( int i = 0; i < m; i++ ) a[i + (size_t)i * lda] = m + fabs( a[i + (size_t)i * lda] );
 	double* b  = hyb_bb_alloc_d( r, ldb, n );
 	double* b0 = malloc( sizeof *b0 * (size_t)ldb * n );
 	memcpy( b0, b, sizeof *b0 * (size_t)ldb * n );
@@ -85,7 +84,7 @@ static void hyb_fault_dsyrk( hyb_bb_rng_t* r, int n, int k )
 		}
 	double denom = hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( n, k, a, lda ),
 	                                  hyb_bb_norm_d( n, k, a, lda ), beta, c0norm );
-	char what[64];
+	char   what[64];
 	snprintf( what, sizeof what, "dsyrk_ LN %dx%d", n, k );
 	hyb_bb_check( what, sqrt( diff ), denom, hyb_eps_d );
 	hyb_bb_expect( upper_kept, "dsyrk_ changed the upper triangle" );

@@ -23,10 +23,10 @@
 #include "hyb_bb_blas.h"
 #include "hyb_bb_check.h"
 
-void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b, const int* ldb,
-             int* info );
+void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
+             const int* ldb, int* info );
 
-static const double hyb_eps_d = 2.220446049250313e-16;
+static const double hyb_eps_d       = 2.220446049250313e-16;
 static const char   hyb_data_text[] = "the program's own data: 42\n";
 
 static void hyb_gemms( void )
@@ -45,8 +45,8 @@ static void hyb_gemms( void )
 		hyb_bb_ref_dgemm( 'N', 'N', m, n, k, alpha, a, ld, b, ld, beta, c, cref, ld );
 		dgemm_( "N", "N", &m, &n, &k, &alpha, a, &ld, b, &ld, &beta, c, &ld, 1, 1 );
 		hyb_bb_check( "dgemm_", hyb_bb_diff_d( m, n, c, cref, ld ),
-		              hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ), hyb_bb_norm_d( k, n, b, ld ),
-		                                 beta, nc0 ),
+		              hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ),
+		                                 hyb_bb_norm_d( k, n, b, ld ), beta, nc0 ),
 		              hyb_eps_d );
 		free( a );
 		free( b );
@@ -72,7 +72,7 @@ static void hyb_gtsv( int n )
 		dl[i] = hyb_bb_rng_uniform( &r );
 		du[i] = hyb_bb_rng_uniform( &r );
 		d[i]  = 4.0 + hyb_bb_rng_uniform( &r );
-		b[i] = b0[i] = hyb_bb_rng_uniform( &r );
+		b[i] = b0[i]      = hyb_bb_rng_uniform( &r );
 		a0[3 * (size_t)i] = dl[i], a0[3 * (size_t)i + 1] = d[i], a0[3 * (size_t)i + 2] = du[i];
 	}
 	int info = -1, one = 1;
@@ -123,8 +123,10 @@ int main( int argc, char** argv )
 	{
 		for ( int fd = 3; fd < 1024; fd++ ) close( fd );
 		int fd = open( data, O_RDWR | O_CREAT | O_TRUNC, 0644 );
-		if ( !hyb_bb_expect( fd == 3, "the data file got descriptor %d, not 3", fd ) ) return hyb_bb_finish( "app_files" );
-		hyb_bb_expect( write( fd, hyb_data_text, strlen( hyb_data_text ) ) == (ssize_t)strlen( hyb_data_text ),
+		if ( !hyb_bb_expect( fd == 3, "the data file got descriptor %d, not 3", fd ) )
+			return hyb_bb_finish( "app_files" );
+		hyb_bb_expect( write( fd, hyb_data_text, strlen( hyb_data_text ) ) ==
+		                   (ssize_t)strlen( hyb_data_text ),
 		               "cannot write the data file" );
 		fstat( fd, &before );
 	}
@@ -133,14 +135,16 @@ int main( int argc, char** argv )
 	if ( data )
 	{
 		struct stat now;
-		hyb_bb_expect( fstat( 3, &now ) == 0 && now.st_ino == before.st_ino && now.st_dev == before.st_dev,
+		hyb_bb_expect( fstat( 3, &now ) == 0 && now.st_ino == before.st_ino &&
+		                   now.st_dev == before.st_dev,
 		               "descriptor 3 is no longer the data file" );
-		char buf[4096];
-		int  fd = open( data, O_RDONLY );
-		ssize_t n = fd >= 0 ? read( fd, buf, sizeof buf - 1 ) : -1;
+		char    buf[4096];
+		int     fd = open( data, O_RDONLY );
+		ssize_t n  = fd >= 0 ? read( fd, buf, sizeof buf - 1 ) : -1;
 		if ( fd >= 0 ) close( fd );
 		buf[n > 0 ? n : 0] = '\0';
-		hyb_bb_expect( strcmp( buf, hyb_data_text ) == 0, "the data file was changed; it holds:\n%s", buf );
+		hyb_bb_expect( strcmp( buf, hyb_data_text ) == 0,
+		               "the data file was changed; it holds:\n%s", buf );
 	}
 	return hyb_bb_finish( "app_files" );
 }

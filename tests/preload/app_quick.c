@@ -35,8 +35,7 @@ static int hyb_nontrivial, hyb_trivial;
 
 static void hyb_fill_nan( double* x, size_t n )
 {
-	for ( size_t i = 0; i < n; i++ )
-		x[i] = ( i % 3 == 2 ) ? INFINITY : NAN;
+	for ( size_t i = 0; i < n; i++ ) x[i] = ( i % 3 == 2 ) ? INFINITY : NAN;
 }
 
 /* beta = 0 with NaN/Inf everywhere in C: the result is alpha op(A) op(B). */
@@ -63,8 +62,7 @@ static void hyb_beta0_gemm( hyb_bb_rng_t* r, int use_cblas )
 	/* Rows m..ld-1 are not part of C: still NaN/Inf. */
 	int pad_kept = 1;
 	for ( int j = 0; j < n; j++ )
-		for ( int i = m; i < ld; i++ )
-			pad_kept &= !isfinite( c[i + (size_t)j * ld] );
+		for ( int i = m; i < ld; i++ ) pad_kept &= !isfinite( c[i + (size_t)j * ld] );
 	hyb_bb_expect( pad_kept, "dgemm_ wrote outside the m x n region of C" );
 	free( a ), free( b ), free( c ), free( cref );
 }
@@ -77,8 +75,7 @@ static void hyb_beta0_zgemm( hyb_bb_rng_t* r )
 	hyb_bb_z_t* b    = hyb_bb_alloc_z( r, ld, k ); /* n x k, used transposed */
 	hyb_bb_z_t* c    = malloc( sizeof *c * (size_t)ld * n );
 	hyb_bb_z_t* cref = malloc( sizeof *c * (size_t)ld * n );
-	for ( size_t i = 0; i < (size_t)ld * n; i++ )
-		c[i] = CMPLX( NAN, INFINITY );
+	for ( size_t i = 0; i < (size_t)ld * n; i++ ) c[i] = CMPLX( NAN, INFINITY );
 	hyb_bb_ref_zgemm( 'N', 'T', m, n, k, alpha, a, ld, b, ld, beta, c, cref, ld );
 	zgemm_( "N", "T", &m, &n, &k, &alpha, a, &ld, b, &ld, &beta, c, &ld, 1, 1 );
 	hyb_nontrivial++;

@@ -108,7 +108,7 @@ static int app_call( int f, hyb_bb_rng_t* r, const char* who, int small )
 	}
 	case F_GTSV:
 	{
-		int n = app_random ? app_pick( r, 8192, 400000 ) : small ? 20000 : 300000;
+		int n    = app_random ? app_pick( r, 8192, 400000 ) : small ? 20000 : 300000;
 		int nrhs = app_random ? app_pick( r, 1, 3 ) : 1;
 		snprintf( what, sizeof what, "%s dgtsv_ n=%d nrhs=%d", who, n, nrhs );
 		ok = hyb_bb_dgtsv_checked( dgtsv_, r, n, nrhs, what );
@@ -116,7 +116,7 @@ static int app_call( int f, hyb_bb_rng_t* r, const char* who, int small )
 	}
 	default:
 	{
-		int  m = app_random ? app_pick( r, 100, 40000 ) : small ? 5000 : 20000;
+		int  m   = app_random ? app_pick( r, 100, 40000 ) : small ? 5000 : 20000;
 		int  per = app_random ? app_pick( r, 1, 12 ) : 10;
 		char t   = app_random && app_pick( r, 0, 1 ) ? 'T' : 'N';
 		snprintf( what, sizeof what, "%s %s %c m=%d", who, app_fam_name[f], t, m );
@@ -130,10 +130,10 @@ static int app_call( int f, hyb_bb_rng_t* r, const char* who, int small )
 
 typedef struct
 {
-	int           fam;
-	uint64_t      seed;
-	atomic_int    calls;
-	pthread_t     th;
+	int        fam;
+	uint64_t   seed;
+	atomic_int calls;
+	pthread_t  th;
 } app_worker_t;
 
 static void* app_worker( void* arg )
@@ -144,8 +144,7 @@ static void* app_worker( void* arg )
 	while ( !atomic_load( &app_stop ) )
 	{
 		int f = w->fam;
-		if ( app_random )
-			do
+		if ( app_random ) do
 				f = app_pick( &r, 0, F_COUNT - 1 );
 			while ( !app_have( f ) );
 		app_call( f, &r, "thread", 0 );
@@ -165,7 +164,8 @@ static void app_child( uint64_t seed, int timeout, int child_cpu )
 	hyb_bb_rng_t       r;
 	hyb_bb_rng_seed( &r, seed );
 	for ( int f = 0; f < F_COUNT; f++ )
-		if ( app_calls && app_calls( app_fam_name[f], before[f] ) != 0 ) memset( before[f], 0, sizeof before[f] );
+		if ( app_calls && app_calls( app_fam_name[f], before[f] ) != 0 )
+			memset( before[f], 0, sizeof before[f] );
 	for ( int f = 0; f < F_COUNT; f++ )
 		if ( app_have( f ) ) app_call( f, &r, "child", 1 );
 	for ( int f = 0; f < F_COUNT && child_cpu && app_calls; f++ )
@@ -176,7 +176,8 @@ static void app_child( uint64_t seed, int timeout, int child_cpu )
 		               "child: %s did not run on the CPU (cpu %+lld, device %+lld, split %+lld, "
 		               "fallback %+lld)",
 		               app_fam_name[f], (long long)( after[0] - before[f][0] ),
-		               (long long)( after[1] - before[f][1] ), (long long)( after[2] - before[f][2] ),
+		               (long long)( after[1] - before[f][1] ),
+		               (long long)( after[2] - before[f][2] ),
 		               (long long)( after[3] - before[f][3] ) );
 	}
 	fflush( stdout );
@@ -186,8 +187,9 @@ static void app_child( uint64_t seed, int timeout, int child_cpu )
 static void app_on_alarm( int sig )
 {
 	(void)sig;
-	static const char msg[] = "FAIL app_soak: the parent hung (fork() or a worker did not return)\n";
-	ssize_t           w     = write( STDOUT_FILENO, msg, sizeof msg - 1 );
+	static const char msg[] =
+	    "FAIL app_soak: the parent hung (fork() or a worker did not return)\n";
+	ssize_t w = write( STDOUT_FILENO, msg, sizeof msg - 1 );
 	(void)w;
 	_exit( 4 );
 }
@@ -239,7 +241,7 @@ int main( int argc, char** argv )
 	if ( threads < 1 || threads > 64 || forks < 0 || child_timeout < 1 ) return 2;
 	app_coo[0] = (hyb_bb_dcoomv_fn)dlsym( RTLD_DEFAULT, "mkl_cspblas_dcoogemv" );
 	app_coo[1] = (hyb_bb_dcoomv_fn)dlsym( RTLD_DEFAULT, "mkl_dcoogemv" );
-	app_calls  = (int ( * )( const char*, unsigned long long[4] ))dlsym( RTLD_DEFAULT, "hyb_calls" );
+	app_calls = (int ( * )( const char*, unsigned long long[4] ))dlsym( RTLD_DEFAULT, "hyb_calls" );
 	hyb_bb_quiet( 1 );
 	signal( SIGALRM, app_on_alarm );
 
@@ -265,7 +267,7 @@ int main( int argc, char** argv )
 	for ( int i = 0; i < threads; i++ )
 		while ( atomic_load( &w[i].calls ) == 0 ) usleep( 1000 );
 
-	double t0 = app_now();
+	double t0   = app_now();
 	int    done = 0, ok = 0, hung = 0, crashed = 0, wrong = 0;
 	while ( done < forks && app_now() - t0 < seconds && hung + crashed + wrong < 3 )
 	{

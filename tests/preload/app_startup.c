@@ -32,8 +32,7 @@ static int hyb_mapped( const char* what )
 	if ( f == NULL ) return -1;
 	char line[4096];
 	int  found = 0;
-	while ( !found && fgets( line, sizeof line, f ) )
-		found = strstr( line, what ) != NULL;
+	while ( !found && fgets( line, sizeof line, f ) ) found = strstr( line, what ) != NULL;
 	fclose( f );
 	return found;
 }
@@ -41,7 +40,7 @@ static int hyb_mapped( const char* what )
 static void hyb_check( const char* when )
 {
 	static const char* const forbidden[] = { "libhyblas_cuda", "libcublas",   "libcudart",
-	                                         "libcuda.so",     "libcusparse", "libnvidia" };
+		                                     "libcuda.so",     "libcusparse", "libnvidia" };
 	int                      threads     = hyb_threads();
 	printf( "%s: %d thread(s)\n", when, threads );
 	if ( threads != 1 )
@@ -83,8 +82,7 @@ int main( int argc, char** argv )
 	size_t  n = 1 << 16;
 	double* x = malloc( n * sizeof *x );
 	double  s = 0;
-	for ( size_t i = 0; i < n; i++ )
-		x[i] = (double)i * 0.5, s += x[i];
+	for ( size_t i = 0; i < n; i++ ) x[i] = (double)i * 0.5, s += x[i];
 	free( x );
 	printf( "sum %.1f\n", s );
 	hyb_check( "end of main" );

@@ -19,7 +19,7 @@
 #include "hyb_bb_blas.h"
 #include "hyb_bb_check.h"
 
-static const double      atc_eps = 2.220446049250313e-16;
+static const double      atc_eps   = 2.220446049250313e-16;
 static int               atc_calls = 22;
 static pthread_barrier_t atc_start;
 
@@ -62,8 +62,9 @@ static void atc_one( hyb_bb_rng_t* r, int t, int i )
 	double*          cref = malloc( sizeof *cref * (size_t)ld * (size_t)n );
 	if ( cref == NULL ) abort();
 	hyb_bb_ref_dgemm( 'N', 'N', m, n, k, alpha, a, ld, b, k, beta, c, cref, ld );
-	double denom = hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ), hyb_bb_norm_d( k, n, b, k ), beta,
-	                                  hyb_bb_norm_d( m, n, c, ld ) );
+	double denom =
+	    hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( m, k, a, ld ), hyb_bb_norm_d( k, n, b, k ),
+	                       beta, hyb_bb_norm_d( m, n, c, ld ) );
 	dgemm_( "N", "N", &m, &n, &k, &alpha, a, &ld, b, &k, &beta, c, &ld, 1, 1 );
 	char what[80];
 	snprintf( what, sizeof what, "thread %d call %d dgemm_ %dx%dx%d beta %g", t, i, m, n, k, beta );
@@ -108,7 +109,8 @@ int main( int argc, char** argv )
 	}
 	if ( devices < 1 || copy < 1 || threads < 1 || threads > 64 || atc_calls < 1 )
 	{
-		fprintf( stderr, "usage: %s --devices D --copy-threads C --threads T [--calls N]\n", argv[0] );
+		fprintf( stderr, "usage: %s --devices D --copy-threads C --threads T [--calls N]\n",
+		         argv[0] );
 		return 2;
 	}
 	int total   = copy + copy / 2 > 2 ? copy + copy / 2 : 2;
@@ -117,23 +119,27 @@ int main( int argc, char** argv )
 	int base = atc_threads_now();
 	atc_run( 1 );
 	int one = atc_threads_left( base + devices * per_ctx );
-	printf( "threads: %d at start, %d after %d calls from one thread (bound %d more: %d context(s) of %d)\n", base,
-	        one, atc_calls, devices * per_ctx, devices, per_ctx );
-	hyb_bb_expect( one - base <= devices * per_ctx, "one application thread left %d threads, more than %d",
-	               one - base, devices * per_ctx );
+	printf( "threads: %d at start, %d after %d calls from one thread (bound %d more: %d context(s) "
+	        "of %d)\n",
+	        base, one, atc_calls, devices * per_ctx, devices, per_ctx );
+	hyb_bb_expect( one - base <= devices * per_ctx,
+	               "one application thread left %d threads, more than %d", one - base,
+	               devices * per_ctx );
 	atc_run( threads );
 	int many = atc_threads_left( base + threads * devices * per_ctx );
-	printf( "threads: %d after %d calls from each of %d threads at once (bound %d more)\n", many, atc_calls, threads,
-	        threads * devices * per_ctx );
-	hyb_bb_expect( many - base <= threads * devices * per_ctx, "%d application threads left %d threads, more than %d",
-	               threads, many - base, threads * devices * per_ctx );
+	printf( "threads: %d after %d calls from each of %d threads at once (bound %d more)\n", many,
+	        atc_calls, threads, threads * devices * per_ctx );
+	hyb_bb_expect( many - base <= threads * devices * per_ctx,
+	               "%d application threads left %d threads, more than %d", threads, many - base,
+	               threads * devices * per_ctx );
 	/* More bursts stay within the same bound: contexts and their threads are reused, not
 	   made per call (how many contexts a burst needs depends on how its threads overlap,
 	   so a later burst may still add up to the bound). */
 	for ( int round = 0; round < 3; round++ ) atc_run( threads );
 	int again = atc_threads_left( base + threads * devices * per_ctx );
 	printf( "threads: %d after three more bursts\n", again );
-	hyb_bb_expect( again - base <= threads * devices * per_ctx, "more bursts left %d threads, more than %d",
-	               again - base, threads * devices * per_ctx );
+	hyb_bb_expect( again - base <= threads * devices * per_ctx,
+	               "more bursts left %d threads, more than %d", again - base,
+	               threads * devices * per_ctx );
 	return hyb_bb_finish( "app_thread_count" );
 }

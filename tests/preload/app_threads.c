@@ -121,8 +121,7 @@ int main( int argc, char** argv )
 			fprintf( stderr, "pthread_create failed\n" );
 			return 1;
 		}
-	for ( int t = 0; t < HYB_THREADS; t++ )
-		pthread_join( th[t], NULL );
+	for ( int t = 0; t < HYB_THREADS; t++ ) pthread_join( th[t], NULL );
 	pthread_barrier_destroy( &hyb_start );
 
 	if ( trace )

@@ -22,8 +22,7 @@ static void hyb_record( const char* who, const char* name, size_t len, int info 
 	if ( len >= sizeof n ) len = sizeof n - 1;
 	memcpy( n, name, len );
 	n[len] = '\0';
-	while ( len > 0 && n[len - 1] == ' ' )
-		n[--len] = '\0';
+	while ( len > 0 && n[len - 1] == ' ' ) n[--len] = '\0';
 	size_t used = strlen( hyb_reports );
 	snprintf( hyb_reports + used, sizeof hyb_reports - used, " %s(%s,%d)", who, n, info );
 	hyb_nreports++;
@@ -313,8 +312,7 @@ int main( void )
 	hyb_bb_fill_z( &r, hyb_za, HYB_LD * HYB_LD );
 	hyb_bb_fill_z( &r, hyb_zb, HYB_LD * HYB_LD );
 	hyb_bb_fill_z( &r, hyb_zc, HYB_LD * HYB_LD );
-	for ( int i = 0; i < HYB_LD; i++ )
-		hyb_a[i + i * HYB_LD] += 4; /* triangular solves stay tame */
+	for ( int i = 0; i < HYB_LD; i++ ) hyb_a[i + i * HYB_LD] += 4; /* triangular solves stay tame */
 
 	hyb_fortran_cases();
 	hyb_cblas_cases();

@@ -57,8 +57,7 @@ int main( int argc, char** argv )
 		}
 	}
 	static double a[256], b[256], c[256];
-	for ( int i = 0; i < 256; i++ )
-		a[i] = 1.0 / ( 1 + i ), b[i] = 0.5 - 1.0 / ( 2 + i ), c[i] = 0;
+	for ( int i = 0; i < 256; i++ ) a[i] = 1.0 / ( 1 + i ), b[i] = 0.5 - 1.0 / ( 2 + i ), c[i] = 0;
 	/* Warm-up outside the measured loops: first-call resolution, OpenBLAS
 	   buffers. */
 	hyb_bench_loop( 10, 16, a, b, c );

@@ -70,8 +70,8 @@ void cblas_dtrsm( int layout, int side, int uplo, int transa, int diag, int m, i
 
 void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
              const int* ldb, int* info );
-typedef void ( *hyb_bb_dgtsv_fn )( const int* n, const int* nrhs, double* dl, double* d,
-                                   double* du, double* b, const int* ldb, int* info );
+typedef void ( *hyb_bb_dgtsv_fn )( const int* n, const int* nrhs, double* dl, double* d, double* du,
+                                   double* b, const int* ldb, int* info );
 
 /* MKL's legacy COO product (mkl_cspblas_dcoogemv: 0-based indices, mkl_dcoogemv:
    1-based): y = op(A) x, A m x m. No system library has it; programs look it

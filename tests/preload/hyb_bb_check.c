@@ -30,14 +30,12 @@ double hyb_bb_rng_uniform( hyb_bb_rng_t* r )
 
 void hyb_bb_fill_d( hyb_bb_rng_t* r, double* x, size_t n )
 {
-	for ( size_t i = 0; i < n; i++ )
-		x[i] = hyb_bb_rng_uniform( r );
+	for ( size_t i = 0; i < n; i++ ) x[i] = hyb_bb_rng_uniform( r );
 }
 
 void hyb_bb_fill_s( hyb_bb_rng_t* r, float* x, size_t n )
 {
-	for ( size_t i = 0; i < n; i++ )
-		x[i] = (float)hyb_bb_rng_uniform( r );
+	for ( size_t i = 0; i < n; i++ ) x[i] = (float)hyb_bb_rng_uniform( r );
 }
 
 void hyb_bb_fill_z( hyb_bb_rng_t* r, hyb_bb_z_t* x, size_t n )
@@ -126,11 +124,13 @@ int hyb_bb_dgemm_checked( hyb_bb_dgemm_fn dgemm, hyb_bb_rng_t* r, char ta, char 
 	double* cref = malloc( sizeof *cref * (size_t)ldc * (size_t)n );
 	if ( cref == NULL ) abort();
 	hyb_bb_ref_dgemm( ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, cref, ldc );
-	double denom = hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( ar, ac, a, lda ),
-	                                  hyb_bb_norm_d( br, bc, b, ldb ), beta, hyb_bb_norm_d( m, n, c, ldc ) );
+	double denom =
+	    hyb_bb_gemm_denom( k, alpha, hyb_bb_norm_d( ar, ac, a, lda ),
+	                       hyb_bb_norm_d( br, bc, b, ldb ), beta, hyb_bb_norm_d( m, n, c, ldc ) );
 	char sa[2] = { ta, 0 }, sb[2] = { tb, 0 };
 	dgemm( sa, sb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1 );
-	int ok = hyb_bb_check( what, hyb_bb_diff_d( m, n, c, cref, ldc ), denom, 2.220446049250313e-16 );
+	int ok =
+	    hyb_bb_check( what, hyb_bb_diff_d( m, n, c, cref, ldc ), denom, 2.220446049250313e-16 );
 	free( a ), free( b ), free( c ), free( cref );
 	return ok;
 }
@@ -205,7 +205,7 @@ int hyb_bb_dcoomv_checked( hyb_bb_dcoomv_fn coomv, hyb_bb_rng_t* r, int m, int p
 		int j = ( i + (int)( hyb_bb_rng_uniform( r ) * 8 ) + m ) % m;
 		if ( e % 5 == 4 ) i = ri[e - 1] - base, j = ci[e - 1] - base;
 		ri[e] = i + base, ci[e] = j + base;
-		v[e]  = hyb_bb_rng_uniform( r );
+		v[e]    = hyb_bb_rng_uniform( r );
 		int row = trans == 'N' ? i : j, col = trans == 'N' ? j : i;
 		ref[row] += v[e] * x[col];
 		mag[row] += fabs( v[e] * x[col] );
@@ -304,8 +304,7 @@ double hyb_bb_norm_d( int rows, int cols, const double* x, int ld )
 {
 	double s = 0;
 	for ( int j = 0; j < cols; j++ )
-		for ( int i = 0; i < rows; i++ )
-			s += x[i + (size_t)j * ld] * x[i + (size_t)j * ld];
+		for ( int i = 0; i < rows; i++ ) s += x[i + (size_t)j * ld] * x[i + (size_t)j * ld];
 	return sqrt( s );
 }
 
@@ -396,11 +395,9 @@ int hyb_bb_check_dtrsm( const char* what, char side, char uplo, char trans, char
 	double* e   = calloc( (size_t)dim * dim, sizeof *e );
 	if ( !ax || !ab0 || !t || !e ) abort();
 	hyb_bb_ref_dtrmul( side, uplo, trans, diag, m, n, a, lda, x, ax, ldb );
-	for ( size_t i = 0; i < (size_t)ldb * n; i++ )
-		ab0[i] = alpha * b0[i];
+	for ( size_t i = 0; i < (size_t)ldb * n; i++ ) ab0[i] = alpha * b0[i];
 	/* ||T||_F of the triangle actually used (unit diagonal included). */
-	for ( int i = 0; i < dim; i++ )
-		e[i + (size_t)i * dim] = 1;
+	for ( int i = 0; i < dim; i++ ) e[i + (size_t)i * dim] = 1;
 	hyb_bb_ref_dtrmul( 'L', uplo, 'N', diag, dim, dim, a, lda, e, t, dim );
 	double denom = ( dim + 2 ) * hyb_bb_norm_d( dim, dim, t, dim ) * hyb_bb_norm_d( m, n, x, ldb ) +
 	               2 * hyb_bb_norm_d( m, n, ab0, ldb );

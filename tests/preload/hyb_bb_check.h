@@ -78,8 +78,8 @@ void hyb_bb_ref_dtrmul( char side, char uplo, char trans, char diag, int m, int 
 int hyb_bb_dgemm_checked( hyb_bb_dgemm_fn dgemm, hyb_bb_rng_t* r, char ta, char tb, int m, int n,
                           int k, double alpha, double beta, const char* what );
 
-/* One call of dgtsv (LAPACK's dgtsv_ or hyblas's) on a random diagonally dominant n x n system with nrhs
-   right-hand sides (ldb = n + 2), checked by INFO = 0 and the residual
+/* One call of dgtsv (LAPACK's dgtsv_ or hyblas's) on a random diagonally dominant n x n system with
+   nrhs right-hand sides (ldb = n + 2), checked by INFO = 0 and the residual
    ||A X - B||_inf / (||A||_inf ||X||_inf n eps). Returns 1 when correct. */
 int hyb_bb_dgtsv_checked( hyb_bb_dgtsv_fn dgtsv, hyb_bb_rng_t* r, int n, int nrhs,
                           const char* what );
@@ -114,9 +114,9 @@ double hyb_bb_gemm_denom( double k, double alpha, double norm_a, double norm_b, 
    its residual ||op(T) X - alpha B0|| (or X op(T)), normalized by
    (dim + 2) ||T|| ||X|| + 2 ||alpha B0|| with T the triangle dtrsm used.
    X and B0 are m x n with leading dimension ldb. Returns hyb_bb_check's. */
-int hyb_bb_check_dtrsm( const char* what, char side, char uplo, char trans, char diag, int m,
-                        int n, double alpha, const double* a, int lda, const double* x,
-                        const double* b0, int ldb );
+int hyb_bb_check_dtrsm( const char* what, char side, char uplo, char trans, char diag, int m, int n,
+                        double alpha, const double* a, int lda, const double* x, const double* b0,
+                        int ldb );
 
 /* ------------------------------------------------------------ verdicts */
 

@@ -61,8 +61,7 @@ int hyb_bb_trace_matches_counts( const hyb_bb_trace_line_t* t, int n )
 	for ( int i = 0; i < n; i++ )
 	{
 		int first = 1; /* each routine once, at its first line */
-		for ( int j = 0; j < i && first; j++ )
-			first = strcmp( t[j].routine, t[i].routine ) != 0;
+		for ( int j = 0; j < i && first; j++ ) first = strcmp( t[j].routine, t[i].routine ) != 0;
 		if ( !first ) continue;
 		if ( !hyb_bb_expect( calls( t[i].routine, c ) == 0, "hyb_calls refused %s", t[i].routine ) )
 		{
@@ -72,8 +71,9 @@ int hyb_bb_trace_matches_counts( const hyb_bb_trace_line_t* t, int n )
 		for ( int p = 0; p < 4; p++ )
 		{
 			int seen = hyb_bb_trace_count( t, n, t[i].routine, paths[p] );
-			ok &= hyb_bb_expect( c[p] == (unsigned long long)seen, "hyb_calls: %s %llu calls on %s, the trace %d",
-			                     t[i].routine, c[p], paths[p], seen );
+			ok &= hyb_bb_expect( c[p] == (unsigned long long)seen,
+			                     "hyb_calls: %s %llu calls on %s, the trace %d", t[i].routine, c[p],
+			                     paths[p], seen );
 		}
 	}
 	return ok;

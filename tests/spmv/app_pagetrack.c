@@ -38,15 +38,15 @@ struct app_page_region
 };
 struct app_pm_scan_arg
 {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages, category_inverted, category_mask,
-	    category_anyof_mask, return_mask;
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages, category_inverted,
+	    category_mask, category_anyof_mask, return_mask;
 };
-#define APP_PAGEMAP_SCAN       _IOWR( 'f', 16, struct app_pm_scan_arg )
-#define APP_PAGE_IS_WRITTEN    ( 1ULL << 1 )
+#define APP_PAGEMAP_SCAN        _IOWR( 'f', 16, struct app_pm_scan_arg )
+#define APP_PAGE_IS_WRITTEN     ( 1ULL << 1 )
 #define APP_PM_SCAN_WP_MATCHING ( 1ULL << 0 )
 
-typedef void ( *dcsr_fn )( const char*, const int*, const double*, const int*, const int*, const double*,
-                          double* );
+typedef void ( *dcsr_fn )( const char*, const int*, const double*, const int*, const int*,
+                           const double*, double* );
 
 static int    app_fails;
 static size_t app_page;
@@ -147,7 +147,8 @@ static int app_uffd( uint64_t features, int* async )
 static int app_register( int fd, const void* p, size_t n, int wp )
 {
 	struct uffdio_register r = { .range = { (uintptr_t)p, n },
-		                         .mode  = wp ? UFFDIO_REGISTER_MODE_WP : UFFDIO_REGISTER_MODE_MISSING };
+		                         .mode =
+		                             wp ? UFFDIO_REGISTER_MODE_WP : UFFDIO_REGISTER_MODE_MISSING };
 	return ioctl( fd, UFFDIO_REGISTER, &r ) == 0 ? 0 : errno;
 }
 
@@ -169,9 +170,10 @@ static int app_run_uffd( dcsr_fn f, app_mem_t* s )
 		/* Its own tracking: protect, write one page, ask which pages were written. */
 		struct uffdio_writeprotect wp = { .range = { (uintptr_t)s->buf, s->buf_bytes },
 			                              .mode  = UFFDIO_WRITEPROTECT_MODE_WP };
-		app_expect( ioctl( fd, UFFDIO_WRITEPROTECT, &wp ) == 0, "the program write-protects its buffer" );
-		s->buf[5 * app_page + 3] = 42;
-		int pm = open( "/proc/self/pagemap", O_RDONLY | O_CLOEXEC );
+		app_expect( ioctl( fd, UFFDIO_WRITEPROTECT, &wp ) == 0,
+		            "the program write-protects its buffer" );
+		s->buf[5 * app_page + 3]  = 42;
+		int                    pm = open( "/proc/self/pagemap", O_RDONLY | O_CLOEXEC );
 		struct app_page_region reg[4];
 		struct app_pm_scan_arg q;
 		memset( &q, 0, sizeof q );
@@ -181,7 +183,7 @@ static int app_run_uffd( dcsr_fn f, app_mem_t* s )
 		q.vec           = (uintptr_t)reg;
 		q.vec_len       = 4;
 		q.category_mask = q.return_mask = APP_PAGE_IS_WRITTEN;
-		long n          = pm >= 0 ? ioctl( pm, APP_PAGEMAP_SCAN, &q ) : -1;
+		long n                          = pm >= 0 ? ioctl( pm, APP_PAGEMAP_SCAN, &q ) : -1;
 		if ( n >= 0 )
 			app_expect( n == 1 && reg[0].start == (uintptr_t)s->buf + 5 * app_page &&
 			                reg[0].end == reg[0].start + app_page,
@@ -210,7 +212,8 @@ static int app_soft_dirty( const void* p )
 {
 	int      fd = open( "/proc/self/pagemap", O_RDONLY | O_CLOEXEC );
 	uint64_t e  = 0;
-	ssize_t  r  = fd >= 0 ? pread( fd, &e, sizeof e, (off_t)( (uintptr_t)p / app_page * sizeof e ) ) : -1;
+	ssize_t  r =
+        fd >= 0 ? pread( fd, &e, sizeof e, (off_t)( (uintptr_t)p / app_page * sizeof e ) ) : -1;
 	if ( fd >= 0 ) close( fd );
 	return r == (ssize_t)sizeof e ? (int)( ( e >> 55 ) & 1 ) : -1;
 }
@@ -226,7 +229,8 @@ static int app_clear_refs( void )
 static int app_run_softdirty( dcsr_fn f, app_mem_t* s )
 {
 	s->buf[0] ^= 1;
-	if ( !app_clear_refs() || app_soft_dirty( s->buf ) != 0 || ( s->buf[0] ^= 1, app_soft_dirty( s->buf ) ) != 1 )
+	if ( !app_clear_refs() || app_soft_dirty( s->buf ) != 0 ||
+	     ( s->buf[0] ^= 1, app_soft_dirty( s->buf ) ) != 1 )
 	{
 		printf( "skip: the kernel does not keep soft-dirty bits here\n" );
 		return 77;
@@ -253,7 +257,8 @@ int main( int argc, char** argv )
 	dcsr_fn f = (dcsr_fn)dlsym( RTLD_DEFAULT, "mkl_cspblas_dcsrgemv" );
 	if ( f == NULL )
 	{
-		printf( "skip: no MKL sparse symbols in this process (run it with LD_PRELOAD=libhyblas.so)\n" );
+		printf(
+		    "skip: no MKL sparse symbols in this process (run it with LD_PRELOAD=libhyblas.so)\n" );
 		return 77;
 	}
 	app_page = (size_t)sysconf( _SC_PAGESIZE );

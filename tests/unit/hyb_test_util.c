@@ -59,10 +59,14 @@ double complex hyb_t_get( hyb_prec_t p, const void* base, int64_t idx )
 {
 	switch ( p )
 	{
-	case HYB_PREC_S: return ( (const float*)base )[idx];
-	case HYB_PREC_D: return ( (const double*)base )[idx];
-	case HYB_PREC_C: return CMPLX( ( (const float*)base )[2 * idx], ( (const float*)base )[2 * idx + 1] );
-	default: return CMPLX( ( (const double*)base )[2 * idx], ( (const double*)base )[2 * idx + 1] );
+	case HYB_PREC_S:
+		return ( (const float*)base )[idx];
+	case HYB_PREC_D:
+		return ( (const double*)base )[idx];
+	case HYB_PREC_C:
+		return CMPLX( ( (const float*)base )[2 * idx], ( (const float*)base )[2 * idx + 1] );
+	default:
+		return CMPLX( ( (const double*)base )[2 * idx], ( (const double*)base )[2 * idx + 1] );
 	}
 }
 
@@ -70,8 +74,12 @@ void hyb_t_set( hyb_prec_t p, void* base, int64_t idx, double complex v )
 {
 	switch ( p )
 	{
-	case HYB_PREC_S: ( (float*)base )[idx] = (float)creal( v ); break;
-	case HYB_PREC_D: ( (double*)base )[idx] = creal( v ); break;
+	case HYB_PREC_S:
+		( (float*)base )[idx] = (float)creal( v );
+		break;
+	case HYB_PREC_D:
+		( (double*)base )[idx] = creal( v );
+		break;
 	case HYB_PREC_C:
 		( (float*)base )[2 * idx]     = (float)creal( v );
 		( (float*)base )[2 * idx + 1] = (float)cimag( v );
@@ -129,8 +137,8 @@ static double complex hyb_t_op( const hyb_t_mat_t* m, char t, int64_t i, int64_t
 /* The full symmetric (Hermitian) matrix from its `uplo` triangle. */
 static double complex hyb_t_full( const hyb_t_mat_t* m, char uplo, int herm, int64_t i, int64_t j )
 {
-	int stored = uplo == 'U' ? i <= j : i >= j;
-	double complex v = stored ? hyb_t_at( m, i, j ) : hyb_t_at( m, j, i );
+	int            stored = uplo == 'U' ? i <= j : i >= j;
+	double complex v      = stored ? hyb_t_at( m, i, j ) : hyb_t_at( m, j, i );
 	if ( herm && !stored ) v = conj( v );
 	if ( herm && i == j ) v = creal( v );
 	return v;
@@ -144,8 +152,8 @@ static double complex hyb_t_tri( const hyb_t_mat_t* m, char uplo, char diag, int
 	return 0.0;
 }
 
-static double complex hyb_t_optri( const hyb_t_mat_t* m, char uplo, char trans, char diag, int64_t i,
-                                   int64_t j )
+static double complex hyb_t_optri( const hyb_t_mat_t* m, char uplo, char trans, char diag,
+                                   int64_t i, int64_t j )
 {
 	if ( trans == 'N' ) return hyb_t_tri( m, uplo, diag, i, j );
 	double complex v = hyb_t_tri( m, uplo, diag, j, i );
@@ -159,20 +167,24 @@ static int hyb_t_is_zero( const double s[2] )
 
 static void hyb_t_ref_product( const hyb_l3_args_t* a )
 {
-	hyb_t_mat_t    A = { a->prec, a->layout, a->a, a->lda }, B = { a->prec, a->layout, a->b, a->ldb };
-	double complex alpha = CMPLX( a->alpha[0], a->alpha[1] ), beta = CMPLX( a->beta[0], a->beta[1] );
-	int            bz    = hyb_t_is_zero( a->beta );
-	int            herm  = a->op == HYB_OP_HEMM;
+	hyb_t_mat_t A = { a->prec, a->layout, a->a, a->lda }, B = { a->prec, a->layout, a->b, a->ldb };
+	double complex alpha = CMPLX( a->alpha[0], a->alpha[1] ),
+	               beta  = CMPLX( a->beta[0], a->beta[1] );
+	int bz               = hyb_t_is_zero( a->beta );
+	int herm             = a->op == HYB_OP_HEMM;
 	for ( int64_t j = 0; j < a->n; j++ )
 		for ( int64_t i = 0; i < a->m; i++ )
 		{
 			double complex s = 0;
 			if ( a->op == HYB_OP_GEMM )
-				for ( int64_t l = 0; l < a->k; l++ ) s += hyb_t_op( &A, a->transa, i, l ) * hyb_t_op( &B, a->transb, l, j );
+				for ( int64_t l = 0; l < a->k; l++ )
+					s += hyb_t_op( &A, a->transa, i, l ) * hyb_t_op( &B, a->transb, l, j );
 			else if ( a->side == 'L' )
-				for ( int64_t l = 0; l < a->m; l++ ) s += hyb_t_full( &A, a->uplo, herm, i, l ) * hyb_t_at( &B, l, j );
+				for ( int64_t l = 0; l < a->m; l++ )
+					s += hyb_t_full( &A, a->uplo, herm, i, l ) * hyb_t_at( &B, l, j );
 			else
-				for ( int64_t l = 0; l < a->n; l++ ) s += hyb_t_at( &B, i, l ) * hyb_t_full( &A, a->uplo, herm, l, j );
+				for ( int64_t l = 0; l < a->n; l++ )
+					s += hyb_t_at( &B, i, l ) * hyb_t_full( &A, a->uplo, herm, l, j );
 			int64_t        idx = hyb_t_idx( a->layout, a->ldc, i, j );
 			double complex v   = alpha * s;
 			if ( !bz ) v += beta * hyb_t_get( a->prec, a->c, idx );
@@ -183,9 +195,9 @@ static void hyb_t_ref_product( const hyb_l3_args_t* a )
 static void hyb_t_ref_rank_k( const hyb_l3_args_t* a )
 {
 	hyb_t_mat_t A = { a->prec, a->layout, a->a, a->lda }, B = { a->prec, a->layout, a->b, a->ldb };
-	int         herm = a->op == HYB_OP_HERK || a->op == HYB_OP_HER2K;
-	int         two  = hyb_op_is_rank_2k( a->op );
-	int         notr = a->transa == 'N';
+	int         herm     = a->op == HYB_OP_HERK || a->op == HYB_OP_HER2K;
+	int         two      = hyb_op_is_rank_2k( a->op );
+	int         notr     = a->transa == 'N';
 	double complex alpha = CMPLX( a->alpha[0], herm && !two ? 0.0 : a->alpha[1] );
 	double complex beta  = CMPLX( a->beta[0], herm ? 0.0 : a->beta[1] );
 	int            bz    = hyb_t_is_zero( a->beta );
@@ -242,13 +254,13 @@ static void hyb_t_ref_rank_k( const hyb_l3_args_t* a )
 
 static void hyb_t_ref_triangular( const hyb_l3_args_t* a )
 {
-	hyb_t_mat_t    A     = { a->prec, a->layout, a->a, a->lda };
-	double complex alpha = CMPLX( a->alpha[0], a->alpha[1] );
-	int            lower = ( a->uplo == 'L' ) == ( a->transa == 'N' ); /* op(A) lower triangular */
-	int64_t        d     = a->side == 'L' ? a->m : a->n;
-	int64_t        lines = a->side == 'L' ? a->n : a->m;
-	double complex* x    = malloc( (size_t)( d > 0 ? d : 1 ) * sizeof *x );
-	double complex* y    = malloc( (size_t)( d > 0 ? d : 1 ) * sizeof *y );
+	hyb_t_mat_t     A     = { a->prec, a->layout, a->a, a->lda };
+	double complex  alpha = CMPLX( a->alpha[0], a->alpha[1] );
+	int             lower = ( a->uplo == 'L' ) == ( a->transa == 'N' ); /* op(A) lower triangular */
+	int64_t         d     = a->side == 'L' ? a->m : a->n;
+	int64_t         lines = a->side == 'L' ? a->n : a->m;
+	double complex* x     = malloc( (size_t)( d > 0 ? d : 1 ) * sizeof *x );
+	double complex* y     = malloc( (size_t)( d > 0 ? d : 1 ) * sizeof *y );
 	if ( x == NULL || y == NULL ) abort();
 	void* b = (void*)a->b;
 	for ( int64_t q = 0; q < lines; q++ )
@@ -256,7 +268,8 @@ static void hyb_t_ref_triangular( const hyb_l3_args_t* a )
 		/* Line q of B: column q (side L) or row q (side R), times alpha. */
 		for ( int64_t t = 0; t < d; t++ )
 		{
-			int64_t idx = a->side == 'L' ? hyb_t_idx( a->layout, a->ldb, t, q ) : hyb_t_idx( a->layout, a->ldb, q, t );
+			int64_t idx = a->side == 'L' ? hyb_t_idx( a->layout, a->ldb, t, q )
+			                             : hyb_t_idx( a->layout, a->ldb, q, t );
 			y[t]        = alpha * hyb_t_get( a->prec, b, idx );
 		}
 		if ( a->op == HYB_OP_TRMM )
@@ -264,8 +277,9 @@ static void hyb_t_ref_triangular( const hyb_l3_args_t* a )
 			{
 				double complex s = 0;
 				for ( int64_t l = 0; l < d; l++ )
-					s += a->side == 'L' ? hyb_t_optri( &A, a->uplo, a->transa, a->diag, t, l ) * y[l]
-					                    : y[l] * hyb_t_optri( &A, a->uplo, a->transa, a->diag, l, t );
+					s += a->side == 'L'
+					         ? hyb_t_optri( &A, a->uplo, a->transa, a->diag, t, l ) * y[l]
+					         : y[l] * hyb_t_optri( &A, a->uplo, a->transa, a->diag, l, t );
 				x[t] = s;
 			}
 		else if ( a->side == 'L' )
@@ -294,7 +308,8 @@ static void hyb_t_ref_triangular( const hyb_l3_args_t* a )
 		}
 		for ( int64_t t = 0; t < d; t++ )
 		{
-			int64_t idx = a->side == 'L' ? hyb_t_idx( a->layout, a->ldb, t, q ) : hyb_t_idx( a->layout, a->ldb, q, t );
+			int64_t idx = a->side == 'L' ? hyb_t_idx( a->layout, a->ldb, t, q )
+			                             : hyb_t_idx( a->layout, a->ldb, q, t );
 			hyb_t_set( a->prec, b, idx, x[t] );
 		}
 	}
@@ -308,14 +323,21 @@ void hyb_t_ref_l3( const hyb_l3_args_t* a )
 	{
 	case HYB_OP_GEMM:
 	case HYB_OP_SYMM:
-	case HYB_OP_HEMM: hyb_t_ref_product( a ); break;
+	case HYB_OP_HEMM:
+		hyb_t_ref_product( a );
+		break;
 	case HYB_OP_SYRK:
 	case HYB_OP_HERK:
 	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K: hyb_t_ref_rank_k( a ); break;
+	case HYB_OP_HER2K:
+		hyb_t_ref_rank_k( a );
+		break;
 	case HYB_OP_TRSM:
-	case HYB_OP_TRMM: hyb_t_ref_triangular( a ); break;
-	default: abort();
+	case HYB_OP_TRMM:
+		hyb_t_ref_triangular( a );
+		break;
+	default:
+		abort();
 	}
 }
 
@@ -325,17 +347,19 @@ hyb_status_t hyb_t_ref_cpu( void* user, const hyb_l3_args_t* sub )
 	if ( c )
 	{
 		int n = atomic_fetch_add( &c->calls, 1 ) + 1;
-		if ( atomic_load( &c->fail_after ) > 0 && n == atomic_load( &c->fail_after ) ) return HYB_E_NO_SYMBOL;
+		if ( atomic_load( &c->fail_after ) > 0 && n == atomic_load( &c->fail_after ) )
+			return HYB_E_NO_SYMBOL;
 	}
-	if ( sub->layout != 'C' ) return HYB_E_INVALID; /* the pipeline only hands out normalized calls */
+	if ( sub->layout != 'C' )
+		return HYB_E_INVALID; /* the pipeline only hands out normalized calls */
 	hyb_t_ref_l3( sub );
 	return HYB_OK;
 }
 
 /* ---------------------------------------------------------------- errors */
 
-const hyb_op_t hyb_t_l3_ops[HYB_OP_L3_COUNT] = { HYB_OP_GEMM,  HYB_OP_SYMM,  HYB_OP_HEMM,
-	                                             HYB_OP_SYRK,  HYB_OP_HERK,  HYB_OP_SYR2K,
+const hyb_op_t hyb_t_l3_ops[HYB_OP_L3_COUNT] = { HYB_OP_GEMM,  HYB_OP_SYMM, HYB_OP_HEMM,
+	                                             HYB_OP_SYRK,  HYB_OP_HERK, HYB_OP_SYR2K,
 	                                             HYB_OP_HER2K, HYB_OP_TRSM, HYB_OP_TRMM };
 
 int hyb_t_op_has_prec( hyb_op_t op, int prec )
@@ -353,12 +377,16 @@ int64_t hyb_t_inner_dim( const hyb_l3_args_t* a )
 {
 	switch ( a->op )
 	{
-	case HYB_OP_GEMM: return a->k;
+	case HYB_OP_GEMM:
+		return a->k;
 	case HYB_OP_SYRK:
-	case HYB_OP_HERK: return a->k;
+	case HYB_OP_HERK:
+		return a->k;
 	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K: return 2 * a->k;
-	default: return a->side == 'L' ? a->m : a->n;
+	case HYB_OP_HER2K:
+		return 2 * a->k;
+	default:
+		return a->side == 'L' ? a->m : a->n;
 	}
 }
 
@@ -378,7 +406,8 @@ static const void* hyb_t_out_ptr( const hyb_l3_args_t* a, int64_t* ld )
 
 /* Frobenius norm of a rows x cols matrix, non-finite entries (unreferenced
    NaN fill) counted as zero. */
-static double hyb_t_norm( hyb_prec_t p, char layout, const void* base, int64_t ld, int64_t rows, int64_t cols )
+static double hyb_t_norm( hyb_prec_t p, char layout, const void* base, int64_t ld, int64_t rows,
+                          int64_t cols )
 {
 	double s = 0;
 	if ( base == NULL ) return 0;
@@ -386,7 +415,8 @@ static double hyb_t_norm( hyb_prec_t p, char layout, const void* base, int64_t l
 		for ( int64_t i = 0; i < rows; i++ )
 		{
 			double complex v = hyb_t_get( p, base, hyb_t_idx( layout, ld, i, j ) );
-			if ( isfinite( creal( v ) ) && isfinite( cimag( v ) ) ) s += creal( v ) * creal( v ) + cimag( v ) * cimag( v );
+			if ( isfinite( creal( v ) ) && isfinite( cimag( v ) ) )
+				s += creal( v ) * creal( v ) + cimag( v ) * cimag( v );
 		}
 	return sqrt( s );
 }
@@ -490,22 +520,24 @@ int64_t hyb_t_outside_changed( const hyb_l3_args_t* a, const void* now, const vo
 		int64_t i = a->layout == 'R' ? idx / ld : idx % ld;
 		int64_t j = a->layout == 'R' ? idx % ld : idx / ld;
 		if ( hyb_t_in_output( a, i, j ) ) continue;
-		if ( memcmp( (const char*)now + (size_t)idx * es, (const char*)before + (size_t)idx * es, es ) != 0 ) bad++;
+		if ( memcmp( (const char*)now + (size_t)idx * es, (const char*)before + (size_t)idx * es,
+		             es ) != 0 )
+			bad++;
 	}
 	return bad;
 }
 
 /* ---------------------------------------------------------------- problems */
 
-void hyb_t_random_options( hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t prec, char* side, char* uplo, char* transa,
-                           char* transb, char* diag )
+void hyb_t_random_options( hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t prec, char* side, char* uplo,
+                           char* transa, char* transb, char* diag )
 {
 	static const char ntc[] = "NTC";
-	*side   = hyb_t_int( r, 0, 1 ) ? 'L' : 'R';
-	*uplo   = hyb_t_int( r, 0, 1 ) ? 'U' : 'L';
-	*diag   = hyb_t_int( r, 0, 1 ) ? 'N' : 'U';
-	*transa = ntc[hyb_t_int( r, 0, 2 )];
-	*transb = ntc[hyb_t_int( r, 0, 2 )];
+	*side                   = hyb_t_int( r, 0, 1 ) ? 'L' : 'R';
+	*uplo                   = hyb_t_int( r, 0, 1 ) ? 'U' : 'L';
+	*diag                   = hyb_t_int( r, 0, 1 ) ? 'N' : 'U';
+	*transa                 = ntc[hyb_t_int( r, 0, 2 )];
+	*transb                 = ntc[hyb_t_int( r, 0, 2 )];
 	if ( op == HYB_OP_HERK || op == HYB_OP_HER2K ) *transa = hyb_t_int( r, 0, 1 ) ? 'N' : 'C';
 	if ( ( op == HYB_OP_SYRK || op == HYB_OP_SYR2K ) && hyb_prec_is_complex( prec ) )
 		*transa = hyb_t_int( r, 0, 1 ) ? 'N' : 'T';
@@ -518,9 +550,9 @@ static void* hyb_t_alloc( size_t bytes )
 	return p;
 }
 
-void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t prec, char layout,
-                         char side, char uplo, char transa, char transb, char diag, int64_t m, int64_t n,
-                         int64_t k, int64_t pad, int beta_kind )
+void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t prec,
+                         char layout, char side, char uplo, char transa, char transb, char diag,
+                         int64_t m, int64_t n, int64_t k, int64_t pad, int beta_kind )
 {
 	memset( pr, 0, sizeof *pr );
 	hyb_l3_args_t* a = &pr->args;
@@ -533,11 +565,11 @@ void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_p
 	if ( rank_k ) a->uplo = uplo, a->transa = transa, a->m = 0;
 	if ( !( op == HYB_OP_GEMM || rank_k ) ) a->k = 0;
 
-	int    cx    = hyb_prec_is_complex( prec );
-	int    herm  = hyb_op_is_complex_only( op );
-	size_t es    = hyb_prec_size( prec );
-	a->alpha[0]  = 0.5 + 0.5 * fabs( hyb_t_unit( r ) );
-	a->alpha[1]  = cx && op != HYB_OP_HERK ? hyb_t_unit( r ) : 0.0;
+	int    cx   = hyb_prec_is_complex( prec );
+	int    herm = hyb_op_is_complex_only( op );
+	size_t es   = hyb_prec_size( prec );
+	a->alpha[0] = 0.5 + 0.5 * fabs( hyb_t_unit( r ) );
+	a->alpha[1] = cx && op != HYB_OP_HERK ? hyb_t_unit( r ) : 0.0;
 	if ( beta_kind == 1 )
 		a->beta[0] = 1.0;
 	else if ( beta_kind == 2 )
@@ -582,13 +614,16 @@ void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_p
 				if ( !stored )
 					hyb_t_set( prec, pr->A, idx, CMPLX( NAN, NAN ) );
 				else if ( tri && i != j )
-					hyb_t_set( prec, pr->A, idx, hyb_t_get( prec, pr->A, idx ) / (double)( d + 1 ) );
+					hyb_t_set( prec, pr->A, idx,
+					           hyb_t_get( prec, pr->A, idx ) / (double)( d + 1 ) );
 				else if ( tri && i == j )
 					hyb_t_set( prec, pr->A, idx,
-					           diag == 'U' ? CMPLX( NAN, NAN )
-					                       : CMPLX( 2.0 + hyb_t_unit( r ), cx ? hyb_t_unit( r ) : 0.0 ) );
+					           diag == 'U'
+					               ? CMPLX( NAN, NAN )
+					               : CMPLX( 2.0 + hyb_t_unit( r ), cx ? hyb_t_unit( r ) : 0.0 ) );
 				else if ( herm && i == j )
-					hyb_t_set( prec, pr->A, idx, CMPLX( creal( hyb_t_get( prec, pr->A, idx ) ), NAN ) );
+					hyb_t_set( prec, pr->A, idx,
+					           CMPLX( creal( hyb_t_get( prec, pr->A, idx ) ), NAN ) );
 			}
 	}
 
@@ -599,16 +634,17 @@ void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_p
 		pr->bytes_c = 0;
 		return;
 	}
-	a->ldc      = ( layout == 'R' ? cc : cr ) + pad;
+	a->ldc = ( layout == 'R' ? cc : cr ) + pad;
 	if ( a->ldc < 1 ) a->ldc = 1;
 	int64_t lines_c = layout == 'R' ? cr : cc;
-	pr->bytes_c = (size_t)a->ldc * (size_t)( lines_c > 0 ? lines_c : 1 ) * es;
-	pr->C       = hyb_t_alloc( pr->bytes_c );
+	pr->bytes_c     = (size_t)a->ldc * (size_t)( lines_c > 0 ? lines_c : 1 ) * es;
+	pr->C           = hyb_t_alloc( pr->bytes_c );
 	hyb_t_fill( r, prec, pr->C, (int64_t)( pr->bytes_c / es ) );
 	if ( beta_kind == 0 )
 	{
 		/* beta = 0: C must not be read, so NaN there must not propagate. */
-		for ( int64_t i = 0; i < (int64_t)( pr->bytes_c / es ); i++ ) hyb_t_set( prec, pr->C, i, CMPLX( NAN, NAN ) );
+		for ( int64_t i = 0; i < (int64_t)( pr->bytes_c / es ); i++ )
+			hyb_t_set( prec, pr->C, i, CMPLX( NAN, NAN ) );
 	}
 	else if ( herm && rank_k )
 	{
@@ -638,7 +674,7 @@ static int hyb_t_log_saved;
 
 void hyb_t_log_begin( int level )
 {
-	char path[] = "/tmp/hyb_unit_logXXXXXX";
+	char path[]  = "/tmp/hyb_unit_logXXXXXX";
 	hyb_t_log_fd = mkstemp( path );
 	if ( hyb_t_log_fd >= 0 ) unlink( path );
 	hyb_t_log_saved = hyb_log_level();
@@ -653,7 +689,8 @@ void hyb_t_log_end( char* out, size_t cap )
 	size_t  len = 0;
 	ssize_t got;
 	lseek( hyb_t_log_fd, 0, SEEK_SET );
-	while ( len + 1 < cap && ( got = read( hyb_t_log_fd, out + len, cap - 1 - len ) ) > 0 ) len += (size_t)got;
+	while ( len + 1 < cap && ( got = read( hyb_t_log_fd, out + len, cap - 1 - len ) ) > 0 )
+		len += (size_t)got;
 	out[len] = '\0';
 	close( hyb_t_log_fd );
 	hyb_t_log_fd = -1;
@@ -709,14 +746,18 @@ hyb_status_t hyb_t_sim_begin( int ndev, const char* mem, const char* extra )
 	char err[256], num[32];
 	hyb_config_defaults( &hyb_t_sim_cfg );
 	snprintf( num, sizeof num, "%d", ndev );
-	if ( hyb_config_set( &hyb_t_sim_cfg, "HYBLAS_DEVICE", "sim", HYB_SRC_TEST, err, sizeof err ) != HYB_OK ||
-	     hyb_config_set( &hyb_t_sim_cfg, "HYBLAS_SIM_DEVICES", num, HYB_SRC_TEST, err, sizeof err ) != HYB_OK ||
-	     hyb_config_set( &hyb_t_sim_cfg, "HYBLAS_SIM_MEM", mem, HYB_SRC_TEST, err, sizeof err ) != HYB_OK )
+	if ( hyb_config_set( &hyb_t_sim_cfg, "HYBLAS_DEVICE", "sim", HYB_SRC_TEST, err, sizeof err ) !=
+	         HYB_OK ||
+	     hyb_config_set( &hyb_t_sim_cfg, "HYBLAS_SIM_DEVICES", num, HYB_SRC_TEST, err,
+	                     sizeof err ) != HYB_OK ||
+	     hyb_config_set( &hyb_t_sim_cfg, "HYBLAS_SIM_MEM", mem, HYB_SRC_TEST, err, sizeof err ) !=
+	         HYB_OK )
 	{
 		fprintf( stderr, "hyb_t_sim_begin: %s\n", err );
 		return HYB_E_INVALID;
 	}
-	if ( hyb_t_config_extra( &hyb_t_sim_cfg, extra, "hyb_t_sim_begin" ) != HYB_OK ) return HYB_E_INVALID;
+	if ( hyb_t_config_extra( &hyb_t_sim_cfg, extra, "hyb_t_sim_begin" ) != HYB_OK )
+		return HYB_E_INVALID;
 	return hyb_t_sim_install( &hyb_t_sim_cfg );
 }
 
@@ -754,6 +795,7 @@ int hyb_t_isolated( const char* what, int ( *fn )( void* arg ), void* arg, int t
 		return rc;
 	}
 	int sig = WIFSIGNALED( status ) ? WTERMSIG( status ) : 0;
-	fprintf( stderr, "\n    %s: %s (signal %d)\n", what, sig == SIGALRM ? "timed out (hang)" : "crashed", sig );
+	fprintf( stderr, "\n    %s: %s (signal %d)\n", what,
+	         sig == SIGALRM ? "timed out (hang)" : "crashed", sig );
 	return sig == SIGALRM ? 255 : 128 + sig;
 }

@@ -75,7 +75,7 @@ int                   hyb_t_op_has_prec( hyb_op_t op, int prec );
 
 /* Dimensions of the output (rows x cols as stored, normalized or not) and of
    the k used in error bounds. */
-void hyb_t_out_dims( const hyb_l3_args_t* a, int64_t* rows, int64_t* cols );
+void    hyb_t_out_dims( const hyb_l3_args_t* a, int64_t* rows, int64_t* cols );
 int64_t hyb_t_inner_dim( const hyb_l3_args_t* a );
 
 /* Elements (i, j) of the output region that the call may write: for
@@ -115,9 +115,9 @@ typedef struct
 	size_t        bytes_a, bytes_b, bytes_c;
 } hyb_t_problem_t;
 
-void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t prec, char layout,
-                         char side, char uplo, char transa, char transb, char diag, int64_t m, int64_t n,
-                         int64_t k, int64_t pad, int beta_kind );
+void hyb_t_problem_make( hyb_t_problem_t* pr, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t prec,
+                         char layout, char side, char uplo, char transa, char transb, char diag,
+                         int64_t m, int64_t n, int64_t k, int64_t pad, int beta_kind );
 void hyb_t_problem_free( hyb_t_problem_t* pr );
 
 /* beta_kind: 0 (beta = 0, C filled with NaN), 1 (beta = 1), 2 (random).

@@ -40,7 +40,7 @@ typedef struct
 } hyb_tvar_t;
 
 static const hyb_tvar_t hyb_tvars[] = {
-#define HYB_VAR( NAME, TYPE, field, def, min, max, help ) \
+#define HYB_VAR( NAME, TYPE, field, def, min, max, help )                                          \
 	{ #NAME, T_##TYPE, offsetof( hyb_config_t, field ), def, min, max, help, HYB_CFG_IDX_##field },
 #include "core/config/hyb_config_vars.def"
 #undef HYB_VAR
@@ -70,10 +70,11 @@ static const char* field_str( const hyb_config_t* c, const hyb_tvar_t* v )
 	return (const char*)c + v->off;
 }
 
-static hyb_status_t set( hyb_config_t* c, const char* name, const char* value, hyb_cfg_source_t src )
+static hyb_status_t set( hyb_config_t* c, const char* name, const char* value,
+                         hyb_cfg_source_t src )
 {
 	char err[512];
-	err[0] = '\0';
+	err[0]          = '\0';
 	hyb_status_t st = hyb_config_set( c, name, value, src, err, sizeof err );
 	if ( st != HYB_OK )
 	{
@@ -91,7 +92,8 @@ static void expect_rejected( const char* name, const char* value, hyb_status_t w
 	CU_ASSERT_EQUAL_FATAL( set( &c, "HYBLAS_LOG_LEVEL", "2", HYB_SRC_FILE ), HYB_OK );
 	before          = c;
 	hyb_status_t st = set( &c, name, value, HYB_SRC_ENV );
-	if ( st != want ) fprintf( stderr, "\n    %s=\"%.40s\": got %d, want %d\n", name, value, (int)st, (int)want );
+	if ( st != want )
+		fprintf( stderr, "\n    %s=\"%.40s\": got %d, want %d\n", name, value, (int)st, (int)want );
 	CU_ASSERT_EQUAL( st, want );
 	CU_ASSERT( memcmp( &before, &c, sizeof c ) == 0 );
 }
@@ -153,8 +155,11 @@ static void test_defaults( void )
 		CU_ASSERT_EQUAL( set( &again, v->name, v->def, HYB_SRC_FILE ), HYB_OK );
 		again.source[i] = HYB_SRC_DEFAULT;
 		CU_ASSERT( memcmp( &again, &c, sizeof c ) == 0 );
-		if ( v->type == T_INT ) CU_ASSERT( (double)field_int( &c, v ) >= v->min && (double)field_int( &c, v ) <= v->max );
-		if ( v->type == T_DOUBLE ) CU_ASSERT( field_double( &c, v ) >= v->min && field_double( &c, v ) <= v->max );
+		if ( v->type == T_INT )
+			CU_ASSERT( (double)field_int( &c, v ) >= v->min &&
+			           (double)field_int( &c, v ) <= v->max );
+		if ( v->type == T_DOUBLE )
+			CU_ASSERT( field_double( &c, v ) >= v->min && field_double( &c, v ) <= v->max );
 	}
 	CU_ASSERT_EQUAL( c.mode, HYB_MODE_AUTO );
 	CU_ASSERT( c.cpu_ratio_fixed < 0 );
@@ -188,9 +193,11 @@ static void test_int( void )
 		}
 		snprintf( buf, sizeof buf, "%.0f", v->min - 1 );
 		expect_rejected( v->name, buf, HYB_E_INVALID );
-		static const char* bad[] = { "", "abc", "12abc", "0x10", "1.5", "1e3", "5 5", "99999999999999999999999",
+		static const char* bad[] = { "",    "abc", "12abc", "0x10",
+			                         "1.5", "1e3", "5 5",   "99999999999999999999999",
 			                         "--1", "1-" };
-		for ( unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++ ) expect_rejected( v->name, bad[b], HYB_E_PARSE );
+		for ( unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++ )
+			expect_rejected( v->name, bad[b], HYB_E_PARSE );
 	}
 }
 
@@ -217,8 +224,10 @@ static void test_double( void )
 		expect_rejected( v->name, buf, HYB_E_INVALID );
 		snprintf( buf, sizeof buf, "%.17g", v->min - 1 - fabs( v->min ) );
 		expect_rejected( v->name, buf, HYB_E_INVALID );
-		static const char* bad[] = { "", "x", "1.0x", "1,5", "nan", "inf", "-inf", "1e999", "1e", "..1" };
-		for ( unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++ ) expect_rejected( v->name, bad[b], HYB_E_PARSE );
+		static const char* bad[] = { "",    "x",    "1.0x",  "1,5", "nan",
+			                         "inf", "-inf", "1e999", "1e",  "..1" };
+		for ( unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++ )
+			expect_rejected( v->name, bad[b], HYB_E_PARSE );
 	}
 }
 
@@ -240,7 +249,8 @@ static void test_bool( void )
 			CU_ASSERT_EQUAL( set( &c, v->name, no[k % 6], HYB_SRC_ENV ), HYB_OK );
 			CU_ASSERT_EQUAL( field_i( &c, v ), 0 );
 		}
-		for ( unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++ ) expect_rejected( v->name, bad[b], HYB_E_PARSE );
+		for ( unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++ )
+			expect_rejected( v->name, bad[b], HYB_E_PARSE );
 	}
 }
 
@@ -252,21 +262,30 @@ static void test_size( void )
 		double      bytes;
 		int         percent;
 	} good[] = {
-		{ "512M", 512.0 * 1048576, 0 },   { "512m", 512.0 * 1048576, 0 }, { "1G", 1073741824.0, 0 },
-		{ "1.5G", 1.5 * 1073741824.0, 0 }, { "2GB", 2.0 * 1073741824.0, 0 }, { "2gb", 2.0 * 1073741824.0, 0 },
-		{ "33554432", 33554432.0, 0 },     { "40960K", 40960.0 * 1024, 0 }, { "1T", 1099511627776.0, 0 },
-		{ "50%", 50, 1 },                  { "100%", 100, 1 },              { "0.5%", 0.5, 1 },
+		{ "512M", 512.0 * 1048576, 0 },
+		{ "512m", 512.0 * 1048576, 0 },
+		{ "1G", 1073741824.0, 0 },
+		{ "1.5G", 1.5 * 1073741824.0, 0 },
+		{ "2GB", 2.0 * 1073741824.0, 0 },
+		{ "2gb", 2.0 * 1073741824.0, 0 },
+		{ "33554432", 33554432.0, 0 },
+		{ "40960K", 40960.0 * 1024, 0 },
+		{ "1T", 1099511627776.0, 0 },
+		{ "50%", 50, 1 },
+		{ "100%", 100, 1 },
+		{ "0.5%", 0.5, 1 },
 		{ " 90% ", 90, 1 },
 	};
-	static const char* bad_parse[] = { "0%", "101%", "-1G", "1Q", "1KK", "%", "", "1 G", "G", "50%%", "5%B",
-		                               "nan", "inf" };
+	static const char* bad_parse[] = { "0%",  "101%", "-1G",  "1Q",  "1KK", "%",  "",
+		                               "1 G", "G",    "50%%", "5%B", "nan", "inf" };
 	for ( int i = 0; i < HYB_NTVARS; i++ )
 	{
 		const hyb_tvar_t* v = &hyb_tvars[i];
 		if ( v->type != T_SIZE ) continue;
 		for ( unsigned g = 0; g < sizeof good / sizeof good[0]; g++ )
 		{
-			if ( !good[g].percent && ( good[g].bytes < v->min || good[g].bytes > v->max ) ) continue;
+			if ( !good[g].percent && ( good[g].bytes < v->min || good[g].bytes > v->max ) )
+				continue;
 			hyb_config_t c;
 			hyb_config_defaults( &c );
 			CU_ASSERT_EQUAL( set( &c, v->name, good[g].text, HYB_SRC_ENV ), HYB_OK );
@@ -275,10 +294,12 @@ static void test_size( void )
 			CU_ASSERT_DOUBLE_EQUAL( s.value, good[g].bytes, 1e-9 * good[g].bytes );
 			/* Resolving against a whole. */
 			double whole = 8e9;
-			CU_ASSERT_DOUBLE_EQUAL( hyb_cfg_size_bytes( s, whole ), good[g].percent ? whole * good[g].bytes / 100 : good[g].bytes,
+			CU_ASSERT_DOUBLE_EQUAL( hyb_cfg_size_bytes( s, whole ),
+			                        good[g].percent ? whole * good[g].bytes / 100 : good[g].bytes,
 			                        1e-6 );
 		}
-		for ( unsigned b = 0; b < sizeof bad_parse / sizeof bad_parse[0]; b++ ) expect_any_rejected( v->name, bad_parse[b] );
+		for ( unsigned b = 0; b < sizeof bad_parse / sizeof bad_parse[0]; b++ )
+			expect_any_rejected( v->name, bad_parse[b] );
 		/* Byte counts outside the range (percentages are the user's business). */
 		char buf[64];
 		snprintf( buf, sizeof buf, "%.0f", v->min - 1 );
@@ -326,7 +347,8 @@ static void test_enum( void )
 			CU_ASSERT_EQUAL( set( &c, v->name, ch[k], HYB_SRC_ENV ), HYB_OK );
 			CU_ASSERT_EQUAL( field_i( &c, v ), k );
 			char up[32];
-			for ( size_t q = 0; q <= strlen( ch[k] ); q++ ) up[q] = (char)( ch[k][q] >= 'a' && ch[k][q] <= 'z' ? ch[k][q] - 32 : ch[k][q] );
+			for ( size_t q = 0; q <= strlen( ch[k] ); q++ )
+				up[q] = (char)( ch[k][q] >= 'a' && ch[k][q] <= 'z' ? ch[k][q] - 32 : ch[k][q] );
 			hyb_config_defaults( &c );
 			CU_ASSERT_EQUAL( set( &c, v->name, up, HYB_SRC_ENV ), HYB_OK );
 			CU_ASSERT_EQUAL( field_i( &c, v ), k );
@@ -365,13 +387,15 @@ static void test_string_path( void )
 		{
 			memset( text, 'b', cap - 1 + extra );
 			text[cap - 1 + extra] = '\0';
-			hyb_config_t before = c;
+			hyb_config_t before   = c;
 			char         err[256];
 			hyb_status_t st = hyb_config_set( &c, v->name, text, HYB_SRC_ENV, err, sizeof err );
 			accepted += st != HYB_E_INVALID || memcmp( &before, &c, sizeof c ) != 0;
 			c = before;
 		}
-		if ( accepted ) fprintf( stderr, "\n    %s: a value over %zu characters was accepted (truncated)", v->name, cap - 1 );
+		if ( accepted )
+			fprintf( stderr, "\n    %s: a value over %zu characters was accepted (truncated)",
+			         v->name, cap - 1 );
 		CU_ASSERT_EQUAL( accepted, 0 );
 	}
 }
@@ -380,9 +404,10 @@ static void test_unknown_name_set( void )
 {
 	hyb_config_t c, before;
 	hyb_config_defaults( &c );
-	before = c;
+	before                = c;
 	char         err[256] = "";
-	hyb_status_t st       = hyb_config_set( &c, "HYBLAS_NO_SUCH_THING", "1", HYB_SRC_ENV, err, sizeof err );
+	hyb_status_t st =
+	    hyb_config_set( &c, "HYBLAS_NO_SUCH_THING", "1", HYB_SRC_ENV, err, sizeof err );
 	CU_ASSERT_EQUAL( st, HYB_E_INVALID );
 	CU_ASSERT( strstr( err, "HYBLAS_NO_SUCH_THING" ) != NULL );
 	CU_ASSERT( memcmp( &c, &before, sizeof c ) == 0 );
@@ -416,18 +441,28 @@ static void test_precedence_matrix( void )
    give the same result: precedence is by source, not by order. */
 static void apply_all( hyb_config_t* c, int reverse )
 {
-	static const char* profile = "HYBLAS_TILE=11\nHYBLAS_LOG_LEVEL=2\nHYBLAS_COPY_THREADS=3\nh2d_pinned = 5e10\n";
-	static const char* nvconf  = "NVBLAS_TILE_DIM 22\nNVBLAS_CPU_BLAS_LIB /nv/libblas.so\nNVBLAS_LOGFILE /nv/log\n";
-	static const char* file    = "HYBLAS_TILE=33\nHYBLAS_CPU_LIB=/file/libblas.so\n";
-	static char* const env[]   = { "HYBLAS_TILE=44", "PATH=/bin", NULL };
+	static const char* profile =
+	    "HYBLAS_TILE=11\nHYBLAS_LOG_LEVEL=2\nHYBLAS_COPY_THREADS=3\nh2d_pinned = 5e10\n";
+	static const char* nvconf =
+	    "NVBLAS_TILE_DIM 22\nNVBLAS_CPU_BLAS_LIB /nv/libblas.so\nNVBLAS_LOGFILE /nv/log\n";
+	static const char* file  = "HYBLAS_TILE=33\nHYBLAS_CPU_LIB=/file/libblas.so\n";
+	static char* const env[] = { "HYBLAS_TILE=44", "PATH=/bin", NULL };
 	for ( int s = 0; s < 4; s++ )
 	{
 		switch ( reverse ? 3 - s : s )
 		{
-		case 0: hyb_config_apply_text( c, profile, HYB_SRC_PROFILE, "profile", 1 ); break;
-		case 1: hyb_config_apply_nvblas( c, nvconf, "nvblas.conf" ); break;
-		case 2: hyb_config_apply_text( c, file, HYB_SRC_FILE, "file", 0 ); break;
-		default: hyb_config_apply_env( c, env ); break;
+		case 0:
+			hyb_config_apply_text( c, profile, HYB_SRC_PROFILE, "profile", 1 );
+			break;
+		case 1:
+			hyb_config_apply_nvblas( c, nvconf, "nvblas.conf" );
+			break;
+		case 2:
+			hyb_config_apply_text( c, file, HYB_SRC_FILE, "file", 0 );
+			break;
+		default:
+			hyb_config_apply_env( c, env );
+			break;
 		}
 	}
 }
@@ -486,14 +521,16 @@ static void test_apply_text( void )
 	CU_ASSERT( strstr( hyb_log_buf, "my.conf:8" ) != NULL );
 	CU_ASSERT( strstr( hyb_log_buf, "HYBLAS_LOG_LEVEL" ) != NULL );
 	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "\n" ), 4 );
-	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "my.conf:3" ) + hyb_t_count( hyb_log_buf, "my.conf:4" ) +
+	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "my.conf:3" ) +
+	                     hyb_t_count( hyb_log_buf, "my.conf:4" ) +
 	                     hyb_t_count( hyb_log_buf, "my.conf:9" ),
 	                 0 );
 
 	/* A profile: other names are machine parameters, silently skipped. */
 	hyb_config_defaults( &c );
 	hyb_t_log_begin( HYB_LOG_WARN );
-	hyb_config_apply_text( &c, "h2d_pinned = 5e10\nHYBLAS_TILE=64\n", HYB_SRC_PROFILE, "profile", 1 );
+	hyb_config_apply_text( &c, "h2d_pinned = 5e10\nHYBLAS_TILE=64\n", HYB_SRC_PROFILE, "profile",
+	                       1 );
 	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
 	CU_ASSERT_STRING_EQUAL( hyb_log_buf, "" );
 	CU_ASSERT_EQUAL( c.tile, 64 );
@@ -507,13 +544,14 @@ static void test_apply_text( void )
 
 static void test_apply_env( void )
 {
-	char* env[] = { "HYBLAS_MODEE=gpu",      /* typo: warned with the closest name */
-		            "HYBLAS_XYZZY_PLUGH_FOO=1", /* nothing close: warned with a hint to list them */
-		            "HYBLAS_TILE=abc",        /* bad value: warned, default kept */
-		            "HYBLAS_COPY_THREADS=4",  /* good */
-		            "HOME=/root",             /* not ours */
-		            "HYBLAS_NOEQUALS",        /* malformed entry: ignored */
-		            "NOT_HYBLAS_MODE=cpu",    NULL };
+	char*        env[] = { "HYBLAS_MODEE=gpu",         /* typo: warned with the closest name */
+		                   "HYBLAS_XYZZY_PLUGH_FOO=1", /* nothing close: warned with a hint to list them */
+		                   "HYBLAS_TILE=abc",          /* bad value: warned, default kept */
+		                   "HYBLAS_COPY_THREADS=4", /* good */
+		                   "HOME=/root",            /* not ours */
+		                   "HYBLAS_NOEQUALS",       /* malformed entry: ignored */
+		                   "NOT_HYBLAS_MODE=cpu",
+		                   NULL };
 	hyb_config_t c;
 	hyb_config_defaults( &c );
 	hyb_t_log_begin( HYB_LOG_WARN );
@@ -530,7 +568,8 @@ static void test_apply_env( void )
 	CU_ASSERT( strstr( hyb_log_buf, "HYBLAS_PRINT_CONFIG" ) != NULL );
 	CU_ASSERT( strstr( hyb_log_buf, "HYBLAS_TILE" ) != NULL );
 	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "\n" ), 3 );
-	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "NOEQUALS" ) + hyb_t_count( hyb_log_buf, "NOT_HYBLAS" ), 0 );
+	CU_ASSERT_EQUAL(
+	    hyb_t_count( hyb_log_buf, "NOEQUALS" ) + hyb_t_count( hyb_log_buf, "NOT_HYBLAS" ), 0 );
 
 	/* Silent at level 0, still applied. */
 	hyb_config_defaults( &c );
@@ -590,7 +629,8 @@ static void test_did_you_mean_every_name( void )
 			hyb_config_apply_env( &c, env );
 			hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
 			snprintf( want, sizeof want, "did you mean %s?", name );
-			if ( strstr( hyb_log_buf, want ) == NULL ) fprintf( stderr, "\n    %s: %s", typo, hyb_log_buf );
+			if ( strstr( hyb_log_buf, want ) == NULL )
+				fprintf( stderr, "\n    %s: %s", typo, hyb_log_buf );
 			CU_ASSERT( strstr( hyb_log_buf, want ) != NULL );
 			checked++;
 		}
@@ -612,18 +652,22 @@ static hyb_config_t finished( const char* name, const char* value, char* log, si
 
 static void test_routine_mode( void )
 {
-	hyb_config_t c = finished( "HYBLAS_ROUTINE_MODE", "dgemm=gpu,gemm=cpu,TRSM=GPU, zherk=auto ,strmm_=cpu",
-	                           hyb_log_buf, sizeof hyb_log_buf );
+	hyb_config_t c =
+	    finished( "HYBLAS_ROUTINE_MODE", "dgemm=gpu,gemm=cpu,TRSM=GPU, zherk=auto ,strmm_=cpu",
+	              hyb_log_buf, sizeof hyb_log_buf );
 	CU_ASSERT_STRING_EQUAL( hyb_log_buf, "" );
-	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_GPU ); /* routine beats family */
+	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_GEMM, HYB_PREC_D ),
+	                 HYB_MODE_GPU ); /* routine beats family */
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_GEMM, HYB_PREC_S ), HYB_MODE_CPU );
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_GEMM, HYB_PREC_Z ), HYB_MODE_CPU );
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_TRSM, HYB_PREC_C ), HYB_MODE_GPU );
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_HERK, HYB_PREC_Z ), HYB_MODE_AUTO );
-	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_SYMM, HYB_PREC_D ), HYB_MODE_AUTO ); /* HYBLAS_MODE */
+	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_SYMM, HYB_PREC_D ),
+	                 HYB_MODE_AUTO ); /* HYBLAS_MODE */
 
 	/* The order of entries does not matter. */
-	hyb_config_t r = finished( "HYBLAS_ROUTINE_MODE", "gemm=cpu,dgemm=gpu", hyb_log_buf, sizeof hyb_log_buf );
+	hyb_config_t r =
+	    finished( "HYBLAS_ROUTINE_MODE", "gemm=cpu,dgemm=gpu", hyb_log_buf, sizeof hyb_log_buf );
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &r, HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_GPU );
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &r, HYB_OP_GEMM, HYB_PREC_C ), HYB_MODE_CPU );
 
@@ -642,7 +686,8 @@ static void test_routine_mode( void )
    the routine entry's, else the family entry's, else HYBLAS_MODE. */
 static void test_routine_mode_random( void )
 {
-	static const char* ops[]   = { "gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trsm", "trmm" };
+	static const char* ops[]   = { "gemm",  "symm",  "hemm", "syrk", "herk",
+		                           "syr2k", "her2k", "trsm", "trmm" };
 	static const char* modes[] = { "auto", "cpu", "gpu" };
 	hyb_t_rng_t        rng     = hyb_t_rng( 17 );
 	for ( int iter = 0; iter < 200; iter++ )
@@ -653,16 +698,16 @@ static void test_routine_mode_random( void )
 		{
 			fam[o] = hyb_t_int( &rng, 0, 3 ) == 0 ? (int)hyb_t_int( &rng, 0, 2 ) : -1;
 			if ( fam[o] >= 0 && strlen( text ) < 400 )
-				snprintf( text + strlen( text ), sizeof text - strlen( text ), "%s%s=%s", text[0] ? "," : "", ops[o],
-				          modes[fam[o]] );
+				snprintf( text + strlen( text ), sizeof text - strlen( text ), "%s%s=%s",
+				          text[0] ? "," : "", ops[o], modes[fam[o]] );
 			else
 				fam[o] = -1;
 			for ( int p = 0; p < 4; p++ )
 			{
 				rout[o][p] = hyb_t_int( &rng, 0, 5 ) == 0 ? (int)hyb_t_int( &rng, 0, 2 ) : -1;
 				if ( rout[o][p] >= 0 && strlen( text ) < 400 )
-					snprintf( text + strlen( text ), sizeof text - strlen( text ), "%s%c%s=%s", text[0] ? "," : "",
-					          "sdcz"[p], ops[o], modes[rout[o][p]] );
+					snprintf( text + strlen( text ), sizeof text - strlen( text ), "%s%c%s=%s",
+					          text[0] ? "," : "", "sdcz"[p], ops[o], modes[rout[o][p]] );
 				else
 					rout[o][p] = -1;
 			}
@@ -685,14 +730,20 @@ static void test_routine_mode_random( void )
    beats the family, which beats HYBLAS_MODE. */
 static void test_routine_mode_symbols( void )
 {
-	hyb_config_t c = finished( "HYBLAS_ROUTINE_MODE", "cblas_dgemm=gpu,dgemm=cpu,gemm=auto,dgemm_=auto",
-	                           hyb_log_buf, sizeof hyb_log_buf );
+	hyb_config_t c =
+	    finished( "HYBLAS_ROUTINE_MODE", "cblas_dgemm=gpu,dgemm=cpu,gemm=auto,dgemm_=auto",
+	              hyb_log_buf, sizeof hyb_log_buf );
 	CU_ASSERT_STRING_EQUAL( hyb_log_buf, "" );
-	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "cblas_dgemm", HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_GPU );
-	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "dgemm_", HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_AUTO );
-	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "dgemm", HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_CPU );
-	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "scipy_dgemm_", HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_CPU );
-	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "cblas_sgemm", HYB_OP_GEMM, HYB_PREC_S ), HYB_MODE_AUTO );
+	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "cblas_dgemm", HYB_OP_GEMM, HYB_PREC_D ),
+	                 HYB_MODE_GPU );
+	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "dgemm_", HYB_OP_GEMM, HYB_PREC_D ),
+	                 HYB_MODE_AUTO );
+	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "dgemm", HYB_OP_GEMM, HYB_PREC_D ),
+	                 HYB_MODE_CPU );
+	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "scipy_dgemm_", HYB_OP_GEMM, HYB_PREC_D ),
+	                 HYB_MODE_CPU );
+	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "cblas_sgemm", HYB_OP_GEMM, HYB_PREC_S ),
+	                 HYB_MODE_AUTO );
 	CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, NULL, HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_CPU );
 	/* A symbol entry never acts as a routine or family entry. */
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_CPU );
@@ -700,7 +751,8 @@ static void test_routine_mode_symbols( void )
 
 static void test_routine_mode_bad_entries( void )
 {
-	static const char* bad[] = { "dgemm", "dgemm=fast", "xgemm=gpu", "=gpu", "foo=cpu", "gemm==gpu", "dgemmm=cpu" };
+	static const char* bad[] = { "dgemm",   "dgemm=fast", "xgemm=gpu", "=gpu",
+		                         "foo=cpu", "gemm==gpu",  "dgemmm=cpu" };
 	for ( unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++ )
 	{
 		char text[128];
@@ -711,10 +763,12 @@ static void test_routine_mode_bad_entries( void )
 		CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_TRSM, HYB_PREC_D ), HYB_MODE_GPU );
 		CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_SYRK, HYB_PREC_S ), HYB_MODE_CPU );
 		CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_AUTO );
-		CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "dgemm_", HYB_OP_GEMM, HYB_PREC_D ), HYB_MODE_AUTO );
+		CU_ASSERT_EQUAL( hyb_config_mode_for_call( &c, "dgemm_", HYB_OP_GEMM, HYB_PREC_D ),
+		                 HYB_MODE_AUTO );
 	}
 	/* An empty name first in the list (nothing before it to read). */
-	hyb_config_t c = finished( "HYBLAS_ROUTINE_MODE", "=gpu,trsm=gpu", hyb_log_buf, sizeof hyb_log_buf );
+	hyb_config_t c =
+	    finished( "HYBLAS_ROUTINE_MODE", "=gpu,trsm=gpu", hyb_log_buf, sizeof hyb_log_buf );
 	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "HYBLAS_ROUTINE_MODE" ), 1 );
 	CU_ASSERT_EQUAL( c.n_routine_modes, 1 );
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_TRSM, HYB_PREC_D ), HYB_MODE_GPU );
@@ -726,10 +780,12 @@ static void test_cpu_ratio( void )
 	{
 		const char* text;
 		double      want;
-	} good[] = { { "auto", -1 }, { "AUTO", -1 }, { "0", 0 }, { "0.3", 0.3 }, { "0.95", 0.95 }, { " 0.5 ", 0.5 } };
+	} good[] = { { "auto", -1 }, { "AUTO", -1 },   { "0", 0 },
+		         { "0.3", 0.3 }, { "0.95", 0.95 }, { " 0.5 ", 0.5 } };
 	for ( unsigned g = 0; g < sizeof good / sizeof good[0]; g++ )
 	{
-		hyb_config_t c = finished( "HYBLAS_CPU_RATIO", good[g].text, hyb_log_buf, sizeof hyb_log_buf );
+		hyb_config_t c =
+		    finished( "HYBLAS_CPU_RATIO", good[g].text, hyb_log_buf, sizeof hyb_log_buf );
 		CU_ASSERT_STRING_EQUAL( hyb_log_buf, "" );
 		CU_ASSERT_DOUBLE_EQUAL( c.cpu_ratio_fixed, good[g].want, 1e-15 );
 	}
@@ -772,16 +828,16 @@ static void test_gpus( void )
 
 static void test_nvblas_keywords( void )
 {
-	const char* conf = "# NVBLAS configuration\n"
-	                   "NVBLAS_LOGFILE  /tmp/nvblas.log\n"
-	                   "NVBLAS_CPU_BLAS_LIB\t/opt/lib/libopenblas.so\n"
-	                   "NVBLAS_GPU_LIST 0 1\n"
-	                   "NVBLAS_TILE_DIM 2048\n"
-	                   "NVBLAS_AUTOPIN_MEM_ENABLED\n"
-	                   "NVBLAS_TRACE_LOG_ENABLED\n"
-	                   "NVBLAS_GPU_DISABLED_DGEMM\n"
-	                   "NVBLAS_GPU_DISABLED_ZTRSM\n"
-	                   "NVBLAS_CPU_RATIO_DGEMM 0.1\n";
+	const char*  conf = "# NVBLAS configuration\n"
+	                    "NVBLAS_LOGFILE  /tmp/nvblas.log\n"
+	                    "NVBLAS_CPU_BLAS_LIB\t/opt/lib/libopenblas.so\n"
+	                    "NVBLAS_GPU_LIST 0 1\n"
+	                    "NVBLAS_TILE_DIM 2048\n"
+	                    "NVBLAS_AUTOPIN_MEM_ENABLED\n"
+	                    "NVBLAS_TRACE_LOG_ENABLED\n"
+	                    "NVBLAS_GPU_DISABLED_DGEMM\n"
+	                    "NVBLAS_GPU_DISABLED_ZTRSM\n"
+	                    "NVBLAS_CPU_RATIO_DGEMM 0.1\n";
 	hyb_config_t c;
 	hyb_config_defaults( &c );
 	hyb_t_log_begin( HYB_LOG_WARN );
@@ -798,9 +854,11 @@ static void test_nvblas_keywords( void )
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_GEMM, HYB_PREC_S ), HYB_MODE_AUTO );
 	CU_ASSERT_EQUAL( hyb_config_mode_for( &c, HYB_OP_TRSM, HYB_PREC_Z ), HYB_MODE_CPU );
 	CU_ASSERT_DOUBLE_EQUAL( c.cpu_ratio_fixed, 0.1, 1e-15 );
-	static const int idx[] = { HYB_CFG_IDX_log_file, HYB_CFG_IDX_cpu_lib, HYB_CFG_IDX_tile, HYB_CFG_IDX_gpus,
-		                       HYB_CFG_IDX_trace,    HYB_CFG_IDX_routine_mode, HYB_CFG_IDX_cpu_ratio };
-	for ( unsigned i = 0; i < sizeof idx / sizeof idx[0]; i++ ) CU_ASSERT_EQUAL( c.source[idx[i]], HYB_SRC_NVBLAS );
+	static const int idx[] = { HYB_CFG_IDX_log_file, HYB_CFG_IDX_cpu_lib, HYB_CFG_IDX_tile,
+		                       HYB_CFG_IDX_gpus,     HYB_CFG_IDX_trace,   HYB_CFG_IDX_routine_mode,
+		                       HYB_CFG_IDX_cpu_ratio };
+	for ( unsigned i = 0; i < sizeof idx / sizeof idx[0]; i++ )
+		CU_ASSERT_EQUAL( c.source[idx[i]], HYB_SRC_NVBLAS );
 
 	/* "ALL" and "ALL0" select every device; tracing without a log file goes to stderr. */
 	hyb_config_defaults( &c );
@@ -818,7 +876,8 @@ static void test_nvblas_keywords( void )
 	hyb_t_log_begin( HYB_LOG_WARN );
 	hyb_config_apply_nvblas( &c, "NVBLAS_FROBNICATE 1\nNVBLAS_TILE_DIM huge\n", "x.conf" );
 	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
-	CU_ASSERT( strstr( hyb_log_buf, "x.conf:1" ) != NULL && strstr( hyb_log_buf, "NVBLAS_FROBNICATE" ) != NULL );
+	CU_ASSERT( strstr( hyb_log_buf, "x.conf:1" ) != NULL &&
+	           strstr( hyb_log_buf, "NVBLAS_FROBNICATE" ) != NULL );
 	CU_ASSERT( strstr( hyb_log_buf, "x.conf:2" ) != NULL );
 	CU_ASSERT_EQUAL( c.tile, 0 );
 }
@@ -841,13 +900,16 @@ static void test_nvblas_precedence( void )
 {
 	hyb_config_t c;
 	hyb_config_defaults( &c );
-	char* env[] = { "HYBLAS_TILE=512", "HYBLAS_GPUS=1,", "HYBLAS_ROUTINE_MODE=dgemm=gpu", "HYBLAS_CPU_RATIO=0.2",
-		            "HYBLAS_TRACE=/env/trace", NULL };
+	char* env[] = {
+		"HYBLAS_TILE=512",      "HYBLAS_GPUS=1,",          "HYBLAS_ROUTINE_MODE=dgemm=gpu",
+		"HYBLAS_CPU_RATIO=0.2", "HYBLAS_TRACE=/env/trace", NULL
+	};
 	hyb_config_apply_env( &c, env );
-	hyb_config_apply_nvblas( &c,
-	                         "NVBLAS_TILE_DIM 1024\nNVBLAS_GPU_LIST 0 3\nNVBLAS_GPU_DISABLED_DGEMM\n"
-	                         "NVBLAS_CPU_RATIO_DGEMM 0.5\nNVBLAS_TRACE_LOG_ENABLED\nNVBLAS_LOGFILE /nv.log\n",
-	                         "nvblas.conf" );
+	hyb_config_apply_nvblas(
+	    &c,
+	    "NVBLAS_TILE_DIM 1024\nNVBLAS_GPU_LIST 0 3\nNVBLAS_GPU_DISABLED_DGEMM\n"
+	    "NVBLAS_CPU_RATIO_DGEMM 0.5\nNVBLAS_TRACE_LOG_ENABLED\nNVBLAS_LOGFILE /nv.log\n",
+	    "nvblas.conf" );
 	hyb_config_finish( &c );
 	CU_ASSERT_EQUAL( c.tile, 512 );
 	CU_ASSERT( c.n_gpu_list == 1 && c.gpu_list[0] == 1 );
@@ -888,7 +950,7 @@ static void test_print( void )
 		CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, key ), 1 );
 		const char* line = strstr( hyb_log_buf, key );
 		if ( line == NULL ) continue;
-		const char* eol  = strchr( line, '\n' );
+		const char* eol = strchr( line, '\n' );
 		char        want[64];
 		snprintf( want, sizeof want, "(%s)", hyb_config_source_name( c.source[i] ) );
 		const char* src = strstr( line, want );
@@ -903,7 +965,8 @@ static void test_print( void )
 	CU_ASSERT( strstr( hyb_log_buf, "(nvblas.conf)" ) != NULL );
 	/* The enum prints its choice's name. */
 	const char* mode = strstr( hyb_log_buf, "HYBLAS_MODE " );
-	CU_ASSERT( mode != NULL && strstr( mode, "gpu" ) != NULL && strstr( mode, "gpu" ) < strchr( mode, '\n' ) );
+	CU_ASSERT( mode != NULL && strstr( mode, "gpu" ) != NULL &&
+	           strstr( mode, "gpu" ) < strchr( mode, '\n' ) );
 }
 
 static void test_install_for_test( void )
@@ -941,18 +1004,21 @@ static void test_overlong_line( void )
 	CU_ASSERT_STRING_EQUAL( c.trace, "" );
 	CU_ASSERT_EQUAL( c.source[HYB_CFG_IDX_trace], HYB_SRC_DEFAULT );
 	CU_ASSERT_EQUAL( c.tile, 64 ); /* the next line is read as usual */
-	CU_ASSERT( strstr( hyb_log_buf, "long.conf:1" ) != NULL && strstr( hyb_log_buf, "longer than" ) != NULL );
+	CU_ASSERT( strstr( hyb_log_buf, "long.conf:1" ) != NULL &&
+	           strstr( hyb_log_buf, "longer than" ) != NULL );
 	CU_ASSERT_EQUAL( hyb_t_count( hyb_log_buf, "\n" ), 1 );
 
 	/* The same in an nvblas.conf. */
-	n = snprintf( text, sizeof text, "NVBLAS_LOGFILE %*s%s\nNVBLAS_TILE_DIM 128\n", 300, "", value );
+	n = snprintf( text, sizeof text, "NVBLAS_LOGFILE %*s%s\nNVBLAS_TILE_DIM 128\n", 300, "",
+	              value );
 	hyb_config_defaults( &c );
 	hyb_t_log_begin( HYB_LOG_WARN );
 	hyb_config_apply_nvblas( &c, text, "nvblas.conf" );
 	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
 	CU_ASSERT_STRING_EQUAL( c.log_file, "" );
 	CU_ASSERT_EQUAL( c.tile, 128 );
-	CU_ASSERT( strstr( hyb_log_buf, "nvblas.conf:1" ) != NULL && strstr( hyb_log_buf, "longer than" ) != NULL );
+	CU_ASSERT( strstr( hyb_log_buf, "nvblas.conf:1" ) != NULL &&
+	           strstr( hyb_log_buf, "longer than" ) != NULL );
 }
 
 /* A profile is measured data, often in a shared cache directory: it cannot
@@ -962,11 +1028,12 @@ static void test_profile_cannot_name_files( void )
 	hyb_config_t c;
 	hyb_config_defaults( &c );
 	hyb_t_log_begin( HYB_LOG_WARN );
-	hyb_config_apply_text( &c,
-	                       "HYBLAS_CPU_LIB=/tmp/evil.so\nHYBLAS_PLUGIN=/tmp/evil_cuda.so\n"
-	                       "HYBLAS_TRACE=/tmp/t\nHYBLAS_LOG_FILE=/tmp/l\nHYBLAS_CONFIG_FILE=/tmp/c\n"
-	                       "HYBLAS_PROFILE=/tmp/p\nHYBLAS_TILE=64\nh2d_pinned = 5e10\n",
-	                       HYB_SRC_PROFILE, "profile", 1 );
+	hyb_config_apply_text(
+	    &c,
+	    "HYBLAS_CPU_LIB=/tmp/evil.so\nHYBLAS_PLUGIN=/tmp/evil_cuda.so\n"
+	    "HYBLAS_TRACE=/tmp/t\nHYBLAS_LOG_FILE=/tmp/l\nHYBLAS_CONFIG_FILE=/tmp/c\n"
+	    "HYBLAS_PROFILE=/tmp/p\nHYBLAS_TILE=64\nh2d_pinned = 5e10\n",
+	    HYB_SRC_PROFILE, "profile", 1 );
 	hyb_t_log_end( hyb_log_buf, sizeof hyb_log_buf );
 	for ( int i = 0; i < HYB_NTVARS; i++ )
 		if ( hyb_tvars[i].type == T_PATH )
@@ -1001,7 +1068,8 @@ static void test_load_secure( void )
 	snprintf( tc_dir, sizeof tc_dir, "/tmp/hyb_test_cfgload_XXXXXX" );
 	CU_ASSERT_FATAL( mkdtemp( tc_dir ) != NULL );
 	char conf[400], prof[400], nv[400], cache[400], e[8][600];
-	tc_put( "hyblas.conf", "HYBLAS_MODE=gpu\nroot:SECRET-LINE:19000:0:99999:7:::\n", conf, sizeof conf );
+	tc_put( "hyblas.conf", "HYBLAS_MODE=gpu\nroot:SECRET-LINE:19000:0:99999:7:::\n", conf,
+	        sizeof conf );
 	tc_put( "profile", "HYBLAS_TILE=77\nh2d_pinned = 5e10\n", prof, sizeof prof );
 	tc_put( "nvblas.conf", "NVBLAS_TILE_DIM 96\nSECRET-NV-LINE\n", nv, sizeof nv );
 	snprintf( cache, sizeof cache, "%s/cache", tc_dir );
@@ -1013,7 +1081,10 @@ static void test_load_secure( void )
 	snprintf( e[5], sizeof e[5], "HYBLAS_LOG_FILE=%s/log", tc_dir );
 	snprintf( e[6], sizeof e[6], "HYBLAS_TRACE=%s/trace", tc_dir );
 	snprintf( e[7], sizeof e[7], "XDG_CACHE_HOME=%s", cache );
-	char* env[] = { e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], "HYBLAS_DEVICE=sim", "HYBLAS_LOG_LEVEL=3", NULL };
+	char* env[] = {
+		e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], "HYBLAS_DEVICE=sim", "HYBLAS_LOG_LEVEL=3",
+		NULL
+	};
 
 	hyb_config_t c, d;
 	hyb_config_defaults( &d );
@@ -1047,7 +1118,7 @@ static void test_load_secure( void )
 	CU_ASSERT( strstr( c.cpu_lib, "evil.so" ) != NULL );
 	CU_ASSERT_STRING_EQUAL( c.profile, prof );
 	CU_ASSERT_EQUAL( access( e[5] + 16, F_OK ), -1 ); /* loading opens no log file */
-	CU_ASSERT_EQUAL( hyb_log_level(), HYB_LOG_WARN );  /* nor changes the log without SET_LOG */
+	CU_ASSERT_EQUAL( hyb_log_level(), HYB_LOG_WARN ); /* nor changes the log without SET_LOG */
 
 	/* Without HYBLAS_PROFILE the default path comes from XDG_CACHE_HOME. */
 	char* env2[] = { e[7], NULL };

@@ -78,8 +78,12 @@ static int ordinal_of( int index )
 
 static void test_selection( void )
 {
-	static const char* ranks[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-		                           "PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID" };
+	static const char* ranks[] = { "OMPI_COMM_WORLD_LOCAL_RANK",
+		                           "MV2_COMM_WORLD_LOCAL_RANK",
+		                           "MPI_LOCALRANKID",
+		                           "PMI_LOCAL_RANK",
+		                           "PALS_LOCAL_RANKID",
+		                           "SLURM_LOCALID" };
 	char*              saved[6];
 	for ( int i = 0; i < 6; i++ )
 	{
@@ -99,7 +103,8 @@ static void test_selection( void )
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 4, "32M", "HYBLAS_GPUS=all" ), HYB_OK );
 	CU_ASSERT_EQUAL( hyb_devices_count(), 4 );
 	hyb_t_sim_end();
-	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 4, "32M", "HYBLAS_GPUS=9" ), HYB_OK ); /* a count beyond: all there are */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 4, "32M", "HYBLAS_GPUS=9" ),
+	                       HYB_OK ); /* a count beyond: all there are */
 	CU_ASSERT_EQUAL( hyb_devices_count(), 4 );
 	hyb_t_sim_end();
 	/* A list naming only missing devices: warned, no device. */
@@ -119,7 +124,8 @@ static void test_selection( void )
 	CU_ASSERT_EQUAL( hyb_devices_count(), 1 );
 	CU_ASSERT_EQUAL( ordinal_of( 0 ), 1 );
 	hyb_t_sim_end();
-	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 4, "32M", "HYBLAS_GPUS=all" ), HYB_OK ); /* all ignores the rank */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 4, "32M", "HYBLAS_GPUS=all" ),
+	                       HYB_OK ); /* all ignores the rank */
 	CU_ASSERT_EQUAL( hyb_devices_count(), 4 );
 	hyb_t_sim_end();
 	unsetenv( "OMPI_COMM_WORLD_LOCAL_RANK" );
@@ -220,12 +226,13 @@ static void test_copies_events( void )
 	}
 	CU_ASSERT( same && pad_kept );
 	/* A device product through the layer. */
-	double A[4] = { 1, 2, 3, 4 }, B[4] = { 5, 6, 7, 8 }, C[4] = { 0 }, one[2] = { 1, 0 }, zero[2] = { 0, 0 };
-	double* dA = dev;
+	double A[4] = { 1, 2, 3, 4 }, B[4] = { 5, 6, 7, 8 }, C[4] = { 0 }, one[2] = { 1, 0 },
+	       zero[2] = { 0, 0 };
+	double* dA     = dev;
 	CU_ASSERT_EQUAL( hyb_dev_h2d( d, HYB_STREAM_COMPUTE, dA, 32, A, 32, 32, 1 ), HYB_OK );
 	CU_ASSERT_EQUAL( hyb_dev_h2d( d, HYB_STREAM_COMPUTE, dA + 4, 32, B, 32, 32, 1 ), HYB_OK );
-	CU_ASSERT_EQUAL( hyb_dev_gemm( d, HYB_STREAM_COMPUTE, HYB_PREC_D, 'N', 'N', 2, 2, 2, one, dA, 2, dA + 4, 2, zero,
-	                               dA + 8, 2 ),
+	CU_ASSERT_EQUAL( hyb_dev_gemm( d, HYB_STREAM_COMPUTE, HYB_PREC_D, 'N', 'N', 2, 2, 2, one, dA, 2,
+	                               dA + 4, 2, zero, dA + 8, 2 ),
 	                 HYB_OK );
 	CU_ASSERT_EQUAL( hyb_dev_d2h( d, HYB_STREAM_COMPUTE, C, 32, dA + 8, 32, 32, 1 ), HYB_OK );
 	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, HYB_STREAM_COMPUTE ), HYB_OK );
@@ -241,17 +248,22 @@ static void test_copies_events( void )
 
 static void test_fault_plans( void )
 {
-	static const char* good[] = { "", "h2d:3", "gemm:7a,alloc:1", "any:2", "sync:1,d2h:4a,kernel:2,trsm:1,trmm:9,pinned:1,register:3" };
-	static const char* bad[]  = { "h2d", "h2d:0", "foo:1", "h2d:x", "h2d:3b", "h2d:-1", ":1", "h2d:3,gemm",
-		                          "a:1:2" };
-	for ( unsigned i = 0; i < sizeof good / sizeof good[0]; i++ ) CU_ASSERT_EQUAL( hyb_device_faults_set( good[i] ), HYB_OK );
+	static const char* good[] = { "", "h2d:3", "gemm:7a,alloc:1", "any:2",
+		                          "sync:1,d2h:4a,kernel:2,trsm:1,trmm:9,pinned:1,register:3" };
+	static const char* bad[]  = { "h2d",    "h2d:0", "foo:1",      "h2d:x", "h2d:3b",
+		                          "h2d:-1", ":1",    "h2d:3,gemm", "a:1:2" };
+	for ( unsigned i = 0; i < sizeof good / sizeof good[0]; i++ )
+		CU_ASSERT_EQUAL( hyb_device_faults_set( good[i] ), HYB_OK );
 	for ( unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++ )
 	{
-		if ( hyb_device_faults_set( bad[i] ) != HYB_E_PARSE ) fprintf( stderr, "\n    plan \"%s\" accepted", bad[i] );
+		if ( hyb_device_faults_set( bad[i] ) != HYB_E_PARSE )
+			fprintf( stderr, "\n    plan \"%s\" accepted", bad[i] );
 		CU_ASSERT_EQUAL( hyb_device_faults_set( bad[i] ), HYB_E_PARSE );
 	}
 	char many[512] = "";
-	for ( int i = 0; i < 17; i++ ) snprintf( many + strlen( many ), sizeof many - strlen( many ), "%sh2d:%d", i ? "," : "", i + 1 );
+	for ( int i = 0; i < 17; i++ )
+		snprintf( many + strlen( many ), sizeof many - strlen( many ), "%sh2d:%d", i ? "," : "",
+		          i + 1 );
 	CU_ASSERT_EQUAL( hyb_device_faults_set( many ), HYB_E_PARSE );
 	CU_ASSERT_EQUAL( hyb_device_faults_set( NULL ), HYB_OK );
 
@@ -265,7 +277,8 @@ static void test_fault_plans( void )
 	CU_ASSERT_EQUAL_FATAL( hyb_dev_workspace( d, 4096, &dev ), HYB_OK );
 	hyb_status_t st = hyb_dev_h2d( d, HYB_STREAM_H2D, dev, 64, buf, 64, 64, 1 );
 	if ( st == HYB_OK ) st = hyb_dev_stream_sync( d, HYB_STREAM_H2D );
-	if ( st != HYB_OK ) fprintf( stderr, "\n    the rejected plan \"h2d:1,gemm\" still injected a fault" );
+	if ( st != HYB_OK )
+		fprintf( stderr, "\n    the rejected plan \"h2d:1,gemm\" still injected a fault" );
 	CU_ASSERT_EQUAL( st, HYB_OK );
 	hyb_dev_release( d );
 	hyb_t_sim_end();
@@ -288,7 +301,8 @@ static void test_fault_semantics( void )
 		memset( back, 0, sizeof back );
 		CU_ASSERT_EQUAL( hyb_device_faults_set( async ? "h2d:2a" : "h2d:2" ), HYB_OK );
 		CU_ASSERT_EQUAL( hyb_dev_h2d( d, HYB_STREAM_H2D, dev, 128, host, 128, 128, 1 ), HYB_OK );
-		hyb_status_t st = hyb_dev_h2d( d, HYB_STREAM_H2D, (char*)dev + 128, 128, host + 128, 128, 128, 1 );
+		hyb_status_t st =
+		    hyb_dev_h2d( d, HYB_STREAM_H2D, (char*)dev + 128, 128, host + 128, 128, 128, 1 );
 		CU_ASSERT_EQUAL( st, async ? HYB_OK : HYB_E_INJECTED );
 		CU_ASSERT_EQUAL( atomic_load( &d->broken ), 1 );
 		if ( async )
@@ -300,7 +314,8 @@ static void test_fault_semantics( void )
 			CU_ASSERT_EQUAL( hyb_dev_record( d, HYB_STREAM_D2H, e ), HYB_OK );
 			CU_ASSERT_EQUAL( hyb_dev_sync( d, e ), HYB_E_INJECTED );
 			/* Work after the failure is dropped: the download writes nothing. */
-			CU_ASSERT_EQUAL( hyb_dev_d2h( d, HYB_STREAM_D2H, back, 128, dev, 128, 128, 1 ), HYB_OK );
+			CU_ASSERT_EQUAL( hyb_dev_d2h( d, HYB_STREAM_D2H, back, 128, dev, 128, 128, 1 ),
+			                 HYB_OK );
 			hyb_dev_stream_sync( d, HYB_STREAM_D2H );
 			CU_ASSERT_EQUAL( back[5], 0 );
 			hyb_dev_event_destroy( d, e );
@@ -340,9 +355,10 @@ static void test_fault_semantics( void )
 
 	CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
 	CU_ASSERT_EQUAL( hyb_device_faults_set( "any:3" ), HYB_OK );
-	CU_ASSERT_EQUAL( hyb_dev_workspace( d, 4096, &dev ), HYB_OK );                               /* 1 */
-	CU_ASSERT_EQUAL( hyb_dev_h2d( d, HYB_STREAM_H2D, dev, 64, host, 64, 64, 1 ), HYB_OK );         /* 2 */
-	CU_ASSERT_EQUAL( hyb_dev_d2h( d, HYB_STREAM_D2H, back, 64, dev, 64, 64, 1 ), HYB_E_INJECTED ); /* 3 */
+	CU_ASSERT_EQUAL( hyb_dev_workspace( d, 4096, &dev ), HYB_OK );                         /* 1 */
+	CU_ASSERT_EQUAL( hyb_dev_h2d( d, HYB_STREAM_H2D, dev, 64, host, 64, 64, 1 ), HYB_OK ); /* 2 */
+	CU_ASSERT_EQUAL( hyb_dev_d2h( d, HYB_STREAM_D2H, back, 64, dev, 64, 64, 1 ),
+	                 HYB_E_INJECTED ); /* 3 */
 	hyb_device_faults_set( NULL );
 	for ( int q = 0; q < HYB_STREAM_COUNT; q++ ) hyb_dev_stream_sync( d, q );
 	hyb_dev_release( d );
@@ -368,9 +384,11 @@ static void test_fault_async_alloc( void )
 		hyb_dev_t* d = NULL;
 		CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
 		CU_ASSERT_EQUAL( hyb_device_faults_set( plans[i] ), HYB_OK );
-		void*        p  = NULL;
-		hyb_status_t st = i == 1 ? hyb_dev_staging( d, 4096, &p ) : hyb_dev_workspace( d, 4096, &p );
-		if ( st == HYB_OK && p == NULL ) fprintf( stderr, "\n    %s: HYB_OK without a buffer", plans[i] );
+		void*        p = NULL;
+		hyb_status_t st =
+		    i == 1 ? hyb_dev_staging( d, 4096, &p ) : hyb_dev_workspace( d, 4096, &p );
+		if ( st == HYB_OK && p == NULL )
+			fprintf( stderr, "\n    %s: HYB_OK without a buffer", plans[i] );
 		CU_ASSERT( st != HYB_OK || p != NULL );
 		/* A later allocation on the failed context never hands out nothing. */
 		void* q = NULL;
@@ -451,16 +469,16 @@ static void test_gtsv_pivots( void )
 			CU_ASSERT_EQUAL( hyb_dev_h2d( d, HYB_STREAM_H2D, g, in, h, in, in, 1 ), HYB_OK );
 			CU_ASSERT_EQUAL( hyb_dev_record( d, HYB_STREAM_H2D, up ), HYB_OK );
 			CU_ASSERT_EQUAL( hyb_dev_wait( d, HYB_STREAM_COMPUTE, up ), HYB_OK );
-			CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, prec, n, g, g + n * es, g + 2 * n * es,
-			                                      g + 3 * n * es, first, warm ),
+			CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, prec, n, g, g + n * es,
+			                                      g + 2 * n * es, g + 3 * n * es, first, warm ),
 			                 HYB_OK );
 			memset( h + 3 * n * es, 0, n * es );
-			CU_ASSERT_EQUAL( hyb_dev_d2h( d, HYB_STREAM_COMPUTE, h + 3 * n * es, n * es, g + 3 * n * es, n * es,
-			                              n * es, 1 ),
+			CU_ASSERT_EQUAL( hyb_dev_d2h( d, HYB_STREAM_COMPUTE, h + 3 * n * es, n * es,
+			                              g + 3 * n * es, n * es, n * es, 1 ),
 			                 HYB_OK );
 			CU_ASSERT_EQUAL_FATAL( hyb_dev_stream_sync( d, HYB_STREAM_COMPUTE ), HYB_OK );
 			double  eps = single ? FLT_EPSILON : DBL_EPSILON, worst = 0;
-			int64_t at  = 0;
+			int64_t at = 0;
 			for ( int64_t i = 0; i < n; i++ )
 			{
 				double o = single ? ( (float*)h )[3 * n + i] : ( (double*)h )[3 * n + i];
@@ -469,8 +487,11 @@ static void test_gtsv_pivots( void )
 			}
 			double o0 = single ? ( (float*)h )[3 * n] : ( (double*)h )[3 * n];
 			if ( !( worst <= 8 * eps ) || o0 != first )
-				fprintf( stderr, "\n    %c first %s: row 0 %.17g (first %.17g), max rel. error %.3g eps at row %ld",
-				         single ? 's' : 'd', shifted ? "d[0]+-0.3" : "d[0]", o0, first, worst / eps, (long)at );
+				fprintf( stderr,
+				         "\n    %c first %s: row 0 %.17g (first %.17g), max rel. error %.3g eps at "
+				         "row %ld",
+				         single ? 's' : 'd', shifted ? "d[0]+-0.3" : "d[0]", o0, first, worst / eps,
+				         (long)at );
 			CU_ASSERT( worst <= 8 * eps );
 			CU_ASSERT( o0 == first );
 		}
@@ -478,13 +499,14 @@ static void test_gtsv_pivots( void )
 
 	/* Argument errors (nothing queued) and a complex precision. */
 	char* g = dev;
-	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, n, g, g + 8 * n, g + 16 * n, g + 24 * n,
-	                                      1.0, 0 ),
+	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, n, g, g + 8 * n,
+	                                      g + 16 * n, g + 24 * n, 1.0, 0 ),
 	                 HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_Z, n, g, g + 8 * n, g + 16 * n, g + 24 * n,
-	                                      1.0, warm ),
+	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_Z, n, g, g + 8 * n,
+	                                      g + 16 * n, g + 24 * n, 1.0, warm ),
 	                 HYB_E_NOT_SUPPORTED );
-	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, 0, NULL, NULL, NULL, NULL, 1.0, warm ),
+	CU_ASSERT_EQUAL( hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, 0, NULL, NULL, NULL,
+	                                      NULL, 1.0, warm ),
 	                 HYB_OK );
 	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, HYB_STREAM_COMPUTE ), HYB_OK );
 
@@ -500,8 +522,8 @@ static void test_gtsv_pivots( void )
 			memset( g + 24 * n, 0, nb ); /* sim memory is host memory */
 		}
 		CU_ASSERT_EQUAL( hyb_device_faults_set( async ? "kernel:1a" : "kernel:1" ), HYB_OK );
-		hyb_status_t st = hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, n, g, g + 8 * n, g + 16 * n,
-		                                       g + 24 * n, 1.0, warm );
+		hyb_status_t st = hyb_dev_gtsv_pivots( d, HYB_STREAM_COMPUTE, HYB_PREC_D, n, g, g + 8 * n,
+		                                       g + 16 * n, g + 24 * n, 1.0, warm );
 		CU_ASSERT_EQUAL( st, async ? HYB_OK : HYB_E_INJECTED );
 		CU_ASSERT_EQUAL( atomic_load( &d->broken ), 1 );
 		if ( async )
@@ -527,8 +549,8 @@ static void test_gtsv_pivots( void )
    launcher saw), one no backend implements. */
 typedef struct
 {
-	int*       out;
-	int        value;
+	int*        out;
+	int         value;
 	atomic_int* ordinal;
 } tdr_echo_args_t;
 
@@ -547,17 +569,17 @@ static hyb_status_t tdr_echo_check( const void* args )
 }
 
 static const hyb_kernel_def_t tdr_echo_kernel  = { .name      = "test.echo",
-	                                                .args_size = sizeof( tdr_echo_args_t ),
-	                                                .check     = tdr_echo_check,
-	                                                .sim       = tdr_echo_sim };
-static const hyb_kernel_def_t tdr_nosim_kernel  = { .name = "test.nowhere", .args_size = 8 };
+	                                               .args_size = sizeof( tdr_echo_args_t ),
+	                                               .check     = tdr_echo_check,
+	                                               .sim       = tdr_echo_sim };
+static const hyb_kernel_def_t tdr_nosim_kernel = { .name = "test.nowhere", .args_size = 8 };
 HYB_KERNEL_REGISTER( tdr_echo_kernel );
 HYB_KERNEL_REGISTER( tdr_nosim_kernel );
 
 static void test_kernel_table( void )
 {
-	static const char* family[] = { "l3.gemm",  "l3.trsm",  "l3.trmm",   "spmv.ell",   "spmv.dia",
-		                             "spmv.csr", "spmv.vadd", "gtsv.spike", "gtsv.pivots" };
+	static const char* family[] = { "l3.gemm",  "l3.trsm",   "l3.trmm",    "spmv.ell",   "spmv.dia",
+		                            "spmv.csr", "spmv.vadd", "gtsv.spike", "gtsv.pivots" };
 	int                n        = hyb_kernel_count();
 	CU_ASSERT( n >= 11 );
 	for ( unsigned i = 0; i < sizeof family / sizeof family[0]; i++ )
@@ -587,9 +609,10 @@ static void test_kernel_table( void )
 	CU_ASSERT( hyb_kernel_find( "test.nowhere" ) != HYB_KERNEL_NONE );
 	CU_ASSERT( hyb_kernel_name_valid( "a.b" ) && hyb_kernel_name_valid( "stencil.acoustic_25" ) );
 	static const char* bad[] = { "ab", "A.b", ".b", "a.", "a.b.c", "a-b.c", "", "a. b" };
-	for ( unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++ ) CU_ASSERT_FALSE( hyb_kernel_name_valid( bad[i] ) );
+	for ( unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++ )
+		CU_ASSERT_FALSE( hyb_kernel_name_valid( bad[i] ) );
 	/* The simulated device lists every kernel with a sim launcher, and only those. */
-	const hyb_device_ops_t* sim = hyb_sim_device_ops();
+	const hyb_device_ops_t* sim    = hyb_sim_device_ops();
 	int                     listed = 0, nosim = 0;
 	for ( int i = 0; sim->kernel_name( i ); i++ )
 	{
@@ -608,7 +631,8 @@ static void test_kernel_table( void )
    context at the next synchronization. */
 static void test_kernel_launch( void )
 {
-	hyb_kernel_id_t echo = hyb_kernel_id( &tdr_echo_kernel ), nowhere = hyb_kernel_id( &tdr_nosim_kernel );
+	hyb_kernel_id_t echo    = hyb_kernel_id( &tdr_echo_kernel ),
+	                nowhere = hyb_kernel_id( &tdr_nosim_kernel );
 	CU_ASSERT_FATAL( echo != HYB_KERNEL_NONE && nowhere != HYB_KERNEL_NONE );
 	CU_ASSERT_FALSE( hyb_devices_kernel_supported( echo ) ); /* no device yet */
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 2, "64M", NULL ), HYB_OK );
@@ -628,7 +652,8 @@ static void test_kernel_launch( void )
 		CU_ASSERT_EQUAL( hyb_dev_launch( d, s, echo, &a ), HYB_OK );
 	}
 	a.value = -7; /* the copy taken at launch ran, not this */
-	for ( int s = 0; s < HYB_DEV_STREAMS; s++ ) CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, s ), HYB_OK );
+	for ( int s = 0; s < HYB_DEV_STREAMS; s++ )
+		CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, s ), HYB_OK );
 	for ( int s = 0; s < HYB_DEV_STREAMS; s++ ) CU_ASSERT_EQUAL( out[s], 100 + s );
 	CU_ASSERT_EQUAL( atomic_load( &ordinal ), 1 );
 	/* Out-of-range streams, unknown and unimplemented kernels, failed checks. */
@@ -698,7 +723,8 @@ static void test_d2d_memset( void )
 	CU_ASSERT_EQUAL( hyb_dev_d2h( d, 7, &pad, 1, g + 1024 + 50, 1, 1, 1 ), HYB_OK );
 	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 7 ), HYB_OK );
 	CU_ASSERT_EQUAL( pad, 0x5a ); /* between the rows: the memset's */
-	CU_ASSERT_EQUAL( hyb_dev_d2d( d, 5, g, 10, g + 100, 20, 20, 1 ), HYB_E_INVALID ); /* width > pitch */
+	CU_ASSERT_EQUAL( hyb_dev_d2d( d, 5, g, 10, g + 100, 20, 20, 1 ),
+	                 HYB_E_INVALID ); /* width > pitch */
 	hyb_dev_event_destroy( d, up );
 	hyb_dev_event_destroy( d, moved );
 	for ( int async = 0; async < 2; async++ )
@@ -707,8 +733,10 @@ static void test_d2d_memset( void )
 			CU_ASSERT_EQUAL( hyb_device_faults_set( kind ? ( async ? "memset:2a" : "memset:2" )
 			                                             : ( async ? "d2d:2a" : "d2d:2" ) ),
 			                 HYB_OK );
-			hyb_status_t st1 = kind ? hyb_dev_memset( d, 5, g, 0, 16 ) : hyb_dev_d2d( d, 5, g, 16, g + 64, 16, 16, 1 );
-			hyb_status_t st2 = kind ? hyb_dev_memset( d, 5, g, 0, 16 ) : hyb_dev_d2d( d, 5, g, 16, g + 64, 16, 16, 1 );
+			hyb_status_t st1 = kind ? hyb_dev_memset( d, 5, g, 0, 16 )
+			                        : hyb_dev_d2d( d, 5, g, 16, g + 64, 16, 16, 1 );
+			hyb_status_t st2 = kind ? hyb_dev_memset( d, 5, g, 0, 16 )
+			                        : hyb_dev_d2d( d, 5, g, 16, g + 64, 16, 16, 1 );
 			CU_ASSERT_EQUAL( st1, HYB_OK );
 			CU_ASSERT_EQUAL( st2, async ? HYB_OK : HYB_E_INJECTED );
 			CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 5 ), async ? HYB_E_INJECTED : HYB_OK );
@@ -730,14 +758,14 @@ static void test_fault_by_kernel_name( void )
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
 	CU_ASSERT_EQUAL( hyb_device_faults_set( "spmv.nope:1" ), HYB_E_PARSE );
 	CU_ASSERT_EQUAL( hyb_device_faults_set( "test.echo:1,spmv.vadd:2a,l3.trsm:4" ), HYB_OK );
-	double          one[2] = { 1, 0 }, zero[2] = { 0, 0 };
+	double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
 	static const struct
 	{
 		const char* plan;
 		int         fails_at; /* the launch of the sequence below that fails, 1-based */
 		int         async;
 	} cases[] = { { "spmv.vadd:2", 3, 0 }, { "spmv.vadd:2a", 3, 1 }, { "gemm:1", 2, 0 },
-		          { "l3.gemm:2a", 4, 1 }, { "kernel:3", 3, 0 },     { "kernel:1a", 1, 1 } };
+		          { "l3.gemm:2a", 4, 1 },  { "kernel:3", 3, 0 },     { "kernel:1a", 1, 1 } };
 	for ( unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++ )
 	{
 		hyb_dev_t* d = NULL;
@@ -749,17 +777,22 @@ static void test_fault_by_kernel_name( void )
 		CU_ASSERT_EQUAL( hyb_device_faults_set( cases[c].plan ), HYB_OK );
 		/* vadd, gemm, vadd, gemm */
 		hyb_status_t st[4];
-		st[0] = hyb_dev_vadd( d, 1, HYB_PREC_D, 4, g, g + 8 );
-		st[1] = hyb_dev_gemm( d, 1, HYB_PREC_D, 'N', 'N', 2, 2, 2, one, g, 2, g + 4, 2, zero, g + 16, 2 );
-		st[2] = hyb_dev_vadd( d, 1, HYB_PREC_D, 4, g, g + 8 );
-		st[3] = hyb_dev_gemm( d, 1, HYB_PREC_D, 'N', 'N', 2, 2, 2, one, g, 2, g + 4, 2, zero, g + 16, 2 );
+		st[0]   = hyb_dev_vadd( d, 1, HYB_PREC_D, 4, g, g + 8 );
+		st[1]   = hyb_dev_gemm( d, 1, HYB_PREC_D, 'N', 'N', 2, 2, 2, one, g, 2, g + 4, 2, zero,
+		                        g + 16, 2 );
+		st[2]   = hyb_dev_vadd( d, 1, HYB_PREC_D, 4, g, g + 8 );
+		st[3]   = hyb_dev_gemm( d, 1, HYB_PREC_D, 'N', 'N', 2, 2, 2, one, g, 2, g + 4, 2, zero,
+		                        g + 16, 2 );
 		int bad = 0;
 		for ( int i = 0; i < 4; i++ )
-			bad += st[i] != ( i + 1 == cases[c].fails_at && !cases[c].async ? HYB_E_INJECTED : HYB_OK );
+			bad += st[i] !=
+			       ( i + 1 == cases[c].fails_at && !cases[c].async ? HYB_E_INJECTED : HYB_OK );
 		hyb_status_t sync = hyb_dev_stream_sync( d, 1 );
 		bad += sync != ( cases[c].async ? HYB_E_INJECTED : HYB_OK );
 		bad += atomic_load( &d->broken ) != 1;
-		if ( bad ) fprintf( stderr, "\n    plan %s: statuses %d %d %d %d, sync %d", cases[c].plan, st[0], st[1], st[2], st[3], sync );
+		if ( bad )
+			fprintf( stderr, "\n    plan %s: statuses %d %d %d %d, sync %d", cases[c].plan, st[0],
+			         st[1], st[2], st[3], sync );
 		CU_ASSERT_EQUAL( bad, 0 );
 		hyb_device_faults_set( NULL );
 		hyb_dev_release( d );
@@ -809,4 +842,5 @@ static CU_TestInfo hyb_tests_device_registry[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_device_registry = { "device_registry", NULL, NULL, NULL, NULL, hyb_tests_device_registry };
+CU_SuiteInfo hyb_suite_device_registry = { "device_registry",        NULL, NULL, NULL, NULL,
+	                                       hyb_tests_device_registry };

@@ -32,11 +32,11 @@
    --------------------------------------------------------------------------------------- */
 typedef struct
 {
-	int         n, nrhs, ldb;
-	void *      dl, *d, *du, *b;
-	int*        info;
-	int         single;
-	int         call_lapack;
+	int   n, nrhs, ldb;
+	void *dl, *d, *du, *b;
+	int*  info;
+	int   single;
+	int   call_lapack;
 } dg_raw_t;
 
 static int dg_forwarded;
@@ -53,15 +53,19 @@ static void dg_forward( const hyb_call_t* call )
 }
 
 /* The dispatcher on copies of s; returns the arrays and INFO (as LP64 or ILP64). */
-static tgt_arr_t dg_dispatch( const tgt_sys_t* s, int single, int call_lapack, int64_t* info_out, int info64 )
+static tgt_arr_t dg_dispatch( const tgt_sys_t* s, int single, int call_lapack, int64_t* info_out,
+                              int info64 )
 {
-	tgt_arr_t A       = tgt_arrays( s, single );
-	int       info32  = 12345;
-	int64_t   info64v = 12345;
-	dg_raw_t  raw     = { (int)s->n, (int)s->nrhs, (int)s->ldb, A.dl, A.d, A.du, A.b, &info32, single, call_lapack };
-	hyb_call_t      call = { single ? HYB_R_sgtsv_ : HYB_R_dgtsv_, &raw, dg_forward };
-	hyb_gtsv_args_t args = { single ? HYB_PREC_S : HYB_PREC_D, s->n, s->nrhs, A.dl, A.d, A.du, A.b, s->ldb,
-		                     info64 ? (void*)&info64v : (void*)&info32, info64 };
+	tgt_arr_t       A       = tgt_arrays( s, single );
+	int             info32  = 12345;
+	int64_t         info64v = 12345;
+	dg_raw_t        raw     = { (int)s->n, (int)s->nrhs, (int)s->ldb, A.dl,   A.d,
+		                        A.du,      A.b,          &info32,     single, call_lapack };
+	hyb_call_t      call    = { single ? HYB_R_sgtsv_ : HYB_R_dgtsv_, &raw, dg_forward };
+	hyb_gtsv_args_t args    = {
+		   single ? HYB_PREC_S : HYB_PREC_D,          s->n,  s->nrhs, A.dl, A.d, A.du, A.b, s->ldb,
+        info64 ? (void*)&info64v : (void*)&info32, info64
+	};
 	hyb_dispatch_gtsv( &call, &args );
 	/* A forwarded call reports through the raw (32-bit) INFO. */
 	*info_out = info64 && info64v != 12345 ? info64v : info32;
@@ -89,7 +93,8 @@ static void dg_config( const char* mode, ... )
 	for ( const char* name = va_arg( ap, const char* ); name; name = va_arg( ap, const char* ) )
 	{
 		const char* value = va_arg( ap, const char* );
-		CU_ASSERT_EQUAL( hyb_config_set( &dg_cfg, name, value, HYB_SRC_TEST, err, sizeof err ), HYB_OK );
+		CU_ASSERT_EQUAL( hyb_config_set( &dg_cfg, name, value, HYB_SRC_TEST, err, sizeof err ),
+		                 HYB_OK );
 	}
 	va_end( ap );
 	hyb_config_finish( &dg_cfg );
@@ -128,22 +133,29 @@ static void test_forward_invalid( void )
 	{
 		int64_t n, nrhs, ldb;
 		int     lapack;
-	} cases[] = { { -1, 1, 20000, 0 }, { 20000, -1, 20000, 0 }, { 20000, 1, 19999, 0 }, { 20000, 0, 20000, 1 },
+	} cases[] = { { -1, 1, 20000, 0 },
+		          { 20000, -1, 20000, 0 },
+		          { 20000, 1, 19999, 0 },
+		          { 20000, 0, 20000, 1 },
 		          { 0, 1, 1, 1 } };
 	for ( size_t c = 0; c < sizeof cases / sizeof cases[0]; c++ )
 	{
 		tgt_arr_t A    = tgt_arrays( &s, TGT_DOUBLE );
 		int       info = 777;
-		dg_raw_t  raw  = { (int)cases[c].n, (int)cases[c].nrhs, (int)cases[c].ldb, A.dl, A.d, A.du, A.b, &info, 0,
-			               cases[c].lapack };
+		dg_raw_t  raw  = {
+			  (int)cases[c].n, (int)cases[c].nrhs, (int)cases[c].ldb, A.dl, A.d, A.du, A.b, &info, 0,
+			  cases[c].lapack
+		};
 		hyb_call_t      call = { HYB_R_dgtsv_, &raw, dg_forward };
-		hyb_gtsv_args_t args = { HYB_PREC_D, cases[c].n, cases[c].nrhs, A.dl, A.d, A.du, A.b, cases[c].ldb, &info, 0 };
+		hyb_gtsv_args_t args = { HYB_PREC_D, cases[c].n, cases[c].nrhs, A.dl,  A.d,
+			                     A.du,       A.b,        cases[c].ldb,  &info, 0 };
 		dg_forwarded         = 0;
 		hyb_dispatch_gtsv( &call, &args );
 		TGT_EXPECT( dg_forwarded == 1, "case %zu not forwarded\n", c );
 		if ( !cases[c].lapack )
 		{
-			int same = memcmp( A.d, s.d, (size_t)s.n * 8 ) == 0 && memcmp( A.b, s.b, (size_t)s.n * 8 ) == 0 &&
+			int same = memcmp( A.d, s.d, (size_t)s.n * 8 ) == 0 &&
+			           memcmp( A.b, s.b, (size_t)s.n * 8 ) == 0 &&
 			           memcmp( A.dl, s.dl, (size_t)( s.n - 1 ) * 8 ) == 0 && info == 777;
 			TGT_EXPECT( same, "case %zu: hyblas touched the arrays\n", c );
 		}
@@ -162,20 +174,25 @@ static void test_forward_ineligible( void )
 		tgt_kind_t kind;
 		int64_t    n;
 		double     dom;
-	} cases[] = { { TGT_COL, 3000, 2.0 }, { TGT_ROWSWAP, 30000, 1.5 }, { TGT_NONDOM, 30000, 0 },
+	} cases[] = { { TGT_COL, 3000, 2.0 },
+		          { TGT_ROWSWAP, 30000, 1.5 },
+		          { TGT_NONDOM, 30000, 0 },
 		          { TGT_COL, 30000, 1.0001 } };
 	for ( size_t c = 0; c < sizeof cases / sizeof cases[0]; c++ )
 	{
 		hyb_t_rng_t rng = hyb_t_rng( 10 + c );
 		tgt_sys_t   s   = tgt_make( &rng, cases[c].kind, cases[c].n, 2, 1, cases[c].dom );
-		if ( c == 2 ) s.d[1234] = 0, s.dl[1233] = 0, s.dl[1234] = 0; /* a zero on the diagonal too */
+		if ( c == 2 )
+			s.d[1234] = 0, s.dl[1233] = 0, s.dl[1234] = 0; /* a zero on the diagonal too */
 		tgt_arr_t L = tgt_lapack( &s, TGT_DOUBLE );
 		int64_t   info;
 		dg_forwarded = 0;
 		tgt_arr_t A  = dg_dispatch( &s, 0, 1, &info, 0 );
 		TGT_EXPECT( dg_forwarded == 1, "ineligible case %zu was not forwarded\n", c );
-		TGT_EXPECT( info == L.info, "case %zu: INFO %lld vs LAPACK %d\n", c, (long long)info, L.info );
-		TGT_EXPECT( memcmp( A.b, L.b, (size_t)( s.ldb * 2 ) * 8 ) == 0 && memcmp( A.d, L.d, (size_t)s.n * 8 ) == 0,
+		TGT_EXPECT( info == L.info, "case %zu: INFO %lld vs LAPACK %d\n", c, (long long)info,
+		            L.info );
+		TGT_EXPECT( memcmp( A.b, L.b, (size_t)( s.ldb * 2 ) * 8 ) == 0 &&
+		                memcmp( A.d, L.d, (size_t)s.n * 8 ) == 0,
 		            "case %zu: outputs differ from LAPACK's own\n", c );
 		tgt_arr_free( &A );
 		tgt_arr_free( &L );
@@ -199,7 +216,8 @@ static void dg_lapack_case( const tgt_sys_t* s, int single, const char* what )
 	TGT_EXPECT( dg_forwarded == 1, "%s: not forwarded to LAPACK\n", what );
 	TGT_EXPECT( info == L.info, "%s: INFO %lld, LAPACK's %d\n", what, (long long)info, L.info );
 	TGT_EXPECT( memcmp( A.b, L.b, (size_t)( s->ldb * s->nrhs ) * es ) == 0 &&
-	                memcmp( A.d, L.d, (size_t)s->n * es ) == 0 && memcmp( A.dl, L.dl, (size_t)( s->n - 1 ) * es ) == 0,
+	                memcmp( A.d, L.d, (size_t)s->n * es ) == 0 &&
+	                memcmp( A.dl, L.dl, (size_t)( s->n - 1 ) * es ) == 0,
 	            "%s: outputs differ from LAPACK's own\n", what );
 	tgt_arr_free( &A );
 	tgt_arr_free( &L );
@@ -227,21 +245,21 @@ static void test_forward_singular_nonfinite( void )
 					s.d[j]          = 0;
 					if ( j > 0 ) ( row ? s.dl : s.du )[j - 1] = 0;
 					if ( j + 1 < s.n ) ( row ? s.du : s.dl )[j] = 0;
-					snprintf( what, sizeof what, "mode %s %c zero %s %lld", modes[q], single ? 's' : 'd',
-					          row ? "row" : "column", (long long)j );
+					snprintf( what, sizeof what, "mode %s %c zero %s %lld", modes[q],
+					          single ? 's' : 'd', row ? "row" : "column", (long long)j );
 					dg_lapack_case( &s, single, what );
 					tgt_free( &s );
 				}
 			/* Inf or NaN in B, in the second right-hand side only, at a few rows */
-			static const double bad[] = { NAN, INFINITY, -INFINITY };
+			static const double  bad[]  = { NAN, INFINITY, -INFINITY };
 			static const int64_t rows[] = { 0, 12345, 29999 };
 			for ( size_t v = 0; v < sizeof bad / sizeof bad[0]; v++ )
 			{
-				hyb_t_rng_t rng = hyb_t_rng( 80 + v );
-				tgt_sys_t   s   = tgt_make( &rng, TGT_COL, 30000, 2, 3, 2.0 );
+				hyb_t_rng_t rng      = hyb_t_rng( 80 + v );
+				tgt_sys_t   s        = tgt_make( &rng, TGT_COL, 30000, 2, 3, 2.0 );
 				s.b[s.ldb + rows[v]] = bad[v];
-				snprintf( what, sizeof what, "mode %s %c B(%lld, 2) = %g", modes[q], single ? 's' : 'd',
-				          (long long)rows[v], bad[v] );
+				snprintf( what, sizeof what, "mode %s %c B(%lld, 2) = %g", modes[q],
+				          single ? 's' : 'd', (long long)rows[v], bad[v] );
 				dg_lapack_case( &s, single, what );
 				tgt_free( &s );
 			}
@@ -252,7 +270,8 @@ static void test_forward_singular_nonfinite( void )
 
 /* The SPIKE paths in each mode and configuration, d and s, nrhs 1 and 3, ldb > n, INFO
    through the LP64 and ILP64 conventions. */
-static void dg_spike_case( const char* what, int single, int64_t n, int64_t nrhs, int info64, uint64_t seed )
+static void dg_spike_case( const char* what, int single, int64_t n, int64_t nrhs, int info64,
+                           uint64_t seed )
 {
 	hyb_t_rng_t rng = hyb_t_rng( seed );
 	tgt_sys_t   s   = tgt_make( &rng, TGT_COL, n, nrhs, 3, 1.4 );
@@ -284,7 +303,8 @@ static void test_spike_modes( void )
 	dg_config( "cpu", NULL );
 	for ( int single = 0; single <= 1; single++ )
 		for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
-			dg_spike_case( "mode cpu", single, 40000 + 7 * nrhs, nrhs, single, 20 + (uint64_t)nrhs );
+			dg_spike_case( "mode cpu", single, 40000 + 7 * nrhs, nrhs, single,
+			               20 + (uint64_t)nrhs );
 	dg_config_end();
 	/* Devices alone, split with a fixed ratio, split chosen by the model; memory small
 	   enough for several chunks; one device staged and from registered pages, two. */
@@ -293,14 +313,14 @@ static void test_spike_modes( void )
 		for ( size_t q = 0; q < sizeof ratios / sizeof ratios[0]; q++ )
 		{
 			const char* ndev = v < 2 ? "1" : "2";
-			dg_config( "gpu", "HYBLAS_CPU_RATIO", ratios[q], "HYBLAS_SIM_MEM", "4M", "HYBLAS_SIM_DEVICES", ndev,
-			           "HYBLAS_STAGING", staging[v], NULL );
+			dg_config( "gpu", "HYBLAS_CPU_RATIO", ratios[q], "HYBLAS_SIM_MEM", "4M",
+			           "HYBLAS_SIM_DEVICES", ndev, "HYBLAS_STAGING", staging[v], NULL );
 			for ( int single = 0; single <= 1; single++ )
 				for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
 				{
 					char what[80];
-					snprintf( what, sizeof what, "gpu ratio %s %s devices %s %c nrhs %lld", ratios[q], ndev, staging[v],
-					          single ? 's' : 'd', (long long)nrhs );
+					snprintf( what, sizeof what, "gpu ratio %s %s devices %s %c nrhs %lld",
+					          ratios[q], ndev, staging[v], single ? 's' : 'd', (long long)nrhs );
 					dg_spike_case( what, single, 90001, nrhs, !single, 40 + q + 10 * (uint64_t)v );
 				}
 			dg_config_end();
@@ -310,14 +330,16 @@ static void test_spike_modes( void )
 /* Device faults through dispatch: the caller still gets LAPACK's results. */
 static void test_faults( void )
 {
-	static const char* plans[] = { "alloc:1", "pinned:1", "h2d:2", "d2h:3a", "kernel:1a", "sync:2", "any:7",
-		                           "register:1", "register:3", "kernel:4" };
+	static const char* plans[] = { "alloc:1", "pinned:1", "h2d:2",      "d2h:3a",     "kernel:1a",
+		                           "sync:2",  "any:7",    "register:1", "register:3", "kernel:4" };
 	for ( size_t q = 0; q < sizeof plans / sizeof plans[0]; q++ )
 		for ( int v = 0; v < 2; v++ )
 		{
-			if ( v == 0 && strncmp( plans[q], "register", 8 ) == 0 ) continue; /* staged: no registering */
-			dg_config( "gpu", "HYBLAS_CPU_RATIO", q % 2 ? "0.3" : "0", "HYBLAS_SIM_MEM", "4M", "HYBLAS_FAULT_INJECT",
-			           plans[q], "HYBLAS_STAGING", v ? "register" : "copy", NULL );
+			if ( v == 0 && strncmp( plans[q], "register", 8 ) == 0 )
+				continue; /* staged: no registering */
+			dg_config( "gpu", "HYBLAS_CPU_RATIO", q % 2 ? "0.3" : "0", "HYBLAS_SIM_MEM", "4M",
+			           "HYBLAS_FAULT_INJECT", plans[q], "HYBLAS_STAGING", v ? "register" : "copy",
+			           NULL );
 			char what[64];
 			snprintf( what, sizeof what, "fault %s%s", plans[q], v ? " registered" : "" );
 			dg_spike_case( what, (int)( q % 2 ), 120000, 2, 0, 60 + q );
@@ -338,9 +360,11 @@ static void dg_side_put( hyb_gtsv_profile_t* P, int64_t n, double lapack, double
 	char key[32];
 	int  cls = hyb_policy_gtsv_side_class( n );
 	hyb_policy_gtsv_side_key( 0, omp_get_max_threads(), cls, key, sizeof key );
-	if ( lapack > 0 ) CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( P, key, 'd', lapack, 1 ), HYB_OK );
+	if ( lapack > 0 )
+		CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( P, key, 'd', lapack, 1 ), HYB_OK );
 	hyb_policy_gtsv_side_key( 1, omp_get_max_threads(), cls, key, sizeof key );
-	if ( spike > 0 ) CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( P, key, 'd', spike, 1 ), HYB_OK );
+	if ( spike > 0 )
+		CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( P, key, 'd', spike, 1 ), HYB_OK );
 }
 
 /* Samples of side spike for n rows at this thread count in the rates file (double). */
@@ -348,7 +372,8 @@ static int64_t dg_side_samples( int64_t n, int spike )
 {
 	hyb_gtsv_profile_t P;
 	char               key[32];
-	hyb_policy_gtsv_side_key( spike, omp_get_max_threads(), hyb_policy_gtsv_side_class( n ), key, sizeof key );
+	hyb_policy_gtsv_side_key( spike, omp_get_max_threads(), hyb_policy_gtsv_side_class( n ), key,
+	                          sizeof key );
 	if ( hyb_policy_gtsv_profile_read( dg_rates_file, &P ) != HYB_OK ) return -1;
 	return dg_samples( &P, key, 'd' );
 }
@@ -356,7 +381,8 @@ static int64_t dg_side_samples( int64_t n, int spike )
 /* Write the rates file with one sample each of the CPU alone, device 0 alone and both
    sides of a split (double precision, rows per second), and rates of LAPACK and the CPU
    SPIKE for n rows that make the SPIKE faster. */
-static void dg_rates_preset( int64_t n, double cpu, double gpu0, double split_cpu, double split_gpu0 )
+static void dg_rates_preset( int64_t n, double cpu, double gpu0, double split_cpu,
+                             double split_gpu0 )
 {
 	hyb_gtsv_profile_t P;
 	hyb_policy_gtsv_profile_init( &P );
@@ -380,7 +406,8 @@ static void test_profile( void )
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile gpu", 0, n, 1, 0, 70 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0, "no gpu0 rate after a device call\n" );
+	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0,
+	            "no gpu0 rate after a device call\n" );
 	dg_config_end();
 
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0.5", "HYBLAS_STAGING", "copy", NULL );
@@ -409,8 +436,8 @@ static void test_profile( void )
 	/* A call no device could take learns no device or split rate: mode cpu writes no
 	   file; a system below HYBLAS_GTSV_MIN_N in auto mode learns only LAPACK's rate (the
 	   side choice, test_side_choice). */
-	char saved[4096];
-	int  fd    = open( dg_rates_file, O_RDONLY );
+	char    saved[4096];
+	int     fd = open( dg_rates_file, O_RDONLY );
 	ssize_t nb = fd >= 0 ? read( fd, saved, sizeof saved ) : -1;
 	if ( fd >= 0 ) close( fd );
 	CU_ASSERT_FATAL( nb > 0 && nb < (ssize_t)sizeof saved );
@@ -419,7 +446,8 @@ static void test_profile( void )
 	dg_spike_case( "profile cpu 1", 1, n, 1, 0, 72 );
 	dg_spike_case( "profile cpu 2", 1, n, 1, 0, 73 );
 	dg_config_end();
-	TGT_EXPECT( access( dg_rates_file, F_OK ) != 0, "a call in mode cpu wrote %s\n", dg_rates_file );
+	TGT_EXPECT( access( dg_rates_file, F_OK ) != 0, "a call in mode cpu wrote %s\n",
+	            dg_rates_file );
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "100000000", NULL );
 	dg_lapack_case_seeded( "profile auto small", 1, n, 78 );
 	dg_config_end();
@@ -439,7 +467,8 @@ static void test_profile( void )
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile corrupt", 0, n, 1, 0, 74 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	TGT_EXPECT( dg_samples( &P, "gpu0", 'd' ) == 5, "the good line of the corrupt file was not kept and refined\n" );
+	TGT_EXPECT( dg_samples( &P, "gpu0", 'd' ) == 5,
+	            "the good line of the corrupt file was not kept and refined\n" );
 	dg_config_end();
 
 	/* The profile steers auto: rates that make the CPU hopeless send the call to the
@@ -449,8 +478,9 @@ static void test_profile( void )
 	dg_spike_case( "auto to devices", 0, n, 1, 0, 75 );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
 	int64_t gpu_samples = dg_samples( &P, "gpu0", 'd' ), cpu_samples = dg_samples( &P, "cpu", 'd' );
-	TGT_EXPECT( gpu_samples == 2 && cpu_samples == 1, "auto did not run on the devices: %lld %lld\n",
-	            (long long)gpu_samples, (long long)cpu_samples );
+	TGT_EXPECT( gpu_samples == 2 && cpu_samples == 1,
+	            "auto did not run on the devices: %lld %lld\n", (long long)gpu_samples,
+	            (long long)cpu_samples );
 	dg_config_end();
 
 	/* Where a device could take the call, a call kept on the CPU refines the CPU rate. */
@@ -460,15 +490,17 @@ static void test_profile( void )
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
 	gpu_samples = dg_samples( &P, "gpu0", 'd' );
 	cpu_samples = dg_samples( &P, "cpu", 'd' );
-	TGT_EXPECT( gpu_samples == 1 && cpu_samples == 2, "auto on the CPU did not refine its rate: %lld %lld\n",
-	            (long long)gpu_samples, (long long)cpu_samples );
+	TGT_EXPECT( gpu_samples == 1 && cpu_samples == 2,
+	            "auto on the CPU did not refine its rate: %lld %lld\n", (long long)gpu_samples,
+	            (long long)cpu_samples );
 	dg_config_end();
 	unlink( dg_rates_file );
 }
 
 /* Write the rates file with LAPACK's and the CPU SPIKE's rates for n rows (double, at
    this thread count), folded in samples times each. */
-static void dg_side_preset( int64_t n, double lapack, int lapack_samples, double spike, int spike_samples )
+static void dg_side_preset( int64_t n, double lapack, int lapack_samples, double spike,
+                            int spike_samples )
 {
 	hyb_gtsv_profile_t P;
 	hyb_policy_gtsv_profile_init( &P );
@@ -501,21 +533,23 @@ static void test_side_choice( void )
 	dg_config( "auto", NULL );
 	hyb_gtsv_rates_side_cold_for_test();
 	dg_lapack_case_seeded( "side: cold, first call", 0, n, 83 );
-	TGT_EXPECT( dg_side_samples( n, 0 ) == -1, "side: a process's first LAPACK call was learned\n" );
+	TGT_EXPECT( dg_side_samples( n, 0 ) == -1,
+	            "side: a process's first LAPACK call was learned\n" );
 	dg_lapack_case_seeded( "side: cold, second call", 0, n, 84 );
 	TGT_EXPECT( dg_side_samples( n, 0 ) == 1, "side: the second LAPACK call was not learned\n" );
 	dg_spike_case( "side: cold, first SPIKE", 0, n, 1, 0, 85 );
 	dg_spike_case( "side: cold, second SPIKE", 0, n, 1, 0, 86 );
-	TGT_EXPECT( dg_side_samples( n, 1 ) == 1, "side: the SPIKE's first call was learned or its second not\n" );
+	TGT_EXPECT( dg_side_samples( n, 1 ) == 1,
+	            "side: the SPIKE's first call was learned or its second not\n" );
 	dg_config_end();
 
 	struct
 	{
-		double lapack;
-		int    lk;
-		double spike;
-		int    sk;
-		int    want_spike;
+		double      lapack;
+		int         lk;
+		double      spike;
+		int         sk;
+		int         want_spike;
 		const char* what;
 	} cases[] = {
 		{ 1e9, 1, 1.04e9, 1, 0, "side: SPIKE faster by less than the margin" },
@@ -577,7 +611,7 @@ static void* dg_name_resolver( const char* name )
 	return strcmp( name, "xerbla_" ) == 0 ? (void*)dg_fake_xerbla : NULL;
 }
 
-static int dg_missing_forwards;
+static int  dg_missing_forwards;
 static void dg_forward_missing( const hyb_call_t* call )
 {
 	(void)call;
@@ -602,30 +636,33 @@ static void test_ilp64_without_library( void )
 			tgt_arr_t       want = tgt_lapack( &s, single );
 			tgt_arr_t       A    = tgt_arrays( &s, single );
 			int64_t         info = 12345;
-			hyb_call_t      call = { single ? HYB_R_sgtsv_64_ : HYB_R_dgtsv_64_, NULL, dg_forward_missing };
-			hyb_gtsv_args_t args = { single ? HYB_PREC_S : HYB_PREC_D, s.n, s.nrhs, A.dl, A.d, A.du, A.b, s.ldb,
-				                     &info, 1 };
-			dg_missing_forwards  = 0;
+			hyb_call_t      call = { single ? HYB_R_sgtsv_64_ : HYB_R_dgtsv_64_, NULL,
+				                dg_forward_missing };
+			hyb_gtsv_args_t args = {
+				single ? HYB_PREC_S : HYB_PREC_D, s.n, s.nrhs, A.dl, A.d, A.du, A.b, s.ldb, &info, 1
+			};
+			dg_missing_forwards = 0;
 			hyb_dispatch_gtsv( &call, &args );
 			CU_ASSERT_EQUAL( dg_missing_forwards, 0 );
 			CU_ASSERT_EQUAL( info, want.info );
 			CU_ASSERT_EQUAL( info != 0, singular );
-			const size_t bytes = (size_t)( s.ldb * s.nrhs ) * ( single ? sizeof( float ) : sizeof( double ) );
+			const size_t bytes =
+			    (size_t)( s.ldb * s.nrhs ) * ( single ? sizeof( float ) : sizeof( double ) );
 			CU_ASSERT( memcmp( A.b, want.b, bytes ) == 0 ); /* LAPACK itself computed it */
 			tgt_arr_free( &A );
 			tgt_arr_free( &want );
 			tgt_free( &s );
 		}
-	tgt_sys_t s = tgt_make( &rng, TGT_COL, 50, 1, 0, 2.0 );
-	tgt_arr_t A = tgt_arrays( &s, 0 );
-	tgt_arr_t B = tgt_arrays( &s, 0 );
+	tgt_sys_t       s    = tgt_make( &rng, TGT_COL, 50, 1, 0, 2.0 );
+	tgt_arr_t       A    = tgt_arrays( &s, 0 );
+	tgt_arr_t       B    = tgt_arrays( &s, 0 );
 	int64_t         info = 12345;
 	hyb_call_t      call = { HYB_R_dgtsv_64_, NULL, dg_forward_missing };
 	hyb_gtsv_args_t args = { HYB_PREC_D, s.n, s.nrhs, A.dl, A.d, A.du, A.b, s.ldb, &info, 1 };
 	/* nrhs beyond dgtsv_'s INTEGER: argument 2 to xerbla, nothing written (an invalid call
 	   that fits goes to dgtsv_, whose own XERBLA would stop this program) */
 	memset( &dg_xerbla, 0, sizeof dg_xerbla );
-	args.nrhs = (int64_t)1 << 33;
+	args.nrhs           = (int64_t)1 << 33;
 	dg_missing_forwards = 0;
 	hyb_dispatch_gtsv( &call, &args );
 	CU_ASSERT_EQUAL( dg_missing_forwards, 0 );
@@ -673,5 +710,5 @@ static CU_TestInfo hyb_tests_dispatch_gtsv[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_dispatch_gtsv = { "dispatch_gtsv", dg_init, dg_cleanup, NULL, NULL,
+CU_SuiteInfo hyb_suite_dispatch_gtsv = { "dispatch_gtsv",        dg_init, dg_cleanup, NULL, NULL,
 	                                     hyb_tests_dispatch_gtsv };

@@ -29,16 +29,32 @@ static atomic_int hyb_real_calls;
 
 /* The "real" dgemm_: the reference, counting its calls (no argument
    checks: an invalid call only counts). */
-static void fake_dgemm_( const char* ta, const char* tb, const int32_t* m, const int32_t* n, const int32_t* k,
-                         const double* alpha, const double* a, const int32_t* lda, const double* b, const int32_t* ldb,
-                         const double* beta, double* c, const int32_t* ldc, hyb_charlen_t la, hyb_charlen_t lb )
+static void fake_dgemm_( const char* ta, const char* tb, const int32_t* m, const int32_t* n,
+                         const int32_t* k, const double* alpha, const double* a, const int32_t* lda,
+                         const double* b, const int32_t* ldb, const double* beta, double* c,
+                         const int32_t* ldc, hyb_charlen_t la, hyb_charlen_t lb )
 {
 	(void)la, (void)lb;
 	atomic_fetch_add( &hyb_real_calls, 1 );
-	if ( *lda < ( *ta == 'N' ? *m : *k ) || *ldb < ( *tb == 'N' ? *k : *n ) || *ldc < *m || *lda < 1 ) return;
-	hyb_l3_args_t s = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'C', .transa = *ta, .transb = *tb, .m = *m,
-		                .n = *n, .k = *k, .alpha = { *alpha, 0 }, .beta = { *beta, 0 }, .a = a, .lda = *lda, .b = b,
-		                .ldb = *ldb, .c = c, .ldc = *ldc };
+	if ( *lda < ( *ta == 'N' ? *m : *k ) || *ldb < ( *tb == 'N' ? *k : *n ) || *ldc < *m ||
+	     *lda < 1 )
+		return;
+	hyb_l3_args_t s = { .op     = HYB_OP_GEMM,
+		                .prec   = HYB_PREC_D,
+		                .layout = 'C',
+		                .transa = *ta,
+		                .transb = *tb,
+		                .m      = *m,
+		                .n      = *n,
+		                .k      = *k,
+		                .alpha  = { *alpha, 0 },
+		                .beta   = { *beta, 0 },
+		                .a      = a,
+		                .lda    = *lda,
+		                .b      = b,
+		                .ldb    = *ldb,
+		                .c      = c,
+		                .ldc    = *ldc };
 	hyb_t_ref_l3( &s );
 }
 
@@ -50,9 +66,9 @@ static void* fake_resolver( hyb_routine_id_t id )
 /* The wrapper's record of the original arguments. */
 typedef struct
 {
-	char    ta, tb;
-	int32_t m, n, k, lda, ldb, ldc;
-	double  alpha, beta;
+	char          ta, tb;
+	int32_t       m, n, k, lda, ldb, ldc;
+	double        alpha, beta;
 	const double *a, *b;
 	double*       c;
 } hyb_raw_t;
@@ -60,7 +76,8 @@ typedef struct
 static void forward( const hyb_call_t* call )
 {
 	const hyb_raw_t* r = call->raw;
-	fake_dgemm_( &r->ta, &r->tb, &r->m, &r->n, &r->k, &r->alpha, r->a, &r->lda, r->b, &r->ldb, &r->beta, r->c, &r->ldc, 1, 1 );
+	fake_dgemm_( &r->ta, &r->tb, &r->m, &r->n, &r->k, &r->alpha, r->a, &r->lda, r->b, &r->ldb,
+	             &r->beta, r->c, &r->ldc, 1, 1 );
 }
 
 static const char* hyb_names[HYB_R_COUNT];
@@ -70,7 +87,7 @@ static char        hyb_buf[1 << 16];
 static int suite_init( void )
 {
 	for ( int i = 0; i < HYB_R_COUNT; i++ ) hyb_names[i] = hyb_routine_info[i].name;
-	char path[] = "/tmp/hyb_unit_dtraceXXXXXX";
+	char path[]  = "/tmp/hyb_unit_dtraceXXXXXX";
 	hyb_trace_fd = mkstemp( path );
 	if ( hyb_trace_fd < 0 ) return 1;
 	unlink( path );
@@ -92,11 +109,14 @@ static int suite_cleanup( void )
 /* The trace written since `from` (bytes into the trace file). */
 static const char* trace_since( off_t from )
 {
-	off_t end = lseek( hyb_trace_fd, 0, SEEK_END );
+	off_t end  = lseek( hyb_trace_fd, 0, SEEK_END );
 	hyb_buf[0] = '\0';
 	if ( end > from )
 	{
-		ssize_t n = pread( hyb_trace_fd, hyb_buf, (size_t)( end - from ) < sizeof hyb_buf - 1 ? (size_t)( end - from ) : sizeof hyb_buf - 1, from );
+		ssize_t n              = pread( hyb_trace_fd, hyb_buf,
+                           (size_t)( end - from ) < sizeof hyb_buf - 1 ? (size_t)( end - from )
+		                                                                            : sizeof hyb_buf - 1,
+		                                from );
 		hyb_buf[n > 0 ? n : 0] = '\0';
 	}
 	return hyb_buf;
@@ -112,19 +132,32 @@ typedef struct
 } hyb_outcome_t;
 
 /* One dgemm_ call through dispatch, checked against the reference. */
-static hyb_outcome_t call_dgemm( char ta, char tb, int m, int n, int k, int lda_short, double alpha, double beta, uint64_t seed )
+static hyb_outcome_t call_dgemm( char ta, char tb, int m, int n, int k, int lda_short, double alpha,
+                                 double beta, uint64_t seed )
 {
 	hyb_outcome_t   o = { 0 };
 	hyb_t_rng_t     r = hyb_t_rng( seed );
 	hyb_t_problem_t pr;
-	hyb_t_problem_make( &pr, &r, HYB_OP_GEMM, HYB_PREC_D, 'C', 'L', 'U', ta, tb, 'N', m, n, k, 2, beta == 0 ? 0 : 2 );
+	hyb_t_problem_make( &pr, &r, HYB_OP_GEMM, HYB_PREC_D, 'C', 'L', 'U', ta, tb, 'N', m, n, k, 2,
+	                    beta == 0 ? 0 : 2 );
 	hyb_l3_args_t* a = &pr.args;
 	a->alpha[0] = alpha, a->alpha[1] = 0;
 	if ( beta != 0 ) a->beta[0] = beta;
 	if ( lda_short ) a->lda = ( ta == 'N' ? m : k ) - 1;
-	hyb_raw_t  raw  = { ta, tb, (int32_t)m, (int32_t)n, (int32_t)k, (int32_t)a->lda, (int32_t)a->ldb, (int32_t)a->ldc,
-		                alpha, a->beta[0], pr.A, pr.B, pr.C };
-	hyb_call_t call = { .id = HYB_R_dgemm_, .raw = &raw, .forward = forward };
+	hyb_raw_t  raw   = { ta,
+		                 tb,
+		                 (int32_t)m,
+		                 (int32_t)n,
+		                 (int32_t)k,
+		                 (int32_t)a->lda,
+		                 (int32_t)a->ldb,
+		                 (int32_t)a->ldc,
+		                 alpha,
+		                 a->beta[0],
+		                 pr.A,
+		                 pr.B,
+		                 pr.C };
+	hyb_call_t call  = { .id = HYB_R_dgemm_, .raw = &raw, .forward = forward };
 	size_t     bytes = hyb_t_out_bytes( a );
 	void *     c0 = malloc( bytes ), *want = malloc( bytes );
 	memcpy( c0, pr.C, bytes );
@@ -133,7 +166,8 @@ static hyb_outcome_t call_dgemm( char ta, char tb, int m, int n, int k, int lda_
 	ra.c             = want;
 	if ( !lda_short ) hyb_t_ref_l3( &ra );
 	uint64_t before[HYB_PATH_COUNT];
-	for ( int p = 0; p < HYB_PATH_COUNT; p++ ) before[p] = hyb_stats_calls( HYB_R_dgemm_, (hyb_path_t)p );
+	for ( int p = 0; p < HYB_PATH_COUNT; p++ )
+		before[p] = hyb_stats_calls( HYB_R_dgemm_, (hyb_path_t)p );
 	uint64_t fb0   = hyb_stats_fallbacks( HYB_R_dgemm_ );
 	off_t    mark  = lseek( hyb_trace_fd, 0, SEEK_END );
 	int      real0 = atomic_load( &hyb_real_calls );
@@ -141,9 +175,11 @@ static hyb_outcome_t call_dgemm( char ta, char tb, int m, int n, int k, int lda_
 	hyb_dispatch_l3( &call, a );
 
 	o.real_calls = atomic_load( &hyb_real_calls ) - real0;
-	for ( int p = 0; p < HYB_PATH_COUNT; p++ ) o.calls[p] = hyb_stats_calls( HYB_R_dgemm_, (hyb_path_t)p ) - before[p];
+	for ( int p = 0; p < HYB_PATH_COUNT; p++ )
+		o.calls[p] = hyb_stats_calls( HYB_R_dgemm_, (hyb_path_t)p ) - before[p];
 	o.fallbacks = hyb_stats_fallbacks( HYB_R_dgemm_ ) - fb0;
-	o.err       = lda_short ? ( memcmp( pr.C, c0, bytes ) == 0 ? 0 : 1 ) : hyb_t_l3_error( a, pr.C, want, c0 );
+	o.err       = lda_short ? ( memcmp( pr.C, c0, bytes ) == 0 ? 0 : 1 )
+	                        : hyb_t_l3_error( a, pr.C, want, c0 );
 	o.tol       = hyb_t_l3_tol( a );
 	o.outside   = hyb_t_outside_changed( a, pr.C, c0 );
 	snprintf( o.trace, sizeof o.trace, "%s", trace_since( mark ) );
@@ -180,7 +216,8 @@ static void test_forwarded( void )
 	CU_ASSERT_EQUAL( o.real_calls, 1 );
 	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
 	hyb_t_sim_end();
-	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_ROUTINE_MODE=dgemm_=cpu" ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_ROUTINE_MODE=dgemm_=cpu" ), HYB_OK );
 	o = call_dgemm( 'N', 'N', 30, 30, 30, 0, 1.0, 1.0, 5 );
 	CU_ASSERT_EQUAL( o.real_calls, 1 );
 	CU_ASSERT_EQUAL( o.calls[HYB_PATH_CPU], 1 );
@@ -191,24 +228,29 @@ static void test_forwarded( void )
    share), a GPU call in the statistics, one trace line with the fields. */
 static void test_device_path( void )
 {
-	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0;HYBLAS_TILE=16" ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0;HYBLAS_TILE=16" ), HYB_OK );
 	hyb_outcome_t o = call_dgemm( 'T', 'N', 70, 50, 40, 0, 1.25, 0.0, 6 );
 	CU_ASSERT( o.err <= o.tol );
 	CU_ASSERT_EQUAL( o.outside, 0 );
 	CU_ASSERT_EQUAL( o.real_calls, 0 );
 	CU_ASSERT_EQUAL( o.calls[HYB_PATH_GPU], 1 );
 	CU_ASSERT_EQUAL( hyb_t_count( o.trace, "\n" ), 1 );
-	static const char* fields[] = { "dgemm_ ", "op=dgemm", "m=70", "n=50", "k=40", "path=gpu", "pred_cpu=",
-		                            "pred_gpu=", "pred=", "seconds=", "why=\"" };
+	static const char* fields[] = { "dgemm_ ", "op=dgemm", "m=70",      "n=50",
+		                            "k=40",    "path=gpu", "pred_cpu=", "pred_gpu=",
+		                            "pred=",   "seconds=", "why=\"" };
 	for ( unsigned i = 0; i < sizeof fields / sizeof fields[0]; i++ )
 	{
-		if ( strstr( o.trace, fields[i] ) == NULL ) fprintf( stderr, "\n    trace lacks %s: %s", fields[i], o.trace );
+		if ( strstr( o.trace, fields[i] ) == NULL )
+			fprintf( stderr, "\n    trace lacks %s: %s", fields[i], o.trace );
 		CU_ASSERT( strstr( o.trace, fields[i] ) != NULL );
 	}
 	hyb_t_sim_end();
 
 	/* A fixed CPU share: the strip goes to the real routine, the rest to the device. */
-	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0.5;HYBLAS_TILE=16" ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL(
+	    hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0.5;HYBLAS_TILE=16" ),
+	    HYB_OK );
 	o = call_dgemm( 'N', 'N', 300, 300, 20, 0, 1.0, 0.5, 7 );
 	CU_ASSERT( o.err <= o.tol );
 	CU_ASSERT_EQUAL( o.outside, 0 );
@@ -244,8 +286,8 @@ static void test_measured_choice( void )
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_L3_MIN_FLOPS=0" ), HYB_OK );
 	const int n = 64;
 	hyb_refit_reset();
-	hyb_outcome_t o = put_in_band( n, 20 );
-	int cpu = 0, dev = 0, probes = 0, measured = 0, last_dev = -1, flips = 0;
+	hyb_outcome_t o   = put_in_band( n, 20 );
+	int           cpu = 0, dev = 0, probes = 0, measured = 0, last_dev = -1, flips = 0;
 	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS + 3; i++ )
 	{
 		o = call_dgemm( 'N', 'N', n, n, n, 0, 1.0, 0.0, 40 + (uint64_t)i );
@@ -274,17 +316,18 @@ static void test_measured_choice( void )
 	   fifth of the watch, and the shape is probed again (a dispatch that
 	   stops timing settled calls leaves it settled). */
 	hyb_l3_memo_reset();
-	hyb_l3_args_t ka      = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .transa = 'N', .transb = 'N', .m = n, .n = n, .k = n };
-	uint64_t      key     = hyb_l3_memo_key( &ka );
-	int           settled = 0;
+	hyb_l3_args_t ka = {
+		.op = HYB_OP_GEMM, .prec = HYB_PREC_D, .transa = 'N', .transb = 'N', .m = n, .n = n, .k = n
+	};
+	uint64_t key     = hyb_l3_memo_key( &ka );
+	int      settled = 0;
 	for ( int i = 0; i < 2 * HYB_L3_PROBE_CALLS; i++ )
 	{
 		int s = hyb_l3_memo_side( key, 0, &settled );
 		hyb_l3_memo_note( key, s, s ? 2.0 : 1.0 );
 	}
 	CU_ASSERT_FATAL( hyb_l3_memo_side( key, 1, &settled ) == 0 && settled );
-	for ( int i = 0; i < HYB_L3_WATCH_CALLS - 1; i++ )
-		hyb_l3_memo_note( key, 0, 10.0 );
+	for ( int i = 0; i < HYB_L3_WATCH_CALLS - 1; i++ ) hyb_l3_memo_note( key, 0, 10.0 );
 	CU_ASSERT( hyb_l3_memo_side( key, 1, &settled ) == 0 && settled );
 	o = call_dgemm( 'N', 'N', n, n, n, 0, 1.0, 0.0, 49 );
 	CU_ASSERT( o.err <= o.tol );
@@ -339,7 +382,8 @@ static void test_measured_choice( void )
 	char log[4096];
 	hyb_t_log_end( log, sizeof log );
 	CU_ASSERT_EQUAL( fallbacks, 1 );
-	CU_ASSERT_EQUAL( settled_after, 2 * HYB_L3_PROBE_CALLS + 1 ); /* one call later than without the fault */
+	CU_ASSERT_EQUAL( settled_after,
+	                 2 * HYB_L3_PROBE_CALLS + 1 ); /* one call later than without the fault */
 	hyb_t_sim_end();
 	hyb_refit_reset();
 
@@ -362,7 +406,9 @@ static void test_measured_choice( void )
 static void test_fallback( void )
 {
 	CU_ASSERT_EQUAL_FATAL(
-	    hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0;HYBLAS_TILE=16;HYBLAS_FAULT_INJECT=gemm:3" ),
+	    hyb_t_sim_begin(
+	        1, "64M",
+	        "HYBLAS_MODE=gpu;HYBLAS_CPU_RATIO=0;HYBLAS_TILE=16;HYBLAS_FAULT_INJECT=gemm:3" ),
 	    HYB_OK );
 	hyb_t_log_begin( HYB_LOG_WARN );
 	hyb_outcome_t o = call_dgemm( 'N', 'T', 64, 64, 32, 0, 1.0, 1.0, 8 );
@@ -378,7 +424,8 @@ static void test_fallback( void )
 	hyb_t_sim_end();
 
 	/* No device at all: the real routine. */
-	CU_ASSERT_EQUAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_DEVICE=none" ), HYB_E_NO_DEVICE );
+	CU_ASSERT_EQUAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_MODE=gpu;HYBLAS_DEVICE=none" ),
+	                 HYB_E_NO_DEVICE );
 	o = call_dgemm( 'N', 'N', 40, 40, 40, 0, 1.0, 1.0, 9 );
 	CU_ASSERT( o.err <= o.tol );
 	CU_ASSERT_EQUAL( o.real_calls, 1 );
@@ -433,10 +480,13 @@ static double call_missing( hyb_routine_id_t id, hyb_l3_args_t* a, int compute, 
 {
 	memset( &hyb_xerbla, 0, sizeof hyb_xerbla );
 	hyb_missing_forwards = 0;
-	enum { CAP = 64 };
+	enum
+	{
+		CAP = 64
+	};
 	static double c[CAP], c0[CAP], want[CAP];
 	for ( int i = 0; i < CAP; i++ ) c[i] = c0[i] = want[i] = 0.25 * i - 3;
-	a->c = c;
+	a->c               = c;
 	hyb_call_t    call = { .id = id, .raw = NULL, .forward = forward_missing };
 	hyb_l3_args_t ra   = *a;
 	ra.c               = want;
@@ -463,10 +513,22 @@ static void test_ilp64_without_library( void )
 	{
 		hyb_stats_init( HYB_R_COUNT, hyb_names, 0, timed ? hyb_trace_fd : -1 );
 		CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", "HYBLAS_DEVICE=none" ), HYB_E_NO_DEVICE );
-		hyb_l3_args_t g = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'C', .transa = 'N', .transb = 'T',
-			                .m = 3, .n = 4, .k = 2, .alpha = { 1.5, 0 }, .beta = { 0.5, 0 }, .a = A, .lda = 3,
-			                .b = B, .ldb = 4, .ldc = 5 };
-		int unchanged, real0 = atomic_load( &hyb_real_calls );
+		hyb_l3_args_t g = { .op     = HYB_OP_GEMM,
+			                .prec   = HYB_PREC_D,
+			                .layout = 'C',
+			                .transa = 'N',
+			                .transb = 'T',
+			                .m      = 3,
+			                .n      = 4,
+			                .k      = 2,
+			                .alpha  = { 1.5, 0 },
+			                .beta   = { 0.5, 0 },
+			                .a      = A,
+			                .lda    = 3,
+			                .b      = B,
+			                .ldb    = 4,
+			                .ldc    = 5 };
+		int           unchanged, real0 = atomic_load( &hyb_real_calls );
 		hyb_l3_args_t a   = g;
 		double        err = call_missing( HYB_R_dgemm_64_, &a, 1, &unchanged );
 		CU_ASSERT( err < 1e-14 );
@@ -478,7 +540,7 @@ static void test_ilp64_without_library( void )
 		/* The same product asked row-major through the ILP64 CBLAS name. */
 		a        = g;
 		a.layout = 'R', a.lda = 2, a.ldb = 2, a.ldc = 4;
-		err      = call_missing( HYB_R_cblas_dgemm64_, &a, 1, &unchanged );
+		err = call_missing( HYB_R_cblas_dgemm64_, &a, 1, &unchanged );
 		CU_ASSERT( err < 1e-14 );
 		CU_ASSERT_FALSE( unchanged );
 
@@ -534,4 +596,5 @@ static CU_TestInfo hyb_tests_dispatch_l3[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_dispatch_l3 = { "dispatch_l3", suite_init, suite_cleanup, NULL, NULL, hyb_tests_dispatch_l3 };
+CU_SuiteInfo hyb_suite_dispatch_l3 = { "dispatch_l3", suite_init, suite_cleanup,
+	                                   NULL,          NULL,       hyb_tests_dispatch_l3 };

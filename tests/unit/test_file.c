@@ -43,7 +43,7 @@ static const char* tf_get( const char* path )
 	buf[0] = '\0';
 	int fd = open( path, O_RDONLY );
 	if ( fd < 0 ) return buf;
-	ssize_t n = read( fd, buf, sizeof buf - 1 );
+	ssize_t n          = read( fd, buf, sizeof buf - 1 );
 	buf[n > 0 ? n : 0] = '\0';
 	close( fd );
 	return buf;
@@ -91,8 +91,8 @@ static void test_read_regular( void )
 	free( text );
 
 	char why[128] = "";
-	CU_ASSERT_EQUAL( hyb_file_read( tf_path( p, sizeof p, "missing" ), HYB_FILE_READ_MAX, &text, NULL, why,
-	                                sizeof why ),
+	CU_ASSERT_EQUAL( hyb_file_read( tf_path( p, sizeof p, "missing" ), HYB_FILE_READ_MAX, &text,
+	                                NULL, why, sizeof why ),
 	                 HYB_E_IO );
 	CU_ASSERT_PTR_NULL( text );
 	CU_ASSERT( strstr( why, "No such file" ) != NULL );
@@ -103,7 +103,8 @@ static int tf_read_fifo_child( void* arg )
 {
 	char* text = NULL;
 	char  why[128];
-	if ( hyb_file_read( arg, HYB_FILE_READ_MAX, &text, NULL, why, sizeof why ) != HYB_E_INVALID ) return 1;
+	if ( hyb_file_read( arg, HYB_FILE_READ_MAX, &text, NULL, why, sizeof why ) != HYB_E_INVALID )
+		return 1;
 	return strstr( why, "FIFO" ) != NULL && text == NULL ? 0 : 2;
 }
 
@@ -121,8 +122,9 @@ static void test_read_refuses_special( void )
 	{
 		char* text = NULL;
 		char  why[128];
-		CU_ASSERT_EQUAL( hyb_file_read( special[i], HYB_FILE_READ_MAX, &text, NULL, why, sizeof why ),
-		                 HYB_E_INVALID );
+		CU_ASSERT_EQUAL(
+		    hyb_file_read( special[i], HYB_FILE_READ_MAX, &text, NULL, why, sizeof why ),
+		    HYB_E_INVALID );
 		CU_ASSERT_PTR_NULL( text );
 		CU_ASSERT( strstr( why, i == 0 ? "directory" : "device" ) != NULL );
 	}
@@ -130,9 +132,9 @@ static void test_read_refuses_special( void )
 
 static void test_read_bound( void )
 {
-	char   p[320];
-	char   big[2001];
-	char*  text = NULL;
+	char  p[320];
+	char  big[2001];
+	char* text = NULL;
 	memset( big, 'x', 2000 );
 	big[2000] = '\0';
 	tf_put( tf_path( p, sizeof p, "big" ), big );
@@ -148,10 +150,10 @@ static void test_read_bound( void )
 
 static void test_next_line( void )
 {
-	char        longline[300];
-	char        text[600];
-	char        line[64];
-	int         overlong = 0, lineno = 0;
+	char longline[300];
+	char text[600];
+	char line[64];
+	int  overlong = 0, lineno = 0;
 	memset( longline, 'y', sizeof longline - 1 );
 	longline[sizeof longline - 1] = '\0';
 	snprintf( text, sizeof text, "first\n%s\nlast", longline );
@@ -234,7 +236,8 @@ static void test_replace_failures( void )
 	char path[320];
 	/* A directory that does not exist, and a target that is a directory:
 	   nothing changes and no temporary file is left behind. */
-	CU_ASSERT_EQUAL( hyb_file_replace( tf_path( path, sizeof path, "nodir/file" ), "x", 1, 0644 ), HYB_E_IO );
+	CU_ASSERT_EQUAL( hyb_file_replace( tf_path( path, sizeof path, "nodir/file" ), "x", 1, 0644 ),
+	                 HYB_E_IO );
 	tf_path( path, sizeof path, "adir" );
 	CU_ASSERT_FATAL( mkdir( path, 0755 ) == 0 || errno == EEXIST );
 	CU_ASSERT_EQUAL( hyb_file_replace( path, "x", 1, 0644 ), HYB_E_IO );

@@ -84,7 +84,7 @@ static void tg_spike_case( hyb_t_rng_t* rng, int kind, int64_t n, int64_t nrhs, 
 	                 HYB_OK );
 	int64_t m    = 0;
 	int     plan = (int)hyb_policy_gtsv_choose( chk.dom_row, chk.dom_col, chk.pivot, chk.info,
-	                                             chk.nonfinite, HYB_PREC_D, 0, &m );
+	                                            chk.nonfinite, HYB_PREC_D, 0, &m );
 	TGT_EXPECT( plan != HYB_GTSV_PLAN_LAPACK && m >= 1,
 	            "kind %d n=%ld: plan %d dom %g/%g piv %ld\n", kind, (long)n, plan, chk.dom_row,
 	            chk.dom_col, (long)chk.pivot );
@@ -92,8 +92,9 @@ static void tg_spike_case( hyb_t_rng_t* rng, int kind, int64_t n, int64_t nrhs, 
 
 	tgt_arr_t L = tgt_lapack( &s, TGT_DOUBLE ), A = tgt_arrays( &s, TGT_DOUBLE );
 	double *  dl = A.dl, *d = A.d, *du = A.du, *b = A.b;
-	CU_ASSERT_EQUAL( hyb_dgtsv_cpu_spike( n, nrhs, dl, d, du, b, s.ldb, m, nthreads, HYB_GTSV_FACTORS ),
-	                 HYB_OK );
+	CU_ASSERT_EQUAL(
+	    hyb_dgtsv_cpu_spike( n, nrhs, dl, d, du, b, s.ldb, m, nthreads, HYB_GTSV_FACTORS ),
+	    HYB_OK );
 	CU_ASSERT_EQUAL( L.info, 0 );
 	double bx = tgt_berr( &s, b, TGT_DOUBLE ), bl = tgt_berr( &s, L.b, TGT_DOUBLE );
 	TGT_EXPECT( bx <= 10 * fmax( bl, TG_U ),
@@ -177,8 +178,8 @@ static void test_spike_rowswap_and_noswap( void )
 	tg_spike_case( &rng, TGT_ROWSWAP, 777, 3, 3.0, 3 );
 	/* Row dominant, not column dominant, no swap: factors compared too. The premise is
 	   checked on the matrix that the first case then solves (the same stream). */
-	rng                  = hyb_t_rng( 30 );
-	tgt_sys_t        s   = tgt_make( &rng, TGT_ROWNOSWAP, 60000, 1, 0, 1.5 );
+	rng                = hyb_t_rng( 30 );
+	tgt_sys_t        s = tgt_make( &rng, TGT_ROWNOSWAP, 60000, 1, 0, 1.5 );
 	hyb_gtsv_check_t chk;
 	hyb_dgtsv_check( s.n, s.dl, s.d, s.du, HYB_GTSV_WINDOW_MAX, 2, &chk );
 	TGT_EXPECT( chk.dom_col < 1 && chk.dom_row >= 1.5 && chk.pivot == 0,
@@ -344,7 +345,7 @@ static void test_check_flags( void )
 	tgt_free( &s );
 
 	/* Non-finite entries. */
-	s       = tgt_make( &rng, TGT_COL, 5000, 1, 0, 2.0 );
+	s          = tgt_make( &rng, TGT_COL, 5000, 1, 0, 2.0 );
 	double d17 = s.d[17];
 	s.d[17]    = NAN;
 	CU_ASSERT_EQUAL( hyb_dgtsv_check( s.n, s.dl, s.d, s.du, 100, 2, &c ), HYB_OK );
@@ -359,17 +360,20 @@ static void test_check_flags( void )
 	s.b[4000] = NAN;
 	hyb_dgtsv_check( s.n, s.dl, s.d, s.du, 100, 2, &c );
 	TGT_EXPECT( !c.nonfinite, "B read by the matrix-only check\n" );
-	CU_ASSERT_EQUAL( hyb_dgtsv_check_rhs( s.n, s.dl, s.d, s.du, 1, s.b, s.ldb, 100, 2, &c ), HYB_OK );
-	TGT_EXPECT( c.nonfinite && c.dom_col > 1 && c.pivot == 0, "nan in B: nonfinite %d dom_col %g\n", c.nonfinite,
-	            c.dom_col );
+	CU_ASSERT_EQUAL( hyb_dgtsv_check_rhs( s.n, s.dl, s.d, s.du, 1, s.b, s.ldb, 100, 2, &c ),
+	                 HYB_OK );
+	TGT_EXPECT( c.nonfinite && c.dom_col > 1 && c.pivot == 0, "nan in B: nonfinite %d dom_col %g\n",
+	            c.nonfinite, c.dom_col );
 	s.b[4000] = 1;
-	CU_ASSERT_EQUAL( hyb_dgtsv_check_rhs( s.n, s.dl, s.d, s.du, 1, s.b, s.ldb, 100, 2, &c ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dgtsv_check_rhs( s.n, s.dl, s.d, s.du, 1, s.b, s.ldb, 100, 2, &c ),
+	                 HYB_OK );
 	TGT_EXPECT( !c.nonfinite, "finite B flagged\n" );
 	/* An all-zero column past the first rows (the minimum is finite there): dominance 0,
 	   not the skipped 0 >= min * 0 */
 	s.d[3000] = s.du[2999] = s.dl[3000] = 0;
 	hyb_dgtsv_check( s.n, s.dl, s.d, s.du, 100, 2, &c );
-	TGT_EXPECT( c.dom_col == 0 && c.dom_row == 0, "zero column: dom_col %g dom_row %g\n", c.dom_col, c.dom_row );
+	TGT_EXPECT( c.dom_col == 0 && c.dom_row == 0, "zero column: dom_col %g dom_row %g\n", c.dom_col,
+	            c.dom_row );
 	tgt_free( &s );
 
 	/* n = 1 and n = 0. */
@@ -481,7 +485,7 @@ static void test_seam_and_ranges( void )
 	int64_t       m  = hyb_policy_gtsv_window( 1.5, HYB_PREC_D );
 	tgt_arr_t     L  = tgt_lapack( &s, TGT_DOUBLE );
 	const double *Ld = L.d, *Lb = L.b;
-	double        xn = 0;
+	double        xn       = 0;
 	int64_t       xn_dummy = 0;
 	for ( int64_t i = 0; i < n; i++ ) xn = fmax( xn, fabs( Lb[i] ) );
 
@@ -504,7 +508,8 @@ static void test_seam_and_ranges( void )
 			            xq - Lb[j * s.ldb + sr] );
 		}
 	}
-	CU_ASSERT_EQUAL( hyb_dgtsv_seam( n, 0, nrhs, s.dl, s.d, s.du, s.b, s.ldb, m, rec[0] ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_dgtsv_seam( n, 0, nrhs, s.dl, s.d, s.du, s.b, s.ldb, m, rec[0] ),
+	                 HYB_E_INVALID );
 
 	/* Three ranges, solved one after the other (as three devices would, concurrently). */
 	tgt_arr_t A  = tgt_arrays( &s, TGT_DOUBLE );
@@ -522,9 +527,9 @@ static void test_seam_and_ranges( void )
 	TGT_EXPECT( tgt_reldiff( d, L.d, n, TGT_DOUBLE ) <= 8 * TG_U &&
 	                tgt_same( dl, L.dl, n - 1, TGT_DOUBLE ),
 	            "range factors\n" );
-	CU_ASSERT_EQUAL( hyb_dgtsv_cpu_spike_range( n, 5, 10, nrhs, dl, d, s.du, b, s.ldb, NULL, rec[0],
-	                                            m, 1, 0 ),
-	                 HYB_E_INVALID );
+	CU_ASSERT_EQUAL(
+	    hyb_dgtsv_cpu_spike_range( n, 5, 10, nrhs, dl, d, s.du, b, s.ldb, NULL, rec[0], m, 1, 0 ),
+	    HYB_E_INVALID );
 
 	/* Factors of ranges (the rows a device solved): the same as LAPACK's. */
 	memcpy( dl, s.dl, (size_t)( n - 1 ) * sizeof( double ) );
@@ -553,7 +558,7 @@ static void test_seam_and_ranges( void )
 static void test_args( void )
 {
 	double  dl[2] = { 1, 1 }, d[3] = { 4, 4, 4 }, du[2] = { 1, 1 }, b[3] = { 1, 2, 3 };
-	int64_t info  = 0;
+	int64_t info = 0;
 	CU_ASSERT_EQUAL( hyb_dgtsv_thomas( 3, 1, dl, d, du, b, 2, &info ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_dgtsv_thomas( -1, 1, dl, d, du, b, 3, &info ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_dgtsv_cpu_spike( 3, 1, dl, d, du, b, 3, 0, 1, 0 ), HYB_E_INVALID );
@@ -568,7 +573,8 @@ static void test_args( void )
 	double Ldl[2] = { 1, 1 }, Ld[3] = { 4, 4, 4 }, Ldu[2] = { 1, 1 }, Lb[3] = { 0, 0, 0 };
 	int    n = 3, nrhs = 0, ldb = 3, linfo = -1;
 	dgtsv_( &n, &nrhs, Ldl, Ld, Ldu, Lb, &ldb, &linfo );
-	CU_ASSERT_EQUAL( hyb_dgtsv_cpu_spike( 3, 0, dl, d, du, NULL, 3, 5, 1, HYB_GTSV_FACTORS ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dgtsv_cpu_spike( 3, 0, dl, d, du, NULL, 3, 5, 1, HYB_GTSV_FACTORS ),
+	                 HYB_OK );
 	CU_ASSERT( tgt_reldiff( d, Ld, 3, TGT_DOUBLE ) <= 4 * TG_U &&
 	           tgt_same( dl, Ldl, 2, TGT_DOUBLE ) );
 }

@@ -43,8 +43,9 @@ static hyb_gtsv_pin_report_t gh_pin_rep;
 
 /* One run of the solver on a fresh copy of s against LAPACK. dev_rows[k] < 0 means "the
    rest" is not used; the CPU always takes what the devices do not. */
-static hyb_gtsv_hetero_report_t gh_run( const tgt_sys_t* s, const tgt_arr_t* L, int single, int ndev,
-                                        const int64_t* dev_rows, int64_t chunk, const char* what )
+static hyb_gtsv_hetero_report_t gh_run( const tgt_sys_t* s, const tgt_arr_t* L, int single,
+                                        int ndev, const int64_t* dev_rows, int64_t chunk,
+                                        const char* what )
 {
 	tgt_arr_t         A = tgt_arrays( s, single );
 	hyb_gtsv_check_t  c;
@@ -110,8 +111,8 @@ static void test_cpu_alone( void )
 		for ( int single = 0; single <= 1; single++ )
 			for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
 			{
-				tgt_sys_t s = tgt_make( &rng, TGT_COL, ns[a], nrhs, 3, 1.5 );
-				tgt_arr_t L = gh_lapack( &s, single );
+				tgt_sys_t                s = tgt_make( &rng, TGT_COL, ns[a], nrhs, 3, 1.5 );
+				tgt_arr_t                L = gh_lapack( &s, single );
 				hyb_gtsv_hetero_report_t r = gh_run( &s, &L, single, 0, NULL, 0, "cpu alone" );
 				CU_ASSERT_EQUAL( r.error, HYB_OK );
 				tgt_arr_free( &L );
@@ -126,8 +127,9 @@ static void test_devices_alone( void )
 	hyb_t_rng_t rng = hyb_t_rng( 12 );
 	/* One chunk, many chunks (including a last short one and chunks of a few rows), s and
 	   d, nrhs 1 and 3, ldb > n. */
-	static const int64_t cases[][2] = { { 1, 0 }, { 2, 0 }, { 3000, 0 }, { 40000, 0 }, { 40000, 7000 },
-		                                { 40001, 1024 }, { 20000, 3 }, { 5000, 4999 } };
+	static const int64_t cases[][2] = { { 1, 0 },     { 2, 0 },        { 3000, 0 },
+		                                { 40000, 0 }, { 40000, 7000 }, { 40001, 1024 },
+		                                { 20000, 3 }, { 5000, 4999 } };
 	for ( size_t a = 0; a < sizeof cases / sizeof cases[0]; a++ )
 		for ( int single = 0; single <= 1; single++ )
 			for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
@@ -137,15 +139,18 @@ static void test_devices_alone( void )
 				tgt_arr_t L       = gh_lapack( &s, single );
 				int64_t   rows[1] = { n };
 				char      what[96];
-				snprintf( what, sizeof what, "device alone n=%lld chunk=%lld %c nrhs=%lld", (long long)n,
-				          (long long)cases[a][1], single ? 's' : 'd', (long long)nrhs );
+				snprintf( what, sizeof what, "device alone n=%lld chunk=%lld %c nrhs=%lld",
+				          (long long)n, (long long)cases[a][1], single ? 's' : 'd',
+				          (long long)nrhs );
 				hyb_gtsv_hetero_report_t r = gh_run( &s, &L, single, 1, rows, cases[a][1], what );
 				TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == n && r.fallback_rows == 0,
-				            "%s: error %d done %lld\n", what, (int)r.error, (long long)r.dev_done[0] );
+				            "%s: error %d done %lld\n", what, (int)r.error,
+				            (long long)r.dev_done[0] );
 				if ( cases[a][1] > 0 )
-					TGT_EXPECT( r.dev_chunks[0] == (int)( ( n + cases[a][1] - 1 ) / cases[a][1] ), "%s: %d chunks\n",
-					            what, r.dev_chunks[0] );
-				TGT_EXPECT( r.bytes_h2d > 0 && r.bytes_d2h > 0, "%s: no transfers counted\n", what );
+					TGT_EXPECT( r.dev_chunks[0] == (int)( ( n + cases[a][1] - 1 ) / cases[a][1] ),
+					            "%s: %d chunks\n", what, r.dev_chunks[0] );
+				TGT_EXPECT( r.bytes_h2d > 0 && r.bytes_d2h > 0, "%s: no transfers counted\n",
+				            what );
 				tgt_arr_free( &L );
 				tgt_free( &s );
 			}
@@ -164,16 +169,20 @@ static void test_split( void )
 			tgt_arr_t     L = gh_lapack( &s, single );
 			/* One device and the CPU; two devices and the CPU; two devices alone; a device with
 			   no rows between the others' ranges. */
-			int64_t r1[1] = { 20000 }, r2[2] = { 17000, 25001 }, r3[2] = { 30000, n - 30000 }, r4[2] = { 0, 33333 };
+			int64_t r1[1] = { 20000 }, r2[2] = { 17000, 25001 }, r3[2] = { 30000, n - 30000 },
+			        r4[2] = { 0, 33333 };
 			hyb_gtsv_hetero_report_t r;
 			r = gh_run( &s, &L, single, 1, r1, 4096, "one device + CPU" );
-			TGT_EXPECT( r.error == HYB_OK && r.cpu_rows == n - 20000 && r.dev_done[0] == 20000, "split 1\n" );
+			TGT_EXPECT( r.error == HYB_OK && r.cpu_rows == n - 20000 && r.dev_done[0] == 20000,
+			            "split 1\n" );
 			r = gh_run( &s, &L, single, 2, r2, 5000, "two devices + CPU" );
-			TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == 17000 && r.dev_done[1] == 25001, "split 2\n" );
+			TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == 17000 && r.dev_done[1] == 25001,
+			            "split 2\n" );
 			r = gh_run( &s, &L, single, 2, r3, 0, "two devices alone" );
 			TGT_EXPECT( r.error == HYB_OK && r.cpu_rows == 0, "split 3\n" );
 			r = gh_run( &s, &L, single, 2, r4, 2048, "device without rows" );
-			TGT_EXPECT( r.error == HYB_OK && r.dev_done[1] == 33333 && r.dev_chunks[0] == 0, "split 4\n" );
+			TGT_EXPECT( r.error == HYB_OK && r.dev_done[1] == 33333 && r.dev_chunks[0] == 0,
+			            "split 4\n" );
 			tgt_arr_free( &L );
 			tgt_free( &s );
 		}
@@ -184,21 +193,22 @@ static void test_split( void )
 static void test_small_budget( void )
 {
 	gh_sim( 1, "1M" );
-	hyb_t_rng_t rng     = hyb_t_rng( 14 );
-	tgt_sys_t   s       = tgt_make( &rng, TGT_COL, 30000, 40, 0, 2.0 ); /* 43 elements a row: 1024 rows do not fit */
-	tgt_arr_t   L       = gh_lapack( &s, 0 );
-	int64_t     rows[1] = { 20000 };
-	hyb_gtsv_hetero_report_t r = gh_run( &s, &L, 0, 1, rows, 0, "tiny device" );
-	TGT_EXPECT( r.error != HYB_OK && r.fallback_rows == 20000, "tiny device: error %d fallback %lld\n", (int)r.error,
-	            (long long)r.fallback_rows );
+	hyb_t_rng_t rng = hyb_t_rng( 14 );
+	tgt_sys_t   s =
+	    tgt_make( &rng, TGT_COL, 30000, 40, 0, 2.0 ); /* 43 elements a row: 1024 rows do not fit */
+	tgt_arr_t                L       = gh_lapack( &s, 0 );
+	int64_t                  rows[1] = { 20000 };
+	hyb_gtsv_hetero_report_t r       = gh_run( &s, &L, 0, 1, rows, 0, "tiny device" );
+	TGT_EXPECT( r.error != HYB_OK && r.fallback_rows == 20000,
+	            "tiny device: error %d fallback %lld\n", (int)r.error, (long long)r.fallback_rows );
 	tgt_arr_free( &L );
 	tgt_free( &s );
 	/* With one right-hand side the same budget holds a few thousand rows a chunk. */
 	s = tgt_make( &rng, TGT_COL, 30000, 1, 0, 2.0 );
 	L = gh_lapack( &s, 0 );
 	r = gh_run( &s, &L, 0, 1, rows, 0, "small device" );
-	TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == 20000 && r.dev_chunks[0] > 1, "small device: %d chunks\n",
-	            r.dev_chunks[0] );
+	TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == 20000 && r.dev_chunks[0] > 1,
+	            "small device: %d chunks\n", r.dev_chunks[0] );
 	tgt_arr_free( &L );
 	tgt_free( &s );
 	hyb_t_sim_end();
@@ -219,7 +229,8 @@ static void test_faults( void )
 		for ( size_t q = 0; q < sizeof at / sizeof at[0]; q++ )
 			for ( int async = 0; async <= 1; async++ )
 			{
-				if ( async && strcmp( kinds[k], "sync" ) == 0 ) continue; /* a sync fault is synchronous */
+				if ( async && strcmp( kinds[k], "sync" ) == 0 )
+					continue; /* a sync fault is synchronous */
 				gh_sim( 1, "64M" );
 				char plan[32], what[64];
 				snprintf( plan, sizeof plan, "%s:%d%s", kinds[k], at[q], async ? "a" : "" );
@@ -229,13 +240,16 @@ static void test_faults( void )
 				int64_t                  rows[1] = { 36000 };
 				hyb_gtsv_hetero_report_t r       = gh_run( &s, &L, 0, 1, rows, 6000, what );
 				/* alloc and pinned happen once per fresh context: only the first one fails. */
-				int expect_hit = !( ( strcmp( kinds[k], "alloc" ) == 0 || strcmp( kinds[k], "pinned" ) == 0 ) && at[q] > 1 );
+				int expect_hit =
+				    !( ( strcmp( kinds[k], "alloc" ) == 0 || strcmp( kinds[k], "pinned" ) == 0 ) &&
+				       at[q] > 1 );
 				if ( expect_hit )
-					TGT_EXPECT( r.error != HYB_OK && r.fallback_rows > 0, "%s: error %d fallback %lld\n", what,
-					            (int)r.error, (long long)r.fallback_rows );
+					TGT_EXPECT( r.error != HYB_OK && r.fallback_rows > 0,
+					            "%s: error %d fallback %lld\n", what, (int)r.error,
+					            (long long)r.fallback_rows );
 				else
-					TGT_EXPECT( r.error == HYB_OK && r.fallback_rows == 0, "%s: unexpected failure %d\n", what,
-					            (int)r.error );
+					TGT_EXPECT( r.error == HYB_OK && r.fallback_rows == 0,
+					            "%s: unexpected failure %d\n", what, (int)r.error );
 				hyb_t_sim_end();
 			}
 	tgt_arr_free( &L );
@@ -258,7 +272,8 @@ static void test_fault_one_of_two( void )
 		int64_t                  rows[2] = { 15000, 15000 };
 		hyb_gtsv_hetero_report_t r       = gh_run( &s, &L, 1, 2, rows, 5000, plan );
 		TGT_EXPECT( r.error != HYB_OK && r.fallback_rows > 0 && r.fallback_rows <= 15000,
-		            "%s: error %d fallback %lld\n", plan, (int)r.error, (long long)r.fallback_rows );
+		            "%s: error %d fallback %lld\n", plan, (int)r.error,
+		            (long long)r.fallback_rows );
 		hyb_t_sim_end();
 	}
 	tgt_arr_free( &L );
@@ -271,11 +286,13 @@ static void test_fault_one_of_two( void )
 static void test_pinned( void )
 {
 	gh_sim( 1, "64M" );
-	gh_pinned       = 1;
-	hyb_t_rng_t rng = hyb_t_rng( 17 );
+	gh_pinned                       = 1;
+	hyb_t_rng_t          rng        = hyb_t_rng( 17 );
 	static const int64_t cases[][3] = { /* n, device rows, chunk */
-		                                { 40000, 40000, 7000 }, { 40001, 40001, 0 }, { 60007, 20000, 4096 },
-		                                { 5000, 4999, 1024 },   { 3000, 1, 0 },      { 20000, 20000, 3 } };
+		                                { 40000, 40000, 7000 }, { 40001, 40001, 0 },
+		                                { 60007, 20000, 4096 }, { 5000, 4999, 1024 },
+		                                { 3000, 1, 0 },         { 20000, 20000, 3 }
+	};
 	for ( size_t a = 0; a < sizeof cases / sizeof cases[0]; a++ )
 		for ( int single = 0; single <= 1; single++ )
 			for ( int64_t nrhs = 1; nrhs <= 3; nrhs += 2 )
@@ -284,14 +301,17 @@ static void test_pinned( void )
 				tgt_sys_t s = tgt_make( &rng, TGT_COL, n, nrhs, 2, a % 2 ? 1.2 : 4.0 );
 				tgt_arr_t L = gh_lapack( &s, single );
 				char      what[96];
-				snprintf( what, sizeof what, "registered n=%lld rows=%lld chunk=%lld %c nrhs=%lld", (long long)n,
-				          (long long)rows[0], (long long)cases[a][2], single ? 's' : 'd', (long long)nrhs );
+				snprintf( what, sizeof what, "registered n=%lld rows=%lld chunk=%lld %c nrhs=%lld",
+				          (long long)n, (long long)rows[0], (long long)cases[a][2],
+				          single ? 's' : 'd', (long long)nrhs );
 				hyb_gtsv_hetero_report_t r = gh_run( &s, &L, single, 1, rows, cases[a][2], what );
 				TGT_EXPECT( r.error == HYB_OK && r.dev_done[0] == rows[0] && r.fallback_rows == 0,
-				            "%s: error %d done %lld\n", what, (int)r.error, (long long)r.dev_done[0] );
-				TGT_EXPECT( gh_pin_rep.rows == rows[0] && !gh_pin_rep.failed && gh_pin_rep.reg_bytes > 0,
-				            "%s: registered %lld rows, failed %d\n", what, (long long)gh_pin_rep.rows,
-				            gh_pin_rep.failed );
+				            "%s: error %d done %lld\n", what, (int)r.error,
+				            (long long)r.dev_done[0] );
+				TGT_EXPECT( gh_pin_rep.rows == rows[0] && !gh_pin_rep.failed &&
+				                gh_pin_rep.reg_bytes > 0,
+				            "%s: registered %lld rows, failed %d\n", what,
+				            (long long)gh_pin_rep.rows, gh_pin_rep.failed );
 				tgt_arr_free( &L );
 				tgt_free( &s );
 			}
@@ -304,8 +324,8 @@ static void test_pinned( void )
    the rows the device did not finish solved by the CPU. */
 static void test_pinned_faults( void )
 {
-	static const char* plans[] = { "register:1", "register:4", "h2d:3", "h2d:9a", "kernel:2", "kernel:5a",
-		                           "d2h:2",      "sync:3",     "any:7a" };
+	static const char* plans[] = { "register:1", "register:4", "h2d:3",  "h2d:9a", "kernel:2",
+		                           "kernel:5a",  "d2h:2",      "sync:3", "any:7a" };
 	hyb_t_rng_t        rng     = hyb_t_rng( 18 );
 	const int64_t      n       = 48000;
 	tgt_sys_t          s       = tgt_make( &rng, TGT_COL, n, 2, 1, 1.7 );
@@ -319,8 +339,8 @@ static void test_pinned_faults( void )
 		CU_ASSERT_EQUAL( hyb_device_faults_set( plans[k] ), HYB_OK );
 		int64_t                  rows[1] = { 36000 };
 		hyb_gtsv_hetero_report_t r       = gh_run( &s, &L, 0, 1, rows, 6000, what );
-		TGT_EXPECT( r.error != HYB_OK && r.fallback_rows > 0, "%s: error %d fallback %lld\n", what, (int)r.error,
-		            (long long)r.fallback_rows );
+		TGT_EXPECT( r.error != HYB_OK && r.fallback_rows > 0, "%s: error %d fallback %lld\n", what,
+		            (int)r.error, (long long)r.fallback_rows );
 		hyb_t_sim_end();
 	}
 	gh_pinned = 0;
@@ -331,7 +351,7 @@ static void test_pinned_faults( void )
 static void test_invalid( void )
 {
 	gh_sim( 1, "64M" );
-	double            d[4] = { 4, 4, 4, 4 }, dl[3] = { 1, 1, 1 }, du[3] = { 1, 1, 1 }, b[4] = { 1, 2, 3, 4 };
+	double d[4] = { 4, 4, 4, 4 }, dl[3] = { 1, 1, 1 }, du[3] = { 1, 1, 1 }, b[4] = { 1, 2, 3, 4 };
 	hyb_gtsv_hetero_t p;
 	memset( &p, 0, sizeof p );
 	p.prec = HYB_PREC_D;
@@ -348,7 +368,7 @@ static void test_invalid( void )
 	p.dev_threads = 1;
 	p.dev_rows[0] = 5; /* more rows than the system */
 	CU_ASSERT_EQUAL( hyb_gtsv_hetero_run( &p, &r ), HYB_E_INVALID );
-	p.prec = HYB_PREC_Z;
+	p.prec        = HYB_PREC_Z;
 	p.dev_rows[0] = 2;
 	CU_ASSERT_EQUAL( hyb_gtsv_hetero_run( &p, &r ), HYB_E_INVALID );
 	CU_ASSERT( d[0] == 4 && b[0] == 1 && dl[0] == 1 );
@@ -376,8 +396,9 @@ static void test_invalid( void )
 	CU_ASSERT( d[0] == 4 && b[0] == 1 && dl[0] == 1 );
 	CU_ASSERT_EQUAL( hyb_gtsv_hetero_run( &p, &r ), HYB_OK );
 	/* 4x4 with 4 on the diagonal, ones beside: x from LAPACK. */
-	double Ldl[3] = { 1, 1, 1 }, Ld[4] = { 4, 4, 4, 4 }, Ldu[3] = { 1, 1, 1 }, Lb[4] = { 1, 2, 3, 4 };
-	int    n = 4, one = 1, info = -1;
+	double Ldl[3] = { 1, 1, 1 }, Ld[4] = { 4, 4, 4, 4 }, Ldu[3] = { 1, 1, 1 },
+	       Lb[4] = { 1, 2, 3, 4 };
+	int n = 4, one = 1, info = -1;
 	dgtsv_( &n, &one, Ldl, Ld, Ldu, Lb, &n, &info );
 	for ( int i = 0; i < 4; i++ )
 	{
@@ -395,16 +416,12 @@ static int gh_init( void )
 }
 
 static CU_TestInfo hyb_tests_gtsv_hetero[] = {
-	{ "cpu_alone", test_cpu_alone },
-	{ "devices_alone", test_devices_alone },
-	{ "split", test_split },
-	{ "small_budget", test_small_budget },
-	{ "faults", test_faults },
-	{ "fault_one_of_two", test_fault_one_of_two },
-	{ "pinned", test_pinned },
-	{ "pinned_faults", test_pinned_faults },
-	{ "invalid", test_invalid },
-	CU_TEST_INFO_NULL,
+	{ "cpu_alone", test_cpu_alone }, { "devices_alone", test_devices_alone },
+	{ "split", test_split },         { "small_budget", test_small_budget },
+	{ "faults", test_faults },       { "fault_one_of_two", test_fault_one_of_two },
+	{ "pinned", test_pinned },       { "pinned_faults", test_pinned_faults },
+	{ "invalid", test_invalid },     CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_gtsv_hetero = { "gtsv_hetero", gh_init, NULL, NULL, NULL, hyb_tests_gtsv_hetero };
+CU_SuiteInfo hyb_suite_gtsv_hetero = { "gtsv_hetero", gh_init, NULL,
+	                                   NULL,          NULL,    hyb_tests_gtsv_hetero };

@@ -154,10 +154,10 @@ static int tpin_spans_ok( tpin_dev_t* d, hyb_gtsv_pin_t* pin, uintptr_t s, uintp
 /* Stream rows [0, rows) in chunks as the device worker does: wait, "upload" (every byte of
    the chunk's rows must be registered, and cut into spans of one registration each),
    release. Returns the chunks whose bytes were not all registered or not cut right. */
-static int tpin_stream( tpin_dev_t* dev, hyb_gtsv_pin_t* pin, const hyb_gtsv_pin_array_t* a, int narr,
-                        int64_t rows, int64_t chunk, int64_t* reached )
+static int tpin_stream( tpin_dev_t* dev, hyb_gtsv_pin_t* pin, const hyb_gtsv_pin_array_t* a,
+                        int narr, int64_t rows, int64_t chunk, int64_t* reached )
 {
-	int bad = 0;
+	int bad  = 0;
 	*reached = 0;
 	for ( int64_t c0 = 0; c0 < rows; c0 += chunk )
 	{
@@ -165,9 +165,11 @@ static int tpin_stream( tpin_dev_t* dev, hyb_gtsv_pin_t* pin, const hyb_gtsv_pin
 		if ( hyb_gtsv_pin_wait( pin, c1 ) < c1 ) return bad;
 		for ( int k = 0; k < narr; k++ )
 		{
-			int64_t e = a[k].len < c1 ? a[k].len : c1;
-			uintptr_t lo = (uintptr_t)a[k].base + (uintptr_t)c0 * 8, hi = (uintptr_t)a[k].base + (uintptr_t)e * 8;
-			if ( e > c0 && ( tpin_uncovered( dev, lo, hi ) || !tpin_spans_ok( dev, pin, lo, hi ) ) ) bad++;
+			int64_t   e  = a[k].len < c1 ? a[k].len : c1;
+			uintptr_t lo = (uintptr_t)a[k].base + (uintptr_t)c0 * 8,
+			          hi = (uintptr_t)a[k].base + (uintptr_t)e * 8;
+			if ( e > c0 && ( tpin_uncovered( dev, lo, hi ) || !tpin_spans_ok( dev, pin, lo, hi ) ) )
+				bad++;
 		}
 		hyb_gtsv_pin_release( pin, c1 );
 		*reached = c1;
@@ -175,7 +177,7 @@ static int tpin_stream( tpin_dev_t* dev, hyb_gtsv_pin_t* pin, const hyb_gtsv_pin
 	return bad;
 }
 
-static void test_pin_shared_pages(void)
+static void test_pin_shared_pages( void )
 {
 	const int64_t rowsets[2] = { TPIN_N, 123457 }; /* all rows; a device share */
 	for ( int t = 0; t < 2; t++ )
@@ -188,9 +190,10 @@ static void test_pin_shared_pages(void)
 		CU_ASSERT_FATAL( dev != NULL );
 		hyb_gtsv_pin_t* pin = NULL;
 		/* pieces of 1000 rows: boundaries mid-page, many pieces per chunk */
-		CU_ASSERT_EQUAL_FATAL( hyb_gtsv_pin_start( &tpin_ops, dev, a, 5, 8, rowsets[t], 1000, &pin ), HYB_OK );
-		int64_t reached = 0;
-		int     bad     = tpin_stream( dev, pin, a, 5, rowsets[t], 17000, &reached );
+		CU_ASSERT_EQUAL_FATAL(
+		    hyb_gtsv_pin_start( &tpin_ops, dev, a, 5, 8, rowsets[t], 1000, &pin ), HYB_OK );
+		int64_t               reached = 0;
+		int                   bad     = tpin_stream( dev, pin, a, 5, rowsets[t], 17000, &reached );
 		hyb_gtsv_pin_report_t rep;
 		hyb_gtsv_pin_finish( pin, dev, &rep );
 		CU_ASSERT_EQUAL( bad, 0 );
@@ -204,21 +207,25 @@ static void test_pin_shared_pages(void)
 		/* every page of the rows once: about 5 arrays x rows x 8 bytes, no more than a page
 		   per registration beyond it */
 		double want = 5.0 * (double)rowsets[t] * 8;
-		CU_ASSERT( rep.reg_bytes >= want - 5 * 4096 && rep.reg_bytes <= want + (double)dev->n * 4096 );
+		CU_ASSERT( rep.reg_bytes >= want - 5 * 4096 &&
+		           rep.reg_bytes <= want + (double)dev->n * 4096 );
 		tpin_dev_free( dev );
 		free( blk );
 	}
 }
 
 /* Two arrays at the same address (d passed as B): their pages are registered once. */
-static void test_pin_aliased_arrays(void)
+static void test_pin_aliased_arrays( void )
 {
 	char* blk = NULL;
 	CU_ASSERT_FATAL( posix_memalign( (void**)&blk, 4096, 3 * 100000 * 8 + 4096 ) == 0 );
-	hyb_gtsv_pin_array_t a[3] = { { blk + 8, 99999 }, { blk + 8 + 99999 * 8, 100000 }, { blk + 8 + 99999 * 8, 100000 } };
+	hyb_gtsv_pin_array_t a[3] = { { blk + 8, 99999 },
+		                          { blk + 8 + 99999 * 8, 100000 },
+		                          { blk + 8 + 99999 * 8, 100000 } };
 	tpin_dev_t*          dev  = tpin_dev_new();
 	hyb_gtsv_pin_t*      pin  = NULL;
-	CU_ASSERT_EQUAL_FATAL( hyb_gtsv_pin_start( &tpin_ops, dev, a, 3, 8, 100000, 4096, &pin ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_gtsv_pin_start( &tpin_ops, dev, a, 3, 8, 100000, 4096, &pin ),
+	                       HYB_OK );
 	int64_t reached = 0;
 	CU_ASSERT_EQUAL( tpin_stream( dev, pin, a, 3, 100000, 30000, &reached ), 0 );
 	CU_ASSERT_EQUAL( reached, 100000 );
@@ -232,19 +239,20 @@ static void test_pin_aliased_arrays(void)
 
 /* A refused registration ends the registering short: the waiter learns where, the rows
    before stay usable, and everything registered is undone at the end. */
-static void test_pin_refused(void)
+static void test_pin_refused( void )
 {
 	char* blk = NULL;
 	CU_ASSERT_FATAL( posix_memalign( (void**)&blk, 4096, 6 * ( TPIN_N + 8 ) * 8 ) == 0 );
 	hyb_gtsv_pin_array_t a[5];
 	tpin_layout( blk, a );
-	tpin_dev_t* dev   = tpin_dev_new();
-	dev->refuse_after = 23;
+	tpin_dev_t* dev     = tpin_dev_new();
+	dev->refuse_after   = 23;
 	hyb_gtsv_pin_t* pin = NULL;
-	CU_ASSERT_EQUAL_FATAL( hyb_gtsv_pin_start( &tpin_ops, dev, a, 5, 8, TPIN_N, 2000, &pin ), HYB_OK );
-	int64_t reached = 0;
-	int     bad     = tpin_stream( dev, pin, a, 5, TPIN_N, 3000, &reached );
-	int64_t at      = hyb_gtsv_pin_wait( pin, TPIN_N );
+	CU_ASSERT_EQUAL_FATAL( hyb_gtsv_pin_start( &tpin_ops, dev, a, 5, 8, TPIN_N, 2000, &pin ),
+	                       HYB_OK );
+	int64_t               reached = 0;
+	int                   bad     = tpin_stream( dev, pin, a, 5, TPIN_N, 3000, &reached );
+	int64_t               at      = hyb_gtsv_pin_wait( pin, TPIN_N );
 	hyb_gtsv_pin_report_t rep;
 	hyb_gtsv_pin_finish( pin, dev, &rep );
 	CU_ASSERT_EQUAL( bad, 0 );
@@ -256,13 +264,15 @@ static void test_pin_refused(void)
 	CU_ASSERT_EQUAL( tpin_live( dev ), 0 );
 	/* finished before the stream asks: finish stops the thread and undoes all */
 	tpin_dev_t* dev2 = tpin_dev_new();
-	CU_ASSERT_EQUAL_FATAL( hyb_gtsv_pin_start( &tpin_ops, dev2, a, 5, 8, TPIN_N, 1000, &pin ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_gtsv_pin_start( &tpin_ops, dev2, a, 5, 8, TPIN_N, 1000, &pin ),
+	                       HYB_OK );
 	hyb_gtsv_pin_finish( pin, dev2, &rep );
 	CU_ASSERT_EQUAL( dev2->bad_unreg, 0 );
 	CU_ASSERT_EQUAL( tpin_live( dev2 ), 0 );
 	CU_ASSERT( rep.rows <= TPIN_N );
 	CU_ASSERT_EQUAL( hyb_gtsv_pin_start( NULL, dev2, a, 5, 8, TPIN_N, 0, &pin ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_gtsv_pin_start( &tpin_ops, dev2, a, 0, 8, TPIN_N, 0, &pin ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_gtsv_pin_start( &tpin_ops, dev2, a, 0, 8, TPIN_N, 0, &pin ),
+	                 HYB_E_INVALID );
 	tpin_dev_free( dev2 );
 	tpin_dev_free( dev );
 	free( blk );

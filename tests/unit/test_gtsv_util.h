@@ -92,16 +92,15 @@ extern int tgt_fails;
 
 /* A CUnit assertion that also prints where and why, for the first 20 failures (a broken
    solver fails thousands of checks; the first ones tell the story). */
-#define TGT_EXPECT( cond, ... ) \
-	do \
-	{ \
-		int ok_ = ( cond ) ? 1 : 0; \
-		CU_ASSERT( ok_ ); \
-		if ( !ok_ && tgt_fails++ < 20 ) \
-		{ \
-			fprintf( stderr, "\n  %s:%d: ", __FILE__, __LINE__ ); \
-			fprintf( stderr, __VA_ARGS__ ); \
-		} \
+#define TGT_EXPECT( cond, ... )                                                                    \
+	do {                                                                                           \
+		int ok_ = ( cond ) ? 1 : 0;                                                                \
+		CU_ASSERT( ok_ );                                                                          \
+		if ( !ok_ && tgt_fails++ < 20 )                                                            \
+		{                                                                                          \
+			fprintf( stderr, "\n  %s:%d: ", __FILE__, __LINE__ );                                  \
+			fprintf( stderr, __VA_ARGS__ );                                                        \
+		}                                                                                          \
 	} while ( 0 )
 
 #endif

@@ -25,19 +25,21 @@ typedef struct
 	int             beta_host;  /* hyb_l3_work_beta_on_host applied */
 } hyb_case_t;
 
-static void make_case( hyb_case_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int max_dim, int max_tile )
+static void make_case( hyb_case_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int max_dim,
+                       int max_tile )
 {
 	char s, u, ta, tb, dg;
 	hyb_t_random_options( r, op, p, &s, &u, &ta, &tb, &dg );
 	/* A quarter of the cases are row-major calls, normalized as dispatch does. */
 	char layout = hyb_t_int( r, 0, 3 ) == 0 ? 'R' : 'C';
-	hyb_t_problem_make( &c->pr, r, op, p, layout, s, u, ta, tb, dg, hyb_t_int( r, 1, max_dim ), hyb_t_int( r, 1, max_dim ),
-	                    hyb_t_int( r, 1, max_dim ), hyb_t_int( r, 0, 3 ), (int)hyb_t_int( r, 0, 2 ) );
+	hyb_t_problem_make( &c->pr, r, op, p, layout, s, u, ta, tb, dg, hyb_t_int( r, 1, max_dim ),
+	                    hyb_t_int( r, 1, max_dim ), hyb_t_int( r, 1, max_dim ),
+	                    hyb_t_int( r, 0, 3 ), (int)hyb_t_int( r, 0, 2 ) );
 	hyb_l3_normalize( &c->pr.args );
 	hyb_t_out_dims( &c->pr.args, &c->rows, &c->cols );
-	c->Tm = hyb_t_int( r, 1, max_tile );
-	c->Tn = hyb_op_is_rank_k( op ) ? c->Tm : hyb_t_int( r, 1, max_tile );
-	c->K  = hyb_t_int( r, 1, max_tile );
+	c->Tm    = hyb_t_int( r, 1, max_tile );
+	c->Tn    = hyb_op_is_rank_k( op ) ? c->Tm : hyb_t_int( r, 1, max_tile );
+	c->K     = hyb_t_int( r, 1, max_tile );
 	c->m_dev = c->rows, c->n_dev = c->cols;
 	/* gemm: part of the output may be a CPU strip outside the work. */
 	if ( op == HYB_OP_GEMM && hyb_t_int( r, 0, 2 ) == 0 )
@@ -61,7 +63,7 @@ static void* make_block( const hyb_l3_work_t* w, int b )
 	const hyb_blk_t*     k   = &w->blks[b];
 	const void*          src = k->mat == 0 ? a->a : a->b;
 	int64_t              ld  = k->mat == 0 ? a->lda : a->ldb;
-	void*                d   = malloc( (size_t)( k->rows * k->cols + 1 ) * hyb_prec_size( a->prec ) );
+	void*                d = malloc( (size_t)( k->rows * k->cols + 1 ) * hyb_prec_size( a->prec ) );
 	for ( int64_t j = 0; j < k->cols; j++ )
 		for ( int64_t i = 0; i < k->rows; i++ )
 		{
@@ -72,7 +74,8 @@ static void* make_block( const hyb_l3_work_t* w, int b )
 			else
 			{
 				int stored = a->uplo == 'U' ? r <= c : r >= c;
-				v          = stored ? hyb_t_get( a->prec, src, r + c * ld ) : hyb_t_get( a->prec, src, c + r * ld );
+				v          = stored ? hyb_t_get( a->prec, src, r + c * ld )
+				                    : hyb_t_get( a->prec, src, c + r * ld );
 				if ( k->transform == HYB_BLK_HERM && !stored ) v = conj( v );
 				if ( k->transform == HYB_BLK_HERM && r == c ) v = creal( v );
 			}
@@ -96,15 +99,21 @@ static int emulate_task( const hyb_l3_work_t* w, int t )
 	for ( int64_t j = 0; j < tk->cols; j++ )
 		for ( int64_t i = 0; i < tk->rows; i++ )
 			hyb_t_set( a->prec, T, i + j * tk->rows,
-			           tk->load_c ? hyb_t_get( a->prec, out, tk->r0 + i + ( tk->c0 + j ) * ldo ) : CMPLX( NAN, NAN ) );
+			           tk->load_c ? hyb_t_get( a->prec, out, tk->r0 + i + ( tk->c0 + j ) * ldo )
+			                      : CMPLX( NAN, NAN ) );
 	for ( int q = 0; q < tk->nops && ok; q++ )
 	{
 		const hyb_top_t* op = &w->ops[tk->first_op + q];
 		if ( op->blk_a < 0 || op->blk_a >= w->nblks ) return 0;
-		const hyb_blk_t* A = &w->blks[op->blk_a];
+		const hyb_blk_t* A  = &w->blks[op->blk_a];
 		void*            Ad = make_block( w, op->blk_a );
-		hyb_l3_args_t    s  = { .prec = a->prec, .layout = 'C', .m = op->m, .n = op->n, .alpha = { op->alpha[0], op->alpha[1] },
-			                    .a = Ad, .lda = A->rows };
+		hyb_l3_args_t    s  = { .prec   = a->prec,
+			                    .layout = 'C',
+			                    .m      = op->m,
+			                    .n      = op->n,
+			                    .alpha  = { op->alpha[0], op->alpha[1] },
+			                    .a      = Ad,
+			                    .lda    = A->rows };
 		if ( op->m != tk->rows || op->n != tk->cols ) ok = 0;
 		if ( op->kind == HYB_TOP_GEMM )
 		{
@@ -114,14 +123,16 @@ static int emulate_task( const hyb_l3_work_t* w, int t )
 			   op(A) (columns of op(B)) than the tile needs (the last tile row of
 			   a region that ends inside the block's grid cell): the product
 			   reads the leading part. */
-			if ( ok && ( ( op->ta == 'N' ? A->rows < op->m || A->cols != op->k : A->cols < op->m || A->rows != op->k ) ||
-			             ( op->tb == 'N' ? B->rows != op->k || B->cols < op->n : B->cols != op->k || B->rows < op->n ) ) )
+			if ( ok && ( ( op->ta == 'N' ? A->rows < op->m || A->cols != op->k
+			                             : A->cols < op->m || A->rows != op->k ) ||
+			             ( op->tb == 'N' ? B->rows != op->k || B->cols < op->n
+			                             : B->cols != op->k || B->rows < op->n ) ) )
 				ok = 0;
 			if ( ok )
 			{
-				void* Bd  = make_block( w, op->blk_b );
-				s.op      = HYB_OP_GEMM;
-				s.transa  = op->ta, s.transb = op->tb, s.k = op->k;
+				void* Bd = make_block( w, op->blk_b );
+				s.op     = HYB_OP_GEMM;
+				s.transa = op->ta, s.transb = op->tb, s.k = op->k;
 				s.beta[0] = op->beta[0], s.beta[1] = op->beta[1];
 				s.b = Bd, s.ldb = B->rows, s.c = T, s.ldc = tk->rows;
 				hyb_t_ref_l3( &s );
@@ -147,7 +158,8 @@ static int emulate_task( const hyb_l3_work_t* w, int t )
 			if ( tk->mask == HYB_MASK_LOWER && r < c ) continue;
 			double complex v = hyb_t_get( a->prec, T, i + j * tk->rows );
 			if ( tk->beta_host ) /* the store's update */
-				v += ( hyb_prec_is_complex( a->prec ) ? CMPLX( a->beta[0], a->beta[1] ) : a->beta[0] ) *
+				v += ( hyb_prec_is_complex( a->prec ) ? CMPLX( a->beta[0], a->beta[1] )
+				                                      : a->beta[0] ) *
 				     hyb_t_get( a->prec, out, r + c * ldo );
 			if ( tk->herm_diag && r == c ) v = creal( v );
 			hyb_t_set( a->prec, out, r + c * ldo, v );
@@ -168,8 +180,8 @@ static int check_cover( const hyb_case_t* c, const hyb_l3_work_t* w )
 	for ( int t = 0; t < w->ntasks; t++ )
 	{
 		const hyb_task_t* tk = &w->tasks[t];
-		if ( tk->rows <= 0 || tk->cols <= 0 || tk->r0 < 0 || tk->c0 < 0 || tk->r0 + tk->rows > c->rows ||
-		     tk->c0 + tk->cols > c->cols )
+		if ( tk->rows <= 0 || tk->cols <= 0 || tk->r0 < 0 || tk->c0 < 0 ||
+		     tk->r0 + tk->rows > c->rows || tk->c0 + tk->cols > c->cols )
 		{
 			bad++;
 			continue;
@@ -196,14 +208,15 @@ static int check_cover( const hyb_case_t* c, const hyb_l3_work_t* w )
 /* The work's bookkeeping: sizes, flops, k-chunks, tile sizes. */
 static int check_bookkeeping( const hyb_case_t* c, const hyb_l3_work_t* w )
 {
-	const hyb_l3_args_t* a   = &w->args;
-	size_t               es  = hyb_prec_size( a->prec );
-	int                  bad = 0;
+	const hyb_l3_args_t* a     = &w->args;
+	size_t               es    = hyb_prec_size( a->prec );
+	int                  bad   = 0;
 	double               flops = 0;
 	for ( int b = 0; b < w->nblks; b++ )
 	{
 		const hyb_blk_t* k = &w->blks[b];
-		if ( (size_t)( k->rows * k->cols ) * es > w->slot_bytes || k->rows <= 0 || k->cols <= 0 ) bad++;
+		if ( (size_t)( k->rows * k->cols ) * es > w->slot_bytes || k->rows <= 0 || k->cols <= 0 )
+			bad++;
 	}
 	for ( int t = 0; t < w->ntasks; t++ )
 	{
@@ -212,7 +225,7 @@ static int check_bookkeeping( const hyb_case_t* c, const hyb_l3_work_t* w )
 		if ( tk->rows > c->Tm && !( a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM ) ) bad++;
 		if ( tk->cols > c->Tn && !( a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM ) ) bad++;
 		if ( tk->first_op < 0 || tk->first_op + tk->nops > w->nops || tk->nops < 1 ) bad++;
-		int64_t ksum = 0;
+		int64_t ksum     = 0;
 		int     products = 1;
 		for ( int q = 0; q < tk->nops && tk->first_op + q < w->nops; q++ )
 		{
@@ -232,9 +245,11 @@ static int check_bookkeeping( const hyb_case_t* c, const hyb_l3_work_t* w )
 		int old  = !bz || a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
 		int host = c->beta_host && old && products && !tk->herm_diag;
 		if ( tk->beta_host != host || tk->load_c != ( old && !host ) ) bad++;
-		int64_t kdim = a->op == HYB_OP_GEMM ? a->k : a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM ? ( a->side == 'L' ? a->m : a->n )
+		int64_t kdim = a->op == HYB_OP_GEMM ? a->k
+		               : a->op == HYB_OP_SYMM || a->op == HYB_OP_HEMM
+		                   ? ( a->side == 'L' ? a->m : a->n )
 		               : hyb_op_is_rank_k( a->op ) ? ( hyb_op_is_rank_2k( a->op ) ? 2 : 1 ) * a->k
-		                                  : 0;
+		                                           : 0;
 		if ( ksum != kdim ) bad++;
 		flops += tk->flops;
 	}
@@ -242,7 +257,8 @@ static int check_bookkeeping( const hyb_case_t* c, const hyb_l3_work_t* w )
 	/* gemm: the work's flops are the region's. */
 	if ( a->op == HYB_OP_GEMM )
 	{
-		double f = 2.0 * (double)c->m_dev * (double)c->n_dev * (double)a->k * ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
+		double f = 2.0 * (double)c->m_dev * (double)c->n_dev * (double)a->k *
+		           ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
 		if ( fabs( f - w->flops ) > 1e-9 * f ) bad++;
 	}
 	return bad;
@@ -305,7 +321,8 @@ static int run_case( hyb_case_t* c, int how, int* snake_breaks, int check_snake 
 		for ( int64_t i = 0; i < c->rows; i++ )
 			if ( !( i < c->m_dev && j < c->n_dev ) && hyb_t_in_output( a, i, j ) &&
 			     memcmp( (char*)out + (size_t)( i + j * ld ) * hyb_prec_size( a->prec ),
-			             (char*)c0 + (size_t)( i + j * ld ) * hyb_prec_size( a->prec ), hyb_prec_size( a->prec ) ) )
+			             (char*)c0 + (size_t)( i + j * ld ) * hyb_prec_size( a->prec ),
+			             hyb_prec_size( a->prec ) ) )
 				bad++;
 	/* The CPU strip, as dispatch cuts it. */
 	if ( c->n_dev < c->cols )
@@ -321,10 +338,13 @@ static int run_case( hyb_case_t* c, int how, int* snake_breaks, int check_snake 
 	double err = hyb_t_l3_error( a, out, want, c0 );
 	if ( !( err <= hyb_t_l3_tol( a ) ) )
 	{
-		fprintf( stderr, "\n    %s %c%s side=%c uplo=%c ta=%c tb=%c diag=%c m=%lld n=%lld k=%lld T=%lldx%lld K=%lld dev=%lldx%lld: error %g",
-		         how ? "cpu" : "emulated", hyb_prec_char( a->prec ), hyb_op_name( a->op ), a->side, a->uplo, a->transa,
-		         a->transb, a->diag, (long long)a->m, (long long)a->n, (long long)a->k, (long long)c->Tm,
-		         (long long)c->Tn, (long long)c->K, (long long)c->m_dev, (long long)c->n_dev, err );
+		fprintf( stderr,
+		         "\n    %s %c%s side=%c uplo=%c ta=%c tb=%c diag=%c m=%lld n=%lld k=%lld "
+		         "T=%lldx%lld K=%lld dev=%lldx%lld: error %g",
+		         how ? "cpu" : "emulated", hyb_prec_char( a->prec ), hyb_op_name( a->op ), a->side,
+		         a->uplo, a->transa, a->transb, a->diag, (long long)a->m, (long long)a->n,
+		         (long long)a->k, (long long)c->Tm, (long long)c->Tn, (long long)c->K,
+		         (long long)c->m_dev, (long long)c->n_dev, err );
 		bad++;
 	}
 	if ( hyb_t_outside_changed( a, out, c0 ) ) bad++;
@@ -337,7 +357,7 @@ static int run_case( hyb_case_t* c, int how, int* snake_breaks, int check_snake 
 
 static void run_all( int how )
 {
-	hyb_t_rng_t r = hyb_t_rng( 200 + (uint64_t)how );
+	hyb_t_rng_t r     = hyb_t_rng( 200 + (uint64_t)how );
 	int         cases = 0, breaks_product = 0, breaks_rank_k = 0;
 	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int p = 0; p < HYB_PREC_COUNT; p++ )
@@ -347,8 +367,11 @@ static void run_all( int how )
 			{
 				hyb_case_t c;
 				make_case( &c, &r, hyb_t_l3_ops[o], (hyb_prec_t)p, it < 60 ? 12 : 23, 7 );
-				int* breaks = hyb_op_is_rank_k( hyb_t_l3_ops[o] ) ? &breaks_rank_k : &breaks_product;
-				int  bad    = run_case( &c, how, breaks, hyb_t_l3_ops[o] != HYB_OP_TRSM && hyb_t_l3_ops[o] != HYB_OP_TRMM );
+				int* breaks =
+				    hyb_op_is_rank_k( hyb_t_l3_ops[o] ) ? &breaks_rank_k : &breaks_product;
+				int bad =
+				    run_case( &c, how, breaks,
+				              hyb_t_l3_ops[o] != HYB_OP_TRSM && hyb_t_l3_ops[o] != HYB_OP_TRMM );
 				CU_ASSERT_EQUAL( bad, 0 );
 				hyb_t_problem_free( &c.pr );
 				cases++;
@@ -358,7 +381,9 @@ static void run_all( int how )
 	/* gemm, symm, hemm: every transition keeps a tile row or column. */
 	CU_ASSERT_EQUAL( breaks_product, 0 );
 	if ( how == 0 && breaks_rank_k )
-		fprintf( stderr, "\n    note: rank-k tile order breaks the snake %d times (diagonal to diagonal)", breaks_rank_k );
+		fprintf( stderr,
+		         "\n    note: rank-k tile order breaks the snake %d times (diagonal to diagonal)",
+		         breaks_rank_k );
 }
 
 static void test_device_ops_reproduce( void )
@@ -378,11 +403,18 @@ static void test_snake_order( void )
 	hyb_t_rng_t r = hyb_t_rng( 210 );
 	for ( int it = 0; it < 300; it++ )
 	{
-		hyb_l3_args_t a = { .op = it % 3 == 0 ? HYB_OP_SYMM : HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'C',
-			                .side = 'L', .uplo = 'U', .transa = 'N', .transb = it % 2 ? 'T' : 'N' };
-		a.m = hyb_t_int( &r, 1, 200 ), a.n = hyb_t_int( &r, 1, 200 ), a.k = a.op == HYB_OP_GEMM ? hyb_t_int( &r, 1, 50 ) : 0;
+		hyb_l3_args_t a = { .op     = it % 3 == 0 ? HYB_OP_SYMM : HYB_OP_GEMM,
+			                .prec   = HYB_PREC_D,
+			                .layout = 'C',
+			                .side   = 'L',
+			                .uplo   = 'U',
+			                .transa = 'N',
+			                .transb = it % 2 ? 'T' : 'N' };
+		a.m = hyb_t_int( &r, 1, 200 ), a.n = hyb_t_int( &r, 1, 200 ),
+		a.k   = a.op == HYB_OP_GEMM ? hyb_t_int( &r, 1, 50 ) : 0;
 		a.lda = a.ldb = a.ldc = 1000;
-		int64_t       Tm = hyb_t_int( &r, 1, 40 ), Tn = hyb_t_int( &r, 1, 40 ), K = hyb_t_int( &r, 1, 64 );
+		int64_t Tm = hyb_t_int( &r, 1, 40 ), Tn = hyb_t_int( &r, 1, 40 ),
+		        K = hyb_t_int( &r, 1, 64 );
 		hyb_l3_work_t w;
 		CU_ASSERT_EQUAL_FATAL( hyb_l3_work_build( &w, &a, a.m, a.n, Tm, Tn, K ), HYB_OK );
 		CU_ASSERT_EQUAL( w.ntasks, ( ( a.m + Tm - 1 ) / Tm ) * ( ( a.n + Tn - 1 ) / Tn ) );
@@ -398,8 +430,18 @@ static void test_snake_order( void )
 
 static void test_build_invalid( void )
 {
-	hyb_l3_args_t a = { .op = HYB_OP_GEMM, .prec = HYB_PREC_D, .layout = 'C', .transa = 'N', .transb = 'N', .m = 8,
-		                .n = 8, .k = 8, .lda = 8, .ldb = 8, .ldc = 8, .alpha = { 1, 0 } };
+	hyb_l3_args_t a = { .op     = HYB_OP_GEMM,
+		                .prec   = HYB_PREC_D,
+		                .layout = 'C',
+		                .transa = 'N',
+		                .transb = 'N',
+		                .m      = 8,
+		                .n      = 8,
+		                .k      = 8,
+		                .lda    = 8,
+		                .ldb    = 8,
+		                .ldc    = 8,
+		                .alpha  = { 1, 0 } };
 	hyb_l3_work_t w;
 	CU_ASSERT_EQUAL( hyb_l3_work_build( &w, &a, 8, 8, 0, 4, 4 ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_l3_work_build( &w, &a, 8, 8, 4, 0, 4 ), HYB_E_INVALID );
@@ -407,8 +449,9 @@ static void test_build_invalid( void )
 	a.layout = 'R';
 	CU_ASSERT_EQUAL( hyb_l3_work_build( &w, &a, 8, 8, 4, 4, 4 ), HYB_E_INVALID );
 	a.layout = 'C';
-	a.op     = HYB_OP_SYRK, a.uplo = 'U';
-	CU_ASSERT_EQUAL( hyb_l3_work_build( &w, &a, 8, 8, 4, 2, 4 ), HYB_E_INVALID ); /* rank-k tiles are square */
+	a.op = HYB_OP_SYRK, a.uplo = 'U';
+	CU_ASSERT_EQUAL( hyb_l3_work_build( &w, &a, 8, 8, 4, 2, 4 ),
+	                 HYB_E_INVALID ); /* rank-k tiles are square */
 	a.op = HYB_OP_GTSV;
 	CU_ASSERT_EQUAL( hyb_l3_work_build( &w, &a, 8, 8, 4, 4, 4 ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( w.ntasks, 0 );
@@ -421,7 +464,8 @@ static void test_task_cpu_failure( void )
 {
 	hyb_t_rng_t     r = hyb_t_rng( 220 );
 	hyb_t_problem_t pr;
-	hyb_t_problem_make( &pr, &r, HYB_OP_SYMM, HYB_PREC_D, 'C', 'L', 'U', 'N', 'N', 'N', 9, 5, 0, 1, 2 );
+	hyb_t_problem_make( &pr, &r, HYB_OP_SYMM, HYB_PREC_D, 'C', 'L', 'U', 'N', 'N', 'N', 9, 5, 0, 1,
+	                    2 );
 	hyb_l3_work_t w;
 	CU_ASSERT_EQUAL_FATAL( hyb_l3_work_build( &w, &pr.args, 9, 5, 3, 5, 3 ), HYB_OK );
 	hyb_t_cpu_counter_t cnt = { 0 };

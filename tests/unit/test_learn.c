@@ -40,17 +40,19 @@ static void test_stores_fold( void )
 	hyb_refit_cpu( HYB_PREC_D, 100.0, 1.0 );
 	CU_ASSERT_DOUBLE_EQUAL( hyb_refit_cpu_rate( HYB_PREC_D ), 100.0, 1e-12 );
 	hyb_refit_cpu( HYB_PREC_D, 200.0, 1.0 );
-	CU_ASSERT_DOUBLE_EQUAL( hyb_refit_cpu_rate( HYB_PREC_D ), hyb_learn_fold( 100.0, 1, 200.0, HYB_LEARN_WEIGHT_L3 ),
-	                        1e-12 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_refit_cpu_rate( HYB_PREC_D ),
+	                        hyb_learn_fold( 100.0, 1, 200.0, HYB_LEARN_WEIGHT_L3 ), 1e-12 );
 	hyb_refit_gpu( HYB_PREC_D, 1.0, 2.0 ); /* measured twice the prediction: scale 1 -> 2 */
-	CU_ASSERT_DOUBLE_EQUAL( hyb_refit_gpu_scale( HYB_PREC_D ), hyb_learn_fold( 1.0, 1, 2.0, HYB_LEARN_WEIGHT_L3 ),
-	                        1e-12 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_refit_gpu_scale( HYB_PREC_D ),
+	                        hyb_learn_fold( 1.0, 1, 2.0, HYB_LEARN_WEIGHT_L3 ), 1e-12 );
 	hyb_refit_reset();
 
 	hyb_gtsv_profile_t p;
 	hyb_policy_gtsv_profile_init( &p );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, HYB_LEARN_WEIGHT_GTSV ), HYB_OK );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 3e9, HYB_LEARN_WEIGHT_GTSV ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, HYB_LEARN_WEIGHT_GTSV ),
+	                 HYB_OK );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 3e9, HYB_LEARN_WEIGHT_GTSV ),
+	                 HYB_OK );
 	CU_ASSERT_DOUBLE_EQUAL( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ),
 	                        hyb_learn_fold( 1e9, 1, 3e9, HYB_LEARN_WEIGHT_GTSV ), 1e-3 );
 }

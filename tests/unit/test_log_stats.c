@@ -55,7 +55,8 @@ static void test_levels( void )
 	hyb_log_emit( HYB_LOG_INFO, "ends with newline\n" ); /* not doubled */
 	hyb_t_log_end( hyb_buf, sizeof hyb_buf );
 	CU_ASSERT( strstr( hyb_buf, "deep 7\n" ) != NULL );
-	CU_ASSERT( strstr( hyb_buf, "ends with newline\n" ) != NULL && strstr( hyb_buf, "newline\n\n" ) == NULL );
+	CU_ASSERT( strstr( hyb_buf, "ends with newline\n" ) != NULL &&
+	           strstr( hyb_buf, "newline\n\n" ) == NULL );
 }
 
 /* A line longer than the buffer is cut, still one line ending in a newline. */
@@ -106,7 +107,9 @@ typedef struct
 static void* once_thread( void* p )
 {
 	hyb_once_arg_t* a = p;
-	for ( int i = 0; i < 2000; i++ ) a->emitted += hyb_log_once( a->key + (uint64_t)( i % 50 ), HYB_LOG_WARN, "race %d", i % 50 );
+	for ( int i = 0; i < 2000; i++ )
+		a->emitted +=
+		    hyb_log_once( a->key + (uint64_t)( i % 50 ), HYB_LOG_WARN, "race %d", i % 50 );
 	return NULL;
 }
 
@@ -166,7 +169,8 @@ static void test_counts( void )
 	for ( int id = 0; id < 4; id++ )
 	{
 		fb[id] = hyb_stats_fallbacks( id );
-		for ( int p = 0; p < HYB_PATH_COUNT; p++ ) before[id][p] = hyb_stats_calls( id, (hyb_path_t)p );
+		for ( int p = 0; p < HYB_PATH_COUNT; p++ )
+			before[id][p] = hyb_stats_calls( id, (hyb_path_t)p );
 	}
 	hyb_stats_record( 1, HYB_PATH_GPU, 0.5, 1e9, 1e6 );
 	hyb_stats_record( 1, HYB_PATH_GPU, -1, 1e9, 0 ); /* untimed still counts */
@@ -196,7 +200,8 @@ static void test_counts( void )
 	CU_ASSERT( strstr( hyb_buf, "total" ) != NULL );
 	CU_ASSERT( strstr( hyb_buf, "sim: 1 x test device" ) != NULL );
 	const char* line = strstr( hyb_buf, "beta_" );
-	if ( line ) CU_ASSERT( strstr( line, " 3 " ) != NULL || strstr( line, " 3\t" ) != NULL ); /* 3 calls */
+	if ( line )
+		CU_ASSERT( strstr( line, " 3 " ) != NULL || strstr( line, " 3\t" ) != NULL ); /* 3 calls */
 }
 
 typedef struct
@@ -207,7 +212,8 @@ typedef struct
 static void* record_thread( void* p )
 {
 	hyb_rec_arg_t* a = p;
-	for ( int i = 0; i < 10000; i++ ) hyb_stats_record( a->id, (hyb_path_t)( i % HYB_PATH_COUNT ), 1e-6, 10, 8 );
+	for ( int i = 0; i < 10000; i++ )
+		hyb_stats_record( a->id, (hyb_path_t)( i % HYB_PATH_COUNT ), 1e-6, 10, 8 );
 	return NULL;
 }
 
@@ -219,10 +225,12 @@ static void test_counts_threads( void )
 	for ( int p = 0; p < HYB_PATH_COUNT; p++ ) before[p] = hyb_stats_calls( 3, (hyb_path_t)p );
 	pthread_t     th[4];
 	hyb_rec_arg_t a = { 3 };
-	for ( int i = 0; i < 4; i++ ) CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, record_thread, &a ), 0 );
+	for ( int i = 0; i < 4; i++ )
+		CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, record_thread, &a ), 0 );
 	for ( int i = 0; i < 4; i++ ) pthread_join( th[i], NULL );
 	for ( int p = 0; p < HYB_PATH_COUNT; p++ )
-		CU_ASSERT_EQUAL( hyb_stats_calls( 3, (hyb_path_t)p ) - before[p], 4 * 10000 / HYB_PATH_COUNT );
+		CU_ASSERT_EQUAL( hyb_stats_calls( 3, (hyb_path_t)p ) - before[p],
+		                 4 * 10000 / HYB_PATH_COUNT );
 }
 
 /* ------------------------------------------------------------------ operations */
@@ -253,7 +261,8 @@ static void test_op_registry( void )
 	CU_ASSERT_STRING_EQUAL( hyb_op_family_of( 1 ), "routine" );
 	hyb_reg_arg_t a[6];
 	pthread_t     th[6];
-	for ( int i = 0; i < 6; i++ ) CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, register_thread, &a[i] ), 0 );
+	for ( int i = 0; i < 6; i++ )
+		CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, register_thread, &a[i] ), 0 );
 	for ( int i = 0; i < 6; i++ ) pthread_join( th[i], NULL );
 	hyb_op_id_t solve = hyb_op_find( "tls.solve" ), step = hyb_op_find( "tls.step" );
 	CU_ASSERT( solve >= HYB_OP_EXT_BASE && step >= HYB_OP_EXT_BASE && solve != step );
@@ -267,8 +276,10 @@ static void test_op_registry( void )
 	hyb_stats_fallback( solve );
 	CU_ASSERT_EQUAL( hyb_stats_fallbacks( solve ), 1 );
 	/* Bad names and unknown ids. */
-	static const char* bad[] = { "", "a b", "x/y", "0123456789012345678901234567890123456789012345678" };
-	for ( unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++ ) CU_ASSERT_EQUAL( hyb_op_register( bad[i], "f" ), HYB_OP_NONE );
+	static const char* bad[] = { "", "a b", "x/y",
+		                         "0123456789012345678901234567890123456789012345678" };
+	for ( unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++ )
+		CU_ASSERT_EQUAL( hyb_op_register( bad[i], "f" ), HYB_OP_NONE );
 	CU_ASSERT_EQUAL( hyb_op_register( NULL, "f" ), HYB_OP_NONE );
 	CU_ASSERT_EQUAL( hyb_op_find( "tls.none" ), HYB_OP_NONE );
 	CU_ASSERT_PTR_NULL( hyb_op_name_of( HYB_OP_EXT_BASE + hyb_op_ext_count() ) );
@@ -304,7 +315,7 @@ static void test_trace( void )
 	hyb_trace_write( l1, (int)strlen( l1 ) );
 	hyb_trace_write( "ignored", 0 );
 	lseek( fd, 0, SEEK_SET );
-	ssize_t n = read( fd, hyb_buf, sizeof hyb_buf - 1 );
+	ssize_t n              = read( fd, hyb_buf, sizeof hyb_buf - 1 );
 	hyb_buf[n > 0 ? n : 0] = '\0';
 	CU_ASSERT_STRING_EQUAL( hyb_buf, l1 );
 	/* No trace file: writes go nowhere; timing only if the report is on. */
@@ -325,21 +336,30 @@ static void test_trace_line( void )
 	int fd = trace_begin();
 	CU_ASSERT_FATAL( fd >= 0 );
 	hyb_op_id_t        op = hyb_op_register( "tls.trace", "tls" );
-	hyb_trace_fields_t f  = { .op = 1, .kind = "dgemm", .shape = "m=1 n=2 k=3", .path = "gpu", .pred_cpu = 1.5,
-		                      .pred_gpu = 0.25, .pred = 0.25, .seconds = 2e-3, .extra = " tile=8x8", .why = "fast" };
+	hyb_trace_fields_t f  = { .op       = 1,
+		                      .kind     = "dgemm",
+		                      .shape    = "m=1 n=2 k=3",
+		                      .path     = "gpu",
+		                      .pred_cpu = 1.5,
+		                      .pred_gpu = 0.25,
+		                      .pred     = 0.25,
+		                      .seconds  = 2e-3,
+		                      .extra    = " tile=8x8",
+		                      .why      = "fast" };
 	hyb_trace_line( &f );
 	static char long_why[3000];
 	memset( long_why, 'w', sizeof long_why - 1 );
 	hyb_trace_fields_t g = { .op = op, .kind = "run", .path = "cpu", .why = long_why };
 	hyb_trace_line( &g );
 	lseek( fd, 0, SEEK_SET );
-	ssize_t n = read( fd, hyb_buf, sizeof hyb_buf - 1 );
+	ssize_t n              = read( fd, hyb_buf, sizeof hyb_buf - 1 );
 	hyb_buf[n > 0 ? n : 0] = '\0';
-	CU_ASSERT_STRING_EQUAL( hyb_buf,
-	                        "beta_ op=dgemm m=1 n=2 k=3 path=gpu pred_cpu=1.500e+00 pred_gpu=2.500e-01 pred=2.500e-01 "
-	                        "seconds=2.000e-03 tile=8x8 why=\"fast\"\n"
-	                        "tls.trace op=run path=cpu pred_cpu=0.000e+00 pred_gpu=0.000e+00 pred=0.000e+00 "
-	                        "seconds=0.000e+00\n" );
+	CU_ASSERT_STRING_EQUAL(
+	    hyb_buf,
+	    "beta_ op=dgemm m=1 n=2 k=3 path=gpu pred_cpu=1.500e+00 pred_gpu=2.500e-01 pred=2.500e-01 "
+	    "seconds=2.000e-03 tile=8x8 why=\"fast\"\n"
+	    "tls.trace op=run path=cpu pred_cpu=0.000e+00 pred_gpu=0.000e+00 pred=0.000e+00 "
+	    "seconds=0.000e+00\n" );
 	close( fd );
 	hyb_stats_init( 4, hyb_names, 1, -1 );
 }
@@ -349,10 +369,10 @@ static void test_trace_line( void )
 static void test_status_names( void )
 {
 	int n = 0;
-#define HYB_STATUS_CHECK( name, value, msg ) \
-	CU_ASSERT_STRING_EQUAL( hyb_status_name( name ), #name ); \
-	CU_ASSERT_STRING_EQUAL( hyb_status_string( name ), msg ); \
-	CU_ASSERT( ( name == HYB_OK ) == ( value == 0 ) && value <= 0 ); \
+#define HYB_STATUS_CHECK( name, value, msg )                                                       \
+	CU_ASSERT_STRING_EQUAL( hyb_status_name( name ), #name );                                      \
+	CU_ASSERT_STRING_EQUAL( hyb_status_string( name ), msg );                                      \
+	CU_ASSERT( ( name == HYB_OK ) == ( value == 0 ) && value <= 0 );                               \
 	n++;
 	HYB_STATUS_LIST( HYB_STATUS_CHECK )
 #undef HYB_STATUS_CHECK
@@ -360,7 +380,8 @@ static void test_status_names( void )
 	/* Messages are distinct (a message identifies its code). */
 	for ( int a = 0; a > -HYB_STATUS_COUNT; a-- )
 		for ( int b = a - 1; b > -HYB_STATUS_COUNT; b-- )
-			CU_ASSERT( strcmp( hyb_status_string( (hyb_status_t)a ), hyb_status_string( (hyb_status_t)b ) ) != 0 );
+			CU_ASSERT( strcmp( hyb_status_string( (hyb_status_t)a ),
+			                   hyb_status_string( (hyb_status_t)b ) ) != 0 );
 }
 
 static CU_TestInfo hyb_tests_log_stats[] = {

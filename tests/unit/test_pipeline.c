@@ -33,8 +33,8 @@ typedef struct
 	int        ndev, register_ops, copy_threads;
 	int        team_spin; /* copy teams held through the call where the cores allow */
 	int        beta_host; /* beta applied while storing (hyb_l3_work_beta_on_host) */
-	int        strip; /* gemm: 0 none, 1 last columns, 2 last rows on the CPU */
-	int        same_ab; /* gemm: B is A (overlapping operands) */
+	int        strip;     /* gemm: 0 none, 1 last columns, 2 last rows on the CPU */
+	int        same_ab;   /* gemm: B is A (overlapping operands) */
 	/* results */
 	hyb_l3_exec_report_t r;
 	hyb_status_t         st;
@@ -45,34 +45,36 @@ typedef struct
 	size_t               keep_bytes;
 } hyb_pcase_t;
 
-static void random_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int max_dim, int max_tile )
+static void random_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int max_dim,
+                          int max_tile )
 {
 	memset( c, 0, sizeof *c );
 	c->op = op, c->prec = p;
 	hyb_t_random_options( r, op, p, &c->side, &c->uplo, &c->transa, &c->transb, &c->diag );
-	c->layout    = hyb_t_int( r, 0, 3 ) == 0 ? 'R' : 'C';
-	c->m         = hyb_t_int( r, 1, max_dim );
-	c->n         = hyb_t_int( r, 1, max_dim );
-	c->k         = hyb_t_int( r, 1, max_dim );
-	c->pad       = hyb_t_int( r, 0, 3 );
-	c->beta_kind = (int)hyb_t_int( r, 0, 2 );
-	c->Tm        = hyb_t_int( r, 1, max_tile );
-	c->Tn        = hyb_op_is_rank_k( op ) ? c->Tm : hyb_t_int( r, 1, max_tile );
-	c->K         = hyb_t_int( r, 1, max_tile );
-	c->ndev      = 1;
+	c->layout       = hyb_t_int( r, 0, 3 ) == 0 ? 'R' : 'C';
+	c->m            = hyb_t_int( r, 1, max_dim );
+	c->n            = hyb_t_int( r, 1, max_dim );
+	c->k            = hyb_t_int( r, 1, max_dim );
+	c->pad          = hyb_t_int( r, 0, 3 );
+	c->beta_kind    = (int)hyb_t_int( r, 0, 2 );
+	c->Tm           = hyb_t_int( r, 1, max_tile );
+	c->Tn           = hyb_op_is_rank_k( op ) ? c->Tm : hyb_t_int( r, 1, max_tile );
+	c->K            = hyb_t_int( r, 1, max_tile );
+	c->ndev         = 1;
 	c->register_ops = (int)hyb_t_int( r, 0, 1 );
 	c->copy_threads = (int)hyb_t_int( r, 1, 3 );
 	c->strip        = op == HYB_OP_GEMM ? (int)hyb_t_int( r, 0, 2 ) : 0;
-	c->team_spin    = hyb_t_int( r, 0, 1 ) ? HYB_SPIN_ALWAYS : HYB_SPIN_NEVER; /* test calls are small */
-	c->beta_host    = (int)hyb_t_int( r, 0, 1 );
+	c->team_spin =
+	    hyb_t_int( r, 0, 1 ) ? HYB_SPIN_ALWAYS : HYB_SPIN_NEVER; /* test calls are small */
+	c->beta_host = (int)hyb_t_int( r, 0, 1 );
 }
 
 /* Run the case on the installed simulated device(s); fills the results. */
 static void run_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, int keep )
 {
 	hyb_t_problem_t pr;
-	hyb_t_problem_make( &pr, r, c->op, c->prec, c->layout, c->side, c->uplo, c->transa, c->transb, c->diag, c->m, c->n,
-	                    c->k, c->pad, c->beta_kind );
+	hyb_t_problem_make( &pr, r, c->op, c->prec, c->layout, c->side, c->uplo, c->transa, c->transb,
+	                    c->diag, c->m, c->n, c->k, c->pad, c->beta_kind );
 	hyb_l3_args_t a = pr.args;
 	if ( c->same_ab && c->op == HYB_OP_GEMM && c->m == c->n && c->n == c->k )
 		a.b = a.a, a.ldb = a.lda; /* both operands on the same pages */
@@ -95,8 +97,12 @@ static void run_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, int keep )
 	/* The strip: the last columns (or rows) of a gemm, cut as dispatch does. */
 	int64_t       m_dev = rows, n_dev = cols, cut = 0;
 	hyb_l3_args_t strip;
-	if ( c->strip == 1 && cols > 1 ) cut = ( cols + 1 ) / 3, n_dev = cols - cut, strip = hyb_l3_gemm_sub( &a, 0, n_dev, rows, cut );
-	if ( c->strip == 2 && rows > 1 ) cut = ( rows + 1 ) / 3, m_dev = rows - cut, strip = hyb_l3_gemm_sub( &a, m_dev, 0, cut, cols );
+	if ( c->strip == 1 && cols > 1 )
+		cut = ( cols + 1 ) / 3, n_dev = cols - cut,
+		strip = hyb_l3_gemm_sub( &a, 0, n_dev, rows, cut );
+	if ( c->strip == 2 && rows > 1 )
+		cut = ( rows + 1 ) / 3, m_dev = rows - cut,
+		strip = hyb_l3_gemm_sub( &a, m_dev, 0, cut, cols );
 
 	hyb_l3_work_t w;
 	c->st = hyb_l3_work_build( &w, &a, m_dev, n_dev, c->Tm, c->Tn, c->K );
@@ -111,8 +117,8 @@ static void run_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, int keep )
 			                        .cpu          = hyb_t_ref_cpu,
 			                        .cpu_user     = &cnt,
 			                        .cpu_strip    = cut ? &strip : NULL };
-		c->ntasks = w.ntasks;
-		c->st     = hyb_l3_pipeline_run( &w, &o, &c->r );
+		c->ntasks               = w.ntasks;
+		c->st                   = hyb_l3_pipeline_run( &w, &o, &c->r );
 		hyb_l3_work_free( &w );
 	}
 	c->err     = hyb_t_l3_error( &a, out, want, c0 );
@@ -132,13 +138,16 @@ static void run_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, int keep )
 static void describe( const hyb_pcase_t* c, const char* what )
 {
 	fprintf( stderr,
-	         "\n    %s: %c%s %c side=%c uplo=%c ta=%c tb=%c diag=%c m=%lld n=%lld k=%lld pad=%lld beta=%d T=%lldx%lld "
-	         "K=%lld ndev=%d reg=%d thr=%d spin=%d host_beta=%d strip=%d: st=%d err=%g tol=%g outside=%lld error=%d dev=%d cpu=%d/%d",
-	         what, hyb_prec_char( c->prec ), hyb_op_name( c->op ), c->layout, c->side, c->uplo, c->transa, c->transb,
-	         c->diag, (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->pad, c->beta_kind,
-	         (long long)c->Tm, (long long)c->Tn, (long long)c->K, c->ndev, c->register_ops, c->copy_threads, c->team_spin, c->beta_host, c->strip,
-	         (int)c->st, c->err, c->tol, (long long)c->outside, (int)c->r.error, c->r.tasks_dev, c->r.tasks_cpu,
-	         c->ntasks );
+	         "\n    %s: %c%s %c side=%c uplo=%c ta=%c tb=%c diag=%c m=%lld n=%lld k=%lld pad=%lld "
+	         "beta=%d T=%lldx%lld "
+	         "K=%lld ndev=%d reg=%d thr=%d spin=%d host_beta=%d strip=%d: st=%d err=%g tol=%g "
+	         "outside=%lld error=%d dev=%d cpu=%d/%d",
+	         what, hyb_prec_char( c->prec ), hyb_op_name( c->op ), c->layout, c->side, c->uplo,
+	         c->transa, c->transb, c->diag, (long long)c->m, (long long)c->n, (long long)c->k,
+	         (long long)c->pad, c->beta_kind, (long long)c->Tm, (long long)c->Tn, (long long)c->K,
+	         c->ndev, c->register_ops, c->copy_threads, c->team_spin, c->beta_host, c->strip,
+	         (int)c->st, c->err, c->tol, (long long)c->outside, (int)c->r.error, c->r.tasks_dev,
+	         c->r.tasks_cpu, c->ntasks );
 }
 
 /* A fault-free call: correct, everything on the device, nothing outside
@@ -209,7 +218,8 @@ static void test_herk_diag_imag_ignored( void )
 		hyb_t_problem_make( &pr, &r, op, HYB_PREC_Z, 'C', 'L', 'U', 'N', 'N', 'N', 0, 9, 4, 1, 1 );
 		hyb_l3_args_t* a = &pr.args;
 		for ( int64_t i = 0; i < a->n; i++ )
-			hyb_t_set( a->prec, a->c, i + i * a->ldc, CMPLX( creal( hyb_t_get( a->prec, a->c, i + i * a->ldc ) ), NAN ) );
+			hyb_t_set( a->prec, a->c, i + i * a->ldc,
+			           CMPLX( creal( hyb_t_get( a->prec, a->c, i + i * a->ldc ) ), NAN ) );
 		size_t bytes = hyb_t_out_bytes( a );
 		void * c0 = malloc( bytes ), *want = malloc( bytes );
 		memcpy( c0, a->c, bytes );
@@ -224,7 +234,9 @@ static void test_herk_diag_imag_ignored( void )
 		hyb_l3_exec_report_t rep;
 		CU_ASSERT_EQUAL( hyb_l3_pipeline_run( &w, &o, &rep ), HYB_OK );
 		double err = hyb_t_l3_error( a, a->c, want, c0 );
-		if ( !( err <= hyb_t_l3_tol( a ) ) ) fprintf( stderr, "\n    %s: NaN in the diagonal's imaginary part: error %g", hyb_op_name( op ), err );
+		if ( !( err <= hyb_t_l3_tol( a ) ) )
+			fprintf( stderr, "\n    %s: NaN in the diagonal's imaginary part: error %g",
+			         hyb_op_name( op ), err );
 		CU_ASSERT( err <= hyb_t_l3_tol( a ) );
 		hyb_l3_work_free( &w );
 		free( c0 ), free( want );
@@ -240,13 +252,14 @@ static void test_two_devices( void )
 	hyb_t_rng_t seeds = hyb_t_rng( 303 );
 	for ( int it = 0; it < 12; it++ )
 	{
-		hyb_op_t    op = hyb_t_l3_ops[it % HYB_OP_L3_COUNT];
-		hyb_prec_t  p  = hyb_op_is_complex_only( op ) ? HYB_PREC_Z : (hyb_prec_t)( it % 4 );
+		hyb_op_t    op   = hyb_t_l3_ops[it % HYB_OP_L3_COUNT];
+		hyb_prec_t  p    = hyb_op_is_complex_only( op ) ? HYB_PREC_Z : (hyb_prec_t)( it % 4 );
 		uint64_t    seed = hyb_t_next( &seeds );
 		hyb_pcase_t c[2];
 		for ( int nd = 1; nd <= 2; nd++ )
 		{
-			CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( nd, "64M", "HYBLAS_SIM_LATENCY=0.0002" ), HYB_OK );
+			CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( nd, "64M", "HYBLAS_SIM_LATENCY=0.0002" ),
+			                       HYB_OK );
 			hyb_t_rng_t r = hyb_t_rng( seed );
 			random_pcase( &c[nd - 1], &r, op, p, 24, 6 );
 			c[nd - 1].ndev = nd;
@@ -361,7 +374,8 @@ static void test_repeated_calls( void )
 	for ( int it = 0; it < 40; it++ )
 	{
 		hyb_pcase_t c;
-		random_pcase( &c, &r, hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )], HYB_PREC_C, it % 5 == 0 ? 40 : 10, it % 5 == 0 ? 16 : 4 );
+		random_pcase( &c, &r, hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )], HYB_PREC_C,
+		              it % 5 == 0 ? 40 : 10, it % 5 == 0 ? 16 : 4 );
 		run_pcase( &c, &r, 0 );
 		CU_ASSERT_EQUAL( check_clean( &c ), 0 );
 	}
@@ -381,7 +395,8 @@ static void* concurrent_main( void* p )
 	for ( int it = 0; it < 10; it++ )
 	{
 		hyb_pcase_t c;
-		random_pcase( &c, &r, hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )], HYB_PREC_Z, 12, 4 );
+		random_pcase( &c, &r, hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )], HYB_PREC_Z, 12,
+		              4 );
 		c.ndev = 1 + (int)hyb_t_int( &r, 0, 1 );
 		run_pcase( &c, &r, 0 );
 		t->bad += check_clean( &c );
@@ -421,12 +436,15 @@ static void test_cpu_library_failure( void )
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
 	hyb_t_rng_t     r = hyb_t_rng( 308 );
 	hyb_t_problem_t pr;
-	hyb_t_problem_make( &pr, &r, HYB_OP_GEMM, HYB_PREC_D, 'C', 'L', 'U', 'N', 'N', 'N', 10, 12, 7, 0, 2 );
+	hyb_t_problem_make( &pr, &r, HYB_OP_GEMM, HYB_PREC_D, 'C', 'L', 'U', 'N', 'N', 'N', 10, 12, 7,
+	                    0, 2 );
 	hyb_l3_args_t        strip = hyb_l3_gemm_sub( &pr.args, 0, 8, 10, 4 );
 	hyb_l3_work_t        w;
 	hyb_l3_exec_report_t rep;
 	CU_ASSERT_EQUAL_FATAL( hyb_l3_work_build( &w, &pr.args, 10, 8, 4, 4, 4 ), HYB_OK );
-	hyb_l3_exec_opts_t o = { .ndev = 1, .copy_threads = 1, .cpu = failing_cpu, .cpu_strip = &strip };
+	hyb_l3_exec_opts_t o = {
+		.ndev = 1, .copy_threads = 1, .cpu = failing_cpu, .cpu_strip = &strip
+	};
 	CU_ASSERT_EQUAL( hyb_l3_pipeline_run( &w, &o, &rep ), HYB_E_NO_SYMBOL );
 	CU_ASSERT_EQUAL( rep.error, HYB_OK );
 	CU_ASSERT_EQUAL( rep.tasks_dev, w.ntasks );
@@ -455,7 +473,7 @@ CU_SuiteInfo hyb_suite_pipeline = { "pipeline", NULL, NULL, NULL, NULL, hyb_test
 
 typedef struct
 {
-	const char* plan;     /* HYBLAS_FAULT_INJECT */
+	const char* plan; /* HYBLAS_FAULT_INJECT */
 	hyb_op_t    op;
 	int         ndev;
 	int         reg;      /* register operands */
@@ -478,8 +496,10 @@ static int fault_child( void* arg )
 	/* Enough tiles and products for every fault position used. */
 	c.m = c.n = 20, c.k = 18, c.pad = 3, c.beta_kind = 2 - (int)( f->seed % 2 ) * 2;
 	c.Tm = c.Tn = 4, c.K = 5, c.layout = 'C';
-	c.ndev = f->ndev, c.register_ops = f->reg, c.copy_threads = 2, c.strip = f->op == HYB_OP_GEMM ? 1 : 0;
-	c.team_spin = HYB_SPIN_ALWAYS; /* held where no strip runs beside: faults in a spinning team too */
+	c.ndev = f->ndev, c.register_ops = f->reg, c.copy_threads = 2,
+	c.strip = f->op == HYB_OP_GEMM ? 1 : 0;
+	c.team_spin =
+	    HYB_SPIN_ALWAYS; /* held where no strip runs beside: faults in a spinning team too */
 	c.beta_host = (int)( f->seed / 2 % 2 ); /* with either beta kind */
 	run_pcase( &c, &r, 0 );
 	int bad = 0;
@@ -489,13 +509,15 @@ static int fault_child( void* arg )
 	   take every remaining tile (and a device that computed nothing may
 	   fail unseen: nothing was lost). */
 	if ( f->must_err && f->ndev == 1 && ( c.r.error == HYB_OK || c.r.tasks_cpu == 0 ) ) bad = 5;
-	if ( !f->must_err && c.r.error == HYB_OK && c.r.tasks_cpu != 0 ) bad = 6; /* CPU tiles need a reason */
+	if ( !f->must_err && c.r.error == HYB_OK && c.r.tasks_cpu != 0 )
+		bad = 6; /* CPU tiles need a reason */
 	if ( bad ) describe( &c, f->plan );
 	hyb_t_sim_end();
 	return bad;
 }
 
-static void run_faults( const char* const* kinds, int nkinds, hyb_op_t op, int ndev, int reg, int must_err, int maxpos )
+static void run_faults( const char* const* kinds, int nkinds, hyb_op_t op, int ndev, int reg,
+                        int must_err, int maxpos )
 {
 	static const int pos[] = { 1, 2, 5, 17 };
 	uint64_t         seed  = 500;
@@ -512,7 +534,8 @@ static void run_faults( const char* const* kinds, int nkinds, hyb_op_t op, int n
 				snprintf( plan, sizeof plan, "%s:%d%s", kinds[k], pos[q], async ? "a" : "" );
 				hyb_fault_case_t f = { plan, op, ndev, reg, must_err, seed++ };
 				char             what[96];
-				snprintf( what, sizeof what, "%s on %s, %d device(s)", plan, hyb_op_name( op ), ndev );
+				snprintf( what, sizeof what, "%s on %s, %d device(s)", plan, hyb_op_name( op ),
+				          ndev );
 				CU_ASSERT_EQUAL( hyb_t_isolated( what, fault_child, &f, 60 ), 0 );
 			}
 }
@@ -560,4 +583,5 @@ static CU_TestInfo hyb_tests_pipeline_faults[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_pipeline_faults = { "pipeline_faults", NULL, NULL, NULL, NULL, hyb_tests_pipeline_faults };
+CU_SuiteInfo hyb_suite_pipeline_faults = { "pipeline_faults",        NULL, NULL, NULL, NULL,
+	                                       hyb_tests_pipeline_faults };

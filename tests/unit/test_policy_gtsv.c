@@ -214,7 +214,8 @@ static void test_profile_roundtrip( void )
 	                 hyb_policy_gtsv_profile_rate( &p, "gpu0", 'd' ) ); /* %.17g: exact */
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &q, "gpu0", 's' ), 3.0e9 );
 	for ( int k = 0; k < q.count; k++ )
-		if ( strcmp( q.e[k].dev, "gpu0" ) == 0 && q.e[k].prec == 'd' ) CU_ASSERT_EQUAL( q.e[k].samples, 2 );
+		if ( strcmp( q.e[k].dev, "gpu0" ) == 0 && q.e[k].prec == 'd' )
+			CU_ASSERT_EQUAL( q.e[k].samples, 2 );
 	/* Rewriting keeps the file whole (no temporary left behind). */
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( path, &q ), HYB_OK );
 	char tmp[160];
@@ -281,18 +282,19 @@ static void test_profile_update_rules( void )
 	hyb_policy_gtsv_profile_init( &p );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', NAN, 0.5 ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', -1, 0.5 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', INFINITY, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', INFINITY, 0.5 ),
+	                 HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 0 ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 1.5 ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "", 'd', 1e9, 0.5 ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "a b", 'd', 1e9, 0.5 ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'x', 1e9, 0.5 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "0123456789012345678901234567890", 'd', 1e9,
-	                                                 0.5 ),
-	                 HYB_OK ); /* 31 characters */
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "01234567890123456789012345678901", 'd',
-	                                                 1e9, 0.5 ),
-	                 HYB_E_INVALID ); /* 32 */
+	CU_ASSERT_EQUAL(
+	    hyb_policy_gtsv_profile_update( &p, "0123456789012345678901234567890", 'd', 1e9, 0.5 ),
+	    HYB_OK ); /* 31 characters */
+	CU_ASSERT_EQUAL(
+	    hyb_policy_gtsv_profile_update( &p, "01234567890123456789012345678901", 'd', 1e9, 0.5 ),
+	    HYB_E_INVALID ); /* 32 */
 	CU_ASSERT_EQUAL( p.count, 1 );
 	/* alpha = 1 replaces; repeated samples converge geometrically. */
 	hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 0.5 );
@@ -308,7 +310,8 @@ static void test_profile_update_rules( void )
 		hyb_policy_gtsv_profile_update( &p, name, 's', 1e9, 0.5 );
 	}
 	CU_ASSERT_EQUAL( p.count, HYB_GTSV_PROFILE_MAX );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "another", 's', 1e9, 0.5 ), HYB_E_NO_MEMORY );
+	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "another", 's', 1e9, 0.5 ),
+	                 HYB_E_NO_MEMORY );
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -368,7 +371,7 @@ static void test_split_model( void )
 	in           = pg_split_in( n, 1 );
 	in.core_rate = 2e7; /* 16 cores: 0.32 G rows/s */
 	in.h2d = in.d2h = 8e9;
-	s            = hyb_policy_gtsv_split( &in );
+	s               = hyb_policy_gtsv_split( &in );
 	CU_ASSERT( s.conf == HYB_GTSV_CONF_SPLIT );
 	CU_ASSERT( s.cpu_rows > 0 && s.dev_rows[0] > 0 && pg_rows_sum( &s ) == n );
 	CU_ASSERT( s.t_split < s.t_cpu && s.t_split <= s.t_dev );
@@ -387,13 +390,14 @@ static void test_split_model( void )
 	CU_ASSERT( s.dev_rows[0] > 0 && s.dev_rows[1] > 0 );
 	in.cpu_ratio = 0.25;
 	s            = hyb_policy_gtsv_split( &in );
-	CU_ASSERT( s.conf == HYB_GTSV_CONF_SPLIT && s.cpu_rows == 250000 && pg_rows_sum( &s ) == 1000003 );
+	CU_ASSERT( s.conf == HYB_GTSV_CONF_SPLIT && s.cpu_rows == 250000 &&
+	           pg_rows_sum( &s ) == 1000003 );
 
 	/* Profiled rates replace the model: split rates 1 : 3 give rows 1 : 3 (within the 1024-row
 	   alignment), and the split wins by far over the CPU alone. */
-	in            = pg_split_in( n, 1 );
-	in.cpu_alone  = 1.0e9;
-	in.split_cpu  = 1.0e9;
+	in              = pg_split_in( n, 1 );
+	in.cpu_alone    = 1.0e9;
+	in.split_cpu    = 1.0e9;
 	in.split_dev[0] = 3.0e9;
 	in.dev_alone[0] = 2.0e9;
 	s               = hyb_policy_gtsv_split( &in );
@@ -403,7 +407,8 @@ static void test_split_model( void )
 	/* ... and they scale with the right-hand sides (rows/s for one RHS). */
 	in.nrhs = 4;
 	s       = hyb_policy_gtsv_split( &in );
-	CU_ASSERT( fabs( s.t_cpu - (double)n / ( 1e9 / hyb_policy_gtsv_rhs_weight( 4 ) ) ) < 1e-9 * s.t_cpu );
+	CU_ASSERT( fabs( s.t_cpu - (double)n / ( 1e9 / hyb_policy_gtsv_rhs_weight( 4 ) ) ) <
+	           1e-9 * s.t_cpu );
 
 	/* Measured devices only slightly faster than the CPU: the margin keeps the CPU. */
 	in              = pg_split_in( n, 1 );
@@ -569,5 +574,5 @@ static CU_TestInfo hyb_tests_policy_gtsv[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_policy_gtsv = { "policy_gtsv", pg_init, pg_cleanup, NULL, NULL,
-	                                   hyb_tests_policy_gtsv };
+CU_SuiteInfo hyb_suite_policy_gtsv = { "policy_gtsv", pg_init, pg_cleanup,
+	                                   NULL,          NULL,    hyb_tests_policy_gtsv };

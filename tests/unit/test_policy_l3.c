@@ -21,10 +21,17 @@ static int tri( hyb_op_t op )
 }
 
 /* A valid normalized call (no data: the policy never reads it). */
-static hyb_l3_args_t mk( hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int64_t m, int64_t n, int64_t k )
+static hyb_l3_args_t mk( hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int64_t m, int64_t n,
+                         int64_t k )
 {
-	hyb_l3_args_t a = { .op = op, .prec = p, .layout = 'C', .m = m, .n = n, .k = k, .alpha = { 1, 0 },
-		                .beta = { 1, 0 } };
+	hyb_l3_args_t a = { .op     = op,
+		                .prec   = p,
+		                .layout = 'C',
+		                .m      = m,
+		                .n      = n,
+		                .k      = k,
+		                .alpha  = { 1, 0 },
+		                .beta   = { 1, 0 } };
 	hyb_t_random_options( r, op, p, &a.side, &a.uplo, &a.transa, &a.transb, &a.diag );
 	if ( hyb_op_is_rank_k( op ) ) a.m = 0;
 	if ( !( op == HYB_OP_GEMM || hyb_op_is_rank_k( op ) ) ) a.k = 0;
@@ -44,9 +51,16 @@ static hyb_prec_t prec_for( hyb_op_t op, hyb_t_rng_t* r )
 
 static hyb_l3_policy_in_t base_in( void )
 {
-	hyb_l3_policy_in_t in = { .mode = HYB_MODE_AUTO, .ndev = 1, .budget = 80e9, .tile = 0, .cpu_ratio = -1,
-		                      .staging = HYB_STAGING_AUTO, .beta_host = 1, .min_flops = 2e8, .gpu_scale = 1,
-		                      .cpu_rate = 0 };
+	hyb_l3_policy_in_t in = { .mode      = HYB_MODE_AUTO,
+		                      .ndev      = 1,
+		                      .budget    = 80e9,
+		                      .tile      = 0,
+		                      .cpu_ratio = -1,
+		                      .staging   = HYB_STAGING_AUTO,
+		                      .beta_host = 1,
+		                      .min_flops = 2e8,
+		                      .gpu_scale = 1,
+		                      .cpu_rate  = 0 };
 	return in;
 }
 
@@ -61,7 +75,8 @@ static double tile_need( const hyb_l3_args_t* a, int64_t Tm, int64_t Tn, int64_t
 	double es = (double)hyb_prec_size( a->prec );
 	if ( tri( a->op ) )
 	{
-		double d = (double)( a->side == 'L' ? a->m : a->n ), t = (double)( a->side == 'L' ? Tn : Tm );
+		double d = (double)( a->side == 'L' ? a->m : a->n ),
+		       t = (double)( a->side == 'L' ? Tn : Tm );
 		return d * d * es + 3 * ( a->op == HYB_OP_TRMM ? 2 : 1 ) * d * t * es;
 	}
 	double edge = (double)( Tm > Tn ? Tm : Tn );
@@ -71,7 +86,10 @@ static double tile_need( const hyb_l3_args_t* a, int64_t Tm, int64_t Tn, int64_t
 /* Tiles are within the output and the inner dimension, and fit. */
 static int tiles_ok( const hyb_l3_args_t* a, double budget, int64_t Tm, int64_t Tn, int64_t K )
 {
-	int64_t kdim = a->op == HYB_OP_GEMM ? a->k : hyb_op_is_rank_k( a->op ) ? a->k : a->side == 'L' ? a->m : a->n;
+	int64_t kdim = a->op == HYB_OP_GEMM        ? a->k
+	               : hyb_op_is_rank_k( a->op ) ? a->k
+	               : a->side == 'L'            ? a->m
+	                                           : a->n;
 	if ( Tm < 1 || Tn < 1 || K < 1 ) return 0;
 	if ( Tm > out_rows( a ) || Tn > a->n ) return 0;
 	if ( tri( a->op ) ? K != kdim : K > kdim ) return 0;
@@ -90,8 +108,8 @@ static void test_mode_cpu_and_no_device( void )
 	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int it = 0; it < 20; it++ )
 		{
-			int64_t            s = hyb_t_int( &r, 1, 40000 );
-			hyb_l3_args_t      a = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), s, s, s );
+			int64_t       s = hyb_t_int( &r, 1, 40000 );
+			hyb_l3_args_t a = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), s, s, s );
 			hyb_l3_policy_in_t in = base_in();
 			in.mode               = HYB_MODE_CPU;
 			hyb_l3_plan_t plan    = hyb_policy_l3_choose( &a, &p, &in );
@@ -119,16 +137,17 @@ static void test_min_flops( void )
 	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int it = 0; it < 20; it++ )
 		{
-			int64_t            s     = hyb_t_int( &r, 2000, 30000 );
-			hyb_l3_args_t      a     = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), s, s, s );
-			double             flops = hyb_l3_flops( &a );
-			hyb_l3_policy_in_t in    = base_in();
-			in.min_flops             = flops * 1.0001;
-			hyb_l3_plan_t below      = hyb_policy_l3_choose( &a, &p, &in );
+			int64_t       s = hyb_t_int( &r, 2000, 30000 );
+			hyb_l3_args_t a = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), s, s, s );
+			double        flops   = hyb_l3_flops( &a );
+			hyb_l3_policy_in_t in = base_in();
+			in.min_flops          = flops * 1.0001;
+			hyb_l3_plan_t below   = hyb_policy_l3_choose( &a, &p, &in );
 			CU_ASSERT_EQUAL( below.path, HYB_PATH_CPU );
 			/* the device's prediction is kept for the measured choice (these
 			   sizes are above HYB_L3_PROBE_MIN_FLOPS) */
-			CU_ASSERT( below.t_gpu > 0 && below.Tm > 0 && below.cpu_cols == 0 && below.cpu_rows == 0 );
+			CU_ASSERT( below.t_gpu > 0 && below.Tm > 0 && below.cpu_cols == 0 &&
+			           below.cpu_rows == 0 );
 			/* The threshold is for auto only. */
 			in.mode = HYB_MODE_GPU;
 			CU_ASSERT_NOT_EQUAL( hyb_policy_l3_choose( &a, &p, &in ).path, HYB_PATH_CPU );
@@ -144,9 +163,10 @@ static void test_mode_gpu_any_size( void )
 	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int it = 0; it < 200; it++ )
 		{
-			int64_t m = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 ), n = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 ),
-			        k = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 );
-			hyb_l3_args_t      a  = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), m, n, k );
+			int64_t m       = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 ),
+			        n       = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 ),
+			        k       = hyb_t_int( &r, 1, it < 100 ? 8 : 5000 );
+			hyb_l3_args_t a = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), m, n, k );
 			hyb_l3_policy_in_t in = base_in();
 			in.mode               = HYB_MODE_GPU;
 			in.ndev               = (int)hyb_t_int( &r, 1, 4 );
@@ -154,7 +174,8 @@ static void test_mode_gpu_any_size( void )
 			CU_ASSERT( plan.path == HYB_PATH_GPU || plan.path == HYB_PATH_SPLIT );
 			CU_ASSERT( tiles_ok( &a, in.budget, plan.Tm, plan.Tn, plan.K ) );
 			CU_ASSERT( plan.ndev >= 1 && plan.ndev <= in.ndev );
-			CU_ASSERT( plan.t_gpu > 0 && isfinite( plan.t_gpu ) && plan.t_cpu > 0 && isfinite( plan.t_cpu ) );
+			CU_ASSERT( plan.t_gpu > 0 && isfinite( plan.t_gpu ) && plan.t_cpu > 0 &&
+			           isfinite( plan.t_cpu ) );
 			/* A strip never covers the whole output. */
 			CU_ASSERT( plan.cpu_cols >= 0 && plan.cpu_cols < a.n );
 			CU_ASSERT( plan.cpu_rows >= 0 && plan.cpu_rows < out_rows( &a ) );
@@ -172,12 +193,15 @@ static void test_auto_extremes( void )
 	for ( int o = 0; o < HYB_OP_L3_COUNT; o++ )
 		for ( int q = 0; q < 4; q++ )
 		{
-			hyb_op_t           op = hyb_t_l3_ops[o];
-			hyb_prec_t         pr = hyb_op_is_complex_only( op ) ? (hyb_prec_t)( 2 + q % 2 ) : (hyb_prec_t)q;
-			hyb_l3_args_t      a  = mk( &r, op, pr, 30000, 30000, 30000 );
-			hyb_l3_policy_in_t in = base_in();
+			hyb_op_t   op = hyb_t_l3_ops[o];
+			hyb_prec_t pr =
+			    hyb_op_is_complex_only( op ) ? (hyb_prec_t)( 2 + q % 2 ) : (hyb_prec_t)q;
+			hyb_l3_args_t      a    = mk( &r, op, pr, 30000, 30000, 30000 );
+			hyb_l3_policy_in_t in   = base_in();
 			hyb_l3_plan_t      plan = hyb_policy_l3_choose( &a, &p, &in );
-			if ( plan.path == HYB_PATH_CPU ) fprintf( stderr, "\n    %c%s n=30000 stays on the CPU: %s", hyb_prec_char( pr ), hyb_op_name( op ), plan.why );
+			if ( plan.path == HYB_PATH_CPU )
+				fprintf( stderr, "\n    %c%s n=30000 stays on the CPU: %s", hyb_prec_char( pr ),
+				         hyb_op_name( op ), plan.why );
 			CU_ASSERT( plan.path == HYB_PATH_GPU || plan.path == HYB_PATH_SPLIT );
 			CU_ASSERT( plan.t_plan < plan.t_cpu );
 			CU_ASSERT( tiles_ok( &a, in.budget, plan.Tm, plan.Tn, plan.K ) );
@@ -197,13 +221,13 @@ static void test_plan_consistency( void )
 	for ( int it = 0; it < 3000; it++ )
 	{
 		hyb_op_t           op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
-		hyb_l3_args_t      a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 1, 20000 ), hyb_t_int( &r, 1, 20000 ),
-		                            hyb_t_int( &r, 1, 20000 ) );
+		hyb_l3_args_t      a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 1, 20000 ),
+		                            hyb_t_int( &r, 1, 20000 ), hyb_t_int( &r, 1, 20000 ) );
 		hyb_l3_policy_in_t in = base_in();
 		in.ndev               = (int)hyb_t_int( &r, 1, 8 );
-		in.budget             = exp( log( 1e6 ) + hyb_t_unit( &r ) * 0.5 * log( 1e5 ) + 0.5 * log( 1e5 ) );
-		in.staging            = (int)hyb_t_int( &r, 0, 2 );
-		hyb_l3_plan_t plan    = hyb_policy_l3_choose( &a, &p, &in );
+		in.budget  = exp( log( 1e6 ) + hyb_t_unit( &r ) * 0.5 * log( 1e5 ) + 0.5 * log( 1e5 ) );
+		in.staging = (int)hyb_t_int( &r, 0, 2 );
+		hyb_l3_plan_t plan = hyb_policy_l3_choose( &a, &p, &in );
 		if ( plan.path == HYB_PATH_CPU )
 		{
 			CU_ASSERT_EQUAL( plan.t_plan, plan.t_cpu );
@@ -228,17 +252,19 @@ static void test_tiles_fit_budget( void )
 {
 	hyb_profile_t p;
 	hyb_profile_defaults( &p );
-	hyb_t_rng_t r = hyb_t_rng( 605 );
+	hyb_t_rng_t r   = hyb_t_rng( 605 );
 	int         fit = 0, nofit = 0;
-	forced_bad      = 0;
+	forced_bad = 0;
 	for ( int it = 0; it < 20000; it++ )
 	{
 		hyb_op_t      op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
 		int64_t       hi = it % 2 ? 100000 : 300;
-		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 1, hi ), hyb_t_int( &r, 1, hi ), hyb_t_int( &r, 1, hi ) );
-		double        budget = exp( log( 1e4 ) + ( hyb_t_unit( &r ) + 1 ) * 0.5 * log( 1e7 ) ); /* 10 KB .. 100 GB */
-		int64_t       tile   = hyb_t_int( &r, 0, 3 ) == 0 ? hyb_t_int( &r, 1, 4096 ) : 0;
-		int64_t       Tm, Tn, K;
+		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 1, hi ),
+		                       hyb_t_int( &r, 1, hi ), hyb_t_int( &r, 1, hi ) );
+		double        budget =
+		    exp( log( 1e4 ) + ( hyb_t_unit( &r ) + 1 ) * 0.5 * log( 1e7 ) ); /* 10 KB .. 100 GB */
+		int64_t tile = hyb_t_int( &r, 0, 3 ) == 0 ? hyb_t_int( &r, 1, 4096 ) : 0;
+		int64_t Tm, Tn, K;
 		hyb_policy_l3_tiles( &a, &p, 1, budget, tile, HYB_L3_BETA_HOST, &Tm, &Tn, &K );
 		if ( Tm == 0 )
 		{
@@ -253,9 +279,12 @@ static void test_tiles_fit_budget( void )
 			continue;
 		}
 		if ( !tiles_ok( &a, budget, Tm, Tn, K ) )
-			fprintf( stderr, "\n    %c%s m=%lld n=%lld k=%lld budget=%g tile=%lld: %lldx%lld K=%lld needs %g",
-			         hyb_prec_char( a.prec ), hyb_op_name( op ), (long long)a.m, (long long)a.n, (long long)a.k, budget,
-			         (long long)tile, (long long)Tm, (long long)Tn, (long long)K, tile_need( &a, Tm, Tn, K ) );
+			fprintf(
+			    stderr,
+			    "\n    %c%s m=%lld n=%lld k=%lld budget=%g tile=%lld: %lldx%lld K=%lld needs %g",
+			    hyb_prec_char( a.prec ), hyb_op_name( op ), (long long)a.m, (long long)a.n,
+			    (long long)a.k, budget, (long long)tile, (long long)Tm, (long long)Tn, (long long)K,
+			    tile_need( &a, Tm, Tn, K ) );
 		CU_ASSERT( tiles_ok( &a, budget, Tm, Tn, K ) );
 		/* More memory never makes a plan impossible. */
 		int64_t Tm2, Tn2, K2;
@@ -270,7 +299,8 @@ static void test_tiles_fit_budget( void )
    device). Counted by test_tiles_fit_budget. */
 static void test_forced_tile_fits( void )
 {
-	if ( forced_bad ) fprintf( stderr, "\n    %d forced-tile plans exceed their budget", forced_bad );
+	if ( forced_bad )
+		fprintf( stderr, "\n    %d forced-tile plans exceed their budget", forced_bad );
 	CU_ASSERT_EQUAL( forced_bad, 0 );
 	/* A forced edge that fits is kept (clipped to the matrix). */
 	hyb_profile_t p;
@@ -278,8 +308,9 @@ static void test_forced_tile_fits( void )
 	hyb_t_rng_t r = hyb_t_rng( 615 );
 	for ( int o = 0; o < 7; o++ )
 	{
-		hyb_l3_args_t a = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), 3000, 2000, 1000 );
-		int64_t       Tm, Tn, K;
+		hyb_l3_args_t a =
+		    mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), 3000, 2000, 1000 );
+		int64_t Tm, Tn, K;
 		hyb_policy_l3_tiles( &a, &p, 1, 80e9, 700, 0, &Tm, &Tn, &K );
 		CU_ASSERT( Tm == 700 && Tn == 700 && K >= 1 );
 	}
@@ -296,8 +327,9 @@ static void test_fixed_cpu_ratio( void )
 	for ( unsigned q = 0; q < sizeof ratios / sizeof ratios[0]; q++ )
 		for ( int it = 0; it < 30; it++ )
 		{
-			hyb_l3_args_t      a  = mk( &r, HYB_OP_GEMM, (hyb_prec_t)hyb_t_int( &r, 0, 3 ), hyb_t_int( &r, 2000, 30000 ),
-			                            hyb_t_int( &r, 2000, 30000 ), hyb_t_int( &r, 500, 20000 ) );
+			hyb_l3_args_t      a  = mk( &r, HYB_OP_GEMM, (hyb_prec_t)hyb_t_int( &r, 0, 3 ),
+			                            hyb_t_int( &r, 2000, 30000 ), hyb_t_int( &r, 2000, 30000 ),
+			                            hyb_t_int( &r, 500, 20000 ) );
 			hyb_l3_policy_in_t in = base_in();
 			in.mode               = HYB_MODE_GPU;
 			in.cpu_ratio          = ratios[q];
@@ -314,7 +346,8 @@ static void test_fixed_cpu_ratio( void )
 	/* Other ops never get a strip. */
 	for ( int o = 1; o < HYB_OP_L3_COUNT; o++ )
 	{
-		hyb_l3_args_t      a  = mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), 20000, 20000, 20000 );
+		hyb_l3_args_t a =
+		    mk( &r, hyb_t_l3_ops[o], prec_for( hyb_t_l3_ops[o], &r ), 20000, 20000, 20000 );
 		hyb_l3_policy_in_t in = base_in();
 		in.cpu_ratio          = 0.5;
 		for ( int mode = HYB_MODE_AUTO; mode <= HYB_MODE_GPU; mode += 2 )
@@ -339,9 +372,9 @@ static void test_cost_monotone( void )
 	hyb_t_rng_t r = hyb_t_rng( 607 );
 	for ( int it = 0; it < 3000; it++ )
 	{
-		hyb_op_t      op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
-		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 64, 40000 ), hyb_t_int( &r, 64, 40000 ),
-		                       hyb_t_int( &r, 64, 40000 ) );
+		hyb_op_t      op     = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
+		hyb_l3_args_t a      = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 64, 40000 ),
+		                           hyb_t_int( &r, 64, 40000 ), hyb_t_int( &r, 64, 40000 ) );
 		double        budget = 80e9;
 		int64_t       Tm, Tn, K;
 		unsigned      reg = (unsigned)hyb_t_int( &r, 0, 3 ); /* HYB_L3_* flags */
@@ -351,21 +384,25 @@ static void test_cost_monotone( void )
 		for ( int nd = 1; nd <= 8; nd *= 2 )
 		{
 			double parts[4];
-			double t = hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, nd, budget, reg, parts );
+			double t =
+			    hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, nd, budget, reg, parts );
 			CU_ASSERT( t > 0 && isfinite( t ) );
 			/* More devices never predict a slower call. */
 			CU_ASSERT( t <= prev * ( 1 + 1e-12 ) );
 			prev = t;
-			for ( int q = 0; q < 4; q++ ) CU_ASSERT( parts[q] >= 0 && parts[q] <= t * ( 1 + 1e-12 ) );
+			for ( int q = 0; q < 4; q++ )
+				CU_ASSERT( parts[q] >= 0 && parts[q] <= t * ( 1 + 1e-12 ) );
 			/* Less PCIe bandwidth never predicts a faster call. */
-			double ts = hyb_cost_l3_gpu( &slow, &a, out_rows( &a ), a.n, Tm, Tn, K, nd, budget, reg, NULL );
+			double ts =
+			    hyb_cost_l3_gpu( &slow, &a, out_rows( &a ), a.n, Tm, Tn, K, nd, budget, reg, NULL );
 			CU_ASSERT( ts >= t * ( 1 - 1e-12 ) );
 		}
 		/* A smaller device region never costs more (gemm's strip). */
 		if ( op == HYB_OP_GEMM )
 		{
 			double full = hyb_cost_l3_gpu( &p, &a, a.m, a.n, Tm, Tn, K, 1, budget, reg, NULL );
-			double part = hyb_cost_l3_gpu( &p, &a, a.m, a.n / 2 + 1, Tm, Tn, K, 1, budget, reg, NULL );
+			double part =
+			    hyb_cost_l3_gpu( &p, &a, a.m, a.n / 2 + 1, Tm, Tn, K, 1, budget, reg, NULL );
 			CU_ASSERT( part <= full * ( 1 + 1e-12 ) );
 		}
 	}
@@ -385,15 +422,16 @@ static void test_cost_beta_host( void )
 	for ( int it = 0; it < 3000; it++ )
 	{
 		hyb_op_t      op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
-		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 64, 40000 ), hyb_t_int( &r, 64, 40000 ),
-		                       hyb_t_int( &r, 64, 40000 ) );
+		hyb_l3_args_t a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 64, 40000 ),
+		                       hyb_t_int( &r, 64, 40000 ), hyb_t_int( &r, 64, 40000 ) );
 		int64_t       Tm, Tn, K;
 		hyb_policy_l3_tiles( &a, &p, 1, 80e9, 0, 0, &Tm, &Tn, &K );
 		CU_ASSERT_FATAL( Tm > 0 );
 		unsigned reg = hyb_t_int( &r, 0, 1 ) ? HYB_L3_REGISTER : 0;
 		double   up[4], host[4];
-		double   t_up   = hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, 1, 80e9, reg, up );
-		double   t_host = hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, 1, 80e9, reg | HYB_L3_BETA_HOST, host );
+		double   t_up = hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, 1, 80e9, reg, up );
+		double   t_host = hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, 1, 80e9,
+		                                   reg | HYB_L3_BETA_HOST, host );
 		int      same   = a.beta[0] == 0 || op == HYB_OP_TRSM || op == HYB_OP_TRMM;
 		if ( same )
 		{
@@ -418,7 +456,7 @@ static void test_cost_cpu( void )
 		for ( double f = 1e3; f < 1e16; f *= 3 )
 		{
 			double t = hyb_cost_l3_cpu( &p, (hyb_prec_t)prec, f );
-			CU_ASSERT( t > prev_t );                  /* more work takes longer */
+			CU_ASSERT( t > prev_t );                        /* more work takes longer */
 			CU_ASSERT( t / f <= prev_per * ( 1 + 1e-12 ) ); /* and runs at least as fast per flop */
 			double t2 = hyb_cost_l3_cpu( &p, (hyb_prec_t)prec, 2 * f );
 			CU_ASSERT( t2 / t >= 1 && t2 / t <= 2 + 1e-12 );
@@ -447,8 +485,8 @@ static void test_gpu_scale( void )
 	for ( int it = 0; it < 200; it++ )
 	{
 		hyb_op_t           op = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
-		hyb_l3_args_t      a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 500, 20000 ), hyb_t_int( &r, 500, 20000 ),
-		                            hyb_t_int( &r, 500, 20000 ) );
+		hyb_l3_args_t      a  = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 500, 20000 ),
+		                            hyb_t_int( &r, 500, 20000 ), hyb_t_int( &r, 500, 20000 ) );
 		hyb_l3_policy_in_t in = base_in();
 		in.mode               = HYB_MODE_GPU;
 		in.cpu_ratio          = 0;
@@ -458,8 +496,8 @@ static void test_gpu_scale( void )
 		double t3             = hyb_policy_l3_choose( &a, &p, &in ).t_gpu;
 		CU_ASSERT_DOUBLE_EQUAL( t3 / t1, 3.0, 1e-9 );
 		/* A slower device in the model moves calls to the CPU, never the reverse. */
-		in.mode = HYB_MODE_AUTO;
-		in.gpu_scale = 1;
+		in.mode         = HYB_MODE_AUTO;
+		in.gpu_scale    = 1;
 		hyb_path_t fast = hyb_policy_l3_choose( &a, &p, &in ).path;
 		in.gpu_scale    = 4;
 		hyb_path_t slow = hyb_policy_l3_choose( &a, &p, &in ).path;
@@ -568,7 +606,8 @@ static void test_refit_threads( void )
 	hyb_refit_reset();
 	pthread_t th[4];
 	double    ms[4] = { 0.5, 2.0, 3.0, 0.3 };
-	for ( int i = 0; i < 4; i++ ) CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, refit_thread, &ms[i] ), 0 );
+	for ( int i = 0; i < 4; i++ )
+		CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, refit_thread, &ms[i] ), 0 );
 	for ( int i = 0; i < 4; i++ )
 	{
 		void* ret = NULL;
@@ -587,7 +626,9 @@ static void test_refit_threads( void )
    times; the plan on the other side drops the CPU strip. */
 static void test_measured_choice( void )
 {
-	hyb_l3_plan_t p = { .path = HYB_PATH_CPU, .Tm = 256, .Tn = 256, .K = 256, .t_cpu = 1.0, .t_gpu = 1.5 };
+	hyb_l3_plan_t p = {
+		.path = HYB_PATH_CPU, .Tm = 256, .Tn = 256, .K = 256, .t_cpu = 1.0, .t_gpu = 1.5
+	};
 	CU_ASSERT( hyb_policy_l3_worth_measuring( &p ) );
 	p.t_gpu = HYB_L3_PROBE_BAND * 1.01;
 	CU_ASSERT( !hyb_policy_l3_worth_measuring( &p ) );
@@ -612,7 +653,7 @@ static void test_measured_choice( void )
 	/* medians: device 0.5 ms, CPU 0.3 (the device's best, 0.2, was one lucky call) */
 	CU_ASSERT_EQUAL( m.side, 0 );
 	CU_ASSERT_EQUAL( hyb_policy_l3_measured_side( &m, 1 ), 0 );
-	hyb_policy_l3_measured_note( &m, 1, 1e-6 ); /* the other side: ignored */
+	hyb_policy_l3_measured_note( &m, 1, 1e-6 );          /* the other side: ignored */
 	for ( int i = 0; i < HYB_L3_CONFIRM_CALLS - 2; i++ ) /* up to 1.15 x 0.5 ms: kept */
 		hyb_policy_l3_measured_note( &m, 0, i % 2 ? 5.7e-4 : 3e-4 );
 	CU_ASSERT( m.settled && m.side == 0 && m.reprobes == 0 && !m.confirmed );
@@ -664,16 +705,25 @@ static void test_measured_choice( void )
 	hyb_policy_l3_measured_note( &z, 1, NAN );
 	CU_ASSERT( z.n[0] == 0 && z.n[1] == 0 );
 
-	hyb_l3_plan_t d = { .path = HYB_PATH_SPLIT, .Tm = 256, .cpu_cols = 64, .t_cpu = 1.0, .t_gpu = 0.8, .t_plan = 0.7, .why = "model" };
+	hyb_l3_plan_t d = { .path     = HYB_PATH_SPLIT,
+		                .Tm       = 256,
+		                .cpu_cols = 64,
+		                .t_cpu    = 1.0,
+		                .t_gpu    = 0.8,
+		                .t_plan   = 0.7,
+		                .why      = "model" };
 	hyb_l3_plan_t c = hyb_policy_l3_measured_plan( &d, 0, 0 );
 	CU_ASSERT( c.path == HYB_PATH_CPU && c.cpu_cols == 0 && c.t_plan == 1.0 );
 	CU_ASSERT( strstr( c.why, "probe" ) != NULL );
-	c = hyb_policy_l3_measured_plan( &d, 1, 0 ); /* its own side: the plan unchanged, named a probe */
-	CU_ASSERT( c.path == HYB_PATH_SPLIT && c.cpu_cols == 64 && !strcmp( c.why, "probe: timing the device" ) );
+	c = hyb_policy_l3_measured_plan( &d, 1,
+	                                 0 ); /* its own side: the plan unchanged, named a probe */
+	CU_ASSERT( c.path == HYB_PATH_SPLIT && c.cpu_cols == 64 &&
+	           !strcmp( c.why, "probe: timing the device" ) );
 	c = hyb_policy_l3_measured_plan( &d, 1, 1 );
 	CU_ASSERT( c.path == HYB_PATH_SPLIT && strstr( c.why, "measured: the device" ) != NULL );
 	c = hyb_policy_l3_measured_plan( &p, 1, 1 );
-	CU_ASSERT( c.path == HYB_PATH_GPU && c.Tm == p.Tm && strstr( c.why, "measured: the device" ) != NULL );
+	CU_ASSERT( c.path == HYB_PATH_GPU && c.Tm == p.Tm &&
+	           strstr( c.why, "measured: the device" ) != NULL );
 }
 
 static CU_TestInfo hyb_tests_policy_l3[] = {

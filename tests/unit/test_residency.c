@@ -61,10 +61,10 @@ typedef struct
 	int                  full; /* uffd-wp scan, -1 for the others */
 } hyb_t_cfg_t;
 
-static const hyb_t_cfg_t hyb_t_cfgs[] = { { HYB_RESIDENCY_MECH_HASH, -1 },
-	                                      { HYB_RESIDENCY_MECH_UFFD, 0 },
-	                                      { HYB_RESIDENCY_MECH_UFFD, 1 },
-	                                      { HYB_RESIDENCY_MECH_SOFTDIRTY, -1 } };
+static const hyb_t_cfg_t hyb_t_cfgs[]      = { { HYB_RESIDENCY_MECH_HASH, -1 },
+	                                           { HYB_RESIDENCY_MECH_UFFD, 0 },
+	                                           { HYB_RESIDENCY_MECH_UFFD, 1 },
+	                                           { HYB_RESIDENCY_MECH_SOFTDIRTY, -1 } };
 static int               hyb_t_probed_full = -1;
 
 static int hyb_t_enter( const hyb_t_cfg_t* c )
@@ -85,11 +85,11 @@ static const char* hyb_t_name( hyb_residency_mech_t m )
 	return hyb_residency_mech_name( m );
 }
 
-#define HYB_T_FOR_EACH_MECH( m ) \
-	for ( size_t hyb_t_i_ = 0; hyb_t_i_ < sizeof hyb_t_cfgs / sizeof hyb_t_cfgs[0]; hyb_t_i_++ ) \
-		for ( hyb_residency_mech_t m = hyb_t_cfgs[hyb_t_i_].mech; m != HYB_RESIDENCY_MECH_AUTO; \
-		      m                      = HYB_RESIDENCY_MECH_AUTO ) \
-			if ( hyb_t_enter( &hyb_t_cfgs[hyb_t_i_] ) )
+#define HYB_T_FOR_EACH_MECH( m )                                                                   \
+	for ( size_t hyb_t_i_ = 0; hyb_t_i_ < sizeof hyb_t_cfgs / sizeof hyb_t_cfgs[0]; hyb_t_i_++ )   \
+		for ( hyb_residency_mech_t m = hyb_t_cfgs[hyb_t_i_].mech; m != HYB_RESIDENCY_MECH_AUTO;    \
+		      m                      = HYB_RESIDENCY_MECH_AUTO )                                   \
+            if ( hyb_t_enter( &hyb_t_cfgs[hyb_t_i_] ) )
 
 /* Leave the process with the scan its probe chose. */
 static int hyb_t_suite_cleanup( void )
@@ -99,13 +99,12 @@ static int hyb_t_suite_cleanup( void )
 }
 
 /* Assertion that names the configuration it failed for. */
-#define HYB_T_ASSERT( m, cond ) \
-	do \
-	{ \
-		char hyb_t_msg_[256]; \
-		snprintf( hyb_t_msg_, sizeof hyb_t_msg_, "[%s] %s", hyb_t_name( m ), #cond ); \
-		CU_assertImplementation( ( cond ) ? CU_TRUE : CU_FALSE, __LINE__, hyb_t_msg_, __FILE__, \
-		                         "", CU_FALSE ); \
+#define HYB_T_ASSERT( m, cond )                                                                    \
+	do {                                                                                           \
+		char hyb_t_msg_[256];                                                                      \
+		snprintf( hyb_t_msg_, sizeof hyb_t_msg_, "[%s] %s", hyb_t_name( m ), #cond );              \
+		CU_assertImplementation( ( cond ) ? CU_TRUE : CU_FALSE, __LINE__, hyb_t_msg_, __FILE__,    \
+		                         "", CU_FALSE );                                                   \
 	} while ( 0 )
 
 static hyb_residency_watch_t* hyb_t_watch( hyb_residency_mech_t m, const void* p, size_t n )
@@ -182,8 +181,8 @@ static void test_hash( void )
 
 	/* Large: parallel blocks give the serial value; a change in the last
 	   block and a swap of two blocks both show. */
-	size_t         n = 9 * HYB_T_MIB + 123;
-	unsigned char* b = hyb_t_map( n );
+	size_t         n  = 9 * HYB_T_MIB + 123;
+	unsigned char* b  = hyb_t_map( n );
 	int            nt = omp_get_max_threads();
 	uint64_t       hp = hyb_residency_hash_bytes( b, n );
 	omp_set_num_threads( 1 );
@@ -207,16 +206,22 @@ static void test_invalid_args( void )
 {
 	hyb_residency_watch_t* w = NULL;
 	hyb_residency_range_t  r = { NULL, 16 };
-	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, &r, 1, &w ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, &r, 1, &w ),
+	                 HYB_E_INVALID );
 	CU_ASSERT_PTR_NULL( w );
 	r.addr = &r;
-	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_NONE, &r, 1, &w ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, &r, -1, &w ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, NULL, 1, &w ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, &r, 1, NULL ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_NONE, &r, 1, &w ),
+	                 HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, &r, -1, &w ),
+	                 HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, NULL, 1, &w ),
+	                 HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, &r, 1, NULL ),
+	                 HYB_E_INVALID );
 	r.addr  = (const void*)( UINTPTR_MAX - 4 );
 	r.bytes = 16;
-	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, &r, 1, &w ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_residency_watch_create( HYB_RESIDENCY_MECH_HASH, &r, 1, &w ),
+	                 HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_residency_watch_changed( NULL ), 1 );
 	hyb_residency_watch_destroy( NULL );
 	/* An empty watch never changes. */
@@ -276,7 +281,8 @@ static void test_unchanged_many_checks( void )
 		int               bad = 0;
 		for ( int k = 0; k < 100; k++ )
 		{
-			for ( size_t i = 0; i < s.map_len; i += 4096 ) sum += s.map[i]; /* reads are no change */
+			for ( size_t i = 0; i < s.map_len; i += 4096 )
+				sum += s.map[i]; /* reads are no change */
 			bad += hyb_residency_watch_changed( w );
 		}
 		HYB_T_ASSERT( m, bad == 0 );
@@ -301,8 +307,8 @@ static void test_single_store( void )
 		CU_ASSERT_EQUAL_FATAL( hyb_residency_watch_create( m, s.r, 3, &w ), HYB_OK );
 		for ( int ri = 0; ri < 3; ri++ )
 		{
-			unsigned char* base = (unsigned char*)s.r[ri].addr;
-			size_t         n    = s.r[ri].bytes;
+			unsigned char* base  = (unsigned char*)s.r[ri].addr;
+			size_t         n     = s.r[ri].bytes;
 			size_t         pos[] = { 0, 1, n / 2, ( n / 2 + 4095 ) % n, n - 2, n - 1 };
 			for ( size_t k = 0; k < sizeof pos / sizeof pos[0]; k++ )
 			{
@@ -363,7 +369,8 @@ static void test_read_syscall( void )
 		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 1 );
 		CU_ASSERT_EQUAL( hyb_residency_watch_rearm( w ), HYB_OK );
 		/* Into an untouched page of the body (the read(2) faults it in). */
-		unsigned char* b = mmap( NULL, HYB_T_MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+		unsigned char* b =
+		    mmap( NULL, HYB_T_MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 		CU_ASSERT_FATAL( b != MAP_FAILED );
 		memset( b, 7, HYB_T_MIB / 2 ); /* second half never touched */
 		hyb_residency_watch_t* w2 = hyb_t_watch( m, b, HYB_T_MIB );
@@ -409,28 +416,28 @@ static void test_free_realloc_heap( void )
 	hyb_t_seed( 71 );
 	const size_t sizes[] = { 800, 96 * 1024 }; /* tcache chunk; brk heap, tracked body */
 	HYB_T_FOR_EACH_MECH( m )
-		for ( size_t k = 0; k < 2; k++ )
+	for ( size_t k = 0; k < 2; k++ )
+	{
+		size_t         n = sizes[k];
+		unsigned char* p = malloc( n );
+		CU_ASSERT_FATAL( p != NULL );
+		hyb_t_fill_bytes( p, n );
+		hyb_residency_watch_t* w = hyb_t_watch( m, p, n );
+		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 0 );
+		free( p );
+		unsigned char* q = malloc( n );
+		CU_ASSERT_FATAL( q != NULL );
+		if ( q == p )
 		{
-			size_t         n = sizes[k];
-			unsigned char* p = malloc( n );
-			CU_ASSERT_FATAL( p != NULL );
-			hyb_t_fill_bytes( p, n );
-			hyb_residency_watch_t* w = hyb_t_watch( m, p, n );
-			HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 0 );
-			free( p );
-			unsigned char* q = malloc( n );
-			CU_ASSERT_FATAL( q != NULL );
-			if ( q == p )
-			{
-				hyb_t_fill_bytes( q, n );
-				HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 1 );
-			}
-			else /* e.g. under ASan's quarantine; the old range may not be read */
-				printf( "\n    [%s] malloc(%zu) did not reuse the address: not tested ",
-				        hyb_t_name( m ), n );
-			hyb_residency_watch_destroy( w );
-			free( q );
+			hyb_t_fill_bytes( q, n );
+			HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 1 );
 		}
+		else /* e.g. under ASan's quarantine; the old range may not be read */
+			printf( "\n    [%s] malloc(%zu) did not reuse the address: not tested ",
+			        hyb_t_name( m ), n );
+		hyb_residency_watch_destroy( w );
+		free( q );
+	}
 }
 
 /* munmap + mmap(MAP_FIXED) at the same address. With the same contents a
@@ -448,7 +455,8 @@ static void test_remap_fixed( void )
 		memcpy( copy, a, n );
 		hyb_residency_watch_t* w = hyb_t_watch_tracked( m, a, n );
 		CU_ASSERT_FATAL( munmap( a, n ) == 0 );
-		void* b = mmap( a, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0 );
+		void* b =
+		    mmap( a, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0 );
 		CU_ASSERT_FATAL( b == (void*)a );
 		memcpy( a, copy, n );
 		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == ( m != HYB_RESIDENCY_MECH_HASH ) );
@@ -468,11 +476,11 @@ static void test_mremap( void )
 	size_t n = HYB_T_MIB;
 	HYB_T_FOR_EACH_MECH( m )
 	{
-		unsigned char* a = hyb_t_map( n );
+		unsigned char* a     = hyb_t_map( n );
 		unsigned char* spare = mmap( NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 		CU_ASSERT_FATAL( spare != MAP_FAILED );
 		hyb_residency_watch_t* w = hyb_t_watch_tracked( m, a, n );
-		void* t = mremap( a, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, spare );
+		void*                  t = mremap( a, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, spare );
 		CU_ASSERT_FATAL( t == (void*)spare );
 		t = mremap( spare, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, a );
 		CU_ASSERT_FATAL( t == (void*)a );
@@ -495,14 +503,15 @@ static void test_mremap( void )
 		   fail with EFAULT (the price of leaving the neighbours free for the
 		   program's own userfaultfd); destroyed, the watch leaves the mapping
 		   whole again. Where the resize works, the moved data is a change. */
-		a = hyb_t_map( 2 * n );
-		w = hyb_t_watch_tracked( m, a + 5000, n );
+		a       = hyb_t_map( 2 * n );
+		w       = hyb_t_watch_tracked( m, a + 5000, n );
 		void* g = mremap( a, 2 * n, 4 * n, MREMAP_MAYMOVE );
 		HYB_T_ASSERT( m, g != MAP_FAILED || ( m == HYB_RESIDENCY_MECH_UFFD && errno == EFAULT ) );
 		if ( g != MAP_FAILED && g != (void*)a )
 		{
 			/* Moved: put a mapping with the same bytes back at the old place. */
-			void* back = mmap( a, 2 * n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0 );
+			void* back = mmap( a, 2 * n, PROT_READ | PROT_WRITE,
+			                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0 );
 			CU_ASSERT_FATAL( back == (void*)a );
 			memcpy( a, g, 2 * n );
 			HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == ( m != HYB_RESIDENCY_MECH_HASH ) );
@@ -525,8 +534,8 @@ static void test_mremap( void )
 		unsigned char* keep = malloc( big );
 		CU_ASSERT_FATAL( keep != NULL );
 		memcpy( keep, h, big );
-		w                  = hyb_t_watch_tracked( m, h + 4096 + 100, 4 * n );
-		unsigned char* h2  = realloc( h, 2 * big );
+		w                 = hyb_t_watch_tracked( m, h + 4096 + 100, 4 * n );
+		unsigned char* h2 = realloc( h, 2 * big );
 		HYB_T_ASSERT( m, h2 != NULL && memcmp( h2, keep, big ) == 0 );
 		hyb_residency_watch_destroy( w );
 		free( h2 );
@@ -580,9 +589,11 @@ static void test_thp_zap( void )
 	size_t huge = 2 * HYB_T_MIB, n = 3 * huge;
 	HYB_T_FOR_EACH_MECH( m )
 	{
-		unsigned char* raw = mmap( NULL, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+		unsigned char* raw =
+		    mmap( NULL, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 		CU_ASSERT_FATAL( raw != MAP_FAILED );
-		unsigned char* a = (unsigned char*)( ( (uintptr_t)raw + huge - 1 ) & ~( (uintptr_t)huge - 1 ) );
+		unsigned char* a =
+		    (unsigned char*)( ( (uintptr_t)raw + huge - 1 ) & ~( (uintptr_t)huge - 1 ) );
 		if ( madvise( a, n, MADV_HUGEPAGE ) != 0 )
 		{
 			printf( "\n    THP not available: huge-page zap not tested " );
@@ -631,7 +642,8 @@ static void test_sparse_pages( void )
 	size_t n = 2 * HYB_T_MIB;
 	HYB_T_FOR_EACH_MECH( m )
 	{
-		unsigned char* a = mmap( NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+		unsigned char* a =
+		    mmap( NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 		CU_ASSERT_FATAL( a != MAP_FAILED );
 		madvise( a, n, MADV_NOHUGEPAGE );
 		for ( size_t i = 0; i < n; i += 2 * 4096 ) a[i] = 1;
@@ -696,7 +708,7 @@ static void test_shared_pages( void )
 		hyb_residency_watch_rearm( w2 );
 		hyb_residency_watch_destroy( w1 );
 		HYB_T_ASSERT( m, hyb_residency_watch_changed( w2 ) == 0 ); /* w1's release left w2 alone */
-		a[800 * 1024] ^= 1; /* w2 only */
+		a[800 * 1024] ^= 1;                                        /* w2 only */
 		HYB_T_ASSERT( m, hyb_residency_watch_changed( w2 ) == 1 );
 		hyb_residency_watch_rearm( w2 );
 		a[100 * 1024] ^= 1; /* was w1 only: not w2's */
@@ -715,7 +727,7 @@ static void test_file_mapping_hashed( void )
 	hyb_t_seed( 141 );
 	FILE* f = tmpfile();
 	CU_ASSERT_FATAL( f != NULL );
-	int            fd = fileno( f );
+	int            fd  = fileno( f );
 	unsigned char* src = malloc( HYB_T_MIB );
 	CU_ASSERT_FATAL( src != NULL );
 	hyb_t_fill_bytes( src, HYB_T_MIB );
@@ -750,7 +762,8 @@ static void test_foreign_uffd( void )
 	struct uffdio_api api = { .api = UFFD_API, .features = 0 };
 	CU_ASSERT_FATAL( ioctl( fd, UFFDIO_API, &api ) == 0 );
 	unsigned char*         a   = hyb_t_map( HYB_T_MIB );
-	struct uffdio_register reg = { .range = { (uintptr_t)a, HYB_T_MIB }, .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_register reg = { .range = { (uintptr_t)a, HYB_T_MIB },
+		                           .mode  = UFFDIO_REGISTER_MODE_MISSING };
 	CU_ASSERT_FATAL( ioctl( fd, UFFDIO_REGISTER, &reg ) == 0 );
 	hyb_residency_watch_t* w = hyb_t_watch( HYB_RESIDENCY_MECH_UFFD, a, HYB_T_MIB );
 	CU_ASSERT_EQUAL( hyb_residency_watch_mech( w ), HYB_RESIDENCY_MECH_HASH );
@@ -777,7 +790,8 @@ static int hyb_t_program_uffd( void )
 
 static int hyb_t_register( int fd, const void* p, size_t n )
 {
-	struct uffdio_register reg = { .range = { (uintptr_t)p, n }, .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_register reg = { .range = { (uintptr_t)p, n },
+		                           .mode  = UFFDIO_REGISTER_MODE_MISSING };
 	return ioctl( fd, UFFDIO_REGISTER, &reg ) == 0 ? 0 : -errno;
 }
 
@@ -794,9 +808,10 @@ static void test_uffd_neighbour_free( void )
 {
 	if ( !hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ) ) return;
 	hyb_t_seed( 161 );
-	size_t                 n = 4 * HYB_T_MIB;
-	unsigned char*         a = hyb_t_map( n ); /* one mapping: the matrix, then the program's buffer */
-	hyb_residency_watch_t* w = hyb_t_watch_tracked( HYB_RESIDENCY_MECH_UFFD, a + 5000, 2 * HYB_T_MIB );
+	size_t         n = 4 * HYB_T_MIB;
+	unsigned char* a = hyb_t_map( n ); /* one mapping: the matrix, then the program's buffer */
+	hyb_residency_watch_t* w =
+	    hyb_t_watch_tracked( HYB_RESIDENCY_MECH_UFFD, a + 5000, 2 * HYB_T_MIB );
 	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
 	int fd = hyb_t_program_uffd();
 	CU_ASSERT_EQUAL( hyb_t_register( fd, a + 3 * HYB_T_MIB, HYB_T_MIB ), 0 );
@@ -827,7 +842,8 @@ static void test_uffd_program_tracks_own( void )
 	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
 	int fd = hyb_t_program_uffd();
 	usleep( 300000 );
-	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 ); /* stepped aside: cannot vouch any more */
+	CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ),
+	                 1 ); /* stepped aside: cannot vouch any more */
 	CU_ASSERT_EQUAL( hyb_t_register( fd, a, n ), 0 );
 	CU_ASSERT_EQUAL( hyb_residency_watch_rearm( w ), HYB_OK );
 	CU_ASSERT_EQUAL( hyb_residency_watch_mech( w ), HYB_RESIDENCY_MECH_HASH );
@@ -972,7 +988,8 @@ static hyb_residency_outcome_t hyb_t_use( hyb_residency_cache_t* c, const hyb_re
 	{
 		CU_ASSERT_PTR_NULL( hyb_residency_entry_payload( e ) );
 		hyb_t_payload_t* pl = hyb_t_payload( r, n );
-		hyb_status_t     s  = hyb_residency_cache_fill( c, e, pl, bytes, hyb_t_payload_free, &hyb_t_freed );
+		hyb_status_t     s =
+		    hyb_residency_cache_fill( c, e, pl, bytes, hyb_t_payload_free, &hyb_t_freed );
 		CU_ASSERT( s == HYB_OK || s == HYB_E_NO_MEMORY );
 		CU_ASSERT_PTR_EQUAL( hyb_residency_entry_payload( e ), pl );
 		hyb_residency_cache_release( c, e );
@@ -993,20 +1010,23 @@ static void test_cache_hit_invalidate( void )
 		int                    stale = 0;
 		hyb_t_freed                  = 0;
 		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_FILL );
-		for ( int k = 0; k < 5; k++ ) HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_HIT );
+		for ( int k = 0; k < 5; k++ )
+			HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_HIT );
 		/* Same ranges, another key; another subset of ranges, same key. */
 		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 2, 100, &stale ) == HYB_RESIDENCY_FILL );
 		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 2, 1, 100, &stale ) == HYB_RESIDENCY_FILL );
 		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 2, 100, &stale ) == HYB_RESIDENCY_HIT );
 		s.small[5] ^= 1;
 		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_FILL );
-		HYB_T_ASSERT( m, hyb_t_freed == 1 );                                   /* the stale payload */
-		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 2, 1, 100, &stale ) == HYB_RESIDENCY_HIT ); /* small not in it */
+		HYB_T_ASSERT( m, hyb_t_freed == 1 ); /* the stale payload */
+		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 2, 1, 100, &stale ) ==
+		                     HYB_RESIDENCY_HIT ); /* small not in it */
 		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_HIT );
 		HYB_T_ASSERT( m, stale == 0 );
 		hyb_residency_stats_t st;
 		hyb_residency_cache_stats( c, &st );
-		HYB_T_ASSERT( m, st.lookups == 12 && st.hits == 8 && st.fills == 4 && st.invalidations == 1 );
+		HYB_T_ASSERT( m,
+		              st.lookups == 12 && st.hits == 8 && st.fills == 4 && st.invalidations == 1 );
 		HYB_T_ASSERT( m, st.misses == 4 && st.entries == 3 && st.bytes == 300 );
 		HYB_T_ASSERT( m, st.check_seconds > 0 && st.arm_seconds > 0 );
 		hyb_residency_cache_destroy( c );
@@ -1031,18 +1051,21 @@ static void test_cache_unchecked_confirm( void )
 		hyb_t_freed                  = 0;
 		hyb_residency_entry_t* e     = NULL;
 		/* nothing cached yet: FILL, as acquire */
-		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) == HYB_RESIDENCY_FILL );
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) ==
+		                     HYB_RESIDENCY_FILL );
 		hyb_residency_cache_release( c, e );
 		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_FILL );
 		/* unchanged: unchecked, then confirmed */
-		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) == HYB_RESIDENCY_UNCHECKED );
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) ==
+		                     HYB_RESIDENCY_UNCHECKED );
 		HYB_T_ASSERT( m, e != NULL && hyb_residency_entry_payload( e ) != NULL );
 		HYB_T_ASSERT( m, hyb_residency_cache_confirm( c, e ) == 1 );
 		HYB_T_ASSERT( m, hyb_t_payload_fresh( hyb_residency_entry_payload( e ), s.r, 3 ) );
 		hyb_residency_cache_release( c, e );
 		/* written after the fill: confirm says changed; the payload lives until release */
 		s.map[s.map_len / 2] ^= 1; /* inside the large range, in its tracked body */
-		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) == HYB_RESIDENCY_UNCHECKED );
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unchecked( c, s.r, 3, 1, &e ) ==
+		                     HYB_RESIDENCY_UNCHECKED );
 		HYB_T_ASSERT( m, hyb_residency_cache_confirm( c, e ) == 0 );
 		HYB_T_ASSERT( m, hyb_t_freed == 0 );
 		HYB_T_ASSERT( m, !hyb_t_payload_fresh( hyb_residency_entry_payload( e ), s.r, 3 ) );
@@ -1054,7 +1077,8 @@ static void test_cache_unchecked_confirm( void )
 		HYB_T_ASSERT( m, stale == 0 );
 		hyb_residency_stats_t st;
 		hyb_residency_cache_stats( c, &st );
-		HYB_T_ASSERT( m, st.hits == 2 && st.invalidations == 1 && st.fills == 2 && st.entries == 1 );
+		HYB_T_ASSERT( m,
+		              st.hits == 2 && st.invalidations == 1 && st.fills == 2 && st.entries == 1 );
 		hyb_residency_cache_destroy( c );
 		HYB_T_ASSERT( m, hyb_t_freed == 2 );
 		hyb_t_set_free( &s );
@@ -1161,7 +1185,8 @@ static void test_cache_lru_entries( void )
 	hyb_residency_cache_t* c     = hyb_t_cache( HYB_RESIDENCY_MECH_HASH, 3, 0 );
 	int                    stale = 0;
 	hyb_t_freed                  = 0;
-	for ( int i = 0; i < 3; i++ ) CU_ASSERT( hyb_t_use( c, &r[i], 1, 0, 10, &stale ) == HYB_RESIDENCY_FILL );
+	for ( int i = 0; i < 3; i++ )
+		CU_ASSERT( hyb_t_use( c, &r[i], 1, 0, 10, &stale ) == HYB_RESIDENCY_FILL );
 	CU_ASSERT( hyb_t_use( c, &r[0], 1, 0, 10, &stale ) == HYB_RESIDENCY_HIT ); /* LRU is now r[1] */
 	CU_ASSERT( hyb_t_use( c, &r[3], 1, 0, 10, &stale ) == HYB_RESIDENCY_FILL );
 	CU_ASSERT_EQUAL( hyb_t_freed, 1 );
@@ -1177,7 +1202,9 @@ static void test_cache_lru_entries( void )
 	/* Pinned entries are never evicted; a full cache of pinned entries
 	   bypasses. */
 	hyb_residency_entry_t* p[3];
-	for ( int i = 1; i < 4; i++ ) CU_ASSERT_EQUAL( hyb_residency_cache_acquire( c, &r[i], 1, 0, &p[i - 1] ), HYB_RESIDENCY_HIT );
+	for ( int i = 1; i < 4; i++ )
+		CU_ASSERT_EQUAL( hyb_residency_cache_acquire( c, &r[i], 1, 0, &p[i - 1] ),
+		                 HYB_RESIDENCY_HIT );
 	hyb_residency_entry_t* e = NULL;
 	CU_ASSERT_EQUAL( hyb_residency_cache_acquire( c, &r[0], 1, 0, &e ), HYB_RESIDENCY_BYPASS );
 	hyb_residency_cache_release( c, p[0] );
@@ -1217,7 +1244,8 @@ static void test_cache_lru_bytes( void )
 	hyb_residency_entry_t* e = NULL;
 	CU_ASSERT_EQUAL_FATAL( hyb_residency_cache_acquire( c, &r[3], 1, 0, &e ), HYB_RESIDENCY_FILL );
 	hyb_t_payload_t* pl = hyb_t_payload( &r[3], 1 );
-	CU_ASSERT_EQUAL( hyb_residency_cache_fill( c, e, pl, 5000, hyb_t_payload_free, &hyb_t_freed ), HYB_E_NO_MEMORY );
+	CU_ASSERT_EQUAL( hyb_residency_cache_fill( c, e, pl, 5000, hyb_t_payload_free, &hyb_t_freed ),
+	                 HYB_E_NO_MEMORY );
 	CU_ASSERT_PTR_EQUAL( hyb_residency_entry_payload( e ), pl );
 	CU_ASSERT( hyb_t_payload_fresh( pl, &r[3], 1 ) );
 	CU_ASSERT_EQUAL( hyb_t_freed, 1 );
@@ -1232,7 +1260,8 @@ static void test_cache_lru_bytes( void )
 	/* An invalidated entry still pinned by another user stays valid for it
 	   until its release. */
 	hyb_residency_entry_t* held = NULL;
-	CU_ASSERT_EQUAL_FATAL( hyb_residency_cache_acquire( c, &r[1], 1, 0, &held ), HYB_RESIDENCY_HIT );
+	CU_ASSERT_EQUAL_FATAL( hyb_residency_cache_acquire( c, &r[1], 1, 0, &held ),
+	                       HYB_RESIDENCY_HIT );
 	( (unsigned char*)x[1] )[24] ^= 1;
 	CU_ASSERT( hyb_t_use( c, &r[1], 1, 0, 400, &stale ) == HYB_RESIDENCY_FILL );
 	CU_ASSERT_PTR_NOT_NULL( hyb_residency_entry_payload( held ) );
@@ -1282,21 +1311,27 @@ static void test_cache_never_stale( void )
 			size_t         at   = hyb_t_res_below( n );
 			switch ( hyb_t_res_below( 16 ) ) /* a write every fourth use, on average */
 			{
-				case 0: base[at] ^= (unsigned char)( 1 + hyb_t_res_below( 255 ) ); break;
-				case 1:
-				{
-					size_t len = 1 + hyb_t_res_below( n - at < 5000 ? n - at : 5000 );
-					memcpy( base + at, junk + hyb_t_res_below( 3000 ), len < 5000 ? len : 5000 );
-					break;
-				}
-				case 2:
-				{
-					size_t len = n - at < 4096 ? n - at : 4096;
-					CU_ASSERT( pread( fileno( f ), base + at, len, (off_t)hyb_t_res_below( 4096 ) ) == (ssize_t)len );
-					break;
-				}
-				case 3: ( (volatile unsigned char*)base )[at] = base[at]; break; /* same value */
-				default: break;                     /* no write: the next use should hit */
+			case 0:
+				base[at] ^= (unsigned char)( 1 + hyb_t_res_below( 255 ) );
+				break;
+			case 1:
+			{
+				size_t len = 1 + hyb_t_res_below( n - at < 5000 ? n - at : 5000 );
+				memcpy( base + at, junk + hyb_t_res_below( 3000 ), len < 5000 ? len : 5000 );
+				break;
+			}
+			case 2:
+			{
+				size_t len = n - at < 4096 ? n - at : 4096;
+				CU_ASSERT( pread( fileno( f ), base + at, len, (off_t)hyb_t_res_below( 4096 ) ) ==
+				           (ssize_t)len );
+				break;
+			}
+			case 3:
+				( (volatile unsigned char*)base )[at] = base[at];
+				break; /* same value */
+			default:
+				break; /* no write: the next use should hit */
 			}
 			int      nr  = 1 + (int)hyb_t_res_below( 3 );
 			uint64_t key = hyb_t_res_below( 2 );
@@ -1305,7 +1340,8 @@ static void test_cache_never_stale( void )
 		hyb_residency_stats_t st;
 		hyb_residency_cache_stats( c, &st );
 		printf( "\n    [%s] hits %llu, invalidations %llu, bans %llu ", hyb_t_name( m ),
-		        (unsigned long long)st.hits, (unsigned long long)st.invalidations, (unsigned long long)st.bans );
+		        (unsigned long long)st.hits, (unsigned long long)st.invalidations,
+		        (unsigned long long)st.bans );
 		HYB_T_ASSERT( m, stale == 0 );
 		HYB_T_ASSERT( m, st.hits > 60 && st.invalidations > 30 );
 		hyb_residency_cache_destroy( c );
@@ -1331,8 +1367,8 @@ typedef struct
 
 static void* hyb_t_worker( void* arg )
 {
-	hyb_t_worker_t*       wk  = arg;
-	uint64_t              rng = wk->seed;
+	hyb_t_worker_t*       wk   = arg;
+	uint64_t              rng  = wk->seed;
 	hyb_residency_range_t r[2] = { { wk->slice, wk->len }, { wk->common, wk->common_len } };
 	for ( int it = 0; it < 150; it++ )
 	{
@@ -1361,15 +1397,19 @@ static void test_cache_threads( void )
 	hyb_t_seed( 251 );
 	HYB_T_FOR_EACH_MECH( m )
 	{
-		enum { NT = 4 };
+		enum
+		{
+			NT = 4
+		};
 		size_t                 slice = 300 * 1024 + 1000, common = 512 * 1024;
-		unsigned char*         a     = hyb_t_map( NT * slice + common + 8192 );
-		hyb_residency_cache_t* c     = hyb_t_cache( m, 2 * NT, 0 );
+		unsigned char*         a = hyb_t_map( NT * slice + common + 8192 );
+		hyb_residency_cache_t* c = hyb_t_cache( m, 2 * NT, 0 );
 		hyb_t_worker_t         wk[NT];
 		pthread_t              t[NT];
 		for ( int i = 0; i < NT; i++ )
 		{
-			wk[i] = ( hyb_t_worker_t ){ c, a + i * slice, slice, a + NT * slice + 100, common, 1000u + (uint64_t)i, 0, 0 };
+			wk[i] = ( hyb_t_worker_t ){ c,      a + i * slice,       slice, a + NT * slice + 100,
+				                        common, 1000u + (uint64_t)i, 0,     0 };
 			CU_ASSERT_FATAL( pthread_create( &t[i], NULL, hyb_t_worker, &wk[i] ) == 0 );
 		}
 		int stale = 0, hits = 0;
@@ -1398,10 +1438,10 @@ static void test_fork_child( void )
 	hyb_t_seed( 301 );
 	HYB_T_FOR_EACH_MECH( m )
 	{
-		unsigned char*         a = hyb_t_map( HYB_T_MIB );
-		hyb_residency_range_t  r = { a, HYB_T_MIB };
-		hyb_residency_watch_t* w = hyb_t_watch_tracked( m, a, HYB_T_MIB );
-		hyb_residency_cache_t* c = hyb_t_cache( m, 4, 0 );
+		unsigned char*         a     = hyb_t_map( HYB_T_MIB );
+		hyb_residency_range_t  r     = { a, HYB_T_MIB };
+		hyb_residency_watch_t* w     = hyb_t_watch_tracked( m, a, HYB_T_MIB );
+		hyb_residency_cache_t* c     = hyb_t_cache( m, 4, 0 );
 		int                    stale = 0;
 		HYB_T_ASSERT( m, hyb_t_use( c, &r, 1, 0, 1, &stale ) == HYB_RESIDENCY_FILL );
 		HYB_T_ASSERT( m, hyb_t_use( c, &r, 1, 0, 1, &stale ) == HYB_RESIDENCY_HIT );
@@ -1414,7 +1454,8 @@ static void test_fork_child( void )
 			/* Inherited kernel watch: changed; hashed watch: still exact. */
 			if ( hyb_residency_watch_changed( w ) != ( m != HYB_RESIDENCY_MECH_HASH ) ) fail |= 1;
 			hyb_residency_entry_t* e = NULL;
-			if ( hyb_residency_cache_acquire( c, &r, 1, 0, &e ) != HYB_RESIDENCY_BYPASS || e ) fail |= 2;
+			if ( hyb_residency_cache_acquire( c, &r, 1, 0, &e ) != HYB_RESIDENCY_BYPASS || e )
+				fail |= 2;
 			if ( hyb_residency_mech_available( HYB_RESIDENCY_MECH_UFFD ) ) fail |= 4;
 			hyb_residency_watch_t* cw = NULL;
 			if ( hyb_residency_watch_create( m, &r, 1, &cw ) != HYB_OK ) fail |= 8;
@@ -1422,7 +1463,8 @@ static void test_fork_child( void )
 			if ( cw && hyb_residency_watch_changed( cw ) != 0 ) fail |= 32;
 			a[777] ^= 1; /* the child's copy */
 			if ( cw && hyb_residency_watch_changed( cw ) != 1 ) fail |= 64;
-			if ( hyb_residency_watch_rearm( w ) != HYB_OK || hyb_residency_watch_changed( w ) != 0 ) fail |= 128;
+			if ( hyb_residency_watch_rearm( w ) != HYB_OK || hyb_residency_watch_changed( w ) != 0 )
+				fail |= 128;
 			hyb_residency_watch_destroy( cw );
 			hyb_residency_watch_destroy( w );
 			hyb_residency_cache_destroy( c ); /* must not run the parent's destructors */
@@ -1499,7 +1541,8 @@ static void test_uffd_descriptor_lost( void )
 }
 
 static CU_TestInfo hyb_tests_residency[] = {
-	{ "track_leaves_soft_dirty", test_track_leaves_soft_dirty }, /* first: before any soft-dirty probe */
+	{ "track_leaves_soft_dirty",
+	  test_track_leaves_soft_dirty }, /* first: before any soft-dirty probe */
 	{ "mechanisms", test_mechanisms },
 	{ "hash", test_hash },
 	{ "invalid_args", test_invalid_args },
@@ -1534,4 +1577,5 @@ static CU_TestInfo hyb_tests_residency[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_residency = { "residency", NULL, hyb_t_suite_cleanup, NULL, NULL, hyb_tests_residency };
+CU_SuiteInfo hyb_suite_residency = { "residency", NULL, hyb_t_suite_cleanup,
+	                                 NULL,        NULL, hyb_tests_residency };

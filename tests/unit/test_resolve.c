@@ -23,9 +23,9 @@
 #include "hyb_unit_paths.h"
 #include "shim/hyb_shim.h"
 
-typedef void ( *hyb_dgemm_fn )( const char*, const char*, const int*, const int*, const int*, const double*,
-                                const double*, const int*, const double*, const int*, const double*, double*,
-                                const int*, size_t, size_t );
+typedef void ( *hyb_dgemm_fn )( const char*, const char*, const int*, const int*, const int*,
+                                const double*, const double*, const int*, const double*, const int*,
+                                const double*, double*, const int*, size_t, size_t );
 
 static hyb_config_t hyb_rcfg;
 static char         hyb_rlog[16384];
@@ -35,7 +35,8 @@ static void use_cpu_lib( const char* cpu_lib )
 {
 	char err[256];
 	hyb_config_defaults( &hyb_rcfg );
-	if ( cpu_lib ) hyb_config_set( &hyb_rcfg, "HYBLAS_CPU_LIB", cpu_lib, HYB_SRC_TEST, err, sizeof err );
+	if ( cpu_lib )
+		hyb_config_set( &hyb_rcfg, "HYBLAS_CPU_LIB", cpu_lib, HYB_SRC_TEST, err, sizeof err );
 	hyb_config_finish( &hyb_rcfg );
 	hyb_config_install_for_test( &hyb_rcfg );
 }
@@ -71,7 +72,7 @@ static int dgemm_works( hyb_dgemm_fn fn )
 			for ( int l = 0; l < 3; l++ ) s += a[l + i * 3] * b[l + j * 3]; /* A^T B */
 			want[i + j * 3] = 2 * s + 0.5 * 5;
 		}
-	int    n = 3;
+	int    n     = 3;
 	double alpha = 2, beta = 0.5;
 	fn( "T", "N", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &n, 1, 1 );
 	for ( int i = 0; i < 9; i++ )
@@ -105,14 +106,13 @@ static int any_blas( void )
 	return 0;
 }
 
-#define CHILD_CHECK( cond ) \
-	do \
-	{ \
-		if ( !( cond ) ) \
-		{ \
-			fprintf( stderr, "\n    child check failed at line %d: %s", __LINE__, #cond ); \
-			return 1; \
-		} \
+#define CHILD_CHECK( cond )                                                                        \
+	do {                                                                                           \
+		if ( !( cond ) )                                                                           \
+		{                                                                                          \
+			fprintf( stderr, "\n    child check failed at line %d: %s", __LINE__, #cond );         \
+			return 1;                                                                              \
+		}                                                                                          \
 	} while ( 0 )
 
 /* HYBLAS_CPU_LIB names the fake vendor: dgemm_ resolves there and works. */
@@ -136,7 +136,8 @@ static int child_cpu_lib( void* arg )
 	/* Other names of the same routine ("dgemm", no underscore) are other symbols. */
 	void* q = hyb_shim_resolve( HYB_R_sgemm_ );
 	owner( q, where, sizeof where );
-	CHILD_CHECK( !same_file( where, HYB_UNIT_FAKE_VENDOR ) ); /* the fake has no sgemm_: the next library */
+	CHILD_CHECK(
+	    !same_file( where, HYB_UNIT_FAKE_VENDOR ) ); /* the fake has no sgemm_: the next library */
 	if ( any_blas() ) CHILD_CHECK( q != NULL );
 	return 0;
 }
@@ -166,7 +167,7 @@ static int child_late_load( void* arg )
 	(void)arg;
 	use_cpu_lib( NULL );
 	hyb_t_log_begin( HYB_LOG_WARN );
-	void* p = hyb_shim_resolve( HYB_R_mkl_cspblas_dcoogemv );
+	void* p  = hyb_shim_resolve( HYB_R_mkl_cspblas_dcoogemv );
 	void* p2 = hyb_shim_resolve( HYB_R_mkl_cspblas_dcoogemv );
 	hyb_t_log_end( hyb_rlog, sizeof hyb_rlog );
 	if ( p != NULL ) return 0; /* this machine has MKL: nothing to prove here */
@@ -187,7 +188,8 @@ static void test_cpu_lib( void )
 
 static void test_missing_cpu_lib( void )
 {
-	CU_ASSERT_EQUAL( hyb_t_isolated( "HYBLAS_CPU_LIB=missing file", child_missing_cpu_lib, NULL, 30 ), 0 );
+	CU_ASSERT_EQUAL(
+	    hyb_t_isolated( "HYBLAS_CPU_LIB=missing file", child_missing_cpu_lib, NULL, 30 ), 0 );
 }
 
 static void test_late_load( void )
@@ -216,12 +218,14 @@ static int run_prog( const char* prog, char* const* env, char* out, size_t cap )
 	close( fds[1] );
 	size_t  len = 0;
 	ssize_t got;
-	while ( len + 1 < cap && ( got = read( fds[0], out + len, cap - 1 - len ) ) > 0 ) len += (size_t)got;
+	while ( len + 1 < cap && ( got = read( fds[0], out + len, cap - 1 - len ) ) > 0 )
+		len += (size_t)got;
 	out[len] = '\0';
 	close( fds[0] );
 	int status = 0;
 	waitpid( pid, &status, 0 );
-	return WIFEXITED( status ) ? WEXITSTATUS( status ) : 128 + ( WIFSIGNALED( status ) ? WTERMSIG( status ) : 0 );
+	return WIFEXITED( status ) ? WEXITSTATUS( status )
+	                           : 128 + ( WIFSIGNALED( status ) ? WTERMSIG( status ) : 0 );
 }
 
 static void read_file( const char* path, char* out, size_t cap )
@@ -229,7 +233,7 @@ static void read_file( const char* path, char* out, size_t cap )
 	out[0] = '\0';
 	int fd = open( path, O_RDONLY );
 	if ( fd < 0 ) return;
-	ssize_t n = read( fd, out, cap - 1 );
+	ssize_t n          = read( fd, out, cap - 1 );
 	out[n > 0 ? n : 0] = '\0';
 	close( fd );
 }
@@ -246,17 +250,25 @@ static void test_never_ours( void )
 		CU_ASSERT_FATAL( fd >= 0 );
 		close( fd );
 		char e_lib[PATH_MAX + 32], e_log[PATH_MAX + 32];
-		snprintf( e_lib, sizeof e_lib, "HYBLAS_CPU_LIB=%s", variant == 0 ? HYB_UNIT_LIBHYBLAS : "" );
+		snprintf( e_lib, sizeof e_lib, "HYBLAS_CPU_LIB=%s",
+		          variant == 0 ? HYB_UNIT_LIBHYBLAS : "" );
 		snprintf( e_log, sizeof e_log, "HYBLAS_LOG_FILE=%s", logpath );
-		char* env[] = { e_lib, e_log, "HYBLAS_LOG_LEVEL=3", "HYBLAS_MODE=cpu", "HYBLAS_DEVICE=none",
-			            "PATH=/usr/bin:/bin", NULL };
+		char* env[] = { e_lib,
+			            e_log,
+			            "HYBLAS_LOG_LEVEL=3",
+			            "HYBLAS_MODE=cpu",
+			            "HYBLAS_DEVICE=none",
+			            "PATH=/usr/bin:/bin",
+			            NULL };
 		char  out[256], log[16384];
 		int   rc = run_prog( HYB_UNIT_RESOLVE_SELF, env, out, sizeof out );
 		read_file( logpath, log, sizeof log );
 		unlink( logpath );
-		if ( rc != 0 ) fprintf( stderr, "\n    resolve_self exit %d, out \"%s\", log:\n%s", rc, out, log );
+		if ( rc != 0 )
+			fprintf( stderr, "\n    resolve_self exit %d, out \"%s\", log:\n%s", rc, out, log );
 		CU_ASSERT_EQUAL( rc, 0 );
-		int computed = strncmp( out, "computed", 8 ) == 0, none = strncmp( out, "no-effect", 9 ) == 0;
+		int computed = strncmp( out, "computed", 8 ) == 0,
+		    none     = strncmp( out, "no-effect", 9 ) == 0;
 		CU_ASSERT( computed || none );
 		if ( computed )
 		{
@@ -267,7 +279,8 @@ static void test_never_ours( void )
 			{
 				const char* eol = strchr( r, '\n' );
 				char        where[PATH_MAX];
-				snprintf( where, sizeof where, "%.*s", (int)( ( eol ? eol : r + strlen( r ) ) - r - 19 ), r + 19 );
+				snprintf( where, sizeof where, "%.*s",
+				          (int)( ( eol ? eol : r + strlen( r ) ) - r - 19 ), r + 19 );
 				CU_ASSERT( !same_file( where, HYB_UNIT_LIBHYBLAS ) );
 				CU_ASSERT( strstr( where, "libhyblas" ) == NULL );
 			}

@@ -18,225 +18,221 @@
 
 /* Auto mode on the simulated device, the device runs allowed (the CPU not, so the plan is a
    device one whatever the simulated rates say), every matrix size. */
-static int tbg_begin(tsp_mat_t* A)
+static int tbg_begin( tsp_mat_t* A )
 {
-	if (tsp_sim_begin("HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=0") != 0) return -1;
+	if ( tsp_sim_begin( "HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=0" ) != 0 ) return -1;
 	hyb_spmv_force_t f = tsp_force();
 	f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
-	hyb_spmv_device_force(&f);
-	*A = tsp_make(TSP_RANDOM, 20000, 9, 0, HYB_PREC_D, 0, 11);
+	hyb_spmv_device_force( &f );
+	*A = tsp_make( TSP_RANDOM, 20000, 9, 0, HYB_PREC_D, 0, 11 );
 	return 0;
 }
 
-static void tbg_end(tsp_mat_t* A)
+static void tbg_end( tsp_mat_t* A )
 {
-	hyb_spmv_bg_gate(0);
+	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();
-	tsp_free(A);
+	tsp_free( A );
 	tsp_sim_end();
 }
 
 /* One COO product checked against the reference; returns the report (valid until the next
    call), counts a wrong y in *bad. */
-static const hyb_spmv_report_t* tbg_call(const tsp_mat_t* A, uint64_t seed, int* bad)
+static const hyb_spmv_report_t* tbg_call( const tsp_mat_t* A, uint64_t seed, int* bad )
 {
-	void *                   x = tsp_vec(A, seed), *y = tsp_out(A);
-	const hyb_spmv_report_t* r = tsp_call(A, 0, 'N', x, y);
-	double                   e = tsp_err(A, 'N', x, y);
-	if (!(e <= TSP_TOL))
+	void *                   x = tsp_vec( A, seed ), *y = tsp_out( A );
+	const hyb_spmv_report_t* r = tsp_call( A, 0, 'N', x, y );
+	double                   e = tsp_err( A, 'N', x, y );
+	if ( !( e <= TSP_TOL ) )
 	{
-		printf("\n  seed %llu: err=%g path=%s why=%s", (unsigned long long)seed, e,
-		       hyb_path_name(r->path), r->why ? r->why : "");
-		(*bad)++;
+		printf( "\n  seed %llu: err=%g path=%s why=%s", (unsigned long long)seed, e,
+		        hyb_path_name( r->path ), r->why ? r->why : "" );
+		( *bad )++;
 	}
-	free(x);
-	free(y);
+	free( x );
+	free( y );
 	return r;
 }
 
-static int tbg_is(const hyb_spmv_report_t* r, const char* why)
+static int tbg_is( const hyb_spmv_report_t* r, const char* why )
 {
-	return r->why && strstr(r->why, why) != NULL;
+	return r->why && strstr( r->why, why ) != NULL;
 }
 
 /* Two calls with the gate closed: the second queues the build, which waits at the gate;
    asserts that the call said so. */
-static void tbg_queue_build(const tsp_mat_t* A, int* bad)
+static void tbg_queue_build( const tsp_mat_t* A, int* bad )
 {
-	hyb_spmv_bg_gate(1);
-	tbg_call(A, 1, bad); /* first sighting: not cached */
-	const hyb_spmv_report_t* r = tbg_call(A, 2, bad);
-	CU_ASSERT(tbg_is(r, "building the device copy in the background"));
-	CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
+	hyb_spmv_bg_gate( 1 );
+	tbg_call( A, 1, bad ); /* first sighting: not cached */
+	const hyb_spmv_report_t* r = tbg_call( A, 2, bad );
+	CU_ASSERT( tbg_is( r, "building the device copy in the background" ) );
+	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
 }
 
 /* The second sighting queues the build and returns on the CPU while the build is held at
    the gate (so it cannot have waited for it); calls meanwhile stay on the CPU; once built,
    the copy serves the calls. */
-static void test_first_calls_do_not_wait(void)
+static void test_first_calls_do_not_wait( void )
 {
 	tsp_mat_t A;
-	CU_ASSERT_EQUAL_FATAL(tbg_begin(&A), 0);
+	CU_ASSERT_EQUAL_FATAL( tbg_begin( &A ), 0 );
 	hyb_spmv_bg_stats_t s0, s1;
-	hyb_spmv_bg_stats(&s0);
+	hyb_spmv_bg_stats( &s0 );
 	int bad = 0;
-	tbg_queue_build(&A, &bad);
-	hyb_spmv_bg_stats(&s1);
-	CU_ASSERT_EQUAL(s1.submitted, s0.submitted + 1);
-	CU_ASSERT_EQUAL(s1.finished, s0.finished); /* held at the gate: the call did not wait */
+	tbg_queue_build( &A, &bad );
+	hyb_spmv_bg_stats( &s1 );
+	CU_ASSERT_EQUAL( s1.submitted, s0.submitted + 1 );
+	CU_ASSERT_EQUAL( s1.finished, s0.finished ); /* held at the gate: the call did not wait */
 	/* the CPU products leave the build a core meanwhile, and take them all back after */
 	const int all   = omp_get_max_threads();
 	const int build = all >= 4 ? all / 4 : 1;
-	CU_ASSERT_EQUAL(hyb_spmv_bg_cpu_threads(), all - build > 1 ? all - build : 1);
-	const hyb_spmv_report_t* r = tbg_call(&A, 3, &bad);
-	CU_ASSERT(tbg_is(r, "being built in the background"));
-	CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
-	hyb_spmv_bg_gate(0);
+	CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), all - build > 1 ? all - build : 1 );
+	const hyb_spmv_report_t* r = tbg_call( &A, 3, &bad );
+	CU_ASSERT( tbg_is( r, "being built in the background" ) );
+	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
+	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();
-	hyb_spmv_bg_stats(&s1);
-	CU_ASSERT_EQUAL(s1.finished, s0.finished + 1);
-	CU_ASSERT_EQUAL(hyb_spmv_bg_cpu_threads(), 0);
-	for (uint64_t k = 4; k < 7; k++)
+	hyb_spmv_bg_stats( &s1 );
+	CU_ASSERT_EQUAL( s1.finished, s0.finished + 1 );
+	CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), 0 );
+	for ( uint64_t k = 4; k < 7; k++ )
 	{
-		r = tbg_call(&A, k, &bad);
-		CU_ASSERT_EQUAL(r->cache, HYB_RESIDENCY_HIT);
-		CU_ASSERT_EQUAL(r->path, HYB_PATH_GPU);
+		r = tbg_call( &A, k, &bad );
+		CU_ASSERT_EQUAL( r->cache, HYB_RESIDENCY_HIT );
+		CU_ASSERT_EQUAL( r->path, HYB_PATH_GPU );
 	}
-	CU_ASSERT_EQUAL(bad, 0);
-	tbg_end(&A);
+	CU_ASSERT_EQUAL( bad, 0 );
+	tbg_end( &A );
 }
 
 /* Values changed while the build is queued, and again after it: every product is the
    product of the arrays as they are at its call. */
-static void test_changed_matrix_never_stale(void)
+static void test_changed_matrix_never_stale( void )
 {
 	tsp_mat_t A;
-	CU_ASSERT_EQUAL_FATAL(tbg_begin(&A), 0);
+	CU_ASSERT_EQUAL_FATAL( tbg_begin( &A ), 0 );
 	double* v   = A.val;
 	int     bad = 0;
-	tbg_queue_build(&A, &bad);
-	for (int64_t k = 0; k < A.nnz; k += 7)
-		v[k] = 2.0 * v[k] + 1.0;
-	hyb_spmv_bg_gate(0);
+	tbg_queue_build( &A, &bad );
+	for ( int64_t k = 0; k < A.nnz; k += 7 ) v[k] = 2.0 * v[k] + 1.0;
+	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();
-	tbg_call(&A, 3, &bad);
-	for (int round = 0; round < 3; round++)
+	tbg_call( &A, 3, &bad );
+	for ( int round = 0; round < 3; round++ )
 	{
-		for (int64_t k = (int64_t)round; k < A.nnz; k += 5)
-			v[k] = -v[k] + 0.25;
-		tbg_call(&A, 10 + (uint64_t)round, &bad);
+		for ( int64_t k = (int64_t)round; k < A.nnz; k += 5 ) v[k] = -v[k] + 0.25;
+		tbg_call( &A, 10 + (uint64_t)round, &bad );
 		hyb_spmv_bg_wait();
-		tbg_call(&A, 20 + (uint64_t)round, &bad);
+		tbg_call( &A, 20 + (uint64_t)round, &bad );
 	}
-	CU_ASSERT_EQUAL(bad, 0);
-	tbg_end(&A);
+	CU_ASSERT_EQUAL( bad, 0 );
+	tbg_end( &A );
 }
 
 /* fork() while a build is queued: the child's products are right (it has no helper; its
    cache keeps nothing), and the parent's build still completes and serves. */
-static void test_fork_during_build(void)
+static void test_fork_during_build( void )
 {
 	tsp_mat_t A;
-	CU_ASSERT_EQUAL_FATAL(tbg_begin(&A), 0);
+	CU_ASSERT_EQUAL_FATAL( tbg_begin( &A ), 0 );
 	int bad = 0;
-	tbg_queue_build(&A, &bad);
-	fflush(stdout);
+	tbg_queue_build( &A, &bad );
+	fflush( stdout );
 	pid_t pid = fork();
-	if (pid == 0)
+	if ( pid == 0 )
 	{
-		alarm(60);
+		alarm( 60 );
 		int cbad = 0;
-		for (uint64_t k = 0; k < 4; k++)
-			tbg_call(&A, 100 + k, &cbad);
-		fflush(stdout);
-		_exit(cbad == 0 ? 0 : 1);
+		for ( uint64_t k = 0; k < 4; k++ ) tbg_call( &A, 100 + k, &cbad );
+		fflush( stdout );
+		_exit( cbad == 0 ? 0 : 1 );
 	}
-	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT_FATAL( pid > 0 );
 	int status = 0;
-	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
-	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	hyb_spmv_bg_gate(0);
+	CU_ASSERT_EQUAL( waitpid( pid, &status, 0 ), pid );
+	CU_ASSERT( WIFEXITED( status ) && WEXITSTATUS( status ) == 0 );
+	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();
-	const hyb_spmv_report_t* r = tbg_call(&A, 3, &bad);
-	CU_ASSERT_EQUAL(r->cache, HYB_RESIDENCY_HIT);
-	CU_ASSERT_EQUAL(bad, 0);
-	tbg_end(&A);
+	const hyb_spmv_report_t* r = tbg_call( &A, 3, &bad );
+	CU_ASSERT_EQUAL( r->cache, HYB_RESIDENCY_HIT );
+	CU_ASSERT_EQUAL( bad, 0 );
+	tbg_end( &A );
 }
 
 /* A device fault in the build: the build is dropped, every product is right, and a later
    build makes the matrix resident. */
-static void test_faults_during_build(void)
+static void test_faults_during_build( void )
 {
-	static const char* plans[] = {"alloc:1", "h2d:1", "kernel:1", "d2h:1", "sync:1a", "any:2"};
-	for (int p = 0; p < 6; p++)
+	static const char* plans[] = { "alloc:1", "h2d:1", "kernel:1", "d2h:1", "sync:1a", "any:2" };
+	for ( int p = 0; p < 6; p++ )
 	{
 		tsp_mat_t A;
-		CU_ASSERT_EQUAL_FATAL(tbg_begin(&A), 0);
+		CU_ASSERT_EQUAL_FATAL( tbg_begin( &A ), 0 );
 		int bad = 0;
-		tbg_queue_build(&A, &bad);
-		hyb_device_faults_set(plans[p]);
-		hyb_spmv_bg_gate(0);
+		tbg_queue_build( &A, &bad );
+		hyb_device_faults_set( plans[p] );
+		hyb_spmv_bg_gate( 0 );
 		hyb_spmv_bg_wait();
-		hyb_device_faults_set(NULL);
+		hyb_device_faults_set( NULL );
 		int hit = 0;
-		for (uint64_t k = 3; k < 8; k++)
+		for ( uint64_t k = 3; k < 8; k++ )
 		{
-			const hyb_spmv_report_t* r = tbg_call(&A, k, &bad);
+			const hyb_spmv_report_t* r = tbg_call( &A, k, &bad );
 			hit |= r->cache == HYB_RESIDENCY_HIT;
 			hyb_spmv_bg_wait();
 		}
-		if (!hit) printf("\n  %s: never resident after the failed build", plans[p]);
-		CU_ASSERT(hit);
-		CU_ASSERT_EQUAL(bad, 0);
-		tbg_end(&A);
+		if ( !hit ) printf( "\n  %s: never resident after the failed build", plans[p] );
+		CU_ASSERT( hit );
+		CU_ASSERT_EQUAL( bad, 0 );
+		tbg_end( &A );
 	}
 }
 
 /* The arrays unmapped while their build is queued: the build ends without touching them
    (no fault), and the same addresses mapped again with other values give their product. */
-static void test_unmapped_during_build(void)
+static void test_unmapped_during_build( void )
 {
 	tsp_mat_t A;
-	CU_ASSERT_EQUAL_FATAL(tbg_begin(&A), 0);
-	size_t  bytes = (size_t)A.nnz * sizeof(double);
+	CU_ASSERT_EQUAL_FATAL( tbg_begin( &A ), 0 );
+	size_t  bytes = (size_t)A.nnz * sizeof( double );
 	double* own   = A.val;
-	double* v     = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CU_ASSERT_FATAL(v != MAP_FAILED);
-	memcpy(v, own, bytes);
+	double* v     = mmap( NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	CU_ASSERT_FATAL( v != MAP_FAILED );
+	memcpy( v, own, bytes );
 	A.val   = v;
 	int bad = 0;
-	tbg_queue_build(&A, &bad);
+	tbg_queue_build( &A, &bad );
 	hyb_spmv_bg_stats_t s0, s1;
-	hyb_spmv_bg_stats(&s0);
-	CU_ASSERT_EQUAL(munmap(v, bytes), 0);
-	hyb_spmv_bg_gate(0);
+	hyb_spmv_bg_stats( &s0 );
+	CU_ASSERT_EQUAL( munmap( v, bytes ), 0 );
+	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();
-	hyb_spmv_bg_stats(&s1);
-	CU_ASSERT_EQUAL(s1.finished, s0.finished + 1);
+	hyb_spmv_bg_stats( &s1 );
+	CU_ASSERT_EQUAL( s1.finished, s0.finished + 1 );
 	/* new values at the same place (the kernel may or may not give the same address) */
-	double* w = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CU_ASSERT_FATAL(w != MAP_FAILED);
-	for (int64_t k = 0; k < A.nnz; k++)
-		w[k] = 0.5 * own[k] - 1.0;
+	double* w = mmap( NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	CU_ASSERT_FATAL( w != MAP_FAILED );
+	for ( int64_t k = 0; k < A.nnz; k++ ) w[k] = 0.5 * own[k] - 1.0;
 	A.val = w;
-	for (uint64_t k = 3; k < 8; k++)
+	for ( uint64_t k = 3; k < 8; k++ )
 	{
-		tbg_call(&A, k, &bad);
+		tbg_call( &A, k, &bad );
 		hyb_spmv_bg_wait();
 	}
-	CU_ASSERT_EQUAL(bad, 0);
-	munmap(w, bytes);
+	CU_ASSERT_EQUAL( bad, 0 );
+	munmap( w, bytes );
 	A.val = own;
-	tbg_end(&A);
+	tbg_end( &A );
 }
 
 static CU_TestInfo hyb_tests_spmv_bg[] = {
-    {"first_calls_do_not_wait", test_first_calls_do_not_wait},
-    {"changed_matrix_never_stale", test_changed_matrix_never_stale},
-    {"fork_during_build", test_fork_during_build},
-    {"faults_during_build", test_faults_during_build},
-    {"unmapped_during_build", test_unmapped_during_build},
-    CU_TEST_INFO_NULL,
+	{ "first_calls_do_not_wait", test_first_calls_do_not_wait },
+	{ "changed_matrix_never_stale", test_changed_matrix_never_stale },
+	{ "fork_during_build", test_fork_during_build },
+	{ "faults_during_build", test_faults_during_build },
+	{ "unmapped_during_build", test_unmapped_during_build },
+	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_spmv_bg = {"spmv_bg", NULL, NULL, NULL, NULL, hyb_tests_spmv_bg};
+CU_SuiteInfo hyb_suite_spmv_bg = { "spmv_bg", NULL, NULL, NULL, NULL, hyb_tests_spmv_bg };

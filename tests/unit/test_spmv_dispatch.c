@@ -28,17 +28,17 @@ typedef struct
 } tsd_case_t;
 
 static const tsd_case_t tsd_cases[] = {
-    {"cpu", HYB_SPMV_RUN_CPU, HYB_SPMV_DEV_NONE, 0, 0},
-    {"gpu-csr", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_CSR, 0, 0},
-    {"gpu-ell", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_ELL, 0, 0},
-    {"gpu-dia", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_DIA, 0, 0},
-    {"hybrid-ell", HYB_SPMV_RUN_HYBRID, HYB_SPMV_DEV_ELL, 3, 0},
-    {"hybrid-dia", HYB_SPMV_RUN_HYBRID, HYB_SPMV_DEV_DIA, 4, 0},
-    {"rowsplit", HYB_SPMV_RUN_ROWSPLIT, HYB_SPMV_DEV_CSR, 0, 0.4},
+	{ "cpu", HYB_SPMV_RUN_CPU, HYB_SPMV_DEV_NONE, 0, 0 },
+	{ "gpu-csr", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_CSR, 0, 0 },
+	{ "gpu-ell", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_ELL, 0, 0 },
+	{ "gpu-dia", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_DIA, 0, 0 },
+	{ "hybrid-ell", HYB_SPMV_RUN_HYBRID, HYB_SPMV_DEV_ELL, 3, 0 },
+	{ "hybrid-dia", HYB_SPMV_RUN_HYBRID, HYB_SPMV_DEV_DIA, 4, 0 },
+	{ "rowsplit", HYB_SPMV_RUN_ROWSPLIT, HYB_SPMV_DEV_CSR, 0, 0.4 },
 };
-#define TSD_NCASES ((int)(sizeof tsd_cases / sizeof tsd_cases[0]))
+#define TSD_NCASES ( (int)( sizeof tsd_cases / sizeof tsd_cases[0] ) )
 
-static hyb_path_t tsd_expect_path(hyb_spmv_run_t r)
+static hyb_path_t tsd_expect_path( hyb_spmv_run_t r )
 {
 	return r == HYB_SPMV_RUN_CPU   ? HYB_PATH_CPU
 	       : r == HYB_SPMV_RUN_GPU ? HYB_PATH_GPU
@@ -47,8 +47,8 @@ static hyb_path_t tsd_expect_path(hyb_spmv_run_t r)
 
 /* One case: first call (transient or filled), then a steady-state call with a new x when
    resident. Returns the number of failed checks (printed). */
-static int tsd_run_case(const tsd_case_t* c, tsp_mat_t* A, int csr, int sorted, char trans,
-                        int resident, const char* what)
+static int tsd_run_case( const tsd_case_t* c, tsp_mat_t* A, int csr, int sorted, char trans,
+                         int resident, const char* what )
 {
 	int              bad = 0;
 	hyb_spmv_force_t f   = tsp_force();
@@ -58,204 +58,204 @@ static int tsd_run_case(const tsd_case_t* c, tsp_mat_t* A, int csr, int sorted, 
 	f.opts.K             = c->K;
 	f.opts.share         = c->share;
 	f.resident           = resident;
-	f.block_rows         = A->m / 5 + 1;                                  /* several blocks */
-	f.x_chunk            = (size_t)A->m * hyb_prec_size(A->prec) / 7 + 8; /* several x chunks */
-	hyb_spmv_device_force(&f);
+	f.block_rows         = A->m / 5 + 1;                                    /* several blocks */
+	f.x_chunk            = (size_t)A->m * hyb_prec_size( A->prec ) / 7 + 8; /* several x chunks */
+	hyb_spmv_device_force( &f );
 	/* Is the forced run possible for this source? (row split needs rows grouped; DIA
 	   device-only needs every entry on a listed diagonal) */
-	int grouped  = trans == 'N' && (csr || sorted);
-	int feasible = !(c->run == HYB_SPMV_RUN_ROWSPLIT && !grouped);
-	for (int call = 0; call < (resident ? 2 : 1); call++)
+	int grouped  = trans == 'N' && ( csr || sorted );
+	int feasible = !( c->run == HYB_SPMV_RUN_ROWSPLIT && !grouped );
+	for ( int call = 0; call < ( resident ? 2 : 1 ); call++ )
 	{
-		void*                    x  = tsp_vec(A, 100 + (uint64_t)call);
-		void*                    y  = tsp_out(A);
-		const hyb_spmv_report_t* r  = tsp_call(A, csr, trans, x, y);
-		double                   e  = tsp_err(A, trans, x, y);
+		void*                    x  = tsp_vec( A, 100 + (uint64_t)call );
+		void*                    y  = tsp_out( A );
+		const hyb_spmv_report_t* r  = tsp_call( A, csr, trans, x, y );
+		double                   e  = tsp_err( A, trans, x, y );
 		int                      ok = e <= TSP_TOL;
-		if (feasible && r->path != HYB_PATH_FALLBACK && c->run != HYB_SPMV_RUN_CPU &&
-		    r->run != c->run && !(c->fmt == HYB_SPMV_DEV_DIA && r->run == HYB_SPMV_RUN_CPU))
+		if ( feasible && r->path != HYB_PATH_FALLBACK && c->run != HYB_SPMV_RUN_CPU &&
+		     r->run != c->run && !( c->fmt == HYB_SPMV_DEV_DIA && r->run == HYB_SPMV_RUN_CPU ) )
 			ok = 0;
-		if (feasible && r->run == c->run && r->path != tsd_expect_path(c->run)) ok = 0;
-		if (resident && call == 1 && c->run != HYB_SPMV_RUN_CPU && r->run != HYB_SPMV_RUN_CPU &&
-		    r->cache != HYB_RESIDENCY_HIT)
+		if ( feasible && r->run == c->run && r->path != tsd_expect_path( c->run ) ) ok = 0;
+		if ( resident && call == 1 && c->run != HYB_SPMV_RUN_CPU && r->run != HYB_SPMV_RUN_CPU &&
+		     r->cache != HYB_RESIDENCY_HIT )
 			ok = 0;
-		if (!ok)
+		if ( !ok )
 		{
-			printf("\n  %s %s %s base=%d %c %c resident=%d call=%d: err=%.3g path=%s run=%s fmt=%s "
-			       "K=%lld cache=%d "
-			       "why=%s",
-			       what, c->name, csr ? "csr" : "coo", A->base, hyb_prec_char(A->prec), trans,
-			       resident, call, e, hyb_path_name(r->path), hyb_spmv_run_name(r->run),
-			       hyb_spmv_fmt_name(r->fmt), (long long)r->K, r->cache, r->why ? r->why : "");
+			printf(
+			    "\n  %s %s %s base=%d %c %c resident=%d call=%d: err=%.3g path=%s run=%s fmt=%s "
+			    "K=%lld cache=%d "
+			    "why=%s",
+			    what, c->name, csr ? "csr" : "coo", A->base, hyb_prec_char( A->prec ), trans,
+			    resident, call, e, hyb_path_name( r->path ), hyb_spmv_run_name( r->run ),
+			    hyb_spmv_fmt_name( r->fmt ), (long long)r->K, r->cache, r->why ? r->why : "" );
 			bad++;
 		}
-		free(x);
-		free(y);
+		free( x );
+		free( y );
 	}
-	hyb_spmv_device_force(NULL);
+	hyb_spmv_device_force( NULL );
 	return bad;
 }
 
-static void test_paths_all_combinations(void)
+static void test_paths_all_combinations( void )
 {
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=gpu;HYBLAS_RESIDENCY=track"), 0);
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu;HYBLAS_RESIDENCY=track" ), 0 );
 	int bad = 0, runs = 0;
-	for (int prec = 0; prec < 2; prec++)
-		for (int base = 0; base < 2; base++)
+	for ( int prec = 0; prec < 2; prec++ )
+		for ( int base = 0; base < 2; base++ )
 		{
 			hyb_prec_t p = prec ? HYB_PREC_D : HYB_PREC_S;
 			/* quasi-diagonal with some scattered entries and duplicates; unsorted random
 			   with empty rows; power-law with long rows */
 			tsp_mat_t M[3] = {
-			    tsp_make(TSP_BANDED, 1500, 7, base, p, TSP_SCATTER | TSP_DUP,
-			             11 + (uint64_t)(prec * 2 + base)),
-			    tsp_make(TSP_RANDOM, 1300, 6, base, p, TSP_UNSORTED | TSP_EMPTY | TSP_DUP,
-			             21 + (uint64_t)base),
-			    tsp_make(TSP_POWER, 1100, 6, base, p, TSP_EMPTY, 31 + (uint64_t)prec),
+				tsp_make( TSP_BANDED, 1500, 7, base, p, TSP_SCATTER | TSP_DUP,
+				          11 + (uint64_t)( prec * 2 + base ) ),
+				tsp_make( TSP_RANDOM, 1300, 6, base, p, TSP_UNSORTED | TSP_EMPTY | TSP_DUP,
+				          21 + (uint64_t)base ),
+				tsp_make( TSP_POWER, 1100, 6, base, p, TSP_EMPTY, 31 + (uint64_t)prec ),
 			};
-			for (int k = 0; k < 3; k++)
-				for (int c = 0; c < TSD_NCASES; c++)
-					for (int csr = 0; csr < 2; csr++)
-						for (int t = 0; t < 2; t++)
+			for ( int k = 0; k < 3; k++ )
+				for ( int c = 0; c < TSD_NCASES; c++ )
+					for ( int csr = 0; csr < 2; csr++ )
+						for ( int t = 0; t < 2; t++ )
 						{
 							/* the banded matrix also as pure bands for device-only DIA */
-							bad += tsd_run_case(&tsd_cases[c], &M[k], csr, k != 1, t ? 'T' : 'N',
-							                    (c + k + t) % 2,
-							                    k == 0   ? "banded"
-							                    : k == 1 ? "random"
-							                             : "power");
+							bad += tsd_run_case( &tsd_cases[c], &M[k], csr, k != 1, t ? 'T' : 'N',
+							                     ( c + k + t ) % 2,
+							                     k == 0   ? "banded"
+							                     : k == 1 ? "random"
+							                              : "power" );
 							runs++;
 						}
-			for (int k = 0; k < 3; k++)
-				tsp_free(&M[k]);
+			for ( int k = 0; k < 3; k++ ) tsp_free( &M[k] );
 		}
-	printf("\n  %d combinations, %d failures ", runs, bad);
-	CU_ASSERT_EQUAL(bad, 0);
+	printf( "\n  %d combinations, %d failures ", runs, bad );
+	CU_ASSERT_EQUAL( bad, 0 );
 	tsp_sim_end();
 }
 
 /* Device-only DIA and the widened DIA blocks on a matrix whose entries all lie on seven
    diagonals; first call and steady state, both layouts and precisions. */
-static void test_dia_device_only(void)
+static void test_dia_device_only( void )
 {
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=gpu"), 0);
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
 	int bad = 0;
-	for (int prec = 0; prec < 2; prec++)
-		for (int base = 0; base < 2; base++)
+	for ( int prec = 0; prec < 2; prec++ )
+		for ( int base = 0; base < 2; base++ )
 		{
 			tsp_mat_t A =
-			    tsp_make(TSP_BANDED, 2000, 7, base, prec ? HYB_PREC_D : HYB_PREC_S, 0, 41);
-			for (int csr = 0; csr < 2; csr++)
-				for (int t = 0; t < 2; t++)
+			    tsp_make( TSP_BANDED, 2000, 7, base, prec ? HYB_PREC_D : HYB_PREC_S, 0, 41 );
+			for ( int csr = 0; csr < 2; csr++ )
+				for ( int t = 0; t < 2; t++ )
 				{
-					const tsd_case_t c = {"gpu-dia", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_DIA, 0, 0};
-					bad += tsd_run_case(&c, &A, csr, 1, t ? 'T' : 'N', 1, "bands");
+					const tsd_case_t c = { "gpu-dia", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_DIA, 0, 0 };
+					bad += tsd_run_case( &c, &A, csr, 1, t ? 'T' : 'N', 1, "bands" );
 					const hyb_spmv_report_t* r = hyb_spmv_last_report();
-					CU_ASSERT_EQUAL(r->fmt, HYB_SPMV_DEV_DIA);
-					CU_ASSERT_EQUAL(r->K, 7);
-					CU_ASSERT(r->pipe.nblk >= 5);
+					CU_ASSERT_EQUAL( r->fmt, HYB_SPMV_DEV_DIA );
+					CU_ASSERT_EQUAL( r->K, 7 );
+					CU_ASSERT( r->pipe.nblk >= 5 );
 				}
-			tsp_free(&A);
+			tsp_free( &A );
 		}
-	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL( bad, 0 );
 	tsp_sim_end();
 }
 
 /* DIA parts whose diagonals all lie on one side of the main one (the widened blocks must
    still include each block's own rows), single diagonals, blocks of a few rows. */
-static void test_dia_one_sided(void)
+static void test_dia_one_sided( void )
 {
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=gpu"), 0);
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
 	int bad = 0;
-	for (int scatter = 0; scatter < 2; scatter++)
+	for ( int scatter = 0; scatter < 2; scatter++ )
 	{
-		tsp_mat_t A = tsp_make(TSP_RANDOM, 900, 1, 0, HYB_PREC_D, 0, 1);
+		tsp_mat_t A = tsp_make( TSP_RANDOM, 900, 1, 0, HYB_PREC_D, 0, 1 );
 		/* rebuild as entries on diagonals +3 and +7 (plus random ones) */
 		int64_t n = 0;
-		for (int64_t i = 0; i < A.m && n + 3 <= A.nnz; i++)
-			for (int d = 0; d < (scatter ? 3 : 2); d++)
+		for ( int64_t i = 0; i < A.m && n + 3 <= A.nnz; i++ )
+			for ( int d = 0; d < ( scatter ? 3 : 2 ); d++ )
 			{
-				int64_t c = d == 0 ? i + 3 : d == 1 ? i + 7 : (i * 37) % A.m;
-				if (c >= A.m) continue;
-				A.row[n]              = (int)i;
-				A.col[n]              = (int)c;
-				((double*)A.val)[n++] = 1.0 + (double)((i + d) % 5);
+				int64_t c = d == 0 ? i + 3 : d == 1 ? i + 7 : ( i * 37 ) % A.m;
+				if ( c >= A.m ) continue;
+				A.row[n]                = (int)i;
+				A.col[n]                = (int)c;
+				( (double*)A.val )[n++] = 1.0 + (double)( ( i + d ) % 5 );
 			}
 		A.nnz = n;
-		tsp_sync_csr(&A);
-		const tsd_case_t cases[3] = {{"gpu-dia", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_DIA, 0, 0},
-		                             {"hybrid-dia-1", HYB_SPMV_RUN_HYBRID, HYB_SPMV_DEV_DIA, 1, 0},
-		                             {"hybrid-dia-2", HYB_SPMV_RUN_HYBRID, HYB_SPMV_DEV_DIA, 2, 0}};
-		for (int c = scatter ? 1 : 0; c < 3; c++)
-			for (int csr = 0; csr < 2; csr++)
-				for (int t = 0; t < 2; t++)
-					bad += tsd_run_case(&cases[c], &A, csr, 1, t ? 'T' : 'N', 1, "one-sided");
-		tsp_free(&A);
+		tsp_sync_csr( &A );
+		const tsd_case_t cases[3] = {
+			{ "gpu-dia", HYB_SPMV_RUN_GPU, HYB_SPMV_DEV_DIA, 0, 0 },
+			{ "hybrid-dia-1", HYB_SPMV_RUN_HYBRID, HYB_SPMV_DEV_DIA, 1, 0 },
+			{ "hybrid-dia-2", HYB_SPMV_RUN_HYBRID, HYB_SPMV_DEV_DIA, 2, 0 }
+		};
+		for ( int c = scatter ? 1 : 0; c < 3; c++ )
+			for ( int csr = 0; csr < 2; csr++ )
+				for ( int t = 0; t < 2; t++ )
+					bad += tsd_run_case( &cases[c], &A, csr, 1, t ? 'T' : 'N', 1, "one-sided" );
+		tsp_free( &A );
 	}
-	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL( bad, 0 );
 	tsp_sim_end();
 }
 
 /* The rules before any model: mode cpu, the minimum size, an empty or invalid call. */
-static void test_mode_and_size_rules(void)
+static void test_mode_and_size_rules( void )
 {
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=cpu"), 0);
-	tsp_mat_t                A = tsp_make(TSP_RANDOM, 3000, 8, 0, HYB_PREC_D, 0, 5);
-	void *                   x = tsp_vec(&A, 1), *y = tsp_out(&A);
-	const hyb_spmv_report_t* r = tsp_call(&A, 0, 'N', x, y);
-	CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
-	CU_ASSERT_STRING_EQUAL(r->why, "mode cpu");
-	CU_ASSERT(tsp_err(&A, 'N', x, y) <= TSP_TOL);
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=cpu" ), 0 );
+	tsp_mat_t                A = tsp_make( TSP_RANDOM, 3000, 8, 0, HYB_PREC_D, 0, 5 );
+	void *                   x = tsp_vec( &A, 1 ), *y = tsp_out( &A );
+	const hyb_spmv_report_t* r = tsp_call( &A, 0, 'N', x, y );
+	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
+	CU_ASSERT_STRING_EQUAL( r->why, "mode cpu" );
+	CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
 	tsp_sim_end();
 
 	/* auto: fewer entries than HYBLAS_SPMV_MIN_NNZ keep the CPU */
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=auto"), 0);
-	r = tsp_call(&A, 1, 'T', x, y);
-	CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
-	CU_ASSERT_STRING_EQUAL(r->why, "below HYBLAS_SPMV_MIN_NNZ");
-	CU_ASSERT(tsp_err(&A, 'T', x, y) <= TSP_TOL);
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=auto" ), 0 );
+	r = tsp_call( &A, 1, 'T', x, y );
+	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
+	CU_ASSERT_STRING_EQUAL( r->why, "below HYBLAS_SPMV_MIN_NNZ" );
+	CU_ASSERT( tsp_err( &A, 'T', x, y ) <= TSP_TOL );
 	tsp_sim_end();
 
 	/* invalid transa: y untouched, nothing on the device */
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=gpu"), 0);
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
 	double* yd = y;
-	for (int64_t i = 0; i < A.m; i++)
-		yd[i] = 7.0;
-	r = tsp_call(&A, 0, 'X', x, y);
-	CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
+	for ( int64_t i = 0; i < A.m; i++ ) yd[i] = 7.0;
+	r = tsp_call( &A, 0, 'X', x, y );
+	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
 	int untouched = 1;
-	for (int64_t i = 0; i < A.m; i++)
-		untouched &= yd[i] == 7.0;
-	CU_ASSERT(untouched);
+	for ( int64_t i = 0; i < A.m; i++ ) untouched &= yd[i] == 7.0;
+	CU_ASSERT( untouched );
 	tsp_sim_end();
-	free(x);
-	free(y);
-	tsp_free(&A);
+	free( x );
+	free( y );
+	tsp_free( &A );
 }
 
 /* Auto mode: a matrix above the minimum size. Its first sighting keeps the CPU (the model:
    conversion and upload cost more than the product); its second call makes it resident
    when the steady-state model prefers the device; later calls hit. */
-static void test_auto_first_then_resident(void)
+static void test_auto_first_then_resident( void )
 {
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=1000"), 0);
-	tsp_mat_t A = tsp_make(TSP_BANDED, 60000, 7, 1, HYB_PREC_D, 0, 77);
-	for (int call = 0; call < 4; call++)
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=1000" ), 0 );
+	tsp_mat_t A = tsp_make( TSP_BANDED, 60000, 7, 1, HYB_PREC_D, 0, 77 );
+	for ( int call = 0; call < 4; call++ )
 	{
-		void *                   x = tsp_vec(&A, (uint64_t)call), *y = tsp_out(&A);
-		const hyb_spmv_report_t* r = tsp_call(&A, 1, 'N', x, y);
-		CU_ASSERT(tsp_err(&A, 'N', x, y) <= TSP_TOL);
-		if (call == 0) CU_ASSERT_EQUAL(r->cache, -1); /* first sighting: not tracked */
-		if (call == 1) CU_ASSERT(r->cache == HYB_RESIDENCY_FILL);
-		if (call >= 2 && r->run != HYB_SPMV_RUN_CPU)
+		void *                   x = tsp_vec( &A, (uint64_t)call ), *y = tsp_out( &A );
+		const hyb_spmv_report_t* r = tsp_call( &A, 1, 'N', x, y );
+		CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
+		if ( call == 0 ) CU_ASSERT_EQUAL( r->cache, -1 ); /* first sighting: not tracked */
+		if ( call == 1 ) CU_ASSERT( r->cache == HYB_RESIDENCY_FILL );
+		if ( call >= 2 && r->run != HYB_SPMV_RUN_CPU )
 		{
-			CU_ASSERT_EQUAL(r->cache, HYB_RESIDENCY_HIT);
-			CU_ASSERT_EQUAL(r->phase, HYB_SPMV_STEADY);
+			CU_ASSERT_EQUAL( r->cache, HYB_RESIDENCY_HIT );
+			CU_ASSERT_EQUAL( r->phase, HYB_SPMV_STEADY );
 		}
-		free(x);
-		free(y);
+		free( x );
+		free( y );
 	}
-	tsp_free(&A);
+	tsp_free( &A );
 	tsp_sim_end();
 }
 
@@ -266,91 +266,91 @@ static void test_auto_first_then_resident(void)
    past 5 ms by the tests running beside it), is timed against the CPU on a few
    calls and then stays on the CPU. Every result stays correct. x and y (640 KB) are above
    HYB_COPY_TEAM_MIN: their staging copies run on the copy team. */
-static void test_auto_measured_choice(void)
+static void test_auto_measured_choice( void )
 {
 	CU_ASSERT_EQUAL_FATAL(
-	    tsp_sim_begin("HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=1000;HYBLAS_SIM_LATENCY=2e-2"), 0);
-	tsp_mat_t A      = tsp_make(TSP_BANDED, 80000, 7, 0, HYB_PREC_D, 0, 78);
+	    tsp_sim_begin( "HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=1000;HYBLAS_SIM_LATENCY=2e-2" ), 0 );
+	tsp_mat_t A      = tsp_make( TSP_BANDED, 80000, 7, 0, HYB_PREC_D, 0, 78 );
 	int       probes = 0, hits = 0, settled = -1;
-	for (int call = 0; call < 24; call++)
+	for ( int call = 0; call < 24; call++ )
 	{
-		void *                   x = tsp_vec(&A, (uint64_t)call), *y = tsp_out(&A);
-		const hyb_spmv_report_t* r = tsp_call(&A, 1, 'N', x, y);
-		CU_ASSERT(tsp_err(&A, 'N', x, y) <= TSP_TOL);
+		void *                   x = tsp_vec( &A, (uint64_t)call ), *y = tsp_out( &A );
+		const hyb_spmv_report_t* r = tsp_call( &A, 1, 'N', x, y );
+		CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
 		const char* why = r->why ? r->why : "";
-		if (strncmp(why, "probe:", 6) == 0)
+		if ( strncmp( why, "probe:", 6 ) == 0 )
 		{
-			CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
+			CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
 			probes++;
 		}
-		if (r->cache == HYB_RESIDENCY_HIT && r->path != HYB_PATH_CPU) hits++;
-		if (settled < 0 && strncmp(why, "measured:", 9) == 0) settled = call;
+		if ( r->cache == HYB_RESIDENCY_HIT && r->path != HYB_PATH_CPU ) hits++;
+		if ( settled < 0 && strncmp( why, "measured:", 9 ) == 0 ) settled = call;
 		/* the second sighting hands the build to the background builder: its completion
 		   is not what this test measures, and on a loaded machine it could outlast the
 		   calls */
-		if (call == 1) hyb_spmv_bg_wait();
-		if (settled >= 0)
+		if ( call == 1 ) hyb_spmv_bg_wait();
+		if ( settled >= 0 )
 		{
-			CU_ASSERT_EQUAL(r->path, HYB_PATH_CPU);
-			CU_ASSERT_STRING_EQUAL(why, "measured: the CPU product is faster for this matrix");
+			CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
+			CU_ASSERT_STRING_EQUAL( why, "measured: the CPU product is faster for this matrix" );
 		}
-		free(x);
-		free(y);
+		free( x );
+		free( y );
 	}
 	/* the premise: the model put the matrix on the device */
-	CU_ASSERT(hits >= HYB_SPMV_PROBE_AFTER);
-	CU_ASSERT_EQUAL(probes, HYB_SPMV_PROBES);
-	CU_ASSERT(settled > 0);
-	tsp_free(&A);
+	CU_ASSERT( hits >= HYB_SPMV_PROBE_AFTER );
+	CU_ASSERT_EQUAL( probes, HYB_SPMV_PROBES );
+	CU_ASSERT( settled > 0 );
+	tsp_free( &A );
 	tsp_sim_end();
 }
 
 /* y registered and proven: eagerly, from the second call, and a failed proof (as if the
    application had replaced y's pages) that stages y again and drops the registration. */
-static void test_registered_y(void)
+static void test_registered_y( void )
 {
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=gpu"), 0);
-	tsp_mat_t        A = tsp_make(TSP_BANDED, 160000, 7, 0, HYB_PREC_D, TSP_SCATTER, 3);
-	void*            y = tsp_out(&A);
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
+	tsp_mat_t        A = tsp_make( TSP_BANDED, 160000, 7, 0, HYB_PREC_D, TSP_SCATTER, 3 );
+	void*            y = tsp_out( &A );
 	hyb_spmv_force_t f = tsp_force();
 	f.resident         = 1;
 	f.yreg             = 1; /* from the second call with this y */
 	f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
-	hyb_spmv_device_force(&f);
-	for (int call = 0; call < 5; call++)
+	hyb_spmv_device_force( &f );
+	for ( int call = 0; call < 5; call++ )
 	{
-		void* x = tsp_vec(&A, 9 + (uint64_t)call);
-		if (call == 3) hyb_spmv_yreg_fail_next_for_test(1);
-		const hyb_spmv_report_t* r = tsp_call(&A, 0, 'N', x, y);
-		CU_ASSERT(tsp_err(&A, 'N', x, y) <= TSP_TOL);
-		if (call == 0) CU_ASSERT_EQUAL(r->pipe.y_registered, 0);
-		if (call == 1 || call == 2 || call == 4) CU_ASSERT_EQUAL(r->pipe.y_registered, 1);
-		if (call == 3)
+		void* x = tsp_vec( &A, 9 + (uint64_t)call );
+		if ( call == 3 ) hyb_spmv_yreg_fail_next_for_test( 1 );
+		const hyb_spmv_report_t* r = tsp_call( &A, 0, 'N', x, y );
+		CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
+		if ( call == 0 ) CU_ASSERT_EQUAL( r->pipe.y_registered, 0 );
+		if ( call == 1 || call == 2 || call == 4 ) CU_ASSERT_EQUAL( r->pipe.y_registered, 1 );
+		if ( call == 3 )
 		{
-			CU_ASSERT_EQUAL(r->pipe.y_proof_failed, 1);
-			CU_ASSERT_EQUAL(r->pipe.y_registered, 0);
+			CU_ASSERT_EQUAL( r->pipe.y_proof_failed, 1 );
+			CU_ASSERT_EQUAL( r->pipe.y_registered, 0 );
 		}
-		free(x);
+		free( x );
 	}
 	int      live;
 	uint64_t proved, failed;
-	hyb_spmv_yreg_stats(&live, &proved, &failed);
-	CU_ASSERT_EQUAL(live, 1);
-	CU_ASSERT_EQUAL(failed, 1);
-	CU_ASSERT(proved >= 3);
+	hyb_spmv_yreg_stats( &live, &proved, &failed );
+	CU_ASSERT_EQUAL( live, 1 );
+	CU_ASSERT_EQUAL( failed, 1 );
+	CU_ASSERT( proved >= 3 );
 	/* a y too small to be worth registering stays staged */
-	tsp_mat_t B  = tsp_make(TSP_RANDOM, 5000, 5, 0, HYB_PREC_D, 0, 4);
-	void *    xb = tsp_vec(&B, 1), *yb = tsp_out(&B);
+	tsp_mat_t B  = tsp_make( TSP_RANDOM, 5000, 5, 0, HYB_PREC_D, 0, 4 );
+	void *    xb = tsp_vec( &B, 1 ), *yb = tsp_out( &B );
 	f.yreg = 2;
-	hyb_spmv_device_force(&f);
-	const hyb_spmv_report_t* r = tsp_call(&B, 0, 'N', xb, yb);
-	CU_ASSERT_EQUAL(r->pipe.y_registered, 0);
-	CU_ASSERT(tsp_err(&B, 'N', xb, yb) <= TSP_TOL);
-	free(xb);
-	free(yb);
-	tsp_free(&B);
-	free(y);
-	tsp_free(&A);
+	hyb_spmv_device_force( &f );
+	const hyb_spmv_report_t* r = tsp_call( &B, 0, 'N', xb, yb );
+	CU_ASSERT_EQUAL( r->pipe.y_registered, 0 );
+	CU_ASSERT( tsp_err( &B, 'N', xb, yb ) <= TSP_TOL );
+	free( xb );
+	free( yb );
+	tsp_free( &B );
+	free( y );
+	tsp_free( &A );
 	tsp_sim_end();
 }
 
@@ -362,57 +362,56 @@ typedef struct
 	uint64_t   seed;
 } tsd_thread_t;
 
-static void* tsd_thread(void* p)
+static void* tsd_thread( void* p )
 {
 	tsd_thread_t* t = p;
-	for (int i = 0; i < 6; i++)
+	for ( int i = 0; i < 6; i++ )
 	{
-		void *x = tsp_vec(t->A, t->seed + (uint64_t)i), *y = tsp_out(t->A);
-		tsp_call(t->A, t->csr, i % 3 == 2 ? 'T' : 'N', x, y);
-		if (!(tsp_err(t->A, i % 3 == 2 ? 'T' : 'N', x, y) <= TSP_TOL))
+		void *x = tsp_vec( t->A, t->seed + (uint64_t)i ), *y = tsp_out( t->A );
+		tsp_call( t->A, t->csr, i % 3 == 2 ? 'T' : 'N', x, y );
+		if ( !( tsp_err( t->A, i % 3 == 2 ? 'T' : 'N', x, y ) <= TSP_TOL ) )
 		{
 			const hyb_spmv_report_t* r = hyb_spmv_last_report();
-			printf("\n  thread %llu call %d: fmt=%s K=%lld nblk=%d err=%g path=%s run=%s why=%s",
-			       (unsigned long long)t->seed, i, hyb_spmv_fmt_name(r->fmt), (long long)r->K,
-			       r->pipe.nblk, tsp_err(t->A, i % 3 == 2 ? 'T' : 'N', x, y),
-			       hyb_path_name(r->path), hyb_spmv_run_name(r->run), r->why);
+			printf( "\n  thread %llu call %d: fmt=%s K=%lld nblk=%d err=%g path=%s run=%s why=%s",
+			        (unsigned long long)t->seed, i, hyb_spmv_fmt_name( r->fmt ), (long long)r->K,
+			        r->pipe.nblk, tsp_err( t->A, i % 3 == 2 ? 'T' : 'N', x, y ),
+			        hyb_path_name( r->path ), hyb_spmv_run_name( r->run ), r->why );
 			t->bad++;
 		}
-		free(x);
-		free(y);
+		free( x );
+		free( y );
 	}
 	return NULL;
 }
 
 /* Application threads at once: one shared matrix (concurrent hits, the worker and the copy
    team taken by one call at a time) and private ones. */
-static void test_concurrent_callers(void)
+static void test_concurrent_callers( void )
 {
-	CU_ASSERT_EQUAL_FATAL(tsp_sim_begin("HYBLAS_MODE=gpu"), 0);
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
 	hyb_spmv_force_t f = tsp_force();
-	f.opts.allow_runs  = (1u << HYB_SPMV_RUN_HYBRID) | (1u << HYB_SPMV_RUN_ROWSPLIT);
-	hyb_spmv_device_force(&f);
-	tsp_mat_t    S = tsp_make(TSP_POWER, 3000, 8, 0, HYB_PREC_D, 0, 8);
+	f.opts.allow_runs  = ( 1u << HYB_SPMV_RUN_HYBRID ) | ( 1u << HYB_SPMV_RUN_ROWSPLIT );
+	hyb_spmv_device_force( &f );
+	tsp_mat_t    S = tsp_make( TSP_POWER, 3000, 8, 0, HYB_PREC_D, 0, 8 );
 	tsp_mat_t    P[3];
 	tsd_thread_t T[6];
 	pthread_t    th[6];
-	for (int i = 0; i < 3; i++)
-		P[i] = tsp_make(TSP_RANDOM, 2000 + 100 * i, 6, i & 1, HYB_PREC_S, 0, 60 + (uint64_t)i);
-	for (int i = 0; i < 6; i++)
+	for ( int i = 0; i < 3; i++ )
+		P[i] = tsp_make( TSP_RANDOM, 2000 + 100 * i, 6, i & 1, HYB_PREC_S, 0, 60 + (uint64_t)i );
+	for ( int i = 0; i < 6; i++ )
 	{
-		T[i] = (tsd_thread_t){i < 3 ? &S : &P[i - 3], i & 1, 0, 1000 * (uint64_t)i};
-		pthread_create(&th[i], NULL, tsd_thread, &T[i]);
+		T[i] = ( tsd_thread_t ){ i < 3 ? &S : &P[i - 3], i & 1, 0, 1000 * (uint64_t)i };
+		pthread_create( &th[i], NULL, tsd_thread, &T[i] );
 	}
 	int bad = 0;
-	for (int i = 0; i < 6; i++)
+	for ( int i = 0; i < 6; i++ )
 	{
-		pthread_join(th[i], NULL);
+		pthread_join( th[i], NULL );
 		bad += T[i].bad;
 	}
-	CU_ASSERT_EQUAL(bad, 0);
-	tsp_free(&S);
-	for (int i = 0; i < 3; i++)
-		tsp_free(&P[i]);
+	CU_ASSERT_EQUAL( bad, 0 );
+	tsp_free( &S );
+	for ( int i = 0; i < 3; i++ ) tsp_free( &P[i] );
 	tsp_sim_end();
 }
 
@@ -421,155 +420,153 @@ static void test_concurrent_callers(void)
    measured kinds), the host cost
    of a device call is taken as measured (0 is a value), then averaged; COO remainders
    shorter than the noise floor are not refitted. */
-static void test_rates_refits(void)
+static void test_rates_refits( void )
 {
 	hyb_spmv_rates_t base, r0, r;
-	hyb_policy_spmv_default_rates(&base);
-	hyb_spmv_rates_set_base(&base);
-	hyb_spmv_rates_get(NULL, &r0);
-	CU_ASSERT_DOUBLE_EQUAL(r0.gpu_call_s, base.gpu_call_s, 1e-15);
-	hyb_spmv_rates_refit_call(0.0);
-	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 0.0, 1e-15);
-	hyb_spmv_rates_refit_call(4e-4); /* weight 1/4 */
-	hyb_spmv_rates_refit_call(-1.0); /* ignored */
-	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15);
+	hyb_policy_spmv_default_rates( &base );
+	hyb_spmv_rates_set_base( &base );
+	hyb_spmv_rates_get( NULL, &r0 );
+	CU_ASSERT_DOUBLE_EQUAL( r0.gpu_call_s, base.gpu_call_s, 1e-15 );
+	hyb_spmv_rates_refit_call( 0.0 );
+	hyb_spmv_rates_get( NULL, &r );
+	CU_ASSERT_DOUBLE_EQUAL( r.gpu_call_s, 0.0, 1e-15 );
+	hyb_spmv_rates_refit_call( 4e-4 ); /* weight 1/4 */
+	hyb_spmv_rates_refit_call( -1.0 ); /* ignored */
+	hyb_spmv_rates_get( NULL, &r );
+	CU_ASSERT_DOUBLE_EQUAL( r.gpu_call_s, 1e-4, 1e-15 );
 	/* a CSR span alone on the device took twice its prediction */
-	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_CSR, 1.0, 1e-4, 2e-4);
-	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_CSR], 2.0, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 2.0, 1e-12); /* borrowed */
-	for (int k = 0; k < HYB_SPMV_SPANS; k++)
-		if (k != HYB_SPMV_SPAN_CSR && k != HYB_SPMV_SPAN_ROWSPLIT)
-			CU_ASSERT_DOUBLE_EQUAL(r.span_scale[k], 2.0, 1e-12); /* the mean of one */
-	CU_ASSERT_DOUBLE_EQUAL(r.gpu_csr_bw, r0.gpu_csr_bw, 1e-6 * r0.gpu_csr_bw); /* rates kept */
-	CU_ASSERT_DOUBLE_EQUAL(r.gpu_call_s, 1e-4, 1e-15);
+	hyb_spmv_rates_refit_gpu( HYB_SPMV_SPAN_CSR, 1.0, 1e-4, 2e-4 );
+	hyb_spmv_rates_get( NULL, &r );
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_CSR], 2.0, 1e-12 );
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 2.0, 1e-12 ); /* borrowed */
+	for ( int k = 0; k < HYB_SPMV_SPANS; k++ )
+		if ( k != HYB_SPMV_SPAN_CSR && k != HYB_SPMV_SPAN_ROWSPLIT )
+			CU_ASSERT_DOUBLE_EQUAL( r.span_scale[k], 2.0, 1e-12 ); /* the mean of one */
+	CU_ASSERT_DOUBLE_EQUAL( r.gpu_csr_bw, r0.gpu_csr_bw, 1e-6 * r0.gpu_csr_bw ); /* rates kept */
+	CU_ASSERT_DOUBLE_EQUAL( r.gpu_call_s, 1e-4, 1e-15 );
 	/* a resident plan keeps its prediction (made with scale 1) while the scale moves: the
 	   refit divides out the scale the prediction used, so it settles at the measured ratio
 	   instead of compounding it call after call */
-	for (int i = 0; i < 50; i++)
-		hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_HYB_ELL, 1.0, 1e-4, 1.5e-4);
-	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_HYB_ELL], 1.5, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ELL], 1.5, 1e-9); /* borrowed */
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 2.0, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_DIA], 1.75, 1e-9); /* mean of 2, 1.5 */
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_HYB_DIA], 1.75, 1e-9);
+	for ( int i = 0; i < 50; i++ )
+		hyb_spmv_rates_refit_gpu( HYB_SPMV_SPAN_HYB_ELL, 1.0, 1e-4, 1.5e-4 );
+	hyb_spmv_rates_get( NULL, &r );
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_HYB_ELL], 1.5, 1e-9 );
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_ELL], 1.5, 1e-9 ); /* borrowed */
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 2.0, 1e-12 );
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_DIA], 1.75, 1e-9 ); /* mean of 2, 1.5 */
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_HYB_DIA], 1.75, 1e-9 );
 	/* its own measurement replaces what a kind borrowed; nonsense is ignored */
-	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_ROWSPLIT, 2.0, 2e-4, 1e-4);
-	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_ROWSPLIT, 0.0, 2e-4, 1e-4);
-	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPAN_ROWSPLIT, 1.0, 0.0, 1e-4);
-	hyb_spmv_rates_refit_gpu(HYB_SPMV_SPANS, 1.0, 1e-4, 1e-4);
-	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 1.0, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(r.span_scale[HYB_SPMV_SPAN_CSR], 2.0, 1e-12);
-	hyb_spmv_rates_refit_coo(1e6, 1e-5);               /* under 50 us: ignored */
-	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.cpu_coo_bw, r0.cpu_coo_bw, 1e-6 * r0.cpu_coo_bw);
-	hyb_spmv_rates_refit_coo(1e7, 1e-4);
-	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.cpu_coo_bw, 1e11, 1e3);
-	hyb_spmv_rates_set_base(NULL); /* back to the defaults, profile and file; refits dropped */
-	hyb_spmv_rates_get(NULL, &r);
-	CU_ASSERT(r.gpu_call_s >= 0 && r.cpu_coo_bw != 1e11);
+	hyb_spmv_rates_refit_gpu( HYB_SPMV_SPAN_ROWSPLIT, 2.0, 2e-4, 1e-4 );
+	hyb_spmv_rates_refit_gpu( HYB_SPMV_SPAN_ROWSPLIT, 0.0, 2e-4, 1e-4 );
+	hyb_spmv_rates_refit_gpu( HYB_SPMV_SPAN_ROWSPLIT, 1.0, 0.0, 1e-4 );
+	hyb_spmv_rates_refit_gpu( HYB_SPMV_SPANS, 1.0, 1e-4, 1e-4 );
+	hyb_spmv_rates_get( NULL, &r );
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_ROWSPLIT], 1.0, 1e-12 );
+	CU_ASSERT_DOUBLE_EQUAL( r.span_scale[HYB_SPMV_SPAN_CSR], 2.0, 1e-12 );
+	hyb_spmv_rates_refit_coo( 1e6, 1e-5 ); /* under 50 us: ignored */
+	hyb_spmv_rates_get( NULL, &r );
+	CU_ASSERT_DOUBLE_EQUAL( r.cpu_coo_bw, r0.cpu_coo_bw, 1e-6 * r0.cpu_coo_bw );
+	hyb_spmv_rates_refit_coo( 1e7, 1e-4 );
+	hyb_spmv_rates_get( NULL, &r );
+	CU_ASSERT_DOUBLE_EQUAL( r.cpu_coo_bw, 1e11, 1e3 );
+	hyb_spmv_rates_set_base( NULL ); /* back to the defaults, profile and file; refits dropped */
+	hyb_spmv_rates_get( NULL, &r );
+	CU_ASSERT( r.gpu_call_s >= 0 && r.cpu_coo_bw != 1e11 );
 }
 
 /* The CPU side's host kernels on a team of five (the pipe gives them every core but the
    busy ones, one on the CI machine): a row split's CPU rows and the remainder's row sums,
    both taking their parts in turn, against a serial sum; every row once, none outside. */
-static void test_host_kernels_team(void)
+static void test_host_kernels_team( void )
 {
-	for (int prec = 0; prec < 2; prec++)
+	for ( int prec = 0; prec < 2; prec++ )
 	{
-		tsp_mat_t A  = tsp_make(TSP_POWER, 30000, 12, 1, prec ? HYB_PREC_D : HYB_PREC_S, TSP_EMPTY,
-		                        77 + (uint64_t)prec);
-		size_t    es = hyb_prec_size(A.prec);
+		tsp_mat_t A  = tsp_make( TSP_POWER, 30000, 12, 1, prec ? HYB_PREC_D : HYB_PREC_S, TSP_EMPTY,
+		                         77 + (uint64_t)prec );
+		size_t    es = hyb_prec_size( A.prec );
 		int64_t   m = A.m, r0 = 7001;
-		void *    x = tsp_vec(&A, 5), *y = tsp_out(&A), *y0 = tsp_out(&A);
+		void *    x = tsp_vec( &A, 5 ), *y = tsp_out( &A ), *y0 = tsp_out( &A );
 		/* the row split: rows [r0, m) read the CSR arrays through positions */
 		hyb_spmv_dmat_t dm;
-		memset(&dm, 0, sizeof dm);
+		memset( &dm, 0, sizeof dm );
 		dm.prec    = A.prec;
 		dm.m       = m;
 		dm.rows    = r0;
 		dm.cbase   = A.base;
-		dm.cpu_ptr = malloc((size_t)(m - r0 + 1) * sizeof(int64_t));
+		dm.cpu_ptr = malloc( (size_t)( m - r0 + 1 ) * sizeof( int64_t ) );
 		/* the remainder: every non-empty row one run, columns 0-based */
-		dm.run_row = malloc((size_t)m * sizeof(int));
-		dm.run_ptr = malloc((size_t)(m + 1) * sizeof(int64_t));
-		dm.rem_col = malloc((size_t)A.nnz * sizeof(int));
+		dm.run_row = malloc( (size_t)m * sizeof( int ) );
+		dm.run_ptr = malloc( (size_t)( m + 1 ) * sizeof( int64_t ) );
+		dm.rem_col = malloc( (size_t)A.nnz * sizeof( int ) );
 		dm.rem_val = A.a;
 		dm.rem_nnz = A.nnz;
-		void* z    = calloc((size_t)m, es);
-		CU_ASSERT_FATAL(dm.cpu_ptr && dm.run_row && dm.run_ptr && dm.rem_col && z);
-		for (int64_t q = 0; q <= m - r0; q++)
-			dm.cpu_ptr[q] = A.ia[r0 + q] - A.base;
-		for (int64_t e = 0; e < A.nnz; e++)
-			dm.rem_col[e] = A.ja[e] - A.base;
-		for (int64_t i = 0; i < m; i++)
-			if (A.ia[i + 1] > A.ia[i])
+		void* z    = calloc( (size_t)m, es );
+		CU_ASSERT_FATAL( dm.cpu_ptr && dm.run_row && dm.run_ptr && dm.rem_col && z );
+		for ( int64_t q = 0; q <= m - r0; q++ ) dm.cpu_ptr[q] = A.ia[r0 + q] - A.base;
+		for ( int64_t e = 0; e < A.nnz; e++ ) dm.rem_col[e] = A.ja[e] - A.base;
+		for ( int64_t i = 0; i < m; i++ )
+			if ( A.ia[i + 1] > A.ia[i] )
 			{
 				dm.run_row[dm.nrun] = (int)i;
 				dm.run_ptr[dm.nrun] = A.ia[i] - A.base;
 				dm.nrun++;
 			}
 		dm.run_ptr[dm.nrun] = A.nnz;
-		hyb_spmv_cpu_rows(&dm, A.ja, A.a, x, y, 5);
-		hyb_spmv_rem_sums(&dm, x, z, 5);
+		hyb_spmv_cpu_rows( &dm, A.ja, A.a, x, y, 5 );
+		hyb_spmv_rem_sums( &dm, x, z, 5 );
 
 		int     bad_rows = 0, bad_runs = 0;
 		double  eps = prec ? 0x1p-52 : 0x1p-23;
 		int64_t u   = 0; /* run of row i */
-		for (int64_t i = 0; i < m; i++)
+		for ( int64_t i = 0; i < m; i++ )
 		{
 			double s = 0.0, abs = 0.0;
-			for (int64_t e = A.ia[i] - A.base; e < A.ia[i + 1] - A.base; e++)
+			for ( int64_t e = A.ia[i] - A.base; e < A.ia[i + 1] - A.base; e++ )
 			{
-				double a  = prec ? ((double*)A.a)[e] : ((float*)A.a)[e];
+				double a  = prec ? ( (double*)A.a )[e] : ( (float*)A.a )[e];
 				int    c  = A.ja[e] - A.base;
-				double xc = prec ? ((double*)x)[c] : ((float*)x)[c];
+				double xc = prec ? ( (double*)x )[c] : ( (float*)x )[c];
 				s += a * xc;
-				abs += fabs(a * xc);
+				abs += fabs( a * xc );
 			}
-			double bound = TSP_TOL * (double)(A.ia[i + 1] - A.ia[i] + 1) * eps * abs;
-			double yi    = prec ? ((double*)y)[i] : ((float*)y)[i];
-			if (i < r0 ? memcmp((char*)y + (size_t)i * es, (char*)y0 + (size_t)i * es, es) != 0
-			           : !(fabs(yi - s) <= bound))
+			double bound = TSP_TOL * (double)( A.ia[i + 1] - A.ia[i] + 1 ) * eps * abs;
+			double yi    = prec ? ( (double*)y )[i] : ( (float*)y )[i];
+			if ( i < r0 ? memcmp( (char*)y + (size_t)i * es, (char*)y0 + (size_t)i * es, es ) != 0
+			            : !( fabs( yi - s ) <= bound ) )
 				bad_rows++;
-			if (A.ia[i + 1] == A.ia[i]) continue;
+			if ( A.ia[i + 1] == A.ia[i] ) continue;
 			/* the runs are the non-empty rows in order */
-			double zu = prec ? ((double*)z)[u] : ((float*)z)[u];
-			if (!(fabs(zu - s) <= bound)) bad_runs++;
+			double zu = prec ? ( (double*)z )[u] : ( (float*)z )[u];
+			if ( !( fabs( zu - s ) <= bound ) ) bad_runs++;
 			u++;
 		}
-		CU_ASSERT_EQUAL(bad_rows, 0);
-		CU_ASSERT_EQUAL(bad_runs, 0);
-		free(dm.cpu_ptr);
-		free(dm.run_row);
-		free(dm.run_ptr);
-		free(dm.rem_col);
-		free(z);
-		free(x);
-		free(y);
-		free(y0);
-		tsp_free(&A);
+		CU_ASSERT_EQUAL( bad_rows, 0 );
+		CU_ASSERT_EQUAL( bad_runs, 0 );
+		free( dm.cpu_ptr );
+		free( dm.run_row );
+		free( dm.run_ptr );
+		free( dm.rem_col );
+		free( z );
+		free( x );
+		free( y );
+		free( y0 );
+		tsp_free( &A );
 	}
 }
 
 static CU_TestInfo hyb_tests_spmv_dispatch[] = {
-    {"paths_all_combinations", test_paths_all_combinations},
-    {"dia_device_only", test_dia_device_only},
-    {"dia_one_sided", test_dia_one_sided},
-    {"mode_and_size_rules", test_mode_and_size_rules},
-    {"auto_first_then_resident", test_auto_first_then_resident},
-    {"auto_measured_choice", test_auto_measured_choice},
-    {"registered_y", test_registered_y},
-    {"concurrent_callers", test_concurrent_callers},
-    {"rates_refits", test_rates_refits},
-    {"host_kernels_team", test_host_kernels_team},
-    CU_TEST_INFO_NULL,
+	{ "paths_all_combinations", test_paths_all_combinations },
+	{ "dia_device_only", test_dia_device_only },
+	{ "dia_one_sided", test_dia_one_sided },
+	{ "mode_and_size_rules", test_mode_and_size_rules },
+	{ "auto_first_then_resident", test_auto_first_then_resident },
+	{ "auto_measured_choice", test_auto_measured_choice },
+	{ "registered_y", test_registered_y },
+	{ "concurrent_callers", test_concurrent_callers },
+	{ "rates_refits", test_rates_refits },
+	{ "host_kernels_team", test_host_kernels_team },
+	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_spmv_dispatch = {"spmv_dispatch",        NULL, NULL, NULL, NULL,
-                                        hyb_tests_spmv_dispatch};
+CU_SuiteInfo hyb_suite_spmv_dispatch = { "spmv_dispatch",        NULL, NULL, NULL, NULL,
+	                                     hyb_tests_spmv_dispatch };

@@ -39,33 +39,34 @@ typedef struct
 } tsp_mat_t;
 
 /* A deterministic test matrix (seed picks it). */
-tsp_mat_t tsp_make(tsp_kind_t kind, int64_t m, int64_t mean, int base, hyb_prec_t prec, int flags,
-                   uint64_t seed);
-void      tsp_free(tsp_mat_t* A);
+tsp_mat_t tsp_make( tsp_kind_t kind, int64_t m, int64_t mean, int base, hyb_prec_t prec, int flags,
+                    uint64_t seed );
+void      tsp_free( tsp_mat_t* A );
 /* Rebuild the CSR arrays from the (changed) COO arrays, in place. */
-void tsp_sync_csr(tsp_mat_t* A);
+void tsp_sync_csr( tsp_mat_t* A );
 
 /* x of m random values in [-1, 1) of the matrix precision (malloc'ed). */
-void* tsp_vec(const tsp_mat_t* A, uint64_t seed);
+void* tsp_vec( const tsp_mat_t* A, uint64_t seed );
 /* y filled with a NaN pattern (so that an unwritten element shows). */
-void* tsp_out(const tsp_mat_t* A);
+void* tsp_out( const tsp_mat_t* A );
 
 /* The normalized error of y against a serial double reference of op(A) x (the COO arrays):
    |y - y_ref|_inf / (L * eps * (|A||x|)_inf), L the longest row of op(A) counting
    duplicates, eps of the precision. An unwritten or non-finite y gives +inf. */
-double tsp_err(const tsp_mat_t* A, char trans, const void* x, const void* y);
+double tsp_err( const tsp_mat_t* A, char trans, const void* x, const void* y );
 
 /* Call the dispatcher as mkl_cspblas_?coogemv / mkl_?coogemv (csr = 0) or the csrgemv
    routines (csr = 1), per A's base and precision. Returns the report. */
-const hyb_spmv_report_t* tsp_call(const tsp_mat_t* A, int csr, char trans, const void* x, void* y);
+const hyb_spmv_report_t* tsp_call( const tsp_mat_t* A, int csr, char trans, const void* x,
+                                   void* y );
 
 /* Simulated device configuration with extra settings "NAME=VALUE;NAME=VALUE"; returns 0
    when the device is up. tsp_sim_end restores the process configuration. */
-int  tsp_sim_begin(const char* extra);
-void tsp_sim_end(void);
+int  tsp_sim_begin( const char* extra );
+void tsp_sim_end( void );
 
 /* Force (active) with everything else automatic. */
-hyb_spmv_force_t tsp_force(void);
+hyb_spmv_force_t tsp_force( void );
 
 /* The acceptance bound of the normalized error (STYLE.md: a small c). */
 #define TSP_TOL 4.0

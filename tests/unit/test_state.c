@@ -77,8 +77,8 @@ static void test_fork_during_rates_write( void )
 	CU_ASSERT_FATAL( pthread_create( &th, NULL, st_rates_writer, NULL ) == 0 );
 	for ( int i = 0; i < 10000 && !atomic_load( &st_writer_inside ); i++ ) usleep( 1000 );
 	CU_ASSERT_FATAL( atomic_load( &st_writer_inside ) );
-	CU_ASSERT_EQUAL( hyb_t_isolated( "rates read in a child forked during a rates write", st_child_fill,
-	                                 NULL, 10 ),
+	CU_ASSERT_EQUAL( hyb_t_isolated( "rates read in a child forked during a rates write",
+	                                 st_child_fill, NULL, 10 ),
 	                 0 );
 
 	atomic_store( &st_writer_release, 1 );
@@ -157,9 +157,11 @@ static void test_fork_waits_for_every_lock( void )
 		while ( !atomic_load( &h.holding ) ) usleep( 1000 );
 		int    hooks = atomic_load( &st_hook_runs );
 		double t0    = st_now();
-		int    rc    = hyb_t_isolated( hyb_lock_name( (hyb_lock_id_t)i ), st_child_state, &hooks, 10 );
+		int    rc = hyb_t_isolated( hyb_lock_name( (hyb_lock_id_t)i ), st_child_state, &hooks, 10 );
 		CU_ASSERT_EQUAL( rc, 0 );
-		if ( rc ) printf( "\n    lock %s held at fork(): child status %d ", hyb_lock_name( (hyb_lock_id_t)i ), rc );
+		if ( rc )
+			printf( "\n    lock %s held at fork(): child status %d ",
+			        hyb_lock_name( (hyb_lock_id_t)i ), rc );
 		pthread_join( th, NULL );
 		/* fork() returned only after the holder let go (the child ran after it). */
 		CU_ASSERT( h.released_at >= t0 );
@@ -221,7 +223,8 @@ static void test_omp_in_forked_thread( void )
 	omp_set_num_threads( 2 );
 	CU_ASSERT_EQUAL( st_parallel_sum(), 2 );
 	CU_ASSERT_EQUAL( hyb_state_omp_enter(), 0 ); /* nothing changes outside a child */
-	CU_ASSERT_EQUAL( hyb_t_isolated( "OpenMP region in the forked thread", st_child_omp, NULL, 10 ), 0 );
+	CU_ASSERT_EQUAL( hyb_t_isolated( "OpenMP region in the forked thread", st_child_omp, NULL, 10 ),
+	                 0 );
 }
 
 static CU_TestInfo hyb_tests_state[] = {

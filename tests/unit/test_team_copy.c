@@ -54,7 +54,9 @@ static int64_t run_cover( hyb_team_t* t, int64_t n, int nthreads )
 
 static void test_team_cover( void )
 {
-	static const int64_t sizes[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 1000, 4097, 100003, -3 };
+	static const int64_t sizes[] = {
+		0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 1000, 4097, 100003, -3
+	};
 	for ( int nt = 0; nt <= 6; nt++ )
 	{
 		hyb_team_t* t = hyb_team_create( nt );
@@ -81,9 +83,9 @@ static void test_team_repeat( void )
 
 typedef struct
 {
-	int     nthreads;
+	int      nthreads;
 	uint64_t seed;
-	int64_t bad;
+	int64_t  bad;
 } hyb_team_thread_t;
 
 static void* team_thread( void* p )
@@ -91,7 +93,8 @@ static void* team_thread( void* p )
 	hyb_team_thread_t* a = p;
 	hyb_team_t*        t = hyb_team_create( a->nthreads );
 	hyb_t_rng_t        r = hyb_t_rng( a->seed );
-	for ( int it = 0; it < 400; it++ ) a->bad += run_cover( t, hyb_t_int( &r, 0, 5000 ), a->nthreads );
+	for ( int it = 0; it < 400; it++ )
+		a->bad += run_cover( t, hyb_t_int( &r, 0, 5000 ), a->nthreads );
 	hyb_team_destroy( t );
 	return NULL;
 }
@@ -119,7 +122,8 @@ static void test_team_concurrent( void )
 
 /* Copy `len` bytes from src+so to dst+do with hyb_copy_stream; 1 when the
    destination equals memcpy's and the bytes around it are untouched. */
-static int copy_ok( unsigned char* dst, const unsigned char* src, size_t dof, size_t sof, size_t len, unsigned char fill )
+static int copy_ok( unsigned char* dst, const unsigned char* src, size_t dof, size_t sof,
+                    size_t len, unsigned char fill )
 {
 	memset( dst, fill, dof + len + 2 * GUARD );
 	hyb_copy_stream( dst + GUARD + dof, src + sof, len );
@@ -142,7 +146,8 @@ static void test_copy_lengths( void )
 	/* Every length 0..10000, with alignments that cycle through all 64 x 64
 	   (destination, source) offset pairs. */
 	for ( size_t len = 0; len <= 10000; len++ )
-		bad += !copy_ok( dst, src, len % 64, ( len * 7 ) % 64, len, (unsigned char)( len * 13 + 1 ) );
+		bad +=
+		    !copy_ok( dst, src, len % 64, ( len * 7 ) % 64, len, (unsigned char)( len * 13 + 1 ) );
 	CU_ASSERT_EQUAL( bad, 0 );
 	free( src );
 	free( dst );
@@ -150,7 +155,8 @@ static void test_copy_lengths( void )
 
 static void test_copy_alignments( void )
 {
-	static const size_t lens[] = { 4095, 4096, 4097, 4096 + 15, 4096 + 63, 4096 + 64, 8191, 8192, 10000, 65536 + 17 };
+	static const size_t lens[] = { 4095,      4096, 4097, 4096 + 15, 4096 + 63,
+		                           4096 + 64, 8191, 8192, 10000,     65536 + 17 };
 	size_t              cap    = 65536 + 17 + 4 * GUARD + 128;
 	unsigned char *     src = malloc( cap ), *dst = malloc( cap );
 	hyb_t_rng_t         r = hyb_t_rng( 721 );
@@ -158,7 +164,8 @@ static void test_copy_alignments( void )
 	int bad = 0;
 	for ( unsigned l = 0; l < sizeof lens / sizeof lens[0]; l++ )
 		for ( size_t d = 0; d < 64; d++ )
-			for ( size_t s = 0; s < 64; s += ( lens[l] > 10000 ? 7 : 1 ) ) bad += !copy_ok( dst, src, d, s, lens[l], 0xA5 );
+			for ( size_t s = 0; s < 64; s += ( lens[l] > 10000 ? 7 : 1 ) )
+				bad += !copy_ok( dst, src, d, s, lens[l], 0xA5 );
 	CU_ASSERT_EQUAL( bad, 0 );
 	free( src );
 	free( dst );
@@ -175,7 +182,8 @@ static void test_copy_large( void )
 	for ( int it = 0; it < 20; it++ )
 	{
 		size_t len = (size_t)hyb_t_int( &r, 1, 8 << 20 );
-		bad += !copy_ok( dst, src, (size_t)hyb_t_int( &r, 0, 63 ), (size_t)hyb_t_int( &r, 0, 63 ), len, 0x3C );
+		bad += !copy_ok( dst, src, (size_t)hyb_t_int( &r, 0, 63 ), (size_t)hyb_t_int( &r, 0, 63 ),
+		                 len, 0x3C );
 	}
 	CU_ASSERT_EQUAL( bad, 0 );
 	free( src );
@@ -186,13 +194,14 @@ static void test_copy_large( void )
    multiple of the element's own alignment but not always of 16, so that
    every head length and the all-scalar case occur): each element within a
    few roundings of beta d + s, the bytes around the range untouched. */
-static int update_ok( hyb_prec_t p, unsigned char* dst, const unsigned char* src, size_t off, size_t count,
-                      const double beta[2], hyb_t_rng_t* r )
+static int update_ok( hyb_prec_t p, unsigned char* dst, const unsigned char* src, size_t off,
+                      size_t count, const double beta[2], hyb_t_rng_t* r )
 {
 	size_t es = hyb_prec_size( p ), bytes = count * es;
 	for ( size_t i = 0; i < off + bytes + 2 * GUARD; i++ ) dst[i] = 0x5A;
 	unsigned char* d = dst + GUARD + off;
-	for ( size_t i = 0; i < count; i++ ) hyb_t_set( p, d, (int64_t)i, hyb_t_unit( r ) + I * hyb_t_unit( r ) );
+	for ( size_t i = 0; i < count; i++ )
+		hyb_t_set( p, d, (int64_t)i, hyb_t_unit( r ) + I * hyb_t_unit( r ) );
 	void* old = malloc( bytes ? bytes : 1 );
 	memcpy( old, d, bytes );
 	hyb_copy_update( d, src, count, p, beta );
@@ -205,10 +214,11 @@ static int update_ok( hyb_prec_t p, unsigned char* dst, const unsigned char* src
 		double complex o = hyb_t_get( p, old, (int64_t)i ), s = hyb_t_get( p, src, (int64_t)i );
 		double complex want = b * o + s;
 		double         tol  = 8 * eps * ( cabs( b ) * cabs( o ) + cabs( s ) );
-		ok = cabs( hyb_t_get( p, d, (int64_t)i ) - want ) <= tol;
+		ok                  = cabs( hyb_t_get( p, d, (int64_t)i ) - want ) <= tol;
 	}
 	for ( size_t i = 0; i < GUARD + off && ok; i++ ) ok = dst[i] == 0x5A;
-	for ( size_t i = GUARD + off + bytes; i < off + bytes + 2 * GUARD && ok; i++ ) ok = dst[i] == 0x5A;
+	for ( size_t i = GUARD + off + bytes; i < off + bytes + 2 * GUARD && ok; i++ )
+		ok = dst[i] == 0x5A;
 	free( old );
 	return ok;
 }
@@ -217,12 +227,14 @@ static void test_copy_update( void )
 {
 	size_t         cap = 16 * 5000 + 4 * GUARD + 64;
 	unsigned char *src = malloc( cap ), *dst = malloc( cap );
-	hyb_t_rng_t    r = hyb_t_rng( 723 );
+	hyb_t_rng_t    r   = hyb_t_rng( 723 );
 	int            bad = 0, runs = 0;
 	for ( int p = 0; p < HYB_PREC_COUNT; p++ )
 	{
-		size_t es = hyb_prec_size( (hyb_prec_t)p ), align = p == HYB_PREC_Z ? 8 : es / ( hyb_prec_is_complex( p ) ? 2 : 1 );
-		for ( size_t i = 0; i < 5000; i++ ) hyb_t_set( (hyb_prec_t)p, src, (int64_t)i, hyb_t_unit( &r ) + I * hyb_t_unit( &r ) );
+		size_t es    = hyb_prec_size( (hyb_prec_t)p ),
+		       align = p == HYB_PREC_Z ? 8 : es / ( hyb_prec_is_complex( p ) ? 2 : 1 );
+		for ( size_t i = 0; i < 5000; i++ )
+			hyb_t_set( (hyb_prec_t)p, src, (int64_t)i, hyb_t_unit( &r ) + I * hyb_t_unit( &r ) );
 		for ( size_t count = 0; count < 5000; count += count < 70 ? 1 : 997 )
 			for ( size_t k = 0; k < 16 / align; k++ )
 			{

@@ -65,10 +65,10 @@ const char* const kMemName[N_MEMS] = { "device", "mapped pinned", "managed", "ma
 /* The seed's Table 4.2 (microseconds; X: not applicable), by operation: REG_BUF,
    SVM (FINE_GRAIN), SVM (ATOMIC). An atomic on its SVM (ATOMIC) buffer is platform-scope,
    the analogue of atomicAdd_system, so that row repeats the 180. */
-const char* const kSeed[N_OPS] = { "3 / 3 / 2", "11 / 15 / 22", "14 / X / 180", "SVM (ATOMIC) atomic_add: 180" };
+const char* const kSeed[N_OPS] = { "3 / 3 / 2", "11 / 15 / 22", "14 / X / 180",
+	                               "SVM (ATOMIC) atomic_add: 180" };
 
-template <int OP>
-__global__ void mb_kernel( unsigned* a, int64_t n )
+template <int OP> __global__ void mb_kernel( unsigned* a, int64_t n )
 {
 	const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if ( i >= n ) return;
@@ -82,10 +82,18 @@ void launch( int op, unsigned* a, int64_t n )
 	const unsigned grid = (unsigned)( ( n + kBlock - 1 ) / kBlock );
 	switch ( op )
 	{
-	case NOOP: mb_kernel<NOOP><<<grid, kBlock>>>( a, n ); break;
-	case ADD: mb_kernel<ADD><<<grid, kBlock>>>( a, n ); break;
-	case ATOMIC: mb_kernel<ATOMIC><<<grid, kBlock>>>( a, n ); break;
-	default: mb_kernel<ATOMIC_SYSTEM><<<grid, kBlock>>>( a, n ); break;
+	case NOOP:
+		mb_kernel<NOOP><<<grid, kBlock>>>( a, n );
+		break;
+	case ADD:
+		mb_kernel<ADD><<<grid, kBlock>>>( a, n );
+		break;
+	case ATOMIC:
+		mb_kernel<ATOMIC><<<grid, kBlock>>>( a, n );
+		break;
+	default:
+		mb_kernel<ATOMIC_SYSTEM><<<grid, kBlock>>>( a, n );
+		break;
 	}
 }
 
@@ -104,8 +112,10 @@ Caps query( int dev )
 	CK_CUDA( cudaDeviceGetAttribute( &c.concurrent, cudaDevAttrConcurrentManagedAccess, dev ) );
 	CK_CUDA( cudaDeviceGetAttribute( &c.pageable, cudaDevAttrPageableMemoryAccess, dev ) );
 	CK_CUDA( cudaDeviceGetAttribute( &c.host_atomics, cudaDevAttrHostNativeAtomicSupported, dev ) );
-	CK_CUDA( cudaDeviceGetAttribute( &c.pageable_host_tables, cudaDevAttrPageableMemoryAccessUsesHostPageTables, dev ) );
-	CK_CUDA( cudaDeviceGetAttribute( &c.direct_managed, cudaDevAttrDirectManagedMemAccessFromHost, dev ) );
+	CK_CUDA( cudaDeviceGetAttribute( &c.pageable_host_tables,
+	                                 cudaDevAttrPageableMemoryAccessUsesHostPageTables, dev ) );
+	CK_CUDA( cudaDeviceGetAttribute( &c.direct_managed, cudaDevAttrDirectManagedMemAccessFromHost,
+	                                 dev ) );
 	const cudaAtomicOperation op = cudaAtomicOperationIntegerAdd;
 	if ( cudaDeviceGetHostAtomicCapabilities( &c.host_atomic_add, &op, 1, dev ) != cudaSuccess )
 	{
@@ -121,8 +131,10 @@ const char* unsupported( const Caps& c, int mem, int op )
 	if ( mem == MAPPED && !c.map_host ) return "no canMapHostMemory";
 	if ( ( mem == MANAGED || mem == MANAGED_PREFETCH ) && !c.managed ) return "no managedMemory";
 	if ( mem == MANAGED_PREFETCH && !c.concurrent ) return "no concurrentManagedAccess";
-	if ( op == ATOMIC_SYSTEM && mem == MAPPED && !c.host_atomics ) return "no hostNativeAtomicSupported";
-	if ( op == ATOMIC_SYSTEM && mem == MANAGED && !c.concurrent ) return "no concurrentManagedAccess";
+	if ( op == ATOMIC_SYSTEM && mem == MAPPED && !c.host_atomics )
+		return "no hostNativeAtomicSupported";
+	if ( op == ATOMIC_SYSTEM && mem == MANAGED && !c.concurrent )
+		return "no concurrentManagedAccess";
 	return nullptr;
 }
 
@@ -151,7 +163,8 @@ Result run( int dev, int mem, int op, int64_t n, int reps_fixed )
 		host = dptr;
 	}
 	/* Start from zeros written where the memory kind puts them first. */
-	if ( mem == DEVICE ) CK_CUDA( cudaMemset( dptr, 0, bytes ) );
+	if ( mem == DEVICE )
+		CK_CUDA( cudaMemset( dptr, 0, bytes ) );
 	else
 		memset( host, 0, bytes );
 	if ( mem == MANAGED_PREFETCH )
@@ -182,9 +195,10 @@ Result run( int dev, int mem, int op, int64_t n, int reps_fixed )
 	CK_CUDA( cudaEventElapsedTime( &one, e0, e1 ) );
 	/* At least 3 launches, but a single one where a launch takes over 0.1 s (atomics over
 	   PCIe on the large array), so the whole program stays well under a minute. */
-	const int reps = reps_fixed > 0 ? reps_fixed
-	                 : one > 100.0f ? 1
-	                                : std::max( 3, std::min( 1000, (int)( 300.0f / std::max( one, 1e-3f ) ) ) );
+	const int reps =
+	    reps_fixed > 0 ? reps_fixed
+	    : one > 100.0f ? 1
+	                   : std::max( 3, std::min( 1000, (int)( 300.0f / std::max( one, 1e-3f ) ) ) );
 	CK_CUDA( cudaEventRecord( e1 ) );
 	for ( int r = 0; r < reps; r++ ) launch( op, dptr, n );
 	CK_CUDA( cudaGetLastError() );
@@ -206,15 +220,16 @@ Result run( int dev, int mem, int op, int64_t n, int reps_fixed )
 	for ( int64_t i = 0; i < n; i++ ) bad += chk[i] != want;
 	if ( bad )
 	{
-		fprintf( stderr, "WRONG: %s, %s, n = %lld: %lld elements differ from %u\n", kMemName[mem], kOpName[op],
-		         (long long)n, (long long)bad, want );
+		fprintf( stderr, "WRONG: %s, %s, n = %lld: %lld elements differ from %u\n", kMemName[mem],
+		         kOpName[op], (long long)n, (long long)bad, want );
 		g_failures++;
 	}
 	free( buf );
 	CK_CUDA( cudaEventDestroy( e0 ) );
 	CK_CUDA( cudaEventDestroy( e1 ) );
 	CK_CUDA( cudaEventDestroy( e2 ) );
-	if ( mem == MAPPED ) CK_CUDA( cudaFreeHost( host ) );
+	if ( mem == MAPPED )
+		CK_CUDA( cudaFreeHost( host ) );
 	else
 		CK_CUDA( cudaFree( dptr ) );
 	const double per = 1e-3 * ms / reps;
@@ -243,38 +258,45 @@ int main( int argc, char** argv )
 	printf( "# attributes: canMapHostMemory %d, managedMemory %d, concurrentManagedAccess %d, "
 	        "pageableMemoryAccess %d (uses host page tables %d), hostNativeAtomicSupported %d, "
 	        "directManagedMemAccessFromHost %d, host atomic capabilities (integer add) 0x%x\n",
-	        c.map_host, c.managed, c.concurrent, c.pageable, c.pageable_host_tables, c.host_atomics, c.direct_managed,
-	        c.host_atomic_add );
+	        c.map_host, c.managed, c.concurrent, c.pageable, c.pageable_host_tables, c.host_atomics,
+	        c.direct_managed, c.host_atomic_add );
 	size_t fr = 0, tot = 0;
 	CK_CUDA( cudaMemGetInfo( &fr, &tot ) );
 	int64_t big = quick ? ( (int64_t)4 << 20 ) : ( (int64_t)64 << 20 );
 	/* Never oversubscribe: at most an eighth of the free memory per array. */
 	while ( big > 6144 && (double)big * sizeof( unsigned ) > (double)fr / 8.0 ) big /= 2;
 	const int64_t sizes[2] = { 6144, big };
-	printf( "# blocks of %d threads, one element per thread; times per launch in microseconds (CUDA events); "
-	        "\"first\": the first launch on freshly written memory\n", kBlock );
-	printf( "%-10s %-17s %-16s | %12s %12s %10s | %s\n", "elements", "memory", "operation", "first us", "per launch us",
-	        "GB/s", "seed Table 4.2 (REG_BUF / SVM FINE_GRAIN / SVM ATOMIC), us" );
+	printf( "# blocks of %d threads, one element per thread; times per launch in microseconds "
+	        "(CUDA events); "
+	        "\"first\": the first launch on freshly written memory\n",
+	        kBlock );
+	printf( "%-10s %-17s %-16s | %12s %12s %10s | %s\n", "elements", "memory", "operation",
+	        "first us", "per launch us", "GB/s",
+	        "seed Table 4.2 (REG_BUF / SVM FINE_GRAIN / SVM ATOMIC), us" );
 	for ( int si = 0; si < 2; si++ )
 		for ( int op = 0; op < N_OPS; op++ )
 			for ( int mem = 0; mem < N_MEMS; mem++ )
 			{
 				const char* why = unsupported( c, mem, op );
-				printf( "%-10lld %-17s %-16s | ", (long long)sizes[si], kMemName[mem], kOpName[op] );
+				printf( "%-10lld %-17s %-16s | ", (long long)sizes[si], kMemName[mem],
+				        kOpName[op] );
 				if ( why )
 				{
 					printf( "%12s %12s %10s | not supported: %s\n", "n/s", "n/s", "", why );
-					printf( "csv,memmodel,%lld,%s,%s,n/s (%s)\n", (long long)sizes[si], kMemName[mem], kOpName[op], why );
+					printf( "csv,memmodel,%lld,%s,%s,n/s (%s)\n", (long long)sizes[si],
+					        kMemName[mem], kOpName[op], why );
 					continue;
 				}
-				const Result r = run( dev, mem, op, sizes[si], si == 0 ? ( quick ? 100 : 1000 ) : 0 );
+				const Result r =
+				    run( dev, mem, op, sizes[si], si == 0 ? ( quick ? 100 : 1000 ) : 0 );
 				printf( "%12.2f %12.2f %10.1f | %s\n", r.first_us, r.per_us, si == 1 ? r.gbs : 0.0,
 				        mem == 0 && si == 0 ? kSeed[op] : "" );
-				printf( "csv,memmodel,%lld,%s,%s,%.3f,%.3f,%.2f\n", (long long)sizes[si], kMemName[mem], kOpName[op],
-				        r.first_us, r.per_us, r.gbs );
+				printf( "csv,memmodel,%lld,%s,%s,%.3f,%.3f,%.2f\n", (long long)sizes[si],
+				        kMemName[mem], kOpName[op], r.first_us, r.per_us, r.gbs );
 				fflush( stdout );
 			}
-	printf( "# seed (AMD A10-7850K APU, OpenCL 2.0, 6144 elements, 64 per work-group): no-op 3 / 3 / 2 us, "
+	printf( "# seed (AMD A10-7850K APU, OpenCL 2.0, 6144 elements, 64 per work-group): no-op 3 / 3 "
+	        "/ 2 us, "
 	        "add 11 / 15 / 22 us, atomic_add 14 / X / 180 us (X: not applicable)\n" );
 	printf( "%s: %d failed check(s)\n", g_failures ? "FAILED" : "PASSED", g_failures );
 	return g_failures ? 1 : 0;

@@ -9,15 +9,15 @@
 
 #include <cuda_runtime.h>
 
-#define CK_CUDA( expr ) \
-	do \
-	{ \
-		cudaError_t e_ = ( expr ); \
-		if ( e_ != cudaSuccess ) \
-		{ \
-			fprintf( stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, cudaGetErrorString( e_ ) ); \
-			exit( 1 ); \
-		} \
+#define CK_CUDA( expr )                                                                            \
+	do {                                                                                           \
+		cudaError_t e_ = ( expr );                                                                 \
+		if ( e_ != cudaSuccess )                                                                   \
+		{                                                                                          \
+			fprintf( stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,                         \
+			         cudaGetErrorString( e_ ) );                                                   \
+			exit( 1 );                                                                             \
+		}                                                                                          \
 	} while ( 0 )
 
 #endif

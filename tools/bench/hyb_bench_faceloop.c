@@ -25,8 +25,8 @@
 
 static int g_failed = 0;
 
-static double measure( hyblas_faceloop_solver_t* s, int threads, int64_t steps, hyblas_faceloop_stats_t* st,
-                       double* state, int64_t len )
+static double measure( hyblas_faceloop_solver_t* s, int threads, int64_t steps,
+                       hyblas_faceloop_stats_t* st, double* state, int64_t len )
 {
 	hyblas_faceloop_run_params_t rp;
 	memset( &rp, 0, sizeof rp );
@@ -70,9 +70,9 @@ static void run_case( const hyb_flb_case_t* c, double secs, int quick, int seria
 	double*                 b   = malloc( (size_t)len * sizeof *b );
 	hyblas_faceloop_stats_t ss, so;
 	/* One step on the OpenMP path sizes the timed runs. */
-	const double  t1    = measure( s[1], 0, 1, &so, NULL, 0 );
-	int64_t       steps = quick ? 2 : (int64_t)ceil( secs / ( t1 > 1e-6 ? t1 : 1e-6 ) );
-	steps               = steps < 2 ? 2 : steps > 500 ? 500 : steps;
+	const double t1    = measure( s[1], 0, 1, &so, NULL, 0 );
+	int64_t      steps = quick ? 2 : (int64_t)ceil( secs / ( t1 > 1e-6 ? t1 : 1e-6 ) );
+	steps              = steps < 2 ? 2 : steps > 500 ? 500 : steps;
 	/* Burgers' solution stays smooth (and comparable with the exact one) until t = 1/pi. */
 	if ( eq == HYBLAS_FACELOOP_BURGERS )
 	{
@@ -103,33 +103,37 @@ static void run_case( const hyb_flb_case_t* c, double secs, int quick, int seria
 	hyb_fl_rates_default( &r );
 	hyb_fl_plan_in_t in;
 	memset( &in, 0, sizeof in );
-	in.n_faces     = mi.n_faces;
-	in.n_boundary  = mi.n_boundary_faces;
-	in.n_cells     = mi.n_cells;
-	in.n_bilinear  = mi.n_bilinear_cells;
-	in.nv          = mi.cell_nv;
-	in.np          = s[1]->np;
-	in.nq          = s[1]->tab.nq;
-	in.nqv         = s[1]->tab.nqv;
-	in.equation    = s[1]->eq.kind;
-	in.steps       = 1;
-	in.cpu_threads = so.cpu_threads;
-	in.device_ok   = 1;
-	in.device_mem  = 64e9;
-	const hyb_fl_plan_t pl      = hyb_fl_plan_choose( &in, &r );
-	const double        flops   = ( (double)( mi.n_faces - mi.n_boundary_faces ) *
-	                                    hyb_fl_face_flops( in.np, in.nq, in.equation, 0 ) +
-	                                (double)mi.n_boundary_faces * hyb_fl_face_flops( in.np, in.nq, in.equation, 1 ) );
-	const double        per     = 3.0 * (double)steps;
-	printf( "%s,%s,P%d,%s,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.3e,%s,\"%s\"\n",
-	        label, eq ? "burgers" : "adv-sin", p, tri ? "tri" : "quad", (long long)c->n, (long long)mi.n_faces,
-	        (long long)c->seed_faces, (long long)mi.n_boundary_faces, (long long)mi.warps_mixed_vanilla,
-	        (long long)mi.warps_mixed_remapped, so.cpu_threads, (long long)steps,
-	        serial ? 1e6 * t_ser / per : NAN, 1e6 * so.face_loop_s / per,
+	in.n_faces             = mi.n_faces;
+	in.n_boundary          = mi.n_boundary_faces;
+	in.n_cells             = mi.n_cells;
+	in.n_bilinear          = mi.n_bilinear_cells;
+	in.nv                  = mi.cell_nv;
+	in.np                  = s[1]->np;
+	in.nq                  = s[1]->tab.nq;
+	in.nqv                 = s[1]->tab.nqv;
+	in.equation            = s[1]->eq.kind;
+	in.steps               = 1;
+	in.cpu_threads         = so.cpu_threads;
+	in.device_ok           = 1;
+	in.device_mem          = 64e9;
+	const hyb_fl_plan_t pl = hyb_fl_plan_choose( &in, &r );
+	const double        flops =
+	    ( (double)( mi.n_faces - mi.n_boundary_faces ) *
+	          hyb_fl_face_flops( in.np, in.nq, in.equation, 0 ) +
+	      (double)mi.n_boundary_faces * hyb_fl_face_flops( in.np, in.nq, in.equation, 1 ) );
+	const double per = 3.0 * (double)steps;
+	printf( "%s,%s,P%d,%s,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
+	        "%.3f,%.3f,%.2f,%.3e,%s,\"%s\"\n",
+	        label, eq ? "burgers" : "adv-sin", p, tri ? "tri" : "quad", (long long)c->n,
+	        (long long)mi.n_faces, (long long)c->seed_faces, (long long)mi.n_boundary_faces,
+	        (long long)mi.warps_mixed_vanilla, (long long)mi.warps_mixed_remapped, so.cpu_threads,
+	        (long long)steps, serial ? 1e6 * t_ser / per : NAN, 1e6 * so.face_loop_s / per,
 	        serial ? 1e6 * ( ss.total_s ) / (double)steps : NAN, 1e6 * so.total_s / (double)steps,
-	        1e6 * hyb_fl_cpu_stage( &in, &r, 1 ).face, 1e6 * hyb_fl_cpu_stage( &in, &r, so.cpu_threads ).face,
-	        1e6 * pl.t_cpu, 1e6 * pl.t_gpu_per_step, 1e6 * pl.t_gpu_resident,
-	        serial ? 1e-9 * flops / ( t_ser / per ) : NAN, err, pl.path == HYBLAS_PATH_GPU ? "gpu" : "cpu", pl.why );
+	        1e6 * hyb_fl_cpu_stage( &in, &r, 1 ).face,
+	        1e6 * hyb_fl_cpu_stage( &in, &r, so.cpu_threads ).face, 1e6 * pl.t_cpu,
+	        1e6 * pl.t_gpu_per_step, 1e6 * pl.t_gpu_resident,
+	        serial ? 1e-9 * flops / ( t_ser / per ) : NAN, err,
+	        pl.path == HYBLAS_PATH_GPU ? "gpu" : "cpu", pl.why );
 	fflush( stdout );
 	free( a );
 	free( b );
@@ -141,10 +145,11 @@ static void run_case( const hyb_flb_case_t* c, double secs, int quick, int seria
 int main( int argc, char** argv )
 {
 	int    quick = 0, large = 0, huge = 0;
-	double secs  = 0.2;
+	double secs = 0.2;
 	for ( int i = 1; i < argc; i++ )
 	{
-		if ( strcmp( argv[i], "--quick" ) == 0 ) quick = 1;
+		if ( strcmp( argv[i], "--quick" ) == 0 )
+			quick = 1;
 		else if ( strcmp( argv[i], "--large" ) == 0 )
 			large = 1;
 		else if ( strcmp( argv[i], "--huge" ) == 0 )
@@ -157,13 +162,16 @@ int main( int argc, char** argv )
 			return 2;
 		}
 	}
-	printf( "# hyb_bench_faceloop: OpenMP threads %d; times per face loop (one RK stage) and per step, "
-	        "microseconds; model_* from policies/faceloop (per step, device assumed usable)\n",
-	        omp_get_max_threads() );
-	printf( "case,equation,degree,shape,n,faces,seed_faces,boundary,warps_mixed_vanilla,warps_mixed_remapped,"
-	        "threads,steps,serial_face_us,omp_face_us,serial_step_us,omp_step_us,model_serial_face_us,"
-	        "model_omp_face_us,model_cpu_step_us,model_gpu_per_step_us,model_gpu_resident_step_us,"
-	        "serial_model_gflops,l2_error,auto_path,auto_why\n" );
+	printf(
+	    "# hyb_bench_faceloop: OpenMP threads %d; times per face loop (one RK stage) and per step, "
+	    "microseconds; model_* from policies/faceloop (per step, device assumed usable)\n",
+	    omp_get_max_threads() );
+	printf(
+	    "case,equation,degree,shape,n,faces,seed_faces,boundary,warps_mixed_vanilla,warps_mixed_"
+	    "remapped,"
+	    "threads,steps,serial_face_us,omp_face_us,serial_step_us,omp_step_us,model_serial_face_us,"
+	    "model_omp_face_us,model_cpu_step_us,model_gpu_per_step_us,model_gpu_resident_step_us,"
+	    "serial_model_gflops,l2_error,auto_path,auto_why\n" );
 	hyb_flb_case_t cases[24];
 	const int      nseed = hyb_flb_seed_cases( cases, quick );
 	for ( int k = 0; k < nseed; k++ ) run_case( cases + k, secs, quick, 1 );

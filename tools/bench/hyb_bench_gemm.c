@@ -29,27 +29,32 @@
 
 typedef double _Complex zc;
 
-void dgemm_( const char*, const char*, const int*, const int*, const int*, const double*, const double*,
-             const int*, const double*, const int*, const double*, double*, const int*, size_t, size_t );
-void sgemm_( const char*, const char*, const int*, const int*, const int*, const float*, const float*,
-             const int*, const float*, const int*, const float*, float*, const int*, size_t, size_t );
-void zgemm_( const char*, const char*, const int*, const int*, const int*, const zc*, const zc*, const int*,
-             const zc*, const int*, const zc*, zc*, const int*, size_t, size_t );
-void cblas_dgemm( int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*,
-                  int );
-void cblas_sgemm( int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int );
-void cblas_zgemm( int, int, int, int, int, int, const void*, const void*, int, const void*, int, const void*,
-                  void*, int );
+void dgemm_( const char*, const char*, const int*, const int*, const int*, const double*,
+             const double*, const int*, const double*, const int*, const double*, double*,
+             const int*, size_t, size_t );
+void sgemm_( const char*, const char*, const int*, const int*, const int*, const float*,
+             const float*, const int*, const float*, const int*, const float*, float*, const int*,
+             size_t, size_t );
+void zgemm_( const char*, const char*, const int*, const int*, const int*, const zc*, const zc*,
+             const int*, const zc*, const int*, const zc*, zc*, const int*, size_t, size_t );
+void cblas_dgemm( int, int, int, int, int, int, double, const double*, int, const double*, int,
+                  double, double*, int );
+void cblas_sgemm( int, int, int, int, int, int, float, const float*, int, const float*, int, float,
+                  float*, int );
+void cblas_zgemm( int, int, int, int, int, int, const void*, const void*, int, const void*, int,
+                  const void*, void*, int );
 
 /* The Fortran interface under another name (scipy_?gemm_), found at run time:
    only a library under test that defines it has it, the plain BLAS has not. */
-typedef void ( *fgemm_t )( const char*, const char*, const int*, const int*, const int*, const void*,
-                           const void*, const int*, const void*, const int*, const void*, void*, const int*,
-                           size_t, size_t );
+typedef void ( *fgemm_t )( const char*, const char*, const int*, const int*, const int*,
+                           const void*, const void*, const int*, const void*, const int*,
+                           const void*, void*, const int*, size_t, size_t );
 
 static fgemm_t other_gemm( char p )
 {
-	return (fgemm_t)dlsym( RTLD_DEFAULT, p == 'd' ? "scipy_dgemm_" : p == 's' ? "scipy_sgemm_" : "scipy_zgemm_" );
+	return (fgemm_t)dlsym( RTLD_DEFAULT, p == 'd'   ? "scipy_dgemm_"
+	                                     : p == 's' ? "scipy_sgemm_"
+	                                                : "scipy_zgemm_" );
 }
 
 /* Calls of auto's name (dgemm_, sgemm_, zgemm_) that the library under test
@@ -62,7 +67,8 @@ static long long auto_cpu_calls( char p )
 	typedef int ( *calls_fn )( const char*, unsigned long long[4] );
 	calls_fn           calls = (calls_fn)dlsym( RTLD_DEFAULT, "hyb_calls" );
 	unsigned long long c[4];
-	if ( calls == NULL || calls( p == 'd' ? "dgemm_" : p == 's' ? "sgemm_" : "zgemm_", c ) != 0 ) return -1;
+	if ( calls == NULL || calls( p == 'd' ? "dgemm_" : p == 's' ? "sgemm_" : "zgemm_", c ) != 0 )
+		return -1;
 	return (long long)c[0];
 }
 
@@ -78,8 +84,8 @@ static int other_is_cpu( char p )
 
 /* One product C = alpha A B + beta C through the Fortran (entry 0), CBLAS
    column-major (entry 1) or the other Fortran name (entry 2) interface. */
-static void product( int entry, char p, int M, int N, int K, double alpha, const void* A, const void* B,
-                     double beta, void* C )
+static void product( int entry, char p, int M, int N, int K, double alpha, const void* A,
+                     const void* B, double beta, void* C )
 {
 	if ( entry == 0 || entry == 2 )
 	{
@@ -113,7 +119,7 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
    a pair at n = 1024 beta 1, one plan for auto and forced device, had
    per-repetition ratios from 0.71 to 1.54 and a median of 51 of them at
    1.08; the median's spread falls as the square root of the count. */
-#define PAIR_REPS 101
+#define PAIR_REPS     101
 #define PAIR_BUDGET_S 6.0
 /* A pair also times forced CPU calls where one takes less than this: the
    sizes where auto may keep the CPU (larger CPU calls would eat the budget,
@@ -125,7 +131,7 @@ static void product( int entry, char p, int M, int N, int K, double alpha, const
 /* Untimed calls of auto alone before the pair's timed ones (see below), on
    calls up to PAIR_AUTO_WARM_FLOPS (where CPU and device come near each
    other; larger ones would only lengthen the sweep). */
-#define PAIR_AUTO_WARM 8
+#define PAIR_AUTO_WARM       8
 #define PAIR_AUTO_WARM_FLOPS 1e11
 
 static double now( void )
@@ -153,9 +159,12 @@ static zc at( char p, const void* x, size_t ld, size_t i, size_t j )
 	size_t idx = i + j * ld;
 	switch ( p )
 	{
-	case 's': return ( (const float*)x )[idx];
-	case 'd': return ( (const double*)x )[idx];
-	default: return ( (const zc*)x )[idx];
+	case 's':
+		return ( (const float*)x )[idx];
+	case 'd':
+		return ( (const double*)x )[idx];
+	default:
+		return ( (const zc*)x )[idx];
 	}
 }
 
@@ -202,9 +211,12 @@ static void* alloc_fill( char p, size_t elems )
 #pragma omp parallel for schedule( static )
 	for ( size_t i = 0; i < elems; i++ )
 	{
-		if ( p == 's' ) ( (float*)x )[i] = (float)hrand( i );
-		else if ( p == 'd' ) ( (double*)x )[i] = hrand( i );
-		else ( (zc*)x )[i] = hrand( 2 * i ) + I * hrand( 2 * i + 1 );
+		if ( p == 's' )
+			( (float*)x )[i] = (float)hrand( i );
+		else if ( p == 'd' )
+			( (double*)x )[i] = hrand( i );
+		else
+			( (zc*)x )[i] = hrand( 2 * i ) + I * hrand( 2 * i + 1 );
 	}
 	return x;
 }
@@ -240,7 +252,8 @@ int main( int argc, char** argv )
 	{
 		char shape[64], p;
 		long m, n, k, reps;
-		if ( line[0] == '#' || sscanf( line, "%63s %c %ld %ld %ld %ld", shape, &p, &m, &n, &k, &reps ) != 6 )
+		if ( line[0] == '#' ||
+		     sscanf( line, "%63s %c %ld %ld %ld %ld", shape, &p, &m, &n, &k, &reps ) != 6 )
 			continue;
 		double cx    = p == 'z' ? 4 : 1;
 		double flops = cx * 2.0 * (double)m * (double)n * (double)k;
@@ -258,8 +271,9 @@ int main( int argc, char** argv )
 			fprintf( stderr, "out of memory at %s %ld %ld %ld\n", shape, m, n, k );
 			return 1;
 		}
-		for ( long j = 0; j < n; j++ ) x[j] = hrand( (uint64_t)j ) + ( p == 'z' ? I * hrand( (uint64_t)( j + n ) ) : 0 );
-		int    M = (int)m, N = (int)n, K = (int)k;
+		for ( long j = 0; j < n; j++ )
+			x[j] = hrand( (uint64_t)j ) + ( p == 'z' ? I * hrand( (uint64_t)( j + n ) ) : 0 );
+		int M = (int)m, N = (int)n, K = (int)k;
 		int pair = strcmp( label, "hyblas-pair" ) == 0;
 		for ( int bi = 0; bi < 2; bi++ )
 		{
@@ -267,7 +281,7 @@ int main( int argc, char** argv )
 			double times[3][PAIR_REPS];
 			double err[3]  = { 0, 0, 0 };
 			int    entries = pair ? 2 : 1;
-			int    nrep   = reps < 1 ? 1 : reps > PAIR_REPS ? PAIR_REPS : (int)reps;
+			int    nrep    = reps < 1 ? 1 : reps > PAIR_REPS ? PAIR_REPS : (int)reps;
 			/* One untimed call first through each interface: device contexts,
 			   staging buffers and library handles are created on first use,
 			   in every library under test (NVBLAS too). The plain CPU library
@@ -286,7 +300,8 @@ int main( int argc, char** argv )
 			   right after a forced-device call, took 0.51-0.63 ms against
 			   0.33-0.35 and it settled on the device, 17 % slower). */
 			if ( pair && flops <= PAIR_AUTO_WARM_FLOPS )
-				for ( int w = 0; w < PAIR_AUTO_WARM; w++ ) product( 0, p, M, N, K, alpha, A, B, beta, C );
+				for ( int w = 0; w < PAIR_AUTO_WARM; w++ )
+					product( 0, p, M, N, K, alpha, A, B, beta, C );
 			/* Forced CPU in the pair too, where cheap: auto's CPU calls then
 			   run among the same interleaved device calls as the CPU path
 			   they are compared with (measured: n = 256 beta 1, auto on the
@@ -368,10 +383,13 @@ int main( int argc, char** argv )
 			{
 				double      med = median( times[e], nrep );
 				int         ok  = err[e] < 10.0 && isfinite( err[e] );
-				const char* lab = !pair ? label : e == 0 ? "hyblas-auto" : e == 1 ? "hyblas-gpu" : "hyblas-cpu";
+				const char* lab = !pair    ? label
+				                  : e == 0 ? "hyblas-auto"
+				                  : e == 1 ? "hyblas-gpu"
+				                           : "hyblas-cpu";
 				failures += !ok;
-				printf( "%s,%c,%s,%ld,%ld,%ld,%g,%.6f,%.3f,%.3g,%s\n", lab, p, shape, m, n, k, beta, med,
-				        flops / med * 1e-12, err[e], ok ? "ok" : "WRONG" );
+				printf( "%s,%c,%s,%ld,%ld,%ld,%g,%.6f,%.3f,%.3g,%s\n", lab, p, shape, m, n, k, beta,
+				        med, flops / med * 1e-12, err[e], ok ? "ok" : "WRONG" );
 			}
 			fflush( stdout );
 		}

@@ -33,10 +33,10 @@
 #include "kernels/pipeline/hyb_gtsv_hetero.h"
 #include "policies/hyb_policy_gtsv.h"
 
-void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b, const int* ldb,
-             int* info );
-void sgtsv_( const int* n, const int* nrhs, float* dl, float* d, float* du, float* b, const int* ldb,
-             int* info );
+void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
+             const int* ldb, int* info );
+void sgtsv_( const int* n, const int* nrhs, float* dl, float* d, float* du, float* b,
+             const int* ldb, int* info );
 
 static double bg_hash01( uint64_t i, uint64_t seed )
 {
@@ -53,7 +53,7 @@ typedef struct
 	int     single;
 	int64_t n, nrhs;
 	size_t  es;
-	void *  dl, *d, *du, *b;   /* pristine */
+	void *  dl, *d, *du, *b;     /* pristine */
 	void *  wdl, *wd, *wdu, *wb; /* working copies (LAPACK writes DU when it swaps rows) */
 } bg_sys_t;
 
@@ -94,21 +94,25 @@ static void bg_copy( void* dst, const void* src, size_t bytes )
 	}
 }
 
-static bg_sys_t bg_make( int single, int64_t n, int64_t nrhs, int row_kind, double dom, uint64_t seed )
+static bg_sys_t bg_make( int single, int64_t n, int64_t nrhs, int row_kind, double dom,
+                         uint64_t seed )
 {
-	bg_sys_t s = { single, n, nrhs, single ? 4 : 8, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
-	s.dl       = bg_alloc( (size_t)n * s.es );
-	s.du       = bg_alloc( (size_t)n * s.es );
-	s.d        = bg_alloc( (size_t)n * s.es );
-	s.b        = bg_alloc( (size_t)n * (size_t)nrhs * s.es );
-	s.wdl      = bg_alloc( (size_t)n * s.es );
-	s.wd       = bg_alloc( (size_t)n * s.es );
-	s.wdu      = bg_alloc( (size_t)n * s.es );
-	s.wb       = bg_alloc( (size_t)n * (size_t)nrhs * s.es );
+	bg_sys_t s = {
+		single, n, nrhs, single ? 4 : 8, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+	};
+	s.dl  = bg_alloc( (size_t)n * s.es );
+	s.du  = bg_alloc( (size_t)n * s.es );
+	s.d   = bg_alloc( (size_t)n * s.es );
+	s.b   = bg_alloc( (size_t)n * (size_t)nrhs * s.es );
+	s.wdl = bg_alloc( (size_t)n * s.es );
+	s.wd  = bg_alloc( (size_t)n * s.es );
+	s.wdu = bg_alloc( (size_t)n * s.es );
+	s.wb  = bg_alloc( (size_t)n * (size_t)nrhs * s.es );
 #pragma omp parallel for schedule( static )
 	for ( int64_t i = 0; i < n; i++ )
 	{
-		double l = 2 * bg_hash01( 2 * (uint64_t)i, seed ) - 1, u = 2 * bg_hash01( 2 * (uint64_t)i + 1, seed ) - 1;
+		double l = 2 * bg_hash01( 2 * (uint64_t)i, seed ) - 1,
+		       u = 2 * bg_hash01( 2 * (uint64_t)i + 1, seed ) - 1;
 		if ( row_kind )
 		{
 			/* Row dominant with large subdiagonal entries: LAPACK swaps rows. */
@@ -123,15 +127,18 @@ static bg_sys_t bg_make( int single, int64_t n, int64_t nrhs, int row_kind, doub
 	{
 		double off;
 		if ( row_kind )
-			off = ( i >= 1 ? fabs( bg_get( &s, s.dl, i - 1 ) ) : 0 ) + ( i + 1 < n ? fabs( bg_get( &s, s.du, i ) ) : 0 );
+			off = ( i >= 1 ? fabs( bg_get( &s, s.dl, i - 1 ) ) : 0 ) +
+			      ( i + 1 < n ? fabs( bg_get( &s, s.du, i ) ) : 0 );
 		else
-			off = ( i >= 1 ? fabs( bg_get( &s, s.du, i - 1 ) ) : 0 ) + ( i + 1 < n ? fabs( bg_get( &s, s.dl, i ) ) : 0 );
+			off = ( i >= 1 ? fabs( bg_get( &s, s.du, i - 1 ) ) : 0 ) +
+			      ( i + 1 < n ? fabs( bg_get( &s, s.dl, i ) ) : 0 );
 		if ( off == 0 ) off = 1;
 		double mag = dom * off * ( 1 + 0.25 * bg_hash01( (uint64_t)i, seed + 7 ) ) * ( 1 + 1e-6 );
 		bg_set( &s, s.d, i, bg_hash01( (uint64_t)i, seed + 11 ) < 0.5 ? -mag : mag );
 	}
 #pragma omp parallel for schedule( static )
-	for ( int64_t i = 0; i < n * nrhs; i++ ) bg_set( &s, s.b, i, 2 * bg_hash01( (uint64_t)i, seed + 13 ) - 1 );
+	for ( int64_t i = 0; i < n * nrhs; i++ )
+		bg_set( &s, s.b, i, 2 * bg_hash01( (uint64_t)i, seed + 13 ) - 1 );
 	return s;
 }
 
@@ -180,11 +187,12 @@ static double bg_berr( const bg_sys_t* s )
 			long double ax = (long double)bg_get( s, s->d, i ) * x;
 			if ( i >= 1 ) ax += (long double)bg_get( s, s->dl, i - 1 ) * bg_get( s, s->wb, o - 1 );
 			if ( i + 1 < n ) ax += (long double)bg_get( s, s->du, i ) * bg_get( s, s->wb, o + 1 );
-			long double r  = fabsl( ax - bg_get( s, s->b, o ) );
+			long double r = fabsl( ax - bg_get( s, s->b, o ) );
 			bad |= !isfinite( (double)x );
 			if ( r > rn ) rn = r;
 			if ( fabsl( x ) > xn ) xn = fabsl( x );
-			if ( fabsl( (long double)bg_get( s, s->b, o ) ) > bn ) bn = fabsl( (long double)bg_get( s, s->b, o ) );
+			if ( fabsl( (long double)bg_get( s, s->b, o ) ) > bn )
+				bn = fabsl( (long double)bg_get( s, s->b, o ) );
 		}
 		if ( bad ) return INFINITY;
 		long double be = rn / ( anorm * xn + bn );
@@ -236,12 +244,13 @@ static int64_t bg_solve( bg_kind_t kind, bg_sys_t* s, int64_t m )
 		bg_spike_check_s = omp_get_wtime() - t0;
 		int64_t w        = 0;
 		if ( hyb_policy_gtsv_choose( c.dom_row, c.dom_col, c.pivot, c.info, c.nonfinite,
-		                             s->single ? HYB_PREC_S : HYB_PREC_D, 1, &w ) == HYB_GTSV_PLAN_LAPACK )
+		                             s->single ? HYB_PREC_S : HYB_PREC_D, 1,
+		                             &w ) == HYB_GTSV_PLAN_LAPACK )
 			return -1;
-		hyb_status_t st = s->single ? hyb_sgtsv_cpu_spike( s->n, s->nrhs, s->wdl, s->wd, s->wdu, s->wb, s->n, w, 0,
-		                                                   HYB_GTSV_FACTORS )
-		                            : hyb_dgtsv_cpu_spike( s->n, s->nrhs, s->wdl, s->wd, s->wdu, s->wb, s->n, w, 0,
-		                                                   HYB_GTSV_FACTORS );
+		hyb_status_t st  = s->single ? hyb_sgtsv_cpu_spike( s->n, s->nrhs, s->wdl, s->wd, s->wdu,
+		                                                    s->wb, s->n, w, 0, HYB_GTSV_FACTORS )
+		                             : hyb_dgtsv_cpu_spike( s->n, s->nrhs, s->wdl, s->wd, s->wdu,
+		                                                    s->wb, s->n, w, 0, HYB_GTSV_FACTORS );
 		bg_spike_solve_s = omp_get_wtime() - t0 - bg_spike_check_s;
 		return st == HYB_OK ? 0 : -2;
 	}
@@ -322,11 +331,13 @@ int main( int argc, char** argv )
 		int    lg, reps;
 		long   nrhs;
 		double dom;
-		if ( line[0] == '#' || sscanf( line, " %c %d %ld %c %lf %d", &p, &lg, &nrhs, &k, &dom, &reps ) != 6 ) continue;
+		if ( line[0] == '#' ||
+		     sscanf( line, " %c %d %ld %c %lf %d", &p, &lg, &nrhs, &k, &dom, &reps ) != 6 )
+			continue;
 		int      single = p == 's';
 		int64_t  n      = (int64_t)1 << lg;
-		uint64_t seed   = (uint64_t)lg * 1000 + (uint64_t)nrhs * 10 + (uint64_t)single + ( k == 'r' ) * 7 +
-		                (uint64_t)( dom * 100 );
+		uint64_t seed   = (uint64_t)lg * 1000 + (uint64_t)nrhs * 10 + (uint64_t)single +
+		                ( k == 'r' ) * 7 + (uint64_t)( dom * 100 );
 		bg_sys_t s = bg_make( single, n, nrhs, k == 'r', dom, seed );
 		/* The window the dispatcher would use (for gpu-stream), untimed. */
 		int64_t          m = 0;
@@ -335,12 +346,13 @@ int main( int argc, char** argv )
 			hyb_sgtsv_check( n, s.dl, s.d, s.du, HYB_GTSV_WINDOW_MAX, 0, &c );
 		else
 			hyb_dgtsv_check( n, s.dl, s.d, s.du, HYB_GTSV_WINDOW_MAX, 0, &c );
-		m = hyb_policy_gtsv_window( fmax( c.dom_row, c.dom_col ), single ? HYB_PREC_S : HYB_PREC_D );
+		m = hyb_policy_gtsv_window( fmax( c.dom_row, c.dom_col ),
+		                            single ? HYB_PREC_S : HYB_PREC_D );
 		if ( m > HYB_GTSV_DEV_WINDOW_MAX || m < 1 ) m = HYB_GTSV_DEV_WINDOW_MAX;
 
 		double  t[64], tc[64], ts[64];
-		int     done = 0;
-		int64_t info = 0;
+		int     done  = 0;
+		int64_t info  = 0;
 		double  spent = 0;
 		for ( int r = 0; r < reps && r < 64 && ( r == 0 || spent < 3.0 ); r++ )
 		{
@@ -355,16 +367,20 @@ int main( int argc, char** argv )
 		}
 		double sec = bg_median( t, done );
 		if ( kind == BG_SPIKE && info == 0 )
-			printf( "# spike %c 2^%d nrhs %ld dom %g: check %.2f ms, solve with factors %.2f ms (medians)\n", p, lg,
-			        nrhs, dom, bg_median( tc, done ) * 1e3, bg_median( ts, done ) * 1e3 );
+			printf( "# spike %c 2^%d nrhs %ld dom %g: check %.2f ms, solve with factors %.2f ms "
+			        "(medians)\n",
+			        p, lg, nrhs, dom, bg_median( tc, done ) * 1e3, bg_median( ts, done ) * 1e3 );
 		/* The kernel-level SPIKE label on a system LAPACK would pivot: not applicable (the
 		   dispatcher sends it to LAPACK); only the check ran. */
 		int    na = kind == BG_SPIKE && info == -1;
 		double be = na ? 0 : bg_berr( &s );
 		int    ok = na || ( info == 0 && isfinite( be ) );
 		failures += !ok;
-		printf( "%s,%c,%lld,%ld,%c,%g,%d,%.6e,%.1f,%.3e,%s\n", label, p, (long long)n, nrhs, k, dom, done, sec,
-		        (double)n / sec / 1e6, be, na ? "n/a" : ok ? "ok" : "WRONG" );
+		printf( "%s,%c,%lld,%ld,%c,%g,%d,%.6e,%.1f,%.3e,%s\n", label, p, (long long)n, nrhs, k, dom,
+		        done, sec, (double)n / sec / 1e6, be,
+		        na   ? "n/a"
+		        : ok ? "ok"
+		             : "WRONG" );
 		fflush( stdout );
 		bg_free( &s );
 	}

@@ -23,7 +23,7 @@
 #include "tools/hyb_spmv_gen.h"
 
 #define HC_COUNTS 7
-static const int hc_counts[HC_COUNTS] = {1, 2, 5, 10, 30, 100, 1000};
+static const int hc_counts[HC_COUNTS] = { 1, 2, 5, 10, 30, 100, 1000 };
 
 typedef struct
 {
@@ -39,108 +39,108 @@ typedef struct
 static hyb_config_t hc_base;
 static int          hc_bad = 0;
 
-static double hc_get(const hc_mat_t* M, const void* v, int64_t i)
+static double hc_get( const hc_mat_t* M, const void* v, int64_t i )
 {
-	return M->prec == HYB_PREC_D ? ((const double*)v)[i] : (double)((const float*)v)[i];
+	return M->prec == HYB_PREC_D ? ( (const double*)v )[i] : (double)( (const float*)v )[i];
 }
 
-static void hc_put(const hc_mat_t* M, void* v, int64_t i, double d)
+static void hc_put( const hc_mat_t* M, void* v, int64_t i, double d )
 {
-	if (M->prec == HYB_PREC_D)
-		((double*)v)[i] = d;
+	if ( M->prec == HYB_PREC_D )
+		( (double*)v )[i] = d;
 	else
-		((float*)v)[i] = (float)d;
+		( (float*)v )[i] = (float)d;
 }
 
 /* x of call k: a fixed pattern scaled by 1 + k/1000, written in place. */
-static void hc_set_x(hc_mat_t* M, int k)
+static void hc_set_x( hc_mat_t* M, int k )
 {
 	double f = 1.0 + 1e-3 * k;
-#pragma omp parallel for schedule(static)
-	for (int64_t i = 0; i < M->m; i++)
-		hc_put(M, M->x, i, f * (double)((i * 7919) % 2003 - 1001) / 1001.0);
+#pragma omp parallel for schedule( static )
+	for ( int64_t i = 0; i < M->m; i++ )
+		hc_put( M, M->x, i, f * (double)( ( i * 7919 ) % 2003 - 1001 ) / 1001.0 );
 }
 
 /* |y - A x|_inf / (L eps (|A||x|)_inf), serial double reference. */
-static double hc_err(const hc_mat_t* M)
+static double hc_err( const hc_mat_t* M )
 {
-	double eps  = M->prec == HYB_PREC_D ? 2.220446049250313e-16 : 1.1920929e-07;
-	double emax = 0, amax = 0;
-	int64_t L   = 1;
-	for (int64_t i = 0; i < M->m; i++)
+	double  eps  = M->prec == HYB_PREC_D ? 2.220446049250313e-16 : 1.1920929e-07;
+	double  emax = 0, amax = 0;
+	int64_t L = 1;
+	for ( int64_t i = 0; i < M->m; i++ )
 	{
 		double s = 0, sa = 0;
-		for (int64_t k = M->ia[i]; k < M->ia[i + 1]; k++)
+		for ( int64_t k = M->ia[i]; k < M->ia[i + 1]; k++ )
 		{
-			double p = hc_get(M, M->a, k) * hc_get(M, M->x, M->ja[k]);
+			double p = hc_get( M, M->a, k ) * hc_get( M, M->x, M->ja[k] );
 			s += p;
-			sa += fabs(p);
+			sa += fabs( p );
 		}
-		if (M->ia[i + 1] - M->ia[i] > L) L = M->ia[i + 1] - M->ia[i];
-		double d = fabs(hc_get(M, M->y, i) - s);
-		if (!(d <= emax)) emax = isnan(d) ? INFINITY : d;
-		if (sa > amax) amax = sa;
+		if ( M->ia[i + 1] - M->ia[i] > L ) L = M->ia[i + 1] - M->ia[i];
+		double d = fabs( hc_get( M, M->y, i ) - s );
+		if ( !( d <= emax ) ) emax = isnan( d ) ? INFINITY : d;
+		if ( sa > amax ) amax = sa;
 	}
-	return amax > 0 ? emax / ((double)L * eps * amax) : emax;
+	return amax > 0 ? emax / ( (double)L * eps * amax ) : emax;
 }
 
-static double hc_call(hc_mat_t* M)
+static double hc_call( hc_mat_t* M )
 {
-	hyb_call_t      call = {.id = M->prec == HYB_PREC_D ? HYB_R_mkl_cspblas_dcsrgemv
-	                                                    : HYB_R_mkl_cspblas_scsrgemv};
-	hyb_spmv_args_t args = {.op     = HYB_OP_CSRMV,
-	                        .prec   = M->prec,
-	                        .transa = 'N',
-	                        .base   = 0,
-	                        .m      = M->m,
-	                        .val    = M->a,
-	                        .rowind = M->ia,
-	                        .colind = M->ja,
-	                        .x      = M->x,
-	                        .y      = M->y};
+	hyb_call_t      call = { .id = M->prec == HYB_PREC_D ? HYB_R_mkl_cspblas_dcsrgemv
+		                                                 : HYB_R_mkl_cspblas_scsrgemv };
+	hyb_spmv_args_t args = { .op     = HYB_OP_CSRMV,
+		                     .prec   = M->prec,
+		                     .transa = 'N',
+		                     .base   = 0,
+		                     .m      = M->m,
+		                     .val    = M->a,
+		                     .rowind = M->ia,
+		                     .colind = M->ja,
+		                     .x      = M->x,
+		                     .y      = M->y };
 	double          t0   = hyb_now();
-	hyb_dispatch_spmv(&call, &args);
+	hyb_dispatch_spmv( &call, &args );
 	return hyb_now() - t0;
 }
 
-static void hc_mode(const char* mode)
+static void hc_mode( const char* mode )
 {
 	static hyb_config_t c;
 	char                err[128];
 	c = hc_base;
-	hyb_config_set(&c, "HYBLAS_MODE", mode, HYB_SRC_TEST, err, sizeof err);
-	hyb_config_finish(&c);
-	hyb_config_install_for_test(&c);
+	hyb_config_set( &c, "HYBLAS_MODE", mode, HYB_SRC_TEST, err, sizeof err );
+	hyb_config_finish( &c );
+	hyb_config_install_for_test( &c );
 }
 
 /* `n` calls in `mode` from a fresh library state; cum[k] is the total after call k + 1.
    The resident device calls after the first two are summed into *res_s (their count in
    *res_n). */
-static void hc_run(hc_mat_t* M, const char* mode, int n, double* cum, double* res_s, int* res_n)
+static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, double* res_s, int* res_n )
 {
 	hyb_spmv_device_reset_for_test();
-	hc_mode(mode);
+	hc_mode( mode );
 	double total = 0;
 	*res_s       = 0;
 	*res_n       = 0;
-	for (int k = 0; k < n; k++)
+	for ( int k = 0; k < n; k++ )
 	{
-		hc_set_x(M, k);
-		double t = hc_call(M);
+		hc_set_x( M, k );
+		double t = hc_call( M );
 		total += t;
-		cum[k] = total;
+		cum[k]                     = total;
 		const hyb_spmv_report_t* r = hyb_spmv_last_report();
-		if (r->cache == HYB_RESIDENCY_HIT && r->path != HYB_PATH_CPU && k >= 2)
+		if ( r->cache == HYB_RESIDENCY_HIT && r->path != HYB_PATH_CPU && k >= 2 )
 		{
 			*res_s += t;
-			(*res_n)++;
+			( *res_n )++;
 		}
-		if (k == 0 || k == n - 1)
+		if ( k == 0 || k == n - 1 )
 		{
-			double e = hc_err(M);
-			if (!(e <= 4.0))
+			double e = hc_err( M );
+			if ( !( e <= 4.0 ) )
 			{
-				fprintf(stderr, "hyb_bench_spmv_calls: %s call %d: error %g\n", mode, k + 1, e);
+				fprintf( stderr, "hyb_bench_spmv_calls: %s call %d: error %g\n", mode, k + 1, e );
 				hc_bad++;
 			}
 		}
@@ -150,120 +150,119 @@ static void hc_run(hc_mat_t* M, const char* mode, int n, double* cum, double* re
 
 /* The bus bound of one resident product: x up then y down between page-locked memory and
    the device (best of 5), seconds. */
-static double hc_bus_bound(size_t xbytes, size_t ybytes)
+static double hc_bus_bound( size_t xbytes, size_t ybytes )
 {
 	hyb_dev_t* d = NULL;
-	if (hyb_dev_acquire(0, &d) != HYB_OK) return 0;
+	if ( hyb_dev_acquire( 0, &d ) != HYB_OK ) return 0;
 	void * h = NULL, *dv = NULL;
 	size_t b    = xbytes > ybytes ? xbytes : ybytes;
 	double best = 0;
-	if (hyb_dev_staging(d, b, &h) == HYB_OK && hyb_dev_workspace(d, b, &dv) == HYB_OK && h && dv)
+	if ( hyb_dev_staging( d, b, &h ) == HYB_OK && hyb_dev_workspace( d, b, &dv ) == HYB_OK && h &&
+	     dv )
 	{
-		memset(h, 1, b);
-		for (int r = 0; r < 6; r++)
+		memset( h, 1, b );
+		for ( int r = 0; r < 6; r++ )
 		{
 			double t0 = hyb_now();
-			int    ok = hyb_dev_h2d(d, 0, dv, xbytes, h, xbytes, xbytes, 1) == HYB_OK &&
-			         hyb_dev_d2h(d, 0, h, ybytes, dv, ybytes, ybytes, 1) == HYB_OK &&
-			         hyb_dev_stream_sync(d, 0) == HYB_OK;
+			int    ok = hyb_dev_h2d( d, 0, dv, xbytes, h, xbytes, xbytes, 1 ) == HYB_OK &&
+			         hyb_dev_d2h( d, 0, h, ybytes, dv, ybytes, ybytes, 1 ) == HYB_OK &&
+			         hyb_dev_stream_sync( d, 0 ) == HYB_OK;
 			double t = hyb_now() - t0;
-			if (ok && r > 0 && (best == 0 || t < best)) best = t; /* the first warms up */
+			if ( ok && r > 0 && ( best == 0 || t < best ) ) best = t; /* the first warms up */
 		}
 	}
-	hyb_dev_release(d);
+	hyb_dev_release( d );
 	return best;
 }
 
-int main(int argc, char** argv)
+int main( int argc, char** argv )
 {
 	int         quick = 0, maxc = 1000;
 	const char* precs = "ds";
-	for (int i = 1; i < argc; i++)
+	for ( int i = 1; i < argc; i++ )
 	{
-		if (!strcmp(argv[i], "--quick"))
+		if ( !strcmp( argv[i], "--quick" ) )
 			quick = 1;
-		else if (!strcmp(argv[i], "--prec") && i + 1 < argc)
+		else if ( !strcmp( argv[i], "--prec" ) && i + 1 < argc )
 			precs = argv[++i];
-		else if (!strcmp(argv[i], "--max-calls") && i + 1 < argc)
-			maxc = atoi(argv[++i]);
+		else if ( !strcmp( argv[i], "--max-calls" ) && i + 1 < argc )
+			maxc = atoi( argv[++i] );
 		else
 		{
-			fprintf(stderr, "usage: %s [--quick] [--prec d|s|ds] [--max-calls N]\n", argv[0]);
+			fprintf( stderr, "usage: %s [--quick] [--prec d|s|ds] [--max-calls N]\n", argv[0] );
 			return 2;
 		}
 	}
-	if (maxc < 1) maxc = 1;
-	if (maxc > 1000) maxc = 1000;
+	if ( maxc < 1 ) maxc = 1;
+	if ( maxc > 1000 ) maxc = 1000;
 	hc_base = *hyb_config();
-	hyb_stats_init_routines(hc_base.trace, 0);
-	if (hyb_devices_ensure() != HYB_OK)
+	hyb_stats_init_routines( hc_base.trace, 0 );
+	if ( hyb_devices_ensure() != HYB_OK )
 	{
-		fprintf(stderr, "hyb_bench_spmv_calls: no device\n");
+		fprintf( stderr, "hyb_bench_spmv_calls: no device\n" );
 		return 77;
 	}
-	const hyb_device_info_t* di = hyb_devices_info(0);
+	const hyb_device_info_t* di = hyb_devices_info( 0 );
 	/* the stencil's grid edge grows with the cube root of the scale: 200^3 at 1, 25^3 quick */
 	double scale = quick ? 0.001953125 : 1.0;
-	if (quick && maxc > 100) maxc = 100;
-	printf("# hyb_bench_spmv_calls: device %s (%s), %d threads\n", di ? di->name : "?",
-	       hyb_devices_name(), omp_get_max_threads());
-	printf("prec,rows,nnz,calls,cpu_s,gpu_s,auto_s,best_s,auto_over_best,ok\n");
+	if ( quick && maxc > 100 ) maxc = 100;
+	printf( "# hyb_bench_spmv_calls: device %s (%s), %d threads\n", di ? di->name : "?",
+	        hyb_devices_name(), omp_get_max_threads() );
+	printf( "prec,rows,nnz,calls,cpu_s,gpu_s,auto_s,best_s,auto_over_best,ok\n" );
 	int met_all = 1;
-	for (const char* p = precs; *p; p++)
+	for ( const char* p = precs; *p; p++ )
 	{
 		hc_mat_t M;
-		memset(&M, 0, sizeof M);
+		memset( &M, 0, sizeof M );
 		M.prec = *p == 's' ? HYB_PREC_S : HYB_PREC_D;
 		int64_t maxl;
-		if (hyb_spmv_gen_size(HYB_GEN_STENCIL27, scale, &M.m, &M.nnz, &maxl) != HYB_OK) return 1;
-		size_t vb = hyb_prec_size(M.prec);
-		M.ia      = malloc((size_t)(M.m + 1) * sizeof(int));
-		M.ja      = malloc((size_t)M.nnz * sizeof(int));
-		M.a       = malloc((size_t)M.nnz * vb);
-		M.x       = malloc((size_t)M.m * vb);
-		M.y       = malloc((size_t)M.m * vb);
+		if ( hyb_spmv_gen_size( HYB_GEN_STENCIL27, scale, &M.m, &M.nnz, &maxl ) != HYB_OK )
+			return 1;
+		size_t vb = hyb_prec_size( M.prec );
+		M.ia      = malloc( (size_t)( M.m + 1 ) * sizeof( int ) );
+		M.ja      = malloc( (size_t)M.nnz * sizeof( int ) );
+		M.a       = malloc( (size_t)M.nnz * vb );
+		M.x       = malloc( (size_t)M.m * vb );
+		M.y       = malloc( (size_t)M.m * vb );
 		double* cum[3];
-		for (int v = 0; v < 3; v++)
-			cum[v] = malloc((size_t)maxc * sizeof(double));
-		if (!M.ia || !M.ja || !M.a || !M.x || !M.y || !cum[0] || !cum[1] || !cum[2] ||
-		    hyb_spmv_gen_csr(HYB_GEN_STENCIL27, scale, 1234, 0, M.prec, M.ia, M.ja, M.a, 0) !=
-		        HYB_OK)
+		for ( int v = 0; v < 3; v++ ) cum[v] = malloc( (size_t)maxc * sizeof( double ) );
+		if ( !M.ia || !M.ja || !M.a || !M.x || !M.y || !cum[0] || !cum[1] || !cum[2] ||
+		     hyb_spmv_gen_csr( HYB_GEN_STENCIL27, scale, 1234, 0, M.prec, M.ia, M.ja, M.a, 0 ) !=
+		         HYB_OK )
 		{
-			fprintf(stderr, "hyb_bench_spmv_calls: cannot make the stencil\n");
+			fprintf( stderr, "hyb_bench_spmv_calls: cannot make the stencil\n" );
 			return 1;
 		}
-		static const char* modes[3] = {"cpu", "gpu", "auto"};
+		static const char* modes[3] = { "cpu", "gpu", "auto" };
 		double             res_s[3];
 		int                res_n[3];
-		for (int v = 0; v < 3; v++)
-			hc_run(&M, modes[v], maxc, cum[v], &res_s[v], &res_n[v]);
-		for (int c = 0; c < HC_COUNTS && hc_counts[c] <= maxc; c++)
+		for ( int v = 0; v < 3; v++ ) hc_run( &M, modes[v], maxc, cum[v], &res_s[v], &res_n[v] );
+		for ( int c = 0; c < HC_COUNTS && hc_counts[c] <= maxc; c++ )
 		{
 			int    k    = hc_counts[c] - 1;
-			double best = fmin(cum[0][k], cum[1][k]);
+			double best = fmin( cum[0][k], cum[1][k] );
 			double q    = cum[2][k] / best;
-			if (q > 1.05) met_all = 0;
-			printf("%c,%lld,%lld,%d,%.6e,%.6e,%.6e,%.6e,%.3f,%s\n", *p, (long long)M.m,
-			       (long long)M.nnz, hc_counts[c], cum[0][k], cum[1][k], cum[2][k], best, q,
-			       q <= 1.05 ? "met" : "no");
+			if ( q > 1.05 ) met_all = 0;
+			printf( "%c,%lld,%lld,%d,%.6e,%.6e,%.6e,%.6e,%.3f,%s\n", *p, (long long)M.m,
+			        (long long)M.nnz, hc_counts[c], cum[0][k], cum[1][k], cum[2][k], best, q,
+			        q <= 1.05 ? "met" : "no" );
 		}
 		size_t xy    = (size_t)M.m * vb;
-		double bound = hc_bus_bound(xy, xy);
+		double bound = hc_bus_bound( xy, xy );
 		double call  = res_n[1] > 0 ? res_s[1] / res_n[1] : 0;
-		printf("# %c resident device call %.3e s (mean of %d), x+y bus bound %.3e s (%.2f GB/s "
-		       "pinned, x and y %.1f MB each): %.2fx the bound (target 1.5x), staging %.2f GB/s\n",
-		       *p, call, res_n[1], bound, bound > 0 ? 2.0 * (double)xy / bound * 1e-9 : 0.0,
-		       (double)xy * 1e-6, bound > 0 ? call / bound : 0.0,
-		       call > 0 ? 2.0 * (double)xy / call * 1e-9 : 0.0);
-		free(M.ia);
-		free(M.ja);
-		free(M.a);
-		free(M.x);
-		free(M.y);
-		for (int v = 0; v < 3; v++)
-			free(cum[v]);
+		printf( "# %c resident device call %.3e s (mean of %d), x+y bus bound %.3e s (%.2f GB/s "
+		        "pinned, x and y %.1f MB each): %.2fx the bound (target 1.5x), staging %.2f GB/s\n",
+		        *p, call, res_n[1], bound, bound > 0 ? 2.0 * (double)xy / bound * 1e-9 : 0.0,
+		        (double)xy * 1e-6, bound > 0 ? call / bound : 0.0,
+		        call > 0 ? 2.0 * (double)xy / call * 1e-9 : 0.0 );
+		free( M.ia );
+		free( M.ja );
+		free( M.a );
+		free( M.x );
+		free( M.y );
+		for ( int v = 0; v < 3; v++ ) free( cum[v] );
 	}
-	printf("# auto within 5 %% of the better single path at every call count: %s\n",
-	       met_all ? "yes" : "no");
+	printf( "# auto within 5 %% of the better single path at every call count: %s\n",
+	        met_all ? "yes" : "no" );
 	return hc_bad ? 1 : 0;
 }

@@ -15,8 +15,8 @@ extern "C"
 	   warm-up, timed with events over `reps` products: returns the mean seconds per product
 	   and writes y (host) of the last one; -1 when no device or cuSPARSE failed (message on
 	   stderr). `name` receives the device name (64 bytes) when not NULL. */
-	double hyb_bench_cusparse_csr(int dbl, int64_t m, const int* ia, const int* ja, const void* a,
-	                              const void* x, void* y, int reps, char* name);
+	double hyb_bench_cusparse_csr( int dbl, int64_t m, const int* ia, const int* ja, const void* a,
+	                               const void* x, void* y, int reps, char* name );
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,8 @@ int64_t hyb_flb_n_for( int tri, int64_t faces )
 {
 	int64_t best = 1;
 	for ( int64_t n = 2; n < 5000; n++ )
-		if ( llabs( faces_of( tri, n ) - faces ) < llabs( faces_of( tri, best ) - faces ) ) best = n;
+		if ( llabs( faces_of( tri, n ) - faces ) < llabs( faces_of( tri, best ) - faces ) )
+			best = n;
 	return best;
 }
 
@@ -65,12 +66,12 @@ hyblas_faceloop_mesh_t* hyb_flb_mesh( const hyb_flb_case_t* c )
 {
 	hyblas_faceloop_grid_t g;
 	memset( &g, 0, sizeof g );
-	g.struct_size             = sizeof g;
-	g.shape                   = c->tri ? HYBLAS_FACELOOP_TRI : HYBLAS_FACELOOP_QUAD;
-	g.nx                      = c->n;
-	g.seed                    = 2017;
-	g.perturb                 = c->tri ? 0.15 : 0.0;
-	hyblas_faceloop_mesh_t* m = NULL;
+	g.struct_size              = sizeof g;
+	g.shape                    = c->tri ? HYBLAS_FACELOOP_TRI : HYBLAS_FACELOOP_QUAD;
+	g.nx                       = c->n;
+	g.seed                     = 2017;
+	g.perturb                  = c->tri ? 0.15 : 0.0;
+	hyblas_faceloop_mesh_t* m  = NULL;
 	const hyblas_status_t   st = hyblas_faceloop_mesh_generate( &g, &m );
 	if ( st != HYBLAS_OK ) fprintf( stderr, "%s: mesh generation: status %d\n", c->label, (int)st );
 	return st == HYBLAS_OK ? m : NULL;
@@ -80,10 +81,10 @@ hyblas_faceloop_solver_t* hyb_flb_solver( hyblas_faceloop_mesh_t* m, const hyb_f
 {
 	hyblas_faceloop_solver_desc_t d;
 	memset( &d, 0, sizeof d );
-	d.struct_size               = sizeof d;
-	d.equation                  = c->eq ? HYBLAS_FACELOOP_BURGERS : HYBLAS_FACELOOP_ADVECTION;
-	d.degree                    = c->p;
-	hyblas_faceloop_solver_t* s = NULL;
+	d.struct_size                = sizeof d;
+	d.equation                   = c->eq ? HYBLAS_FACELOOP_BURGERS : HYBLAS_FACELOOP_ADVECTION;
+	d.degree                     = c->p;
+	hyblas_faceloop_solver_t* s  = NULL;
 	const hyblas_status_t     st = hyblas_faceloop_solver_create( m, &d, &s );
 	if ( st != HYBLAS_OK ) fprintf( stderr, "%s: solver creation: status %d\n", c->label, (int)st );
 	return st == HYBLAS_OK ? s : NULL;

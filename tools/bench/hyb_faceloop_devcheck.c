@@ -29,8 +29,9 @@
 static int g_failed = 0;
 
 /* Run `steps` steps of a fresh solver of case c; the state into u (len values). */
-static int run( hyblas_faceloop_mesh_t* m, const hyb_flb_case_t* c, hyblas_path_t path, hyblas_faceloop_form_t form,
-                hyblas_faceloop_xfer_t xfer, int64_t steps, double* u, int64_t len, hyblas_faceloop_stats_t* st )
+static int run( hyblas_faceloop_mesh_t* m, const hyb_flb_case_t* c, hyblas_path_t path,
+                hyblas_faceloop_form_t form, hyblas_faceloop_xfer_t xfer, int64_t steps, double* u,
+                int64_t len, hyblas_faceloop_stats_t* st )
 {
 	hyblas_faceloop_solver_t* s = hyb_flb_solver( m, c );
 	if ( s == NULL ) return -1;
@@ -43,9 +44,9 @@ static int run( hyblas_faceloop_mesh_t* m, const hyb_flb_case_t* c, hyblas_path_
 	memset( st, 0, sizeof *st );
 	st->struct_size = sizeof *st;
 	int rc          = hyblas_faceloop_run( s, steps, &rp, st ) == HYBLAS_OK &&
-	                 hyblas_faceloop_get_state( s, u, len ) == HYBLAS_OK
-	                     ? 0
-	                     : -1;
+                     hyblas_faceloop_get_state( s, u, len ) == HYBLAS_OK
+	                      ? 0
+	                      : -1;
 	hyblas_faceloop_solver_destroy( s );
 	return rc;
 }
@@ -71,7 +72,7 @@ static int check_case( const hyb_flb_case_t* c, int64_t steps )
 	memset( &mi, 0, sizeof mi );
 	mi.struct_size = sizeof mi;
 	hyblas_faceloop_mesh_info( m, &mi );
-	hyblas_faceloop_solver_t* s0 = hyb_flb_solver( m, c );
+	hyblas_faceloop_solver_t*     s0 = hyb_flb_solver( m, c );
 	hyblas_faceloop_solver_info_t si;
 	memset( &si, 0, sizeof si );
 	si.struct_size = sizeof si;
@@ -82,21 +83,24 @@ static int check_case( const hyb_flb_case_t* c, int64_t steps )
 		return g_failed = 1, 0;
 	}
 	hyblas_faceloop_solver_destroy( s0 );
-	const int64_t len = si.n_cells * si.modes_per_cell;
-	double*       ref = malloc( (size_t)len * sizeof *ref );
-	double*       u   = malloc( (size_t)len * sizeof *u );
-	double*       van = malloc( (size_t)len * sizeof *van );
-	int           rc  = 0;
+	const int64_t           len = si.n_cells * si.modes_per_cell;
+	double*                 ref = malloc( (size_t)len * sizeof *ref );
+	double*                 u   = malloc( (size_t)len * sizeof *u );
+	double*                 van = malloc( (size_t)len * sizeof *van );
+	int                     rc  = 0;
 	hyblas_faceloop_stats_t cs, st;
 	if ( !ref || !u || !van ||
-	     run( m, c, HYBLAS_PATH_CPU, HYBLAS_FACELOOP_FORM_VANILLA, HYBLAS_FACELOOP_XFER_AUTO, steps, ref, len, &cs ) )
+	     run( m, c, HYBLAS_PATH_CPU, HYBLAS_FACELOOP_FORM_VANILLA, HYBLAS_FACELOOP_XFER_AUTO, steps,
+	          ref, len, &cs ) )
 	{
 		g_failed = 1;
 		goto done;
 	}
-	static const hyblas_faceloop_form_t forms[] = { HYBLAS_FACELOOP_FORM_VANILLA, HYBLAS_FACELOOP_FORM_REMAPPED,
+	static const hyblas_faceloop_form_t forms[] = { HYBLAS_FACELOOP_FORM_VANILLA,
+		                                            HYBLAS_FACELOOP_FORM_REMAPPED,
 		                                            HYBLAS_FACELOOP_FORM_LOWREG };
-	static const hyblas_faceloop_xfer_t xfers[] = { HYBLAS_FACELOOP_XFER_PER_STEP, HYBLAS_FACELOOP_XFER_RESIDENT };
+	static const hyblas_faceloop_xfer_t xfers[] = { HYBLAS_FACELOOP_XFER_PER_STEP,
+		                                            HYBLAS_FACELOOP_XFER_RESIDENT };
 	static const char* const            fname[] = { "auto", "vanilla", "remapped", "lowreg" };
 	for ( int x = 0; x < 2; x++ )
 		for ( int f = 0; f < 3; f++ )
@@ -114,19 +118,22 @@ static int check_case( const hyb_flb_case_t* c, int64_t steps )
 			const double err  = max_rel( u, ref, len );
 			const int    bits = f == 0 ? 1 : memcmp( u, van, (size_t)len * sizeof *u ) == 0;
 			if ( f == 0 ) memcpy( van, u, (size_t)len * sizeof *u );
-			const int ok = st.path == HYBLAS_PATH_GPU && !st.fell_back && err <= HYB_FLD_TOL && ( f != 1 || bits );
+			const int ok = st.path == HYBLAS_PATH_GPU && !st.fell_back && err <= HYB_FLD_TOL &&
+			               ( f != 1 || bits );
 			if ( !ok )
 			{
-				fprintf( stderr, "%s p%d %s %s: path %d fell_back %d err %.3g bitwise-vs-vanilla %d (%s)\n", c->label,
-				         c->p, fname[forms[f]], x ? "resident" : "per-step", (int)st.path, st.fell_back, err, bits,
-				         st.why );
+				fprintf( stderr,
+				         "%s p%d %s %s: path %d fell_back %d err %.3g bitwise-vs-vanilla %d (%s)\n",
+				         c->label, c->p, fname[forms[f]], x ? "resident" : "per-step", (int)st.path,
+				         st.fell_back, err, bits, st.why );
 				g_failed = 1;
 			}
-			printf( "%s,%s,%d,%lld,%s,%s,%lld,%.6e,%.6e,%.6e,%.6e,%.6e,%.2f,%.3e,%d,%lld,%lld,%s\n", c->label,
-			        c->eq == HYBLAS_FACELOOP_BURGERS ? "burgers" : "adv-sin", c->p, (long long)mi.n_faces,
-			        fname[forms[f]], x ? "resident" : "per-step", (long long)steps, st.total_s, st.face_loop_s,
-			        st.face_end_to_end_s, cs.total_s, cs.face_loop_s, st.total_s > 0 ? cs.total_s / st.total_s : 0.0,
-			        err, bits, (long long)st.bytes_h2d, (long long)st.bytes_d2h, ok ? "ok" : "FAIL" );
+			printf( "%s,%s,%d,%lld,%s,%s,%lld,%.6e,%.6e,%.6e,%.6e,%.6e,%.2f,%.3e,%d,%lld,%lld,%s\n",
+			        c->label, c->eq == HYBLAS_FACELOOP_BURGERS ? "burgers" : "adv-sin", c->p,
+			        (long long)mi.n_faces, fname[forms[f]], x ? "resident" : "per-step",
+			        (long long)steps, st.total_s, st.face_loop_s, st.face_end_to_end_s, cs.total_s,
+			        cs.face_loop_s, st.total_s > 0 ? cs.total_s / st.total_s : 0.0, err, bits,
+			        (long long)st.bytes_h2d, (long long)st.bytes_d2h, ok ? "ok" : "FAIL" );
 			fflush( stdout );
 		}
 done:
@@ -153,7 +160,8 @@ int main( int argc, char** argv )
 		}
 	}
 	const int64_t steps = quick ? 2 : 5;
-	printf( "case,equation,degree,faces,form,xfer,steps,gpu_total_s,gpu_face_kernel_s,gpu_face_e2e_s,cpu_total_s,"
+	printf( "case,equation,degree,faces,form,xfer,steps,gpu_total_s,gpu_face_kernel_s,gpu_face_e2e_"
+	        "s,cpu_total_s,"
 	        "cpu_face_s,speedup_total,max_rel_err,remapped_bitwise,bytes_h2d,bytes_d2h,check\n" );
 	hyb_flb_case_t cases[24];
 	int            n = hyb_flb_seed_cases( cases, quick );
@@ -168,6 +176,7 @@ int main( int argc, char** argv )
 		n = hyb_flb_large_cases( cases, b == 0 ? 100000 : 1000000 );
 		for ( int k = 0; k < n; k++ ) check_case( cases + k, steps );
 	}
-	printf( "# %s (tolerance %.0e relative to the CPU's OpenMP state)\n", g_failed ? "FAILED" : "PASSED", HYB_FLD_TOL );
+	printf( "# %s (tolerance %.0e relative to the CPU's OpenMP state)\n",
+	        g_failed ? "FAILED" : "PASSED", HYB_FLD_TOL );
 	return g_failed;
 }

@@ -27,22 +27,34 @@ const char* hyb_knapsack_gen_name( hyb_knapsack_gen_class_t cls )
 {
 	switch ( cls )
 	{
-	case HYB_KNAPSACK_GEN_UNCORRELATED: return "uncorrelated";
-	case HYB_KNAPSACK_GEN_WEAKLY: return "weakly";
-	case HYB_KNAPSACK_GEN_STRONGLY: return "strongly";
-	case HYB_KNAPSACK_GEN_INVERSE_STRONGLY: return "inverse_strongly";
-	case HYB_KNAPSACK_GEN_ALMOST_STRONGLY: return "almost_strongly";
-	case HYB_KNAPSACK_GEN_SUBSET_SUM: return "subset_sum";
-	case HYB_KNAPSACK_GEN_SIMILAR_WEIGHTS: return "similar_weights";
-	case HYB_KNAPSACK_GEN_PROFIT_CEILING: return "profit_ceiling";
-	case HYB_KNAPSACK_GEN_CIRCLE: return "circle";
-	case HYB_KNAPSACK_GEN_SEED: return "seed003";
-	case HYB_KNAPSACK_GEN_COUNT: break;
+	case HYB_KNAPSACK_GEN_UNCORRELATED:
+		return "uncorrelated";
+	case HYB_KNAPSACK_GEN_WEAKLY:
+		return "weakly";
+	case HYB_KNAPSACK_GEN_STRONGLY:
+		return "strongly";
+	case HYB_KNAPSACK_GEN_INVERSE_STRONGLY:
+		return "inverse_strongly";
+	case HYB_KNAPSACK_GEN_ALMOST_STRONGLY:
+		return "almost_strongly";
+	case HYB_KNAPSACK_GEN_SUBSET_SUM:
+		return "subset_sum";
+	case HYB_KNAPSACK_GEN_SIMILAR_WEIGHTS:
+		return "similar_weights";
+	case HYB_KNAPSACK_GEN_PROFIT_CEILING:
+		return "profit_ceiling";
+	case HYB_KNAPSACK_GEN_CIRCLE:
+		return "circle";
+	case HYB_KNAPSACK_GEN_SEED:
+		return "seed003";
+	case HYB_KNAPSACK_GEN_COUNT:
+		break;
 	}
 	return "unknown";
 }
 
-hyb_status_t hyb_knapsack_generate( const hyb_knapsack_gen_t* g, int64_t* p, int64_t* w, int64_t* c )
+hyb_status_t hyb_knapsack_generate( const hyb_knapsack_gen_t* g, int64_t* p, int64_t* w,
+                                    int64_t* c )
 {
 	int64_t R = g->range ? g->range : 1000;
 	int64_t h = g->h, H = g->H;
@@ -59,8 +71,9 @@ hyb_status_t hyb_knapsack_generate( const hyb_knapsack_gen_t* g, int64_t* p, int
 	}
 	/* R <= 2^40 keeps p and w below 2^41 and, with n < 2^20, every sum and
 	   the capacity's h sum(w) product within int64. */
-	if ( (int)g->cls < 0 || g->cls >= HYB_KNAPSACK_GEN_COUNT || g->n < 0 || g->n >= ( 1 << 20 ) || R < 10 ||
-	     R > ( (int64_t)1 << 40 ) || h < 1 || H < h || H > ( 1 << 20 ) || ( g->n && ( !p || !w ) ) || !c )
+	if ( (int)g->cls < 0 || g->cls >= HYB_KNAPSACK_GEN_COUNT || g->n < 0 || g->n >= ( 1 << 20 ) ||
+	     R < 10 || R > ( (int64_t)1 << 40 ) || h < 1 || H < h || H > ( 1 << 20 ) ||
+	     ( g->n && ( !p || !w ) ) || !c )
 		return HYB_E_INVALID;
 	uint64_t s   = g->seed ^ ( (uint64_t)g->cls << 56 );
 	int64_t  sum = 0;
@@ -113,7 +126,8 @@ hyb_status_t hyb_knapsack_generate( const hyb_knapsack_gen_t* g, int64_t* p, int
 			wj = hyb_knapsack_uniform( &s, 1, 10000 );
 			pj = wj + 1000 + hyb_knapsack_uniform( &s, -20, 20 );
 			break;
-		case HYB_KNAPSACK_GEN_COUNT: return HYB_E_INVALID;
+		case HYB_KNAPSACK_GEN_COUNT:
+			return HYB_E_INVALID;
 		}
 		w[j] = wj;
 		p[j] = pj;
@@ -132,6 +146,8 @@ hyb_knapsack_gen_t hyb_knapsack_gen_seed_set( int64_t n, int instance )
 
 hyb_knapsack_gen_t hyb_knapsack_gen_large( int64_t n, uint64_t seed )
 {
-	hyb_knapsack_gen_t g = { HYB_KNAPSACK_GEN_UNCORRELATED, n, (int64_t)1000000000000, 50, 100, seed };
+	hyb_knapsack_gen_t g = {
+		HYB_KNAPSACK_GEN_UNCORRELATED, n, (int64_t)1000000000000, 50, 100, seed
+	};
 	return g;
 }

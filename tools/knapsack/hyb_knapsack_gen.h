@@ -53,7 +53,8 @@ typedef struct
 /* Fill p[n], w[n] and *c. Returns HYB_OK, or HYB_E_INVALID (bad class, n,
    range or h/H, or sums that would not fit int64). Deterministic on every
    machine. Thread-safe. */
-hyb_status_t hyb_knapsack_generate( const hyb_knapsack_gen_t* g, int64_t* p, int64_t* w, int64_t* c );
+hyb_status_t hyb_knapsack_generate( const hyb_knapsack_gen_t* g, int64_t* p, int64_t* w,
+                                    int64_t* c );
 
 /* The class's name ("almost_strongly", ...); never NULL. */
 const char* hyb_knapsack_gen_name( hyb_knapsack_gen_class_t cls );

@@ -47,24 +47,25 @@ static void ex_axpy_work( const void* args, double* flops, double* bytes )
 }
 
 static const hyb_kernel_def_t ex_axpy_kernel = { .name      = "example.axpy",
-	                                              .args_size = sizeof( ex_axpy_kargs_t ),
-	                                              .check     = ex_axpy_check,
-	                                              .sim       = ex_axpy_sim,
-	                                              .work      = ex_axpy_work };
+	                                             .args_size = sizeof( ex_axpy_kargs_t ),
+	                                             .check     = ex_axpy_check,
+	                                             .sim       = ex_axpy_sim,
+	                                             .work      = ex_axpy_work };
 HYB_KERNEL_REGISTER( ex_axpy_kernel );
 
 /* The family's one device path: up, launch, down on three streams ordered by events. */
 static hyb_status_t ex_axpy_device( int64_t n, double a, const double* x, double* y )
 {
 	static atomic_int id;
-	hyb_dev_t*        d = NULL;
+	hyb_dev_t*        d  = NULL;
 	hyb_status_t      st = hyb_dev_acquire( 0, &d );
 	if ( st != HYB_OK ) return st;
 	size_t        bytes = (size_t)n * sizeof( double );
 	void*         ws    = NULL;
 	hyb_devent_t* up    = NULL;
 	hyb_devent_t* done  = NULL;
-	if ( ( st = hyb_dev_workspace( d, 2 * bytes, &ws ) ) == HYB_OK && ( st = hyb_dev_event_create( d, &up ) ) == HYB_OK &&
+	if ( ( st = hyb_dev_workspace( d, 2 * bytes, &ws ) ) == HYB_OK &&
+	     ( st = hyb_dev_event_create( d, &up ) ) == HYB_OK &&
 	     ( st = hyb_dev_event_create( d, &done ) ) == HYB_OK )
 	{
 		double*         gx = ws;
@@ -74,8 +75,10 @@ static hyb_status_t ex_axpy_device( int64_t n, double a, const double* x, double
 		     ( st = hyb_dev_h2d( d, HYB_STREAM_H2D, gy, bytes, y, bytes, bytes, 1 ) ) == HYB_OK &&
 		     ( st = hyb_dev_record( d, HYB_STREAM_H2D, up ) ) == HYB_OK &&
 		     ( st = hyb_dev_wait( d, 5, up ) ) == HYB_OK &&
-		     ( st = hyb_dev_launch( d, 5, hyb_kernel_id_cached( &id, &ex_axpy_kernel ), &k ) ) == HYB_OK &&
-		     ( st = hyb_dev_record( d, 5, done ) ) == HYB_OK && ( st = hyb_dev_wait( d, HYB_STREAM_D2H, done ) ) == HYB_OK &&
+		     ( st = hyb_dev_launch( d, 5, hyb_kernel_id_cached( &id, &ex_axpy_kernel ), &k ) ) ==
+		         HYB_OK &&
+		     ( st = hyb_dev_record( d, 5, done ) ) == HYB_OK &&
+		     ( st = hyb_dev_wait( d, HYB_STREAM_D2H, done ) ) == HYB_OK &&
 		     ( st = hyb_dev_d2h( d, HYB_STREAM_D2H, y, bytes, gy, bytes, bytes, 1 ) ) == HYB_OK )
 			st = hyb_dev_stream_sync( d, HYB_STREAM_D2H );
 	}
@@ -93,7 +96,8 @@ static hyb_status_t ex_axpy_device( int64_t n, double a, const double* x, double
 static void ex_axpy( int64_t n, double a, const double* x, double* y, int* path )
 {
 	static atomic_int op = HYB_OP_NONE;
-	if ( atomic_load( &op ) == HYB_OP_NONE ) atomic_store( &op, hyb_op_register( "example.axpy", "example" ) );
+	if ( atomic_load( &op ) == HYB_OP_NONE )
+		atomic_store( &op, hyb_op_register( "example.axpy", "example" ) );
 	double* keep = malloc( (size_t)n * sizeof *keep );
 	if ( keep ) memcpy( keep, y, (size_t)n * sizeof *keep );
 	*path = keep && hyb_devices_ensure() == HYB_OK && ex_axpy_device( n, a, x, y ) == HYB_OK;
@@ -104,7 +108,8 @@ static void ex_axpy( int64_t n, double a, const double* x, double* y, int* path 
 		hyb_stats_fallback( atomic_load( &op ) );
 	}
 	free( keep );
-	hyb_stats_record( atomic_load( &op ), *path ? HYB_PATH_GPU : HYB_PATH_FALLBACK, -1, 2.0 * (double)n, 0 );
+	hyb_stats_record( atomic_load( &op ), *path ? HYB_PATH_GPU : HYB_PATH_FALLBACK, -1,
+	                  2.0 * (double)n, 0 );
 }
 
 /* ------------------------------------------------------------ the checks */
@@ -121,7 +126,10 @@ static void expect( int ok, const char* what )
    exact in doubles). */
 static int run_one( const char* what )
 {
-	enum { N = 4096 };
+	enum
+	{
+		N = 4096
+	};
 	static double x[N], y[N];
 	for ( int i = 0; i < N; i++ ) x[i] = i, y[i] = 2.0 * i;
 	int path = -1;
@@ -139,8 +147,10 @@ int main( void )
 	setenv( "HYBLAS_DEVICE", "sim", 1 );
 	hyb_config();
 	hyb_kernel_id_t id = hyb_kernel_find( "example.axpy" );
-	expect( id != HYB_KERNEL_NONE && hyb_kernel_def( id ) == &ex_axpy_kernel, "registered from its own file" );
-	expect( hyb_devices_ensure() == HYB_OK && hyb_devices_kernel_supported( id ), "the simulated device runs it" );
+	expect( id != HYB_KERNEL_NONE && hyb_kernel_def( id ) == &ex_axpy_kernel,
+	        "registered from its own file" );
+	expect( hyb_devices_ensure() == HYB_OK && hyb_devices_kernel_supported( id ),
+	        "the simulated device runs it" );
 
 	expect( run_one( "plain" ) == 1, "plain call on the device" );
 	expect( hyb_device_faults_set( "example.axpy:1" ) == HYB_OK, "a fault plan names the kernel" );
@@ -156,9 +166,10 @@ int main( void )
 	for ( int k = 0; k < hyb_kernel_count(); k++ ) listed += hyb_kernel_def( k ) == &ex_axpy_kernel;
 	expect( listed == 1, "listed once in the kernel table" );
 	hyb_op_id_t op = hyb_op_find( "example.axpy" );
-	expect( op != HYB_OP_NONE && strcmp( hyb_op_family_of( op ), "example" ) == 0, "an operation of its own" );
-	expect( hyb_stats_calls( op, HYB_PATH_GPU ) == 2 && hyb_stats_calls( op, HYB_PATH_FALLBACK ) == 3 &&
-	            hyb_stats_fallbacks( op ) == 3,
+	expect( op != HYB_OP_NONE && strcmp( hyb_op_family_of( op ), "example" ) == 0,
+	        "an operation of its own" );
+	expect( hyb_stats_calls( op, HYB_PATH_GPU ) == 2 &&
+	            hyb_stats_calls( op, HYB_PATH_FALLBACK ) == 3 && hyb_stats_fallbacks( op ) == 3,
 	        "counted: 2 on the device, 3 fallbacks" );
 	printf( "example_family: %s\n", failures ? "FAILED" : "PASSED" );
 	return failures ? 1 : 0;

@@ -58,7 +58,8 @@ static void test_rules( void )
 			for ( int b = 0; a + b <= d; b++ )
 			{
 				double s = 0.0;
-				for ( int q = 0; q < n; q++ ) s += w[q] * pow( xy[2 * q], a ) * pow( xy[2 * q + 1], b );
+				for ( int q = 0; q < n; q++ )
+					s += w[q] * pow( xy[2 * q], a ) * pow( xy[2 * q + 1], b );
 				const double ex = fact( a ) * fact( b ) / fact( a + b + 2 );
 				CU_ASSERT( fabs( s - ex ) < 1e-15 );
 			}
@@ -75,7 +76,8 @@ static void test_rules( void )
 			for ( int b = 0; b <= 2 * m - 1; b++ )
 			{
 				double s = 0.0;
-				for ( int q = 0; q < n; q++ ) s += w[q] * pow( xy[2 * q], a ) * pow( xy[2 * q + 1], b );
+				for ( int q = 0; q < n; q++ )
+					s += w[q] * pow( xy[2 * q], a ) * pow( xy[2 * q + 1], b );
 				const double ex = ( a % 2 || b % 2 ) ? 0.0 : 4.0 / ( ( a + 1.0 ) * ( b + 1.0 ) );
 				CU_ASSERT( fabs( s - ex ) < 1e-14 );
 			}
@@ -95,8 +97,9 @@ static void test_basis_orthonormal_complete( void )
 			CU_ASSERT_EQUAL_FATAL( hyb_fl_basis_init( nv, p, &b ), HYB_OK );
 			CU_ASSERT_EQUAL( b.np, nv == 3 ? ( p + 1 ) * ( p + 2 ) / 2 : ( p + 1 ) * ( p + 1 ) );
 			double    xy[2 * 200], w[200], phi[HYB_FL_NP_MAX];
-			const int n = nv == 3 ? hyb_fl_rule_tri( 12, 200, xy, w ) : hyb_fl_rule_quad( 8, 200, xy, w );
-			double    g[HYB_FL_NP_MAX][HYB_FL_NP_MAX];
+			const int n =
+			    nv == 3 ? hyb_fl_rule_tri( 12, 200, xy, w ) : hyb_fl_rule_quad( 8, 200, xy, w );
+			double g[HYB_FL_NP_MAX][HYB_FL_NP_MAX];
 			memset( g, 0, sizeof g );
 			for ( int q = 0; q < n; q++ )
 			{
@@ -119,7 +122,8 @@ static void test_basis_orthonormal_complete( void )
 					}
 					for ( int k = 0; k < 5; k++ )
 					{
-						double x = 0.5 * ( 1.0 + hyb_t_unit( &rng ) ), y = 0.5 * ( 1.0 + hyb_t_unit( &rng ) );
+						double x = 0.5 * ( 1.0 + hyb_t_unit( &rng ) ),
+						       y = 0.5 * ( 1.0 + hyb_t_unit( &rng ) );
 						if ( nv == 3 ) y *= 1.0 - x;
 						if ( nv == 4 ) x = 2.0 * x - 1.0, y = 2.0 * y - 1.0;
 						hyb_fl_basis_eval( &b, x, y, phi, NULL );
@@ -158,7 +162,8 @@ static void test_basis_closed_forms( void )
 		{
 			hyb_fl_basis_eval( &b, x + ( d == 0 ? h : 0 ), y + ( d == 1 ? h : 0 ), pp, NULL );
 			hyb_fl_basis_eval( &b, x - ( d == 0 ? h : 0 ), y - ( d == 1 ? h : 0 ), pm, NULL );
-			for ( int i = 0; i < b.np; i++ ) CU_ASSERT( fabs( dphi[2 * i + d] - ( pp[i] - pm[i] ) / ( 2 * h ) ) < 1e-6 );
+			for ( int i = 0; i < b.np; i++ )
+				CU_ASSERT( fabs( dphi[2 * i + d] - ( pp[i] - pm[i] ) / ( 2 * h ) ) < 1e-6 );
 		}
 	}
 	CU_ASSERT_EQUAL_FATAL( hyb_fl_basis_init( 4, 1, &b ), HYB_OK );
@@ -194,7 +199,8 @@ static void test_tables( void )
 					if ( nv == 3 ) hyb_fl_basis_eval( &b, 1.0 - s, s, phi, NULL );
 					if ( nv == 4 ) hyb_fl_basis_eval( &b, 1.0, -1.0 + 2.0 * s, phi, NULL );
 					for ( int i = 0; i < t.np; i++ )
-						CU_ASSERT( fabs( t.edge_phi[( 1 * t.nq + q ) * t.np + i] - phi[i] ) < 1e-15 );
+						CU_ASSERT( fabs( t.edge_phi[( 1 * t.nq + q ) * t.np + i] - phi[i] ) <
+						           1e-15 );
 				}
 				double area = 0.0;
 				for ( int q = 0; q < t.nqv; q++ ) area += t.vol_w[q];
@@ -215,4 +221,5 @@ static CU_TestInfo hyb_tests_faceloop_basis[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_faceloop_basis = { "faceloop_basis", NULL, NULL, NULL, NULL, hyb_tests_faceloop_basis };
+CU_SuiteInfo hyb_suite_faceloop_basis = { "faceloop_basis",        NULL, NULL, NULL, NULL,
+	                                      hyb_tests_faceloop_basis };

@@ -52,8 +52,8 @@ static hyblas_faceloop_run_params_t fld_params( hyblas_path_t path, hyblas_facel
 
 /* Run case c for FLD_STEPS steps with params rp; returns the state (malloc'd, *len values),
    the solver's time in *time and the statistics in *st. */
-static double* fld_run( const fld_case_t* c, const hyblas_faceloop_run_params_t* rp, int64_t* len, double* time,
-                        hyblas_faceloop_stats_t* st )
+static double* fld_run( const fld_case_t* c, const hyblas_faceloop_run_params_t* rp, int64_t* len,
+                        double* time, hyblas_faceloop_stats_t* st )
 {
 	hyblas_faceloop_mesh_t*   m = hyb_flt_grid( c->shape, c->n, 0, c->periodic, c->perturb, 7 );
 	hyblas_faceloop_solver_t* s = hyb_flt_solver( m, c->eq, c->p, 0.0 );
@@ -94,9 +94,12 @@ static int fld_same( const double* a, const double* b, int64_t n )
 static void test_sim_equals_cpu( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
-	const hyblas_faceloop_form_t forms[] = { HYBLAS_FACELOOP_FORM_AUTO, HYBLAS_FACELOOP_FORM_VANILLA,
-		                                     HYBLAS_FACELOOP_FORM_REMAPPED, HYBLAS_FACELOOP_FORM_LOWREG };
-	const hyblas_faceloop_xfer_t xfers[] = { HYBLAS_FACELOOP_XFER_AUTO, HYBLAS_FACELOOP_XFER_PER_STEP,
+	const hyblas_faceloop_form_t forms[] = { HYBLAS_FACELOOP_FORM_AUTO,
+		                                     HYBLAS_FACELOOP_FORM_VANILLA,
+		                                     HYBLAS_FACELOOP_FORM_REMAPPED,
+		                                     HYBLAS_FACELOOP_FORM_LOWREG };
+	const hyblas_faceloop_xfer_t xfers[] = { HYBLAS_FACELOOP_XFER_AUTO,
+		                                     HYBLAS_FACELOOP_XFER_PER_STEP,
 		                                     HYBLAS_FACELOOP_XFER_RESIDENT };
 	for ( size_t c = 0; c < sizeof fld_cases / sizeof *fld_cases; c++ )
 	{
@@ -109,12 +112,15 @@ static void test_sim_equals_cpu( void )
 				hyblas_faceloop_stats_t            st;
 				int64_t                            len;
 				double                             t;
-				const hyblas_faceloop_run_params_t rp = fld_params( HYBLAS_PATH_GPU, forms[f], xfers[x], 2 );
-				double*                            u  = fld_run( &fld_cases[c], &rp, &len, &t, &st );
-				char                               what[96];
-				snprintf( what, sizeof what, "case %zu form %d xfer %d: %s", c, (int)forms[f], (int)xfers[x], st.plan );
-				const int ok = len == n && fld_same( u, ref, n ) && t == t_ref && st.path == HYBLAS_PATH_GPU &&
-				               st.fell_back == 0 && strncmp( st.plan, "gpu ", 4 ) == 0 && st.bytes_h2d > 0 &&
+				const hyblas_faceloop_run_params_t rp =
+				    fld_params( HYBLAS_PATH_GPU, forms[f], xfers[x], 2 );
+				double* u = fld_run( &fld_cases[c], &rp, &len, &t, &st );
+				char    what[96];
+				snprintf( what, sizeof what, "case %zu form %d xfer %d: %s", c, (int)forms[f],
+				          (int)xfers[x], st.plan );
+				const int ok = len == n && fld_same( u, ref, n ) && t == t_ref &&
+				               st.path == HYBLAS_PATH_GPU && st.fell_back == 0 &&
+				               strncmp( st.plan, "gpu ", 4 ) == 0 && st.bytes_h2d > 0 &&
 				               st.bytes_d2h > 0 && st.steps == FLD_STEPS;
 				if ( !ok ) fprintf( stderr, "FAIL %s (why: %s)\n", what, st.why );
 				CU_ASSERT( ok );
@@ -179,12 +185,14 @@ static void test_faults_fall_back( void )
 		double                             t;
 		const hyblas_faceloop_run_params_t rp =
 		    fld_params( HYBLAS_PATH_GPU, HYBLAS_FACELOOP_FORM_REMAPPED, faults[k].xfer, 2 );
-		double* u = fld_run( c, &rp, &len, &t, &st );
-		const int ok = len == n && fld_same( u, ref, n ) && t == t_ref && st.fell_back == faults[k].falls_back &&
+		double*   u  = fld_run( c, &rp, &len, &t, &st );
+		const int ok = len == n && fld_same( u, ref, n ) && t == t_ref &&
+		               st.fell_back == faults[k].falls_back &&
 		               st.path == ( faults[k].falls_back ? HYBLAS_PATH_CPU : HYBLAS_PATH_GPU ) &&
 		               ( !faults[k].falls_back || strstr( st.why, "device failed" ) != NULL );
-		if ( !ok ) fprintf( stderr, "FAIL fault %s: path %d fell_back %d why %s\n", faults[k].plan, (int)st.path,
-		                    st.fell_back, st.why );
+		if ( !ok )
+			fprintf( stderr, "FAIL fault %s: path %d fell_back %d why %s\n", faults[k].plan,
+			         (int)st.path, st.fell_back, st.why );
 		CU_ASSERT( ok );
 		free( u );
 		/* The plan's one fault is spent: the next run is on the device. */
@@ -206,12 +214,14 @@ static void test_counting( void )
 	int64_t                 len;
 	double                  t;
 	/* The first run registers the operation. */
-	hyblas_faceloop_run_params_t rp = fld_params( HYBLAS_PATH_CPU, HYBLAS_FACELOOP_FORM_AUTO, HYBLAS_FACELOOP_XFER_AUTO, 1 );
+	hyblas_faceloop_run_params_t rp =
+	    fld_params( HYBLAS_PATH_CPU, HYBLAS_FACELOOP_FORM_AUTO, HYBLAS_FACELOOP_XFER_AUTO, 1 );
 	free( fld_run( c, &rp, &len, &t, &st ) );
 	const hyb_op_id_t op = hyb_op_find( "hyblas_faceloop_run" );
 	CU_ASSERT_FATAL( op != HYB_OP_NONE );
 	CU_ASSERT_STRING_EQUAL( hyb_op_family_of( op ), "faceloop" );
-	const uint64_t cpu0 = hyb_stats_calls( op, HYB_PATH_CPU ), gpu0 = hyb_stats_calls( op, HYB_PATH_GPU );
+	const uint64_t cpu0 = hyb_stats_calls( op, HYB_PATH_CPU ),
+	               gpu0 = hyb_stats_calls( op, HYB_PATH_GPU );
 	const uint64_t fb0 = hyb_stats_calls( op, HYB_PATH_FALLBACK ), nfb0 = hyb_stats_fallbacks( op );
 	free( fld_run( c, &rp, &len, &t, &st ) );
 	rp = fld_params( HYBLAS_PATH_GPU, HYBLAS_FACELOOP_FORM_AUTO, HYBLAS_FACELOOP_XFER_AUTO, 1 );
@@ -251,4 +261,5 @@ static CU_TestInfo hyb_tests_faceloop_device[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_faceloop_device = { "faceloop_device", NULL, NULL, NULL, NULL, hyb_tests_faceloop_device };
+CU_SuiteInfo hyb_suite_faceloop_device = { "faceloop_device",        NULL, NULL, NULL, NULL,
+	                                       hyb_tests_faceloop_device };

@@ -16,8 +16,8 @@
 #include "unit/faceloop/test_faceloop_util.h"
 #include "unit/hyb_test_util.h"
 
-static hyblas_faceloop_solver_t* make_solver( hyblas_faceloop_shape_t shape, int64_t n, int periodic,
-                                              int eq, int p )
+static hyblas_faceloop_solver_t* make_solver( hyblas_faceloop_shape_t shape, int64_t n,
+                                              int periodic, int eq, int p )
 {
 	hyblas_faceloop_mesh_t*   m = hyb_flt_grid( shape, n, 0, periodic, 0.2, 99 );
 	hyblas_faceloop_solver_t* s = hyb_flt_solver( m, eq, p, 0.0 );
@@ -63,7 +63,8 @@ static void test_face_forms( void )
 				{
 					for ( int64_t i = 0; i < len; i++ ) got[i] = -999.0;
 					hyb_fl_face_args( s, s->u, 0.125, orders[form % 2], got, 1, 2 * np, &a );
-					if ( form < 2 ) CU_ASSERT_EQUAL( hyb_faceloop_face_sim( &sim_env, &a ), HYB_OK );
+					if ( form < 2 )
+						CU_ASSERT_EQUAL( hyb_faceloop_face_sim( &sim_env, &a ), HYB_OK );
 					if ( form == 2 )
 					{
 						a.block = HYB_FL_LOWREG_BLOCK;
@@ -78,7 +79,8 @@ static void test_face_forms( void )
 				CU_ASSERT_EQUAL( hyb_faceloop_face_sim( &sim_env, &a ), HYB_OK );
 				int same = 1;
 				for ( int64_t f = 0; f < nf; f++ )
-					for ( int64_t k = 0; k < 2 * np; k++ ) same &= got[k * nf + f] == ref[f * 2 * np + k];
+					for ( int64_t k = 0; k < 2 * np; k++ )
+						same &= got[k * nf + f] == ref[f * 2 * np + k];
 				CU_ASSERT( same );
 				free( ref );
 				free( got );
@@ -93,15 +95,15 @@ static void test_step_in_device_order( void )
 	for ( int shape = 0; shape <= 1; shape++ )
 		for ( int eq = 0; eq <= 1; eq++ )
 		{
-			hyblas_faceloop_solver_t* s = make_solver( shape, 5, 0, eq, 2 );
+			hyblas_faceloop_solver_t* s  = make_solver( shape, 5, 0, eq, 2 );
 			const int64_t             nc = s->mesh->n_cells, np = s->np, nf = s->mesh->n_faces;
-			double* u   = malloc( (size_t)( nc * np ) * sizeof *u );
-			double* u1  = malloc( (size_t)( nc * np ) * sizeof *u );
-			double* u2  = malloc( (size_t)( nc * np ) * sizeof *u );
-			double* rhs = malloc( (size_t)( nc * np ) * sizeof *u );
-			double* out = malloc( (size_t)( 2 * np * nf ) * sizeof *u );
+			double*                   u   = malloc( (size_t)( nc * np ) * sizeof *u );
+			double*                   u1  = malloc( (size_t)( nc * np ) * sizeof *u );
+			double*                   u2  = malloc( (size_t)( nc * np ) * sizeof *u );
+			double*                   rhs = malloc( (size_t)( nc * np ) * sizeof *u );
+			double*                   out = malloc( (size_t)( 2 * np * nf ) * sizeof *u );
 			memcpy( u, s->u, (size_t)( nc * np ) * sizeof *u );
-			double* const cur[3] = { u, u1, u2 }, *const next[3] = { u1, u2, u };
+			double *const cur[3] = { u, u1, u2 }, *const next[3] = { u1, u2, u };
 			for ( int k = 0; k < 3; k++ )
 			{
 				hyb_faceloop_volume_args_t va;
@@ -109,7 +111,8 @@ static void test_step_in_device_order( void )
 				hyb_faceloop_gather_args_t ga;
 				hyb_faceloop_update_args_t ua;
 				hyb_fl_volume_args( s, cur[k], rhs, &va );
-				hyb_fl_face_args( s, cur[k], s->time + hyb_fl_rk_c[k] * s->dt, s->mesh->remap, out, nf, 1, &fa );
+				hyb_fl_face_args( s, cur[k], s->time + hyb_fl_rk_c[k] * s->dt, s->mesh->remap, out,
+				                  nf, 1, &fa );
 				hyb_fl_gather_args( s, out, nf, 1, rhs, &ga );
 				hyb_fl_update_args( s, hyb_fl_rk_a[k], hyb_fl_rk_b[k], u, cur[k], next[k], &ua );
 				ua.rhs = rhs;
@@ -152,7 +155,7 @@ static void test_launcher_checks( void )
 	b         = a;
 	b.n_faces = nf + 1; /* more threads than faces, without an index */
 	CU_ASSERT_EQUAL( hyb_faceloop_face_sim( &sim_env, &b ), HYB_E_INVALID );
-	b        = a;
+	b         = a;
 	b.eq.kind = 7;
 	CU_ASSERT_EQUAL( hyb_faceloop_face_sim( &sim_env, &b ), HYB_E_INVALID );
 	b       = a;
@@ -208,7 +211,7 @@ static void set_linear( hyblas_faceloop_solver_t* s, double c0, double cx, doubl
 	const int nq = nv == 3 ? hyb_fl_rule_tri( 8, 128, xy, w ) : hyb_fl_rule_quad( 5, 128, xy, w );
 	for ( int64_t c = 0; c < s->mesh->n_cells; c++ )
 	{
-		const double* v = s->cell_xy + c * 2 * nv;
+		const double* v                = s->cell_xy + c * 2 * nv;
 		double        b[HYB_FL_NP_MAX] = { 0 };
 		for ( int q = 0; q < nq; q++ )
 		{
@@ -224,8 +227,8 @@ static void set_linear( hyblas_faceloop_solver_t* s, double c0, double cx, doubl
 			{
 				const double n0 = ( 1 - r ) * ( 1 - t ) / 4, n1 = ( 1 + r ) * ( 1 - t ) / 4;
 				const double n2 = ( 1 + r ) * ( 1 + t ) / 4, n3 = ( 1 - r ) * ( 1 + t ) / 4;
-				x = n0 * v[0] + n1 * v[2] + n2 * v[4] + n3 * v[6];
-				y = n0 * v[1] + n1 * v[3] + n2 * v[5] + n3 * v[7];
+				x               = n0 * v[0] + n1 * v[2] + n2 * v[4] + n3 * v[6];
+				y               = n0 * v[1] + n1 * v[3] + n2 * v[5] + n3 * v[7];
 				const double xr = ( ( 1 - t ) * ( v[2] - v[0] ) + ( 1 + t ) * ( v[4] - v[6] ) ) / 4;
 				const double yr = ( ( 1 - t ) * ( v[3] - v[1] ) + ( 1 + t ) * ( v[5] - v[7] ) ) / 4;
 				const double xs = ( ( 1 - r ) * ( v[6] - v[0] ) + ( 1 + r ) * ( v[4] - v[2] ) ) / 4;
@@ -237,8 +240,9 @@ static void set_linear( hyblas_faceloop_solver_t* s, double c0, double cx, doubl
 		}
 		double* u = s->u + c * np;
 		for ( int i = 0; i < np; i++ )
-			u[i] = s->cell_minv[c] < 0 ? b[i] * s->cell_invdet[c]
-			                           : hyb_fl_dot( s->minv + (int64_t)s->cell_minv[c] * np * np + i * np, b, np );
+			u[i] = s->cell_minv[c] < 0
+			           ? b[i] * s->cell_invdet[c]
+			           : hyb_fl_dot( s->minv + (int64_t)s->cell_minv[c] * np * np + i * np, b, np );
 		/* At the reference centre the map gives the mean of the vertices (quadrilateral) or
 		   the centroid (triangle, at (1/3, 1/3)). */
 		const double rc = nv == 3 ? 1.0 / 3.0 : 0.0;
@@ -286,8 +290,9 @@ static void check_linear( int shape, int eq, int p )
 		checked++;
 		const double rc = nv == 3 ? 0.25 : 0.3;
 		hyb_fl_basis_eval( &s->basis, rc, rc, phi, NULL );
-		const double got  = hyb_fl_dot( du + c * np, phi, np );
-		const double want = eq == 0 ? -( 1.0 * 2.0 + 0.5 * -3.0 ) : hyb_fl_dot( s->u + c * np, phi, np );
+		const double got = hyb_fl_dot( du + c * np, phi, np );
+		const double want =
+		    eq == 0 ? -( 1.0 * 2.0 + 0.5 * -3.0 ) : hyb_fl_dot( s->u + c * np, phi, np );
 		CU_ASSERT( fabs( got - want ) < 1e-10 );
 	}
 	CU_ASSERT( checked > 0 );
@@ -305,7 +310,8 @@ static void test_invariants( void )
 			for ( int p = 1; p <= 3; p += 2 )
 			{
 				check_constant( shape, eq, p );
-				if ( !( eq == HYB_FL_EQ_BURGERS && shape == HYBLAS_FACELOOP_QUAD ) ) check_linear( shape, eq, p );
+				if ( !( eq == HYB_FL_EQ_BURGERS && shape == HYBLAS_FACELOOP_QUAD ) )
+					check_linear( shape, eq, p );
 			}
 }
 
@@ -318,7 +324,8 @@ static void test_exact_solutions( void )
 	for ( int k = 0; k < 200; k++ )
 	{
 		const double x = hyb_t_frac( &rng ), y = hyb_t_frac( &rng ), t = 0.3 * hyb_t_frac( &rng );
-		CU_ASSERT( fabs( hyb_fl_exact( &adv, x, y, t ) - hyb_fl_initial( &adv, x - t, y - 0.5 * t ) ) < 1e-14 );
+		CU_ASSERT( fabs( hyb_fl_exact( &adv, x, y, t ) -
+		                 hyb_fl_initial( &adv, x - t, y - 0.5 * t ) ) < 1e-14 );
 		const double u = hyb_fl_exact( &bur, x, y, t );
 		CU_ASSERT( fabs( u - hyb_fl_initial( &bur, x - u * t, y - u * t ) ) < 1e-14 );
 		CU_ASSERT( hyb_fl_exact( &bur, x, y, 0.0 ) == hyb_fl_initial( &bur, x, y ) );
@@ -334,5 +341,5 @@ static CU_TestInfo hyb_tests_faceloop_kernels[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_faceloop_kernels = { "faceloop_kernels", NULL, NULL, NULL, NULL,
+CU_SuiteInfo hyb_suite_faceloop_kernels = { "faceloop_kernels",        NULL, NULL, NULL, NULL,
 	                                        hyb_tests_faceloop_kernels };

@@ -12,8 +12,8 @@
 #include "kernels/faceloop/hyb_faceloop_kargs.h"
 #include "unit/faceloop/test_faceloop_util.h"
 
-static hyblas_faceloop_mesh_t* gen( hyblas_faceloop_shape_t shape, int64_t nx, int64_t ny, int periodic,
-                                    double perturb, uint64_t seed )
+static hyblas_faceloop_mesh_t* gen( hyblas_faceloop_shape_t shape, int64_t nx, int64_t ny,
+                                    int periodic, double perturb, uint64_t seed )
 {
 	return hyb_flt_grid( shape, nx, ny, periodic, perturb, seed );
 }
@@ -24,8 +24,8 @@ static hyblas_faceloop_mesh_t* gen( hyblas_faceloop_shape_t shape, int64_t nx, i
    of the left cell; cell_face points back; every cell edge has one face. */
 static void check_connectivity( const hyblas_faceloop_mesh_t* m )
 {
-	const int64_t nf = m->n_faces;
-	int64_t       nb = 0;
+	const int64_t nf   = m->n_faces;
+	int64_t       nb   = 0;
 	int*          seen = calloc( (size_t)( m->n_cells * m->nv ), sizeof *seen );
 	for ( int64_t f = 0; f < nf; f++ )
 	{
@@ -34,12 +34,14 @@ static void check_connectivity( const hyblas_faceloop_mesh_t* m )
 		CU_ASSERT_FATAL( L >= 0 && L < m->n_cells && eL >= 0 && eL < m->nv );
 		const double* a  = m->xy + 2 * m->cell_vertices[L * m->nv + eL];
 		const double* b  = m->xy + 2 * m->cell_vertices[L * m->nv + ( eL + 1 ) % m->nv];
-		const double  nx = m->face_geom[HYB_FL_GEOM_NX * nf + f], ny = m->face_geom[HYB_FL_GEOM_NY * nf + f];
-		const double  len = m->face_geom[HYB_FL_GEOM_LEN * nf + f];
+		const double  nx = m->face_geom[HYB_FL_GEOM_NX * nf + f],
+		             ny  = m->face_geom[HYB_FL_GEOM_NY * nf + f];
+		const double len = m->face_geom[HYB_FL_GEOM_LEN * nf + f];
 		CU_ASSERT( fabs( hypot( nx, ny ) - 1.0 ) < 1e-14 );
 		CU_ASSERT( fabs( len - hypot( b[0] - a[0], b[1] - a[1] ) ) < 1e-14 );
 		CU_ASSERT( fabs( nx * ( b[0] - a[0] ) + ny * ( b[1] - a[1] ) ) < 1e-14 );
-		CU_ASSERT( m->face_geom[HYB_FL_GEOM_XA * nf + f] == a[0] && m->face_geom[HYB_FL_GEOM_YB * nf + f] == b[1] );
+		CU_ASSERT( m->face_geom[HYB_FL_GEOM_XA * nf + f] == a[0] &&
+		           m->face_geom[HYB_FL_GEOM_YB * nf + f] == b[1] );
 		/* Outward: the cell's centroid lies behind the face. */
 		double cx = 0, cy = 0;
 		for ( int k = 0; k < m->nv; k++ )
@@ -47,7 +49,8 @@ static void check_connectivity( const hyblas_faceloop_mesh_t* m )
 			cx += m->xy[2 * m->cell_vertices[L * m->nv + k]] / m->nv;
 			cy += m->xy[2 * m->cell_vertices[L * m->nv + k] + 1] / m->nv;
 		}
-		CU_ASSERT( nx * ( 0.5 * ( a[0] + b[0] ) - cx ) + ny * ( 0.5 * ( a[1] + b[1] ) - cy ) > 0.0 );
+		CU_ASSERT( nx * ( 0.5 * ( a[0] + b[0] ) - cx ) + ny * ( 0.5 * ( a[1] + b[1] ) - cy ) >
+		           0.0 );
 		CU_ASSERT( m->cell_face[L * m->nv + eL] == 2 * f );
 		seen[L * m->nv + eL]++;
 		if ( R < 0 )
@@ -86,10 +89,12 @@ static void test_generator_counts( void )
 				info.struct_size = sizeof info;
 				CU_ASSERT_FATAL( m != NULL );
 				CU_ASSERT_EQUAL( hyblas_faceloop_mesh_info( m, &info ), HYBLAS_OK );
-				const int64_t faces = shape == HYBLAS_FACELOOP_QUAD ? ( per ? 2 * n * n : 2 * n * ( n + 1 ) )
-				                                                    : ( per ? 3 * n * n : 3 * n * n + 2 * n );
+				const int64_t faces = shape == HYBLAS_FACELOOP_QUAD
+				                          ? ( per ? 2 * n * n : 2 * n * ( n + 1 ) )
+				                          : ( per ? 3 * n * n : 3 * n * n + 2 * n );
 				CU_ASSERT_EQUAL( info.n_faces, faces );
-				if ( shape == HYBLAS_FACELOOP_QUAD && !per ) CU_ASSERT_EQUAL( info.n_faces, quad[k] );
+				if ( shape == HYBLAS_FACELOOP_QUAD && !per )
+					CU_ASSERT_EQUAL( info.n_faces, quad[k] );
 				CU_ASSERT_EQUAL( info.n_boundary_faces, per ? 0 : 4 * n );
 				CU_ASSERT_EQUAL( info.n_cells, shape == HYBLAS_FACELOOP_QUAD ? n * n : 2 * n * n );
 				CU_ASSERT_EQUAL( info.cell_nv, shape == HYBLAS_FACELOOP_QUAD ? 4 : 3 );
@@ -128,9 +133,9 @@ static void test_face_order( void )
 /* The same grid struct gives the same mesh; another seed other diagonals and vertices. */
 static void test_generator_deterministic( void )
 {
-	hyblas_faceloop_mesh_t* a = gen( HYBLAS_FACELOOP_TRI, 12, 0, 0, 0.25, 3 );
-	hyblas_faceloop_mesh_t* b = gen( HYBLAS_FACELOOP_TRI, 12, 0, 0, 0.25, 3 );
-	hyblas_faceloop_mesh_t* c = gen( HYBLAS_FACELOOP_TRI, 12, 0, 0, 0.25, 4 );
+	hyblas_faceloop_mesh_t* a  = gen( HYBLAS_FACELOOP_TRI, 12, 0, 0, 0.25, 3 );
+	hyblas_faceloop_mesh_t* b  = gen( HYBLAS_FACELOOP_TRI, 12, 0, 0, 0.25, 3 );
+	hyblas_faceloop_mesh_t* c  = gen( HYBLAS_FACELOOP_TRI, 12, 0, 0, 0.25, 4 );
 	const size_t            nc = (size_t)a->n_cells * 3;
 	CU_ASSERT( memcmp( a->cell_vertices, b->cell_vertices, nc * sizeof( int32_t ) ) == 0 );
 	CU_ASSERT( memcmp( a->xy, b->xy, 2 * (size_t)a->n_vertices * sizeof( double ) ) == 0 );
@@ -144,10 +149,10 @@ static void test_generator_deterministic( void )
 /* ------------------------------------------------------------------ meshes from arrays */
 
 /* Two unit squares side by side: vertices 0 1 2 / 3 4 5 (bottom row, top row). */
-static const double  sq_xy[12] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 2, 1 };
+static const double  sq_xy[12]   = { 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 2, 1 };
 static const int32_t sq_cells[8] = { 0, 1, 4, 3, 1, 2, 5, 4 };
 /* Three unit squares in a row: vertices 0 1 2 3 / 4 5 6 7. */
-static const double  strip_xy[16]   = { 0, 0, 1, 0, 2, 0, 3, 0, 0, 1, 1, 1, 2, 1, 3, 1 };
+static const double  strip_xy[16]    = { 0, 0, 1, 0, 2, 0, 3, 0, 0, 1, 1, 1, 2, 1, 3, 1 };
 static const int32_t strip_cells[12] = { 0, 1, 5, 4, 1, 2, 6, 5, 2, 3, 7, 6 };
 
 static hyblas_faceloop_mesh_desc_t desc_of( const double* xy, int64_t nvert, const int32_t* cells,
@@ -166,16 +171,17 @@ static hyblas_faceloop_mesh_desc_t desc_of( const double* xy, int64_t nvert, con
 
 /* Create must fail with `st`, name `word` in its reason, leave *mesh as it was, and leave
    the caller's arrays alone (they are const, and compared byte by byte anyway). */
-static void expect_fail( const hyblas_faceloop_mesh_desc_t* d, hyblas_status_t st, const char* word )
+static void expect_fail( const hyblas_faceloop_mesh_desc_t* d, hyblas_status_t st,
+                         const char* word )
 {
 	hyblas_faceloop_mesh_t* sentinel = (hyblas_faceloop_mesh_t*)(uintptr_t)0x5a5a;
 	hyblas_faceloop_mesh_t* m        = sentinel;
 	char                    why[200] = "";
 	const size_t            nx       = d->xy ? 2 * (size_t)d->n_vertices * sizeof( double ) : 0;
-	const size_t nc = d->cell_vertices && d->n_cells > 0 && d->cell_nv > 0 && d->cell_nv < 5
-	                      ? (size_t)d->n_cells * (size_t)d->cell_nv * sizeof( int32_t )
-	                      : 0;
-	void* xy_copy = malloc( nx + 1 ), *c_copy = malloc( nc + 1 );
+	const size_t nc      = d->cell_vertices && d->n_cells > 0 && d->cell_nv > 0 && d->cell_nv < 5
+	                           ? (size_t)d->n_cells * (size_t)d->cell_nv * sizeof( int32_t )
+	                           : 0;
+	void *       xy_copy = malloc( nx + 1 ), *c_copy = malloc( nc + 1 );
 	if ( nx ) memcpy( xy_copy, d->xy, nx );
 	if ( nc ) memcpy( c_copy, d->cell_vertices, nc );
 	CU_ASSERT_EQUAL( hyblas_faceloop_mesh_create( d, &m, why, sizeof why ), st );
@@ -263,9 +269,9 @@ static void test_validation( void )
 	expect_fail( &d, HYBLAS_E_INVALID, "convex" );
 
 	/* Non-manifold: three triangles on the edge 0-1 (two above it, one below). */
-	const double  nm_xy[10]  = { 0, 0, 1, 0, 0.5, 1, 0.5, -1, 0.2, 2 };
-	const int32_t nm[9]      = { 0, 1, 2, 1, 0, 3, 1, 4, 0 };
-	d                        = desc_of( nm_xy, 5, nm, 3, 3 );
+	const double  nm_xy[10] = { 0, 0, 1, 0, 0.5, 1, 0.5, -1, 0.2, 2 };
+	const int32_t nm[9]     = { 0, 1, 2, 1, 0, 3, 1, 4, 0 };
+	d                       = desc_of( nm_xy, 5, nm, 3, 3 );
 	expect_fail( &d, HYBLAS_E_INVALID, "non-manifold" );
 
 	/* Inconsistent orientation: two counterclockwise triangles on the same side of 0-1
@@ -297,7 +303,7 @@ static void test_validation( void )
 	d.n_faces               = 7;
 	d.face_vertices         = twice;
 	expect_fail( &d, HYBLAS_E_INVALID, "repeats" );
-	d.n_faces = 6;
+	d.n_faces       = 6;
 	d.face_vertices = dangling;
 	expect_fail( &d, HYBLAS_E_INVALID, "not in face_vertices" );
 
@@ -306,10 +312,10 @@ static void test_validation( void )
 	   edge; and the alias of an alias. */
 	double trap_xy[16];
 	memcpy( trap_xy, strip_xy, sizeof trap_xy );
-	trap_xy[15]                = 2.0;
-	const int32_t alias[8]     = { 0, 1, 2, 0, 4, 5, 6, 4 };
-	d                          = desc_of( trap_xy, 8, strip_cells, 3, 4 );
-	d.vertex_alias             = alias;
+	trap_xy[15]            = 2.0;
+	const int32_t alias[8] = { 0, 1, 2, 0, 4, 5, 6, 4 };
+	d                      = desc_of( trap_xy, 8, strip_cells, 3, 4 );
+	d.vertex_alias         = alias;
 	expect_fail( &d, HYBLAS_E_INVALID, "same segment" );
 	const int32_t chain[6] = { 0, 1, 0, 3, 4, 2 };
 	d                      = desc_of( sq_xy, 6, sq_cells, 2, 4 );
@@ -350,12 +356,13 @@ static void test_validation( void )
    faces in mesh order. */
 static void test_mixed_warps( void )
 {
-	hyblas_faceloop_mesh_t* m = gen( HYBLAS_FACELOOP_QUAD, 10, 0, 0, 0.0, 0 );
+	hyblas_faceloop_mesh_t* m     = gen( HYBLAS_FACELOOP_QUAD, 10, 0, 0, 0.0, 0 );
 	int64_t                 mixed = 0;
 	for ( int64_t w = 0; w * 32 < m->n_faces; w++ )
 	{
 		int nb = 0, n = 0;
-		for ( int64_t f = w * 32; f < m->n_faces && f < w * 32 + 32; f++, n++ ) nb += m->face_cell[2 * f + 1] < 0;
+		for ( int64_t f = w * 32; f < m->n_faces && f < w * 32 + 32; f++, n++ )
+			nb += m->face_cell[2 * f + 1] < 0;
 		mixed += nb > 0 && nb < n;
 	}
 	CU_ASSERT_EQUAL( m->warps_mixed_vanilla, mixed );
@@ -373,4 +380,5 @@ static CU_TestInfo hyb_tests_faceloop_mesh[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_faceloop_mesh = { "faceloop_mesh", NULL, NULL, NULL, NULL, hyb_tests_faceloop_mesh };
+CU_SuiteInfo hyb_suite_faceloop_mesh = { "faceloop_mesh",        NULL, NULL, NULL, NULL,
+	                                     hyb_tests_faceloop_mesh };

@@ -25,10 +25,11 @@ static int64_t ref_partition( const uint8_t* pred, int64_t n, int32_t* idx )
    that divide n and that do not. */
 static void test_against_reference( void )
 {
-	const int64_t sizes[] = { 0, 1, 31, 1000, HYB_FL_PARTITION_PAR_MIN - 1, HYB_FL_PARTITION_PAR_MIN,
-		                      200003 };
-	const int     dens[]  = { 0, 1, 50, 97, 100 };
-	hyb_t_rng_t   rng     = hyb_t_rng( 2024 );
+	const int64_t sizes[] = {
+		0, 1, 31, 1000, HYB_FL_PARTITION_PAR_MIN - 1, HYB_FL_PARTITION_PAR_MIN, 200003
+	};
+	const int   dens[] = { 0, 1, 50, 97, 100 };
+	hyb_t_rng_t rng    = hyb_t_rng( 2024 );
 	for ( size_t si = 0; si < sizeof sizes / sizeof *sizes; si++ )
 		for ( size_t di = 0; di < sizeof dens / sizeof *dens; di++ )
 		{
@@ -36,8 +37,11 @@ static void test_against_reference( void )
 			uint8_t*      pred = malloc( (size_t)n + 1 );
 			int32_t*      ref  = malloc( ( (size_t)n + 1 ) * sizeof *ref );
 			int32_t*      got  = malloc( ( (size_t)n + 1 ) * sizeof *got );
-			for ( int64_t i = 0; i < n; i++ ) pred[i] = (uint8_t)( hyb_t_below( &rng, 100 ) < dens[di] ? 1 + hyb_t_below( &rng, 255 ) : 0 );
-			const int64_t nt_ref = ref_partition( pred, n, ref );
+			for ( int64_t i = 0; i < n; i++ )
+				pred[i] =
+				    (uint8_t)( hyb_t_below( &rng, 100 ) < dens[di] ? 1 + hyb_t_below( &rng, 255 )
+				                                                   : 0 );
+			const int64_t nt_ref    = ref_partition( pred, n, ref );
 			const int     threads[] = { 1, 2, 3, 7 };
 			for ( int ti = 0; ti < 4; ti++ )
 			{
@@ -67,7 +71,8 @@ static void test_invalid( void )
 	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( NULL, 4, idx, &nt ), HYBLAS_E_INVALID );
 	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, 4, NULL, &nt ), HYBLAS_E_INVALID );
 	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, 4, idx, NULL ), HYBLAS_E_INVALID );
-	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, ( (int64_t)1 << 31 ) + 1, idx, &nt ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( pred, ( (int64_t)1 << 31 ) + 1, idx, &nt ),
+	                 HYBLAS_E_INVALID );
 	CU_ASSERT_EQUAL( nt, 77 );
 	for ( int i = 0; i < 4; i++ ) CU_ASSERT_EQUAL( idx[i], 9 );
 	CU_ASSERT_EQUAL( hyblas_partition_by_predicate( NULL, 0, NULL, &nt ), HYBLAS_OK );
@@ -80,5 +85,5 @@ static CU_TestInfo hyb_tests_faceloop_partition[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_faceloop_partition = { "faceloop_partition", NULL, NULL, NULL, NULL,
+CU_SuiteInfo hyb_suite_faceloop_partition = { "faceloop_partition",        NULL, NULL, NULL, NULL,
 	                                          hyb_tests_faceloop_partition };

@@ -15,15 +15,15 @@ static hyb_fl_plan_in_t mesh_in( int nv, int p, int eq, int64_t n, int64_t steps
 {
 	hyb_fl_plan_in_t in;
 	memset( &in, 0, sizeof in );
-	in.n_faces     = nv == 4 ? 2 * n * ( n + 1 ) : 3 * n * n + 2 * n;
-	in.n_boundary  = 4 * n;
-	in.n_cells     = nv == 4 ? n * n : 2 * n * n;
-	in.nv          = nv;
-	in.np          = hyb_fl_modes( nv, p );
-	in.nq          = hyb_fl_face_points( eq, p );
-	in.nqv         = nv == 3 ? ( ( 2 * p + 2 ) / 2 ) * ( ( 2 * p + 3 ) / 2 ) : ( p + 1 ) * ( p + 1 );
-	in.equation    = eq;
-	in.steps       = steps;
+	in.n_faces    = nv == 4 ? 2 * n * ( n + 1 ) : 3 * n * n + 2 * n;
+	in.n_boundary = 4 * n;
+	in.n_cells    = nv == 4 ? n * n : 2 * n * n;
+	in.nv         = nv;
+	in.np         = hyb_fl_modes( nv, p );
+	in.nq         = hyb_fl_face_points( eq, p );
+	in.nqv        = nv == 3 ? ( ( 2 * p + 2 ) / 2 ) * ( ( 2 * p + 3 ) / 2 ) : ( p + 1 ) * ( p + 1 );
+	in.equation   = eq;
+	in.steps      = steps;
 	in.cpu_threads = 16;
 	in.device_ok   = 1;
 	in.device_mem  = 80e9;
@@ -90,10 +90,10 @@ static void test_min_faces_boundary( void )
 	hyb_fl_rates_t r;
 	hyb_fl_rates_default( &r );
 	r.launch_s = r.sync_s = 0.0;
-	r.gpu_bw             = 1e18;
-	r.gpu_flops          = 1e18;
-	hyb_fl_plan_in_t in  = mesh_in( 4, 3, 0, 100, 1000 );
-	r.min_faces          = in.n_faces + 1;
+	r.gpu_bw              = 1e18;
+	r.gpu_flops           = 1e18;
+	hyb_fl_plan_in_t in   = mesh_in( 4, 3, 0, 100, 1000 );
+	r.min_faces           = in.n_faces + 1;
 	CU_ASSERT_EQUAL( hyb_fl_plan_choose( &in, &r ).path, HYBLAS_PATH_CPU );
 	r.min_faces = in.n_faces;
 	CU_ASSERT_EQUAL( hyb_fl_plan_choose( &in, &r ).path, HYBLAS_PATH_GPU );
@@ -184,4 +184,5 @@ static CU_TestInfo hyb_tests_faceloop_plan[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_faceloop_plan = { "faceloop_plan", NULL, NULL, NULL, NULL, hyb_tests_faceloop_plan };
+CU_SuiteInfo hyb_suite_faceloop_plan = { "faceloop_plan",        NULL, NULL, NULL, NULL,
+	                                     hyb_tests_faceloop_plan };

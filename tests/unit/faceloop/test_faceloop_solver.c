@@ -15,7 +15,8 @@
 #include "unit/faceloop/test_faceloop_util.h"
 #include "unit/hyb_test_util.h"
 
-static hyblas_faceloop_mesh_t* grid( hyblas_faceloop_shape_t shape, int64_t n, int periodic, double perturb )
+static hyblas_faceloop_mesh_t* grid( hyblas_faceloop_shape_t shape, int64_t n, int periodic,
+                                     double perturb )
 {
 	return hyb_flt_grid( shape, n, 0, periodic, perturb, 2017 );
 }
@@ -25,7 +26,8 @@ static hyblas_faceloop_solver_t* solver( hyblas_faceloop_mesh_t* m, int eq, int 
 	return hyb_flt_solver( m, eq, p, dt );
 }
 
-static hyblas_faceloop_run_params_t params( hyblas_path_t path, hyblas_faceloop_form_t form, int threads )
+static hyblas_faceloop_run_params_t params( hyblas_path_t path, hyblas_faceloop_form_t form,
+                                            int threads )
 {
 	hyblas_faceloop_run_params_t p;
 	memset( &p, 0, sizeof p );
@@ -47,10 +49,11 @@ static hyblas_faceloop_solver_info_t info_of( const hyblas_faceloop_solver_t* s 
 
 /* L2 error at time T on the n x n grid: the solver's own dt (cfl 1) shortened so that a
    whole number of steps ends at T; serial loops. */
-static double error_at( hyblas_faceloop_shape_t shape, int64_t n, int periodic, int eq, int p, double T )
+static double error_at( hyblas_faceloop_shape_t shape, int64_t n, int periodic, int eq, int p,
+                        double T )
 {
-	hyblas_faceloop_mesh_t*   m  = grid( shape, n, periodic, 0.1 );
-	hyblas_faceloop_solver_t* s0 = solver( m, eq, p, 0.0 );
+	hyblas_faceloop_mesh_t*   m     = grid( shape, n, periodic, 0.1 );
+	hyblas_faceloop_solver_t* s0    = solver( m, eq, p, 0.0 );
 	const int64_t             steps = (int64_t)ceil( T / info_of( s0 ).dt );
 	hyblas_faceloop_solver_destroy( s0 );
 	hyblas_faceloop_solver_t*          s  = solver( m, eq, p, T / (double)steps );
@@ -68,7 +71,8 @@ static double error_at( hyblas_faceloop_shape_t shape, int64_t n, int periodic, 
    reach p + min_gain. Advection asserts p + 0.7 (the measured orders are 1.9 - 2.0 at P1,
    3.8 - 4.0 at P3); Burgers, nonlinear with its local Lax-Friedrichs flux, p + 0.5
    (measured 1.8 - 1.9 and 3.7). */
-static void check_order( hyblas_faceloop_shape_t shape, int periodic, int eq, int p, int64_t n0, double T, double min_gain )
+static void check_order( hyblas_faceloop_shape_t shape, int periodic, int eq, int p, int64_t n0,
+                         double T, double min_gain )
 {
 	double lx[3], ly[3];
 	for ( int k = 0; k < 3; k++ )
@@ -79,13 +83,14 @@ static void check_order( hyblas_faceloop_shape_t shape, int periodic, int eq, in
 		lx[k] = log( 1.0 / (double)n );
 		ly[k] = log( e );
 	}
-	const double mx    = ( lx[0] + lx[1] + lx[2] ) / 3, my = ( ly[0] + ly[1] + ly[2] ) / 3;
-	double       sxy   = 0, sxx = 0;
-	for ( int k = 0; k < 3; k++ ) sxy += ( lx[k] - mx ) * ( ly[k] - my ), sxx += ( lx[k] - mx ) * ( lx[k] - mx );
+	const double mx = ( lx[0] + lx[1] + lx[2] ) / 3, my = ( ly[0] + ly[1] + ly[2] ) / 3;
+	double       sxy = 0, sxx = 0;
+	for ( int k = 0; k < 3; k++ )
+		sxy += ( lx[k] - mx ) * ( ly[k] - my ), sxx += ( lx[k] - mx ) * ( lx[k] - mx );
 	const double order = sxy / sxx;
 	fprintf( stderr, "\n      %s %s %s P%d: order %.2f (need %.1f)", eq ? "burgers" : "adv-sin",
-	         shape == HYBLAS_FACELOOP_TRI ? "tri" : "quad", periodic ? "periodic" : "inflow", p, order,
-	         p + min_gain );
+	         shape == HYBLAS_FACELOOP_TRI ? "tri" : "quad", periodic ? "periodic" : "inflow", p,
+	         order, p + min_gain );
 	CU_ASSERT( order >= p + min_gain );
 }
 
@@ -127,7 +132,7 @@ static void test_conservation( void )
    back. */
 static void test_paths_bitwise( void )
 {
-	hyblas_faceloop_mesh_t* m = grid( HYBLAS_FACELOOP_TRI, 9, 0, 0.2 );
+	hyblas_faceloop_mesh_t* m   = grid( HYBLAS_FACELOOP_TRI, 9, 0, 0.2 );
 	int64_t                 len = 0;
 	double*                 ref = NULL;
 	const struct
@@ -142,9 +147,10 @@ static void test_paths_bitwise( void )
 		         { HYBLAS_PATH_GPU, HYBLAS_FACELOOP_FORM_VANILLA, 0 } };
 	for ( size_t r = 0; r < sizeof runs / sizeof *runs; r++ )
 	{
-		hyblas_faceloop_solver_t*          s  = solver( m, HYBLAS_FACELOOP_BURGERS, 2, 0.0 );
-		const hyblas_faceloop_run_params_t rp = params( runs[r].path, runs[r].form, runs[r].threads );
-		hyblas_faceloop_stats_t            st;
+		hyblas_faceloop_solver_t*          s = solver( m, HYBLAS_FACELOOP_BURGERS, 2, 0.0 );
+		const hyblas_faceloop_run_params_t rp =
+		    params( runs[r].path, runs[r].form, runs[r].threads );
+		hyblas_faceloop_stats_t st;
 		memset( &st, 0, sizeof st );
 		st.struct_size = sizeof st;
 		CU_ASSERT_EQUAL( hyblas_faceloop_run( s, 4, &rp, &st ), HYBLAS_OK );
@@ -161,8 +167,10 @@ static void test_paths_bitwise( void )
 		if ( runs[r].threads == 1 ) CU_ASSERT_STRING_EQUAL( st.plan, "cpu serial" );
 		if ( runs[r].form == HYBLAS_FACELOOP_FORM_REMAPPED ) CU_ASSERT( st.warps_mixed <= 1 );
 		/* AUTO on 291 faces: the CPU by the size floor. */
-		if ( runs[r].path == HYBLAS_PATH_AUTO ) CU_ASSERT_PTR_NOT_NULL( strstr( st.why, "faces <" ) );
-		if ( runs[r].path == HYBLAS_PATH_GPU ) CU_ASSERT_PTR_NOT_NULL( strstr( st.why, "no usable device" ) );
+		if ( runs[r].path == HYBLAS_PATH_AUTO )
+			CU_ASSERT_PTR_NOT_NULL( strstr( st.why, "faces <" ) );
+		if ( runs[r].path == HYBLAS_PATH_GPU )
+			CU_ASSERT_PTR_NOT_NULL( strstr( st.why, "no usable device" ) );
 		const hyblas_faceloop_solver_info_t in = info_of( s );
 		CU_ASSERT_EQUAL( in.steps_done, 4 );
 		if ( ref == NULL )
@@ -201,7 +209,7 @@ static void test_invalid_calls( void )
 	CU_ASSERT_EQUAL( hyblas_faceloop_run( s, -1, &rp, &st ), HYBLAS_E_INVALID );
 	rp.path = (hyblas_path_t)7;
 	CU_ASSERT_EQUAL( hyblas_faceloop_run( s, 1, &rp, &st ), HYBLAS_E_INVALID );
-	rp      = params( HYBLAS_PATH_CPU, (hyblas_faceloop_form_t)9, 1 );
+	rp = params( HYBLAS_PATH_CPU, (hyblas_faceloop_form_t)9, 1 );
 	CU_ASSERT_EQUAL( hyblas_faceloop_run( s, 1, &rp, &st ), HYBLAS_E_INVALID );
 	rp            = params( HYBLAS_PATH_CPU, 0, 1 );
 	rp.block_size = 48;
@@ -230,8 +238,11 @@ static void test_invalid_calls( void )
 	hyblas_faceloop_solver_t*     sentinel = (hyblas_faceloop_solver_t*)(uintptr_t)0x99;
 	hyblas_faceloop_solver_t*     t        = sentinel;
 	hyblas_faceloop_solver_desc_t d;
-	const double                  bad[5][5] = { { 0, 4, 0, 0, 0 }, { 5, 1, 0, 0, 0 }, { 0, 1, NAN, 0, 0 },
-		                                        { 0, 1, 0, -1.0, 0 }, { 0, 1, 0, 0, INFINITY } };
+	const double                  bad[5][5] = { { 0, 4, 0, 0, 0 },
+		                                        { 5, 1, 0, 0, 0 },
+		                                        { 0, 1, NAN, 0, 0 },
+		                                        { 0, 1, 0, -1.0, 0 },
+		                                        { 0, 1, 0, 0, INFINITY } };
 	for ( int k = 0; k < 5; k++ )
 	{
 		memset( &d, 0, sizeof d );
@@ -275,12 +286,12 @@ static int child_exports( void* arg )
 	(void)arg;
 	void* h = dlopen( HYB_UNIT_LIBHYBLAS, RTLD_NOW | RTLD_LOCAL );
 	if ( h == NULL ) return 1;
-	const char* names[] = { "hyblas_partition_by_predicate", "hyblas_faceloop_mesh_create",
-		                    "hyblas_faceloop_mesh_generate", "hyblas_faceloop_mesh_info",
-		                    "hyblas_faceloop_mesh_destroy", "hyblas_faceloop_solver_create",
+	const char* names[] = { "hyblas_partition_by_predicate",  "hyblas_faceloop_mesh_create",
+		                    "hyblas_faceloop_mesh_generate",  "hyblas_faceloop_mesh_info",
+		                    "hyblas_faceloop_mesh_destroy",   "hyblas_faceloop_solver_create",
 		                    "hyblas_faceloop_solver_destroy", "hyblas_faceloop_solver_info",
-		                    "hyblas_faceloop_get_state", "hyblas_faceloop_set_state",
-		                    "hyblas_faceloop_l2_error", "hyblas_faceloop_run" };
+		                    "hyblas_faceloop_get_state",      "hyblas_faceloop_set_state",
+		                    "hyblas_faceloop_l2_error",       "hyblas_faceloop_run" };
 	for ( size_t k = 0; k < sizeof names / sizeof *names; k++ )
 		if ( dlsym( h, names[k] ) == NULL )
 		{
@@ -293,13 +304,16 @@ static int child_exports( void* arg )
 	const uint8_t pred[4] = { 0, 1, 0, 1 };
 	int32_t       idx[4];
 	int64_t       nt = 0;
-	if ( part( pred, 4, idx, &nt ) != HYBLAS_OK || nt != 2 || idx[0] != 1 || idx[1] != 3 || idx[2] != 0 ) return 4;
+	if ( part( pred, 4, idx, &nt ) != HYBLAS_OK || nt != 2 || idx[0] != 1 || idx[1] != 3 ||
+	     idx[2] != 0 )
+		return 4;
 	return 0;
 }
 
 static void test_exports( void )
 {
-	CU_ASSERT_EQUAL( hyb_t_isolated( "libhyblas exports the face loop", child_exports, NULL, 60 ), 0 );
+	CU_ASSERT_EQUAL( hyb_t_isolated( "libhyblas exports the face loop", child_exports, NULL, 60 ),
+	                 0 );
 }
 
 static CU_TestInfo hyb_tests_faceloop_solver[] = {
@@ -312,4 +326,5 @@ static CU_TestInfo hyb_tests_faceloop_solver[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_faceloop_solver = { "faceloop_solver", NULL, NULL, NULL, NULL, hyb_tests_faceloop_solver };
+CU_SuiteInfo hyb_suite_faceloop_solver = { "faceloop_solver",        NULL, NULL, NULL, NULL,
+	                                       hyb_tests_faceloop_solver };

@@ -5,8 +5,8 @@
 #include <CUnit/CUnit.h>
 #include <string.h>
 
-hyblas_faceloop_mesh_t* hyb_flt_grid( hyblas_faceloop_shape_t shape, int64_t nx, int64_t ny, int periodic,
-                                      double perturb, uint64_t seed )
+hyblas_faceloop_mesh_t* hyb_flt_grid( hyblas_faceloop_shape_t shape, int64_t nx, int64_t ny,
+                                      int periodic, double perturb, uint64_t seed )
 {
 	hyblas_faceloop_grid_t g;
 	memset( &g, 0, sizeof g );

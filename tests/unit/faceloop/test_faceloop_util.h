@@ -9,8 +9,8 @@
 #include "hyblas_ext.h"
 
 /* hyblas_faceloop_mesh_generate of the unit square (ny 0: nx); asserts success. */
-hyblas_faceloop_mesh_t* hyb_flt_grid( hyblas_faceloop_shape_t shape, int64_t nx, int64_t ny, int periodic,
-                                      double perturb, uint64_t seed );
+hyblas_faceloop_mesh_t* hyb_flt_grid( hyblas_faceloop_shape_t shape, int64_t nx, int64_t ny,
+                                      int periodic, double perturb, uint64_t seed );
 
 /* hyblas_faceloop_solver_create with the equation, degree and dt (0: from cfl 1); asserts
    success. */

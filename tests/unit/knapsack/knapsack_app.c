@@ -28,8 +28,8 @@ static int app_trace_lines( const char* path, int* gpu )
 	int  count = 0;
 	*gpu       = 0;
 	while ( fgets( line, sizeof line, f ) )
-		if ( strncmp( line, "hyblas_knapsack_solve ", 22 ) == 0 && strstr( line, " op=knapsack " ) &&
-		     strstr( line, " why=\"" ) )
+		if ( strncmp( line, "hyblas_knapsack_solve ", 22 ) == 0 &&
+		     strstr( line, " op=knapsack " ) && strstr( line, " why=\"" ) )
 		{
 			count++;
 			*gpu += strstr( line, " path=gpu " ) != NULL;
@@ -51,7 +51,7 @@ int main( int argc, char** argv )
 			p[i] = app_rand( 60 );
 			sum += w[i];
 		}
-		const int64_t c = app_rand( sum + 1 );
+		const int64_t c    = app_rand( sum + 1 );
 		int64_t       best = 0;
 		for ( long long mask = 0; mask < ( 1ll << n ); mask++ )
 		{
@@ -77,8 +77,8 @@ int main( int argc, char** argv )
 			o.cpu_threshold       = 4;
 			hyblas_knapsack_stats_t s;
 			memset( &s, 0, sizeof s );
-			s.struct_size = sizeof s;
-			int64_t         z  = -1;
+			s.struct_size     = sizeof s;
+			int64_t         z = -1;
 			uint8_t         x[18];
 			hyblas_status_t rs = hyblas_knapsack_solve( n, p, w, c, &o, &z, x, &s );
 			int64_t         xw = 0, xp = 0;
@@ -88,30 +88,32 @@ int main( int argc, char** argv )
 					xw += w[i];
 					xp += p[i];
 				}
-			if ( rs != HYBLAS_OK || z != best || xw > c || xp != best || memcmp( p, pc, sizeof p ) ||
-			     memcmp( w, wc, sizeof w ) )
+			if ( rs != HYBLAS_OK || z != best || xw > c || xp != best ||
+			     memcmp( p, pc, sizeof p ) || memcmp( w, wc, sizeof w ) )
 			{
-				printf( "FAIL instance %d method %s: status %s, %lld (want %lld), selection %lld/%lld\n", t,
-				        hyblas_knapsack_method_name( o.method ), hyblas_status_string( rs ), (long long)z,
-				        (long long)best, (long long)xp, (long long)xw );
+				printf( "FAIL instance %d method %s: status %s, %lld (want %lld), selection "
+				        "%lld/%lld\n",
+				        t, hyblas_knapsack_method_name( o.method ), hyblas_status_string( rs ),
+				        (long long)z, (long long)best, (long long)xp, (long long)xw );
 				fails++;
 			}
 		}
 	}
 	int64_t       z  = -5;
 	const int64_t bw = -1, bp = 1;
-	if ( hyblas_knapsack_solve( 1, &bp, &bw, 3, NULL, &z, NULL, NULL ) != HYBLAS_E_INVALID || z != -5 )
+	if ( hyblas_knapsack_solve( 1, &bp, &bw, 3, NULL, &z, NULL, NULL ) != HYBLAS_E_INVALID ||
+	     z != -5 )
 	{
 		printf( "FAIL a negative weight was not refused\n" );
 		fails++;
 	}
 	/* 40 instances x 7 methods ran; the refused call is not counted */
 	unsigned long long counts[4] = { 0, 0, 0, 0 };
-	if ( hyb_calls( "hyblas_knapsack_solve", counts ) != 0 || counts[0] + counts[1] + counts[2] + counts[3] != 280 ||
-	     counts[1] == 0 )
+	if ( hyb_calls( "hyblas_knapsack_solve", counts ) != 0 ||
+	     counts[0] + counts[1] + counts[2] + counts[3] != 280 || counts[1] == 0 )
 	{
-		printf( "FAIL counts: cpu %llu gpu %llu split %llu fallback %llu\n", counts[0], counts[1], counts[2],
-		        counts[3] );
+		printf( "FAIL counts: cpu %llu gpu %llu split %llu fallback %llu\n", counts[0], counts[1],
+		        counts[2], counts[3] );
 		fails++;
 	}
 	if ( argc > 1 )

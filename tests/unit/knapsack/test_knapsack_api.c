@@ -32,8 +32,9 @@ static hyblas_knapsack_stats_t kt_stats( void )
 
 /* Solve on the host stand-in; fails the test unless the arrays are
    untouched. */
-static hyblas_status_t kt_solve( const kt_inst_t* in, const hyblas_knapsack_options_t* o, int64_t* z, uint8_t* x,
-                                 hyblas_knapsack_stats_t* s, hyb_knapsack_hostdev_t* hd )
+static hyblas_status_t kt_solve( const kt_inst_t* in, const hyblas_knapsack_options_t* o,
+                                 int64_t* z, uint8_t* x, hyblas_knapsack_stats_t* s,
+                                 hyb_knapsack_hostdev_t* hd )
 {
 	hyb_knapsack_hostdev_t local;
 	if ( !hd )
@@ -56,69 +57,88 @@ static void test_bad_input( void )
 	hyblas_knapsack_options_t o = kt_opts( HYBLAS_KNAPSACK_AUTO );
 	memset( kt_sel, 9, 16 );
 	s0 = s;
-#define KT_BAD( call, want )                                                                                       \
-	do                                                                                                             \
-	{                                                                                                              \
-		CU_ASSERT_EQUAL( call, want );                                                                             \
-		CU_ASSERT_EQUAL( z, -77 );                                                                                 \
-		CU_ASSERT( kt_sel[0] == 9 && kt_sel[9] == 9 );                                                             \
-		CU_ASSERT( memcmp( &s, &s0, sizeof s ) == 0 );                                                             \
+#define KT_BAD( call, want )                                                                       \
+	do {                                                                                           \
+		CU_ASSERT_EQUAL( call, want );                                                             \
+		CU_ASSERT_EQUAL( z, -77 );                                                                 \
+		CU_ASSERT( kt_sel[0] == 9 && kt_sel[9] == 9 );                                             \
+		CU_ASSERT( memcmp( &s, &s0, sizeof s ) == 0 );                                             \
 	} while ( 0 )
-	KT_BAD( hyblas_knapsack_solve( -1, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ), HYBLAS_E_INVALID );
-	KT_BAD( hyblas_knapsack_solve( 10, NULL, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ), HYBLAS_E_INVALID );
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, NULL, kt_x.c, &o, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( -1, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, NULL, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, NULL, kt_x.c, &o, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, -1, &o, &z, kt_sel, &s ), HYBLAS_E_INVALID );
-	CU_ASSERT_EQUAL( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, NULL, kt_sel, &s ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, NULL, kt_sel, &s ),
+	                 HYBLAS_E_INVALID );
 	kt_x.w[3] = -1;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	kt_x.w[3] = 5;
 	kt_x.p[4] = -1;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	kt_x.p[4] = INT64_MAX - 10; /* the profits' sum overflows */
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	kt_x.p[4] = 5;
 	kt_x.w[4] = INT64_MAX - 10; /* the weights' sum overflows */
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	kt_x.w[4] = 5;
 	/* options */
 	hyblas_knapsack_options_t b = o;
 	b.path                      = (hyblas_path_t)3;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	b        = o;
 	b.method = (hyblas_knapsack_method_t)9;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	b        = o;
 	b.method = HYBLAS_KNAPSACK_GPU_O3S;
 	b.path   = HYBLAS_PATH_CPU;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	b        = o;
 	b.method = HYBLAS_KNAPSACK_CPU_DP;
 	b.path   = HYBLAS_PATH_GPU;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	b            = o;
 	b.prune_ties = 2;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	b              = o;
 	b.time_limit_s = NAN;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	b                   = o;
 	b.host_buffer_bytes = 23;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	b                     = o;
 	b.device_buffer_bytes = 100;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	b         = o;
 	b.threads = -1;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_INVALID );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_INVALID );
 	/* struct sizes */
 	b             = o;
 	b.struct_size = 0;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_STRUCT_SIZE );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_STRUCT_SIZE );
 	b.struct_size = sizeof b - 1;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ), HYBLAS_E_STRUCT_SIZE );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &b, &z, kt_sel, &s ),
+	        HYBLAS_E_STRUCT_SIZE );
 	s.struct_size  = 8;
 	s0.struct_size = 8;
-	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ), HYBLAS_E_STRUCT_SIZE );
+	KT_BAD( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &o, &z, kt_sel, &s ),
+	        HYBLAS_E_STRUCT_SIZE );
 #undef KT_BAD
 	/* a larger caller struct (a later version's) is fine; fields we do not know are not read */
 	struct
@@ -129,7 +149,8 @@ static void test_bad_input( void )
 	memset( &big, 0x5a, sizeof big );
 	big.o             = o;
 	big.o.struct_size = sizeof big;
-	CU_ASSERT_EQUAL( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &big.o, &z, NULL, NULL ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyblas_knapsack_solve( 10, kt_x.p, kt_x.w, kt_x.c, &big.o, &z, NULL, NULL ),
+	                 HYBLAS_OK );
 	CU_ASSERT_EQUAL( z, kt_dp( &kt_x ) );
 	CU_ASSERT_STRING_NOT_EQUAL( hyblas_status_string( HYBLAS_E_CAPACITY ), "unknown status" );
 }
@@ -202,7 +223,7 @@ static void test_capacity_status( void )
 		kt_x.w[i] = 2;
 		kt_x.p[i] = 2;
 	}
-	kt_x.c = 121;
+	kt_x.c                      = 121;
 	int64_t                   z = -77;
 	hyblas_knapsack_stats_t   s = kt_stats();
 	hyblas_knapsack_options_t o = kt_opts( HYBLAS_KNAPSACK_CPU_BB );
@@ -246,7 +267,8 @@ static void test_faults_finish_on_cpu( void )
 	kt_gen( &kt_x, HYB_KNAPSACK_GEN_ALMOST_STRONGLY, 30, 300, 8 );
 	const int64_t                  z          = kt_dp( &kt_x );
 	const hyblas_knapsack_method_t methods[4] = { HYBLAS_KNAPSACK_GPU_O3S, HYBLAS_KNAPSACK_GPU_BFS,
-		                                          HYBLAS_KNAPSACK_GPU_INCORE, HYBLAS_KNAPSACK_GPU_DP };
+		                                          HYBLAS_KNAPSACK_GPU_INCORE,
+		                                          HYBLAS_KNAPSACK_GPU_DP };
 	for ( int m = 0; m < 4; m++ )
 	{
 		hyblas_knapsack_options_t o = kt_opts( methods[m] );
@@ -271,7 +293,8 @@ static void test_faults_finish_on_cpu( void )
 			if ( s.fallback )
 			{
 				fell++;
-				CU_ASSERT( s.method == HYBLAS_KNAPSACK_CPU_BB || s.method == HYBLAS_KNAPSACK_CPU_DP );
+				CU_ASSERT( s.method == HYBLAS_KNAPSACK_CPU_BB ||
+				           s.method == HYBLAS_KNAPSACK_CPU_DP );
 				CU_ASSERT( strstr( s.why, "device failed" ) != NULL );
 			}
 		}
@@ -293,7 +316,8 @@ static void test_no_device( void )
 	hyblas_knapsack_options_t o = kt_opts( HYBLAS_KNAPSACK_GPU_O3S );
 	hyblas_knapsack_stats_t   s = kt_stats();
 	int64_t                   got;
-	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ),
+	                 HYBLAS_OK );
 	CU_ASSERT_EQUAL( got, z );
 	CU_ASSERT( s.fallback );
 	CU_ASSERT_EQUAL( s.planned, HYBLAS_KNAPSACK_GPU_O3S );
@@ -301,7 +325,8 @@ static void test_no_device( void )
 	CU_ASSERT( strstr( s.why, "no usable device" ) != NULL );
 	o.method = HYBLAS_KNAPSACK_AUTO;
 	o.path   = HYBLAS_PATH_GPU;
-	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ),
+	                 HYBLAS_OK );
 	CU_ASSERT_EQUAL( got, z );
 	CU_ASSERT_EQUAL( s.planned, HYBLAS_KNAPSACK_GPU_DP );
 	CU_ASSERT_EQUAL( s.method, HYBLAS_KNAPSACK_CPU_DP );
@@ -310,14 +335,16 @@ static void test_no_device( void )
 	hyb_config_install_for_test( &cfg );
 	hyb_devices_reset_for_test();
 	o = kt_opts( HYBLAS_KNAPSACK_GPU_O3S );
-	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ),
+	                 HYBLAS_OK );
 	CU_ASSERT_EQUAL( got, z );
 	CU_ASSERT( !s.fallback );
 	CU_ASSERT_EQUAL( s.method, HYBLAS_KNAPSACK_GPU_O3S );
 	CU_ASSERT( s.gpu_iterations > 0 && s.d2h_bytes > 0 && s.device_buffer_nodes > 0 );
 	/* AUTO keeps off the simulated device */
 	o = kt_opts( HYBLAS_KNAPSACK_AUTO );
-	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyblas_knapsack_solve( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &o, &got, NULL, &s ),
+	                 HYBLAS_OK );
 	CU_ASSERT( s.method == HYBLAS_KNAPSACK_CPU_DP || s.method == HYBLAS_KNAPSACK_CPU_BB );
 	hyb_config_defaults( &cfg );
 	hyb_config_install_for_test( &cfg );
@@ -354,7 +381,8 @@ static void test_auto_choices( void )
 	o.method = HYBLAS_KNAPSACK_CPU_DP;
 	CU_ASSERT_EQUAL( kt_solve( &kt_x, &o, &z2, NULL, &s, NULL ), HYBLAS_E_CAPACITY );
 	CU_ASSERT_EQUAL( s.stop, HYBLAS_KNAPSACK_STOP_DP_MEMORY );
-	CU_ASSERT_STRING_EQUAL( hyblas_knapsack_method_name( HYBLAS_KNAPSACK_GPU_INCORE ), "gpu_incore" );
+	CU_ASSERT_STRING_EQUAL( hyblas_knapsack_method_name( HYBLAS_KNAPSACK_GPU_INCORE ),
+	                        "gpu_incore" );
 }
 
 static CU_TestInfo kt_tests_api[] = {

@@ -29,7 +29,8 @@ static void test_check_rejects( void )
 	CU_ASSERT_EQUAL( hyb_knapsack_check( 3, NULL, w, 4, NULL, NULL ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_knapsack_check( 3, p, NULL, 4, NULL, NULL ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_knapsack_check( 3, p, w, -1, NULL, NULL ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_knapsack_check( HYB_KNAPSACK_MAX_ITEMS + 1, p, w, 4, NULL, NULL ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( hyb_knapsack_check( HYB_KNAPSACK_MAX_ITEMS + 1, p, w, 4, NULL, NULL ),
+	                 HYB_E_INVALID );
 	const int64_t neg_w[3] = { 1, -2, 3 }, neg_p[3] = { 1, 2, -3 };
 	CU_ASSERT_EQUAL( hyb_knapsack_check( 3, p, neg_w, 4, NULL, NULL ), HYB_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_knapsack_check( 3, neg_p, w, 4, NULL, NULL ), HYB_E_INVALID );
@@ -90,33 +91,54 @@ static void test_generators( void )
 			sum += w;
 			switch ( (hyb_knapsack_gen_class_t)cls )
 			{
-			case HYB_KNAPSACK_GEN_UNCORRELATED: ok &= w >= 1 && w <= R && p >= 1 && p <= R; break;
-			case HYB_KNAPSACK_GEN_WEAKLY: ok &= w >= 1 && w <= R && p >= 1 && llabs( p - w ) <= R / 10; break;
-			case HYB_KNAPSACK_GEN_STRONGLY: ok &= w >= 1 && w <= R && p == w + R / 10; break;
-			case HYB_KNAPSACK_GEN_INVERSE_STRONGLY: ok &= p >= 1 && p <= R && w == p + R / 10; break;
+			case HYB_KNAPSACK_GEN_UNCORRELATED:
+				ok &= w >= 1 && w <= R && p >= 1 && p <= R;
+				break;
+			case HYB_KNAPSACK_GEN_WEAKLY:
+				ok &= w >= 1 && w <= R && p >= 1 && llabs( p - w ) <= R / 10;
+				break;
+			case HYB_KNAPSACK_GEN_STRONGLY:
+				ok &= w >= 1 && w <= R && p == w + R / 10;
+				break;
+			case HYB_KNAPSACK_GEN_INVERSE_STRONGLY:
+				ok &= p >= 1 && p <= R && w == p + R / 10;
+				break;
 			case HYB_KNAPSACK_GEN_ALMOST_STRONGLY:
 				ok &= w >= 1 && w <= R && llabs( p - w - R / 10 ) <= R / 500;
 				break;
-			case HYB_KNAPSACK_GEN_SUBSET_SUM: ok &= w >= 1 && w <= R && p == w; break;
-			case HYB_KNAPSACK_GEN_SIMILAR_WEIGHTS: ok &= w >= 100000 && w <= 100100 && p >= 1 && p <= 1000; break;
-			case HYB_KNAPSACK_GEN_PROFIT_CEILING: ok &= w >= 1 && w <= R && p % 3 == 0 && p >= w && p < w + 3; break;
+			case HYB_KNAPSACK_GEN_SUBSET_SUM:
+				ok &= w >= 1 && w <= R && p == w;
+				break;
+			case HYB_KNAPSACK_GEN_SIMILAR_WEIGHTS:
+				ok &= w >= 100000 && w <= 100100 && p >= 1 && p <= 1000;
+				break;
+			case HYB_KNAPSACK_GEN_PROFIT_CEILING:
+				ok &= w >= 1 && w <= R && p % 3 == 0 && p >= w && p < w + 3;
+				break;
 			case HYB_KNAPSACK_GEN_CIRCLE:
 			{
 				const double d = (double)w - 2.0 * R;
-				ok &= w >= 1 && w <= R && llabs( p - (int64_t)floor( 2.0 / 3.0 * sqrt( 4.0 * R * R - d * d ) ) ) <= 0;
+				ok &= w >= 1 && w <= R &&
+				      llabs( p - (int64_t)floor( 2.0 / 3.0 * sqrt( 4.0 * R * R - d * d ) ) ) <= 0;
 				break;
 			}
-			case HYB_KNAPSACK_GEN_SEED: ok &= w >= 1 && w <= 10000 && llabs( p - w - 1000 ) <= 20; break;
-			case HYB_KNAPSACK_GEN_COUNT: ok = 0; break;
+			case HYB_KNAPSACK_GEN_SEED:
+				ok &= w >= 1 && w <= 10000 && llabs( p - w - 1000 ) <= 20;
+				break;
+			case HYB_KNAPSACK_GEN_COUNT:
+				ok = 0;
+				break;
 			}
 		}
 		CU_ASSERT( ok );
 		const int64_t want_c = cls == HYB_KNAPSACK_GEN_SEED ? sum * 100 / 1001 : sum * 50 / 101;
 		CU_ASSERT_EQUAL( kt_a.c, want_c );
-		CU_ASSERT_STRING_NOT_EQUAL( hyb_knapsack_gen_name( (hyb_knapsack_gen_class_t)cls ), "unknown" );
+		CU_ASSERT_STRING_NOT_EQUAL( hyb_knapsack_gen_name( (hyb_knapsack_gen_class_t)cls ),
+		                            "unknown" );
 	}
 	/* the seed's set: 20 distinct instances per size */
-	hyb_knapsack_gen_t g0 = hyb_knapsack_gen_seed_set( 100, 0 ), g1 = hyb_knapsack_gen_seed_set( 100, 1 );
+	hyb_knapsack_gen_t g0 = hyb_knapsack_gen_seed_set( 100, 0 ),
+	                   g1 = hyb_knapsack_gen_seed_set( 100, 1 );
 	CU_ASSERT_NOT_EQUAL( g0.seed, g1.seed );
 	CU_ASSERT_NOT_EQUAL( hyb_knapsack_gen_seed_set( 200, 0 ).seed, g0.seed );
 	/* large capacity: a DP row would not fit in any memory */
@@ -187,8 +209,7 @@ static void test_ring( void )
 	CU_ASSERT_EQUAL( hyb_knapsack_ring_back_segs( &r, 6, seg ), 2 );
 	CU_ASSERT( seg[0].pos == 7 && seg[0].len == 3 && seg[1].pos == 0 && seg[1].len == 3 );
 	for ( int64_t s = 0, id = 100; s < 2; s++ )
-		for ( int64_t k = 0; k < seg[s].len; k++ )
-			r.buf[seg[s].pos + k] = kt_node( id++, 0 );
+		for ( int64_t k = 0; k < seg[s].len; k++ ) r.buf[seg[s].pos + k] = kt_node( id++, 0 );
 	hyb_knapsack_ring_commit_back( &r, 6, 0 );
 	CU_ASSERT_EQUAL( r.nchk, 0 ); /* a finished batch leaves check */
 	CU_ASSERT_EQUAL( r.count, 8 );
@@ -225,8 +246,7 @@ static void test_ring( void )
 	CU_ASSERT_EQUAL( r.head, 0 );
 	CU_ASSERT_EQUAL( r.nchk, 96 );
 	int ordered = 1;
-	for ( int64_t i = 0; i < r.count; i++ )
-		ordered &= r.buf[i].w == 4000 + i;
+	for ( int64_t i = 0; i < r.count; i++ ) ordered &= r.buf[i].w == 4000 + i;
 	CU_ASSERT( ordered );
 	CU_ASSERT_EQUAL( r.bytes_allocated, 8192 * sizeof( hyb_knapsack_node_t ) );
 	/* an allocation failure changes nothing */
@@ -255,12 +275,14 @@ static void test_dp_brute( void )
 		for ( int t = 1; t <= ( seed % 8 == 0 ? 2 : 1 ); t++ )
 		{
 			int64_t v = -1;
-			CU_ASSERT_EQUAL( hyb_knapsack_dp_cpu( kt_a.w, kt_a.p, (int32_t)n, kt_a.c, t, &v, bits ), HYB_OK );
+			CU_ASSERT_EQUAL( hyb_knapsack_dp_cpu( kt_a.w, kt_a.p, (int32_t)n, kt_a.c, t, &v, bits ),
+			                 HYB_OK );
 			CU_ASSERT_EQUAL( v, z );
 			hyb_knapsack_dp_backtrack( kt_a.w, (int32_t)n, kt_a.c, bits, x );
 			CU_ASSERT( kt_selection_ok( &kt_a, x, z ) );
 			v = -1;
-			CU_ASSERT_EQUAL( hyb_knapsack_dp_cpu( kt_a.w, kt_a.p, (int32_t)n, kt_a.c, t, &v, NULL ), HYB_OK );
+			CU_ASSERT_EQUAL( hyb_knapsack_dp_cpu( kt_a.w, kt_a.p, (int32_t)n, kt_a.c, t, &v, NULL ),
+			                 HYB_OK );
 			CU_ASSERT_EQUAL( v, z );
 		}
 		free( bits );
@@ -301,13 +323,15 @@ static void test_bounds_valid( void )
 	int checked = 0, tight = 0;
 	for ( uint64_t seed = 1; seed <= 60; seed++ )
 	{
-		const hyb_knapsack_gen_class_t cls = (hyb_knapsack_gen_class_t)( seed % HYB_KNAPSACK_GEN_COUNT );
+		const hyb_knapsack_gen_class_t cls =
+		    (hyb_knapsack_gen_class_t)( seed % HYB_KNAPSACK_GEN_COUNT );
 		if ( seed % 3 == 0 )
 			kt_random( &kt_a, 16, 60, seed );
 		else
 			kt_gen( &kt_a, cls, 16, 100, seed );
 		hyb_knapsack_prep_t pr;
-		CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( kt_a.n, kt_a.p, kt_a.w, kt_a.c, &pr ), HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( kt_a.n, kt_a.p, kt_a.w, kt_a.c, &pr ),
+		                       HYB_OK );
 		const hyb_knapsack_items_t lin = hyb_knapsack_prep_items( &pr, 0 );
 		const hyb_knapsack_items_t pre = hyb_knapsack_prep_items( &pr, 1 );
 		uint64_t                   s   = seed;
@@ -345,8 +369,8 @@ static void test_bounds_valid( void )
 static void test_bound_wide_values( void )
 {
 	/* a Dantzig fraction whose product r p_S exceeds 64 bits */
-	const int64_t w[2] = { ( (int64_t)1 << 40 ), ( (int64_t)1 << 41 ) + 1 };
-	const int64_t p[2] = { ( (int64_t)1 << 41 ), ( (int64_t)1 << 42 ) };
+	const int64_t       w[2] = { ( (int64_t)1 << 40 ), ( (int64_t)1 << 41 ) + 1 };
+	const int64_t       p[2] = { ( (int64_t)1 << 41 ), ( (int64_t)1 << 42 ) };
 	hyb_knapsack_prep_t pr;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( 2, p, w, ( (int64_t)1 << 41 ), &pr ), HYB_OK );
 	hyb_knapsack_items_t it = hyb_knapsack_prep_items( &pr, 0 );
@@ -354,7 +378,8 @@ static void test_bound_wide_values( void )
 	int64_t              u, l;
 	hyb_knapsack_bound( &it, &v, &u, &l );
 	/* item 0 fits; r = 2^40 of item 1: floor(2^40 2^42 / (2^41 + 1)) */
-	const int64_t frac = (int64_t)( ( (unsigned __int128)1 << 82 ) / ( ( (unsigned __int128)1 << 41 ) + 1 ) );
+	const int64_t frac =
+	    (int64_t)( ( (unsigned __int128)1 << 82 ) / ( ( (unsigned __int128)1 << 41 ) + 1 ) );
 	CU_ASSERT_EQUAL( v.s, 1 );
 	CU_ASSERT_EQUAL( u, ( (int64_t)1 << 41 ) + frac );
 	CU_ASSERT_EQUAL( l, (int64_t)1 << 41 );
@@ -366,11 +391,11 @@ static void test_bound_wide_values( void )
 static void test_expand( void )
 {
 	/* items (p, w) sorted: (10, 5) (6, 4) (3, 3); c = 8 */
-	const int64_t p[3] = { 10, 6, 3 }, w[3] = { 5, 4, 3 };
+	const int64_t       p[3] = { 10, 6, 3 }, w[3] = { 5, 4, 3 };
 	hyb_knapsack_prep_t pr;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( 3, p, w, 8, &pr ), HYB_OK );
-	hyb_knapsack_items_t it = hyb_knapsack_prep_items( &pr, 0 );
-	hyb_knapsack_node_t  root = { 0, 0, 0, 0 }, out[2];
+	hyb_knapsack_items_t it    = hyb_knapsack_prep_items( &pr, 0 );
+	hyb_knapsack_node_t  root  = { 0, 0, 0, 0 }, out[2];
 	int64_t              lstar = 0;
 	int                  nk    = hyb_knapsack_cpu_expand( &it, &root, &lstar, 0, out );
 	/* take item 0: S = 1, r = 3, U = 10 + floor(3 6 / 4) = 14, L = 13 (item 2 fits);
@@ -403,17 +428,18 @@ static void test_recover( void )
 		if ( seed % 2 )
 			kt_random( &kt_a, (int64_t)( seed % 21 ), 50, seed );
 		else
-			kt_gen( &kt_a, (hyb_knapsack_gen_class_t)( seed % HYB_KNAPSACK_GEN_COUNT ), 20, 100, seed );
+			kt_gen( &kt_a, (hyb_knapsack_gen_class_t)( seed % HYB_KNAPSACK_GEN_COUNT ), 20, 100,
+			        seed );
 		const int64_t       z = kt_brute( &kt_a );
 		hyb_knapsack_prep_t pr;
-		CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( kt_a.n, kt_a.p, kt_a.w, kt_a.c, &pr ), HYB_OK );
-		hyb_knapsack_items_t it = hyb_knapsack_prep_items( &pr, 0 );
+		CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( kt_a.n, kt_a.p, kt_a.w, kt_a.c, &pr ),
+		                       HYB_OK );
+		hyb_knapsack_items_t it      = hyb_knapsack_prep_items( &pr, 0 );
 		uint64_t             visited = 0;
 		memset( xs, 7, sizeof xs );
 		CU_ASSERT_EQUAL_FATAL( hyb_knapsack_recover( &it, z, xs, &visited ), HYB_OK );
 		CU_ASSERT( visited >= 1 );
-		for ( int64_t i = 0; i < kt_a.n; i++ )
-			x[pr.perm[i]] = xs[i];
+		for ( int64_t i = 0; i < kt_a.n; i++ ) x[pr.perm[i]] = xs[i];
 		CU_ASSERT( kt_selection_ok( &kt_a, x, z ) );
 		/* a value above the optimum cannot be reached */
 		CU_ASSERT_EQUAL( hyb_knapsack_recover( &it, z + 1, xs, NULL ), HYB_E_INVALID );

@@ -40,8 +40,9 @@ static hyblas_knapsack_stats_t kd_solve( const hyblas_knapsack_options_t* o, int
 	memset( &s, 0, sizeof s );
 	s.struct_size = sizeof s;
 	memcpy( &copy, &kd_x, sizeof copy );
-	int64_t got = -1;
-	hyblas_status_t rs = hyblas_knapsack_solve( kd_x.n, kd_x.p, kd_x.w, kd_x.c, o, &got, kd_sel, &s );
+	int64_t         got = -1;
+	hyblas_status_t rs =
+	    hyblas_knapsack_solve( kd_x.n, kd_x.p, kd_x.w, kd_x.c, o, &got, kd_sel, &s );
 	CU_ASSERT_EQUAL( rs, HYBLAS_OK );
 	CU_ASSERT_EQUAL( got, z );
 	CU_ASSERT( kt_selection_ok( &kd_x, kd_sel, z ) );
@@ -49,10 +50,10 @@ static hyblas_knapsack_stats_t kd_solve( const hyblas_knapsack_options_t* o, int
 	return s;
 }
 
-static const char* const kd_names[HYB_KNAPSACK_K_COUNT] = { "knapsack.branch", "knapsack.bound",
-	                                                        "knapsack.reduce_max", "knapsack.label",
-	                                                        "knapsack.compact", "knapsack.gather",
-	                                                        "knapsack.dp_row" };
+static const char* const kd_names[HYB_KNAPSACK_K_COUNT] = {
+	"knapsack.branch",  "knapsack.bound",  "knapsack.reduce_max", "knapsack.label",
+	"knapsack.compact", "knapsack.gather", "knapsack.dp_row"
+};
 
 static void test_registered( void )
 {
@@ -75,7 +76,9 @@ static void test_registered( void )
 	CU_ASSERT( bytes > 0 && bytes < 99999 ); /* the simulated scan asks for scratch as CUB's does */
 	hyb_knapsack_compact_args_t bad;
 	memset( &bad, 0, sizeof bad );
-	CU_ASSERT_EQUAL( dev.launch( dev.ctx, HYB_KNAPSACK_STREAM_COMPUTE, HYB_KNAPSACK_K_COMPACT, &bad ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL(
+	    dev.launch( dev.ctx, HYB_KNAPSACK_STREAM_COMPUTE, HYB_KNAPSACK_K_COMPACT, &bad ),
+	    HYB_E_INVALID );
 	void* p = NULL;
 	CU_ASSERT_EQUAL( dev.dev_alloc( dev.ctx, 4096, &p ), HYB_OK );
 	CU_ASSERT_PTR_NOT_NULL( p );
@@ -87,10 +90,12 @@ static void test_registered( void )
    the prefix bound, on instances of several classes. */
 static void test_every_method( void )
 {
-	static const hyblas_knapsack_method_t methods[] = { HYBLAS_KNAPSACK_GPU_O3S, HYBLAS_KNAPSACK_GPU_BFS,
-		                                                HYBLAS_KNAPSACK_GPU_INCORE, HYBLAS_KNAPSACK_GPU_DP,
-		                                                HYBLAS_KNAPSACK_CPU_BB, HYBLAS_KNAPSACK_CPU_DP };
-	static const hyb_knapsack_gen_class_t classes[] = { HYB_KNAPSACK_GEN_UNCORRELATED, HYB_KNAPSACK_GEN_WEAKLY,
+	static const hyblas_knapsack_method_t methods[] = {
+		HYBLAS_KNAPSACK_GPU_O3S, HYBLAS_KNAPSACK_GPU_BFS, HYBLAS_KNAPSACK_GPU_INCORE,
+		HYBLAS_KNAPSACK_GPU_DP,  HYBLAS_KNAPSACK_CPU_BB,  HYBLAS_KNAPSACK_CPU_DP
+	};
+	static const hyb_knapsack_gen_class_t classes[] = { HYB_KNAPSACK_GEN_UNCORRELATED,
+		                                                HYB_KNAPSACK_GEN_WEAKLY,
 		                                                HYB_KNAPSACK_GEN_STRONGLY,
 		                                                HYB_KNAPSACK_GEN_ALMOST_STRONGLY };
 	kd_sim( "1G" );
@@ -110,7 +115,8 @@ static void test_every_method( void )
 					CU_ASSERT( !s.fallback );
 					CU_ASSERT_EQUAL( s.method, methods[mi] );
 					gpu_iterations += s.gpu_iterations;
-					if ( methods[mi] == HYBLAS_KNAPSACK_GPU_DP ) CU_ASSERT( s.dp_cells > 0 && s.d2h_bytes > 0 );
+					if ( methods[mi] == HYBLAS_KNAPSACK_GPU_DP )
+						CU_ASSERT( s.dp_cells > 0 && s.d2h_bytes > 0 );
 				}
 		}
 	CU_ASSERT( gpu_iterations > 0 );
@@ -199,7 +205,8 @@ static void test_counted( void )
 	hyb_op_id_t op = hyb_op_find( "hyblas_knapsack_solve" );
 	CU_ASSERT_FATAL( op != HYB_OP_NONE );
 	CU_ASSERT_STRING_EQUAL( hyb_op_family_of( op ), "knapsack" );
-	const uint64_t gpu = hyb_stats_calls( op, HYB_PATH_GPU ), cpu = hyb_stats_calls( op, HYB_PATH_CPU );
+	const uint64_t gpu = hyb_stats_calls( op, HYB_PATH_GPU ),
+	               cpu = hyb_stats_calls( op, HYB_PATH_CPU );
 	const uint64_t fb = hyb_stats_calls( op, HYB_PATH_FALLBACK ), nfb = hyb_stats_fallbacks( op );
 	kd_solve( &o, z );
 	hyblas_knapsack_options_t c = kd_opts( HYBLAS_KNAPSACK_CPU_DP );
@@ -211,7 +218,8 @@ static void test_counted( void )
 	kd_solve( &o, z );
 	hyb_device_faults_set( NULL );
 	int64_t got;
-	CU_ASSERT_EQUAL( hyblas_knapsack_solve( -1, kd_x.p, kd_x.w, kd_x.c, &o, &got, NULL, NULL ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( hyblas_knapsack_solve( -1, kd_x.p, kd_x.w, kd_x.c, &o, &got, NULL, NULL ),
+	                 HYBLAS_E_INVALID );
 	CU_ASSERT_EQUAL( hyb_stats_calls( op, HYB_PATH_GPU ), gpu + 1 );
 	CU_ASSERT_EQUAL( hyb_stats_calls( op, HYB_PATH_CPU ), cpu + 2 );
 	CU_ASSERT_EQUAL( hyb_stats_calls( op, HYB_PATH_FALLBACK ), fb + 1 );
@@ -223,8 +231,9 @@ static void test_counted( void )
 }
 
 static CU_TestInfo kd_tests[] = {
-	{ "registered", test_registered }, { "every_method", test_every_method }, { "faults", test_faults },
-	{ "budget", test_budget },         { "counted", test_counted },          CU_TEST_INFO_NULL,
+	{ "registered", test_registered }, { "every_method", test_every_method },
+	{ "faults", test_faults },         { "budget", test_budget },
+	{ "counted", test_counted },       CU_TEST_INFO_NULL,
 };
 
 CU_SuiteInfo hyb_suite_knapsack_devrt = { "knapsack_devrt", NULL, NULL, NULL, NULL, kd_tests };

@@ -40,11 +40,12 @@ static void test_rates_and_models( void )
 	CU_ASSERT_EQUAL( hyb_knapsack_dp_threads( HYB_KNAPSACK_DP_PARALLEL_CELLS - 2, 8 ), 1 );
 	CU_ASSERT_EQUAL( hyb_knapsack_dp_threads( HYB_KNAPSACK_DP_PARALLEL_CELLS - 1, 8 ), 8 );
 	CU_ASSERT_EQUAL( hyb_knapsack_dp_threads( 1 << 20, 1 ), 1 );
-	CU_ASSERT_DOUBLE_EQUAL( hyb_knapsack_dp_cpu_seconds( &r, 10, 100, 8 ), hyb_knapsack_dp_cpu_seconds( &r, 10, 100, 1 ),
-	                        1e-15 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_knapsack_dp_cpu_seconds( &r, 10, 100, 8 ),
+	                        hyb_knapsack_dp_cpu_seconds( &r, 10, 100, 1 ), 1e-15 );
 	const double tg = hyb_knapsack_dp_gpu_seconds( &r, 1000, 500000, 0 );
-	CU_ASSERT_DOUBLE_EQUAL( tg, r.gpu_setup_s + 1000 * r.gpu_launch_s + 1000.0 * 500001.0 / r.gpu_dp_cells_per_s,
-	                        1e-12 );
+	CU_ASSERT_DOUBLE_EQUAL(
+	    tg, r.gpu_setup_s + 1000 * r.gpu_launch_s + 1000.0 * 500001.0 / r.gpu_dp_cells_per_s,
+	    1e-12 );
 	CU_ASSERT( hyb_knapsack_dp_gpu_seconds( &r, 1000, 500000, 1 ) > tg );
 	CU_ASSERT( hyb_knapsack_bb_node_seconds( &r, 1000 ) > hyb_knapsack_bb_node_seconds( &r, 10 ) );
 	CU_ASSERT_STRING_EQUAL( hyb_knapsack_method_str( HYBLAS_KNAPSACK_GPU_O3S ), "gpu_o3s" );
@@ -72,7 +73,7 @@ static void test_auto_dp( void )
 	CU_ASSERT( p.t_dp_gpu > 0 && p.t_dp_gpu < p.t_dp_cpu );
 	CU_ASSERT( p.probe );
 	/* ... but a tiny instance stays on the CPU */
-	in = kt_in( 10, 100 );
+	in        = kt_in( 10, 100 );
 	in.gpu_ok = 1;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
 	CU_ASSERT_EQUAL( p.method, HYBLAS_KNAPSACK_CPU_DP );
@@ -82,12 +83,13 @@ static void test_auto_dp( void )
 	in.probe_fraction = 0;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
 	CU_ASSERT( !p.probe );
-	in                = kt_in( 1000, 500000 );
-	in.path           = HYBLAS_PATH_GPU;
+	in      = kt_in( 1000, 500000 );
+	in.path = HYBLAS_PATH_GPU;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
-	CU_ASSERT_EQUAL( p.method, HYBLAS_KNAPSACK_GPU_DP ); /* falls back at run time without a device */
+	CU_ASSERT_EQUAL( p.method,
+	                 HYBLAS_KNAPSACK_GPU_DP ); /* falls back at run time without a device */
 	CU_ASSERT( !p.probe );
-	in.path = HYBLAS_PATH_CPU;
+	in.path   = HYBLAS_PATH_CPU;
 	in.gpu_ok = 1;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
 	CU_ASSERT_EQUAL( p.method, HYBLAS_KNAPSACK_CPU_DP );
@@ -104,7 +106,8 @@ static void test_crossover( void )
 	while ( hi - lo > 1 )
 	{
 		const int64_t mid = lo + ( hi - lo ) / 2;
-		if ( hyb_knapsack_dp_gpu_seconds( &in.rates, 100, mid, 0 ) < hyb_knapsack_dp_cpu_seconds( &in.rates, 100, mid, 1 ) )
+		if ( hyb_knapsack_dp_gpu_seconds( &in.rates, 100, mid, 0 ) <
+		     hyb_knapsack_dp_cpu_seconds( &in.rates, 100, mid, 1 ) )
 			hi = mid;
 		else
 			lo = mid;
@@ -122,7 +125,7 @@ static void test_crossover( void )
 static void test_memory_boundary( void )
 {
 	hyb_knapsack_plan_t    p;
-	hyb_knapsack_plan_in_t in = kt_in( 500, 1000000 );
+	hyb_knapsack_plan_in_t in   = kt_in( 500, 1000000 );
 	const uint64_t         rows = hyb_knapsack_dp_cpu_bytes( 500, 1000000, 0 );
 	in.dp_host_bytes            = rows;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
@@ -141,7 +144,7 @@ static void test_memory_boundary( void )
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
 	CU_ASSERT_EQUAL( p.method, HYBLAS_KNAPSACK_CPU_DP );
 	/* capacities far beyond any table: the B&B, on the GPU with a device */
-	in        = kt_in( 1000, (int64_t)1 << 40 );
+	in = kt_in( 1000, (int64_t)1 << 40 );
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
 	CU_ASSERT_EQUAL( p.method, HYBLAS_KNAPSACK_CPU_BB );
 	in.gpu_ok = 1;
@@ -188,7 +191,7 @@ static void test_explicit( void )
 	CU_ASSERT_EQUAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
 	CU_ASSERT( !p.dp_too_big );
 	/* values out of range */
-	in         = kt_in( -1, 10 );
+	in = kt_in( -1, 10 );
 	CU_ASSERT_EQUAL( hyb_knapsack_plan( &in, &p ), HYB_E_INVALID );
 	in         = kt_in( 10, 10 );
 	in.threads = 0;

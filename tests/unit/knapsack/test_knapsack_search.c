@@ -42,8 +42,10 @@ static hyb_status_t kt_traced_search( hyb_knapsack_search_plan_t* p, hyb_knapsac
 	return kt_search( &kt_i, p, hd, 0, st );
 }
 
-static const hyb_knapsack_search_t kt_searches[4] = { HYB_KNAPSACK_SEARCH_O3S, HYB_KNAPSACK_SEARCH_BFS,
-	                                                  HYB_KNAPSACK_SEARCH_INCORE, HYB_KNAPSACK_SEARCH_CPU };
+static const hyb_knapsack_search_t kt_searches[4] = { HYB_KNAPSACK_SEARCH_O3S,
+	                                                  HYB_KNAPSACK_SEARCH_BFS,
+	                                                  HYB_KNAPSACK_SEARCH_INCORE,
+	                                                  HYB_KNAPSACK_SEARCH_CPU };
 
 static void test_equal_dp( void )
 {
@@ -54,7 +56,8 @@ static void test_equal_dp( void )
 			/* Subset sum has U = c at every node with room left: under the
 			   seed's strict test nothing is pruned once L* = c, the whole
 			   tree is searched; keep those instances small. */
-			const int64_t n = cls == HYB_KNAPSACK_GEN_SUBSET_SUM ? 10 + (int64_t)seed : 18 + 6 * (int64_t)seed;
+			const int64_t n =
+			    cls == HYB_KNAPSACK_GEN_SUBSET_SUM ? 10 + (int64_t)seed : 18 + 6 * (int64_t)seed;
 			kt_gen( &kt_i, (hyb_knapsack_gen_class_t)cls, n, 60, seed );
 			const int64_t z = kt_dp( &kt_i );
 			for ( int s = 0; s < 4; s++ )
@@ -62,14 +65,16 @@ static void test_equal_dp( void )
 				{
 					/* in core gets room for every subproblem; out of core 16 per buffer */
 					hyb_knapsack_search_plan_t p =
-					    kt_plan( kt_searches[s], 8, 1 << 16, kt_searches[s] == HYB_KNAPSACK_SEARCH_INCORE ? 1 << 16 : 16 );
+					    kt_plan( kt_searches[s], 8, 1 << 16,
+					             kt_searches[s] == HYB_KNAPSACK_SEARCH_INCORE ? 1 << 16 : 16 );
 					p.ties = ties;
 					/* a search that never ends (a livelock) fails here instead of hanging */
 					p.node_limit = 2000000;
 					hyb_knapsack_hostdev_t      hd;
 					hyb_knapsack_search_stats_t st;
 					memset( &hd, 0, sizeof hd );
-					CU_ASSERT_EQUAL_FATAL( kt_search( &kt_i, &p, &hd, ( seed & 1 ) != 0, &st ), HYB_OK );
+					CU_ASSERT_EQUAL_FATAL( kt_search( &kt_i, &p, &hd, ( seed & 1 ) != 0, &st ),
+					                       HYB_OK );
 					CU_ASSERT_EQUAL( st.stop, HYBLAS_KNAPSACK_STOP_NONE );
 					CU_ASSERT_EQUAL( st.lstar, z );
 					CU_ASSERT_EQUAL( hd.dev_bytes, 0 ); /* everything released */
@@ -160,16 +165,19 @@ static void test_table_2_1( void )
 			if ( first < 0 ) first = i;
 			if ( i < first + 2 ) continue;
 			steady++;
-			CU_ASSERT_EQUAL( it->computed, 1 - it->pool ); /* one buffer computes while the other moves */
+			CU_ASSERT_EQUAL( it->computed,
+			                 1 - it->pool ); /* one buffer computes while the other moves */
 			if ( bfs )
 			{
 				/* BFS: all 8 down, then 4 up: 2 calls (more when the ring wraps) */
-				ok &= it->d2h_nodes == 8 && it->h2d_nodes == 4 && it->d2h_calls == 1 && it->h2d_calls == 1;
+				ok &= it->d2h_nodes == 8 && it->h2d_nodes == 4 && it->d2h_calls == 1 &&
+				      it->h2d_calls == 1;
 			}
 			else
 			{
 				/* O3S: only the 4 above half occupancy go down, in 1 call; nothing up */
-				ok &= it->d2h_nodes == 4 && it->h2d_nodes == 0 && it->d2h_calls == 1 && it->h2d_calls == 0;
+				ok &= it->d2h_nodes == 4 && it->h2d_nodes == 0 && it->d2h_calls == 1 &&
+				      it->h2d_calls == 0;
 			}
 			ok &= it->n_dev[0] + it->n_dev[1] == 12; /* 8 in the computed buffer, 4 in the other */
 		}
@@ -338,13 +346,19 @@ static void test_pool_nodes( void )
 	size_t temp = 0;
 	CU_ASSERT_EQUAL( dev.temp_bytes( dev.ctx, 1000, &temp ), HYB_OK );
 	CU_ASSERT_FATAL( temp > 0 && temp <= 256 );
-	CU_ASSERT_EQUAL( hyb_knapsack_search_pool_nodes( &dev, HYB_KNAPSACK_SEARCH_O3S, 1ull << 30, &s ), HYB_OK );
+	CU_ASSERT_EQUAL(
+	    hyb_knapsack_search_pool_nodes( &dev, HYB_KNAPSACK_SEARCH_O3S, 1ull << 30, &s ), HYB_OK );
 	CU_ASSERT_EQUAL( s, ( ( ( 1ll << 30 ) - 2048 - 256 ) / 80 ) & ~1ll );
-	CU_ASSERT_EQUAL( hyb_knapsack_search_pool_nodes( &dev, HYB_KNAPSACK_SEARCH_INCORE, 2ull << 30, &s ), HYB_OK );
+	CU_ASSERT_EQUAL(
+	    hyb_knapsack_search_pool_nodes( &dev, HYB_KNAPSACK_SEARCH_INCORE, 2ull << 30, &s ),
+	    HYB_OK );
 	CU_ASSERT_EQUAL( s, ( ( ( 2ll << 30 ) - 2048 - 256 ) / 72 ) & ~1ll );
-	CU_ASSERT_EQUAL( hyb_knapsack_search_pool_nodes( &dev, HYB_KNAPSACK_SEARCH_O3S, 2048 + 256 + 159, &s ),
-	                 HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_knapsack_search_pool_nodes( &dev, HYB_KNAPSACK_SEARCH_O3S, 2048 + 256 + 160, &s ), HYB_OK );
+	CU_ASSERT_EQUAL(
+	    hyb_knapsack_search_pool_nodes( &dev, HYB_KNAPSACK_SEARCH_O3S, 2048 + 256 + 159, &s ),
+	    HYB_E_INVALID );
+	CU_ASSERT_EQUAL(
+	    hyb_knapsack_search_pool_nodes( &dev, HYB_KNAPSACK_SEARCH_O3S, 2048 + 256 + 160, &s ),
+	    HYB_OK );
 	CU_ASSERT_EQUAL( s, 2 );
 }
 
@@ -373,8 +387,8 @@ static void test_dp_device( void )
 	for ( int64_t k = 1; k <= calls; k++ )
 	{
 		memset( &hd, 0, sizeof hd );
-		hd.fail_at = k;
-		v          = -1;
+		hd.fail_at      = k;
+		v               = -1;
 		hyb_status_t rs = hyb_knapsack_dp_device( &dev, kt_i.w, kt_i.p, 30, c, &v, NULL, &ds );
 		CU_ASSERT( rs != HYB_OK || v == vr );
 		CU_ASSERT_EQUAL( hd.dev_bytes, 0 );
@@ -382,7 +396,8 @@ static void test_dp_device( void )
 	/* a device too small for the table */
 	memset( &hd, 0, sizeof hd );
 	hd.dev_limit = 1000;
-	CU_ASSERT_EQUAL( hyb_knapsack_dp_device( &dev, kt_i.w, kt_i.p, 30, c, &v, NULL, &ds ), HYB_E_NO_MEMORY );
+	CU_ASSERT_EQUAL( hyb_knapsack_dp_device( &dev, kt_i.w, kt_i.p, 30, c, &v, NULL, &ds ),
+	                 HYB_E_NO_MEMORY );
 	free( bits );
 	free( ref );
 }
@@ -401,4 +416,5 @@ static CU_TestInfo kt_tests_search[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_knapsack_search = { "knapsack_search", NULL, NULL, NULL, NULL, kt_tests_search };
+CU_SuiteInfo hyb_suite_knapsack_search = { "knapsack_search", NULL, NULL, NULL, NULL,
+	                                       kt_tests_search };

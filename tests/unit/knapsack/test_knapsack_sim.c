@@ -30,14 +30,13 @@ static int64_t kt_nodes( hyb_knapsack_prep_t* pr, hyb_knapsack_node_t* out, int6
 			if ( kid[k].k != HYB_KNAPSACK_DEAD && m < max ) out[m++] = kid[k];
 	}
 	/* and some finished ones */
-	for ( int64_t i = 0; i < m; i += 7 )
-		out[i].k = pr->n;
+	for ( int64_t i = 0; i < m; i += 7 ) out[i].k = pr->n;
 	return m;
 }
 
 static void test_branch_bound( void )
 {
-	hyb_knapsack_prep_t pr;
+	hyb_knapsack_prep_t        pr;
 	static hyb_knapsack_node_t par[600], kids[1200], ref[1200];
 	static int64_t             u[1200], l[1200];
 	const int64_t              m  = kt_nodes( &pr, par, 600 );
@@ -97,17 +96,21 @@ static void test_branch_bound( void )
 
 static void test_reduce_label_compact( void )
 {
-	enum { M = 500 };
+	enum
+	{
+		M = 500
+	};
 	static hyb_knapsack_node_t in[M], out[M];
 	static int64_t             u[M], l[M], key[M], pos[M];
 	static int32_t             lab[M];
-	const int32_t              n = 9;
-	uint64_t                   s = 11;
+	const int32_t              n    = 9;
+	uint64_t                   s    = 11;
 	int64_t                    lmax = -1;
 	for ( int64_t i = 0; i < M; i++ )
 	{
 		s     = s * 6364136223846793005ull + 1442695040888963407ull;
-		in[i] = ( hyb_knapsack_node_t ){ (int64_t)i, (int64_t)( s >> 50 ), (int32_t)( ( s >> 20 ) % 11 ) - 1, 0 };
+		in[i] = ( hyb_knapsack_node_t ){ (int64_t)i, (int64_t)( s >> 50 ),
+			                             (int32_t)( ( s >> 20 ) % 11 ) - 1, 0 };
 		if ( in[i].k > n ) in[i].k = n;
 		u[i] = in[i].k == HYB_KNAPSACK_DEAD ? -1 : (int64_t)( ( s >> 30 ) % 1000 );
 		l[i] = in[i].k == HYB_KNAPSACK_DEAD ? -1 : u[i] - (int64_t)( ( s >> 40 ) % 50 );
@@ -137,13 +140,17 @@ static void test_reduce_label_compact( void )
 		hyb_knapsack_label_args_t la = { in, u, M, n, lmax - 300, &best, ties, key, lab };
 		CU_ASSERT_EQUAL( hyb_knapsack_label_sim( NULL, &la ), HYB_OK );
 		int64_t want_unf = 0, want_fin = 0;
-		int     ok       = 1;
+		int     ok = 1;
 		for ( int64_t i = 0; i < M; i++ )
 		{
 			const int keep = in[i].k != HYB_KNAPSACK_DEAD && ( ties ? u[i] > lmax : u[i] >= lmax );
-			const int want = !keep ? HYB_KNAPSACK_DROP : in[i].k == n ? HYB_KNAPSACK_KEEP_DONE : HYB_KNAPSACK_KEEP;
+			const int want = !keep          ? HYB_KNAPSACK_DROP
+			                 : in[i].k == n ? HYB_KNAPSACK_KEEP_DONE
+			                                : HYB_KNAPSACK_KEEP;
 			ok &= lab[i] == want;
-			ok &= key[i] == ( want == HYB_KNAPSACK_KEEP ? 1 : want == HYB_KNAPSACK_KEEP_DONE ? HYB_KNAPSACK_KEY_DONE : 0 );
+			ok &= key[i] == ( want == HYB_KNAPSACK_KEEP        ? 1
+			                  : want == HYB_KNAPSACK_KEEP_DONE ? HYB_KNAPSACK_KEY_DONE
+			                                                   : 0 );
 			want_unf += want == HYB_KNAPSACK_KEEP;
 			want_fin += want == HYB_KNAPSACK_KEEP_DONE;
 		}
@@ -161,17 +168,18 @@ static void test_reduce_label_compact( void )
 		CU_ASSERT_EQUAL( sc.n_unfinished, want_unf );
 		CU_ASSERT_EQUAL( sc.n_finished, want_fin );
 		int64_t a = 0, b = want_unf;
-		ok        = 1;
+		ok = 1;
 		for ( int64_t i = 0; i < M; i++ )
 		{
 			if ( lab[i] == HYB_KNAPSACK_KEEP ) ok &= memcmp( &out[a++], &in[i], sizeof in[i] ) == 0;
-			if ( lab[i] == HYB_KNAPSACK_KEEP_DONE ) ok &= memcmp( &out[b++], &in[i], sizeof in[i] ) == 0;
+			if ( lab[i] == HYB_KNAPSACK_KEEP_DONE )
+				ok &= memcmp( &out[b++], &in[i], sizeof in[i] ) == 0;
 		}
 		CU_ASSERT( ok );
 		/* Lalami's step: the host's in-order pattern, gathered */
-		static int32_t      dest[M];
+		static int32_t             dest[M];
 		static hyb_knapsack_node_t out2[M];
-		int64_t             kept = 0;
+		int64_t                    kept = 0;
 		for ( int64_t i = 0; i < M; i++ )
 			dest[i] = lab[i] == HYB_KNAPSACK_DROP ? -1 : (int32_t)kept++;
 		hyb_knapsack_gather_args_t g = { in, dest, M, out2 };
@@ -196,8 +204,12 @@ static void test_dp_row( void )
 	uint32_t*     bits2 = malloc( (size_t)( 40 * words ) * sizeof *bits2 );
 	for ( int32_t i = 0; i < 40; i++ )
 	{
-		hyb_knapsack_dp_row_args_t a = { i ? rows + ( ( i - 1 ) & 1 ) * ( c + 1 ) : NULL, rows + ( i & 1 ) * ( c + 1 ),
-			                             bits + i * words, c, kt_s.w[i], kt_s.p[i] };
+		hyb_knapsack_dp_row_args_t a = { i ? rows + ( ( i - 1 ) & 1 ) * ( c + 1 ) : NULL,
+			                             rows + ( i & 1 ) * ( c + 1 ),
+			                             bits + i * words,
+			                             c,
+			                             kt_s.w[i],
+			                             kt_s.p[i] };
 		CU_ASSERT_EQUAL( hyb_knapsack_dp_row_sim( NULL, &a ), HYB_OK );
 	}
 	int64_t v = -1;

@@ -47,7 +47,7 @@ static uint64_t kt_next( uint64_t* s )
 
 void kt_random( kt_inst_t* in, int64_t n, int64_t maxv, uint64_t seed )
 {
-	uint64_t s = seed * 7919u + 17u;
+	uint64_t s   = seed * 7919u + 17u;
 	int64_t  sum = 0;
 	in->n        = n;
 	for ( int64_t i = 0; i < n; i++ )
@@ -77,8 +77,8 @@ int kt_selection_ok( const kt_inst_t* in, const uint8_t* x, int64_t z )
 	return w <= in->c && p == z;
 }
 
-hyb_status_t kt_search( const kt_inst_t* in, hyb_knapsack_search_plan_t* plan, hyb_knapsack_hostdev_t* hd,
-                        int prefix, hyb_knapsack_search_stats_t* st )
+hyb_status_t kt_search( const kt_inst_t* in, hyb_knapsack_search_plan_t* plan,
+                        hyb_knapsack_hostdev_t* hd, int prefix, hyb_knapsack_search_stats_t* st )
 {
 	hyb_knapsack_prep_t prep;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( in->n, in->p, in->w, in->c, &prep ), HYB_OK );
@@ -89,8 +89,8 @@ hyb_status_t kt_search( const kt_inst_t* in, hyb_knapsack_search_plan_t* plan, h
 	return rs;
 }
 
-hyb_knapsack_search_plan_t kt_plan( hyb_knapsack_search_t search, int64_t threshold, int64_t host_nodes,
-                                    int64_t pool_nodes )
+hyb_knapsack_search_plan_t kt_plan( hyb_knapsack_search_t search, int64_t threshold,
+                                    int64_t host_nodes, int64_t pool_nodes )
 {
 	hyb_knapsack_search_plan_t p;
 	memset( &p, 0, sizeof p );

@@ -42,13 +42,13 @@ int kt_selection_ok( const kt_inst_t* in, const uint8_t* x, int64_t z );
 
 /* Run search `plan` on `in` through the host stand-in `hd` (zeroed by the
    caller, faults set as wished); returns the driver's status. */
-hyb_status_t kt_search( const kt_inst_t* in, hyb_knapsack_search_plan_t* plan, hyb_knapsack_hostdev_t* hd,
-                        int prefix, hyb_knapsack_search_stats_t* st );
+hyb_status_t kt_search( const kt_inst_t* in, hyb_knapsack_search_plan_t* plan,
+                        hyb_knapsack_hostdev_t* hd, int prefix, hyb_knapsack_search_stats_t* st );
 
 /* A plan with small buffers: the given search, threshold, host and GPU
    buffer sizes in subproblems. */
-hyb_knapsack_search_plan_t kt_plan( hyb_knapsack_search_t search, int64_t threshold, int64_t host_nodes,
-                                    int64_t pool_nodes );
+hyb_knapsack_search_plan_t kt_plan( hyb_knapsack_search_t search, int64_t threshold,
+                                    int64_t host_nodes, int64_t pool_nodes );
 
 /* API options for `m` with small buffers (1 MiB host, `device_bytes` a GPU buffer) and a
    CPU-mode threshold of 16, so that a few dozen items run many GPU iterations. */

@@ -28,17 +28,17 @@ int main( void )
 
 	hyblas_stencil_desc_t d;
 	memset( &d, 0, sizeof d );
-	d.struct_size                    = sizeof d;
-	d.kind                           = HYBLAS_STENCIL_LAPLACE2D;
-	d.type                           = HYBLAS_STENCIL_FLOAT;
-	d.nx                             = NX;
-	d.ny                             = NY;
-	d.nz                             = 1;
-	d.fields[HYBLAS_GRID_U].data     = u;
-	d.fields[HYBLAS_GRID_WORK].data  = work;
+	d.struct_size                   = sizeof d;
+	d.kind                          = HYBLAS_STENCIL_LAPLACE2D;
+	d.type                          = HYBLAS_STENCIL_FLOAT;
+	d.nx                            = NX;
+	d.ny                            = NY;
+	d.nz                            = 1;
+	d.fields[HYBLAS_GRID_U].data    = u;
+	d.fields[HYBLAS_GRID_WORK].data = work;
 	hyblas_stencil_stats_t st;
 	memset( &st, 0, sizeof st );
-	st.struct_size = sizeof st;
+	st.struct_size     = sizeof st;
 	hyblas_status_t rc = hyblas_stencil_solve( &d, STEPS, NULL, &st );
 	if ( rc != HYBLAS_OK )
 	{
@@ -50,13 +50,14 @@ int main( void )
 	{
 		for ( int y = 1; y < NY - 1; y++ )
 			for ( int x = 1; x < NX - 1; x++ )
-				tmp[y * NX + x] = 0.25f * ( ref[y * NX + x + 1] + ref[y * NX + x - 1] + ref[( y + 1 ) * NX + x] +
-				                            ref[( y - 1 ) * NX + x] );
+				tmp[y * NX + x] = 0.25f * ( ref[y * NX + x + 1] + ref[y * NX + x - 1] +
+				                            ref[( y + 1 ) * NX + x] + ref[( y - 1 ) * NX + x] );
 		for ( int y = 1; y < NY - 1; y++ )
 			for ( int x = 1; x < NX - 1; x++ ) ref[y * NX + x] = tmp[y * NX + x];
 	}
 	int wrong = memcmp( u, ref, NX * NY * sizeof *u ) != 0;
-	printf( "laplace %dx%d, %d steps: %s (%s)\n", NX, NY, STEPS, wrong ? "WRONG" : "equal", st.why );
+	printf( "laplace %dx%d, %d steps: %s (%s)\n", NX, NY, STEPS, wrong ? "WRONG" : "equal",
+	        st.why );
 	/* A negative step count: refused, nothing changed. */
 	memcpy( tmp, u, NX * NY * sizeof *u );
 	rc = hyblas_stencil_solve( &d, -1, NULL, NULL );

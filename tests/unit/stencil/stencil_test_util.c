@@ -137,7 +137,8 @@ hyblas_stencil_desc_t sx_desc( hyblas_stencil_kind_t kind, hyblas_stencil_type_t
 	d.radius      = r;
 	const int nf  = kind == HYBLAS_STENCIL_ACOUSTIC ? 4 : kind == HYBLAS_STENCIL_HIMENO ? 14 : 2;
 	for ( int f = 0; f < nf; f++ )
-		d.fields[f].data = calloc( (size_t)( nx * ny * nz ), type == HYBLAS_STENCIL_DOUBLE ? 8 : 4 );
+		d.fields[f].data =
+		    calloc( (size_t)( nx * ny * nz ), type == HYBLAS_STENCIL_DOUBLE ? 8 : 4 );
 	if ( kind == HYBLAS_STENCIL_STAR )
 	{
 		d.center = 0.2;

@@ -42,8 +42,8 @@ double sx_at( const hyb_stencil_prob_t* p, int role, int64_t z, int64_t y, int64
 /* A public description of `kind` with fields of its own, filled with the
    documented data set (hyblas_stencil_fill); the star gets distinct weights
    per axis and side summing to 0.8 with centre 0.2. */
-hyblas_stencil_desc_t sx_desc( hyblas_stencil_kind_t kind, hyblas_stencil_type_t type, int64_t nx, int64_t ny,
-                               int64_t nz, int32_t r );
+hyblas_stencil_desc_t sx_desc( hyblas_stencil_kind_t kind, hyblas_stencil_type_t type, int64_t nx,
+                               int64_t ny, int64_t nz, int32_t r );
 void                  sx_desc_free( hyblas_stencil_desc_t* d );
 /* Bytes of one field of d. */
 int64_t sx_desc_bytes( const hyblas_stencil_desc_t* d );

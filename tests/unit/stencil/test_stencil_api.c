@@ -25,7 +25,9 @@ static void sa_oracle_prob( const hyblas_stencil_desc_t* d, hyb_stencil_prob_t* 
 	p->kind         = d->kind;
 	p->elem         = d->type == HYBLAS_STENCIL_DOUBLE ? HYB_STENCIL_F64 : HYB_STENCIL_F32;
 	p->dims         = two_d ? 2 : 3;
-	p->radius       = d->kind == HYBLAS_STENCIL_ACOUSTIC ? 4 : d->kind == HYBLAS_STENCIL_STAR ? d->radius : 1;
+	p->radius       = d->kind == HYBLAS_STENCIL_ACOUSTIC ? 4
+	                  : d->kind == HYBLAS_STENCIL_STAR   ? d->radius
+	                                                     : 1;
 	p->nx           = d->nx;
 	p->ny           = two_d ? 1 : d->ny;
 	p->nz           = two_d ? d->ny : d->nz;
@@ -36,7 +38,7 @@ static void sa_oracle_prob( const hyblas_stencil_desc_t* d, hyb_stencil_prob_t* 
 	p->center             = d->center;
 	for ( int j = 0; j < 2 * HYBLAS_STENCIL_MAX_RADIUS; j++ )
 	{
-		p->coef[0][j] = d->coef[0][j];
+		p->coef[0][j]             = d->coef[0][j];
 		p->coef[two_d ? 2 : 1][j] = d->coef[1][j];
 		if ( !two_d ) p->coef[2][j] = d->coef[2][j];
 	}
@@ -82,9 +84,10 @@ static int sa_unchanged( const hyblas_stencil_desc_t* d, sa_snap_t* s )
 
 static void test_create_rejects_bad_descriptions( void )
 {
-	hyblas_stencil_desc_t good = sx_desc( HYBLAS_STENCIL_STAR, HYBLAS_STENCIL_FLOAT, 12, 11, 10, 2 );
-	hyblas_stencil_t*     sentinel = (hyblas_stencil_t*)(uintptr_t)0x1234;
-	hyblas_stencil_t*     h        = sentinel;
+	hyblas_stencil_desc_t good =
+	    sx_desc( HYBLAS_STENCIL_STAR, HYBLAS_STENCIL_FLOAT, 12, 11, 10, 2 );
+	hyblas_stencil_t* sentinel = (hyblas_stencil_t*)(uintptr_t)0x1234;
+	hyblas_stencil_t* h        = sentinel;
 	CU_ASSERT_EQUAL( hyblas_stencil_create( NULL, &h ), HYBLAS_E_INVALID );
 	CU_ASSERT_EQUAL( hyblas_stencil_create( &good, NULL ), HYBLAS_E_INVALID );
 	float other[12 * 11 * 10];
@@ -94,28 +97,72 @@ static void test_create_rejects_bad_descriptions( void )
 		hyblas_status_t       expect = HYBLAS_E_INVALID;
 		switch ( c )
 		{
-		case 0: d.struct_size = 0, expect = HYBLAS_E_STRUCT_SIZE; break;
-		case 1: d.struct_size = sizeof d - 8, expect = HYBLAS_E_STRUCT_SIZE; break;
-		case 2: d.kind = (hyblas_stencil_kind_t)9; break;
-		case 3: d.type = (hyblas_stencil_type_t)0; break;
-		case 4: d.nx = 4; break; /* < 2r + 1 */
-		case 5: d.nz = 2; break;
-		case 6: d.radius = 0; break;
-		case 7: d.radius = 9; break;
-		case 8: d.fields[1].data = NULL; break;
-		case 9: d.fields[1].data = (char*)d.fields[0].data + 4; break; /* overlaps */
-		case 10: d.fields[0].rate = 16.0, expect = HYBLAS_E_UNSUPPORTED; break;
-		case 11: d.fields[0].rate = NAN; break;
-		case 12: d.fields[1].flags = 1, expect = HYBLAS_E_UNSUPPORTED; break;
-		case 13: d.dx = -1.0; break;
-		case 14: d.dt = INFINITY; break;
-		case 15: d.omega = NAN; break;
-		case 16: d.coef[2][3] = NAN; break;
-		case 17: d.center = INFINITY; break;
-		case 18: d.nx = d.ny = d.nz = INT64_C( 1 ) << 40; break; /* bytes overflow */
-		case 19: d.kind = HYBLAS_STENCIL_LAPLACE2D; break;    /* 2-D needs nz = 1 */
-		case 20: d.kind = HYBLAS_STENCIL_ACOUSTIC, d.fields[2].data = other, d.fields[3].data = NULL; break;
-		default: d.fields[0].rate = -1.0; break;
+		case 0:
+			d.struct_size = 0, expect = HYBLAS_E_STRUCT_SIZE;
+			break;
+		case 1:
+			d.struct_size = sizeof d - 8, expect = HYBLAS_E_STRUCT_SIZE;
+			break;
+		case 2:
+			d.kind = (hyblas_stencil_kind_t)9;
+			break;
+		case 3:
+			d.type = (hyblas_stencil_type_t)0;
+			break;
+		case 4:
+			d.nx = 4;
+			break; /* < 2r + 1 */
+		case 5:
+			d.nz = 2;
+			break;
+		case 6:
+			d.radius = 0;
+			break;
+		case 7:
+			d.radius = 9;
+			break;
+		case 8:
+			d.fields[1].data = NULL;
+			break;
+		case 9:
+			d.fields[1].data = (char*)d.fields[0].data + 4;
+			break; /* overlaps */
+		case 10:
+			d.fields[0].rate = 16.0, expect = HYBLAS_E_UNSUPPORTED;
+			break;
+		case 11:
+			d.fields[0].rate = NAN;
+			break;
+		case 12:
+			d.fields[1].flags = 1, expect = HYBLAS_E_UNSUPPORTED;
+			break;
+		case 13:
+			d.dx = -1.0;
+			break;
+		case 14:
+			d.dt = INFINITY;
+			break;
+		case 15:
+			d.omega = NAN;
+			break;
+		case 16:
+			d.coef[2][3] = NAN;
+			break;
+		case 17:
+			d.center = INFINITY;
+			break;
+		case 18:
+			d.nx = d.ny = d.nz = INT64_C( 1 ) << 40;
+			break; /* bytes overflow */
+		case 19:
+			d.kind = HYBLAS_STENCIL_LAPLACE2D;
+			break; /* 2-D needs nz = 1 */
+		case 20:
+			d.kind = HYBLAS_STENCIL_ACOUSTIC, d.fields[2].data = other, d.fields[3].data = NULL;
+			break;
+		default:
+			d.fields[0].rate = -1.0;
+			break;
 		}
 		CU_ASSERT_EQUAL( hyblas_stencil_create( &d, &h ), expect );
 		CU_ASSERT( h == sentinel );
@@ -131,15 +178,16 @@ static void test_create_rejects_bad_descriptions( void )
 
 static void test_run_rejects_bad_parameters( void )
 {
-	hyblas_stencil_desc_t d = sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 20, 18, 40, 0 );
-	hyblas_stencil_t*     h = NULL;
+	hyblas_stencil_desc_t d =
+	    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 20, 18, 40, 0 );
+	hyblas_stencil_t* h = NULL;
 	CU_ASSERT_FATAL( hyblas_stencil_create( &d, &h ) == HYBLAS_OK );
 	sa_snap_t snap = sa_snap( &d );
 	for ( int c = 0; c < 14; c++ )
 	{
 		hyblas_stencil_params_t p;
 		memset( &p, 0, sizeof p );
-		p.struct_size = sizeof p;
+		p.struct_size                 = sizeof p;
 		int64_t                steps  = 5;
 		hyblas_status_t        expect = HYBLAS_E_INVALID;
 		hyblas_stencil_stats_t st;
@@ -147,20 +195,48 @@ static void test_run_rejects_bad_parameters( void )
 		st.struct_size = sizeof st;
 		switch ( c )
 		{
-		case 0: steps = -1; break;
-		case 1: p.path = (hyblas_path_t)7; break;
-		case 2: p.scheme = (hyblas_stencil_scheme_t)9; break;
-		case 3: p.chunks = -1; break;
-		case 4: p.block_steps = -2; break;
-		case 5: p.chunks = 41; break; /* more chunks than planes */
-		case 6: p.host_pinned = 2; break;
-		case 7: p.scheme = HYBLAS_STENCIL_SCHEME_SHARED, p.chunks = 4, p.block_steps = 3; break; /* 10 < 12 */
-		case 8: p.scheme = HYBLAS_STENCIL_SCHEME_IN_CORE, p.device_mem = 100000; break;
-		case 9: p.struct_size = 0, expect = HYBLAS_E_STRUCT_SIZE; break;
-		case 10: st.struct_size = 8, expect = HYBLAS_E_STRUCT_SIZE; break;
-		case 11: p.cpu_threads = -3; break;
-		case 12: p.no_register = 5; break;
-		default: p.chunks = 3, p.block_steps = 5, p.path = HYBLAS_PATH_CPU; break; /* 13 < 20, on any path */
+		case 0:
+			steps = -1;
+			break;
+		case 1:
+			p.path = (hyblas_path_t)7;
+			break;
+		case 2:
+			p.scheme = (hyblas_stencil_scheme_t)9;
+			break;
+		case 3:
+			p.chunks = -1;
+			break;
+		case 4:
+			p.block_steps = -2;
+			break;
+		case 5:
+			p.chunks = 41;
+			break; /* more chunks than planes */
+		case 6:
+			p.host_pinned = 2;
+			break;
+		case 7:
+			p.scheme = HYBLAS_STENCIL_SCHEME_SHARED, p.chunks = 4, p.block_steps = 3;
+			break; /* 10 < 12 */
+		case 8:
+			p.scheme = HYBLAS_STENCIL_SCHEME_IN_CORE, p.device_mem = 100000;
+			break;
+		case 9:
+			p.struct_size = 0, expect = HYBLAS_E_STRUCT_SIZE;
+			break;
+		case 10:
+			st.struct_size = 8, expect = HYBLAS_E_STRUCT_SIZE;
+			break;
+		case 11:
+			p.cpu_threads = -3;
+			break;
+		case 12:
+			p.no_register = 5;
+			break;
+		default:
+			p.chunks = 3, p.block_steps = 5, p.path = HYBLAS_PATH_CPU;
+			break; /* 13 < 20, on any path */
 		}
 		const size_t ssz = st.struct_size;
 		CU_ASSERT_EQUAL( hyblas_stencil_run( h, steps, &p, &st ), expect );
@@ -184,16 +260,19 @@ static void test_runs_match_oracle( void )
 		hyblas_stencil_kind_t kind;
 		int64_t               nx, ny, nz;
 		int32_t               r;
-	} cases[] = { { HYBLAS_STENCIL_ACOUSTIC, 21, 18, 24, 0 }, { HYBLAS_STENCIL_HIMENO, 17, 13, 11, 0 },
-		          { HYBLAS_STENCIL_LAPLACE2D, 40, 33, 1, 0 }, { HYBLAS_STENCIL_STAR, 30, 27, 1, 3 },
-		          { HYBLAS_STENCIL_STAR, 14, 13, 16, 2 } };
+	} cases[]                   = { { HYBLAS_STENCIL_ACOUSTIC, 21, 18, 24, 0 },
+		                            { HYBLAS_STENCIL_HIMENO, 17, 13, 11, 0 },
+		                            { HYBLAS_STENCIL_LAPLACE2D, 40, 33, 1, 0 },
+		                            { HYBLAS_STENCIL_STAR, 30, 27, 1, 3 },
+		                            { HYBLAS_STENCIL_STAR, 14, 13, 16, 2 } };
 	const hyblas_path_t paths[] = { HYBLAS_PATH_CPU, HYBLAS_PATH_AUTO, HYBLAS_PATH_GPU };
 	for ( int c = 0; c < 5; c++ )
 		for ( int t = 0; t < 2; t++ )
 		{
 			const hyblas_stencil_type_t type = t ? HYBLAS_STENCIL_DOUBLE : HYBLAS_STENCIL_FLOAT;
-			hyblas_stencil_desc_t       d    = sx_desc( cases[c].kind, type, cases[c].nx, cases[c].ny, cases[c].nz, cases[c].r );
-			hyb_stencil_prob_t          o;
+			hyblas_stencil_desc_t       d =
+			    sx_desc( cases[c].kind, type, cases[c].nx, cases[c].ny, cases[c].nz, cases[c].r );
+			hyb_stencil_prob_t o;
 			sa_oracle_prob( &d, &o );
 			double gref = 0.0;
 			CU_ASSERT_EQUAL( hyb_stencil_oracle( &o, 3 * 7, &gref ), HYB_OK );
@@ -214,7 +293,8 @@ static void test_runs_match_oracle( void )
 				CU_ASSERT_EQUAL( st.path, HYBLAS_PATH_CPU );
 				CU_ASSERT_EQUAL( st.steps, 7 );
 				CU_ASSERT_EQUAL( st.fell_back, 0 );
-				CU_ASSERT( st.seconds > 0.0 && st.seconds_cpu > 0.0 && st.seconds >= st.seconds_cpu );
+				CU_ASSERT( st.seconds > 0.0 && st.seconds_cpu > 0.0 &&
+				           st.seconds >= st.seconds_cpu );
 				CU_ASSERT( st.predicted_cpu_seconds > 0.0 );
 				CU_ASSERT_EQUAL( st.bytes_h2d, 0 );
 				CU_ASSERT( strstr( st.why, "ran on the CPU" ) != NULL );
@@ -237,8 +317,10 @@ static void test_runs_match_oracle( void )
 /* One call equals create + run + destroy. */
 static void test_solve_is_one_call( void )
 {
-	hyblas_stencil_desc_t a = sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_DOUBLE, 50, 40, 1, 0 );
-	hyblas_stencil_desc_t b = sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_DOUBLE, 50, 40, 1, 0 );
+	hyblas_stencil_desc_t a =
+	    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_DOUBLE, 50, 40, 1, 0 );
+	hyblas_stencil_desc_t b =
+	    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_DOUBLE, 50, 40, 1, 0 );
 	CU_ASSERT_EQUAL( hyblas_stencil_solve( &a, 13, NULL, NULL ), HYBLAS_OK );
 	hyblas_stencil_t* h = NULL;
 	CU_ASSERT_FATAL( hyblas_stencil_create( &b, &h ) == HYBLAS_OK );
@@ -260,7 +342,8 @@ static void test_plan_reproduces_seed( void )
 	d.kind        = HYBLAS_STENCIL_ACOUSTIC;
 	d.type        = HYBLAS_STENCIL_FLOAT;
 	d.nx = d.ny = d.nz = 1160;
-	for ( int f = 0; f < 4; f++ ) d.fields[f].data = (void*)(uintptr_t)( ( (uint64_t)f + 1 ) << 40 );
+	for ( int f = 0; f < 4; f++ )
+		d.fields[f].data = (void*)(uintptr_t)( ( (uint64_t)f + 1 ) << 40 );
 	hyblas_stencil_t* h = NULL;
 	CU_ASSERT_FATAL( hyblas_stencil_create( &d, &h ) == HYBLAS_OK );
 	const double            pb = 1160.0 * 1160.0 * 4.0;
@@ -270,10 +353,11 @@ static void test_plan_reproduces_seed( void )
 	p.device_mem  = UINT64_C( 16 ) << 30;
 	hyblas_stencil_stats_t st;
 	memset( &st, 0, sizeof st );
-	st.struct_size = sizeof st;
-	const hyblas_stencil_scheme_t schemes[] = { HYBLAS_STENCIL_SCHEME_SHARED, HYBLAS_STENCIL_SCHEME_DIRECT,
+	st.struct_size                          = sizeof st;
+	const hyblas_stencil_scheme_t schemes[] = { HYBLAS_STENCIL_SCHEME_SHARED,
+		                                        HYBLAS_STENCIL_SCHEME_DIRECT,
 		                                        HYBLAS_STENCIL_SCHEME_COPY };
-	const double planes[] = { 1160.0, 1832.0, 1832.0 };
+	const double                  planes[]  = { 1160.0, 1832.0, 1832.0 };
 	for ( int s = 0; s < 3; s++ )
 	{
 		p.scheme      = schemes[s];
@@ -315,7 +399,8 @@ static void test_plan_reproduces_seed( void )
    not a byte beyond. */
 static void test_struct_versions( void )
 {
-	hyblas_stencil_desc_t d = sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 20, 20, 1, 0 );
+	hyblas_stencil_desc_t d =
+	    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 20, 20, 1, 0 );
 	struct
 	{
 		hyblas_stencil_stats_t s;
@@ -345,14 +430,15 @@ static void test_struct_versions( void )
 /* The documented data sets. */
 static void test_data_sets( void )
 {
-	hyblas_stencil_desc_t a = sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 21, 21, 21, 0 );
-	const float*          pr = a.fields[HYBLAS_ACOUSTIC_PREV].data;
-	const float*          cu = a.fields[HYBLAS_ACOUSTIC_CUR].data;
-	const float*          v  = a.fields[HYBLAS_ACOUSTIC_VEL].data;
+	hyblas_stencil_desc_t a =
+	    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 21, 21, 21, 0 );
+	const float* pr = a.fields[HYBLAS_ACOUSTIC_PREV].data;
+	const float* cu = a.fields[HYBLAS_ACOUSTIC_CUR].data;
+	const float* v  = a.fields[HYBLAS_ACOUSTIC_VEL].data;
 	CU_ASSERT( memcmp( pr, cu, (size_t)sx_desc_bytes( &a ) ) == 0 );
 	CU_ASSERT_EQUAL( v[123], 1500.0f );
-	CU_ASSERT_EQUAL( cu[( 10 * 21 + 10 ) * 21 + 10], 1.0f );       /* the centre */
-	CU_ASSERT_EQUAL( cu[( 10 * 21 + 10 ) * 21 + 3], 0.0f );        /* the fixed band */
+	CU_ASSERT_EQUAL( cu[( 10 * 21 + 10 ) * 21 + 10], 1.0f ); /* the centre */
+	CU_ASSERT_EQUAL( cu[( 10 * 21 + 10 ) * 21 + 3], 0.0f );  /* the fixed band */
 	CU_ASSERT( fabsf( cu[( 10 * 21 + 10 ) * 21 + 14] - expf( -16.0f / 32.0f ) ) < 1e-6f );
 	sx_desc_free( &a );
 	hyblas_stencil_desc_t h = sx_desc( HYBLAS_STENCIL_HIMENO, HYBLAS_STENCIL_FLOAT, 9, 8, 7, 0 );
@@ -362,7 +448,8 @@ static void test_data_sets( void )
 	CU_ASSERT_EQUAL( ( (const float*)h.fields[HYBLAS_HIMENO_B0 + 1].data )[17], 0.0f );
 	CU_ASSERT_EQUAL( ( (const float*)h.fields[HYBLAS_HIMENO_C0 + 2].data )[17], 1.0f );
 	sx_desc_free( &h );
-	hyblas_stencil_desc_t l = sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_DOUBLE, 9, 8, 1, 0 );
+	hyblas_stencil_desc_t l =
+	    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_DOUBLE, 9, 8, 1, 0 );
 	CU_ASSERT_EQUAL( ( (const double*)l.fields[0].data )[4], 1.0 );
 	CU_ASSERT_EQUAL( ( (const double*)l.fields[0].data )[9 + 4], 0.0 );
 	CU_ASSERT_EQUAL( hyblas_stencil_fill( NULL ), HYBLAS_E_INVALID );
@@ -380,4 +467,6 @@ static CU_TestInfo hyb_tests_stencil_api[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_stencil_api = { "stencil_api", NULL, NULL, NULL, NULL, hyb_tests_stencil_api };
+CU_SuiteInfo hyb_suite_stencil_api = {
+	"stencil_api", NULL, NULL, NULL, NULL, hyb_tests_stencil_api
+};

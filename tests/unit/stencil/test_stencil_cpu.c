@@ -55,7 +55,8 @@ static void test_cpu_path_matches_oracle( void )
 				/* Not a no-op: the result moved away from the data set. */
 				hyb_stencil_prob_t init;
 				sx_make( &init, sh->kind, elem, sh->nx, sh->ny, sh->nz, sh->r );
-				CU_ASSERT( !sx_same( &init, &got, sh->kind == HYB_STENCIL_ACOUSTIC ? HYB_ACOUSTIC_CUR : 0 ) );
+				CU_ASSERT( !sx_same( &init, &got,
+				                     sh->kind == HYB_STENCIL_ACOUSTIC ? HYB_ACOUSTIC_CUR : 0 ) );
 				sx_free( &init );
 				sx_free( &ref );
 				sx_free( &got );
@@ -115,7 +116,7 @@ static void test_laplace_maximum_principle( void )
 /* Jacobi iterations reduce the residual of the Himeno problem. */
 static void test_himeno_residual_falls( void )
 {
-	double g[3];
+	double        g[3];
 	const int64_t iters[3] = { 1, 5, 20 };
 	for ( int i = 0; i < 3; i++ )
 	{
@@ -139,8 +140,8 @@ static void test_sub_buffer_step( void )
 		hyb_stencil_roles_t roles;
 		sx_make( &p, sh->kind, HYB_STENCIL_F32, sh->nx, sh->ny, sh->nz, sh->r );
 		hyb_stencil_roles( p.kind, &roles );
-		const int64_t pb   = hyb_stencil_plane_bytes( &p );
-		const int64_t r    = p.radius;
+		const int64_t pb = hyb_stencil_plane_bytes( &p );
+		const int64_t r  = p.radius;
 		/* The buffer lacks plane 0; the range ends with fixed planes. */
 		const int64_t base = 1, planes = p.nz - 1, z0 = base + r, z1 = p.nz;
 		/* The whole-domain step into `full`, the buffer's into `part`. */
@@ -161,7 +162,8 @@ static void test_sub_buffer_step( void )
 		hyb_stencil_box_t  bp = hyb_stencil_prob_box( &p, base, planes, z0, z1 );
 		hyb_stencil_args_t aw, ap;
 		hyb_stencil_prob_args( &p, &bw, cur, prev, full, coef, &aw );
-		hyb_stencil_prob_args( &p, &bp, cur + base * pb, prev + base * pb, part + base * pb, ccoef, &ap );
+		hyb_stencil_prob_args( &p, &bp, cur + base * pb, prev + base * pb, part + base * pb, ccoef,
+		                       &ap );
 		CU_ASSERT_EQUAL( hyb_stencil_step_cpu( p.kind, &aw, 2 ), HYB_OK );
 		CU_ASSERT_EQUAL( hyb_stencil_step_cpu( p.kind, &ap, 3 ), HYB_OK );
 		CU_ASSERT( memcmp( full + z0 * pb, part + z0 * pb, (size_t)( ( z1 - z0 ) * pb ) ) == 0 );
@@ -191,7 +193,9 @@ static void test_kernels_reject_bad_args( void )
 	CU_ASSERT_EQUAL( hyb_stencil_acoustic_cpu( &a.acoustic, 0 ), HYB_E_INVALID );
 	/* Range past the buffer, past the domain, reversed; bad type, radius,
 	   dimension; a NULL array. */
-	const int64_t bad[][4] = { { 0, 10, 0, 11 }, { 0, 21, 0, 5 }, { 0, 20, 6, 5 }, { -1, 20, 0, 5 } };
+	const int64_t bad[][4] = {
+		{ 0, 10, 0, 11 }, { 0, 21, 0, 5 }, { 0, 20, 6, 5 }, { -1, 20, 0, 5 }
+	};
 	for ( int i = 0; i < 4; i++ )
 	{
 		b = hyb_stencil_prob_box( &p, bad[i][0], bad[i][1], bad[i][2], bad[i][3] );
@@ -254,8 +258,8 @@ static void test_sim_launchers( void )
 		const int          next = roles.state[roles.inputs];
 		hyb_stencil_box_t  b    = hyb_stencil_prob_box( &p, 0, p.nz, 0, p.nz );
 		hyb_stencil_args_t a;
-		hyb_stencil_prob_args( &p, &b, p.field[roles.state[roles.inputs - 1]], p.field[roles.state[0]],
-		                       p.field[next], coef, &a );
+		hyb_stencil_prob_args( &p, &b, p.field[roles.state[roles.inputs - 1]],
+		                       p.field[roles.state[0]], p.field[next], coef, &a );
 		CU_ASSERT_EQUAL( launch[p.kind]( NULL, &a ), HYB_OK );
 		CU_ASSERT_EQUAL( hyb_stencil_cpu_run( &q, 1, 0, NULL ), HYB_OK );
 		/* The CPU path put the new level into place; the launcher wrote it
@@ -298,4 +302,6 @@ static CU_TestInfo hyb_tests_stencil_cpu[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_stencil_cpu = { "stencil_cpu", NULL, NULL, NULL, NULL, hyb_tests_stencil_cpu };
+CU_SuiteInfo hyb_suite_stencil_cpu = {
+	"stencil_cpu", NULL, NULL, NULL, NULL, hyb_tests_stencil_cpu
+};

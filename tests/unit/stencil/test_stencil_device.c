@@ -16,8 +16,8 @@
 
 /* Run `steps` steps of a fresh problem on `path` with scheme/d/k; the
    result fields are compared by the caller. */
-static hyblas_status_t sd_run( hyblas_stencil_desc_t* d, hyblas_path_t path, int scheme, int chunks, int k,
-                               int64_t steps, hyblas_stencil_stats_t* st )
+static hyblas_status_t sd_run( hyblas_stencil_desc_t* d, hyblas_path_t path, int scheme, int chunks,
+                               int k, int64_t steps, hyblas_stencil_stats_t* st )
 {
 	hyblas_stencil_params_t p;
 	memset( &p, 0, sizeof p );
@@ -57,7 +57,8 @@ static const struct
 static void test_kernels_registered( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
-	const char* names[] = { "stencil.acoustic", "stencil.himeno", "stencil.laplace", "stencil.star" };
+	const char* names[] = { "stencil.acoustic", "stencil.himeno", "stencil.laplace",
+		                    "stencil.star" };
 	for ( int i = 0; i < 4; i++ )
 	{
 		const hyb_kernel_id_t id = hyb_kernel_find( names[i] );
@@ -74,20 +75,25 @@ static void test_kernels_registered( void )
 static void test_schemes_match_cpu( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
-	const int plans[][4] = { { HYBLAS_STENCIL_SCHEME_IN_CORE, 1, 0, 5 }, { HYBLAS_STENCIL_SCHEME_IN_CORE, 3, 0, 4 },
-		                     { HYBLAS_STENCIL_SCHEME_COPY, 2, 2, 5 },    { HYBLAS_STENCIL_SCHEME_COPY, 1, 3, 7 },
-		                     { HYBLAS_STENCIL_SCHEME_DIRECT, 3, 1, 4 },  { HYBLAS_STENCIL_SCHEME_DIRECT, 2, 3, 7 },
-		                     { HYBLAS_STENCIL_SCHEME_SHARED, 2, 2, 5 },  { HYBLAS_STENCIL_SCHEME_SHARED, 3, 1, 3 } };
+	const int plans[][4] = {
+		{ HYBLAS_STENCIL_SCHEME_IN_CORE, 1, 0, 5 }, { HYBLAS_STENCIL_SCHEME_IN_CORE, 3, 0, 4 },
+		{ HYBLAS_STENCIL_SCHEME_COPY, 2, 2, 5 },    { HYBLAS_STENCIL_SCHEME_COPY, 1, 3, 7 },
+		{ HYBLAS_STENCIL_SCHEME_DIRECT, 3, 1, 4 },  { HYBLAS_STENCIL_SCHEME_DIRECT, 2, 3, 7 },
+		{ HYBLAS_STENCIL_SCHEME_SHARED, 2, 2, 5 },  { HYBLAS_STENCIL_SCHEME_SHARED, 3, 1, 3 }
+	};
 	for ( int c = 0; c < SD_NCASES; c++ )
 		for ( int q = 0; q < (int)( sizeof plans / sizeof plans[0] ); q++ )
 		{
-			hyblas_stencil_desc_t want = sx_desc( sd_cases[c].kind, sd_cases[c].type, sd_cases[c].nx, sd_cases[c].ny,
-			                                      sd_cases[c].nz, sd_cases[c].r );
-			hyblas_stencil_desc_t got = sx_desc( sd_cases[c].kind, sd_cases[c].type, sd_cases[c].nx, sd_cases[c].ny,
-			                                     sd_cases[c].nz, sd_cases[c].r );
+			hyblas_stencil_desc_t want =
+			    sx_desc( sd_cases[c].kind, sd_cases[c].type, sd_cases[c].nx, sd_cases[c].ny,
+			             sd_cases[c].nz, sd_cases[c].r );
+			hyblas_stencil_desc_t got = sx_desc( sd_cases[c].kind, sd_cases[c].type, sd_cases[c].nx,
+			                                     sd_cases[c].ny, sd_cases[c].nz, sd_cases[c].r );
 			hyblas_stencil_stats_t sc, sg;
-			CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, plans[q][3], &sc ), HYBLAS_OK );
-			const hyblas_status_t rc = sd_run( &got, HYBLAS_PATH_GPU, plans[q][0], plans[q][1], plans[q][2], plans[q][3], &sg );
+			CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, plans[q][3], &sc ),
+			                 HYBLAS_OK );
+			const hyblas_status_t rc = sd_run( &got, HYBLAS_PATH_GPU, plans[q][0], plans[q][1],
+			                                   plans[q][2], plans[q][3], &sg );
 			/* A forced plan whose halo is deeper than a chunk is refused. */
 			if ( rc == HYBLAS_E_INVALID )
 			{
@@ -102,8 +108,10 @@ static void test_schemes_match_cpu( void )
 			CU_ASSERT( sg.bytes_h2d >= (uint64_t)sx_desc_bytes( &got ) && sg.bytes_d2h > 0 );
 			const int same = sd_same( &want, &got );
 			CU_ASSERT( same );
-			if ( sd_cases[c].kind == HYBLAS_STENCIL_HIMENO ) CU_ASSERT( sg.residual == sc.residual );
-			if ( !same || sg.path != HYBLAS_PATH_GPU ) printf( "\n  case %d plan %d: %s\n", c, q, sg.why );
+			if ( sd_cases[c].kind == HYBLAS_STENCIL_HIMENO )
+				CU_ASSERT( sg.residual == sc.residual );
+			if ( !same || sg.path != HYBLAS_PATH_GPU )
+				printf( "\n  case %d plan %d: %s\n", c, q, sg.why );
 			sx_desc_free( &want );
 			sx_desc_free( &got );
 		}
@@ -116,17 +124,30 @@ static void test_schemes_match_cpu( void )
 static void test_faults_fall_back( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
-	const char* faults[] = { "stencil.acoustic:1", "stencil.acoustic:5a", "h2d:1", "h2d:9", "d2h:2", "d2h:3a",
-		                     "d2d:1", "alloc:1", "kernel:3", "sync:2", "host_alloc:1" };
-	const hyb_op_id_t op = hyb_op_register( "hyblas_stencil_run", "stencil" );
+	const char*       faults[] = { "stencil.acoustic:1",
+		                           "stencil.acoustic:5a",
+		                           "h2d:1",
+		                           "h2d:9",
+		                           "d2h:2",
+		                           "d2h:3a",
+		                           "d2d:1",
+		                           "alloc:1",
+		                           "kernel:3",
+		                           "sync:2",
+		                           "host_alloc:1" };
+	const hyb_op_id_t op       = hyb_op_register( "hyblas_stencil_run", "stencil" );
 	CU_ASSERT_FATAL( op != HYB_OP_NONE );
 	for ( int i = 0; i < (int)( sizeof faults / sizeof faults[0] ); i++ )
 	{
 		/* The shared scheme moves data every way (d2d included); copying uses pinned staging. */
-		const int scheme = ( strncmp( faults[i], "host_alloc", 10 ) == 0 || strncmp( faults[i], "sync", 4 ) == 0 ) ? HYBLAS_STENCIL_SCHEME_COPY
-		                                                               : HYBLAS_STENCIL_SCHEME_SHARED;
-		hyblas_stencil_desc_t want = sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
-		hyblas_stencil_desc_t got  = sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
+		const int scheme =
+		    ( strncmp( faults[i], "host_alloc", 10 ) == 0 || strncmp( faults[i], "sync", 4 ) == 0 )
+		        ? HYBLAS_STENCIL_SCHEME_COPY
+		        : HYBLAS_STENCIL_SCHEME_SHARED;
+		hyblas_stencil_desc_t want =
+		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
+		hyblas_stencil_desc_t got =
+		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
 		hyblas_stencil_stats_t sc, sg;
 		CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 6, &sc ), HYBLAS_OK );
 		const uint64_t fb0 = hyb_stats_fallbacks( op );
@@ -142,10 +163,12 @@ static void test_faults_fall_back( void )
 		sx_desc_free( &got );
 	}
 	/* The device serves the next run again, and it is counted there. */
-	const uint64_t gpu0 = hyb_stats_calls( op, HYB_PATH_GPU );
-	hyblas_stencil_desc_t  d = sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 20, 30, 1, 0 );
+	const uint64_t        gpu0 = hyb_stats_calls( op, HYB_PATH_GPU );
+	hyblas_stencil_desc_t d =
+	    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 20, 30, 1, 0 );
 	hyblas_stencil_stats_t s;
-	CU_ASSERT_EQUAL( sd_run( &d, HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_DIRECT, 2, 2, 4, &s ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( sd_run( &d, HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_DIRECT, 2, 2, 4, &s ),
+	                 HYBLAS_OK );
 	CU_ASSERT_EQUAL( s.path, HYBLAS_PATH_GPU );
 	CU_ASSERT_EQUAL( hyb_stats_calls( op, HYB_PATH_GPU ), gpu0 + 1 );
 	unsigned long long counts[4] = { 0, 0, 0, 0 };
@@ -162,4 +185,5 @@ static CU_TestInfo hyb_tests_stencil_device[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_stencil_device = { "stencil_device", NULL, NULL, NULL, NULL, hyb_tests_stencil_device };
+CU_SuiteInfo hyb_suite_stencil_device = { "stencil_device",        NULL, NULL, NULL, NULL,
+	                                      hyb_tests_stencil_device };

@@ -33,8 +33,8 @@ static hyb_stencil_machine_t sm_machine( double budget )
 	return m;
 }
 
-static hyb_stencil_work_t sm_work( int32_t kind, int64_t nx, int64_t ny, int64_t nz, int32_t elem_bytes,
-                                   int32_t h, int64_t steps )
+static hyb_stencil_work_t sm_work( int32_t kind, int64_t nx, int64_t ny, int64_t nz,
+                                   int32_t elem_bytes, int32_t h, int64_t steps )
 {
 	hyb_stencil_roles_t roles;
 	hyb_stencil_roles( kind, &roles );
@@ -61,8 +61,9 @@ static void test_bytes_match_schedule( void )
 {
 	const int32_t kinds[]  = { HYB_STENCIL_ACOUSTIC, HYB_STENCIL_HIMENO, HYB_STENCIL_LAPLACE };
 	const int32_t radius[] = { 4, 1, 1 };
-	const int64_t dkt[][3] = { { 1, 1, 5 }, { 1, 4, 9 }, { 2, 3, 7 }, { 3, 2, 9 },  { 4, 1, 6 },  { 3, 3, 10 },
-		                       { 5, 2, 3 }, { 7, 1, 4 }, { 6, 2, 5 }, { 3, 4, 1 }, { 8, 3, 31 }, { 3, 2, 0 } };
+	const int64_t dkt[][3] = { { 1, 1, 5 }, { 1, 4, 9 },  { 2, 3, 7 },  { 3, 2, 9 },
+		                       { 4, 1, 6 }, { 3, 3, 10 }, { 5, 2, 3 },  { 7, 1, 4 },
+		                       { 6, 2, 5 }, { 3, 4, 1 },  { 8, 3, 31 }, { 3, 2, 0 } };
 	int           compared = 0;
 	for ( int kk = 0; kk < 3; kk++ )
 		for ( int64_t n = 97; n <= 101; n += 4 )
@@ -75,7 +76,8 @@ static void test_bytes_match_schedule( void )
 					hyb_stencil_work_t wt = w;
 					wt.steps              = dkt[c][2];
 					hyb_stencil_pred_t p;
-					const int          ok = hyb_stencil_predict( &wt, &m, sc, (int32_t)dkt[c][0], (int32_t)dkt[c][1], &p );
+					const int          ok = hyb_stencil_predict( &wt, &m, sc, (int32_t)dkt[c][0],
+					                                             (int32_t)dkt[c][1], &p );
 					hyb_stencil_sched_in_t in;
 					memset( &in, 0, sizeof in );
 					in.scheme = sc;
@@ -100,10 +102,13 @@ static void test_bytes_match_schedule( void )
 					CU_ASSERT_EQUAL( p.nslots, s.nslots );
 					CU_ASSERT_EQUAL( p.slot_planes, s.slot_planes );
 					CU_ASSERT_EQUAL( p.blocks, s.blocks );
-					if ( p.bytes_h2d != (double)s.planes_h2d * pb || p.bytes_host != (double)s.planes_host * pb )
-						printf( "\n  kind %d n %lld scheme %d d %lld k %lld T %lld: h2d %g / %g host %g / %g\n", kinds[kk],
-						        (long long)n, sc, (long long)dkt[c][0], (long long)dkt[c][1], (long long)dkt[c][2],
-						        p.bytes_h2d / pb, (double)s.planes_h2d, p.bytes_host / pb, (double)s.planes_host );
+					if ( p.bytes_h2d != (double)s.planes_h2d * pb ||
+					     p.bytes_host != (double)s.planes_host * pb )
+						printf( "\n  kind %d n %lld scheme %d d %lld k %lld T %lld: h2d %g / %g "
+						        "host %g / %g\n",
+						        kinds[kk], (long long)n, sc, (long long)dkt[c][0],
+						        (long long)dkt[c][1], (long long)dkt[c][2], p.bytes_h2d / pb,
+						        (double)s.planes_h2d, p.bytes_host / pb, (double)s.planes_host );
 					hyb_stencil_sched_free( &s );
 					compared++;
 				}
@@ -148,8 +153,8 @@ static void test_seed_numbers( void )
    forced one by one. */
 static void test_choice_by_regime( void )
 {
-	const double       gib = 1073741824.0;
-	hyb_stencil_work_t w   = sm_work( HYB_STENCIL_ACOUSTIC, 1160, 1160, 1160, 4, 4, 36 );
+	const double       gib       = 1073741824.0;
+	hyb_stencil_work_t w         = sm_work( HYB_STENCIL_ACOUSTIC, 1160, 1160, 1160, 4, 4, 36 );
 	const double       budgets[] = { 16.0 * gib, 80e9 };
 	for ( int b = 0; b < 2; b++ )
 		for ( int nr = 0; nr < 2; nr++ )
@@ -163,15 +168,17 @@ static void test_choice_by_regime( void )
 			CU_ASSERT( strstr( why, hyb_stencil_scheme_name( best.scheme ) ) == why );
 			double min = 1e300;
 			for ( int32_t s = 1; s <= 4; s++ )
-				if ( hyb_stencil_choose( &w, &m, s, 0, 0, &one, why, sizeof why ) && one.seconds < min )
+				if ( hyb_stencil_choose( &w, &m, s, 0, 0, &one, why, sizeof why ) &&
+				     one.seconds < min )
 					min = one.seconds;
 			CU_ASSERT_EQUAL( best.seconds, min );
-			if ( b == 0 )
-				CU_ASSERT( best.scheme != HYB_STENCIL_SCH_IN_CORE );
+			if ( b == 0 ) CU_ASSERT( best.scheme != HYB_STENCIL_SCH_IN_CORE );
 			if ( b == 0 && nr == 0 ) CU_ASSERT_EQUAL( best.scheme, HYB_STENCIL_SCH_SHARED );
 			/* In core fits 80 GB; out of core may still win, by overlapping
 			   its transfers with the kernels (as the seed found, §3.6.4). */
-			if ( b == 1 ) CU_ASSERT( hyb_stencil_choose( &w, &m, HYB_STENCIL_SCH_IN_CORE, 0, 0, &one, why, sizeof why ) );
+			if ( b == 1 )
+				CU_ASSERT( hyb_stencil_choose( &w, &m, HYB_STENCIL_SCH_IN_CORE, 0, 0, &one, why,
+				                               sizeof why ) );
 		}
 }
 
@@ -185,8 +192,8 @@ static void test_search_against_brute_force( void )
 	{
 		hyb_stencil_work_t w = sm_work( kinds[c], 600, 500, n[c], 4, rad[c], 90 );
 		/* A budget a fifth of the set: out of core. */
-		const double          set = (double)( w.levels + w.ncoef ) * (double)n[c] * 600.0 * 500.0 * 4.0;
-		hyb_stencil_machine_t m   = sm_machine( set / 5.0 );
+		const double set = (double)( w.levels + w.ncoef ) * (double)n[c] * 600.0 * 500.0 * 4.0;
+		hyb_stencil_machine_t m = sm_machine( set / 5.0 );
 		for ( int32_t s = 2; s <= 4; s++ )
 		{
 			hyb_stencil_pred_t best, p;
@@ -195,7 +202,8 @@ static void test_search_against_brute_force( void )
 			double brute = 1e300;
 			for ( int32_t d = 1; d <= n[c]; d++ )
 				for ( int32_t k = 1; k <= 90; k++ )
-					if ( hyb_stencil_predict( &w, &m, s, d, k, &p ) && p.seconds < brute ) brute = p.seconds;
+					if ( hyb_stencil_predict( &w, &m, s, d, k, &p ) && p.seconds < brute )
+						brute = p.seconds;
 			CU_ASSERT( best.seconds <= brute * 1.001 );
 		}
 	}
@@ -226,8 +234,8 @@ static void test_forced_plans_that_cannot_be( void )
    depend on the rates. */
 static void test_predictions_scale( void )
 {
-	hyb_stencil_work_t    w = sm_work( HYB_STENCIL_LAPLACE, 4000, 1, 4000, 8, 1, 10 );
-	hyb_stencil_machine_t m = sm_machine( 1e12 );
+	hyb_stencil_work_t    w   = sm_work( HYB_STENCIL_LAPLACE, 4000, 1, 4000, 8, 1, 10 );
+	hyb_stencil_machine_t m   = sm_machine( 1e12 );
 	const double          c10 = hyb_stencil_predict_cpu( &w, &m );
 	w.steps                   = 20;
 	const double c20          = hyb_stencil_predict_cpu( &w, &m );
@@ -250,4 +258,5 @@ static CU_TestInfo hyb_tests_stencil_model[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_stencil_model = { "stencil_model", NULL, NULL, NULL, NULL, hyb_tests_stencil_model };
+CU_SuiteInfo hyb_suite_stencil_model = { "stencil_model",        NULL, NULL, NULL, NULL,
+	                                     hyb_tests_stencil_model };

@@ -36,16 +36,17 @@ static const ss_shape_t ss_shapes[] = {
 
 /* (d, k, T) of the out-of-core runs; infeasible ones must be rejected. */
 static const int64_t ss_dkt[][3] = {
-	{ 1, 1, 5 }, { 1, 4, 9 }, { 2, 3, 7 }, { 3, 2, 9 }, { 4, 1, 6 }, { 3, 3, 10 }, { 5, 1, 3 },
-	{ 2, 5, 11 }, { 4, 2, 2 }, { 3, 4, 1 }, { 3, 2, 0 }, { 7, 1, 4 }, { 2, 2, 13 }, { 6, 2, 5 },
-	{ 6, 3, 9 }, { 5, 5, 10 }, { 9, 2, 6 },
+	{ 1, 1, 5 },  { 1, 4, 9 },  { 2, 3, 7 }, { 3, 2, 9 },  { 4, 1, 6 }, { 3, 3, 10 },
+	{ 5, 1, 3 },  { 2, 5, 11 }, { 4, 2, 2 }, { 3, 4, 1 },  { 3, 2, 0 }, { 7, 1, 4 },
+	{ 2, 2, 13 }, { 6, 2, 5 },  { 6, 3, 9 }, { 5, 5, 10 }, { 9, 2, 6 },
 };
 #define SS_NDKT ( (int)( sizeof ss_dkt / sizeof ss_dkt[0] ) )
 
-static const int32_t ss_ooc[] = { HYB_STENCIL_SCH_COPY, HYB_STENCIL_SCH_DIRECT, HYB_STENCIL_SCH_SHARED };
+static const int32_t ss_ooc[] = { HYB_STENCIL_SCH_COPY, HYB_STENCIL_SCH_DIRECT,
+	                              HYB_STENCIL_SCH_SHARED };
 
-static hyb_stencil_sched_in_t ss_in( const hyb_stencil_prob_t* p, int32_t scheme, int64_t d, int64_t k,
-                                     int64_t T )
+static hyb_stencil_sched_in_t ss_in( const hyb_stencil_prob_t* p, int32_t scheme, int64_t d,
+                                     int64_t k, int64_t T )
 {
 	return hyb_stencil_sched_in( p, scheme, (int32_t)d, (int32_t)k, T );
 }
@@ -61,7 +62,8 @@ static int ss_feasible( const hyb_stencil_sched_in_t* in )
 
 /* Run schedule `in` on a copy of `init` with the host executor (order NULL:
    list order) and compare with the CPU path's result; 1 when equal. */
-static int ss_check( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_t* in, int random_orders )
+static int ss_check( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_t* in,
+                     int random_orders )
 {
 	hyb_stencil_prob_t want;
 	double             g_want = 0.0;
@@ -69,7 +71,7 @@ static int ss_check( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_
 	CU_ASSERT_FATAL( hyb_stencil_cpu_run( &want, in->steps, 2, &g_want ) == HYB_OK );
 	hyb_stencil_sched_t s;
 	CU_ASSERT_FATAL( hyb_stencil_sched_build( in, &s ) == HYB_OK );
-	int        ok  = 1;
+	int         ok  = 1;
 	hyb_t_rng_t rng = hyb_t_rng( (uint64_t)( in->d * 1000 + in->k * 31 + in->steps ) );
 	for ( int rep = 0; rep <= random_orders && ok; rep++ )
 	{
@@ -89,8 +91,8 @@ static int ss_check( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_
 			for ( int q = 0; q < HYB_SS_MAX_STREAMS; q++ ) last[q] = -1;
 			for ( int64_t j = 0; j < s.nsteps; j++ )
 			{
-				snext[j]                    = -1;
-				const int q                 = s.steps[j].stream;
+				snext[j]    = -1;
+				const int q = s.steps[j].stream;
 				if ( last[q] >= 0 )
 				{
 					snext[last[q]] = j;
@@ -105,8 +107,8 @@ static int ss_check( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_
 			for ( int64_t j = 0; j < s.nsteps; j++ )
 				for ( int64_t e = 0; e < s.steps[j].ndep; e++ )
 				{
-					const int64_t i                = s.deps[s.steps[j].dep0 + e];
-					outs[ostart[i] + odeg[i]++]    = j;
+					const int64_t i             = s.deps[s.steps[j].dep0 + e];
+					outs[ostart[i] + odeg[i]++] = j;
 				}
 			int64_t nready = 0, nout = 0;
 			for ( int64_t j = 0; j < s.nsteps; j++ )
@@ -141,8 +143,8 @@ static int ss_check( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_
 		CU_ASSERT_EQUAL( hyb_stencil_exec_residual( &ex, &g_got ), HYB_OK );
 		ok = sx_same_result( &want, &got ) && ( in->steps == 0 ? g_got == 0.0 : g_got == g_want );
 		if ( !ok )
-			printf( "\n  mismatch: kind %d scheme %d d %d k %d T %lld order %d\n", init->kind, in->scheme,
-			        in->d, in->k, (long long)in->steps, rep );
+			printf( "\n  mismatch: kind %d scheme %d d %d k %d T %lld order %d\n", init->kind,
+			        in->scheme, in->d, in->k, (long long)in->steps, rep );
 		hyb_stencil_exec_free( &ex );
 		sx_free( &got );
 		free( order );
@@ -163,7 +165,8 @@ static void test_out_of_core_bitwise( void )
 		for ( int sc = 0; sc < 3; sc++ )
 			for ( int c = 0; c < SS_NDKT; c++ )
 			{
-				hyb_stencil_sched_in_t in = ss_in( &init, ss_ooc[sc], ss_dkt[c][0], ss_dkt[c][1], ss_dkt[c][2] );
+				hyb_stencil_sched_in_t in =
+				    ss_in( &init, ss_ooc[sc], ss_dkt[c][0], ss_dkt[c][1], ss_dkt[c][2] );
 				if ( !ss_feasible( &in ) )
 				{
 					hyb_stencil_sched_t s;
@@ -182,7 +185,7 @@ static void test_out_of_core_bitwise( void )
 
 static void test_in_core_bitwise( void )
 {
-	const int64_t pc[][3] = { { 1, 0, 5 }, { 3, 0, 2 }, { 4, 0, 9 }, { 5, 2, 7 }, { 2, 9, 6 },
+	const int64_t pc[][3] = { { 1, 0, 5 }, { 3, 0, 2 }, { 4, 0, 9 },  { 5, 2, 7 }, { 2, 9, 6 },
 		                      { 6, 1, 1 }, { 7, 0, 0 }, { 13, 3, 8 }, { 40, 0, 3 } };
 	for ( int sh = 0; sh < SS_NSHAPES; sh++ )
 	{
@@ -191,8 +194,9 @@ static void test_in_core_bitwise( void )
 		sx_make( &init, S->kind, S->elem, S->nx, S->ny, S->nz, S->r );
 		for ( int c = 0; c < (int)( sizeof pc / sizeof pc[0] ); c++ )
 		{
-			hyb_stencil_sched_in_t in = ss_in( &init, HYB_STENCIL_SCH_IN_CORE, pc[c][0], 1, pc[c][2] );
-			in.cone                   = (int32_t)pc[c][1];
+			hyb_stencil_sched_in_t in =
+			    ss_in( &init, HYB_STENCIL_SCH_IN_CORE, pc[c][0], 1, pc[c][2] );
+			in.cone = (int32_t)pc[c][1];
 			CU_ASSERT( ss_check( &init, &in, 0 ) );
 		}
 		sx_free( &init );
@@ -202,8 +206,10 @@ static void test_in_core_bitwise( void )
 /* What a device may do: any order the dependencies and streams allow. */
 static void test_random_orders( void )
 {
-	const int64_t combos[][4] = { { HYB_STENCIL_SCH_SHARED, 4, 2, 7 }, { HYB_STENCIL_SCH_DIRECT, 3, 3, 8 },
-		                          { HYB_STENCIL_SCH_COPY, 5, 1, 4 },   { HYB_STENCIL_SCH_SHARED, 2, 4, 9 },
+	const int64_t combos[][4] = { { HYB_STENCIL_SCH_SHARED, 4, 2, 7 },
+		                          { HYB_STENCIL_SCH_DIRECT, 3, 3, 8 },
+		                          { HYB_STENCIL_SCH_COPY, 5, 1, 4 },
+		                          { HYB_STENCIL_SCH_SHARED, 2, 4, 9 },
 		                          { HYB_STENCIL_SCH_IN_CORE, 6, 0, 7 } };
 	for ( int sh = 0; sh < SS_NSHAPES; sh++ )
 	{
@@ -212,8 +218,8 @@ static void test_random_orders( void )
 		sx_make( &init, S->kind, S->elem, S->nx, S->ny, S->nz, S->r );
 		for ( int c = 0; c < 5; c++ )
 		{
-			hyb_stencil_sched_in_t in =
-			    ss_in( &init, (int32_t)combos[c][0], combos[c][1], combos[c][2] ? combos[c][2] : 1, combos[c][3] );
+			hyb_stencil_sched_in_t in = ss_in( &init, (int32_t)combos[c][0], combos[c][1],
+			                                   combos[c][2] ? combos[c][2] : 1, combos[c][3] );
 			if ( ss_feasible( &in ) ) CU_ASSERT( ss_check( &init, &in, 12 ) );
 		}
 		sx_free( &init );
@@ -224,8 +230,10 @@ static void test_random_orders( void )
    dependencies and stream order (transitively). */
 static void test_dependencies_cover_conflicts( void )
 {
-	const int64_t combos[][4] = { { HYB_STENCIL_SCH_SHARED, 4, 2, 7 }, { HYB_STENCIL_SCH_DIRECT, 3, 3, 8 },
-		                          { HYB_STENCIL_SCH_COPY, 5, 1, 4 },   { HYB_STENCIL_SCH_IN_CORE, 5, 0, 6 },
+	const int64_t combos[][4] = { { HYB_STENCIL_SCH_SHARED, 4, 2, 7 },
+		                          { HYB_STENCIL_SCH_DIRECT, 3, 3, 8 },
+		                          { HYB_STENCIL_SCH_COPY, 5, 1, 4 },
+		                          { HYB_STENCIL_SCH_IN_CORE, 5, 0, 6 },
 		                          { HYB_STENCIL_SCH_SHARED, 1, 3, 5 } };
 	for ( int sh = 0; sh < SS_NSHAPES; sh += 2 )
 	{
@@ -234,8 +242,8 @@ static void test_dependencies_cover_conflicts( void )
 		sx_make( &p, S->kind, S->elem, S->nx, S->ny, S->nz, S->r );
 		for ( int c = 0; c < 5; c++ )
 		{
-			hyb_stencil_sched_in_t in =
-			    ss_in( &p, (int32_t)combos[c][0], combos[c][1], combos[c][2] ? combos[c][2] : 1, combos[c][3] );
+			hyb_stencil_sched_in_t in = ss_in( &p, (int32_t)combos[c][0], combos[c][1],
+			                                   combos[c][2] ? combos[c][2] : 1, combos[c][3] );
 			if ( !ss_feasible( &in ) ) continue;
 			hyb_stencil_sched_t s;
 			CU_ASSERT_FATAL( hyb_stencil_sched_build( &in, &s ) == HYB_OK );
@@ -264,9 +272,9 @@ static void test_dependencies_cover_conflicts( void )
 				for ( int64_t j = i + 1; j < n; j++ )
 				{
 					hyb_stencil_access_t ai[4], aj[4];
-					const int na = hyb_stencil_step_accesses( &s, &s.steps[i], ai );
-					const int nb = hyb_stencil_step_accesses( &s, &s.steps[j], aj );
-					int       conflict = 0;
+					const int            na = hyb_stencil_step_accesses( &s, &s.steps[i], ai );
+					const int            nb = hyb_stencil_step_accesses( &s, &s.steps[j], aj );
+					int                  conflict = 0;
 					for ( int x = 0; x < na; x++ )
 						for ( int y = 0; y < nb; y++ )
 							conflict |= ai[x].res == aj[y].res && ( ai[x].write || aj[y].write ) &&
@@ -291,15 +299,15 @@ static void test_seed_plane_counts( void )
 {
 	hyb_stencil_sched_in_t in;
 	memset( &in, 0, sizeof in );
-	in.n      = 1160;
-	in.h      = 4;
-	in.levels = 3;
-	in.inputs = 2;
-	in.ncoef  = 1;
-	in.d      = 8;
-	in.k      = 12;
-	in.steps  = 12;
-	const int64_t arrays = in.inputs + in.ncoef;
+	in.n                       = 1160;
+	in.h                       = 4;
+	in.levels                  = 3;
+	in.inputs                  = 2;
+	in.ncoef                   = 1;
+	in.d                       = 8;
+	in.k                       = 12;
+	in.steps                   = 12;
+	const int64_t       arrays = in.inputs + in.ncoef;
 	hyb_stencil_sched_t s;
 	in.scheme = HYB_STENCIL_SCH_SHARED;
 	CU_ASSERT_FATAL( hyb_stencil_sched_build( &in, &s ) == HYB_OK );
@@ -343,15 +351,33 @@ static void test_rejects_infeasible( void )
 		hyb_stencil_sched_in_t b = in;
 		switch ( c )
 		{
-		case 0: b.k = 4; break;
-		case 1: b.d = 0; break;
-		case 2: b.d = 51; break;
-		case 3: b.k = 0; break;
-		case 4: b.scheme = 9; break;
-		case 5: b.levels = 2; break;
-		case 6: b.first_chunk = 4; break;
-		case 7: b.pending_commit = 1; break;
-		default: b.steps = -1; break;
+		case 0:
+			b.k = 4;
+			break;
+		case 1:
+			b.d = 0;
+			break;
+		case 2:
+			b.d = 51;
+			break;
+		case 3:
+			b.k = 0;
+			break;
+		case 4:
+			b.scheme = 9;
+			break;
+		case 5:
+			b.levels = 2;
+			break;
+		case 6:
+			b.first_chunk = 4;
+			break;
+		case 7:
+			b.pending_commit = 1;
+			break;
+		default:
+			b.steps = -1;
+			break;
 		}
 		memset( &s, 0x77, sizeof s );
 		CU_ASSERT_EQUAL( hyb_stencil_sched_build( &b, &s ), HYB_E_INVALID );
@@ -381,7 +407,8 @@ static void test_windows( void )
 		hyb_stencil_sched_t whole;
 		CU_ASSERT_FATAL( hyb_stencil_sched_build( &in, &whole ) == HYB_OK );
 		hyb_stencil_exec_t ex;
-		CU_ASSERT_FATAL( hyb_stencil_exec_init( &ex, &hyb_stencil_host_ops, &got, &whole ) == HYB_OK );
+		CU_ASSERT_FATAL( hyb_stencil_exec_init( &ex, &hyb_stencil_host_ops, &got, &whole ) ==
+		                 HYB_OK );
 		const int64_t cuts[] = { 0, 2, 3, 6 };
 		for ( int w = 0; w < 3; w++ )
 		{
@@ -410,8 +437,9 @@ static void test_windows( void )
    unfinished chunk, with the older levels of finished chunks still waiting
    in staging) and run on the host executor: the result is the CPU path's,
    bit for bit. In core, the whole run restarts from the untouched inputs. */
-static void ss_fail_and_recover( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_t* in, int64_t f,
-                                 int older, const hyb_stencil_prob_t* want, double gwant )
+static void ss_fail_and_recover( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_t* in,
+                                 int64_t f, int older, const hyb_stencil_prob_t* want,
+                                 double gwant )
 {
 	hyb_stencil_sched_t s;
 	CU_ASSERT_FATAL( hyb_stencil_sched_build( in, &s ) == HYB_OK );
@@ -424,12 +452,15 @@ static void ss_fail_and_recover( const hyb_stencil_prob_t* init, const hyb_stenc
 	const int64_t             pb = hyb_stencil_plane_bytes( &got );
 	if ( st->op == HYB_SS_DOWNLOAD )
 	{
-		char* dst = st->field >= 0 ? (char*)got.field[ex.roles.state[st->field]] + st->z0 * pb
-		                           : (char*)ex.sout[st->slot] + ( st->part * ex.stage_planes + st->z0 - st->dst_base ) * pb;
+		char* dst = st->field >= 0
+		                ? (char*)got.field[ex.roles.state[st->field]] + st->z0 * pb
+		                : (char*)ex.sout[st->slot] +
+		                      ( st->part * ex.stage_planes + st->z0 - st->dst_base ) * pb;
 		memset( dst, 0xff, (size_t)( ( st->z1 - st->z0 ) * pb / 2 + 1 ) );
 	}
 	for ( int i = 0; i < ex.nslots; i++ )
-		memset( ex.slot[i], 0xff, (size_t)( ex.slot_planes * pb * ( ex.roles.levels + ex.roles.ncoef ) ) );
+		memset( ex.slot[i], 0xff,
+		        (size_t)( ex.slot_planes * pb * ( ex.roles.levels + ex.roles.ncoef ) ) );
 	hyb_stencil_sched_in_t rin = *in;
 	if ( in->scheme != HYB_STENCIL_SCH_IN_CORE )
 	{
@@ -459,7 +490,8 @@ static void ss_fail_and_recover( const hyb_stencil_prob_t* init, const hyb_stenc
 	const int ok = sx_same_result( want, &got ) && g == gwant;
 	CU_ASSERT( ok );
 	if ( !ok )
-		printf( "\n  recovery mismatch: kind %d scheme %d d %d k %d T %lld fail at %lld (%s chunk %d block %d)\n",
+		printf( "\n  recovery mismatch: kind %d scheme %d d %d k %d T %lld fail at %lld (%s chunk "
+		        "%d block %d)\n",
 		        init->kind, in->scheme, in->d, in->k, (long long)in->steps, (long long)f,
 		        hyb_stencil_op_name( st->op ), st->chunk, st->block );
 	hyb_stencil_sched_free( &r );
@@ -470,10 +502,12 @@ static void ss_fail_and_recover( const hyb_stencil_prob_t* init, const hyb_stenc
 
 static void test_recovery_at_every_device_step( void )
 {
-	const int64_t combos[][4] = { { HYB_STENCIL_SCH_SHARED, 4, 2, 5 }, { HYB_STENCIL_SCH_DIRECT, 3, 3, 8 },
-		                          { HYB_STENCIL_SCH_COPY, 3, 1, 3 },   { HYB_STENCIL_SCH_SHARED, 2, 3, 4 },
+	const int64_t combos[][4] = { { HYB_STENCIL_SCH_SHARED, 4, 2, 5 },
+		                          { HYB_STENCIL_SCH_DIRECT, 3, 3, 8 },
+		                          { HYB_STENCIL_SCH_COPY, 3, 1, 3 },
+		                          { HYB_STENCIL_SCH_SHARED, 2, 3, 4 },
 		                          { HYB_STENCIL_SCH_IN_CORE, 4, 0, 5 } };
-	int tried = 0;
+	int           tried       = 0;
 	for ( int sh = 0; sh < SS_NSHAPES; sh++ )
 	{
 		const ss_shape_t*  S = &ss_shapes[sh];
@@ -481,8 +515,8 @@ static void test_recovery_at_every_device_step( void )
 		sx_make( &init, S->kind, S->elem, S->nx, S->ny, S->nz, S->r );
 		for ( int c = 0; c < 5; c++ )
 		{
-			hyb_stencil_sched_in_t in =
-			    ss_in( &init, (int32_t)combos[c][0], combos[c][1], combos[c][2] ? combos[c][2] : 1, combos[c][3] );
+			hyb_stencil_sched_in_t in = ss_in( &init, (int32_t)combos[c][0], combos[c][1],
+			                                   combos[c][2] ? combos[c][2] : 1, combos[c][3] );
 			if ( !ss_feasible( &in ) ) continue;
 			double gw = 0.0;
 			sx_clone( &init, &want );
@@ -518,4 +552,5 @@ static CU_TestInfo hyb_tests_stencil_sched[] = {
 	CU_TEST_INFO_NULL,
 };
 
-CU_SuiteInfo hyb_suite_stencil_sched = { "stencil_sched", NULL, NULL, NULL, NULL, hyb_tests_stencil_sched };
+CU_SuiteInfo hyb_suite_stencil_sched = { "stencil_sched",        NULL, NULL, NULL, NULL,
+	                                     hyb_tests_stencil_sched };

@@ -11,51 +11,52 @@
 
 /* Shapes: whole blocks, one value, partial blocks along each axis and all at
    once, long thin fields. */
-static const int64_t hyb_zc_shapes2[][2] = {{4, 4},  {16, 16}, {5, 7}, {1, 1},
-                                            {13, 9}, {64, 3},  {3, 65}};
-static const int64_t hyb_zc_shapes3[][3] = {{4, 4, 4}, {8, 8, 8},  {5, 7, 3},
-                                            {1, 1, 1}, {13, 9, 6}, {3, 17, 2}};
-#define HYB_ZC_N2 (sizeof hyb_zc_shapes2 / sizeof hyb_zc_shapes2[0])
-#define HYB_ZC_N3 (sizeof hyb_zc_shapes3 / sizeof hyb_zc_shapes3[0])
-#define HYB_ZC_PER_TYPE ((HYB_ZC_N2 + HYB_ZC_N3) * HYB_ZC_KINDS)
+static const int64_t hyb_zc_shapes2[][2] = { { 4, 4 },  { 16, 16 }, { 5, 7 }, { 1, 1 },
+	                                         { 13, 9 }, { 64, 3 },  { 3, 65 } };
+static const int64_t hyb_zc_shapes3[][3] = { { 4, 4, 4 }, { 8, 8, 8 },  { 5, 7, 3 },
+	                                         { 1, 1, 1 }, { 13, 9, 6 }, { 3, 17, 2 } };
+#define HYB_ZC_N2       ( sizeof hyb_zc_shapes2 / sizeof hyb_zc_shapes2[0] )
+#define HYB_ZC_N3       ( sizeof hyb_zc_shapes3 / sizeof hyb_zc_shapes3[0] )
+#define HYB_ZC_PER_TYPE ( ( HYB_ZC_N2 + HYB_ZC_N3 ) * HYB_ZC_KINDS )
 
-size_t hyb_zc_count(void)
+size_t hyb_zc_count( void )
 {
 	return 2 * HYB_ZC_PER_TYPE;
 }
 
-hyb_zc_case_t hyb_zc_get(size_t i)
+hyb_zc_case_t hyb_zc_get( size_t i )
 {
 	hyb_zc_case_t  c;
 	hyb_zfp_type_t type  = i < HYB_ZC_PER_TYPE ? HYB_ZFP_FLOAT : HYB_ZFP_DOUBLE;
 	size_t         j     = i % HYB_ZC_PER_TYPE;
 	size_t         shape = j / HYB_ZC_KINDS;
-	c.kind               = (hyb_zc_kind_t)(j % HYB_ZC_KINDS);
-	if (shape < HYB_ZC_N2)
-		c.f = hyb_zfp_field_2d(type, hyb_zc_shapes2[shape][0], hyb_zc_shapes2[shape][1]);
+	c.kind               = (hyb_zc_kind_t)( j % HYB_ZC_KINDS );
+	if ( shape < HYB_ZC_N2 )
+		c.f = hyb_zfp_field_2d( type, hyb_zc_shapes2[shape][0], hyb_zc_shapes2[shape][1] );
 	else
 	{
 		const int64_t* s = hyb_zc_shapes3[shape - HYB_ZC_N2];
-		c.f              = hyb_zfp_field_3d(type, s[0], s[1], s[2]);
+		c.f              = hyb_zfp_field_3d( type, s[0], s[1], s[2] );
 	}
 	return c;
 }
 
-size_t hyb_zc_values(const hyb_zc_case_t* c)
+size_t hyb_zc_values( const hyb_zc_case_t* c )
 {
 	return (size_t)c->f.nx * (size_t)c->f.ny * (size_t)c->f.nz;
 }
 
-static double hyb_zc_value(const hyb_zc_case_t* c, hyb_t_rng_t* r, int64_t x, int64_t y, int64_t z)
+static double hyb_zc_value( const hyb_zc_case_t* c, hyb_t_rng_t* r, int64_t x, int64_t y,
+                            int64_t z )
 {
 	const int dbl = c->f.type == HYB_ZFP_DOUBLE;
-	double    u   = hyb_t_unit(r);
-	switch (c->kind)
+	double    u   = hyb_t_unit( r );
+	switch ( c->kind )
 	{
 	case HYB_ZC_SMOOTH:
 		/* a polynomial: exact IEEE arithmetic, the same bits on every machine
 		   (a libm's sin may differ in the last bit, and the hashes with it) */
-		return 0.002 * (double)(x * x) - 0.013 * (double)(x * y) + 0.3 * (double)y -
+		return 0.002 * (double)( x * x ) - 0.013 * (double)( x * y ) + 0.3 * (double)y -
 		       0.05 * (double)z - 1.0;
 	case HYB_ZC_RANDOM:
 		return u;
@@ -64,72 +65,74 @@ static double hyb_zc_value(const hyb_zc_case_t* c, hyb_t_rng_t* r, int64_t x, in
 	case HYB_ZC_ZEROS:
 		return 0.0;
 	case HYB_ZC_SPARSE:
-		return (x / 4 + y / 4 + z / 4) % 2 == 0 ? 0.0 : u;
+		return ( x / 4 + y / 4 + z / 4 ) % 2 == 0 ? 0.0 : u;
 	case HYB_ZC_EXPONENTS:
-		return ldexp(u, (int)hyb_t_int(r, -30, 29));
+		return ldexp( u, (int)hyb_t_int( r, -30, 29 ) );
 	case HYB_ZC_HUGE:
-		return u * (dbl ? 1.7e308 : 3.4e38);
+		return u * ( dbl ? 1.7e308 : 3.4e38 );
 	case HYB_ZC_LIMIT:
-		return ldexp(u, (dbl ? -961 : -97) + (int)hyb_t_int(r, -2, 1));
+		return ldexp( u, ( dbl ? -961 : -97 ) + (int)hyb_t_int( r, -2, 1 ) );
 	case HYB_ZC_PLANES:
-		return ldexp(u, dbl ? -1016 - (int)hyb_t_int(r, 0, 6) : -90);
+		return ldexp( u, dbl ? -1016 - (int)hyb_t_int( r, 0, 6 ) : -90 );
 	case HYB_ZC_SUBNORMAL:
-		return u * (dbl ? 0x1p-1030 : 0x1p-130);
+		return u * ( dbl ? 0x1p-1030 : 0x1p-130 );
 	case HYB_ZC_NAN:
-		return hyb_t_below(r, 7) == 0 ? NAN : u;
+		return hyb_t_below( r, 7 ) == 0 ? NAN : u;
 	case HYB_ZC_INF:
-		return hyb_t_below(r, 9) == 0 ? (u < 0 ? -INFINITY : INFINITY) : 100 * u;
+		return hyb_t_below( r, 9 ) == 0 ? ( u < 0 ? -INFINITY : INFINITY ) : 100 * u;
 	default:
 		return 0.0; /* HYB_ZC_BITS: set from raw bits by the caller */
 	}
 }
 
-void hyb_zc_fill(const hyb_zc_case_t* c, void* values)
+void hyb_zc_fill( const hyb_zc_case_t* c, void* values )
 {
-	hyb_t_rng_t r   = hyb_t_rng(1000u + (uint64_t)c->kind);
+	hyb_t_rng_t r   = hyb_t_rng( 1000u + (uint64_t)c->kind );
 	const int   dbl = c->f.type == HYB_ZFP_DOUBLE;
 	size_t      i   = 0;
-	for (int64_t z = 0; z < c->f.nz; z++)
-		for (int64_t y = 0; y < c->f.ny; y++)
-			for (int64_t x = 0; x < c->f.nx; x++, i++)
+	for ( int64_t z = 0; z < c->f.nz; z++ )
+		for ( int64_t y = 0; y < c->f.ny; y++ )
+			for ( int64_t x = 0; x < c->f.nx; x++, i++ )
 			{
-				if (c->kind == HYB_ZC_BITS)
+				if ( c->kind == HYB_ZC_BITS )
 				{
-					uint64_t bits = hyb_t_next(&r);
-					if (dbl)
-						memcpy((double*)values + i, &bits, sizeof(double));
+					uint64_t bits = hyb_t_next( &r );
+					if ( dbl )
+						memcpy( (double*)values + i, &bits, sizeof( double ) );
 					else
 					{
 						uint32_t low = (uint32_t)bits;
-						memcpy((float*)values + i, &low, sizeof(float));
+						memcpy( (float*)values + i, &low, sizeof( float ) );
 					}
 					continue;
 				}
-				double v = hyb_zc_value(c, &r, x, y, z);
-				if (dbl)
-					((double*)values)[i] = v;
+				double v = hyb_zc_value( c, &r, x, y, z );
+				if ( dbl )
+					( (double*)values )[i] = v;
 				else
-					((float*)values)[i] = (float)v;
+					( (float*)values )[i] = (float)v;
 			}
 }
 
 /* Every integer rate up to the type's precision, fractions (block sizes
    that are not whole bytes), and 0.25, below the smallest block (which the
    rate rounds up to the block header). */
-static const double hyb_zc_rates_f[] = {
-    0.25, 0.5625, 1.5, 2.25, 7.0625, 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
-    15,   16,     17,  18,   19,     20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
-static const double hyb_zc_rates_d[] = {
-    0.25, 0.75, 1.5, 2.25, 13.0625, 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
-    14,   15,   16,  17,   18,      19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-    32,   33,   34,  35,   36,      37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49,
-    50,   51,   52,  53,   54,      55, 56, 57, 58, 59, 60, 61, 62, 63, 64};
-static const double hyb_zc_gold_f[] = {1, 7, 16, 32};
-static const double hyb_zc_gold_d[] = {1, 13, 32, 64};
+static const double hyb_zc_rates_f[] = { 0.25, 0.5625, 1.5, 2.25, 7.0625, 1,  2,  3,  4,  5,
+	                                     6,    7,      8,   9,    10,     11, 12, 13, 14, 15,
+	                                     16,   17,     18,  19,   20,     21, 22, 23, 24, 25,
+	                                     26,   27,     28,  29,   30,     31, 32 };
+static const double hyb_zc_rates_d[] = { 0.25, 0.75, 1.5, 2.25, 13.0625, 1,  2,  3,  4,  5,  6,  7,
+	                                     8,    9,    10,  11,   12,      13, 14, 15, 16, 17, 18, 19,
+	                                     20,   21,   22,  23,   24,      25, 26, 27, 28, 29, 30, 31,
+	                                     32,   33,   34,  35,   36,      37, 38, 39, 40, 41, 42, 43,
+	                                     44,   45,   46,  47,   48,      49, 50, 51, 52, 53, 54, 55,
+	                                     56,   57,   58,  59,   60,      61, 62, 63, 64 };
+static const double hyb_zc_gold_f[]  = { 1, 7, 16, 32 };
+static const double hyb_zc_gold_d[]  = { 1, 13, 32, 64 };
 
-const double* hyb_zc_rates(hyb_zfp_type_t type, size_t* n)
+const double* hyb_zc_rates( hyb_zfp_type_t type, size_t* n )
 {
-	if (type == HYB_ZFP_FLOAT)
+	if ( type == HYB_ZFP_FLOAT )
 	{
 		*n = sizeof hyb_zc_rates_f / sizeof hyb_zc_rates_f[0];
 		return hyb_zc_rates_f;
@@ -138,67 +141,67 @@ const double* hyb_zc_rates(hyb_zfp_type_t type, size_t* n)
 	return hyb_zc_rates_d;
 }
 
-const double* hyb_zc_golden_rates(hyb_zfp_type_t type, size_t* n)
+const double* hyb_zc_golden_rates( hyb_zfp_type_t type, size_t* n )
 {
 	*n = 4;
 	return type == HYB_ZFP_FLOAT ? hyb_zc_gold_f : hyb_zc_gold_d;
 }
 
-const char* hyb_zc_kind_name(hyb_zc_kind_t kind)
+const char* hyb_zc_kind_name( hyb_zc_kind_t kind )
 {
-	static const char* const names[HYB_ZC_KINDS] = {
-	    "smooth", "random", "constant",  "zeros", "sparse", "exponents", "huge",
-	    "limit",  "planes", "subnormal", "nan",   "inf",    "bits"};
+	static const char* const names[HYB_ZC_KINDS] = { "smooth", "random",    "constant", "zeros",
+		                                             "sparse", "exponents", "huge",     "limit",
+		                                             "planes", "subnormal", "nan",      "inf",
+		                                             "bits" };
 	return (unsigned)kind < HYB_ZC_KINDS ? names[kind] : "?";
 }
 
-uint64_t hyb_zc_hash(uint64_t h, const void* bytes, size_t n)
+uint64_t hyb_zc_hash( uint64_t h, const void* bytes, size_t n )
 {
 	const unsigned char* p = (const unsigned char*)bytes;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
+	for ( size_t i = 0; i < n; i++ ) h = ( h ^ p[i] ) * 0x100000001b3ull;
 	return h;
 }
 
 /* One case at one rate into the hash; 0 on failure. */
-static int hyb_zc_golden_one(const hyb_zc_case_t* c, double rate, hyb_zc_encode_fn enc,
-                             hyb_zc_decode_fn dec, uint64_t* h)
+static int hyb_zc_golden_one( const hyb_zc_case_t* c, double rate, hyb_zc_encode_fn enc,
+                              hyb_zc_decode_fn dec, uint64_t* h )
 {
-	const size_t bytes  = hyb_zfp_stream_bytes(&c->f, rate);
-	const size_t vbytes = hyb_zc_values(c) * hyb_zfp_type_size(c->f.type);
-	void*        values = malloc(vbytes);
-	void*        out    = malloc(vbytes);
-	uint64_t*    stream = malloc((bytes + 7) / 8 * 8);
+	const size_t bytes  = hyb_zfp_stream_bytes( &c->f, rate );
+	const size_t vbytes = hyb_zc_values( c ) * hyb_zfp_type_size( c->f.type );
+	void*        values = malloc( vbytes );
+	void*        out    = malloc( vbytes );
+	uint64_t*    stream = malloc( ( bytes + 7 ) / 8 * 8 );
 	int          ok     = values && out && stream;
-	if (ok)
+	if ( ok )
 	{
-		hyb_zc_fill(c, values);
-		ok = enc(&c->f, rate, values, stream, bytes) == HYB_OK &&
-		     dec(&c->f, rate, stream, bytes, out) == HYB_OK;
+		hyb_zc_fill( c, values );
+		ok = enc( &c->f, rate, values, stream, bytes ) == HYB_OK &&
+		     dec( &c->f, rate, stream, bytes, out ) == HYB_OK;
 	}
-	if (ok)
+	if ( ok )
 	{
-		*h = hyb_zc_hash(*h, stream, bytes);
-		*h = hyb_zc_hash(*h, out, vbytes);
+		*h = hyb_zc_hash( *h, stream, bytes );
+		*h = hyb_zc_hash( *h, out, vbytes );
 	}
-	free(values);
-	free(out);
-	free(stream);
+	free( values );
+	free( out );
+	free( stream );
 	return ok;
 }
 
-uint64_t hyb_zc_golden(hyb_zfp_type_t type, unsigned dims, hyb_zc_kind_t kind, hyb_zc_encode_fn enc,
-                       hyb_zc_decode_fn dec)
+uint64_t hyb_zc_golden( hyb_zfp_type_t type, unsigned dims, hyb_zc_kind_t kind,
+                        hyb_zc_encode_fn enc, hyb_zc_decode_fn dec )
 {
 	uint64_t      h = HYB_ZC_HASH0;
 	size_t        nr;
-	const double* rates = hyb_zc_golden_rates(type, &nr);
-	for (size_t i = 0; i < hyb_zc_count(); i++)
+	const double* rates = hyb_zc_golden_rates( type, &nr );
+	for ( size_t i = 0; i < hyb_zc_count(); i++ )
 	{
-		hyb_zc_case_t c = hyb_zc_get(i);
-		if (c.f.type != type || c.f.dims != dims || c.kind != kind) continue;
-		for (size_t r = 0; r < nr; r++)
-			if (!hyb_zc_golden_one(&c, rates[r], enc, dec, &h)) return 0;
+		hyb_zc_case_t c = hyb_zc_get( i );
+		if ( c.f.type != type || c.f.dims != dims || c.kind != kind ) continue;
+		for ( size_t r = 0; r < nr; r++ )
+			if ( !hyb_zc_golden_one( &c, rates[r], enc, dec, &h ) ) return 0;
 	}
 	return h;
 }
@@ -239,24 +242,24 @@ static const uint64_t hyb_zc_recorded[2][2][HYB_ZC_KINDS] = {
 };
 // clang-format on
 
-uint64_t hyb_zc_golden_recorded(hyb_zfp_type_t type, unsigned dims, hyb_zc_kind_t kind)
+uint64_t hyb_zc_golden_recorded( hyb_zfp_type_t type, unsigned dims, hyb_zc_kind_t kind )
 {
 	return hyb_zc_recorded[type == HYB_ZFP_DOUBLE][dims == 3][kind];
 }
 
-size_t hyb_zc_golden_check(hyb_zc_encode_fn enc, hyb_zc_decode_fn dec)
+size_t hyb_zc_golden_check( hyb_zc_encode_fn enc, hyb_zc_decode_fn dec )
 {
 	size_t bad = 0;
-	for (int t = 0; t < 2; t++)
-		for (unsigned d = 2; d <= 3; d++)
-			for (int k = 0; k < HYB_ZC_KINDS; k++)
+	for ( int t = 0; t < 2; t++ )
+		for ( unsigned d = 2; d <= 3; d++ )
+			for ( int k = 0; k < HYB_ZC_KINDS; k++ )
 			{
 				hyb_zfp_type_t type = t ? HYB_ZFP_DOUBLE : HYB_ZFP_FLOAT;
-				uint64_t       h    = hyb_zc_golden(type, d, (hyb_zc_kind_t)k, enc, dec);
-				if (h == hyb_zc_golden_recorded(type, d, (hyb_zc_kind_t)k)) continue;
-				if (bad++ < 60)
-					printf("\n  [%d][%d][HYB_ZC_%s] = 0x%016llxull", t, d == 3,
-					       hyb_zc_kind_name((hyb_zc_kind_t)k), (unsigned long long)h);
+				uint64_t       h    = hyb_zc_golden( type, d, (hyb_zc_kind_t)k, enc, dec );
+				if ( h == hyb_zc_golden_recorded( type, d, (hyb_zc_kind_t)k ) ) continue;
+				if ( bad++ < 60 )
+					printf( "\n  [%d][%d][HYB_ZC_%s] = 0x%016llxull", t, d == 3,
+					        hyb_zc_kind_name( (hyb_zc_kind_t)k ), (unsigned long long)h );
 			}
 	return bad;
 }

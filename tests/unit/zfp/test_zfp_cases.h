@@ -44,50 +44,52 @@ extern "C"
 	} hyb_zc_case_t;
 
 	/* How many cases there are, and case i (every shape, kind and type). */
-	size_t        hyb_zc_count(void);
-	hyb_zc_case_t hyb_zc_get(size_t i);
+	size_t        hyb_zc_count( void );
+	hyb_zc_case_t hyb_zc_get( size_t i );
 
 	/* The case's values: f.nx * f.ny * f.nz of them, of the case's type, into
 	   `values`; the same bits on every machine. */
-	void hyb_zc_fill(const hyb_zc_case_t* c, void* values);
+	void hyb_zc_fill( const hyb_zc_case_t* c, void* values );
 
 	/* Values of the case's field. */
-	size_t hyb_zc_values(const hyb_zc_case_t* c);
+	size_t hyb_zc_values( const hyb_zc_case_t* c );
 
 	/* The rates a type is checked at (every integer rate up to its precision and
 	   a few fractional ones, one below the smallest block), and the few of them
 	   the recorded hashes use. */
-	const double* hyb_zc_rates(hyb_zfp_type_t type, size_t* n);
-	const double* hyb_zc_golden_rates(hyb_zfp_type_t type, size_t* n);
+	const double* hyb_zc_rates( hyb_zfp_type_t type, size_t* n );
+	const double* hyb_zc_golden_rates( hyb_zfp_type_t type, size_t* n );
 
 	/* Name of a kind ("smooth", ...). */
-	const char* hyb_zc_kind_name(hyb_zc_kind_t kind);
+	const char* hyb_zc_kind_name( hyb_zc_kind_t kind );
 
 /* FNV-1a over bytes, continuing from h (start with HYB_ZC_HASH0). */
 #define HYB_ZC_HASH0 0xcbf29ce484222325ull
-	uint64_t hyb_zc_hash(uint64_t h, const void* bytes, size_t n);
+	uint64_t hyb_zc_hash( uint64_t h, const void* bytes, size_t n );
 
 	/* A codec's encode and decode, as the host codec and the CPU codec over
 	   libzfp declare them. */
-	typedef hyb_status_t (*hyb_zc_encode_fn)(const hyb_zfp_field_t* f, double rate,
-	                                         const void* field, void* stream, size_t stream_bytes);
-	typedef hyb_status_t (*hyb_zc_decode_fn)(const hyb_zfp_field_t* f, double rate,
-	                                         const void* stream, size_t stream_bytes, void* field);
+	typedef hyb_status_t ( *hyb_zc_encode_fn )( const hyb_zfp_field_t* f, double rate,
+	                                            const void* field, void* stream,
+	                                            size_t stream_bytes );
+	typedef hyb_status_t ( *hyb_zc_decode_fn )( const hyb_zfp_field_t* f, double rate,
+	                                            const void* stream, size_t stream_bytes,
+	                                            void* field );
 
 	/* The recorded hash of a codec's work on every case of one type, dims and
 	   kind at the golden rates: the streams and the decoded values, in case and
 	   rate order. 0 when a call fails or memory runs out. */
-	uint64_t hyb_zc_golden(hyb_zfp_type_t type, unsigned dims, hyb_zc_kind_t kind,
-	                       hyb_zc_encode_fn enc, hyb_zc_decode_fn dec);
+	uint64_t hyb_zc_golden( hyb_zfp_type_t type, unsigned dims, hyb_zc_kind_t kind,
+	                        hyb_zc_encode_fn enc, hyb_zc_decode_fn dec );
 
 	/* The hash hyb_zc_golden gave for libzfp 1.0.0 (Debian 12's libzfp1
 	   1.0.0-7, x86-64), recorded so that a build without libzfp still checks
 	   the codec against it. */
-	uint64_t hyb_zc_golden_recorded(hyb_zfp_type_t type, unsigned dims, hyb_zc_kind_t kind);
+	uint64_t hyb_zc_golden_recorded( hyb_zfp_type_t type, unsigned dims, hyb_zc_kind_t kind );
 
-/* How many (type, dims, kind) of a codec differ from the recorded hashes;
-   prints the entries that differ, as they would be recorded. */
-size_t hyb_zc_golden_check(hyb_zc_encode_fn enc, hyb_zc_decode_fn dec);
+	/* How many (type, dims, kind) of a codec differ from the recorded hashes;
+	   prints the entries that differ, as they would be recorded. */
+	size_t hyb_zc_golden_check( hyb_zc_encode_fn enc, hyb_zc_decode_fn dec );
 
 #ifdef __cplusplus
 }
