@@ -9,6 +9,7 @@
 #include "dispatch/faceloop/hyb_faceloop_device.h"
 #include "dispatch/faceloop/hyb_faceloop_mesh.h"
 #include "dispatch/faceloop/hyb_faceloop_solver.h"
+#include "dispatch/hyb_ext_status.h"
 #include "hyb_op.h"
 #include "hyb_stats.h"
 #include "hyb_trace_line.h"
@@ -50,21 +51,6 @@ static void struct_out( void* dst, const void* src, size_t ours )
 	*(size_t*)dst = sz;
 }
 
-static hyblas_status_t from_internal( hyb_status_t st )
-{
-	switch ( st )
-	{
-	case HYB_OK:
-		return HYBLAS_OK;
-	case HYB_E_INVALID:
-		return HYBLAS_E_INVALID;
-	case HYB_E_NO_MEMORY:
-		return HYBLAS_E_NO_MEMORY;
-	default:
-		return HYBLAS_E_INTERNAL;
-	}
-}
-
 static int omp_threads( void )
 {
 	const int t = omp_get_max_threads();
@@ -76,7 +62,7 @@ static int omp_threads( void )
 HYB_FL_EXPORT hyblas_status_t hyblas_partition_by_predicate( const uint8_t* pred, int64_t n,
                                                              int32_t* idx_out, int64_t* n_true )
 {
-	return from_internal( hyb_fl_partition( pred, n, idx_out, n_true, omp_threads() ) );
+	return hyb_ext_status( hyb_fl_partition( pred, n, idx_out, n_true, omp_threads() ) );
 }
 
 /* ------------------------------------------------------------------ meshes */

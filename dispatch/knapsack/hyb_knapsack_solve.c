@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/hyb_ext_status.h"
 #include "hyblas_ext.h"
 #include "hyb_log.h"
 #include "hyb_op.h"
@@ -84,21 +85,6 @@ static hyblas_status_t hyb_knapsack_read_options( const hyblas_knapsack_options_
 	const uint64_t least = 4 * (uint64_t)hyb_knapsack_search_slot_bytes( HYB_KNAPSACK_SEARCH_O3S );
 	if ( o->device_buffer_bytes < least ) return HYBLAS_E_INVALID;
 	return HYBLAS_OK;
-}
-
-static hyblas_status_t hyb_knapsack_status( hyb_status_t st )
-{
-	switch ( st )
-	{
-	case HYB_OK:
-		return HYBLAS_OK;
-	case HYB_E_INVALID:
-		return HYBLAS_E_INVALID;
-	case HYB_E_NO_MEMORY:
-		return HYBLAS_E_NO_MEMORY;
-	default:
-		return HYBLAS_E_INTERNAL;
-	}
 }
 
 static void hyb_knapsack_why( hyb_knapsack_call_t* c, const char* add )
@@ -360,7 +346,7 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 	if ( plan.probe )
 	{
 		st = hyb_knapsack_probe( c, plan.probe_nodes );
-		if ( st != HYB_OK ) return hyb_knapsack_status( st );
+		if ( st != HYB_OK ) return hyb_ext_status( st );
 		if ( c->have_z ) return HYBLAS_OK;
 	}
 	switch ( plan.method )
@@ -375,7 +361,7 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 		st = hyb_knapsack_run_bb( c, plan.method );
 		break;
 	}
-	if ( st != HYB_OK ) return hyb_knapsack_status( st );
+	if ( st != HYB_OK ) return hyb_ext_status( st );
 	return c->have_z ? HYBLAS_OK : HYBLAS_E_CAPACITY;
 }
 
@@ -396,7 +382,7 @@ hyblas_status_t hyb_knapsack_solve_on( const hyb_knapsack_dev_t* dev, int64_t n,
 		return HYBLAS_E_INVALID;
 
 	hyb_status_t st = hyb_knapsack_prepare( n, profits, weights, capacity, &c.prep );
-	if ( st != HYB_OK ) return hyb_knapsack_status( st );
+	if ( st != HYB_OK ) return hyb_ext_status( st );
 	c.xs = calloc( (size_t)n + 1, 1 );
 	if ( !c.xs )
 	{
