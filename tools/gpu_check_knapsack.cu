@@ -20,9 +20,13 @@
       AUTO, each optimum against the CPU DP, the selection checked, no
       fallback; the calls counted on the GPU path; an injected
       kernel fault (knapsack.branch) finishing on the CPU with the optimum.
-   Prints tables; --csv PATH also writes part 3 as CSV. Exit 0 all correct,
-   1 a wrong result or an error, 77 no device.
-   Usage: gpu_check_knapsack [--quick] [--bench] [--csv PATH] [--time-limit S] */
+   5. With --auto-set: AUTO against every method through the public API on the
+      whole benchmark set (the issue's "never more than 5 % slower than the
+      fastest method"), every optimum against the DP's.
+   Prints tables; --csv PATH also writes part 3 as CSV; --methods names the
+   part-3 methods to run (cpu_dp,gpu_dp,gpu_o3s,gpu_bfs,gpu_incore,cpu_bb).
+   Exit 0 all correct, 1 a wrong result or an error, 77 no device.
+   Usage: gpu_check_knapsack [--quick] [--bench] [--csv PATH] [--time-limit S] ... */
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -483,7 +487,18 @@ struct Options
 	int         per_size = 1, n_lo = 100, n_hi = 1000;
 	double      host_gib = 20.0, dev_gib = 1.0;
 	std::string csv;
+	std::string methods;        /* part 3: comma-separated names to run; empty: all */
+	bool        auto_set = false; /* part 5: AUTO against every method on the set */
+	double      api_limit = 2.0;  /* part 5: time limit of each method through the API */
 };
+
+/* Whether part 3 runs the method NAME (--methods). */
+bool wanted( const Options& o, const char* name )
+{
+	if ( o.methods.empty() ) return true;
+	const std::string list = "," + o.methods + ",";
+	return list.find( "," + std::string( name ) + "," ) != std::string::npos;
+}
 
 FILE* g_csv = nullptr;
 
@@ -541,12 +556,15 @@ void run_methods( const hyb_knapsack_dev_t& dev, const Instance& in, const Optio
 	if ( 2 * ( (double)pr.c + 1 ) * 8 <= 4.0 * 1073741824.0 )
 	{
 		HYB_OKAY( hyb_knapsack_dp_cpu( pr.w, pr.p, pr.n, pr.c, 0, &z_dp, nullptr ) );
-		row( in, "cpu_dp", z_dp, nullptr, z_dp, HYB_OK, hyb_now() - t );
-		hyb_knapsack_dpdev_stats_t ds;
-		int64_t                    z = -1;
-		t                            = hyb_now();
-		rs = hyb_knapsack_dp_device( &dev, pr.w, pr.p, pr.n, pr.c, &z, nullptr, &ds );
-		row( in, "gpu_dp", z_dp, nullptr, z, rs, hyb_now() - t );
+		if ( wanted( o, "cpu_dp" ) ) row( in, "cpu_dp", z_dp, nullptr, z_dp, HYB_OK, hyb_now() - t );
+		if ( wanted( o, "gpu_dp" ) )
+		{
+			hyb_knapsack_dpdev_stats_t ds;
+			int64_t                    z = -1;
+			t                            = hyb_now();
+			rs = hyb_knapsack_dp_device( &dev, pr.w, pr.p, pr.n, pr.c, &z, nullptr, &ds );
+			row( in, "gpu_dp", z_dp, nullptr, z, rs, hyb_now() - t );
+		}
 	}
 
 	const hyb_knapsack_search_t searches[4] = { HYB_KNAPSACK_SEARCH_O3S, HYB_KNAPSACK_SEARCH_BFS,
@@ -555,6 +573,7 @@ void run_methods( const hyb_knapsack_dev_t& dev, const Instance& in, const Optio
 	const char*                 names[4]    = { "gpu_o3s", "gpu_bfs", "gpu_incore", "cpu_bb" };
 	for ( int k = 0; k < 4; k++ )
 	{
+		if ( !wanted( o, names[k] ) ) continue;
 		hyb_knapsack_search_plan_t p;
 		std::memset( &p, 0, sizeof p );
 		p.search       = searches[k];
@@ -574,35 +593,55 @@ void run_methods( const hyb_knapsack_dev_t& dev, const Instance& in, const Optio
 	hyb_knapsack_prep_free( &pr );
 }
 
+/* The CPU DP's optimum of IN, or -1 where its two rows would not fit in 4 GiB. */
+int64_t dp_optimum( const Instance& in )
+{
+	hyb_knapsack_prep_t pr;
+	HYB_OKAY( hyb_knapsack_prepare( (int64_t)in.p.size(), in.p.data(), in.w.data(), in.c, &pr ) );
+	int64_t z_dp = -1;
+	if ( 2 * ( (double)pr.c + 1 ) * 8 <= 4.0 * 1073741824.0 )
+		HYB_OKAY( hyb_knapsack_dp_cpu( pr.w, pr.p, pr.n, pr.c, 0, &z_dp, nullptr ) );
+	hyb_knapsack_prep_free( &pr );
+	return z_dp;
+}
+
+/* One call of the public entry with METHOD, a time limit and (non-zero) one GPU buffer's
+   bytes; returns its seconds. */
+double api_call( const Instance& in, hyblas_knapsack_method_t method, double time_limit,
+                 uint64_t device_buffer_bytes, int64_t* z, uint8_t* x, hyblas_knapsack_stats_t* st,
+                 hyblas_status_t* rs )
+{
+	hyblas_knapsack_options_t opt;
+	std::memset( &opt, 0, sizeof opt );
+	opt.struct_size         = sizeof opt;
+	opt.method              = method;
+	opt.time_limit_s        = time_limit;
+	opt.device_buffer_bytes = device_buffer_bytes;
+	std::memset( st, 0, sizeof *st );
+	st->struct_size = sizeof *st;
+	*z              = -1;
+	const double t  = hyb_now();
+	*rs = hyblas_knapsack_solve( (int64_t)in.p.size(), in.p.data(), in.w.data(), in.c, &opt, z, x,
+	                             st );
+	return hyb_now() - t;
+}
+
 /* Part 4: one instance through the public entry with every GPU method and AUTO. */
 void check_api( const Instance& in, const Options& o )
 {
-	const int64_t       n = (int64_t)in.p.size();
-	hyb_knapsack_prep_t pr;
-	HYB_OKAY( hyb_knapsack_prepare( n, in.p.data(), in.w.data(), in.c, &pr ) );
-	int64_t z_dp = -1;
-	HYB_OKAY( hyb_knapsack_dp_cpu( pr.w, pr.p, pr.n, pr.c, 0, &z_dp, nullptr ) );
-	hyb_knapsack_prep_free( &pr );
+	const int64_t                  n    = (int64_t)in.p.size();
+	const int64_t                  z_dp = dp_optimum( in );
 	const hyblas_knapsack_method_t methods[5] = { HYBLAS_KNAPSACK_GPU_O3S, HYBLAS_KNAPSACK_GPU_BFS,
 		                                          HYBLAS_KNAPSACK_GPU_INCORE,
 		                                          HYBLAS_KNAPSACK_GPU_DP, HYBLAS_KNAPSACK_AUTO };
 	std::vector<uint8_t>           x( (size_t)n );
 	for ( int k = 0; k < 5; k++ )
 	{
-		hyblas_knapsack_options_t opt;
-		std::memset( &opt, 0, sizeof opt );
-		opt.struct_size         = sizeof opt;
-		opt.method              = methods[k];
-		opt.time_limit_s        = o.time_limit;
-		opt.device_buffer_bytes = o.quick ? ( 1u << 20 ) : 0; /* small: transfers every iteration */
 		hyblas_knapsack_stats_t st;
-		std::memset( &st, 0, sizeof st );
-		st.struct_size    = sizeof st;
-		int64_t         z = -1;
-		const double    t = hyb_now();
-		hyblas_status_t rs =
-		    hyblas_knapsack_solve( n, in.p.data(), in.w.data(), in.c, &opt, &z, x.data(), &st );
-		const double sec  = hyb_now() - t;
+		int64_t                 z   = -1;
+		hyblas_status_t         rs  = HYBLAS_OK;
+		const double            sec = api_call( in, methods[k], o.time_limit,
+		                                        o.quick ? ( 1u << 20 ) : 0, &z, x.data(), &st, &rs );
 		int64_t      wsum = 0, psum = 0;
 		for ( int64_t i = 0; i < n; i++ )
 			if ( x[(size_t)i] ) wsum += in.w[(size_t)i], psum += in.p[(size_t)i];
@@ -655,12 +694,8 @@ void check_api_all( const Options& o )
 	check( op2 >= 0 && hyb_stats_calls( op2, HYB_PATH_GPU ) >= before + 4,
 	       "calls counted on the GPU path" );
 	/* a kernel fault: the CPU finishes with the optimum */
-	Instance            in = make( hyb_knapsack_gen_seed_set( 100, 3 ), "fault100" );
-	hyb_knapsack_prep_t pr;
-	HYB_OKAY( hyb_knapsack_prepare( (int64_t)in.p.size(), in.p.data(), in.w.data(), in.c, &pr ) );
-	int64_t z_dp = -1;
-	HYB_OKAY( hyb_knapsack_dp_cpu( pr.w, pr.p, pr.n, pr.c, 0, &z_dp, nullptr ) );
-	hyb_knapsack_prep_free( &pr );
+	Instance      in   = make( hyb_knapsack_gen_seed_set( 100, 3 ), "fault100" );
+	const int64_t z_dp = dp_optimum( in );
 	hyblas_knapsack_options_t opt;
 	std::memset( &opt, 0, sizeof opt );
 	opt.struct_size   = sizeof opt;
@@ -680,6 +715,86 @@ void check_api_all( const Options& o )
 	                            nullptr, &s );
 	check( rs == HYBLAS_OK && z == z_dp && !s.fallback && s.method == HYBLAS_KNAPSACK_GPU_O3S,
 	       "the next call runs on the device again" );
+}
+
+/* Part 5 (--auto-set): on every instance of the benchmark set, AUTO against each method
+   through the same public entry with the same limits (--api-limit seconds a call): the
+   fastest method that finished and AUTO's time over it (the issue's "never more than 5 %
+   slower than the fastest method on any instance"), every optimum against the DP's (or,
+   beyond any DP, against the first one proved). A time under half a second is the median
+   of five calls. */
+double api_time( const Instance& in, hyblas_knapsack_method_t m, const Options& o, int64_t* z,
+                 hyblas_knapsack_stats_t* st, hyblas_status_t* rs )
+{
+	std::vector<uint8_t> x( in.p.size() );
+	double               t[5];
+	t[0] = api_call( in, m, o.api_limit, 0, z, x.data(), st, rs );
+	if ( t[0] >= 0.5 || *rs != HYBLAS_OK ) return t[0];
+	for ( int r = 1; r < 5; r++ )
+		t[r] = api_call( in, m, o.api_limit, 0, z, x.data(), st, rs );
+	std::sort( t, t + 5 );
+	return t[2];
+}
+
+void check_auto_set( const Options& o )
+{
+	std::printf( "\nAUTO against every method through the public API (limit %.1f s a call)\n",
+	             o.api_limit );
+	const hyblas_knapsack_method_t methods[7] = { HYBLAS_KNAPSACK_CPU_DP,  HYBLAS_KNAPSACK_GPU_DP,
+		                                          HYBLAS_KNAPSACK_CPU_BB,  HYBLAS_KNAPSACK_GPU_O3S,
+		                                          HYBLAS_KNAPSACK_GPU_BFS, HYBLAS_KNAPSACK_GPU_INCORE,
+		                                          HYBLAS_KNAPSACK_AUTO };
+	std::vector<Instance> set;
+	for ( int n = o.n_lo; n <= o.n_hi; n += 100 )
+		for ( int k = 0; k < o.per_size; k++ )
+			set.push_back( make( hyb_knapsack_gen_seed_set( n, k ),
+			                     ( "s" + std::to_string( n ) + "_" + std::to_string( k ) ).c_str() ) );
+	set.push_back( make( hyb_knapsack_gen_large( 1000, 1 ), "large1000" ) );
+	set.push_back( make( hyb_knapsack_gen_large( 2000, 3 ), "large2000" ) );
+	int rows = 0, slower = 0;
+	for ( const Instance& in : set )
+	{
+		int64_t     z_ref = dp_optimum( in );
+		double      best = 0, t_auto = 0;
+		const char* best_name = "none";
+		const char* auto_took = "none";
+		std::printf( "  %-10s", in.name.c_str() );
+		for ( hyblas_knapsack_method_t m : methods )
+		{
+			hyblas_knapsack_stats_t st;
+			int64_t                 z  = -1;
+			hyblas_status_t         rs = HYBLAS_OK;
+			const double            t  = api_time( in, m, o, &z, &st, &rs );
+			const bool              done = rs == HYBLAS_OK;
+			if ( done && z_ref < 0 ) z_ref = z;
+			const bool wrong = ( done && ( z != z_ref || st.fallback ) ) ||
+			                   ( !done && rs != HYBLAS_E_CAPACITY );
+			if ( wrong ) g_fail++;
+			std::printf( " %s %s", hyblas_knapsack_method_name( m ),
+			             wrong  ? "WRONG"
+			             : done ? ( std::to_string( t ).substr( 0, 7 ) ).c_str()
+			                    : "stop" );
+			if ( m == HYBLAS_KNAPSACK_AUTO )
+			{
+				t_auto    = done ? t : 0;
+				auto_took = hyblas_knapsack_method_name( st.method );
+			}
+			else if ( done && ( best == 0 || t < best ) )
+				best = t, best_name = hyblas_knapsack_method_name( m );
+		}
+		if ( best > 0 && t_auto > 0 )
+		{
+			rows++;
+			const double ratio = t_auto / best;
+			if ( ratio > 1.05 ) slower++;
+			std::printf( " | fastest %s %.4f s, auto took %s %.4f s: %.3fx%s\n", best_name, best,
+			             auto_took, t_auto, ratio, ratio > 1.05 ? " SLOWER" : "" );
+		}
+		else
+			std::printf( " | auto %s\n", t_auto > 0 ? "finished, nothing else did" : "did not finish" );
+	}
+	std::printf( "auto more than 5 %% slower than the fastest method: %d of %d instances\n", slower,
+	             rows );
 }
 
 } // namespace
@@ -709,11 +824,18 @@ int main( int argc, char** argv )
 			o.host_gib = std::atof( argv[++i] );
 		else if ( a == "--device-gib" && i + 1 < argc )
 			o.dev_gib = std::atof( argv[++i] );
+		else if ( a == "--methods" && i + 1 < argc )
+			o.methods = argv[++i];
+		else if ( a == "--auto-set" )
+			o.auto_set = true;
+		else if ( a == "--api-limit" && i + 1 < argc )
+			o.api_limit = std::atof( argv[++i] );
 		else
 		{
 			std::printf(
 			    "usage: %s [--quick] [--bench] [--csv PATH] [--time-limit S] [--per-size K] "
-			    "[--sizes LO HI] [--host-gib G] [--device-gib G]\n",
+			    "[--sizes LO HI] [--host-gib G] [--device-gib G] [--methods A,B,..] [--auto-set] "
+			    "[--api-limit S]\n",
 			    argv[0] );
 			return 2;
 		}
@@ -789,6 +911,7 @@ int main( int argc, char** argv )
 	cudaStreamDestroy( cd.s[0] );
 	cudaStreamDestroy( cd.s[1] );
 	check_api_all( o );
+	if ( o.auto_set ) check_auto_set( o );
 	std::printf( "\n%s\n", g_fail ? "FAILED" : "PASSED" );
 	return g_fail ? 1 : 0;
 }
