@@ -11,7 +11,10 @@
 #   tools/bench/run_knapsack_bench.sh --quick      the check's quick mode (a minute)
 # Environment: OUT (default /tmp/out), STAGE, KNAPSACK_PER_SIZE (instances a size, default 1),
 # KNAPSACK_TIME_LIMIT (seconds a method and instance, default 60), KNAPSACK_BENCH_SECONDS
-# (the whole run, default 540). Exit: the check's status (77: no device).
+# (the whole run, default 540), KNAPSACK_ARGS (more arguments of the check: e.g. the
+# peak-storage run "--sizes 700 800 --methods gpu_o3s,gpu_incore" with a long
+# KNAPSACK_TIME_LIMIT, or "--auto-set --methods none" for AUTO against every method).
+# Exit: the check's status (77: no device).
 set -u -o pipefail
 QUICK=0
 [ "${1:-}" = "--quick" ] && QUICK=1
@@ -37,6 +40,8 @@ if [ $QUICK = 1 ]; then
 else
     ARGS=(--csv "$CSV" --per-size "${KNAPSACK_PER_SIZE:-1}" --time-limit "${KNAPSACK_TIME_LIMIT:-60}")
 fi
+# shellcheck disable=SC2206
+[ -n "${KNAPSACK_ARGS:-}" ] && ARGS+=(${KNAPSACK_ARGS})
 echo "knapsack benchmark: $BIN ${ARGS[*]}, output $OUT" >&2
 timeout "${KNAPSACK_BENCH_SECONDS:-540}" "$BIN" "${ARGS[@]}" > "$TXT" 2>&1
 rc=$?
