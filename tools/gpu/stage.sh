@@ -15,7 +15,8 @@ for f in libhyblas.so libhyblas.so.0 libhyblas_cuda.so hyblas-calibrate hyblas-r
 done
 cp -a $B/libhyblas.so.0.* "$D/" 2>/dev/null || true
 for f in $(find $B/tests -maxdepth 3 -type f -perm -u+x 2>/dev/null); do cp -a "$f" "$D/"; done
-# the commit the staged build came from (the GPU machine's copy of the tree has no history)
-git -C "$(dirname "$B")" describe --always --dirty > "$D/REVISION" 2>/dev/null ||
-    git describe --always --dirty > "$D/REVISION" 2>/dev/null || true
+# the commit the staged build came from (the GPU machine's copy of the tree has no history):
+# the build's own source tree, which need not be this one
+SRC=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$B/CMakeCache.txt" 2>/dev/null)
+git -C "${SRC:-.}" describe --always --dirty > "$D/REVISION" 2>/dev/null || true
 du -sh "$D"
