@@ -4,7 +4,7 @@
 # tridiagonal benchmark, each on two staged builds in one run (BEFORE and
 # AFTER, e.g. .stage/before and .stage/after), so that a restructuring can be
 # checked to change no measured behaviour beyond the machine's noise.
-#   tools/gpu/run_before_after.sh            (BEFORE, AFTER, OUT, PART=gemm|sparse)
+#   tools/gpu/run_before_after.sh            (BEFORE, AFTER, OUT, PART=gemm|sparse|gtsv)
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 . tools/gpu/setup-env.sh
@@ -23,5 +23,9 @@ for side in before after; do
                     > "$OUT/$side/gtsv_report.txt" 2>&1
                 cp -f "$OUT/$side/w/spmv.csv" "$OUT/$side/w/gtsv.csv" "$OUT/$side/" 2>/dev/null
                 rm -rf "$OUT/$side/w" ;;
+        gtsv) OUT=$OUT/$side/w STAGE=$S GTSV_BENCH_SECONDS=${GTSV_SECONDS:-110} tools/bench/run_gtsv_bench.sh \
+                  > "$OUT/$side/gtsv_report.txt" 2>&1
+              cp -f "$OUT/$side/w/gtsv.csv" "$OUT/$side/" 2>/dev/null
+              rm -rf "$OUT/$side/w" ;;
     esac
 done
