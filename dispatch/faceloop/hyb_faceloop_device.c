@@ -89,9 +89,9 @@ typedef struct
 	fl_dbuf_t                 b;
 	double*                   stage_u;   /* pinned: the state going up or coming down */
 	double*                   stage_out; /* pinned: the face output coming down (per step) */
-	hyb_devent_t*             ev[4]; /* before and after the face kernel, after the gather;
-	                                    copies done */
-	hyb_fl_dev_out_t*         o;
+	hyb_devent_t*             ev[4];     /* before and after the face kernel, after the gather;
+	                                        copies done */
+	hyb_fl_dev_out_t* o;
 } fl_run_t;
 
 static hyb_status_t up( fl_run_t* r, void* dst, const void* src, size_t bytes )
@@ -175,7 +175,7 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 		for ( int k = 0; k < 3; k++ )
 		{
 			const double t0 = hyb_now();
-			memcpy( r->stage_u, cur[k], nu * sizeof( double ) );
+			hyb_faceloop_copy_cpu( r->stage_u, cur[k], (int64_t)nu, thr );
 			hyb_faceloop_face_args_t fa;
 			face_args( r, r->b.u, s->time + hyb_fl_rk_c[k] * s->dt, &fa );
 			if ( ( st = up( r, r->b.u, r->stage_u, nu * sizeof( double ) ) ) != HYB_OK ||
@@ -218,15 +218,16 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 {
 	hyb_devent_t *const e0 = r->ev[0], *const e1 = r->ev[1], *const e2 = r->ev[2];
-	hyb_devent_t* const done = r->ev[3];
+	hyb_devent_t* const       done    = r->ev[3];
 	hyblas_faceloop_solver_t* s       = r->s;
 	const size_t              nu      = (size_t)( s->mesh->n_cells * s->np );
 	const int64_t             nf      = s->mesh->n_faces;
 	double* const             cur[3]  = { r->b.u, r->b.u1, r->b.u2 };
 	double* const             next[3] = { r->b.u1, r->b.u2, r->b.u };
 	hyb_status_t              st;
-	const double              t0 = hyb_now();
-	memcpy( r->stage_u, s->u, nu * sizeof( double ) );
+	const int                 thr = r->q->threads > 0 ? r->q->threads : 1;
+	const double              t0  = hyb_now();
+	hyb_faceloop_copy_cpu( r->stage_u, s->u, (int64_t)nu, thr );
 	if ( ( st = up( r, r->b.u, r->stage_u, nu * sizeof( double ) ) ) != HYB_OK ||
 	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK ||
 	     ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
@@ -285,7 +286,7 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 	     ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
 		return st;
 	/* Only a complete, synchronised result reaches the solver. */
-	memcpy( s->u, r->stage_u, nu * sizeof( double ) );
+	hyb_faceloop_copy_cpu( s->u, r->stage_u, (int64_t)nu, thr );
 	s->time = time;
 	trips += hyb_now() - t1;
 	r->o->face_e2e_s += trips;
