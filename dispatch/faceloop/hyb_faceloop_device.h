@@ -24,7 +24,8 @@ typedef struct
 {
 	double face_s;     /* the face loop: device time of its kernels (events) */
 	double face_e2e_s; /* per step: staging, copies, kernel, waits and the host's gather;
-	                      resident: face and gather kernels */
+	                      resident: face and gather kernels, and the state's one trip up
+	                      and down (staging copies and transfers) */
 	double  volume_s, update_s;
 	int64_t bytes_h2d, bytes_d2h;
 } hyb_fl_dev_out_t;
