@@ -18,7 +18,8 @@
 	X( HYB_E_AGAIN, -9, "not ready yet" )                                                          \
 	X( HYB_E_INJECTED, -10, "injected fault" )                                                     \
 	X( HYB_E_FORBIDDEN, -11, "device use forbidden in this process (after fork)" )                 \
-	X( HYB_E_ABI, -12, "plugin ABI mismatch" )
+	X( HYB_E_ABI, -12, "plugin ABI mismatch" )                                                     \
+	X( HYB_E_TIMEOUT, -13, "time limit reached" )
 
 typedef enum
 {
@@ -28,7 +29,7 @@ typedef enum
 } hyb_status_t;
 
 /* Number of distinct codes (for tests that walk the table). */
-#define HYB_STATUS_COUNT 13
+#define HYB_STATUS_COUNT 14
 
 /* Human-readable message for a status; never NULL, thread-safe. */
 const char* hyb_status_string( hyb_status_t s );

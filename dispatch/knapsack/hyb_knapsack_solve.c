@@ -404,9 +404,19 @@ hyblas_status_t hyb_knapsack_solve_on( const hyb_knapsack_dev_t* dev, int64_t n,
 		const hyb_knapsack_items_t it = hyb_knapsack_prep_items( &c.prep, 0 );
 		const double               t  = hyb_now();
 		uint64_t                   visited;
-		st = hyb_knapsack_recover( &it, c.z, c.xs, &visited );
+		/* The items' pass can be as long as the search: the call's time limit covers it. */
+		const double deadline = c.o.time_limit_s > 0 ? t0 + c.o.time_limit_s : 0.0;
+		st                    = hyb_knapsack_recover( &it, c.z, c.xs, &visited, deadline );
 		c.s.t_items += hyb_now() - t;
-		if ( st != HYB_OK ) rs = st == HYB_E_NO_MEMORY ? HYBLAS_E_NO_MEMORY : HYBLAS_E_INTERNAL;
+		if ( st == HYB_E_TIMEOUT )
+		{
+			rs       = HYBLAS_E_CAPACITY;
+			c.s.stop = HYBLAS_KNAPSACK_STOP_TIME_LIMIT;
+			hyb_knapsack_why( &c, "the optimum was proved; the time limit passed while finding "
+			                      "its items" );
+		}
+		else if ( st != HYB_OK )
+			rs = st == HYB_E_NO_MEMORY ? HYBLAS_E_NO_MEMORY : HYBLAS_E_INTERNAL;
 	}
 	c.s.optimum = c.z;
 	c.s.t_total = hyb_now() - t0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_types.h"
 #include "kernels/knapsack/hyb_knapsack_kargs.h"
 
 hyb_status_t hyb_knapsack_dp_serial( int64_t n, const int64_t* profits, const int64_t* weights,
@@ -136,7 +137,7 @@ static void hyb_knapsack_greedy_fill( const hyb_knapsack_items_t* it, const hyb_
 }
 
 hyb_status_t hyb_knapsack_recover( const hyb_knapsack_items_t* it, int64_t z, uint8_t* x,
-                                   uint64_t* visited )
+                                   uint64_t* visited, double deadline )
 {
 	/* path[d]: the node at depth d; step[d]: 0 not bounded, 1 take next,
 	   2 skip next, 3 done. The decision for item d is "take" iff the child
@@ -163,6 +164,11 @@ hyb_status_t hyb_knapsack_recover( const hyb_knapsack_items_t* it, int64_t z, ui
 		if ( step[d] == 0 )
 		{
 			int64_t u, l;
+			if ( deadline > 0 && ( count & 4095 ) == 0 && hyb_now() > deadline )
+			{
+				st = HYB_E_TIMEOUT;
+				break;
+			}
 			count++;
 			hyb_knapsack_bound( it, v, &u, &l );
 			if ( u < z )

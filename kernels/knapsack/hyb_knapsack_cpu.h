@@ -46,10 +46,12 @@ int hyb_knapsack_cpu_expand( const hyb_knapsack_items_t* it, const hyb_knapsack_
    (n bytes, sorted order) gets the path's decisions and that greedy
    completion. Every node on the path of an optimal solution has U >= z,
    so one is found; it visits no node the B&B that proved z could have
-   pruned. *visited counts the nodes bounded. Returns HYB_OK,
-   HYB_E_NO_MEMORY, or HYB_E_INVALID if z is not reachable (z was not the
-   optimum). */
+   pruned (which can be as many as it branched: the pass is as long as the
+   search on hard instances). *visited counts the nodes bounded. Returns
+   HYB_OK, HYB_E_NO_MEMORY, HYB_E_INVALID if z is not reachable (z was not
+   the optimum), or HYB_E_TIMEOUT once hyb_now() passes `deadline` (checked
+   every 4096 nodes from the first; 0: none), x then partly written. */
 hyb_status_t hyb_knapsack_recover( const hyb_knapsack_items_t* it, int64_t z, uint8_t* x,
-                                   uint64_t* visited );
+                                   uint64_t* visited, double deadline );
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_types.h"
 #include "kernels/knapsack/hyb_knapsack_cpu.h"
 #include "kernels/knapsack/hyb_knapsack_kargs.h"
 #include "kernels/knapsack/hyb_knapsack_ring.h"
@@ -437,12 +438,17 @@ static void test_recover( void )
 		hyb_knapsack_items_t it      = hyb_knapsack_prep_items( &pr, 0 );
 		uint64_t             visited = 0;
 		memset( xs, 7, sizeof xs );
-		CU_ASSERT_EQUAL_FATAL( hyb_knapsack_recover( &it, z, xs, &visited ), HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( hyb_knapsack_recover( &it, z, xs, &visited, 0.0 ), HYB_OK );
 		CU_ASSERT( visited >= 1 );
 		for ( int64_t i = 0; i < kt_a.n; i++ ) x[pr.perm[i]] = xs[i];
 		CU_ASSERT( kt_selection_ok( &kt_a, x, z ) );
 		/* a value above the optimum cannot be reached */
-		CU_ASSERT_EQUAL( hyb_knapsack_recover( &it, z + 1, xs, NULL ), HYB_E_INVALID );
+		CU_ASSERT_EQUAL( hyb_knapsack_recover( &it, z + 1, xs, NULL, 0.0 ), HYB_E_INVALID );
+		/* a deadline already passed stops the pass at its first node; one ahead does not */
+		CU_ASSERT_EQUAL( hyb_knapsack_recover( &it, z, xs, &visited, hyb_now() - 1.0 ),
+		                 HYB_E_TIMEOUT );
+		CU_ASSERT_EQUAL( visited, 0 );
+		CU_ASSERT_EQUAL( hyb_knapsack_recover( &it, z, xs, NULL, hyb_now() + 3600.0 ), HYB_OK );
 		hyb_knapsack_prep_free( &pr );
 	}
 }
