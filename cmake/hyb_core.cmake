@@ -17,9 +17,10 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/core/hyb_copy.c
   # core/config: the configuration table, read by every layer through hyb_config()
   ${PROJECT_SOURCE_DIR}/core/config/hyb_config.c
-  # policies: profile, cost models
+  # policies: profile, cost models, the learning store
   ${PROJECT_SOURCE_DIR}/policies/hyb_profile.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_policy_l3.c
+  ${PROJECT_SOURCE_DIR}/policies/hyb_learn.c
   ${PROJECT_SOURCE_DIR}/policies/hyb_refit.c
   # kernels: backends and pipelines
   ${PROJECT_SOURCE_DIR}/kernels/hyb_kernel_registry.c

@@ -41,7 +41,7 @@ int hyb_op_ext_count( void )
 	return atomic_load( &hyb_op_next );
 }
 
-static int hyb_op_name_ok( const char* s )
+int hyb_op_name_ok( const char* s )
 {
 	size_t n = s ? strlen( s ) : 0;
 	if ( n == 0 || n >= HYB_OP_NAME_MAX ) return 0;

@@ -22,6 +22,9 @@ typedef int hyb_op_id_t;
    registered. Resolve once and keep the id: this takes a lock and compares strings. */
 hyb_op_id_t hyb_op_register( const char* name, const char* family );
 
+/* 1 when name is a valid operation name (as hyb_op_register says), else 0. Pure. */
+int hyb_op_name_ok( const char* name );
+
 /* The id of a registered operation or intercepted routine; HYB_OP_NONE if none. */
 hyb_op_id_t hyb_op_find( const char* name );
 

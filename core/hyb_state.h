@@ -52,7 +52,7 @@ int hyb_trylock( hyb_lock_id_t id );
 void hyb_lock_wait( hyb_lock_id_t id );
 void hyb_lock_broadcast( hyb_lock_id_t id );
 
-/* Name of lock id, as in hyb_state_locks.def ("GTSV_RATES"). */
+/* Name of lock id, as in hyb_state_locks.def ("LEARN"). */
 const char* hyb_lock_name( hyb_lock_id_t id );
 
 /* Lock-order violations seen so far in this process (tests). */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The process's tridiagonal throughput profile: the rates the heterogeneous split uses,
-   loaded from <HYBLAS_PROFILE>.gtsv, refined after each call and written back. */
+/* The process's tridiagonal throughput profile: the rates the heterogeneous split and the
+   side choice use, kept in the learning store (policies/hyb_learn.h; where each rate lives:
+   policies/hyb_policy_gtsv.h), so read from <HYBLAS_PROFILE>.learn, refined after each
+   call and written back. */
 #ifndef HYB_GTSV_RATES_H
 #define HYB_GTSV_RATES_H
 
@@ -12,15 +14,11 @@
    fixed costs (thread start, events) that say little about the steady rate. */
 #define HYB_GTSV_REFIT_MIN_ROWS ( (int64_t)1 << 18 )
 
-/* Keys in the file (device names of hyb_policy_gtsv_profile_*): "cpu" (CPU alone), "gpu<k>"
-   (selected device k, devices alone), "split.cpu" and "split.gpu<k>" (while both run);
-   with the device reading registered pages, "rgpu0", "rsplit.cpu" and "rsplit.gpu0".
-   Rates are rows per second for one right-hand side (hyb_policy_gtsv_rhs_weight). */
+/* Rates are rows per second for one right-hand side (hyb_policy_gtsv_rhs_weight). */
 
 /* Copy the profiled rates of precision prec (those of registered pages when in->reg) into
-   the split input (0 = unknown). Loads the
-   file on first use, and again whenever HYBLAS_PROFILE names another file (tests).
-   Thread-safe. */
+   the split input (0 = unknown). The store reads its file on first use, and again whenever
+   HYBLAS_PROFILE names another file (tests). Thread-safe. */
 void hyb_gtsv_rates_fill( hyb_prec_t prec, hyb_gtsv_split_in_t* in );
 
 /* Fold one call's measurements (rows/s for one right-hand side; <= 0: not measured) of
@@ -42,11 +40,8 @@ void hyb_gtsv_rates_side( hyb_prec_t prec, int threads, int64_t n, hyb_gtsv_side
    out until the next probe. Thread-safe. */
 void hyb_gtsv_rates_side_update( hyb_prec_t prec, int threads, int64_t n, int spike, double rate );
 
-/* The file in use ("" when HYBLAS_PROFILE is empty: no persistence). */
-void hyb_gtsv_rates_path( char* out, size_t len );
-
-/* Forget the cached profile (tests switching files); the sides count as run before, so
-   that every call is learned. Not thread-safe. */
+/* Forget the persisted rates, read the file again at the next use (tests switching files);
+   the sides count as run before, so that every call is learned. Not thread-safe. */
 void hyb_gtsv_rates_reset_for_test( void );
 
 /* Make both sides count as not yet run in this process (tests of the first call).

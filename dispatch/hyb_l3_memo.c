@@ -1,30 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Records of the level-3 measured choice (see hyb_l3_memo.h). */
+/* The level-3 measured choice on the learning store (see hyb_l3_memo.h). */
 #include "dispatch/hyb_l3_memo.h"
 
-#include <string.h>
-
-#include "hyb_state.h"
+#include "policies/hyb_learn.h"
 #include "policies/hyb_policy_l3.h"
-
-/* Shapes remembered: a program near the boundary repeats a few shapes (a
-   solver's blocks, a benchmark's sizes); more than this and the least
-   recently seen one is measured again when it comes back. */
-#define HYB_L3_MEMO_SLOTS 64
-
-typedef struct
-{
-	uint64_t          key;
-	uint64_t          lru; /* 0: empty */
-	hyb_l3_measured_t m;
-} hyb_l3_memo_slot_t;
-
-/* Under HYB_LOCK_L3_MEMO. */
-static struct
-{
-	uint64_t           clock;
-	hyb_l3_memo_slot_t slot[HYB_L3_MEMO_SLOTS];
-} hyb_l3_memo;
+#include "policies/hyb_refit.h"
 
 static uint64_t hyb_l3_memo_mix( uint64_t h, uint64_t v )
 {
@@ -46,46 +26,67 @@ uint64_t hyb_l3_memo_key( const hyb_l3_args_t* a )
 	return hyb_l3_memo_mix( h, a->beta[0] == 0.0 && a->beta[1] == 0.0 );
 }
 
-/* The slot of key, or NULL; the caller holds the lock. */
-static hyb_l3_memo_slot_t* hyb_l3_memo_find( uint64_t key )
+/* The measured record of a shape, in the rule record of its store entry. */
+_Static_assert( sizeof( hyb_l3_measured_t ) <= HYB_LEARN_RULE_BYTES,
+                "the level-3 measured record fits the store's rule record" );
+
+static hyb_l3_measured_t* hyb_l3_memo_rec( hyb_learn_choice_t* c )
 {
-	for ( int i = 0; i < HYB_L3_MEMO_SLOTS; i++ )
-		if ( hyb_l3_memo.slot[i].lru && hyb_l3_memo.slot[i].key == key )
-			return &hyb_l3_memo.slot[i];
-	return NULL;
+	return (hyb_l3_measured_t*)(void*)c->rule.bytes;
+}
+
+/* What the store shows of every family's records: the phase, the side kept, the medians. */
+static void hyb_l3_memo_show( hyb_learn_choice_t* c )
+{
+	const hyb_l3_measured_t* m = hyb_l3_memo_rec( c );
+	c->phase                   = m->settled              ? HYB_LEARN_DECIDED
+	                             : m->n[0] + m->n[1] > 0 ? HYB_LEARN_MEASURING
+	                                                     : HYB_LEARN_PENDING;
+	c->side                    = m->side ? HYB_LEARN_GPU : HYB_LEARN_CPU;
+	c->time[HYB_LEARN_CPU]     = m->mid[0];
+	c->time[HYB_LEARN_GPU]     = m->mid[1];
+}
+
+typedef struct
+{
+	int    model_side, side, settled;
+	double seconds;
+} hyb_l3_memo_step_t;
+
+static void hyb_l3_memo_side_rule( hyb_learn_choice_t* c, void* ctx )
+{
+	hyb_l3_memo_step_t* st = ctx;
+	st->side               = hyb_policy_l3_measured_side( hyb_l3_memo_rec( c ), st->model_side );
+	st->settled            = hyb_l3_memo_rec( c )->settled;
+}
+
+static void hyb_l3_memo_note_rule( hyb_learn_choice_t* c, void* ctx )
+{
+	hyb_l3_memo_step_t* st = ctx;
+	hyb_policy_l3_measured_note( hyb_l3_memo_rec( c ), st->side, st->seconds );
+	hyb_l3_memo_show( c );
+}
+
+static hyb_learn_key_t hyb_l3_memo_learn_key( uint64_t key )
+{
+	return ( hyb_learn_key_t ){ hyb_refit_op(), key };
 }
 
 int hyb_l3_memo_side( uint64_t key, int model_side, int* settled )
 {
-	hyb_lock( HYB_LOCK_L3_MEMO );
-	hyb_l3_memo_slot_t* s = hyb_l3_memo_find( key );
-	if ( s == NULL )
-	{
-		s = &hyb_l3_memo.slot[0];
-		for ( int i = 1; i < HYB_L3_MEMO_SLOTS; i++ )
-			if ( hyb_l3_memo.slot[i].lru < s->lru ) s = &hyb_l3_memo.slot[i];
-		memset( s, 0, sizeof *s );
-		s->key = key;
-	}
-	s->lru   = ++hyb_l3_memo.clock;
-	int side = hyb_policy_l3_measured_side( &s->m, model_side );
-	*settled = s->m.settled;
-	hyb_unlock( HYB_LOCK_L3_MEMO );
-	return side;
+	hyb_l3_memo_step_t st = { .model_side = model_side };
+	hyb_learn_choice( hyb_l3_memo_learn_key( key ), 1, hyb_l3_memo_side_rule, &st );
+	*settled = st.settled;
+	return st.side;
 }
 
 void hyb_l3_memo_note( uint64_t key, int side, double seconds )
 {
-	hyb_lock( HYB_LOCK_L3_MEMO );
-	hyb_l3_memo_slot_t* s = hyb_l3_memo_find( key );
-	if ( s ) hyb_policy_l3_measured_note( &s->m, side, seconds );
-	hyb_unlock( HYB_LOCK_L3_MEMO );
+	hyb_l3_memo_step_t st = { .side = side, .seconds = seconds };
+	hyb_learn_choice( hyb_l3_memo_learn_key( key ), 0, hyb_l3_memo_note_rule, &st );
 }
 
 void hyb_l3_memo_reset( void )
 {
-	hyb_lock( HYB_LOCK_L3_MEMO );
-	memset( hyb_l3_memo.slot, 0, sizeof hyb_l3_memo.slot );
-	hyb_l3_memo.clock = 0;
-	hyb_unlock( HYB_LOCK_L3_MEMO );
+	hyb_learn_choices_forget( hyb_refit_op() );
 }

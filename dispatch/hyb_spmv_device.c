@@ -12,9 +12,10 @@
      auto mode): the first-call plan, which usually keeps the CPU because converting and
      uploading costs more than the product itself; a device run uploads what it needs into
      the call's own workspace.
-   In auto mode a matrix is cached at its second sighting (a small memo of array addresses,
-   no tracking): arming the change tracking costs 12-16 ms/GiB with 4 KiB pages, which a
-   matrix used once should not pay. HYBLAS_MODE=gpu caches from the first call. */
+   In auto mode a matrix is cached at its second sighting (a small memo of array addresses
+   in the learning store's measured choices, no tracking): arming the change tracking costs 12-16
+   ms/GiB with 4 KiB pages, which a matrix used once should not pay. HYBLAS_MODE=gpu caches from the
+   first call. */
 #define _GNU_SOURCE
 #include "dispatch/hyb_spmv_device.h"
 
@@ -33,13 +34,12 @@
 #include "hyb_state.h"
 #include "hyb_stats.h"
 #include "hyb_team.h"
+#include "policies/hyb_learn.h"
 #include "kernels/cpu/hyb_spmv_format.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 
 #define HYB_SPMV_MAX_BLOCKS 64
-/* First-sighting memo: array sets remembered. */
-#define HYB_SPMV_MEMO 64
 /* The device that runs sparse products (multi-device SpMV is not implemented). */
 #define HYB_SPMV_DEV 0
 
@@ -51,14 +51,18 @@ enum
 	                                 from the slot's measured record, never stored) */
 };
 
+/* The memo of an array set: a measured choice of the learning store keyed by ("spmv", the
+   set's hash), whose rule record this is. Its sightings decide when the matrix is cached;
+   the store's least recently used record per operation makes room for a new set
+   (HYB_LEARN_CHOICES_PER_OP), which is then seen again as new. */
 typedef struct
 {
-	uint64_t            h;
 	int                 seen;
 	int                 verdict;
-	uint64_t            lru;
 	hyb_spmv_measured_t meas; /* device calls against CPU probes (auto mode) */
-} hyb_memo_slot_t;
+} hyb_memo_rec_t;
+_Static_assert( sizeof( hyb_memo_rec_t ) <= HYB_LEARN_RULE_BYTES,
+                "the SpMV memo fits the store's rule record" );
 
 /* Under HYB_LOCK_SPMV_DEVICE (but check_spb, an atomic). */
 static struct
@@ -66,8 +70,6 @@ static struct
 	hyb_residency_cache_t* cache;
 	int                    cache_failed;
 	hyb_spmv_force_t       force;
-	hyb_memo_slot_t        memo[HYB_SPMV_MEMO];
-	uint64_t               clock;
 	_Atomic double check_spb; /* seconds per byte of a cache hit's change check (refitted) */
 } hyb_sd;
 
@@ -143,72 +145,105 @@ static uint64_t hyb_mix( uint64_t h, uint64_t v )
 	return h ^ ( h >> 29 );
 }
 
+static hyb_memo_rec_t* hyb_memo_rec( hyb_learn_choice_t* c )
+{
+	return (hyb_memo_rec_t*)(void*)c->rule.bytes;
+}
+
+static hyb_learn_key_t hyb_memo_key( uint64_t h )
+{
+	return ( hyb_learn_key_t ){ hyb_policy_spmv_learn_op(), h };
+}
+
+/* What the store shows of every family's records: the phase, the side kept, the fastest
+   times. */
+static void hyb_memo_show( hyb_learn_choice_t* c )
+{
+	const hyb_spmv_measured_t* m = &hyb_memo_rec( c )->meas;
+	c->phase                     = m->state != HYB_SPMV_MEASURING ? HYB_LEARN_DECIDED
+	                               : m->dev_n + m->probes > 0     ? HYB_LEARN_MEASURING
+	                                                              : HYB_LEARN_PENDING;
+	c->side                      = m->state == HYB_SPMV_KEEP_CPU ? HYB_LEARN_CPU : HYB_LEARN_GPU;
+	c->time[HYB_LEARN_CPU]       = m->cpu_min;
+	c->time[HYB_LEARN_GPU]       = m->dev_min;
+}
+
+typedef struct
+{
+	int    seen, verdict, probe;
+	double seconds, t_cpu;
+	int    state;
+	double cpu_min, dev_min;
+} hyb_memo_step_t;
+
+static void hyb_memo_see_rule( hyb_learn_choice_t* c, void* ctx )
+{
+	hyb_memo_step_t* st = ctx;
+	hyb_memo_rec_t*  m  = hyb_memo_rec( c );
+	st->seen            = m->seen;
+	st->verdict         = m->verdict != HYB_VERDICT_NONE       ? m->verdict
+	                      : m->meas.state == HYB_SPMV_KEEP_CPU ? HYB_VERDICT_CPU_MEASURED
+	                                                           : HYB_VERDICT_NONE;
+	st->probe           = st->verdict == HYB_VERDICT_NONE && hyb_policy_spmv_take_probe( &m->meas );
+	m->seen++;
+}
+
 /* Count a sighting of array set h; returns the sightings before this one and the verdict,
    and in *probe whether this call should time the CPU product instead (once per probe). */
 static int hyb_memo_see( uint64_t h, int* verdict, int* probe )
 {
-	hyb_lock( HYB_LOCK_SPMV_DEVICE );
-	int slot = -1, victim = 0;
-	for ( int i = 0; i < HYB_SPMV_MEMO; i++ )
-	{
-		if ( hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h ) slot = i;
-		if ( hyb_sd.memo[i].lru < hyb_sd.memo[victim].lru ) victim = i;
-	}
-	hyb_memo_slot_t* m = &hyb_sd.memo[slot < 0 ? victim : slot];
-	if ( slot < 0 ) *m = ( hyb_memo_slot_t ){ .h = h }; /* a new set: no sightings, no verdict */
-	int seen = m->seen;
-	*verdict = m->verdict != HYB_VERDICT_NONE       ? m->verdict
-	           : m->meas.state == HYB_SPMV_KEEP_CPU ? HYB_VERDICT_CPU_MEASURED
-	                                                : HYB_VERDICT_NONE;
-	*probe   = *verdict == HYB_VERDICT_NONE && hyb_policy_spmv_take_probe( &m->meas );
-	m->seen++;
-	m->lru = ++hyb_sd.clock;
-	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
-	return seen;
+	hyb_memo_step_t st = { 0 };
+	hyb_learn_choice( hyb_memo_key( h ), 1, hyb_memo_see_rule, &st );
+	*verdict = st.verdict;
+	*probe   = st.probe;
+	return st.seen;
 }
 
-/* The memo slot of array set h, or NULL; the caller holds HYB_LOCK_SPMV_DEVICE. */
-static hyb_memo_slot_t* hyb_memo_find_locked( uint64_t h )
+static void hyb_memo_verdict_rule( hyb_learn_choice_t* c, void* ctx )
 {
-	for ( int i = 0; i < HYB_SPMV_MEMO; i++ )
-		if ( hyb_sd.memo[i].seen && hyb_sd.memo[i].h == h ) return &hyb_sd.memo[i];
-	return NULL;
+	hyb_memo_rec( c )->verdict = ( (hyb_memo_step_t*)ctx )->verdict;
 }
 
 static void hyb_memo_verdict( uint64_t h, int verdict )
 {
-	hyb_lock( HYB_LOCK_SPMV_DEVICE );
-	hyb_memo_slot_t* m = hyb_memo_find_locked( h );
-	if ( m ) m->verdict = verdict;
-	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
+	hyb_memo_step_t st = { .verdict = verdict };
+	hyb_learn_choice( hyb_memo_key( h ), 0, hyb_memo_verdict_rule, &st );
+}
+
+static void hyb_memo_device_rule( hyb_learn_choice_t* c, void* ctx )
+{
+	hyb_memo_step_t* st = ctx;
+	hyb_policy_spmv_note_device( &hyb_memo_rec( c )->meas, st->seconds, st->t_cpu );
+	hyb_memo_show( c );
 }
 
 /* A resident device call of array set h took `seconds`; t_cpu is the model's CPU time. */
 static void hyb_memo_device_time( uint64_t h, double seconds, double t_cpu )
 {
-	hyb_lock( HYB_LOCK_SPMV_DEVICE );
-	hyb_memo_slot_t* m = hyb_memo_find_locked( h );
-	if ( m ) hyb_policy_spmv_note_device( &m->meas, seconds, t_cpu );
-	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
+	hyb_memo_step_t st = { .seconds = seconds, .t_cpu = t_cpu };
+	hyb_learn_choice( hyb_memo_key( h ), 0, hyb_memo_device_rule, &st );
+}
+
+static void hyb_memo_probe_rule( hyb_learn_choice_t* c, void* ctx )
+{
+	hyb_memo_step_t*     st = ctx;
+	hyb_spmv_measured_t* m  = &hyb_memo_rec( c )->meas;
+	hyb_policy_spmv_note_probe( m, st->seconds );
+	hyb_memo_show( c );
+	st->state   = (int)m->state;
+	st->cpu_min = m->cpu_min;
+	st->dev_min = m->dev_min;
 }
 
 void hyb_spmv_device_probe_done( uint64_t h, double seconds )
 {
-	hyb_lock( HYB_LOCK_SPMV_DEVICE );
-	hyb_memo_slot_t* slot = hyb_memo_find_locked( h );
-	if ( slot )
-	{
-		hyb_spmv_measured_t* m = &slot->meas;
-		hyb_policy_spmv_note_probe( m, seconds );
-		if ( m->state == HYB_SPMV_KEEP_CPU )
-		{
-			HYB_LOG( HYB_LOG_INFO,
-			         "SpMV: the CPU product measured faster for this matrix "
-			         "(%.3g ms against %.3g ms on the device): it stays on the CPU",
-			         m->cpu_min * 1e3, m->dev_min * 1e3 );
-		}
-	}
-	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
+	hyb_memo_step_t st = { .seconds = seconds };
+	if ( hyb_learn_choice( hyb_memo_key( h ), 0, hyb_memo_probe_rule, &st ) &&
+	     st.state == HYB_SPMV_KEEP_CPU )
+		HYB_LOG( HYB_LOG_INFO,
+		         "SpMV: the CPU product measured faster for this matrix "
+		         "(%.3g ms against %.3g ms on the device): it stays on the CPU",
+		         st.cpu_min * 1e3, st.dev_min * 1e3 );
 }
 
 /* ------------------------------------------------------------ resident copies */
@@ -1121,7 +1156,6 @@ void hyb_spmv_device_reset_for_test( void )
 	hyb_residency_cache_t* c = hyb_sd.cache;
 	hyb_sd.cache             = NULL;
 	hyb_sd.cache_failed      = 0;
-	memset( hyb_sd.memo, 0, sizeof hyb_sd.memo );
 	memset( &hyb_sd.force, 0, sizeof hyb_sd.force );
 	atomic_store( &hyb_sd.check_spb, 0.0 );
 	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
@@ -1132,4 +1166,5 @@ void hyb_spmv_device_reset_for_test( void )
 	if ( d ) hyb_dev_release( d );
 	hyb_spmv_pipe_reset();
 	hyb_spmv_rates_set_base( NULL );
+	hyb_learn_choices_forget( hyb_policy_spmv_learn_op() );
 }

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The SpMV rates of this process: defaults, profile, persisted file, refits. */
+/* The SpMV rates of this process: defaults, profile, calibration file, and the refits the
+   learning store keeps. */
 #define _GNU_SOURCE
 #include "dispatch/hyb_spmv_rates.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config/hyb_config.h"
 #include "hyb_file.h"
 #include "hyb_log.h"
 #include "hyb_state.h"
@@ -37,27 +36,25 @@ static const struct
 };
 #define HYB_RATES_NKEYS ( sizeof hyb_rates_keys / sizeof hyb_rates_keys[0] )
 
+/* The store's key of one of the family's classes (hyb_policy_spmv.h). */
+static hyb_learn_key_t hyb_spmv_learn_key( int cls )
+{
+	return ( hyb_learn_key_t ){ hyb_policy_spmv_learn_op(), (uint64_t)cls };
+}
+
 /* Measured calls shorter than this are dominated by noise and not refitted. */
 #define HYB_REFIT_MIN_S 50e-6
 
-/* loaded and base under HYB_LOCK_SPMV_RATES; the refits are atomics. */
+/* Under HYB_LOCK_SPMV_RATES; the refits are in the learning store. */
 static struct
 {
 	int              loaded;
 	hyb_spmv_rates_t base;
-	_Atomic double   cpu_csr_bw; /* 0: not refitted */
-	_Atomic double   cpu_coo_bw;
-	_Atomic double   span_scale[HYB_SPMV_SPANS]; /* measured / base device span, 0: none yet */
-	_Atomic double   gpu_call_s; /* measured host cost of a device call, -1: none yet */
-} hyb_rates = { .gpu_call_s = -1.0 };
+} hyb_rates;
 
 void hyb_spmv_rates_path( char* buf, size_t len )
 {
-	const char* p = hyb_config()->profile;
-	if ( p[0] )
-		snprintf( buf, len, "%s.spmv", p );
-	else if ( len )
-		buf[0] = '\0';
+	hyb_profile_sibling( ".spmv", buf, len );
 }
 
 hyb_status_t hyb_spmv_rates_read( const char* path, hyb_spmv_rates_t* r )
@@ -176,11 +173,8 @@ void hyb_spmv_rates_set_base( const hyb_spmv_rates_t* r )
 	}
 	else
 		hyb_rates.loaded = 0;
-	atomic_store( &hyb_rates.cpu_csr_bw, 0.0 );
-	atomic_store( &hyb_rates.cpu_coo_bw, 0.0 );
-	for ( int k = 0; k < HYB_SPMV_SPANS; k++ ) atomic_store( &hyb_rates.span_scale[k], 0.0 );
-	atomic_store( &hyb_rates.gpu_call_s, -1.0 );
 	hyb_unlock( HYB_LOCK_SPMV_RATES );
+	hyb_learn_forget( hyb_policy_spmv_learn_op() );
 }
 
 void hyb_spmv_rates_get( const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out )
@@ -200,10 +194,15 @@ void hyb_spmv_rates_get( const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out )
 	   the CPU share one memory bus; the refit below corrects what this leaves. */
 	r.overlap = ( xf && xf->pipelined ) ? 0.8 : 0.0;
 
-	double v = atomic_load( &hyb_rates.cpu_csr_bw );
-	if ( v > 0 ) r.cpu_csr_bw = v;
-	v = atomic_load( &hyb_rates.cpu_coo_bw );
-	if ( v > 0 ) r.cpu_coo_bw = v;
+	hyb_learn_key_t  keys[HYB_SPMV_LEARN_SPAN + HYB_SPMV_SPANS];
+	hyb_learn_rate_t got[HYB_SPMV_LEARN_SPAN + HYB_SPMV_SPANS][HYB_LEARN_SLOTS];
+	for ( int k = 0; k < HYB_SPMV_LEARN_SPAN + HYB_SPMV_SPANS; k++ )
+		keys[k] = hyb_spmv_learn_key( k );
+	hyb_learn_rates_of( keys, HYB_SPMV_LEARN_SPAN + HYB_SPMV_SPANS, got );
+	if ( got[HYB_SPMV_LEARN_CPU][HYB_LEARN_CPU].samples )
+		r.cpu_csr_bw = got[HYB_SPMV_LEARN_CPU][HYB_LEARN_CPU].value;
+	if ( got[HYB_SPMV_LEARN_CPU][HYB_LEARN_OTHER].samples )
+		r.cpu_coo_bw = got[HYB_SPMV_LEARN_CPU][HYB_LEARN_OTHER].value;
 	/* A kind not measured yet borrows the scale of the same kernel in the other setting (the
 	   device alone, or beside a CPU side): the kernel's rate is most of what they share.
 	   Failing that, the mean of the measured kinds: what they share is the transfers and
@@ -213,7 +212,8 @@ void hyb_spmv_rates_get( const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out )
 	int    n = 0;
 	for ( int k = 0; k < HYB_SPMV_SPANS; k++ )
 	{
-		own[k] = atomic_load( &hyb_rates.span_scale[k] );
+		const hyb_learn_rate_t* g = &got[HYB_SPMV_LEARN_SPAN + k][HYB_LEARN_GPU];
+		own[k]                    = g->samples ? g->value : 0.0;
 		if ( own[k] > 0 )
 		{
 			sum += own[k];
@@ -225,38 +225,33 @@ void hyb_spmv_rates_get( const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out )
 		double twin     = own[( k + HYB_SPMV_SPAN_ROWSPLIT ) % HYB_SPMV_SPANS];
 		r.span_scale[k] = own[k] > 0 ? own[k] : twin > 0 ? twin : n > 0 ? sum / n : 0.0;
 	}
-	v = atomic_load( &hyb_rates.gpu_call_s );
-	if ( v >= 0 ) r.gpu_call_s = v;
+	if ( got[HYB_SPMV_LEARN_CALL][HYB_LEARN_GPU].samples )
+		r.gpu_call_s = got[HYB_SPMV_LEARN_CALL][HYB_LEARN_GPU].value;
 	*out = r;
 }
 
-/* new = old + w (x - old), lock-free; a slot holding `none` has no value yet (0 for the
-   rates and the scale, which are positive; -1 for a cost, which may be 0). */
-static void hyb_ewma( _Atomic double* slot, double x, double none )
+/* Fold a measured value into (class, slot) of the store with the family's weight. */
+static void hyb_refit_note( int cls, hyb_learn_slot_t slot, double x )
 {
-	double old = atomic_load( slot );
-	for ( ;; )
-	{
-		double nv = hyb_learn_fold( old, old != none, x, HYB_LEARN_WEIGHT_SPMV );
-		if ( atomic_compare_exchange_weak( slot, &old, nv ) ) return;
-	}
+	hyb_learn_note( hyb_spmv_learn_key( cls ), slot, x, HYB_LEARN_WEIGHT_SPMV );
 }
 
 void hyb_spmv_rates_refit_cpu( double bytes, double seconds )
 {
 	if ( seconds >= HYB_REFIT_MIN_S && bytes > 0 )
-		hyb_ewma( &hyb_rates.cpu_csr_bw, bytes / seconds, 0.0 );
+		hyb_refit_note( HYB_SPMV_LEARN_CPU, HYB_LEARN_CPU, bytes / seconds );
 }
 
 void hyb_spmv_rates_refit_coo( double bytes, double seconds )
 {
 	if ( seconds >= HYB_REFIT_MIN_S && bytes > 0 )
-		hyb_ewma( &hyb_rates.cpu_coo_bw, bytes / seconds, 0.0 );
+		hyb_refit_note( HYB_SPMV_LEARN_CPU, HYB_LEARN_OTHER, bytes / seconds );
 }
 
 void hyb_spmv_rates_refit_call( double seconds )
 {
-	if ( seconds >= 0 && isfinite( seconds ) ) hyb_ewma( &hyb_rates.gpu_call_s, seconds, -1.0 );
+	if ( seconds >= 0 && isfinite( seconds ) )
+		hyb_refit_note( HYB_SPMV_LEARN_CALL, HYB_LEARN_GPU, seconds );
 }
 
 void hyb_spmv_rates_refit_gpu( hyb_spmv_span_t kind, double scale, double pred, double meas )
@@ -268,5 +263,5 @@ void hyb_spmv_rates_refit_gpu( hyb_spmv_span_t kind, double scale, double pred, 
 	/* The measured span over the unscaled prediction: a resident plan keeps the prediction
 	   it was made with while the scale moves on, so the scale it used is divided out. */
 	double x = scale * meas / pred;
-	hyb_ewma( &hyb_rates.span_scale[kind], fmin( fmax( x, 0.2 ), 5.0 ), 0.0 );
+	hyb_refit_note( HYB_SPMV_LEARN_SPAN + (int)kind, HYB_LEARN_GPU, fmin( fmax( x, 0.2 ), 5.0 ) );
 }

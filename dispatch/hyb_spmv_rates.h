@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The rates the SpMV cost model runs with in this process: built-in defaults, the machine
-   profile's transfer rates, the persisted file <HYBLAS_PROFILE>.spmv, and refits from the
-   calls measured so far. */
+   profile's transfer rates, the calibration file <HYBLAS_PROFILE>.spmv (written by the
+   benchmark's calibration, in the profile's key = value format: machine data, not learned),
+   and refits from the calls measured so far, kept in the learning store
+   (policies/hyb_learn.h; classes in policies/hyb_policy_spmv.h). */
 #ifndef HYB_SPMV_RATES_H
 #define HYB_SPMV_RATES_H
 
@@ -30,7 +32,7 @@ void hyb_spmv_rates_get( const hyb_spmv_xfer_t* xf, hyb_spmv_rates_t* out );
    twin's, the same kernel alone or beside a CPU side, else the mean of the measured kinds);
    the host cost of a device call
    outside its span, its CPU side and its y copy (gpu_call_s). CPU calls shorter than
-   50 us are ignored. Thread-safe (lock-free). */
+   50 us are ignored. Thread-safe. */
 void hyb_spmv_rates_refit_cpu( double bytes, double seconds );
 void hyb_spmv_rates_refit_coo( double bytes, double seconds );
 void hyb_spmv_rates_refit_gpu( hyb_spmv_span_t kind, double scale, double pred, double meas );
@@ -54,8 +56,8 @@ void hyb_spmv_rates_path( char* buf, size_t len );
 void hyb_spmv_rates_base( hyb_spmv_rates_t* out );
 
 /* Replace the base rates (tests, the benchmark after calibrating); NULL reloads them from
-   the defaults, profile and file at the next use. Also forgets the refits. Not thread-safe
-   with concurrent calls. */
+   the defaults, profile and file at the next use. Also forgets the refits (not the
+   measured choices). Not thread-safe with concurrent calls. */
 void hyb_spmv_rates_set_base( const hyb_spmv_rates_t* r );
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Tridiagonal (?gtsv_) policy: SPIKE eligibility and window (seed 002 eq. 8), device row
-   shares and streaming chunk sizes, and the persisted per-device throughput profile. */
+   shares and streaming chunk sizes, and the keys of the throughput profile in the learning
+   store. */
 #define _GNU_SOURCE
 #include "policies/hyb_policy_gtsv.h"
 
@@ -11,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hyb_file.h"
 #include "policies/hyb_learn.h"
 
 /* ---------------------------------------------------------------------------------------
@@ -375,174 +375,76 @@ int64_t hyb_policy_gtsv_chunk_rows( int64_t rows, int64_t nrhs, size_t elem, siz
 }
 
 /* ---------------------------------------------------------------------------------------
-   Profile file.
+   Keys of the learning store.
    --------------------------------------------------------------------------------------- */
 
-static int hyb_gtsv_dev_name_ok( const char* s )
+hyb_op_id_t hyb_policy_gtsv_learn_op( void )
 {
-	size_t len = 0;
-	if ( s == NULL ) return 0;
-	for ( ; s[len]; len++ )
+	static int op = HYB_LEARN_OP_UNSET;
+	return hyb_learn_op( &op, "gtsv", 1 );
+}
+
+hyb_learn_key_t hyb_policy_gtsv_learn_key( char prec, hyb_gtsv_learn_kind_t kind, int reg, int k )
+{
+	uint64_t cls = (uint64_t)(unsigned char)prec | (uint64_t)kind << 8 |
+	               (uint64_t)( reg != 0 ) << 16 | (uint64_t)( k & 0xff ) << 24;
+	return ( hyb_learn_key_t ){ hyb_policy_gtsv_learn_op(), cls };
+}
+
+hyb_learn_key_t hyb_policy_gtsv_learn_side_key( char prec, int threads, int cls )
+{
+	uint64_t c = (uint64_t)(unsigned char)prec | (uint64_t)HYB_GTSV_LEARN_SIDE << 8 |
+	             (uint64_t)( cls & 0xff ) << 16 | ( (uint64_t)threads & 0xffffffffu ) << 24;
+	return ( hyb_learn_key_t ){ hyb_policy_gtsv_learn_op(), c };
+}
+
+/* A non-negative decimal number of at most 9 digits spanning [s, end), or -1. */
+static int hyb_gtsv_learn_num( const char* s, const char** end )
+{
+	int v = 0, n = 0;
+	while ( *s >= '0' && *s <= '9' && n < 9 ) v = v * 10 + ( *s++ - '0' ), n++;
+	*end = s;
+	return n > 0 && !( *s >= '0' && *s <= '9' ) ? v : -1;
+}
+
+int hyb_policy_gtsv_learn_name( const char* name, char prec, hyb_learn_key_t* key,
+                                hyb_learn_slot_t* slot )
+{
+	if ( name == NULL || !( prec == 's' || prec == 'd' || prec == 'c' || prec == 'z' ) ) return 0;
+	const char* e;
+	int         side = strncmp( name, "lapack.t", 8 ) == 0  ? 0
+	                   : strncmp( name, "spike.t", 7 ) == 0 ? 1
+	                                                        : -1;
+	if ( side >= 0 )
 	{
-		char c = s[len];
-		int ok = ( c >= 'a' && c <= 'z' ) || ( c >= 'A' && c <= 'Z' ) || ( c >= '0' && c <= '9' ) ||
-		         c == '_' || c == '.' || c == ':' || c == '-';
-		if ( !ok || len >= 31 ) return 0;
+		int threads = hyb_gtsv_learn_num( name + ( side ? 7 : 8 ), &e );
+		if ( threads < 1 || strncmp( e, ".n", 2 ) != 0 ) return 0;
+		int cls = hyb_gtsv_learn_num( e + 2, &e );
+		if ( cls < 0 || cls > 255 || *e ) return 0;
+		*key  = hyb_policy_gtsv_learn_side_key( prec, threads, cls );
+		*slot = side ? HYB_LEARN_OTHER : HYB_LEARN_CPU;
+		return 1;
 	}
-	return len >= 1;
-}
-
-static int hyb_gtsv_prec_ok( char c )
-{
-	return c == 's' || c == 'd' || c == 'c' || c == 'z';
-}
-
-static int hyb_gtsv_rate_ok( double r )
-{
-	return r > 0 && r < 1e18; /* rejects NaN and Inf too */
-}
-
-void hyb_policy_gtsv_profile_init( hyb_gtsv_profile_t* p )
-{
-	if ( p ) memset( p, 0, sizeof *p );
-}
-
-static hyb_gtsv_rate_t* hyb_gtsv_profile_find( hyb_gtsv_profile_t* p, const char* dev, char prec )
-{
-	for ( int k = 0; k < p->count; k++ )
-		if ( p->e[k].prec == prec && strcmp( p->e[k].dev, dev ) == 0 ) return &p->e[k];
-	return NULL;
-}
-
-/* Store (dev, prec, rate, samples), replacing an existing entry. 0 when full. */
-static int hyb_gtsv_profile_put( hyb_gtsv_profile_t* p, const char* dev, char prec, double rate,
-                                 int64_t samples )
-{
-	hyb_gtsv_rate_t* e = hyb_gtsv_profile_find( p, dev, prec );
-	if ( e == NULL )
+	if ( strcmp( name, "cpu" ) == 0 )
 	{
-		if ( p->count >= HYB_GTSV_PROFILE_MAX ) return 0;
-		e = &p->e[p->count++];
-		memset( e, 0, sizeof *e );
-		memcpy( e->dev, dev, strlen( dev ) + 1 );
-		e->prec = prec;
+		*key  = hyb_policy_gtsv_learn_key( prec, HYB_GTSV_LEARN_ALONE, 0, 0 );
+		*slot = HYB_LEARN_CPU;
+		return 1;
 	}
-	e->rate    = rate;
-	e->samples = samples;
+	int reg = name[0] == 'r';
+	name += reg;
+	hyb_gtsv_learn_kind_t kind = HYB_GTSV_LEARN_ALONE;
+	if ( strncmp( name, "split.", 6 ) == 0 ) kind = HYB_GTSV_LEARN_SPLIT, name += 6;
+	if ( kind == HYB_GTSV_LEARN_SPLIT && strcmp( name, "cpu" ) == 0 )
+	{
+		*key  = hyb_policy_gtsv_learn_key( prec, kind, reg, 0 );
+		*slot = HYB_LEARN_CPU;
+		return 1;
+	}
+	if ( strncmp( name, "gpu", 3 ) != 0 ) return 0;
+	int k = hyb_gtsv_learn_num( name + 3, &e );
+	if ( k < 0 || k >= HYB_GTSV_DEV_MAX || *e ) return 0;
+	*key  = hyb_policy_gtsv_learn_key( prec, kind, reg, k );
+	*slot = HYB_LEARN_GPU;
 	return 1;
-}
-
-/* One line "gtsv dev prec rate samples" with strict token checks. */
-static int hyb_gtsv_parse_line( char* line, hyb_gtsv_profile_t* p )
-{
-	char* save = NULL;
-	char* tok[6];
-	int   nt = 0;
-	for ( char* t = strtok_r( line, " \t\r\n", &save ); t; t = strtok_r( NULL, " \t\r\n", &save ) )
-	{
-		if ( nt == 6 ) return 0;
-		tok[nt++] = t;
-	}
-	if ( nt != 5 || strcmp( tok[0], "gtsv" ) != 0 ) return 0;
-	if ( !hyb_gtsv_dev_name_ok( tok[1] ) ) return 0;
-	if ( strlen( tok[2] ) != 1 || !hyb_gtsv_prec_ok( tok[2][0] ) ) return 0;
-	char* end   = NULL;
-	errno       = 0;
-	double rate = strtod( tok[3], &end );
-	if ( errno != 0 || end == tok[3] || *end != '\0' || !hyb_gtsv_rate_ok( rate ) ) return 0;
-	errno             = 0;
-	long long samples = strtoll( tok[4], &end, 10 );
-	if ( errno != 0 || end == tok[4] || *end != '\0' || samples < 1 ) return 0;
-	return hyb_gtsv_profile_put( p, tok[1], tok[2][0], rate, (int64_t)samples );
-}
-
-hyb_status_t hyb_policy_gtsv_profile_read( const char* path, hyb_gtsv_profile_t* p )
-{
-	if ( p == NULL ) return HYB_E_INVALID;
-	hyb_policy_gtsv_profile_init( p );
-	if ( path == NULL ) return HYB_E_INVALID;
-	char*        text = NULL;
-	hyb_status_t st   = hyb_file_read( path, HYB_FILE_READ_MAX, &text, NULL, NULL, 0 );
-	if ( st != HYB_OK ) return st == HYB_E_NO_MEMORY ? st : HYB_E_IO;
-
-	const char* cur = text;
-	char        line[256];
-	int         rejected = 0, overlong = 0;
-	while ( hyb_file_next_line( &cur, line, sizeof line, &overlong, NULL ) )
-	{
-		if ( overlong )
-		{
-			rejected = 1; /* dropped whole */
-			continue;
-		}
-		char* s = line;
-		while ( *s == ' ' || *s == '\t' ) s++;
-		if ( *s == '#' || *s == '\r' || *s == '\0' ) continue;
-		if ( !hyb_gtsv_parse_line( s, p ) ) rejected = 1;
-	}
-	free( text );
-	return rejected ? HYB_E_PARSE : HYB_OK;
-}
-
-hyb_status_t hyb_policy_gtsv_profile_write( const char* path, const hyb_gtsv_profile_t* p )
-{
-	if ( path == NULL || p == NULL || p->count < 0 || p->count > HYB_GTSV_PROFILE_MAX )
-		return HYB_E_INVALID;
-	char*  text = NULL;
-	size_t len  = 0;
-	FILE*  f    = open_memstream( &text, &len );
-	if ( f == NULL ) return HYB_E_IO;
-	int ok = fprintf( f, "# hyblas gtsv throughput profile: gtsv <device> <prec> "
-	                     "<rows_per_second> <samples>\n" ) > 0;
-	for ( int k = 0; k < p->count && ok; k++ )
-	{
-		const hyb_gtsv_rate_t* e = &p->e[k];
-		if ( !hyb_gtsv_dev_name_ok( e->dev ) || !hyb_gtsv_prec_ok( e->prec ) ||
-		     !hyb_gtsv_rate_ok( e->rate ) || e->samples < 1 )
-			continue; /* never persist garbage */
-		ok = fprintf( f, "gtsv %s %c %.17g %lld\n", e->dev, e->prec, e->rate,
-		              (long long)e->samples ) > 0;
-	}
-	ok = ( fclose( f ) == 0 ) && ok;
-	/* A new file renamed into place (core/hyb_file.h): never written through
-	   a link planted at the temporary name. */
-	hyb_status_t st = ok ? hyb_file_replace( path, text, len, 0644 ) : HYB_E_IO;
-	free( text );
-	return st == HYB_OK ? HYB_OK : HYB_E_IO;
-}
-
-/* The entry of (dev, prec), NULL when unknown or an argument is NULL. */
-static const hyb_gtsv_rate_t* hyb_gtsv_profile_entry( const hyb_gtsv_profile_t* p, const char* dev,
-                                                      char prec )
-{
-	if ( p == NULL || dev == NULL ) return NULL;
-	for ( int k = 0; k < p->count; k++ )
-		if ( p->e[k].prec == prec && strcmp( p->e[k].dev, dev ) == 0 ) return &p->e[k];
-	return NULL;
-}
-
-double hyb_policy_gtsv_profile_rate( const hyb_gtsv_profile_t* p, const char* dev, char prec )
-{
-	const hyb_gtsv_rate_t* e = hyb_gtsv_profile_entry( p, dev, prec );
-	return e ? e->rate : 0;
-}
-
-int64_t hyb_policy_gtsv_profile_samples( const hyb_gtsv_profile_t* p, const char* dev, char prec )
-{
-	const hyb_gtsv_rate_t* e = hyb_gtsv_profile_entry( p, dev, prec );
-	return e ? e->samples : 0;
-}
-
-hyb_status_t hyb_policy_gtsv_profile_update( hyb_gtsv_profile_t* p, const char* dev, char prec,
-                                             double sample, double alpha )
-{
-	if ( p == NULL || !hyb_gtsv_dev_name_ok( dev ) || !hyb_gtsv_prec_ok( prec ) ||
-	     !hyb_gtsv_rate_ok( sample ) || !( alpha > 0 && alpha <= 1 ) )
-		return HYB_E_INVALID;
-	hyb_gtsv_rate_t* e = hyb_gtsv_profile_find( p, dev, prec );
-	if ( e == NULL )
-		return hyb_gtsv_profile_put( p, dev, prec, sample, 1 ) ? HYB_OK : HYB_E_NO_MEMORY;
-	e->rate = hyb_learn_fold( e->rate, 1, sample, alpha );
-	if ( e->samples < INT64_MAX ) e->samples++;
-	return HYB_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "hyb_status.h"
 #include "hyb_types.h"
+#include "policies/hyb_learn.h"
 #include "kernels/pipeline/hyb_gtsv_hetero.h" /* the engine's limits: HYB_GTSV_WINDOW_MAX, HYB_GTSV_DEV_MAX */
 
 /* Systems with fewer rows go to LAPACK without a check: measured on the 2-core EPYC VM
@@ -185,56 +186,43 @@ int64_t hyb_policy_gtsv_chunk_rows( int64_t rows, int64_t nrhs, size_t elem, siz
                                     int64_t m, int min_chunks );
 
 /* ---------------------------------------------------------------------------------------
-   The persisted throughput profile: one rate (rows/s) per (device name, precision),
-   exponentially smoothed over runs, in a small text file whose path the caller passes:
-     # comment
-     gtsv <device> <s|d|c|z> <rows_per_second> <samples>
-   device: 1..31 characters of [A-Za-z0-9_.:-] (e.g. "cpu", "gpu0", "gpu0-resident").
-   Reading is tolerant: a missing file gives an empty profile, a bad line is skipped (the
-   rest is kept), later duplicates win. Writing replaces the file atomically (temporary file
-   in the same directory, then rename). None of these functions are thread-safe on the same
-   profile object; the file functions do I/O and are not pure.
+   Where the throughput profile lives in the learning store (policies/hyb_learn.h): rates in
+   rows per second for one right-hand side, folded by the store's rule, persisted in its
+   file. The operation is "gtsv"; the shape class packs the precision character (bits
+   0-7), the kind (bits 8-15) and then:
+     HYB_GTSV_LEARN_ALONE, SPLIT: whether the device reads registered pages (bit 16) and the
+       device k (bits 24-31); the CPU's rate (alone, or its share of a split) is the CPU
+       slot of k = 0, device k's is the GPU slot of k;
+     HYB_GTSV_LEARN_SIDE: the size class (bits 16-23) and the OpenMP threads (bits 24-55);
+       LAPACK's rate is the CPU slot, the CPU SPIKE's (its check included) the OTHER slot.
+   The CPU alone has one rate whatever the device would have read (registered pages are a
+   device matter).
    --------------------------------------------------------------------------------------- */
-/* Room for the side choice's keys (policies/hyb_policy_gtsv_side.h: two sides, each size
-   class and thread count a process uses) beside the devices' few. */
-#define HYB_GTSV_PROFILE_MAX 256
-
-typedef struct
+typedef enum
 {
-	char    dev[32];
-	char    prec;    /* 's', 'd', 'c' or 'z' */
-	double  rate;    /* rows per second, > 0 */
-	int64_t samples; /* runs folded in, >= 1 */
-} hyb_gtsv_rate_t;
+	HYB_GTSV_LEARN_ALONE = 1, /* one side alone: the CPU, or the devices without it */
+	HYB_GTSV_LEARN_SPLIT = 2, /* each side's rate while both run */
+	HYB_GTSV_LEARN_SIDE  = 3, /* LAPACK against the CPU SPIKE, the CPU alone */
+} hyb_gtsv_learn_kind_t;
 
-typedef struct
-{
-	int             count;
-	hyb_gtsv_rate_t e[HYB_GTSV_PROFILE_MAX];
-} hyb_gtsv_profile_t;
+/* The operation ("gtsv"), registered and declared persistent on first use. Thread-safe. */
+hyb_op_id_t hyb_policy_gtsv_learn_op( void );
 
-/* Empty profile. */
-void hyb_policy_gtsv_profile_init( hyb_gtsv_profile_t* p );
+/* The key of kind ALONE or SPLIT for precision character prec, registered pages reg and
+   device k (0 for the CPU's rate). Pure but for the operation's registration. */
+hyb_learn_key_t hyb_policy_gtsv_learn_key( char prec, hyb_gtsv_learn_kind_t kind, int reg, int k );
 
-/* Read path into p (p is always left valid). HYB_OK; HYB_E_IO when the file is missing or
-   unreadable (p empty); HYB_E_PARSE when some lines were rejected (p holds the good ones);
-   HYB_E_INVALID for NULL arguments. */
-hyb_status_t hyb_policy_gtsv_profile_read( const char* path, hyb_gtsv_profile_t* p );
+/* The key of the side choice's rates (policies/hyb_policy_gtsv_side.h) at `threads` OpenMP
+   threads and size class cls. */
+hyb_learn_key_t hyb_policy_gtsv_learn_side_key( char prec, int threads, int cls );
 
-/* Write p to path atomically. HYB_OK, HYB_E_IO (old file intact), HYB_E_INVALID. */
-hyb_status_t hyb_policy_gtsv_profile_write( const char* path, const hyb_gtsv_profile_t* p );
-
-/* Rate of (dev, prec), 0 when unknown. */
-double hyb_policy_gtsv_profile_rate( const hyb_gtsv_profile_t* p, const char* dev, char prec );
-
-/* Samples folded into (dev, prec), 0 when unknown. */
-int64_t hyb_policy_gtsv_profile_samples( const hyb_gtsv_profile_t* p, const char* dev, char prec );
-
-/* Fold a measured rate into (dev, prec): the first sample is taken as is, later ones as
-   rate = (1 - alpha) * rate + alpha * sample, 0 < alpha <= 1. HYB_E_INVALID for a bad name,
-   precision, non-finite or non-positive sample or alpha; HYB_E_NO_MEMORY when the table is
-   full; else HYB_OK. */
-hyb_status_t hyb_policy_gtsv_profile_update( hyb_gtsv_profile_t* p, const char* dev, char prec,
-                                             double sample, double alpha );
+/* The key and slot of a rate by its name, as logs and tests say it: "cpu" (CPU alone),
+   "gpu<k>" (device k alone), "split.cpu" and "split.gpu<k>" (while both run), with the
+   device reading registered pages "rgpu<k>", "rsplit.cpu" and "rsplit.gpu<k>"; the side
+   choice's "lapack.t<threads>.n<class>" and "spike.t<threads>.n<class>"
+   (hyb_policy_gtsv_side_key). 1 when name is one of these and prec one of s, d, c, z;
+   else 0. */
+int hyb_policy_gtsv_learn_name( const char* name, char prec, hyb_learn_key_t* key,
+                                hyb_learn_slot_t* slot );
 
 #endif

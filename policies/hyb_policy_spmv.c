@@ -853,3 +853,9 @@ void hyb_policy_spmv_note_probe( hyb_spmv_measured_t* m, double seconds )
 	if ( ++m->probes < HYB_SPMV_PROBES ) return;
 	m->state = m->cpu_min < m->dev_min ? HYB_SPMV_KEEP_CPU : HYB_SPMV_KEEP_DEVICE;
 }
+
+hyb_op_id_t hyb_policy_spmv_learn_op( void )
+{
+	static int op = HYB_LEARN_OP_UNSET;
+	return hyb_learn_op( &op, "spmv", 0 );
+}

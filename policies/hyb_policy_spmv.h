@@ -8,6 +8,7 @@
 
 #include "hyb_status.h"
 #include "hyb_types.h"
+#include "policies/hyb_learn.h"
 #include "kernels/pipeline/hyb_spmv_build.h" /* the engine's device formats, grain and x chunk */
 
 /* Device blocks carry about this much of y each (4 MiB): small enough that x up, kernels
@@ -275,5 +276,22 @@ int hyb_policy_spmv_take_probe( hyb_spmv_measured_t* m );
 /* A probe's CPU product took `seconds`; after the last probe the state settles on the
    faster measured path. Pure. */
 void hyb_policy_spmv_note_probe( hyb_spmv_measured_t* m, double seconds );
+
+/* ------------------------------------------------------------ in the learning store */
+
+/* The operation the sparse products learn under ("spmv", policies/hyb_learn.h), in memory
+   only (the refits follow this process's load; the calibration file holds the machine's
+   base rates). Registered on first use. Thread-safe. Its shape classes: */
+hyb_op_id_t hyb_policy_spmv_learn_op( void );
+
+enum
+{
+	HYB_SPMV_LEARN_CPU = 0,  /* CPU slot: the CPU product's CSR bandwidth; OTHER: the COO
+	                            remainder's */
+	HYB_SPMV_LEARN_CALL = 1, /* GPU slot: the host cost of a device call, seconds */
+	HYB_SPMV_LEARN_SPAN = 2, /* + a hyb_spmv_span_t: GPU slot, that kind's span scale */
+};
+/* The measured choices are keyed by the matrix's array set (dispatch/hyb_spmv_device.c);
+   they and the rates never share a record. */
 
 #endif

@@ -181,3 +181,12 @@ const hyb_profile_t* hyb_profile( void )
 	pthread_once( &hyb_profile_once, hyb_profile_load );
 	return &hyb_process_profile;
 }
+
+void hyb_profile_sibling( const char* suffix, char* out, size_t len )
+{
+	const char* base = hyb_config()->profile;
+	if ( base[0] )
+		snprintf( out, len, "%s%s", base, suffix );
+	else if ( len )
+		out[0] = '\0';
+}

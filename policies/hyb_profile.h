@@ -4,6 +4,8 @@
 #ifndef HYB_PROFILE_H
 #define HYB_PROFILE_H
 
+#include <stddef.h>
+
 #include "hyb_status.h"
 #include "hyb_types.h"
 
@@ -36,6 +38,10 @@ void hyb_profile_parse( hyb_profile_t* p, const char* text, const char* origin )
 
 /* Write the profile as text (hyblas-calibrate). Returns HYB_E_IO. */
 hyb_status_t hyb_profile_write( const hyb_profile_t* p, const char* path, const char* header );
+
+/* The path of a file kept beside the profile: HYBLAS_PROFILE + suffix (".learn", ".spmv"),
+   or "" when no profile path is set. */
+void hyb_profile_sibling( const char* suffix, char* out, size_t len );
 
 /* The process profile: defaults overlaid with the HYBLAS_PROFILE file, read
    on first use. Never NULL. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Exponentially smoothed measurements for the cost model (hyb_refit.h). */
+/* The level-3 corrections of the cost model, kept in the learning store (hyb_refit.h). */
 #include "policies/hyb_refit.h"
 
 #include <stdatomic.h>
@@ -11,50 +11,45 @@
 #define HYB_REFIT_MIN_SCALE 0.25
 #define HYB_REFIT_MAX_SCALE 4.0
 
-/* Under HYB_LOCK_REFIT. */
-static double hyb_gpu_scale[HYB_PREC_COUNT] = { 1, 1, 1, 1 };
-static double hyb_cpu_rate[HYB_PREC_COUNT];
 /* Nanoseconds of hyb_now() when the CPU library last returned a threaded call; 0: never. */
 static _Atomic int64_t hyb_cpu_last_ns;
+
+hyb_op_id_t hyb_refit_op( void )
+{
+	static int op = HYB_LEARN_OP_UNSET;
+	return hyb_learn_op( &op, "l3", 0 );
+}
+
+/* The key of a precision's corrections: the device scale in the GPU slot, the CPU
+   library's strip rate in the CPU slot. */
+static hyb_learn_key_t hyb_refit_key( hyb_prec_t prec )
+{
+	return ( hyb_learn_key_t ){ hyb_refit_op(), (uint64_t)prec };
+}
 
 void hyb_refit_gpu( hyb_prec_t prec, double predicted, double measured )
 {
 	if ( predicted <= 0 || measured <= 0 ) return;
-	double r = measured / predicted;
-	hyb_lock( HYB_LOCK_REFIT );
 	/* The prediction already included the old scale. */
-	double s = hyb_gpu_scale[prec] * r;
-	s        = hyb_learn_fold( hyb_gpu_scale[prec], 1, s, HYB_LEARN_WEIGHT_L3 );
-	if ( s < HYB_REFIT_MIN_SCALE ) s = HYB_REFIT_MIN_SCALE;
-	if ( s > HYB_REFIT_MAX_SCALE ) s = HYB_REFIT_MAX_SCALE;
-	hyb_gpu_scale[prec] = s;
-	hyb_unlock( HYB_LOCK_REFIT );
+	hyb_learn_note_ratio( hyb_refit_key( prec ), HYB_LEARN_GPU, measured / predicted,
+	                      HYB_LEARN_WEIGHT_L3, HYB_REFIT_MIN_SCALE, HYB_REFIT_MAX_SCALE );
 }
 
 void hyb_refit_cpu( hyb_prec_t prec, double flops, double seconds )
 {
 	if ( flops <= 0 || seconds <= 0 ) return;
-	double rate = flops / seconds;
-	hyb_lock( HYB_LOCK_REFIT );
-	hyb_cpu_rate[prec] =
-	    hyb_learn_fold( hyb_cpu_rate[prec], hyb_cpu_rate[prec] > 0, rate, HYB_LEARN_WEIGHT_L3 );
-	hyb_unlock( HYB_LOCK_REFIT );
+	hyb_learn_note( hyb_refit_key( prec ), HYB_LEARN_CPU, flops / seconds, HYB_LEARN_WEIGHT_L3 );
 }
 
 double hyb_refit_gpu_scale( hyb_prec_t prec )
 {
-	hyb_lock( HYB_LOCK_REFIT );
-	double s = hyb_gpu_scale[prec];
-	hyb_unlock( HYB_LOCK_REFIT );
-	return s;
+	hyb_learn_rate_t r = hyb_learn_rate( hyb_refit_key( prec ), HYB_LEARN_GPU );
+	return r.samples > 0 ? r.value : 1.0;
 }
 
 double hyb_refit_cpu_rate( hyb_prec_t prec )
 {
-	hyb_lock( HYB_LOCK_REFIT );
-	double r = hyb_cpu_rate[prec];
-	hyb_unlock( HYB_LOCK_REFIT );
-	return r;
+	return hyb_learn_rate( hyb_refit_key( prec ), HYB_LEARN_CPU ).value;
 }
 
 void hyb_refit_cpu_called( double flops )
@@ -72,8 +67,6 @@ int hyb_refit_cpu_threads_busy( void )
 
 void hyb_refit_reset( void )
 {
-	hyb_lock( HYB_LOCK_REFIT );
-	for ( int p = 0; p < HYB_PREC_COUNT; p++ ) hyb_gpu_scale[p] = 1, hyb_cpu_rate[p] = 0;
-	hyb_unlock( HYB_LOCK_REFIT );
+	hyb_learn_forget( hyb_refit_op() );
 	atomic_store( &hyb_cpu_last_ns, 0 );
 }

@@ -6,7 +6,13 @@
 #ifndef HYB_REFIT_H
 #define HYB_REFIT_H
 
+#include "hyb_op.h"
 #include "hyb_types.h"
+
+/* The operation level 3 learns under in the store (policies/hyb_learn.h), "l3": its
+   corrections (shape class: the precision) and its measured choices (shape class:
+   dispatch/hyb_l3_memo.h's key). Registered on first use. Thread-safe. */
+hyb_op_id_t hyb_refit_op( void );
 
 /* Record a device call of predicted and measured seconds (device side). */
 void hyb_refit_gpu( hyb_prec_t prec, double predicted, double measured );
@@ -15,7 +21,9 @@ void hyb_refit_gpu( hyb_prec_t prec, double predicted, double measured );
 void hyb_refit_cpu( hyb_prec_t prec, double flops, double seconds );
 
 /* Current correction of device predictions (1 when nothing measured) and
-   measured CPU rate (0 when nothing measured). Thread-safe. */
+   measured CPU rate (0 when nothing measured). Thread-safe. In memory only: the
+   corrections follow this process's machine state (clocks, other work), which a file
+   would carry over to runs where it no longer holds. */
 double hyb_refit_gpu_scale( hyb_prec_t prec );
 double hyb_refit_cpu_rate( hyb_prec_t prec );
 
@@ -31,7 +39,8 @@ double hyb_refit_cpu_rate( hyb_prec_t prec );
 void hyb_refit_cpu_called( double flops );
 int  hyb_refit_cpu_threads_busy( void );
 
-/* Forget everything (tests). */
+/* Forget the corrections and when the library last ran (tests); not the measured
+   choices. */
 void hyb_refit_reset( void );
 
 #endif

@@ -115,7 +115,7 @@ static char dg_rates_file[400];
 
 static void dg_rates_clear( void )
 {
-	snprintf( dg_rates_file, sizeof dg_rates_file, "%s.gtsv", dg_profile );
+	snprintf( dg_rates_file, sizeof dg_rates_file, "%s.learn", dg_profile );
 	unlink( dg_rates_file );
 }
 
@@ -348,33 +348,31 @@ static void test_faults( void )
 }
 
 /* Samples folded into the rate of (dev, prec) in P, 0 when it has none. */
-static int64_t dg_samples( const hyb_gtsv_profile_t* P, const char* dev, char prec )
+static int64_t dg_samples( const hyb_learn_table_t* P, const char* dev, char prec )
 {
-	return hyb_policy_gtsv_profile_samples( P, dev, prec );
+	return tgt_learn_samples( P, dev, prec );
 }
 
 /* Add to P one sample each of LAPACK and the CPU SPIKE (double, rows per second) for
    systems of n rows at this process's thread count. */
-static void dg_side_put( hyb_gtsv_profile_t* P, int64_t n, double lapack, double spike )
+static void dg_side_put( hyb_learn_table_t* P, int64_t n, double lapack, double spike )
 {
 	char key[32];
 	int  cls = hyb_policy_gtsv_side_class( n );
 	hyb_policy_gtsv_side_key( 0, omp_get_max_threads(), cls, key, sizeof key );
-	if ( lapack > 0 )
-		CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( P, key, 'd', lapack, 1 ), HYB_OK );
+	if ( lapack > 0 ) CU_ASSERT_EQUAL( tgt_learn_fold( P, key, 'd', lapack, 1 ), HYB_OK );
 	hyb_policy_gtsv_side_key( 1, omp_get_max_threads(), cls, key, sizeof key );
-	if ( spike > 0 )
-		CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( P, key, 'd', spike, 1 ), HYB_OK );
+	if ( spike > 0 ) CU_ASSERT_EQUAL( tgt_learn_fold( P, key, 'd', spike, 1 ), HYB_OK );
 }
 
 /* Samples of side spike for n rows at this thread count in the rates file (double). */
 static int64_t dg_side_samples( int64_t n, int spike )
 {
-	hyb_gtsv_profile_t P;
-	char               key[32];
+	hyb_learn_table_t P;
+	char              key[32];
 	hyb_policy_gtsv_side_key( spike, omp_get_max_threads(), hyb_policy_gtsv_side_class( n ), key,
 	                          sizeof key );
-	if ( hyb_policy_gtsv_profile_read( dg_rates_file, &P ) != HYB_OK ) return -1;
+	if ( hyb_learn_table_read( dg_rates_file, &P ) != HYB_OK ) return -1;
 	return dg_samples( &P, key, 'd' );
 }
 
@@ -384,38 +382,37 @@ static int64_t dg_side_samples( int64_t n, int spike )
 static void dg_rates_preset( int64_t n, double cpu, double gpu0, double split_cpu,
                              double split_gpu0 )
 {
-	hyb_gtsv_profile_t P;
-	hyb_policy_gtsv_profile_init( &P );
+	hyb_learn_table_t P;
+	hyb_learn_table_init( &P );
 	dg_side_put( &P, n, 1e3, 1e12 ); /* on the CPU alone, the CPU SPIKE wins */
-	hyb_policy_gtsv_profile_update( &P, "cpu", 'd', cpu, 1 );
-	hyb_policy_gtsv_profile_update( &P, "gpu0", 'd', gpu0, 1 );
-	hyb_policy_gtsv_profile_update( &P, "split.cpu", 'd', split_cpu, 1 );
-	hyb_policy_gtsv_profile_update( &P, "split.gpu0", 'd', split_gpu0, 1 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( dg_rates_file, &P ), HYB_OK );
+	tgt_learn_fold( &P, "cpu", 'd', cpu, 1 );
+	tgt_learn_fold( &P, "gpu0", 'd', gpu0, 1 );
+	tgt_learn_fold( &P, "split.cpu", 'd', split_cpu, 1 );
+	tgt_learn_fold( &P, "split.gpu0", 'd', split_gpu0, 1 );
+	CU_ASSERT_EQUAL( hyb_learn_table_write( dg_rates_file, &P ), HYB_OK );
 }
 
 /* The profile: written after measured calls, read back, refined; missing and corrupt
    files are tolerated (and the corrupt one is rewritten clean). */
 static void test_profile( void )
 {
-	hyb_gtsv_profile_t P;
-	const int64_t      n = 300000; /* above HYB_GTSV_REFIT_MIN_ROWS */
+	hyb_learn_table_t P;
+	const int64_t     n = 300000; /* above HYB_GTSV_REFIT_MIN_ROWS */
 
 	/* Missing file: created by the first measured call, with the configuration's keys. */
 	dg_rates_clear();
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile gpu", 0, n, 1, 0, 70 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0,
-	            "no gpu0 rate after a device call\n" );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( dg_rates_file, &P ), HYB_OK );
+	TGT_EXPECT( tgt_learn_rate( &P, "gpu0", 'd' ) > 0, "no gpu0 rate after a device call\n" );
 	dg_config_end();
 
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0.5", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile split", 0, 2 * n, 1, 0, 71 ); /* both shares measured */
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "split.cpu", 'd' ) > 0 &&
-	                hyb_policy_gtsv_profile_rate( &P, "split.gpu0", 'd' ) > 0 &&
-	                hyb_policy_gtsv_profile_rate( &P, "gpu0", 'd' ) > 0,
+	CU_ASSERT_EQUAL( hyb_learn_table_read( dg_rates_file, &P ), HYB_OK );
+	TGT_EXPECT( tgt_learn_rate( &P, "split.cpu", 'd' ) > 0 &&
+	                tgt_learn_rate( &P, "split.gpu0", 'd' ) > 0 &&
+	                tgt_learn_rate( &P, "gpu0", 'd' ) > 0,
 	            "split rates missing (or the earlier ones lost)\n" );
 	dg_config_end();
 
@@ -425,11 +422,11 @@ static void test_profile( void )
 	dg_config_end();
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "register", NULL );
 	dg_spike_case( "profile registered", 0, n, 1, 0, 77 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	TGT_EXPECT( hyb_policy_gtsv_profile_rate( &P, "rsplit.cpu", 'd' ) > 0 &&
-	                hyb_policy_gtsv_profile_rate( &P, "rsplit.gpu0", 'd' ) > 0 &&
-	                hyb_policy_gtsv_profile_rate( &P, "rgpu0", 'd' ) > 0 &&
-	                hyb_policy_gtsv_profile_rate( &P, "split.gpu0", 'd' ) > 0,
+	CU_ASSERT_EQUAL( hyb_learn_table_read( dg_rates_file, &P ), HYB_OK );
+	TGT_EXPECT( tgt_learn_rate( &P, "rsplit.cpu", 'd' ) > 0 &&
+	                tgt_learn_rate( &P, "rsplit.gpu0", 'd' ) > 0 &&
+	                tgt_learn_rate( &P, "rgpu0", 'd' ) > 0 &&
+	                tgt_learn_rate( &P, "split.gpu0", 'd' ) > 0,
 	            "registered rates missing (or the staged ones lost)\n" );
 	dg_config_end();
 
@@ -451,9 +448,10 @@ static void test_profile( void )
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "100000000", NULL );
 	dg_lapack_case_seeded( "profile auto small", 1, n, 78 );
 	dg_config_end();
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
-	TGT_EXPECT( P.count == 1 && dg_samples( &P, "cpu", 's' ) == 0,
-	            "a call on the CPU alone learned more than LAPACK's rate (%d entries)\n", P.count );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( dg_rates_file, &P ), HYB_OK );
+	TGT_EXPECT( hyb_learn_table_count( &P ) == 1 && dg_samples( &P, "cpu", 's' ) == 0,
+	            "a call on the CPU alone learned more than LAPACK's rate (%d entries)\n",
+	            hyb_learn_table_count( &P ) );
 	unlink( dg_rates_file );
 	fd = open( dg_rates_file, O_WRONLY | O_CREAT | O_TRUNC, 0644 );
 	CU_ASSERT_FATAL( fd >= 0 && write( fd, saved, (size_t)nb ) == nb );
@@ -462,11 +460,15 @@ static void test_profile( void )
 	/* Corrupt file: ignored line by line, the call still right, the file rewritten clean. */
 	FILE* f = fopen( dg_rates_file, "w" );
 	CU_ASSERT_PTR_NOT_NULL_FATAL( f );
-	fprintf( f, "garbage\ngtsv gpu0 d -5 3\ngtsv cpu d 1e9 x\n\x01\x02\ngtsv gpu0 d 2e8 4\n" );
+	char gpu0[64], cpu[64];
+	tgt_learn_prefix( gpu0, sizeof gpu0, "gpu0", 'd' );
+	tgt_learn_prefix( cpu, sizeof cpu, "cpu", 'd' );
+	fprintf( f, "# hyblas learning store 1\ngarbage\n%s -5 3\n%s 1e9 x\n\x01\x02\n%s 2e8 4\n", gpu0,
+	         cpu, gpu0 );
 	fclose( f );
 	dg_config( "gpu", "HYBLAS_CPU_RATIO", "0", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "profile corrupt", 0, n, 1, 0, 74 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( dg_rates_file, &P ), HYB_OK );
 	TGT_EXPECT( dg_samples( &P, "gpu0", 'd' ) == 5,
 	            "the good line of the corrupt file was not kept and refined\n" );
 	dg_config_end();
@@ -476,7 +478,7 @@ static void test_profile( void )
 	dg_rates_preset( n, 1e5, 1e10, 1e5, 1e6 );
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "auto to devices", 0, n, 1, 0, 75 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( dg_rates_file, &P ), HYB_OK );
 	int64_t gpu_samples = dg_samples( &P, "gpu0", 'd' ), cpu_samples = dg_samples( &P, "cpu", 'd' );
 	TGT_EXPECT( gpu_samples == 2 && cpu_samples == 1,
 	            "auto did not run on the devices: %lld %lld\n", (long long)gpu_samples,
@@ -487,7 +489,7 @@ static void test_profile( void )
 	dg_rates_preset( n, 1e12, 1e3, 1e3, 1e3 );
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "1000", "HYBLAS_STAGING", "copy", NULL );
 	dg_spike_case( "auto kept on the CPU", 0, n, 1, 0, 79 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( dg_rates_file, &P ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( dg_rates_file, &P ), HYB_OK );
 	gpu_samples = dg_samples( &P, "gpu0", 'd' );
 	cpu_samples = dg_samples( &P, "cpu", 'd' );
 	TGT_EXPECT( gpu_samples == 1 && cpu_samples == 2,
@@ -502,11 +504,11 @@ static void test_profile( void )
 static void dg_side_preset( int64_t n, double lapack, int lapack_samples, double spike,
                             int spike_samples )
 {
-	hyb_gtsv_profile_t P;
-	hyb_policy_gtsv_profile_init( &P );
+	hyb_learn_table_t P;
+	hyb_learn_table_init( &P );
 	for ( int k = 0; k < lapack_samples || k < spike_samples; k++ )
 		dg_side_put( &P, n, k < lapack_samples ? lapack : 0, k < spike_samples ? spike : 0 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( dg_rates_file, &P ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_write( dg_rates_file, &P ), HYB_OK );
 }
 
 /* Auto mode where the CPU alone solves the call (below HYBLAS_GTSV_MIN_N): LAPACK without

@@ -205,19 +205,21 @@ static void test_replace_planted_link( void )
 	CU_ASSERT_STRING_EQUAL( tf_get( path ), "new\n" );
 	CU_ASSERT( tf_is_regular( path ) );
 
-	/* The tridiagonal rates file, as dgtsv_ writes it after a measured call. */
+	/* The learned rates file, as dgtsv_ writes it after a measured call. */
 	char gtsv[320], gtmp[400];
-	tf_path( gtsv, sizeof gtsv, "profile.gtsv" );
+	tf_path( gtsv, sizeof gtsv, "profile.learn" );
 	tf_plant_link( gtsv, victim, gtmp, sizeof gtmp );
-	hyb_gtsv_profile_t P;
-	hyb_policy_gtsv_profile_init( &P );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &P, "cpu", 'd', 1e8, 1 ), HYB_OK );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( gtsv, &P ), HYB_OK );
+	static hyb_learn_table_t P, Q;
+	hyb_learn_key_t          cpu = hyb_policy_gtsv_learn_key( 'd', HYB_GTSV_LEARN_ALONE, 0, 0 );
+	hyb_learn_table_init( &P );
+	CU_ASSERT_EQUAL( hyb_learn_table_fold( &P, cpu, HYB_LEARN_CPU, 1e8, 1 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_write( gtsv, &P ), HYB_OK );
 	CU_ASSERT_STRING_EQUAL( tf_get( victim ), "precious\n" );
-	CU_ASSERT( strstr( tf_get( gtsv ), "gtsv cpu d 100000000 1" ) != NULL );
-	hyb_gtsv_profile_t Q;
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( gtsv, &Q ), HYB_OK );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &Q, "cpu", 'd' ), 1e8 );
+	char line[64];
+	snprintf( line, sizeof line, "learn gtsv 0x%llx cpu 100000000 1", (unsigned long long)cpu.cls );
+	CU_ASSERT( strstr( tf_get( gtsv ), line ) != NULL );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( gtsv, &Q ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_rate( &Q, cpu, HYB_LEARN_CPU ).value, 1e8 );
 	unlink( tmp );
 	unlink( gtmp );
 

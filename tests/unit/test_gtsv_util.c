@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policies/hyb_policy_gtsv.h"
+
 int tgt_fails;
 
 /* mag with a random sign. */
@@ -201,4 +203,42 @@ void tgt_compare( const tgt_sys_t* s, const tgt_arr_t* A, const tgt_arr_t* L, co
 	            what );
 	TGT_EXPECT( tgt_same( A->du, L->du, s->n - 1, single ), "%s: DU written\n", what );
 	TGT_EXPECT( tgt_pad_ok( s, A->b, single ), "%s: padding rows of B written\n", what );
+}
+
+static hyb_learn_rate_t tgt_learn_get( const hyb_learn_table_t* t, const char* name, char prec )
+{
+	hyb_learn_key_t  key;
+	hyb_learn_slot_t slot;
+	hyb_learn_rate_t none = { 0, 0 };
+	return hyb_policy_gtsv_learn_name( name, prec, &key, &slot )
+	           ? hyb_learn_table_rate( t, key, slot )
+	           : none;
+}
+
+double tgt_learn_rate( const hyb_learn_table_t* t, const char* name, char prec )
+{
+	return tgt_learn_get( t, name, prec ).value;
+}
+
+int64_t tgt_learn_samples( const hyb_learn_table_t* t, const char* name, char prec )
+{
+	return tgt_learn_get( t, name, prec ).samples;
+}
+
+hyb_status_t tgt_learn_fold( hyb_learn_table_t* t, const char* name, char prec, double sample,
+                             double w )
+{
+	hyb_learn_key_t  key;
+	hyb_learn_slot_t slot;
+	if ( !hyb_policy_gtsv_learn_name( name, prec, &key, &slot ) ) return HYB_E_INVALID;
+	return hyb_learn_table_fold( t, key, slot, sample, w );
+}
+
+void tgt_learn_prefix( char* out, size_t len, const char* name, char prec )
+{
+	static const char* const slots[] = { "cpu", "gpu", "other" };
+	hyb_learn_key_t          key;
+	hyb_learn_slot_t         slot = HYB_LEARN_CPU;
+	CU_ASSERT_FATAL( hyb_policy_gtsv_learn_name( name, prec, &key, &slot ) );
+	snprintf( out, len, "learn gtsv 0x%llx %s", (unsigned long long)key.cls, slots[slot] );
 }

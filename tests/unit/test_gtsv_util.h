@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "hyb_test_util.h"
+#include "policies/hyb_learn.h"
 
 /* The reference: LAPACK through its Fortran ABI (32-bit integers, no hidden lengths). */
 void dgtsv_( const int* n, const int* nrhs, double* dl, double* d, double* du, double* b,
@@ -102,5 +103,17 @@ extern int tgt_fails;
 			fprintf( stderr, __VA_ARGS__ );                                                        \
 		}                                                                                          \
 	} while ( 0 )
+
+/* The tridiagonal rates in a table of the learning store, by the names of
+   hyb_policy_gtsv_learn_name ("cpu", "split.gpu0", "lapack.t2.n20", ...): the rate and
+   samples (0 when unknown or the name is not one), and a fold by the store's rule
+   (HYB_E_INVALID for a name that is not one). */
+double       tgt_learn_rate( const hyb_learn_table_t* t, const char* name, char prec );
+int64_t      tgt_learn_samples( const hyb_learn_table_t* t, const char* name, char prec );
+hyb_status_t tgt_learn_fold( hyb_learn_table_t* t, const char* name, char prec, double sample,
+                             double w );
+
+/* "learn gtsv <class> <slot>": the start of a store file line of the rate named `name`. */
+void tgt_learn_prefix( char* out, size_t len, const char* name, char prec );
 
 #endif

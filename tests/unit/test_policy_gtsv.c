@@ -11,6 +11,7 @@
 
 #include "policies/hyb_policy_gtsv.h"
 #include "policies/hyb_policy_gtsv_side.h"
+#include "test_gtsv_util.h"
 
 /* ---------------------------------------------------------------------------------------
    Eq. 8 window.
@@ -195,29 +196,27 @@ static void pg_write_text( const char* path, const char* text )
 
 static void test_profile_roundtrip( void )
 {
-	char               path[128];
-	hyb_gtsv_profile_t p, q;
+	char              path[128];
+	hyb_learn_table_t p, q;
 	pg_path( path, sizeof path, "rt.prof" );
-	hyb_policy_gtsv_profile_init( &p );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ), 0.0 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1.25e9, 0.3 ), HYB_OK );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "gpu0", 'd', 2.0e9, 0.3 ), HYB_OK );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "gpu0", 's', 3.0e9, 0.3 ), HYB_OK );
+	hyb_learn_table_init( &p );
+	CU_ASSERT_EQUAL( tgt_learn_rate( &p, "cpu", 'd' ), 0.0 );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 'd', 1.25e9, 0.3 ), HYB_OK );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "gpu0", 'd', 2.0e9, 0.3 ), HYB_OK );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "gpu0", 's', 3.0e9, 0.3 ), HYB_OK );
 	/* EMA: 0.7 * 2e9 + 0.3 * 1e9 */
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "gpu0", 'd', 1.0e9, 0.3 ), HYB_OK );
-	CU_ASSERT( fabs( hyb_policy_gtsv_profile_rate( &p, "gpu0", 'd' ) - 1.7e9 ) < 1 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( path, &p ), HYB_OK );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( path, &q ), HYB_OK );
-	CU_ASSERT_EQUAL( q.count, 3 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &q, "cpu", 'd' ), 1.25e9 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &q, "gpu0", 'd' ),
-	                 hyb_policy_gtsv_profile_rate( &p, "gpu0", 'd' ) ); /* %.17g: exact */
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &q, "gpu0", 's' ), 3.0e9 );
-	for ( int k = 0; k < q.count; k++ )
-		if ( strcmp( q.e[k].dev, "gpu0" ) == 0 && q.e[k].prec == 'd' )
-			CU_ASSERT_EQUAL( q.e[k].samples, 2 );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "gpu0", 'd', 1.0e9, 0.3 ), HYB_OK );
+	CU_ASSERT( fabs( tgt_learn_rate( &p, "gpu0", 'd' ) - 1.7e9 ) < 1 );
+	CU_ASSERT_EQUAL( hyb_learn_table_write( path, &p ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( path, &q ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_count( &q ), 3 );
+	CU_ASSERT_EQUAL( tgt_learn_rate( &q, "cpu", 'd' ), 1.25e9 );
+	CU_ASSERT_EQUAL( tgt_learn_rate( &q, "gpu0", 'd' ),
+	                 tgt_learn_rate( &p, "gpu0", 'd' ) ); /* %.17g: exact */
+	CU_ASSERT_EQUAL( tgt_learn_rate( &q, "gpu0", 's' ), 3.0e9 );
+	CU_ASSERT_EQUAL( tgt_learn_samples( &q, "gpu0", 'd' ), 2 );
 	/* Rewriting keeps the file whole (no temporary left behind). */
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( path, &q ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_write( path, &q ), HYB_OK );
 	char tmp[160];
 	snprintf( tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid() );
 	CU_ASSERT( access( tmp, F_OK ) != 0 );
@@ -225,93 +224,96 @@ static void test_profile_roundtrip( void )
 
 static void test_profile_missing_and_corrupt( void )
 {
-	char               path[128];
-	hyb_gtsv_profile_t p;
+	char              path[128];
+	hyb_learn_table_t p;
 	pg_path( path, sizeof path, "does-not-exist.prof" );
-	p.count = 99;
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( path, &p ), HYB_E_IO );
-	CU_ASSERT_EQUAL( p.count, 0 );
+	hyb_learn_table_init( &p );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 'd', 1e9, 1 ), HYB_OK ); /* not empty */
+	CU_ASSERT_EQUAL( hyb_learn_table_read( path, &p ), HYB_E_IO );
+	CU_ASSERT_EQUAL( hyb_learn_table_count( &p ), 0 );
 
 	pg_path( path, sizeof path, "bad.prof" );
 	char longline[600];
 	memset( longline, 'x', sizeof longline - 2 );
 	longline[sizeof longline - 2] = '\n';
 	longline[sizeof longline - 1] = '\0';
-	char text[2048];
+	/* The store's format (policies/hyb_learn.h), each line named as the family names it. */
+	char cpu[64], gpu0[64], gpu1[64], gpu2[64];
+	tgt_learn_prefix( cpu, sizeof cpu, "cpu", 'd' );
+	tgt_learn_prefix( gpu0, sizeof gpu0, "gpu0", 'd' );
+	tgt_learn_prefix( gpu1, sizeof gpu1, "gpu1", 's' );
+	tgt_learn_prefix( gpu2, sizeof gpu2, "gpu2", 'd' );
+	char text[4096];
 	snprintf( text, sizeof text,
+	          "# hyblas learning store 1\n"
 	          "# header\n"
 	          "\n"
-	          "gtsv cpu d 1.5e9 4\n"
-	          "gtsv gpu0 d nan 3\n"
-	          "gtsv gpu0 d -5 3\n"
-	          "gtsv gpu0 d inf 3\n"
-	          "gtsv gpu0 q 1e9 3\n"
-	          "gtsv bad/name d 1e9 3\n"
-	          "gtsv gpu0 d 1e9 0\n"
-	          "gtsv gpu0 d 1e9 3 extra\n"
-	          "gtsv gpu0 d 1e9x 3\n"
-	          "gemm gpu0 d 1e9 3\n"
+	          "%s 1.5e9 4\n"
+	          "%s nan 3\n"
+	          "%s -5 3\n"
+	          "%s inf 3\n"
+	          "learn gtsv 0x1000164 cpuq 1e9 3\n" /* no such slot */
+	          "learn bad/name 0x164 gpu 1e9 3\n"
+	          "%s 1e9 0\n"
+	          "%s 1e9 3 extra\n"
+	          "%s 1e9x 3\n"
+	          "gemm gtsv 0x164 gpu 1e9 3\n"
 	          "%s"
-	          "   gtsv   gpu1   s   2.5e9   7   \n"
-	          "gtsv cpu d 1.75e9 5\n"
+	          "   %s   2.5e9   7   \n"
+	          "%s 1.75e9 5\n"
 	          "\x01\x02\xff garbage\n"
-	          "gtsv gpu2 d 4e9",
-	          longline );
+	          "%s 4e9",
+	          cpu, gpu0, gpu0, gpu0, gpu0, gpu0, gpu0, longline, gpu1, cpu, gpu2 );
 	pg_write_text( path, text );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( path, &p ), HYB_E_PARSE );
-	CU_ASSERT_EQUAL( p.count, 2 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ), 1.75e9 ); /* later wins */
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "gpu1", 's' ), 2.5e9 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "gpu0", 'd' ), 0.0 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "gpu2", 'd' ), 0.0 );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( path, &p ), HYB_E_PARSE );
+	CU_ASSERT_EQUAL( hyb_learn_table_count( &p ), 2 );
+	CU_ASSERT_EQUAL( tgt_learn_rate( &p, "cpu", 'd' ), 1.75e9 ); /* later wins */
+	CU_ASSERT_EQUAL( tgt_learn_rate( &p, "gpu1", 's' ), 2.5e9 );
+	CU_ASSERT_EQUAL( tgt_learn_rate( &p, "gpu0", 'd' ), 0.0 );
+	CU_ASSERT_EQUAL( tgt_learn_rate( &p, "gpu2", 'd' ), 0.0 );
 
 	/* An empty file is a valid empty profile. */
 	pg_path( path, sizeof path, "empty.prof" );
 	pg_write_text( path, "" );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_read( path, &p ), HYB_OK );
-	CU_ASSERT_EQUAL( p.count, 0 );
+	CU_ASSERT_EQUAL( hyb_learn_table_read( path, &p ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_learn_table_count( &p ), 0 );
 
 	/* Writing into a missing directory fails cleanly. */
 	pg_path( path, sizeof path, "no/such/dir.prof" );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_write( path, &p ), HYB_E_IO );
+	CU_ASSERT_EQUAL( hyb_learn_table_write( path, &p ), HYB_E_IO );
 }
 
 static void test_profile_update_rules( void )
 {
-	hyb_gtsv_profile_t p;
-	hyb_policy_gtsv_profile_init( &p );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', NAN, 0.5 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', -1, 0.5 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', INFINITY, 0.5 ),
-	                 HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 0 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 1.5 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "", 'd', 1e9, 0.5 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "a b", 'd', 1e9, 0.5 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "cpu", 'x', 1e9, 0.5 ), HYB_E_INVALID );
-	CU_ASSERT_EQUAL(
-	    hyb_policy_gtsv_profile_update( &p, "0123456789012345678901234567890", 'd', 1e9, 0.5 ),
-	    HYB_OK ); /* 31 characters */
-	CU_ASSERT_EQUAL(
-	    hyb_policy_gtsv_profile_update( &p, "01234567890123456789012345678901", 'd', 1e9, 0.5 ),
-	    HYB_E_INVALID ); /* 32 */
-	CU_ASSERT_EQUAL( p.count, 1 );
+	hyb_learn_table_t p;
+	hyb_learn_table_init( &p );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 'd', NAN, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 'd', -1, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 'd', INFINITY, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 'd', 1e9, 0 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 'd', 1e9, 1.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "", 'd', 1e9, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "a b", 'd', 1e9, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 'x', 1e9, 0.5 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "gpu7", 'd', 1e9, 0.5 ), HYB_OK ); /* the last device */
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "gpu8", 'd', 1e9, 0.5 ), HYB_E_INVALID ); /* none */
+	CU_ASSERT_EQUAL( hyb_learn_table_count( &p ), 1 );
 	/* alpha = 1 replaces; repeated samples converge geometrically. */
-	hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 0.5 );
-	hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 3e9, 1.0 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ), 3e9 );
-	for ( int i = 0; i < 60; i++ ) hyb_policy_gtsv_profile_update( &p, "cpu", 'd', 1e9, 0.25 );
-	CU_ASSERT( fabs( hyb_policy_gtsv_profile_rate( &p, "cpu", 'd' ) - 1e9 ) < 1e3 );
+	tgt_learn_fold( &p, "cpu", 'd', 1e9, 0.5 );
+	tgt_learn_fold( &p, "cpu", 'd', 3e9, 1.0 );
+	CU_ASSERT_EQUAL( tgt_learn_rate( &p, "cpu", 'd' ), 3e9 );
+	for ( int i = 0; i < 60; i++ ) tgt_learn_fold( &p, "cpu", 'd', 1e9, 0.25 );
+	CU_ASSERT( fabs( tgt_learn_rate( &p, "cpu", 'd' ) - 1e9 ) < 1e3 );
 	/* The table is bounded. */
-	char name[8];
-	for ( int k = 0; k < HYB_GTSV_PROFILE_MAX; k++ )
+	hyb_learn_table_init( &p );
+	char name[32];
+	for ( int k = 0; k < HYB_LEARN_TABLE_MAX; k++ )
 	{
-		snprintf( name, sizeof name, "g%d", k );
-		hyb_policy_gtsv_profile_update( &p, name, 's', 1e9, 0.5 );
+		snprintf( name, sizeof name, "lapack.t%d.n20", k + 1 );
+		tgt_learn_fold( &p, name, 's', 1e9, 0.5 );
 	}
-	CU_ASSERT_EQUAL( p.count, HYB_GTSV_PROFILE_MAX );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, "another", 's', 1e9, 0.5 ),
-	                 HYB_E_NO_MEMORY );
+	CU_ASSERT_EQUAL( hyb_learn_table_count( &p ), HYB_LEARN_TABLE_MAX );
+	CU_ASSERT_EQUAL( tgt_learn_fold( &p, "cpu", 's', 1e9, 0.5 ), HYB_E_NO_MEMORY );
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -546,17 +548,17 @@ static void test_side_rule( void )
 	hyb_policy_gtsv_side_key( 1, 128, 27, key, sizeof key );
 	CU_ASSERT_STRING_EQUAL( key, "spike.t128.n27" );
 	/* the keys are valid profile names, with room for every one a process can use */
-	hyb_gtsv_profile_t p;
-	hyb_policy_gtsv_profile_init( &p );
+	hyb_learn_table_t p;
+	hyb_learn_table_init( &p );
 	for ( int t = 1; t <= 4; t++ )
 		for ( int c = 13; c <= 27; c++ )
 			for ( int side = 0; side <= 1; side++ )
 			{
 				hyb_policy_gtsv_side_key( side, t, c, key, sizeof key );
-				CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_update( &p, key, 'd', 1e9, 0.5 ), HYB_OK );
+				CU_ASSERT_EQUAL( tgt_learn_fold( &p, key, 'd', 1e9, 0.5 ), HYB_OK );
 			}
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_samples( &p, "spike.t4.n27", 'd' ), 1 );
-	CU_ASSERT_EQUAL( hyb_policy_gtsv_profile_samples( &p, "spike.t4.n27", 's' ), 0 );
+	CU_ASSERT_EQUAL( tgt_learn_samples( &p, "spike.t4.n27", 'd' ), 1 );
+	CU_ASSERT_EQUAL( tgt_learn_samples( &p, "spike.t4.n27", 's' ), 0 );
 }
 
 static CU_TestInfo hyb_tests_policy_gtsv[] = {

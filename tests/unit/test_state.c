@@ -20,6 +20,7 @@
 #include "hyb_file.h"
 #include "hyb_state.h"
 #include "hyb_test_util.h"
+#include "policies/hyb_learn.h"
 
 /* ------------------------------------------------------------ rates written beside a fork */
 
@@ -86,7 +87,7 @@ static void test_fork_during_rates_write( void )
 	hyb_file_set_replace_pause_for_test( NULL );
 
 	char path[400];
-	snprintf( path, sizeof path, "%s.gtsv", profile );
+	hyb_learn_path( path, sizeof path );
 	struct stat sb;
 	CU_ASSERT( stat( path, &sb ) == 0 && sb.st_size > 0 ); /* the write completed */
 	unlink( path );
@@ -148,7 +149,7 @@ static int st_child_state( void* arg )
    moment of fork(). */
 static void test_fork_waits_for_every_lock( void )
 {
-	hyb_state_on_fork_child( HYB_LOCK_REFIT, st_hook );
+	hyb_state_on_fork_child( HYB_LOCK_SPMV_RATES, st_hook );
 	for ( int i = 0; i < HYB_LOCK_COUNT; i++ )
 	{
 		st_holder_t h = { .id = (hyb_lock_id_t)i };
@@ -166,7 +167,7 @@ static void test_fork_waits_for_every_lock( void )
 		/* fork() returned only after the holder let go (the child ran after it). */
 		CU_ASSERT( h.released_at >= t0 );
 	}
-	hyb_state_on_fork_child( HYB_LOCK_REFIT, NULL );
+	hyb_state_on_fork_child( HYB_LOCK_SPMV_RATES, NULL );
 	CU_ASSERT( !hyb_state_forked_thread() );
 	for ( int i = 0; i < HYB_LOCK_COUNT; i++ )
 	{
@@ -183,16 +184,16 @@ static void test_lock_order_witness( void )
 	for ( int i = 0; i < HYB_LOCK_COUNT; i++ ) hyb_lock( (hyb_lock_id_t)i );
 	for ( int i = HYB_LOCK_COUNT - 1; i >= 0; i-- ) hyb_unlock( (hyb_lock_id_t)i );
 	CU_ASSERT_EQUAL( hyb_state_order_violations(), v0 );
-	hyb_lock( HYB_LOCK_REFIT );
-	hyb_lock( HYB_LOCK_L3_MEMO );
-	hyb_unlock( HYB_LOCK_L3_MEMO );
-	hyb_unlock( HYB_LOCK_REFIT );
+	hyb_lock( HYB_LOCK_LEARN );
+	hyb_lock( HYB_LOCK_SPMV_RATES );
+	hyb_unlock( HYB_LOCK_SPMV_RATES );
+	hyb_unlock( HYB_LOCK_LEARN );
 	CU_ASSERT_EQUAL( hyb_state_order_violations(), v0 + 1 );
 	/* A trylock never waits: out of order is fine. */
-	hyb_lock( HYB_LOCK_REFIT );
-	CU_ASSERT( hyb_trylock( HYB_LOCK_L3_MEMO ) );
-	hyb_unlock( HYB_LOCK_L3_MEMO );
-	hyb_unlock( HYB_LOCK_REFIT );
+	hyb_lock( HYB_LOCK_LEARN );
+	CU_ASSERT( hyb_trylock( HYB_LOCK_SPMV_RATES ) );
+	hyb_unlock( HYB_LOCK_SPMV_RATES );
+	hyb_unlock( HYB_LOCK_LEARN );
 	CU_ASSERT_EQUAL( hyb_state_order_violations(), v0 + 1 );
 }
 

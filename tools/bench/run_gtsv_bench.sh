@@ -35,7 +35,7 @@ ERR=$OUT/gtsv.err
 MACHINE_PROFILE=${HYBLAS_PROFILE:-${XDG_CACHE_HOME:-$HOME/.cache}/hyblas/profile}
 if [ -r "$MACHINE_PROFILE" ]; then cp -f "$MACHINE_PROFILE" "$OUT/profile"; else echo "# no calibration: built-in defaults" > "$OUT/profile"; fi
 export HYBLAS_PROFILE=$OUT/profile
-rm -f "$OUT/profile.gtsv"
+rm -f "$OUT/profile.learn"
 export HYBLAS_LOG_LEVEL=1
 
 LAPACK_LIB=$(ldd "$S/hyb_bench_gtsv" 2>/dev/null | awk '/liblapack/ {print $3}' | head -1)
@@ -86,7 +86,7 @@ else
 fi
 run lapack "$SPEC" 120
 # hyblas through dgtsv_/sgtsv_ as an application calls them. The forced configurations run
-# first: their measured rates go into $OUT/profile.gtsv, which the model's shares and auto
+# first: their measured rates go into $OUT/profile.learn (the learning store), which the model's shares and auto
 # then use (the seed's profiled, refined throughput).
 HYB="LD_PRELOAD=$S/libhyblas.so HYBLAS_DEVICE=$DEV"
 run hyblas-cpu "$SPEC" 60 $HYB HYBLAS_MODE=cpu HYBLAS_TRACE=$OUT/trace_hyblas-cpu.txt
@@ -104,7 +104,7 @@ for r in 0.7 0.6 0.5; do
 done
 run hyblas-rsplit "$SPLIT" 40 $REG HYBLAS_TRACE=$OUT/trace_hyblas-rsplit.txt
 run hyblas-auto "$SPEC" 60 $HYB HYBLAS_MODE=auto HYBLAS_TRACE=$OUT/trace_hyblas-auto.txt
-cp -f "$OUT/profile.gtsv" "$OUT/profile.gtsv.final" 2>/dev/null
+cp -f "$OUT/profile.learn" "$OUT/profile.learn.final" 2>/dev/null
 # hyblas's kernels called directly (no preload), and the serial baseline.
 run spike "$SPEC" 40
 run gpu-stream "$SPLIT" 40 HYBLAS_DEVICE=$DEV

@@ -42,7 +42,7 @@ printf "%-8s %6s %12s %12s %7s\n" cores log2n lapack_ms hyblas_ms ratio
 worst=0
 for cpus in $CORES; do
     export HYBLAS_PROFILE=$OUT/profile.$cpus
-    rm -f "$HYBLAS_PROFILE" "$HYBLAS_PROFILE.gtsv"
+    rm -f "$HYBLAS_PROFILE" "$HYBLAS_PROFILE.learn"
     : > "$OUT/lapack.$cpus.csv"
     : > "$OUT/hyblas.$cpus.csv"
     for ((r = 0; r < ROUNDS; r++)); do
@@ -71,7 +71,7 @@ for cpus in $CORES; do
     echo "$res" | grep -v '^worst' | sort -k2,2n
     w=$(echo "$res" | awk '/^worst/ {print $2}')
     worst=$(awk -v a="$worst" -v b="$w" 'BEGIN { print (b > a ? b : a) }')
-    cp -f "$HYBLAS_PROFILE.gtsv" "$OUT/learned.$cpus.gtsv" 2> /dev/null
+    cp -f "$HYBLAS_PROFILE.learn" "$OUT/learned.$cpus.learn" 2> /dev/null
 done
 echo "# worst ratio $worst (target: at most 1.05); CSV and learned rates in $OUT"
 awk -v w="$worst" 'BEGIN { exit !(w <= 1.05) }'
