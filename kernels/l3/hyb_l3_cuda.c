@@ -160,12 +160,6 @@ static hyb_status_t hyb_l3_trmm_cuda( const hyb_kernel_env_t* env, const void* a
 	return HYB_OK;
 }
 
-static const hyb_kernel_impl_t hyb_l3_gemm_impl = { "l3.gemm", hyb_l3_gemm_cuda,
-	                                                HYB_KERNEL_NEEDS_BLAS, NULL };
-static const hyb_kernel_impl_t hyb_l3_trsm_impl = { "l3.trsm", hyb_l3_trsm_cuda,
-	                                                HYB_KERNEL_NEEDS_BLAS, NULL };
-static const hyb_kernel_impl_t hyb_l3_trmm_impl = { "l3.trmm", hyb_l3_trmm_cuda,
-	                                                HYB_KERNEL_NEEDS_BLAS, NULL };
-HYB_KERNEL_IMPL_REGISTER( hyb_l3_gemm_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_l3_trsm_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_l3_trmm_impl );
+HYB_KERNEL_IMPL( "l3.gemm", hyb_l3_gemm_cuda, HYB_KERNEL_NEEDS_BLAS, NULL );
+HYB_KERNEL_IMPL( "l3.trsm", hyb_l3_trsm_cuda, HYB_KERNEL_NEEDS_BLAS, NULL );
+HYB_KERNEL_IMPL( "l3.trmm", hyb_l3_trmm_cuda, HYB_KERNEL_NEEDS_BLAS, NULL );

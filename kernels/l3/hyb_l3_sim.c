@@ -226,21 +226,9 @@ static void hyb_l3_trmm_work( const void* args, double* flops, double* bytes )
 	*bytes = 0;
 }
 
-const hyb_kernel_def_t hyb_l3_gemm_kernel = { .name      = "l3.gemm",
-	                                          .alias     = "gemm",
-	                                          .args_size = sizeof( hyb_l3_gemm_kargs_t ),
-	                                          .sim       = hyb_l3_gemm_sim,
-	                                          .work      = hyb_l3_gemm_work };
-const hyb_kernel_def_t hyb_l3_trsm_kernel = { .name      = "l3.trsm",
-	                                          .alias     = "trsm",
-	                                          .args_size = sizeof( hyb_l3_trsm_kargs_t ),
-	                                          .sim       = hyb_l3_trsm_sim,
-	                                          .work      = hyb_l3_trsm_work };
-const hyb_kernel_def_t hyb_l3_trmm_kernel = { .name      = "l3.trmm",
-	                                          .alias     = "trmm",
-	                                          .args_size = sizeof( hyb_l3_trmm_kargs_t ),
-	                                          .sim       = hyb_l3_trmm_sim,
-	                                          .work      = hyb_l3_trmm_work };
-HYB_KERNEL_REGISTER( hyb_l3_gemm_kernel );
-HYB_KERNEL_REGISTER( hyb_l3_trsm_kernel );
-HYB_KERNEL_REGISTER( hyb_l3_trmm_kernel );
+HYB_KERNEL_DEFINE( hyb_l3_gemm_kernel, "l3.gemm", "gemm", hyb_l3_gemm_kargs_t, NULL,
+                   hyb_l3_gemm_sim, hyb_l3_gemm_work );
+HYB_KERNEL_DEFINE( hyb_l3_trsm_kernel, "l3.trsm", "trsm", hyb_l3_trsm_kargs_t, NULL,
+                   hyb_l3_trsm_sim, hyb_l3_trsm_work );
+HYB_KERNEL_DEFINE( hyb_l3_trmm_kernel, "l3.trmm", "trmm", hyb_l3_trmm_kargs_t, NULL,
+                   hyb_l3_trmm_sim, hyb_l3_trmm_work );
