@@ -79,7 +79,7 @@ static hyb_status_t hyb_l3_gemm_cuda( const hyb_kernel_env_t* env, const void* a
 
 static hyb_status_t hyb_l3_trsm_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_l3_trsm_kargs_t* x = args;
+	const hyb_l3_tri_kargs_t* x = args;
 	if ( !hyb_fits( x->m ) || !hyb_fits( x->n ) || !hyb_fits( x->lda ) || !hyb_fits( x->ldb ) )
 		return HYB_E_NOT_SUPPORTED;
 	cublasHandle_t    h     = env->blas;
@@ -120,7 +120,7 @@ static hyb_status_t hyb_l3_trsm_cuda( const hyb_kernel_env_t* env, const void* a
 
 static hyb_status_t hyb_l3_trmm_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_l3_trmm_kargs_t* x = args;
+	const hyb_l3_tri_kargs_t* x = args;
 	if ( !hyb_fits( x->m ) || !hyb_fits( x->n ) || !hyb_fits( x->lda ) || !hyb_fits( x->ldb ) ||
 	     !hyb_fits( x->ldc ) )
 		return HYB_E_NOT_SUPPORTED;
