@@ -34,25 +34,15 @@ typedef struct
 
 static hyb_l3_pos_t hyb_l3_positions( hyb_op_t op )
 {
-	switch ( op )
-	{
-	case HYB_OP_GEMM:
-		return ( hyb_l3_pos_t ){ 3, 4, 5, 8, 10, 13 };
-	case HYB_OP_SYMM:
-	case HYB_OP_HEMM:
-		return ( hyb_l3_pos_t ){ 3, 4, 0, 7, 9, 12 };
-	case HYB_OP_SYRK:
-	case HYB_OP_HERK:
-		return ( hyb_l3_pos_t ){ 0, 3, 4, 7, 0, 10 };
-	case HYB_OP_SYR2K:
-	case HYB_OP_HER2K:
-		return ( hyb_l3_pos_t ){ 0, 3, 4, 7, 9, 12 };
-	case HYB_OP_TRSM:
-	case HYB_OP_TRMM:
-		return ( hyb_l3_pos_t ){ 5, 6, 0, 9, 11, 0 };
-	default:
-		return ( hyb_l3_pos_t ){ 0, 0, 0, 0, 0, 0 };
-	}
+	static const hyb_l3_pos_t pos[HYB_OP_L3_COUNT] = {
+		[HYB_OP_GEMM] = { 3, 4, 5, 8, 10, 13 }, [HYB_OP_SYMM] = { 3, 4, 0, 7, 9, 12 },
+		[HYB_OP_HEMM] = { 3, 4, 0, 7, 9, 12 },  [HYB_OP_SYRK] = { 0, 3, 4, 7, 0, 10 },
+		[HYB_OP_HERK] = { 0, 3, 4, 7, 0, 10 },  [HYB_OP_SYR2K] = { 0, 3, 4, 7, 9, 12 },
+		[HYB_OP_HER2K] = { 0, 3, 4, 7, 9, 12 }, [HYB_OP_TRSM] = { 5, 6, 0, 9, 11, 0 },
+		[HYB_OP_TRMM] = { 5, 6, 0, 9, 11, 0 },
+	};
+	const hyb_l3_pos_t none = { 0, 0, 0, 0, 0, 0 };
+	return (unsigned)op < HYB_OP_L3_COUNT ? pos[op] : none;
 }
 
 int hyb_l3_info( const hyb_l3_args_t* a )

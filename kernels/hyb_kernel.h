@@ -105,4 +105,24 @@ typedef struct hyb_kernel_impl_s
 	HYB_KERNEL_SECTION_ENTRY_( const hyb_kernel_impl_t, hyb_kernel_impl_entry_##impl,              \
 	                           "hyb_kernel_impls", impl )
 
+/* Define the core's declaration `var` of the kernel `kname` and register it: one statement
+   per kernel, so that a declaration cannot be written and left unregistered. `kalias`,
+   `chk` and `work_fn` may be NULL (see hyb_kernel_def_t). Write `static` before it for a
+   declaration that only its own file names. */
+#define HYB_KERNEL_DEFINE( var, kname, kalias, args_type, chk, sim_fn, work_fn )                   \
+	const hyb_kernel_def_t var = { .name      = ( kname ),                                         \
+		                           .alias     = ( kalias ),                                        \
+		                           .args_size = sizeof( args_type ),                               \
+		                           .check     = ( chk ),                                           \
+		                           .sim       = ( sim_fn ),                                        \
+		                           .work      = ( work_fn ) };                                          \
+	HYB_KERNEL_REGISTER( var )
+
+/* Define and register the plugin's implementation of the kernel `kname` by the launcher
+   `fn` (see hyb_kernel_impl_t for `needs` and `func`). Only the section entry names the
+   object, so its name is derived from the launcher's. */
+#define HYB_KERNEL_IMPL( kname, fn, needs_, func_ )                                                \
+	static const hyb_kernel_impl_t hyb_kernel_impl_##fn = { ( kname ), fn, ( needs_ ), func_ };    \
+	HYB_KERNEL_IMPL_REGISTER( hyb_kernel_impl_##fn )
+
 #endif

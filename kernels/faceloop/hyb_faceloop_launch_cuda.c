@@ -6,19 +6,8 @@
 #include "kernels/faceloop/hyb_faceloop_launch.h"
 #include "kernels/hyb_kernel.h"
 
-static const hyb_kernel_impl_t hyb_faceloop_face_impl = { "faceloop.face", hyb_faceloop_face_cuda,
-	                                                      0, NULL };
-static const hyb_kernel_impl_t hyb_faceloop_face_lowreg_impl = { "faceloop.face_lowreg",
-	                                                             hyb_faceloop_face_lowreg_cuda, 0,
-	                                                             NULL };
-static const hyb_kernel_impl_t hyb_faceloop_volume_impl      = { "faceloop.volume",
-	                                                             hyb_faceloop_volume_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_faceloop_gather_impl      = { "faceloop.gather",
-	                                                             hyb_faceloop_gather_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_faceloop_update_impl      = { "faceloop.update",
-	                                                             hyb_faceloop_update_cuda, 0, NULL };
-HYB_KERNEL_IMPL_REGISTER( hyb_faceloop_face_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_faceloop_face_lowreg_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_faceloop_volume_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_faceloop_gather_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_faceloop_update_impl );
+HYB_KERNEL_IMPL( "faceloop.face", hyb_faceloop_face_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "faceloop.face_lowreg", hyb_faceloop_face_lowreg_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "faceloop.volume", hyb_faceloop_volume_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "faceloop.gather", hyb_faceloop_gather_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "faceloop.update", hyb_faceloop_update_cuda, 0, NULL );

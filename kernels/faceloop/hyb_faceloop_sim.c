@@ -56,32 +56,14 @@ static hyb_status_t hyb_fl_face_lowreg_check( const void* args )
 	return hyb_fl_face_args_ok( a ) && a->block <= HYB_FL_LOWREG_BLOCK ? HYB_OK : HYB_E_INVALID;
 }
 
-const hyb_kernel_def_t hyb_faceloop_face_kernel        = { .name      = "faceloop.face",
-	                                                       .args_size = sizeof( hyb_faceloop_face_args_t ),
-	                                                       .check     = hyb_fl_face_check,
-	                                                       .sim       = hyb_faceloop_face_sim };
-const hyb_kernel_def_t hyb_faceloop_face_lowreg_kernel = { .name = "faceloop.face_lowreg",
-	                                                       .args_size =
-	                                                           sizeof( hyb_faceloop_face_args_t ),
-	                                                       .check = hyb_fl_face_lowreg_check,
-	                                                       .sim   = hyb_faceloop_face_lowreg_sim };
-const hyb_kernel_def_t hyb_faceloop_volume_kernel      = { .name = "faceloop.volume",
-	                                                       .args_size =
-	                                                           sizeof( hyb_faceloop_volume_args_t ),
-	                                                       .check = hyb_fl_volume_check,
-	                                                       .sim   = hyb_faceloop_volume_sim };
-const hyb_kernel_def_t hyb_faceloop_gather_kernel      = { .name = "faceloop.gather",
-	                                                       .args_size =
-	                                                           sizeof( hyb_faceloop_gather_args_t ),
-	                                                       .check = hyb_fl_gather_check,
-	                                                       .sim   = hyb_faceloop_gather_sim };
-const hyb_kernel_def_t hyb_faceloop_update_kernel      = { .name = "faceloop.update",
-	                                                       .args_size =
-	                                                           sizeof( hyb_faceloop_update_args_t ),
-	                                                       .check = hyb_fl_update_check,
-	                                                       .sim   = hyb_faceloop_update_sim };
-HYB_KERNEL_REGISTER( hyb_faceloop_face_kernel );
-HYB_KERNEL_REGISTER( hyb_faceloop_face_lowreg_kernel );
-HYB_KERNEL_REGISTER( hyb_faceloop_volume_kernel );
-HYB_KERNEL_REGISTER( hyb_faceloop_gather_kernel );
-HYB_KERNEL_REGISTER( hyb_faceloop_update_kernel );
+HYB_KERNEL_DEFINE( hyb_faceloop_face_kernel, "faceloop.face", NULL, hyb_faceloop_face_args_t,
+                   hyb_fl_face_check, hyb_faceloop_face_sim, NULL );
+HYB_KERNEL_DEFINE( hyb_faceloop_face_lowreg_kernel, "faceloop.face_lowreg", NULL,
+                   hyb_faceloop_face_args_t, hyb_fl_face_lowreg_check, hyb_faceloop_face_lowreg_sim,
+                   NULL );
+HYB_KERNEL_DEFINE( hyb_faceloop_volume_kernel, "faceloop.volume", NULL, hyb_faceloop_volume_args_t,
+                   hyb_fl_volume_check, hyb_faceloop_volume_sim, NULL );
+HYB_KERNEL_DEFINE( hyb_faceloop_gather_kernel, "faceloop.gather", NULL, hyb_faceloop_gather_args_t,
+                   hyb_fl_gather_check, hyb_faceloop_gather_sim, NULL );
+HYB_KERNEL_DEFINE( hyb_faceloop_update_kernel, "faceloop.update", NULL, hyb_faceloop_update_args_t,
+                   hyb_fl_update_check, hyb_faceloop_update_sim, NULL );

@@ -30,8 +30,5 @@ static hyb_status_t hyb_gtsv_pivots_cuda( const hyb_kernel_env_t* env, const voi
 	return HYB_OK;
 }
 
-static const hyb_kernel_impl_t hyb_gtsv_spike_impl = { "gtsv.spike", hyb_gtsv_spike_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_gtsv_pivots_impl = { "gtsv.pivots", hyb_gtsv_pivots_cuda, 0,
-	                                                    NULL };
-HYB_KERNEL_IMPL_REGISTER( hyb_gtsv_spike_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_gtsv_pivots_impl );
+HYB_KERNEL_IMPL( "gtsv.spike", hyb_gtsv_spike_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "gtsv.pivots", hyb_gtsv_pivots_cuda, 0, NULL );

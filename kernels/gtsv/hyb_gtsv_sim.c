@@ -137,15 +137,7 @@ static void hyb_gtsv_pivots_work( const void* args, double* flops, double* bytes
 	*bytes      = rows * 4 * (double)hyb_prec_size( a->prec );
 }
 
-const hyb_kernel_def_t hyb_gtsv_spike_kernel  = { .name      = "gtsv.spike",
-	                                              .args_size = sizeof( hyb_gtsv_spike_kargs_t ),
-	                                              .check     = hyb_gtsv_spike_check,
-	                                              .sim       = hyb_gtsv_spike_sim,
-	                                              .work      = hyb_gtsv_spike_work };
-const hyb_kernel_def_t hyb_gtsv_pivots_kernel = { .name      = "gtsv.pivots",
-	                                              .args_size = sizeof( hyb_gtsv_pivots_kargs_t ),
-	                                              .check     = hyb_gtsv_pivots_check,
-	                                              .sim       = hyb_gtsv_pivots_sim,
-	                                              .work      = hyb_gtsv_pivots_work };
-HYB_KERNEL_REGISTER( hyb_gtsv_spike_kernel );
-HYB_KERNEL_REGISTER( hyb_gtsv_pivots_kernel );
+HYB_KERNEL_DEFINE( hyb_gtsv_spike_kernel, "gtsv.spike", NULL, hyb_gtsv_spike_kargs_t,
+                   hyb_gtsv_spike_check, hyb_gtsv_spike_sim, hyb_gtsv_spike_work );
+HYB_KERNEL_DEFINE( hyb_gtsv_pivots_kernel, "gtsv.pivots", NULL, hyb_gtsv_pivots_kargs_t,
+                   hyb_gtsv_pivots_check, hyb_gtsv_pivots_sim, hyb_gtsv_pivots_work );

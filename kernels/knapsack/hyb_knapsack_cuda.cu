@@ -232,25 +232,10 @@ extern "C" hyb_status_t hyb_knapsack_cuda_temp_bytes( int64_t capacity, size_t* 
 
 /* The plugin's implementations of the registered kernels (matched by name
    with the declarations of hyb_knapsack_sim.c). */
-static const hyb_kernel_impl_t hyb_knapsack_branch_impl     = { "knapsack.branch",
-	                                                            hyb_knapsack_branch_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_knapsack_bound_impl      = { "knapsack.bound",
-	                                                            hyb_knapsack_bound_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_knapsack_reduce_max_impl = { "knapsack.reduce_max",
-	                                                            hyb_knapsack_reduce_max_cuda, 0,
-	                                                            NULL };
-static const hyb_kernel_impl_t hyb_knapsack_label_impl      = { "knapsack.label",
-	                                                            hyb_knapsack_label_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_knapsack_compact_impl    = { "knapsack.compact",
-	                                                            hyb_knapsack_compact_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_knapsack_gather_impl     = { "knapsack.gather",
-	                                                            hyb_knapsack_gather_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_knapsack_dp_row_impl     = { "knapsack.dp_row",
-	                                                            hyb_knapsack_dp_row_cuda, 0, NULL };
-HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_branch_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_bound_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_reduce_max_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_label_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_compact_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_gather_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_knapsack_dp_row_impl );
+HYB_KERNEL_IMPL( "knapsack.branch", hyb_knapsack_branch_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "knapsack.bound", hyb_knapsack_bound_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "knapsack.reduce_max", hyb_knapsack_reduce_max_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "knapsack.label", hyb_knapsack_label_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "knapsack.compact", hyb_knapsack_compact_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "knapsack.gather", hyb_knapsack_gather_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "knapsack.dp_row", hyb_knapsack_dp_row_cuda, 0, NULL );

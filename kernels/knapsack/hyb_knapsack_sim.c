@@ -167,11 +167,9 @@ static hyb_status_t hyb_knapsack_dp_row_check( const void* args )
 	return a->cap >= 0 && a->w >= 0 && a->next ? HYB_OK : HYB_E_INVALID;
 }
 
+/* The family's kernels take no alias and cost the simulated device only its latency. */
 #define HYB_KNAPSACK_DEF( var, kname, type, chk, fn )                                              \
-	static const hyb_kernel_def_t var = {                                                          \
-		.name = kname, .args_size = sizeof( type ), .check = chk, .sim = fn                        \
-	};                                                                                             \
-	HYB_KERNEL_REGISTER( var )
+	static HYB_KERNEL_DEFINE( var, kname, NULL, type, chk, fn, NULL )
 
 HYB_KNAPSACK_DEF( hyb_knapsack_branch_kernel, "knapsack.branch", hyb_knapsack_branch_args_t,
                   hyb_knapsack_branch_check, hyb_knapsack_branch_sim );

@@ -79,7 +79,7 @@ static hyb_status_t hyb_l3_gemm_cuda( const hyb_kernel_env_t* env, const void* a
 
 static hyb_status_t hyb_l3_trsm_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_l3_trsm_kargs_t* x = args;
+	const hyb_l3_tri_kargs_t* x = args;
 	if ( !hyb_fits( x->m ) || !hyb_fits( x->n ) || !hyb_fits( x->lda ) || !hyb_fits( x->ldb ) )
 		return HYB_E_NOT_SUPPORTED;
 	cublasHandle_t    h     = env->blas;
@@ -120,7 +120,7 @@ static hyb_status_t hyb_l3_trsm_cuda( const hyb_kernel_env_t* env, const void* a
 
 static hyb_status_t hyb_l3_trmm_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_l3_trmm_kargs_t* x = args;
+	const hyb_l3_tri_kargs_t* x = args;
 	if ( !hyb_fits( x->m ) || !hyb_fits( x->n ) || !hyb_fits( x->lda ) || !hyb_fits( x->ldb ) ||
 	     !hyb_fits( x->ldc ) )
 		return HYB_E_NOT_SUPPORTED;
@@ -160,12 +160,6 @@ static hyb_status_t hyb_l3_trmm_cuda( const hyb_kernel_env_t* env, const void* a
 	return HYB_OK;
 }
 
-static const hyb_kernel_impl_t hyb_l3_gemm_impl = { "l3.gemm", hyb_l3_gemm_cuda,
-	                                                HYB_KERNEL_NEEDS_BLAS, NULL };
-static const hyb_kernel_impl_t hyb_l3_trsm_impl = { "l3.trsm", hyb_l3_trsm_cuda,
-	                                                HYB_KERNEL_NEEDS_BLAS, NULL };
-static const hyb_kernel_impl_t hyb_l3_trmm_impl = { "l3.trmm", hyb_l3_trmm_cuda,
-	                                                HYB_KERNEL_NEEDS_BLAS, NULL };
-HYB_KERNEL_IMPL_REGISTER( hyb_l3_gemm_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_l3_trsm_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_l3_trmm_impl );
+HYB_KERNEL_IMPL( "l3.gemm", hyb_l3_gemm_cuda, HYB_KERNEL_NEEDS_BLAS, NULL );
+HYB_KERNEL_IMPL( "l3.trsm", hyb_l3_trsm_cuda, HYB_KERNEL_NEEDS_BLAS, NULL );
+HYB_KERNEL_IMPL( "l3.trmm", hyb_l3_trmm_cuda, HYB_KERNEL_NEEDS_BLAS, NULL );

@@ -24,8 +24,11 @@ typedef struct
 	int64_t     ldc;
 } hyb_l3_gemm_kargs_t;
 
-/* B = alpha op(A)^-1 B (side 'L') or alpha B op(A)^-1 (side 'R'), in place. uplo 'U'/'L',
-   trans 'N'/'T'/'C', diag 'N'/'U'. */
+/* The triangular kernels, A triangular (uplo 'U'/'L', trans 'N'/'T'/'C', diag 'N'/'U')
+   applied from the left (side 'L') or the right ('R'). One struct serves both because they
+   differ only in where the result goes:
+   l3.trsm: B = alpha op(A)^-1 B or alpha B op(A)^-1, in place; c and ldc are not used.
+   l3.trmm: C = alpha op(A) B or alpha B op(A); B is only read, and C may not alias it. */
 typedef struct
 {
 	hyb_prec_t  prec;
@@ -36,21 +39,8 @@ typedef struct
 	int64_t     lda;
 	void*       b;
 	int64_t     ldb;
-} hyb_l3_trsm_kargs_t;
-
-/* C = alpha op(A) B (side 'L') or alpha B op(A) (side 'R'); C may not alias B. */
-typedef struct
-{
-	hyb_prec_t  prec;
-	char        side, uplo, trans, diag;
-	int64_t     m, n;
-	double      alpha[2];
-	const void* a;
-	int64_t     lda;
-	const void* b;
-	int64_t     ldb;
 	void*       c;
 	int64_t     ldc;
-} hyb_l3_trmm_kargs_t;
+} hyb_l3_tri_kargs_t;
 
 #endif

@@ -4,8 +4,6 @@
 #ifndef HYB_L3_KERNELS_H
 #define HYB_L3_KERNELS_H
 
-#include <string.h>
-
 #include "kernels/hyb_device.h"
 #include "kernels/l3/hyb_l3_kargs.h"
 
@@ -23,68 +21,46 @@ static inline hyb_status_t hyb_dev_gemm( hyb_dev_t* d, int stream, hyb_prec_t pr
                                          const void* b, int64_t ldb, const double beta[2], void* c,
                                          int64_t ldc )
 {
-	static atomic_int   id;
-	hyb_l3_gemm_kargs_t x = { .prec   = prec,
-		                      .transa = ta,
-		                      .transb = tb,
-		                      .m      = m,
-		                      .n      = n,
-		                      .k      = k,
-		                      .a      = a,
-		                      .lda    = lda,
-		                      .b      = b,
-		                      .ldb    = ldb,
-		                      .c      = c,
-		                      .ldc    = ldc };
-	memcpy( x.alpha, alpha, sizeof x.alpha );
-	memcpy( x.beta, beta, sizeof x.beta );
+	static atomic_int         id;
+	const hyb_l3_gemm_kargs_t x = {
+		prec, ta, tb, m, n, k, { alpha[0], alpha[1] }, { beta[0], beta[1] }, a, lda, b, ldb, c, ldc
+	};
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_l3_gemm_kernel ), &x );
 }
 
-/* Queue the in-place triangular solve (hyb_l3_trsm_kargs_t). */
+/* Queue the triangular kernel `def` (hyb_l3_tri_kargs_t; `id` its cached id). */
+static inline hyb_status_t hyb_dev_l3_tri( hyb_dev_t* d, int stream, atomic_int* id,
+                                           const hyb_kernel_def_t* def, hyb_prec_t prec, char side,
+                                           char uplo, char trans, char diag, int64_t m, int64_t n,
+                                           const double alpha[2], const void* a, int64_t lda,
+                                           void* b, int64_t ldb, void* c, int64_t ldc )
+{
+	const hyb_l3_tri_kargs_t x = { prec, side, uplo, trans, diag, m,  n, { alpha[0], alpha[1] },
+		                           a,    lda,  b,    ldb,   c,    ldc };
+	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( id, def ), &x );
+}
+
+/* Queue the in-place triangular solve: B = alpha op(A)^-1 B or alpha B op(A)^-1. */
 static inline hyb_status_t hyb_dev_trsm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side,
                                          char uplo, char trans, char diag, int64_t m, int64_t n,
                                          const double alpha[2], const void* a, int64_t lda, void* b,
                                          int64_t ldb )
 {
-	static atomic_int   id;
-	hyb_l3_trsm_kargs_t x = { .prec  = prec,
-		                      .side  = side,
-		                      .uplo  = uplo,
-		                      .trans = trans,
-		                      .diag  = diag,
-		                      .m     = m,
-		                      .n     = n,
-		                      .a     = a,
-		                      .lda   = lda,
-		                      .b     = b,
-		                      .ldb   = ldb };
-	memcpy( x.alpha, alpha, sizeof x.alpha );
-	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_l3_trsm_kernel ), &x );
+	static atomic_int id;
+	return hyb_dev_l3_tri( d, stream, &id, &hyb_l3_trsm_kernel, prec, side, uplo, trans, diag, m, n,
+	                       alpha, a, lda, b, ldb, NULL, 0 );
 }
 
-/* Queue the out-of-place triangular product (hyb_l3_trmm_kargs_t). */
+/* Queue the out-of-place triangular product C = alpha op(A) B or alpha B op(A) (l3.trmm
+   only reads B, hence the cast). */
 static inline hyb_status_t hyb_dev_trmm( hyb_dev_t* d, int stream, hyb_prec_t prec, char side,
                                          char uplo, char trans, char diag, int64_t m, int64_t n,
                                          const double alpha[2], const void* a, int64_t lda,
                                          const void* b, int64_t ldb, void* c, int64_t ldc )
 {
-	static atomic_int   id;
-	hyb_l3_trmm_kargs_t x = { .prec  = prec,
-		                      .side  = side,
-		                      .uplo  = uplo,
-		                      .trans = trans,
-		                      .diag  = diag,
-		                      .m     = m,
-		                      .n     = n,
-		                      .a     = a,
-		                      .lda   = lda,
-		                      .b     = b,
-		                      .ldb   = ldb,
-		                      .c     = c,
-		                      .ldc   = ldc };
-	memcpy( x.alpha, alpha, sizeof x.alpha );
-	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_l3_trmm_kernel ), &x );
+	static atomic_int id;
+	return hyb_dev_l3_tri( d, stream, &id, &hyb_l3_trmm_kernel, prec, side, uplo, trans, diag, m, n,
+	                       alpha, a, lda, (void*)b, ldb, c, ldc );
 }
 
 #endif

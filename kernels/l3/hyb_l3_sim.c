@@ -187,7 +187,7 @@ static hyb_status_t hyb_l3_gemm_sim( const hyb_kernel_env_t* env, const void* ar
 
 static hyb_status_t hyb_l3_trsm_sim( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_l3_trsm_kargs_t* x = args;
+	const hyb_l3_tri_kargs_t* x = args;
 	(void)env;
 	hyb_l3_trsm_ref( x->prec, x->side, x->uplo, x->trans, x->diag, x->m, x->n, x->alpha, x->a,
 	                 x->lda, x->b, x->ldb );
@@ -196,7 +196,7 @@ static hyb_status_t hyb_l3_trsm_sim( const hyb_kernel_env_t* env, const void* ar
 
 static hyb_status_t hyb_l3_trmm_sim( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_l3_trmm_kargs_t* x = args;
+	const hyb_l3_tri_kargs_t* x = args;
 	(void)env;
 	hyb_l3_trmm_ref( x->prec, x->side, x->uplo, x->trans, x->diag, x->m, x->n, x->alpha, x->a,
 	                 x->lda, x->b, x->ldb, x->c, x->ldc );
@@ -212,35 +212,17 @@ static void hyb_l3_gemm_work( const void* args, double* flops, double* bytes )
 	*bytes = 0;
 }
 
-static void hyb_l3_trsm_work( const void* args, double* flops, double* bytes )
+/* trsm and trmm alike: m n (m or n) flops, by the side A applies from. */
+static void hyb_l3_tri_work( const void* args, double* flops, double* bytes )
 {
-	const hyb_l3_trsm_kargs_t* x = args;
+	const hyb_l3_tri_kargs_t* x = args;
 	*flops = ( x->side == 'L' ? (double)x->m : (double)x->n ) * (double)x->m * (double)x->n;
 	*bytes = 0;
 }
 
-static void hyb_l3_trmm_work( const void* args, double* flops, double* bytes )
-{
-	const hyb_l3_trmm_kargs_t* x = args;
-	*flops = ( x->side == 'L' ? (double)x->m : (double)x->n ) * (double)x->m * (double)x->n;
-	*bytes = 0;
-}
-
-const hyb_kernel_def_t hyb_l3_gemm_kernel = { .name      = "l3.gemm",
-	                                          .alias     = "gemm",
-	                                          .args_size = sizeof( hyb_l3_gemm_kargs_t ),
-	                                          .sim       = hyb_l3_gemm_sim,
-	                                          .work      = hyb_l3_gemm_work };
-const hyb_kernel_def_t hyb_l3_trsm_kernel = { .name      = "l3.trsm",
-	                                          .alias     = "trsm",
-	                                          .args_size = sizeof( hyb_l3_trsm_kargs_t ),
-	                                          .sim       = hyb_l3_trsm_sim,
-	                                          .work      = hyb_l3_trsm_work };
-const hyb_kernel_def_t hyb_l3_trmm_kernel = { .name      = "l3.trmm",
-	                                          .alias     = "trmm",
-	                                          .args_size = sizeof( hyb_l3_trmm_kargs_t ),
-	                                          .sim       = hyb_l3_trmm_sim,
-	                                          .work      = hyb_l3_trmm_work };
-HYB_KERNEL_REGISTER( hyb_l3_gemm_kernel );
-HYB_KERNEL_REGISTER( hyb_l3_trsm_kernel );
-HYB_KERNEL_REGISTER( hyb_l3_trmm_kernel );
+HYB_KERNEL_DEFINE( hyb_l3_gemm_kernel, "l3.gemm", "gemm", hyb_l3_gemm_kargs_t, NULL,
+                   hyb_l3_gemm_sim, hyb_l3_gemm_work );
+HYB_KERNEL_DEFINE( hyb_l3_trsm_kernel, "l3.trsm", "trsm", hyb_l3_tri_kargs_t, NULL, hyb_l3_trsm_sim,
+                   hyb_l3_tri_work );
+HYB_KERNEL_DEFINE( hyb_l3_trmm_kernel, "l3.trmm", "trmm", hyb_l3_tri_kargs_t, NULL, hyb_l3_trmm_sim,
+                   hyb_l3_tri_work );

@@ -49,12 +49,7 @@ static hyb_status_t hyb_spmv_vadd_cuda( const hyb_kernel_env_t* env, const void*
 	return HYB_OK;
 }
 
-static const hyb_kernel_impl_t hyb_spmv_ell_impl  = { "spmv.ell", hyb_spmv_ell_cuda, 0,
-	                                                  hyb_spmv_cuda_ell_func };
-static const hyb_kernel_impl_t hyb_spmv_dia_impl  = { "spmv.dia", hyb_spmv_dia_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_spmv_csr_impl  = { "spmv.csr", hyb_spmv_csr_cuda, 0, NULL };
-static const hyb_kernel_impl_t hyb_spmv_vadd_impl = { "spmv.vadd", hyb_spmv_vadd_cuda, 0, NULL };
-HYB_KERNEL_IMPL_REGISTER( hyb_spmv_ell_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_spmv_dia_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_spmv_csr_impl );
-HYB_KERNEL_IMPL_REGISTER( hyb_spmv_vadd_impl );
+HYB_KERNEL_IMPL( "spmv.ell", hyb_spmv_ell_cuda, 0, hyb_spmv_cuda_ell_func );
+HYB_KERNEL_IMPL( "spmv.dia", hyb_spmv_dia_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "spmv.csr", hyb_spmv_csr_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "spmv.vadd", hyb_spmv_vadd_cuda, 0, NULL );

@@ -119,26 +119,11 @@ static void hyb_spmv_vadd_work( const void* args, double* flops, double* bytes )
 	*bytes                         = (double)a->n * 24;
 }
 
-const hyb_kernel_def_t hyb_spmv_ell_kernel  = { .name      = "spmv.ell",
-	                                            .args_size = sizeof( hyb_spmv_ell_kargs_t ),
-	                                            .check     = hyb_spmv_check,
-	                                            .sim       = hyb_spmv_ell_sim,
-	                                            .work      = hyb_spmv_ell_work };
-const hyb_kernel_def_t hyb_spmv_dia_kernel  = { .name      = "spmv.dia",
-	                                            .args_size = sizeof( hyb_spmv_dia_kargs_t ),
-	                                            .check     = hyb_spmv_check,
-	                                            .sim       = hyb_spmv_dia_sim,
-	                                            .work      = hyb_spmv_dia_work };
-const hyb_kernel_def_t hyb_spmv_csr_kernel  = { .name      = "spmv.csr",
-	                                            .args_size = sizeof( hyb_spmv_csr_kargs_t ),
-	                                            .check     = hyb_spmv_check,
-	                                            .sim       = hyb_spmv_csr_sim };
-const hyb_kernel_def_t hyb_spmv_vadd_kernel = { .name      = "spmv.vadd",
-	                                            .args_size = sizeof( hyb_spmv_vadd_kargs_t ),
-	                                            .check     = hyb_spmv_check,
-	                                            .sim       = hyb_spmv_vadd_sim,
-	                                            .work      = hyb_spmv_vadd_work };
-HYB_KERNEL_REGISTER( hyb_spmv_ell_kernel );
-HYB_KERNEL_REGISTER( hyb_spmv_dia_kernel );
-HYB_KERNEL_REGISTER( hyb_spmv_csr_kernel );
-HYB_KERNEL_REGISTER( hyb_spmv_vadd_kernel );
+HYB_KERNEL_DEFINE( hyb_spmv_ell_kernel, "spmv.ell", NULL, hyb_spmv_ell_kargs_t, hyb_spmv_check,
+                   hyb_spmv_ell_sim, hyb_spmv_ell_work );
+HYB_KERNEL_DEFINE( hyb_spmv_dia_kernel, "spmv.dia", NULL, hyb_spmv_dia_kargs_t, hyb_spmv_check,
+                   hyb_spmv_dia_sim, hyb_spmv_dia_work );
+HYB_KERNEL_DEFINE( hyb_spmv_csr_kernel, "spmv.csr", NULL, hyb_spmv_csr_kargs_t, hyb_spmv_check,
+                   hyb_spmv_csr_sim, NULL );
+HYB_KERNEL_DEFINE( hyb_spmv_vadd_kernel, "spmv.vadd", NULL, hyb_spmv_vadd_kargs_t, hyb_spmv_check,
+                   hyb_spmv_vadd_sim, hyb_spmv_vadd_work );

@@ -267,21 +267,36 @@ dim3 hyb_zgrid( const hyb_stencil_box_t& box, i64 bx, i64 by, i64 preferred, i64
 	return dim3( (unsigned)gx, (unsigned)gy, (unsigned)( ( len + *seg - 1 ) / *seg ) );
 }
 
+/* The part of a launcher that marches tiles along z (acoustic, Himeno, star):
+   kernel<float> or kernel<double> by the box's element type, on BX x BY blocks and
+   the grid of hyb_zgrid. Returns false and launches nothing for an empty box; else
+   true, with the grid it used in *grid. */
+template <int BX, int BY, typename A>
+bool hyb_launch_zmarch( const hyb_kernel_env_t* env, const A& a, void ( *f32 )( A, i64 ),
+                        void ( *f64 )( A, i64 ), i64 preferred, dim3* grid )
+{
+	const i64 len = a.box.z1 - a.box.z0;
+	if ( len == 0 ) return false;
+	const dim3 block( BX, BY );
+	i64        seg;
+	*grid = hyb_zgrid( a.box, BX, BY, preferred, &seg );
+	if ( a.box.elem == HYB_STENCIL_F32 )
+		f32<<<*grid, block, 0, hyb_stream( env )>>>( a, seg );
+	else
+		f64<<<*grid, block, 0, hyb_stream( env )>>>( a, seg );
+	return true;
+}
+
 } // namespace
 
 extern "C" hyb_status_t hyb_stencil_acoustic_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_stencil_acoustic_args_t* a = static_cast<const hyb_stencil_acoustic_args_t*>( args );
 	if ( hyb_stencil_acoustic_bad( a ) ) return HYB_E_INVALID;
-	const i64 len = a->box.z1 - a->box.z0;
-	if ( len == 0 ) return HYB_OK;
-	const dim3 block( kAX, kAY );
-	i64        seg;
-	const dim3 grid = hyb_zgrid( a->box, kAX, kAY, 64, &seg );
-	if ( a->box.elem == HYB_STENCIL_F32 )
-		hyb_acoustic_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
-	else
-		hyb_acoustic_kernel<double><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	dim3 grid;
+	if ( !hyb_launch_zmarch<kAX, kAY>( env, *a, hyb_acoustic_kernel<float>,
+	                                   hyb_acoustic_kernel<double>, 64, &grid ) )
+		return HYB_OK;
 	return hyb_launched();
 }
 
@@ -289,15 +304,10 @@ extern "C" hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, co
 {
 	const hyb_stencil_himeno_args_t* a = static_cast<const hyb_stencil_himeno_args_t*>( args );
 	if ( hyb_stencil_himeno_bad( a ) || ( a->plane_ss && a->work == NULL ) ) return HYB_E_INVALID;
-	const i64 len = a->box.z1 - a->box.z0;
-	if ( len == 0 ) return HYB_OK;
-	const dim3 block( kHX, kHY );
-	i64        seg;
-	const dim3 grid = hyb_zgrid( a->box, kHX, kHY, 32, &seg );
-	if ( a->box.elem == HYB_STENCIL_F32 )
-		hyb_himeno_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
-	else
-		hyb_himeno_kernel<double><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	dim3 grid;
+	if ( !hyb_launch_zmarch<kHX, kHY>( env, *a, hyb_himeno_kernel<float>, hyb_himeno_kernel<double>,
+	                                   32, &grid ) )
+		return HYB_OK;
 	if ( a->plane_ss && a->own1 > a->own0 )
 	{
 		const i64 planes = a->own1 - a->own0;
@@ -328,14 +338,9 @@ extern "C" hyb_status_t hyb_stencil_star_cuda( const hyb_kernel_env_t* env, cons
 {
 	const hyb_stencil_star_args_t* a = static_cast<const hyb_stencil_star_args_t*>( args );
 	if ( hyb_stencil_star_bad( a ) ) return HYB_E_INVALID;
-	const i64 len = a->box.z1 - a->box.z0;
-	if ( len == 0 ) return HYB_OK;
-	const dim3 block( kHX, kHY );
-	i64        seg;
-	const dim3 grid = hyb_zgrid( a->box, kHX, kHY, 32, &seg );
-	if ( a->box.elem == HYB_STENCIL_F32 )
-		hyb_star_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
-	else
-		hyb_star_kernel<double><<<grid, block, 0, hyb_stream( env )>>>( *a, seg );
+	dim3 grid;
+	if ( !hyb_launch_zmarch<kHX, kHY>( env, *a, hyb_star_kernel<float>, hyb_star_kernel<double>, 32,
+	                                   &grid ) )
+		return HYB_OK;
 	return hyb_launched();
 }

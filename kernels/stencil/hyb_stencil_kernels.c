@@ -56,34 +56,17 @@ static void hyb_stencil_grid_work( const void* args, double* flops, double* byte
 	*bytes = 2.0 * (double)( b->elem == HYB_STENCIL_F32 ? 4 : 8 ) * hyb_stencil_points( args );
 }
 
-static const hyb_kernel_def_t hyb_stencil_acoustic_kernel = { .name      = "stencil.acoustic",
-	                                                          .args_size = sizeof(
-	                                                              hyb_stencil_acoustic_args_t ),
-	                                                          .check = hyb_stencil_acoustic_check,
-	                                                          .sim   = hyb_stencil_acoustic_sim,
-	                                                          .work  = hyb_stencil_acoustic_work };
-static const hyb_kernel_def_t hyb_stencil_himeno_kernel   = { .name = "stencil.himeno",
-	                                                          .args_size =
-	                                                              sizeof( hyb_stencil_himeno_args_t ),
-	                                                          .check = hyb_stencil_himeno_check,
-	                                                          .sim   = hyb_stencil_himeno_sim,
-	                                                          .work  = hyb_stencil_himeno_work };
-static const hyb_kernel_def_t hyb_stencil_laplace_kernel  = { .name      = "stencil.laplace",
-	                                                          .args_size = sizeof(
-                                                                 hyb_stencil_laplace_args_t ),
-	                                                          .check = hyb_stencil_laplace_check,
-	                                                          .sim   = hyb_stencil_laplace_sim,
-	                                                          .work  = hyb_stencil_grid_work };
-static const hyb_kernel_def_t hyb_stencil_star_kernel     = { .name = "stencil.star",
-	                                                          .args_size =
-	                                                              sizeof( hyb_stencil_star_args_t ),
-	                                                          .check = hyb_stencil_star_check,
-	                                                          .sim   = hyb_stencil_star_sim,
-	                                                          .work  = hyb_stencil_grid_work };
-HYB_KERNEL_REGISTER( hyb_stencil_acoustic_kernel );
-HYB_KERNEL_REGISTER( hyb_stencil_himeno_kernel );
-HYB_KERNEL_REGISTER( hyb_stencil_laplace_kernel );
-HYB_KERNEL_REGISTER( hyb_stencil_star_kernel );
+static HYB_KERNEL_DEFINE( hyb_stencil_acoustic_kernel, "stencil.acoustic", NULL,
+                          hyb_stencil_acoustic_args_t, hyb_stencil_acoustic_check,
+                          hyb_stencil_acoustic_sim, hyb_stencil_acoustic_work );
+static HYB_KERNEL_DEFINE( hyb_stencil_himeno_kernel, "stencil.himeno", NULL,
+                          hyb_stencil_himeno_args_t, hyb_stencil_himeno_check,
+                          hyb_stencil_himeno_sim, hyb_stencil_himeno_work );
+static HYB_KERNEL_DEFINE( hyb_stencil_laplace_kernel, "stencil.laplace", NULL,
+                          hyb_stencil_laplace_args_t, hyb_stencil_laplace_check,
+                          hyb_stencil_laplace_sim, hyb_stencil_grid_work );
+static HYB_KERNEL_DEFINE( hyb_stencil_star_kernel, "stencil.star", NULL, hyb_stencil_star_args_t,
+                          hyb_stencil_star_check, hyb_stencil_star_sim, hyb_stencil_grid_work );
 
 hyb_kernel_id_t hyb_stencil_kernel_id( int32_t kind )
 {

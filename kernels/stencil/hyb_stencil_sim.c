@@ -4,29 +4,19 @@
 
 #include "kernels/stencil/hyb_stencil_cpu.h"
 
-hyb_status_t hyb_stencil_acoustic_sim( const hyb_kernel_env_t* env, const void* args )
-{
-	(void)env;
-	return hyb_stencil_acoustic_cpu( args, 0 );
-}
+/* Each launcher runs the CPU kernel on the simulated device's memory (host memory), with
+   the OpenMP default thread count. */
+#define HYB_STENCIL_SIM( kind )                                                                    \
+	hyb_status_t hyb_stencil_##kind##_sim( const hyb_kernel_env_t* env, const void* args )         \
+	{                                                                                              \
+		(void)env;                                                                                 \
+		return hyb_stencil_##kind##_cpu( args, 0 );                                                \
+	}
 
-hyb_status_t hyb_stencil_himeno_sim( const hyb_kernel_env_t* env, const void* args )
-{
-	(void)env;
-	return hyb_stencil_himeno_cpu( args, 0 );
-}
-
-hyb_status_t hyb_stencil_laplace_sim( const hyb_kernel_env_t* env, const void* args )
-{
-	(void)env;
-	return hyb_stencil_laplace_cpu( args, 0 );
-}
-
-hyb_status_t hyb_stencil_star_sim( const hyb_kernel_env_t* env, const void* args )
-{
-	(void)env;
-	return hyb_stencil_star_cpu( args, 0 );
-}
+HYB_STENCIL_SIM( acoustic )
+HYB_STENCIL_SIM( himeno )
+HYB_STENCIL_SIM( laplace )
+HYB_STENCIL_SIM( star )
 
 hyb_status_t hyb_stencil_sim_step( int32_t kind, const hyb_stencil_args_t* a )
 {

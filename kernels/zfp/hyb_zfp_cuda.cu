@@ -163,35 +163,37 @@ static void hyb_zfp_launch_decode( const hyb_zfp_decode_args_t* a, const hyb_zfp
 }
 
 /* The kernel instances by [double][3-D]. */
-typedef void ( *hyb_zfp_encode_launcher )( const hyb_zfp_encode_args_t*, const hyb_zfp_launch& );
-typedef void ( *hyb_zfp_decode_launcher )( const hyb_zfp_decode_args_t*, const hyb_zfp_launch& );
-static const hyb_zfp_encode_launcher hyb_zfp_encoders[2][2] = {
+template <typename A> using hyb_zfp_launcher = void ( * )( const A*, const hyb_zfp_launch& );
+static const hyb_zfp_launcher<hyb_zfp_encode_args_t> hyb_zfp_encoders[2][2] = {
 	{ hyb_zfp_launch_encode<float, 2>, hyb_zfp_launch_encode<float, 3> },
 	{ hyb_zfp_launch_encode<double, 2>, hyb_zfp_launch_encode<double, 3> }
 };
-static const hyb_zfp_decode_launcher hyb_zfp_decoders[2][2] = {
+static const hyb_zfp_launcher<hyb_zfp_decode_args_t> hyb_zfp_decoders[2][2] = {
 	{ hyb_zfp_launch_decode<float, 2>, hyb_zfp_launch_decode<float, 3> },
 	{ hyb_zfp_launch_decode<double, 2>, hyb_zfp_launch_decode<double, 3> }
 };
 
-extern "C" hyb_status_t hyb_zfp_encode_cuda( const hyb_kernel_env_t* env, const void* args )
+/* The body of both launchers (A: the encode or decode arguments): check and size the
+   call, then launch the instance for the field's type and dimensions. */
+template <typename A>
+static hyb_status_t hyb_zfp_run( const hyb_kernel_env_t* env, const void* args,
+                                 const hyb_zfp_launcher<A> ( &launchers )[2][2] )
 {
-	const hyb_zfp_encode_args_t* a = (const hyb_zfp_encode_args_t*)args;
-	hyb_zfp_launch               L;
-	hyb_status_t                 st =
+	const A*       a = (const A*)args;
+	hyb_zfp_launch L;
+	hyb_status_t   st =
         a ? hyb_zfp_prepare( env, &a->f, a->rate, a->field, a->stream, &L ) : HYB_E_INVALID;
 	if ( st != HYB_OK || L.blocks == 0 ) return st;
-	hyb_zfp_encoders[a->f.type == HYB_ZFP_DOUBLE][a->f.dims == 3]( a, L );
+	launchers[a->f.type == HYB_ZFP_DOUBLE][a->f.dims == 3]( a, L );
 	return cudaGetLastError() == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
+}
+
+extern "C" hyb_status_t hyb_zfp_encode_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	return hyb_zfp_run<hyb_zfp_encode_args_t>( env, args, hyb_zfp_encoders );
 }
 
 extern "C" hyb_status_t hyb_zfp_decode_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_zfp_decode_args_t* a = (const hyb_zfp_decode_args_t*)args;
-	hyb_zfp_launch               L;
-	hyb_status_t                 st =
-        a ? hyb_zfp_prepare( env, &a->f, a->rate, a->field, a->stream, &L ) : HYB_E_INVALID;
-	if ( st != HYB_OK || L.blocks == 0 ) return st;
-	hyb_zfp_decoders[a->f.type == HYB_ZFP_DOUBLE][a->f.dims == 3]( a, L );
-	return cudaGetLastError() == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
+	return hyb_zfp_run<hyb_zfp_decode_args_t>( env, args, hyb_zfp_decoders );
 }

@@ -60,15 +60,7 @@ static void hyb_zfp_decode_work( const void* args, double* flops, double* bytes 
 	*bytes                         = hyb_zfp_traffic( &a->f, a->rate );
 }
 
-const hyb_kernel_def_t hyb_zfp_encode_def = { .name      = "zfp.encode",
-	                                          .args_size = sizeof( hyb_zfp_encode_args_t ),
-	                                          .check     = hyb_zfp_encode_check,
-	                                          .sim       = hyb_zfp_encode_sim,
-	                                          .work      = hyb_zfp_encode_work };
-const hyb_kernel_def_t hyb_zfp_decode_def = { .name      = "zfp.decode",
-	                                          .args_size = sizeof( hyb_zfp_decode_args_t ),
-	                                          .check     = hyb_zfp_decode_check,
-	                                          .sim       = hyb_zfp_decode_sim,
-	                                          .work      = hyb_zfp_decode_work };
-HYB_KERNEL_REGISTER( hyb_zfp_encode_def );
-HYB_KERNEL_REGISTER( hyb_zfp_decode_def );
+HYB_KERNEL_DEFINE( hyb_zfp_encode_def, "zfp.encode", NULL, hyb_zfp_encode_args_t,
+                   hyb_zfp_encode_check, hyb_zfp_encode_sim, hyb_zfp_encode_work );
+HYB_KERNEL_DEFINE( hyb_zfp_decode_def, "zfp.decode", NULL, hyb_zfp_decode_args_t,
+                   hyb_zfp_decode_check, hyb_zfp_decode_sim, hyb_zfp_decode_work );
