@@ -23,7 +23,9 @@ for side in before after; do
                     > "$OUT/$side/gtsv_report.txt" 2>&1
                 cp -f "$OUT/$side/w/spmv.csv" "$OUT/$side/w/gtsv.csv" "$OUT/$side/" 2>/dev/null
                 rm -rf "$OUT/$side/w" ;;
-        gtsv) OUT=$OUT/$side/w STAGE=$S GTSV_BENCH_SECONDS=${GTSV_SECONDS:-110} tools/bench/run_gtsv_bench.sh \
+        gtsv) OUT=$OUT/$side/w STAGE=$S GTSV_BENCH_SECONDS=${GTSV_SECONDS:-110} \
+              GTSV_SPEC=${GTSV_SPEC:-tools/bench/gtsv_before_after.txt} \
+              GTSV_SPLIT_SPEC=${GTSV_SPLIT_SPEC:-tools/bench/gtsv_before_after.txt} tools/bench/run_gtsv_bench.sh \
                   > "$OUT/$side/gtsv_report.txt" 2>&1
               cp -f "$OUT/$side/w/gtsv.csv" "$OUT/$side/" 2>/dev/null
               rm -rf "$OUT/$side/w" ;;
