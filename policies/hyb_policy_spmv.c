@@ -395,7 +395,10 @@ static void hyb_kwalk_init( hyb_kwalk_t* w, const hyb_spmv_stats_t* st, hyb_spmv
 	w->rows_ge = st->m - st->df[0];
 }
 
-static void hyb_kwalk_next( hyb_kwalk_t* w )
+/* Advances the walk to the next K and predicts it into *p. Returns whether that K's slots
+   fit the device (they only grow with K: once one does not fit, no larger K does). */
+static int hyb_kwalk_next( hyb_kwalk_t* w, const hyb_spmv_rates_t* r, hyb_spmv_phase_t phase,
+                           hyb_spmv_pred_t* p )
 {
 	w->K++;
 	if ( w->fmt == HYB_SPMV_DEV_ELL )
@@ -405,15 +408,10 @@ static void hyb_kwalk_next( hyb_kwalk_t* w )
 	}
 	else
 		w->dev += w->st->diag_occ[w->K - 1];
-}
-
-/* The prediction at the walk's K. */
-static void hyb_kwalk_pred( const hyb_kwalk_t* w, const hyb_spmv_rates_t* r, hyb_spmv_phase_t phase,
-                            hyb_spmv_pred_t* p )
-{
 	int64_t cpu  = w->st->nnz - w->dev;
 	int64_t nrun = w->fmt == HYB_SPMV_DEV_ELL ? w->rows_ge : hyb_nrun( w->st, w->fmt, w->K, cpu );
 	hyb_pred_times( w->st, r, phase, w->fmt, w->K, w->dev, nrun, p );
+	return hyb_fits( w->st, r, p );
 }
 
 int64_t hyb_policy_spmv_seek_k( const hyb_spmv_stats_t* st, const hyb_spmv_rates_t* r,
@@ -427,8 +425,7 @@ int64_t hyb_policy_spmv_seek_k( const hyb_spmv_stats_t* st, const hyb_spmv_rates
 	for ( int64_t j = 1; j <= kmax; j++ )
 	{
 		hyb_spmv_pred_t p;
-		hyb_kwalk_next( &w );
-		hyb_kwalk_pred( &w, r, phase, &p );
+		(void)hyb_kwalk_next( &w, r, phase, &p );    /* Algorithm 3 walks every K, fitting or not */
 		double tc = p.t_cpu_part, tg = p.t_gpu_part; /* Algorithm 3, lines 5-6 */
 		if ( j == 1 )                                /* lines 7-10 */
 		{
@@ -445,8 +442,7 @@ int64_t hyb_policy_spmv_seek_k( const hyb_spmv_stats_t* st, const hyb_spmv_rates
 	   slot on (balance is closest at K = 1) or faster all the way (K = Kmax). */
 	hyb_spmv_pred_t p1;
 	hyb_kwalk_init( &w, st, fmt );
-	hyb_kwalk_next( &w );
-	hyb_kwalk_pred( &w, r, phase, &p1 );
+	(void)hyb_kwalk_next( &w, r, phase, &p1 );
 	return p1.t_gpu_part > p1.t_cpu_part ? 1 : kmax;
 }
 
@@ -458,12 +454,9 @@ int64_t hyb_policy_spmv_best_k( const hyb_spmv_stats_t* st, const hyb_spmv_rates
 	if ( kmax < 1 || hyb_check_rates( r ) != HYB_OK ) return -1;
 	hyb_kwalk_t w;
 	hyb_kwalk_init( &w, st, fmt );
-	for ( int64_t j = 1; j <= kmax; j++ )
+	hyb_spmv_pred_t p;
+	for ( int64_t j = 1; j <= kmax && hyb_kwalk_next( &w, r, phase, &p ); j++ )
 	{
-		hyb_spmv_pred_t p;
-		hyb_kwalk_next( &w );
-		hyb_kwalk_pred( &w, r, phase, &p );
-		if ( !hyb_fits( st, r, &p ) ) break; /* slots only grow with K */
 		if ( bestk < 0 || p.t_total < best->t_total )
 		{
 			bestk = j;
@@ -722,12 +715,9 @@ static hyb_status_t hyb_plan_choose( const hyb_spmv_stats_t* st, const hyb_spmv_
 		if ( kmax < 1 || !hyb_allowed( o->allow_fmts, fmt ) ) continue;
 		hyb_kwalk_t w;
 		hyb_kwalk_init( &w, st, fmt );
-		for ( int64_t j = 1; j <= kmax; j++ )
+		hyb_spmv_pred_t p;
+		for ( int64_t j = 1; j <= kmax && hyb_kwalk_next( &w, r, phase, &p ); j++ )
 		{
-			hyb_spmv_pred_t p;
-			hyb_kwalk_next( &w );
-			hyb_kwalk_pred( &w, r, phase, &p );
-			if ( !hyb_fits( st, r, &p ) ) break;
 			if ( p.cpu_nnz > 0 && p.t_total < plan->t_hybrid )
 			{
 				plan->t_hybrid = p.t_total;

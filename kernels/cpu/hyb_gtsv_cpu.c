@@ -84,6 +84,19 @@ static int64_t hyb_gtsv_nparts( int64_t len, int64_t min_rows, int nt )
 	return p < 1 ? 1 : p;
 }
 
+/* The checks' partitions of len rows (each at least HYB_GTSV_CHECK_MIN_ROWS rows and eight
+   restarts of `warm` rows), and in *nteam the threads that sweep them, HYB_GTSV_LANES
+   partitions each. */
+static int64_t hyb_gtsv_check_parts( int64_t len, int64_t warm, int nthreads, int64_t* nteam )
+{
+	int     nt      = hyb_gtsv_threads( nthreads );
+	int64_t minrows = 8 * warm > HYB_GTSV_CHECK_MIN_ROWS ? 8 * warm : HYB_GTSV_CHECK_MIN_ROWS;
+	int64_t p       = hyb_gtsv_nparts( len, minrows, nt );
+	int64_t teams   = ( p + HYB_GTSV_LANES - 1 ) / HYB_GTSV_LANES;
+	*nteam          = teams > nt ? nt : teams;
+	return p;
+}
+
 /* Start of partition k of P over [r0, r0 + len). Interior boundaries of long partitions
    are skewed by (72 k mod 512) rows: a thread sweeps its lanes in lockstep, and lanes whose
    addresses are equal modulo 4 KiB (len a power of two) make every store look as if it
@@ -733,11 +746,8 @@ hyb_status_t FN( gtsv_check_rhs )( int64_t n, const T* dl, const T* d, const T* 
 	out->nonfinite = 0;
 	if ( n == 0 ) return HYB_OK;
 
-	int     nt      = hyb_gtsv_threads( nthreads );
-	int64_t minrows = 8 * warm > HYB_GTSV_CHECK_MIN_ROWS ? 8 * warm : HYB_GTSV_CHECK_MIN_ROWS;
-	int64_t p       = hyb_gtsv_nparts( n, minrows, nt );
-	int64_t nteam   = ( p + HYB_GTSV_LANES - 1 ) / HYB_GTSV_LANES;
-	if ( nteam > nt ) nteam = nt;
+	int64_t nteam;
+	int64_t p = hyb_gtsv_check_parts( n, warm, nthreads, &nteam );
 
 	int64_t*          bound = malloc( (size_t)( p + 1 ) * sizeof *bound );
 	hyb_gtsv_event_t* ev    = malloc( (size_t)p * sizeof *ev );
@@ -835,12 +845,9 @@ hyb_status_t FN( gtsv_factors_range )( int64_t n, int64_t r0, int64_t r1, T* dl,
 	*info = 0;
 	if ( r1 == r0 ) return HYB_OK;
 
-	const int64_t len     = r1 - r0;
-	int           nt      = hyb_gtsv_threads( nthreads );
-	int64_t       minrows = 8 * warm > HYB_GTSV_CHECK_MIN_ROWS ? 8 * warm : HYB_GTSV_CHECK_MIN_ROWS;
-	int64_t       p       = hyb_gtsv_nparts( len, minrows, nt );
-	int64_t       nteam   = ( p + HYB_GTSV_LANES - 1 ) / HYB_GTSV_LANES;
-	if ( nteam > nt ) nteam = nt;
+	const int64_t len = r1 - r0;
+	int64_t       nteam;
+	const int64_t p = hyb_gtsv_check_parts( len, warm, nthreads, &nteam );
 
 	int64_t* bound = malloc( (size_t)( p + 1 ) * sizeof *bound );
 	T*       cin   = malloc( (size_t)p * sizeof *cin );

@@ -17,7 +17,7 @@ static inline hyb_status_t hyb_dev_gtsv_spike( hyb_dev_t* d, int stream, hyb_pre
                                                const void* du, void* b, int64_t ldb, int64_t m )
 {
 	static atomic_int            id;
-	const hyb_gtsv_spike_kargs_t a = { prec, n, nrhs, dl, dd, du, b, ldb, m };
+	const hyb_gtsv_spike_kargs_t a = { { prec, n, dl, dd, du }, nrhs, b, ldb, m };
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_gtsv_spike_kernel ), &a );
 }
 
@@ -27,7 +27,7 @@ static inline hyb_status_t hyb_dev_gtsv_pivots( hyb_dev_t* d, int stream, hyb_pr
                                                 int64_t warm )
 {
 	static atomic_int             id;
-	const hyb_gtsv_pivots_kargs_t a = { prec, n, dl, dd, du, out, first, warm };
+	const hyb_gtsv_pivots_kargs_t a = { { prec, n, dl, dd, du }, out, first, warm };
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_gtsv_pivots_kernel ), &a );
 }
 

@@ -12,10 +12,11 @@ static hyb_status_t hyb_gtsv_spike_cuda( const hyb_kernel_env_t* env, const void
 	cudaStream_t                  s = env->stream;
 	/* The kernels' tiles bound the window; a wider one stays on the CPU. */
 	if ( a->m < 1 || a->m > hyb_gtsv_cuda_max_window() ) return HYB_E_NOT_SUPPORTED;
-	HYB_CUDA_TRY(
-	    a->prec == HYB_PREC_D
-	        ? hyb_dgtsv_cuda_spike( a->n, a->nrhs, a->dl, a->d, a->du, a->b, a->ldb, a->m, s )
-	        : hyb_sgtsv_cuda_spike( a->n, a->nrhs, a->dl, a->d, a->du, a->b, a->ldb, a->m, s ) );
+	HYB_CUDA_TRY( a->tri.prec == HYB_PREC_D
+	                  ? hyb_dgtsv_cuda_spike( a->tri.n, a->nrhs, a->tri.dl, a->tri.d, a->tri.du,
+	                                          a->b, a->ldb, a->m, s )
+	                  : hyb_sgtsv_cuda_spike( a->tri.n, a->nrhs, a->tri.dl, a->tri.d, a->tri.du,
+	                                          a->b, a->ldb, a->m, s ) );
 	return HYB_OK;
 }
 
@@ -23,10 +24,11 @@ static hyb_status_t hyb_gtsv_pivots_cuda( const hyb_kernel_env_t* env, const voi
 {
 	const hyb_gtsv_pivots_kargs_t* a = args;
 	cudaStream_t                   s = env->stream;
-	HYB_CUDA_TRY( a->prec == HYB_PREC_D ? hyb_dgtsv_cuda_pivots( a->n, a->dl, a->d, a->du, a->out,
-	                                                             a->first, a->warm, s )
-	                                    : hyb_sgtsv_cuda_pivots( a->n, a->dl, a->d, a->du, a->out,
-	                                                             (float)a->first, a->warm, s ) );
+	HYB_CUDA_TRY( a->tri.prec == HYB_PREC_D
+	                  ? hyb_dgtsv_cuda_pivots( a->tri.n, a->tri.dl, a->tri.d, a->tri.du, a->out,
+	                                           a->first, a->warm, s )
+	                  : hyb_sgtsv_cuda_pivots( a->tri.n, a->tri.dl, a->tri.d, a->tri.du, a->out,
+	                                           (float)a->first, a->warm, s ) );
 	return HYB_OK;
 }
 

@@ -99,8 +99,9 @@ static hyb_status_t hyb_gtsv_pivots_check( const void* args )
 	const hyb_gtsv_pivots_kargs_t* a  = args;
 	hyb_status_t                   st = hyb_gtsv_spike_check( args );
 	if ( st != HYB_OK ) return st;
-	if ( a->n < 0 || a->warm < 1 || ( a->n >= 1 && ( a->d == NULL || a->out == NULL ) ) ||
-	     ( a->n >= 2 && ( a->dl == NULL || a->du == NULL ) ) )
+	if ( a->tri.n < 0 || a->warm < 1 ||
+	     ( a->tri.n >= 1 && ( a->tri.d == NULL || a->out == NULL ) ) ||
+	     ( a->tri.n >= 2 && ( a->tri.dl == NULL || a->tri.du == NULL ) ) )
 		return HYB_E_INVALID;
 	return HYB_OK;
 }
@@ -109,14 +110,16 @@ static hyb_status_t hyb_gtsv_spike_sim( const hyb_kernel_env_t* env, const void*
 {
 	const hyb_gtsv_spike_kargs_t* a = args; /* the window does not matter: the solve is exact */
 	(void)env;
-	return hyb_gtsv_thomas_ref( a->prec, a->n, a->nrhs, a->dl, a->d, a->du, a->b, a->ldb );
+	return hyb_gtsv_thomas_ref( a->tri.prec, a->tri.n, a->nrhs, a->tri.dl, a->tri.d, a->tri.du,
+	                            a->b, a->ldb );
 }
 
 static hyb_status_t hyb_gtsv_pivots_sim( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_gtsv_pivots_kargs_t* a = args;
 	(void)env;
-	hyb_gtsv_pivots_ref( a->prec, a->n, a->dl, a->d, a->du, a->out, a->first, a->warm );
+	hyb_gtsv_pivots_ref( a->tri.prec, a->tri.n, a->tri.dl, a->tri.d, a->tri.du, a->out, a->first,
+	                     a->warm );
 	return HYB_OK;
 }
 
@@ -125,16 +128,17 @@ static void hyb_gtsv_spike_work( const void* args, double* flops, double* bytes 
 {
 	const hyb_gtsv_spike_kargs_t* a = args;
 	*flops                          = 0;
-	*bytes                          = (double)a->n * (double)( 4 + a->nrhs ) * 8;
+	*bytes                          = (double)a->tri.n * (double)( 4 + a->nrhs ) * 8;
 }
 
 /* dl, d, du read (again over each restart), out written. */
 static void hyb_gtsv_pivots_work( const void* args, double* flops, double* bytes )
 {
 	const hyb_gtsv_pivots_kargs_t* a = args;
-	double rows = (double)a->n * ( 1 + (double)a->warm / (double)hyb_gtsv_pivots_part( a->warm ) );
-	*flops      = 0;
-	*bytes      = rows * 4 * (double)hyb_prec_size( a->prec );
+	double                         rows =
+	    (double)a->tri.n * ( 1 + (double)a->warm / (double)hyb_gtsv_pivots_part( a->warm ) );
+	*flops = 0;
+	*bytes = rows * 4 * (double)hyb_prec_size( a->tri.prec );
 }
 
 HYB_KERNEL_DEFINE( hyb_gtsv_spike_kernel, "gtsv.spike", NULL, hyb_gtsv_spike_kargs_t,

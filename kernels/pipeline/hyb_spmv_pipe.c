@@ -260,13 +260,13 @@ static hyb_status_t hyb_block_kernel( hyb_dev_t* d, const hyb_spmv_dmat_t* dm, i
 		                         (const int*)( a0 + k->a1 ), a0 + k->a2, 0,
 		                         k->mean_len > 0 ? k->mean_len : 1.0, x_dev, out, 0 );
 	case HYB_SPMV_DEV_ELL:
-		return hyb_dev_spmv_ell( d, HYB_STREAM_COMPUTE, dm->prec, k->r1 - k->r0, k->width,
-		                         (const int*)a0, a0 + k->a1, x_dev, out, 0 );
+		return hyb_dev_spmv_slots( d, HYB_STREAM_COMPUTE, 0, dm->prec, k->r1 - k->r0, k->width,
+		                           (const int*)a0, a0 + k->a1, x_dev, out, 0 );
 	case HYB_SPMV_DEV_DIA:
 		/* the widened rows [e0, e1) see x from e0 on: no entry of rows [r0, r1) is clipped */
-		return hyb_dev_spmv_dia( d, HYB_STREAM_COMPUTE, dm->prec, k->e1 - k->e0, k->width,
-		                         (const int*)( mat + dm->off_dia ), a0, x_dev + (size_t)k->e0 * vb,
-		                         out, 0 );
+		return hyb_dev_spmv_slots( d, HYB_STREAM_COMPUTE, 1, dm->prec, k->e1 - k->e0, k->width,
+		                           (const int*)( mat + dm->off_dia ), a0,
+		                           x_dev + (size_t)k->e0 * vb, out, 0 );
 	default:
 		return HYB_E_INVALID;
 	}

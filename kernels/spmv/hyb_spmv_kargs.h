@@ -10,30 +10,21 @@
 
 #include "hyb_types.h"
 
-/* ELL part: m rows, K slots, data[j*m + i], index -1 marks padding. accumulate: y += A x,
-   else y = A x. */
+/* The ELL and DIA parts (spmv.ell, spmv.dia): m rows, `width` slots of each row, slot j of
+   row i at data[j*m + i]; the two kernels differ only in how `index` places a slot's column.
+   ELL: index[j*m + i] is the column, -1 marks padding. DIA: `width` diagonals, index[j] is
+   diagonal j's offset, so data[j*m + i] is A(i, i + index[j]). accumulate: y += A x, else
+   y = A x. */
 typedef struct
 {
 	hyb_prec_t  prec;
-	int64_t     m, K;
+	int64_t     m, width;
 	const int*  index;
 	const void* data;
 	const void* x;
 	void*       y;
 	int         accumulate;
-} hyb_spmv_ell_kargs_t;
-
-/* DIA part: ndiag diagonals at offset[], data[d*m + i] is A(i, i + offset[d]). */
-typedef struct
-{
-	hyb_prec_t  prec;
-	int64_t     m, ndiag;
-	const int*  offset;
-	const void* data;
-	const void* x;
-	void*       y;
-	int         accumulate;
-} hyb_spmv_dia_kargs_t;
+} hyb_spmv_slots_kargs_t;
 
 /* CSR rows: rows + 1 row pointers ptr[] (base 0 or 1) as in the host's, col/val from the
    slice's first entry (entry e of the slice at ptr[i] - ptr[0] + ...); mean_len: entries

@@ -14,22 +14,16 @@ extern const hyb_kernel_def_t hyb_spmv_dia_kernel;  /* "spmv.dia" */
 extern const hyb_kernel_def_t hyb_spmv_csr_kernel;  /* "spmv.csr" */
 extern const hyb_kernel_def_t hyb_spmv_vadd_kernel; /* "spmv.vadd" */
 
-static inline hyb_status_t hyb_dev_spmv_ell( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m,
-                                             int64_t K, const int* index, const void* data,
-                                             const void* x, void* y, int accumulate )
+/* The ELL (dia == 0) or DIA (dia != 0) part: one argument struct, one launch. */
+static inline hyb_status_t hyb_dev_spmv_slots( hyb_dev_t* d, int stream, int dia, hyb_prec_t prec,
+                                               int64_t m, int64_t width, const int* index,
+                                               const void* data, const void* x, void* y,
+                                               int accumulate )
 {
-	static atomic_int          id;
-	const hyb_spmv_ell_kargs_t a = { prec, m, K, index, data, x, y, accumulate };
-	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_ell_kernel ), &a );
-}
-
-static inline hyb_status_t hyb_dev_spmv_dia( hyb_dev_t* d, int stream, hyb_prec_t prec, int64_t m,
-                                             int64_t ndiag, const int* offset, const void* data,
-                                             const void* x, void* y, int accumulate )
-{
-	static atomic_int          id;
-	const hyb_spmv_dia_kargs_t a = { prec, m, ndiag, offset, data, x, y, accumulate };
-	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_dia_kernel ), &a );
+	static atomic_int             ids[2];
+	const hyb_spmv_slots_kargs_t  a = { prec, m, width, index, data, x, y, accumulate };
+	const hyb_kernel_def_t* const k = dia ? &hyb_spmv_dia_kernel : &hyb_spmv_ell_kernel;
+	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &ids[dia != 0], k ), &a );
 }
 
 static inline hyb_status_t hyb_dev_spmv_csr( hyb_dev_t* d, int stream, hyb_prec_t prec,

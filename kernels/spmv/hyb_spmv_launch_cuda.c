@@ -6,26 +6,31 @@
 #include "kernels/hyb_kernel.h"
 #include "kernels/spmv/hyb_spmv_kargs.h"
 
+/* hyb_dellmv_cuda and hyb_ddiamv_cuda (likewise the float pair) take the same arguments. */
+typedef cudaError_t ( *hyb_spmv_slots_dfn )( int64_t, int64_t, const int*, const double*,
+                                             const double*, double*, int, cudaStream_t );
+typedef cudaError_t ( *hyb_spmv_slots_sfn )( int64_t, int64_t, const int*, const float*,
+                                             const float*, float*, int, cudaStream_t );
+
+static hyb_status_t hyb_spmv_slots_cuda( const hyb_kernel_env_t* env, const void* args,
+                                         hyb_spmv_slots_dfn dfn, hyb_spmv_slots_sfn sfn )
+{
+	const hyb_spmv_slots_kargs_t* a = args;
+	cudaStream_t                  s = env->stream;
+	HYB_CUDA_TRY( a->prec == HYB_PREC_D
+	                  ? dfn( a->m, a->width, a->index, a->data, a->x, a->y, a->accumulate, s )
+	                  : sfn( a->m, a->width, a->index, a->data, a->x, a->y, a->accumulate, s ) );
+	return HYB_OK;
+}
+
 static hyb_status_t hyb_spmv_ell_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_spmv_ell_kargs_t* a = args;
-	cudaStream_t                s = env->stream;
-	HYB_CUDA_TRY(
-	    a->prec == HYB_PREC_D
-	        ? hyb_dellmv_cuda( a->m, a->K, a->index, a->data, a->x, a->y, a->accumulate, s )
-	        : hyb_sellmv_cuda( a->m, a->K, a->index, a->data, a->x, a->y, a->accumulate, s ) );
-	return HYB_OK;
+	return hyb_spmv_slots_cuda( env, args, hyb_dellmv_cuda, hyb_sellmv_cuda );
 }
 
 static hyb_status_t hyb_spmv_dia_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_spmv_dia_kargs_t* a = args;
-	cudaStream_t                s = env->stream;
-	HYB_CUDA_TRY(
-	    a->prec == HYB_PREC_D
-	        ? hyb_ddiamv_cuda( a->m, a->ndiag, a->offset, a->data, a->x, a->y, a->accumulate, s )
-	        : hyb_sdiamv_cuda( a->m, a->ndiag, a->offset, a->data, a->x, a->y, a->accumulate, s ) );
-	return HYB_OK;
+	return hyb_spmv_slots_cuda( env, args, hyb_ddiamv_cuda, hyb_sdiamv_cuda );
 }
 
 static hyb_status_t hyb_spmv_csr_cuda( const hyb_kernel_env_t* env, const void* args )

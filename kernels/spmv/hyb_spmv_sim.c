@@ -3,35 +3,26 @@
    products and the vector addition, their sim launchers, and their registration. */
 #include "kernels/spmv/hyb_spmv_kernels.h"
 
-static void hyb_spmv_ell_ref( hyb_prec_t prec, int64_t m, int64_t K, const int* index,
-                              const void* data, const void* x, void* y, int accumulate )
+/* The ELL or DIA part: the same sum over a row's slots; only the column of a slot differs
+   (an ELL slot names it, a DIA slot lies on its diagonal and is skipped outside the matrix). */
+static hyb_status_t hyb_spmv_slots_sim( const hyb_kernel_env_t* env, const void* args, int dia )
 {
+	const hyb_spmv_slots_kargs_t* a = args;
+	const int64_t                 m = a->m;
+	(void)env;
 	for ( int64_t i = 0; i < m; i++ )
 	{
-		double s = accumulate ? hyb_real_load( prec, y, i ) : 0.0;
-		for ( int64_t j = 0; j < K; j++ )
+		double s = a->accumulate ? hyb_real_load( a->prec, a->y, i ) : 0.0;
+		for ( int64_t j = 0; j < a->width; j++ )
 		{
-			int c = index[j * m + i];
-			if ( c >= 0 ) s += hyb_real_load( prec, data, j * m + i ) * hyb_real_load( prec, x, c );
+			int64_t c = dia ? i + a->index[j] : a->index[j * m + i];
+			if ( c >= 0 && ( !dia || c < m ) )
+				s += hyb_real_load( a->prec, a->data, j * m + i ) *
+				     hyb_real_load( a->prec, a->x, c );
 		}
-		hyb_real_store( prec, y, i, s );
+		hyb_real_store( a->prec, a->y, i, s );
 	}
-}
-
-static void hyb_spmv_dia_ref( hyb_prec_t prec, int64_t m, int64_t ndiag, const int* offset,
-                              const void* data, const void* x, void* y, int accumulate )
-{
-	for ( int64_t i = 0; i < m; i++ )
-	{
-		double s = accumulate ? hyb_real_load( prec, y, i ) : 0.0;
-		for ( int64_t d = 0; d < ndiag; d++ )
-		{
-			int64_t c = i + offset[d];
-			if ( c >= 0 && c < m )
-				s += hyb_real_load( prec, data, d * m + i ) * hyb_real_load( prec, x, c );
-		}
-		hyb_real_store( prec, y, i, s );
-	}
+	return HYB_OK;
 }
 
 static void hyb_spmv_csr_ref( hyb_prec_t prec, int64_t rows, const int* ptr, const int* col,
@@ -65,18 +56,12 @@ static hyb_status_t hyb_spmv_check( const void* args )
 
 static hyb_status_t hyb_spmv_ell_sim( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_spmv_ell_kargs_t* a = args;
-	(void)env;
-	hyb_spmv_ell_ref( a->prec, a->m, a->K, a->index, a->data, a->x, a->y, a->accumulate );
-	return HYB_OK;
+	return hyb_spmv_slots_sim( env, args, 0 );
 }
 
 static hyb_status_t hyb_spmv_dia_sim( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_spmv_dia_kargs_t* a = args;
-	(void)env;
-	hyb_spmv_dia_ref( a->prec, a->m, a->ndiag, a->offset, a->data, a->x, a->y, a->accumulate );
-	return HYB_OK;
+	return hyb_spmv_slots_sim( env, args, 1 );
 }
 
 static hyb_status_t hyb_spmv_csr_sim( const hyb_kernel_env_t* env, const void* args )
@@ -98,18 +83,22 @@ static hyb_status_t hyb_spmv_vadd_sim( const hyb_kernel_env_t* env, const void* 
 
 /* Memory-bound: the simulated device charges the bytes each kernel touches (the CSR
    product only the latency). */
+/* An ELL slot reads its value, its index and x (12 bytes); a DIA slot its value and x. */
+static void hyb_spmv_slots_work( const void* args, double slot_bytes, double* flops, double* bytes )
+{
+	const hyb_spmv_slots_kargs_t* a = args;
+	*flops                          = 0;
+	*bytes                          = (double)a->m * (double)a->width * slot_bytes;
+}
+
 static void hyb_spmv_ell_work( const void* args, double* flops, double* bytes )
 {
-	const hyb_spmv_ell_kargs_t* a = args;
-	*flops                        = 0;
-	*bytes                        = (double)a->m * (double)a->K * 12;
+	hyb_spmv_slots_work( args, 12, flops, bytes );
 }
 
 static void hyb_spmv_dia_work( const void* args, double* flops, double* bytes )
 {
-	const hyb_spmv_dia_kargs_t* a = args;
-	*flops                        = 0;
-	*bytes                        = (double)a->m * (double)a->ndiag * 8;
+	hyb_spmv_slots_work( args, 8, flops, bytes );
 }
 
 static void hyb_spmv_vadd_work( const void* args, double* flops, double* bytes )
@@ -119,9 +108,9 @@ static void hyb_spmv_vadd_work( const void* args, double* flops, double* bytes )
 	*bytes                         = (double)a->n * 24;
 }
 
-HYB_KERNEL_DEFINE( hyb_spmv_ell_kernel, "spmv.ell", NULL, hyb_spmv_ell_kargs_t, hyb_spmv_check,
+HYB_KERNEL_DEFINE( hyb_spmv_ell_kernel, "spmv.ell", NULL, hyb_spmv_slots_kargs_t, hyb_spmv_check,
                    hyb_spmv_ell_sim, hyb_spmv_ell_work );
-HYB_KERNEL_DEFINE( hyb_spmv_dia_kernel, "spmv.dia", NULL, hyb_spmv_dia_kargs_t, hyb_spmv_check,
+HYB_KERNEL_DEFINE( hyb_spmv_dia_kernel, "spmv.dia", NULL, hyb_spmv_slots_kargs_t, hyb_spmv_check,
                    hyb_spmv_dia_sim, hyb_spmv_dia_work );
 HYB_KERNEL_DEFINE( hyb_spmv_csr_kernel, "spmv.csr", NULL, hyb_spmv_csr_kargs_t, hyb_spmv_check,
                    hyb_spmv_csr_sim, NULL );
