@@ -13,6 +13,7 @@ set(HYB_STENCIL_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_sim.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_kernels.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cpurun.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_zfp.c
 )
 list(APPEND HYB_CORE_SOURCES ${HYB_STENCIL_CORE_SOURCES}
   ${PROJECT_SOURCE_DIR}/policies/stencil/hyb_stencil_model.c

@@ -43,10 +43,13 @@ typedef struct
 	int64_t nx, ny, nz;
 	void*   field[HYB_STENCIL_FIELDS_MAX];
 	int32_t nfields;
-	double  dx, dy, dz, dt; /* acoustic */
-	double  omega;          /* Himeno */
-	double  center;         /* star */
-	double  coef[3][2 * HYB_STENCIL_MAX_RADIUS];
+	/* Per field: fixed-rate ZFP bits per value (0: moved uncompressed).
+	   The time levels share one rate (hyb_stencil_state_rate). */
+	double rate[HYB_STENCIL_FIELDS_MAX];
+	double dx, dy, dz, dt; /* acoustic */
+	double omega;          /* Himeno */
+	double center;         /* star */
+	double coef[3][2 * HYB_STENCIL_MAX_RADIUS];
 } hyb_stencil_prob_t;
 
 /* How a stencil's fields evolve. The state is `levels` consecutive time
