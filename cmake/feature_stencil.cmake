@@ -35,6 +35,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_model.c
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_api.c
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_device.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_zfp.c
 )
 
 # The family's public header sits beside hyblas_ext.h when installed.
