@@ -47,14 +47,17 @@ static double hyb_sm_residual_bytes( const hyb_stencil_work_t* w, int64_t slots,
 }
 
 /* Per temporal block of kb steps with d chunks: planes uploaded, copied on
-   the device and computed (one array's planes). */
+   the device and computed (one array's planes). The halo moved is h * kb
+   rounded up to the alignment; the halo computed is h * kb. */
 static void hyb_sm_block( const hyb_stencil_work_t* w, int32_t scheme, int64_t d, int64_t kb,
                           double* up, double* d2d, double* comp )
 {
-	const double halo = 2.0 * (double)w->h * (double)kb * (double)( d - 1 );
-	*up               = (double)w->n + ( scheme == HYB_SM_SHARED ? 0.0 : halo );
-	*d2d              = scheme == HYB_SM_SHARED ? halo : 0.0;
-	*comp             = (double)kb * (double)w->n +
+	const int64_t a    = w->align > 1 ? w->align : 1;
+	const double  hk   = (double)( ( (int64_t)w->h * kb + a - 1 ) / a * a );
+	const double  halo = 2.0 * hk * (double)( d - 1 );
+	*up                = (double)w->n + ( scheme == HYB_SM_SHARED ? 0.0 : halo );
+	*d2d               = scheme == HYB_SM_SHARED ? halo : 0.0;
+	*comp              = (double)kb * (double)w->n +
 	        (double)w->h * (double)kb * (double)( kb - 1 ) * (double)( d - 1 );
 }
 
