@@ -522,8 +522,9 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 			*residual = 0.0;
 		}
 	}
-	/* The run is complete: the time levels into the caller's arrays. */
-	if ( rc == HYB_OK && z.state_on && z.state[0].data )
+	/* The run is complete: the time levels into the caller's arrays (none
+	   ran: they stay as given, as on the CPU path). */
+	if ( rc == HYB_OK && z.state_on && z.state[0].data && steps > 0 )
 		for ( int j = 0; j < roles.inputs && rc == HYB_OK; j++ )
 			rc = hyb_stencil_zarr_get( &z.state[j], p->field[roles.state[j]] );
 	hyb_sd_zip_free( &z );

@@ -13,6 +13,8 @@
 #include "tests/unit/hyb_test_util.h"
 #include "hyblas_ext.h"
 #include "kernels/hyb_device.h"
+#include "kernels/stencil/hyb_stencil_zfp.h"
+#include "kernels/zfp/hyb_zfp_host.h"
 #include "stencil_test_util.h"
 
 static hyblas_stencil_params_t sz_params( hyblas_path_t path, int scheme, int d, int k )
@@ -312,7 +314,97 @@ static void test_fidelity( void )
 	hyb_t_sim_end();
 }
 
+/* The layout the pipeline rests on: for fields of each kind of shape, type
+   and rate the engine accepts, any range of whole bands encoded on its own
+   is the same bytes as that slice of the whole field's stream, and decodes
+   alone; and the CPU path's round trip (libzfp when it opens) is the host
+   codec's, bit for bit. */
+static void test_band_slices( void )
+{
+	const struct
+	{
+		int32_t kind, elem;
+		int64_t nx, ny, nz;
+		double  rate;
+	} cs[] = { { HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 30, 1, 41, 16.0 },
+		       { HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 13, 1, 38, 1.5 },
+		       { HYB_STENCIL_LAPLACE, HYB_STENCIL_F64, 17, 1, 29, 7.0 },
+		       { HYB_STENCIL_STAR, HYB_STENCIL_F32, 10, 9, 22, 3.0 },
+		       { HYB_STENCIL_STAR, HYB_STENCIL_F64, 9, 7, 19, 24.0 } };
+	for ( int c = 0; c < (int)( sizeof cs / sizeof cs[0] ); c++ )
+	{
+		hyb_stencil_prob_t p;
+		sx_make( &p, cs[c].kind, cs[c].elem, cs[c].nx, cs[c].ny, cs[c].nz, 1 );
+		p.rate[0] = cs[c].rate;
+		CU_ASSERT_EQUAL( hyb_stencil_zfp_check( &p ), HYB_OK );
+		const size_t   vs = cs[c].elem == HYB_STENCIL_F64 ? 8 : 4;
+		const size_t   n  = (size_t)( cs[c].nx * cs[c].ny * cs[c].nz );
+		unsigned char* u  = p.field[0];
+		for ( size_t i = 0; i < n * vs; i += vs ) u[i] ^= (unsigned char)( i * 7 ); /* not smooth */
+		hyb_stencil_zarr_t z;
+		CU_ASSERT_FATAL( hyb_stencil_zarr_init( &z, &p, cs[c].rate ) == HYB_OK );
+		CU_ASSERT_EQUAL( hyb_stencil_zarr_put( &z, u ), HYB_OK );
+		const int64_t  planes = cs[c].nz;
+		const size_t   plane  = (size_t)( cs[c].nx * cs[c].ny ) * vs;
+		unsigned char* whole  = malloc( n * vs );
+		unsigned char* part   = calloc( n, vs );
+		uint64_t*      stream = malloc( z.bytes + 8 );
+		CU_ASSERT_EQUAL( hyb_stencil_zarr_get( &z, whole ), HYB_OK );
+		for ( int64_t z0 = 0; z0 < planes; z0 += 4 )
+			for ( int64_t z1 = z0 + 4; z1 <= planes + 3; z1 += 4 )
+			{
+				const int64_t         e   = z1 < planes ? z1 : planes;
+				const hyb_zfp_field_t f   = hyb_stencil_zarr_slab( &z, z0, e );
+				const size_t          off = hyb_stencil_zarr_offset( &z, z0 );
+				const size_t          b   = hyb_stencil_zarr_bytes( &z, z0, e );
+				CU_ASSERT_EQUAL(
+				    hyb_zfp_host_encode( &f, cs[c].rate, u + (size_t)z0 * plane, stream, b + 8 ),
+				    HYB_OK );
+				CU_ASSERT( off + b <= z.bytes && memcmp( stream, z.data + off, b ) == 0 );
+				CU_ASSERT_EQUAL(
+				    hyb_zfp_host_decode( &f, cs[c].rate, stream, b, part + (size_t)z0 * plane ),
+				    HYB_OK );
+				CU_ASSERT( memcmp( part + (size_t)z0 * plane, whole + (size_t)z0 * plane,
+				                   (size_t)( e - z0 ) * plane ) == 0 );
+			}
+		/* The CPU path's round trip: the host codec's bits. */
+		CU_ASSERT_EQUAL( hyb_stencil_zfp_round_trip( &p, cs[c].rate, u ), HYB_OK );
+		CU_ASSERT( memcmp( u, whole, n * vs ) == 0 );
+		free( whole );
+		free( part );
+		free( stream );
+		hyb_stencil_zarr_free( &z );
+		sx_free( &p );
+	}
+}
+
+/* Zero steps change nothing, compressed or not, on either path. */
+static void test_zero_steps( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	for ( int path = 1; path <= 2; path++ )
+	{
+		hyblas_stencil_desc_t d =
+		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 12, 10, 70, 0 );
+		hyblas_stencil_desc_t e =
+		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 12, 10, 70, 0 );
+		sz_vary( &d );
+		sz_vary( &e );
+		sz_rates( &d, 8.0, 8.0 );
+		hyblas_stencil_params_t p =
+		    sz_params( (hyblas_path_t)path, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
+		hyblas_stencil_stats_t s;
+		CU_ASSERT_EQUAL( sz_run( &d, &p, 0, &s ), HYBLAS_OK );
+		CU_ASSERT( sz_same( &d, &e ) );
+		sx_desc_free( &d );
+		sx_desc_free( &e );
+	}
+	hyb_t_sim_end();
+}
+
 static CU_TestInfo hyb_tests_stencil_zfp[] = {
+	{ "band_slices", test_band_slices },
+	{ "zero_steps", test_zero_steps },
 	{ "rates_refused", test_rates_refused },
 	{ "device_equals_cpu", test_device_equals_cpu },
 	{ "faults_give_exact_cpu", test_faults_give_exact_cpu },
