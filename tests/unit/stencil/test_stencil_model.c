@@ -55,6 +55,33 @@ static hyb_stencil_work_t sm_work( int32_t kind, int64_t nx, int64_t ny, int64_t
 	return w;
 }
 
+/* The model's prediction of scheme sc with (d, k, T) for `w`, and the
+   schedule of the same run (aligned as w is), which must be feasible
+   exactly when the model says so. Returns whether the schedule was made
+   (then the caller frees *s). */
+static int sm_pair( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m, int32_t sc,
+                    const int64_t dkt[3], hyb_stencil_pred_t* p, hyb_stencil_sched_t* s )
+{
+	hyb_stencil_work_t wt = *w;
+	wt.steps              = dkt[2];
+	const int ok          = hyb_stencil_predict( &wt, m, sc, (int32_t)dkt[0], (int32_t)dkt[1], p );
+	hyb_stencil_sched_in_t in;
+	memset( &in, 0, sizeof in );
+	in.scheme       = sc;
+	in.n            = w->n;
+	in.h            = w->h;
+	in.levels       = w->levels;
+	in.inputs       = w->inputs;
+	in.ncoef        = w->ncoef;
+	in.d            = (int32_t)dkt[0];
+	in.k            = (int32_t)dkt[1];
+	in.steps        = dkt[2];
+	in.align        = w->align;
+	const int built = hyb_stencil_sched_build( &in, s ) == HYB_OK;
+	CU_ASSERT_EQUAL( ok, built );
+	return built;
+}
+
 /* The model's bytes and planes equal the schedule's, for every scheme and
    many shapes and (d, k, T). */
 static void test_bytes_match_schedule( void )
@@ -73,26 +100,9 @@ static void test_bytes_match_schedule( void )
 			for ( int32_t sc = 1; sc <= 4; sc++ )
 				for ( int c = 0; c < (int)( sizeof dkt / sizeof dkt[0] ); c++ )
 				{
-					hyb_stencil_work_t wt = w;
-					wt.steps              = dkt[c][2];
-					hyb_stencil_pred_t p;
-					const int          ok = hyb_stencil_predict( &wt, &m, sc, (int32_t)dkt[c][0],
-					                                             (int32_t)dkt[c][1], &p );
-					hyb_stencil_sched_in_t in;
-					memset( &in, 0, sizeof in );
-					in.scheme = sc;
-					in.n      = n;
-					in.h      = w.h;
-					in.levels = w.levels;
-					in.inputs = w.inputs;
-					in.ncoef  = w.ncoef;
-					in.d      = (int32_t)dkt[c][0];
-					in.k      = (int32_t)dkt[c][1];
-					in.steps  = dkt[c][2];
+					hyb_stencil_pred_t  p;
 					hyb_stencil_sched_t s;
-					const hyb_status_t  rc = hyb_stencil_sched_build( &in, &s );
-					CU_ASSERT_EQUAL( ok, rc == HYB_OK );
-					if ( rc != HYB_OK ) continue;
+					if ( !sm_pair( &w, &m, sc, dkt[c], &p, &s ) ) continue;
 					const double pb = (double)( w.plane_elems * w.elem_bytes );
 					CU_ASSERT_EQUAL( p.bytes_h2d, (double)s.planes_h2d * pb );
 					CU_ASSERT_EQUAL( p.bytes_d2h, (double)s.planes_d2h * pb );
@@ -141,27 +151,9 @@ static void test_compressed_plans( void )
 			for ( int32_t sc = 3; sc <= 4; sc++ )
 				for ( int c = 0; c < (int)( sizeof dkt / sizeof dkt[0] ); c++ )
 				{
-					hyb_stencil_work_t wt = w;
-					wt.steps              = dkt[c][2];
-					hyb_stencil_pred_t p;
-					const int          ok = hyb_stencil_predict( &wt, &m, sc, (int32_t)dkt[c][0],
-					                                             (int32_t)dkt[c][1], &p );
-					hyb_stencil_sched_in_t in;
-					memset( &in, 0, sizeof in );
-					in.scheme = sc;
-					in.n      = n;
-					in.h      = w.h;
-					in.levels = w.levels;
-					in.inputs = w.inputs;
-					in.ncoef  = w.ncoef;
-					in.d      = (int32_t)dkt[c][0];
-					in.k      = (int32_t)dkt[c][1];
-					in.steps  = dkt[c][2];
-					in.align  = 4;
+					hyb_stencil_pred_t  p;
 					hyb_stencil_sched_t s;
-					const hyb_status_t  rc = hyb_stencil_sched_build( &in, &s );
-					CU_ASSERT_EQUAL( ok, rc == HYB_OK );
-					if ( rc != HYB_OK )
+					if ( !sm_pair( &w, &m, sc, dkt[c], &p, &s ) )
 					{
 						refused++;
 						continue;

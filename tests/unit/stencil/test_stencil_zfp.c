@@ -17,36 +17,6 @@
 #include "kernels/zfp/hyb_zfp_host.h"
 #include "stencil_test_util.h"
 
-static hyblas_stencil_params_t sz_params( hyblas_path_t path, int scheme, int d, int k )
-{
-	hyblas_stencil_params_t p;
-	memset( &p, 0, sizeof p );
-	p.struct_size = sizeof p;
-	p.path        = path;
-	p.scheme      = (hyblas_stencil_scheme_t)scheme;
-	p.chunks      = d;
-	p.block_steps = k;
-	p.cpu_threads = 2;
-	return p;
-}
-
-static hyblas_status_t sz_run( hyblas_stencil_desc_t* d, const hyblas_stencil_params_t* p,
-                               int64_t steps, hyblas_stencil_stats_t* st )
-{
-	memset( st, 0, sizeof *st );
-	st->struct_size = sizeof *st;
-	return hyblas_stencil_solve( d, steps, p, st );
-}
-
-/* Result fields (acoustic CUR and PREV, else the first) equal. */
-static int sz_same( const hyblas_stencil_desc_t* a, const hyblas_stencil_desc_t* b )
-{
-	int same = 1;
-	for ( int f = 0; f < ( a->kind == HYBLAS_STENCIL_ACOUSTIC ? 2 : 1 ); f++ )
-		same &= memcmp( a->fields[f].data, b->fields[f].data, (size_t)sx_desc_bytes( a ) ) == 0;
-	return same;
-}
-
 /* Rates of the state (the input roles and the work role) and of every
    read-only field. */
 static void sz_rates( hyblas_stencil_desc_t* d, double state, double coef )
@@ -123,15 +93,15 @@ static void test_rates_refused( void )
 	void*         snap  = malloc( (size_t)bytes );
 	memcpy( snap, d.fields[1].data, (size_t)bytes );
 	hyblas_stencil_stats_t  st;
-	hyblas_stencil_params_t p = sz_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_COPY, 2, 2 );
-	CU_ASSERT_EQUAL( sz_run( &d, &p, 4, &st ), HYBLAS_E_UNSUPPORTED );
-	p = sz_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_IN_CORE, 2, 0 );
-	CU_ASSERT_EQUAL( sz_run( &d, &p, 4, &st ), HYBLAS_E_UNSUPPORTED );
-	p                = sz_params( HYBLAS_PATH_AUTO, 0, 0, 0 );
+	hyblas_stencil_params_t p = sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_COPY, 2, 2 );
+	CU_ASSERT_EQUAL( sx_solve( &d, &p, 4, &st ), HYBLAS_E_UNSUPPORTED );
+	p = sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_IN_CORE, 2, 0 );
+	CU_ASSERT_EQUAL( sx_solve( &d, &p, 4, &st ), HYBLAS_E_UNSUPPORTED );
+	p                = sx_params( HYBLAS_PATH_AUTO, 0, 0, 0 );
 	p.fidelity_every = 1;
-	CU_ASSERT_EQUAL( sz_run( &d, &p, HYBLAS_STENCIL_FIDELITY_MAX + 1, &st ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( sx_solve( &d, &p, HYBLAS_STENCIL_FIDELITY_MAX + 1, &st ), HYBLAS_E_INVALID );
 	p.fidelity_every = -1;
-	CU_ASSERT_EQUAL( sz_run( &d, &p, 4, &st ), HYBLAS_E_INVALID );
+	CU_ASSERT_EQUAL( sx_solve( &d, &p, 4, &st ), HYBLAS_E_INVALID );
 	CU_ASSERT( memcmp( snap, d.fields[1].data, (size_t)bytes ) == 0 );
 	free( snap );
 	sx_desc_free( &d );
@@ -187,31 +157,31 @@ static void test_device_equals_cpu( void )
 			void*         keep  = ro >= 0 ? malloc( (size_t)bytes ) : NULL;
 			if ( keep ) memcpy( keep, d[1].fields[ro].data, (size_t)bytes );
 			hyblas_stencil_params_t pc =
-			    sz_params( HYBLAS_PATH_CPU, plans[q][0], plans[q][1], plans[q][2] );
+			    sx_params( HYBLAS_PATH_CPU, plans[q][0], plans[q][1], plans[q][2] );
 			hyblas_stencil_params_t pg =
-			    sz_params( HYBLAS_PATH_GPU, plans[q][0], plans[q][1], plans[q][2] );
+			    sx_params( HYBLAS_PATH_GPU, plans[q][0], plans[q][1], plans[q][2] );
 			hyblas_stencil_stats_t sc, sg, su;
-			const hyblas_status_t  rc = sz_run( &d[0], &pc, plans[q][3], &sc );
+			const hyblas_status_t  rc = sx_solve( &d[0], &pc, plans[q][3], &sc );
 			if ( rc == HYBLAS_E_INVALID )
 			{
 				/* A halo deeper than the aligned chunks: refused on both paths. */
-				CU_ASSERT_EQUAL( sz_run( &d[1], &pg, plans[q][3], &sg ), HYBLAS_E_INVALID );
+				CU_ASSERT_EQUAL( sx_solve( &d[1], &pg, plans[q][3], &sg ), HYBLAS_E_INVALID );
 				for ( int i = 0; i < 3; i++ ) sx_desc_free( &d[i] );
 				free( keep );
 				continue;
 			}
 			CU_ASSERT_EQUAL( rc, HYBLAS_OK );
-			CU_ASSERT_EQUAL( sz_run( &d[1], &pg, plans[q][3], &sg ), HYBLAS_OK );
-			CU_ASSERT_EQUAL( sz_run( &d[2], &pg, plans[q][3], &su ), HYBLAS_OK );
+			CU_ASSERT_EQUAL( sx_solve( &d[1], &pg, plans[q][3], &sg ), HYBLAS_OK );
+			CU_ASSERT_EQUAL( sx_solve( &d[2], &pg, plans[q][3], &su ), HYBLAS_OK );
 			CU_ASSERT_EQUAL( sg.path, HYBLAS_PATH_GPU );
 			CU_ASSERT_EQUAL( sg.fell_back, 0 );
 			CU_ASSERT( sg.compressed_fields > 0 && sc.compressed_fields == sg.compressed_fields );
 			CU_ASSERT( sg.bytes_h2d < sg.bytes_h2d_raw );
 			CU_ASSERT( su.bytes_h2d == su.bytes_h2d_raw && su.compressed_fields == 0 );
-			const int same = sz_same( &d[0], &d[1] );
+			const int same = sx_desc_same( &d[0], &d[1] );
 			CU_ASSERT( same );
-			CU_ASSERT( !sz_same( &d[1], &d[2] ) );
-			if ( sz_same( &d[1], &d[2] ) ) printf( "\n  exact: case %d plan %d\n", c, q );
+			CU_ASSERT( !sx_desc_same( &d[1], &d[2] ) );
+			if ( sx_desc_same( &d[1], &d[2] ) ) printf( "\n  exact: case %d plan %d\n", c, q );
 			if ( sz_cases[c].kind == HYBLAS_STENCIL_HIMENO )
 				CU_ASSERT( sg.residual == sc.residual );
 			if ( keep ) CU_ASSERT( memcmp( keep, d[1].fields[ro].data, (size_t)bytes ) == 0 );
@@ -239,18 +209,19 @@ static void test_faults_give_exact_cpu( void )
 		hyblas_stencil_desc_t got =
 		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 12, 10, 70, 0 );
 		sz_rates( &got, 16.0, 16.0 );
-		hyblas_stencil_params_t pc = sz_params( HYBLAS_PATH_CPU, 0, 0, 0 );
+		hyblas_stencil_params_t pc = sx_params( HYBLAS_PATH_CPU, 0, 0, 0 );
 		hyblas_stencil_params_t pg =
-		    sz_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
+		    sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
 		hyblas_stencil_stats_t sc, sg;
-		CU_ASSERT_EQUAL( sz_run( &want, &pc, 6, &sc ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( sx_solve( &want, &pc, 6, &sc ), HYBLAS_OK );
 		CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
-		CU_ASSERT_EQUAL( sz_run( &got, &pg, 6, &sg ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( sx_solve( &got, &pg, 6, &sg ), HYBLAS_OK );
 		hyb_device_faults_set( NULL );
 		CU_ASSERT_EQUAL( sg.fell_back, 1 );
 		CU_ASSERT_EQUAL( sg.compressed_fields, 0 );
-		CU_ASSERT( sz_same( &want, &got ) );
-		if ( sg.fell_back != 1 || !sz_same( &want, &got ) ) printf( "\n  fault %s\n", faults[i] );
+		CU_ASSERT( sx_desc_same( &want, &got ) );
+		if ( sg.fell_back != 1 || !sx_desc_same( &want, &got ) )
+			printf( "\n  fault %s\n", faults[i] );
 		sx_desc_free( &want );
 		sx_desc_free( &got );
 	}
@@ -272,12 +243,12 @@ static void test_fidelity( void )
 		float* u = d.fields[0].data;
 		for ( int64_t i = 0; i < 32 * 64; i++ ) u[i] = 0.75f;
 		sz_rates( &d, 16.0, 0.0 );
-		hyblas_stencil_params_t p = sz_params( path ? HYBLAS_PATH_GPU : HYBLAS_PATH_CPU,
+		hyblas_stencil_params_t p = sx_params( path ? HYBLAS_PATH_GPU : HYBLAS_PATH_CPU,
 		                                       HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
 		p.fidelity_every  = 4;
 		p.fidelity_points = 500;
 		hyblas_stencil_stats_t s;
-		CU_ASSERT_EQUAL( sz_run( &d, &p, 10, &s ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( sx_solve( &d, &p, 10, &s ), HYBLAS_OK );
 		CU_ASSERT_EQUAL( s.fidelity_checks, 3 );
 		CU_ASSERT_EQUAL( s.fidelity[0].step, 4 );
 		CU_ASSERT_EQUAL( s.fidelity[2].step, 10 );
@@ -294,7 +265,7 @@ static void test_fidelity( void )
 		    sx_desc( HYBLAS_STENCIL_STAR, HYBLAS_STENCIL_FLOAT, 26, 70, 1, 2 );
 		sz_rates( &a, 24.0, 0.0 );
 		sz_rates( &b, 24.0, 0.0 );
-		CU_ASSERT_EQUAL( sz_run( &a, &p, 10, &s ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( sx_solve( &a, &p, 10, &s ), HYBLAS_OK );
 		CU_ASSERT_EQUAL( s.fidelity_checks, 3 );
 		for ( int i = 0; i < s.fidelity_checks; i++ )
 		{
@@ -305,9 +276,9 @@ static void test_fidelity( void )
 		}
 		hyblas_stencil_params_t q = p;
 		q.fidelity_every          = 0;
-		CU_ASSERT_EQUAL( sz_run( &b, &q, 10, &s ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( sx_solve( &b, &q, 10, &s ), HYBLAS_OK );
 		CU_ASSERT_EQUAL( s.fidelity_checks, 0 );
-		CU_ASSERT( sz_same( &a, &b ) );
+		CU_ASSERT( sx_desc_same( &a, &b ) );
 		sx_desc_free( &a );
 		sx_desc_free( &b );
 	}
@@ -321,31 +292,31 @@ static void test_fidelity( void )
    codec's, bit for bit. */
 static void test_band_slices( void )
 {
-	const struct
-	{
-		int32_t kind, elem;
-		int64_t nx, ny, nz;
-		double  rate;
-	} cs[] = { { HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 30, 1, 41, 16.0 },
-		       { HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 13, 1, 38, 1.5 },
-		       { HYB_STENCIL_LAPLACE, HYB_STENCIL_F64, 17, 1, 29, 7.0 },
-		       { HYB_STENCIL_STAR, HYB_STENCIL_F32, 10, 9, 22, 3.0 },
-		       { HYB_STENCIL_STAR, HYB_STENCIL_F64, 9, 7, 19, 24.0 } };
+	/* Double precision and a 3-D star when the last is 1; sizes in the
+	   kernels' layout (2-D: ny = 1, the rows as planes); the rate. */
+	const double cs[][5] = { { 0, 30, 1, 41, 16.0 },
+		                     { 0, 13, 1, 38, 1.5 },
+		                     { 1, 17, 1, 29, 7.0 },
+		                     { 0, 10, 9, 22, 3.0 },
+		                     { 1, 9, 7, 19, 24.0 } };
 	for ( int c = 0; c < (int)( sizeof cs / sizeof cs[0] ); c++ )
 	{
+		const int32_t      elem = cs[c][0] != 0.0 ? HYB_STENCIL_F64 : HYB_STENCIL_F32;
+		const int64_t      nx = (int64_t)cs[c][1], ny = (int64_t)cs[c][2], nz = (int64_t)cs[c][3];
+		const double       rate = cs[c][4];
 		hyb_stencil_prob_t p;
-		sx_make( &p, cs[c].kind, cs[c].elem, cs[c].nx, cs[c].ny, cs[c].nz, 1 );
-		p.rate[0] = cs[c].rate;
+		sx_make( &p, ny > 1 ? HYB_STENCIL_STAR : HYB_STENCIL_LAPLACE, elem, nx, ny, nz, 1 );
+		p.rate[0] = rate;
 		CU_ASSERT_EQUAL( hyb_stencil_zfp_check( &p ), HYB_OK );
-		const size_t   vs = cs[c].elem == HYB_STENCIL_F64 ? 8 : 4;
-		const size_t   n  = (size_t)( cs[c].nx * cs[c].ny * cs[c].nz );
+		const size_t   vs = elem == HYB_STENCIL_F64 ? 8 : 4;
+		const size_t   n  = (size_t)( nx * ny * nz );
 		unsigned char* u  = p.field[0];
 		for ( size_t i = 0; i < n * vs; i += vs ) u[i] ^= (unsigned char)( i * 7 ); /* not smooth */
 		hyb_stencil_zarr_t z;
-		CU_ASSERT_FATAL( hyb_stencil_zarr_init( &z, &p, cs[c].rate ) == HYB_OK );
+		CU_ASSERT_FATAL( hyb_stencil_zarr_init( &z, &p, rate ) == HYB_OK );
 		CU_ASSERT_EQUAL( hyb_stencil_zarr_put( &z, u ), HYB_OK );
-		const int64_t  planes = cs[c].nz;
-		const size_t   plane  = (size_t)( cs[c].nx * cs[c].ny ) * vs;
+		const int64_t  planes = nz;
+		const size_t   plane  = (size_t)( nx * ny ) * vs;
 		unsigned char* whole  = malloc( n * vs );
 		unsigned char* part   = calloc( n, vs );
 		uint64_t*      stream = malloc( z.bytes + 8 );
@@ -358,17 +329,16 @@ static void test_band_slices( void )
 				const size_t          off = hyb_stencil_zarr_offset( &z, z0 );
 				const size_t          b   = hyb_stencil_zarr_bytes( &z, z0, e );
 				CU_ASSERT_EQUAL(
-				    hyb_zfp_host_encode( &f, cs[c].rate, u + (size_t)z0 * plane, stream, b + 8 ),
+				    hyb_zfp_host_encode( &f, rate, u + (size_t)z0 * plane, stream, b + 8 ),
 				    HYB_OK );
 				CU_ASSERT( off + b <= z.bytes && memcmp( stream, z.data + off, b ) == 0 );
 				CU_ASSERT_EQUAL(
-				    hyb_zfp_host_decode( &f, cs[c].rate, stream, b, part + (size_t)z0 * plane ),
-				    HYB_OK );
+				    hyb_zfp_host_decode( &f, rate, stream, b, part + (size_t)z0 * plane ), HYB_OK );
 				CU_ASSERT( memcmp( part + (size_t)z0 * plane, whole + (size_t)z0 * plane,
 				                   (size_t)( e - z0 ) * plane ) == 0 );
 			}
 		/* The CPU path's round trip: the host codec's bits. */
-		CU_ASSERT_EQUAL( hyb_stencil_zfp_round_trip( &p, cs[c].rate, u ), HYB_OK );
+		CU_ASSERT_EQUAL( hyb_stencil_zfp_round_trip( &p, rate, u ), HYB_OK );
 		CU_ASSERT( memcmp( u, whole, n * vs ) == 0 );
 		free( whole );
 		free( part );
@@ -392,10 +362,10 @@ static void test_zero_steps( void )
 		sz_vary( &e );
 		sz_rates( &d, 8.0, 8.0 );
 		hyblas_stencil_params_t p =
-		    sz_params( (hyblas_path_t)path, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
+		    sx_params( (hyblas_path_t)path, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
 		hyblas_stencil_stats_t s;
-		CU_ASSERT_EQUAL( sz_run( &d, &p, 0, &s ), HYBLAS_OK );
-		CU_ASSERT( sz_same( &d, &e ) );
+		CU_ASSERT_EQUAL( sx_solve( &d, &p, 0, &s ), HYBLAS_OK );
+		CU_ASSERT( sx_desc_same( &d, &e ) );
 		sx_desc_free( &d );
 		sx_desc_free( &e );
 	}
