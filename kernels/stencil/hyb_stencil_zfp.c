@@ -115,6 +115,35 @@ hyb_status_t hyb_stencil_zarr_get( const hyb_stencil_zarr_t* z, void* values )
 	return hyb_zfp_host_decode( &z->f, z->rate, z->data, z->bytes, values );
 }
 
+/* The round trip through `s` (at least the stream's bytes, 8-byte
+   aligned). libzfp is the CPU codec; where it cannot be opened or fails
+   (its stream objects are allocated), the host codec writes and reads the
+   same bits and allocates nothing. */
+static hyb_status_t hyb_szf_trip( const hyb_zfp_field_t* f, double rate, void* values, void* s,
+                                  size_t bytes )
+{
+	const int    lib = hyb_zfp_cpu_available();
+	hyb_status_t st  = lib ? hyb_zfp_cpu_encode( f, rate, values, s, bytes ) : HYB_E_NOT_SUPPORTED;
+	if ( st != HYB_OK ) st = hyb_zfp_host_encode( f, rate, values, s, bytes );
+	if ( st != HYB_OK ) return st;
+	st = lib ? hyb_zfp_cpu_decode( f, rate, s, bytes, values ) : HYB_E_NOT_SUPPORTED;
+	if ( st != HYB_OK ) st = hyb_zfp_host_decode( f, rate, s, bytes, values );
+	return st;
+}
+
+/* Bytes of a scratch stream for any rate of `p` (0 when none). */
+static size_t hyb_szf_scratch_bytes( const hyb_stencil_prob_t* p )
+{
+	const hyb_zfp_field_t f    = hyb_stencil_zfp_field( p );
+	size_t                most = 0;
+	for ( int32_t i = 0; i < p->nfields; i++ )
+	{
+		const size_t b = p->rate[i] != 0.0 ? hyb_zfp_stream_bytes( &f, p->rate[i] ) : 0;
+		if ( b > most ) most = b;
+	}
+	return ( most + 15u ) & ~(size_t)7u;
+}
+
 hyb_status_t hyb_stencil_zfp_round_trip( const hyb_stencil_prob_t* p, double rate, void* values )
 {
 	const hyb_zfp_field_t f     = hyb_stencil_zfp_field( p );
@@ -122,33 +151,23 @@ hyb_status_t hyb_stencil_zfp_round_trip( const hyb_stencil_prob_t* p, double rat
 	if ( hyb_zfp_check( &f, rate ) != HYB_OK ) return HYB_E_INVALID;
 	void* s = malloc( ( bytes + 15u ) & ~(size_t)7u );
 	if ( s == NULL ) return HYB_E_NO_MEMORY;
-	/* libzfp is the CPU codec; where it cannot be opened the host codec
-	   writes and reads the same bits. */
-	hyb_status_t st = HYB_E_NOT_SUPPORTED;
-	if ( hyb_zfp_cpu_available() )
-	{
-		st = hyb_zfp_cpu_encode( &f, rate, values, s, bytes );
-		if ( st == HYB_OK ) st = hyb_zfp_cpu_decode( &f, rate, s, bytes, values );
-	}
-	if ( st == HYB_E_NOT_SUPPORTED )
-	{
-		st = hyb_zfp_host_encode( &f, rate, values, s, bytes );
-		if ( st == HYB_OK ) st = hyb_zfp_host_decode( &f, rate, s, bytes, values );
-	}
+	const hyb_status_t st = hyb_szf_trip( &f, rate, values, s, bytes );
 	free( s );
 	return st;
 }
 
 /* ------------------------------------------------------------ the CPU path */
 
-/* The input levels of q round tripped in place (none when the state is
-   not compressed). */
-static hyb_status_t hyb_szf_trip_state( const hyb_stencil_prob_t* q, const hyb_stencil_roles_t* r )
+/* The input levels of q round tripped in place through `s` (none when
+   the state is not compressed). */
+static hyb_status_t hyb_szf_trip_state( const hyb_stencil_prob_t* q, const hyb_stencil_roles_t* r,
+                                        void* s )
 {
-	const double rate = hyb_stencil_state_rate( q );
-	hyb_status_t st   = HYB_OK;
+	const hyb_zfp_field_t f    = hyb_stencil_zfp_field( q );
+	const double          rate = hyb_stencil_state_rate( q );
+	hyb_status_t          st   = HYB_OK;
 	for ( int j = 0; rate != 0.0 && j < r->inputs && st == HYB_OK; j++ )
-		st = hyb_stencil_zfp_round_trip( q, rate, q->field[r->state[j]] );
+		st = hyb_szf_trip( &f, rate, q->field[r->state[j]], s, hyb_zfp_stream_bytes( &f, rate ) );
 	return st;
 }
 
@@ -172,11 +191,14 @@ hyb_status_t hyb_stencil_cpu_run_lossy( const hyb_stencil_prob_t* p, int64_t ste
 		return st;
 	}
 	if ( k < 1 ) return HYB_E_INVALID;
-	/* The read-only fields as the device sees them: decoded copies. */
-	hyb_stencil_prob_t q      = *p;
-	const size_t       fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
-	void*              copy[HYB_STENCIL_COEFS_MAX];
-	hyb_status_t       st = HYB_OK;
+	/* The read-only fields as the device sees them: decoded copies. All
+	   memory is taken before the caller's arrays are touched. */
+	hyb_stencil_prob_t    q      = *p;
+	const hyb_zfp_field_t f      = hyb_stencil_zfp_field( p );
+	const size_t          fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
+	void*                 copy[HYB_STENCIL_COEFS_MAX];
+	void*                 scratch = malloc( hyb_szf_scratch_bytes( p ) );
+	hyb_status_t          st      = scratch ? HYB_OK : HYB_E_NO_MEMORY;
 	memset( copy, 0, sizeof copy );
 	for ( int c = 0; c < r.ncoef && st == HYB_OK; c++ )
 	{
@@ -190,9 +212,10 @@ hyb_status_t hyb_stencil_cpu_run_lossy( const hyb_stencil_prob_t* p, int64_t ste
 		}
 		memcpy( copy[c], p->field[role], fbytes );
 		q.field[role] = copy[c];
-		st            = hyb_stencil_zfp_round_trip( p, p->rate[role], copy[c] );
+		st            = hyb_szf_trip( &f, p->rate[role], copy[c], scratch,
+		                              hyb_zfp_stream_bytes( &f, p->rate[role] ) );
 	}
-	if ( st == HYB_OK ) st = hyb_szf_trip_state( &q, &r );
+	if ( st == HYB_OK ) st = hyb_szf_trip_state( &q, &r, scratch );
 	double res = 0.0;
 	for ( int64_t t0 = 0; t0 < steps && st == HYB_OK; t0 += span )
 	{
@@ -203,11 +226,12 @@ hyb_status_t hyb_stencil_cpu_run_lossy( const hyb_stencil_prob_t* p, int64_t ste
 			st               = hyb_stencil_cpu_run( &q, kb, nthreads, &res );
 			/* What the device encodes at the block's end and the next block
 			   (or the caller) decodes. */
-			if ( st == HYB_OK ) st = hyb_szf_trip_state( &q, &r );
+			if ( st == HYB_OK ) st = hyb_szf_trip_state( &q, &r, scratch );
 		}
 		if ( st == HYB_OK && cb ) cb( ctx, end, q.field[r.state[r.inputs - 1]] );
 	}
 	for ( int c = 0; c < r.ncoef; c++ ) free( copy[c] );
+	free( scratch );
 	if ( residual ) *residual = st == HYB_OK ? res : 0.0;
 	return st;
 }
