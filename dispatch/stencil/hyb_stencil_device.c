@@ -81,9 +81,9 @@ static void hyb_sd_release( void* ctx, void* p, int host )
 	(void)host;
 }
 
-/* The one pair through which every field slab crosses PCIe: host planes
-   to a device slot, and a device slot's planes back (a compressing stage
-   plugs in here). */
+/* The one pair through which every uncompressed field slab crosses PCIe:
+   host planes to a device slot, and a device slot's planes back (a
+   compressed field's ranges go through the ZFP stage, hyb_sd_zcopy). */
 static hyb_status_t hyb_sd_upload_slab( hyb_sd_ctx_t* c, void* dst, const void* src, size_t bytes )
 {
 	c->st.bytes_h2d += (double)bytes;
