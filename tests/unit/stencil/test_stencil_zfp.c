@@ -7,6 +7,7 @@
    the uncompressed CPU result, and the fidelity check. */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -372,7 +373,34 @@ static void test_zero_steps( void )
 	hyb_t_sim_end();
 }
 
+/* Callers built against the first version of the structs: parameters
+   without the fidelity fields run without the check; statistics end
+   before the compression fields, and nothing past them is written. */
+static void test_first_version_structs( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	hyblas_stencil_desc_t d =
+	    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 30, 64, 1, 0 );
+	sz_vary( &d );
+	sz_rates( &d, 16.0, 0.0 );
+	hyblas_stencil_params_t p = sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
+	p.fidelity_every          = 3; /* beyond the old struct: never read */
+	p.struct_size             = offsetof( hyblas_stencil_params_t, fidelity_every );
+	hyblas_stencil_stats_t s;
+	memset( &s, 0x5c, sizeof s );
+	s.struct_size = offsetof( hyblas_stencil_stats_t, compressed_fields );
+	CU_ASSERT_EQUAL( hyblas_stencil_solve( &d, 6, &p, &s ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( s.path, HYBLAS_PATH_GPU );
+	const unsigned char* tail = (const unsigned char*)&s + s.struct_size;
+	int                  kept = 1;
+	for ( size_t i = 0; i < sizeof s - s.struct_size; i++ ) kept &= tail[i] == 0x5c;
+	CU_ASSERT( kept );
+	sx_desc_free( &d );
+	hyb_t_sim_end();
+}
+
 static CU_TestInfo hyb_tests_stencil_zfp[] = {
+	{ "first_version_structs", test_first_version_structs },
 	{ "band_slices", test_band_slices },
 	{ "zero_steps", test_zero_steps },
 	{ "rates_refused", test_rates_refused },
