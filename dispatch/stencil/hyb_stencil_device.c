@@ -121,24 +121,41 @@ static int hyb_sd_role_at( const hyb_sd_ctx_t* c, const void* ptr )
 	return -1;
 }
 
-/* Planes [z0, z1) between the device at `dev` and compressed array `a`
-   through the stage (down: encode and download). */
+/* Planes [z0, z1) between the device at `dev` (plane z0 of the slot) and
+   compressed array `a` through the stage (down: encode and download), in
+   pieces of whole bands through the stream's one buffer: stream order
+   keeps each piece's decode (or download) before the next piece reuses
+   it. */
 static hyb_status_t hyb_sd_zmove( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* dev, int64_t z0,
                                   int64_t z1, size_t raw, int down )
 {
-	const hyb_zfp_field_t f     = hyb_stencil_zarr_slab( a, z0, z1 );
-	unsigned char*        h     = a->data + hyb_stencil_zarr_offset( a, z0 );
-	const double          bytes = (double)hyb_stencil_zarr_bytes( a, z0, z1 );
-	void*                 dbuf  = c->dstream[c->stream];
-	if ( down )
+	const int64_t piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
+	const size_t  pb    = raw / (size_t)( z1 - z0 ); /* bytes of a plane of values */
+	void*         dbuf  = c->dstream[c->stream];
+	hyb_status_t  st    = HYB_OK;
+	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece )
 	{
-		c->st.bytes_d2h += bytes;
-		c->st.bytes_d2h_raw += (double)raw;
-		return hyb_zfp_stage_down( c->dev, c->stream, &f, a->rate, dev, dbuf, h, NULL, NULL );
+		const int64_t         hi = z1 - lo < piece ? z1 : lo + piece;
+		const hyb_zfp_field_t f  = hyb_stencil_zarr_slab( a, lo, hi );
+		unsigned char*        h  = a->data + hyb_stencil_zarr_offset( a, lo );
+		char*                 d  = (char*)dev + (size_t)( lo - z0 ) * pb;
+		const double          n  = (double)hyb_stencil_zarr_bytes( a, lo, hi );
+		if ( down )
+		{
+			c->st.bytes_d2h += n;
+			st = hyb_zfp_stage_down( c->dev, c->stream, &f, a->rate, d, dbuf, h, NULL, NULL );
+		}
+		else
+		{
+			c->st.bytes_h2d += n;
+			st = hyb_zfp_stage_up( c->dev, c->stream, &f, a->rate, h, dbuf, d, NULL, NULL );
+		}
 	}
-	c->st.bytes_h2d += bytes;
-	c->st.bytes_h2d_raw += (double)raw;
-	return hyb_zfp_stage_up( c->dev, c->stream, &f, a->rate, h, dbuf, dev, NULL, NULL );
+	if ( down )
+		c->st.bytes_d2h_raw += (double)raw;
+	else
+		c->st.bytes_h2d_raw += (double)raw;
+	return st;
 }
 
 /* A copy of the step being issued that concerns a compressed array: done
@@ -348,9 +365,10 @@ static hyb_status_t hyb_sd_zip_init( hyb_sd_zip_t* z, const hyb_stencil_prob_t* 
 	return st;
 }
 
-/* Bytes of the largest compressed range of `planes` planes (rounded up
-   to 8: buffers laid end to end stay aligned for the codec). */
-static size_t hyb_sd_zip_range( hyb_sd_zip_t* z, int64_t planes )
+/* Bytes of a stream buffer: the largest piece of a range of at most
+   `planes` planes of any compressed array (rounded up to 8: buffers laid
+   end to end stay aligned for the codec). */
+static size_t hyb_sd_zip_buffer( hyb_sd_zip_t* z, int64_t planes, int64_t limit )
 {
 	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
 	hyb_sd_zip_list( z, all );
@@ -358,8 +376,10 @@ static size_t hyb_sd_zip_range( hyb_sd_zip_t* z, int64_t planes )
 	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
 	{
 		if ( all[i]->data == NULL ) continue;
-		const int64_t rows = all[i]->f.dims == 3 ? all[i]->f.nz : all[i]->f.ny;
-		const size_t  b    = hyb_stencil_zarr_bytes( all[i], 0, planes < rows ? planes : rows );
+		const int64_t rows  = all[i]->f.dims == 3 ? all[i]->f.nz : all[i]->f.ny;
+		const int64_t piece = hyb_stencil_zarr_piece( all[i], limit );
+		const int64_t n     = planes < piece ? planes : piece;
+		const size_t  b     = hyb_stencil_zarr_bytes( all[i], 0, n < rows ? n : rows );
 		if ( b > most ) most = b;
 	}
 	return ( most + 7u ) & ~(size_t)7u;
@@ -390,7 +410,8 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	hyb_stencil_exec_free( &ex );
 	/* One stream buffer per copy and compute stream of the slots: +3
 	   planes for a range that ends at the domain's last partial band. */
-	const size_t zbuf  = c->z ? hyb_sd_zip_range( c->z, s->slot_planes + 3 ) : 0;
+	const size_t zbuf =
+	    c->z ? hyb_sd_zip_buffer( c->z, s->slot_planes + 3, p->zfp_piece_bytes ) : 0;
 	const size_t zoff  = ( c->dused + HYB_SD_ALIGN - 1 ) / HYB_SD_ALIGN * HYB_SD_ALIGN;
 	const int    nzs   = c->z ? 2 * s->nslots : 0;
 	void*        dmem  = NULL;

@@ -46,10 +46,13 @@ typedef struct
 	/* Per field: fixed-rate ZFP bits per value (0: moved uncompressed).
 	   The time levels share one rate (hyb_stencil_state_rate). */
 	double rate[HYB_STENCIL_FIELDS_MAX];
-	double dx, dy, dz, dt; /* acoustic */
-	double omega;          /* Himeno */
-	double center;         /* star */
-	double coef[3][2 * HYB_STENCIL_MAX_RADIUS];
+	/* Compressed bytes one stage call moves at most (0: the engine's
+	   HYB_STENCIL_ZFP_PIECE_BYTES; tests make it small to cut ranges). */
+	int64_t zfp_piece_bytes;
+	double  dx, dy, dz, dt; /* acoustic */
+	double  omega;          /* Himeno */
+	double  center;         /* star */
+	double  coef[3][2 * HYB_STENCIL_MAX_RADIUS];
 } hyb_stencil_prob_t;
 
 /* How a stencil's fields evolve. The state is `levels` consecutive time

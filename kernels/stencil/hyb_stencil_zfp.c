@@ -105,6 +105,13 @@ size_t hyb_stencil_zarr_bytes( const hyb_stencil_zarr_t* z, int64_t z0, int64_t 
 	return hyb_zfp_stream_bytes( &s, z->rate );
 }
 
+int64_t hyb_stencil_zarr_piece( const hyb_stencil_zarr_t* z, int64_t limit )
+{
+	const size_t most  = limit > 0 ? (size_t)limit : HYB_STENCIL_ZFP_PIECE_BYTES;
+	const size_t bands = z->band_bytes > 0 ? most / z->band_bytes : 1;
+	return (int64_t)( bands > 0 ? bands : 1 ) * HYB_STENCIL_ZFP_ALIGN;
+}
+
 hyb_status_t hyb_stencil_zarr_put( hyb_stencil_zarr_t* z, const void* values )
 {
 	return hyb_zfp_host_encode( &z->f, z->rate, values, z->data, z->bytes );

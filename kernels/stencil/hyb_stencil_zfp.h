@@ -19,6 +19,12 @@
    compressed run are multiples of it. */
 #define HYB_STENCIL_ZFP_ALIGN 4
 
+/* Compressed bytes one stage call moves at most (a range is moved in
+   pieces of whole bands): large enough that a copy runs at the link's
+   rate, small enough that the device's stream buffers stay a small part
+   of the budget. */
+#define HYB_STENCIL_ZFP_PIECE_BYTES ( (size_t)32 << 20 )
+
 /* One array of `p` as the codec sees it: 2-D problems as nx x (rows),
    3-D as nx x ny x nz, contiguous. */
 hyb_zfp_field_t hyb_stencil_zfp_field( const hyb_stencil_prob_t* p );
@@ -57,6 +63,11 @@ void         hyb_stencil_zarr_free( hyb_stencil_zarr_t* z );
 hyb_zfp_field_t hyb_stencil_zarr_slab( const hyb_stencil_zarr_t* z, int64_t z0, int64_t z1 );
 size_t          hyb_stencil_zarr_offset( const hyb_stencil_zarr_t* z, int64_t z0 );
 size_t          hyb_stencil_zarr_bytes( const hyb_stencil_zarr_t* z, int64_t z0, int64_t z1 );
+
+/* Planes of one piece of a range of z: whole bands, at most `limit`
+   compressed bytes (0: HYB_STENCIL_ZFP_PIECE_BYTES; one band when a band
+   is larger). */
+int64_t hyb_stencil_zarr_piece( const hyb_stencil_zarr_t* z, int64_t limit );
 
 /* The whole field encoded from / decoded into host values by the host
    codec (bit for bit libzfp's stream). */

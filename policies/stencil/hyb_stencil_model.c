@@ -134,7 +134,7 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	o->device_bytes =
 	    (double)o->nslots * (double)( w->levels + w->ncoef ) * (double)o->slot_planes * pb +
 	    hyb_sm_residual_bytes( w, o->nslots, o->slot_planes ) +
-	    (double)o->nslots * (double)o->slot_planes * w->zfp_plane_bytes;
+	    (double)o->nslots * w->zfp_slot_bytes;
 	o->blocks = T > 0 ? ( T + keff - 1 ) / keff : 0;
 	if ( o->blocks == 0 ) return 1;
 	const int64_t klast = T - ( o->blocks - 1 ) * keff;

@@ -45,13 +45,13 @@ typedef struct
 	/* Compression (issue 22; all zero without): chunk bounds and halos in
 	   multiples of `align` planes; only the direct and region-sharing
 	   schemes; the bytes crossing PCIe scaled by ratio_in (uploads, over the
-	   arrays uploaded) and ratio_out (downloads); per slot and slot plane,
-	   zfp_plane_bytes of device stream buffers; every plane moved also
-	   coded on the device at the machine's codec rate. */
+	   arrays uploaded) and ratio_out (downloads); per slot zfp_slot_bytes
+	   of device stream buffers; every plane moved also coded on the
+	   device at the machine's codec rate. */
 	int32_t align;
 	int32_t zfp;
 	double  ratio_in, ratio_out;
-	double  zfp_plane_bytes;
+	double  zfp_slot_bytes;
 } hyb_stencil_work_t;
 
 /* One plan and what the model predicts of it. Bytes are totals of the

@@ -146,7 +146,7 @@ static void test_compressed_plans( void )
 			w.align                       = 4;
 			w.ratio_in                    = 0.5;
 			w.ratio_out                   = 0.25;
-			w.zfp_plane_bytes             = 40.0;
+			w.zfp_slot_bytes              = 4000.0;
 			const hyb_stencil_machine_t m = sm_machine( 1e12 );
 			for ( int32_t sc = 3; sc <= 4; sc++ )
 				for ( int c = 0; c < (int)( sizeof dkt / sizeof dkt[0] ); c++ )
@@ -163,7 +163,7 @@ static void test_compressed_plans( void )
 					CU_ASSERT_EQUAL( p.bytes_h2d, (double)s.planes_h2d * pb * 0.5 );
 					CU_ASSERT_EQUAL( p.bytes_d2h, (double)s.planes_d2h * pb * 0.25 );
 					CU_ASSERT( p.device_bytes >=
-					           (double)s.nslots * (double)s.slot_planes * ( 40.0 + pb ) );
+					           (double)s.nslots * ( (double)s.slot_planes * pb + 4000.0 ) );
 					hyb_stencil_sched_free( &s );
 					compared++;
 				}

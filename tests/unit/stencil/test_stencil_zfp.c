@@ -13,6 +13,8 @@
 
 #include "tests/unit/hyb_test_util.h"
 #include "hyblas_ext.h"
+#include "dispatch/stencil/hyb_stencil_device.h"
+#include "kernels/stencil/hyb_stencil_sched.h"
 #include "kernels/hyb_device.h"
 #include "kernels/stencil/hyb_stencil_zfp.h"
 #include "kernels/zfp/hyb_zfp_host.h"
@@ -349,6 +351,42 @@ static void test_band_slices( void )
 	}
 }
 
+/* Ranges moved in pieces (here one band each, in the engine 32 MiB): the
+   device pipeline, called directly, equals the CPU path's round trips. */
+static void test_ranges_in_pieces( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const int plans[][3] = { { HYB_STENCIL_SCH_SHARED, 3, 2 }, { HYB_STENCIL_SCH_DIRECT, 2, 3 } };
+	for ( int kind = 0; kind < 2; kind++ )
+		for ( int q = 0; q < 2; q++ )
+		{
+			hyb_stencil_prob_t want, got;
+			if ( kind == 0 )
+				sx_make( &want, HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 30, 1, 61, 1 );
+			else
+				sx_make( &want, HYB_STENCIL_ACOUSTIC, HYB_STENCIL_F64, 12, 10, 70, 4 );
+			for ( int f = 0; f < want.nfields; f++ ) want.rate[f] = 16.0;
+			/* The work role may carry the rate; Laplace's data vary. */
+			if ( kind == 0 )
+				for ( int64_t i = 0; i < 30 * 61; i++ )
+					( (float*)want.field[0] )[i] = (float)( 0.5 + 0.01 * sin( 0.37 * (double)i ) );
+			sx_clone( &want, &got );
+			got.zfp_piece_bytes        = 1;
+			double                  rw = 0.0, rg = 0.0;
+			hyb_stencil_dev_stats_t ds;
+			CU_ASSERT_EQUAL(
+			    hyb_stencil_cpu_run_lossy( &want, 7, plans[q][2], 0, 2, &rw, NULL, NULL ), HYB_OK );
+			CU_ASSERT_EQUAL( hyb_stencil_device_run( &got, 7, plans[q][0], plans[q][1], plans[q][2],
+			                                         0, NULL, NULL, &rg, &ds ),
+			                 HYB_OK );
+			CU_ASSERT( sx_same_result( &want, &got ) );
+			CU_ASSERT( ds.bytes_h2d < ds.bytes_h2d_raw && ds.bytes_d2h < ds.bytes_d2h_raw );
+			sx_free( &want );
+			sx_free( &got );
+		}
+	hyb_t_sim_end();
+}
+
 /* Zero steps change nothing, compressed or not, on either path. */
 static void test_zero_steps( void )
 {
@@ -402,6 +440,7 @@ static void test_first_version_structs( void )
 static CU_TestInfo hyb_tests_stencil_zfp[] = {
 	{ "first_version_structs", test_first_version_structs },
 	{ "band_slices", test_band_slices },
+	{ "ranges_in_pieces", test_ranges_in_pieces },
 	{ "zero_steps", test_zero_steps },
 	{ "rates_refused", test_rates_refused },
 	{ "device_equals_cpu", test_device_equals_cpu },
