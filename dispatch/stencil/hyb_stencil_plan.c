@@ -55,8 +55,7 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 	if ( hyb_stencil_compressed( p ) )
 	{
 		/* Bytes across PCIe per byte of values: rate / bits of a value for a
-		   compressed array; per slot two stream buffers of a piece, or of
-		   one band where a band is larger, at the highest rate. */
+		   compressed array; stream buffers of pieces at the highest rate. */
 		const double bits  = 8.0 * (double)w->elem_bytes;
 		const double state = hyb_stencil_state_rate( p );
 		double       in = 0.0, most = state;
@@ -67,14 +66,12 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 			in += cr != 0.0 ? cr / bits : 1.0;
 			if ( cr > most ) most = cr;
 		}
-		w->zfp            = 1;
-		w->align          = HYB_STENCIL_ZFP_ALIGN;
-		w->ratio_in       = in / (double)( roles.inputs + roles.ncoef );
-		w->ratio_out      = state != 0.0 ? state / bits : 1.0;
-		const double band = (double)HYB_STENCIL_ZFP_ALIGN * (double)w->plane_elems * most / 8.0;
-		w->zfp_slot_bytes = 2.0 * ( band > (double)HYB_STENCIL_ZFP_PIECE_BYTES
-		                                ? band
-		                                : (double)HYB_STENCIL_ZFP_PIECE_BYTES );
+		w->zfp             = 1;
+		w->align           = HYB_STENCIL_ZFP_ALIGN;
+		w->ratio_in        = in / (double)( roles.inputs + roles.ncoef );
+		w->ratio_out       = state != 0.0 ? state / bits : 1.0;
+		w->zfp_plane_bytes = (double)w->plane_elems * most / 8.0;
+		w->zfp_piece_bytes = (double)HYB_STENCIL_ZFP_PIECE_BYTES;
 	}
 	switch ( p->kind )
 	{

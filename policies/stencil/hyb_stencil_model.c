@@ -75,6 +75,16 @@ static int64_t hyb_sm_slot_planes( int64_t n, int64_t d, int64_t hk, int64_t a )
 	return first > mid ? first : mid;
 }
 
+/* Device bytes of one slot's two stream buffers of compressed pieces. */
+static double hyb_sm_stream_buffers( const hyb_stencil_work_t* w, int64_t slot_planes )
+{
+	if ( !w->zfp ) return 0.0;
+	const double band  = 4.0 * w->zfp_plane_bytes;
+	const double piece = w->zfp_piece_bytes > band ? w->zfp_piece_bytes : band;
+	const double range = (double)( slot_planes + 3 ) * w->zfp_plane_bytes;
+	return 2.0 * ( piece < range ? piece : range );
+}
+
 /* The shallowest chunk of that cut: the last one. */
 static int64_t hyb_sm_least_chunk( int64_t n, int64_t d, int64_t a )
 {
@@ -134,7 +144,7 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	o->device_bytes =
 	    (double)o->nslots * (double)( w->levels + w->ncoef ) * (double)o->slot_planes * pb +
 	    hyb_sm_residual_bytes( w, o->nslots, o->slot_planes ) +
-	    (double)o->nslots * w->zfp_slot_bytes;
+	    (double)o->nslots * hyb_sm_stream_buffers( w, o->slot_planes );
 	o->blocks = T > 0 ? ( T + keff - 1 ) / keff : 0;
 	if ( o->blocks == 0 ) return 1;
 	const int64_t klast = T - ( o->blocks - 1 ) * keff;

@@ -45,13 +45,15 @@ typedef struct
 	/* Compression (issue 22; all zero without): chunk bounds and halos in
 	   multiples of `align` planes; only the direct and region-sharing
 	   schemes; the bytes crossing PCIe scaled by ratio_in (uploads, over the
-	   arrays uploaded) and ratio_out (downloads); per slot zfp_slot_bytes
-	   of device stream buffers; every plane moved also coded on the
-	   device at the machine's codec rate. */
+	   arrays uploaded) and ratio_out (downloads); per slot two device
+	   stream buffers of a piece: at most zfp_piece_bytes, at least 4
+	   planes, and no more than a slot's planes, of zfp_plane_bytes each
+	   (one plane compressed at the highest rate); every plane moved also
+	   coded on the device at the machine's codec rate. */
 	int32_t align;
 	int32_t zfp;
 	double  ratio_in, ratio_out;
-	double  zfp_slot_bytes;
+	double  zfp_plane_bytes, zfp_piece_bytes;
 } hyb_stencil_work_t;
 
 /* One plan and what the model predicts of it. Bytes are totals of the
