@@ -13,6 +13,7 @@ set(HYB_STENCIL_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_sim.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_kernels.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_cpurun.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_zfp.c
 )
 list(APPEND HYB_CORE_SOURCES ${HYB_STENCIL_CORE_SOURCES}
   ${PROJECT_SOURCE_DIR}/policies/stencil/hyb_stencil_model.c
@@ -34,6 +35,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_model.c
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_api.c
   ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_device.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/stencil/test_stencil_zfp.c
 )
 
 # The family's public header sits beside hyblas_ext.h when installed.

@@ -15,6 +15,7 @@
 #include "hyb_types.h"
 #include "kernels/stencil/hyb_stencil_cpurun.h"
 #include "kernels/stencil/hyb_stencil_data.h"
+#include "kernels/stencil/hyb_stencil_zfp.h"
 
 #define HYB_STENCIL_EXPORT __attribute__( ( visibility( "default" ) ) )
 
@@ -56,8 +57,18 @@ static hyblas_status_t hyb_stencil_prepare( const hyblas_stencil_t* st, int64_t 
 	if ( st == NULL || steps < 0 ) return HYBLAS_E_INVALID;
 	hyblas_status_t rc = hyb_stencil_stats_ok( stats );
 	if ( rc == HYBLAS_OK ) rc = hyb_stencil_params_check( params, st->prob.nz, prm );
-	if ( rc == HYBLAS_OK ) rc = hyb_stencil_decide( &st->prob, steps, prm, dc );
-	return rc;
+	if ( rc != HYBLAS_OK ) return rc;
+	if ( hyb_stencil_compressed( &st->prob ) )
+	{
+		/* Compressed fields move only through the direct and shared schemes. */
+		if ( prm->scheme == HYBLAS_STENCIL_SCHEME_IN_CORE ||
+		     prm->scheme == HYBLAS_STENCIL_SCHEME_COPY )
+			return HYBLAS_E_UNSUPPORTED;
+		if ( prm->fidelity_every > 0 && ( steps + prm->fidelity_every - 1 ) / prm->fidelity_every >
+		                                    HYBLAS_STENCIL_FIDELITY_MAX )
+			return HYBLAS_E_INVALID;
+	}
+	return hyb_stencil_decide( &st->prob, steps, prm, dc );
 }
 
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_plan( const hyblas_stencil_t* st, int64_t steps,
@@ -109,6 +120,103 @@ static void hyb_stencil_trace( const hyb_stencil_prob_t* p, hyb_path_t path,
 	hyb_trace_line( &f );
 }
 
+/* The fidelity check: an uncompressed reference run's samples at each
+   checkpoint, then the compressed run's errors against them. */
+typedef struct
+{
+	const hyb_stencil_prob_t* p;
+	int64_t                   points, nsamp;
+	int32_t                   count; /* checkpoints sampled (reference) or compared */
+	double*                   ref;   /* per checkpoint nsamp samples */
+	double*                   got;   /* nsamp */
+	hyblas_stencil_stats_t*   s;
+} hyb_stencil_fid_t;
+
+static void hyb_stencil_fid_collect( void* ctx, int64_t t, const void* newest )
+{
+	hyb_stencil_fid_t* f = ctx;
+	(void)t;
+	if ( f->count >= HYBLAS_STENCIL_FIDELITY_MAX ) return;
+	hyb_stencil_sample( f->p, newest, f->points, f->ref + (size_t)f->count * (size_t)f->nsamp );
+	f->count++;
+}
+
+static void hyb_stencil_fid_compare( void* ctx, int64_t t, const void* newest )
+{
+	hyb_stencil_fid_t*      f = ctx;
+	hyblas_stencil_stats_t* s = f->s;
+	const int32_t           i = s->fidelity_checks;
+	if ( i >= f->count ) return;
+	hyb_stencil_sample( f->p, newest, f->points, f->got );
+	hyb_stencil_err_t e;
+	hyb_stencil_sample_error( f->got, f->ref + (size_t)i * (size_t)f->nsamp, f->nsamp, &e );
+	hyblas_stencil_fidelity_t* o = &s->fidelity[i];
+	o->step                      = t;
+	o->points                    = e.points;
+	o->max_abs                   = e.max_abs;
+	o->mean_abs                  = e.points ? e.sum_abs / (double)e.points : 0.0;
+	o->max_rel                   = e.max_rel;
+	o->mean_rel                  = e.rel_points ? e.sum_rel / (double)e.rel_points : 0.0;
+	s->fidelity_checks           = i + 1;
+}
+
+/* The reference: the call's steps without compression on a copy of the
+   time levels, on the device when the run goes there (the CPU if that
+   fails), sampled every `every` steps. */
+static hyb_status_t hyb_stencil_fid_reference( const hyb_stencil_prob_t*     p,
+                                               const hyb_stencil_decision_t* dc, int64_t steps,
+                                               int64_t every, int nthreads, hyb_stencil_fid_t* f )
+{
+	hyb_stencil_roles_t roles;
+	hyb_stencil_roles( p->kind, &roles );
+	const size_t       fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
+	hyb_stencil_prob_t ref    = *p;
+	void*              lev[3] = { NULL, NULL, NULL };
+	hyb_status_t       rc     = HYB_OK;
+	memset( ref.rate, 0, sizeof ref.rate );
+	for ( int j = 0; j < roles.nstate && rc == HYB_OK; j++ )
+	{
+		lev[j] = malloc( fbytes );
+		if ( lev[j] == NULL )
+			rc = HYB_E_NO_MEMORY;
+		else
+		{
+			memcpy( lev[j], p->field[roles.state[j]], fbytes );
+			ref.field[roles.state[j]] = lev[j];
+		}
+	}
+	const int64_t checks = ( steps + every - 1 ) / every;
+	f->p                 = p;
+	f->nsamp             = hyb_stencil_sample( p, NULL, f->points, NULL );
+	f->ref = rc == HYB_OK ? malloc( (size_t)( checks * f->nsamp ) * sizeof( double ) ) : NULL;
+	f->got = rc == HYB_OK ? malloc( (size_t)f->nsamp * sizeof( double ) ) : NULL;
+	if ( rc == HYB_OK && ( f->ref == NULL || f->got == NULL ) ) rc = HYB_E_NO_MEMORY;
+	hyb_status_t dr = HYB_E_DEVICE;
+	if ( rc == HYB_OK && dc->path == HYBLAS_PATH_GPU )
+	{
+		double                  res;
+		hyb_stencil_dev_stats_t ds;
+		dr = hyb_stencil_device_run( &ref, steps, dc->pred.scheme, dc->pred.d, dc->pred.k, every,
+		                             hyb_stencil_fid_collect, f, &res, &ds );
+	}
+	if ( rc == HYB_OK && dr != HYB_OK )
+	{
+		f->count = 0;
+		rc       = hyb_stencil_cpu_run_lossy( &ref, steps, 1, every, nthreads, NULL,
+		                                      hyb_stencil_fid_collect, f );
+	}
+	for ( int j = 0; j < 3; j++ ) free( lev[j] );
+	return rc;
+}
+
+/* A copy of `p` without compression: what a fallback runs. */
+static hyb_stencil_prob_t hyb_stencil_exact( const hyb_stencil_prob_t* p )
+{
+	hyb_stencil_prob_t q = *p;
+	memset( q.rate, 0, sizeof q.rate );
+	return q;
+}
+
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int64_t steps,
                                                        const hyblas_stencil_params_t* params,
                                                        hyblas_stencil_stats_t*        stats )
@@ -122,11 +230,34 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 	hyb_stencil_decision_stats( &dc, steps, &s );
 	double     residual = 0.0;
 	hyb_path_t path     = HYB_PATH_CPU;
+	/* Compression: the block depth of the round trips is the device plan's
+	   on either path, so that both compute the same bits. */
+	int32_t nzip = 0;
+	for ( int32_t f = 0; f < st->prob.nfields; f++ ) nzip += st->prob.rate[f] != 0.0;
+	const int64_t     every = nzip && steps > 0 ? prm.fidelity_every : 0;
+	const int32_t     kzip  = dc.pred.k > 0 ? dc.pred.k : (int32_t)( steps > 0 ? steps : 1 );
+	hyb_stencil_fid_t fid;
+	memset( &fid, 0, sizeof fid );
+	fid.points = prm.fidelity_points > 0 ? prm.fidelity_points : 20000000;
+	fid.s      = &s;
+	if ( every > 0 )
+	{
+		const hyb_status_t frc =
+		    hyb_stencil_fid_reference( &st->prob, &dc, steps, every, prm.cpu_threads, &fid );
+		if ( frc != HYB_OK )
+		{
+			free( fid.ref );
+			free( fid.got );
+			return frc == HYB_E_NO_MEMORY ? HYBLAS_E_NO_MEMORY : HYBLAS_E_INTERNAL;
+		}
+	}
+	hyb_stencil_check_fn check = every > 0 ? hyb_stencil_fid_compare : NULL;
 	if ( dc.path == HYBLAS_PATH_GPU )
 	{
 		hyb_stencil_dev_stats_t ds;
-		const hyb_status_t      drc = hyb_stencil_device_run( &st->prob, steps, dc.pred.scheme,
-		                                                      dc.pred.d, dc.pred.k, &residual, &ds );
+		const hyb_status_t      drc =
+		    hyb_stencil_device_run( &st->prob, steps, dc.pred.scheme, dc.pred.d, dc.pred.k, every,
+		                            check, &fid, &residual, &ds );
 		if ( drc == HYB_OK )
 		{
 			path              = HYB_PATH_GPU;
@@ -134,32 +265,51 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 			s.bytes_d2h       = (uint64_t)ds.bytes_d2h;
 			s.bytes_d2d       = (uint64_t)ds.bytes_d2d;
 			s.bytes_host_copy = (uint64_t)ds.bytes_host;
+			s.bytes_h2d_raw   = (uint64_t)ds.bytes_h2d_raw;
+			s.bytes_d2h_raw   = (uint64_t)ds.bytes_d2h_raw;
 			s.seconds_h2d = s.seconds_d2h = s.seconds_d2d = s.seconds_kernel = s.seconds_host_copy =
 			    0.0;
-			s.seconds_register = ds.seconds_setup;
+			s.seconds_register  = ds.seconds_setup;
+			s.compressed_fields = nzip;
 		}
 		else
 		{
-			/* The fields are as the caller gave them: the CPU path starts over. */
-			path        = HYB_PATH_FALLBACK;
-			s.fell_back = 1;
-			s.path      = HYBLAS_PATH_CPU;
+			/* The fields are as the caller gave them: the CPU path starts over,
+			   uncompressed, and there is no compressed run to check. */
+			path              = HYB_PATH_FALLBACK;
+			s.fell_back       = 1;
+			s.path            = HYBLAS_PATH_CPU;
+			s.fidelity_checks = 0;
+			memset( s.fidelity, 0, sizeof s.fidelity );
 			hyb_stats_fallback( hyb_stencil_op() );
 		}
 	}
 	if ( path != HYB_PATH_GPU )
 	{
-		const double       t1 = hyb_now();
-		const hyb_status_t krc =
-		    hyb_stencil_cpu_run( &st->prob, steps, prm.cpu_threads, &residual );
+		const double             t1    = hyb_now();
+		const hyb_stencil_prob_t exact = hyb_stencil_exact( &st->prob );
+		const int                lossy = path == HYB_PATH_CPU && nzip > 0;
+		const hyb_status_t       krc =
+            lossy ? hyb_stencil_cpu_run_lossy( &st->prob, steps, kzip, every, prm.cpu_threads,
+		                                             &residual, check, &fid )
+		                : hyb_stencil_cpu_run( &exact, steps, prm.cpu_threads, &residual );
+		free( fid.ref );
+		free( fid.got );
 		if ( krc == HYB_E_NO_MEMORY ) return HYBLAS_E_NO_MEMORY;
 		if ( krc != HYB_OK ) return HYBLAS_E_INTERNAL;
 		/* Nothing crossed PCIe; the device plan's predictions stay. */
 		s.bytes_h2d = s.bytes_d2h = s.bytes_d2d = s.bytes_host_copy = 0;
+		s.bytes_h2d_raw = s.bytes_d2h_raw = 0;
 		s.seconds_h2d = s.seconds_d2h = s.seconds_d2d = s.seconds_kernel = s.seconds_host_copy =
 		    0.0;
-		s.seconds_register = 0.0;
-		s.seconds_cpu      = hyb_now() - t1;
+		s.seconds_register  = 0.0;
+		s.seconds_cpu       = hyb_now() - t1;
+		s.compressed_fields = lossy ? nzip : 0;
+	}
+	else
+	{
+		free( fid.ref );
+		free( fid.got );
 	}
 	s.residual = residual;
 	s.seconds  = hyb_now() - t0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/stencil/hyb_stencil_data.h"
+#include "kernels/stencil/hyb_stencil_zfp.h"
 
 /* The first published version of each struct ends at its last field. */
 #define HYB_SC_DESC_V1                                                                             \
@@ -71,12 +72,12 @@ hyblas_status_t hyb_stencil_desc_check( const hyblas_stencil_desc_t* in, hyblas_
 	const int64_t bytes = d.nx * d.ny * nz * eb;
 	if ( (uint64_t)bytes > (uint64_t)SIZE_MAX / 2 ) return HYBLAS_E_INVALID;
 
-	/* Fields: present, not compressed (yet), not overlapping. */
+	/* Fields: present, not overlapping; rates checked below. */
 	for ( int32_t f = 0; f < nf; f++ )
 	{
 		if ( d.fields[f].data == NULL ) return HYBLAS_E_INVALID;
 		if ( !hyb_sc_finite_nonneg( d.fields[f].rate ) ) return HYBLAS_E_INVALID;
-		if ( d.fields[f].rate != 0.0 || d.fields[f].flags != 0 ) return HYBLAS_E_UNSUPPORTED;
+		if ( d.fields[f].flags != 0 ) return HYBLAS_E_UNSUPPORTED;
 		const uintptr_t a = (uintptr_t)d.fields[f].data;
 		for ( int32_t g = 0; g < f; g++ )
 		{
@@ -111,7 +112,14 @@ hyblas_status_t hyb_stencil_desc_check( const hyblas_stencil_desc_t* in, hyblas_
 	p.ny      = two_d ? 1 : d.ny;
 	p.nz      = two_d ? d.ny : d.nz;
 	p.nfields = nf;
-	for ( int32_t f = 0; f < nf; f++ ) p.field[f] = d.fields[f].data;
+	for ( int32_t f = 0; f < nf; f++ )
+	{
+		p.field[f] = d.fields[f].data;
+		p.rate[f]  = d.fields[f].rate;
+	}
+	/* A rate the codec cannot take for this type and shape, or time levels
+	   with different rates. */
+	if ( hyb_stencil_zfp_check( &p ) != HYB_OK ) return HYBLAS_E_INVALID;
 	p.dx     = d.dx;
 	p.dy     = d.dy;
 	p.dz     = d.dz;
@@ -145,6 +153,7 @@ hyblas_status_t hyb_stencil_params_check( const hyblas_stencil_params_t* in, int
 	     (int)p.scheme > HYBLAS_STENCIL_SCHEME_SHARED )
 		return HYBLAS_E_INVALID;
 	if ( p.chunks < 0 || p.block_steps < 0 || p.cpu_threads < 0 ) return HYBLAS_E_INVALID;
+	if ( p.fidelity_every < 0 || p.fidelity_points < 0 ) return HYBLAS_E_INVALID;
 	if ( ( p.host_pinned != 0 && p.host_pinned != 1 ) ||
 	     ( p.no_register != 0 && p.no_register != 1 ) )
 		return HYBLAS_E_INVALID;

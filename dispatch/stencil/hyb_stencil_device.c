@@ -2,7 +2,8 @@
 /* The stencil device pipeline: executor operations on the device runtime
    (one workspace and one page-locked staging buffer carved per run; each
    step on its schedule stream, ordered after the steps of other streams it
-   depends on by events), and the run with its rollback. */
+   depends on by events; compressed fields through the ZFP stage), and the
+   run with its rollback. */
 #include "dispatch/stencil/hyb_stencil_device.h"
 
 #include <stdint.h>
@@ -14,9 +15,29 @@
 #include "kernels/stencil/hyb_stencil_exec.h"
 #include "kernels/stencil/hyb_stencil_kernels.h"
 #include "kernels/stencil/hyb_stencil_sched.h"
+#include "kernels/stencil/hyb_stencil_zfp.h"
+#include "kernels/zfp/hyb_zfp_stage.h"
 
 /* Every buffer carved from the workspace starts on this boundary. */
 #define HYB_SD_ALIGN 256
+
+/* The host side of the compressed fields (issue 22): each compressed array
+   of the schedule (the state arrays by index, the acoustic's staging-out of
+   the older level, the read-only fields) as one whole-field ZFP stream,
+   whose bands of 4 planes begin on a byte. Every range a step moves is
+   whole bands (the schedule is aligned), so each is a stream of its own:
+   the chunk's remainder R_i and the two halves of the common regions M_i
+   that a chunk reads or writes are byte ranges of the array's stream. A
+   host copy of the schedule (commit, placement) copies those bytes. */
+typedef struct
+{
+	int                state_on;
+	hyb_stencil_zarr_t state[3];
+	hyb_stencil_zarr_t sout;
+	hyb_stencil_zarr_t coef[HYB_STENCIL_COEFS_MAX];
+	hyb_dev_t*         pinned;
+	unsigned char      locked[3 + 1 + HYB_STENCIL_COEFS_MAX];
+} hyb_sd_zip_t;
 
 /* The executor's context. With dev == NULL the operations only measure
    the memory the buffers need (the pointers they hand out are offsets). */
@@ -31,6 +52,14 @@ typedef struct
 	hyb_devent_t**          ev; /* per step: recorded after it when another stream waits for it */
 	uint8_t*                marks; /* per step: 1 when some step on another stream depends on it */
 	hyb_stencil_dev_stats_t st;
+	/* Compression: the arrays, the step being issued (-1: none), and per
+	   device stream a buffer for the compressed bytes of one range (stream
+	   order keeps one range's decode before the next range's copy). */
+	const hyb_stencil_prob_t*  p;
+	const hyb_stencil_sched_t* s;
+	hyb_sd_zip_t*              z;
+	int64_t                    cur;
+	void*                      dstream[HYB_DEV_STREAMS];
 } hyb_sd_ctx_t;
 
 static void* hyb_sd_alloc( void* ctx, size_t bytes, int host )
@@ -52,9 +81,9 @@ static void hyb_sd_release( void* ctx, void* p, int host )
 	(void)host;
 }
 
-/* The one pair through which every field slab crosses PCIe: host planes
-   to a device slot, and a device slot's planes back (a compressing stage
-   plugs in here). */
+/* The one pair through which every uncompressed field slab crosses PCIe:
+   host planes to a device slot, and a device slot's planes back (a
+   compressed field's ranges go through the ZFP stage, hyb_sd_zcopy). */
 static hyb_status_t hyb_sd_upload_slab( hyb_sd_ctx_t* c, void* dst, const void* src, size_t bytes )
 {
 	c->st.bytes_h2d += (double)bytes;
@@ -68,12 +97,117 @@ static hyb_status_t hyb_sd_download_slab( hyb_sd_ctx_t* c, void* dst, const void
 	return hyb_dev_d2h( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
 }
 
+/* The compressed array that host field `role` moves through (NULL: raw). */
+static hyb_stencil_zarr_t* hyb_sd_zarr_of( hyb_sd_ctx_t* c, int role )
+{
+	hyb_stencil_roles_t r;
+	hyb_stencil_roles( c->p->kind, &r );
+	for ( int j = 0; j < r.nstate; j++ )
+		if ( r.state[j] == role ) return c->z->state_on ? &c->z->state[j] : NULL;
+	for ( int q = 0; q < r.ncoef; q++ )
+		if ( r.coef[q] == role ) return c->z->coef[q].data ? &c->z->coef[q] : NULL;
+	return NULL;
+}
+
+/* The host field whose array holds `ptr` (-1: none, e.g. staging). */
+static int hyb_sd_role_at( const hyb_sd_ctx_t* c, const void* ptr )
+{
+	const size_t fbytes = (size_t)( hyb_stencil_plane_bytes( c->p ) * c->p->nz );
+	for ( int f = 0; f < c->p->nfields; f++ )
+	{
+		const char* a = c->p->field[f];
+		if ( (const char*)ptr >= a && (const char*)ptr < a + fbytes ) return f;
+	}
+	return -1;
+}
+
+/* Planes [z0, z1) between the device at `dev` (plane z0 of the slot) and
+   compressed array `a` through the stage (down: encode and download), in
+   pieces of whole bands through the stream's one buffer: stream order
+   keeps each piece's decode (or download) before the next piece reuses
+   it. */
+static hyb_status_t hyb_sd_zmove( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* dev, int64_t z0,
+                                  int64_t z1, size_t raw, int down )
+{
+	const int64_t piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
+	const size_t  pb    = raw / (size_t)( z1 - z0 ); /* bytes of a plane of values */
+	void*         dbuf  = c->dstream[c->stream];
+	hyb_status_t  st    = HYB_OK;
+	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece )
+	{
+		const int64_t         hi = z1 - lo < piece ? z1 : lo + piece;
+		const hyb_zfp_field_t f  = hyb_stencil_zarr_slab( a, lo, hi );
+		unsigned char*        h  = a->data + hyb_stencil_zarr_offset( a, lo );
+		char*                 d  = (char*)dev + (size_t)( lo - z0 ) * pb;
+		const double          n  = (double)hyb_stencil_zarr_bytes( a, lo, hi );
+		if ( down )
+		{
+			c->st.bytes_d2h += n;
+			st = hyb_zfp_stage_down( c->dev, c->stream, &f, a->rate, d, dbuf, h, NULL, NULL );
+		}
+		else
+		{
+			c->st.bytes_h2d += n;
+			st = hyb_zfp_stage_up( c->dev, c->stream, &f, a->rate, h, dbuf, d, NULL, NULL );
+		}
+	}
+	if ( down )
+		c->st.bytes_d2h_raw += (double)raw;
+	else
+		c->st.bytes_h2d_raw += (double)raw;
+	return st;
+}
+
+/* A copy of the step being issued that concerns a compressed array: done
+   here (*done = 1) through the stage or as a copy of compressed bytes. */
+static hyb_status_t hyb_sd_zcopy( hyb_sd_ctx_t* c, void* dst, const void* src, size_t bytes,
+                                  int dir, int* done )
+{
+	*done = 0;
+	if ( c->z == NULL || c->cur < 0 ) return HYB_OK;
+	const hyb_stencil_step_t* st = &c->s->steps[c->cur];
+	hyb_sd_zip_t*             z  = c->z;
+	if ( dir == HYB_SX_H2D && st->op == HYB_SS_UPLOAD )
+	{
+		const int           role = hyb_sd_role_at( c, src );
+		hyb_stencil_zarr_t* a    = role >= 0 ? hyb_sd_zarr_of( c, role ) : NULL;
+		if ( a == NULL ) return HYB_OK;
+		*done = 1;
+		return hyb_sd_zmove( c, a, dst, st->z0, st->z1, bytes, 0 );
+	}
+	if ( !z->state_on ) return HYB_OK;
+	if ( dir == HYB_SX_D2H && st->op == HYB_SS_DOWNLOAD )
+	{
+		*done = 1;
+		return hyb_sd_zmove( c, st->field >= 0 ? &z->state[st->field] : &z->sout, (void*)src,
+		                     st->z0, st->z1, bytes, 1 );
+	}
+	if ( dir == HYB_SX_H2H && ( st->op == HYB_SS_COMMIT || st->op == HYB_SS_HOSTCOPY ) )
+	{
+		/* The device steps this host step depends on are complete
+		   (hyb_sd_before), so their compressed bytes are in place. */
+		const hyb_stencil_zarr_t* from = st->op == HYB_SS_COMMIT ? &z->sout : &z->state[st->src[0]];
+		hyb_stencil_zarr_t*       to   = &z->state[st->field];
+		const size_t              off  = hyb_stencil_zarr_offset( to, st->z0 );
+		const size_t              n    = hyb_stencil_zarr_bytes( to, st->z0, st->z1 );
+		memmove( to->data + off, from->data + off, n );
+		c->st.bytes_host += (double)n;
+		*done = 1;
+	}
+	return HYB_OK;
+}
+
 static hyb_status_t hyb_sd_copy( void* ctx, int stream, void* dst, const void* src, size_t bytes,
                                  int dir )
 {
 	hyb_sd_ctx_t* c = ctx;
 	(void)stream;
 	if ( c->dev == NULL || bytes == 0 ) return HYB_OK;
+	int                done = 0;
+	const hyb_status_t zrc  = hyb_sd_zcopy( c, dst, src, bytes, dir, &done );
+	if ( done ) return zrc;
+	if ( dir == HYB_SX_H2D ) c->st.bytes_h2d_raw += (double)bytes;
+	if ( dir == HYB_SX_D2H ) c->st.bytes_d2h_raw += (double)bytes;
 	switch ( dir )
 	{
 	case HYB_SX_H2D:
@@ -107,6 +241,7 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 	const hyb_stencil_step_t* st   = &s->steps[i];
 	const int                 host = hyb_sd_host_step( s, i );
 	c->stream                      = host ? -1 : st->stream;
+	c->cur                         = i;
 	for ( int64_t e = 0; e < st->ndep; e++ )
 	{
 		const int64_t j = s->deps[st->dep0 + e];
@@ -157,8 +292,101 @@ int hyb_stencil_device_usable( int32_t kind )
 	       hyb_devices_kernel_supported( id );
 }
 
+/* ------------------------------------------------------------ compressed arrays */
+
+#define HYB_SD_ZARRS ( 3 + 1 + HYB_STENCIL_COEFS_MAX )
+
+/* Every compressed array of z (some without data). */
+static void hyb_sd_zip_list( hyb_sd_zip_t* z, hyb_stencil_zarr_t* all[HYB_SD_ZARRS] )
+{
+	int n = 0;
+	for ( int j = 0; j < 3; j++ ) all[n++] = &z->state[j];
+	all[n++] = &z->sout;
+	for ( int q = 0; q < HYB_STENCIL_COEFS_MAX; q++ ) all[n++] = &z->coef[q];
+}
+
+/* Page-lock the compressed arrays with `dev` so that the stage's copies
+   overlap the kernels; an array that cannot be locked is copied from
+   pageable memory, correctly but slower. */
+static void hyb_sd_zip_pin( hyb_sd_zip_t* z, hyb_dev_t* dev )
+{
+	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
+	hyb_sd_zip_list( z, all );
+	z->pinned = dev;
+	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
+		z->locked[i] =
+		    all[i]->data && hyb_dev_register( dev, all[i]->data, all[i]->bytes ) == HYB_OK;
+}
+
+static void hyb_sd_zip_unpin( hyb_sd_zip_t* z )
+{
+	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
+	hyb_sd_zip_list( z, all );
+	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
+		if ( z->locked[i] ) hyb_dev_unregister( z->pinned, all[i]->data );
+	memset( z->locked, 0, sizeof z->locked );
+	z->pinned = NULL;
+}
+
+static void hyb_sd_zip_free( hyb_sd_zip_t* z )
+{
+	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
+	hyb_sd_zip_list( z, all );
+	hyb_sd_zip_unpin( z );
+	for ( int i = 0; i < HYB_SD_ZARRS; i++ ) hyb_stencil_zarr_free( all[i] );
+	memset( z, 0, sizeof *z );
+}
+
+/* The compressed arrays of `p`, the inputs and the read-only fields
+   encoded from the caller's arrays (the host codec: libzfp's bits). */
+static hyb_status_t hyb_sd_zip_init( hyb_sd_zip_t* z, const hyb_stencil_prob_t* p,
+                                     const hyb_stencil_roles_t* r )
+{
+	memset( z, 0, sizeof *z );
+	const double rate = hyb_stencil_state_rate( p );
+	hyb_status_t st   = HYB_OK;
+	z->state_on       = rate != 0.0;
+	for ( int j = 0; z->state_on && j < r->nstate && st == HYB_OK; j++ )
+	{
+		st = hyb_stencil_zarr_init( &z->state[j], p, rate );
+		if ( st == HYB_OK && j < r->inputs )
+			st = hyb_stencil_zarr_put( &z->state[j], p->field[r->state[j]] );
+	}
+	if ( st == HYB_OK && z->state_on && r->inputs == 2 )
+		st = hyb_stencil_zarr_init( &z->sout, p, rate );
+	for ( int q = 0; q < r->ncoef && st == HYB_OK; q++ )
+	{
+		const double cr = p->rate[r->coef[q]];
+		if ( cr == 0.0 ) continue;
+		st = hyb_stencil_zarr_init( &z->coef[q], p, cr );
+		if ( st == HYB_OK ) st = hyb_stencil_zarr_put( &z->coef[q], p->field[r->coef[q]] );
+	}
+	if ( st != HYB_OK ) hyb_sd_zip_free( z );
+	return st;
+}
+
+/* Bytes of a stream buffer: the largest piece of a range of at most
+   `planes` planes of any compressed array (rounded up to 8: buffers laid
+   end to end stay aligned for the codec). */
+static size_t hyb_sd_zip_buffer( hyb_sd_zip_t* z, int64_t planes, int64_t limit )
+{
+	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
+	hyb_sd_zip_list( z, all );
+	size_t most = 0;
+	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
+	{
+		if ( all[i]->data == NULL ) continue;
+		const int64_t rows  = all[i]->f.dims == 3 ? all[i]->f.nz : all[i]->f.ny;
+		const int64_t piece = hyb_stencil_zarr_piece( all[i], limit );
+		const int64_t n     = planes < piece ? planes : piece;
+		const size_t  b     = hyb_stencil_zarr_bytes( all[i], 0, n < rows ? n : rows );
+		if ( b > most ) most = b;
+	}
+	return ( most + 7u ) & ~(size_t)7u;
+}
+
 /* The run proper on context `dev`; the buffers of `ex` are carved from its
-   cached workspace and staging. */
+   cached workspace and staging, then the stage's stream buffers. */
 static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
                                     const hyb_stencil_sched_t* s, double* residual,
                                     hyb_sd_ctx_t* c )
@@ -173,45 +401,104 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 		                           hyb_sd_after };
 	hyb_stencil_exec_t     ex;
 	/* Measure, then take memory of that size and carve it the same way. */
-	hyb_status_t rc = hyb_stencil_exec_init( &ex, &ops, p, s );
+	c->dev   = NULL;
+	c->dused = c->hused = 0;
+	c->cur              = -1;
+	c->s                = s;
+	hyb_status_t rc     = hyb_stencil_exec_init( &ex, &ops, p, s );
 	if ( rc != HYB_OK ) return rc;
 	hyb_stencil_exec_free( &ex );
+	/* One stream buffer per copy and compute stream of the slots: +3
+	   planes for a range that ends at the domain's last partial band. */
+	const size_t zbuf =
+	    c->z ? hyb_sd_zip_buffer( c->z, s->slot_planes + 3, p->zfp_piece_bytes ) : 0;
+	const size_t zoff  = ( c->dused + HYB_SD_ALIGN - 1 ) / HYB_SD_ALIGN * HYB_SD_ALIGN;
+	const int    nzs   = c->z ? 2 * s->nslots : 0;
 	void*        dmem  = NULL;
 	void*        hmem  = NULL;
-	const size_t dneed = c->dused, hneed = c->hused;
+	const size_t dneed = zoff + (size_t)nzs * zbuf, hneed = c->hused;
 	if ( ( rc = hyb_dev_workspace( dev, dneed ? dneed : 1, &dmem ) ) != HYB_OK ) return rc;
 	if ( hneed && ( rc = hyb_dev_staging( dev, hneed, &hmem ) ) != HYB_OK ) return rc;
 	c->dev   = dev;
 	c->dbase = dmem;
 	c->hbase = hmem;
 	c->dused = c->hused = 0;
+	for ( int q = 0; q < nzs; q++ ) c->dstream[q] = (char*)dmem + zoff + (size_t)q * zbuf;
 	if ( ( rc = hyb_stencil_exec_init( &ex, &ops, p, s ) ) != HYB_OK ) return rc;
 	rc        = hyb_stencil_exec_run( &ex, s, NULL, -1, NULL );
 	c->stream = HYB_STREAM_COMPUTE;
+	c->cur    = -1;
 	if ( rc == HYB_OK ) rc = hyb_stencil_exec_residual( &ex, residual );
 	hyb_stencil_exec_free( &ex );
 	return rc;
 }
 
+/* One schedule of `steps` steps (a segment of the call) on `dev`. */
+static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p, int64_t steps,
+                                    int32_t scheme, int32_t d, int32_t k, double* residual,
+                                    hyb_sd_ctx_t* c )
+{
+	const hyb_stencil_sched_in_t in = hyb_stencil_sched_in( p, scheme, d, k, steps );
+	hyb_stencil_sched_t          s;
+	hyb_status_t                 rc = hyb_stencil_sched_build( &in, &s );
+	if ( rc != HYB_OK ) return rc;
+	c->ev    = calloc( (size_t)s.nsteps + 1, sizeof *c->ev );
+	c->marks = calloc( (size_t)s.nsteps + 1, 1 );
+	if ( c->ev == NULL || c->marks == NULL ) rc = HYB_E_NO_MEMORY;
+	/* The steps another stream (or the host) waits for. */
+	for ( int64_t i = 0; rc == HYB_OK && i < s.nsteps; i++ )
+		for ( int64_t e = 0; e < s.steps[i].ndep; e++ )
+		{
+			const int64_t j = s.deps[s.steps[i].dep0 + e];
+			c->marks[j] |= s.steps[j].stream != s.steps[i].stream;
+		}
+	if ( rc == HYB_OK ) rc = hyb_sd_execute( dev, p, &s, residual, c );
+	/* Nothing may still be writing the caller's arrays when the CPU takes over. */
+	for ( int q = 0; q < HYB_DEV_STREAMS; q++ )
+	{
+		const hyb_status_t qs = hyb_dev_stream_sync( dev, q );
+		if ( rc == HYB_OK && qs != HYB_OK ) rc = qs;
+	}
+	for ( int64_t i = 0; c->ev && i < s.nsteps; i++ )
+		if ( c->ev[i] ) hyb_dev_event_destroy( dev, c->ev[i] );
+	free( c->ev );
+	free( c->marks );
+	c->ev    = NULL;
+	c->marks = NULL;
+	c->s     = NULL;
+	hyb_stencil_sched_free( &s );
+	return rc;
+}
+
 hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
-                                     int32_t d, int32_t k, double* residual,
-                                     hyb_stencil_dev_stats_t* ds )
+                                     int32_t d, int32_t k, int64_t every, hyb_stencil_check_fn cb,
+                                     void* cbctx, double* residual, hyb_stencil_dev_stats_t* ds )
 {
 	const double t0 = hyb_now();
 	memset( ds, 0, sizeof *ds );
 	*residual = 0.0;
 	hyb_stencil_roles_t roles;
 	if ( !hyb_stencil_roles( p->kind, &roles ) || steps < 0 ) return HYB_E_INVALID;
-	const hyb_stencil_sched_in_t in = hyb_stencil_sched_in( p, scheme, d, k, steps );
-	hyb_stencil_sched_t          s;
-	hyb_status_t                 rc = hyb_stencil_sched_build( &in, &s );
-	if ( rc != HYB_OK ) return rc;
+	/* A plan the schedule refuses is refused before anything is made. */
+	{
+		const hyb_stencil_sched_in_t in =
+		    hyb_stencil_sched_in( p, scheme, d, k, every > 0 && every < steps ? every : steps );
+		hyb_stencil_sched_t s;
+		const hyb_status_t  brc = hyb_stencil_sched_build( &in, &s );
+		if ( brc != HYB_OK ) return brc;
+		hyb_stencil_sched_free( &s );
+	}
+	const int    zip    = hyb_stencil_compressed( p );
+	const size_t fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
+	hyb_sd_zip_t z;
+	memset( &z, 0, sizeof z );
+	hyb_status_t rc = zip ? hyb_sd_zip_init( &z, p, &roles ) : HYB_OK;
 
 	/* The state fields as they were: a failure anywhere puts them back, so
-	   that the CPU path restarts from the caller's inputs. */
-	const size_t fbytes  = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
-	void*        keep[3] = { NULL, NULL, NULL };
-	for ( int f = 0; f < roles.nstate && rc == HYB_OK; f++ )
+	   that the CPU path restarts from the caller's inputs. Compressed state
+	   is never written to the caller's arrays before the run is complete. */
+	void* keep[3] = { NULL, NULL, NULL };
+	for ( int f = 0; f < roles.nstate && rc == HYB_OK && !z.state_on; f++ )
 	{
 		keep[f] = malloc( fbytes );
 		if ( keep[f] == NULL )
@@ -219,47 +506,51 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 		else
 			memcpy( keep[f], p->field[roles.state[f]], fbytes );
 	}
+	/* The checkpoints' newest level, decoded. */
+	void* newest = rc == HYB_OK && cb && z.state_on ? malloc( fbytes ) : NULL;
+	if ( rc == HYB_OK && cb && z.state_on && newest == NULL ) rc = HYB_E_NO_MEMORY;
 	hyb_dev_t*   dev = NULL;
 	hyb_sd_ctx_t c;
 	memset( &c, 0, sizeof c );
 	c.stream = HYB_STREAM_COMPUTE;
 	c.kernel = hyb_stencil_kernel_id( p->kind );
-	c.ev     = rc == HYB_OK ? calloc( (size_t)s.nsteps + 1, sizeof *c.ev ) : NULL;
-	c.marks  = rc == HYB_OK ? calloc( (size_t)s.nsteps + 1, 1 ) : NULL;
-	if ( rc == HYB_OK && ( c.ev == NULL || c.marks == NULL ) ) rc = HYB_E_NO_MEMORY;
-	/* The steps another stream (or the host) waits for. */
-	for ( int64_t i = 0; rc == HYB_OK && i < s.nsteps; i++ )
-		for ( int64_t e = 0; e < s.steps[i].ndep; e++ )
-		{
-			const int64_t j = s.deps[s.steps[i].dep0 + e];
-			c.marks[j] |= s.steps[j].stream != s.steps[i].stream;
-		}
+	c.p      = p;
+	c.z      = zip ? &z : NULL;
+	c.cur    = -1;
 	if ( rc == HYB_OK ) rc = hyb_dev_acquire( 0, &dev );
 	const int    ran = rc == HYB_OK;
 	const double t1  = hyb_now();
 	if ( ran )
 	{
-		rc = hyb_sd_execute( dev, p, &s, residual, &c );
-		/* Nothing may still be writing the caller's arrays when the CPU takes over. */
-		for ( int q = 0; q < HYB_DEV_STREAMS; q++ )
+		if ( zip ) hyb_sd_zip_pin( &z, dev );
+		const int64_t span = every > 0 ? every : ( steps > 0 ? steps : 1 );
+		for ( int64_t t = 0; t < steps && rc == HYB_OK; t += span )
 		{
-			const hyb_status_t qs = hyb_dev_stream_sync( dev, q );
-			if ( rc == HYB_OK && qs != HYB_OK ) rc = qs;
+			const int64_t n = steps - t < span ? steps - t : span;
+			rc              = hyb_sd_segment( dev, p, n, scheme, d, k, residual, &c );
+			if ( rc != HYB_OK || !cb ) continue;
+			const int last = roles.state[roles.inputs - 1];
+			if ( z.state_on ) rc = hyb_stencil_zarr_get( &z.state[roles.inputs - 1], newest );
+			if ( rc == HYB_OK ) cb( cbctx, t + n, z.state_on ? newest : p->field[last] );
 		}
-		for ( int64_t i = 0; i < s.nsteps; i++ )
-			if ( c.ev[i] ) hyb_dev_event_destroy( dev, c.ev[i] );
+		/* Unlock while the context is held. */
+		hyb_sd_zip_unpin( &z );
 		hyb_dev_release( dev );
 		if ( rc != HYB_OK )
 		{
-			for ( int f = 0; f < roles.nstate; f++ )
+			for ( int f = 0; f < roles.nstate && keep[f]; f++ )
 				memcpy( p->field[roles.state[f]], keep[f], fbytes );
 			*residual = 0.0;
 		}
 	}
+	/* The run is complete: the time levels into the caller's arrays (none
+	   ran: they stay as given, as on the CPU path). */
+	if ( rc == HYB_OK && z.state_on && z.state[0].data && steps > 0 )
+		for ( int j = 0; j < roles.inputs && rc == HYB_OK; j++ )
+			rc = hyb_stencil_zarr_get( &z.state[j], p->field[roles.state[j]] );
+	hyb_sd_zip_free( &z );
 	for ( int f = 0; f < 3; f++ ) free( keep[f] );
-	free( c.ev );
-	free( c.marks );
-	hyb_stencil_sched_free( &s );
+	free( newest );
 	*ds               = c.st;
 	ds->seconds_setup = t1 - t0;
 	ds->seconds_run   = hyb_now() - t1;

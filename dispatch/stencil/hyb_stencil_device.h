@@ -9,11 +9,15 @@
 
 #include "hyb_status.h"
 #include "kernels/stencil/hyb_stencil_prob.h"
+#include "kernels/stencil/hyb_stencil_zfp.h"
 
-/* What a device run moved and how long its parts took. */
+/* What a device run moved and how long its parts took: bytes across PCIe
+   as moved (compressed where a field is), and what the same transfers
+   would have moved uncompressed. */
 typedef struct
 {
 	double bytes_h2d, bytes_d2h, bytes_d2d, bytes_host;
+	double bytes_h2d_raw, bytes_d2h_raw;
 	double seconds_setup, seconds_run;
 } hyb_stencil_dev_stats_t;
 
@@ -23,15 +27,20 @@ int hyb_stencil_device_usable( int32_t kind );
 
 /* Advance `p` by `steps` steps on device 0 with scheme `scheme`
    (hyb_stencil_scheme_t), d chunks (in core: pieces) and k steps per block,
-   leaving the fields as hyb_stencil_cpu_run does, bit for bit on the
-   simulated device. *residual: Himeno's last residual. On any failure
-   (allocation, copy, launch, synchronization) the state fields are put
-   back as they were before the call and the status is returned: the
-   caller reruns on the CPU from untouched inputs. HYB_E_NO_MEMORY when the
-   host copy of the inputs that makes this possible cannot be made (nothing
-   touched). */
+   leaving the fields as hyb_stencil_cpu_run does (with compressed fields,
+   as hyb_stencil_cpu_run_lossy does with the same k and `every`), bit for
+   bit on the simulated device. Fields with a rate are kept compressed on
+   the host for the call and move through the ZFP stage (out-of-core direct
+   and shared schemes). every > 0: the run is cut into segments of `every`
+   steps (blocks restart at each), and after each segment cb(cbctx, t,
+   newest) receives the newest level as the run would leave it. *residual:
+   Himeno's last residual. On any failure (allocation, copy, launch,
+   synchronization) the state fields are as they were before the call and
+   the status is returned: the caller reruns on the CPU from untouched
+   inputs. HYB_E_NO_MEMORY when the host copies that make this possible
+   cannot be made (nothing touched). */
 hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
-                                     int32_t d, int32_t k, double* residual,
-                                     hyb_stencil_dev_stats_t* ds );
+                                     int32_t d, int32_t k, int64_t every, hyb_stencil_check_fn cb,
+                                     void* cbctx, double* residual, hyb_stencil_dev_stats_t* ds );
 
 #endif

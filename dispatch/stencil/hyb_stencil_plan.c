@@ -4,6 +4,7 @@
 #include "dispatch/stencil/hyb_stencil_plan.h"
 
 #include "dispatch/stencil/hyb_stencil_device.h"
+#include "kernels/stencil/hyb_stencil_zfp.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,7 @@ void hyb_stencil_machine( uint64_t device_mem, hyb_stencil_machine_t* m )
 	m->dev_bw              = HYB_STENCIL_DEF_DEV_BW;
 	m->d2d                 = HYB_STENCIL_DEF_D2D;
 	m->cpu_bw              = HYB_STENCIL_DEF_CPU_BW;
+	m->codec               = HYB_STENCIL_DEF_ZFP_BW;
 	m->dev_mem             = device_mem > 0
 	                             ? (double)device_mem
 	                             : hyb_cfg_size_bytes( hyb_config()->gpu_mem, HYB_STENCIL_DEF_DEVICE_MEM );
@@ -50,6 +52,27 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 	w->residual    = p->kind == HYB_STENCIL_HIMENO;
 	w->host_pinned = prm->host_pinned;
 	w->no_register = prm->no_register;
+	if ( hyb_stencil_compressed( p ) )
+	{
+		/* Bytes across PCIe per byte of values: rate / bits of a value for a
+		   compressed array; stream buffers of pieces at the highest rate. */
+		const double bits  = 8.0 * (double)w->elem_bytes;
+		const double state = hyb_stencil_state_rate( p );
+		double       in = 0.0, most = state;
+		for ( int j = 0; j < roles.inputs; j++ ) in += state != 0.0 ? state / bits : 1.0;
+		for ( int c = 0; c < roles.ncoef; c++ )
+		{
+			const double cr = p->rate[roles.coef[c]];
+			in += cr != 0.0 ? cr / bits : 1.0;
+			if ( cr > most ) most = cr;
+		}
+		w->zfp             = 1;
+		w->align           = HYB_STENCIL_ZFP_ALIGN;
+		w->ratio_in        = in / (double)( roles.inputs + roles.ncoef );
+		w->ratio_out       = state != 0.0 ? state / bits : 1.0;
+		w->zfp_plane_bytes = (double)w->plane_elems * most / 8.0;
+		w->zfp_piece_bytes = (double)HYB_STENCIL_ZFP_PIECE_BYTES;
+	}
 	switch ( p->kind )
 	{
 	case HYB_STENCIL_ACOUSTIC:

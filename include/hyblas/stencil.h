@@ -87,8 +87,17 @@ extern "C"
 #define HYBLAS_STENCIL_MAX_FIELDS 16
 #define HYBLAS_STENCIL_MAX_RADIUS 8
 
-	/* One field. `rate` is reserved for per-field compression (bits per
-	   value); it must be 0 for now. `flags` is reserved and must be 0. */
+	/* One field. `rate`: 0 moves the field uncompressed; otherwise the bits
+	   per value of fixed-rate ZFP (seed 003 ch. 4; docs/stencil.md): the
+	   field is kept compressed on the host for the call and crosses PCIe
+	   compressed, in (0, 32] for float and (0, 64] for double, and such that
+	   4 planes of it code to whole bytes (every integer rate does). The time
+	   levels are one quantity: the input roles (PREV and CUR, P, U) carry
+	   one rate, the work role (NEXT, WRK2, WORK) that rate or 0. A
+	   compressed run is lossy: it computes on the decoded values, and there
+	   is no pointwise error bound (the fidelity check measures it). The
+	   caller's read-only fields are never written. `flags` is reserved and
+	   must be 0. */
 	typedef struct
 	{
 		void*    data;
@@ -157,7 +166,32 @@ extern "C"
 		int32_t no_register;
 		/* OpenMP threads of the CPU path; 0: the OpenMP default. */
 		int32_t cpu_threads;
+
+		/* (Second version: compression.) The fidelity check of a run with
+		   compressed fields: fidelity_every > 0 runs an uncompressed
+		   reference beside it (on the same path, with host memory for a copy
+		   of the time levels) and compares the newest level every
+		   fidelity_every steps and at the end, at fidelity_points points
+		   (0: 20,000,000, the seed's sample) spread over every row. Temporal
+		   blocks restart at each checkpoint. At most HYBLAS_STENCIL_FIDELITY_MAX
+		   checkpoints. Ignored without compressed fields. */
+		int64_t fidelity_every;
+		int64_t fidelity_points;
 	} hyblas_stencil_params_t;
+
+#define HYBLAS_STENCIL_FIDELITY_MAX 32
+
+	/* One checkpoint of the fidelity check: after `step` steps of the call,
+	   the newest level (CUR, P, U) of the compressed run against the
+	   uncompressed reference at `points` points: absolute errors |a - b|,
+	   relative errors |a - b| / |b| over the points where b != 0. */
+	typedef struct
+	{
+		int64_t step;
+		int64_t points;
+		double  max_abs, mean_abs;
+		double  max_rel, mean_rel;
+	} hyblas_stencil_fidelity_t;
 
 	typedef struct
 	{
@@ -189,6 +223,16 @@ extern "C"
 
 		/* One line: the plan and why. */
 		char why[256];
+
+		/* (Second version: compression.) Fields that moved compressed (0
+		   after a fallback: the CPU finished uncompressed), and the bytes
+		   the transfers above would have moved uncompressed (equal to them
+		   without compression). */
+		int32_t  compressed_fields;
+		uint64_t bytes_h2d_raw, bytes_d2h_raw;
+		/* The fidelity check, when asked for: its checkpoints in order. */
+		int32_t                   fidelity_checks;
+		hyblas_stencil_fidelity_t fidelity[HYBLAS_STENCIL_FIDELITY_MAX];
 	} hyblas_stencil_stats_t;
 
 	typedef struct hyblas_stencil_s hyblas_stencil_t;
@@ -196,10 +240,11 @@ extern "C"
 	/* Create a handle for the problem `desc` (copied; the fields stay the
 	   caller's). Checks everything that does not depend on a run: kind, type,
 	   sizes (every axis of the kind at least 2r + 1 points; nz = 1 for 2-D),
-	   fields present and not overlapping, coefficients finite. Returns
-	   HYBLAS_OK and *out, or HYBLAS_E_INVALID / HYBLAS_E_STRUCT_SIZE /
-	   HYBLAS_E_UNSUPPORTED (a non-zero rate or flags) / HYBLAS_E_NO_MEMORY with
-	   *out untouched. Thread-safe. */
+	   fields present and not overlapping, coefficients finite, rates as the
+	   field's comment says. Returns HYBLAS_OK and *out, or HYBLAS_E_INVALID
+	   (also a bad rate) / HYBLAS_E_STRUCT_SIZE / HYBLAS_E_UNSUPPORTED
+	   (non-zero flags) / HYBLAS_E_NO_MEMORY with *out untouched.
+	   Thread-safe. */
 	hyblas_status_t hyblas_stencil_create( const hyblas_stencil_desc_t* desc,
 	                                       hyblas_stencil_t**           out );
 
@@ -207,9 +252,15 @@ extern "C"
 	   caller's arrays, on the path and plan `params` asks for (NULL: all
 	   defaults). `stats` (may be NULL) receives what ran. Bad parameters
 	   (unknown path or scheme, negative counts, a forced plan whose halo h * k
-	   exceeds a chunk or that does not fit the device memory) return
-	   HYBLAS_E_INVALID and change nothing. A device failure finishes on the
-	   CPU from inputs the device path never overwrote (stats->fell_back).
+	   exceeds a chunk or that does not fit the device memory, a fidelity
+	   check of more than HYBLAS_STENCIL_FIDELITY_MAX checkpoints) return
+	   HYBLAS_E_INVALID and change nothing; with compressed fields a forced
+	   in-core or copying scheme is HYBLAS_E_UNSUPPORTED. A device failure
+	   finishes on the CPU from inputs the device path never overwrote
+	   (stats->fell_back), without compression. With compressed fields the
+	   CPU path applies the same round trips (libzfp, or hyblas's own codec
+	   with the same bits) at the device plan's block depth, so both paths
+	   give the same bits on the simulated device.
 	   A handle runs one call at a time; different handles may run at once. */
 	hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int64_t steps,
 	                                    const hyblas_stencil_params_t* params,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/stencil/hyb_stencil_sim.h"
+#include "kernels/stencil/hyb_stencil_zfp.h"
 
 /* ------------------------------------------------------------------ host operations */
 
@@ -75,6 +76,8 @@ hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_
 	in.k        = k;
 	in.steps    = steps;
 	in.residual = p->kind == HYB_STENCIL_HIMENO;
+	/* Compressed fields move in whole ZFP blocks along the cut axis. */
+	in.align = hyb_stencil_compressed( p ) ? HYB_STENCIL_ZFP_ALIGN : 1;
 	return in;
 }
 

@@ -43,6 +43,12 @@ typedef struct
 	int64_t nx, ny, nz;
 	void*   field[HYB_STENCIL_FIELDS_MAX];
 	int32_t nfields;
+	/* Per field: fixed-rate ZFP bits per value (0: moved uncompressed).
+	   The time levels share one rate (hyb_stencil_state_rate). */
+	double rate[HYB_STENCIL_FIELDS_MAX];
+	/* Compressed bytes one stage call moves at most (0: the engine's
+	   HYB_STENCIL_ZFP_PIECE_BYTES; tests make it small to cut ranges). */
+	int64_t zfp_piece_bytes;
 	double  dx, dy, dz, dt; /* acoustic */
 	double  omega;          /* Himeno */
 	double  center;         /* star */

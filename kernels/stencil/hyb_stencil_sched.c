@@ -17,6 +17,19 @@ void hyb_stencil_split( int64_t n, int32_t d, int64_t* zb )
 	for ( int32_t i = 0; i < d; i++ ) zb[i + 1] = zb[i] + q + ( i < r ? 1 : 0 );
 }
 
+void hyb_stencil_split_aligned( int64_t n, int32_t d, int32_t align, int64_t* zb )
+{
+	const int64_t a = align > 1 ? align : 1;
+	hyb_stencil_split( ( n + a - 1 ) / a, d, zb );
+	for ( int32_t i = 1; i <= d; i++ ) zb[i] = zb[i] * a < n ? zb[i] * a : n;
+}
+
+int64_t hyb_stencil_halo( int32_t h, int64_t kb, int32_t align )
+{
+	const int64_t a = align > 1 ? align : 1;
+	return ( (int64_t)h * kb + a - 1 ) / a * a;
+}
+
 const char* hyb_stencil_op_name( int op )
 {
 	static const char* names[] = { "stage",    "upload", "share",   "compute",
@@ -268,7 +281,9 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 	{
 		const int64_t t  = blk * in->k;
 		const int64_t kb = hyb_sb_min( in->k, in->steps - t );
-		const int64_t hk = h * kb;
+		/* The halo each side; beyond h * kb only when aligned (those planes
+		   are moved but never needed). */
+		const int64_t hk = hyb_stencil_halo( (int32_t)h, kb, in->align );
 		/* Host fields of the block: level t in in_idx (t-1 in prev_idx), the
 		   new level to out_idx, which no chunk of this block reads. */
 		const int     in_idx   = two ? ( blk % 2 == 0 ? 1 : 2 ) : (int)( blk % 2 );
@@ -464,7 +479,19 @@ static int hyb_sb_valid( const hyb_stencil_sched_in_t* in )
 	if ( in->k < 1 ) return 0;
 	/* Every chunk at least as deep as a full block's halo. */
 	const int64_t keff = in->steps > 0 ? hyb_sb_min( in->k, in->steps ) : in->k;
-	if ( in->d > 1 && in->n / in->d < (int64_t)in->h * keff ) return 0;
+	if ( in->align < 0 || in->align > 64 ) return 0;
+	if ( in->align > 1 && in->d > ( in->n + in->align - 1 ) / in->align ) return 0;
+	if ( in->d > 1 )
+	{
+		/* The last chunk is the shallowest. */
+		int64_t* zb = malloc( (size_t)( in->d + 1 ) * sizeof *zb );
+		if ( zb == NULL ) return 0;
+		hyb_stencil_split_aligned( in->n, in->d, in->align, zb );
+		int64_t least = in->n;
+		for ( int32_t i = 0; i < in->d; i++ ) least = hyb_sb_min( least, zb[i + 1] - zb[i] );
+		free( zb );
+		if ( least < hyb_stencil_halo( in->h, keff, in->align ) ) return 0;
+	}
 	if ( in->first_chunk < 0 || in->first_chunk >= in->d ) return 0;
 	return in->pending_commit >= 0 && in->pending_commit <= in->first_chunk;
 }
@@ -499,12 +526,12 @@ hyb_status_t hyb_stencil_sched_build( const hyb_stencil_sched_in_t* in, hyb_sten
 		s.blocks = in->steps > 0 ? 1 : 0;
 	s.zb = malloc( (size_t)( in->d + 1 ) * sizeof *s.zb );
 	if ( s.zb == NULL ) return HYB_E_NO_MEMORY;
-	hyb_stencil_split( in->n, in->d, s.zb );
+	hyb_stencil_split_aligned( in->n, in->d, ooc ? in->align : 1, s.zb );
 
 	int64_t planes[HYB_SR_COUNT] = { 0 };
 	if ( ooc )
 	{
-		const int64_t hk = (int64_t)in->h * s.in.k;
+		const int64_t hk = hyb_stencil_halo( in->h, s.in.k, in->align );
 		s.nslots         = in->d < 3 ? in->d : 3;
 		for ( int32_t i = 0; i < in->d; i++ )
 		{

@@ -91,6 +91,10 @@ typedef struct
 	int64_t steps;  /* T */
 	int32_t cone;   /* in core: steps computed piece by piece as the pieces arrive (0: min(T, d)) */
 	int32_t residual; /* 1: the last step keeps the residual of every chunk's own planes */
+	/* Out of core: chunk bounds and halo depths in multiples of `align`
+	   planes (0 or 1: none). Compressed fields need 4 (ZFP's blocks), so
+	   that every range a step moves is whole blocks. */
+	int32_t align;
 	/* Part of a run: blocks [block_begin, block_end) (block_end 0: to the
 	   end). The first block may start at chunk first_chunk (a recovery:
 	   that chunk uploads its whole range), with the older levels of chunks
@@ -123,6 +127,15 @@ typedef struct
 /* The even split of n planes into d chunks: chunk i is [zb[i], zb[i+1]),
    the first n % d chunks one plane longer. zb has d + 1 entries. */
 void hyb_stencil_split( int64_t n, int32_t d, int64_t* zb );
+
+/* The split of n planes into d chunks of whole bands of `align` planes
+   (the bands shared out as hyb_stencil_split shares planes; the last chunk
+   ends at n and may be shorter by less than a band). align <= 1 is
+   hyb_stencil_split. The caller keeps d <= ceil(n / align). */
+void hyb_stencil_split_aligned( int64_t n, int32_t d, int32_t align, int64_t* zb );
+
+/* The halo depth of a block of kb steps: h * kb rounded up to `align`. */
+int64_t hyb_stencil_halo( int32_t h, int64_t kb, int32_t align );
 
 /* Build the schedule of `in`. Out of core (COPY, DIRECT, SHARED): d >= 1
    chunks, each at least h * k planes when d > 1 (a halo may not reach past

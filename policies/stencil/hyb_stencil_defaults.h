@@ -35,6 +35,12 @@
 #define HYB_STENCIL_DEV_ELEMS_GRID     2.25
 #define HYB_STENCIL_CPU_ELEMS_GRID     2.5
 
+/* Bytes of values the device's ZFP codec encodes or decodes per second:
+   issue 22's target for fixed rate 16, float, 2-D on an H100 (docs/zfp.md),
+   which the codec's design meets on paper. Estimate until
+   tools/gpu_check_zfp has measured it (it prints the rates). */
+#define HYB_STENCIL_DEF_ZFP_BW 100e9
+
 /* Pieces of the in-core scheme's first upload and last download: enough to
    overlap the first steps with the upload, few enough that each piece is a
    large copy. */

@@ -47,26 +47,49 @@ static double hyb_sm_residual_bytes( const hyb_stencil_work_t* w, int64_t slots,
 }
 
 /* Per temporal block of kb steps with d chunks: planes uploaded, copied on
-   the device and computed (one array's planes). */
+   the device and computed (one array's planes). The halo moved is h * kb
+   rounded up to the alignment; the halo computed is h * kb. */
 static void hyb_sm_block( const hyb_stencil_work_t* w, int32_t scheme, int64_t d, int64_t kb,
                           double* up, double* d2d, double* comp )
 {
-	const double halo = 2.0 * (double)w->h * (double)kb * (double)( d - 1 );
-	*up               = (double)w->n + ( scheme == HYB_SM_SHARED ? 0.0 : halo );
-	*d2d              = scheme == HYB_SM_SHARED ? halo : 0.0;
-	*comp             = (double)kb * (double)w->n +
+	const int64_t a    = w->align > 1 ? w->align : 1;
+	const double  hk   = (double)( ( (int64_t)w->h * kb + a - 1 ) / a * a );
+	const double  halo = 2.0 * hk * (double)( d - 1 );
+	*up                = (double)w->n + ( scheme == HYB_SM_SHARED ? 0.0 : halo );
+	*d2d               = scheme == HYB_SM_SHARED ? halo : 0.0;
+	*comp              = (double)kb * (double)w->n +
 	        (double)w->h * (double)kb * (double)( kb - 1 ) * (double)( d - 1 );
 }
 
 /* The planes of the largest chunk buffer: the first chunk has no halo
-   above, the last none below (chunks ordered longest first). */
-static int64_t hyb_sm_slot_planes( int64_t n, int64_t d, int64_t hk )
+   above, the last none below (chunks ordered longest first). Chunks are
+   whole bands of `a` planes (the last one shorter), as the schedule cuts
+   them. */
+static int64_t hyb_sm_slot_planes( int64_t n, int64_t d, int64_t hk, int64_t a )
 {
 	if ( d == 1 ) return n;
-	const int64_t q = n / d, r = n % d;
-	const int64_t first = q + ( r > 0 ) + hk;
-	const int64_t mid   = d > 2 ? q + ( r > 1 ) + 2 * hk : 0;
+	const int64_t bands = ( n + a - 1 ) / a;
+	const int64_t q = bands / d, r = bands % d;
+	const int64_t first = ( q + ( r > 0 ) ) * a + hk;
+	const int64_t mid   = d > 2 ? ( q + ( r > 1 ) ) * a + 2 * hk : 0;
 	return first > mid ? first : mid;
+}
+
+/* Device bytes of one slot's two stream buffers of compressed pieces. */
+static double hyb_sm_stream_buffers( const hyb_stencil_work_t* w, int64_t slot_planes )
+{
+	if ( !w->zfp ) return 0.0;
+	const double band  = 4.0 * w->zfp_plane_bytes;
+	const double piece = w->zfp_piece_bytes > band ? w->zfp_piece_bytes : band;
+	const double range = (double)( slot_planes + 3 ) * w->zfp_plane_bytes;
+	return 2.0 * ( piece < range ? piece : range );
+}
+
+/* The shallowest chunk of that cut: the last one. */
+static int64_t hyb_sm_least_chunk( int64_t n, int64_t d, int64_t a )
+{
+	const int64_t bands = ( n + a - 1 ) / a;
+	return bands / d * a - ( bands * a - n );
 }
 
 static void hyb_sm_in_core( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
@@ -108,29 +131,34 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	const int64_t d = o->d, T = w->steps;
 	if ( o->k < 1 ) return 0;
 	const int64_t keff = T > 0 && T < o->k ? T : o->k;
-	if ( d > 1 && w->n / d < (int64_t)w->h * keff ) return 0;
+	const int64_t a    = w->align > 1 ? w->align : 1;
+	const int64_t hk   = ( (int64_t)w->h * keff + a - 1 ) / a * a;
+	if ( a > 1 && d > ( w->n + a - 1 ) / a ) return 0;
+	if ( d > 1 && hyb_sm_least_chunk( w->n, d, a ) < hk ) return 0;
 	const double pb    = (double)w->plane_elems * (double)w->elem_bytes;
 	const double n     = (double)w->n;
 	const int    outs  = w->inputs == 2 ? 2 : 1;
 	const int    in_ar = w->inputs + w->ncoef;
 	o->nslots          = (int32_t)( d < 3 ? d : 3 );
-	o->slot_planes     = hyb_sm_slot_planes( w->n, d, (int64_t)w->h * keff );
+	o->slot_planes     = hyb_sm_slot_planes( w->n, d, hk, a );
 	o->device_bytes =
 	    (double)o->nslots * (double)( w->levels + w->ncoef ) * (double)o->slot_planes * pb +
-	    hyb_sm_residual_bytes( w, o->nslots, o->slot_planes );
+	    hyb_sm_residual_bytes( w, o->nslots, o->slot_planes ) +
+	    (double)o->nslots * hyb_sm_stream_buffers( w, o->slot_planes );
 	o->blocks = T > 0 ? ( T + keff - 1 ) / keff : 0;
 	if ( o->blocks == 0 ) return 1;
 	const int64_t klast = T - ( o->blocks - 1 ) * keff;
 	double        up, d2d, comp, up1, d2d1, comp1;
 	hyb_sm_block( w, o->scheme, d, keff, &up, &d2d, &comp );
 	hyb_sm_block( w, o->scheme, d, klast, &up1, &d2d1, &comp1 );
-	const double B     = (double)o->blocks;
-	up                 = ( B - 1.0 ) * up + up1;
-	d2d                = ( B - 1.0 ) * d2d + d2d1;
-	comp               = ( B - 1.0 ) * comp + comp1;
-	o->bytes_h2d       = up * in_ar * pb;
+	const double B   = (double)o->blocks;
+	up               = ( B - 1.0 ) * up + up1;
+	d2d              = ( B - 1.0 ) * d2d + d2d1;
+	comp             = ( B - 1.0 ) * comp + comp1;
+	const double rin = w->zfp ? w->ratio_in : 1.0, rout = w->zfp ? w->ratio_out : 1.0;
+	o->bytes_h2d       = up * in_ar * pb * rin;
 	o->bytes_d2d       = d2d * in_ar * pb;
-	o->bytes_d2h       = B * n * outs * pb;
+	o->bytes_d2h       = B * n * outs * pb * rout;
 	o->planes_computed = comp;
 	/* Host copies: staging in and out (copying), the older acoustic level
 	   through staging (both), and the final placement after an odd number
@@ -152,6 +180,9 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	const double launches = B * (double)d * copies_per_visit + (double)T * (double)d;
 	o->t_kernel = comp * (double)w->plane_elems * w->dev_elems * (double)w->elem_bytes / m->dev_bw +
 	              launches * m->launch;
+	/* The codec decodes what is uploaded and encodes what is downloaded
+	   (bytes of the values, at the codec's rate). */
+	if ( w->zfp && m->codec > 0.0 ) o->t_kernel += ( up * in_ar + B * n * outs ) * pb / m->codec;
 	/* Page-locked copies overlap each other and the kernels; pageable ones
 	   are synchronous and add up. */
 	const double xfer   = o->pinned ? hyb_sm_max( hyb_sm_max( o->t_h2d, o->t_d2h ),
@@ -272,6 +303,8 @@ int hyb_stencil_choose( const hyb_stencil_work_t* w, const hyb_stencil_machine_t
 	for ( int32_t s = HYB_SM_IN_CORE; s <= HYB_SM_SHARED; s++ )
 	{
 		if ( scheme && s != scheme ) continue;
+		/* Compressed fields move through the direct and shared schemes only. */
+		if ( w->zfp && s != HYB_SM_DIRECT && s != HYB_SM_SHARED ) continue;
 		/* A given d or k asks for chunks and blocks: out of core. */
 		if ( s == HYB_SM_IN_CORE && !scheme && ( d || k ) ) continue;
 		if ( s == HYB_SM_IN_CORE )
@@ -317,6 +350,7 @@ int hyb_stencil_choose( const hyb_stencil_work_t* w, const hyb_stencil_machine_t
 	for ( int32_t s = HYB_SM_IN_CORE; s <= HYB_SM_SHARED && found && used < whylen; s++ )
 	{
 		if ( ( scheme && s != scheme ) || s == best->scheme ||
+		     ( w->zfp && s != HYB_SM_DIRECT && s != HYB_SM_SHARED ) ||
 		     ( s == HYB_SM_IN_CORE && !scheme && ( d || k ) ) )
 			continue;
 		if ( have[s] )

@@ -21,6 +21,7 @@ typedef struct
 	double cpu_bw;                     /* host memory the OpenMP kernels stream */
 	double launch;                     /* seconds per device operation */
 	double dev_mem;                    /* the device memory budget, bytes */
+	double codec; /* bytes of values the ZFP codec codes per second (0: free) */
 } hyb_stencil_machine_t;
 
 /* The work. */
@@ -41,6 +42,18 @@ typedef struct
 	int32_t host_pinned; /* the caller's arrays are page-locked */
 	int32_t no_register; /* the caller's arrays may not be page-locked by us */
 	int32_t registered;  /* they already are (by an earlier run) */
+	/* Compression (issue 22; all zero without): chunk bounds and halos in
+	   multiples of `align` planes; only the direct and region-sharing
+	   schemes; the bytes crossing PCIe scaled by ratio_in (uploads, over the
+	   arrays uploaded) and ratio_out (downloads); per slot two device
+	   stream buffers of a piece: at most zfp_piece_bytes, at least 4
+	   planes, and no more than a slot's planes, of zfp_plane_bytes each
+	   (one plane compressed at the highest rate); every plane moved also
+	   coded on the device at the machine's codec rate. */
+	int32_t align;
+	int32_t zfp;
+	double  ratio_in, ratio_out;
+	double  zfp_plane_bytes, zfp_piece_bytes;
 } hyb_stencil_work_t;
 
 /* One plan and what the model predicts of it. Bytes are totals of the

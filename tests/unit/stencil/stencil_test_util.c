@@ -162,3 +162,30 @@ int64_t sx_desc_bytes( const hyblas_stencil_desc_t* d )
 {
 	return d->nx * d->ny * d->nz * ( d->type == HYBLAS_STENCIL_DOUBLE ? 8 : 4 );
 }
+
+int sx_desc_same( const hyblas_stencil_desc_t* a, const hyblas_stencil_desc_t* b )
+{
+	int same = 1;
+	for ( int f = 0; f < ( a->kind == HYBLAS_STENCIL_ACOUSTIC ? 2 : 1 ); f++ )
+		same &= memcmp( a->fields[f].data, b->fields[f].data, (size_t)sx_desc_bytes( a ) ) == 0;
+	return same;
+}
+
+hyblas_stencil_params_t sx_params( hyblas_path_t path, int scheme, int d, int k )
+{
+	const hyblas_stencil_params_t p = { .struct_size = sizeof p,
+		                                .path        = path,
+		                                .scheme      = (hyblas_stencil_scheme_t)scheme,
+		                                .chunks      = d,
+		                                .block_steps = k,
+		                                .cpu_threads = 2 };
+	return p;
+}
+
+hyblas_status_t sx_solve( hyblas_stencil_desc_t* d, const hyblas_stencil_params_t* p, int64_t steps,
+                          hyblas_stencil_stats_t* st )
+{
+	memset( st, 0, sizeof *st );
+	st->struct_size = sizeof *st;
+	return hyblas_stencil_solve( d, steps, p, st );
+}

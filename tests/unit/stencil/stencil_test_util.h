@@ -48,4 +48,16 @@ void                  sx_desc_free( hyblas_stencil_desc_t* d );
 /* Bytes of one field of d. */
 int64_t sx_desc_bytes( const hyblas_stencil_desc_t* d );
 
+/* 1 when the result fields (acoustic CUR and PREV, else the first) of a
+   and b are bit for bit equal. */
+int sx_desc_same( const hyblas_stencil_desc_t* a, const hyblas_stencil_desc_t* b );
+
+/* Parameters of a run on `path` with scheme, d and k forced (0: the
+   planner's) and 2 CPU threads. */
+hyblas_stencil_params_t sx_params( hyblas_path_t path, int scheme, int d, int k );
+
+/* hyblas_stencil_solve of d for `steps` with p, *st cleared first. */
+hyblas_status_t sx_solve( hyblas_stencil_desc_t* d, const hyblas_stencil_params_t* p, int64_t steps,
+                          hyblas_stencil_stats_t* st );
+
 #endif

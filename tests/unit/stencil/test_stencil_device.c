@@ -19,26 +19,8 @@
 static hyblas_status_t sd_run( hyblas_stencil_desc_t* d, hyblas_path_t path, int scheme, int chunks,
                                int k, int64_t steps, hyblas_stencil_stats_t* st )
 {
-	hyblas_stencil_params_t p;
-	memset( &p, 0, sizeof p );
-	p.struct_size = sizeof p;
-	p.path        = path;
-	p.scheme      = (hyblas_stencil_scheme_t)scheme;
-	p.chunks      = chunks;
-	p.block_steps = k;
-	p.cpu_threads = 2;
-	memset( st, 0, sizeof *st );
-	st->struct_size = sizeof *st;
-	return hyblas_stencil_solve( d, steps, &p, st );
-}
-
-/* Every result field (acoustic: CUR and PREV; else the first) equal. */
-static int sd_same( const hyblas_stencil_desc_t* a, const hyblas_stencil_desc_t* b )
-{
-	int same = 1;
-	for ( int f = 0; f < ( a->kind == HYBLAS_STENCIL_ACOUSTIC ? 2 : 1 ); f++ )
-		same &= memcmp( a->fields[f].data, b->fields[f].data, (size_t)sx_desc_bytes( a ) ) == 0;
-	return same;
+	const hyblas_stencil_params_t p = sx_params( path, scheme, chunks, k );
+	return sx_solve( d, &p, steps, st );
 }
 
 static const struct
@@ -106,7 +88,7 @@ static void test_schemes_match_cpu( void )
 			CU_ASSERT_EQUAL( sg.fell_back, 0 );
 			CU_ASSERT_EQUAL( (int)sg.scheme, plans[q][0] );
 			CU_ASSERT( sg.bytes_h2d >= (uint64_t)sx_desc_bytes( &got ) && sg.bytes_d2h > 0 );
-			const int same = sd_same( &want, &got );
+			const int same = sx_desc_same( &want, &got );
 			CU_ASSERT( same );
 			if ( sd_cases[c].kind == HYBLAS_STENCIL_HIMENO )
 				CU_ASSERT( sg.residual == sc.residual );
@@ -157,8 +139,9 @@ static void test_faults_fall_back( void )
 		CU_ASSERT_EQUAL( sg.fell_back, 1 );
 		CU_ASSERT_EQUAL( sg.path, HYBLAS_PATH_CPU );
 		CU_ASSERT_EQUAL( hyb_stats_fallbacks( op ), fb0 + 1 );
-		CU_ASSERT( sd_same( &want, &got ) );
-		if ( sg.fell_back != 1 || !sd_same( &want, &got ) ) printf( "\n  fault %s\n", faults[i] );
+		CU_ASSERT( sx_desc_same( &want, &got ) );
+		if ( sg.fell_back != 1 || !sx_desc_same( &want, &got ) )
+			printf( "\n  fault %s\n", faults[i] );
 		sx_desc_free( &want );
 		sx_desc_free( &got );
 	}

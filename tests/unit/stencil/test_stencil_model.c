@@ -55,6 +55,33 @@ static hyb_stencil_work_t sm_work( int32_t kind, int64_t nx, int64_t ny, int64_t
 	return w;
 }
 
+/* The model's prediction of scheme sc with (d, k, T) for `w`, and the
+   schedule of the same run (aligned as w is), which must be feasible
+   exactly when the model says so. Returns whether the schedule was made
+   (then the caller frees *s). */
+static int sm_pair( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m, int32_t sc,
+                    const int64_t dkt[3], hyb_stencil_pred_t* p, hyb_stencil_sched_t* s )
+{
+	hyb_stencil_work_t wt = *w;
+	wt.steps              = dkt[2];
+	const int ok          = hyb_stencil_predict( &wt, m, sc, (int32_t)dkt[0], (int32_t)dkt[1], p );
+	hyb_stencil_sched_in_t in;
+	memset( &in, 0, sizeof in );
+	in.scheme       = sc;
+	in.n            = w->n;
+	in.h            = w->h;
+	in.levels       = w->levels;
+	in.inputs       = w->inputs;
+	in.ncoef        = w->ncoef;
+	in.d            = (int32_t)dkt[0];
+	in.k            = (int32_t)dkt[1];
+	in.steps        = dkt[2];
+	in.align        = w->align;
+	const int built = hyb_stencil_sched_build( &in, s ) == HYB_OK;
+	CU_ASSERT_EQUAL( ok, built );
+	return built;
+}
+
 /* The model's bytes and planes equal the schedule's, for every scheme and
    many shapes and (d, k, T). */
 static void test_bytes_match_schedule( void )
@@ -73,26 +100,9 @@ static void test_bytes_match_schedule( void )
 			for ( int32_t sc = 1; sc <= 4; sc++ )
 				for ( int c = 0; c < (int)( sizeof dkt / sizeof dkt[0] ); c++ )
 				{
-					hyb_stencil_work_t wt = w;
-					wt.steps              = dkt[c][2];
-					hyb_stencil_pred_t p;
-					const int          ok = hyb_stencil_predict( &wt, &m, sc, (int32_t)dkt[c][0],
-					                                             (int32_t)dkt[c][1], &p );
-					hyb_stencil_sched_in_t in;
-					memset( &in, 0, sizeof in );
-					in.scheme = sc;
-					in.n      = n;
-					in.h      = w.h;
-					in.levels = w.levels;
-					in.inputs = w.inputs;
-					in.ncoef  = w.ncoef;
-					in.d      = (int32_t)dkt[c][0];
-					in.k      = (int32_t)dkt[c][1];
-					in.steps  = dkt[c][2];
+					hyb_stencil_pred_t  p;
 					hyb_stencil_sched_t s;
-					const hyb_status_t  rc = hyb_stencil_sched_build( &in, &s );
-					CU_ASSERT_EQUAL( ok, rc == HYB_OK );
-					if ( rc != HYB_OK ) continue;
+					if ( !sm_pair( &w, &m, sc, dkt[c], &p, &s ) ) continue;
 					const double pb = (double)( w.plane_elems * w.elem_bytes );
 					CU_ASSERT_EQUAL( p.bytes_h2d, (double)s.planes_h2d * pb );
 					CU_ASSERT_EQUAL( p.bytes_d2h, (double)s.planes_d2h * pb );
@@ -114,6 +124,65 @@ static void test_bytes_match_schedule( void )
 				}
 		}
 	CU_ASSERT( compared > 200 );
+}
+
+/* With compressed fields: only the direct and shared schemes are chosen,
+   a plan is feasible exactly when the aligned schedule builds, slot planes
+   are the aligned schedule's, transfers are scaled by the ratios and the
+   stream buffers are in the device memory. */
+static void test_compressed_plans( void )
+{
+	const int32_t kinds[]  = { HYB_STENCIL_ACOUSTIC, HYB_STENCIL_LAPLACE };
+	const int32_t radius[] = { 4, 1 };
+	const int64_t dkt[][3] = { { 1, 1, 5 },  { 2, 3, 7 },  { 3, 2, 9 },  { 4, 1, 6 },
+		                       { 3, 3, 10 }, { 5, 2, 3 },  { 7, 1, 4 },  { 6, 2, 5 },
+		                       { 3, 4, 1 },  { 8, 3, 31 }, { 25, 1, 4 }, { 9, 2, 6 } };
+	int           compared = 0, refused = 0;
+	for ( int kk = 0; kk < 2; kk++ )
+		for ( int64_t n = 97; n <= 101; n += 4 )
+		{
+			hyb_stencil_work_t w          = sm_work( kinds[kk], 7, 5, n, 4, radius[kk], 0 );
+			w.zfp                         = 1;
+			w.align                       = 4;
+			w.ratio_in                    = 0.5;
+			w.ratio_out                   = 0.25;
+			w.zfp_plane_bytes             = 10.0;
+			w.zfp_piece_bytes             = 200.0;
+			const hyb_stencil_machine_t m = sm_machine( 1e12 );
+			for ( int32_t sc = 3; sc <= 4; sc++ )
+				for ( int c = 0; c < (int)( sizeof dkt / sizeof dkt[0] ); c++ )
+				{
+					hyb_stencil_pred_t  p;
+					hyb_stencil_sched_t s;
+					if ( !sm_pair( &w, &m, sc, dkt[c], &p, &s ) )
+					{
+						refused++;
+						continue;
+					}
+					const double pb = (double)( w.plane_elems * w.elem_bytes );
+					CU_ASSERT_EQUAL( p.slot_planes, s.slot_planes );
+					CU_ASSERT_EQUAL( p.bytes_h2d, (double)s.planes_h2d * pb * 0.5 );
+					CU_ASSERT_EQUAL( p.bytes_d2h, (double)s.planes_d2h * pb * 0.25 );
+					/* Two pieces of 200 bytes per slot, or the slot's planes when fewer. */
+					const double buf =
+					    2.0 *
+					    ( s.slot_planes + 3 < 20 ? (double)( s.slot_planes + 3 ) * 10.0 : 200.0 );
+					CU_ASSERT( p.device_bytes >=
+					           (double)s.nslots * ( (double)s.slot_planes * pb + buf ) );
+					hyb_stencil_sched_free( &s );
+					compared++;
+				}
+			/* A budget that holds everything: in core would win, but the
+			   compressed run takes the direct or shared scheme. */
+			hyb_stencil_pred_t best;
+			char               why[256];
+			w.steps = 8;
+			CU_ASSERT( hyb_stencil_choose( &w, &m, 0, 0, 0, &best, why, sizeof why ) );
+			CU_ASSERT( best.scheme == 3 || best.scheme == 4 );
+			CU_ASSERT( !hyb_stencil_choose( &w, &m, 1, 0, 0, &best, why, sizeof why ) );
+		}
+	CU_ASSERT( compared > 30 );
+	CU_ASSERT( refused > 4 );
 }
 
 /* Seed 003 §3.6: acoustic 1160^3 floats, d = 8, k = 12. Region sharing
@@ -249,6 +318,7 @@ static void test_predictions_scale( void )
 }
 
 static CU_TestInfo hyb_tests_stencil_model[] = {
+	{ "compressed_plans", test_compressed_plans },
 	{ "bytes_match_schedule", test_bytes_match_schedule },
 	{ "seed_numbers", test_seed_numbers },
 	{ "choice_by_regime", test_choice_by_regime },

@@ -183,6 +183,59 @@ static void test_out_of_core_bitwise( void )
 	CU_ASSERT( rejected > 5 );
 }
 
+/* Compressed fields need chunk bounds and halos in bands of 4 planes: every
+   range a step moves between the host and a slot (or shares) is whole
+   bands or ends at the domain; the result stays the CPU path's bit for bit
+   in any order the dependencies allow; a plan is refused exactly when its
+   aligned last chunk is shallower than the aligned halo. */
+static void test_aligned_bitwise( void )
+{
+	int runs = 0, rejected = 0;
+	for ( int sh = 0; sh < SS_NSHAPES; sh++ )
+	{
+		const ss_shape_t*  S = &ss_shapes[sh];
+		hyb_stencil_prob_t init;
+		sx_make( &init, S->kind, S->elem, S->nx, S->ny, S->nz, S->r );
+		for ( int sc = 1; sc < 3; sc++ )
+			for ( int c = 0; c < SS_NDKT; c++ )
+			{
+				hyb_stencil_sched_in_t in =
+				    ss_in( &init, ss_ooc[sc], ss_dkt[c][0], ss_dkt[c][1], ss_dkt[c][2] );
+				in.align           = 4;
+				const int64_t keff = in.steps > 0 && in.steps < in.k ? in.steps : in.k;
+				int64_t       zb[16];
+				int           feasible = in.d <= ( in.n + 3 ) / 4;
+				if ( feasible && in.d > 1 )
+				{
+					hyb_stencil_split_aligned( in.n, in.d, 4, zb );
+					feasible = zb[in.d] - zb[in.d - 1] >= hyb_stencil_halo( in.h, keff, 4 );
+				}
+				hyb_stencil_sched_t s;
+				const hyb_status_t  rc = hyb_stencil_sched_build( &in, &s );
+				CU_ASSERT_EQUAL( rc, feasible ? HYB_OK : HYB_E_INVALID );
+				if ( rc != HYB_OK )
+				{
+					rejected++;
+					continue;
+				}
+				int aligned = 1;
+				for ( int64_t i = 0; i < s.nsteps; i++ )
+				{
+					const hyb_stencil_step_t* st = &s.steps[i];
+					if ( st->op == HYB_SS_COMPUTE ) continue;
+					aligned &= st->z0 % 4 == 0 && ( st->z1 % 4 == 0 || st->z1 == in.n );
+				}
+				CU_ASSERT( aligned );
+				hyb_stencil_sched_free( &s );
+				CU_ASSERT( ss_check( &init, &in, 2 ) );
+				runs++;
+			}
+		sx_free( &init );
+	}
+	CU_ASSERT( runs > 60 );
+	CU_ASSERT( rejected > 5 );
+}
+
 static void test_in_core_bitwise( void )
 {
 	const int64_t pc[][3] = { { 1, 0, 5 }, { 3, 0, 2 }, { 4, 0, 9 },  { 5, 2, 7 }, { 2, 9, 6 },
@@ -542,6 +595,7 @@ static void test_recovery_at_every_device_step( void )
 
 static CU_TestInfo hyb_tests_stencil_sched[] = {
 	{ "out_of_core_bitwise", test_out_of_core_bitwise },
+	{ "aligned_bitwise", test_aligned_bitwise },
 	{ "in_core_bitwise", test_in_core_bitwise },
 	{ "random_orders", test_random_orders },
 	{ "dependencies_cover_conflicts", test_dependencies_cover_conflicts },

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Issue 22's benchmark of compression in the out-of-core stencil pipeline (seed 003 ch. 4):
+# one workload, the OpenMP CPU path against the device pipeline uncompressed, with the time
+# levels at a fixed rate, and with every field at that rate; then the fidelity check as the
+# seed ran it (the compressed run against an uncompressed one, 20 million points every 64
+# steps up to 384). Builds nothing: it runs tools/gpu_check_stencil_api --bench from a CUDA
+# build (or a sim build with HYBLAS_DEVICE=sim, where a small SIZE runs in seconds).
+#
+# The engine has no coupled 2-D two-field kind (the seed's Formura fluid code), so the
+# workload is given twice: the 2-D 5-point stencil it does have (Laplace: U and WORK, two
+# arrays), at the seed's 45000 x 45000 float, d = 8, k = 16, 64 steps; and, for the issue's
+# "four arrays" with "the pressure alone vs every field", the acoustic kind (PREV, CUR, NEXT,
+# VEL) with the same values per array (1265^3, d = 8, k = 8: its radius 4 needs chunks of
+# 4 k planes). Rows: cpu (OpenMP, no compression), raw (device, uncompressed), state (the
+# pressure / U levels at RATE), all (every field at RATE; for Laplace the same fields as
+# state), fidelity (state, checked every EVERY steps up to FSTEPS).
+#
+#   tools/bench/run_stencil_zfp_bench.sh [path/to/gpu_check_stencil_api]
+# Environment (defaults in brackets):
+#   OUT [/tmp/out]  SIZE [45000]  NZ3 [1265]  STEPS [64]  D [8]  K [16]  K3 [8]  RATE [16]
+#   FSTEPS [384]  EVERY [64]  POINTS [20000000]  CAP / CAP3: device memory bytes [0.9 of the
+#   arrays]  WORKLOADS ["laplace acoustic"]  MODES [cpu,raw,state,all,fidelity]
+#   HYBLAS_DEVICE [cuda]
+# Small on the simulated device (seconds):
+#   HYBLAS_DEVICE=sim SIZE=512 NZ3=64 K3=2 FSTEPS=64 EVERY=16 POINTS=100000 \
+#     tools/bench/run_stencil_zfp_bench.sh build/gpu_check_stencil_api
+# Writes $OUT/stencil_zfp.csv (the rows), $OUT/stencil_zfp_fidelity.csv (per checkpoint) and
+# $OUT/stencil_zfp.txt (everything), and prints the table. Exit 0, 1 (a run failed or fell
+# back), 77 (no device).
+set -u -o pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+if [ -n "${STAGE:-}" ]; then DEFAULT_BIN=$STAGE/gpu_check_stencil_api; else DEFAULT_BIN=build-cuda/gpu_check_stencil_api; fi
+BIN=${1:-$DEFAULT_BIN}
+if [ ! -x "$BIN" ]; then
+    echo "no $BIN: build target gpu_check_stencil_api" >&2
+    exit 1
+fi
+SIZE=${SIZE:-45000}; NZ3=${NZ3:-1265}; STEPS=${STEPS:-64}; D=${D:-8}; K=${K:-16}; K3=${K3:-8}
+RATE=${RATE:-16}; FSTEPS=${FSTEPS:-384}; EVERY=${EVERY:-64}; POINTS=${POINTS:-20000000}
+MODES=${MODES:-cpu,raw,state,all,fidelity}
+export HYBLAS_DEVICE=${HYBLAS_DEVICE:-cuda}
+LOG=$OUT/stencil_zfp.txt
+CSV=$OUT/stencil_zfp.csv
+FID=$OUT/stencil_zfp_fidelity.csv
+: > "$LOG"
+RC=0
+run() { # workload, steps, modes, extra args...
+    local w=$1 t=$2 m=$3; shift 3
+    "$BIN" --bench "$w" --steps "$t" --d "$D" --rate "$RATE" --modes "$m" \
+        --every "$EVERY" --points "$POINTS" "$@" >> "$LOG" 2>&1
+    local r=$?
+    [ $r = 77 ] && { echo "no device (see $LOG)"; exit 77; }
+    [ $r != 0 ] && RC=1
+}
+TIMED=$(echo "$MODES" | tr , '\n' | grep -v '^fidelity$' | paste -sd, -)
+CHECK=$(echo "$MODES" | tr , '\n' | grep -c '^fidelity$')
+for w in ${WORKLOADS:-laplace acoustic}; do
+    if [ "$w" = laplace ]; then
+        args=(--nx "$SIZE" --ny "$SIZE" --k "$K" ${CAP:+--cap "$CAP"})
+    else
+        args=(--nx "$NZ3" --ny "$NZ3" --nz "$NZ3" --k "$K3" ${CAP3:+--cap "$CAP3"})
+    fi
+    [ -n "$TIMED" ] && run "$w" "$STEPS" "$TIMED" "${args[@]}"
+    [ "$CHECK" = 1 ] && run "$w" "$FSTEPS" fidelity "${args[@]}"
+done
+GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+{
+    echo "# machine: ${GPU:-$HYBLAS_DEVICE}; $(nproc) cores; $(date -u +%F); hyblas $(git rev-parse --short HEAD 2>/dev/null || echo ?)"
+    grep -m1 '^bench,kind' "$LOG" | sed 's/^bench,//'
+    grep '^bench,' "$LOG" | grep -v '^bench,kind' | sed 's/^bench,//'
+} > "$CSV"
+{ echo "kind,step,points,max_abs,mean_abs,max_rel,mean_rel"; grep '^fidelity,' "$LOG" | sed 's/^fidelity,//'; } > "$FID"
+grep '^# ' "$LOG"
+# The table: seconds, speed-up over the CPU and over the uncompressed device run, bytes moved.
+awk -F, -v steps="$STEPS" 'NR > 2 {
+    key = $1; t[NR] = $12; cpu[key] = ($2 == "cpu") ? $12 : cpu[key]; raw[key] = ($2 == "raw") ? $12 : raw[key]
+    row[NR] = $0 }
+  END {
+    printf "%-9s %-9s %6s %5s %3s %3s %5s %10s %8s %8s %10s %10s %10s\n", "kind", "mode", "steps", "rate", "d", "k", "path", "seconds", "vs cpu", "vs raw", "h2d GB", "d2h GB", "max rel"
+    for (i = 3; i <= NR; i++) { split(row[i], f, ",")
+      vc = (cpu[f[1]] > 0 && f[12] > 0) ? sprintf("%.2fx", cpu[f[1]] / f[12]) : "-"
+      vr = (raw[f[1]] > 0 && f[12] > 0 && f[6] == steps) ? sprintf("%.2fx", raw[f[1]] / f[12]) : "-"
+      printf "%-9s %-9s %6s %5s %3s %3s %5s %10.3f %8s %8s %10.3f %10.3f %10s\n", f[1], f[2], f[6], f[9], f[7], f[8], f[10], f[12], vc, vr, f[14] / 1e9, f[16] / 1e9, (f[18] > 0 ? f[21] : "-") } }' "$CSV"
+if [ "$CHECK" = 1 ]; then echo; column -s, -t < "$FID"; fi
+echo "rows: $CSV; fidelity: $FID; log: $LOG; $( [ $RC = 0 ] && echo ok || echo "a run FAILED or fell back (see $LOG)" )"
+exit $RC
