@@ -2,8 +2,7 @@
 /* The face-loop solver's loops on the host: the serial reference and the OpenMP loop. */
 #include "kernels/faceloop/hyb_faceloop_cpu.h"
 
-#include <string.h>
-
+#include "hyb_copy.h"
 #include "kernels/faceloop/hyb_faceloop_elem.h"
 
 /* The loop over n elements of one kernel: serial, or OpenMP with a static schedule. */
@@ -50,8 +49,7 @@ void hyb_faceloop_update_cpu( const hyb_faceloop_update_args_t* a, int threads )
 
 void hyb_faceloop_copy_cpu( double* dst, const double* src, int64_t n, int threads )
 {
-	const int64_t piece = 8192, pieces = ( n + piece - 1 ) / piece;
-	HYB_FL_CPU_LOOP( pieces, threads,
-	                 memcpy( dst + e_ * piece, src + e_ * piece,
-	                         (size_t)( e_ + 1 < pieces ? piece : n - e_ * piece ) * sizeof *dst ) );
+	const size_t  bytes = (size_t)n * sizeof *dst, piece = (size_t)64 << 10;
+	const int64_t pieces = (int64_t)( ( bytes + piece - 1 ) / piece );
+	HYB_FL_CPU_LOOP( pieces, threads, hyb_copy_pieces( dst, src, bytes, piece, e_, e_ + 1 ) );
 }

@@ -16,8 +16,9 @@ void hyb_faceloop_volume_cpu( const hyb_faceloop_volume_args_t* a, int threads )
 void hyb_faceloop_gather_cpu( const hyb_faceloop_gather_args_t* a, int threads );
 void hyb_faceloop_update_cpu( const hyb_faceloop_update_args_t* a, int threads );
 
-/* dst := src for n values, as wide as the loops: the state's copies into and out of the
-   device's staging (one thread moves a few GB/s, far below what the memory can). */
+/* dst := src for n values, as wide as the loops, in streaming pieces (core/hyb_copy): the
+   state's copies into and out of the device's staging (one thread moves a few GB/s, far
+   below what the memory can). */
 void hyb_faceloop_copy_cpu( double* dst, const double* src, int64_t n, int threads );
 
 #endif
