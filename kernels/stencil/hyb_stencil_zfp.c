@@ -10,6 +10,7 @@
 #include "kernels/stencil/hyb_stencil_cpurun.h"
 #include "kernels/zfp/hyb_zfp_cpu.h"
 #include "kernels/zfp/hyb_zfp_host.h"
+#include "kernels/zfp/hyb_zfp_stage.h"
 
 hyb_zfp_field_t hyb_stencil_zfp_field( const hyb_stencil_prob_t* p )
 {
@@ -86,12 +87,7 @@ void hyb_stencil_zarr_free( hyb_stencil_zarr_t* z )
 
 hyb_zfp_field_t hyb_stencil_zarr_slab( const hyb_stencil_zarr_t* z, int64_t z0, int64_t z1 )
 {
-	hyb_zfp_field_t s = z->f;
-	if ( s.dims == 3 )
-		s.nz = z1 - z0;
-	else
-		s.ny = z1 - z0;
-	return s;
+	return hyb_zfp_slab( &z->f, z0, z1 );
 }
 
 size_t hyb_stencil_zarr_offset( const hyb_stencil_zarr_t* z, int64_t z0 )
