@@ -14,22 +14,10 @@
 #include <string.h>
 
 #include "core/config/hyb_config.h"
+#include "tools/hyb_check_expect.h"
 #include "kernels/hyb_device.h"
 #include "kernels/l3/hyb_l3_kernels.h"
 #include "kernels/spmv/hyb_spmv_kernels.h"
-
-static int failures;
-
-#define EXPECT( cond, ... )                                                                        \
-	do {                                                                                           \
-		if ( !( cond ) )                                                                           \
-		{                                                                                          \
-			failures++;                                                                            \
-			printf( "FAIL %s:%d: ", __FILE__, __LINE__ );                                          \
-			printf( __VA_ARGS__ );                                                                 \
-			printf( "\n" );                                                                        \
-		}                                                                                          \
-	} while ( 0 )
 
 static int threads_now( void )
 {

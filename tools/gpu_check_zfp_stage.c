@@ -23,19 +23,7 @@
 #include "kernels/zfp/hyb_zfp_kargs.h"
 #include "kernels/zfp/hyb_zfp_stage.h"
 #include "core/config/hyb_config.h"
-
-static int failures;
-
-#define EXPECT( cond, ... )                                                                        \
-	do {                                                                                           \
-		if ( !( cond ) )                                                                           \
-		{                                                                                          \
-			failures++;                                                                            \
-			printf( "FAIL %s:%d: ", __FILE__, __LINE__ );                                          \
-			printf( __VA_ARGS__ );                                                                 \
-			printf( "\n" );                                                                        \
-		}                                                                                          \
-	} while ( 0 )
+#include "tools/hyb_check_expect.h"
 
 /* Smooth values with a little noise (a field the codec is meant for). */
 static void fill( hyb_zfp_type_t type, void* v, size_t n, uint64_t seed )
