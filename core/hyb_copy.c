@@ -6,12 +6,35 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hyb_team.h"
+
 void hyb_copy_pieces( void* dst, const void* src, size_t total, size_t piece, int64_t b, int64_t e )
 {
 	size_t lo = (size_t)b * piece, hi = (size_t)e * piece;
 	if ( hi > total ) hi = total;
 	if ( hi > lo ) hyb_copy_stream( (char*)dst + lo, (const char*)src + lo, hi - lo );
 	hyb_copy_fence();
+}
+
+typedef struct
+{
+	void*       dst;
+	const void* src;
+	size_t      bytes, piece;
+} hyb_copy_job_t;
+
+static void hyb_copy_job( void* arg, int64_t b, int64_t e )
+{
+	const hyb_copy_job_t* j = arg;
+	hyb_copy_pieces( j->dst, j->src, j->bytes, j->piece, b, e );
+}
+
+void hyb_copy_team( struct hyb_team_s* team, void* dst, const void* src, size_t bytes,
+                    size_t piece )
+{
+	if ( bytes == 0 ) return;
+	hyb_copy_job_t j = { dst, src, bytes, piece ? piece : bytes };
+	hyb_team_run( team, (int64_t)( ( bytes + j.piece - 1 ) / j.piece ), hyb_copy_job, &j );
 }
 
 /* Scalar element updates: the unaligned head and the tail of a range, and

@@ -19,6 +19,13 @@ void hyb_copy_stream( void* dst, const void* src, size_t bytes );
 void hyb_copy_pieces( void* dst, const void* src, size_t total, size_t piece, int64_t b,
                       int64_t e );
 
+struct hyb_team_s;
+/* A copy of `bytes` (no overlap) cut into pieces of `piece` bytes shared out over `team`
+   (NULL: the calling thread alone), fenced: the bulk host copies of a pipeline, where one
+   core's copy rate would bound the stage. */
+void hyb_copy_team( struct hyb_team_s* team, void* dst, const void* src, size_t bytes,
+                    size_t piece );
+
 /* dst := beta dst + src for `count` elements of precision `prec` (beta is
    complex for c and z; its imaginary part is ignored for s and d). The
    level-3 pipeline applies the call's beta this way while it stores an

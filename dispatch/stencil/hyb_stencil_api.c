@@ -23,6 +23,10 @@ struct hyblas_stencil_s
 {
 	hyblas_stencil_desc_t desc; /* defaults resolved */
 	hyb_stencil_prob_t    prob;
+	/* The caller's arrays page-locked by a device run, kept so until
+	   destroy (the arrays outlive the handle, unmoved: the API's contract). */
+	int           registered;
+	unsigned char locked[HYB_STENCIL_FIELDS_MAX];
 };
 
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_create( const hyblas_stencil_desc_t* desc,
@@ -35,6 +39,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_create( const hyblas_stencil_d
 	if ( rc != HYBLAS_OK ) return rc;
 	hyblas_stencil_t* st = malloc( sizeof *st );
 	if ( st == NULL ) return HYBLAS_E_NO_MEMORY;
+	memset( st, 0, sizeof *st );
 	st->desc = d;
 	st->prob = p;
 	*out     = st;
@@ -43,6 +48,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_create( const hyblas_stencil_d
 
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_destroy( hyblas_stencil_t* st )
 {
+	if ( st && st->registered ) hyb_stencil_device_unregister( &st->prob, st->locked );
 	free( st );
 	return HYBLAS_OK;
 }
@@ -68,7 +74,7 @@ static hyblas_status_t hyb_stencil_prepare( const hyblas_stencil_t* st, int64_t 
 		                                    HYBLAS_STENCIL_FIDELITY_MAX )
 			return HYBLAS_E_INVALID;
 	}
-	return hyb_stencil_decide( &st->prob, steps, prm, dc );
+	return hyb_stencil_decide( &st->prob, steps, prm, st->registered, dc );
 }
 
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_plan( const hyblas_stencil_t* st, int64_t steps,
@@ -103,9 +109,11 @@ static void hyb_stencil_trace( const hyb_stencil_prob_t* p, hyb_path_t path,
 	char               shape[128], extra[192];
 	snprintf( shape, sizeof shape, "nx=%lld ny=%lld nz=%lld r=%d steps=%lld", (long long)p->nx,
 	          (long long)p->ny, (long long)p->nz, (int)p->radius, (long long)s->steps );
-	snprintf( extra, sizeof extra, " scheme=%d d=%d k=%d h2d=%.0f d2h=%.0f d2d=%.0f",
+	snprintf( extra, sizeof extra,
+	          " scheme=%d d=%d k=%d h2d=%.0f d2h=%.0f d2d=%.0f pipeline=%.3f host=%.3f register=%.3f",
 	          (int)s->scheme, (int)s->chunks, (int)s->block_steps, (double)s->bytes_h2d,
-	          (double)s->bytes_d2h, (double)s->bytes_d2d );
+	          (double)s->bytes_d2h, (double)s->bytes_d2d, s->seconds_kernel, s->seconds_host_copy,
+	          s->seconds_register );
 	hyb_trace_fields_t f = { .op       = hyb_stencil_op(),
 		                     .kind     = p->kind >= 1 && p->kind <= 4 ? kinds[p->kind] : "",
 		                     .shape    = shape,
@@ -252,6 +260,17 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 		}
 	}
 	hyb_stencil_check_fn check = every > 0 ? hyb_stencil_fid_compare : NULL;
+	/* Direct mapping and in core DMA from the caller's arrays: page-lock
+	   them at the first such run (the model charged it), unless they are
+	   page-locked already or may not be. */
+	double       reg_s  = 0.0;
+	const int    scheme = dc.pred.scheme;
+	if ( dc.path == HYBLAS_PATH_GPU && !st->registered && !prm.host_pinned && !prm.no_register &&
+	     scheme != HYBLAS_STENCIL_SCHEME_COPY )
+	{
+		reg_s          = hyb_stencil_device_register( &st->prob, st->locked );
+		st->registered = 1;
+	}
 	if ( dc.path == HYBLAS_PATH_GPU )
 	{
 		hyb_stencil_dev_stats_t ds;
@@ -267,9 +286,12 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 			s.bytes_host_copy = (uint64_t)ds.bytes_host;
 			s.bytes_h2d_raw   = (uint64_t)ds.bytes_h2d_raw;
 			s.bytes_d2h_raw   = (uint64_t)ds.bytes_d2h_raw;
-			s.seconds_h2d = s.seconds_d2h = s.seconds_d2d = s.seconds_kernel = s.seconds_host_copy =
-			    0.0;
-			s.seconds_register  = ds.seconds_setup;
+			/* The stages overlap inside the pipeline: its wall time stands
+			   for them, beside the host work around it. */
+			s.seconds_h2d = s.seconds_d2h = s.seconds_d2d = 0.0;
+			s.seconds_kernel    = ds.seconds_pipeline;
+			s.seconds_host_copy = ds.seconds_setup + ds.seconds_final;
+			s.seconds_register  = reg_s + ds.seconds_pin;
 			s.compressed_fields = nzip;
 		}
 		else

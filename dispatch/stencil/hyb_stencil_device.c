@@ -9,7 +9,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "dispatch/stencil/hyb_stencil_hostq.h"
+#include "hyb_copy.h"
+#include "hyb_team.h"
 #include "hyb_types.h"
 #include "kernels/hyb_device.h"
 #include "kernels/stencil/hyb_stencil_exec.h"
@@ -20,6 +24,12 @@
 
 /* Every buffer carved from the workspace starts on this boundary. */
 #define HYB_SD_ALIGN 256
+/* Threads of the host copies (the host steps, the rollback copy) at most:
+   about what saturates one socket's memory while the DMA engines read and
+   write it too. */
+#define HYB_SD_COPY_THREADS 8
+/* Pieces of the rollback copy. */
+#define HYB_SD_COPY_PIECE ( (size_t)1 << 20 )
 
 /* The host side of the compressed fields (issue 22): each compressed array
    of the schedule (the state arrays by index, the acoustic's staging-out of
@@ -60,6 +70,14 @@ typedef struct
 	hyb_sd_zip_t*              z;
 	int64_t                    cur;
 	void*                      dstream[HYB_DEV_STREAMS];
+	/* The host steps' thread (NULL: the issuing thread does them), the
+	   device events the host step being issued waits for, and per host
+	   step the number of the queue's last copy it made. */
+	hyb_team_t*     team;
+	hyb_sd_hostq_t* hq;
+	hyb_devent_t*   pend[HYB_SD_HOSTQ_EVENTS];
+	int             npend;
+	uint64_t*       hseq;
 } hyb_sd_ctx_t;
 
 static void* hyb_sd_alloc( void* ctx, size_t bytes, int host )
@@ -95,6 +113,22 @@ static hyb_status_t hyb_sd_download_slab( hyb_sd_ctx_t* c, void* dst, const void
 {
 	c->st.bytes_d2h += (double)bytes;
 	return hyb_dev_d2h( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
+}
+
+/* A host step's copy: queued behind the device events it waits for, or
+   (no queue) done here, its dependencies waited for already. */
+static hyb_status_t hyb_sd_host_copy( hyb_sd_ctx_t* c, void* dst, const void* src, size_t bytes )
+{
+	c->st.bytes_host += (double)bytes;
+	if ( c->hq == NULL )
+	{
+		memmove( dst, src, bytes );
+		return HYB_OK;
+	}
+	uint64_t           seq;
+	const hyb_status_t rc = hyb_sd_hostq_push( c->hq, c->pend, c->npend, dst, src, bytes, &seq );
+	c->npend              = 0; /* the step's later copies follow this one */
+	return rc;
 }
 
 /* The compressed array that host field `role` moves through (NULL: raw). */
@@ -190,9 +224,8 @@ static hyb_status_t hyb_sd_zcopy( hyb_sd_ctx_t* c, void* dst, const void* src, s
 		hyb_stencil_zarr_t*       to   = &z->state[st->field];
 		const size_t              off  = hyb_stencil_zarr_offset( to, st->z0 );
 		const size_t              n    = hyb_stencil_zarr_bytes( to, st->z0, st->z1 );
-		memmove( to->data + off, from->data + off, n );
-		c->st.bytes_host += (double)n;
-		*done = 1;
+		*done                          = 1;
+		return hyb_sd_host_copy( c, to->data + off, from->data + off, n );
 	}
 	return HYB_OK;
 }
@@ -218,11 +251,9 @@ static hyb_status_t hyb_sd_copy( void* ctx, int stream, void* dst, const void* s
 		c->st.bytes_d2d += (double)bytes;
 		return hyb_dev_d2d( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
 	default:
-		/* A host step: its dependencies on device steps were waited for
-		   before it (hyb_sd_before). */
-		c->st.bytes_host += (double)bytes;
-		memmove( dst, src, bytes );
-		return HYB_OK;
+		/* A host step: its dependencies on device steps are waited for
+		   before it (hyb_sd_before, or the queue). */
+		return hyb_sd_host_copy( c, dst, src, bytes );
 	}
 }
 
@@ -233,8 +264,10 @@ static int hyb_sd_host_step( const hyb_stencil_sched_t* s, int64_t i )
 }
 
 /* Before step i: a device step waits on its stream for the events of the
-   device steps of other streams it depends on; a host step waits for them
-   on the host (earlier host steps are done: the host issues in order). */
+   device steps of other streams it depends on, and on the host for the
+   host steps it depends on; a host step hands its device events to the
+   queue, which waits for them before its copies (earlier host steps are
+   done first: the queue runs in order). Without a queue the host waits. */
 static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int64_t i )
 {
 	hyb_sd_ctx_t*             c    = ctx;
@@ -242,21 +275,32 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 	const int                 host = hyb_sd_host_step( s, i );
 	c->stream                      = host ? -1 : st->stream;
 	c->cur                         = i;
-	for ( int64_t e = 0; e < st->ndep; e++ )
+	c->npend                       = 0;
+	hyb_status_t rc                = c->hq ? hyb_sd_hostq_status( c->hq ) : HYB_OK;
+	for ( int64_t e = 0; e < st->ndep && rc == HYB_OK; e++ )
 	{
 		const int64_t j = s->deps[st->dep0 + e];
-		if ( hyb_sd_host_step( s, j ) || ( !host && s->steps[j].stream == st->stream ) ) continue;
-		const hyb_status_t rc =
-		    host ? hyb_dev_sync( c->dev, c->ev[j] ) : hyb_dev_wait( c->dev, c->stream, c->ev[j] );
-		if ( rc != HYB_OK ) return rc;
+		if ( hyb_sd_host_step( s, j ) )
+		{
+			/* A host step's copies are done before a device step uses them. */
+			if ( !host && c->hq ) rc = hyb_sd_hostq_wait( c->hq, c->hseq[j] );
+		}
+		else if ( !host && s->steps[j].stream != st->stream )
+			rc = hyb_dev_wait( c->dev, c->stream, c->ev[j] );
+		else if ( host && c->hq && c->npend < HYB_SD_HOSTQ_EVENTS )
+			c->pend[c->npend++] = c->ev[j];
+		else if ( host )
+			rc = hyb_dev_sync( c->dev, c->ev[j] );
 	}
-	return HYB_OK;
+	return rc;
 }
 
-/* After device step i: its event, where another stream waits for it. */
+/* After step i: a device step's event, where another stream waits for it;
+   a host step's last copy in the queue. */
 static hyb_status_t hyb_sd_after( void* ctx, const hyb_stencil_sched_t* s, int64_t i )
 {
 	hyb_sd_ctx_t* c = ctx;
+	if ( hyb_sd_host_step( s, i ) && c->hq ) c->hseq[i] = hyb_sd_hostq_pushed( c->hq );
 	if ( !c->marks[i] || hyb_sd_host_step( s, i ) ) return HYB_OK;
 	hyb_status_t rc = hyb_dev_event_create( c->dev, &c->ev[i] );
 	if ( rc == HYB_OK ) rc = hyb_dev_record( c->dev, c->stream, c->ev[i] );
@@ -276,13 +320,43 @@ static hyb_status_t hyb_sd_compute( void* ctx, int stream, int32_t kind,
 static hyb_status_t hyb_sd_finish( void* ctx )
 {
 	hyb_sd_ctx_t* c  = ctx;
-	hyb_status_t  rc = HYB_OK;
+	hyb_status_t  rc = c->hq ? hyb_sd_hostq_wait( c->hq, hyb_sd_hostq_pushed( c->hq ) ) : HYB_OK;
 	for ( int q = 0; c->dev && q < HYB_DEV_STREAMS; q++ )
 	{
 		const hyb_status_t qs = hyb_dev_stream_sync( c->dev, q );
 		if ( rc == HYB_OK ) rc = qs;
 	}
 	return rc;
+}
+
+double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
+                                    unsigned char             locked[HYB_STENCIL_FIELDS_MAX] )
+{
+	const double t0 = hyb_now();
+	const size_t fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
+	hyb_dev_t*   dev    = NULL;
+	memset( locked, 0, HYB_STENCIL_FIELDS_MAX );
+	if ( hyb_dev_acquire( 0, &dev ) != HYB_OK ) return hyb_now() - t0;
+	for ( int f = 0; f < p->nfields && f < HYB_STENCIL_FIELDS_MAX; f++ )
+		locked[f] = p->field[f] && p->rate[f] == 0.0 &&
+		            hyb_dev_register( dev, p->field[f], fbytes ) == HYB_OK;
+	hyb_dev_release( dev );
+	return hyb_now() - t0;
+}
+
+void hyb_stencil_device_unregister( const hyb_stencil_prob_t* p,
+                                    unsigned char             locked[HYB_STENCIL_FIELDS_MAX] )
+{
+	int any = 0;
+	for ( int f = 0; f < HYB_STENCIL_FIELDS_MAX; f++ ) any |= locked[f];
+	hyb_dev_t* dev = NULL;
+	if ( any && hyb_dev_acquire( 0, &dev ) == HYB_OK )
+	{
+		for ( int f = 0; f < p->nfields && f < HYB_STENCIL_FIELDS_MAX; f++ )
+			if ( locked[f] ) hyb_dev_unregister( dev, p->field[f] );
+		hyb_dev_release( dev );
+	}
+	memset( locked, 0, HYB_STENCIL_FIELDS_MAX );
 }
 
 int hyb_stencil_device_usable( int32_t kind )
@@ -425,7 +499,12 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	c->dused = c->hused = 0;
 	for ( int q = 0; q < nzs; q++ ) c->dstream[q] = (char*)dmem + zoff + (size_t)q * zbuf;
 	if ( ( rc = hyb_stencil_exec_init( &ex, &ops, p, s ) ) != HYB_OK ) return rc;
-	rc        = hyb_stencil_exec_run( &ex, s, NULL, -1, NULL );
+	/* No thread: the issuing thread does the host steps, in order. */
+	if ( hyb_sd_hostq_start( dev, c->team, &c->hq ) != HYB_OK ) c->hq = NULL;
+	rc                    = hyb_stencil_exec_run( &ex, s, NULL, -1, NULL );
+	const hyb_status_t hs = hyb_sd_hostq_stop( c->hq );
+	c->hq                 = NULL;
+	if ( rc == HYB_OK ) rc = hs;
 	c->stream = HYB_STREAM_COMPUTE;
 	c->cur    = -1;
 	if ( rc == HYB_OK ) rc = hyb_stencil_exec_residual( &ex, residual );
@@ -444,7 +523,8 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	if ( rc != HYB_OK ) return rc;
 	c->ev    = calloc( (size_t)s.nsteps + 1, sizeof *c->ev );
 	c->marks = calloc( (size_t)s.nsteps + 1, 1 );
-	if ( c->ev == NULL || c->marks == NULL ) rc = HYB_E_NO_MEMORY;
+	c->hseq  = calloc( (size_t)s.nsteps + 1, sizeof *c->hseq );
+	if ( c->ev == NULL || c->marks == NULL || c->hseq == NULL ) rc = HYB_E_NO_MEMORY;
 	/* The steps another stream (or the host) waits for. */
 	for ( int64_t i = 0; rc == HYB_OK && i < s.nsteps; i++ )
 		for ( int64_t e = 0; e < s.steps[i].ndep; e++ )
@@ -463,8 +543,10 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 		if ( c->ev[i] ) hyb_dev_event_destroy( dev, c->ev[i] );
 	free( c->ev );
 	free( c->marks );
+	free( c->hseq );
 	c->ev    = NULL;
 	c->marks = NULL;
+	c->hseq  = NULL;
 	c->s     = NULL;
 	hyb_stencil_sched_free( &s );
 	return rc;
@@ -494,17 +576,24 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	memset( &z, 0, sizeof z );
 	hyb_status_t rc = zip ? hyb_sd_zip_init( &z, p, &roles ) : HYB_OK;
 
-	/* The state fields as they were: a failure anywhere puts them back, so
-	   that the CPU path restarts from the caller's inputs. Compressed state
-	   is never written to the caller's arrays before the run is complete. */
+	/* The copy team of the host steps and of the rollback copy. */
+	const long  cpus    = sysconf( _SC_NPROCESSORS_ONLN );
+	const int   threads = cpus > HYB_SD_COPY_THREADS ? HYB_SD_COPY_THREADS : cpus > 1 ? (int)cpus : 1;
+	hyb_team_t* team    = threads > 1 ? hyb_team_create( threads - 1 ) : NULL;
+
+	/* The input time levels as they were: a failure anywhere puts them
+	   back, so that the CPU path restarts from the caller's inputs (the
+	   work level is written before it is read on the CPU path). Compressed
+	   state is never written to the caller's arrays before the run is
+	   complete. */
 	void* keep[3] = { NULL, NULL, NULL };
-	for ( int f = 0; f < roles.nstate && rc == HYB_OK && !z.state_on; f++ )
+	for ( int f = 0; f < roles.inputs && rc == HYB_OK && !z.state_on; f++ )
 	{
 		keep[f] = malloc( fbytes );
 		if ( keep[f] == NULL )
 			rc = HYB_E_NO_MEMORY;
 		else
-			memcpy( keep[f], p->field[roles.state[f]], fbytes );
+			hyb_copy_team( team, keep[f], p->field[roles.state[f]], fbytes, HYB_SD_COPY_PIECE );
 	}
 	/* The checkpoints' newest level, decoded. */
 	void* newest = rc == HYB_OK && cb && z.state_on ? malloc( fbytes ) : NULL;
@@ -517,12 +606,15 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	c.p      = p;
 	c.z      = zip ? &z : NULL;
 	c.cur    = -1;
+	c.team   = team;
 	if ( rc == HYB_OK ) rc = hyb_dev_acquire( 0, &dev );
 	const int    ran = rc == HYB_OK;
 	const double t1  = hyb_now();
+	double       t2 = t1, t3 = t1;
 	if ( ran )
 	{
 		if ( zip ) hyb_sd_zip_pin( &z, dev );
+		t2                 = hyb_now();
 		const int64_t span = every > 0 ? every : ( steps > 0 ? steps : 1 );
 		for ( int64_t t = 0; t < steps && rc == HYB_OK; t += span )
 		{
@@ -533,13 +625,14 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 			if ( z.state_on ) rc = hyb_stencil_zarr_get( &z.state[roles.inputs - 1], newest );
 			if ( rc == HYB_OK ) cb( cbctx, t + n, z.state_on ? newest : p->field[last] );
 		}
+		t3 = hyb_now();
 		/* Unlock while the context is held. */
 		hyb_sd_zip_unpin( &z );
 		hyb_dev_release( dev );
 		if ( rc != HYB_OK )
 		{
-			for ( int f = 0; f < roles.nstate && keep[f]; f++ )
-				memcpy( p->field[roles.state[f]], keep[f], fbytes );
+			for ( int f = 0; f < roles.inputs && keep[f]; f++ )
+				hyb_copy_team( team, p->field[roles.state[f]], keep[f], fbytes, HYB_SD_COPY_PIECE );
 			*residual = 0.0;
 		}
 	}
@@ -549,10 +642,15 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 		for ( int j = 0; j < roles.inputs && rc == HYB_OK; j++ )
 			rc = hyb_stencil_zarr_get( &z.state[j], p->field[roles.state[j]] );
 	hyb_sd_zip_free( &z );
+	hyb_team_destroy( team );
 	for ( int f = 0; f < 3; f++ ) free( keep[f] );
 	free( newest );
-	*ds               = c.st;
-	ds->seconds_setup = t1 - t0;
-	ds->seconds_run   = hyb_now() - t1;
+	const double t4      = hyb_now();
+	*ds                  = c.st;
+	ds->seconds_setup    = t1 - t0;
+	ds->seconds_pin      = t2 - t1;
+	ds->seconds_pipeline = t3 - t2;
+	ds->seconds_final    = t4 - t3;
+	ds->seconds_run      = t4 - t1;
 	return rc;
 }

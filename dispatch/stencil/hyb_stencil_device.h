@@ -18,7 +18,10 @@ typedef struct
 {
 	double bytes_h2d, bytes_d2h, bytes_d2d, bytes_host;
 	double bytes_h2d_raw, bytes_d2h_raw;
-	double seconds_setup, seconds_run;
+	/* Before the device (encoding compressed fields, the rollback copy),
+	   page-locking compressed arrays, the pipeline (every segment, drained),
+	   after it (decoding, unlocking), and all of the run after setup. */
+	double seconds_setup, seconds_pin, seconds_pipeline, seconds_final, seconds_run;
 } hyb_stencil_dev_stats_t;
 
 /* Whether the device path can run kind `kind`: a device opens and its
@@ -35,12 +38,26 @@ int hyb_stencil_device_usable( int32_t kind );
    steps (blocks restart at each), and after each segment cb(cbctx, t,
    newest) receives the newest level as the run would leave it. *residual:
    Himeno's last residual. On any failure (allocation, copy, launch,
-   synchronization) the state fields are as they were before the call and
+   synchronization) the input time levels are as they were before the call
+   (the work level is not: the CPU path writes it before reading it) and
    the status is returned: the caller reruns on the CPU from untouched
    inputs. HYB_E_NO_MEMORY when the host copies that make this possible
    cannot be made (nothing touched). */
 hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
                                      int32_t d, int32_t k, int64_t every, hyb_stencil_check_fn cb,
                                      void* cbctx, double* residual, hyb_stencil_dev_stats_t* ds );
+
+/* Page-lock with device 0 the caller's arrays that a run moves
+   uncompressed (the fields without a rate), so that direct mapping and in
+   core move them by DMA at the pinned rate and overlapped; locked[f] = 1
+   for each array locked. One that cannot be locked (no device, already
+   page-locked, overlapping another) stays as it is and moves from pageable
+   memory, correctly but slower. Returns the seconds it took. */
+double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
+                                    unsigned char             locked[HYB_STENCIL_FIELDS_MAX] );
+
+/* Undo hyb_stencil_device_register (locked[] cleared). */
+void hyb_stencil_device_unregister( const hyb_stencil_prob_t* p,
+                                    unsigned char             locked[HYB_STENCIL_FIELDS_MAX] );
 
 #endif

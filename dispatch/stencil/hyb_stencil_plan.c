@@ -91,13 +91,14 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 }
 
 hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps,
-                                    const hyblas_stencil_params_t* prm,
-                                    hyb_stencil_decision_t*        out )
+                                    const hyblas_stencil_params_t* prm, int registered,
+                                    hyb_stencil_decision_t* out )
 {
 	hyb_stencil_decision_t dc;
 	memset( &dc, 0, sizeof dc );
 	hyb_stencil_machine( prm->device_mem, &dc.mach );
 	hyb_stencil_work( p, steps, prm, &dc.work );
+	dc.work.registered = registered != 0;
 	char plan[160];
 	dc.found       = hyb_stencil_choose( &dc.work, &dc.mach, (int32_t)prm->scheme, prm->chunks,
 	                                     prm->block_steps, &dc.pred, plan, sizeof plan );

@@ -35,10 +35,11 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
    more device memory than the budget) is HYBLAS_E_INVALID. With nothing
    forced and no plan fitting, the run goes to the CPU; likewise when no
    usable device implements the stencil's kernel. `why` says where and why
-   beside the device plan. */
+   beside the device plan. `registered`: an earlier run page-locked the
+   caller's arrays already (the model charges it no registration). */
 hyblas_status_t hyb_stencil_decide( const hyb_stencil_prob_t* p, int64_t steps,
-                                    const hyblas_stencil_params_t* prm,
-                                    hyb_stencil_decision_t*        out );
+                                    const hyblas_stencil_params_t* prm, int registered,
+                                    hyb_stencil_decision_t* out );
 
 /* Statistics of a decision: the device plan's scheme, d, k, bytes and
    predicted stage times (as a plan query reports them), the path and why. */

@@ -303,15 +303,26 @@ static void hyb_sim_host_free( hyb_dctx_t* ctx, void* p )
 	free( p );
 }
 
+/* Registrations are counted, not kept: a range is page-locked or not only
+   for its speed, which the simulated device does not have. */
+static _Atomic int64_t hyb_sim_regs;
+
+int64_t hyb_sim_registrations( void )
+{
+	return atomic_load( &hyb_sim_regs );
+}
+
 static hyb_status_t hyb_sim_host_register( hyb_dctx_t* ctx, void* p, size_t bytes )
 {
 	(void)ctx, (void)p, (void)bytes;
+	atomic_fetch_add( &hyb_sim_regs, 1 );
 	return HYB_OK;
 }
 
 static hyb_status_t hyb_sim_host_unregister( hyb_dctx_t* ctx, void* p )
 {
 	(void)ctx, (void)p;
+	atomic_fetch_sub( &hyb_sim_regs, 1 );
 	return HYB_OK;
 }
 

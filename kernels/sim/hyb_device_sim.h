@@ -8,4 +8,8 @@
 /* The simulated device (always built into the core). */
 const hyb_device_ops_t* hyb_sim_device_ops( void );
 
+/* Host ranges registered with the simulated devices now (tests: every
+   registration a family makes is undone). */
+int64_t hyb_sim_registrations( void );
+
 #endif

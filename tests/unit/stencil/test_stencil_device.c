@@ -11,6 +11,7 @@
 #include "tests/unit/hyb_test_util.h"
 #include "hyblas_ext.h"
 #include "kernels/hyb_device.h"
+#include "kernels/sim/hyb_device_sim.h"
 #include "kernels/stencil/hyb_stencil_kernels.h"
 #include "stencil_test_util.h"
 
@@ -161,10 +162,64 @@ static void test_faults_fall_back( void )
 	hyb_t_sim_end();
 }
 
+/* Runs of one handle with direct mapping on the device: the caller's
+   arrays are page-locked at the first run, stay so for the next ones, and
+   are unlocked at destroy; never when the caller says they are pinned or
+   may not be locked, nor for copying (pinned staging); a registration that
+   fails leaves that array pageable, with the same result. */
+static void test_registration_kept( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const int64_t base = hyb_sim_registrations();
+	const struct
+	{
+		int         scheme, pinned, no_register;
+		const char* fault;
+		int64_t     locked; /* the arrays locked while the handle lives */
+	} cases[] = { { HYBLAS_STENCIL_SCHEME_DIRECT, 0, 0, NULL, 2 },
+		          { HYBLAS_STENCIL_SCHEME_SHARED, 0, 0, NULL, 2 },
+		          { HYBLAS_STENCIL_SCHEME_IN_CORE, 0, 0, NULL, 2 },
+		          { HYBLAS_STENCIL_SCHEME_DIRECT, 1, 0, NULL, 0 },
+		          { HYBLAS_STENCIL_SCHEME_DIRECT, 0, 1, NULL, 0 },
+		          { HYBLAS_STENCIL_SCHEME_COPY, 0, 0, NULL, 0 },
+		          { HYBLAS_STENCIL_SCHEME_DIRECT, 0, 0, "register:1", 1 } };
+	for ( int i = 0; i < (int)( sizeof cases / sizeof cases[0] ); i++ )
+	{
+		hyblas_stencil_desc_t want =
+		    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 24, 40, 1, 0 );
+		hyblas_stencil_desc_t got =
+		    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 24, 40, 1, 0 );
+		hyblas_stencil_stats_t s = { .struct_size = sizeof s };
+		CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 8, &s ), HYBLAS_OK );
+		const int          in_core = cases[i].scheme == HYBLAS_STENCIL_SCHEME_IN_CORE;
+		hyblas_stencil_params_t p  = sx_params( HYBLAS_PATH_GPU, cases[i].scheme, in_core ? 0 : 3,
+		                                        in_core ? 0 : 2 );
+		p.host_pinned              = cases[i].pinned;
+		p.no_register              = cases[i].no_register;
+		hyblas_stencil_t* st       = NULL;
+		CU_ASSERT_EQUAL_FATAL( hyblas_stencil_create( &got, &st ), HYBLAS_OK );
+		if ( cases[i].fault ) CU_ASSERT_EQUAL( hyb_device_faults_set( cases[i].fault ), HYB_OK );
+		for ( int run = 0; run < 2; run++ )
+		{
+			CU_ASSERT_EQUAL( hyblas_stencil_run( st, 4, &p, &s ), HYBLAS_OK );
+			CU_ASSERT_EQUAL( s.path, HYBLAS_PATH_GPU );
+			CU_ASSERT_EQUAL( hyb_sim_registrations(), base + cases[i].locked );
+		}
+		hyb_device_faults_set( NULL );
+		CU_ASSERT( sx_desc_same( &want, &got ) );
+		CU_ASSERT_EQUAL( hyblas_stencil_destroy( st ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( hyb_sim_registrations(), base );
+		sx_desc_free( &want );
+		sx_desc_free( &got );
+	}
+	hyb_t_sim_end();
+}
+
 static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "kernels_registered", test_kernels_registered },
 	{ "schemes_match_cpu", test_schemes_match_cpu },
 	{ "faults_fall_back", test_faults_fall_back },
+	{ "registration_kept", test_registration_kept },
 	CU_TEST_INFO_NULL,
 };
 
