@@ -65,7 +65,23 @@ if(HYB_HAVE_CUDA)
   endif()
 endif()
 
+# The out-of-core benchmark (tools/bench/run_stencil_ooc_bench.sh runs it on the GPU
+# machine): the public API alone, so every build has it, with or without CUDA or tests.
+add_executable(hyb_bench_stencil_ooc ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_stencil_ooc.c)
+target_include_directories(hyb_bench_stencil_ooc PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_compile_options(hyb_bench_stencil_ooc PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_bench_stencil_ooc PRIVATE hyblas m OpenMP::OpenMP_C)
+
 if(HYB_BUILD_TESTS)
+  # The benchmark end to end at a tiny size on the simulated device (under a second): every
+  # scheme under a cap that keeps the set out of core (1.2 MB of 1.5 MB; in core is skipped)
+  # and without a cap, and the (d, k) sweep, each run bit for bit with the CPU.
+  add_test(NAME stencil.ooc_bench_sim
+           COMMAND hyb_bench_stencil_ooc --set acoustic --nx 40 --ny 36 --nz 64 --steps 6
+                                         --budgets 1200000,0 --sweep)
+  set_tests_properties(stencil.ooc_bench_sim PROPERTIES LABELS unit
+                       ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 120)
+
   # The API as users see it: the public header alone, linked to libhyblas.
   add_executable(stencil_link ${PROJECT_SOURCE_DIR}/tests/unit/stencil/stencil_link.c)
   target_include_directories(stencil_link PRIVATE ${PROJECT_SOURCE_DIR}/include)
