@@ -107,7 +107,7 @@ echo
 awk -F, -v cols="$COLS" '
     NR == 1 { n = split(cols, want, ","); for (i = 1; i <= NF; i++) at[$i] = i }
     { line = ""; for (j = 1; j <= n; j++) line = line (j > 1 ? "," : "") $(at[want[j]]); print line }' "$CSV" |
-    column -s, -t
+    if command -v column > /dev/null; then column -s, -t; else tr , '\t'; fi
 echo
 for s in $SETS; do
     grep '^# summary' "$OUT/stencil_ooc_$s.txt" 2>/dev/null | sed "s/^# summary /$s: /"
