@@ -20,8 +20,8 @@ typedef struct
 	double bytes_h2d_raw, bytes_d2h_raw;
 	/* Before the device (encoding compressed fields, the rollback copy),
 	   page-locking compressed arrays, the pipeline (every segment, drained),
-	   after it (decoding, unlocking), and all of the run after setup. */
-	double seconds_setup, seconds_pin, seconds_pipeline, seconds_final, seconds_run;
+	   after it (decoding, unlocking). */
+	double seconds_setup, seconds_pin, seconds_pipeline, seconds_final;
 } hyb_stencil_dev_stats_t;
 
 /* Whether the device path can run kind `kind`: a device opens and its

@@ -156,19 +156,6 @@ void hyb_spmv_pipe_reset( void )
 	atomic_flag_clear( &hyb_pipe.team_busy );
 }
 
-typedef struct
-{
-	char*       dst;
-	const char* src;
-	size_t      bytes;
-} hyb_piece_copy_t;
-
-static void hyb_piece_fn( void* p, int64_t b, int64_t e )
-{
-	hyb_piece_copy_t* c = p;
-	hyb_copy_pieces( c->dst, c->src, c->bytes, HYB_PIPE_PIECE, b, e );
-}
-
 /* Whether a copy of this many bytes goes to the team (else the calling thread copies). */
 static int hyb_pipe_copy_team( const hyb_team_t* t, size_t bytes )
 {
@@ -178,12 +165,7 @@ static int hyb_pipe_copy_team( const hyb_team_t* t, size_t bytes )
 /* memcpy with streaming stores, shared by the team when large. */
 static void hyb_pipe_copy( hyb_team_t* t, void* dst, const void* src, size_t bytes )
 {
-	hyb_piece_copy_t c = { dst, src, bytes };
-	int64_t          n = (int64_t)( ( bytes + HYB_PIPE_PIECE - 1 ) / HYB_PIPE_PIECE );
-	if ( hyb_pipe_copy_team( t, bytes ) )
-		hyb_team_run( t, n, hyb_piece_fn, &c );
-	else
-		hyb_piece_fn( &c, 0, n );
+	hyb_copy_team( hyb_pipe_copy_team( t, bytes ) ? t : NULL, dst, src, bytes, HYB_PIPE_PIECE );
 }
 
 /* ------------------------------------------------------------ the CPU side */
