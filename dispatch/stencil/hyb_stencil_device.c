@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dispatch/stencil/hyb_stencil_hostq.h"
+#include "dispatch/stencil/hyb_stencil_keep.h"
 #include "hyb_copy.h"
 #include "hyb_team.h"
 #include "hyb_types.h"
@@ -24,12 +25,10 @@
 
 /* Every buffer carved from the workspace starts on this boundary. */
 #define HYB_SD_ALIGN 256
-/* Threads of the host copies (the host steps, the rollback copy) at most:
-   about what saturates one socket's memory while the DMA engines read and
-   write it too. */
+/* Threads of the host copies (the host steps; the rollback copy has as
+   many of its own) at most: about what saturates one socket's memory while
+   the DMA engines read and write it too. */
 #define HYB_SD_COPY_THREADS 8
-/* Pieces of the rollback copy. */
-#define HYB_SD_COPY_PIECE ( (size_t)1 << 20 )
 
 /* The host side of the compressed fields (issue 22): each compressed array
    of the schedule (the state arrays by index, the acoustic's staging-out of
@@ -78,6 +77,9 @@ typedef struct
 	hyb_devent_t*   pend[HYB_SD_HOSTQ_EVENTS];
 	int             npend;
 	uint64_t*       hseq;
+	/* The rollback copy every write of a caller's input level waits for
+	   (NULL: none is taken). */
+	hyb_sd_keep_t* keep;
 } hyb_sd_ctx_t;
 
 static void* hyb_sd_alloc( void* ctx, size_t bytes, int host )
@@ -241,6 +243,8 @@ static hyb_status_t hyb_sd_copy( void* ctx, int stream, void* dst, const void* s
 	if ( done ) return zrc;
 	if ( dir == HYB_SX_H2D ) c->st.bytes_h2d_raw += (double)bytes;
 	if ( dir == HYB_SX_D2H ) c->st.bytes_d2h_raw += (double)bytes;
+	/* Downloads and host copies are the only writes to the caller's arrays. */
+	if ( dir != HYB_SX_H2D && dir != HYB_SX_D2D ) hyb_sd_keep_cover( c->keep, dst, bytes );
 	switch ( dir )
 	{
 	case HYB_SX_H2D:
@@ -576,24 +580,22 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	memset( &z, 0, sizeof z );
 	hyb_status_t rc = zip ? hyb_sd_zip_init( &z, p, &roles ) : HYB_OK;
 
-	/* The copy team of the host steps and of the rollback copy. */
+	/* The copy team of the host steps and of putting the kept levels back. */
 	const long  cpus    = sysconf( _SC_NPROCESSORS_ONLN );
 	const int   threads = cpus > HYB_SD_COPY_THREADS ? HYB_SD_COPY_THREADS : cpus > 1 ? (int)cpus : 1;
 	hyb_team_t* team    = threads > 1 ? hyb_team_create( threads - 1 ) : NULL;
 
-	/* The input time levels as they were: a failure anywhere puts them
-	   back, so that the CPU path restarts from the caller's inputs (the
-	   work level is written before it is read on the CPU path). Compressed
-	   state is never written to the caller's arrays before the run is
-	   complete. */
-	void* keep[3] = { NULL, NULL, NULL };
-	for ( int f = 0; f < roles.inputs && rc == HYB_OK && !z.state_on; f++ )
+	/* The input time levels as they were, kept while the run goes on: a
+	   failure anywhere puts back what was kept (all that was overwritten),
+	   so that the CPU path restarts from the caller's inputs (the work level
+	   is written before it is read on the CPU path). Compressed state is
+	   never written to the caller's arrays before the run is complete. */
+	hyb_sd_keep_t* keep = NULL;
+	if ( rc == HYB_OK && !z.state_on && steps > 0 )
 	{
-		keep[f] = malloc( fbytes );
-		if ( keep[f] == NULL )
-			rc = HYB_E_NO_MEMORY;
-		else
-			hyb_copy_team( team, keep[f], p->field[roles.state[f]], fbytes, HYB_SD_COPY_PIECE );
+		void* inputs[HYB_SD_KEEP_ARRAYS];
+		for ( int f = 0; f < roles.inputs; f++ ) inputs[f] = p->field[roles.state[f]];
+		rc = hyb_sd_keep_start( inputs, roles.inputs, fbytes, threads, &keep );
 	}
 	/* The checkpoints' newest level, decoded. */
 	void* newest = rc == HYB_OK && cb && z.state_on ? malloc( fbytes ) : NULL;
@@ -607,6 +609,7 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	c.z      = zip ? &z : NULL;
 	c.cur    = -1;
 	c.team   = team;
+	c.keep   = keep;
 	if ( rc == HYB_OK ) rc = hyb_dev_acquire( 0, &dev );
 	const int    ran = rc == HYB_OK;
 	const double t1  = hyb_now();
@@ -629,13 +632,10 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 		/* Unlock while the context is held. */
 		hyb_sd_zip_unpin( &z );
 		hyb_dev_release( dev );
-		if ( rc != HYB_OK )
-		{
-			for ( int f = 0; f < roles.inputs && keep[f]; f++ )
-				hyb_copy_team( team, p->field[roles.state[f]], keep[f], fbytes, HYB_SD_COPY_PIECE );
-			*residual = 0.0;
-		}
+		if ( rc != HYB_OK ) *residual = 0.0;
 	}
+	/* Nothing writes the caller's arrays any more. */
+	hyb_sd_keep_end( keep, ran && rc != HYB_OK, team );
 	/* The run is complete: the time levels into the caller's arrays (none
 	   ran: they stay as given, as on the CPU path). */
 	if ( rc == HYB_OK && z.state_on && z.state[0].data && steps > 0 )
@@ -643,7 +643,6 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 			rc = hyb_stencil_zarr_get( &z.state[j], p->field[roles.state[j]] );
 	hyb_sd_zip_free( &z );
 	hyb_team_destroy( team );
-	for ( int f = 0; f < 3; f++ ) free( keep[f] );
 	free( newest );
 	const double t4      = hyb_now();
 	*ds                  = c.st;

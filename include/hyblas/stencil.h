@@ -212,9 +212,10 @@ extern "C"
 		   device, so they do not add up to the total). A plan query gives
 		   the model's stage times. After a device run the stages are not
 		   timed one by one: seconds_kernel holds the pipeline's wall time
-		   (transfers and kernels, overlapped), seconds_host_copy the host
-		   work around it (the rollback copy, encoding and decoding
-		   compressed fields), seconds_register the page-locking of the
+		   (transfers and kernels, overlapped, and the waits for the
+		   rollback copy taken beside them), seconds_host_copy the host
+		   work before and after it (encoding and decoding compressed
+		   fields, releasing the rollback copy), seconds_register the page-locking of the
 		   caller's (first run of a handle) and the compressed arrays. */
 		double seconds;
 		double seconds_h2d, seconds_d2h, seconds_d2d, seconds_kernel;

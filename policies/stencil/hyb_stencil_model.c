@@ -336,10 +336,20 @@ int hyb_stencil_choose( const hyb_stencil_work_t* w, const hyb_stencil_machine_t
 	}
 	size_t used = 0;
 	if ( found )
+	{
 		used = (size_t)snprintf( why, whylen,
 		                         "%s d=%d k=%d: %.3g s predicted, %.3g GB of %.3g GB device memory",
 		                         hyb_stencil_scheme_name( best->scheme ), best->d, best->k,
 		                         best->seconds, best->device_bytes * 1e-9, m->dev_mem * 1e-9 );
+		/* Planes computed over those of T steps: the overlapped tiling's
+		   redundant halo work, which bounds the run from below beside the
+		   bus. */
+		const double once = (double)w->steps * (double)w->n;
+		if ( once > 0.0 && used < whylen )
+			used +=
+			    (size_t)snprintf( why + used, whylen - used, ", %.3gx the steps' planes computed",
+			                      best->planes_computed / once );
+	}
 	else
 	{
 		if ( have_small ) *best = smallest;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/stencil/hyb_stencil_keep.h"
 #include "hyb_op.h"
 #include "hyb_stats.h"
 #include "tests/unit/hyb_test_util.h"
@@ -215,11 +216,50 @@ static void test_registration_kept( void )
 	hyb_t_sim_end();
 }
 
+/* The rollback copy runs beside the device run, slowed here so that the
+   run overtakes it: every write of an input level waits for that part to
+   be kept, so a run without a fault is still exact, and a fault anywhere
+   (early, with the inputs kept in part; late, with most written) still
+   gives the CPU's result from the caller's inputs. */
+static void test_keep_overtaken( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const char* faults[] = { NULL, "h2d:2", "stencil.acoustic:2", "d2h:2", "d2h:5a",
+		                     "stencil.acoustic:7a" };
+	const int   schemes[] = { HYBLAS_STENCIL_SCHEME_DIRECT, HYBLAS_STENCIL_SCHEME_SHARED,
+		                      HYBLAS_STENCIL_SCHEME_IN_CORE };
+	hyb_sd_keep_test( 300, 4096 );
+	for ( int i = 0; i < (int)( sizeof faults / sizeof faults[0] ); i++ )
+		for ( int q = 0; q < 3; q++ )
+		{
+			hyblas_stencil_desc_t want =
+			    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
+			hyblas_stencil_desc_t got =
+			    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
+			hyblas_stencil_stats_t sc, sg;
+			const int              in_core = schemes[q] == HYBLAS_STENCIL_SCHEME_IN_CORE;
+			CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 6, &sc ), HYBLAS_OK );
+			if ( faults[i] ) CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
+			CU_ASSERT_EQUAL( sd_run( &got, HYBLAS_PATH_GPU, schemes[q], 3, in_core ? 0 : 2, 6, &sg ),
+			                 HYBLAS_OK );
+			hyb_device_faults_set( NULL );
+			CU_ASSERT_EQUAL( sg.fell_back, faults[i] != NULL );
+			CU_ASSERT( sx_desc_same( &want, &got ) );
+			if ( !sx_desc_same( &want, &got ) )
+				printf( "\n  fault %s scheme %d\n", faults[i] ? faults[i] : "none", schemes[q] );
+			sx_desc_free( &want );
+			sx_desc_free( &got );
+		}
+	hyb_sd_keep_test( 0, 0 );
+	hyb_t_sim_end();
+}
+
 static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "kernels_registered", test_kernels_registered },
 	{ "schemes_match_cpu", test_schemes_match_cpu },
 	{ "faults_fall_back", test_faults_fall_back },
 	{ "registration_kept", test_registration_kept },
+	{ "keep_overtaken", test_keep_overtaken },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The stencil run's rollback copy on its own thread (see hyb_stencil_keep.h). */
+#include "dispatch/stencil/hyb_stencil_keep.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "hyb_copy.h"
+
+/* Bytes of an array kept in one step: small against a chunk of planes, so
+   a write rarely waits for more than it needs; large against the team's
+   start-up. */
+#define HYB_KEEP_PIECE ( (size_t)16 << 20 )
+/* Pieces of a team copy. */
+#define HYB_KEEP_TEAM_PIECE ( (size_t)1 << 20 )
+
+struct hyb_sd_keep_s
+{
+	char*           src[HYB_SD_KEEP_ARRAYS];
+	char*           copy; /* n arrays of `bytes`, end to end */
+	size_t          map_bytes;
+	int             n;
+	size_t          bytes;
+	hyb_team_t*     team;
+	pthread_t       th;
+	pthread_mutex_t mu;
+	pthread_cond_t  cv;
+	size_t          kept[HYB_SD_KEEP_ARRAYS]; /* under mu */
+	int             stop;                     /* under mu */
+};
+
+static _Atomic unsigned hyb_keep_delay_us;
+static _Atomic size_t   hyb_keep_piece;
+
+void hyb_sd_keep_test( unsigned us, size_t piece )
+{
+	atomic_store( &hyb_keep_delay_us, us );
+	atomic_store( &hyb_keep_piece, piece );
+}
+
+static void* hyb_keep_main( void* arg )
+{
+	hyb_sd_keep_t* k     = arg;
+	const size_t   asked = atomic_load( &hyb_keep_piece );
+	const size_t   piece = asked ? asked : HYB_KEEP_PIECE;
+	for ( size_t off = 0; off < k->bytes; off += piece )
+	{
+		const size_t len = k->bytes - off < piece ? k->bytes - off : piece;
+		for ( int a = 0; a < k->n; a++ )
+		{
+			const unsigned us = atomic_load( &hyb_keep_delay_us );
+			if ( us ) usleep( us );
+			pthread_mutex_lock( &k->mu );
+			const int stop = k->stop;
+			pthread_mutex_unlock( &k->mu );
+			if ( stop ) return NULL;
+			hyb_copy_team( k->team, k->copy + (size_t)a * k->bytes + off, k->src[a] + off, len,
+			               HYB_KEEP_TEAM_PIECE );
+			pthread_mutex_lock( &k->mu );
+			k->kept[a] = off + len;
+			pthread_cond_broadcast( &k->cv );
+			pthread_mutex_unlock( &k->mu );
+		}
+	}
+	return NULL;
+}
+
+hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int threads,
+                                hyb_sd_keep_t** out )
+{
+	*out = NULL;
+	if ( n < 1 || n > HYB_SD_KEEP_ARRAYS ) return HYB_E_INVALID;
+	hyb_sd_keep_t* k = calloc( 1, sizeof *k );
+	if ( k == NULL ) return HYB_E_NO_MEMORY;
+	const size_t page = (size_t)sysconf( _SC_PAGESIZE );
+	k->map_bytes      = ( (size_t)n * bytes + page - 1 ) / page * page;
+	void* m           = mmap( NULL, k->map_bytes ? k->map_bytes : page, PROT_READ | PROT_WRITE,
+	                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	if ( m == MAP_FAILED )
+	{
+		free( k );
+		return HYB_E_NO_MEMORY;
+	}
+	if ( k->map_bytes == 0 ) k->map_bytes = page;
+		/* Large pages where the system allows them: the copy is the first touch
+		   of every page, and small pages make it fault-bound. */
+#ifdef MADV_HUGEPAGE
+	madvise( m, k->map_bytes, MADV_HUGEPAGE );
+#endif
+	k->copy  = m;
+	k->n     = n;
+	k->bytes = bytes;
+	for ( int a = 0; a < n; a++ ) k->src[a] = arrays[a];
+	k->team = threads > 1 ? hyb_team_create( threads - 1 ) : NULL;
+	pthread_mutex_init( &k->mu, NULL );
+	pthread_cond_init( &k->cv, NULL );
+	if ( pthread_create( &k->th, NULL, hyb_keep_main, k ) != 0 )
+	{
+		pthread_cond_destroy( &k->cv );
+		pthread_mutex_destroy( &k->mu );
+		hyb_team_destroy( k->team );
+		munmap( k->copy, k->map_bytes );
+		free( k );
+		return HYB_E_NO_MEMORY;
+	}
+	*out = k;
+	return HYB_OK;
+}
+
+void hyb_sd_keep_cover( hyb_sd_keep_t* k, const void* dst, size_t len )
+{
+	if ( k == NULL ) return;
+	const char* p = dst;
+	for ( int a = 0; a < k->n; a++ )
+	{
+		if ( p < k->src[a] || p >= k->src[a] + k->bytes ) continue;
+		const size_t end  = (size_t)( p - k->src[a] ) + len;
+		const size_t need = end < k->bytes ? end : k->bytes;
+		pthread_mutex_lock( &k->mu );
+		while ( k->kept[a] < need ) pthread_cond_wait( &k->cv, &k->mu );
+		pthread_mutex_unlock( &k->mu );
+		return;
+	}
+}
+
+void hyb_sd_keep_end( hyb_sd_keep_t* k, int restore, hyb_team_t* team )
+{
+	if ( k == NULL ) return;
+	pthread_mutex_lock( &k->mu );
+	k->stop = 1;
+	pthread_mutex_unlock( &k->mu );
+	pthread_join( k->th, NULL );
+	for ( int a = 0; restore && a < k->n; a++ )
+		hyb_copy_team( team, k->src[a], k->copy + (size_t)a * k->bytes, k->kept[a],
+		               HYB_KEEP_TEAM_PIECE );
+	pthread_cond_destroy( &k->cv );
+	pthread_mutex_destroy( &k->mu );
+	hyb_team_destroy( k->team );
+	munmap( k->copy, k->map_bytes );
+	free( k );
+}

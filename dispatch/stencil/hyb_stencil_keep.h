@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The rollback copy of a stencil device run's input levels, taken on a
+   thread of its own while the run goes on: the run must not write a byte
+   of a kept array before that byte is kept (hyb_sd_keep_cover), and after
+   a failure only the kept part is put back, since nothing beyond it was
+   written. The run then pays for the copy only where the copy falls
+   behind its writes, instead of copying every input before it starts. */
+#ifndef HYB_STENCIL_KEEP_H
+#define HYB_STENCIL_KEEP_H
+
+#include <stddef.h>
+
+#include "hyb_status.h"
+#include "hyb_team.h"
+
+/* Arrays one keep covers at most (the time levels a run reads). */
+#define HYB_SD_KEEP_ARRAYS 3
+
+typedef struct hyb_sd_keep_s hyb_sd_keep_t;
+
+/* Start keeping arrays[0 .. n) of `bytes` each, copied from the front in
+   pieces, piece i of every array before piece i+1 of any (the runs write
+   the planes of every level in that order), by `threads` threads (1: the
+   keep's thread alone). HYB_E_NO_MEMORY (the copy's memory or the thread
+   cannot be had) leaves *out NULL and nothing copied. */
+hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int threads,
+                                hyb_sd_keep_t** out );
+
+/* Before a write of `len` bytes at `dst`: if dst lies in a kept array,
+   wait until that array is kept up to the write's end. NULL k: returns. */
+void hyb_sd_keep_cover( hyb_sd_keep_t* k, const void* dst, size_t len );
+
+/* Stop copying (the piece under way finishes), then with `restore` put the
+   kept part of every array back, and free k (NULL: nothing). Call once
+   nothing writes the arrays any more. */
+void hyb_sd_keep_end( hyb_sd_keep_t* k, int restore, hyb_team_t* team );
+
+/* Tests: keep in pieces of `piece` bytes (0: the default) and wait `us`
+   microseconds before each, so that a run overtakes the copy, must wait for
+   it, and may fail with an array kept in part. */
+void hyb_sd_keep_test( unsigned us, size_t piece );
+
+#endif
