@@ -635,6 +635,7 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 		if ( rc != HYB_OK ) *residual = 0.0;
 	}
 	/* Nothing writes the caller's arrays any more. */
+	c.st.seconds_keep_wait = hyb_sd_keep_waited( keep );
 	hyb_sd_keep_end( keep, ran && rc != HYB_OK, team );
 	/* The run is complete: the time levels into the caller's arrays (none
 	   ran: they stay as given, as on the CPU path). */

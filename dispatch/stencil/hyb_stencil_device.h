@@ -18,10 +18,13 @@ typedef struct
 {
 	double bytes_h2d, bytes_d2h, bytes_d2d, bytes_host;
 	double bytes_h2d_raw, bytes_d2h_raw;
-	/* Before the device (encoding compressed fields, the rollback copy),
-	   page-locking compressed arrays, the pipeline (every segment, drained),
-	   after it (decoding, unlocking). */
+	/* Before the device (encoding compressed fields, starting the
+	   rollback copy), page-locking compressed arrays, the pipeline (every
+	   segment, drained), after it (decoding, unlocking, releasing the
+	   rollback copy); of the pipeline, the waits of its writes for the
+	   rollback copy. */
 	double seconds_setup, seconds_pin, seconds_pipeline, seconds_final;
+	double seconds_keep_wait;
 } hyb_stencil_dev_stats_t;
 
 /* Whether the device path can run kind `kind`: a device opens and its

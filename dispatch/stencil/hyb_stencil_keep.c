@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "hyb_copy.h"
+#include "hyb_types.h"
 
 /* Bytes of an array kept in one step: small against a chunk of planes, so
    a write rarely waits for more than it needs; large against the team's
@@ -30,7 +31,9 @@ struct hyb_sd_keep_s
 	pthread_mutex_t mu;
 	pthread_cond_t  cv;
 	size_t          kept[HYB_SD_KEEP_ARRAYS]; /* under mu */
+	size_t          want[HYB_SD_KEEP_ARRAYS]; /* under mu: what a waiting write needs */
 	int             stop;                     /* under mu */
+	double          waited;                   /* under mu */
 };
 
 static _Atomic unsigned hyb_keep_delay_us;
@@ -42,30 +45,47 @@ void hyb_sd_keep_test( unsigned us, size_t piece )
 	atomic_store( &hyb_keep_piece, piece );
 }
 
+/* The array to keep a piece of next (under mu; -1: all kept): the least
+   kept of those a write waits for, else the least kept. A run writes one
+   level well before another (the acoustic's first block overwrites one
+   input level, the second block the other), so following the waits keeps
+   first what is written first. */
+static int hyb_keep_next( const hyb_sd_keep_t* k )
+{
+	int next = -1, waited = 0;
+	for ( int a = 0; a < k->n; a++ )
+	{
+		if ( k->kept[a] >= k->bytes ) continue;
+		const int w = k->want[a] > k->kept[a];
+		if ( next < 0 || ( w && !waited ) || ( w == waited && k->kept[a] < k->kept[next] ) )
+		{
+			next   = a;
+			waited = w;
+		}
+	}
+	return next;
+}
+
 static void* hyb_keep_main( void* arg )
 {
 	hyb_sd_keep_t* k     = arg;
 	const size_t   asked = atomic_load( &hyb_keep_piece );
 	const size_t   piece = asked ? asked : HYB_KEEP_PIECE;
-	for ( size_t off = 0; off < k->bytes; off += piece )
+	pthread_mutex_lock( &k->mu );
+	for ( int a; !k->stop && ( a = hyb_keep_next( k ) ) >= 0; )
 	{
+		const size_t off = k->kept[a];
 		const size_t len = k->bytes - off < piece ? k->bytes - off : piece;
-		for ( int a = 0; a < k->n; a++ )
-		{
-			const unsigned us = atomic_load( &hyb_keep_delay_us );
-			if ( us ) usleep( us );
-			pthread_mutex_lock( &k->mu );
-			const int stop = k->stop;
-			pthread_mutex_unlock( &k->mu );
-			if ( stop ) return NULL;
-			hyb_copy_team( k->team, k->copy + (size_t)a * k->bytes + off, k->src[a] + off, len,
-			               HYB_KEEP_TEAM_PIECE );
-			pthread_mutex_lock( &k->mu );
-			k->kept[a] = off + len;
-			pthread_cond_broadcast( &k->cv );
-			pthread_mutex_unlock( &k->mu );
-		}
+		pthread_mutex_unlock( &k->mu );
+		const unsigned us = atomic_load( &hyb_keep_delay_us );
+		if ( us ) usleep( us );
+		hyb_copy_team( k->team, k->copy + (size_t)a * k->bytes + off, k->src[a] + off, len,
+		               HYB_KEEP_TEAM_PIECE );
+		pthread_mutex_lock( &k->mu );
+		k->kept[a] = off + len;
+		pthread_cond_broadcast( &k->cv );
 	}
+	pthread_mutex_unlock( &k->mu );
 	return NULL;
 }
 
@@ -121,10 +141,25 @@ void hyb_sd_keep_cover( hyb_sd_keep_t* k, const void* dst, size_t len )
 		const size_t end  = (size_t)( p - k->src[a] ) + len;
 		const size_t need = end < k->bytes ? end : k->bytes;
 		pthread_mutex_lock( &k->mu );
-		while ( k->kept[a] < need ) pthread_cond_wait( &k->cv, &k->mu );
+		if ( k->kept[a] < need )
+		{
+			const double t0 = hyb_now();
+			if ( k->want[a] < need ) k->want[a] = need;
+			while ( k->kept[a] < need ) pthread_cond_wait( &k->cv, &k->mu );
+			k->waited += hyb_now() - t0;
+		}
 		pthread_mutex_unlock( &k->mu );
 		return;
 	}
+}
+
+double hyb_sd_keep_waited( hyb_sd_keep_t* k )
+{
+	if ( k == NULL ) return 0.0;
+	pthread_mutex_lock( &k->mu );
+	const double w = k->waited;
+	pthread_mutex_unlock( &k->mu );
+	return w;
 }
 
 void hyb_sd_keep_end( hyb_sd_keep_t* k, int restore, hyb_team_t* team )

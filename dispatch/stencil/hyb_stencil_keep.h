@@ -18,10 +18,10 @@
 
 typedef struct hyb_sd_keep_s hyb_sd_keep_t;
 
-/* Start keeping arrays[0 .. n) of `bytes` each, copied from the front in
-   pieces, piece i of every array before piece i+1 of any (the runs write
-   the planes of every level in that order), by `threads` threads (1: the
-   keep's thread alone). HYB_E_NO_MEMORY (the copy's memory or the thread
+/* Start keeping arrays[0 .. n) of `bytes` each, each copied from the front
+   in pieces (the runs write the planes of a level in that order), first
+   the array a write waits for, else the least kept, by `threads` threads
+   (1: the keep's thread alone). HYB_E_NO_MEMORY (the copy's memory or the thread
    cannot be had) leaves *out NULL and nothing copied. */
 hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int threads,
                                 hyb_sd_keep_t** out );
@@ -29,6 +29,9 @@ hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int th
 /* Before a write of `len` bytes at `dst`: if dst lies in a kept array,
    wait until that array is kept up to the write's end. NULL k: returns. */
 void hyb_sd_keep_cover( hyb_sd_keep_t* k, const void* dst, size_t len );
+
+/* Seconds hyb_sd_keep_cover has waited so far (0 for NULL). */
+double hyb_sd_keep_waited( hyb_sd_keep_t* k );
 
 /* Stop copying (the piece under way finishes), then with `restore` put the
    kept part of every array back, and free k (NULL: nothing). Call once
