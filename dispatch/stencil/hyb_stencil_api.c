@@ -27,6 +27,9 @@ struct hyblas_stencil_s
 	   destroy (the arrays outlive the handle, unmoved: the API's contract). */
 	int           registered;
 	unsigned char locked[HYB_STENCIL_FIELDS_MAX];
+	/* The device runs' rollback copy of the input levels, held until
+	   destroy so that only the first run pays for touching it. */
+	hyb_sd_keep_mem_t keep;
 };
 
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_create( const hyblas_stencil_desc_t* desc,
@@ -49,6 +52,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_create( const hyblas_stencil_d
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_destroy( hyblas_stencil_t* st )
 {
 	if ( st && st->registered ) hyb_stencil_device_unregister( &st->prob, st->locked );
+	if ( st ) hyb_sd_keep_mem_free( &st->keep );
 	free( st );
 	return HYBLAS_OK;
 }
@@ -206,7 +210,7 @@ static hyb_status_t hyb_stencil_fid_reference( const hyb_stencil_prob_t*     p,
 		double                  res;
 		hyb_stencil_dev_stats_t ds;
 		dr = hyb_stencil_device_run( &ref, steps, dc->pred.scheme, dc->pred.d, dc->pred.k, every,
-		                             hyb_stencil_fid_collect, f, &res, &ds );
+		                             hyb_stencil_fid_collect, f, NULL, &res, &ds );
 	}
 	if ( rc == HYB_OK && dr != HYB_OK )
 	{
@@ -278,7 +282,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 		hyb_stencil_dev_stats_t ds;
 		const hyb_status_t      drc =
 		    hyb_stencil_device_run( &st->prob, steps, dc.pred.scheme, dc.pred.d, dc.pred.k, every,
-		                            check, &fid, &residual, &ds );
+		                            check, &fid, &st->keep, &residual, &ds );
 		if ( drc == HYB_OK )
 		{
 			path              = HYB_PATH_GPU;

@@ -558,7 +558,8 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 
 hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
                                      int32_t d, int32_t k, int64_t every, hyb_stencil_check_fn cb,
-                                     void* cbctx, double* residual, hyb_stencil_dev_stats_t* ds )
+                                     void* cbctx, hyb_sd_keep_mem_t* keep_mem, double* residual,
+                                     hyb_stencil_dev_stats_t* ds )
 {
 	const double t0 = hyb_now();
 	memset( ds, 0, sizeof *ds );
@@ -595,7 +596,7 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	{
 		void* inputs[HYB_SD_KEEP_ARRAYS];
 		for ( int f = 0; f < roles.inputs; f++ ) inputs[f] = p->field[roles.state[f]];
-		rc = hyb_sd_keep_start( inputs, roles.inputs, fbytes, threads, &keep );
+		rc = hyb_sd_keep_start( inputs, roles.inputs, fbytes, threads, keep_mem, &keep );
 	}
 	/* The checkpoints' newest level, decoded. */
 	void* newest = rc == HYB_OK && cb && z.state_on ? malloc( fbytes ) : NULL;

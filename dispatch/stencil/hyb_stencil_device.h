@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "hyb_status.h"
+#include "dispatch/stencil/hyb_stencil_keep.h"
 #include "kernels/stencil/hyb_stencil_prob.h"
 #include "kernels/stencil/hyb_stencil_zfp.h"
 
@@ -44,11 +45,14 @@ int hyb_stencil_device_usable( int32_t kind );
    synchronization) the input time levels are as they were before the call
    (the work level is not: the CPU path writes it before reading it) and
    the status is returned: the caller reruns on the CPU from untouched
-   inputs. HYB_E_NO_MEMORY when the host copies that make this possible
-   cannot be made (nothing touched). */
+   inputs. The rollback copy that makes this possible goes into `keep`
+   (grown as needed and left to the caller, who holds it across runs;
+   NULL: memory of the run's own). HYB_E_NO_MEMORY when it cannot be had
+   (nothing touched). */
 hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
                                      int32_t d, int32_t k, int64_t every, hyb_stencil_check_fn cb,
-                                     void* cbctx, double* residual, hyb_stencil_dev_stats_t* ds );
+                                     void* cbctx, hyb_sd_keep_mem_t* keep, double* residual,
+                                     hyb_stencil_dev_stats_t* ds );
 
 /* Page-lock with device 0 the caller's arrays that a run moves
    uncompressed (the fields without a rate), so that direct mapping and in

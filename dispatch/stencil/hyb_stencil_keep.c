@@ -21,19 +21,19 @@
 
 struct hyb_sd_keep_s
 {
-	char*           src[HYB_SD_KEEP_ARRAYS];
-	char*           copy; /* n arrays of `bytes`, end to end */
-	size_t          map_bytes;
-	int             n;
-	size_t          bytes;
-	hyb_team_t*     team;
-	pthread_t       th;
-	pthread_mutex_t mu;
-	pthread_cond_t  cv;
-	size_t          kept[HYB_SD_KEEP_ARRAYS]; /* under mu */
-	size_t          want[HYB_SD_KEEP_ARRAYS]; /* under mu: what a waiting write needs */
-	int             stop;                     /* under mu */
-	double          waited;                   /* under mu */
+	char*             src[HYB_SD_KEEP_ARRAYS];
+	char*             copy; /* n arrays of `bytes`, end to end: the caller's memory or own */
+	hyb_sd_keep_mem_t own;
+	int               n;
+	size_t            bytes;
+	hyb_team_t*       team;
+	pthread_t         th;
+	pthread_mutex_t   mu;
+	pthread_cond_t    cv;
+	size_t            kept[HYB_SD_KEEP_ARRAYS]; /* under mu */
+	size_t            want[HYB_SD_KEEP_ARRAYS]; /* under mu: what a waiting write needs */
+	int               stop;                     /* under mu */
+	double            waited;                   /* under mu */
 };
 
 static _Atomic unsigned hyb_keep_delay_us;
@@ -89,29 +89,48 @@ static void* hyb_keep_main( void* arg )
 	return NULL;
 }
 
+/* Map `bytes` (rounded up to pages) into m; HYB_E_NO_MEMORY leaves m empty. */
+static hyb_status_t hyb_keep_map( hyb_sd_keep_mem_t* m, size_t bytes )
+{
+	const size_t page = (size_t)sysconf( _SC_PAGESIZE );
+	const size_t len  = bytes ? ( bytes + page - 1 ) / page * page : page;
+	void*        a = mmap( NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	m->mem         = NULL;
+	m->bytes       = 0;
+	if ( a == MAP_FAILED ) return HYB_E_NO_MEMORY;
+		/* Large pages where the system allows them: the first copy touches
+		   every page, and small pages make it fault-bound. */
+#ifdef MADV_HUGEPAGE
+	madvise( a, len, MADV_HUGEPAGE );
+#endif
+	m->mem   = a;
+	m->bytes = len;
+	return HYB_OK;
+}
+
+void hyb_sd_keep_mem_free( hyb_sd_keep_mem_t* m )
+{
+	if ( m->mem ) munmap( m->mem, m->bytes );
+	m->mem   = NULL;
+	m->bytes = 0;
+}
+
 hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int threads,
-                                hyb_sd_keep_t** out )
+                                hyb_sd_keep_mem_t* mem, hyb_sd_keep_t** out )
 {
 	*out = NULL;
 	if ( n < 1 || n > HYB_SD_KEEP_ARRAYS ) return HYB_E_INVALID;
 	hyb_sd_keep_t* k = calloc( 1, sizeof *k );
 	if ( k == NULL ) return HYB_E_NO_MEMORY;
-	const size_t page = (size_t)sysconf( _SC_PAGESIZE );
-	k->map_bytes      = ( (size_t)n * bytes + page - 1 ) / page * page;
-	void* m           = mmap( NULL, k->map_bytes ? k->map_bytes : page, PROT_READ | PROT_WRITE,
-	                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
-	if ( m == MAP_FAILED )
+	const size_t need = (size_t)n * bytes;
+	if ( mem && mem->bytes < need ) hyb_sd_keep_mem_free( mem );
+	hyb_sd_keep_mem_t* m = mem ? mem : &k->own;
+	if ( m->mem == NULL && hyb_keep_map( m, need ) != HYB_OK )
 	{
 		free( k );
 		return HYB_E_NO_MEMORY;
 	}
-	if ( k->map_bytes == 0 ) k->map_bytes = page;
-		/* Large pages where the system allows them: the copy is the first touch
-		   of every page, and small pages make it fault-bound. */
-#ifdef MADV_HUGEPAGE
-	madvise( m, k->map_bytes, MADV_HUGEPAGE );
-#endif
-	k->copy  = m;
+	k->copy  = m->mem;
 	k->n     = n;
 	k->bytes = bytes;
 	for ( int a = 0; a < n; a++ ) k->src[a] = arrays[a];
@@ -123,7 +142,7 @@ hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int th
 		pthread_cond_destroy( &k->cv );
 		pthread_mutex_destroy( &k->mu );
 		hyb_team_destroy( k->team );
-		munmap( k->copy, k->map_bytes );
+		hyb_sd_keep_mem_free( &k->own );
 		free( k );
 		return HYB_E_NO_MEMORY;
 	}
@@ -175,6 +194,6 @@ void hyb_sd_keep_end( hyb_sd_keep_t* k, int restore, hyb_team_t* team )
 	pthread_cond_destroy( &k->cv );
 	pthread_mutex_destroy( &k->mu );
 	hyb_team_destroy( k->team );
-	munmap( k->copy, k->map_bytes );
+	hyb_sd_keep_mem_free( &k->own );
 	free( k );
 }

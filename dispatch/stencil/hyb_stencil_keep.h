@@ -18,13 +18,27 @@
 
 typedef struct hyb_sd_keep_s hyb_sd_keep_t;
 
+/* Memory a keep copies into, held by its owner (a handle) across runs:
+   touched once, so that later runs copy at the memory's rate instead of
+   first faulting every page in. */
+typedef struct
+{
+	void*  mem;
+	size_t bytes;
+} hyb_sd_keep_mem_t;
+
+/* Give back m's memory (m stays usable, empty). */
+void hyb_sd_keep_mem_free( hyb_sd_keep_mem_t* m );
+
 /* Start keeping arrays[0 .. n) of `bytes` each, each copied from the front
    in pieces (the runs write the planes of a level in that order), first
    the array a write waits for, else the least kept, by `threads` threads
-   (1: the keep's thread alone). HYB_E_NO_MEMORY (the copy's memory or the thread
-   cannot be had) leaves *out NULL and nothing copied. */
+   (1: the keep's thread alone), into `mem` (grown to n * bytes when
+   smaller; NULL: memory of the keep's own, given back at the end).
+   HYB_E_NO_MEMORY (the copy's memory or the thread cannot be had) leaves
+   *out NULL and nothing copied. */
 hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int threads,
-                                hyb_sd_keep_t** out );
+                                hyb_sd_keep_mem_t* mem, hyb_sd_keep_t** out );
 
 /* Before a write of `len` bytes at `dst`: if dst lies in a kept array,
    wait until that array is kept up to the write's end. NULL k: returns. */

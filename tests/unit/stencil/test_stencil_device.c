@@ -192,12 +192,12 @@ static void test_registration_kept( void )
 		    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 24, 40, 1, 0 );
 		hyblas_stencil_stats_t s = { .struct_size = sizeof s };
 		CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 8, &s ), HYBLAS_OK );
-		const int          in_core = cases[i].scheme == HYBLAS_STENCIL_SCHEME_IN_CORE;
-		hyblas_stencil_params_t p  = sx_params( HYBLAS_PATH_GPU, cases[i].scheme, in_core ? 0 : 3,
-		                                        in_core ? 0 : 2 );
-		p.host_pinned              = cases[i].pinned;
-		p.no_register              = cases[i].no_register;
-		hyblas_stencil_t* st       = NULL;
+		const int               in_core = cases[i].scheme == HYBLAS_STENCIL_SCHEME_IN_CORE;
+		hyblas_stencil_params_t p =
+		    sx_params( HYBLAS_PATH_GPU, cases[i].scheme, in_core ? 0 : 3, in_core ? 0 : 2 );
+		p.host_pinned        = cases[i].pinned;
+		p.no_register        = cases[i].no_register;
+		hyblas_stencil_t* st = NULL;
 		CU_ASSERT_EQUAL_FATAL( hyblas_stencil_create( &got, &st ), HYBLAS_OK );
 		if ( cases[i].fault ) CU_ASSERT_EQUAL( hyb_device_faults_set( cases[i].fault ), HYB_OK );
 		for ( int run = 0; run < 2; run++ )
@@ -224,8 +224,8 @@ static void test_registration_kept( void )
 static void test_keep_overtaken( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
-	const char* faults[] = { NULL, "h2d:2", "stencil.acoustic:2", "d2h:2", "d2h:5a",
-		                     "stencil.acoustic:7a" };
+	const char* faults[]  = { NULL,    "h2d:2",  "stencil.acoustic:2",
+		                      "d2h:2", "d2h:5a", "stencil.acoustic:7a" };
 	const int   schemes[] = { HYBLAS_STENCIL_SCHEME_DIRECT, HYBLAS_STENCIL_SCHEME_SHARED,
 		                      HYBLAS_STENCIL_SCHEME_IN_CORE };
 	hyb_sd_keep_test( 300, 4096 );
@@ -240,8 +240,9 @@ static void test_keep_overtaken( void )
 			const int              in_core = schemes[q] == HYBLAS_STENCIL_SCHEME_IN_CORE;
 			CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 6, &sc ), HYBLAS_OK );
 			if ( faults[i] ) CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
-			CU_ASSERT_EQUAL( sd_run( &got, HYBLAS_PATH_GPU, schemes[q], 3, in_core ? 0 : 2, 6, &sg ),
-			                 HYBLAS_OK );
+			CU_ASSERT_EQUAL(
+			    sd_run( &got, HYBLAS_PATH_GPU, schemes[q], 3, in_core ? 0 : 2, 6, &sg ),
+			    HYBLAS_OK );
 			hyb_device_faults_set( NULL );
 			CU_ASSERT_EQUAL( sg.fell_back, faults[i] != NULL );
 			CU_ASSERT( sx_desc_same( &want, &got ) );
@@ -254,12 +255,51 @@ static void test_keep_overtaken( void )
 	hyb_t_sim_end();
 }
 
+/* A handle keeps its rollback memory from one device run to the next:
+   after a good run, a run that fails late on the same handle still puts
+   back its own inputs (what the first run kept there is never used), and
+   the result is the CPU's over both runs. */
+static void test_keep_reused( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const char* faults[] = { "d2h:5a", "stencil.acoustic:7a", "h2d:3" };
+	for ( int i = 0; i < (int)( sizeof faults / sizeof faults[0] ); i++ )
+	{
+		hyblas_stencil_desc_t want =
+		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
+		hyblas_stencil_desc_t got =
+		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
+		hyblas_stencil_stats_t        s  = { .struct_size = sizeof s };
+		const hyblas_stencil_params_t pc = sx_params( HYBLAS_PATH_CPU, 0, 0, 0 );
+		const hyblas_stencil_params_t pg =
+		    sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
+		hyblas_stencil_t *cpu = NULL, *gpu = NULL;
+		CU_ASSERT_EQUAL_FATAL( hyblas_stencil_create( &want, &cpu ), HYBLAS_OK );
+		CU_ASSERT_EQUAL_FATAL( hyblas_stencil_create( &got, &gpu ), HYBLAS_OK );
+		for ( int run = 0; run < 2; run++ )
+		{
+			CU_ASSERT_EQUAL( hyblas_stencil_run( cpu, 5, &pc, &s ), HYBLAS_OK );
+			if ( run == 1 ) CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
+			CU_ASSERT_EQUAL( hyblas_stencil_run( gpu, 5, &pg, &s ), HYBLAS_OK );
+			hyb_device_faults_set( NULL );
+			CU_ASSERT_EQUAL( s.fell_back, run == 1 );
+		}
+		CU_ASSERT( sx_desc_same( &want, &got ) );
+		CU_ASSERT_EQUAL( hyblas_stencil_destroy( cpu ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( hyblas_stencil_destroy( gpu ), HYBLAS_OK );
+		sx_desc_free( &want );
+		sx_desc_free( &got );
+	}
+	hyb_t_sim_end();
+}
+
 static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "kernels_registered", test_kernels_registered },
 	{ "schemes_match_cpu", test_schemes_match_cpu },
 	{ "faults_fall_back", test_faults_fall_back },
 	{ "registration_kept", test_registration_kept },
 	{ "keep_overtaken", test_keep_overtaken },
+	{ "keep_reused", test_keep_reused },
 	CU_TEST_INFO_NULL,
 };
 

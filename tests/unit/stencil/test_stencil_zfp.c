@@ -377,7 +377,7 @@ static void test_ranges_in_pieces( void )
 			CU_ASSERT_EQUAL(
 			    hyb_stencil_cpu_run_lossy( &want, 7, plans[q][2], 0, 2, &rw, NULL, NULL ), HYB_OK );
 			CU_ASSERT_EQUAL( hyb_stencil_device_run( &got, 7, plans[q][0], plans[q][1], plans[q][2],
-			                                         0, NULL, NULL, &rg, &ds ),
+			                                         0, NULL, NULL, NULL, &rg, &ds ),
 			                 HYB_OK );
 			CU_ASSERT( sx_same_result( &want, &got ) );
 			CU_ASSERT( ds.bytes_h2d < ds.bytes_h2d_raw && ds.bytes_d2h < ds.bytes_d2h_raw );
