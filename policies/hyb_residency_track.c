@@ -861,21 +861,12 @@ fail:
 
 const char* hyb_residency_mech_name( hyb_residency_mech_t m )
 {
-	switch ( m )
-	{
-	case HYB_RESIDENCY_MECH_AUTO:
-		return "auto";
-	case HYB_RESIDENCY_MECH_NONE:
-		return "none";
-	case HYB_RESIDENCY_MECH_HASH:
-		return "hash";
-	case HYB_RESIDENCY_MECH_SOFTDIRTY:
-		return "soft-dirty";
-	case HYB_RESIDENCY_MECH_UFFD:
-		return "uffd-wp";
-	default:
-		return "unknown";
-	}
+	static const char* const names[HYB_RESIDENCY_MECH_COUNT] = {
+		[HYB_RESIDENCY_MECH_AUTO] = "auto",    [HYB_RESIDENCY_MECH_NONE] = "none",
+		[HYB_RESIDENCY_MECH_HASH] = "hash",    [HYB_RESIDENCY_MECH_SOFTDIRTY] = "soft-dirty",
+		[HYB_RESIDENCY_MECH_UFFD] = "uffd-wp",
+	};
+	return (unsigned)m < HYB_RESIDENCY_MECH_COUNT ? names[m] : "unknown";
 }
 
 void hyb_residency_forbid_for_test( hyb_residency_mech_t m, int forbid )

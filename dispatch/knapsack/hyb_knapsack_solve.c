@@ -178,6 +178,27 @@ static hyb_status_t hyb_knapsack_run_dp_gpu( hyb_knapsack_call_t* c, int threads
 	return hyb_knapsack_run_dp_cpu( c, threads );
 }
 
+/* The counts and times of a search that add up over the probe and the
+   method, named alike in the search's statistics and the call's. */
+#define HYB_KNAPSACK_SEARCH_SUMS( X )                                                              \
+	X( nodes_branched )                                                                            \
+	X( iterations )                                                                                \
+	X( gpu_iterations )                                                                            \
+	X( cpu_iterations )                                                                            \
+	X( h2d_bytes )                                                                                 \
+	X( d2h_bytes )                                                                                 \
+	X( h2d_calls )                                                                                 \
+	X( d2h_calls )                                                                                 \
+	X( h2d_nodes )                                                                                 \
+	X( d2h_nodes )                                                                                 \
+	X( t_cpu_mode )                                                                                \
+	X( t_branch )                                                                                  \
+	X( t_bound )                                                                                   \
+	X( t_reduce )                                                                                  \
+	X( t_label )                                                                                   \
+	X( t_compact )                                                                                 \
+	X( t_transfer )
+
 /* Copy a search's statistics into the call's (adding up over the probe and
    the method). */
 static void hyb_knapsack_take_search_stats( hyb_knapsack_call_t*               c,
@@ -185,26 +206,12 @@ static void hyb_knapsack_take_search_stats( hyb_knapsack_call_t*               c
 {
 	hyblas_knapsack_stats_t* s = &c->s;
 	s->stop                    = ss->stop;
-	s->nodes_branched += ss->nodes_branched;
-	s->iterations += ss->iterations;
-	s->gpu_iterations += ss->gpu_iterations;
-	s->cpu_iterations += ss->cpu_iterations;
+#define HYB_KNAPSACK_ADD( field ) s->field += ss->field;
+	HYB_KNAPSACK_SEARCH_SUMS( HYB_KNAPSACK_ADD )
+#undef HYB_KNAPSACK_ADD
 	if ( ss->peak_host > s->peak_nodes_host ) s->peak_nodes_host = ss->peak_host;
 	if ( ss->peak_dev > s->peak_nodes_device ) s->peak_nodes_device = ss->peak_dev;
 	if ( ss->peak_total > s->peak_nodes_total ) s->peak_nodes_total = ss->peak_total;
-	s->h2d_bytes += ss->h2d_bytes;
-	s->d2h_bytes += ss->d2h_bytes;
-	s->h2d_calls += ss->h2d_calls;
-	s->d2h_calls += ss->d2h_calls;
-	s->h2d_nodes += ss->h2d_nodes;
-	s->d2h_nodes += ss->d2h_nodes;
-	s->t_cpu_mode += ss->t_cpu_mode;
-	s->t_branch += ss->t_branch;
-	s->t_bound += ss->t_bound;
-	s->t_reduce += ss->t_reduce;
-	s->t_label += ss->t_label;
-	s->t_compact += ss->t_compact;
-	s->t_transfer += ss->t_transfer;
 }
 
 static hyb_knapsack_search_plan_t hyb_knapsack_search_plan( const hyb_knapsack_call_t* c,

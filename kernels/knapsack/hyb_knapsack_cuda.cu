@@ -30,6 +30,17 @@ inline hyb_status_t hyb_launched( void )
 	return cudaGetLastError() == cudaSuccess ? HYB_OK : HYB_E_DEVICE;
 }
 
+/* Queue `kernel` with one thread per element of a count n on env's stream:
+   nothing for n = 0, HYB_E_INVALID for n < 0. */
+template <typename... Params, typename... Args>
+hyb_status_t hyb_launch( const hyb_kernel_env_t* env, int64_t n, void ( *kernel )( Params... ),
+                         Args... args )
+{
+	if ( n <= 0 ) return n == 0 ? HYB_OK : HYB_E_INVALID;
+	kernel<<<hyb_blocks( n ), kBlock, 0, hyb_stream( env )>>>( args... );
+	return hyb_launched();
+}
+
 /* The scan and the reduce run on at most 2^31 - 1 elements (a GPU buffer of
    that many subproblems is beyond any device today). */
 inline bool hyb_count_ok( int64_t m )
@@ -131,19 +142,14 @@ __global__ void __launch_bounds__( kBlock )
 extern "C" hyb_status_t hyb_knapsack_branch_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_branch_args_t* a = (const hyb_knapsack_branch_args_t*)args;
-	if ( a->n_parents <= 0 ) return a->n_parents == 0 ? HYB_OK : HYB_E_INVALID;
-	hyb_knapsack_branch_kernel<<<hyb_blocks( a->n_parents ), kBlock, 0, hyb_stream( env )>>>(
-	    a->items, a->parents, a->n_parents, a->children );
-	return hyb_launched();
+	return hyb_launch( env, a->n_parents, hyb_knapsack_branch_kernel, a->items, a->parents,
+	                   a->n_parents, a->children );
 }
 
 extern "C" hyb_status_t hyb_knapsack_bound_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_bound_args_t* a = (const hyb_knapsack_bound_args_t*)args;
-	if ( a->m <= 0 ) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
-	hyb_knapsack_bound_kernel<<<hyb_blocks( a->m ), kBlock, 0, hyb_stream( env )>>>(
-	    a->items, a->nodes, a->m, a->u, a->l );
-	return hyb_launched();
+	return hyb_launch( env, a->m, hyb_knapsack_bound_kernel, a->items, a->nodes, a->m, a->u, a->l );
 }
 
 extern "C" hyb_status_t hyb_knapsack_reduce_max_cuda( const hyb_kernel_env_t* env,
@@ -166,9 +172,7 @@ extern "C" hyb_status_t hyb_knapsack_reduce_max_cuda( const hyb_kernel_env_t* en
 extern "C" hyb_status_t hyb_knapsack_label_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_label_args_t* a = (const hyb_knapsack_label_args_t*)args;
-	if ( a->m <= 0 ) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
-	hyb_knapsack_label_kernel<<<hyb_blocks( a->m ), kBlock, 0, hyb_stream( env )>>>( *a );
-	return hyb_launched();
+	return hyb_launch( env, a->m, hyb_knapsack_label_kernel, *a );
 }
 
 extern "C" hyb_status_t hyb_knapsack_compact_cuda( const hyb_kernel_env_t* env, const void* args )
@@ -194,10 +198,7 @@ extern "C" hyb_status_t hyb_knapsack_compact_cuda( const hyb_kernel_env_t* env, 
 extern "C" hyb_status_t hyb_knapsack_gather_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_knapsack_gather_args_t* a = (const hyb_knapsack_gather_args_t*)args;
-	if ( a->m <= 0 ) return a->m == 0 ? HYB_OK : HYB_E_INVALID;
-	hyb_knapsack_gather_kernel<<<hyb_blocks( a->m ), kBlock, 0, hyb_stream( env )>>>(
-	    a->in, a->dest, a->m, a->out );
-	return hyb_launched();
+	return hyb_launch( env, a->m, hyb_knapsack_gather_kernel, a->in, a->dest, a->m, a->out );
 }
 
 extern "C" hyb_status_t hyb_knapsack_dp_row_cuda( const hyb_kernel_env_t* env, const void* args )
@@ -205,9 +206,8 @@ extern "C" hyb_status_t hyb_knapsack_dp_row_cuda( const hyb_kernel_env_t* env, c
 	const hyb_knapsack_dp_row_args_t* a = (const hyb_knapsack_dp_row_args_t*)args;
 	if ( a->cap < 0 || a->w < 0 ) return HYB_E_INVALID;
 	/* whole warps, so every word of bits has its 32 lanes */
-	hyb_knapsack_dp_row_kernel<<<hyb_blocks( a->cap + 1 ), kBlock, 0, hyb_stream( env )>>>(
-	    a->prev, a->next, a->take, a->cap, a->w, a->p );
-	return hyb_launched();
+	return hyb_launch( env, a->cap + 1, hyb_knapsack_dp_row_kernel, a->prev, a->next, a->take,
+	                   a->cap, a->w, a->p );
 }
 
 extern "C" hyb_status_t hyb_knapsack_cuda_temp_bytes( int64_t capacity, size_t* bytes )

@@ -117,19 +117,23 @@ hyb_status_t hyb_knapsack_sim_temp_bytes( int64_t capacity, size_t* bytes )
 }
 
 /* A launch's counts must be non-negative and its arrays present: checked on
-   every backend before anything is queued. */
+   every backend before anything is queued. Most launches run over m
+   elements and need their arrays (`arrays`: all present) only when m > 0. */
+static hyb_status_t hyb_knapsack_span_check( int64_t m, int arrays )
+{
+	return m >= 0 && ( m == 0 || arrays ) ? HYB_OK : HYB_E_INVALID;
+}
+
 static hyb_status_t hyb_knapsack_branch_check( const void* args )
 {
 	const hyb_knapsack_branch_args_t* a = args;
-	return a->n_parents >= 0 && ( a->n_parents == 0 || ( a->parents && a->children ) )
-	           ? HYB_OK
-	           : HYB_E_INVALID;
+	return hyb_knapsack_span_check( a->n_parents, a->parents && a->children );
 }
 
 static hyb_status_t hyb_knapsack_bound_check( const void* args )
 {
 	const hyb_knapsack_bound_args_t* a = args;
-	return a->m >= 0 && ( a->m == 0 || ( a->nodes && a->u && a->l ) ) ? HYB_OK : HYB_E_INVALID;
+	return hyb_knapsack_span_check( a->m, a->nodes && a->u && a->l );
 }
 
 static hyb_status_t hyb_knapsack_reduce_check( const void* args )
@@ -141,10 +145,8 @@ static hyb_status_t hyb_knapsack_reduce_check( const void* args )
 static hyb_status_t hyb_knapsack_label_check( const void* args )
 {
 	const hyb_knapsack_label_args_t* a = args;
-	return a->m >= 0 && a->iter_max &&
-	               ( a->m == 0 || ( a->nodes && a->u && ( a->key || a->label ) ) )
-	           ? HYB_OK
-	           : HYB_E_INVALID;
+	if ( !a->iter_max ) return HYB_E_INVALID;
+	return hyb_knapsack_span_check( a->m, a->nodes && a->u && ( a->key || a->label ) );
 }
 
 static hyb_status_t hyb_knapsack_compact_check( const void* args )
@@ -158,7 +160,7 @@ static hyb_status_t hyb_knapsack_compact_check( const void* args )
 static hyb_status_t hyb_knapsack_gather_check( const void* args )
 {
 	const hyb_knapsack_gather_args_t* a = args;
-	return a->m >= 0 && ( a->m == 0 || ( a->in && a->dest && a->out ) ) ? HYB_OK : HYB_E_INVALID;
+	return hyb_knapsack_span_check( a->m, a->in && a->dest && a->out );
 }
 
 static hyb_status_t hyb_knapsack_dp_row_check( const void* args )
@@ -167,24 +169,22 @@ static hyb_status_t hyb_knapsack_dp_row_check( const void* args )
 	return a->cap >= 0 && a->w >= 0 && a->next ? HYB_OK : HYB_E_INVALID;
 }
 
-/* The family's kernels take no alias and cost the simulated device only its latency. */
-#define HYB_KNAPSACK_DEF( var, kname, type, chk, fn )                                              \
-	static HYB_KERNEL_DEFINE( var, kname, NULL, type, chk, fn, NULL )
+/* Kernel "knapsack.<name>", launched by hyb_knapsack_<name>_sim, with the
+   argument block and the check of `kind` (the max-reduce's are the
+   reduce's). The family's kernels take no alias and cost the simulated
+   device only its latency. */
+#define HYB_KNAPSACK_DEF( name, kind )                                                             \
+	static HYB_KERNEL_DEFINE( hyb_knapsack_##name##_kernel, "knapsack." #name, NULL,               \
+	                          hyb_knapsack_##kind##_args_t, hyb_knapsack_##kind##_check,           \
+	                          hyb_knapsack_##name##_sim, NULL )
 
-HYB_KNAPSACK_DEF( hyb_knapsack_branch_kernel, "knapsack.branch", hyb_knapsack_branch_args_t,
-                  hyb_knapsack_branch_check, hyb_knapsack_branch_sim );
-HYB_KNAPSACK_DEF( hyb_knapsack_bound_kernel, "knapsack.bound", hyb_knapsack_bound_args_t,
-                  hyb_knapsack_bound_check, hyb_knapsack_bound_sim );
-HYB_KNAPSACK_DEF( hyb_knapsack_reduce_max_kernel, "knapsack.reduce_max", hyb_knapsack_reduce_args_t,
-                  hyb_knapsack_reduce_check, hyb_knapsack_reduce_max_sim );
-HYB_KNAPSACK_DEF( hyb_knapsack_label_kernel, "knapsack.label", hyb_knapsack_label_args_t,
-                  hyb_knapsack_label_check, hyb_knapsack_label_sim );
-HYB_KNAPSACK_DEF( hyb_knapsack_compact_kernel, "knapsack.compact", hyb_knapsack_compact_args_t,
-                  hyb_knapsack_compact_check, hyb_knapsack_compact_sim );
-HYB_KNAPSACK_DEF( hyb_knapsack_gather_kernel, "knapsack.gather", hyb_knapsack_gather_args_t,
-                  hyb_knapsack_gather_check, hyb_knapsack_gather_sim );
-HYB_KNAPSACK_DEF( hyb_knapsack_dp_row_kernel, "knapsack.dp_row", hyb_knapsack_dp_row_args_t,
-                  hyb_knapsack_dp_row_check, hyb_knapsack_dp_row_sim );
+HYB_KNAPSACK_DEF( branch, branch );
+HYB_KNAPSACK_DEF( bound, bound );
+HYB_KNAPSACK_DEF( reduce_max, reduce );
+HYB_KNAPSACK_DEF( label, label );
+HYB_KNAPSACK_DEF( compact, compact );
+HYB_KNAPSACK_DEF( gather, gather );
+HYB_KNAPSACK_DEF( dp_row, dp_row );
 
 const hyb_kernel_def_t* const hyb_knapsack_kernel_defs[HYB_KNAPSACK_K_COUNT] = {
 	[HYB_KNAPSACK_K_BRANCH]     = &hyb_knapsack_branch_kernel,

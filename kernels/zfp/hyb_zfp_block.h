@@ -75,50 +75,30 @@ HYB_ZFP_FN unsigned hyb_zfp_order( unsigned dims, unsigned i )
 	return dims == 2 ? hyb_zfp_order2( i ) : hyb_zfp_order3( i );
 }
 
-/* The bits of a float or a double (no aliasing through pointers). */
-HYB_ZFP_FN uint32_t hyb_zfp_bits_f( float x )
-{
+/* The bits of a float or a double and back, without aliasing through
+   pointers: the device's reinterpreting intrinsic, memcpy on the host. */
 #ifdef __CUDA_ARCH__
-	return __float_as_uint( x );
+#define HYB_ZFP_BIT_CAST( name, To, From, intrinsic )                                              \
+	HYB_ZFP_FN To name( From x )                                                                   \
+	{                                                                                              \
+		return (To)intrinsic( x );                                                                 \
+	}
 #else
-	uint32_t u;
-	memcpy( &u, &x, sizeof u );
-	return u;
+#define HYB_ZFP_BIT_CAST( name, To, From, intrinsic )                                              \
+	HYB_ZFP_FN To name( From x )                                                                   \
+	{                                                                                              \
+		To u;                                                                                      \
+		memcpy( &u, &x, sizeof u );                                                                \
+		return u;                                                                                  \
+	}
 #endif
-}
 
-HYB_ZFP_FN uint64_t hyb_zfp_bits_d( double x )
-{
-#ifdef __CUDA_ARCH__
-	return (uint64_t)__double_as_longlong( x );
-#else
-	uint64_t u;
-	memcpy( &u, &x, sizeof u );
-	return u;
-#endif
-}
+HYB_ZFP_BIT_CAST( hyb_zfp_bits_f, uint32_t, float, __float_as_uint )
+HYB_ZFP_BIT_CAST( hyb_zfp_bits_d, uint64_t, double, __double_as_longlong )
+HYB_ZFP_BIT_CAST( hyb_zfp_from_bits_f, float, uint32_t, __uint_as_float )
+HYB_ZFP_BIT_CAST( hyb_zfp_from_bits_d, double, uint64_t, __longlong_as_double )
 
-HYB_ZFP_FN float hyb_zfp_from_bits_f( uint32_t u )
-{
-#ifdef __CUDA_ARCH__
-	return __uint_as_float( u );
-#else
-	float x;
-	memcpy( &x, &u, sizeof x );
-	return x;
-#endif
-}
-
-HYB_ZFP_FN double hyb_zfp_from_bits_d( uint64_t u )
-{
-#ifdef __CUDA_ARCH__
-	return __longlong_as_double( (long long)u );
-#else
-	double x;
-	memcpy( &x, &u, sizeof x );
-	return x;
-#endif
-}
+#undef HYB_ZFP_BIT_CAST
 
 /* The scale factor 2^e rounded to the type (infinity above its range, a
    subnormal or zero below), built from bits so that host and device agree. */
@@ -195,6 +175,19 @@ HYB_ZFP_FN hyb_zfp_loc_t hyb_zfp_locate( const hyb_zfp_field_t* f, unsigned dims
 		loc.nz = hyb_zfp_extent( f->nz, bz );
 	}
 	return loc;
+}
+
+/* Value i of a block (i = x + 4 y + 16 z): whether it lies inside the field
+   (its block at loc), and its element offset from the block's first value. */
+HYB_ZFP_FN int hyb_zfp_in_field( hyb_zfp_loc_t loc, unsigned i )
+{
+	return i % 4u < loc.nx && i / 4u % 4u < loc.ny && i / 16u < loc.nz;
+}
+
+HYB_ZFP_FN int64_t hyb_zfp_value_offset( const hyb_zfp_field_t* f, unsigned dims, unsigned i )
+{
+	return (int64_t)( i % 4u ) * f->sx + (int64_t)( i / 4u % 4u ) * f->sy +
+	       ( dims == 2 ? 0 : (int64_t)( i / 16u ) * f->sz );
 }
 
 /* ----------------------------------------------------------------- float */

@@ -66,24 +66,32 @@ HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_inv_cast )( const HYB_ZFP_INT* q, HYB_ZFP_SCA
 	for ( unsigned i = 0; i < size; i++ ) v[i] = (HYB_ZFP_SCALAR)q[i] * s;
 }
 
+/* The lifting's butterfly on two of the four values: forward
+   a = (a + b) >> 1, then b -= a; the inverse b += a, then a = 2 a - b. */
+HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_fwd_pair )( HYB_ZFP_INT* a, HYB_ZFP_INT* b )
+{
+	*a = HYB_ZFP_ADD( *a, *b );
+	*a >>= 1;
+	*b = HYB_ZFP_SUB( *b, *a );
+}
+
+HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_inv_pair )( HYB_ZFP_INT* a, HYB_ZFP_INT* b )
+{
+	*b = HYB_ZFP_ADD( *b, *a );
+	*a = HYB_ZFP_DBL( *a );
+	*a = HYB_ZFP_SUB( *a, *b );
+}
+
 /* The forward lifting transform of four values p[0], p[s], p[2s], p[3s]:
    (1/16) [4 4 4 4; 5 1 -1 -5; -4 4 4 -4; -2 6 -6 2] with the rounding of
    arithmetic shifts. */
 HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_fwd_lift )( HYB_ZFP_INT* p, unsigned s )
 {
 	HYB_ZFP_INT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
-	x = HYB_ZFP_ADD( x, w );
-	x >>= 1;
-	w = HYB_ZFP_SUB( w, x );
-	z = HYB_ZFP_ADD( z, y );
-	z >>= 1;
-	y = HYB_ZFP_SUB( y, z );
-	x = HYB_ZFP_ADD( x, z );
-	x >>= 1;
-	z = HYB_ZFP_SUB( z, x );
-	w = HYB_ZFP_ADD( w, y );
-	w >>= 1;
-	y        = HYB_ZFP_SUB( y, w );
+	HYB_ZFP_N( hyb_zfp_fwd_pair )( &x, &w );
+	HYB_ZFP_N( hyb_zfp_fwd_pair )( &z, &y );
+	HYB_ZFP_N( hyb_zfp_fwd_pair )( &x, &z );
+	HYB_ZFP_N( hyb_zfp_fwd_pair )( &w, &y );
 	w        = HYB_ZFP_ADD( w, y >> 1 );
 	y        = HYB_ZFP_SUB( y, w >> 1 );
 	p[0]     = x;
@@ -96,20 +104,12 @@ HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_fwd_lift )( HYB_ZFP_INT* p, unsigned s )
 HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_inv_lift )( HYB_ZFP_INT* p, unsigned s )
 {
 	HYB_ZFP_INT x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
-	y        = HYB_ZFP_ADD( y, w >> 1 );
-	w        = HYB_ZFP_SUB( w, y >> 1 );
-	y        = HYB_ZFP_ADD( y, w );
-	w        = HYB_ZFP_DBL( w );
-	w        = HYB_ZFP_SUB( w, y );
-	z        = HYB_ZFP_ADD( z, x );
-	x        = HYB_ZFP_DBL( x );
-	x        = HYB_ZFP_SUB( x, z );
-	y        = HYB_ZFP_ADD( y, z );
-	z        = HYB_ZFP_DBL( z );
-	z        = HYB_ZFP_SUB( z, y );
-	w        = HYB_ZFP_ADD( w, x );
-	x        = HYB_ZFP_DBL( x );
-	x        = HYB_ZFP_SUB( x, w );
+	y = HYB_ZFP_ADD( y, w >> 1 );
+	w = HYB_ZFP_SUB( w, y >> 1 );
+	HYB_ZFP_N( hyb_zfp_inv_pair )( &w, &y );
+	HYB_ZFP_N( hyb_zfp_inv_pair )( &x, &z );
+	HYB_ZFP_N( hyb_zfp_inv_pair )( &z, &y );
+	HYB_ZFP_N( hyb_zfp_inv_pair )( &x, &w );
 	p[0]     = x;
 	p[s]     = y;
 	p[2 * s] = z;
@@ -375,24 +375,19 @@ HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_gather )( HYB_ZFP_SCALAR* v, const hyb_zfp_fi
                                              const HYB_ZFP_SCALAR* base, hyb_zfp_loc_t loc,
                                              unsigned dims )
 {
-	const HYB_ZFP_SCALAR* p  = base + loc.offset;
-	const unsigned        nz = dims == 2 ? 1u : 4u;
+	const HYB_ZFP_SCALAR* p    = base + loc.offset;
+	const unsigned        size = dims == 2 ? 16u : 64u;
 	HYB_ZFP_UNROLL
-	for ( unsigned z = 0; z < nz; z++ )
+	for ( unsigned i = 0; i < size; i++ )
+		v[i] =
+		    hyb_zfp_in_field( loc, i ) ? p[hyb_zfp_value_offset( f, dims, i )] : (HYB_ZFP_SCALAR)0;
+	HYB_ZFP_UNROLL
+	for ( unsigned i = 0; i < size; i += 4 ) HYB_ZFP_N( hyb_zfp_pad )( v + i, loc.nx, 1 );
+	HYB_ZFP_UNROLL
+	for ( unsigned z = 0; z < size; z += 16 )
 	{
 		HYB_ZFP_UNROLL
-		for ( unsigned y = 0; y < 4; y++ )
-		{
-			HYB_ZFP_UNROLL
-			for ( unsigned x = 0; x < 4; x++ )
-				v[x + 4 * y + 16 * z] = ( x < loc.nx && y < loc.ny && z < loc.nz )
-				                            ? p[(int64_t)x * f->sx + (int64_t)y * f->sy +
-				                                ( dims == 2 ? 0 : (int64_t)z * f->sz )]
-				                            : (HYB_ZFP_SCALAR)0;
-			HYB_ZFP_N( hyb_zfp_pad )( v + 4 * y + 16 * z, loc.nx, 1 );
-		}
-		HYB_ZFP_UNROLL
-		for ( unsigned x = 0; x < 4; x++ ) HYB_ZFP_N( hyb_zfp_pad )( v + x + 16 * z, loc.ny, 4 );
+		for ( unsigned x = 0; x < 4; x++ ) HYB_ZFP_N( hyb_zfp_pad )( v + z + x, loc.ny, 4 );
 	}
 	if ( dims == 3 )
 	{
@@ -406,26 +401,23 @@ HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_scatter )( const HYB_ZFP_SCALAR* v, const hyb
                                               HYB_ZFP_SCALAR* base, hyb_zfp_loc_t loc,
                                               unsigned dims )
 {
-	HYB_ZFP_SCALAR* p  = base + loc.offset;
-	const unsigned  nz = dims == 2 ? 1u : 4u;
+	HYB_ZFP_SCALAR* p    = base + loc.offset;
+	const unsigned  size = dims == 2 ? 16u : 64u;
 	HYB_ZFP_UNROLL
-	for ( unsigned z = 0; z < nz; z++ )
-	{
-		HYB_ZFP_UNROLL
-		for ( unsigned y = 0; y < 4; y++ )
-		{
-			HYB_ZFP_UNROLL
-			for ( unsigned x = 0; x < 4; x++ )
-				if ( x < loc.nx && y < loc.ny && z < loc.nz )
-					p[(int64_t)x * f->sx + (int64_t)y * f->sy +
-					  ( dims == 2 ? 0 : (int64_t)z * f->sz )] = v[x + 4 * y + 16 * z];
-		}
-	}
+	for ( unsigned i = 0; i < size; i++ )
+		if ( hyb_zfp_in_field( loc, i ) ) p[hyb_zfp_value_offset( f, dims, i )] = v[i];
 }
 
 /* Block b of field f (first value at `field`, dims = f->dims) to maxbits bits
    at bit `pos` of `words`, and back. The block's arrays live here, sized for
-   dims, so that a caller with constant dims keeps them in registers. */
+   dims, so that a caller with constant dims keeps them in registers:
+   HYB_ZFP_BLOCK_ARRAYS(n) declares the n values v, their integers q and
+   their coefficients u. */
+#define HYB_ZFP_BLOCK_ARRAYS( n )                                                                  \
+	HYB_ZFP_SCALAR v[n];                                                                           \
+	HYB_ZFP_INT    q[n];                                                                           \
+	HYB_ZFP_UINT   u[n]
+
 HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_encode_at )( const hyb_zfp_field_t* f, unsigned dims,
                                                 const HYB_ZFP_SCALAR* field, uint64_t* words,
                                                 uint64_t pos, unsigned maxbits, uint64_t b )
@@ -434,17 +426,13 @@ HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_encode_at )( const hyb_zfp_field_t* f, unsign
 	hyb_zfp_bw_t        bw  = hyb_zfp_bw_at( words, pos );
 	if ( dims == 2 )
 	{
-		HYB_ZFP_SCALAR v[16];
-		HYB_ZFP_INT    q[16];
-		HYB_ZFP_UINT   u[16];
+		HYB_ZFP_BLOCK_ARRAYS( 16 );
 		HYB_ZFP_N( hyb_zfp_gather )( v, f, field, loc, 2 );
 		HYB_ZFP_N( hyb_zfp_encode_values )( &bw, v, q, u, 2, maxbits );
 	}
 	else
 	{
-		HYB_ZFP_SCALAR v[64];
-		HYB_ZFP_INT    q[64];
-		HYB_ZFP_UINT   u[64];
+		HYB_ZFP_BLOCK_ARRAYS( 64 );
 		HYB_ZFP_N( hyb_zfp_gather )( v, f, field, loc, 3 );
 		HYB_ZFP_N( hyb_zfp_encode_values )( &bw, v, q, u, 3, maxbits );
 	}
@@ -459,17 +447,13 @@ HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_decode_at )( const hyb_zfp_field_t* f, unsign
 	hyb_zfp_br_t        br  = hyb_zfp_br_at( words, pos );
 	if ( dims == 2 )
 	{
-		HYB_ZFP_SCALAR v[16];
-		HYB_ZFP_INT    q[16];
-		HYB_ZFP_UINT   u[16];
+		HYB_ZFP_BLOCK_ARRAYS( 16 );
 		HYB_ZFP_N( hyb_zfp_decode_values )( &br, v, q, u, 2, maxbits );
 		HYB_ZFP_N( hyb_zfp_scatter )( v, f, field, loc, 2 );
 	}
 	else
 	{
-		HYB_ZFP_SCALAR v[64];
-		HYB_ZFP_INT    q[64];
-		HYB_ZFP_UINT   u[64];
+		HYB_ZFP_BLOCK_ARRAYS( 64 );
 		HYB_ZFP_N( hyb_zfp_decode_values )( &br, v, q, u, 3, maxbits );
 		HYB_ZFP_N( hyb_zfp_scatter )( v, f, field, loc, 3 );
 	}
@@ -480,6 +464,7 @@ HYB_ZFP_FN void HYB_ZFP_N( hyb_zfp_decode_at )( const hyb_zfp_field_t* f, unsign
 #undef HYB_ZFP_N
 #undef HYB_ZFP_BITS_OF
 #undef HYB_ZFP_POW2
+#undef HYB_ZFP_BLOCK_ARRAYS
 #undef HYB_ZFP_ADD
 #undef HYB_ZFP_SUB
 #undef HYB_ZFP_DBL

@@ -4,28 +4,6 @@
 #include "kernels/zfp/hyb_zfp_host.h"
 #include "kernels/zfp/hyb_zfp_kargs.h"
 
-hyb_status_t hyb_zfp_encode_sim( const hyb_kernel_env_t* env, const void* args )
-{
-	(void)env;
-	const hyb_zfp_encode_args_t* a = (const hyb_zfp_encode_args_t*)args;
-	if ( !a ) return HYB_E_INVALID;
-	hyb_status_t st = hyb_zfp_check_call( &a->f, a->rate, a->field, a->stream );
-	if ( st != HYB_OK ) return st;
-	return hyb_zfp_host_encode( &a->f, a->rate, a->field, a->stream,
-	                            hyb_zfp_stream_bytes( &a->f, a->rate ) );
-}
-
-hyb_status_t hyb_zfp_decode_sim( const hyb_kernel_env_t* env, const void* args )
-{
-	(void)env;
-	const hyb_zfp_decode_args_t* a = (const hyb_zfp_decode_args_t*)args;
-	if ( !a ) return HYB_E_INVALID;
-	hyb_status_t st = hyb_zfp_check_call( &a->f, a->rate, a->field, a->stream );
-	if ( st != HYB_OK ) return st;
-	return hyb_zfp_host_decode( &a->f, a->rate, a->stream, hyb_zfp_stream_bytes( &a->f, a->rate ),
-	                            a->field );
-}
-
 static hyb_status_t hyb_zfp_encode_check( const void* args )
 {
 	const hyb_zfp_encode_args_t* a = (const hyb_zfp_encode_args_t*)args;
@@ -36,6 +14,28 @@ static hyb_status_t hyb_zfp_decode_check( const void* args )
 {
 	const hyb_zfp_decode_args_t* a = (const hyb_zfp_decode_args_t*)args;
 	return a ? hyb_zfp_check_call( &a->f, a->rate, a->field, a->stream ) : HYB_E_INVALID;
+}
+
+/* The launchers are callable on their own and refuse what the registered
+   checks refuse, so they run those checks first. */
+hyb_status_t hyb_zfp_encode_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_zfp_encode_args_t* a  = (const hyb_zfp_encode_args_t*)args;
+	const hyb_status_t           st = hyb_zfp_encode_check( args );
+	return st != HYB_OK ? st
+	                    : hyb_zfp_host_encode( &a->f, a->rate, a->field, a->stream,
+	                                           hyb_zfp_stream_bytes( &a->f, a->rate ) );
+}
+
+hyb_status_t hyb_zfp_decode_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_zfp_decode_args_t* a  = (const hyb_zfp_decode_args_t*)args;
+	const hyb_status_t           st = hyb_zfp_decode_check( args );
+	return st != HYB_OK ? st
+	                    : hyb_zfp_host_decode( &a->f, a->rate, a->stream,
+	                                           hyb_zfp_stream_bytes( &a->f, a->rate ), a->field );
 }
 
 /* Memory-bound: the field's values once and the stream once (the block

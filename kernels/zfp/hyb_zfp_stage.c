@@ -22,45 +22,27 @@ static atomic_int hyb_zfp_decode_id;
 
 /* ------------------------------------------------------------ the stage, queued */
 
-/* The checks both directions share, then the wait for `after`; *bytes: the
-   stream's bytes. */
-static hyb_status_t hyb_zfp_stage_begin( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f,
-                                         double rate, const void* dfield, const void* dstream,
-                                         const void* hstream, hyb_devent_t* after, size_t* bytes )
+/* Both directions: the checks, the wait for `after`, then down the encode
+   and the stream's copy to the host, up the copy to the device and the
+   decode, then the record of `done`. Down reads dfield and writes hstream,
+   up the reverse: the callers cast away the const of the one they read. */
+static hyb_status_t hyb_zfp_stage_queue( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f,
+                                         double rate, void* dfield, void* dstream, void* hstream,
+                                         hyb_devent_t* after, hyb_devent_t* done, int down )
 {
 	if ( !d || !f || hyb_zfp_check_call( f, rate, dfield, dstream ) != HYB_OK )
 		return HYB_E_INVALID;
-	*bytes = hyb_zfp_stream_bytes( f, rate );
-	if ( *bytes > 0 && !hstream ) return HYB_E_INVALID;
-	return after ? hyb_dev_wait( d, stream, after ) : HYB_OK;
-}
-
-hyb_status_t hyb_zfp_stage_down( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
-                                 const void* dfield, void* dstream, void* hstream,
-                                 hyb_devent_t* after, hyb_devent_t* done )
-{
-	size_t       bytes = 0;
-	hyb_status_t st =
-	    hyb_zfp_stage_begin( d, stream, f, rate, dfield, dstream, hstream, after, &bytes );
-	if ( st == HYB_OK && bytes > 0 )
+	const size_t bytes = hyb_zfp_stream_bytes( f, rate );
+	if ( bytes > 0 && !hstream ) return HYB_E_INVALID;
+	hyb_status_t st = after ? hyb_dev_wait( d, stream, after ) : HYB_OK;
+	if ( st == HYB_OK && bytes > 0 && down )
 	{
 		hyb_zfp_encode_args_t a = { *f, rate, dfield, dstream };
 		st                      = hyb_dev_launch( d, stream,
 		                                          hyb_kernel_id_cached( &hyb_zfp_encode_id, &hyb_zfp_encode_def ), &a );
 		if ( st == HYB_OK ) st = hyb_dev_d2h( d, stream, hstream, bytes, dstream, bytes, bytes, 1 );
 	}
-	if ( st == HYB_OK && done ) st = hyb_dev_record( d, stream, done );
-	return st;
-}
-
-hyb_status_t hyb_zfp_stage_up( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
-                               const void* hstream, void* dstream, void* dfield,
-                               hyb_devent_t* after, hyb_devent_t* done )
-{
-	size_t       bytes = 0;
-	hyb_status_t st =
-	    hyb_zfp_stage_begin( d, stream, f, rate, dfield, dstream, hstream, after, &bytes );
-	if ( st == HYB_OK && bytes > 0 )
+	else if ( st == HYB_OK && bytes > 0 )
 	{
 		st = hyb_dev_h2d( d, stream, dstream, bytes, hstream, bytes, bytes, 1 );
 		hyb_zfp_decode_args_t a = { *f, rate, dstream, dfield };
@@ -70,6 +52,22 @@ hyb_status_t hyb_zfp_stage_up( hyb_dev_t* d, int stream, const hyb_zfp_field_t* 
 	}
 	if ( st == HYB_OK && done ) st = hyb_dev_record( d, stream, done );
 	return st;
+}
+
+hyb_status_t hyb_zfp_stage_down( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
+                                 const void* dfield, void* dstream, void* hstream,
+                                 hyb_devent_t* after, hyb_devent_t* done )
+{
+	return hyb_zfp_stage_queue( d, stream, f, rate, (void*)dfield, dstream, hstream, after, done,
+	                            1 );
+}
+
+hyb_status_t hyb_zfp_stage_up( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
+                               const void* hstream, void* dstream, void* dfield,
+                               hyb_devent_t* after, hyb_devent_t* done )
+{
+	return hyb_zfp_stage_queue( d, stream, f, rate, dfield, dstream, (void*)hstream, after, done,
+	                            0 );
 }
 
 /* ------------------------------------------------------------ the host store */

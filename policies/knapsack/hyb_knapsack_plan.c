@@ -9,24 +9,13 @@
 
 const char* hyb_knapsack_method_str( hyblas_knapsack_method_t m )
 {
-	switch ( m )
-	{
-	case HYBLAS_KNAPSACK_AUTO:
-		return "auto";
-	case HYBLAS_KNAPSACK_GPU_O3S:
-		return "gpu_o3s";
-	case HYBLAS_KNAPSACK_GPU_BFS:
-		return "gpu_bfs";
-	case HYBLAS_KNAPSACK_GPU_INCORE:
-		return "gpu_incore";
-	case HYBLAS_KNAPSACK_CPU_BB:
-		return "cpu_bb";
-	case HYBLAS_KNAPSACK_CPU_DP:
-		return "cpu_dp";
-	case HYBLAS_KNAPSACK_GPU_DP:
-		return "gpu_dp";
-	}
-	return "unknown";
+	static const char* const names[] = {
+		[HYBLAS_KNAPSACK_AUTO] = "auto",       [HYBLAS_KNAPSACK_GPU_O3S] = "gpu_o3s",
+		[HYBLAS_KNAPSACK_GPU_BFS] = "gpu_bfs", [HYBLAS_KNAPSACK_GPU_INCORE] = "gpu_incore",
+		[HYBLAS_KNAPSACK_CPU_BB] = "cpu_bb",   [HYBLAS_KNAPSACK_CPU_DP] = "cpu_dp",
+		[HYBLAS_KNAPSACK_GPU_DP] = "gpu_dp",
+	};
+	return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "unknown";
 }
 
 int hyb_knapsack_dp_threads( int64_t c, int threads )

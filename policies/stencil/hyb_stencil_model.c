@@ -17,19 +17,13 @@ enum
 
 const char* hyb_stencil_scheme_name( int32_t scheme )
 {
-	switch ( scheme )
-	{
-	case HYB_SM_IN_CORE:
-		return "in-core";
-	case HYB_SM_COPY:
-		return "copy";
-	case HYB_SM_DIRECT:
-		return "direct";
-	case HYB_SM_SHARED:
-		return "shared";
-	default:
-		return "?";
-	}
+	static const char* const names[] = {
+		[HYB_SM_IN_CORE] = "in-core",
+		[HYB_SM_COPY]    = "copy",
+		[HYB_SM_DIRECT]  = "direct",
+		[HYB_SM_SHARED]  = "shared",
+	};
+	return (uint32_t)scheme < sizeof names / sizeof names[0] && names[scheme] ? names[scheme] : "?";
 }
 
 static double hyb_sm_max( double a, double b )
