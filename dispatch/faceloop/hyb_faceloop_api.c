@@ -36,13 +36,15 @@ static hyblas_status_t struct_in( const void* src, void* dst, size_t ours )
 	return HYBLAS_OK;
 }
 
-/* The caller's output struct must hold at least our first version. */
-static hyblas_status_t struct_out_ok( const void* dst, size_t ours )
+/* The caller's output struct must hold at least our first version; ours, `src`, starts
+   zeroed for struct_out to copy once it is filled. */
+static hyblas_status_t struct_out_start( const void* dst, void* src, size_t ours )
 {
+	memset( src, 0, ours );
 	return dst == NULL || *(const size_t*)dst >= ours ? HYBLAS_OK : HYBLAS_E_STRUCT_SIZE;
 }
 
-/* Write our output struct into the caller's (struct_out_ok passed), keeping its size. */
+/* Write our output struct into the caller's (struct_out_start passed), keeping its size. */
 static void struct_out( void* dst, const void* src, size_t ours )
 {
 	if ( dst == NULL ) return;
@@ -117,8 +119,7 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_mesh_info( const hyblas_faceloop_m
 {
 	if ( m == NULL || info == NULL ) return HYBLAS_E_INVALID;
 	hyblas_faceloop_mesh_info_t r;
-	if ( struct_out_ok( info, sizeof r ) != HYBLAS_OK ) return HYBLAS_E_STRUCT_SIZE;
-	memset( &r, 0, sizeof r );
+	if ( struct_out_start( info, &r, sizeof r ) != HYBLAS_OK ) return HYBLAS_E_STRUCT_SIZE;
 	r.cell_nv              = m->nv;
 	r.n_vertices           = m->n_vertices;
 	r.n_cells              = m->n_cells;
@@ -177,8 +178,7 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_solver_info( const hyblas_faceloop
 {
 	if ( s == NULL || info == NULL ) return HYBLAS_E_INVALID;
 	hyblas_faceloop_solver_info_t r;
-	if ( struct_out_ok( info, sizeof r ) != HYBLAS_OK ) return HYBLAS_E_STRUCT_SIZE;
-	memset( &r, 0, sizeof r );
+	if ( struct_out_start( info, &r, sizeof r ) != HYBLAS_OK ) return HYBLAS_E_STRUCT_SIZE;
 	const hyblas_status_t st = hyb_fl_solver_integral( s, omp_threads(), &r.integral );
 	if ( st != HYBLAS_OK ) return st;
 	r.degree         = s->p;
@@ -331,8 +331,8 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, 
 	hyblas_status_t              st = struct_in( params, &p, sizeof p );
 	if ( st != HYBLAS_OK ) return st;
 	if ( check_params( &p ) != HYBLAS_OK ) return HYBLAS_E_INVALID;
-	if ( struct_out_ok( stats, sizeof( hyblas_faceloop_stats_t ) ) != HYBLAS_OK )
-		return HYBLAS_E_STRUCT_SIZE;
+	hyblas_faceloop_stats_t r;
+	if ( struct_out_start( stats, &r, sizeof r ) != HYBLAS_OK ) return HYBLAS_E_STRUCT_SIZE;
 
 	const double   t0      = hyb_now();
 	const int      threads = p.cpu_threads > 0 ? p.cpu_threads : omp_threads();
@@ -377,8 +377,6 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, 
 	if ( !on_device )
 		hyb_fl_solver_cpu_steps( s, steps, threads, remapped ? s->mesh->remap : NULL, &t );
 
-	hyblas_faceloop_stats_t r;
-	memset( &r, 0, sizeof r );
 	r.struct_size       = sizeof r;
 	r.steps             = steps;
 	r.time              = s->time;

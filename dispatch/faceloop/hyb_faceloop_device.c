@@ -135,14 +135,10 @@ static hyb_status_t upload_mesh( fl_run_t* r )
 	return HYB_OK;
 }
 
-/* The face loop's argument block over the device buffers: state du at `time`, output
-   component-major (component k of face f at out[k nf + f]: a warp writes coalesced). */
-static void face_args( const fl_run_t* r, const double* du, double time,
-                       hyb_faceloop_face_args_t* a )
+/* A face loop's argument block (state, order and output already device buffers) moved onto
+   the device's mesh and tables. */
+static void face_on_device( const fl_run_t* r, hyb_faceloop_face_args_t* a )
 {
-	const hyblas_faceloop_solver_t* s  = r->s;
-	const int64_t                   nf = s->mesh->n_faces;
-	hyb_fl_face_args( s, du, time, r->b.remap, r->b.out, nf, 1, a );
 	a->face_cell = r->b.face_cell;
 	a->face_edge = r->b.face_edge;
 	a->face_geom = r->b.face_geom;
@@ -168,38 +164,37 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 	const int                 thr = r->q->threads > 0 ? r->q->threads : 1;
 	const int64_t             nf  = s->mesh->n_faces;
 	const size_t nu = (size_t)( s->mesh->n_cells * s->np ), no = (size_t)( 2 * s->np ) * (size_t)nf;
-	double* const cur[3]  = { s->u, s->u1, s->u2 };
-	double* const next[3] = { s->u1, s->u2, s->u };
+	double* const state[3] = { s->u, s->u1, s->u2 };
 	hyb_status_t  st;
 	for ( int64_t n = 0; n < steps; n++ )
 		for ( int k = 0; k < 3; k++ )
 		{
 			const double t0 = hyb_now();
-			hyb_faceloop_copy_cpu( r->stage_u, cur[k], (int64_t)nu, thr );
-			hyb_faceloop_face_args_t fa;
-			face_args( r, r->b.u, s->time + hyb_fl_rk_c[k] * s->dt, &fa );
+			hyb_faceloop_copy_cpu( r->stage_u, state[k], (int64_t)nu, thr );
+			/* The face loop reads the stage's state from the device and writes its output
+			   there, component-major (component k of face f at out[k nf + f]: a warp writes
+			   coalesced); the output comes down for the host's gather. */
+			hyb_fl_stage_args_t g;
+			hyb_fl_stage_args( s, k, s->time, state, s->rhs, r->b.remap, r->stage_out, nf, 1, &g );
+			g.face.u   = r->b.u;
+			g.face.out = r->b.out;
+			face_on_device( r, &g.face );
 			if ( ( st = up( r, r->b.u, r->stage_u, nu * sizeof( double ) ) ) != HYB_OK ||
 			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e0 ) ) != HYB_OK ||
-			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &fa ) ) !=
+			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &g.face ) ) !=
 			         HYB_OK ||
 			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e1 ) ) != HYB_OK ||
 			     ( st = down( r, r->stage_out, r->b.out, no * sizeof( double ) ) ) != HYB_OK ||
 			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK )
 				return st;
 			/* The host's volume loop overlaps the device's work. */
-			hyb_faceloop_volume_args_t va;
-			hyb_fl_volume_args( s, cur[k], s->rhs, &va );
 			const double t1 = hyb_now();
-			hyb_faceloop_volume_cpu( &va, thr );
+			hyb_faceloop_volume_cpu( &g.volume, thr );
 			const double t2 = hyb_now();
 			if ( ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK ) return st;
-			hyb_faceloop_gather_args_t ga;
-			hyb_faceloop_update_args_t ua;
-			hyb_fl_gather_args( s, r->stage_out, nf, 1, s->rhs, &ga );
-			hyb_fl_update_args( s, hyb_fl_rk_a[k], hyb_fl_rk_b[k], s->u, cur[k], next[k], &ua );
-			hyb_faceloop_gather_cpu( &ga, thr );
+			hyb_faceloop_gather_cpu( &g.gather, thr );
 			const double t3 = hyb_now();
-			hyb_faceloop_update_cpu( &ua, thr );
+			hyb_faceloop_update_cpu( &g.update, thr );
 			const double t4 = hyb_now();
 			r->o->face_s += elapsed( r->d, e0, e1 );
 			r->o->face_e2e_s += ( t3 - t0 ) - ( t2 - t1 );
@@ -218,12 +213,11 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 {
 	hyb_devent_t *const e0 = r->ev[0], *const e1 = r->ev[1], *const e2 = r->ev[2];
-	hyb_devent_t* const       done    = r->ev[3];
-	hyblas_faceloop_solver_t* s       = r->s;
-	const size_t              nu      = (size_t)( s->mesh->n_cells * s->np );
-	const int64_t             nf      = s->mesh->n_faces;
-	double* const             cur[3]  = { r->b.u, r->b.u1, r->b.u2 };
-	double* const             next[3] = { r->b.u1, r->b.u2, r->b.u };
+	hyb_devent_t* const       done     = r->ev[3];
+	hyblas_faceloop_solver_t* s        = r->s;
+	const size_t              nu       = (size_t)( s->mesh->n_cells * s->np );
+	const int64_t             nf       = s->mesh->n_faces;
+	double* const             state[3] = { r->b.u, r->b.u1, r->b.u2 };
 	hyb_status_t              st;
 	const int                 thr = r->q->threads > 0 ? r->q->threads : 1;
 	const double              t0  = hyb_now();
@@ -238,38 +232,33 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 	{
 		for ( int k = 0; k < 3; k++ )
 		{
-			hyb_faceloop_volume_args_t va;
-			hyb_faceloop_face_args_t   fa;
-			hyb_faceloop_gather_args_t ga;
-			hyb_faceloop_update_args_t ua;
-			hyb_fl_volume_args( s, cur[k], r->b.rhs, &va );
-			va.cell_xy  = r->b.cell_xy;
-			va.vol_w    = r->b.tab->vol_w;
-			va.vol_xi   = r->b.tab->vol_xi;
-			va.vol_phi  = r->b.tab->vol_phi;
-			va.vol_dphi = r->b.tab->vol_dphi;
-			va.block    = r->q->block;
-			face_args( r, cur[k], time + hyb_fl_rk_c[k] * s->dt, &fa );
-			hyb_fl_gather_args( s, r->b.out, nf, 1, r->b.rhs, &ga );
-			ga.cell_face = r->b.cell_face;
-			ga.block     = r->q->block;
-			hyb_fl_update_args( s, hyb_fl_rk_a[k], hyb_fl_rk_b[k], r->b.u, cur[k], next[k], &ua );
-			ua.cell_invdet = r->b.cell_invdet;
-			ua.cell_minv   = r->b.cell_minv;
-			ua.minv        = r->b.minv;
-			ua.rhs         = r->b.rhs;
-			ua.block       = r->q->block;
+			/* Every block on the device's buffers, the face loop's output component-major. */
+			hyb_fl_stage_args_t g;
+			hyb_fl_stage_args( s, k, time, state, r->b.rhs, r->b.remap, r->b.out, nf, 1, &g );
+			g.volume.cell_xy  = r->b.cell_xy;
+			g.volume.vol_w    = r->b.tab->vol_w;
+			g.volume.vol_xi   = r->b.tab->vol_xi;
+			g.volume.vol_phi  = r->b.tab->vol_phi;
+			g.volume.vol_dphi = r->b.tab->vol_dphi;
+			g.volume.block    = r->q->block;
+			face_on_device( r, &g.face );
+			g.gather.cell_face   = r->b.cell_face;
+			g.gather.block       = r->q->block;
+			g.update.cell_invdet = r->b.cell_invdet;
+			g.update.cell_minv   = r->b.cell_minv;
+			g.update.minv        = r->b.minv;
+			g.update.block       = r->q->block;
 			/* Events around the first step's face and gather kernels time the face loop; the
 			   later steps run the same kernels on the same sizes. */
 			const int timed = n == 0;
-			if ( ( st = hyb_dev_faceloop_volume( r->d, HYB_FL_STREAM, &va ) ) != HYB_OK ||
+			if ( ( st = hyb_dev_faceloop_volume( r->d, HYB_FL_STREAM, &g.volume ) ) != HYB_OK ||
 			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e0 ) ) != HYB_OK ) ||
-			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &fa ) ) !=
+			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &g.face ) ) !=
 			         HYB_OK ||
 			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e1 ) ) != HYB_OK ) ||
-			     ( st = hyb_dev_faceloop_gather( r->d, HYB_FL_STREAM, &ga ) ) != HYB_OK ||
+			     ( st = hyb_dev_faceloop_gather( r->d, HYB_FL_STREAM, &g.gather ) ) != HYB_OK ||
 			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e2 ) ) != HYB_OK ) ||
-			     ( st = hyb_dev_faceloop_update( r->d, HYB_FL_STREAM, &ua ) ) != HYB_OK )
+			     ( st = hyb_dev_faceloop_update( r->d, HYB_FL_STREAM, &g.update ) ) != HYB_OK )
 				return st;
 			if ( timed )
 			{

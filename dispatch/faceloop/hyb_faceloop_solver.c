@@ -312,35 +312,40 @@ void hyb_fl_update_args( const hyblas_faceloop_solver_t* s, double a_, double b_
 	a->next        = next;
 }
 
+void hyb_fl_stage_args( const hyblas_faceloop_solver_t* s, int k, double t, double* const state[3],
+                        double* rhs, const int32_t* idx, double* out, int64_t cstride,
+                        int64_t fstride, hyb_fl_stage_args_t* g )
+{
+	double* const cur  = state[k];
+	double* const next = state[( k + 1 ) % 3];
+	hyb_fl_volume_args( s, cur, rhs, &g->volume );
+	hyb_fl_face_args( s, cur, t + hyb_fl_rk_c[k] * s->dt, idx, out, cstride, fstride, &g->face );
+	hyb_fl_gather_args( s, out, cstride, fstride, rhs, &g->gather );
+	hyb_fl_update_args( s, hyb_fl_rk_a[k], hyb_fl_rk_b[k], state[0], cur, next, &g->update );
+	g->update.rhs = rhs;
+}
+
 /* ------------------------------------------------------------------ CPU steps */
 
 void hyb_fl_solver_cpu_steps( hyblas_faceloop_solver_t* s, int64_t steps, int threads,
                               const int32_t* order, hyb_fl_loop_times_t* t )
 {
-	double* const cur[3]  = { s->u, s->u1, s->u2 };
-	double* const next[3] = { s->u1, s->u2, s->u };
-	const int64_t fs      = 2 * (int64_t)s->np;
+	double* const state[3] = { s->u, s->u1, s->u2 };
+	const int64_t fs       = 2 * (int64_t)s->np;
 	for ( int64_t n = 0; n < steps; n++ )
 	{
 		for ( int k = 0; k < 3; k++ )
 		{
-			hyb_faceloop_volume_args_t va;
-			hyb_faceloop_face_args_t   fa;
-			hyb_faceloop_gather_args_t ga;
-			hyb_faceloop_update_args_t ua;
-			hyb_fl_volume_args( s, cur[k], s->rhs, &va );
-			hyb_fl_face_args( s, cur[k], s->time + hyb_fl_rk_c[k] * s->dt, order, s->out, 1, fs,
-			                  &fa );
-			hyb_fl_gather_args( s, s->out, 1, fs, s->rhs, &ga );
-			hyb_fl_update_args( s, hyb_fl_rk_a[k], hyb_fl_rk_b[k], s->u, cur[k], next[k], &ua );
+			hyb_fl_stage_args_t g;
+			hyb_fl_stage_args( s, k, s->time, state, s->rhs, order, s->out, 1, fs, &g );
 			double t0 = hyb_now();
-			hyb_faceloop_volume_cpu( &va, threads );
+			hyb_faceloop_volume_cpu( &g.volume, threads );
 			double t1 = hyb_now();
-			hyb_faceloop_face_cpu( &fa, threads );
+			hyb_faceloop_face_cpu( &g.face, threads );
 			double t2 = hyb_now();
-			hyb_faceloop_gather_cpu( &ga, threads );
+			hyb_faceloop_gather_cpu( &g.gather, threads );
 			double t3 = hyb_now();
-			hyb_faceloop_update_cpu( &ua, threads );
+			hyb_faceloop_update_cpu( &g.update, threads );
 			double t4 = hyb_now();
 			t->volume += t1 - t0;
 			t->face += t2 - t1;

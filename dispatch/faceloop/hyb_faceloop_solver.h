@@ -63,6 +63,24 @@ void hyb_fl_update_args( const hyblas_faceloop_solver_t* s, double a_, double b_
    B[k] (cur + dt L(cur)) at time t + C[k] dt. */
 extern const double hyb_fl_rk_a[3], hyb_fl_rk_b[3], hyb_fl_rk_c[3];
 
+/* The four argument blocks of one stage. */
+typedef struct
+{
+	hyb_faceloop_volume_args_t volume;
+	hyb_faceloop_face_args_t   face;
+	hyb_faceloop_gather_args_t gather;
+	hyb_faceloop_update_args_t update;
+} hyb_fl_stage_args_t;
+
+/* The blocks of stage k of the step from time t, over the solver's host arrays but for
+   the arrays named: state[0] holds u^n, state[1] and state[2] the stages (stage k reads
+   cur = state[k] and writes next = state[(k + 1) % 3]); the volume loop and the gather
+   write rhs, which the update reads; the face loop runs in the order idx and writes out
+   with the given strides, which the gather reads. */
+void hyb_fl_stage_args( const hyblas_faceloop_solver_t* s, int k, double t, double* const state[3],
+                        double* rhs, const int32_t* idx, double* out, int64_t cstride,
+                        int64_t fstride, hyb_fl_stage_args_t* g );
+
 /* `steps` steps on the CPU: the four loops per stage on `threads` threads (1: the serial
    reference), faces in the order `order` (NULL: the mesh's); adds the loops' seconds to
    *t. Advances time and steps_done. */

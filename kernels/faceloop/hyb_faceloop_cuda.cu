@@ -148,24 +148,22 @@ template <int NV> gather_fn gather_for( int p )
 	return nullptr;
 }
 
+/* The update kernel for np modes per cell among those compiled, NP..., or nullptr. */
+template <int... NP> update_fn update_among( int np )
+{
+	const int       sizes[]   = { NP... };
+	const update_fn kernels[] = { update_kernel<NP>... };
+	for ( size_t i = 0; i < sizeof sizes / sizeof *sizes; i++ )
+		if ( sizes[i] == np ) return kernels[i];
+	return nullptr;
+}
+
+/* The update depends on the modes per cell alone: one kernel for each size a cell of either
+   shape has at degree 1 .. 3. */
 update_fn pick_update( int np )
 {
-	switch ( np )
-	{
-	case 3:
-		return update_kernel<3>;
-	case 4:
-		return update_kernel<4>;
-	case 6:
-		return update_kernel<6>;
-	case 9:
-		return update_kernel<9>;
-	case 10:
-		return update_kernel<10>;
-	case 16:
-		return update_kernel<16>;
-	}
-	return nullptr;
+	return update_among<np_of( 3, 1 ), np_of( 3, 2 ), np_of( 3, 3 ), np_of( 4, 1 ), np_of( 4, 2 ),
+	                    np_of( 4, 3 )>( np );
 }
 
 /* Queue kernel k over n elements on the env's stream. */

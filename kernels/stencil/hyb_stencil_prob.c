@@ -6,44 +6,37 @@
 
 #include "kernels/stencil/hyb_stencil_cpu.h"
 
+/* The roles of each kind, by hyb_stencil_kind_t. */
+static const hyb_stencil_roles_t hyb_stencil_kind_roles[] = {
+	[HYB_STENCIL_ACOUSTIC] = { .levels = 3,
+	                           .inputs = 2,
+	                           .nstate = 3,
+	                           .ncoef  = 1,
+	                           .state  = { HYB_ACOUSTIC_PREV, HYB_ACOUSTIC_CUR, HYB_ACOUSTIC_NEXT },
+	                           .coef   = { HYB_ACOUSTIC_VEL } },
+	[HYB_STENCIL_HIMENO]   = { .levels = 2,
+	                           .inputs = 1,
+	                           .nstate = 2,
+	                           .ncoef  = 12,
+	                           .state  = { HYB_HIMENO_P, HYB_HIMENO_WRK2 },
+	                           .coef   = { HYB_HIMENO_A0, HYB_HIMENO_A0 + 1, HYB_HIMENO_A0 + 2,
+	                                       HYB_HIMENO_A0 + 3, HYB_HIMENO_B0, HYB_HIMENO_B0 + 1,
+	                                       HYB_HIMENO_B0 + 2, HYB_HIMENO_C0, HYB_HIMENO_C0 + 1,
+	                                       HYB_HIMENO_C0 + 2, HYB_HIMENO_BND, HYB_HIMENO_WRK1 } },
+	[HYB_STENCIL_LAPLACE]  = { .levels = 2,
+	                           .inputs = 1,
+	                           .nstate = 2,
+	                           .state  = { HYB_GRID_U, HYB_GRID_WORK } },
+	[HYB_STENCIL_STAR]     = { .levels = 2,
+	                           .inputs = 1,
+	                           .nstate = 2,
+	                           .state  = { HYB_GRID_U, HYB_GRID_WORK } },
+};
+
 int hyb_stencil_roles( int32_t kind, hyb_stencil_roles_t* roles )
 {
-	hyb_stencil_roles_t r;
-	memset( &r, 0, sizeof r );
-	switch ( kind )
-	{
-	case HYB_STENCIL_ACOUSTIC:
-		r.levels   = 3;
-		r.inputs   = 2;
-		r.nstate   = 3;
-		r.state[0] = HYB_ACOUSTIC_PREV;
-		r.state[1] = HYB_ACOUSTIC_CUR;
-		r.state[2] = HYB_ACOUSTIC_NEXT;
-		r.ncoef    = 1;
-		r.coef[0]  = HYB_ACOUSTIC_VEL;
-		break;
-	case HYB_STENCIL_HIMENO:
-		r.levels   = 2;
-		r.inputs   = 1;
-		r.nstate   = 2;
-		r.state[0] = HYB_HIMENO_P;
-		r.state[1] = HYB_HIMENO_WRK2;
-		r.ncoef    = 12;
-		for ( int i = 0; i < 12; i++ )
-			r.coef[i] = HYB_HIMENO_A0 + i; /* a0..a3 b0..b2 c0..c2 bnd wrk1 */
-		break;
-	case HYB_STENCIL_LAPLACE:
-	case HYB_STENCIL_STAR:
-		r.levels   = 2;
-		r.inputs   = 1;
-		r.nstate   = 2;
-		r.state[0] = HYB_GRID_U;
-		r.state[1] = HYB_GRID_WORK;
-		break;
-	default:
-		return 0;
-	}
-	*roles = r;
+	if ( kind < HYB_STENCIL_ACOUSTIC || kind > HYB_STENCIL_STAR ) return 0;
+	*roles = hyb_stencil_kind_roles[kind];
 	return 1;
 }
 
