@@ -112,6 +112,25 @@ static size_t hyb_head( const void* dst, size_t es, size_t count )
 	return bytes / es < count ? bytes / es : count;
 }
 
+/* d = b d + s of a real range: the scalar head, 16-byte vectors from d + head on (d aligned
+   there), the scalar tail. One definition for both precisions: T the element, V its vector
+   and x the intrinsics' suffix. */
+#define HYB_UPDATE_REAL_SSE( name, scalar, T, V, x )                                               \
+	static void name( T* d, const T* s, size_t head, size_t body, size_t tail, T b )               \
+	{                                                                                              \
+		scalar( d, s, head, b );                                                                   \
+		V vb = _mm_set1_##x( b );                                                                  \
+		for ( size_t i = head; i < head + body; i += 16 / sizeof( T ) )                            \
+		{                                                                                          \
+			V v = _mm_add_##x( _mm_mul_##x( vb, _mm_load_##x( d + i ) ), _mm_loadu_##x( s + i ) ); \
+			_mm_store_##x( d + i, v );                                                             \
+		}                                                                                          \
+		scalar( d + head + body, s + head + body, tail, b );                                       \
+	}
+HYB_UPDATE_REAL_SSE( hyb_update_s_sse, hyb_update_s, float, __m128, ps )
+HYB_UPDATE_REAL_SSE( hyb_update_d_sse, hyb_update_d, double, __m128d, pd )
+#undef HYB_UPDATE_REAL_SSE
+
 void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec,
                       const double beta[2] )
 {
@@ -127,33 +146,11 @@ void hyb_copy_update( void* dst, const void* src, size_t count, hyb_prec_t prec,
 	switch ( prec )
 	{
 	case HYB_PREC_S:
-	{
-		float b = (float)beta[0];
-		hyb_update_s( (float*)d, (const float*)s, head, b );
-		__m128 vb = _mm_set1_ps( b );
-		for ( size_t i = head; i < head + body; i += 4 )
-		{
-			__m128 v = _mm_add_ps( _mm_mul_ps( vb, _mm_load_ps( (const float*)d + i ) ),
-			                       _mm_loadu_ps( (const float*)s + i ) );
-			_mm_store_ps( (float*)d + i, v );
-		}
-		hyb_update_s( (float*)t_d, (const float*)t_s, tail, b );
+		hyb_update_s_sse( (float*)d, (const float*)s, head, body, tail, (float)beta[0] );
 		break;
-	}
 	case HYB_PREC_D:
-	{
-		double b = beta[0];
-		hyb_update_d( (double*)d, (const double*)s, head, b );
-		__m128d vb = _mm_set1_pd( b );
-		for ( size_t i = head; i < head + body; i += 2 )
-		{
-			__m128d v = _mm_add_pd( _mm_mul_pd( vb, _mm_load_pd( (const double*)d + i ) ),
-			                        _mm_loadu_pd( (const double*)s + i ) );
-			_mm_store_pd( (double*)d + i, v );
-		}
-		hyb_update_d( (double*)t_d, (const double*)t_s, tail, b );
+		hyb_update_d_sse( (double*)d, (const double*)s, head, body, tail, beta[0] );
 		break;
-	}
 	case HYB_PREC_C:
 	{
 		/* Two elements per vector: (re, im) times br plus (im, re) times (-bi, bi). */

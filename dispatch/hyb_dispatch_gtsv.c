@@ -12,6 +12,7 @@
 #include "core/config/hyb_config.h"
 #include "dispatch/hyb_backend_real.h"
 #include "dispatch/hyb_gtsv_rates.h"
+#include "dispatch/hyb_real_substitute.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_state.h"
@@ -124,19 +125,10 @@ static void hyb_gtsv_substitute( const hyb_call_t* call, const hyb_gtsv_args_t* 
 {
 	hyb_routine_id_t w  = hyb_real_worker( call->id, HYB_OP_GTSV, a->prec );
 	hyb_status_t     st = w < 0 ? HYB_E_NO_SYMBOL : hyb_invoke_gtsv( w, a );
-	if ( st == HYB_E_INVALID )
-	{
-		const int64_t lo = INT32_MIN, hi = INT32_MAX;
-		const int     arg = a->n < lo || a->n > hi ? 1 : a->nrhs < lo || a->nrhs > hi ? 2 : 7;
-		hyb_log_once(
-		    hyb_hash_str( hyb_routine_info[call->id].name, 0x77696465 ), HYB_LOG_SILENT,
-		    "error: %s: no library in the process provides it, and %s cannot hold argument %d; "
-		    "reported to xerbla. Set HYBLAS_CPU_LIB to an ILP64 LAPACK",
-		    hyb_routine_info[call->id].name, hyb_routine_info[w].name, arg );
-		hyb_real_xerbla( call->id, arg );
-	}
-	else if ( st != HYB_OK )
-		hyb_real_missing( call->id );
+	/* What it refused (HYB_E_INVALID): the first INTEGER it cannot hold, n, nrhs or else ldb. */
+	const int64_t lo = INT32_MIN, hi = INT32_MAX;
+	const int     arg = a->n < lo || a->n > hi ? 1 : a->nrhs < lo || a->nrhs > hi ? 2 : 7;
+	hyb_real_substituted( call->id, w, st, arg, "LAPACK" );
 }
 
 /* The real routine with the original arguments (or its substitute where the process has

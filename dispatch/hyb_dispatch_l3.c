@@ -8,6 +8,7 @@
 #include "dispatch/hyb_backend_real.h"
 #include "dispatch/hyb_l3_check.h"
 #include "dispatch/hyb_l3_memo.h"
+#include "dispatch/hyb_real_substitute.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
 #include "hyb_stats.h"
@@ -43,17 +44,7 @@ static void hyb_l3_substitute( const hyb_call_t* call, const hyb_l3_args_t* in )
 	hyb_routine_id_t w    = hyb_real_worker( call->id, a.op, a.prec );
 	hyb_status_t     st   = w < 0 ? HYB_E_NO_SYMBOL : hyb_invoke_l3( w, &a );
 	int              wide = st == HYB_E_INVALID ? hyb_l3_wide_arg( &a ) : 0;
-	if ( wide > 0 )
-	{
-		hyb_log_once(
-		    hyb_hash_str( hyb_routine_info[call->id].name, 0x77696465 ), HYB_LOG_SILENT,
-		    "error: %s: no library in the process provides it, and %s cannot hold argument %d; "
-		    "reported to xerbla. Set HYBLAS_CPU_LIB to an ILP64 BLAS",
-		    hyb_routine_info[call->id].name, hyb_routine_info[w].name, wide );
-		hyb_real_xerbla( call->id, wide );
-	}
-	else if ( st != HYB_OK )
-		hyb_real_missing( call->id );
+	hyb_real_substituted( call->id, w, st, wide, "BLAS" );
 }
 
 /* An unchanged call to the real symbol of the call's name, or, where the

@@ -45,6 +45,19 @@ static hyb_l3_pos_t hyb_l3_positions( hyb_op_t op )
 	return (unsigned)op < HYB_OP_L3_COUNT ? pos[op] : none;
 }
 
+/* The INTEGER arguments in the order of hyb_l3_pos_t: m, n, k, lda, ldb, ldc. */
+#define HYB_L3_NPOS 6
+
+/* The position of the first of the operation's INTEGER arguments (in the signature's order)
+   marked bad, or 0. */
+static int hyb_l3_first( hyb_l3_pos_t p, const int bad[HYB_L3_NPOS] )
+{
+	const int pos[HYB_L3_NPOS] = { p.m, p.n, p.k, p.lda, p.ldb, p.ldc };
+	for ( int i = 0; i < HYB_L3_NPOS; i++ )
+		if ( pos[i] > 0 && bad[i] ) return pos[i];
+	return 0;
+}
+
 int hyb_l3_info( const hyb_l3_args_t* a )
 {
 	if ( a->layout != 'C' && a->layout != 'R' ) return 1;
@@ -55,64 +68,53 @@ int hyb_l3_info( const hyb_l3_args_t* a )
 	hyb_l3_normalize( &n );
 	hyb_l3_pos_t p = hyb_l3_positions( n.op );
 
-	/* In the reference's order: options, dimensions, leading dimensions. */
+	/* In the reference's order: the options, then the dimensions and leading dimensions,
+	   each operand needing as many rows as its op() has. */
+	int64_t rows_a, rows_b, rows_c;
 	switch ( n.op )
 	{
 	case HYB_OP_GEMM:
-	{
 		if ( !hyb_is( n.transa, "NTC" ) ) return 1;
 		if ( !hyb_is( n.transb, "NTC" ) ) return 2;
-		if ( n.m < 0 ) return p.m;
-		if ( n.n < 0 ) return p.n;
-		if ( n.k < 0 ) return p.k;
-		int64_t nrowa = n.transa == 'N' ? n.m : n.k;
-		int64_t nrowb = n.transb == 'N' ? n.k : n.n;
-		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
-		if ( n.ldb < hyb_max1( nrowb ) ) return p.ldb;
-		return n.ldc < hyb_max1( n.m ) ? p.ldc : 0;
-	}
+		rows_a = n.transa == 'N' ? n.m : n.k;
+		rows_b = n.transb == 'N' ? n.k : n.n;
+		rows_c = n.m;
+		break;
 	case HYB_OP_SYMM:
 	case HYB_OP_HEMM:
+	case HYB_OP_TRSM:
+	case HYB_OP_TRMM:
 	{
+		/* A of order m (side L) or n, B (and C, which trsm and trmm do not have) of m rows;
+		   the triangular ones' options follow side and uplo. */
+		int tri = n.op == HYB_OP_TRSM || n.op == HYB_OP_TRMM;
 		if ( !hyb_is( n.side, "LR" ) ) return 1;
 		if ( !hyb_is( n.uplo, "UL" ) ) return 2;
-		if ( n.m < 0 ) return p.m;
-		if ( n.n < 0 ) return p.n;
-		int64_t nrowa = n.side == 'L' ? n.m : n.n;
-		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
-		if ( n.ldb < hyb_max1( n.m ) ) return p.ldb;
-		return n.ldc < hyb_max1( n.m ) ? p.ldc : 0;
+		if ( tri && !hyb_is( n.transa, "NTC" ) ) return 3;
+		if ( tri && !hyb_is( n.diag, "UN" ) ) return 4;
+		rows_a = n.side == 'L' ? n.m : n.n;
+		rows_b = rows_c = n.m;
+		break;
 	}
 	case HYB_OP_SYRK:
 	case HYB_OP_HERK:
 	case HYB_OP_SYR2K:
 	case HYB_OP_HER2K:
-	{
 		if ( !hyb_is( n.uplo, "UL" ) ) return 1;
 		if ( !hyb_is( n.transa, hyb_rank_k_trans( &n ) ) ) return 2;
-		if ( n.n < 0 ) return p.n;
-		if ( n.k < 0 ) return p.k;
-		int64_t nrowa = n.transa == 'N' ? n.n : n.k;
-		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
-		if ( hyb_op_is_rank_2k( n.op ) && n.ldb < hyb_max1( nrowa ) ) return p.ldb;
-		return n.ldc < hyb_max1( n.n ) ? p.ldc : 0;
-	}
-	case HYB_OP_TRSM:
-	case HYB_OP_TRMM:
-	{
-		if ( !hyb_is( n.side, "LR" ) ) return 1;
-		if ( !hyb_is( n.uplo, "UL" ) ) return 2;
-		if ( !hyb_is( n.transa, "NTC" ) ) return 3;
-		if ( !hyb_is( n.diag, "UN" ) ) return 4;
-		if ( n.m < 0 ) return p.m;
-		if ( n.n < 0 ) return p.n;
-		int64_t nrowa = n.side == 'L' ? n.m : n.n;
-		if ( n.lda < hyb_max1( nrowa ) ) return p.lda;
-		return n.ldb < hyb_max1( n.m ) ? p.ldb : 0;
-	}
+		rows_a = rows_b = n.transa == 'N' ? n.n : n.k; /* B: rank-2k only */
+		rows_c          = n.n;
+		break;
 	default:
 		return 1;
 	}
+	const int bad[HYB_L3_NPOS] = { n.m < 0,
+		                           n.n < 0,
+		                           n.k < 0,
+		                           n.lda < hyb_max1( rows_a ),
+		                           n.ldb < hyb_max1( rows_b ),
+		                           n.ldc < hyb_max1( rows_c ) };
+	return hyb_l3_first( p, bad );
 }
 
 int hyb_l3_valid( const hyb_l3_args_t* a )
@@ -124,18 +126,11 @@ int hyb_l3_wide_arg( const hyb_l3_args_t* a )
 {
 	hyb_l3_args_t n = *a;
 	hyb_l3_normalize( &n );
-	hyb_l3_pos_t p = hyb_l3_positions( n.op );
-	/* In the order of the signature: the first one that does not fit. */
-	const struct
-	{
-		int     pos;
-		int64_t v;
-	} args[] = { { p.m, n.m },     { p.n, n.n },     { p.k, n.k },
-		         { p.lda, n.lda }, { p.ldb, n.ldb }, { p.ldc, n.ldc } };
-	for ( unsigned i = 0; i < sizeof args / sizeof args[0]; i++ )
-		if ( args[i].pos > 0 && ( args[i].v > INT32_MAX || args[i].v < INT32_MIN ) )
-			return args[i].pos;
-	return 0;
+	hyb_l3_pos_t  p              = hyb_l3_positions( n.op );
+	const int64_t v[HYB_L3_NPOS] = { n.m, n.n, n.k, n.lda, n.ldb, n.ldc };
+	int           bad[HYB_L3_NPOS];
+	for ( int i = 0; i < HYB_L3_NPOS; i++ ) bad[i] = v[i] > INT32_MAX || v[i] < INT32_MIN;
+	return hyb_l3_first( p, bad );
 }
 
 static char hyb_flip( char c, char x, char y )

@@ -83,6 +83,38 @@ static void hyb_c_traffic( const hyb_l3_args_t* a, unsigned flags, double c_in, 
 	*c_reread = host ? c_in : 0;
 }
 
+/* What a device region m_dev x n_dev moves and computes under the call's options: the
+   operand sizes and flops (hyb_l3_sizes), where the old output goes (hyb_c_traffic), and
+   whether the operands are registered in place (HYB_L3_REGISTER) rather than copied. */
+typedef struct
+{
+	double ab, c_in, c_out, flops;
+	double c_up, c_reread;
+	double es;
+	int    tri; /* trsm, trmm */
+	int    register_ops;
+} hyb_l3_region_t;
+
+static hyb_l3_region_t hyb_l3_region( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
+                                      unsigned flags )
+{
+	hyb_l3_region_t g;
+	hyb_l3_sizes( a, m_dev, n_dev, &g.ab, &g.c_in, &g.c_out, &g.flops );
+	hyb_c_traffic( a, flags, g.c_in, &g.c_up, &g.c_reread );
+	g.es           = (double)hyb_prec_size( a->prec );
+	g.tri          = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
+	g.register_ops = ( flags & HYB_L3_REGISTER ) != 0;
+	return g;
+}
+
+/* Output tiles Tm x Tn of the region (trsm/trmm: the strips along the side A applies from). */
+static double hyb_l3_ntiles( const hyb_l3_args_t* a, int tri, int64_t m_dev, int64_t n_dev,
+                             int64_t Tm, int64_t Tn )
+{
+	return tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
+	           : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
+}
+
 /* Largest tile and block, bytes: big enough for full-rate products and
    efficient DMA, small enough that the pipeline fills and drains quickly
    and that page-locked staging stays a few hundred megabytes. */
@@ -108,20 +140,15 @@ static double hyb_copy_rate( const hyb_profile_t* p, double piece, int contiguou
    otherwise the panel not reused along a strip again per strip), the
    output tiles read (beta != 0) and written. Returns the seconds of the
    copies of each host thread: the issuer (load1) and the storer (store2). */
-static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev,
-                            int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K, double budget,
-                            unsigned flags, double* t_issuer, double* t_storer, double* loaded_out,
-                            double* first_blocks )
+static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a,
+                            const hyb_l3_region_t* g, int64_t m_dev, int64_t n_dev, int64_t Tm,
+                            int64_t Tn, int64_t K, double budget, double* t_issuer,
+                            double* t_storer, double* loaded_out, double* first_blocks )
 {
-	double ab, c_in, c_out, flops;
-	hyb_l3_sizes( a, m_dev, n_dev, &ab, &c_in, &c_out, &flops );
-	double es           = (double)hyb_prec_size( a->prec );
-	int    tri          = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
-	int    register_ops = ( flags & HYB_L3_REGISTER ) != 0;
-	double c_up, c_reread;
-	hyb_c_traffic( a, flags, c_in, &c_up, &c_reread );
-	double bytes_a, bytes_b, piece_a, piece_b;
-	int    cont_a, cont_b;
+	const double es = g->es, ab = g->ab;
+	const int    tri = g->tri;
+	double       bytes_a, bytes_b, piece_a, piece_b;
+	int          cont_a, cont_b;
 	if ( a->op == HYB_OP_GEMM )
 	{
 		bytes_a = es * (double)m_dev * (double)a->k;
@@ -146,19 +173,17 @@ static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a, int6
 	double  piece_c = es * (double)Tm;
 	int     cont_c  = Tm == m_out;
 	double  rate_c  = hyb_copy_rate( p, piece_c, cont_c );
-	double  ntiles =
-        tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
-	         : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
-	double blk     = tri ? ab : (double)( Tm > Tn ? Tm : Tn ) * (double)K * es;
-	double loaded  = ( bytes_a + bytes_b ) * reload;
-	double nblocks = loaded / blk;
-	double in_copy =
-	    register_ops
-	        ? 0
-	        : reload * ( bytes_a / hyb_copy_rate( p, piece_a, cont_a ) +
-	                     ( bytes_b > 0 ? bytes_b / hyb_copy_rate( p, piece_b, cont_b ) : 0 ) );
-	*t_issuer = in_copy + c_up / rate_c + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
-	*t_storer = ( c_out + c_reread / 2 ) / rate_c + ntiles * HYB_TILE_OVERHEAD;
+	double  ntiles  = hyb_l3_ntiles( a, tri, m_dev, n_dev, Tm, Tn );
+	double  blk     = tri ? ab : (double)( Tm > Tn ? Tm : Tn ) * (double)K * es;
+	double  loaded  = ( bytes_a + bytes_b ) * reload;
+	double  nblocks = loaded / blk;
+	double  in_copy = 0;
+	if ( !g->register_ops )
+		in_copy = reload * ( bytes_a / hyb_copy_rate( p, piece_a, cont_a ) +
+		                     ( bytes_b > 0 ? bytes_b / hyb_copy_rate( p, piece_b, cont_b ) : 0 ) );
+	*t_issuer =
+	    in_copy + g->c_up / rate_c + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
+	*t_storer   = ( g->c_out + g->c_reread / 2 ) / rate_c + ntiles * HYB_TILE_OVERHEAD;
 	*loaded_out = loaded;
 	/* The first product's blocks: load1 and DMA overlap within a block. */
 	double rate_first = hyb_copy_rate( p, piece_a, cont_a );
@@ -170,40 +195,34 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
                         int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget,
                         unsigned flags, double parts[4] )
 {
-	double ab, c_in, c_out, flops;
-	hyb_l3_sizes( a, m_dev, n_dev, &ab, &c_in, &c_out, &flops );
 	if ( ndev < 1 ) ndev = 1;
-	double es           = (double)hyb_prec_size( a->prec );
-	int    tri          = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
-	int    register_ops = ( flags & HYB_L3_REGISTER ) != 0;
-	double c_up, c_reread;
-	hyb_c_traffic( a, flags, c_in, &c_up, &c_reread );
+	const hyb_l3_region_t g = hyb_l3_region( a, m_dev, n_dev, flags );
 
 	double t_issuer, t_storer, loaded, t_first;
-	hyb_copy_times( p, a, m_dev, n_dev, Tm, Tn, K, budget, flags, &t_issuer, &t_storer, &loaded,
+	hyb_copy_times( p, a, &g, m_dev, n_dev, Tm, Tn, K, budget, &t_issuer, &t_storer, &loaded,
 	                &t_first );
 	/* The issuer and the storer copy at once; both share the host's memory. */
-	double copied = ( register_ops ? 0 : loaded ) + c_up + c_out + c_reread / 2;
+	double copied = ( g.register_ops ? 0 : loaded ) + g.c_up + g.c_out + g.c_reread / 2;
 	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), copied / p->host_copy_dual );
-	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_up ) / p->h2d_pinned, c_out / p->d2h_pinned ),
-	                          ( loaded + c_up + c_out ) / p->bidir_pinned ) /
-	                ndev;
-	double ntiles =
-	    tri ? (double)hyb_cdiv64( a->side == 'L' ? a->n : a->m, a->side == 'L' ? Tn : Tm )
-	        : (double)hyb_cdiv64( m_dev, Tm ) * (double)hyb_cdiv64( n_dev, Tn );
+	double t_pcie =
+	    hyb_maxd( hyb_maxd( ( loaded + g.c_up ) / p->h2d_pinned, g.c_out / p->d2h_pinned ),
+	              ( loaded + g.c_up + g.c_out ) / p->bidir_pinned ) /
+	    ndev;
+	double ntiles = hyb_l3_ntiles( a, g.tri, m_dev, n_dev, Tm, Tn );
 	if ( hyb_op_is_rank_k( a->op ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_dev, Tn ) / 2;
-	double op_flops = tri ? flops / ntiles
-	                      : 2.0 * (double)Tm * (double)Tn * (double)K *
-	                            ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
+	double op_flops = g.tri ? g.flops / ntiles
+	                        : 2.0 * (double)Tm * (double)Tn * (double)K *
+	                              ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
 	double rate     = p->gpu_flops[a->prec] * op_flops / ( op_flops + p->gpu_half_flops );
-	double t_comp   = flops / ( rate * ndev ) + flops / op_flops * p->launch_latency / ndev;
+	double t_comp   = g.flops / ( rate * ndev ) + g.flops / op_flops * p->launch_latency / ndev;
 
 	/* Fill and drain: the first product waits for its blocks; the last
 	   tile's download and store are not overlapped. */
-	double tile    = (double)Tm * (double)Tn * es;
-	double t_fill  = t_first + tile / p->d2h_pinned + tile / hyb_copy_rate( p, es * (double)Tm, 0 );
+	double tile = (double)Tm * (double)Tn * g.es;
+	double t_fill =
+	    t_first + tile / p->d2h_pinned + tile / hyb_copy_rate( p, g.es * (double)Tm, 0 );
 	double t_fixed = p->gpu_call_overhead + t_fill;
-	if ( register_ops ) t_fixed += ab * ( p->register_s_per_byte + p->unregister_s_per_byte );
+	if ( g.register_ops ) t_fixed += g.ab * ( p->register_s_per_byte + p->unregister_s_per_byte );
 
 	if ( parts )
 	{

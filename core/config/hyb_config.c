@@ -169,6 +169,14 @@ static void hyb_trim( char* s )
 	if ( lead ) memmove( s, s + lead, n - lead + 1 );
 }
 
+/* The error of a value that does not parse as the setting's type (`what`: "an integer", ...). */
+static hyb_status_t hyb_cfg_unparsed( const hyb_cfg_desc_t* d, const char* value, const char* what,
+                                      char* err, size_t errlen )
+{
+	snprintf( err, errlen, "%s=\"%s\" is not %s", d->name, value, what );
+	return HYB_E_PARSE;
+}
+
 static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value, char* err,
                                    size_t errlen )
 {
@@ -182,10 +190,7 @@ static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value
 		errno       = 0;
 		long long v = strtoll( value, &end, 10 );
 		if ( end == value || *end != '\0' || errno == ERANGE )
-		{
-			snprintf( err, errlen, "%s=\"%s\" is not an integer", d->name, value );
-			return HYB_E_PARSE;
-		}
+			return hyb_cfg_unparsed( d, value, "an integer", err, errlen );
 		if ( (double)v < d->min || (double)v > d->max )
 		{
 			snprintf( err, errlen, "%s=%lld is outside [%.0f, %.0f]", d->name, v, d->min, d->max );
@@ -198,10 +203,7 @@ static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value
 	{
 		double v;
 		if ( !hyb_parse_double( value, &v ) )
-		{
-			snprintf( err, errlen, "%s=\"%s\" is not a number", d->name, value );
-			return HYB_E_PARSE;
-		}
+			return hyb_cfg_unparsed( d, value, "a number", err, errlen );
 		if ( v < d->min || v > d->max )
 		{
 			snprintf( err, errlen, "%s=%g is outside [%g, %g]", d->name, v, d->min, d->max );
@@ -214,11 +216,8 @@ static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value
 	{
 		int v;
 		if ( !hyb_parse_bool( value, &v ) )
-		{
-			snprintf( err, errlen, "%s=\"%s\" is not a boolean (1/0, yes/no, on/off, true/false)",
-			          d->name, value );
-			return HYB_E_PARSE;
-		}
+			return hyb_cfg_unparsed( d, value, "a boolean (1/0, yes/no, on/off, true/false)", err,
+			                         errlen );
 		*(int*)field = v;
 		return HYB_OK;
 	}
@@ -226,11 +225,8 @@ static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value
 	{
 		hyb_cfg_size_t v;
 		if ( !hyb_parse_size( value, &v ) )
-		{
-			snprintf( err, errlen, "%s=\"%s\" is not a size (bytes with K/M/G/T, or 1..100%%)",
-			          d->name, value );
-			return HYB_E_PARSE;
-		}
+			return hyb_cfg_unparsed( d, value, "a size (bytes with K/M/G/T, or 1..100%)", err,
+			                         errlen );
 		if ( !v.percent && ( v.value < d->min || v.value > d->max ) )
 		{
 			snprintf( err, errlen, "%s=%s is outside [%.0f, %.0f] bytes", d->name, value, d->min,

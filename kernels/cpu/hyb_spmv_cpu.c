@@ -97,33 +97,31 @@ static inline void hyb_cpu_zero( void* y, int64_t lo, int64_t hi, size_t vb )
 	{                                                                                              \
 		for ( int64_t e = e0; e < e1; e++ ) acc[row[e] - r0] += (double)v[e] * (double)x[col[e]];  \
 	}                                                                                              \
-	/* acc[i - i0] = sum over ELL slots of rows [i0, i1) */                                        \
-	static void hyb_ell_tile_##ch( int64_t m, int64_t K, const int* idx, const T* data,            \
-	                               const T* x, int64_t i0, int64_t i1, double* acc )               \
+	/* acc[i - i0] = sum over the w slots of rows [i0, i1) of the ELL (dia == 0) or DIA part:      \
+	   ELL slot j's column is ix[j*m + i] (-1: padding), DIA slot j is the diagonal of offset      \
+	   ix[j] (zero slots skipped) */                                                               \
+	static void hyb_slots_tile_##ch( int dia, int64_t m, int64_t w, const int* ix, const T* data,  \
+	                                 const T* x, int64_t i0, int64_t i1, double* acc )             \
 	{                                                                                              \
 		for ( int64_t i = i0; i < i1; i++ ) acc[i - i0] = 0.0;                                     \
-		for ( int64_t j = 0; j < K; j++ )                                                          \
+		for ( int64_t j = 0; j < w; j++ )                                                          \
 		{                                                                                          \
-			const int* cj = idx + j * m;                                                           \
-			const T*   vj = data + j * m;                                                          \
-			for ( int64_t i = i0; i < i1; i++ )                                                    \
-				if ( cj[i] >= 0 ) acc[i - i0] += (double)vj[i] * (double)x[cj[i]];                 \
-		}                                                                                          \
-	}                                                                                              \
-	/* acc[i - i0] = sum over the diagonals of rows [i0, i1), zero slots skipped */                \
-	static void hyb_dia_tile_##ch( int64_t m, int64_t nd, const int* off, const T* data,           \
-	                               const T* x, int64_t i0, int64_t i1, double* acc )               \
-	{                                                                                              \
-		for ( int64_t i = i0; i < i1; i++ ) acc[i - i0] = 0.0;                                     \
-		for ( int64_t d = 0; d < nd; d++ )                                                         \
-		{                                                                                          \
-			int64_t  o  = off[d];                                                                  \
-			int64_t  lo = i0 > -o ? i0 : -o, hi = i1 < m - o ? i1 : m - o;                         \
-			const T* vd = data + d * m;                                                            \
-			for ( int64_t i = lo; i < hi; i++ )                                                    \
+			const T* vj = data + j * m;                                                            \
+			if ( dia )                                                                             \
 			{                                                                                      \
-				double v = (double)vd[i];                                                          \
-				acc[i - i0] += v != 0.0 ? v * (double)x[i + o] : 0.0;                              \
+				int64_t o  = ix[j];                                                                \
+				int64_t lo = i0 > -o ? i0 : -o, hi = i1 < m - o ? i1 : m - o;                      \
+				for ( int64_t i = lo; i < hi; i++ )                                                \
+				{                                                                                  \
+					double v = (double)vj[i];                                                      \
+					acc[i - i0] += v != 0.0 ? v * (double)x[i + o] : 0.0;                          \
+				}                                                                                  \
+			}                                                                                      \
+			else                                                                                   \
+			{                                                                                      \
+				const int* cj = ix + j * m;                                                        \
+				for ( int64_t i = i0; i < i1; i++ )                                                \
+					if ( cj[i] >= 0 ) acc[i - i0] += (double)vj[i] * (double)x[cj[i]];             \
 			}                                                                                      \
 		}                                                                                          \
 	}
@@ -515,14 +513,10 @@ static void hyb_tiled( int fmt, int64_t m, int64_t w, const int* ix, const void*
 		for ( int64_t tile = 0; tile < ntile; tile++ )
 		{
 			int64_t i0 = tile * HYB_CPU_TILE, i1 = i0 + HYB_CPU_TILE < m ? i0 + HYB_CPU_TILE : m;
-			if ( fmt == 0 && isd )
-				hyb_ell_tile_d( m, w, ix, data, x, i0, i1, acc );
-			else if ( fmt == 0 )
-				hyb_ell_tile_s( m, w, ix, data, x, i0, i1, acc );
-			else if ( isd )
-				hyb_dia_tile_d( m, w, ix, data, x, i0, i1, acc );
+			if ( isd )
+				hyb_slots_tile_d( fmt, m, w, ix, data, x, i0, i1, acc );
 			else
-				hyb_dia_tile_s( m, w, ix, data, x, i0, i1, acc );
+				hyb_slots_tile_s( fmt, m, w, ix, data, x, i0, i1, acc );
 			for ( int64_t i = i0; i < i1; i++ ) hyb_cpu_put( y, i, acc[i - i0], isd, accumulate );
 		}
 	}

@@ -904,37 +904,31 @@ hyb_status_t hyb_spmv_split_dia( const hyb_spmv_view_t* v, int64_t nd, const int
 	memset( sp, 0, sizeof *sp );
 	const int64_t m = v->m;
 	if ( nd < 0 || nd > HYB_SPMV_DIA_MAX || ( nd > 0 && !offsets ) ) return HYB_E_INVALID;
-	int* offs = malloc( (size_t)( nd > 0 ? nd : 1 ) * sizeof( int ) );
-	if ( !offs ) return HYB_E_NO_MEMORY;
+	/* Scratch, freed at the one exit; a failed allocation leaves st as it starts. */
+	int*         offs  = malloc( (size_t)( nd > 0 ? nd : 1 ) * sizeof( int ) );
+	int*         table = NULL;
+	int64_t*     roff  = NULL;
+	hyb_status_t st    = HYB_E_NO_MEMORY;
+	if ( !offs ) goto out;
 	if ( nd > 0 ) memcpy( offs, offsets, (size_t)nd * sizeof( int ) );
 	qsort( offs, (size_t)nd, sizeof( int ), hyb_int_cmp );
 	for ( int64_t d = 0; d < nd; d++ )
 		if ( offs[d] <= -m || offs[d] >= m || ( d > 0 && offs[d] == offs[d - 1] ) )
 		{
-			free( offs );
-			return HYB_E_INVALID;
+			st = HYB_E_INVALID;
+			goto out;
 		}
 	int64_t omin = nd > 0 ? offs[0] : 0, span = nd > 0 ? (int64_t)offs[nd - 1] - omin + 1 : 0;
-	int*    table = NULL;
 	if ( span > 0 && span <= HYB_FMT_DIA_TABLE )
 	{
 		table = malloc( (size_t)span * sizeof( int ) );
-		if ( !table )
-		{
-			free( offs );
-			return HYB_E_NO_MEMORY;
-		}
+		if ( !table ) goto out;
 		for ( int64_t q = 0; q < span; q++ ) table[q] = -1;
 		for ( int64_t d = 0; d < nd; d++ ) table[offs[d] - omin] = (int)d;
 	}
-	int      nth  = hyb_fmt_threads( nthreads );
-	int64_t* roff = malloc( (size_t)( m + 1 ) * sizeof( int64_t ) );
-	if ( !roff )
-	{
-		free( offs );
-		free( table );
-		return HYB_E_NO_MEMORY;
-	}
+	int nth = hyb_fmt_threads( nthreads );
+	roff    = malloc( (size_t)( m + 1 ) * sizeof( int64_t ) );
+	if ( !roff ) goto out;
 	const int64_t* ptr = v->ptr;
 	const int*     col = v->col;
 	const int      cb  = v->cbase;
@@ -947,21 +941,15 @@ hyb_status_t hyb_spmv_split_dia( const hyb_spmv_view_t* v, int64_t nd, const int
 		roff[i] = r;
 	}
 	hyb_scan_excl( roff, m, nth );
-	int64_t R       = roff[m];
-	size_t  vb      = hyb_prec_size( v->prec );
-	sp->fmt         = HYB_SPMV_FMT_DIA;
-	sp->prec        = v->prec;
-	sp->m           = m;
-	sp->width       = nd;
-	hyb_status_t st = hyb_split_alloc( sp, (size_t)( nd > 0 ? nd : 1 ) * sizeof( int ),
-	                                   (size_t)( m * nd ) * vb, R, al );
-	if ( st != HYB_OK )
-	{
-		free( offs );
-		free( table );
-		free( roff );
-		return st;
-	}
+	int64_t R  = roff[m];
+	size_t  vb = hyb_prec_size( v->prec );
+	sp->fmt    = HYB_SPMV_FMT_DIA;
+	sp->prec   = v->prec;
+	sp->m      = m;
+	sp->width  = nd;
+	st = hyb_split_alloc( sp, (size_t)( nd > 0 ? nd : 1 ) * sizeof( int ), (size_t)( m * nd ) * vb,
+	                      R, al );
+	if ( st != HYB_OK ) goto out;
 	if ( nd > 0 ) memcpy( sp->offset, offs, (size_t)nd * sizeof( int ) );
 	const int isd   = v->prec == HYB_PREC_D;
 	int64_t   ntile = ( m + HYB_FMT_TILE - 1 ) / HYB_FMT_TILE;
@@ -997,10 +985,11 @@ hyb_status_t hyb_spmv_split_dia( const hyb_spmv_view_t* v, int64_t nd, const int
 			}
 		}
 	}
+	sp->coo_nnz = R;
+	sp->dev_nnz = v->nnz - R;
+out:
 	free( offs );
 	free( table );
 	free( roff );
-	sp->coo_nnz = R;
-	sp->dev_nnz = v->nnz - R;
-	return HYB_OK;
+	return st;
 }

@@ -103,19 +103,26 @@ __host__ __device__ inline int slot( int l )
 	return ( l / kR ) * ( kR + 1 ) + l % kR;
 }
 
-/* Global rows -> shared memory, coalesced (consecutive threads, consecutive rows). The
-   tile's first and last rows are identity rows when the seam kernel solved them. */
+/* The rows of tile blk that thread tid moves between global and shared memory, coalesced
+   (consecutive threads, consecutive rows): f( l, r, idx ) for each of its local rows l, with
+   the global row r (possibly past n) and the shared-memory slot idx. */
+template <typename T, typename F>
+__host__ __device__ inline void tile_rows( const Args<T>& g, long long blk, int P, int tid, F f )
+{
+	const long long t0 = blk * g.tile;
+	for ( int l = tid; l < P * kR; l += P ) f( l, t0 + l, slot( l ) );
+}
+
+/* Global rows -> shared memory. The tile's first and last rows are identity rows when the
+   seam kernel solved them. */
 template <typename T, int NB>
 __host__ __device__ inline void phase_load( const Args<T>& g, const Smem<T, NB>& s, long long blk,
                                             int P, int tid )
 {
-	const long long t0 = blk * g.tile;
-	for ( int l = tid; l < P * kR; l += P )
+	auto load = [&]( int l, long long r, int idx )
 	{
-		long long r     = t0 + l;
-		int       idx   = slot( l );
-		bool      in    = r < g.n;
-		bool      known = ( l == 0 && t0 > 0 ) || ( l == P * kR - 1 && r + 1 < g.n );
+		bool in    = r < g.n;
+		bool known = ( l == 0 && r > 0 ) || ( l == P * kR - 1 && r + 1 < g.n );
 		if ( in && !known )
 		{
 			s.A[idx] = r >= 1 ? g.dl[r - 1] : T( 0 );
@@ -129,7 +136,8 @@ __host__ __device__ inline void phase_load( const Args<T>& g, const Smem<T, NB>&
 			s.C[idx] = T( 0 );
 		}
 		for ( int j = 0; j < NB; j++ ) s.B[j][idx] = in ? g.b[r + j * g.ldb] : T( 0 );
-	}
+	};
+	tile_rows( g, blk, P, tid, load );
 }
 
 /* The interior rows of partition tid: UL sweep (upward) for the tops of g, p, q, then LU
@@ -282,19 +290,17 @@ __host__ __device__ inline void phase_interior( const Smem<T, NB>& s, int tid )
 	}
 }
 
-/* The tile's rows back to global memory, coalesced. */
+/* The tile's rows inside the matrix back to global memory. */
 template <typename T, int NB>
 __host__ __device__ inline void phase_store( const Args<T>& g, const Smem<T, NB>& s, long long blk,
                                              int P, int tid )
 {
-	const long long t0 = blk * g.tile;
-	for ( int l = tid; l < P * kR; l += P )
+	auto store = [&]( int, long long r, int idx )
 	{
-		long long r = t0 + l;
-		if ( r >= g.n ) break;
-		int idx = slot( l );
-		for ( int j = 0; j < NB; j++ ) g.b[r + j * g.ldb] = s.B[j][idx];
-	}
+		if ( r < g.n )
+			for ( int j = 0; j < NB; j++ ) g.b[r + j * g.ldb] = s.B[j][idx];
+	};
+	tile_rows( g, blk, P, tid, store );
 }
 
 /* The seam at boundary s = k * tile (1 <= k, s < n): x[s-1], x[s] from the window

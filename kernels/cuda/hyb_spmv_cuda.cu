@@ -173,32 +173,23 @@ cudaError_t hyb_axpyi( int64_t nz, const T* val, const int* idx, T* y, cudaStrea
 
 } /* namespace */
 
+/* The ELL and DIA entry points take the same arguments (m, the slots per row, their index
+   array, the slots' values, x, y): one definition per part and precision. */
+#define HYB_SLOTS_ENTRY( name, part, T )                                                           \
+	cudaError_t name( int64_t m, int64_t width, const int* index, const T* data, const T* x, T* y, \
+	                  int accumulate, cudaStream_t stream )                                        \
+	{                                                                                              \
+		return part<T>( m, width, index, data, x, y, accumulate, stream );                         \
+	}
+
 extern "C"
 {
 
-	cudaError_t hyb_dellmv_cuda( int64_t m, int64_t K, const int* index, const double* data,
-	                             const double* x, double* y, int accumulate, cudaStream_t stream )
-	{
-		return hyb_ell<double>( m, K, index, data, x, y, accumulate, stream );
-	}
-
-	cudaError_t hyb_sellmv_cuda( int64_t m, int64_t K, const int* index, const float* data,
-	                             const float* x, float* y, int accumulate, cudaStream_t stream )
-	{
-		return hyb_ell<float>( m, K, index, data, x, y, accumulate, stream );
-	}
-
-	cudaError_t hyb_ddiamv_cuda( int64_t m, int64_t ndiag, const int* offset, const double* data,
-	                             const double* x, double* y, int accumulate, cudaStream_t stream )
-	{
-		return hyb_dia<double>( m, ndiag, offset, data, x, y, accumulate, stream );
-	}
-
-	cudaError_t hyb_sdiamv_cuda( int64_t m, int64_t ndiag, const int* offset, const float* data,
-	                             const float* x, float* y, int accumulate, cudaStream_t stream )
-	{
-		return hyb_dia<float>( m, ndiag, offset, data, x, y, accumulate, stream );
-	}
+	HYB_SLOTS_ENTRY( hyb_dellmv_cuda, hyb_ell, double )
+	HYB_SLOTS_ENTRY( hyb_sellmv_cuda, hyb_ell, float )
+	HYB_SLOTS_ENTRY( hyb_ddiamv_cuda, hyb_dia, double )
+	HYB_SLOTS_ENTRY( hyb_sdiamv_cuda, hyb_dia, float )
+#undef HYB_SLOTS_ENTRY
 
 	cudaError_t hyb_dcsrmv_cuda( int64_t rows, const int* ptr, const int* col, const double* val,
 	                             int base, double mean_len, const double* x, double* y,

@@ -416,25 +416,27 @@ hyb_l3_args_t hyb_l3_gemm_sub( const hyb_l3_args_t* a, int64_t r0, int64_t c0, i
 	return s;
 }
 
-static hyb_l3_args_t hyb_gemm_args( const hyb_l3_args_t* a, char ta, char tb, int64_t m, int64_t n,
+/* A product into tile t of the output: C(t) = alpha op(A) op(B) + beta C(t), C(t) being the
+   tile's block of the call's C (t->rows x t->cols at t->r0, t->c0; column-major). */
+static hyb_l3_args_t hyb_tile_gemm( const hyb_l3_args_t* a, const hyb_task_t* t, char ta, char tb,
                                     int64_t k, const double alpha[2], const void* A, int64_t lda,
-                                    const void* B, int64_t ldb, const double beta[2], void* C,
-                                    int64_t ldc )
+                                    const void* B, int64_t ldb, const double beta[2] )
 {
+	void*         C = (void*)hyb_at( a->c, a->ldc, t->r0, t->c0, hyb_prec_size( a->prec ) );
 	hyb_l3_args_t s = { .op     = HYB_OP_GEMM,
 		                .prec   = a->prec,
 		                .layout = 'C',
 		                .transa = ta,
 		                .transb = tb,
-		                .m      = m,
-		                .n      = n,
+		                .m      = t->rows,
+		                .n      = t->cols,
 		                .k      = k,
 		                .a      = A,
 		                .lda    = lda,
 		                .b      = B,
 		                .ldb    = ldb,
 		                .c      = C,
-		                .ldc    = ldc };
+		                .ldc    = a->ldc };
 	memcpy( s.alpha, alpha, sizeof s.alpha );
 	memcpy( s.beta, beta, sizeof s.beta );
 	return s;
@@ -470,20 +472,17 @@ static hyb_status_t hyb_task_cpu_symm( const hyb_l3_args_t* a, const hyb_task_t*
 		/* Columns [0, r0) and [r1, m) of the full rows r0..r1. */
 		hyb_l3_args_t left =
 		    a->uplo == 'L'
-		        ? hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, r0, a->alpha,
-		                         hyb_at( a->a, a->lda, r0, 0, es ), a->lda,
-		                         hyb_at( a->b, a->ldb, 0, t->c0, es ), a->ldb, one, C, a->ldc )
-		        : hyb_gemm_args( a, tt, 'N', t->rows, t->cols, r0, a->alpha,
-		                         hyb_at( a->a, a->lda, 0, r0, es ), a->lda,
-		                         hyb_at( a->b, a->ldb, 0, t->c0, es ), a->ldb, one, C, a->ldc );
+		        ? hyb_tile_gemm( a, t, 'N', 'N', r0, a->alpha, hyb_at( a->a, a->lda, r0, 0, es ),
+		                         a->lda, hyb_at( a->b, a->ldb, 0, t->c0, es ), a->ldb, one )
+		        : hyb_tile_gemm( a, t, tt, 'N', r0, a->alpha, hyb_at( a->a, a->lda, 0, r0, es ),
+		                         a->lda, hyb_at( a->b, a->ldb, 0, t->c0, es ), a->ldb, one );
 		hyb_l3_args_t right =
-		    a->uplo == 'L'
-		        ? hyb_gemm_args( a, tt, 'N', t->rows, t->cols, m - r1, a->alpha,
-		                         hyb_at( a->a, a->lda, r1, r0, es ), a->lda,
-		                         hyb_at( a->b, a->ldb, r1, t->c0, es ), a->ldb, one, C, a->ldc )
-		        : hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, m - r1, a->alpha,
-		                         hyb_at( a->a, a->lda, r0, r1, es ), a->lda,
-		                         hyb_at( a->b, a->ldb, r1, t->c0, es ), a->ldb, one, C, a->ldc );
+		    a->uplo == 'L' ? hyb_tile_gemm( a, t, tt, 'N', m - r1, a->alpha,
+		                                    hyb_at( a->a, a->lda, r1, r0, es ), a->lda,
+		                                    hyb_at( a->b, a->ldb, r1, t->c0, es ), a->ldb, one )
+		                   : hyb_tile_gemm( a, t, 'N', 'N', m - r1, a->alpha,
+		                                    hyb_at( a->a, a->lda, r0, r1, es ), a->lda,
+		                                    hyb_at( a->b, a->ldb, r1, t->c0, es ), a->ldb, one );
 		if ( ( st = hyb_cpu_piece( fn, user, &left ) ) != HYB_OK ) return st;
 		return hyb_cpu_piece( fn, user, &right );
 	}
@@ -495,20 +494,18 @@ static hyb_status_t hyb_task_cpu_symm( const hyb_l3_args_t* a, const hyb_task_t*
 	if ( ( st = fn( user, &d ) ) != HYB_OK ) return st;
 	/* Rows [0, c0) and [c1, n) of the full columns c0..c1. */
 	hyb_l3_args_t top =
-	    a->uplo == 'L' ? hyb_gemm_args( a, 'N', tt, t->rows, t->cols, c0, a->alpha,
-	                                    hyb_at( a->b, a->ldb, t->r0, 0, es ), a->ldb,
-	                                    hyb_at( a->a, a->lda, c0, 0, es ), a->lda, one, C, a->ldc )
-	                   : hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, c0, a->alpha,
-	                                    hyb_at( a->b, a->ldb, t->r0, 0, es ), a->ldb,
-	                                    hyb_at( a->a, a->lda, 0, c0, es ), a->lda, one, C, a->ldc );
+	    a->uplo == 'L'
+	        ? hyb_tile_gemm( a, t, 'N', tt, c0, a->alpha, hyb_at( a->b, a->ldb, t->r0, 0, es ),
+	                         a->ldb, hyb_at( a->a, a->lda, c0, 0, es ), a->lda, one )
+	        : hyb_tile_gemm( a, t, 'N', 'N', c0, a->alpha, hyb_at( a->b, a->ldb, t->r0, 0, es ),
+	                         a->ldb, hyb_at( a->a, a->lda, 0, c0, es ), a->lda, one );
 	hyb_l3_args_t bottom =
 	    a->uplo == 'L'
-	        ? hyb_gemm_args( a, 'N', 'N', t->rows, t->cols, n - c1, a->alpha,
+	        ? hyb_tile_gemm( a, t, 'N', 'N', n - c1, a->alpha,
 	                         hyb_at( a->b, a->ldb, t->r0, c1, es ), a->ldb,
-	                         hyb_at( a->a, a->lda, c1, c0, es ), a->lda, one, C, a->ldc )
-	        : hyb_gemm_args( a, 'N', tt, t->rows, t->cols, n - c1, a->alpha,
-	                         hyb_at( a->b, a->ldb, t->r0, c1, es ), a->ldb,
-	                         hyb_at( a->a, a->lda, c0, c1, es ), a->lda, one, C, a->ldc );
+	                         hyb_at( a->a, a->lda, c1, c0, es ), a->lda, one )
+	        : hyb_tile_gemm( a, t, 'N', tt, n - c1, a->alpha, hyb_at( a->b, a->ldb, t->r0, c1, es ),
+	                         a->ldb, hyb_at( a->a, a->lda, c0, c1, es ), a->lda, one );
 	if ( ( st = hyb_cpu_piece( fn, user, &top ) ) != HYB_OK ) return st;
 	return hyb_cpu_piece( fn, user, &bottom );
 }
@@ -539,19 +536,18 @@ static hyb_status_t hyb_task_cpu_rank_k( const hyb_l3_args_t* a, const hyb_task_
 	    notr ? hyb_at( a->a, a->lda, t->r0, 0, es ) : hyb_at( a->a, a->lda, 0, t->r0, es );
 	const void* Aj =
 	    notr ? hyb_at( a->a, a->lda, t->c0, 0, es ) : hyb_at( a->a, a->lda, 0, t->c0, es );
-	hyb_l3_args_t g = hyb_gemm_args(
-	    a, ta, tb, t->rows, t->cols, a->k, a->alpha, Ai, a->lda,
+	hyb_l3_args_t g = hyb_tile_gemm(
+	    a, t, ta, tb, a->k, a->alpha, Ai, a->lda,
 	    two ? ( notr ? hyb_at( a->b, a->ldb, t->c0, 0, es ) : hyb_at( a->b, a->ldb, 0, t->c0, es ) )
 	        : Aj,
-	    two ? a->ldb : a->lda, a->beta, C, a->ldc );
+	    two ? a->ldb : a->lda, a->beta );
 	hyb_status_t st = fn( user, &g );
 	if ( st != HYB_OK || !two ) return st;
 	const double one[2]    = { 1, 0 };
 	const double alpha2[2] = { a->alpha[0], a->op == HYB_OP_HER2K ? -a->alpha[1] : a->alpha[1] };
 	const void*  Bi =
         notr ? hyb_at( a->b, a->ldb, t->r0, 0, es ) : hyb_at( a->b, a->ldb, 0, t->r0, es );
-	hyb_l3_args_t g2 = hyb_gemm_args( a, ta, tb, t->rows, t->cols, a->k, alpha2, Bi, a->ldb, Aj,
-	                                  a->lda, one, C, a->ldc );
+	hyb_l3_args_t g2 = hyb_tile_gemm( a, t, ta, tb, a->k, alpha2, Bi, a->ldb, Aj, a->lda, one );
 	return fn( user, &g2 );
 }
 

@@ -431,6 +431,25 @@ static hyb_status_t hyb_sim_stream_sync( hyb_dctx_t* ctx, int stream )
 
 /* ------------------------------------------------------------ work */
 
+/* Simulated seconds of an operation beyond its real work, at the simulated rates:
+   compute-bound work by its flops, memory-bound work like a copy of the bytes it touches. */
+static double hyb_sim_cost( double flops, double bytes )
+{
+	return hyb_sim_env.sim_latency +
+	       ( hyb_sim_env.sim_flops > 0 ? flops / hyb_sim_env.sim_flops : 0 ) +
+	       ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
+}
+
+/* A closure op (copy, memset) running fn, throttled as moving `bytes` bytes. */
+static hyb_sim_op_t* hyb_sim_fn_op( void ( *fn )( hyb_sim_op_t* op ), double bytes )
+{
+	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
+	if ( op == NULL ) return NULL;
+	op->fn   = fn;
+	op->cost = hyb_sim_cost( 0, bytes );
+	return op;
+}
+
 static void hyb_sim_copy_fn( hyb_sim_op_t* op )
 {
 	for ( size_t r = 0; r < op->rows; r++ )
@@ -442,18 +461,14 @@ static hyb_status_t hyb_sim_copy( hyb_dctx_t* ctx, int stream, void* dst, size_t
                                   const void* src, size_t spitch, size_t width, size_t rows )
 {
 	if ( width > dpitch || width > spitch ) return HYB_E_INVALID;
-	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
+	hyb_sim_op_t* op = hyb_sim_fn_op( hyb_sim_copy_fn, (double)width * (double)rows );
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
-	op->fn       = hyb_sim_copy_fn;
-	op->dst      = dst;
-	op->src      = src;
-	op->dpitch   = dpitch;
-	op->spitch   = spitch;
-	op->width    = width;
-	op->rows     = rows;
-	double bytes = (double)width * (double)rows;
-	op->cost =
-	    hyb_sim_env.sim_latency + ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
+	op->dst    = dst;
+	op->src    = src;
+	op->dpitch = dpitch;
+	op->spitch = spitch;
+	op->width  = width;
+	op->rows   = rows;
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
@@ -465,14 +480,11 @@ static void hyb_sim_memset_fn( hyb_sim_op_t* op )
 static hyb_status_t hyb_sim_memset( hyb_dctx_t* ctx, int stream, void* dptr, int value,
                                     size_t bytes )
 {
-	hyb_sim_op_t* op = hyb_sim_op_new( HYB_SIM_OP_FN );
+	hyb_sim_op_t* op = hyb_sim_fn_op( hyb_sim_memset_fn, (double)bytes );
 	if ( op == NULL ) return HYB_E_NO_MEMORY;
-	op->fn    = hyb_sim_memset_fn;
 	op->dst   = dptr;
 	op->value = value;
 	op->width = bytes;
-	op->cost  = hyb_sim_env.sim_latency +
-	           ( hyb_sim_env.sim_bw > 0 ? (double)bytes / hyb_sim_env.sim_bw : 0 );
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
@@ -501,13 +513,9 @@ static hyb_status_t hyb_sim_launch( hyb_dctx_t* ctx, int stream, const void* imp
 	op->kind   = HYB_SIM_OP_KERNEL;
 	op->kernel = def;
 	memcpy( op->args, args, args_size );
-	/* Throttled to the simulated rates: compute-bound work by its flops, memory-bound
-	   work like a copy of the bytes it touches. */
 	double flops = 0, bytes = 0;
 	if ( def->work ) def->work( args, &flops, &bytes );
-	op->cost = hyb_sim_env.sim_latency +
-	           ( hyb_sim_env.sim_flops > 0 ? flops / hyb_sim_env.sim_flops : 0 ) +
-	           ( hyb_sim_env.sim_bw > 0 ? bytes / hyb_sim_env.sim_bw : 0 );
+	op->cost = hyb_sim_cost( flops, bytes );
 	return hyb_sim_enqueue( ctx, stream, op );
 }
 
