@@ -2,12 +2,12 @@
 /* The stencil run's host-step thread (see hyb_stencil_hostq.h). */
 #include "dispatch/stencil/hyb_stencil_hostq.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hyb_copy.h"
+#include "hyb_worker.h"
 
 /* Copies waiting at most; a push beyond waits for room. */
 #define HYB_HQ_RING 256
@@ -28,9 +28,7 @@ struct hyb_sd_hostq_s
 {
 	hyb_dev_t*      dev;
 	hyb_team_t*     team;
-	pthread_t       th;
-	pthread_mutex_t mu;
-	pthread_cond_t  cv;
+	hyb_worker_t w; /* the thread, and the lock and condition shared with it */
 	hyb_hq_item_t   ring[HYB_HQ_RING];
 	uint64_t        pushed, done; /* under mu */
 	int             stop;         /* under mu */
@@ -64,19 +62,19 @@ static void hyb_hq_run( hyb_sd_hostq_t* q, const hyb_hq_item_t* it )
 static void* hyb_hq_main( void* arg )
 {
 	hyb_sd_hostq_t* q = arg;
-	pthread_mutex_lock( &q->mu );
+	pthread_mutex_lock( &q->w.mu );
 	for ( ;; )
 	{
-		while ( q->done == q->pushed && !q->stop ) pthread_cond_wait( &q->cv, &q->mu );
+		while ( q->done == q->pushed && !q->stop ) pthread_cond_wait( &q->w.cv, &q->w.mu );
 		if ( q->done == q->pushed ) break;
 		const hyb_hq_item_t it = q->ring[q->done % HYB_HQ_RING];
-		pthread_mutex_unlock( &q->mu );
+		pthread_mutex_unlock( &q->w.mu );
 		hyb_hq_run( q, &it );
-		pthread_mutex_lock( &q->mu );
+		pthread_mutex_lock( &q->w.mu );
 		q->done++;
-		pthread_cond_broadcast( &q->cv );
+		pthread_cond_broadcast( &q->w.cv );
 	}
-	pthread_mutex_unlock( &q->mu );
+	pthread_mutex_unlock( &q->w.mu );
 	return NULL;
 }
 
@@ -88,12 +86,8 @@ hyb_status_t hyb_sd_hostq_start( hyb_dev_t* dev, hyb_team_t* team, hyb_sd_hostq_
 	q->dev  = dev;
 	q->team = team;
 	atomic_init( &q->err, HYB_OK );
-	pthread_mutex_init( &q->mu, NULL );
-	pthread_cond_init( &q->cv, NULL );
-	if ( pthread_create( &q->th, NULL, hyb_hq_main, q ) != 0 )
+	if ( hyb_worker_start( &q->w, hyb_hq_main, q ) != HYB_OK )
 	{
-		pthread_cond_destroy( &q->cv );
-		pthread_mutex_destroy( &q->mu );
 		free( q );
 		return HYB_E_NO_MEMORY;
 	}
@@ -107,12 +101,12 @@ hyb_status_t hyb_sd_hostq_push( hyb_sd_hostq_t* q, hyb_devent_t* const* ev, int 
 	if ( nev < 0 || nev > HYB_SD_HOSTQ_EVENTS ) return HYB_E_INVALID;
 	hyb_hq_item_t it = { .nev = nev, .dst = dst, .src = src, .bytes = bytes };
 	if ( nev ) memcpy( it.ev, ev, (size_t)nev * sizeof *ev );
-	pthread_mutex_lock( &q->mu );
-	while ( q->pushed - q->done >= HYB_HQ_RING ) pthread_cond_wait( &q->cv, &q->mu );
+	pthread_mutex_lock( &q->w.mu );
+	while ( q->pushed - q->done >= HYB_HQ_RING ) pthread_cond_wait( &q->w.cv, &q->w.mu );
 	q->ring[q->pushed % HYB_HQ_RING] = it;
 	*seq                             = ++q->pushed;
-	pthread_cond_broadcast( &q->cv );
-	pthread_mutex_unlock( &q->mu );
+	pthread_cond_broadcast( &q->w.cv );
+	pthread_mutex_unlock( &q->w.mu );
 	return (hyb_status_t)atomic_load( &q->err );
 }
 
@@ -124,9 +118,9 @@ uint64_t hyb_sd_hostq_pushed( const hyb_sd_hostq_t* q )
 
 hyb_status_t hyb_sd_hostq_wait( hyb_sd_hostq_t* q, uint64_t seq )
 {
-	pthread_mutex_lock( &q->mu );
-	while ( q->done < seq ) pthread_cond_wait( &q->cv, &q->mu );
-	pthread_mutex_unlock( &q->mu );
+	pthread_mutex_lock( &q->w.mu );
+	while ( q->done < seq ) pthread_cond_wait( &q->w.cv, &q->w.mu );
+	pthread_mutex_unlock( &q->w.mu );
 	return (hyb_status_t)atomic_load( &q->err );
 }
 
@@ -138,14 +132,13 @@ hyb_status_t hyb_sd_hostq_status( hyb_sd_hostq_t* q )
 hyb_status_t hyb_sd_hostq_stop( hyb_sd_hostq_t* q )
 {
 	if ( q == NULL ) return HYB_OK;
-	pthread_mutex_lock( &q->mu );
+	pthread_mutex_lock( &q->w.mu );
 	q->stop = 1;
-	pthread_cond_broadcast( &q->cv );
-	pthread_mutex_unlock( &q->mu );
-	pthread_join( q->th, NULL );
+	pthread_cond_broadcast( &q->w.cv );
+	pthread_mutex_unlock( &q->w.mu );
+	hyb_worker_join( &q->w );
+	hyb_worker_end( &q->w );
 	const hyb_status_t rc = (hyb_status_t)atomic_load( &q->err );
-	pthread_cond_destroy( &q->cv );
-	pthread_mutex_destroy( &q->mu );
 	free( q );
 	return rc;
 }

@@ -2,7 +2,6 @@
 /* The stencil run's rollback copy on its own thread (see hyb_stencil_keep.h). */
 #include "dispatch/stencil/hyb_stencil_keep.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "hyb_copy.h"
+#include "hyb_worker.h"
 #include "hyb_types.h"
 
 /* Bytes of an array kept in one step: small against a chunk of planes, so
@@ -27,9 +27,7 @@ struct hyb_sd_keep_s
 	int               n;
 	size_t            bytes;
 	hyb_team_t*       team;
-	pthread_t         th;
-	pthread_mutex_t   mu;
-	pthread_cond_t    cv;
+	hyb_worker_t w; /* the thread, and the lock and condition shared with it */
 	size_t            kept[HYB_SD_KEEP_ARRAYS]; /* under mu */
 	size_t            want[HYB_SD_KEEP_ARRAYS]; /* under mu: what a waiting write needs */
 	int               stop;                     /* under mu */
@@ -71,21 +69,21 @@ static void* hyb_keep_main( void* arg )
 	hyb_sd_keep_t* k     = arg;
 	const size_t   asked = atomic_load( &hyb_keep_piece );
 	const size_t   piece = asked ? asked : HYB_KEEP_PIECE;
-	pthread_mutex_lock( &k->mu );
+	pthread_mutex_lock( &k->w.mu );
 	for ( int a; !k->stop && ( a = hyb_keep_next( k ) ) >= 0; )
 	{
 		const size_t off = k->kept[a];
 		const size_t len = k->bytes - off < piece ? k->bytes - off : piece;
-		pthread_mutex_unlock( &k->mu );
+		pthread_mutex_unlock( &k->w.mu );
 		const unsigned us = atomic_load( &hyb_keep_delay_us );
 		if ( us ) usleep( us );
 		hyb_copy_team( k->team, k->copy + (size_t)a * k->bytes + off, k->src[a] + off, len,
 		               HYB_KEEP_TEAM_PIECE );
-		pthread_mutex_lock( &k->mu );
+		pthread_mutex_lock( &k->w.mu );
 		k->kept[a] = off + len;
-		pthread_cond_broadcast( &k->cv );
+		pthread_cond_broadcast( &k->w.cv );
 	}
-	pthread_mutex_unlock( &k->mu );
+	pthread_mutex_unlock( &k->w.mu );
 	return NULL;
 }
 
@@ -135,12 +133,8 @@ hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int th
 	k->bytes = bytes;
 	for ( int a = 0; a < n; a++ ) k->src[a] = arrays[a];
 	k->team = threads > 1 ? hyb_team_create( threads - 1 ) : NULL;
-	pthread_mutex_init( &k->mu, NULL );
-	pthread_cond_init( &k->cv, NULL );
-	if ( pthread_create( &k->th, NULL, hyb_keep_main, k ) != 0 )
+	if ( hyb_worker_start( &k->w, hyb_keep_main, k ) != HYB_OK )
 	{
-		pthread_cond_destroy( &k->cv );
-		pthread_mutex_destroy( &k->mu );
 		hyb_team_destroy( k->team );
 		hyb_sd_keep_mem_free( &k->own );
 		free( k );
@@ -159,15 +153,15 @@ void hyb_sd_keep_cover( hyb_sd_keep_t* k, const void* dst, size_t len )
 		if ( p < k->src[a] || p >= k->src[a] + k->bytes ) continue;
 		const size_t end  = (size_t)( p - k->src[a] ) + len;
 		const size_t need = end < k->bytes ? end : k->bytes;
-		pthread_mutex_lock( &k->mu );
+		pthread_mutex_lock( &k->w.mu );
 		if ( k->kept[a] < need )
 		{
 			const double t0 = hyb_now();
 			if ( k->want[a] < need ) k->want[a] = need;
-			while ( k->kept[a] < need ) pthread_cond_wait( &k->cv, &k->mu );
+			while ( k->kept[a] < need ) pthread_cond_wait( &k->w.cv, &k->w.mu );
 			k->waited += hyb_now() - t0;
 		}
-		pthread_mutex_unlock( &k->mu );
+		pthread_mutex_unlock( &k->w.mu );
 		return;
 	}
 }
@@ -175,24 +169,23 @@ void hyb_sd_keep_cover( hyb_sd_keep_t* k, const void* dst, size_t len )
 double hyb_sd_keep_waited( hyb_sd_keep_t* k )
 {
 	if ( k == NULL ) return 0.0;
-	pthread_mutex_lock( &k->mu );
+	pthread_mutex_lock( &k->w.mu );
 	const double w = k->waited;
-	pthread_mutex_unlock( &k->mu );
+	pthread_mutex_unlock( &k->w.mu );
 	return w;
 }
 
 void hyb_sd_keep_end( hyb_sd_keep_t* k, int restore, hyb_team_t* team )
 {
 	if ( k == NULL ) return;
-	pthread_mutex_lock( &k->mu );
+	pthread_mutex_lock( &k->w.mu );
 	k->stop = 1;
-	pthread_mutex_unlock( &k->mu );
-	pthread_join( k->th, NULL );
+	pthread_mutex_unlock( &k->w.mu );
+	hyb_worker_join( &k->w );
+	hyb_worker_end( &k->w );
 	for ( int a = 0; restore && a < k->n; a++ )
 		hyb_copy_team( team, k->src[a], k->copy + (size_t)a * k->bytes, k->kept[a],
 		               HYB_KEEP_TEAM_PIECE );
-	pthread_cond_destroy( &k->cv );
-	pthread_mutex_destroy( &k->mu );
 	hyb_team_destroy( k->team );
 	hyb_sd_keep_mem_free( &k->own );
 	free( k );

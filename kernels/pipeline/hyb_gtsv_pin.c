@@ -3,12 +3,12 @@
 #define _GNU_SOURCE
 #include "kernels/pipeline/hyb_gtsv_pin.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "hyb_types.h"
+#include "hyb_worker.h"
 
 /* One registration: pages [p, p + bytes), needed by the uploads of rows [0, need). */
 typedef struct
@@ -27,9 +27,7 @@ struct hyb_gtsv_pin_s
 	int                  narr;
 	size_t               elem, page;
 	int64_t              rows, piece;
-	pthread_t            th;
-	pthread_mutex_t      mu;
-	pthread_cond_t       cv;
+	hyb_worker_t w; /* the thread, and the lock and condition shared with it */
 	/* under mu */
 	int64_t        at;       /* rows [0, at) of every array are registered */
 	int64_t        released; /* the uploads of rows [0, released) are complete */
@@ -70,11 +68,11 @@ static int hyb_pin_range( hyb_gtsv_pin_t* P, uintptr_t s, uintptr_t e )
 	/* The live registrations overlapping [s, e), by address (few: neighbours at most). */
 	hyb_pin_rec_t ov[2 * HYB_GTSV_PIN_ARRAYS_MAX + 2];
 	int           nov = 0;
-	pthread_mutex_lock( &P->mu );
+	pthread_mutex_lock( &P->w.mu );
 	for ( int i = P->nrec - 1; i >= 0 && nov < (int)( sizeof ov / sizeof ov[0] ); i-- )
 		if ( P->rec[i].live && P->rec[i].p < e && P->rec[i].p + P->rec[i].bytes > s )
 			ov[nov++] = P->rec[i];
-	pthread_mutex_unlock( &P->mu );
+	pthread_mutex_unlock( &P->w.mu );
 	qsort( ov, (size_t)nov, sizeof ov[0], hyb_pin_rec_cmp );
 
 	uintptr_t at = s;
@@ -86,7 +84,7 @@ static int hyb_pin_range( hyb_gtsv_pin_t* P, uintptr_t s, uintptr_t e )
 			double       t0 = hyb_now();
 			hyb_status_t st = P->ops.reg( P->reg_ctx, (void*)at, gap_end - at );
 			double       dt = hyb_now() - t0;
-			pthread_mutex_lock( &P->mu );
+			pthread_mutex_lock( &P->w.mu );
 			P->reg_s += dt;
 			if ( st == HYB_OK && P->nrec == P->cap )
 			{
@@ -105,7 +103,7 @@ static int hyb_pin_range( hyb_gtsv_pin_t* P, uintptr_t s, uintptr_t e )
 				    ( hyb_pin_rec_t ){ at, gap_end - at, hyb_pin_need( P, at, gap_end ), 1 };
 				P->reg_bytes += (double)( gap_end - at );
 			}
-			pthread_mutex_unlock( &P->mu );
+			pthread_mutex_unlock( &P->w.mu );
 			if ( !kept )
 			{
 				/* No room to remember it: undo it rather than leave it registered. */
@@ -125,21 +123,21 @@ static void hyb_pin_drop( hyb_gtsv_pin_t* P, int64_t done, void* ctx )
 	{
 		uintptr_t take[32];
 		int       nt = 0;
-		pthread_mutex_lock( &P->mu );
+		pthread_mutex_lock( &P->w.mu );
 		for ( int i = 0; i < P->nrec && nt < 32; i++ )
 			if ( P->rec[i].live && ( done < 0 || P->rec[i].need <= done ) )
 			{
 				P->rec[i].live = 0;
 				take[nt++]     = P->rec[i].p;
 			}
-		pthread_mutex_unlock( &P->mu );
+		pthread_mutex_unlock( &P->w.mu );
 		if ( nt == 0 ) return;
 		double t0 = hyb_now();
 		for ( int i = 0; i < nt; i++ ) P->ops.unreg( ctx, (void*)take[i] );
 		double dt = hyb_now() - t0;
-		pthread_mutex_lock( &P->mu );
+		pthread_mutex_lock( &P->w.mu );
 		P->unreg_s += dt;
-		pthread_mutex_unlock( &P->mu );
+		pthread_mutex_unlock( &P->w.mu );
 	}
 }
 
@@ -163,10 +161,10 @@ static void* hyb_pin_main( void* arg )
 	for ( int64_t r0 = 0; r0 < P->rows && !bad; r0 += P->piece )
 	{
 		int64_t r1 = r0 + P->piece < P->rows ? r0 + P->piece : P->rows;
-		pthread_mutex_lock( &P->mu );
+		pthread_mutex_lock( &P->w.mu );
 		int     stop = P->stop;
 		int64_t done = P->released;
-		pthread_mutex_unlock( &P->mu );
+		pthread_mutex_unlock( &P->w.mu );
 		if ( stop ) break;
 		if ( done > 0 ) hyb_pin_drop( P, done, P->reg_ctx );
 		for ( int a = 0; a < P->narr && !bad; a++ )
@@ -179,25 +177,25 @@ static void* hyb_pin_main( void* arg )
 			bad         = hyb_pin_range( P, s, e ) != 0;
 		}
 		if ( bad ) break;
-		pthread_mutex_lock( &P->mu );
+		pthread_mutex_lock( &P->w.mu );
 		P->at = r1;
-		pthread_cond_broadcast( &P->cv );
-		pthread_mutex_unlock( &P->mu );
+		pthread_cond_broadcast( &P->w.cv );
+		pthread_mutex_unlock( &P->w.mu );
 	}
-	pthread_mutex_lock( &P->mu );
+	pthread_mutex_lock( &P->w.mu );
 	P->failed = bad;
 	P->ended  = 1;
-	pthread_cond_broadcast( &P->cv );
+	pthread_cond_broadcast( &P->w.cv );
 	for ( ;; )
 	{
-		while ( !P->stop && !hyb_pin_droppable( P ) ) pthread_cond_wait( &P->cv, &P->mu );
+		while ( !P->stop && !hyb_pin_droppable( P ) ) pthread_cond_wait( &P->w.cv, &P->w.mu );
 		int64_t done = P->stop ? -1 : P->released;
-		pthread_mutex_unlock( &P->mu );
+		pthread_mutex_unlock( &P->w.mu );
 		hyb_pin_drop( P, done, P->reg_ctx );
-		pthread_mutex_lock( &P->mu );
+		pthread_mutex_lock( &P->w.mu );
 		if ( done < 0 ) break;
 	}
-	pthread_mutex_unlock( &P->mu );
+	pthread_mutex_unlock( &P->w.mu );
 	return NULL;
 }
 
@@ -222,12 +220,8 @@ hyb_status_t hyb_gtsv_pin_start( const hyb_gtsv_pin_ops_t* ops, void* reg_ctx,
 	P->page  = pg > 0 ? (size_t)pg : 4096;
 	P->rows  = rows;
 	P->piece = piece_rows > 0 ? piece_rows : HYB_GTSV_PIN_PIECE_ROWS;
-	pthread_mutex_init( &P->mu, NULL );
-	pthread_cond_init( &P->cv, NULL );
-	if ( pthread_create( &P->th, NULL, hyb_pin_main, P ) != 0 )
+	if ( hyb_worker_start( &P->w, hyb_pin_main, P ) != HYB_OK )
 	{
-		pthread_cond_destroy( &P->cv );
-		pthread_mutex_destroy( &P->mu );
 		free( P );
 		return HYB_E_NO_MEMORY;
 	}
@@ -237,10 +231,10 @@ hyb_status_t hyb_gtsv_pin_start( const hyb_gtsv_pin_ops_t* ops, void* reg_ctx,
 
 int64_t hyb_gtsv_pin_wait( hyb_gtsv_pin_t* P, int64_t want )
 {
-	pthread_mutex_lock( &P->mu );
-	while ( P->at < want && !P->ended ) pthread_cond_wait( &P->cv, &P->mu );
+	pthread_mutex_lock( &P->w.mu );
+	while ( P->at < want && !P->ended ) pthread_cond_wait( &P->w.cv, &P->w.mu );
 	int64_t at = P->at;
-	pthread_mutex_unlock( &P->mu );
+	pthread_mutex_unlock( &P->w.mu );
 	return at;
 }
 
@@ -249,7 +243,7 @@ int hyb_gtsv_pin_spans( hyb_gtsv_pin_t* P, const void* p, size_t bytes, hyb_gtsv
 {
 	uintptr_t s = (uintptr_t)p, e = s + bytes, at = s;
 	int       n = 0;
-	pthread_mutex_lock( &P->mu );
+	pthread_mutex_lock( &P->w.mu );
 	while ( at < e )
 	{
 		int i = P->nrec - 1;
@@ -265,31 +259,31 @@ int hyb_gtsv_pin_spans( hyb_gtsv_pin_t* P, const void* p, size_t bytes, hyb_gtsv
 		out[n++]      = ( hyb_gtsv_pin_span_t ){ at - s, end - at };
 		at            = end;
 	}
-	pthread_mutex_unlock( &P->mu );
+	pthread_mutex_unlock( &P->w.mu );
 	return n;
 }
 
 void hyb_gtsv_pin_release( hyb_gtsv_pin_t* P, int64_t done )
 {
 	if ( P == NULL ) return;
-	pthread_mutex_lock( &P->mu );
+	pthread_mutex_lock( &P->w.mu );
 	if ( done > P->released )
 	{
 		P->released = done;
-		pthread_cond_broadcast( &P->cv );
+		pthread_cond_broadcast( &P->w.cv );
 	}
-	pthread_mutex_unlock( &P->mu );
+	pthread_mutex_unlock( &P->w.mu );
 }
 
 void hyb_gtsv_pin_finish( hyb_gtsv_pin_t* P, void* ctx, hyb_gtsv_pin_report_t* rep )
 {
 	if ( rep ) memset( rep, 0, sizeof *rep );
 	if ( P == NULL ) return;
-	pthread_mutex_lock( &P->mu );
+	pthread_mutex_lock( &P->w.mu );
 	P->stop = 1;
-	pthread_cond_broadcast( &P->cv );
-	pthread_mutex_unlock( &P->mu );
-	pthread_join( P->th, NULL );
+	pthread_cond_broadcast( &P->w.cv );
+	pthread_mutex_unlock( &P->w.mu );
+	hyb_worker_join( &P->w );
 	hyb_pin_drop( P, -1,
 	              ctx ); /* the thread dropped everything; nothing, unless it was refused mid-way */
 	if ( rep )
@@ -300,8 +294,7 @@ void hyb_gtsv_pin_finish( hyb_gtsv_pin_t* P, void* ctx, hyb_gtsv_pin_report_t* r
 		rep->rows          = P->at;
 		rep->failed        = P->failed;
 	}
-	pthread_cond_destroy( &P->cv );
-	pthread_mutex_destroy( &P->mu );
+	hyb_worker_end( &P->w );
 	free( P->rec );
 	free( P );
 }

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "hyb_copy.h"
 #include "hyb_team.h"
 #include "hyb_test_util.h"
+#include "hyb_worker.h"
 
 typedef struct
 {
@@ -332,6 +334,41 @@ static void test_team_use( void )
 	hyb_team_destroy( t );
 }
 
+/* A library thread starts with every signal blocked, so the program's
+   signals reach only its own threads; the starting thread's mask is as it
+   was. */
+typedef struct
+{
+	hyb_worker_t w;
+	int          blocked; /* what the thread saw, under w.mu */
+} worker_probe_t;
+
+static void* worker_mask_fn( void* arg )
+{
+	worker_probe_t* t = arg;
+	sigset_t        m;
+	pthread_sigmask( SIG_SETMASK, NULL, &m );
+	pthread_mutex_lock( &t->w.mu );
+	t->blocked = sigismember( &m, SIGINT ) == 1 && sigismember( &m, SIGUSR1 ) == 1 &&
+	             sigismember( &m, SIGALRM ) == 1 && sigismember( &m, SIGCHLD ) == 1;
+	pthread_mutex_unlock( &t->w.mu );
+	return NULL;
+}
+
+static void test_worker_signals_blocked( void )
+{
+	worker_probe_t t = { .blocked = -1 };
+	sigset_t       before, after;
+	pthread_sigmask( SIG_SETMASK, NULL, &before );
+	CU_ASSERT_EQUAL_FATAL( hyb_worker_start( &t.w, worker_mask_fn, &t ), HYB_OK );
+	pthread_sigmask( SIG_SETMASK, NULL, &after );
+	hyb_worker_join( &t.w );
+	hyb_worker_end( &t.w );
+	CU_ASSERT_EQUAL( t.blocked, 1 );
+	CU_ASSERT_EQUAL( sigismember( &after, SIGUSR1 ), sigismember( &before, SIGUSR1 ) );
+	CU_ASSERT_EQUAL( sigismember( &after, SIGINT ), sigismember( &before, SIGINT ) );
+}
+
 static CU_TestInfo hyb_tests_team_copy[] = {
 	{ "team_cover", test_team_cover },
 	{ "team_repeat", test_team_repeat },
@@ -342,6 +379,7 @@ static CU_TestInfo hyb_tests_team_copy[] = {
 	{ "copy_alignments", test_copy_alignments },
 	{ "copy_large", test_copy_large },
 	{ "copy_update", test_copy_update },
+	{ "worker_signals_blocked", test_worker_signals_blocked },
 	CU_TEST_INFO_NULL,
 };
 
