@@ -268,6 +268,11 @@ extern "C"
 	   CPU path applies the same round trips (libzfp, or hyblas's own codec
 	   with the same bits) at the device plan's block depth, so both paths
 	   give the same bits on the simulated device.
+	   What a handle holds from its first device run until destroy: the
+	   uncompressed fields page-locked (unless host_pinned or no_register),
+	   and host memory the size of the input time levels (one field, two for
+	   the acoustic) into which each device run copies them, beside the
+	   pipeline, so that a failure can put them back.
 	   A handle runs one call at a time; different handles may run at once. */
 	hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int64_t steps,
 	                                    const hyblas_stencil_params_t* params,
@@ -280,7 +285,7 @@ extern "C"
 	                                     const hyblas_stencil_params_t* params,
 	                                     hyblas_stencil_stats_t*        plan );
 
-	/* Release a handle (NULL is allowed). */
+	/* Release a handle and what its device runs hold (NULL is allowed). */
 	hyblas_status_t hyblas_stencil_destroy( hyblas_stencil_t* st );
 
 	/* One call: create, run, destroy. */
