@@ -18,10 +18,15 @@
 
 struct hyb_team_s
 {
-	int              nthreads;
-	pthread_t*       threads;
-	pthread_mutex_t  mu;
-	pthread_cond_t   go, done;
+	int             nthreads;
+	pthread_t*      threads;
+	pthread_mutex_t mu;
+	pthread_cond_t  go, done;
+	/* The current run: its number above HYB_TEAM_NRUN_BITS, its worker count below.
+	   A worker learns from the one load that tells it a run was posted whether the
+	   run counts it: a worker that takes part cannot see the next run's fields
+	   (that run waits for it), but one that does not could, and must not read
+	   them to decide. */
 	_Atomic uint64_t generation;
 	_Atomic int      remaining;
 	_Atomic int      quit;
@@ -46,6 +51,9 @@ typedef struct
 	hyb_team_t* team;
 	int         rank;
 } hyb_team_arg_t;
+
+#define HYB_TEAM_NRUN_BITS 16
+#define HYB_TEAM_NRUN_MASK ( ( (uint64_t)1 << HYB_TEAM_NRUN_BITS ) - 1 )
 
 /* Iterations (a few microseconds) the caller spins for its workers before sleeping when
    the team is not held: short, because on a machine with fewer cores than threads the
@@ -121,7 +129,7 @@ static void* hyb_team_main( void* p )
 	free( p );
 	while ( ( seen = hyb_team_next( t, a.rank, seen ) ) != 0 )
 	{
-		if ( a.rank > t->nrun ) continue; /* a run without this worker */
+		if ( a.rank > (int)( seen & HYB_TEAM_NRUN_MASK ) ) continue; /* a run without it */
 		int64_t b, e;
 		hyb_team_range( t, a.rank, &b, &e );
 		if ( e > b ) t->fn( t->arg, b, e );
@@ -133,7 +141,7 @@ static void* hyb_team_main( void* p )
 
 hyb_team_t* hyb_team_create( int nthreads )
 {
-	if ( nthreads < 1 ) return NULL;
+	if ( nthreads < 1 || (uint64_t)nthreads > HYB_TEAM_NRUN_MASK ) return NULL;
 	hyb_team_t* t = calloc( 1, sizeof *t );
 	if ( t == NULL ) return NULL;
 	t->threads = calloc( (size_t)nthreads, sizeof *t->threads );
@@ -247,7 +255,9 @@ void hyb_team_run( hyb_team_t* t, int64_t n, void ( *fn )( void* arg, int64_t be
 	t->fn   = fn;
 	t->arg  = arg;
 	atomic_store( &t->remaining, t->nrun );
-	atomic_fetch_add( &t->generation, 1 );
+	/* Only the caller posts runs. */
+	const uint64_t g = atomic_load( &t->generation ) >> HYB_TEAM_NRUN_BITS;
+	atomic_store( &t->generation, ( g + 1 ) << HYB_TEAM_NRUN_BITS | (uint64_t)t->nrun );
 	if ( atomic_load( &t->sleepers ) ) hyb_team_wake( t, &t->go, 1 );
 
 	int64_t b, e;
