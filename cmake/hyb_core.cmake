@@ -14,7 +14,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/core/hyb_stats.c
   ${PROJECT_SOURCE_DIR}/core/hyb_trace_line.c
   ${PROJECT_SOURCE_DIR}/core/hyb_team.c
-  ${PROJECT_SOURCE_DIR}/core/hyb_worker.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_thread.c
   ${PROJECT_SOURCE_DIR}/core/hyb_copy.c
   # core/config: the configuration table, read by every layer through hyb_config()
   ${PROJECT_SOURCE_DIR}/core/config/hyb_config.c

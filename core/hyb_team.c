@@ -9,6 +9,7 @@
    other and no wake-up is lost. */
 #define _GNU_SOURCE
 #include "hyb_team.h"
+#include "hyb_thread.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -159,7 +160,7 @@ hyb_team_t* hyb_team_create( int nthreads )
 	{
 		hyb_team_arg_t* a = malloc( sizeof *a );
 		if ( a == NULL || ( a->team = t, a->rank = i + 1,
-		                    pthread_create( &t->threads[i], NULL, hyb_team_main, a ) != 0 ) )
+		                    hyb_thread_create( &t->threads[i], NULL, hyb_team_main, a ) != 0 ) )
 		{
 			free( a );
 			t->nthreads = i;

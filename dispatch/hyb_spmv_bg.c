@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include "hyb_state.h"
+#include "hyb_thread.h"
 
 /* Under HYB_LOCK_SPMV_BG. */
 static struct
@@ -73,7 +74,7 @@ int hyb_spmv_bg_submit( void ( *fn )( void* ), void* arg, uint64_t tag )
 	int ok = !hyb_bg.job && !hyb_bg.quit;
 	if ( ok && !hyb_bg.up )
 	{
-		hyb_bg.up = pthread_create( &hyb_bg.th, NULL, hyb_bg_main, NULL ) == 0;
+		hyb_bg.up = hyb_thread_create( &hyb_bg.th, NULL, hyb_bg_main, NULL ) == 0;
 		if ( hyb_bg.up ) hyb_state_on_fork_child( HYB_LOCK_SPMV_BG, hyb_bg_fork_child );
 		ok = hyb_bg.up;
 	}

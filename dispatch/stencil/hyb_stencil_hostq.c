@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "hyb_copy.h"
-#include "hyb_worker.h"
+#include "hyb_thread.h"
 
 /* Copies waiting at most; a push beyond waits for room. */
 #define HYB_HQ_RING 256
@@ -28,7 +28,7 @@ struct hyb_sd_hostq_s
 {
 	hyb_dev_t*      dev;
 	hyb_team_t*     team;
-	hyb_worker_t w; /* the thread, and the lock and condition shared with it */
+	hyb_thread_t w; /* the thread, and the lock and condition shared with it */
 	hyb_hq_item_t   ring[HYB_HQ_RING];
 	uint64_t        pushed, done; /* under mu */
 	int             stop;         /* under mu */
@@ -86,7 +86,7 @@ hyb_status_t hyb_sd_hostq_start( hyb_dev_t* dev, hyb_team_t* team, hyb_sd_hostq_
 	q->dev  = dev;
 	q->team = team;
 	atomic_init( &q->err, HYB_OK );
-	if ( hyb_worker_start( &q->w, hyb_hq_main, q ) != HYB_OK )
+	if ( hyb_thread_start( &q->w, hyb_hq_main, q ) != HYB_OK )
 	{
 		free( q );
 		return HYB_E_NO_MEMORY;
@@ -136,8 +136,8 @@ hyb_status_t hyb_sd_hostq_stop( hyb_sd_hostq_t* q )
 	q->stop = 1;
 	pthread_cond_broadcast( &q->w.cv );
 	pthread_mutex_unlock( &q->w.mu );
-	hyb_worker_join( &q->w );
-	hyb_worker_end( &q->w );
+	hyb_thread_join( &q->w );
+	hyb_thread_end( &q->w );
 	const hyb_status_t rc = (hyb_status_t)atomic_load( &q->err );
 	free( q );
 	return rc;

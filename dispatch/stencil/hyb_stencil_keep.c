@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "hyb_copy.h"
-#include "hyb_worker.h"
+#include "hyb_thread.h"
 #include "hyb_types.h"
 
 /* Bytes of an array kept in one step: small against a chunk of planes, so
@@ -27,7 +27,7 @@ struct hyb_sd_keep_s
 	int               n;
 	size_t            bytes;
 	hyb_team_t*       team;
-	hyb_worker_t w; /* the thread, and the lock and condition shared with it */
+	hyb_thread_t w; /* the thread, and the lock and condition shared with it */
 	size_t            kept[HYB_SD_KEEP_ARRAYS]; /* under mu */
 	size_t            want[HYB_SD_KEEP_ARRAYS]; /* under mu: what a waiting write needs */
 	int               stop;                     /* under mu */
@@ -133,7 +133,7 @@ hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int th
 	k->bytes = bytes;
 	for ( int a = 0; a < n; a++ ) k->src[a] = arrays[a];
 	k->team = threads > 1 ? hyb_team_create( threads - 1 ) : NULL;
-	if ( hyb_worker_start( &k->w, hyb_keep_main, k ) != HYB_OK )
+	if ( hyb_thread_start( &k->w, hyb_keep_main, k ) != HYB_OK )
 	{
 		hyb_team_destroy( k->team );
 		hyb_sd_keep_mem_free( &k->own );
@@ -181,8 +181,8 @@ void hyb_sd_keep_end( hyb_sd_keep_t* k, int restore, hyb_team_t* team )
 	pthread_mutex_lock( &k->w.mu );
 	k->stop = 1;
 	pthread_mutex_unlock( &k->w.mu );
-	hyb_worker_join( &k->w );
-	hyb_worker_end( &k->w );
+	hyb_thread_join( &k->w );
+	hyb_thread_end( &k->w );
 	for ( int a = 0; restore && a < k->n; a++ )
 		hyb_copy_team( team, k->src[a], k->copy + (size_t)a * k->bytes, k->kept[a],
 		               HYB_KEEP_TEAM_PIECE );

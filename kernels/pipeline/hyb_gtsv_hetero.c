@@ -11,6 +11,7 @@
 
 #include "hyb_copy.h"
 #include "hyb_log.h"
+#include "hyb_thread.h"
 #include "kernels/cpu/hyb_gtsv_cpu.h"
 #include "kernels/gtsv/hyb_gtsv_kernels.h"
 #include "kernels/hyb_device.h"
@@ -746,7 +747,7 @@ hyb_status_t hyb_gtsv_hetero_run( const hyb_gtsv_hetero_t* p, hyb_gtsv_hetero_re
 	for ( int k = 0; k < p->ndev; k++ )
 	{
 		if ( w[k].s1 == w[k].s0 ) continue;
-		started[k] = pthread_create( &th[k], NULL, hyb_gh_worker_main, &w[k] ) == 0;
+		started[k] = hyb_thread_create( &th[k], NULL, hyb_gh_worker_main, &w[k] ) == 0;
 		if ( !started[k] ) w[k].error = HYB_E_NO_MEMORY;
 	}
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hyb_thread.h"
 #include "hyb_types.h"
-#include "hyb_worker.h"
 
 /* One registration: pages [p, p + bytes), needed by the uploads of rows [0, need). */
 typedef struct
@@ -27,7 +27,7 @@ struct hyb_gtsv_pin_s
 	int                  narr;
 	size_t               elem, page;
 	int64_t              rows, piece;
-	hyb_worker_t w; /* the thread, and the lock and condition shared with it */
+	hyb_thread_t w; /* the thread, and the lock and condition shared with it */
 	/* under mu */
 	int64_t        at;       /* rows [0, at) of every array are registered */
 	int64_t        released; /* the uploads of rows [0, released) are complete */
@@ -220,7 +220,7 @@ hyb_status_t hyb_gtsv_pin_start( const hyb_gtsv_pin_ops_t* ops, void* reg_ctx,
 	P->page  = pg > 0 ? (size_t)pg : 4096;
 	P->rows  = rows;
 	P->piece = piece_rows > 0 ? piece_rows : HYB_GTSV_PIN_PIECE_ROWS;
-	if ( hyb_worker_start( &P->w, hyb_pin_main, P ) != HYB_OK )
+	if ( hyb_thread_start( &P->w, hyb_pin_main, P ) != HYB_OK )
 	{
 		free( P );
 		return HYB_E_NO_MEMORY;
@@ -283,7 +283,7 @@ void hyb_gtsv_pin_finish( hyb_gtsv_pin_t* P, void* ctx, hyb_gtsv_pin_report_t* r
 	P->stop = 1;
 	pthread_cond_broadcast( &P->w.cv );
 	pthread_mutex_unlock( &P->w.mu );
-	hyb_worker_join( &P->w );
+	hyb_thread_join( &P->w );
 	hyb_pin_drop( P, -1,
 	              ctx ); /* the thread dropped everything; nothing, unless it was refused mid-way */
 	if ( rep )
@@ -294,7 +294,7 @@ void hyb_gtsv_pin_finish( hyb_gtsv_pin_t* P, void* ctx, hyb_gtsv_pin_report_t* r
 		rep->rows          = P->at;
 		rep->failed        = P->failed;
 	}
-	hyb_worker_end( &P->w );
+	hyb_thread_end( &P->w );
 	free( P->rec );
 	free( P );
 }

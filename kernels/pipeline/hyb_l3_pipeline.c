@@ -11,6 +11,7 @@
 #include "hyb_copy.h"
 #include "hyb_log.h"
 #include "hyb_team.h"
+#include "hyb_thread.h"
 #include "kernels/hyb_device.h"
 #include "kernels/l3/hyb_l3_kernels.h"
 
@@ -134,7 +135,7 @@ static hyb_engine_t* hyb_engine_get( hyb_dev_t* d, int threads )
 	pthread_cond_init( &e->cv, NULL );
 	e->threads   = threads;
 	e->total     = threads + threads / 2 > 2 ? threads + threads / 2 : 2;
-	e->storer_up = pthread_create( &e->storer, NULL, hyb_storer_main, e ) == 0;
+	e->storer_up = hyb_thread_create( &e->storer, NULL, hyb_storer_main, e ) == 0;
 	if ( !e->storer_up )
 	{
 		hyb_engine_free( e );
@@ -1020,7 +1021,7 @@ hyb_status_t hyb_l3_pipeline_run( const hyb_l3_work_t* w, const hyb_l3_exec_opts
 	hyb_cpu_strip_t cs = { o, 0, HYB_OK };
 	pthread_t       cpu_thread;
 	int             cpu_started =
-	    o->cpu_strip && pthread_create( &cpu_thread, NULL, hyb_cpu_strip_main, &cs ) == 0;
+	    o->cpu_strip && hyb_thread_create( &cpu_thread, NULL, hyb_cpu_strip_main, &cs ) == 0;
 	if ( o->cpu_strip && !cpu_started ) hyb_cpu_strip_main( &cs );
 
 	hyb_dev_t* regdev = NULL;
@@ -1037,7 +1038,7 @@ hyb_status_t hyb_l3_pipeline_run( const hyb_l3_work_t* w, const hyb_l3_exec_opts
 	{
 		for ( int i = 0; i < ndev; i++ ) ks[i].run = &R, ks[i].index = i;
 		for ( int i = 1; i < ndev; i++ )
-			started[i] = pthread_create( &th[i], NULL, hyb_worker_main, &ks[i] ) == 0;
+			started[i] = hyb_thread_create( &th[i], NULL, hyb_worker_main, &ks[i] ) == 0;
 		hyb_worker_main( &ks[0] );
 		for ( int i = 1; i < ndev; i++ )
 			if ( started[i] ) pthread_join( th[i], NULL );

@@ -14,9 +14,10 @@
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "hyb_team.h"
+#include "hyb_thread.h"
 #include "kernels/hyb_device.h"
-#include "kernels/spmv/hyb_spmv_kernels.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
+#include "kernels/spmv/hyb_spmv_kernels.h"
 
 /* x goes up in chunks of this many bytes (at least), at most HYB_PIPE_MAX_CHUNKS of them:
    a chunk's host copy overlaps the previous chunk's DMA, and a row block's kernel starts
@@ -93,7 +94,7 @@ static int hyb_worker_submit( void ( *fn )( void* ), void* arg )
 		pthread_attr_t at;
 		pthread_attr_init( &at );
 		pthread_attr_setdetachstate( &at, PTHREAD_CREATE_DETACHED );
-		hyb_pipe.up = pthread_create( &hyb_pipe.th, &at, hyb_worker_main, NULL ) == 0;
+		hyb_pipe.up = hyb_thread_create( &hyb_pipe.th, &at, hyb_worker_main, NULL ) == 0;
 		pthread_attr_destroy( &at );
 		if ( !hyb_pipe.up )
 		{

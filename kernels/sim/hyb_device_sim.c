@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hyb_thread.h"
 #include "kernels/hyb_kernel_registry.h"
 
 #define HYB_SIM_MAX_DEVICES 16
@@ -176,7 +177,7 @@ static hyb_status_t hyb_sim_enqueue( hyb_dctx_t* ctx, int stream, hyb_sim_op_t* 
 	if ( !s->started )
 	{
 		/* The stream's thread, on the stream's first use. */
-		if ( pthread_create( &s->thread, NULL, hyb_sim_stream_main, s ) != 0 )
+		if ( hyb_thread_create( &s->thread, NULL, hyb_sim_stream_main, s ) != 0 )
 		{
 			pthread_mutex_unlock( &s->mu );
 			free( op );

@@ -20,7 +20,7 @@
 #include "hyb_copy.h"
 #include "hyb_team.h"
 #include "hyb_test_util.h"
-#include "hyb_worker.h"
+#include "hyb_thread.h"
 
 typedef struct
 {
@@ -334,12 +334,13 @@ static void test_team_use( void )
 	hyb_team_destroy( t );
 }
 
-/* A library thread starts with every signal blocked, so the program's
-   signals reach only its own threads; the starting thread's mask is as it
-   was. */
+/* A library thread starts with the asynchronous signals blocked, so the
+   program's signals reach only its own threads, and the fault signals
+   open, so a program that catches its own faults still sees them; the
+   starting thread's mask is as it was. */
 typedef struct
 {
-	hyb_worker_t w;
+	hyb_thread_t w;
 	int          blocked; /* what the thread saw, under w.mu */
 } worker_probe_t;
 
@@ -350,7 +351,8 @@ static void* worker_mask_fn( void* arg )
 	pthread_sigmask( SIG_SETMASK, NULL, &m );
 	pthread_mutex_lock( &t->w.mu );
 	t->blocked = sigismember( &m, SIGINT ) == 1 && sigismember( &m, SIGUSR1 ) == 1 &&
-	             sigismember( &m, SIGALRM ) == 1 && sigismember( &m, SIGCHLD ) == 1;
+	             sigismember( &m, SIGALRM ) == 1 && sigismember( &m, SIGCHLD ) == 1 &&
+	             sigismember( &m, SIGSEGV ) == 0 && sigismember( &m, SIGBUS ) == 0;
 	pthread_mutex_unlock( &t->w.mu );
 	return NULL;
 }
@@ -360,10 +362,10 @@ static void test_worker_signals_blocked( void )
 	worker_probe_t t = { .blocked = -1 };
 	sigset_t       before, after;
 	pthread_sigmask( SIG_SETMASK, NULL, &before );
-	CU_ASSERT_EQUAL_FATAL( hyb_worker_start( &t.w, worker_mask_fn, &t ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_thread_start( &t.w, worker_mask_fn, &t ), HYB_OK );
 	pthread_sigmask( SIG_SETMASK, NULL, &after );
-	hyb_worker_join( &t.w );
-	hyb_worker_end( &t.w );
+	hyb_thread_join( &t.w );
+	hyb_thread_end( &t.w );
 	CU_ASSERT_EQUAL( t.blocked, 1 );
 	CU_ASSERT_EQUAL( sigismember( &after, SIGUSR1 ), sigismember( &before, SIGUSR1 ) );
 	CU_ASSERT_EQUAL( sigismember( &after, SIGINT ), sigismember( &before, SIGINT ) );
