@@ -26,13 +26,13 @@ typedef struct
 
 struct hyb_sd_hostq_s
 {
-	hyb_dev_t*      dev;
-	hyb_team_t*     team;
-	hyb_thread_t w; /* the thread, and the lock and condition shared with it */
-	hyb_hq_item_t   ring[HYB_HQ_RING];
-	uint64_t        pushed, done; /* under mu */
-	int             stop;         /* under mu */
-	_Atomic int     err;          /* hyb_status_t of the first failure */
+	hyb_dev_t*    dev;
+	hyb_team_t*   team;
+	hyb_thread_t  w; /* the thread, and the lock and condition shared with it */
+	hyb_hq_item_t ring[HYB_HQ_RING];
+	uint64_t      pushed, done; /* under w.mu */
+	int           stop;         /* under w.mu */
+	_Atomic int   err;          /* hyb_status_t of the first failure */
 };
 
 static int hyb_hq_overlap( const void* a, const void* b, size_t n )

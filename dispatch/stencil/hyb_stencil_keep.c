@@ -27,11 +27,11 @@ struct hyb_sd_keep_s
 	int               n;
 	size_t            bytes;
 	hyb_team_t*       team;
-	hyb_thread_t w; /* the thread, and the lock and condition shared with it */
-	size_t            kept[HYB_SD_KEEP_ARRAYS]; /* under mu */
-	size_t            want[HYB_SD_KEEP_ARRAYS]; /* under mu: what a waiting write needs */
-	int               stop;                     /* under mu */
-	double            waited;                   /* under mu */
+	hyb_thread_t      w; /* the thread, and the lock and condition shared with it */
+	size_t            kept[HYB_SD_KEEP_ARRAYS]; /* under w.mu */
+	size_t            want[HYB_SD_KEEP_ARRAYS]; /* under w.mu: what a waiting write needs */
+	int               stop;                     /* under w.mu */
+	double            waited;                   /* under w.mu */
 };
 
 static _Atomic unsigned hyb_keep_delay_us;
@@ -43,7 +43,7 @@ void hyb_sd_keep_test( unsigned us, size_t piece )
 	atomic_store( &hyb_keep_piece, piece );
 }
 
-/* The array to keep a piece of next (under mu; -1: all kept): the least
+/* The array to keep a piece of next (under w.mu; -1: all kept): the least
    kept of those a write waits for, else the least kept. A run writes one
    level well before another (the acoustic's first block overwrites one
    input level, the second block the other), so following the waits keeps
@@ -96,9 +96,9 @@ static hyb_status_t hyb_keep_map( hyb_sd_keep_mem_t* m, size_t bytes )
 	m->mem         = NULL;
 	m->bytes       = 0;
 	if ( a == MAP_FAILED ) return HYB_E_NO_MEMORY;
-		/* Large pages where the system allows them: the first copy touches
-		   every page, and small pages make it fault-bound. */
 #ifdef MADV_HUGEPAGE
+	/* Large pages where the system allows them: the first copy touches
+	   every page, and small pages make it fault-bound. */
 	madvise( a, len, MADV_HUGEPAGE );
 #endif
 	m->mem   = a;

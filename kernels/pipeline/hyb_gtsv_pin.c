@@ -27,8 +27,8 @@ struct hyb_gtsv_pin_s
 	int                  narr;
 	size_t               elem, page;
 	int64_t              rows, piece;
-	hyb_thread_t w; /* the thread, and the lock and condition shared with it */
-	/* under mu */
+	hyb_thread_t         w; /* the thread, and the lock and condition shared with it */
+	/* under w.mu */
 	int64_t        at;       /* rows [0, at) of every array are registered */
 	int64_t        released; /* the uploads of rows [0, released) are complete */
 	int            ended;    /* the thread registers nothing more */
@@ -141,7 +141,7 @@ static void hyb_pin_drop( hyb_gtsv_pin_t* P, int64_t done, void* ctx )
 	}
 }
 
-/* Whether a live registration is no longer needed (under mu). */
+/* Whether a live registration is no longer needed (under w.mu). */
 static int hyb_pin_droppable( const hyb_gtsv_pin_t* P )
 {
 	for ( int i = 0; i < P->nrec; i++ )
