@@ -26,11 +26,11 @@
    streams once, plus the re-reads its neighbours cost (tile halos on the
    device; planes out of cache on the CPU). Estimates from the kernels'
    access patterns: Himeno streams its 13 inputs and one output; the grids
-   read u and write u'. The acoustic kernel's is measured instead: its
-   access pattern (p(t) with 25 % halos, p(t-1), v, p(t+1): 4.25) made the
-   model rank plans that recompute many halo planes too well; the in-core
-   run's time per step on the H100 (docs/results/2026-11-25-h100-b) is
-   114 G point updates per second, 6.1 elements at the rate above. */
+   read u and write u'. The acoustic kernel's is measured instead (the
+   in-core time per step, expressed at the stream rate above; docs/stencil.md,
+   "The model"): its access pattern (p(t) with 25 % halos, p(t-1), v,
+   p(t+1)) undercounts what the kernel moves, and a kernel that looks too
+   cheap makes the model favour plans that recompute many halo planes. */
 #define HYB_STENCIL_DEV_ELEMS_ACOUSTIC 6.1
 #define HYB_STENCIL_CPU_ELEMS_ACOUSTIC 6.0
 #define HYB_STENCIL_DEV_ELEMS_HIMENO   14.5
