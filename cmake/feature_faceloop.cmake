@@ -49,8 +49,9 @@ add_executable(hyb_faceloop_devcheck
   ${PROJECT_SOURCE_DIR}/tools/bench/hyb_faceloop_cases.c)
 target_include_directories(hyb_faceloop_devcheck PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
 target_compile_options(hyb_faceloop_devcheck PRIVATE ${HYB_WARNINGS})
-target_link_libraries(hyb_faceloop_devcheck PRIVATE -Wl,--whole-archive hyb_core -Wl,--no-whole-archive
-                      hyb_core OpenMP::OpenMP_C m)
+# Linked as a program using the public API is: through libhyblas.so, whose start-up reads
+# the configuration (HYBLAS_TRACE gives a line per run with the device run's parts).
+target_link_libraries(hyb_faceloop_devcheck PRIVATE hyblas m)
 if(HYB_BUILD_TESTS)
   # The device check end to end on the simulated device.
   add_test(NAME faceloop.devcheck_sim COMMAND hyb_faceloop_devcheck --quick)

@@ -289,7 +289,7 @@ static hyb_op_id_t run_op( void )
 
 /* Count the run and write its trace line. */
 static void account( const hyblas_faceloop_solver_t* s, const hyblas_faceloop_stats_t* r,
-                     int planned_gpu )
+                     int planned_gpu, const hyb_fl_dev_out_t* dev )
 {
 	const hyb_op_id_t op   = run_op();
 	const hyb_path_t  path = r->path == HYBLAS_PATH_GPU ? HYB_PATH_GPU
@@ -301,13 +301,15 @@ static void account( const hyblas_faceloop_solver_t* s, const hyblas_faceloop_st
 	    ( (double)s->mesh->n_faces * hyb_fl_face_flops( s->np, s->tab.nq, s->eq.kind, 0 ) +
 	      (double)s->mesh->n_cells * hyb_fl_volume_flops( s->np, s->tab.nqv ) );
 	hyb_stats_record( op, path, r->total_s, flops, (double)( r->bytes_h2d + r->bytes_d2h ) );
-	char shape[128], extra[160];
+	char shape[128], extra[256];
 	snprintf( shape, sizeof shape, "faces=%lld cells=%lld nv=%d p=%d steps=%lld",
 	          (long long)s->mesh->n_faces, (long long)s->mesh->n_cells, (int)s->mesh->nv, (int)s->p,
 	          (long long)r->steps );
-	snprintf( extra, sizeof extra, " plan=\"%s\" face_s=%.6g face_e2e_s=%.6g h2d=%lld d2h=%lld",
-	          r->plan, r->face_loop_s, r->face_end_to_end_s, (long long)r->bytes_h2d,
-	          (long long)r->bytes_d2h );
+	snprintf( extra, sizeof extra,
+	          " plan=\"%s\" face_s=%.6g face_e2e_s=%.6g mesh_s=%.6g trip_s=%.6g trip_up_s=%.6g "
+	          "trip_copy_s=%.6g h2d=%lld d2h=%lld",
+	          r->plan, r->face_loop_s, r->face_end_to_end_s, dev->mesh_s, dev->trip_s,
+	          dev->trip_up_s, dev->trip_copy_s, (long long)r->bytes_h2d, (long long)r->bytes_d2h );
 	const hyb_trace_fields_t f = { op,
 		                           s->eq.kind == HYB_FL_EQ_BURGERS ? "burgers" : "advection",
 		                           shape,
@@ -413,7 +415,7 @@ HYB_FL_EXPORT hyblas_status_t hyblas_faceloop_run( hyblas_faceloop_solver_t* s, 
 	else
 		snprintf( r.why, sizeof r.why, "%s", plan.why );
 	r.total_s = hyb_now() - t0;
-	account( s, &r, plan.gpu_wanted );
+	account( s, &r, plan.gpu_wanted, &dev );
 	struct_out( stats, &r, sizeof r );
 	return HYBLAS_OK;
 }

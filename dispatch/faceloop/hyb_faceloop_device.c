@@ -80,6 +80,9 @@ static size_t layout( const hyblas_faceloop_solver_t* s, const hyb_fl_dev_req_t*
 	return off;
 }
 
+/* Stages in flight whose face and gather times are still to be read. */
+#define HYB_FL_RING 4
+
 /* The state of a driver run: context, buffers, staging, counters. */
 typedef struct
 {
@@ -89,8 +92,11 @@ typedef struct
 	fl_dbuf_t                 b;
 	double*                   stage_u;   /* pinned: the state going up or coming down */
 	double*                   stage_out; /* pinned: the face output coming down (per step) */
-	hyb_devent_t*             ev[4];     /* before and after the face kernel, after the gather;
-	                                        copies done */
+	/* Per slot: before and after the face kernel, after the gather. The resident run times
+	   every stage through HYB_FL_RING slots (a slot is read back before it is reused, so the
+	   device stays that many stages ahead of the host); the per-step run uses slot 0. */
+	hyb_devent_t*     ring[HYB_FL_RING][3];
+	hyb_devent_t*     done; /* copies done */
 	hyb_fl_dev_out_t* o;
 } fl_run_t;
 
@@ -106,6 +112,27 @@ static hyb_status_t down( fl_run_t* r, void* dst, const void* src, size_t bytes 
 	if ( bytes == 0 ) return HYB_OK;
 	r->o->bytes_d2h += (int64_t)bytes;
 	return hyb_dev_d2h( r->d, HYB_FL_STREAM, dst, bytes, src, bytes, bytes, 1 );
+}
+
+/* The state goes up through the page-locked staging in pieces, so that the host's copy of
+   one piece into staging overlaps the transfer of the one before (the staging holds the
+   whole state: no piece waits for another's slot). */
+#define HYB_FL_TRIP_PIECES 8
+
+static hyb_status_t up_state( fl_run_t* r, double* dst, const double* src, size_t n )
+{
+	const int    thr   = r->q->threads > 0 ? r->q->threads : 1;
+	const size_t piece = ( n + HYB_FL_TRIP_PIECES - 1 ) / HYB_FL_TRIP_PIECES;
+	hyb_status_t st    = HYB_OK;
+	for ( size_t a = 0; a < n && st == HYB_OK; a += piece )
+	{
+		const size_t len = n - a < piece ? n - a : piece;
+		const double tc  = hyb_now();
+		hyb_faceloop_copy_cpu( r->stage_u + a, src + a, (int64_t)len, thr );
+		r->o->trip_copy_s += hyb_now() - tc;
+		st = up( r, dst + a, r->stage_u + a, len * sizeof( double ) );
+	}
+	return st;
 }
 
 /* The mesh, the tables and (resident) the cells' data go up once. */
@@ -159,7 +186,7 @@ static double elapsed( hyb_dev_t* d, hyb_devent_t* a, hyb_devent_t* b )
    down while the host runs the volume loop; then the host gathers and updates. */
 static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 {
-	hyb_devent_t *const e0 = r->ev[0], *const e1 = r->ev[1], *const done = r->ev[3];
+	hyb_devent_t *const e0 = r->ring[0][0], *const e1 = r->ring[0][1], *const done = r->done;
 	hyblas_faceloop_solver_t* s   = r->s;
 	const int                 thr = r->q->threads > 0 ? r->q->threads : 1;
 	const int64_t             nf  = s->mesh->n_faces;
@@ -170,7 +197,6 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 		for ( int k = 0; k < 3; k++ )
 		{
 			const double t0 = hyb_now();
-			hyb_faceloop_copy_cpu( r->stage_u, state[k], (int64_t)nu, thr );
 			/* The face loop reads the stage's state from the device and writes its output
 			   there, component-major (component k of face f at out[k nf + f]: a warp writes
 			   coalesced); the output comes down for the host's gather. */
@@ -179,7 +205,7 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 			g.face.u   = r->b.u;
 			g.face.out = r->b.out;
 			face_on_device( r, &g.face );
-			if ( ( st = up( r, r->b.u, r->stage_u, nu * sizeof( double ) ) ) != HYB_OK ||
+			if ( ( st = up_state( r, r->b.u, state[k], nu ) ) != HYB_OK ||
 			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e0 ) ) != HYB_OK ||
 			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &g.face ) ) !=
 			         HYB_OK ||
@@ -205,6 +231,17 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 	return HYB_OK;
 }
 
+/* Add the face and gather times of the stage in ring slot j (waits for it). */
+static hyb_status_t read_slot( fl_run_t* r, int j )
+{
+	hyb_devent_t* const* e  = r->ring[j];
+	hyb_status_t         st = hyb_dev_sync( r->d, e[2] );
+	if ( st != HYB_OK ) return st;
+	r->o->face_s += elapsed( r->d, e[0], e[1] );
+	r->o->face_e2e_s += elapsed( r->d, e[0], e[2] );
+	return HYB_OK;
+}
+
 /* Everything on the device: per stage volume, face, gather and update kernels on one
    stream; the state comes down once, into staging, then into the solver. The face loop's
    end-to-end time is what the host's face loop and gather stand for: the face and gather
@@ -212,8 +249,7 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
    which the volume and update loops share but which is counted here in full. */
 static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 {
-	hyb_devent_t *const e0 = r->ev[0], *const e1 = r->ev[1], *const e2 = r->ev[2];
-	hyb_devent_t* const       done     = r->ev[3];
+	hyb_devent_t* const       done     = r->done;
 	hyblas_faceloop_solver_t* s        = r->s;
 	const size_t              nu       = (size_t)( s->mesh->n_cells * s->np );
 	const int64_t             nf       = s->mesh->n_faces;
@@ -221,16 +257,17 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 	hyb_status_t              st;
 	const int                 thr = r->q->threads > 0 ? r->q->threads : 1;
 	const double              t0  = hyb_now();
-	hyb_faceloop_copy_cpu( r->stage_u, s->u, (int64_t)nu, thr );
-	if ( ( st = up( r, r->b.u, r->stage_u, nu * sizeof( double ) ) ) != HYB_OK ||
+	if ( ( st = up_state( r, r->b.u, s->u, nu ) ) != HYB_OK ||
 	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK ||
 	     ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
 		return st;
-	double trips = hyb_now() - t0; /* the state up and (below) down, host-timed */
-	double time  = s->time;
+	double trip     = hyb_now() - t0; /* the state up and (below) down, host-timed */
+	r->o->trip_up_s = trip;
+	double  time    = s->time;
+	int64_t stage   = 0;
 	for ( int64_t n = 0; n < steps; n++ )
 	{
-		for ( int k = 0; k < 3; k++ )
+		for ( int k = 0; k < 3; k++, stage++ )
 		{
 			/* Every block on the device's buffers, the face loop's output component-major. */
 			hyb_fl_stage_args_t g;
@@ -242,43 +279,42 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 			g.volume.vol_dphi = r->b.tab->vol_dphi;
 			g.volume.block    = r->q->block;
 			face_on_device( r, &g.face );
-			g.gather.cell_face   = r->b.cell_face;
-			g.gather.block       = r->q->block;
-			g.update.cell_invdet = r->b.cell_invdet;
-			g.update.cell_minv   = r->b.cell_minv;
-			g.update.minv        = r->b.minv;
-			g.update.block       = r->q->block;
-			/* Events around the first step's face and gather kernels time the face loop; the
-			   later steps run the same kernels on the same sizes. */
-			const int timed = n == 0;
-			if ( ( st = hyb_dev_faceloop_volume( r->d, HYB_FL_STREAM, &g.volume ) ) != HYB_OK ||
-			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e0 ) ) != HYB_OK ) ||
+			g.gather.cell_face     = r->b.cell_face;
+			g.gather.block         = r->q->block;
+			g.update.cell_invdet   = r->b.cell_invdet;
+			g.update.cell_minv     = r->b.cell_minv;
+			g.update.minv          = r->b.minv;
+			g.update.block         = r->q->block;
+			const int            j = (int)( stage % HYB_FL_RING );
+			hyb_devent_t* const* e = r->ring[j];
+			if ( ( stage >= HYB_FL_RING && ( st = read_slot( r, j ) ) != HYB_OK ) ||
+			     ( st = hyb_dev_faceloop_volume( r->d, HYB_FL_STREAM, &g.volume ) ) != HYB_OK ||
+			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e[0] ) ) != HYB_OK ||
 			     ( st = hyb_dev_faceloop_face( r->d, HYB_FL_STREAM, r->q->lowreg, &g.face ) ) !=
 			         HYB_OK ||
-			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e1 ) ) != HYB_OK ) ||
+			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e[1] ) ) != HYB_OK ||
 			     ( st = hyb_dev_faceloop_gather( r->d, HYB_FL_STREAM, &g.gather ) ) != HYB_OK ||
-			     ( timed && ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e2 ) ) != HYB_OK ) ||
+			     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, e[2] ) ) != HYB_OK ||
 			     ( st = hyb_dev_faceloop_update( r->d, HYB_FL_STREAM, &g.update ) ) != HYB_OK )
 				return st;
-			if ( timed )
-			{
-				if ( ( st = hyb_dev_sync( r->d, e2 ) ) != HYB_OK ) return st;
-				r->o->face_s += elapsed( r->d, e0, e1 ) * (double)steps;
-				r->o->face_e2e_s += elapsed( r->d, e0, e2 ) * (double)steps;
-			}
 		}
 		time = time + s->dt;
 	}
+	for ( int64_t q = stage > HYB_FL_RING ? stage - HYB_FL_RING : 0; q < stage; q++ )
+		if ( ( st = read_slot( r, (int)( q % HYB_FL_RING ) ) ) != HYB_OK ) return st;
 	const double t1 = hyb_now();
 	if ( ( st = down( r, r->stage_u, r->b.u, nu * sizeof( double ) ) ) != HYB_OK ||
 	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK ||
 	     ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
 		return st;
 	/* Only a complete, synchronised result reaches the solver. */
+	const double tc = hyb_now();
 	hyb_faceloop_copy_cpu( s->u, r->stage_u, (int64_t)nu, thr );
+	r->o->trip_copy_s += hyb_now() - tc;
 	s->time = time;
-	trips += hyb_now() - t1;
-	r->o->face_e2e_s += trips;
+	trip += hyb_now() - t1;
+	r->o->trip_s = trip;
+	r->o->face_e2e_s += trip;
 	return HYB_OK;
 }
 
@@ -318,21 +354,34 @@ hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps,
 	const size_t ws_bytes = layout( s, q, NULL, &r.b );
 	if ( ( st = hyb_dev_workspace( r.d, ws_bytes, &ws ) ) == HYB_OK &&
 	     ( st = hyb_dev_staging( r.d, hs_bytes, &hs ) ) == HYB_OK &&
-	     ( st = hyb_dev_event_create( r.d, &r.ev[0] ) ) == HYB_OK &&
-	     ( st = hyb_dev_event_create( r.d, &r.ev[1] ) ) == HYB_OK &&
-	     ( st = hyb_dev_event_create( r.d, &r.ev[2] ) ) == HYB_OK &&
-	     ( st = hyb_dev_event_create( r.d, &r.ev[3] ) ) == HYB_OK )
+	     ( st = hyb_dev_event_create( r.d, &r.done ) ) == HYB_OK )
+	{
+		for ( int j = 0; j < HYB_FL_RING && st == HYB_OK; j++ )
+			for ( int k = 0; k < 3 && st == HYB_OK; k++ )
+				st = hyb_dev_event_create( r.d, &r.ring[j][k] );
+	}
+	if ( st == HYB_OK )
 	{
 		layout( s, q, ws, &r.b );
 		r.stage_u   = hs;
 		r.stage_out = r.stage_u + nu;
-		if ( ( st = upload_mesh( &r ) ) == HYB_OK )
-			st = q->resident ? run_resident( &r, steps ) : run_per_step( &r, steps );
+		/* The mesh's upload is the run's set-up, timed on its own: the face loop's time
+		   starts when it is on the device. */
+		const double t0 = hyb_now();
+		if ( ( st = upload_mesh( &r ) ) == HYB_OK &&
+		     ( st = hyb_dev_record( r.d, HYB_FL_STREAM, r.done ) ) == HYB_OK &&
+		     ( st = hyb_dev_sync( r.d, r.done ) ) == HYB_OK )
+		{
+			o->mesh_s = hyb_now() - t0;
+			st        = q->resident ? run_resident( &r, steps ) : run_per_step( &r, steps );
+		}
 	}
 	/* Nothing may still be reading or writing the staging when the CPU takes over. */
 	for ( int k = 0; k < HYB_DEV_STREAMS; k++ ) hyb_dev_stream_sync( r.d, k );
-	for ( int k = 0; k < 4; k++ )
-		if ( r.ev[k] ) hyb_dev_event_destroy( r.d, r.ev[k] );
+	for ( int j = 0; j < HYB_FL_RING; j++ )
+		for ( int k = 0; k < 3; k++ )
+			if ( r.ring[j][k] ) hyb_dev_event_destroy( r.d, r.ring[j][k] );
+	if ( r.done ) hyb_dev_event_destroy( r.d, r.done );
 	hyb_dev_release( r.d );
 	if ( st == HYB_OK )
 	{

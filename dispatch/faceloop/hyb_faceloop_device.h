@@ -27,6 +27,10 @@ typedef struct
 	                      resident: face and gather kernels, and the state's one trip up
 	                      and down (staging copies and transfers) */
 	double  volume_s, update_s;
+	double  mesh_s;      /* the mesh's and tables' upload, once per run */
+	double  trip_s;      /* resident: the state's trip up and down, host-timed ... */
+	double  trip_up_s;   /* ... of which up */
+	double  trip_copy_s; /* the host's copies into and out of staging (both ways) */
 	int64_t bytes_h2d, bytes_d2h;
 } hyb_fl_dev_out_t;
 
