@@ -3,6 +3,7 @@
 # branch-and-bound drivers over the family's device interface and its host stand-in, the
 # planner, the CUDA kernels, the instance generators, tests and the GPU check program.
 list(APPEND HYB_CORE_SOURCES
+  ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_core.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_items.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_cpu.c
   ${PROJECT_SOURCE_DIR}/kernels/knapsack/hyb_knapsack_sim.c

@@ -16,6 +16,7 @@
 #include "hyb_trace_line.h"
 #include "hyb_types.h"
 #include "dispatch/knapsack/hyb_knapsack_solve.h"
+#include "kernels/knapsack/hyb_knapsack_core.h"
 #include "kernels/knapsack/hyb_knapsack_cpu.h"
 #include "kernels/knapsack/hyb_knapsack_devrt.h"
 #include "kernels/knapsack/hyb_knapsack_dpdev.h"
@@ -282,13 +283,13 @@ static hyb_status_t hyb_knapsack_run_bb( hyb_knapsack_call_t* c, hyblas_knapsack
 	return hyb_knapsack_run_search( c, &p, HYBLAS_KNAPSACK_CPU_BB );
 }
 
-/* AUTO's probe: the CPU B&B under the planner's node budget. */
-static hyb_status_t hyb_knapsack_probe( hyb_knapsack_call_t* c, uint64_t nodes )
+/* AUTO's probe: the CPU B&B under the planner's node and time budgets. */
+static hyb_status_t hyb_knapsack_probe( hyb_knapsack_call_t* c, uint64_t nodes, double seconds )
 {
 	const double               t = hyb_now();
 	hyb_knapsack_search_plan_t p = hyb_knapsack_search_plan( c, HYB_KNAPSACK_SEARCH_CPU );
 	if ( !p.node_limit || p.node_limit > nodes ) p.node_limit = nodes;
-	p.time_limit_s    = 0;
+	if ( !( p.time_limit_s > 0 ) || p.time_limit_s > seconds ) p.time_limit_s = seconds;
 	hyb_status_t st   = hyb_knapsack_run_search( c, &p, HYBLAS_KNAPSACK_CPU_BB );
 	c->s.probed       = 1;
 	c->s.probe_solved = c->have_z;
@@ -328,6 +329,8 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 	in.dp_host_bytes   = c->o.dp_memory_bytes;
 	in.dp_device_bytes = c->o.dp_memory_bytes;
 	in.probe_fraction  = HYB_KNAPSACK_PROBE_FRACTION;
+	in.core_items      = hyb_knapsack_core_items( pr );
+	in.probe_core_max  = HYB_KNAPSACK_PROBE_CORE_MAX;
 	in.rates           = hyb_knapsack_default_rates();
 	/* An explicit GPU request on the simulated device runs the GPU methods
 	   there (the tests' way to drive them through the API). */
@@ -352,7 +355,7 @@ static hyblas_status_t hyb_knapsack_run( hyb_knapsack_call_t* c )
 
 	if ( plan.probe )
 	{
-		st = hyb_knapsack_probe( c, plan.probe_nodes );
+		st = hyb_knapsack_probe( c, plan.probe_nodes, plan.probe_s );
 		if ( st != HYB_OK ) return hyb_ext_status( st );
 		if ( c->have_z ) return HYBLAS_OK;
 	}

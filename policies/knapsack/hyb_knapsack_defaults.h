@@ -21,10 +21,20 @@
    cells; the seed's largest instances (n = 1000, c ~ 5e5) need 8 MB (62 MB
    with the items). A policy choice, not a measurement. */
 #define HYB_KNAPSACK_DP_MEMORY_BYTES ( 2ull << 30 )
-/* Fraction of the DP's predicted time that AUTO spends on a CPU B&B probe
-   first: an instance the B&B proves in that budget ends there; otherwise
-   AUTO loses at most this much (well inside the issue's 5 %). */
-#define HYB_KNAPSACK_PROBE_FRACTION 0.02
+/* AUTO's CPU B&B probe before a DP. How long a B&B takes is not predictable
+   from n and c, but the instance's core is a good sign (the items the LP
+   bound cannot fix, kernels/knapsack/hyb_knapsack_core.h): over 100 of the
+   seed's instances (n = 100..1000, 10 per size), every one with a core of at
+   most 64 items was proved in at most 270 nodes per core item (most in
+   40-70), while cores of 80 and more needed up to 20000 per item or did not
+   finish. So the probe runs only where the core is at most PROBE_CORE_MAX,
+   with PROBE_NODES_PER_CORE nodes per core item plus PROBE_NODES_MIN, and
+   never longer than PROBE_FRACTION of the DP's predicted time (what a wrong
+   sign can cost). docs/knapsack.md has the table. */
+#define HYB_KNAPSACK_PROBE_CORE_MAX 64
+#define HYB_KNAPSACK_PROBE_NODES_PER_CORE 300
+#define HYB_KNAPSACK_PROBE_NODES_MIN 2048
+#define HYB_KNAPSACK_PROBE_FRACTION 1.0
 /* Rows below this many cells run the CPU DP on one thread: on the build
    machine (2 cores, gcc 12 -O2) an OpenMP barrier per item cost about as
    much as 64 Ki cells. */

@@ -135,19 +135,25 @@ hyb_status_t hyb_knapsack_plan( const hyb_knapsack_plan_in_t* in, hyb_knapsack_p
 		const int gpu    = use_gpu && ( !use_cpu || out->t_dp_gpu < out->t_dp_cpu );
 		out->method      = gpu ? HYBLAS_KNAPSACK_GPU_DP : HYBLAS_KNAPSACK_CPU_DP;
 		out->predicted_s = gpu ? out->t_dp_gpu : out->t_dp_cpu;
-		if ( allow_cpu && in->probe_fraction > 0 )
+		if ( allow_cpu && in->probe_fraction > 0 && in->core_items <= in->probe_core_max )
 		{
-			const double budget =
-			    in->probe_fraction * out->predicted_s / hyb_knapsack_bb_node_seconds( r, in->n );
-			out->probe_nodes = budget >= 1.0 ? (uint64_t)budget : 1u;
 			out->probe       = 1;
+			out->probe_nodes = (uint64_t)HYB_KNAPSACK_PROBE_NODES_PER_CORE *
+			                       (uint64_t)( in->core_items > 0 ? in->core_items : 0 ) +
+			                   HYB_KNAPSACK_PROBE_NODES_MIN;
+			out->probe_s = in->probe_fraction * out->predicted_s;
 		}
-		snprintf(
-		    out->why, sizeof out->why,
-		    "DP fits (%.3g cells, %.3g MB): predicted CPU %.3g s, GPU %.3g s; B&B probe of %llu "
-		    "nodes first",
-		    (double)out->dp_cells, (double)( gpu ? out->dp_bytes_gpu : out->dp_bytes_cpu ) / 1e6,
-		    out->t_dp_cpu, out->t_dp_gpu, (unsigned long long)out->probe_nodes );
+		char probe[64];
+		if ( out->probe )
+			snprintf( probe, sizeof probe, "B&B probe of %llu nodes first (core %lld)",
+			          (unsigned long long)out->probe_nodes, (long long)in->core_items );
+		else
+			snprintf( probe, sizeof probe, "no B&B probe (core %lld)", (long long)in->core_items );
+		snprintf( out->why, sizeof out->why,
+		          "DP fits (%.3g cells, %.3g MB): predicted CPU %.3g s, GPU %.3g s; %s",
+		          (double)out->dp_cells,
+		          (double)( gpu ? out->dp_bytes_gpu : out->dp_bytes_cpu ) / 1e6, out->t_dp_cpu,
+		          out->t_dp_gpu, probe );
 		return HYB_OK;
 	}
 	out->method = allow_gpu ? HYBLAS_KNAPSACK_GPU_O3S : HYBLAS_KNAPSACK_CPU_BB;

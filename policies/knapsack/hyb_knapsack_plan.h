@@ -35,15 +35,19 @@ typedef struct
 	int                      threads;         /* CPU threads for the DP (>= 1) */
 	uint64_t                 dp_host_bytes;   /* the DP's host memory limit */
 	uint64_t                 dp_device_bytes; /* the GPU DP's device memory limit */
-	double                   probe_fraction;  /* of the DP's predicted time for a B&B probe */
+	double                   probe_fraction;  /* the probe's time limit over the DP's predicted
+	                                             time (0: no probe) */
+	int64_t                  core_items;      /* the instance's core (hyb_knapsack_core_items) */
+	int64_t                  probe_core_max;  /* a probe only for cores up to this */
 	hyb_knapsack_rates_t     rates;
 } hyb_knapsack_plan_in_t;
 
 typedef struct
 {
 	hyblas_knapsack_method_t method;
-	int                      probe; /* first try a CPU B&B of at most probe_nodes */
+	int                      probe; /* first try a CPU B&B of at most probe_nodes, probe_s */
 	uint64_t                 probe_nodes;
+	double                   probe_s;
 	uint64_t                 dp_cells;     /* n (c + 1) */
 	uint64_t                 dp_bytes_cpu; /* host bytes of the CPU DP (rows, bits if asked) */
 	uint64_t                 dp_bytes_gpu; /* device bytes of the GPU DP */
@@ -80,9 +84,11 @@ double hyb_knapsack_bb_node_seconds( const hyb_knapsack_rates_t* r, int64_t n );
 
 /* Choose. AUTO: the DP whenever it fits its memory, on the side predicted
    faster (GPU with gpu_ok, or always when path is GPU: without a device it
-   then runs on the CPU and says so), preceded, when the path
-   allows the CPU, by a CPU B&B probe whose node budget costs at most
-   probe_fraction of that DP (an easy instance then ends in the probe);
+   then runs on the CPU and says so), preceded, when the path allows the CPU
+   and the core is at most probe_core_max items, by a CPU B&B probe of
+   HYB_KNAPSACK_PROBE_NODES_PER_CORE nodes per core item (plus
+   HYB_KNAPSACK_PROBE_NODES_MIN) and at most probe_fraction of that DP's
+   predicted time (an easy instance then ends in the probe);
    when no DP fits, the B&B: GPU O3S with a device (it starts in CPU mode
    and only uses the device past the node threshold), the CPU B&B without.
    An explicit method is kept (dp_too_big set if it is a DP that does not

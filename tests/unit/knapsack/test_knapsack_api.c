@@ -12,6 +12,8 @@
 #include "dispatch/knapsack/hyb_knapsack_solve.h"
 #include "hyblas_ext.h"
 #include "kernels/hyb_device.h"
+#include "kernels/knapsack/hyb_knapsack_core.h"
+#include "policies/knapsack/hyb_knapsack_defaults.h"
 #include "test_knapsack_util.h"
 
 static kt_inst_t kt_x, kt_copy;
@@ -361,7 +363,11 @@ static void test_auto_choices( void )
 	CU_ASSERT_EQUAL( kt_solve( &kt_x, &o, &z, kt_sel, &s, NULL ), HYBLAS_OK );
 	CU_ASSERT_EQUAL( z, kt_dp( &kt_x ) );
 	CU_ASSERT_EQUAL( s.planned, HYBLAS_KNAPSACK_CPU_DP );
-	CU_ASSERT( s.probed );
+	/* a probe only where the core predicts an easy instance */
+	hyb_knapsack_prep_t pr;
+	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( kt_x.n, kt_x.p, kt_x.w, kt_x.c, &pr ), HYB_OK );
+	CU_ASSERT_EQUAL( s.probed, hyb_knapsack_core_items( &pr ) <= HYB_KNAPSACK_PROBE_CORE_MAX );
+	hyb_knapsack_prep_free( &pr );
 	CU_ASSERT( s.predicted_s > 0 );
 	CU_ASSERT( s.method == ( s.probe_solved ? HYBLAS_KNAPSACK_CPU_BB : HYBLAS_KNAPSACK_CPU_DP ) );
 	CU_ASSERT( kt_selection_ok( &kt_x, kt_sel, z ) );

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hyb_types.h"
+#include "kernels/knapsack/hyb_knapsack_core.h"
 #include "kernels/knapsack/hyb_knapsack_cpu.h"
 #include "kernels/knapsack/hyb_knapsack_kargs.h"
 #include "kernels/knapsack/hyb_knapsack_ring.h"
@@ -290,6 +291,57 @@ static void test_dp_brute( void )
 	}
 }
 
+/* The core is a relaxation: every item that can take the value it does not have in the LP
+   solution (before the split item: out; after it: in) in some selection better than the
+   greedy one is in the core. Checked by enumeration against each item forced so. */
+static void test_core_items( void )
+{
+	static kt_inst_t forced;
+	for ( uint64_t seed = 1; seed <= 60; seed++ )
+	{
+		const int64_t n = 2 + (int64_t)( seed % 15 );
+		kt_random( &kt_a, n, seed % 2 ? 50 : 5000, seed );
+		hyb_knapsack_prep_t pr;
+		CU_ASSERT_EQUAL_FATAL( hyb_knapsack_prepare( n, kt_a.p, kt_a.w, kt_a.c, &pr ), HYB_OK );
+		const int64_t core = hyb_knapsack_core_items( &pr );
+		CU_ASSERT( core >= 0 && core <= n );
+		int64_t b = 0, used = 0;
+		while ( b < n && used + pr.w[b] <= pr.c ) used += pr.w[b++];
+		if ( b == n ) CU_ASSERT_EQUAL( core, 0 );
+		int64_t greedy = 0, room = pr.c;
+		for ( int64_t i = 0; i < n; i++ )
+			if ( pr.w[i] <= room && ( i < b || i > b ) )
+			{
+				room -= pr.w[i];
+				greedy += pr.p[i];
+			}
+		int64_t free_items = 0;
+		for ( int64_t i = 0; i < n && b < n; i++ )
+		{
+			if ( i == b )
+			{
+				free_items++; /* the split item is in the core by definition */
+				continue;
+			}
+			/* the others, item i taken out (before b) or put in (after b) */
+			forced.n = 0;
+			forced.c = pr.c - ( i > b ? pr.w[i] : 0 );
+			if ( forced.c < 0 ) continue;
+			for ( int64_t j = 0; j < n; j++ )
+				if ( j != i )
+				{
+					forced.p[forced.n] = pr.p[j];
+					forced.w[forced.n] = pr.w[j];
+					forced.n++;
+				}
+			const int64_t best = kt_brute( &forced ) + ( i > b ? pr.p[i] : 0 );
+			free_items += best > greedy;
+		}
+		CU_ASSERT( core >= free_items );
+		hyb_knapsack_prep_free( &pr );
+	}
+}
+
 static void test_dp_parallel_rows( void )
 {
 	/* rows long enough for the threads to split words */
@@ -459,6 +511,7 @@ static CU_TestInfo kt_tests_cpu[] = {
 	{ "generators", test_generators },
 	{ "ring", test_ring },
 	{ "dp_brute", test_dp_brute },
+	{ "core_items", test_core_items },
 	{ "dp_parallel_rows", test_dp_parallel_rows },
 	{ "bounds_valid", test_bounds_valid },
 	{ "bound_wide_values", test_bound_wide_values },

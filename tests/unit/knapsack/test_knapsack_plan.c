@@ -19,6 +19,8 @@ static hyb_knapsack_plan_in_t kt_in( int64_t n, int64_t c )
 	in.dp_host_bytes   = HYB_KNAPSACK_DP_MEMORY_BYTES;
 	in.dp_device_bytes = HYB_KNAPSACK_DP_MEMORY_BYTES;
 	in.probe_fraction  = HYB_KNAPSACK_PROBE_FRACTION;
+	in.core_items      = 10;
+	in.probe_core_max  = HYB_KNAPSACK_PROBE_CORE_MAX;
 	in.rates           = hyb_knapsack_default_rates();
 	return in;
 }
@@ -61,11 +63,20 @@ static void test_auto_dp( void )
 	CU_ASSERT_EQUAL( p.dp_cells, 1000u * 500001u );
 	CU_ASSERT( p.t_dp_gpu < 0 ); /* no device */
 	CU_ASSERT_EQUAL( p.dp_threads, 8 );
-	/* the probe costs the probe fraction of the DP */
+	/* a small core: the probe's nodes follow the core, its time is capped by the DP's */
 	CU_ASSERT( p.probe );
-	const double node = hyb_knapsack_bb_node_seconds( &in.rates, 1000 );
-	CU_ASSERT( (double)p.probe_nodes * node <= in.probe_fraction * p.predicted_s * 1.0001 );
-	CU_ASSERT( (double)( p.probe_nodes + 1 ) * node > in.probe_fraction * p.predicted_s );
+	CU_ASSERT_EQUAL( p.probe_nodes,
+	                 10u * HYB_KNAPSACK_PROBE_NODES_PER_CORE + HYB_KNAPSACK_PROBE_NODES_MIN );
+	CU_ASSERT_DOUBLE_EQUAL( p.probe_s, in.probe_fraction * p.predicted_s, 1e-15 );
+	/* at the core limit still a probe, one item beyond it none */
+	in.core_items = in.probe_core_max;
+	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
+	CU_ASSERT( p.probe );
+	in.core_items = in.probe_core_max + 1;
+	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
+	CU_ASSERT( !p.probe && p.probe_nodes == 0 );
+	CU_ASSERT_EQUAL( p.method, HYBLAS_KNAPSACK_CPU_DP );
+	in.core_items = 10;
 	/* with a device, the GPU DP is predicted faster there */
 	in.gpu_ok = 1;
 	CU_ASSERT_EQUAL_FATAL( hyb_knapsack_plan( &in, &p ), HYB_OK );
