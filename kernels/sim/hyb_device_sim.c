@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hyb_heap.h"
 #include "hyb_thread.h"
 #include "kernels/hyb_kernel_registry.h"
 
@@ -293,15 +294,12 @@ static void hyb_sim_mem_free( hyb_dctx_t* ctx, void* dptr )
 
 static hyb_status_t hyb_sim_host_alloc( hyb_dctx_t* ctx, size_t bytes, void** p )
 {
-	(void)ctx;
-	*p = malloc( bytes ? bytes : 1 );
-	return *p ? HYB_OK : HYB_E_NO_MEMORY;
+	return hyb_heap_alloc( ctx, bytes, p );
 }
 
 static void hyb_sim_host_free( hyb_dctx_t* ctx, void* p )
 {
-	(void)ctx;
-	free( p );
+	hyb_heap_free( ctx, p );
 }
 
 /* Registrations are counted, not kept: a range is page-locked or not only
