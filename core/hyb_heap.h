@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The C heap as the device and engine interfaces' allocator callbacks. */
+/* The C heap as the device and engine interfaces' allocator callbacks, and the free of
+   every array a struct owns in one statement. */
 #ifndef HYB_HEAP_H
 #define HYB_HEAP_H
 
@@ -23,5 +24,16 @@ static inline void hyb_heap_free( void* ctx, void* p )
 	(void)ctx;
 	free( p );
 }
+
+/* free() each of the `n` pointers at p. */
+static inline void hyb_free_each( const void* const* p, size_t n )
+{
+	for ( size_t i = 0; i < n; i++ ) free( (void*)p[i] );
+}
+
+/* free() each argument: HYB_FREE_ALL( s->a, s->b, s->c ). */
+#define HYB_FREE_ALL( ... )                                                                        \
+	hyb_free_each( ( const void* const[] ){ __VA_ARGS__ },                                         \
+	               sizeof( ( const void* const[] ){ __VA_ARGS__ } ) / sizeof( const void* ) )
 
 #endif
