@@ -41,9 +41,9 @@ void hyb_copy_fence( void );
 
 /* Copies under this size run on the calling thread: waking a team of copy
    threads costs tens of microseconds, more than it saves. Above it one thread
-   is far too slow: on the H200 machine (2026-11-21) one thread copied at 6-11
-   GB/s (1 MiB level-3 blocks, SpMV vectors of 0.3-1.7 MB), a team of 8 at
-   37-53 GB/s. */
+   is far too slow: the level-3 blocks and SpMV vectors copied by one thread
+   moved a fraction of what a team of 8 moves (docs/design-notes.md,
+   "Predicted versus measured"). */
 #define HYB_COPY_TEAM_MIN ( (size_t)512 << 10 )
 
 #endif

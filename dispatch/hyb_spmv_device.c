@@ -417,9 +417,9 @@ static void hyb_report_plan( hyb_spmv_report_t* rep, const hyb_spmv_plan_t* p,
 
 /* ------------------------------------------------------------ running */
 
-/* Eight threads: fifteen copied the stencil's x no faster (2.5 against 2.7 ms in double,
-   1.6 against 1.6 in single; H200 machine, 2026-11-21), although the bus probe moves more with
-   fifteen; the chunked copy is not bound by its threads' bandwidth. */
+/* Eight threads: fifteen copied the stencil's x no faster (docs/spmv.md, "Moving x and y"),
+   although the bus probe moves more with fifteen; the chunked copy is not bound by its
+   threads' bandwidth. */
 static int hyb_copy_threads( void )
 {
 	int64_t c = hyb_config()->copy_threads;

@@ -138,6 +138,22 @@ typedef struct hyb_device_ops_s
 	                               hyb_kernel_attr_t* out );
 } hyb_device_ops_t;
 
+/* Every entry of a backend's table but its name: the ABI it was built for, the functions
+   named pfx_<entry> (hyb_sim_init, hyb_cuda_init, ...), and the three copies, given
+   because a backend may serve them with one function. Listed once here, so that an entry
+   added to the interface is filled in every backend's table. */
+#define HYB_DEVICE_OPS_ENTRIES( pfx, h2d, d2h, d2d )                                               \
+	.abi = HYB_DEVICE_ABI, .init = pfx##_init, .info = pfx##_info, .ctx_create = pfx##_ctx_create, \
+	.ctx_destroy = pfx##_ctx_destroy, .mem_alloc = pfx##_mem_alloc, .mem_free = pfx##_mem_free,    \
+	.host_alloc = pfx##_host_alloc, .host_free = pfx##_host_free,                                  \
+	.host_register = pfx##_host_register, .host_unregister = pfx##_host_unregister,                \
+	.event_create = pfx##_event_create, .event_destroy = pfx##_event_destroy,                      \
+	.event_record = pfx##_event_record, .stream_wait = pfx##_stream_wait,                          \
+	.event_sync = pfx##_event_sync, .event_query = pfx##_event_query,                              \
+	.event_elapsed = pfx##_event_elapsed, .stream_sync = pfx##_stream_sync, .copy_h2d = h2d,       \
+	.copy_d2h = d2h, .copy_d2d = d2d, .memset = pfx##_memset, .kernel_find = pfx##_kernel_find,    \
+	.kernel_name = pfx##_kernel_name, .launch = pfx##_launch, .kernel_attr = pfx##_kernel_attr
+
 /* The one symbol a device plugin exports. Returns NULL when the plugin was
    built for another ABI. */
 typedef const hyb_device_ops_t* ( *hyb_plugin_entry_fn )( unsigned abi );

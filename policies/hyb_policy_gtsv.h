@@ -12,11 +12,10 @@
 #include "policies/hyb_learn.h"
 #include "kernels/pipeline/hyb_gtsv_hetero.h" /* the engine's limits: HYB_GTSV_WINDOW_MAX, HYB_GTSV_DEV_MAX */
 
-/* Systems with fewer rows go to LAPACK without a check: measured on the 2-core EPYC VM
-   (2024-11, OpenBLAS 0.3.21 dgtsv_, one RHS, dom 3): check + SPIKE beat dgtsv_ 1.3x at
-   n = 1024 and 2.0-2.2x at 16384 (2 threads); below a few thousand rows the gain is a few
-   microseconds, which the start of a parallel region on a 16-core host (5-10 us) can eat.
-   tools/bench/run_gtsv_bench.sh measures the crossover on the GPU machine. */
+/* Systems with fewer rows go to LAPACK without a check: below a few thousand rows what the
+   check and the SPIKE gain over dgtsv_ is a few microseconds (docs/gtsv.md, "Built-in
+   rates"), which the start of a parallel region on a 16-core host (5-10 us) can eat.
+   tools/bench/run_gtsv_bench.sh measures the crossover on a GPU host. */
 #define HYB_GTSV_SPIKE_MIN_N ( (int64_t)8192 )
 
 /* The largest window the device kernels accept (hyb_gtsv_cuda_max_window()); a system that
@@ -24,8 +23,8 @@
 #define HYB_GTSV_DEV_WINDOW_MAX 4095
 
 /* Rows per second of one core's CPU SPIKE sweep in cache, when memory is not the limit
-   (measured 174 M rows/s on one core of the 2.45 GHz EPYC VM at n = 2^18, dom 3, 2024-11;
-   Xeon cores of the GPU machine are assumed similar). Only the split model's default. */
+   (one core's measured sweep, docs/gtsv.md, "Built-in rates"; the Xeon cores of the GPU
+   hosts are assumed similar). Only the split model's default. */
 #define HYB_GTSV_CORE_RATE 1.8e8
 
 /* A configuration with devices must be predicted this much faster than the CPU alone:

@@ -121,8 +121,9 @@ static double hyb_l3_ntiles( const hyb_l3_args_t* a, int tri, int64_t m_dev, int
 #define HYB_TILE_MAX_BYTES  ( 64.0 * 1048576 )
 #define HYB_BLOCK_MAX_BYTES ( 64.0 * 1048576 )
 /* Host-side cost per block loaded and per tile stored (team wake-up,
-   event synchronization), seconds: measured on the H200 machine's first
-   runs (2026-11-21) as the gap between many small and few large blocks. */
+   event synchronization), seconds: the gap between many small and few large
+   blocks in the pipeline's measured calls (docs/performance.md, "Built-in
+   defaults"). */
 #define HYB_BLOCK_OVERHEAD 25e-6
 #define HYB_TILE_OVERHEAD  25e-6
 

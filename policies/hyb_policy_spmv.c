@@ -28,31 +28,31 @@ void hyb_policy_spmv_default_rates( hyb_spmv_rates_t* r )
 {
 	memset( r, 0, sizeof *r );
 	/* CPU CSR OpenMP, 16 Xeon cores, 27-point stencil 8 M rows / 216 M entries, 37 ms
-	   (ANCHORS.md, H200 machine, probe2.cu): (216e6*12 + 8e6*20) B / 37 ms = 74 GB/s. */
+	   (ANCHORS.md, probe2.cu): (216e6*12 + 8e6*20) B / 37 ms = 74 GB/s. */
 	r->cpu_csr_bw = 74.0e9;
 	/* COO on 15 of the 16 cores: not measured yet; CSR's rate scaled by 15/16. */
 	r->cpu_coo_bw = 69.0e9;
 	/* One OpenMP parallel region with 16 threads: a few microseconds (estimate; the
 	   benchmark measured 50-58 us under OMP_WAIT_POLICY=PASSIVE). */
 	r->cpu_call_s = 5.0e-6;
-	/* One thread copying y out of staging: 310-375 KB in 24-32 us, 10-15 GB/s (a measured
-	   trace, H200 machine, field ycopy_s of device-only calls). */
+	/* One thread copying y out of staging, as the trace's ycopy_s of device-only calls
+	   measures it (docs/design-notes-spmv.md, core_bw). */
 	r->core_bw = 1.2e10;
 	/* Host triad, 16 threads: 118 GB/s (ANCHORS.md). */
 	r->host_bw = 118.0e9;
 	/* Regrouping an unsorted source: bucket pass + sort pass, about 48 bytes of traffic per
 	   entry at the triad rate (estimate; measure with the benchmark). */
 	r->conv_rate = 2.4e9;
-	/* The statistics pass of a grouped source: 22 ms for the stencil's 214 M entries (measured,
-	   H200 machine, trace field stats_s). */
+	/* The statistics pass of a grouped source, as the trace's stats_s measures it
+	   (docs/design-notes-spmv.md, stats_rate). */
 	r->stats_rate = 1.0e10;
-	/* cuSPARSE CSR SpMV on the device, 27-point stencil: 0.95 ms = 2.86 TB/s (ANCHORS.md,
-	   H200). Our ELL and DIA kernels are assumed to stream as well until calibrated. */
+	/* cuSPARSE CSR SpMV on the device, 27-point stencil: 0.95 ms = 2.86 TB/s (ANCHORS.md).
+	   Our ELL and DIA kernels are assumed to stream as well until calibrated. */
 	r->gpu_csr_bw = 2.86e12;
 	r->gpu_ell_bw = 2.86e12;
 	r->gpu_dia_bw = 2.86e12;
 	/* One dependent device step (a DMA, a kernel after an event): the profile's launch
-	   latency, 8 us on the H200 machine. */
+	   latency (HYB_DEF_LAUNCH_LATENCY). */
 	r->gpu_step_s = 8.0e-6;
 	/* A device call's host cost outside its device span: 60-95 us in a measured trace (whole
 	   call less the span and the y copy, small matrices); refitted from every call. */

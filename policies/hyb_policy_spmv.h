@@ -20,9 +20,10 @@
 
 /* The kinds of device span the model scales and refits apart: a format's kernel with the
    device alone, or beside a CPU side (a row split's CSR rows, a hybrid's ELL or DIA part),
-   whose transfers share the host memory bus with it. On the H200 machine, one scale
-   refitted from every span made the device alone look 2.7x slower after a K sweep of ELL
-   hybrids, and auto took a row split that ran 1.3-2x slower than the device alone. */
+   whose transfers share the host memory bus with it. One scale refitted from every span
+   let a K sweep of ELL hybrids make the device alone look several times slower, and auto
+   then took row splits slower than the device alone (docs/design-notes-spmv.md, "A scale
+   per kind of span"). */
 typedef enum
 {
 	HYB_SPMV_SPAN_CSR = 0, /* the device alone: CSR, ELL, DIA */
@@ -157,8 +158,8 @@ typedef struct
 	                            [0.01, 0.99] (<= 0: the balanced share) */
 } hyb_spmv_plan_opts_t;
 
-/* Built-in rates with their provenance (ANCHORS.md, H200 machine); calibration overrides
-   them. Thread-safe. */
+/* Built-in rates, each with its provenance (mostly the project's probes, ANCHORS.md);
+   calibration overrides them. Thread-safe. */
 void hyb_policy_spmv_default_rates( hyb_spmv_rates_t* r );
 
 /* Check a statistics block: m, nnz >= 0, df of max_len + 1 counts summing to m rows and
@@ -259,7 +260,8 @@ typedef struct
 } hyb_spmv_measured_t;
 
 /* Device calls timed before the first probe (the first ones still register y and warm the
-   staging buffers: on the H200 machine they ran up to 1.5x the later ones), probes taken,
+   staging buffers, and run slower than the later ones: docs/design-notes-spmv.md,
+   "Measured choice in auto mode"), probes taken,
    and the fraction of the model's CPU time above which the device's best time is worth
    checking. */
 #define HYB_SPMV_PROBE_AFTER 8

@@ -149,8 +149,8 @@ hyb_status_t hyb_profile_write( const hyb_profile_t* p, const char* path, const 
 /* Floors of measured values that the model cannot do without. The
    calibration measures pieces at a regular stride, which hardware
    prefetchers follow, and found 0-2 KiB; the tiles of real operands ran at
-   half rate with 8 KiB pieces (1024-row double tiles: 20-33 GB/s against
-   51 contiguous, H200 machine, 2026-11-21). */
+   half rate with 8 KiB pieces (1024-row double tiles; docs/performance.md,
+   "Built-in defaults"). */
 #define HYB_PROFILE_MIN_PIECE_HALF 8192.0
 
 static void hyb_profile_sanitize( hyb_profile_t* p )

@@ -808,8 +808,9 @@ static int hyb_res_sd_clear( void )
 }
 
 /* The functional test: after a clear, a present page must read clean, then
-   dirty after a store, and dirty after read(2) into it. Lead engineer's
-   measurement on the development VM (kernel 6.18): the bit never sets. */
+   dirty after a store, and dirty after read(2) into it. On some kernels or
+   virtual machines the bit never sets (docs/residency-notes.md): only the
+   test tells. */
 static void hyb_res_sd_probe( void )
 {
 	pthread_once( &hyb_res_tr.base_once, hyb_res_base_init );
@@ -996,9 +997,10 @@ static int hyb_res_fds_ok( hyb_residency_mech_t mech )
 }
 
 /* How often a check looks for a userfaultfd of the program's own: the look
-   reads /proc/self/fd (35-65 us with a few descriptors on the development
-   VM), against a check of a resident matrix at about 0.4 ms/GiB; four times
-   a second costs under 0.03 % of a core. Every arm looks too. */
+   reads /proc/self/fd (tens of microseconds with a few descriptors,
+   docs/residency-notes.md), against a check of a resident matrix at about
+   0.4 ms/GiB; four times a second costs under 0.03 % of a core. Every arm
+   looks too. */
 #define HYB_RES_FOREIGN_PERIOD 0.25
 
 /* Whether the process holds a userfaultfd that is not the tracker's: the

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,14 @@ typedef enum
 	HYB_T_STRING,
 	HYB_T_PATH
 } hyb_cfg_type_t;
+
+/* What the text of a value of each parsed type must be, for the error of one that is not. */
+static const char* const hyb_cfg_type_text[] = {
+	[HYB_T_INT]    = "an integer",
+	[HYB_T_DOUBLE] = "a number",
+	[HYB_T_BOOL]   = "a boolean (1/0, yes/no, on/off, true/false)",
+	[HYB_T_SIZE]   = "a size (bytes with K/M/G/T, or 1..100%)",
+};
 
 typedef struct
 {
@@ -169,12 +178,24 @@ static void hyb_trim( char* s )
 	if ( lead ) memmove( s, s + lead, n - lead + 1 );
 }
 
-/* The error of a value that does not parse as the setting's type (`what`: "an integer", ...). */
-static hyb_status_t hyb_cfg_unparsed( const hyb_cfg_desc_t* d, const char* value, const char* what,
-                                      char* err, size_t errlen )
+/* The error of a value that does not parse as the setting's type. */
+static hyb_status_t hyb_cfg_unparsed( const hyb_cfg_desc_t* d, const char* value, char* err,
+                                      size_t errlen )
 {
-	snprintf( err, errlen, "%s=\"%s\" is not %s", d->name, value, what );
+	snprintf( err, errlen, "%s=\"%s\" is not %s", d->name, value, hyb_cfg_type_text[d->type] );
 	return HYB_E_PARSE;
+}
+
+/* The error of a setting or value that is refused: the message, printf-style, in err. */
+static hyb_status_t hyb_cfg_invalid( char* err, size_t errlen, const char* fmt, ... )
+    __attribute__( ( format( printf, 3, 4 ) ) );
+static hyb_status_t hyb_cfg_invalid( char* err, size_t errlen, const char* fmt, ... )
+{
+	va_list ap;
+	va_start( ap, fmt );
+	vsnprintf( err, errlen, fmt, ap );
+	va_end( ap );
+	return HYB_E_INVALID;
 }
 
 static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value, char* err,
@@ -190,49 +211,37 @@ static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value
 		errno       = 0;
 		long long v = strtoll( value, &end, 10 );
 		if ( end == value || *end != '\0' || errno == ERANGE )
-			return hyb_cfg_unparsed( d, value, "an integer", err, errlen );
+			return hyb_cfg_unparsed( d, value, err, errlen );
 		if ( (double)v < d->min || (double)v > d->max )
-		{
-			snprintf( err, errlen, "%s=%lld is outside [%.0f, %.0f]", d->name, v, d->min, d->max );
-			return HYB_E_INVALID;
-		}
+			return hyb_cfg_invalid( err, errlen, "%s=%lld is outside [%.0f, %.0f]", d->name, v,
+			                        d->min, d->max );
 		*(int64_t*)field = (int64_t)v;
 		return HYB_OK;
 	}
 	case HYB_T_DOUBLE:
 	{
 		double v;
-		if ( !hyb_parse_double( value, &v ) )
-			return hyb_cfg_unparsed( d, value, "a number", err, errlen );
+		if ( !hyb_parse_double( value, &v ) ) return hyb_cfg_unparsed( d, value, err, errlen );
 		if ( v < d->min || v > d->max )
-		{
-			snprintf( err, errlen, "%s=%g is outside [%g, %g]", d->name, v, d->min, d->max );
-			return HYB_E_INVALID;
-		}
+			return hyb_cfg_invalid( err, errlen, "%s=%g is outside [%g, %g]", d->name, v, d->min,
+			                        d->max );
 		*(double*)field = v;
 		return HYB_OK;
 	}
 	case HYB_T_BOOL:
 	{
 		int v;
-		if ( !hyb_parse_bool( value, &v ) )
-			return hyb_cfg_unparsed( d, value, "a boolean (1/0, yes/no, on/off, true/false)", err,
-			                         errlen );
+		if ( !hyb_parse_bool( value, &v ) ) return hyb_cfg_unparsed( d, value, err, errlen );
 		*(int*)field = v;
 		return HYB_OK;
 	}
 	case HYB_T_SIZE:
 	{
 		hyb_cfg_size_t v;
-		if ( !hyb_parse_size( value, &v ) )
-			return hyb_cfg_unparsed( d, value, "a size (bytes with K/M/G/T, or 1..100%)", err,
-			                         errlen );
+		if ( !hyb_parse_size( value, &v ) ) return hyb_cfg_unparsed( d, value, err, errlen );
 		if ( !v.percent && ( v.value < d->min || v.value > d->max ) )
-		{
-			snprintf( err, errlen, "%s=%s is outside [%.0f, %.0f] bytes", d->name, value, d->min,
-			          d->max );
-			return HYB_E_INVALID;
-		}
+			return hyb_cfg_invalid( err, errlen, "%s=%s is outside [%.0f, %.0f] bytes", d->name,
+			                        value, d->min, d->max );
 		/* Member by member: a struct assignment may copy v's undefined
 		   padding, and setting a value's text again must leave the same
 		   bytes. */
@@ -247,9 +256,8 @@ static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value
 		if ( v < 0 )
 		{
 			const char* colon = strchr( d->help, ':' );
-			snprintf( err, errlen, "%s=\"%s\" is not one of %.*s", d->name, value,
-			          (int)( colon - d->help ), d->help );
-			return HYB_E_INVALID;
+			return hyb_cfg_invalid( err, errlen, "%s=\"%s\" is not one of %.*s", d->name, value,
+			                        (int)( colon - d->help ), d->help );
 		}
 		*(int*)field = v;
 		return HYB_OK;
@@ -259,10 +267,8 @@ static hyb_status_t hyb_cfg_store( hyb_config_t* cfg, int idx, const char* value
 	{
 		size_t cap = d->type == HYB_T_PATH ? HYB_CFG_PATH_MAX : HYB_CFG_STRING_MAX;
 		if ( strlen( value ) >= cap )
-		{
-			snprintf( err, errlen, "%s is longer than %zu characters", d->name, cap - 1 );
-			return HYB_E_INVALID;
-		}
+			return hyb_cfg_invalid( err, errlen, "%s is longer than %zu characters", d->name,
+			                        cap - 1 );
 		memcpy( field, value, strlen( value ) + 1 );
 		return HYB_OK;
 	}
@@ -290,18 +296,14 @@ hyb_status_t hyb_config_set( hyb_config_t* cfg, const char* name, const char* va
                              hyb_cfg_source_t src, char* err, size_t errlen )
 {
 	int idx = hyb_cfg_find( name );
-	if ( idx < 0 )
-	{
-		snprintf( err, errlen, "unknown setting %s", name );
-		return HYB_E_INVALID;
-	}
+	if ( idx < 0 ) return hyb_cfg_invalid( err, errlen, "unknown setting %s", name );
 	if ( cfg->source[idx] > src ) return HYB_OK; /* a higher source already decided */
 	char buf[HYB_CFG_PATH_MAX];
 	if ( strlen( value ) >= sizeof buf )
 	{
 		/* Cutting it short would name another file. */
-		snprintf( err, errlen, "%s is longer than %zu characters", name, sizeof buf - 1 );
-		return HYB_E_INVALID;
+		return hyb_cfg_invalid( err, errlen, "%s is longer than %zu characters", name,
+		                        sizeof buf - 1 );
 	}
 	snprintf( buf, sizeof buf, "%s", value );
 	hyb_trim( buf );

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_heap.h"
 #include "kernels/faceloop/hyb_faceloop_kargs.h"
 #include "kernels/faceloop/hyb_faceloop_partition.h"
 
@@ -75,23 +76,14 @@ static int32_t h_hi( const fl_build_t* b, int64_t h )
 
 static void fl_build_free( fl_build_t* b )
 {
-	free( b->bucket );
-	free( b->slot );
-	free( b->partner );
-	free( b->face_of );
-	free( b->face_h );
+	HYB_FREE_ALL( b->bucket, b->slot, b->partner, b->face_of, b->face_h );
 }
 
 static void fl_mesh_free( hyblas_faceloop_mesh_t* m )
 {
 	if ( m == NULL ) return;
-	free( m->xy );
-	free( m->cell_vertices );
-	free( m->face_cell );
-	free( m->face_edge );
-	free( m->cell_face );
-	free( m->face_geom );
-	free( m->remap );
+	HYB_FREE_ALL( m->xy, m->cell_vertices, m->face_cell, m->face_edge, m->cell_face, m->face_geom,
+	              m->remap );
 	free( m );
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_heap.h"
 #include "hyb_types.h"
 #include "kernels/faceloop/hyb_faceloop_cpu.h"
 #include "kernels/faceloop/hyb_faceloop_elem.h"
@@ -173,15 +174,8 @@ static double max_abs_state( const hyblas_faceloop_solver_t* s )
 void hyb_fl_solver_free( hyblas_faceloop_solver_t* s )
 {
 	if ( s == NULL ) return;
-	free( s->cell_xy );
-	free( s->cell_invdet );
-	free( s->cell_minv );
-	free( s->minv );
-	free( s->u );
-	free( s->u1 );
-	free( s->u2 );
-	free( s->rhs );
-	free( s->out );
+	HYB_FREE_ALL( s->cell_xy, s->cell_invdet, s->cell_minv, s->minv, s->u, s->u1, s->u2, s->rhs,
+	              s->out );
 	hyb_fl_mesh_release( s->mesh );
 	free( s );
 }

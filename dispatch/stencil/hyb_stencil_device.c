@@ -14,6 +14,7 @@
 #include "dispatch/stencil/hyb_stencil_hostq.h"
 #include "dispatch/stencil/hyb_stencil_keep.h"
 #include "hyb_copy.h"
+#include "hyb_heap.h"
 #include "hyb_team.h"
 #include "hyb_types.h"
 #include "kernels/hyb_device.h"
@@ -545,9 +546,7 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	}
 	for ( int64_t i = 0; c->ev && i < s.nsteps; i++ )
 		if ( c->ev[i] ) hyb_dev_event_destroy( dev, c->ev[i] );
-	free( c->ev );
-	free( c->marks );
-	free( c->hseq );
+	HYB_FREE_ALL( c->ev, c->marks, c->hseq );
 	c->ev    = NULL;
 	c->marks = NULL;
 	c->hseq  = NULL;

@@ -43,8 +43,8 @@
    --------------------------------------------------------------------------------------- */
 
 /* Cache block footprint per thread (all lanes, inputs and scratch): half of a 512 KiB L2
-   (the AMD EPYC development VM, 2024; server Xeons have 1-2 MiB per core, where this stays
-   comfortably inside L2). */
+   (AMD EPYC cores; server Xeons have 1-2 MiB per core, where this stays comfortably inside
+   L2). */
 #define HYB_GTSV_BLOCK_BYTES ( (int64_t)256 * 1024 )
 
 /* Partitions shorter than this many windows waste more on seams than they gain. */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_heap.h"
+
 static const hyb_kernel_fn hyb_knapsack_sim_table[HYB_KNAPSACK_K_COUNT] = {
 	[HYB_KNAPSACK_K_BRANCH]     = hyb_knapsack_branch_sim,
 	[HYB_KNAPSACK_K_BOUND]      = hyb_knapsack_bound_sim,
@@ -56,14 +58,7 @@ static hyb_status_t hyb_knapsack_hd_host_alloc( void* ctx, size_t bytes, void** 
 {
 	hyb_status_t st = hyb_knapsack_hd_tick( ctx );
 	if ( st != HYB_OK ) return st;
-	*out = malloc( bytes ? bytes : 1 );
-	return *out ? HYB_OK : HYB_E_NO_MEMORY;
-}
-
-static void hyb_knapsack_hd_host_free( void* ctx, void* p )
-{
-	(void)ctx;
-	free( p );
+	return hyb_heap_alloc( ctx, bytes, out );
 }
 
 static hyb_status_t hyb_knapsack_hd_copy( void* ctx, int stream, void* dst, const void* src,
@@ -108,7 +103,7 @@ hyb_knapsack_dev_t hyb_knapsack_hostdev( hyb_knapsack_hostdev_t* state )
 		.dev_alloc  = hyb_knapsack_hd_dev_alloc,
 		.dev_free   = hyb_knapsack_hd_dev_free,
 		.host_alloc = hyb_knapsack_hd_host_alloc,
-		.host_free  = hyb_knapsack_hd_host_free,
+		.host_free  = hyb_heap_free,
 		.h2d        = hyb_knapsack_hd_copy,
 		.d2h        = hyb_knapsack_hd_copy,
 		.launch     = hyb_knapsack_hd_launch,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_heap.h"
+
 hyb_status_t hyb_knapsack_check( int64_t n, const int64_t* profits, const int64_t* weights,
                                  int64_t capacity, int64_t* sum_p, int64_t* sum_w )
 {
@@ -90,11 +92,7 @@ hyb_status_t hyb_knapsack_prepare( int64_t n, const int64_t* profits, const int6
 void hyb_knapsack_prep_free( hyb_knapsack_prep_t* prep )
 {
 	if ( !prep ) return;
-	free( prep->w );
-	free( prep->p );
-	free( prep->wsum );
-	free( prep->psum );
-	free( prep->perm );
+	HYB_FREE_ALL( prep->w, prep->p, prep->wsum, prep->psum, prep->perm );
 	memset( prep, 0, sizeof *prep );
 }
 

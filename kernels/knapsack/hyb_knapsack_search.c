@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_heap.h"
 #include "hyb_types.h"
 #include "kernels/knapsack/hyb_knapsack_cpu.h"
 #include "kernels/knapsack/hyb_knapsack_ring.h"
@@ -56,19 +57,6 @@ typedef struct
 	double                            t0;
 	hyb_knapsack_iter_t               iter;
 } hyb_knapsack_sctx_t;
-
-static hyb_status_t hyb_knapsack_malloc( void* ctx, size_t bytes, void** out )
-{
-	(void)ctx;
-	*out = malloc( bytes ? bytes : 1 );
-	return *out ? HYB_OK : HYB_E_NO_MEMORY;
-}
-
-static void hyb_knapsack_mfree( void* ctx, void* p )
-{
-	(void)ctx;
-	free( p );
-}
 
 static size_t hyb_knapsack_round( size_t bytes )
 {
@@ -673,7 +661,7 @@ hyb_status_t hyb_knapsack_search( const hyb_knapsack_dev_t* dev, const hyb_knaps
 	c.npools                    = plan->search == HYB_KNAPSACK_SEARCH_INCORE ? 1 : 2;
 	c.half                      = plan->pool_nodes / 2;
 	c.t0                        = hyb_now();
-	hyb_knapsack_host_mem_t mem = { NULL, hyb_knapsack_malloc, hyb_knapsack_mfree };
+	hyb_knapsack_host_mem_t mem = { NULL, hyb_heap_alloc, hyb_heap_free };
 	if ( on_device ) mem = ( hyb_knapsack_host_mem_t ){ dev->ctx, dev->host_alloc, dev->host_free };
 	hyb_knapsack_ring_init( &c.ring, plan->host_nodes, mem );
 

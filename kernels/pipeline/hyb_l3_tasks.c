@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_heap.h"
+
 /* A grid of blocks over one host operand: block (gi, gj) covers rows
    [gi*rstep, ...) and columns [gj*cstep, ...) of an R x C matrix. */
 typedef struct
@@ -369,9 +371,7 @@ hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_
 
 void hyb_l3_work_free( hyb_l3_work_t* w )
 {
-	free( w->blks );
-	free( w->ops );
-	free( w->tasks );
+	HYB_FREE_ALL( w->blks, w->ops, w->tasks );
 	w->blks  = NULL;
 	w->ops   = NULL;
 	w->tasks = NULL;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_heap.h"
+
 /* Offset spans at most this wide get a direct slot table; wider ones a binary search. */
 #define HYB_BUILD_DIA_TABLE ( (int64_t)1 << 22 )
 
@@ -61,15 +63,8 @@ static int hyb_int_cmp( const void* a, const void* b )
 
 void hyb_spmv_dmat_free( hyb_spmv_dmat_t* dm )
 {
-	free( dm->blk );
-	free( dm->offsets );
-	free( dm->rem_col );
-	free( dm->rem_val );
-	free( dm->run_row );
-	free( dm->run_ptr );
-	free( dm->cpu_ptr );
-	free( dm->rem_off );
-	free( dm->dia_table );
+	HYB_FREE_ALL( dm->blk, dm->offsets, dm->rem_col, dm->rem_val, dm->run_row, dm->run_ptr,
+	              dm->cpu_ptr, dm->rem_off, dm->dia_table );
 	memset( dm, 0, sizeof *dm );
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hyb_heap.h"
 #include "hyb_thread.h"
 #include "kernels/hyb_kernel_registry.h"
 
@@ -293,15 +294,12 @@ static void hyb_sim_mem_free( hyb_dctx_t* ctx, void* dptr )
 
 static hyb_status_t hyb_sim_host_alloc( hyb_dctx_t* ctx, size_t bytes, void** p )
 {
-	(void)ctx;
-	*p = malloc( bytes ? bytes : 1 );
-	return *p ? HYB_OK : HYB_E_NO_MEMORY;
+	return hyb_heap_alloc( ctx, bytes, p );
 }
 
 static void hyb_sim_host_free( hyb_dctx_t* ctx, void* p )
 {
-	(void)ctx;
-	free( p );
+	hyb_heap_free( ctx, p );
 }
 
 /* Registrations are counted, not kept: a range is page-locked or not only
@@ -530,34 +528,8 @@ static hyb_status_t hyb_sim_kernel_attr( int dev, const void* impl, int block, s
 }
 
 static const hyb_device_ops_t hyb_sim_ops = {
-	.name            = "sim",
-	.abi             = HYB_DEVICE_ABI,
-	.init            = hyb_sim_init,
-	.info            = hyb_sim_info,
-	.ctx_create      = hyb_sim_ctx_create,
-	.ctx_destroy     = hyb_sim_ctx_destroy,
-	.mem_alloc       = hyb_sim_mem_alloc,
-	.mem_free        = hyb_sim_mem_free,
-	.host_alloc      = hyb_sim_host_alloc,
-	.host_free       = hyb_sim_host_free,
-	.host_register   = hyb_sim_host_register,
-	.host_unregister = hyb_sim_host_unregister,
-	.event_create    = hyb_sim_event_create,
-	.event_destroy   = hyb_sim_event_destroy,
-	.event_record    = hyb_sim_event_record,
-	.stream_wait     = hyb_sim_stream_wait,
-	.event_sync      = hyb_sim_event_sync,
-	.event_query     = hyb_sim_event_query,
-	.event_elapsed   = hyb_sim_event_elapsed,
-	.stream_sync     = hyb_sim_stream_sync,
-	.copy_h2d        = hyb_sim_copy,
-	.copy_d2h        = hyb_sim_copy,
-	.copy_d2d        = hyb_sim_copy,
-	.memset          = hyb_sim_memset,
-	.kernel_find     = hyb_sim_kernel_find,
-	.kernel_name     = hyb_sim_kernel_name,
-	.launch          = hyb_sim_launch,
-	.kernel_attr     = hyb_sim_kernel_attr,
+	.name = "sim",
+	HYB_DEVICE_OPS_ENTRIES( hyb_sim, hyb_sim_copy, hyb_sim_copy, hyb_sim_copy ),
 };
 
 const hyb_device_ops_t* hyb_sim_device_ops( void )

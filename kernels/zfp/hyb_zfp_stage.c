@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hyb_heap.h"
 #include "hyb_op.h"
 #include "hyb_stats.h"
 #include "hyb_trace_line.h"
@@ -129,11 +130,7 @@ void hyb_zfp_store_free( hyb_zfp_store_t* s )
 {
 	if ( !s ) return;
 	if ( s->pinned ) hyb_dev_unregister( s->pinned, s->data );
-	free( s->shape );
-	free( s->offset );
-	free( s->bytes );
-	free( s->held );
-	free( s->data );
+	HYB_FREE_ALL( s->shape, s->offset, s->bytes, s->held, s->data );
 	memset( s, 0, sizeof *s );
 }
 

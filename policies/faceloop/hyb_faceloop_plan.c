@@ -9,10 +9,9 @@
 void hyb_fl_rates_default( hyb_fl_rates_t* r )
 {
 	/* One core runs the loops' scalar double arithmetic (gathers, short dot products, no
-	   SIMD) at about 2 Gflop/s of the model's flop counts: the serial face and volume loops
-	   on the 24 seed cases, timed by thread CPU time on the development host (x86-64, 2
-	   cores, GCC -O2, 2026-11-24), gave 1.2 - 3.5 Gflop/s, median 2.1 (wall time on that
-	   shared host was not usable). */
+	   SIMD) at about 2 Gflop/s of the model's flop counts: the median of the serial face and
+	   volume loops over the 24 seed cases, timed by thread CPU time (docs/faceloop.md, "The
+	   planner"). */
 	r->cpu_flops_core = 2.0e9;
 	/* Host memory triad with 16 threads on the GPU machine (ANCHORS.md: 118 GB/s). */
 	r->cpu_bw = 118e9;
@@ -29,7 +28,7 @@ void hyb_fl_rates_default( hyb_fl_rates_t* r )
 	/* Pinned copies each way on the GPU machine (ANCHORS.md: 55.5 / 55.4 GB/s). */
 	r->h2d_bw = 55e9;
 	r->d2h_bw = 55e9;
-	/* Staging copies, 8 threads (ANCHORS.md, H100 host: 32 GB/s). */
+	/* Staging copies, 8 threads (ANCHORS.md). */
 	r->host_copy_bw = 32e9;
 	r->margin       = 0.2;
 	/* The seed's largest case has 6224 faces and saw no gain; an H100 holds 132 x 2048
