@@ -24,19 +24,14 @@ void hyb_knapsack_ring_free( hyb_knapsack_ring_t* r )
 	r->cap = 0;
 }
 
-hyb_status_t hyb_knapsack_ring_reserve( hyb_knapsack_ring_t* r, int64_t more )
+/* Move the records into new storage of `cap` records from `mem`, the head at position 0. */
+static hyb_status_t hyb_knapsack_ring_move( hyb_knapsack_ring_t* r, int64_t cap,
+                                            hyb_knapsack_host_mem_t mem )
 {
-	const int64_t need = r->count + more;
-	if ( more < 0 || need > r->limit ) return HYB_E_AGAIN;
-	if ( need <= r->cap ) return HYB_OK;
-	int64_t cap = r->cap * 2;
-	if ( cap < HYB_KNAPSACK_RING_MIN ) cap = HYB_KNAPSACK_RING_MIN;
-	if ( cap < need ) cap = need;
-	if ( cap > r->limit ) cap = r->limit;
-	void*        mem = NULL;
-	hyb_status_t st = r->mem.alloc( r->mem.ctx, (size_t)cap * sizeof( hyb_knapsack_node_t ), &mem );
+	void*        buf = NULL;
+	hyb_status_t st  = mem.alloc( mem.ctx, (size_t)cap * sizeof( hyb_knapsack_node_t ), &buf );
 	if ( st != HYB_OK ) return st;
-	hyb_knapsack_node_t* nb = mem;
+	hyb_knapsack_node_t* nb = buf;
 	hyb_knapsack_seg_t   seg[2];
 	int                  ns = hyb_knapsack_ring_front_segs( r, r->count, seg );
 	int64_t              at = 0;
@@ -46,12 +41,35 @@ hyb_status_t hyb_knapsack_ring_reserve( hyb_knapsack_ring_t* r, int64_t more )
 		at += seg[s].len;
 	}
 	if ( r->buf ) r->mem.release( r->mem.ctx, r->buf );
+	r->mem  = mem;
 	r->buf  = nb;
 	r->cap  = cap;
 	r->head = 0;
 	if ( (uint64_t)cap * sizeof *nb > r->bytes_allocated )
 		r->bytes_allocated = (uint64_t)cap * sizeof *nb;
 	return HYB_OK;
+}
+
+hyb_status_t hyb_knapsack_ring_reserve( hyb_knapsack_ring_t* r, int64_t more )
+{
+	const int64_t need = r->count + more;
+	if ( more < 0 || need > r->limit ) return HYB_E_AGAIN;
+	if ( need <= r->cap ) return HYB_OK;
+	int64_t cap = r->cap * 2;
+	if ( cap < HYB_KNAPSACK_RING_MIN ) cap = HYB_KNAPSACK_RING_MIN;
+	if ( cap < need ) cap = need;
+	if ( cap > r->limit ) cap = r->limit;
+	return hyb_knapsack_ring_move( r, cap, r->mem );
+}
+
+hyb_status_t hyb_knapsack_ring_rehome( hyb_knapsack_ring_t* r, hyb_knapsack_host_mem_t mem )
+{
+	if ( r->buf == NULL )
+	{
+		r->mem = mem;
+		return HYB_OK;
+	}
+	return hyb_knapsack_ring_move( r, r->cap, mem );
 }
 
 /* The run of `len` positions from `start`, split where it wraps. */

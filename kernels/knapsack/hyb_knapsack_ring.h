@@ -59,6 +59,11 @@ void hyb_knapsack_ring_free( hyb_knapsack_ring_t* r );
    or the allocator's status. */
 hyb_status_t hyb_knapsack_ring_reserve( hyb_knapsack_ring_t* r, int64_t more );
 
+/* Move the records into storage from `mem` (same capacity; the old storage
+   is released with the old allocator), which the ring uses from then on.
+   Same rules as reserve; on failure nothing changed. */
+hyb_status_t hyb_knapsack_ring_rehome( hyb_knapsack_ring_t* r, hyb_knapsack_host_mem_t mem );
+
 /* The segments of the `len` records after the tail (room must be
    reserved) or of the first `len` records from the head (len <= count).
    Returns the number of segments (0, 1, or 2 when the run wraps). */

@@ -56,6 +56,7 @@ typedef struct
 	int64_t                           lstar;
 	double                            t0;
 	hyb_knapsack_iter_t               iter;
+	int ready; /* the device side is set up (at the first iteration that needs it) */
 } hyb_knapsack_sctx_t;
 
 static size_t hyb_knapsack_round( size_t bytes )
@@ -183,6 +184,21 @@ static hyb_status_t hyb_knapsack_setup_device( hyb_knapsack_sctx_t* c )
 		if ( st != HYB_OK ) return st;
 	}
 	return dev->sync( dev->ctx, HYB_KNAPSACK_STREAM_COPY );
+}
+
+/* The device side of a search (buffers, the items' copies, page-locked circular buffer)
+   is set up at its first GPU iteration: an instance that the CPU mode finishes below the
+   threshold costs no allocation on the device and no page-locking. */
+static hyb_status_t hyb_knapsack_device_ready( hyb_knapsack_sctx_t* c )
+{
+	if ( c->ready ) return HYB_OK;
+	const hyb_knapsack_dev_t* dev = c->dev;
+	hyb_status_t              st  = hyb_knapsack_setup_device( c );
+	if ( st == HYB_OK )
+		st = hyb_knapsack_ring_rehome(
+		    &c->ring, ( hyb_knapsack_host_mem_t ){ dev->ctx, dev->host_alloc, dev->host_free } );
+	c->ready = st == HYB_OK;
+	return st;
 }
 
 static void hyb_knapsack_teardown( hyb_knapsack_sctx_t* c )
@@ -512,10 +528,11 @@ static hyb_status_t hyb_knapsack_cpu_mode( hyb_knapsack_sctx_t* c, int stream )
 {
 	hyb_status_t st  = HYB_OK;
 	c->iter.cpu_mode = 1;
-	for ( int b = 0; b < c->npools && st == HYB_OK && c->st->stop == HYBLAS_KNAPSACK_STOP_NONE;
+	for ( int b = 0;
+	      c->ready && b < c->npools && st == HYB_OK && c->st->stop == HYBLAS_KNAPSACK_STOP_NONE;
 	      b++ )
 		st = hyb_knapsack_down( c, &c->pool[b], c->pool[b].n, stream );
-	if ( st == HYB_OK ) st = c->dev->sync( c->dev->ctx, stream );
+	if ( st == HYB_OK && c->ready ) st = c->dev->sync( c->dev->ctx, stream );
 	if ( st == HYB_OK && c->st->stop == HYBLAS_KNAPSACK_STOP_NONE ) st = hyb_knapsack_cpu_pass( c );
 	return st;
 }
@@ -582,7 +599,8 @@ static hyb_status_t hyb_knapsack_loop_ooc( hyb_knapsack_sctx_t* c )
 			   both streams are synchronized and the roles swap. */
 			const int other   = 1 - cur;
 			const int compute = c->pool[cur].n > 0;
-			st                = hyb_knapsack_rule( c, other );
+			st                = hyb_knapsack_device_ready( c );
+			if ( st == HYB_OK ) st = hyb_knapsack_rule( c, other );
 			if ( st == HYB_OK && compute ) st = hyb_knapsack_bb_gpu( c, cur );
 			if ( st == HYB_OK ) st = dev->sync( dev->ctx, HYB_KNAPSACK_STREAM_COPY );
 			if ( st == HYB_OK ) st = dev->sync( dev->ctx, HYB_KNAPSACK_STREAM_COMPUTE );
@@ -615,7 +633,9 @@ static hyb_status_t hyb_knapsack_loop_incore( hyb_knapsack_sctx_t* c )
 		else
 		{
 			c->iter.pool = 0;
-			st           = hyb_knapsack_up( c, pl, c->ring.count, HYB_KNAPSACK_STREAM_COMPUTE );
+			st           = hyb_knapsack_device_ready( c );
+			if ( st == HYB_OK )
+				st = hyb_knapsack_up( c, pl, c->ring.count, HYB_KNAPSACK_STREAM_COMPUTE );
 			if ( st == HYB_OK ) st = hyb_knapsack_bb_incore( c );
 			c->iter.computed = 0;
 			c->st->gpu_iterations++;
@@ -654,19 +674,18 @@ hyb_status_t hyb_knapsack_search( const hyb_knapsack_dev_t* dev, const hyb_knaps
 
 	hyb_knapsack_sctx_t c;
 	memset( &c, 0, sizeof c );
-	c.dev                       = on_device ? dev : NULL;
-	c.plan                      = plan;
-	c.st                        = stats;
-	c.items                     = *it;
-	c.npools                    = plan->search == HYB_KNAPSACK_SEARCH_INCORE ? 1 : 2;
-	c.half                      = plan->pool_nodes / 2;
-	c.t0                        = hyb_now();
-	hyb_knapsack_host_mem_t mem = { NULL, hyb_heap_alloc, hyb_heap_free };
-	if ( on_device ) mem = ( hyb_knapsack_host_mem_t ){ dev->ctx, dev->host_alloc, dev->host_free };
+	c.dev    = on_device ? dev : NULL;
+	c.plan   = plan;
+	c.st     = stats;
+	c.items  = *it;
+	c.npools = plan->search == HYB_KNAPSACK_SEARCH_INCORE ? 1 : 2;
+	c.half   = plan->pool_nodes / 2;
+	c.t0     = hyb_now();
+	/* host memory until the device side is set up (hyb_knapsack_device_ready) */
+	const hyb_knapsack_host_mem_t mem = { NULL, hyb_heap_alloc, hyb_heap_free };
 	hyb_knapsack_ring_init( &c.ring, plan->host_nodes, mem );
 
-	hyb_status_t st = on_device ? hyb_knapsack_setup_device( &c ) : HYB_OK;
-	if ( st == HYB_OK ) st = hyb_knapsack_ring_reserve( &c.ring, 1 );
+	hyb_status_t st = hyb_knapsack_ring_reserve( &c.ring, 1 );
 	if ( st == HYB_OK )
 	{
 		const hyb_knapsack_node_t root = { 0, 0, 0, 0 };
