@@ -144,33 +144,24 @@ static hyb_status_t hyb_knapsack_run_dp_gpu( hyb_knapsack_call_t* c, int threads
 		hyb_knapsack_why( c, "no usable device: the CPU DP ran" );
 		return hyb_knapsack_run_dp_cpu( c, threads );
 	}
-	uint32_t* bits = NULL;
-	if ( c->want_items )
-	{
-		bits = malloc( (size_t)pr->n * (size_t)hyb_knapsack_dp_words( pr->c ) * sizeof *bits + 1 );
-		if ( !bits ) return HYB_E_NO_MEMORY;
-	}
+	/* With the items asked for, the device reads the selection back itself (into the
+	   call's own array: a failure leaves nothing of it, the CPU DP then writes it all). */
 	hyb_knapsack_dpdev_stats_t ds;
-	hyb_status_t               st =
-	    hyb_knapsack_dp_device( &c->dev, pr->w, pr->p, pr->n, pr->c, &c->z, bits, &ds );
+	hyb_status_t st = hyb_knapsack_dp_device( &c->dev, pr->w, pr->p, pr->n, pr->c, &c->z,
+	                                          c->want_items ? c->xs : NULL, &ds );
 	c->s.t_dp += ds.t_dp;
+	c->s.h2d_bytes += ds.h2d_bytes;
+	c->s.h2d_calls += ds.h2d_calls;
 	c->s.d2h_bytes += ds.d2h_bytes;
 	c->s.d2h_calls += ds.d2h_calls;
 	if ( st == HYB_OK )
 	{
-		if ( bits )
-		{
-			const double tb = hyb_now();
-			hyb_knapsack_dp_backtrack( pr->w, pr->n, pr->c, bits, c->xs );
-			c->s.t_items += hyb_now() - tb;
-			c->z_is_dp = 1;
-		}
+		c->z_is_dp    = c->want_items;
 		c->s.method   = HYBLAS_KNAPSACK_GPU_DP;
 		c->s.dp_cells = (uint64_t)pr->n * ( (uint64_t)pr->c + 1 );
 		c->s.dp_bytes = ds.dev_bytes;
 		c->have_z     = 1;
 	}
-	free( bits );
 	if ( st == HYB_OK ) return st;
 	hyb_log_once( hyb_hash_str( "knapsack_dp", (uint64_t)st ), HYB_LOG_WARN,
 	              "knapsack: GPU DP failed (%s); finishing on the CPU", hyb_status_string( st ) );

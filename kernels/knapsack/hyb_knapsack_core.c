@@ -13,8 +13,8 @@ int64_t hyb_knapsack_core_items( const hyb_knapsack_prep_t* prep )
 	if ( b == n ) return 0;
 	const int64_t room = c - prep->wsum[b];
 	/* Dantzig's bound, rounded down (the optimum is an integer) */
-	const int64_t u = prep->psum[b] + (int64_t)( (unsigned __int128)room * (uint64_t)p[b] /
-	                                             (uint64_t)w[b] );
+	const int64_t u =
+	    prep->psum[b] + (int64_t)( (unsigned __int128)room * (uint64_t)p[b] / (uint64_t)w[b] );
 	/* the greedy solution: the items before b, then every later one that still fits */
 	int64_t l = prep->psum[b], left = room;
 	for ( int64_t i = b + 1; i < n; i++ )

@@ -88,14 +88,7 @@ hyb_status_t hyb_knapsack_dp_cpu( const int64_t* w, const int64_t* p, int32_t n,
 void hyb_knapsack_dp_backtrack( const int64_t* w, int32_t n, int64_t c, const uint32_t* bits,
                                 uint8_t* x )
 {
-	const int64_t words = hyb_knapsack_dp_words( c );
-	int64_t       j     = c;
-	for ( int32_t i = n - 1; i >= 0; i-- )
-	{
-		const uint32_t word = bits[(size_t)i * (size_t)words + (size_t)( j / 32 )];
-		x[i]                = (uint8_t)( ( word >> ( j % 32 ) ) & 1u );
-		if ( x[i] ) j -= w[i];
-	}
+	hyb_knapsack_dp_walk( w, n, c, hyb_knapsack_dp_words( c ), bits, x );
 }
 
 int hyb_knapsack_cpu_expand( const hyb_knapsack_items_t* it, const hyb_knapsack_node_t* parent,

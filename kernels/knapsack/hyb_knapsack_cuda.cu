@@ -137,6 +137,13 @@ __global__ void __launch_bounds__( kBlock )
 	if ( take && ( threadIdx.x & 31 ) == 0 && j <= cap ) take[j >> 5] = bits;
 }
 
+/* The selection read back from the decision bits: one thread, n dependent reads. */
+__global__ void hyb_knapsack_dp_walk_kernel( const uint32_t* bits, const int64_t* w, int32_t n,
+                                             int64_t cap, int64_t words, uint8_t* x )
+{
+	hyb_knapsack_dp_walk( w, n, cap, words, bits, x );
+}
+
 } // namespace
 
 extern "C" hyb_status_t hyb_knapsack_branch_cuda( const hyb_kernel_env_t* env, const void* args )
@@ -210,6 +217,15 @@ extern "C" hyb_status_t hyb_knapsack_dp_row_cuda( const hyb_kernel_env_t* env, c
 	                   a->cap, a->w, a->p );
 }
 
+extern "C" hyb_status_t hyb_knapsack_dp_walk_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_knapsack_dp_walk_args_t* a = (const hyb_knapsack_dp_walk_args_t*)args;
+	if ( a->n <= 0 ) return HYB_OK;
+	hyb_knapsack_dp_walk_kernel<<<1, 1, 0, hyb_stream( env )>>>(
+	    a->bits, a->w, a->n, a->cap, hyb_knapsack_dp_words( a->cap ), a->x );
+	return hyb_launched();
+}
+
 extern "C" hyb_status_t hyb_knapsack_cuda_temp_bytes( int64_t capacity, size_t* bytes )
 {
 	if ( capacity < 0 || !bytes ) return HYB_E_INVALID;
@@ -239,3 +255,4 @@ HYB_KERNEL_IMPL( "knapsack.label", hyb_knapsack_label_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "knapsack.compact", hyb_knapsack_compact_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "knapsack.gather", hyb_knapsack_gather_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "knapsack.dp_row", hyb_knapsack_dp_row_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "knapsack.dp_walk", hyb_knapsack_dp_walk_cuda, 0, NULL );

@@ -16,6 +16,7 @@ static const hyb_kernel_fn hyb_knapsack_sim_table[HYB_KNAPSACK_K_COUNT] = {
 	[HYB_KNAPSACK_K_COMPACT]    = hyb_knapsack_compact_sim,
 	[HYB_KNAPSACK_K_GATHER]     = hyb_knapsack_gather_sim,
 	[HYB_KNAPSACK_K_DP_ROW]     = hyb_knapsack_dp_row_sim,
+	[HYB_KNAPSACK_K_DP_WALK]    = hyb_knapsack_dp_walk_sim,
 };
 
 /* Counts the call; HYB_E_DEVICE if it is the one to fail. */

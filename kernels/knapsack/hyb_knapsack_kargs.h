@@ -27,6 +27,7 @@ extern "C"
 		HYB_KNAPSACK_K_COMPACT,
 		HYB_KNAPSACK_K_GATHER,
 		HYB_KNAPSACK_K_DP_ROW,
+		HYB_KNAPSACK_K_DP_WALK,
 		HYB_KNAPSACK_K_COUNT
 	} hyb_knapsack_kernel_t;
 
@@ -138,6 +139,18 @@ extern "C"
 		int64_t        p;
 	} hyb_knapsack_dp_row_args_t;
 
+	/* The DP's selection read back on the device (one thread): x[i] for
+	   items 0..n-1 from the decision bits of every row at capacity c, so that
+	   only n bytes come back instead of the bits (hyb_knapsack_dp_walk). */
+	typedef struct
+	{
+		const uint32_t* bits;
+		const int64_t*  w;
+		int32_t         n;
+		int64_t         cap;
+		uint8_t*        x;
+	} hyb_knapsack_dp_walk_args_t;
+
 	/* The decision-bit words of one DP row of capacities 0..cap. */
 	static inline int64_t hyb_knapsack_dp_words( int64_t cap )
 	{
@@ -152,6 +165,7 @@ extern "C"
 	hyb_status_t hyb_knapsack_compact_sim( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_knapsack_gather_sim( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_knapsack_dp_row_sim( const hyb_kernel_env_t* env, const void* args );
+	hyb_status_t hyb_knapsack_dp_walk_sim( const hyb_kernel_env_t* env, const void* args );
 
 	/* The registered declarations of the kernels (names "knapsack.branch",
 	   ...), indexed by hyb_knapsack_kernel_t. */
@@ -171,6 +185,7 @@ extern "C"
 	hyb_status_t hyb_knapsack_compact_cuda( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_knapsack_gather_cuda( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_knapsack_dp_row_cuda( const hyb_kernel_env_t* env, const void* args );
+	hyb_status_t hyb_knapsack_dp_walk_cuda( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_knapsack_cuda_temp_bytes( int64_t capacity, size_t* bytes );
 
 #ifdef __cplusplus

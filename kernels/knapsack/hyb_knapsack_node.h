@@ -197,6 +197,21 @@ HYB_KNAPSACK_HD int64_t hyb_knapsack_dp_cell( const int64_t* prev, int64_t j, in
 	return with;
 }
 
+/* The selection behind the DP's optimum at capacity c, read back from the
+   decision bits of rows 0..n-1 (n words of hyb_knapsack_dp_words(c) each),
+   last item first: x[i] = 1 iff item i was taken at the capacity left. */
+HYB_KNAPSACK_HD void hyb_knapsack_dp_walk( const int64_t* w, int32_t n, int64_t c,
+                                           int64_t words, const uint32_t* bits, uint8_t* x )
+{
+	int64_t j = c;
+	for ( int32_t i = n - 1; i >= 0; i-- )
+	{
+		const uint32_t word = bits[i * words + j / 32];
+		x[i]                = (uint8_t)( ( word >> ( j % 32 ) ) & 1u );
+		if ( x[i] ) j -= w[i];
+	}
+}
+
 /* Cells 32 q0 .. min(32 q1 - 1, cap) of a row, a word of decision bits per
    32 capacities (bit j % 32 of word j / 32) into take (NULL: none). */
 HYB_KNAPSACK_HD void hyb_knapsack_dp_words_range( const int64_t* prev, int64_t* next,

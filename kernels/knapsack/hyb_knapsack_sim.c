@@ -109,6 +109,14 @@ hyb_status_t hyb_knapsack_dp_row_sim( const hyb_kernel_env_t* env, const void* a
 	return HYB_OK;
 }
 
+hyb_status_t hyb_knapsack_dp_walk_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	const hyb_knapsack_dp_walk_args_t* a = args;
+	hyb_knapsack_dp_walk( a->w, a->n, a->cap, hyb_knapsack_dp_words( a->cap ), a->bits, a->x );
+	return HYB_OK;
+}
+
 hyb_status_t hyb_knapsack_sim_temp_bytes( int64_t capacity, size_t* bytes )
 {
 	if ( capacity < 0 || !bytes ) return HYB_E_INVALID;
@@ -169,6 +177,12 @@ static hyb_status_t hyb_knapsack_dp_row_check( const void* args )
 	return a->cap >= 0 && a->w >= 0 && a->next ? HYB_OK : HYB_E_INVALID;
 }
 
+static hyb_status_t hyb_knapsack_dp_walk_check( const void* args )
+{
+	const hyb_knapsack_dp_walk_args_t* a = args;
+	return hyb_knapsack_span_check( a->n, a->cap >= 0 && a->bits && a->w && a->x );
+}
+
 /* Kernel "knapsack.<name>", launched by hyb_knapsack_<name>_sim, with the
    argument block and the check of `kind` (the max-reduce's are the
    reduce's). The family's kernels take no alias and cost the simulated
@@ -185,6 +199,7 @@ HYB_KNAPSACK_DEF( label, label );
 HYB_KNAPSACK_DEF( compact, compact );
 HYB_KNAPSACK_DEF( gather, gather );
 HYB_KNAPSACK_DEF( dp_row, dp_row );
+HYB_KNAPSACK_DEF( dp_walk, dp_walk );
 
 const hyb_kernel_def_t* const hyb_knapsack_kernel_defs[HYB_KNAPSACK_K_COUNT] = {
 	[HYB_KNAPSACK_K_BRANCH]     = &hyb_knapsack_branch_kernel,
@@ -194,4 +209,5 @@ const hyb_kernel_def_t* const hyb_knapsack_kernel_defs[HYB_KNAPSACK_K_COUNT] = {
 	[HYB_KNAPSACK_K_COMPACT]    = &hyb_knapsack_compact_kernel,
 	[HYB_KNAPSACK_K_GATHER]     = &hyb_knapsack_gather_kernel,
 	[HYB_KNAPSACK_K_DP_ROW]     = &hyb_knapsack_dp_row_kernel,
+	[HYB_KNAPSACK_K_DP_WALK]    = &hyb_knapsack_dp_walk_kernel,
 };

@@ -25,13 +25,12 @@
    from n and c, but the instance's core is a good sign (the items the LP
    bound cannot fix, kernels/knapsack/hyb_knapsack_core.h): over 100 of the
    seed's instances (n = 100..1000, 10 per size), every one with a core of at
-   most 64 items was proved in at most 270 nodes per core item (most in
-   40-70), while cores of 80 and more needed up to 20000 per item or did not
-   finish. So the probe runs only where the core is at most PROBE_CORE_MAX,
+   most 80 items was proved in at most 270 nodes per core item (median 48),
+   while larger cores needed up to 20000 per item or did not finish. So the probe runs only where the core is at most PROBE_CORE_MAX,
    with PROBE_NODES_PER_CORE nodes per core item plus PROBE_NODES_MIN, and
    never longer than PROBE_FRACTION of the DP's predicted time (what a wrong
    sign can cost). docs/knapsack.md has the table. */
-#define HYB_KNAPSACK_PROBE_CORE_MAX 64
+#define HYB_KNAPSACK_PROBE_CORE_MAX 80
 #define HYB_KNAPSACK_PROBE_NODES_PER_CORE 300
 #define HYB_KNAPSACK_PROBE_NODES_MIN 2048
 #define HYB_KNAPSACK_PROBE_FRACTION 1.0
@@ -58,6 +57,10 @@
 #define HYB_KNAPSACK_GPU_LAUNCH_S 3.0e-6
 /* Allocation and first launch of a GPU DP. Estimated. */
 #define HYB_KNAPSACK_GPU_SETUP_S 5.0e-4
+/* The GPU DP's selection read back on the device by one thread: a dependent
+   read of device memory an item, about a microsecond (an estimate: the
+   latency of a miss to HBM through L2, rounded up). */
+#define HYB_KNAPSACK_GPU_WALK_ITEM_S 1.0e-6
 /* Pinned device-to-host copies: 55 GB/s on the GPU machine's PCIe gen5
    (shared/ANCHORS.md). */
 #define HYB_KNAPSACK_D2H_BYTES_PER_S 55.0e9

@@ -32,6 +32,7 @@ hyb_knapsack_rates_t hyb_knapsack_default_rates( void )
 		.gpu_launch_s       = HYB_KNAPSACK_GPU_LAUNCH_S,
 		.gpu_setup_s        = HYB_KNAPSACK_GPU_SETUP_S,
 		.d2h_bytes_per_s    = HYB_KNAPSACK_D2H_BYTES_PER_S,
+		.gpu_walk_item_s    = HYB_KNAPSACK_GPU_WALK_ITEM_S,
 		.cpu_bb_node_s      = HYB_KNAPSACK_CPU_BB_NODE_S,
 		.cpu_bb_item_s      = HYB_KNAPSACK_CPU_BB_ITEM_S,
 	};
@@ -60,7 +61,9 @@ double hyb_knapsack_dp_gpu_seconds( const hyb_knapsack_rates_t* r, int64_t n, in
 {
 	const double cells = (double)n * ( (double)c + 1.0 );
 	double       t = r->gpu_setup_s + (double)n * r->gpu_launch_s + cells / r->gpu_dp_cells_per_s;
-	if ( items ) t += (double)hyb_knapsack_bits_bytes( n, c ) / r->d2h_bytes_per_s;
+	/* the selection is read back on the device, one dependent read an item */
+	if ( items )
+		t += r->gpu_launch_s + (double)n * r->gpu_walk_item_s + (double)n / r->d2h_bytes_per_s;
 	return t;
 }
 
@@ -89,13 +92,14 @@ hyb_status_t hyb_knapsack_plan( const hyb_knapsack_plan_in_t* in, hyb_knapsack_p
 	const hyb_knapsack_rates_t* r = &in->rates;
 	out->dp_cells                 = (uint64_t)in->n * ( (uint64_t)in->c + 1 );
 	out->dp_bytes_cpu             = hyb_knapsack_dp_cpu_bytes( in->n, in->c, in->want_items );
-	out->dp_bytes_gpu             = 2 * ( (uint64_t)in->c + 1 ) * 8u +
-	                    ( in->want_items ? hyb_knapsack_bits_bytes( in->n, in->c ) : 0 );
+	out->dp_bytes_gpu =
+	    2 * ( (uint64_t)in->c + 1 ) * 8u +
+	    ( in->want_items ? hyb_knapsack_bits_bytes( in->n, in->c ) + 9u * (uint64_t)in->n : 0 );
 	/* A GPU method is a candidate with a device, or when the caller insists
 	   on the GPU (it then runs its CPU counterpart, and says so). */
 	const int gpu_able = in->gpu_ok || in->path == HYBLAS_PATH_GPU;
 	const int cpu_fits = out->dp_bytes_cpu <= in->dp_host_bytes;
-	/* the GPU DP's bits come back to the host too */
+	/* the CPU DP it falls back to after a device failure needs the bits on the host */
 	const int gpu_fits =
 	    gpu_able && out->dp_bytes_gpu <= in->dp_device_bytes &&
 	    ( !in->want_items || hyb_knapsack_bits_bytes( in->n, in->c ) <= in->dp_host_bytes );

@@ -19,7 +19,8 @@ typedef struct
 	double gpu_dp_cells_per_s;
 	double gpu_launch_s;    /* one dp_row launch, back to back */
 	double gpu_setup_s;     /* allocation and first launch of a solve */
-	double d2h_bytes_per_s; /* decision bits back */
+	double d2h_bytes_per_s; /* the selection back */
+	double gpu_walk_item_s; /* reading the selection back on the device, an item */
 	double cpu_bb_node_s;   /* CPU B&B: fixed cost of branching one node */
 	double cpu_bb_item_s;   /* ... and per item its children's bounds scan */
 } hyb_knapsack_rates_t;

@@ -52,7 +52,7 @@ static hyblas_knapsack_stats_t kd_solve( const hyblas_knapsack_options_t* o, int
 
 static const char* const kd_names[HYB_KNAPSACK_K_COUNT] = {
 	"knapsack.branch",  "knapsack.bound",  "knapsack.reduce_max", "knapsack.label",
-	"knapsack.compact", "knapsack.gather", "knapsack.dp_row"
+	"knapsack.compact", "knapsack.gather", "knapsack.dp_row",     "knapsack.dp_walk"
 };
 
 static void test_registered( void )
@@ -154,7 +154,9 @@ static void test_faults( void )
 		{ HYBLAS_KNAPSACK_GPU_DP, "knapsack.dp_row:1" },
 		{ HYBLAS_KNAPSACK_GPU_DP, "knapsack.dp_row:5a" },
 		{ HYBLAS_KNAPSACK_GPU_DP, "alloc:1" },
-		{ HYBLAS_KNAPSACK_GPU_DP, "host_alloc:1" },
+		{ HYBLAS_KNAPSACK_GPU_DP, "h2d:1" },
+		{ HYBLAS_KNAPSACK_GPU_DP, "knapsack.dp_walk:1" },
+		{ HYBLAS_KNAPSACK_GPU_DP, "knapsack.dp_walk:1a" },
 		{ HYBLAS_KNAPSACK_GPU_DP, "d2h:1" },
 	};
 	kd_sim( "1G" );

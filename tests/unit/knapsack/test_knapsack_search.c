@@ -366,21 +366,26 @@ static void test_dp_device( void )
 {
 	kt_gen( &kt_i, HYB_KNAPSACK_GEN_SEED, 30, 0, 4 );
 	const int64_t c = kt_i.c, words = hyb_knapsack_dp_words( c );
-	uint32_t*     bits = malloc( (size_t)( 30 * words ) * 4 );
-	uint32_t*     ref  = malloc( (size_t)( 30 * words ) * 4 );
+	uint32_t*     ref = malloc( (size_t)( 30 * words ) * 4 );
+	uint8_t       x[30], xr[30];
 	int64_t       v = -1, vr = -1;
 	CU_ASSERT_EQUAL( hyb_knapsack_dp_cpu( kt_i.w, kt_i.p, 30, c, 1, &vr, ref ), HYB_OK );
+	hyb_knapsack_dp_backtrack( kt_i.w, 30, c, ref, xr );
 	hyb_knapsack_hostdev_t     hd;
 	hyb_knapsack_dpdev_stats_t ds;
 	memset( &hd, 0, sizeof hd );
 	hyb_knapsack_dev_t dev = hyb_knapsack_hostdev( &hd );
-	CU_ASSERT_EQUAL( hyb_knapsack_dp_device( &dev, kt_i.w, kt_i.p, 30, c, &v, bits, &ds ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_knapsack_dp_device( &dev, kt_i.w, kt_i.p, 30, c, &v, x, &ds ), HYB_OK );
 	CU_ASSERT_EQUAL( v, vr );
 	CU_ASSERT_EQUAL( v, kt_dp( &kt_i ) );
-	CU_ASSERT( memcmp( bits, ref, (size_t)( 30 * words ) * 4 ) == 0 );
-	CU_ASSERT_EQUAL( ds.launches, 30 );
+	/* the selection read back on the device is the CPU DP's, and an optimal one */
+	CU_ASSERT( memcmp( x, xr, sizeof x ) == 0 );
+	CU_ASSERT( kt_selection_ok( &kt_i, x, v ) );
+	CU_ASSERT_EQUAL( ds.launches, 31 );
 	CU_ASSERT_EQUAL( hd.launches[HYB_KNAPSACK_K_DP_ROW], 30 );
-	CU_ASSERT_EQUAL( ds.d2h_bytes, 8 + (uint64_t)( 30 * words ) * 4 );
+	CU_ASSERT_EQUAL( hd.launches[HYB_KNAPSACK_K_DP_WALK], 1 );
+	CU_ASSERT_EQUAL( ds.d2h_bytes, 8 + 30 );
+	CU_ASSERT_EQUAL( ds.h2d_bytes, 30 * 8 );
 	CU_ASSERT_EQUAL( ds.dev_bytes, hyb_knapsack_dpdev_bytes( 30, c, 1 ) );
 	CU_ASSERT_EQUAL( hd.dev_bytes, 0 );
 	const int64_t calls = hd.calls;
@@ -389,8 +394,8 @@ static void test_dp_device( void )
 		memset( &hd, 0, sizeof hd );
 		hd.fail_at      = k;
 		v               = -1;
-		hyb_status_t rs = hyb_knapsack_dp_device( &dev, kt_i.w, kt_i.p, 30, c, &v, NULL, &ds );
-		CU_ASSERT( rs != HYB_OK || v == vr );
+		hyb_status_t rs = hyb_knapsack_dp_device( &dev, kt_i.w, kt_i.p, 30, c, &v, x, &ds );
+		CU_ASSERT( rs != HYB_OK || ( v == vr && memcmp( x, xr, sizeof x ) == 0 ) );
 		CU_ASSERT_EQUAL( hd.dev_bytes, 0 );
 	}
 	/* a device too small for the table */
@@ -398,7 +403,6 @@ static void test_dp_device( void )
 	hd.dev_limit = 1000;
 	CU_ASSERT_EQUAL( hyb_knapsack_dp_device( &dev, kt_i.w, kt_i.p, 30, c, &v, NULL, &ds ),
 	                 HYB_E_NO_MEMORY );
-	free( bits );
 	free( ref );
 }
 
