@@ -48,6 +48,13 @@ cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL target_link_options hy
 install(FILES ${PROJECT_SOURCE_DIR}/include/hyblas/knapsack.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hyblas)
 
+# The table behind AUTO's probe rule: each seed instance's core beside a CPU B&B's nodes.
+add_executable(hyb_knapsack_cores ${PROJECT_SOURCE_DIR}/tools/knapsack/hyb_knapsack_cores.c)
+target_include_directories(hyb_knapsack_cores PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+target_compile_options(hyb_knapsack_cores PRIVATE ${HYB_WARNINGS})
+target_link_libraries(hyb_knapsack_cores PRIVATE -Wl,--whole-archive hyb_core -Wl,--no-whole-archive
+                      hyb_core hyb_knapsack_gen OpenMP::OpenMP_C m)
+
 if(HYB_BUILD_TESTS)
   # Black box: a program linked to libhyblas alone calls the exported API.
   add_executable(hyb_knapsack_app ${PROJECT_SOURCE_DIR}/tests/unit/knapsack/knapsack_app.c)
