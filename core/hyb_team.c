@@ -61,15 +61,6 @@ typedef struct
    workers need the core the caller would spin on. */
 #define HYB_TEAM_WAIT_SPINS 200
 
-static inline void hyb_team_relax( void )
-{
-#if defined( __x86_64__ ) || defined( __i386__ )
-	__builtin_ia32_pause();
-#elif defined( __aarch64__ )
-	__asm__ __volatile__( "yield" );
-#endif
-}
-
 static void hyb_team_range( const hyb_team_t* t, int rank, int64_t* b, int64_t* e )
 {
 	int64_t parts = t->nrun + 1;
@@ -109,7 +100,7 @@ static uint64_t hyb_team_next( hyb_team_t* t, int rank, uint64_t seen )
 		if ( g != seen ) return g;
 		if ( atomic_load( &t->held ) )
 		{
-			hyb_team_relax();
+			hyb_cpu_relax();
 			continue;
 		}
 		pthread_mutex_lock( &t->mu );
@@ -269,7 +260,7 @@ void hyb_team_run( hyb_team_t* t, int64_t n, void ( *fn )( void* arg, int64_t be
 	{
 		if ( atomic_load( &t->held ) || spins < HYB_TEAM_WAIT_SPINS )
 		{
-			hyb_team_relax();
+			hyb_cpu_relax();
 			continue;
 		}
 		pthread_mutex_lock( &t->mu );

@@ -35,4 +35,15 @@ void hyb_thread_join( hyb_thread_t* w );
 /* Destroy w's lock and condition (after the join, once nothing uses them). */
 void hyb_thread_end( hyb_thread_t* w );
 
+/* One step of a spin-wait: tells the core that this thread is waiting (a pause), so that
+   a sibling hyperthread runs and the loop does not flood the memory system. */
+static inline void hyb_cpu_relax( void )
+{
+#if defined( __x86_64__ ) || defined( __i386__ )
+	__builtin_ia32_pause();
+#elif defined( __aarch64__ )
+	__asm__ __volatile__( "yield" );
+#endif
+}
+
 #endif

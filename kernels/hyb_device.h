@@ -79,6 +79,12 @@ hyb_status_t hyb_dev_record( hyb_dev_t* d, int stream, hyb_devent_t* ev );
 hyb_status_t hyb_dev_wait( hyb_dev_t* d, int stream, hyb_devent_t* ev );
 hyb_status_t hyb_dev_sync( hyb_dev_t* d, hyb_devent_t* ev );
 hyb_status_t hyb_dev_query( hyb_dev_t* d, hyb_devent_t* ev );
+/* hyb_dev_sync, but the caller polls until the event is reached instead of sleeping in
+   the driver: for a short wait on the critical path (a transfer of a few milliseconds),
+   where a sleeping thread's wake-up can cost as much as the wait, and more when the
+   program's own threads (an OpenMP team spinning after its last parallel region) hold
+   every core when the event fires. Keeps the core busy while it waits. */
+hyb_status_t hyb_dev_sync_polled( hyb_dev_t* d, hyb_devent_t* ev );
 hyb_status_t hyb_dev_elapsed( hyb_dev_t* d, hyb_devent_t* from, hyb_devent_t* to, double* s );
 hyb_status_t hyb_dev_stream_sync( hyb_dev_t* d, int stream );
 

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <libgen.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "hyb_stats.h"
+#include "hyb_thread.h"
 #include "kernels/sim/hyb_device_sim.h"
 
 typedef enum
@@ -645,6 +647,18 @@ hyb_status_t hyb_dev_sync( hyb_dev_t* d, hyb_devent_t* ev )
 hyb_status_t hyb_dev_query( hyb_dev_t* d, hyb_devent_t* ev )
 {
 	return hyb_dev_after_sync( d, d->ops->event_query( d->ctx, ev ) );
+}
+
+hyb_status_t hyb_dev_sync_polled( hyb_dev_t* d, hyb_devent_t* ev )
+{
+	/* a yield now and then: a simulated device's stream thread may need this core */
+	for ( unsigned spins = 1; d->ops->event_query( d->ctx, ev ) == HYB_E_AGAIN; spins++ )
+		if ( spins % 64 )
+			hyb_cpu_relax();
+		else
+			sched_yield();
+	/* then the sync itself: its fault gate and error reporting, at once */
+	return hyb_dev_sync( d, ev );
 }
 
 hyb_status_t hyb_dev_elapsed( hyb_dev_t* d, hyb_devent_t* from, hyb_devent_t* to, double* s )

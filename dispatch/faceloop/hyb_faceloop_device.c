@@ -217,7 +217,7 @@ static hyb_status_t run_per_step( fl_run_t* r, int64_t steps )
 			const double t1 = hyb_now();
 			hyb_faceloop_volume_cpu( &g.volume, thr );
 			const double t2 = hyb_now();
-			if ( ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK ) return st;
+			if ( ( st = hyb_dev_sync_polled( r->d, done ) ) != HYB_OK ) return st;
 			hyb_faceloop_gather_cpu( &g.gather, thr );
 			const double t3 = hyb_now();
 			hyb_faceloop_update_cpu( &g.update, thr );
@@ -259,7 +259,7 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 	const double              t0  = hyb_now();
 	if ( ( st = up_state( r, r->b.u, s->u, nu ) ) != HYB_OK ||
 	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK ||
-	     ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
+	     ( st = hyb_dev_sync_polled( r->d, done ) ) != HYB_OK )
 		return st;
 	double trip     = hyb_now() - t0; /* the state up and (below) down, host-timed */
 	r->o->trip_up_s = trip;
@@ -305,7 +305,7 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 	const double t1 = hyb_now();
 	if ( ( st = down( r, r->stage_u, r->b.u, nu * sizeof( double ) ) ) != HYB_OK ||
 	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK ||
-	     ( st = hyb_dev_sync( r->d, done ) ) != HYB_OK )
+	     ( st = hyb_dev_sync_polled( r->d, done ) ) != HYB_OK )
 		return st;
 	/* Only a complete, synchronised result reaches the solver. */
 	const double tc = hyb_now();
