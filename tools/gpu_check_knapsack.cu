@@ -733,14 +733,16 @@ void check_api_all( const Options& o )
    slower than the fastest method on any instance"), every optimum against the DP's (or,
    beyond any DP, against the first one proved). A time under half a second is the median
    of five calls. */
-/* Rounds of part 5: every method once a round, in an order that rotates, so that a drift
-   of the machine (clocks, caches, the allocator's state) falls on every method alike. */
+/* Rounds of part 5: every method once a round, in an order shuffled anew each round
+   (fixed seeds), so that neither a drift of the machine (clocks, caches, the allocator's
+   state) nor the method that ran just before (a CPU DP's spinning OpenMP team, a device
+   left busy) falls on one method more than on another. */
 #define HYB_AUTO_ROUNDS 7
 
 void check_auto_set( const Options& o )
 {
 	std::printf( "\nAUTO against every method through the public API (limit %.1f s a call; "
-	             "median of %d interleaved rounds, one call of each method a round)\n",
+	             "median of %d rounds, one call of each method a round in a shuffled order)\n",
 	             o.api_limit, HYB_AUTO_ROUNDS );
 	const int                      nm          = 7;
 	const hyblas_knapsack_method_t methods[nm] = {
@@ -764,10 +766,19 @@ void check_auto_set( const Options& o )
 		std::vector<std::vector<double>> t( nm );
 		std::vector<bool>                done( nm, true ), wrong( nm, false );
 		const char*                      auto_took = "none";
+		uint64_t                         rng       = 0x9e3779b97f4a7c15ull;
 		for ( int r = 0; r < HYB_AUTO_ROUNDS; r++ )
+		{
+			int order[nm];
+			for ( int q = 0; q < nm; q++ ) order[q] = q;
+			for ( int q = nm - 1; q > 0; q-- )
+			{
+				rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+				std::swap( order[q], order[( rng >> 33 ) % (uint64_t)( q + 1 )] );
+			}
 			for ( int q = 0; q < nm; q++ )
 			{
-				const int m = ( q + r ) % nm;
+				const int m = order[q];
 				/* a method that hit its limit once is not timed again; nor is one that took
 				   half a second (its median is then its first call) */
 				if ( !done[m] || ( !t[m].empty() && t[m][0] >= 0.5 ) ) continue;
@@ -789,6 +800,7 @@ void check_auto_set( const Options& o )
 					auto_took = hyblas_knapsack_method_name( st.method );
 				t[m].push_back( sec );
 			}
+		}
 		double      best = 0, t_auto = 0;
 		const char* best_name = "none";
 		std::printf( "  %-10s", in.name.c_str() );
