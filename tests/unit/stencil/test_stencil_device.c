@@ -3,6 +3,7 @@
    API: every scheme against the CPU path bit for bit, the registered
    kernels, fault fallback with the caller's arrays intact, and counting. */
 #include <CUnit/CUnit.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,6 +294,65 @@ static void test_keep_reused( void )
 	hyb_t_sim_end();
 }
 
+/* Handles on several threads at once: each thread's device runs (two on one handle, so the
+   rollback memory a handle keeps is reused) equal its own CPU runs bit for bit, and none
+   falls back. Each thread has its own problem size, so a mix-up of buffers, staging or the
+   keep between threads would show in the result. */
+typedef struct
+{
+	int nz;
+	int ok;
+} sd_worker_t;
+
+static void* sd_worker( void* arg )
+{
+	sd_worker_t*          w = arg;
+	hyblas_stencil_desc_t want =
+	    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, w->nz, 0 );
+	hyblas_stencil_desc_t got =
+	    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, w->nz, 0 );
+	const hyblas_stencil_params_t pc = sx_params( HYBLAS_PATH_CPU, 0, 0, 0 );
+	const hyblas_stencil_params_t pg =
+	    sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
+	hyblas_stencil_t *cpu = NULL, *gpu = NULL;
+	w->ok = hyblas_stencil_create( &want, &cpu ) == HYBLAS_OK &&
+	        hyblas_stencil_create( &got, &gpu ) == HYBLAS_OK;
+	for ( int run = 0; run < 2 && w->ok; run++ )
+	{
+		hyblas_stencil_stats_t s = { .struct_size = sizeof s };
+		w->ok                    = hyblas_stencil_run( cpu, 4, &pc, &s ) == HYBLAS_OK &&
+		        hyblas_stencil_run( gpu, 4, &pg, &s ) == HYBLAS_OK && !s.fell_back;
+	}
+	w->ok = w->ok && sx_desc_same( &want, &got );
+	hyblas_stencil_destroy( cpu );
+	hyblas_stencil_destroy( gpu );
+	sx_desc_free( &want );
+	sx_desc_free( &got );
+	return NULL;
+}
+
+static void test_handles_concurrent( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	enum
+	{
+		SD_THREADS = 4
+	};
+	pthread_t   th[SD_THREADS];
+	sd_worker_t w[SD_THREADS];
+	for ( int i = 0; i < SD_THREADS; i++ )
+	{
+		w[i] = ( sd_worker_t ){ 30 + 7 * i, 0 };
+		CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, sd_worker, &w[i] ), 0 );
+	}
+	for ( int i = 0; i < SD_THREADS; i++ )
+	{
+		pthread_join( th[i], NULL );
+		CU_ASSERT( w[i].ok );
+	}
+	hyb_t_sim_end();
+}
+
 static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "kernels_registered", test_kernels_registered },
 	{ "schemes_match_cpu", test_schemes_match_cpu },
@@ -300,6 +360,7 @@ static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "registration_kept", test_registration_kept },
 	{ "keep_overtaken", test_keep_overtaken },
 	{ "keep_reused", test_keep_reused },
+	{ "handles_concurrent", test_handles_concurrent },
 	CU_TEST_INFO_NULL,
 };
 
