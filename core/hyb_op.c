@@ -3,10 +3,11 @@
    by name at run time. */
 #include "hyb_op.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "hyb_state.h"
 
 typedef struct
 {
@@ -18,17 +19,16 @@ static const char* const* hyb_op_routines;
 static atomic_int         hyb_op_nroutines;
 static hyb_op_entry_t     hyb_op_ext[HYB_OP_EXT_MAX];
 static atomic_int         hyb_op_next; /* entries below it are complete */
-static pthread_mutex_t    hyb_op_mu = PTHREAD_MUTEX_INITIALIZER;
 
 void hyb_op_set_routines( int n, const char* const* names )
 {
-	pthread_mutex_lock( &hyb_op_mu );
+	hyb_lock( HYB_LOCK_OPS );
 	if ( atomic_load( &hyb_op_nroutines ) == 0 && n > 0 && names )
 	{
 		hyb_op_routines = names;
 		atomic_store( &hyb_op_nroutines, n );
 	}
-	pthread_mutex_unlock( &hyb_op_mu );
+	hyb_unlock( HYB_LOCK_OPS );
 }
 
 int hyb_op_routine_count( void )
@@ -71,7 +71,7 @@ hyb_op_id_t hyb_op_register( const char* name, const char* family )
 {
 	hyb_op_id_t id = hyb_op_find( name );
 	if ( id != HYB_OP_NONE || !hyb_op_name_ok( name ) ) return id;
-	pthread_mutex_lock( &hyb_op_mu );
+	hyb_lock( HYB_LOCK_OPS );
 	id    = hyb_op_find( name ); /* another thread may have registered it meanwhile */
 	int n = atomic_load( &hyb_op_next );
 	if ( id == HYB_OP_NONE && n < HYB_OP_EXT_MAX )
@@ -81,7 +81,7 @@ hyb_op_id_t hyb_op_register( const char* name, const char* family )
 		atomic_store( &hyb_op_next, n + 1 ); /* publishes the entry */
 		id = HYB_OP_EXT_BASE + n;
 	}
-	pthread_mutex_unlock( &hyb_op_mu );
+	hyb_unlock( HYB_LOCK_OPS );
 	return id;
 }
 

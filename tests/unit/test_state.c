@@ -18,6 +18,7 @@
 #include "core/config/hyb_config.h"
 #include "dispatch/hyb_gtsv_rates.h"
 #include "hyb_file.h"
+#include "hyb_op.h"
 #include "hyb_state.h"
 #include "hyb_test_util.h"
 #include "policies/hyb_learn.h"
@@ -94,6 +95,47 @@ static void test_fork_during_rates_write( void )
 	rmdir( st_dir );
 	hyb_config_install_for_test( NULL );
 	hyb_gtsv_rates_reset_for_test();
+}
+
+/* ------------------------------------------------------------ operations registered beside a fork
+ */
+
+static atomic_int st_registering;
+
+/* Takes and lets go of the registry's lock without end, as registrations do;
+   hyb_op_set_routines( 0, NULL ) takes it and changes nothing, so the registry is
+   not filled for the tests after this one. */
+static void* st_registrar( void* arg )
+{
+	(void)arg;
+	while ( atomic_load( &st_registering ) ) hyb_op_set_routines( 0, NULL );
+	return NULL;
+}
+
+static int st_child_register( void* arg )
+{
+	(void)arg;
+	/* A name registered before the fork is found; a new one takes the lock. */
+	if ( hyb_op_find( "st.fork.first" ) == HYB_OP_NONE ) return 2;
+	return hyb_op_register( "st.fork.child", "st" ) == HYB_OP_NONE ? 3 : 0;
+}
+
+/* fork() while another thread registers operations (an extension call counting
+   its first run): the child can register, so the registry's lock was not
+   inherited held. Many forks, since the registrar holds the lock only briefly. */
+static void test_fork_during_op_register( void )
+{
+	CU_ASSERT_FATAL( hyb_op_register( "st.fork.first", "st" ) != HYB_OP_NONE );
+	atomic_store( &st_registering, 1 );
+	pthread_t th;
+	CU_ASSERT_FATAL( pthread_create( &th, NULL, st_registrar, NULL ) == 0 );
+	int failed = 0;
+	for ( int i = 0; i < 200 && !failed; i++ )
+		failed = hyb_t_isolated( "operation registered in a child forked during a registration",
+		                         st_child_register, NULL, 10 );
+	atomic_store( &st_registering, 0 );
+	pthread_join( th, NULL );
+	CU_ASSERT_EQUAL( failed, 0 );
 }
 
 /* ------------------------------------------------------------ the protocol */
@@ -230,6 +272,7 @@ static void test_omp_in_forked_thread( void )
 
 static CU_TestInfo hyb_tests_state[] = {
 	{ "fork_during_rates_write", test_fork_during_rates_write },
+	{ "fork_during_op_register", test_fork_during_op_register },
 	{ "fork_waits_for_every_lock", test_fork_waits_for_every_lock },
 	{ "lock_order_witness", test_lock_order_witness },
 	{ "omp_in_forked_thread", test_omp_in_forked_thread },
