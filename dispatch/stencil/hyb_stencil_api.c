@@ -269,8 +269,8 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 	/* Direct mapping and in core DMA from the caller's arrays: page-lock
 	   them at the first such run (the model charged it), unless they are
 	   page-locked already or may not be. */
-	double       reg_s  = 0.0;
-	const int    scheme = dc.pred.scheme;
+	double    reg_s  = 0.0;
+	const int scheme = dc.pred.scheme;
 	if ( dc.path == HYBLAS_PATH_GPU && !st->registered && !prm.host_pinned && !prm.no_register &&
 	     scheme != HYBLAS_STENCIL_SCHEME_COPY )
 	{
@@ -296,10 +296,10 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 			/* The stages overlap inside the pipeline: its wall time stands
 			   for them, beside the host work around it. */
 			s.seconds_h2d = s.seconds_d2h = s.seconds_d2d = 0.0;
-			s.seconds_kernel    = ds.seconds_pipeline;
-			s.seconds_host_copy = ds.seconds_setup + ds.seconds_final;
-			s.seconds_register  = reg_s + ds.seconds_pin;
-			s.compressed_fields = nzip;
+			s.seconds_kernel                              = ds.seconds_pipeline;
+			s.seconds_host_copy                           = ds.seconds_setup + ds.seconds_final;
+			s.seconds_register                            = reg_s + ds.seconds_pin;
+			s.compressed_fields                           = nzip;
 		}
 		else
 		{

@@ -337,7 +337,7 @@ static hyb_status_t hyb_sd_finish( void* ctx )
 double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
                                     unsigned char             locked[HYB_STENCIL_FIELDS_MAX] )
 {
-	const double t0 = hyb_now();
+	const double t0     = hyb_now();
 	const size_t fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
 	hyb_dev_t*   dev    = NULL;
 	memset( locked, 0, HYB_STENCIL_FIELDS_MAX );
@@ -581,9 +581,9 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	hyb_status_t rc = zip ? hyb_sd_zip_init( &z, p, &roles ) : HYB_OK;
 
 	/* The copy team of the host steps and of putting the kept levels back. */
-	const long  cpus    = sysconf( _SC_NPROCESSORS_ONLN );
-	const int   threads = cpus > HYB_SD_COPY_THREADS ? HYB_SD_COPY_THREADS : cpus > 1 ? (int)cpus : 1;
-	hyb_team_t* team    = threads > 1 ? hyb_team_create( threads - 1 ) : NULL;
+	const long cpus   = sysconf( _SC_NPROCESSORS_ONLN );
+	const int threads = cpus > HYB_SD_COPY_THREADS ? HYB_SD_COPY_THREADS : cpus > 1 ? (int)cpus : 1;
+	hyb_team_t* team  = threads > 1 ? hyb_team_create( threads - 1 ) : NULL;
 
 	/* The input time levels as they were, kept while the run goes on: a
 	   failure anywhere puts back what was kept (all that was overwritten),

@@ -200,8 +200,8 @@ HYB_KNAPSACK_HD int64_t hyb_knapsack_dp_cell( const int64_t* prev, int64_t j, in
 /* The selection behind the DP's optimum at capacity c, read back from the
    decision bits of rows 0..n-1 (n words of hyb_knapsack_dp_words(c) each),
    last item first: x[i] = 1 iff item i was taken at the capacity left. */
-HYB_KNAPSACK_HD void hyb_knapsack_dp_walk( const int64_t* w, int32_t n, int64_t c,
-                                           int64_t words, const uint32_t* bits, uint8_t* x )
+HYB_KNAPSACK_HD void hyb_knapsack_dp_walk( const int64_t* w, int32_t n, int64_t c, int64_t words,
+                                           const uint32_t* bits, uint8_t* x )
 {
 	int64_t j = c;
 	for ( int32_t i = n - 1; i >= 0; i-- )

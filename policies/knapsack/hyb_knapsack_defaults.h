@@ -26,14 +26,14 @@
    bound cannot fix, kernels/knapsack/hyb_knapsack_core.h): over 100 of the
    seed's instances (n = 100..1000, 10 per size), every one with a core of at
    most 80 items was proved in at most 270 nodes per core item (median 48),
-   while larger cores needed up to 20000 per item or did not finish. So the probe runs only where the core is at most PROBE_CORE_MAX,
-   with PROBE_NODES_PER_CORE nodes per core item plus PROBE_NODES_MIN, and
-   never longer than PROBE_FRACTION of the DP's predicted time (what a wrong
+   while larger cores needed up to 20000 per item or did not finish. So the probe runs only where
+   the core is at most PROBE_CORE_MAX, with PROBE_NODES_PER_CORE nodes per core item plus
+   PROBE_NODES_MIN, and never longer than PROBE_FRACTION of the DP's predicted time (what a wrong
    sign can cost). docs/knapsack.md has the table. */
-#define HYB_KNAPSACK_PROBE_CORE_MAX 80
+#define HYB_KNAPSACK_PROBE_CORE_MAX       80
 #define HYB_KNAPSACK_PROBE_NODES_PER_CORE 300
-#define HYB_KNAPSACK_PROBE_NODES_MIN 2048
-#define HYB_KNAPSACK_PROBE_FRACTION 1.0
+#define HYB_KNAPSACK_PROBE_NODES_MIN      2048
+#define HYB_KNAPSACK_PROBE_FRACTION       1.0
 /* Rows below this many cells run the CPU DP on one thread: on the build
    machine (2 cores, gcc 12 -O2) an OpenMP barrier per item cost about as
    much as 64 Ki cells. */

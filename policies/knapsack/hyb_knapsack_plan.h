@@ -38,9 +38,9 @@ typedef struct
 	uint64_t                 dp_device_bytes; /* the GPU DP's device memory limit */
 	double                   probe_fraction;  /* the probe's time limit over the DP's predicted
 	                                             time (0: no probe) */
-	int64_t                  core_items;      /* the instance's core (hyb_knapsack_core_items) */
-	int64_t                  probe_core_max;  /* a probe only for cores up to this */
-	hyb_knapsack_rates_t     rates;
+	int64_t              core_items;          /* the instance's core (hyb_knapsack_core_items) */
+	int64_t              probe_core_max;      /* a probe only for cores up to this */
+	hyb_knapsack_rates_t rates;
 } hyb_knapsack_plan_in_t;
 
 typedef struct
