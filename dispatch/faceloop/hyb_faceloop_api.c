@@ -301,15 +301,16 @@ static void account( const hyblas_faceloop_solver_t* s, const hyblas_faceloop_st
 	    ( (double)s->mesh->n_faces * hyb_fl_face_flops( s->np, s->tab.nq, s->eq.kind, 0 ) +
 	      (double)s->mesh->n_cells * hyb_fl_volume_flops( s->np, s->tab.nqv ) );
 	hyb_stats_record( op, path, r->total_s, flops, (double)( r->bytes_h2d + r->bytes_d2h ) );
-	char shape[128], extra[256];
+	char shape[128], extra[384];
 	snprintf( shape, sizeof shape, "faces=%lld cells=%lld nv=%d p=%d steps=%lld",
 	          (long long)s->mesh->n_faces, (long long)s->mesh->n_cells, (int)s->mesh->nv, (int)s->p,
 	          (long long)r->steps );
 	snprintf( extra, sizeof extra,
 	          " plan=\"%s\" face_s=%.6g face_e2e_s=%.6g mesh_s=%.6g trip_s=%.6g trip_up_s=%.6g "
-	          "trip_copy_s=%.6g h2d=%lld d2h=%lld",
+	          "trip_copy_s=%.6g pin_s=%.6g h2d=%lld d2h=%lld",
 	          r->plan, r->face_loop_s, r->face_end_to_end_s, dev->mesh_s, dev->trip_s,
-	          dev->trip_up_s, dev->trip_copy_s, (long long)r->bytes_h2d, (long long)r->bytes_d2h );
+	          dev->trip_up_s, dev->trip_copy_s, dev->pin_s, (long long)r->bytes_h2d,
+	          (long long)r->bytes_d2h );
 	const hyb_trace_fields_t f = { op,
 		                           s->eq.kind == HYB_FL_EQ_BURGERS ? "burgers" : "advection",
 		                           shape,

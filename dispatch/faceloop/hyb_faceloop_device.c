@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hyb_types.h"
 #include "kernels/faceloop/hyb_faceloop_cpu.h"
@@ -96,7 +97,8 @@ typedef struct
 	   every stage through HYB_FL_RING slots (a slot is read back before it is reused, so the
 	   device stays that many stages ahead of the host); the per-step run uses slot 0. */
 	hyb_devent_t*     ring[HYB_FL_RING][3];
-	hyb_devent_t*     done; /* copies done */
+	hyb_devent_t*     done;   /* copies done */
+	int               pinned; /* resident: the solver's state is page-locked (pin_state) */
 	hyb_fl_dev_out_t* o;
 } fl_run_t;
 
@@ -133,6 +135,59 @@ static hyb_status_t up_state( fl_run_t* r, double* dst, const double* src, size_
 		st = up( r, dst + a, r->stage_u + a, len * sizeof( double ) );
 	}
 	return st;
+}
+
+/* The state of a resident run crosses PCIe straight from the solver's arrays: at the
+   solver's first resident run its state moves into a page-locked array, beside a second one
+   of the same size, u_next, and both stay locked until the solver is destroyed. The state
+   goes up from u and comes down into u_next, which becomes u once the download is complete
+   and synchronised (so a failure still leaves the solver as it was). No host copy is on the
+   trip: a copy into the context's staging runs on the program's OpenMP team beside the
+   transfers, where it can stall (docs/faceloop.md). Both arrays are page-aligned and whole
+   pages: a registration may not share a page with another one, the program's own
+   included. */
+static int pin_state( fl_run_t* r )
+{
+	hyblas_faceloop_solver_t* s = r->s;
+	if ( s->pin != HYB_FL_PIN_UNTRIED ) return s->pin == HYB_FL_PIN_LOCKED;
+	const double t0    = hyb_now();
+	const size_t bytes = (size_t)( s->mesh->n_cells * s->np ) * sizeof( double );
+	const long   pg    = sysconf( _SC_PAGESIZE );
+	const size_t page  = pg > 0 ? (size_t)pg : 4096;
+	const size_t whole = ( bytes + page - 1 ) / page * page;
+	void *       cur = NULL, *next = NULL;
+	s->pin = HYB_FL_PIN_NEVER;
+	const int made =
+	    posix_memalign( &cur, page, whole ) == 0 && posix_memalign( &next, page, whole ) == 0;
+	const int cur_locked = made && hyb_dev_register( r->d, cur, whole ) == HYB_OK;
+	if ( cur_locked && hyb_dev_register( r->d, next, whole ) == HYB_OK )
+	{
+		memcpy( cur, s->u, bytes );
+		free( s->u );
+		s->u      = cur;
+		s->u_next = next;
+		s->pin    = HYB_FL_PIN_LOCKED;
+	}
+	else
+	{
+		if ( cur_locked ) hyb_dev_unregister( r->d, cur );
+		free( cur );
+		free( next );
+	}
+	r->o->pin_s = hyb_now() - t0;
+	return s->pin == HYB_FL_PIN_LOCKED;
+}
+
+void hyb_fl_device_unpin( hyblas_faceloop_solver_t* s )
+{
+	hyb_dev_t* d = NULL;
+	if ( s->pin == HYB_FL_PIN_LOCKED && hyb_dev_acquire( 0, &d ) == HYB_OK )
+	{
+		hyb_dev_unregister( d, s->u );
+		hyb_dev_unregister( d, s->u_next );
+		hyb_dev_release( d );
+	}
+	s->pin = HYB_FL_PIN_UNTRIED;
 }
 
 /* The mesh, the tables and (resident) the cells' data go up once. */
@@ -243,8 +298,8 @@ static hyb_status_t read_slot( fl_run_t* r, int j )
 }
 
 /* Everything on the device: per stage volume, face, gather and update kernels on one
-   stream; the state comes down once, into staging, then into the solver. The face loop's
-   end-to-end time is what the host's face loop and gather stand for: the face and gather
+   stream; the state goes up once and comes down once (pin_state says where from and to). The face
+   loop's end-to-end time is what the host's face loop and gather stand for: the face and gather
    kernels of every stage, plus the state's one trip up and down (staging copy, transfer),
    which the volume and update loops share but which is counted here in full. */
 static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
@@ -255,9 +310,11 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 	const int64_t             nf       = s->mesh->n_faces;
 	double* const             state[3] = { r->b.u, r->b.u1, r->b.u2 };
 	hyb_status_t              st;
-	const int                 thr = r->q->threads > 0 ? r->q->threads : 1;
-	const double              t0  = hyb_now();
-	if ( ( st = up_state( r, r->b.u, s->u, nu ) ) != HYB_OK ||
+	const int                 thr    = r->q->threads > 0 ? r->q->threads : 1;
+	const int                 pinned = r->pinned;
+	const double              t0     = hyb_now();
+	if ( ( st = pinned ? up( r, r->b.u, s->u, nu * sizeof( double ) )
+	                   : up_state( r, r->b.u, s->u, nu ) ) != HYB_OK ||
 	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK ||
 	     ( st = hyb_dev_sync_polled( r->d, done ) ) != HYB_OK )
 		return st;
@@ -302,15 +359,24 @@ static hyb_status_t run_resident( fl_run_t* r, int64_t steps )
 	}
 	for ( int64_t q = stage > HYB_FL_RING ? stage - HYB_FL_RING : 0; q < stage; q++ )
 		if ( ( st = read_slot( r, (int)( q % HYB_FL_RING ) ) ) != HYB_OK ) return st;
-	const double t1 = hyb_now();
-	if ( ( st = down( r, r->stage_u, r->b.u, nu * sizeof( double ) ) ) != HYB_OK ||
+	const double t1   = hyb_now();
+	double*      land = pinned ? s->u_next : r->stage_u;
+	if ( ( st = down( r, land, r->b.u, nu * sizeof( double ) ) ) != HYB_OK ||
 	     ( st = hyb_dev_record( r->d, HYB_FL_STREAM, done ) ) != HYB_OK ||
 	     ( st = hyb_dev_sync_polled( r->d, done ) ) != HYB_OK )
 		return st;
 	/* Only a complete, synchronised result reaches the solver. */
-	const double tc = hyb_now();
-	hyb_faceloop_copy_cpu( s->u, r->stage_u, (int64_t)nu, thr );
-	r->o->trip_copy_s += hyb_now() - tc;
+	if ( pinned )
+	{
+		s->u_next = s->u;
+		s->u      = land;
+	}
+	else
+	{
+		const double tc = hyb_now();
+		hyb_faceloop_copy_cpu( s->u, r->stage_u, (int64_t)nu, thr );
+		r->o->trip_copy_s += hyb_now() - tc;
+	}
 	s->time = time;
 	trip += hyb_now() - t1;
 	r->o->trip_s = trip;
@@ -338,22 +404,23 @@ hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps,
 	const int64_t done0 = s->steps_done;
 	fl_run_t      r;
 	memset( &r, 0, sizeof r );
-	r.s                   = s;
-	r.q                   = q;
-	r.o                   = o;
-	void*        ws       = NULL;
-	void*        hs       = NULL;
-	const size_t no       = (size_t)( 2 * s->np ) * (size_t)s->mesh->n_faces;
-	const size_t hs_bytes = ( nu + ( q->resident ? 0 : no ) ) * sizeof( double );
-	hyb_status_t st       = hyb_dev_acquire( 0, &r.d );
+	r.s             = s;
+	r.q             = q;
+	r.o             = o;
+	void*        ws = NULL;
+	void*        hs = NULL;
+	const size_t no = (size_t)( 2 * s->np ) * (size_t)s->mesh->n_faces;
+	hyb_status_t st = hyb_dev_acquire( 0, &r.d );
 	if ( st != HYB_OK )
 	{
 		free( keep );
 		return st;
 	}
+	r.pinned              = q->resident && pin_state( &r );
+	const size_t hs_bytes = ( ( r.pinned ? 0 : nu ) + ( q->resident ? 0 : no ) ) * sizeof( double );
 	const size_t ws_bytes = layout( s, q, NULL, &r.b );
 	if ( ( st = hyb_dev_workspace( r.d, ws_bytes, &ws ) ) == HYB_OK &&
-	     ( st = hyb_dev_staging( r.d, hs_bytes, &hs ) ) == HYB_OK &&
+	     ( hs_bytes == 0 || ( st = hyb_dev_staging( r.d, hs_bytes, &hs ) ) == HYB_OK ) &&
 	     ( st = hyb_dev_event_create( r.d, &r.done ) ) == HYB_OK )
 	{
 		for ( int j = 0; j < HYB_FL_RING && st == HYB_OK; j++ )
@@ -364,7 +431,7 @@ hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps,
 	{
 		layout( s, q, ws, &r.b );
 		r.stage_u   = hs;
-		r.stage_out = r.stage_u + nu;
+		r.stage_out = r.stage_u ? r.stage_u + nu : NULL;
 		/* The mesh's upload is the run's set-up, timed on its own: the face loop's time
 		   starts when it is on the device. */
 		const double t0 = hyb_now();

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/faceloop/hyb_faceloop_device.h"
 #include "hyb_heap.h"
 #include "hyb_types.h"
 #include "kernels/faceloop/hyb_faceloop_cpu.h"
@@ -174,8 +175,9 @@ static double max_abs_state( const hyblas_faceloop_solver_t* s )
 void hyb_fl_solver_free( hyblas_faceloop_solver_t* s )
 {
 	if ( s == NULL ) return;
+	hyb_fl_device_unpin( s );
 	HYB_FREE_ALL( s->cell_xy, s->cell_invdet, s->cell_minv, s->minv, s->u, s->u1, s->u2, s->rhs,
-	              s->out );
+	              s->out, s->u_next );
 	hyb_fl_mesh_release( s->mesh );
 	free( s );
 }

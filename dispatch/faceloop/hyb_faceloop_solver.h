@@ -28,6 +28,11 @@ struct hyblas_faceloop_solver_s
 	double *                u1, *u2;     /* Runge-Kutta stages */
 	double*                 rhs;         /* np per cell */
 	double*                 out;         /* the face loop's output, 2 np per face, face-major */
+	/* Resident device runs (dispatch/faceloop/hyb_faceloop_device.c): u and u_next are
+	   page-locked from the first such run to the solver's end; the state comes down into
+	   u_next, which then becomes u. */
+	double* u_next;
+	int     pin; /* HYB_FL_PIN_* */
 };
 
 /* Seconds spent in each loop of a run. */

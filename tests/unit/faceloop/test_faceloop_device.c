@@ -12,6 +12,7 @@
 #include "hyb_stats.h"
 #include "hyblas_ext.h"
 #include "kernels/hyb_device.h"
+#include "kernels/sim/hyb_device_sim.h"
 #include "unit/faceloop/test_faceloop_util.h"
 #include "unit/hyb_test_util.h"
 
@@ -253,11 +254,85 @@ static void test_auto_small_stays_cpu( void )
 	hyb_t_sim_end();
 }
 
+/* Two runs of `steps` each on one solver with params rp (faults set before the first when
+   `fault` is given); the registrations the simulated device holds after the first run, after
+   the second and after the solver's end; returns the state (malloc'd, n values). */
+static double* fld_two_runs( const fld_case_t* c, const hyblas_faceloop_run_params_t* rp,
+                             const char* fault, int64_t n, int64_t held[3],
+                             hyblas_faceloop_stats_t st[2] )
+{
+	const int64_t             base = hyb_sim_registrations();
+	hyblas_faceloop_mesh_t*   m    = hyb_flt_grid( c->shape, c->n, 0, c->periodic, c->perturb, 7 );
+	hyblas_faceloop_solver_t* s    = hyb_flt_solver( m, c->eq, c->p, 0.0 );
+	if ( fault ) CU_ASSERT_EQUAL( hyb_device_faults_set( fault ), HYB_OK );
+	for ( int k = 0; k < 2; k++ )
+	{
+		memset( &st[k], 0, sizeof st[k] );
+		st[k].struct_size = sizeof st[k];
+		CU_ASSERT_EQUAL( hyblas_faceloop_run( s, FLD_STEPS, rp, &st[k] ), HYBLAS_OK );
+		held[k] = hyb_sim_registrations() - base;
+	}
+	double* u = malloc( (size_t)n * sizeof *u );
+	CU_ASSERT_FATAL( u != NULL );
+	CU_ASSERT_EQUAL( hyblas_faceloop_get_state( s, u, n ), HYBLAS_OK );
+	hyblas_faceloop_solver_destroy( s );
+	hyblas_faceloop_mesh_destroy( m );
+	held[2] = hyb_sim_registrations() - base;
+	return u;
+}
+
+/* The resident scheme's state crosses PCIe from the solver's own arrays: the first resident
+   run page-locks the state and a second array of its size (two registrations), later runs
+   reuse them, and the solver's end releases both; the result is the CPU's over both runs. A
+   registration that fails (the first or the second) leaves nothing locked, the runs go
+   through the staging on the device with the same bits, and the solver does not try
+   again. */
+static void test_resident_state_pinned( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const fld_case_t* c = &fld_cases[1];
+	/* The CPU reference of two runs on one solver. */
+	const hyblas_faceloop_run_params_t cpu =
+	    fld_params( HYBLAS_PATH_CPU, HYBLAS_FACELOOP_FORM_VANILLA, HYBLAS_FACELOOP_XFER_AUTO, 1 );
+	const hyblas_faceloop_run_params_t gpu = fld_params(
+	    HYBLAS_PATH_GPU, HYBLAS_FACELOOP_FORM_REMAPPED, HYBLAS_FACELOOP_XFER_RESIDENT, 2 );
+	int64_t                 n = 0;
+	double                  t;
+	hyblas_faceloop_stats_t st[2];
+	free( fld_run( c, &cpu, &n, &t, &st[0] ) );
+	int64_t held[3];
+	double* ref = fld_two_runs( c, &cpu, NULL, n, held, st );
+	CU_ASSERT( held[0] == 0 && held[1] == 0 && held[2] == 0 );
+
+	static const struct
+	{
+		const char* fault;
+		int64_t     held;
+	} cases[] = { { NULL, 2 }, { "register:1", 0 }, { "register:2", 0 } };
+	for ( size_t i = 0; i < sizeof cases / sizeof *cases; i++ )
+	{
+		double*   u  = fld_two_runs( c, &gpu, cases[i].fault, n, held, st );
+		const int ok = fld_same( u, ref, n ) && held[0] == cases[i].held &&
+		               held[1] == cases[i].held && held[2] == 0 && st[0].path == HYBLAS_PATH_GPU &&
+		               st[1].path == HYBLAS_PATH_GPU && st[0].fell_back == 0 &&
+		               st[1].fell_back == 0;
+		if ( !ok )
+			fprintf( stderr, "FAIL pinned state, fault %s: held %lld %lld %lld, paths %d %d\n",
+			         cases[i].fault ? cases[i].fault : "none", (long long)held[0],
+			         (long long)held[1], (long long)held[2], (int)st[0].path, (int)st[1].path );
+		CU_ASSERT( ok );
+		free( u );
+	}
+	free( ref );
+	hyb_t_sim_end();
+}
+
 static CU_TestInfo hyb_tests_faceloop_device[] = {
 	{ "sim_equals_cpu_every_form_and_xfer", test_sim_equals_cpu },
 	{ "faults_fall_back_to_cpu_bits", test_faults_fall_back },
 	{ "counted_as_an_operation", test_counting },
 	{ "auto_small_stays_cpu", test_auto_small_stays_cpu },
+	{ "resident_state_pinned", test_resident_state_pinned },
 	CU_TEST_INFO_NULL,
 };
 
