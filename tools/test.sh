@@ -22,11 +22,11 @@ cmake -S . -B build-release -DHYB_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=Release >/d
 cmake --build build-release -j"$jobs"
 (cd build-release && ctest -j"$jobs" --output-on-failure -LE 'external|perf')
 
-# ASan+UBSan (undefined behaviour stops the program): the unit suites and
-# the outside checks of the sparse products. Leaks are not reported: the
+# ASan+UBSan (undefined behaviour stops the program): the unit suites, the
+# fuzzers' corpus replays and the outside checks of the sparse products. Leaks are not reported: the
 # test programs keep their buffers to the end. Left out: unit.spmv_dispatch
 # times the device against the CPU, which the sanitizer slows several times.
 cmake -S . -B build-asan -DHYB_ENABLE_CUDA=OFF -DHYB_SANITIZE=address >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest -j"$jobs" --output-on-failure \
-	-R '^(unit\.|abi\.|preload\.spmv_random\.)' -E '^unit\.spmv_dispatch$')
+	-R '^(unit\.|abi\.|preload\.spmv_random\.|fuzz\.)' -E '^unit\.spmv_dispatch$')
