@@ -18,6 +18,8 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,9 +34,10 @@ static const char* const hyb_default_libs[] = { "libopenblas.so.0", "libblas.so.
 	                                            "libcblas.so.3" };
 
 /* Under HYB_LOCK_RESOLVE. */
-static void* hyb_cpu_lib_handle;
-static int   hyb_cpu_lib_tried;
-static void* hyb_self_base;
+static void*     hyb_cpu_lib_handle;
+static int       hyb_cpu_lib_tried;
+static uintptr_t hyb_self;
+static int       hyb_self_known;
 /* Per routine: 1 + the process's load counter when resolution last failed.
    A new search is only worth doing once something new has been loaded. */
 static unsigned long long hyb_failed_at[HYB_R_COUNT];
@@ -44,21 +47,64 @@ static unsigned long long hyb_failed_at[HYB_R_COUNT];
 static void* hyb_held[HYB_HELD_MAX];
 static int   hyb_nheld;
 
-static void* hyb_self_fbase( void )
+/* The object an address lies in, found through the objects' loaded segments: its load
+   base and its name ("" for the main program). dladdr would answer too, but it also looks
+   for the nearest symbol, linearly through the object's symbol table: in OpenBLAS about
+   half a million instructions for every routine's first call. */
+typedef struct
 {
-	if ( hyb_self_base == NULL )
+	uintptr_t p;
+	int       found;
+	uintptr_t base;
+	char      name[4096];
+} hyb_object_t;
+
+static int hyb_object_cb( struct dl_phdr_info* info, size_t size, void* data )
+{
+	(void)size;
+	hyb_object_t* o = data;
+	for ( int i = 0; i < info->dlpi_phnum; i++ )
 	{
-		Dl_info info;
-		if ( dladdr( (void*)&hyb_self_fbase, &info ) ) hyb_self_base = info.dli_fbase;
+		const ElfW( Phdr )* ph = &info->dlpi_phdr[i];
+		if ( ph->p_type != PT_LOAD ) continue;
+		const uintptr_t start = (uintptr_t)info->dlpi_addr + (uintptr_t)ph->p_vaddr;
+		if ( o->p >= start && o->p - start < (uintptr_t)ph->p_memsz )
+		{
+			o->found = 1;
+			o->base  = (uintptr_t)info->dlpi_addr;
+			snprintf( o->name, sizeof o->name, "%s", info->dlpi_name ? info->dlpi_name : "" );
+			return 1;
+		}
 	}
-	return hyb_self_base;
+	return 0;
+}
+
+/* 1 and *o filled when p lies in a loaded object. */
+static int hyb_object_of( const void* p, hyb_object_t* o )
+{
+	o->p     = (uintptr_t)p;
+	o->found = 0;
+	dl_iterate_phdr( hyb_object_cb, o );
+	return o->found;
+}
+
+/* libhyblas's own load base (under the resolve lock). */
+static uintptr_t hyb_self_base( void )
+{
+	if ( !hyb_self_known )
+	{
+		hyb_object_t o;
+		if ( hyb_object_of( (const void*)&hyb_self_base, &o ) ) hyb_self = o.base;
+		hyb_self_known = 1;
+	}
+	return hyb_self;
 }
 
 /* An address inside libhyblas would make the call recurse forever. */
 static int hyb_is_ours( void* p )
 {
-	Dl_info info;
-	return p == NULL || ( dladdr( p, &info ) && info.dli_fbase == hyb_self_fbase() );
+	hyb_object_t o;
+	return p == NULL || ( hyb_object_of( p, &o ) && o.base == hyb_self_base() );
 }
 
 static void* hyb_try_handle( void* handle, const char* name )
@@ -112,9 +158,9 @@ static void hyb_hold( void* h )
    unloaded anyway. */
 static void hyb_hold_object_of( void* p )
 {
-	Dl_info info;
-	if ( !dladdr( p, &info ) || info.dli_fname == NULL || info.dli_fname[0] == '\0' ) return;
-	void* h = dlopen( info.dli_fname, RTLD_NOW | RTLD_NOLOAD );
+	hyb_object_t o;
+	if ( !hyb_object_of( p, &o ) || o.name[0] == '\0' ) return;
+	void* h = dlopen( o.name, RTLD_NOW | RTLD_NOLOAD );
 	if ( h ) hyb_hold( h );
 }
 

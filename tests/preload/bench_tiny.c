@@ -3,7 +3,7 @@
    run once without and once with hyblas preloaded (bench_tiny.sh) and the
    difference is the cost hyblas adds per call. The loops are separate
    functions so that callgrind can count exactly their instructions.
-   Usage: bench_tiny [--n4 CALLS] [--n16 CALLS] */
+   Usage: bench_tiny [--n4 CALLS] [--n16 CALLS] | --first (one call, the process's first) */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,23 +41,38 @@ __attribute__( ( noinline ) ) static void hyb_bench_loop16( long calls, const do
 	hyb_bench_loop( calls, 16, a, b, c );
 }
 
+/* The process's first dgemm_ call: hyblas's part is finding the real routine. */
+__attribute__( ( noinline ) ) static void hyb_bench_first( const double* a, const double* b,
+                                                           double* c )
+{
+	hyb_bench_loop( 1, 4, a, b, c );
+}
+
 int main( int argc, char** argv )
 {
 	long n4 = 1000000, n16 = 200000;
+	int  first = 0;
 	for ( int i = 1; i < argc; i++ )
 	{
 		if ( strcmp( argv[i], "--n4" ) == 0 && i + 1 < argc )
 			n4 = atol( argv[++i] );
 		else if ( strcmp( argv[i], "--n16" ) == 0 && i + 1 < argc )
 			n16 = atol( argv[++i] );
+		else if ( strcmp( argv[i], "--first" ) == 0 )
+			first = 1;
 		else
 		{
-			fprintf( stderr, "usage: %s [--n4 CALLS] [--n16 CALLS]\n", argv[0] );
+			fprintf( stderr, "usage: %s [--n4 CALLS] [--n16 CALLS] | --first\n", argv[0] );
 			return 2;
 		}
 	}
 	static double a[256], b[256], c[256];
 	for ( int i = 0; i < 256; i++ ) a[i] = 1.0 / ( 1 + i ), b[i] = 0.5 - 1.0 / ( 2 + i ), c[i] = 0;
+	if ( first )
+	{
+		hyb_bench_first( a, b, c );
+		return c[0] == 12345.0 ? 3 : 0;
+	}
 	/* Warm-up outside the measured loops: first-call resolution, OpenBLAS
 	   buffers. */
 	hyb_bench_loop( 10, 16, a, b, c );

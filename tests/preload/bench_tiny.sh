@@ -7,9 +7,11 @@
 #  - instructions, under callgrind when valgrind is available: the Ir count
 #    of the measured loop only (--toggle-collect), with minus without,
 #    divided by the number of calls. This one is asserted: < LIMIT.
-#   bench_tiny.sh BENCH LIBHYBLAS VALGRIND|"" LIMIT
+# And the process's first call, where hyblas finds the real routine: its
+# instructions with minus without, asserted < FIRST_LIMIT.
+#   bench_tiny.sh BENCH LIBHYBLAS VALGRIND|"" LIMIT FIRST_LIMIT
 set -eu
-bench=$1 lib=$2 valgrind=${3:-} limit=${4:-400}
+bench=$1 lib=$2 valgrind=${3:-} limit=${4:-400} first_limit=${5:-150000}
 export OPENBLAS_NUM_THREADS=1
 
 best() { # best ns/call of 3 runs for size $1, optionally preloaded ($2)
@@ -68,4 +70,10 @@ for cfg in "hyb_bench_loop4 20000 --n4 20000 --n16 0" "hyb_bench_loop16 5000 --n
     echo "  $verdict $fn: $calls calls, Ir without $base, with $shim, added $added per call (limit $limit)"
     [ "$verdict" = ok ] || status=1
 done
+base=$(PRE='' ir hyb_bench_first --first)
+shim=$(PRE=1 ir hyb_bench_first --first)
+added=$((shim - base))
+verdict=$(awk -v a="$added" -v l="$first_limit" 'BEGIN { print (a < l) ? "ok" : "FAIL" }')
+echo "  $verdict the first call: Ir without $base, with $shim, added $added (limit $first_limit)"
+[ "$verdict" = ok ] || status=1
 exit $status
