@@ -184,10 +184,10 @@ static hyb_status_t hyb_stencil_fid_reference( const hyb_stencil_prob_t*     p,
 	hyb_stencil_roles( p->kind, &roles );
 	const size_t       fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
 	hyb_stencil_prob_t ref    = *p;
-	void*              lev[3] = { NULL, NULL, NULL };
-	hyb_status_t       rc     = HYB_OK;
+	void*              lev[HYB_STENCIL_QUANTS_MAX * 3] = { NULL };
+	hyb_status_t       rc                              = HYB_OK;
 	memset( ref.rate, 0, sizeof ref.rate );
-	for ( int j = 0; j < roles.nstate && rc == HYB_OK; j++ )
+	for ( int j = 0; j < roles.quants * roles.nstate && rc == HYB_OK; j++ )
 	{
 		lev[j] = malloc( fbytes );
 		if ( lev[j] == NULL )
@@ -218,7 +218,7 @@ static hyb_status_t hyb_stencil_fid_reference( const hyb_stencil_prob_t*     p,
 		rc       = hyb_stencil_cpu_run_lossy( &ref, steps, 1, every, nthreads, NULL,
 		                                      hyb_stencil_fid_collect, f );
 	}
-	for ( int j = 0; j < 3; j++ ) free( lev[j] );
+	for ( int j = 0; j < HYB_STENCIL_QUANTS_MAX * 3; j++ ) free( lev[j] );
 	return rc;
 }
 
