@@ -404,14 +404,15 @@ int main( int argc, char** argv )
 	} cases[]                = { { HYBLAS_STENCIL_ACOUSTIC, 70, 60, 64, 0, 25 },
 		                         { HYBLAS_STENCIL_HIMENO, 65, 33, 48, 0, 19 },
 		                         { HYBLAS_STENCIL_LAPLACE2D, 300, 200, 1, 0, 5 },
-		                         { HYBLAS_STENCIL_STAR, 50, 40, 60, 3, 19 } };
+		                         { HYBLAS_STENCIL_STAR, 50, 40, 60, 3, 19 },
+		                         { HYBLAS_STENCIL_WAVE2D, 300, 200, 1, 0, 9 } };
 	const int     plans[][3] = { { HYBLAS_STENCIL_SCHEME_IN_CORE, 4, 0 },
 		                         { HYBLAS_STENCIL_SCHEME_COPY, 3, 2 },
 		                         { HYBLAS_STENCIL_SCHEME_DIRECT, 4, 3 },
 		                         { HYBLAS_STENCIL_SCHEME_SHARED, 4, 3 },
 		                         { HYBLAS_STENCIL_SCHEME_SHARED, 2, 5 } };
 	const int64_t T          = 11;
-	for ( int c = 0; c < 4; c++ )
+	for ( int c = 0; c < (int)( sizeof cases / sizeof cases[0] ); c++ )
 		for ( int t = 1; t <= 2; t++ )
 		{
 			const hyblas_stencil_type_t type = (hyblas_stencil_type_t)t;

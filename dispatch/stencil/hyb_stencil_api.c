@@ -109,7 +109,7 @@ static hyb_op_id_t hyb_stencil_op( void )
 static void hyb_stencil_trace( const hyb_stencil_prob_t* p, hyb_path_t path,
                                const hyblas_stencil_stats_t* s, double keep_wait )
 {
-	static const char* kinds[] = { "", "acoustic", "himeno", "laplace", "star" };
+	static const char* kinds[] = { "", "acoustic", "himeno", "laplace", "star", "wave" };
 	char               shape[128], extra[192];
 	snprintf( shape, sizeof shape, "nx=%lld ny=%lld nz=%lld r=%d steps=%lld", (long long)p->nx,
 	          (long long)p->ny, (long long)p->nz, (int)p->radius, (long long)s->steps );
@@ -120,7 +120,7 @@ static void hyb_stencil_trace( const hyb_stencil_prob_t* p, hyb_path_t path,
 	          (double)s->bytes_d2h, (double)s->bytes_d2d, s->seconds_kernel, keep_wait,
 	          s->seconds_host_copy, s->seconds_register );
 	hyb_trace_fields_t f = { .op       = hyb_stencil_op(),
-		                     .kind     = p->kind >= 1 && p->kind <= 4 ? kinds[p->kind] : "",
+		                     .kind     = p->kind >= 1 && p->kind <= 5 ? kinds[p->kind] : "",
 		                     .shape    = shape,
 		                     .path     = hyb_path_name( path ),
 		                     .pred_cpu = s->predicted_cpu_seconds,
