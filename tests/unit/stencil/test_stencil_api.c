@@ -661,6 +661,55 @@ static void test_wave_rejects_bad_descriptions( void )
 	sx_desc_free( &good );
 }
 
+/* The seed's ch. 4 workload planned (no arrays touched): the wave at
+   45000 x 45000 float, d = 8, k = 16, 64 steps, region sharing, on the
+   seed's 16 GB card. Four blocks each upload and download P and Q once
+   (45000 rows each), the work arrays never cross; three chunk buffers of
+   5625 + 2 * 16 rows of four arrays fit. The pressure alone at rate 16
+   moves three quarters of that, every field half. */
+static void test_wave_plan_seed( void )
+{
+	hyblas_stencil_desc_t d;
+	memset( &d, 0, sizeof d );
+	d.struct_size = sizeof d;
+	d.kind        = HYBLAS_STENCIL_WAVE2D;
+	d.type        = HYBLAS_STENCIL_FLOAT;
+	d.nx = d.ny = 45000;
+	d.nz        = 1;
+	for ( int f = 0; f < HYBLAS_WAVE_FIELDS; f++ )
+		d.fields[f].data = (void*)(uintptr_t)( ( (uint64_t)f + 1 ) << 40 );
+	const double            row = 45000.0 * 4.0;
+	const double            raw = 4.0 * 2.0 * 45000.0 * row;
+	hyblas_stencil_params_t p;
+	memset( &p, 0, sizeof p );
+	p.struct_size = sizeof p;
+	p.device_mem  = UINT64_C( 16 ) << 30;
+	p.scheme      = HYBLAS_STENCIL_SCHEME_SHARED;
+	p.chunks      = 8;
+	p.block_steps = 16;
+	/* Raw, the pressure alone (P and P_WORK), every field. */
+	const double share[3] = { 1.0, 0.75, 0.5 };
+	for ( int m = 0; m < 3; m++ )
+	{
+		for ( int f = 0; f < HYBLAS_WAVE_FIELDS; f++ )
+			d.fields[f].rate = ( m == 2 || ( m == 1 && f <= HYBLAS_WAVE_P_WORK ) ) ? 16.0 : 0.0;
+		hyblas_stencil_t* h = NULL;
+		CU_ASSERT_FATAL( hyblas_stencil_create( &d, &h ) == HYBLAS_OK );
+		hyblas_stencil_stats_t st;
+		memset( &st, 0, sizeof st );
+		st.struct_size = sizeof st;
+		CU_ASSERT_EQUAL( hyblas_stencil_plan( h, 64, &p, &st ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( st.scheme, HYBLAS_STENCIL_SCHEME_SHARED );
+		CU_ASSERT_EQUAL( st.in_core, 0 );
+		CU_ASSERT_EQUAL( (double)st.bytes_h2d, share[m] * raw );
+		CU_ASSERT_EQUAL( (double)st.bytes_d2h, share[m] * raw );
+		if ( m == 0 ) CU_ASSERT_EQUAL( (double)st.device_bytes, 3.0 * 4.0 * 5657.0 * row );
+		CU_ASSERT( st.device_bytes <= p.device_mem );
+		CU_ASSERT( st.predicted_seconds > 0.0 );
+		hyblas_stencil_destroy( h );
+	}
+}
+
 static CU_TestInfo hyb_tests_stencil_api[] = {
 	{ "create_rejects_bad_descriptions", test_create_rejects_bad_descriptions },
 	{ "run_rejects_bad_parameters", test_run_rejects_bad_parameters },
@@ -672,6 +721,7 @@ static CU_TestInfo hyb_tests_stencil_api[] = {
 	{ "wave_matches_equations", test_wave_matches_equations },
 	{ "wave_mode_oscillates", test_wave_mode_oscillates },
 	{ "wave_rejects_bad_descriptions", test_wave_rejects_bad_descriptions },
+	{ "wave_plan_seed", test_wave_plan_seed },
 	CU_TEST_INFO_NULL,
 };
 
