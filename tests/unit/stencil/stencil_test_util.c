@@ -4,9 +4,11 @@
 
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/hyb_device.h"
 #include "kernels/stencil/hyb_stencil_data.h"
 
 int64_t sx_field_bytes( const hyb_stencil_prob_t* p )
@@ -239,4 +241,21 @@ hyblas_status_t sx_solve( hyblas_stencil_desc_t* d, const hyblas_stencil_params_
 	memset( st, 0, sizeof *st );
 	st->struct_size = sizeof *st;
 	return hyblas_stencil_solve( d, steps, p, st );
+}
+
+hyblas_stencil_stats_t sx_fault_run( hyblas_stencil_desc_t* want, hyblas_stencil_desc_t* got,
+                                     const char* fault, int scheme, int d, int k, int64_t steps )
+{
+	const hyblas_stencil_params_t pc = sx_params( HYBLAS_PATH_CPU, 0, 0, 0 );
+	const hyblas_stencil_params_t pg = sx_params( HYBLAS_PATH_GPU, scheme, d, k );
+	hyblas_stencil_stats_t        sc, sg;
+	CU_ASSERT_EQUAL( sx_solve( want, &pc, steps, &sc ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyb_device_faults_set( fault ), HYB_OK );
+	CU_ASSERT_EQUAL( sx_solve( got, &pg, steps, &sg ), HYBLAS_OK );
+	hyb_device_faults_set( NULL );
+	const int same = sx_desc_same( want, got );
+	CU_ASSERT_EQUAL( sg.fell_back, 1 );
+	CU_ASSERT( same );
+	if ( sg.fell_back != 1 || !same ) printf( "\n  fault %s scheme %d\n", fault, scheme );
+	return sg;
 }

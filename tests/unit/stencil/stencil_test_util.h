@@ -69,4 +69,11 @@ hyblas_stencil_params_t sx_params( hyblas_path_t path, int scheme, int d, int k 
 hyblas_status_t sx_solve( hyblas_stencil_desc_t* d, const hyblas_stencil_params_t* p, int64_t steps,
                           hyblas_stencil_stats_t* st );
 
+/* `want` run on the CPU, then `got` (the same problem, or with rates) on
+   the device with scheme/d/k under the device fault plan `fault`: asserts
+   that the device run fell back and that the results are equal bit for
+   bit; returns the device run's statistics. Needs a simulated device. */
+hyblas_stencil_stats_t sx_fault_run( hyblas_stencil_desc_t* want, hyblas_stencil_desc_t* got,
+                                     const char* fault, int scheme, int d, int k, int64_t steps );
+
 #endif

@@ -349,18 +349,29 @@ static void test_solve_is_one_call( void )
 	sx_desc_free( &b );
 }
 
-/* Plan queries on the seed's acoustic set (the fields are never touched by
-   a plan, so addresses far apart stand for 6 GB arrays). */
-static void test_plan_reproduces_seed( void )
+/* A float description of `nf` fields for plan queries: a plan never
+   touches the fields, so addresses far apart stand for arrays of many GB. */
+static hyblas_stencil_desc_t sa_plan_desc( hyblas_stencil_kind_t kind, int64_t nx, int64_t ny,
+                                           int64_t nz, int nf )
 {
 	hyblas_stencil_desc_t d;
 	memset( &d, 0, sizeof d );
 	d.struct_size = sizeof d;
-	d.kind        = HYBLAS_STENCIL_ACOUSTIC;
+	d.kind        = kind;
 	d.type        = HYBLAS_STENCIL_FLOAT;
-	d.nx = d.ny = d.nz = 1160;
-	for ( int f = 0; f < 4; f++ )
+	d.nx          = nx;
+	d.ny          = ny;
+	d.nz          = nz;
+	for ( int f = 0; f < nf; f++ )
 		d.fields[f].data = (void*)(uintptr_t)( ( (uint64_t)f + 1 ) << 40 );
+	return d;
+}
+
+/* Plan queries on the seed's acoustic set. */
+static void test_plan_reproduces_seed( void )
+{
+	hyblas_stencil_desc_t d =
+	    sa_plan_desc( HYBLAS_STENCIL_ACOUSTIC, 1160, 1160, 1160, HYBLAS_ACOUSTIC_FIELDS );
 	hyblas_stencil_t* h = NULL;
 	CU_ASSERT_FATAL( hyblas_stencil_create( &d, &h ) == HYBLAS_OK );
 	const double            pb = 1160.0 * 1160.0 * 4.0;
@@ -669,15 +680,8 @@ static void test_wave_rejects_bad_descriptions( void )
    moves three quarters of that, every field half. */
 static void test_wave_plan_seed( void )
 {
-	hyblas_stencil_desc_t d;
-	memset( &d, 0, sizeof d );
-	d.struct_size = sizeof d;
-	d.kind        = HYBLAS_STENCIL_WAVE2D;
-	d.type        = HYBLAS_STENCIL_FLOAT;
-	d.nx = d.ny = 45000;
-	d.nz        = 1;
-	for ( int f = 0; f < HYBLAS_WAVE_FIELDS; f++ )
-		d.fields[f].data = (void*)(uintptr_t)( ( (uint64_t)f + 1 ) << 40 );
+	hyblas_stencil_desc_t d =
+	    sa_plan_desc( HYBLAS_STENCIL_WAVE2D, 45000, 45000, 1, HYBLAS_WAVE_FIELDS );
 	const double            row = 45000.0 * 4.0;
 	const double            raw = 4.0 * 2.0 * 45000.0 * row;
 	hyblas_stencil_params_t p;
@@ -693,11 +697,9 @@ static void test_wave_plan_seed( void )
 	{
 		for ( int f = 0; f < HYBLAS_WAVE_FIELDS; f++ )
 			d.fields[f].rate = ( m == 2 || ( m == 1 && f <= HYBLAS_WAVE_P_WORK ) ) ? 16.0 : 0.0;
-		hyblas_stencil_t* h = NULL;
+		hyblas_stencil_t*      h  = NULL;
+		hyblas_stencil_stats_t st = { .struct_size = sizeof st };
 		CU_ASSERT_FATAL( hyblas_stencil_create( &d, &h ) == HYBLAS_OK );
-		hyblas_stencil_stats_t st;
-		memset( &st, 0, sizeof st );
-		st.struct_size = sizeof st;
 		CU_ASSERT_EQUAL( hyblas_stencil_plan( h, 64, &p, &st ), HYBLAS_OK );
 		CU_ASSERT_EQUAL( st.scheme, HYBLAS_STENCIL_SCHEME_SHARED );
 		CU_ASSERT_EQUAL( st.in_core, 0 );

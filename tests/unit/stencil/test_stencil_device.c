@@ -135,18 +135,10 @@ static void test_faults_fall_back( void )
 		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
 		hyblas_stencil_desc_t got =
 		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 12, 10, 40, 0 );
-		hyblas_stencil_stats_t sc, sg;
-		CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 6, &sc ), HYBLAS_OK );
-		const uint64_t fb0 = hyb_stats_fallbacks( op );
-		CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
-		CU_ASSERT_EQUAL( sd_run( &got, HYBLAS_PATH_GPU, scheme, 3, 2, 6, &sg ), HYBLAS_OK );
-		hyb_device_faults_set( NULL );
-		CU_ASSERT_EQUAL( sg.fell_back, 1 );
+		const uint64_t               fb0 = hyb_stats_fallbacks( op );
+		const hyblas_stencil_stats_t sg  = sx_fault_run( &want, &got, faults[i], scheme, 3, 2, 6 );
 		CU_ASSERT_EQUAL( sg.path, HYBLAS_PATH_CPU );
 		CU_ASSERT_EQUAL( hyb_stats_fallbacks( op ), fb0 + 1 );
-		CU_ASSERT( sx_desc_same( &want, &got ) );
-		if ( sg.fell_back != 1 || !sx_desc_same( &want, &got ) )
-			printf( "\n  fault %s\n", faults[i] );
 		sx_desc_free( &want );
 		sx_desc_free( &got );
 	}
@@ -377,15 +369,7 @@ static void test_wave_faults_fall_back( void )
 			    sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 21, 43, 1, 0 );
 			hyblas_stencil_desc_t got =
 			    sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 21, 43, 1, 0 );
-			hyblas_stencil_stats_t sc, sg;
-			CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 7, &sc ), HYBLAS_OK );
-			CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
-			CU_ASSERT_EQUAL( sd_run( &got, HYBLAS_PATH_GPU, schemes[q], 3, 2, 7, &sg ), HYBLAS_OK );
-			hyb_device_faults_set( NULL );
-			CU_ASSERT_EQUAL( sg.fell_back, 1 );
-			CU_ASSERT( sx_desc_same( &want, &got ) );
-			if ( sg.fell_back != 1 || !sx_desc_same( &want, &got ) )
-				printf( "\n  wave fault %s scheme %d\n", faults[i], schemes[q] );
+			sx_fault_run( &want, &got, faults[i], schemes[q], 3, 2, 7 );
 			sx_desc_free( &want );
 			sx_desc_free( &got );
 		}

@@ -212,19 +212,9 @@ static void test_faults_give_exact_cpu( void )
 		hyblas_stencil_desc_t got =
 		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 12, 10, 70, 0 );
 		sz_rates( &got, 16.0, 16.0 );
-		hyblas_stencil_params_t pc = sx_params( HYBLAS_PATH_CPU, 0, 0, 0 );
-		hyblas_stencil_params_t pg =
-		    sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
-		hyblas_stencil_stats_t sc, sg;
-		CU_ASSERT_EQUAL( sx_solve( &want, &pc, 6, &sc ), HYBLAS_OK );
-		CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
-		CU_ASSERT_EQUAL( sx_solve( &got, &pg, 6, &sg ), HYBLAS_OK );
-		hyb_device_faults_set( NULL );
-		CU_ASSERT_EQUAL( sg.fell_back, 1 );
+		const hyblas_stencil_stats_t sg =
+		    sx_fault_run( &want, &got, faults[i], HYBLAS_STENCIL_SCHEME_SHARED, 3, 2, 6 );
 		CU_ASSERT_EQUAL( sg.compressed_fields, 0 );
-		CU_ASSERT( sx_desc_same( &want, &got ) );
-		if ( sg.fell_back != 1 || !sx_desc_same( &want, &got ) )
-			printf( "\n  fault %s\n", faults[i] );
 		sx_desc_free( &want );
 		sx_desc_free( &got );
 	}
@@ -528,18 +518,9 @@ static void test_wave_per_quantity( void )
 		hyblas_stencil_desc_t got =
 		    sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 30, 66, 1, 0 );
 		sz_wave_rates( &got, 16.0, 16.0, 0.0 );
-		hyblas_stencil_params_t pc = sx_params( HYBLAS_PATH_CPU, 0, 0, 0 );
-		hyblas_stencil_params_t pg =
-		    sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
-		hyblas_stencil_stats_t sc, sg;
-		CU_ASSERT_EQUAL( sx_solve( &want, &pc, 7, &sc ), HYBLAS_OK );
-		CU_ASSERT_EQUAL( hyb_device_faults_set( faults[i] ), HYB_OK );
-		CU_ASSERT_EQUAL( sx_solve( &got, &pg, 7, &sg ), HYBLAS_OK );
-		hyb_device_faults_set( NULL );
-		CU_ASSERT_EQUAL( sg.fell_back, 1 );
-		CU_ASSERT( sx_desc_same( &want, &got ) );
-		if ( sg.fell_back != 1 || !sx_desc_same( &want, &got ) )
-			printf( "\n  wave fault %s\n", faults[i] );
+		const hyblas_stencil_stats_t sg =
+		    sx_fault_run( &want, &got, faults[i], HYBLAS_STENCIL_SCHEME_SHARED, 3, 2, 7 );
+		CU_ASSERT_EQUAL( sg.compressed_fields, 0 );
 		sx_desc_free( &want );
 		sx_desc_free( &got );
 	}
