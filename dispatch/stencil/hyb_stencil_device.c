@@ -601,11 +601,13 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	   quantity's state is never written to the caller's arrays before the
 	   run is complete, so only the raw quantities' inputs are kept. */
 	hyb_sd_keep_t* keep = NULL;
-	void*          inputs[HYB_SD_KEEP_ARRAYS];
+	void*          inputs[HYB_STENCIL_QUANTS_MAX * 3];
 	int            nkeep = 0;
 	for ( int q = 0; q < roles.quants; q++ )
-		for ( int f = 0; !z.state_on[q] && f < roles.inputs && nkeep < HYB_SD_KEEP_ARRAYS; f++ )
+		for ( int f = 0; !z.state_on[q] && f < roles.inputs; f++ )
 			inputs[nkeep++] = p->field[hyb_stencil_state_role( &roles, q, f )];
+	/* More input arrays than a keep holds would leave some unprotected. */
+	if ( rc == HYB_OK && nkeep > HYB_SD_KEEP_ARRAYS ) rc = HYB_E_INVALID;
 	if ( rc == HYB_OK && nkeep > 0 && steps > 0 )
 		rc = hyb_sd_keep_start( inputs, nkeep, fbytes, threads, keep_mem, &keep );
 	/* The checkpoints' newest level (of the first quantity), decoded. */
