@@ -32,9 +32,10 @@
 #define HYB_SD_COPY_THREADS 8
 
 /* The host side of the compressed fields (issue 22): each compressed array
-   of the schedule (the state arrays of each quantity by index, the acoustic's staging-out of
-   the older level, the read-only fields) as one whole-field ZFP stream,
-   whose bands of 4 planes begin on a byte. Every range a step moves is
+   of the schedule (every quantity's state arrays, as roles.state lists
+   them; the acoustic's staging-out of the older level; the read-only
+   fields) as one whole-field ZFP stream, whose bands of 4 planes begin on
+   a byte. Every range a step moves is
    whole bands (the schedule is aligned), so each is a stream of its own:
    the chunk's remainder R_i and the two halves of the common regions M_i
    that a chunk reads or writes are byte ranges of the array's stream. A
@@ -214,8 +215,8 @@ static hyb_status_t hyb_sd_zcopy( hyb_sd_ctx_t* c, void* dst, const void* src, s
 		*done = 1;
 		return hyb_sd_zmove( c, a, dst, st->z0, st->z1, bytes, 0 );
 	}
-	/* A state copy moves quantity j's level; the quantity's compressed
-	   arrays (NULL: it moves raw) are found from the host array written. The
+	/* A state copy moves one quantity's level; that quantity's compressed
+	   array (NULL: it moves raw) is found from the host array written. The
 	   staging-out part exists with one quantity only (two input levels). */
 	hyb_stencil_zarr_t* to = st->field >= 0   ? hyb_sd_zarr_of( c, hyb_sd_role_at( c, dst ) )
 	                         : z->state_on[0] ? &z->sout

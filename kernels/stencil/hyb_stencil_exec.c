@@ -304,9 +304,11 @@ static hyb_status_t hyb_sx_level_copy( hyb_stencil_exec_t* ex, const hyb_stencil
 	const hyb_stencil_exec_ops_t* o     = ex->ops;
 	const size_t                  bytes = (size_t)( ( st->z1 - st->z0 ) * ex->plane_bytes );
 	const int                     part  = st->part + 2 * qu;
-	char*                         to    = st->field >= 0
-	                                          ? hyb_sx_field( ex, hyb_stencil_state_role( &ex->roles, qu, st->field ), st->z0 )
-	                                          : hyb_sx_sout( ex, st->slot, part, st->z0 - st->dst_base );
+	/* Written: quantity qu's state field `field`, or its staging-out part. */
+	char* to =
+	    st->field < 0
+	        ? hyb_sx_sout( ex, st->slot, part, st->z0 - st->dst_base )
+	        : hyb_sx_field( ex, hyb_stencil_state_role( &ex->roles, qu, st->field ), st->z0 );
 	switch ( st->op )
 	{
 	case HYB_SS_DOWNLOAD:
