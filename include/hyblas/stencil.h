@@ -70,7 +70,9 @@ extern "C"
 		   and the work arrays are left unspecified. Defaults: dx = dy = 1,
 		   c = 1, gamma = 0, dt half the undamped limit. Compressing "the
 		   pressure alone" means a rate on P and P_WORK (the one quantity's
-		   arrays), Q and Q_WORK raw. */
+		   arrays), Q and Q_WORK raw; since only P and Q cross PCIe, that is
+		   half of the bytes moved, not the quarter the issue's 1.14x bound
+		   assumes (docs/stencil.md). */
 		HYBLAS_STENCIL_WAVE2D = 5
 	} hyblas_stencil_kind_t;
 
