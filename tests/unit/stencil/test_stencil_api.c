@@ -672,6 +672,56 @@ static void test_wave_rejects_bad_descriptions( void )
 	sx_desc_free( &good );
 }
 
+/* Runs of the wave that are refused change neither quantity nor the
+   statistics: a negative count, more chunks than rows, a forced block
+   whose halo is deeper than a chunk (40 rows in 8 chunks of 5, k = 6),
+   and, with the pressure compressed, a forced copying scheme and too many
+   fidelity checkpoints. */
+static void test_wave_run_rejects_bad_parameters( void )
+{
+	hyblas_stencil_desc_t d = sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 24, 40, 1, 0 );
+	for ( int c = 0; c < 5; c++ )
+	{
+		const int zip                     = c >= 3;
+		d.fields[HYBLAS_WAVE_P].rate      = zip ? 16.0 : 0.0;
+		d.fields[HYBLAS_WAVE_P_WORK].rate = zip ? 16.0 : 0.0;
+		hyblas_stencil_t* h               = NULL;
+		CU_ASSERT_FATAL( hyblas_stencil_create( &d, &h ) == HYBLAS_OK );
+		sa_snap_t               snap   = sa_snap( &d );
+		hyblas_stencil_params_t p      = sx_params( HYBLAS_PATH_AUTO, 0, 0, 0 );
+		int64_t                 steps  = 6;
+		hyblas_status_t         expect = HYBLAS_E_INVALID;
+		switch ( c )
+		{
+		case 0:
+			steps = -1;
+			break;
+		case 1:
+			p.chunks = 41;
+			break;
+		case 2:
+			p = sx_params( HYBLAS_PATH_AUTO, HYBLAS_STENCIL_SCHEME_SHARED, 8, 6 );
+			break;
+		case 3:
+			p      = sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_COPY, 2, 2 );
+			expect = HYBLAS_E_UNSUPPORTED;
+			break;
+		default:
+			p.fidelity_every = 1;
+			steps            = HYBLAS_STENCIL_FIDELITY_MAX + 1;
+			break;
+		}
+		hyblas_stencil_stats_t st;
+		memset( &st, 0x5c, sizeof st );
+		st.struct_size = sizeof st;
+		CU_ASSERT_EQUAL( hyblas_stencil_run( h, steps, &p, &st ), expect );
+		CU_ASSERT_EQUAL( st.steps, (int64_t)0x5c5c5c5c5c5c5c5c );
+		CU_ASSERT( sa_unchanged( &d, &snap ) );
+		hyblas_stencil_destroy( h );
+	}
+	sx_desc_free( &d );
+}
+
 /* The seed's ch. 4 workload planned (no arrays touched): the wave at
    45000 x 45000 float, d = 8, k = 16, 64 steps, region sharing, on the
    seed's 16 GB card. Four blocks each upload and download P and Q once
@@ -723,6 +773,7 @@ static CU_TestInfo hyb_tests_stencil_api[] = {
 	{ "wave_matches_equations", test_wave_matches_equations },
 	{ "wave_mode_oscillates", test_wave_mode_oscillates },
 	{ "wave_rejects_bad_descriptions", test_wave_rejects_bad_descriptions },
+	{ "wave_run_rejects_bad_parameters", test_wave_run_rejects_bad_parameters },
 	{ "wave_plan_seed", test_wave_plan_seed },
 	CU_TEST_INFO_NULL,
 };
