@@ -82,6 +82,13 @@ if(HYB_BUILD_TESTS)
                                          --budgets 1200000,0 --sweep)
   set_tests_properties(stencil.ooc_bench_sim PROPERTIES LABELS unit
                        ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 120)
+  # The same for the damped wave, the seed's compression workload (two quantities), with
+  # T not a multiple of the planner's k under the cap.
+  add_test(NAME stencil.ooc_bench_wave_sim
+           COMMAND hyb_bench_stencil_ooc --set wave --nx 64 --ny 300 --steps 7
+                                         --budgets 250000,0 --sweep)
+  set_tests_properties(stencil.ooc_bench_wave_sim PROPERTIES LABELS unit
+                       ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 120)
 
   # The API as users see it: the public header alone, linked to libhyblas.
   add_executable(stencil_link ${PROJECT_SOURCE_DIR}/tests/unit/stencil/stencil_link.c)
@@ -101,7 +108,7 @@ if(HYB_BUILD_TESTS)
   set_tests_properties(stencil.api_sim PROPERTIES LABELS unit ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 600)
 
   # The family's kernels are registered with a sim launcher and, in a CUDA build, a CUDA one.
-  set(HYB_STENCIL_KERNELS stencil.acoustic,stencil.himeno,stencil.laplace,stencil.star)
+  set(HYB_STENCIL_KERNELS stencil.acoustic,stencil.himeno,stencil.laplace,stencil.star,stencil.wave)
   add_test(NAME stencil.kernels_sim COMMAND hyb_kernels --check --expect ${HYB_STENCIL_KERNELS})
   set_tests_properties(stencil.kernels_sim PROPERTIES LABELS unit)
   if(HYB_HAVE_CUDA)

@@ -98,6 +98,8 @@ hyb_status_t dev_compute( void* ctx, int stream, int32_t kind, const hyb_stencil
 		return hyb_stencil_laplace_cuda( &env, a );
 	case HYB_STENCIL_STAR:
 		return hyb_stencil_star_cuda( &env, a );
+	case HYB_STENCIL_WAVE:
+		return hyb_stencil_wave_cuda( &env, a );
 	default:
 		return HYB_E_INVALID;
 	}
@@ -132,6 +134,15 @@ void make( Prob& q, int32_t kind, int32_t elem, int64_t nx, int64_t ny, int64_t 
 	p.dx = p.dy = p.dz = HYB_ACOUSTIC_DEF_DX;
 	p.dt               = HYB_ACOUSTIC_DEF_COURANT * HYB_ACOUSTIC_DEF_DX / HYB_ACOUSTIC_DEF_VEL;
 	p.omega            = HYB_HIMENO_DEF_OMEGA;
+	if ( kind == HYB_STENCIL_WAVE )
+	{
+		/* Unequal spacings and damping, so that every coefficient counts. */
+		p.dx      = 1.0;
+		p.dy      = 1.5;
+		p.speed   = 1.0;
+		p.damping = 0.1;
+		p.dt      = hyb_stencil_wave_dt( p.speed, p.dx, p.dy );
+	}
 	if ( kind == HYB_STENCIL_STAR )
 	{
 		/* An averaging star: weights 1, 2, ... summing to 0.9, centre 0.1. */
@@ -162,10 +173,17 @@ double at( const hyb_stencil_prob_t& p, int f, int64_t i )
 	                                 : (double)static_cast<const float*>( p.field[f] )[i];
 }
 
-/* The result fields of a kind: acoustic PREV and CUR, else the first. */
+/* The result fields of a kind: acoustic PREV and CUR, wave P and Q, else
+   the first; result i is field result( p, i ). */
 int nresult( const hyb_stencil_prob_t& p )
 {
-	return p.kind == HYB_STENCIL_ACOUSTIC ? 2 : 1;
+	return p.kind == HYB_STENCIL_ACOUSTIC || p.kind == HYB_STENCIL_WAVE ? 2 : 1;
+}
+
+int result( const hyb_stencil_prob_t& p, int i )
+{
+	if ( p.kind == HYB_STENCIL_WAVE ) return i ? HYB_WAVE_Q : HYB_WAVE_P;
+	return i;
 }
 
 int points( const hyb_stencil_prob_t& p )
@@ -178,6 +196,9 @@ int points( const hyb_stencil_prob_t& p )
 		return 19;
 	case HYB_STENCIL_LAPLACE:
 		return 5;
+	case HYB_STENCIL_WAVE:
+		/* The Laplacian's five terms, then q's and p's updates. */
+		return 9;
 	default:
 		return 2 * ( p.dims ) * p.radius + 1;
 	}
@@ -233,8 +254,9 @@ void check_case( const Case& c, int32_t elem, int64_t T, Dev& dev )
 	const double  eps  = elem == HYB_STENCIL_F64 ? 0x1.0p-53 : 0x1.0p-24;
 	double        cmax = 0.0;
 	const int64_t n    = c.nx * c.ny * c.nz;
-	for ( int f = 0; f < nresult( ref.p ); f++ )
-		for ( int64_t i = 0; i < n; i++ ) cmax = std::fmax( cmax, std::fabs( at( ref.p, f, i ) ) );
+	for ( int j = 0; j < nresult( ref.p ); j++ )
+		for ( int64_t i = 0; i < n; i++ )
+			cmax = std::fmax( cmax, std::fabs( at( ref.p, result( ref.p, j ), i ) ) );
 	const double tol = 8.0 * (double)T * points( ref.p ) * eps * cmax;
 	Prob         first;
 	bool         have_first = false;
@@ -248,6 +270,7 @@ void check_case( const Case& c, int32_t elem, int64_t T, Dev& dev )
 		in.levels   = roles.levels;
 		in.inputs   = roles.inputs;
 		in.ncoef    = roles.ncoef;
+		in.quants   = roles.quants;
 		in.d        = pl[1];
 		in.k        = pl[2];
 		in.steps    = T;
@@ -262,9 +285,12 @@ void check_case( const Case& c, int32_t elem, int64_t T, Dev& dev )
 			continue;
 		}
 		double err = 0.0;
-		for ( int f = 0; f < nresult( ref.p ); f++ )
+		for ( int j = 0; j < nresult( ref.p ); j++ )
 			for ( int64_t i = 0; i < n; i++ )
-				err = std::fmax( err, std::fabs( at( got.p, f, i ) - at( ref.p, f, i ) ) );
+			{
+				const int f = result( ref.p, j );
+				err         = std::fmax( err, std::fabs( at( got.p, f, i ) - at( ref.p, f, i ) ) );
+			}
 		bool same = true;
 		if ( !have_first )
 		{
@@ -272,7 +298,8 @@ void check_case( const Case& c, int32_t elem, int64_t T, Dev& dev )
 			have_first = true;
 		}
 		else
-			for ( int f = 0; f < nresult( ref.p ); f++ ) same = same && got.mem[f] == first.mem[f];
+			for ( int j = 0; j < nresult( ref.p ); j++ )
+				same = same && got.mem[result( ref.p, j )] == first.mem[result( ref.p, j )];
 		/* Himeno: gosa_gpu - gosa_cpu = sum (ss_g - ss_c)(ss_g + ss_c), so
 		   |difference| <= 2 max|d ss| sqrt(N gosa) (Cauchy-Schwarz), with
 		   |d ss| <= the field difference plus one step's rounding; plus the
@@ -319,11 +346,16 @@ void check_rejects( Dev& dev )
 	const bool                r2 = hyb_stencil_acoustic_cuda( &env, &a ) == HYB_E_INVALID;
 	hyb_stencil_himeno_args_t h;
 	std::memset( &h, 0, sizeof h );
-	const bool r3 = hyb_stencil_himeno_cuda( &env, &h ) == HYB_E_INVALID;
-	const bool r4 = hyb_stencil_laplace_cuda( &env, nullptr ) == HYB_E_INVALID;
+	const bool              r3 = hyb_stencil_himeno_cuda( &env, &h ) == HYB_E_INVALID;
+	const bool              r4 = hyb_stencil_laplace_cuda( &env, nullptr ) == HYB_E_INVALID;
+	hyb_stencil_wave_args_t w;
+	std::memset( &w, 0, sizeof w );
+	w.box = a.box; /* 3-D, radius 2: not the wave's */
+	w.p = d, w.q = d + 8000, w.p_new = d + 16000, w.q_new = d + 24000;
+	const bool r5 = hyb_stencil_wave_cuda( &env, &w ) == HYB_E_INVALID;
 	CK_CUDA( cudaStreamSynchronize( dev.stream ) );
 	CK_CUDA( cudaFree( d ) );
-	const bool ok = r1 && r2 && r3 && r4;
+	const bool ok = r1 && r2 && r3 && r4 && r5;
 	std::printf( "%s bad arguments rejected\n", ok ? "ok  " : "FAIL" );
 	if ( !ok ) g_fail = 1;
 }
@@ -345,11 +377,19 @@ void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int6
 		CK_CUDA( cudaMemcpy( f[i], q.mem[i].data(), bytes, cudaMemcpyHostToDevice ) );
 	}
 	const void* coef[HYB_STENCIL_COEFS_MAX];
+	const void* cur[HYB_STENCIL_QUANTS_MAX];
+	const void* prev[HYB_STENCIL_QUANTS_MAX];
+	void*       next[HYB_STENCIL_QUANTS_MAX];
 	for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = f[roles.coef[c]];
+	for ( int j = 0; j < roles.quants; j++ )
+	{
+		cur[j]  = f[hyb_stencil_state_role( &roles, j, roles.inputs - 1 )];
+		prev[j] = f[hyb_stencil_state_role( &roles, j, 0 )];
+		next[j] = f[hyb_stencil_state_role( &roles, j, roles.inputs )];
+	}
 	const hyb_stencil_box_t box = hyb_stencil_prob_box( &q.p, 0, q.p.nz, 0, q.p.nz );
 	hyb_stencil_args_t      a;
-	hyb_stencil_prob_args( &q.p, &box, f[roles.state[roles.inputs - 1]], f[roles.state[0]],
-	                       f[roles.state[roles.inputs]], coef, &a );
+	hyb_stencil_prob_args_q( &q.p, &box, cur, prev, next, coef, &a );
 	cudaEvent_t e0, e1;
 	CK_CUDA( cudaEventCreate( &e0 ) );
 	CK_CUDA( cudaEventCreate( &e1 ) );
@@ -405,7 +445,8 @@ int main( int argc, char** argv )
 		                   { HYB_STENCIL_HIMENO, 65, 33, 40, 1, "himeno 65x33x40" },
 		                   { HYB_STENCIL_LAPLACE, 257, 1, 130, 1, "laplace 257x130" },
 		                   { HYB_STENCIL_STAR, 40, 36, 52, 3, "star r3 40x36x52" },
-		                   { HYB_STENCIL_STAR, 300, 1, 101, 2, "star r2 300x101" } };
+		                   { HYB_STENCIL_STAR, 300, 1, 101, 2, "star r2 300x101" },
+		                   { HYB_STENCIL_WAVE, 257, 1, 130, 1, "wave 257x130" } };
 	for ( const Case& c : cases )
 		for ( int32_t elem = 0; elem < 2; elem++ ) check_case( c, elem, 11, dev );
 	check_rejects( dev );
@@ -422,6 +463,8 @@ int main( int argc, char** argv )
 		             HYB_STENCIL_DEV_ELEMS_GRID, dev );
 		time_kernel( "star-r4", HYB_STENCIL_STAR, HYB_STENCIL_F32, 512, 512, 512, 4,
 		             HYB_STENCIL_DEV_ELEMS_GRID, dev );
+		time_kernel( "wave", HYB_STENCIL_WAVE, HYB_STENCIL_F32, 16384, 1, 8192, 1,
+		             HYB_STENCIL_DEV_ELEMS_WAVE, dev );
 	}
 	CK_CUDA( cudaStreamDestroy( dev.stream ) );
 	std::printf( "%s\n", g_fail ? "FAILED" : "PASSED" );

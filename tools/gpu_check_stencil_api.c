@@ -10,7 +10,7 @@
      gpu_check_stencil_api [--quick] [--n N] [--steps T] [--cap BYTES]
    The compression benchmark (tools/bench/run_stencil_zfp_bench.sh) instead
    runs one workload in several modes and prints one "bench," line each:
-     gpu_check_stencil_api --bench laplace|acoustic --nx N --ny N [--nz N]
+     gpu_check_stencil_api --bench laplace|acoustic|wave --nx N --ny N [--nz N]
         [--steps T] [--d D] [--k K] [--cap BYTES] [--rate R]
         [--modes cpu,raw,state,all,fidelity] [--every E] [--points P] */
 #include <float.h>
@@ -36,7 +36,9 @@ static hyblas_stencil_desc_t ck_desc( hyblas_stencil_kind_t kind, hyblas_stencil
 	d.ny          = ny;
 	d.nz          = nz;
 	d.radius      = r;
-	const int nf  = kind == HYBLAS_STENCIL_ACOUSTIC ? 4 : kind == HYBLAS_STENCIL_HIMENO ? 14 : 2;
+	const int nf  = kind == HYBLAS_STENCIL_ACOUSTIC || kind == HYBLAS_STENCIL_WAVE2D ? 4
+	                : kind == HYBLAS_STENCIL_HIMENO                                  ? 14
+	                                                                                 : 2;
 	for ( int f = 0; f < nf; f++ )
 	{
 		d.fields[f].data =
@@ -86,15 +88,29 @@ static double ck_at( const hyblas_stencil_desc_t* d, int f, size_t i )
 	                                        : (double)( (const float*)d->fields[f].data )[i];
 }
 
-/* max |a - b| and max |b| over the result fields (acoustic: CUR, PREV). */
+/* The result fields: acoustic PREV and CUR, wave P and Q (roles 0 and 2),
+   else the first. */
+static int ck_result( const hyblas_stencil_desc_t* d, int i )
+{
+	if ( d->kind == HYBLAS_STENCIL_WAVE2D ) return i == 0 ? HYBLAS_WAVE_P : HYBLAS_WAVE_Q;
+	return i;
+}
+
+static int ck_results( const hyblas_stencil_desc_t* d )
+{
+	return d->kind == HYBLAS_STENCIL_ACOUSTIC || d->kind == HYBLAS_STENCIL_WAVE2D ? 2 : 1;
+}
+
+/* max |a - b| and max |b| over the result fields. */
 static void ck_diff( const hyblas_stencil_desc_t* a, const hyblas_stencil_desc_t* b, double* diff,
                      double* mag )
 {
 	const size_t n = (size_t)a->nx * (size_t)a->ny * (size_t)a->nz;
 	*diff = *mag = 0.0;
-	for ( int f = 0; f < ( a->kind == HYBLAS_STENCIL_ACOUSTIC ? 2 : 1 ); f++ )
+	for ( int j = 0; j < ck_results( a ); j++ )
 		for ( size_t i = 0; i < n; i++ )
 		{
+			const int    f = ck_result( a, j );
 			const double x = ck_at( a, f, i ), y = ck_at( b, f, i );
 			if ( fabs( x - y ) > *diff || x != x ) *diff = x != x ? INFINITY : fabs( x - y );
 			if ( fabs( y ) > *mag ) *mag = fabs( y );
@@ -106,21 +122,23 @@ static int ck_same( const hyblas_stencil_desc_t* a, const hyblas_stencil_desc_t*
 	const size_t n = (size_t)a->nx * (size_t)a->ny * (size_t)a->nz *
 	                 ( a->type == HYBLAS_STENCIL_DOUBLE ? 8 : 4 );
 	int s = 1;
-	for ( int f = 0; f < ( a->kind == HYBLAS_STENCIL_ACOUSTIC ? 2 : 1 ); f++ )
-		s &= memcmp( a->fields[f].data, b->fields[f].data, n ) == 0;
+	for ( int j = 0; j < ck_results( a ); j++ )
+		s &= memcmp( a->fields[ck_result( a, j )].data, b->fields[ck_result( a, j )].data, n ) == 0;
 	return s;
 }
 
-/* The time levels (acoustic PREV, CUR, NEXT; else U, WORK) at `state`
-   bits per value, the read-only fields (acoustic VEL) at `coef`. */
+/* The time levels (acoustic PREV, CUR, NEXT; the wave's pressure P and
+   P_WORK; else U, WORK) at `state` bits per value, the other fields
+   (acoustic VEL, the wave's Q and Q_WORK) at `coef`. */
 static void ck_rates( hyblas_stencil_desc_t* d, double state, double coef )
 {
-	const int nf = d->kind == HYBLAS_STENCIL_ACOUSTIC ? 4
-	               : d->kind == HYBLAS_STENCIL_HIMENO ? 14
-	                                                  : 2;
+	const int nf = d->kind == HYBLAS_STENCIL_ACOUSTIC || d->kind == HYBLAS_STENCIL_WAVE2D ? 4
+	               : d->kind == HYBLAS_STENCIL_HIMENO                                     ? 14
+	                                                                                      : 2;
 	for ( int f = 0; f < nf; f++ )
 	{
 		const int lev     = d->kind == HYBLAS_STENCIL_ACOUSTIC ? f <= 2
+		                    : d->kind == HYBLAS_STENCIL_WAVE2D ? f <= HYBLAS_WAVE_P_WORK
 		                    : d->kind == HYBLAS_STENCIL_HIMENO ? ( f == 0 || f == 13 )
 		                                                       : 1;
 		d->fields[f].rate = lev ? state : coef;
@@ -156,8 +174,8 @@ static void ck_smooth( hyblas_stencil_desc_t* d )
 
 static const char* ck_kind( hyblas_stencil_kind_t k )
 {
-	static const char* n[] = { "?", "acoustic", "himeno", "laplace2d", "star" };
-	return k >= 1 && k <= 4 ? n[k] : n[0];
+	static const char* n[] = { "?", "acoustic", "himeno", "laplace2d", "star", "wave2d" };
+	return k >= 1 && k <= 5 ? n[k] : n[0];
 }
 
 /* Compressed fields: the device against the CPU path's round trips (on
@@ -183,6 +201,9 @@ static void ck_compressed( void )
 		  HYBLAS_STENCIL_SCHEME_SHARED, 3, 3 },
 		{ HYBLAS_STENCIL_STAR, HYBLAS_STENCIL_DOUBLE, 50, 40, 60, 2, 13, 32.0, 0.0,
 		  HYBLAS_STENCIL_SCHEME_DIRECT, 2, 3 },
+		/* The wave's pressure alone (Q and Q_WORK raw). */
+		{ HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 300, 200, 1, 0, 5, 16.0, 0.0,
+		  HYBLAS_STENCIL_SCHEME_SHARED, 4, 4 },
 	};
 	const int64_t T = 11;
 	for ( int c = 0; c < (int)( sizeof cases / sizeof cases[0] ); c++ )
@@ -240,8 +261,11 @@ static void ck_compressed( void )
 }
 
 /* One benchmark line per mode: cpu (OpenMP, no compression), raw (device,
-   uncompressed), state (the time levels at `rate`), all (every field at
-   `rate`), fidelity (state, with the check every `every` steps). */
+   uncompressed), state (the time levels at `rate`: for the wave the
+   pressure alone, P and P_WORK), all (every field at `rate`), fidelity
+   (state, with the check every `every` steps). The wave is the seed's
+   coupled two-field workload (four arrays, 2-D); laplace its 2-D 5-point
+   stencil with two arrays; acoustic four arrays in 3-D. */
 static int ck_bench( int argc, char** argv )
 {
 	const char* kind = "laplace";
@@ -279,9 +303,12 @@ static int ck_bench( int argc, char** argv )
 			points = atoll( argv[++i] );
 	}
 	const int                   ac   = strcmp( kind, "acoustic" ) == 0;
-	const hyblas_stencil_kind_t kd   = ac ? HYBLAS_STENCIL_ACOUSTIC : HYBLAS_STENCIL_LAPLACE2D;
+	const int                   wv   = strcmp( kind, "wave" ) == 0;
+	const hyblas_stencil_kind_t kd   = ac   ? HYBLAS_STENCIL_ACOUSTIC
+	                                   : wv ? HYBLAS_STENCIL_WAVE2D
+	                                        : HYBLAS_STENCIL_LAPLACE2D;
 	hyblas_stencil_desc_t       desc = ck_desc( kd, HYBLAS_STENCIL_FLOAT, nx, ny, ac ? nz : 1, 0 );
-	const double                arrays = ac ? 4.0 : 2.0;
+	const double                arrays = ac || wv ? 4.0 : 2.0;
 	const double bytes = arrays * (double)nx * (double)ny * (double)( ac ? nz : 1 ) * 4.0;
 	/* Out of core: by default nine tenths of the arrays fit (the forced
 	   shared scheme with d chunks keeps three chunk buffers resident). */
@@ -377,14 +404,15 @@ int main( int argc, char** argv )
 	} cases[]                = { { HYBLAS_STENCIL_ACOUSTIC, 70, 60, 64, 0, 25 },
 		                         { HYBLAS_STENCIL_HIMENO, 65, 33, 48, 0, 19 },
 		                         { HYBLAS_STENCIL_LAPLACE2D, 300, 200, 1, 0, 5 },
-		                         { HYBLAS_STENCIL_STAR, 50, 40, 60, 3, 19 } };
+		                         { HYBLAS_STENCIL_STAR, 50, 40, 60, 3, 19 },
+		                         { HYBLAS_STENCIL_WAVE2D, 300, 200, 1, 0, 9 } };
 	const int     plans[][3] = { { HYBLAS_STENCIL_SCHEME_IN_CORE, 4, 0 },
 		                         { HYBLAS_STENCIL_SCHEME_COPY, 3, 2 },
 		                         { HYBLAS_STENCIL_SCHEME_DIRECT, 4, 3 },
 		                         { HYBLAS_STENCIL_SCHEME_SHARED, 4, 3 },
 		                         { HYBLAS_STENCIL_SCHEME_SHARED, 2, 5 } };
 	const int64_t T          = 11;
-	for ( int c = 0; c < 4; c++ )
+	for ( int c = 0; c < (int)( sizeof cases / sizeof cases[0] ); c++ )
 		for ( int t = 1; t <= 2; t++ )
 		{
 			const hyblas_stencil_type_t type = (hyblas_stencil_type_t)t;

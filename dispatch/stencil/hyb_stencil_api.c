@@ -109,7 +109,7 @@ static hyb_op_id_t hyb_stencil_op( void )
 static void hyb_stencil_trace( const hyb_stencil_prob_t* p, hyb_path_t path,
                                const hyblas_stencil_stats_t* s, double keep_wait )
 {
-	static const char* kinds[] = { "", "acoustic", "himeno", "laplace", "star" };
+	static const char* kinds[] = { "", "acoustic", "himeno", "laplace", "star", "wave" };
 	char               shape[128], extra[192];
 	snprintf( shape, sizeof shape, "nx=%lld ny=%lld nz=%lld r=%d steps=%lld", (long long)p->nx,
 	          (long long)p->ny, (long long)p->nz, (int)p->radius, (long long)s->steps );
@@ -120,7 +120,7 @@ static void hyb_stencil_trace( const hyb_stencil_prob_t* p, hyb_path_t path,
 	          (double)s->bytes_d2h, (double)s->bytes_d2d, s->seconds_kernel, keep_wait,
 	          s->seconds_host_copy, s->seconds_register );
 	hyb_trace_fields_t f = { .op       = hyb_stencil_op(),
-		                     .kind     = p->kind >= 1 && p->kind <= 4 ? kinds[p->kind] : "",
+		                     .kind     = p->kind >= 1 && p->kind <= 5 ? kinds[p->kind] : "",
 		                     .shape    = shape,
 		                     .path     = hyb_path_name( path ),
 		                     .pred_cpu = s->predicted_cpu_seconds,
@@ -184,10 +184,10 @@ static hyb_status_t hyb_stencil_fid_reference( const hyb_stencil_prob_t*     p,
 	hyb_stencil_roles( p->kind, &roles );
 	const size_t       fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
 	hyb_stencil_prob_t ref    = *p;
-	void*              lev[3] = { NULL, NULL, NULL };
-	hyb_status_t       rc     = HYB_OK;
+	void*              lev[HYB_STENCIL_QUANTS_MAX * 3] = { NULL };
+	hyb_status_t       rc                              = HYB_OK;
 	memset( ref.rate, 0, sizeof ref.rate );
-	for ( int j = 0; j < roles.nstate && rc == HYB_OK; j++ )
+	for ( int j = 0; j < roles.quants * roles.nstate && rc == HYB_OK; j++ )
 	{
 		lev[j] = malloc( fbytes );
 		if ( lev[j] == NULL )
@@ -218,7 +218,7 @@ static hyb_status_t hyb_stencil_fid_reference( const hyb_stencil_prob_t*     p,
 		rc       = hyb_stencil_cpu_run_lossy( &ref, steps, 1, every, nthreads, NULL,
 		                                      hyb_stencil_fid_collect, f );
 	}
-	for ( int j = 0; j < 3; j++ ) free( lev[j] );
+	for ( int j = 0; j < HYB_STENCIL_QUANTS_MAX * 3; j++ ) free( lev[j] );
 	return rc;
 }
 

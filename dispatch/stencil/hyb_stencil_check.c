@@ -20,7 +20,8 @@
 _Static_assert( (int)HYBLAS_STENCIL_ACOUSTIC == (int)HYB_STENCIL_ACOUSTIC &&
                     (int)HYBLAS_STENCIL_HIMENO == (int)HYB_STENCIL_HIMENO &&
                     (int)HYBLAS_STENCIL_LAPLACE2D == (int)HYB_STENCIL_LAPLACE &&
-                    (int)HYBLAS_STENCIL_STAR == (int)HYB_STENCIL_STAR,
+                    (int)HYBLAS_STENCIL_STAR == (int)HYB_STENCIL_STAR &&
+                    (int)HYBLAS_STENCIL_WAVE2D == (int)HYB_STENCIL_WAVE,
                 "public and kernel kinds agree" );
 _Static_assert( HYBLAS_STENCIL_MAX_RADIUS == HYB_STENCIL_MAX_RADIUS &&
                     HYBLAS_STENCIL_MAX_FIELDS == HYB_STENCIL_FIELDS_MAX,
@@ -28,7 +29,11 @@ _Static_assert( HYBLAS_STENCIL_MAX_RADIUS == HYB_STENCIL_MAX_RADIUS &&
 _Static_assert( (int)HYBLAS_ACOUSTIC_VEL == (int)HYB_ACOUSTIC_VEL &&
                     (int)HYBLAS_HIMENO_WRK2 == (int)HYB_HIMENO_WRK2 &&
                     (int)HYBLAS_HIMENO_B0 == (int)HYB_HIMENO_B0 &&
-                    (int)HYBLAS_GRID_WORK == (int)HYB_GRID_WORK,
+                    (int)HYBLAS_GRID_WORK == (int)HYB_GRID_WORK &&
+                    (int)HYBLAS_WAVE_P == (int)HYB_WAVE_P &&
+                    (int)HYBLAS_WAVE_P_WORK == (int)HYB_WAVE_P_WORK &&
+                    (int)HYBLAS_WAVE_Q == (int)HYB_WAVE_Q &&
+                    (int)HYBLAS_WAVE_Q_WORK == (int)HYB_WAVE_Q_WORK,
                 "public and kernel roles agree" );
 
 /* Copy the caller's versioned struct: its first `size` bytes over zeros. */
@@ -56,13 +61,14 @@ hyblas_status_t hyb_stencil_desc_check( const hyblas_stencil_desc_t* in, hyblas_
 		return HYBLAS_E_INVALID;
 
 	/* Shape: every axis of the kind at least 2r + 1 points. */
-	const int two_d =
-	    d.kind == HYBLAS_STENCIL_LAPLACE2D || ( d.kind == HYBLAS_STENCIL_STAR && d.nz == 1 );
+	const int two_d = d.kind == HYBLAS_STENCIL_LAPLACE2D || d.kind == HYBLAS_STENCIL_WAVE2D ||
+	                  ( d.kind == HYBLAS_STENCIL_STAR && d.nz == 1 );
 	const int r = d.kind == HYBLAS_STENCIL_ACOUSTIC ? 4
 	              : d.kind == HYBLAS_STENCIL_STAR   ? d.radius
 	                                                : 1;
 	if ( r < 1 || r > HYBLAS_STENCIL_MAX_RADIUS ) return HYBLAS_E_INVALID;
-	if ( d.kind == HYBLAS_STENCIL_LAPLACE2D && d.nz != 1 ) return HYBLAS_E_INVALID;
+	if ( ( d.kind == HYBLAS_STENCIL_LAPLACE2D || d.kind == HYBLAS_STENCIL_WAVE2D ) && d.nz != 1 )
+		return HYBLAS_E_INVALID;
 	const int64_t span = 2 * (int64_t)r + 1;
 	if ( d.nx < span || d.ny < span || ( !two_d && d.nz < span ) ) return HYBLAS_E_INVALID;
 	const int64_t eb = d.type == HYBLAS_STENCIL_DOUBLE ? 8 : 4;
@@ -89,8 +95,19 @@ hyblas_status_t hyb_stencil_desc_check( const hyblas_stencil_desc_t* in, hyblas_
 	/* Coefficients: finite; zero means the documented default. */
 	if ( !hyb_sc_finite_nonneg( d.dx ) || !hyb_sc_finite_nonneg( d.dy ) ||
 	     !hyb_sc_finite_nonneg( d.dz ) || !hyb_sc_finite_nonneg( d.dt ) || !isfinite( d.omega ) ||
-	     !isfinite( d.center ) )
+	     !isfinite( d.center ) || !hyb_sc_finite_nonneg( d.speed ) ||
+	     !hyb_sc_finite_nonneg( d.damping ) )
 		return HYBLAS_E_INVALID;
+	if ( d.kind == HYBLAS_STENCIL_WAVE2D )
+	{
+		/* The wave's own defaults, and a step that is stable. */
+		if ( d.dx == 0.0 ) d.dx = HYB_WAVE_DEF_DX;
+		if ( d.dy == 0.0 ) d.dy = HYB_WAVE_DEF_DX;
+		if ( d.speed == 0.0 ) d.speed = HYB_WAVE_DEF_SPEED;
+		if ( d.dt == 0.0 ) d.dt = hyb_stencil_wave_dt( d.speed, d.dx, d.dy );
+		if ( !hyb_stencil_wave_stable( d.speed, d.damping, d.dx, d.dy, d.dt ) )
+			return HYBLAS_E_INVALID;
+	}
 	if ( d.kind == HYBLAS_STENCIL_STAR )
 		for ( int a = 0; a < 3; a++ )
 			for ( int j = 0; j < 2 * r; j++ )
@@ -120,12 +137,14 @@ hyblas_status_t hyb_stencil_desc_check( const hyblas_stencil_desc_t* in, hyblas_
 	/* A rate the codec cannot take for this type and shape, or time levels
 	   with different rates. */
 	if ( hyb_stencil_zfp_check( &p ) != HYB_OK ) return HYBLAS_E_INVALID;
-	p.dx     = d.dx;
-	p.dy     = d.dy;
-	p.dz     = d.dz;
-	p.dt     = d.dt;
-	p.omega  = d.omega;
-	p.center = d.center;
+	p.dx      = d.dx;
+	p.dy      = d.dy;
+	p.dz      = d.dz;
+	p.dt      = d.dt;
+	p.omega   = d.omega;
+	p.center  = d.center;
+	p.speed   = d.speed;
+	p.damping = d.damping;
 	/* The caller's axes (x, y, z) onto the kernel's: in 2-D the caller's y
 	   is the kernel's plane axis z. */
 	memcpy( p.coef[0], d.coef[0], sizeof p.coef[0] );

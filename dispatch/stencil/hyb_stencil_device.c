@@ -32,21 +32,24 @@
 #define HYB_SD_COPY_THREADS 8
 
 /* The host side of the compressed fields (issue 22): each compressed array
-   of the schedule (the state arrays by index, the acoustic's staging-out of
-   the older level, the read-only fields) as one whole-field ZFP stream,
-   whose bands of 4 planes begin on a byte. Every range a step moves is
+   of the schedule (every quantity's state arrays, as roles.state lists
+   them; the acoustic's staging-out of the older level; the read-only
+   fields) as one whole-field ZFP stream, whose bands of 4 planes begin on
+   a byte. Every range a step moves is
    whole bands (the schedule is aligned), so each is a stream of its own:
    the chunk's remainder R_i and the two halves of the common regions M_i
    that a chunk reads or writes are byte ranges of the array's stream. A
    host copy of the schedule (commit, placement) copies those bytes. */
+#define HYB_SD_ZSTATE ( 3 * HYB_STENCIL_QUANTS_MAX )
+#define HYB_SD_ZARRS  ( HYB_SD_ZSTATE + 1 + HYB_STENCIL_COEFS_MAX )
 typedef struct
 {
-	int                state_on;
-	hyb_stencil_zarr_t state[3];
+	int                state_on[HYB_STENCIL_QUANTS_MAX]; /* per quantity */
+	hyb_stencil_zarr_t state[HYB_SD_ZSTATE];             /* as roles.state */
 	hyb_stencil_zarr_t sout;
 	hyb_stencil_zarr_t coef[HYB_STENCIL_COEFS_MAX];
 	hyb_dev_t*         pinned;
-	unsigned char      locked[3 + 1 + HYB_STENCIL_COEFS_MAX];
+	unsigned char      locked[HYB_SD_ZARRS];
 } hyb_sd_zip_t;
 
 /* The executor's context. With dev == NULL the operations only measure
@@ -139,8 +142,8 @@ static hyb_stencil_zarr_t* hyb_sd_zarr_of( hyb_sd_ctx_t* c, int role )
 {
 	hyb_stencil_roles_t r;
 	hyb_stencil_roles( c->p->kind, &r );
-	for ( int j = 0; j < r.nstate; j++ )
-		if ( r.state[j] == role ) return c->z->state_on ? &c->z->state[j] : NULL;
+	for ( int j = 0; j < r.quants * r.nstate; j++ )
+		if ( r.state[j] == role ) return c->z->state_on[j / r.nstate] ? &c->z->state[j] : NULL;
 	for ( int q = 0; q < r.ncoef; q++ )
 		if ( r.coef[q] == role ) return c->z->coef[q].data ? &c->z->coef[q] : NULL;
 	return NULL;
@@ -212,22 +215,27 @@ static hyb_status_t hyb_sd_zcopy( hyb_sd_ctx_t* c, void* dst, const void* src, s
 		*done = 1;
 		return hyb_sd_zmove( c, a, dst, st->z0, st->z1, bytes, 0 );
 	}
-	if ( !z->state_on ) return HYB_OK;
+	/* A state copy moves one quantity's level; that quantity's compressed
+	   array (NULL: it moves raw) is found from the host array written. The
+	   staging-out part exists with one quantity only (two input levels). */
+	hyb_stencil_zarr_t* to = st->field >= 0   ? hyb_sd_zarr_of( c, hyb_sd_role_at( c, dst ) )
+	                         : z->state_on[0] ? &z->sout
+	                                          : NULL;
+	if ( to == NULL ) return HYB_OK;
 	if ( dir == HYB_SX_D2H && st->op == HYB_SS_DOWNLOAD )
 	{
 		*done = 1;
-		return hyb_sd_zmove( c, st->field >= 0 ? &z->state[st->field] : &z->sout, (void*)src,
-		                     st->z0, st->z1, bytes, 1 );
+		return hyb_sd_zmove( c, to, (void*)src, st->z0, st->z1, bytes, 1 );
 	}
 	if ( dir == HYB_SX_H2H && ( st->op == HYB_SS_COMMIT || st->op == HYB_SS_HOSTCOPY ) )
 	{
 		/* The device steps this host step depends on are complete
 		   (hyb_sd_before), so their compressed bytes are in place. */
-		const hyb_stencil_zarr_t* from = st->op == HYB_SS_COMMIT ? &z->sout : &z->state[st->src[0]];
-		hyb_stencil_zarr_t*       to   = &z->state[st->field];
-		const size_t              off  = hyb_stencil_zarr_offset( to, st->z0 );
-		const size_t              n    = hyb_stencil_zarr_bytes( to, st->z0, st->z1 );
-		*done                          = 1;
+		const hyb_stencil_zarr_t* from =
+		    st->op == HYB_SS_COMMIT ? &z->sout : hyb_sd_zarr_of( c, hyb_sd_role_at( c, src ) );
+		const size_t off = hyb_stencil_zarr_offset( to, st->z0 );
+		const size_t n   = hyb_stencil_zarr_bytes( to, st->z0, st->z1 );
+		*done            = 1;
 		return hyb_sd_host_copy( c, to->data + off, from->data + off, n );
 	}
 	return HYB_OK;
@@ -373,13 +381,11 @@ int hyb_stencil_device_usable( int32_t kind )
 
 /* ------------------------------------------------------------ compressed arrays */
 
-#define HYB_SD_ZARRS ( 3 + 1 + HYB_STENCIL_COEFS_MAX )
-
 /* Every compressed array of z (some without data). */
 static void hyb_sd_zip_list( hyb_sd_zip_t* z, hyb_stencil_zarr_t* all[HYB_SD_ZARRS] )
 {
 	int n = 0;
-	for ( int j = 0; j < 3; j++ ) all[n++] = &z->state[j];
+	for ( int j = 0; j < HYB_SD_ZSTATE; j++ ) all[n++] = &z->state[j];
 	all[n++] = &z->sout;
 	for ( int q = 0; q < HYB_STENCIL_COEFS_MAX; q++ ) all[n++] = &z->coef[q];
 }
@@ -422,17 +428,21 @@ static hyb_status_t hyb_sd_zip_init( hyb_sd_zip_t* z, const hyb_stencil_prob_t* 
                                      const hyb_stencil_roles_t* r )
 {
 	memset( z, 0, sizeof *z );
-	const double rate = hyb_stencil_state_rate( p );
-	hyb_status_t st   = HYB_OK;
-	z->state_on       = rate != 0.0;
-	for ( int j = 0; z->state_on && j < r->nstate && st == HYB_OK; j++ )
+	hyb_status_t st = HYB_OK;
+	for ( int q = 0; q < r->quants; q++ )
 	{
-		st = hyb_stencil_zarr_init( &z->state[j], p, rate );
-		if ( st == HYB_OK && j < r->inputs )
-			st = hyb_stencil_zarr_put( &z->state[j], p->field[r->state[j]] );
+		const double rate = hyb_stencil_state_rate( p, q );
+		z->state_on[q]    = rate != 0.0;
+		for ( int j = 0; z->state_on[q] && j < r->nstate && st == HYB_OK; j++ )
+		{
+			const int i = q * r->nstate + j;
+			st          = hyb_stencil_zarr_init( &z->state[i], p, rate );
+			if ( st == HYB_OK && j < r->inputs )
+				st = hyb_stencil_zarr_put( &z->state[i], p->field[r->state[i]] );
+		}
 	}
-	if ( st == HYB_OK && z->state_on && r->inputs == 2 )
-		st = hyb_stencil_zarr_init( &z->sout, p, rate );
+	if ( st == HYB_OK && z->state_on[0] && r->inputs == 2 )
+		st = hyb_stencil_zarr_init( &z->sout, p, hyb_stencil_state_rate( p, 0 ) );
 	for ( int q = 0; q < r->ncoef && st == HYB_OK; q++ )
 	{
 		const double cr = p->rate[r->coef[q]];
@@ -588,18 +598,23 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	/* The input time levels as they were, kept while the run goes on: a
 	   failure anywhere puts back what was kept (all that was overwritten),
 	   so that the CPU path restarts from the caller's inputs (the work level
-	   is written before it is read on the CPU path). Compressed state is
-	   never written to the caller's arrays before the run is complete. */
+	   is written before it is read on the CPU path). A compressed
+	   quantity's state is never written to the caller's arrays before the
+	   run is complete, so only the raw quantities' inputs are kept. */
 	hyb_sd_keep_t* keep = NULL;
-	if ( rc == HYB_OK && !z.state_on && steps > 0 )
-	{
-		void* inputs[HYB_SD_KEEP_ARRAYS];
-		for ( int f = 0; f < roles.inputs; f++ ) inputs[f] = p->field[roles.state[f]];
-		rc = hyb_sd_keep_start( inputs, roles.inputs, fbytes, threads, keep_mem, &keep );
-	}
-	/* The checkpoints' newest level, decoded. */
-	void* newest = rc == HYB_OK && cb && z.state_on ? malloc( fbytes ) : NULL;
-	if ( rc == HYB_OK && cb && z.state_on && newest == NULL ) rc = HYB_E_NO_MEMORY;
+	void*          inputs[HYB_STENCIL_QUANTS_MAX * 3];
+	int            nkeep = 0;
+	for ( int q = 0; q < roles.quants; q++ )
+		for ( int f = 0; !z.state_on[q] && f < roles.inputs; f++ )
+			inputs[nkeep++] = p->field[hyb_stencil_state_role( &roles, q, f )];
+	/* More input arrays than a keep holds would leave some unprotected. */
+	if ( rc == HYB_OK && nkeep > HYB_SD_KEEP_ARRAYS ) rc = HYB_E_INVALID;
+	if ( rc == HYB_OK && nkeep > 0 && steps > 0 )
+		rc = hyb_sd_keep_start( inputs, nkeep, fbytes, threads, keep_mem, &keep );
+	/* The checkpoints' newest level (of the first quantity), decoded. */
+	const int zlast  = z.state_on[0];
+	void*     newest = rc == HYB_OK && cb && zlast ? malloc( fbytes ) : NULL;
+	if ( rc == HYB_OK && cb && zlast && newest == NULL ) rc = HYB_E_NO_MEMORY;
 	hyb_dev_t*   dev = NULL;
 	hyb_sd_ctx_t c;
 	memset( &c, 0, sizeof c );
@@ -625,8 +640,8 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 			rc              = hyb_sd_segment( dev, p, n, scheme, d, k, residual, &c );
 			if ( rc != HYB_OK || !cb ) continue;
 			const int last = roles.state[roles.inputs - 1];
-			if ( z.state_on ) rc = hyb_stencil_zarr_get( &z.state[roles.inputs - 1], newest );
-			if ( rc == HYB_OK ) cb( cbctx, t + n, z.state_on ? newest : p->field[last] );
+			if ( zlast ) rc = hyb_stencil_zarr_get( &z.state[roles.inputs - 1], newest );
+			if ( rc == HYB_OK ) cb( cbctx, t + n, zlast ? newest : p->field[last] );
 		}
 		t3 = hyb_now();
 		/* Unlock while the context is held. */
@@ -639,9 +654,13 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	hyb_sd_keep_end( keep, ran && rc != HYB_OK, team );
 	/* The run is complete: the time levels into the caller's arrays (none
 	   ran: they stay as given, as on the CPU path). */
-	if ( rc == HYB_OK && z.state_on && z.state[0].data && steps > 0 )
-		for ( int j = 0; j < roles.inputs && rc == HYB_OK; j++ )
-			rc = hyb_stencil_zarr_get( &z.state[j], p->field[roles.state[j]] );
+	for ( int q = 0; rc == HYB_OK && q < roles.quants && steps > 0; q++ )
+		for ( int j = 0; z.state_on[q] && j < roles.inputs && rc == HYB_OK; j++ )
+		{
+			const int i = q * roles.nstate + j;
+			if ( z.state[i].data )
+				rc = hyb_stencil_zarr_get( &z.state[i], p->field[roles.state[i]] );
+		}
 	hyb_sd_zip_free( &z );
 	hyb_team_destroy( team );
 	free( newest );

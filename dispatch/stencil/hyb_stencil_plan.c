@@ -47,6 +47,7 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 	w->levels      = roles.levels;
 	w->inputs      = roles.inputs;
 	w->ncoef       = roles.ncoef;
+	w->quants      = roles.quants;
 	w->nfields     = p->nfields;
 	w->steps       = steps;
 	w->residual    = p->kind == HYB_STENCIL_HIMENO;
@@ -56,10 +57,16 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 	{
 		/* Bytes across PCIe per byte of values: rate / bits of a value for a
 		   compressed array; stream buffers of pieces at the highest rate. */
-		const double bits  = 8.0 * (double)w->elem_bytes;
-		const double state = hyb_stencil_state_rate( p );
-		double       in = 0.0, most = state;
-		for ( int j = 0; j < roles.inputs; j++ ) in += state != 0.0 ? state / bits : 1.0;
+		const double bits = 8.0 * (double)w->elem_bytes;
+		double       in = 0.0, out = 0.0, most = 0.0;
+		for ( int q = 0; q < roles.quants; q++ )
+		{
+			const double state = hyb_stencil_state_rate( p, q );
+			const double ratio = state != 0.0 ? state / bits : 1.0;
+			in += (double)roles.inputs * ratio;
+			out += ratio;
+			if ( state > most ) most = state;
+		}
 		for ( int c = 0; c < roles.ncoef; c++ )
 		{
 			const double cr = p->rate[roles.coef[c]];
@@ -68,8 +75,8 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 		}
 		w->zfp             = 1;
 		w->align           = HYB_STENCIL_ZFP_ALIGN;
-		w->ratio_in        = in / (double)( roles.inputs + roles.ncoef );
-		w->ratio_out       = state != 0.0 ? state / bits : 1.0;
+		w->ratio_in        = in / (double)( roles.inputs * roles.quants + roles.ncoef );
+		w->ratio_out       = out / (double)roles.quants;
 		w->zfp_plane_bytes = (double)w->plane_elems * most / 8.0;
 		w->zfp_piece_bytes = (double)HYB_STENCIL_ZFP_PIECE_BYTES;
 	}
@@ -82,6 +89,10 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 	case HYB_STENCIL_HIMENO:
 		w->dev_elems = HYB_STENCIL_DEV_ELEMS_HIMENO;
 		w->cpu_elems = HYB_STENCIL_CPU_ELEMS_HIMENO;
+		break;
+	case HYB_STENCIL_WAVE:
+		w->dev_elems = HYB_STENCIL_DEV_ELEMS_WAVE;
+		w->cpu_elems = HYB_STENCIL_CPU_ELEMS_WAVE;
 		break;
 	default:
 		w->dev_elems = HYB_STENCIL_DEV_ELEMS_GRID;

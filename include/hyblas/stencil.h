@@ -52,7 +52,28 @@ extern "C"
 		   3-D: u'(p) = center * u(p) + sum over each axis a and offset
 		   j in [-r, r], j != 0, of coef[a][j] * u(p + j e_a). Fields U and WORK
 		   as the Laplace stencil. */
-		HYBLAS_STENCIL_STAR = 4
+		HYBLAS_STENCIL_STAR = 4,
+		/* 2-D damped linear acoustics, the coupled two-field stand-in for seed
+		   003 chapter 4's Formura fluid code (docs/stencil.md, "The damped
+		   wave"): the pressure p and its rate q = dp/dt obey
+		     dp/dt = q,   dq/dt = c^2 (d2p/dx2 + d2p/dy2) - gamma q,
+		   the damped wave equation p_tt + gamma p_t = c^2 Lap p written as a
+		   first-order system. One step is forward-backward (symplectic Euler)
+		   on the 5-point Laplacian, radius 1, nz = 1:
+		     q' = (1 - gamma dt) q + c^2 dt Lap_h p,
+		     p' = p + dt q',
+		   Lap_h p = (p_E - 2p + p_W) / dx^2 + (p_N - 2p + p_S) / dy^2, so each
+		   field is updated from the other every step. It is stable when
+		   0 <= gamma dt <= 1 and c^2 dt^2 (1/dx^2 + 1/dy^2) <= 1 - gamma dt / 2
+		   (create checks it). Four arrays: P and Q (the state), P_WORK and
+		   Q_WORK (work space); after a run P and Q hold p and q after T steps
+		   and the work arrays are left unspecified. Defaults: dx = dy = 1,
+		   c = 1, gamma = 0, dt half the undamped limit. Compressing "the
+		   pressure alone" means a rate on P and P_WORK (the one quantity's
+		   arrays), Q and Q_WORK raw; since only P and Q cross PCIe, that is
+		   half of the bytes moved, not the quarter the issue's 1.14x bound
+		   assumes (docs/stencil.md). */
+		HYBLAS_STENCIL_WAVE2D = 5
 	} hyblas_stencil_kind_t;
 
 	typedef enum
@@ -81,7 +102,13 @@ extern "C"
 
 		HYBLAS_GRID_U      = 0, /* Laplace and star */
 		HYBLAS_GRID_WORK   = 1,
-		HYBLAS_GRID_FIELDS = 2
+		HYBLAS_GRID_FIELDS = 2,
+
+		HYBLAS_WAVE_P      = 0, /* the damped wave */
+		HYBLAS_WAVE_P_WORK = 1,
+		HYBLAS_WAVE_Q      = 2,
+		HYBLAS_WAVE_Q_WORK = 3,
+		HYBLAS_WAVE_FIELDS = 4
 	};
 
 #define HYBLAS_STENCIL_MAX_FIELDS 16
@@ -92,8 +119,10 @@ extern "C"
 	   field is kept compressed on the host for the call and crosses PCIe
 	   compressed, in (0, 32] for float and (0, 64] for double, and such that
 	   4 planes of it code to whole bytes (every integer rate does). The time
-	   levels are one quantity: the input roles (PREV and CUR, P, U) carry
-	   one rate, the work role (NEXT, WRK2, WORK) that rate or 0. A
+	   levels of a quantity share a rate: the input roles (PREV and CUR, P,
+	   U) carry one rate, the work role (NEXT, WRK2, WORK) that rate or 0;
+	   the damped wave's two quantities each so (P with P_WORK, Q with
+	   Q_WORK), with rates of their own. A
 	   compressed run is lossy: it computes on the decoded values, and there
 	   is no pointwise error bound (the fidelity check measures it). The
 	   caller's read-only fields are never written. `flags` is reserved and
@@ -127,6 +156,11 @@ extern "C"
 		int32_t radius;
 		double  center;
 		double  coef[3][2 * HYBLAS_STENCIL_MAX_RADIUS];
+
+		/* (Later version.) Damped wave: the wave speed c (0: 1) and the
+		   damping gamma (>= 0; 0: none); its dx, dy (0: 1) and dt (0: half
+		   the stability limit) are the fields above. */
+		double speed, damping;
 	} hyblas_stencil_desc_t;
 
 	/* ------------------------------------------------------------------ */
@@ -182,7 +216,8 @@ extern "C"
 #define HYBLAS_STENCIL_FIDELITY_MAX 32
 
 	/* One checkpoint of the fidelity check: after `step` steps of the call,
-	   the newest level (CUR, P, U) of the compressed run against the
+	   the newest level (CUR, P, U; the damped wave's pressure P) of the
+	   compressed run against the
 	   uncompressed reference at `points` points: absolute errors |a - b|,
 	   relative errors |a - b| / |b| over the points where b != 0. */
 	typedef struct
@@ -270,10 +305,10 @@ extern "C"
 	   give the same bits on the simulated device.
 	   What a handle holds from its first device run until destroy: the
 	   uncompressed fields page-locked (unless host_pinned or no_register),
-	   and host memory the size of the input time levels (one field, two for
-	   the acoustic) into which each device run copies them, beside the
-	   pipeline, so that a failure can put them back.
-	   A handle runs one call at a time; different handles may run at once. */
+	   and host memory the size of the uncompressed input time levels (one
+	   field, two for the acoustic and the damped wave) into which each device run copies them,
+	   beside the pipeline, so that a failure can put them back. A handle runs one call at a time;
+	   different handles may run at once. */
 	hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int64_t steps,
 	                                    const hyblas_stencil_params_t* params,
 	                                    hyblas_stencil_stats_t*        stats );
@@ -297,8 +332,10 @@ extern "C"
 	   (docs/stencil.md): acoustic: a Gaussian pulse at the centre in PREV and
 	   CUR, zero boundary bands, constant velocity 1500 m/s (the CFL-safe dt is
 	   the descriptor default); Himeno: the benchmark's initialisation; Laplace:
-	   1 on the first row (y = 0), 0 elsewhere; star: a smooth bump. The WORK,
-	   NEXT and WRK2 fields are zeroed. Same checks as hyblas_stencil_create. */
+	   1 on the first row (y = 0), 0 elsewhere; star: a smooth bump; damped
+	   wave: a Gaussian pulse of p at the centre (sigma 1/16 of the shorter
+	   side), zero bands, q = 0. The WORK, NEXT, WRK2 and wave work fields
+	   are zeroed. Same checks as hyblas_stencil_create. */
 	hyblas_status_t hyblas_stencil_fill( const hyblas_stencil_desc_t* desc );
 
 #ifdef __cplusplus

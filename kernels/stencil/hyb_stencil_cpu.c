@@ -61,6 +61,12 @@ hyb_status_t hyb_stencil_laplace_cpu( const hyb_stencil_laplace_args_t* a, int n
 	return hyb_stencil_rows( &a->box, a, laplace_row_f32, laplace_row_f64, NULL, 0, 0, nthreads );
 }
 
+hyb_status_t hyb_stencil_wave_cpu( const hyb_stencil_wave_args_t* a, int nthreads )
+{
+	if ( hyb_stencil_wave_bad( a ) ) return HYB_E_INVALID;
+	return hyb_stencil_rows( &a->box, a, wave_row_f32, wave_row_f64, NULL, 0, 0, nthreads );
+}
+
 hyb_status_t hyb_stencil_star_cpu( const hyb_stencil_star_args_t* a, int nthreads )
 {
 	if ( hyb_stencil_star_bad( a ) ) return HYB_E_INVALID;

@@ -15,11 +15,12 @@
    the whole-domain run. The Himeno residual sums each plane serially in
    (y, x) order. Returns HYB_OK, or HYB_E_INVALID for an inconsistent box,
    a wrong radius or dimension for the stencil (acoustic: 3-D, radius 4;
-   Himeno: 3-D, radius 1; Laplace: 2-D, radius 1), a NULL array, or a
+   Himeno: 3-D, radius 1; Laplace and wave: 2-D, radius 1), a NULL array, or a
    residual range outside [z0, z1); nothing is written then. Thread-safe. */
 hyb_status_t hyb_stencil_acoustic_cpu( const hyb_stencil_acoustic_args_t* a, int nthreads );
 hyb_status_t hyb_stencil_himeno_cpu( const hyb_stencil_himeno_args_t* a, int nthreads );
 hyb_status_t hyb_stencil_laplace_cpu( const hyb_stencil_laplace_args_t* a, int nthreads );
 hyb_status_t hyb_stencil_star_cpu( const hyb_stencil_star_args_t* a, int nthreads );
+hyb_status_t hyb_stencil_wave_cpu( const hyb_stencil_wave_args_t* a, int nthreads );
 
 #endif

@@ -128,6 +128,27 @@ static double HYB_FN( laplace_row )( const void* args, int64_t z, int64_t y )
 	return 0.0;
 }
 
+static double HYB_FN( wave_row )( const void* args, int64_t z, int64_t y )
+{
+	const hyb_stencil_wave_args_t* a = args;
+	HYB_FN( row_t ) wp, wq;
+	/* Both quantities share the fixed band. */
+	HYB_FN( row_begin )( &a->box, z, y, a->q, a->q_new, &wq );
+	if ( HYB_FN( row_begin )( &a->box, z, y, a->p, a->p_new, &wp ) ) return 0.0;
+	const HYB_T*  p  = wp.in;
+	const int64_t s  = a->box.nx;
+	const HYB_T   ix = (HYB_T)a->ix, iz = (HYB_T)a->iz, kc = (HYB_T)a->center;
+	const HYB_T   decay = (HYB_T)a->decay, c2dt = (HYB_T)a->c2dt, dt = (HYB_T)a->dt;
+	for ( int64_t x = 1; x < a->box.nx - 1; x++ )
+	{
+		const HYB_T lap = ix * ( p[x + 1] + p[x - 1] ) + iz * ( p[x + s] + p[x - s] ) - kc * p[x];
+		const HYB_T qn  = decay * wq.in[x] + c2dt * lap;
+		wq.out[x]       = qn;
+		wp.out[x]       = p[x] + dt * qn;
+	}
+	return 0.0;
+}
+
 static double HYB_FN( star_row )( const void* args, int64_t z, int64_t y )
 {
 	const hyb_stencil_star_args_t* a = args;

@@ -16,6 +16,30 @@ void hyb_stencil_copy_planes( const hyb_stencil_prob_t* p, void* dst, const void
 		memcpy( (char*)dst + z * pb, (const char*)src + z * pb, (size_t)pb );
 }
 
+/* One quantity's levels lev[0 .. m) into place, the newest in lev[i]: the
+   newest into the first input's role, and with three levels PREV = p(T-1),
+   CUR = p(T), in an order that reads each level before it is
+   overwritten. */
+static void hyb_stencil_cpu_place( const hyb_stencil_prob_t* p, void* const* lev, int m, int i,
+                                   int nthreads )
+{
+	const int64_t nz     = p->nz;
+	void* const   newest = lev[i];
+	void* const   older  = lev[( i - 1 + m ) % m];
+	if ( m == 2 && newest != lev[0] ) hyb_stencil_copy_planes( p, lev[0], newest, 0, nz, nthreads );
+	if ( m != 3 ) return;
+	if ( newest == lev[0] )
+	{
+		hyb_stencil_copy_planes( p, lev[1], newest, 0, nz, nthreads );
+		hyb_stencil_copy_planes( p, lev[0], older, 0, nz, nthreads );
+	}
+	else
+	{
+		if ( older != lev[0] ) hyb_stencil_copy_planes( p, lev[0], older, 0, nz, nthreads );
+		if ( newest != lev[1] ) hyb_stencil_copy_planes( p, lev[1], newest, 0, nz, nthreads );
+	}
+}
+
 hyb_status_t hyb_stencil_cpu_run( const hyb_stencil_prob_t* p, int64_t steps, int nthreads,
                                   double* residual )
 {
@@ -28,20 +52,30 @@ hyb_status_t hyb_stencil_cpu_run( const hyb_stencil_prob_t* p, int64_t steps, in
 		plane_ss = calloc( (size_t)nz, sizeof *plane_ss );
 		if ( plane_ss == NULL ) return HYB_E_NO_MEMORY;
 	}
-	/* Level t lives in state field (t + inputs - 1) mod levels: the inputs
-	   come first in roles.state, the work field last. */
-	const int   m = roles.levels, off = roles.inputs - 1;
-	void*       lev[3];
+	/* Level t of every quantity lives in its state field
+	   (t + inputs - 1) mod levels: the inputs come first in roles.state,
+	   the work field last. */
+	const int   m = roles.levels, off = roles.inputs - 1, nq = roles.quants;
+	void*       lev[HYB_STENCIL_QUANTS_MAX][3];
 	const void* coef[HYB_STENCIL_COEFS_MAX];
-	for ( int i = 0; i < m; i++ ) lev[i] = p->field[roles.state[i]];
+	for ( int q = 0; q < nq; q++ )
+		for ( int i = 0; i < m; i++ ) lev[q][i] = p->field[hyb_stencil_state_role( &roles, q, i )];
 	for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = p->field[roles.coef[c]];
 	const hyb_stencil_box_t box = hyb_stencil_prob_box( p, 0, nz, 0, nz );
 	hyb_status_t            rc  = HYB_OK;
 	for ( int64_t t = 0; t < steps && rc == HYB_OK; t++ )
 	{
 		hyb_stencil_args_t a;
-		hyb_stencil_prob_args( p, &box, lev[( t + off ) % m], lev[( t + off - 1 + m ) % m],
-		                       lev[( t + off + 1 ) % m], coef, &a );
+		const void*        cur[HYB_STENCIL_QUANTS_MAX];
+		const void*        prev[HYB_STENCIL_QUANTS_MAX];
+		void*              next[HYB_STENCIL_QUANTS_MAX];
+		for ( int q = 0; q < nq; q++ )
+		{
+			cur[q]  = lev[q][( t + off ) % m];
+			prev[q] = lev[q][( t + off - 1 + m ) % m];
+			next[q] = lev[q][( t + off + 1 ) % m];
+		}
+		hyb_stencil_prob_args_q( p, &box, cur, prev, next, coef, &a );
 		if ( plane_ss && t == steps - 1 )
 		{
 			a.himeno.plane_ss = plane_ss;
@@ -50,26 +84,8 @@ hyb_status_t hyb_stencil_cpu_run( const hyb_stencil_prob_t* p, int64_t steps, in
 		}
 		rc = hyb_stencil_step_cpu( p->kind, &a, nthreads );
 	}
-	/* Into place: the newest level into the first input's role... */
-	void* const newest = lev[( steps + off ) % m];
-	void* const older  = lev[( steps + off - 1 + m ) % m];
-	if ( rc == HYB_OK && m == 2 && newest != lev[0] )
-		hyb_stencil_copy_planes( p, lev[0], newest, 0, nz, nthreads );
-	if ( rc == HYB_OK && m == 3 )
-	{
-		/* ... and for the acoustic PREV = p(T-1), CUR = p(T), in an order
-		   that reads each level before it is overwritten. */
-		if ( newest == lev[0] )
-		{
-			hyb_stencil_copy_planes( p, lev[1], newest, 0, nz, nthreads );
-			hyb_stencil_copy_planes( p, lev[0], older, 0, nz, nthreads );
-		}
-		else
-		{
-			if ( older != lev[0] ) hyb_stencil_copy_planes( p, lev[0], older, 0, nz, nthreads );
-			if ( newest != lev[1] ) hyb_stencil_copy_planes( p, lev[1], newest, 0, nz, nthreads );
-		}
-	}
+	for ( int q = 0; q < nq && rc == HYB_OK; q++ )
+		hyb_stencil_cpu_place( p, lev[q], m, (int)( ( steps + off ) % m ), nthreads );
 	if ( residual )
 	{
 		*residual = 0.0;

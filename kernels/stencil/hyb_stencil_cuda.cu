@@ -2,7 +2,7 @@
 /* The CUDA stencil kernels and their launchers: the acoustic 25-point
    stencil marching along z with a register queue of its nine z-neighbours
    and a shared-memory tile of the current plane for the x and y ones; the
-   Himeno, Laplace and star stencils reading their neighbours through the
+   Himeno, Laplace, star and damped-wave stencils reading their neighbours through the
    caches. Each point is computed with the CPU kernels' sums in the CPU
    kernels' order. */
 #include <cuda_runtime.h>
@@ -177,6 +177,36 @@ __global__ void hyb_himeno_planes( double* plane_ss, const double* work, i64 pla
 	plane_ss[i] = acc;
 }
 
+/* Both quantities of the damped wave at one point, with the CPU row's
+   operations in the CPU row's order. */
+template <typename T>
+__global__ void __launch_bounds__( kHX* kHY ) hyb_wave_kernel( const hyb_stencil_wave_args_t a )
+{
+	const hyb_stencil_box_t& b = a.box;
+	const i64                x = (i64)blockIdx.x * kHX + threadIdx.x;
+	const T* __restrict__ p    = static_cast<const T*>( a.p );
+	const T* __restrict__ q    = static_cast<const T*>( a.q );
+	T* __restrict__ pn         = static_cast<T*>( a.p_new );
+	T* __restrict__ qn         = static_cast<T*>( a.q_new );
+	const T ix = (T)a.ix, iz = (T)a.iz, kc = (T)a.center;
+	const T decay = (T)a.decay, c2dt = (T)a.c2dt, dt = (T)a.dt;
+	if ( x >= b.nx ) return;
+	for ( i64 z = b.z0 + (i64)blockIdx.y * kHY + threadIdx.y; z < b.z1; z += (i64)gridDim.y * kHY )
+	{
+		const i64 o = ( z - b.base ) * b.nx + x;
+		if ( z < 1 || z >= b.nz - 1 || x < 1 || x >= b.nx - 1 )
+		{
+			pn[o] = p[o];
+			qn[o] = q[o];
+			continue;
+		}
+		const T lap = ix * ( p[o + 1] + p[o - 1] ) + iz * ( p[o + b.nx] + p[o - b.nx] ) - kc * p[o];
+		const T v   = decay * q[o] + c2dt * lap;
+		qn[o]       = v;
+		pn[o]       = p[o] + dt * v;
+	}
+}
+
 template <typename T>
 __global__ void __launch_bounds__( kHX* kHY )
     hyb_laplace_kernel( const hyb_stencil_laplace_args_t a )
@@ -317,21 +347,38 @@ extern "C" hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, co
 	return hyb_launched();
 }
 
+/* A 2-D row kernel over the rows [z0, z1) of the box: blocks of kHX
+   points of a row by kHY rows, striding over the rows when they outnumber
+   the grid's limit. */
+template <typename A>
+hyb_status_t hyb_launch_rows( const hyb_kernel_env_t* env, const A& a, void ( *kf )( const A ),
+                              void ( *kd )( const A ) )
+{
+	const i64 len = a.box.z1 - a.box.z0;
+	if ( len == 0 ) return HYB_OK;
+	const i64  rows = ( len + kHY - 1 ) / kHY;
+	const dim3 block( kHX, kHY );
+	const dim3 grid( (unsigned)( ( a.box.nx + kHX - 1 ) / kHX ),
+	                 (unsigned)( rows < 65535 ? rows : 65535 ) );
+	if ( a.box.elem == HYB_STENCIL_F32 )
+		kf<<<grid, block, 0, hyb_stream( env )>>>( a );
+	else
+		kd<<<grid, block, 0, hyb_stream( env )>>>( a );
+	return hyb_launched();
+}
+
 extern "C" hyb_status_t hyb_stencil_laplace_cuda( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_stencil_laplace_args_t* a = static_cast<const hyb_stencil_laplace_args_t*>( args );
 	if ( hyb_stencil_laplace_bad( a ) ) return HYB_E_INVALID;
-	const i64 len = a->box.z1 - a->box.z0;
-	if ( len == 0 ) return HYB_OK;
-	const i64  rows = ( len + kHY - 1 ) / kHY;
-	const dim3 block( kHX, kHY );
-	const dim3 grid( (unsigned)( ( a->box.nx + kHX - 1 ) / kHX ),
-	                 (unsigned)( rows < 65535 ? rows : 65535 ) );
-	if ( a->box.elem == HYB_STENCIL_F32 )
-		hyb_laplace_kernel<float><<<grid, block, 0, hyb_stream( env )>>>( *a );
-	else
-		hyb_laplace_kernel<double><<<grid, block, 0, hyb_stream( env )>>>( *a );
-	return hyb_launched();
+	return hyb_launch_rows( env, *a, hyb_laplace_kernel<float>, hyb_laplace_kernel<double> );
+}
+
+extern "C" hyb_status_t hyb_stencil_wave_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_stencil_wave_args_t* a = static_cast<const hyb_stencil_wave_args_t*>( args );
+	if ( hyb_stencil_wave_bad( a ) ) return HYB_E_INVALID;
+	return hyb_launch_rows( env, *a, hyb_wave_kernel<float>, hyb_wave_kernel<double> );
 }
 
 extern "C" hyb_status_t hyb_stencil_star_cuda( const hyb_kernel_env_t* env, const void* args )

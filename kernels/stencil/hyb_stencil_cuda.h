@@ -28,6 +28,7 @@ extern "C"
 	hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_stencil_laplace_cuda( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_stencil_star_cuda( const hyb_kernel_env_t* env, const void* args );
+	hyb_status_t hyb_stencil_wave_cuda( const hyb_kernel_env_t* env, const void* args );
 
 #ifdef __cplusplus
 }

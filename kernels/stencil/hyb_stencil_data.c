@@ -46,6 +46,14 @@ static double hyb_sd_value( const hyb_stencil_prob_t* p, int role, int64_t z, in
 		return 0.0; /* wrk1, wrk2; p is computed by the caller */
 	case HYB_STENCIL_LAPLACE:
 		return role == HYB_GRID_U && z == 0 ? 1.0 : 0.0;
+	case HYB_STENCIL_WAVE:
+	{
+		if ( role != HYB_WAVE_P || hyb_sd_fixed( p, z, y, x ) ) return 0.0;
+		const double dx = (double)x - 0.5 * (double)( p->nx - 1 );
+		const double dz = (double)z - 0.5 * (double)( p->nz - 1 );
+		const double s  = HYB_WAVE_PULSE_SHARE * (double)( p->nx < p->nz ? p->nx : p->nz );
+		return exp( -( dx * dx + dz * dz ) / ( 2.0 * s * s ) );
+	}
 	default:
 	{
 		if ( role != HYB_GRID_U || hyb_sd_fixed( p, z, y, x ) ) return 0.0;
@@ -56,6 +64,18 @@ static double hyb_sd_value( const hyb_stencil_prob_t* p, int role, int64_t z, in
 		return v;
 	}
 	}
+}
+
+double hyb_stencil_wave_dt( double c, double dx, double dy )
+{
+	return HYB_WAVE_DEF_COURANT / ( c * sqrt( 1.0 / ( dx * dx ) + 1.0 / ( dy * dy ) ) );
+}
+
+int hyb_stencil_wave_stable( double c, double gamma, double dx, double dy, double dt )
+{
+	const double gd = gamma * dt;
+	if ( !( gd >= 0.0 && gd <= 1.0 ) ) return 0;
+	return c * c * dt * dt * ( 1.0 / ( dx * dx ) + 1.0 / ( dy * dy ) ) <= 1.0 - 0.5 * gd;
 }
 
 /* Himeno's pressure, in the element type as the benchmark computes it:

@@ -72,6 +72,7 @@ hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_
 	in.levels   = roles.levels;
 	in.inputs   = roles.inputs;
 	in.ncoef    = roles.ncoef;
+	in.quants   = roles.quants;
 	in.d        = d;
 	in.k        = k;
 	in.steps    = steps;
@@ -113,20 +114,23 @@ hyb_status_t hyb_stencil_exec_init( hyb_stencil_exec_t* ex, const hyb_stencil_ex
 	ex->stage_planes = s->stage_planes;
 	ex->plane_bytes  = hyb_stencil_plane_bytes( p );
 	const size_t arr = (size_t)( s->slot_planes * ex->plane_bytes );
+	const size_t nq  = (size_t)roles.quants;
 	int          ok  = 1;
 	for ( int i = 0; i < s->nslots && ok; i++ )
 	{
-		ex->slot[i] = ops->alloc( ops->ctx, arr * (size_t)( roles.levels + roles.ncoef ), 0 );
-		ok          = ex->slot[i] != NULL;
+		ex->slot[i] =
+		    ops->alloc( ops->ctx, arr * ( (size_t)roles.levels * nq + (size_t)roles.ncoef ), 0 );
+		ok = ex->slot[i] != NULL;
 		if ( ok && s->stage_in )
 		{
-			ex->sin[i] = ops->alloc( ops->ctx, arr * (size_t)( roles.inputs + roles.ncoef ), 1 );
+			ex->sin[i] = ops->alloc( ops->ctx,
+			                         arr * ( (size_t)roles.inputs * nq + (size_t)roles.ncoef ), 1 );
 			ok         = ex->sin[i] != NULL;
 		}
 		if ( ok && s->stage_planes > 0 )
 		{
 			ex->sout[i] =
-			    ops->alloc( ops->ctx, (size_t)( 2 * s->stage_planes * ex->plane_bytes ), 1 );
+			    ops->alloc( ops->ctx, (size_t)( 2 * s->stage_planes * ex->plane_bytes ) * nq, 1 );
 			ok = ex->sout[i] != NULL;
 		}
 		if ( ok && p->kind == HYB_STENCIL_HIMENO )
@@ -158,18 +162,24 @@ hyb_status_t hyb_stencil_exec_init( hyb_stencil_exec_t* ex, const hyb_stencil_ex
 
 /* ------------------------------------------------------------------ steps */
 
-/* Array a (levels first, then the read-only fields) of slot i at local
-   plane `plane`. */
+/* Array a (the levels of each quantity in turn, then the read-only
+   fields) of slot i at local plane `plane`. */
 static char* hyb_sx_slot( const hyb_stencil_exec_t* ex, int i, int a, int64_t plane )
 {
 	return (char*)ex->slot[i] + ( (int64_t)a * ex->slot_planes + plane ) * ex->plane_bytes;
 }
 
-/* The slot array of time level `level`. */
-static int hyb_sx_level( const hyb_stencil_exec_t* ex, int64_t level )
+/* The slot array of time level `level` of quantity qu. */
+static int hyb_sx_level( const hyb_stencil_exec_t* ex, int qu, int64_t level )
 {
 	const int64_t m = ex->roles.levels;
-	return (int)( ( level % m + m ) % m );
+	return qu * (int)m + (int)( ( level % m + m ) % m );
+}
+
+/* The slot array of read-only field c. */
+static int hyb_sx_coef( const hyb_stencil_exec_t* ex, int c )
+{
+	return ex->roles.quants * ex->roles.levels + c;
 }
 
 /* Host field `role` at plane z. */
@@ -178,8 +188,8 @@ static char* hyb_sx_field( const hyb_stencil_exec_t* ex, int role, int64_t z )
 	return (char*)ex->prob.field[role] + z * ex->plane_bytes;
 }
 
-/* Staging-in part q at local plane `plane` (parts: level t, level t-1 with
-   two inputs, then the read-only fields). */
+/* Staging-in part q at local plane `plane` (parts: per quantity level t
+   and, with two inputs, t-1; then the read-only fields). */
 static char* hyb_sx_sin( const hyb_stencil_exec_t* ex, int i, int q, int64_t plane )
 {
 	return (char*)ex->sin[i] + ( (int64_t)q * ex->slot_planes + plane ) * ex->plane_bytes;
@@ -190,20 +200,41 @@ static char* hyb_sx_sout( const hyb_stencil_exec_t* ex, int i, int q, int64_t pl
 	return (char*)ex->sout[i] + ( (int64_t)q * ex->stage_planes + plane ) * ex->plane_bytes;
 }
 
-/* The inputs of a stage or upload: for part q (levels, then read-only
-   fields) the host source, the staging part and the slot array. */
+/* Part q of a stage, upload or share (the inputs of each quantity, then
+   the read-only fields): its host field (for a share: any) and slot
+   array. */
+static void hyb_sx_part( const hyb_stencil_exec_t* ex, const hyb_stencil_step_t* st, int q,
+                         int* role, int* arr )
+{
+	const int nin = ex->roles.inputs, nst = nin * ex->roles.quants;
+	if ( q >= nst )
+	{
+		*role = ex->roles.coef[q - nst];
+		*arr  = hyb_sx_coef( ex, q - nst );
+		return;
+	}
+	const int qu = q / nin, j = q % nin;
+	*role = hyb_stencil_state_role( &ex->roles, qu, st->src[j] >= 0 ? st->src[j] : 0 );
+	*arr  = hyb_sx_level( ex, qu, st->level - j );
+}
+
+/* The parts of a stage, upload or share. */
+static int hyb_sx_nparts( const hyb_stencil_exec_t* ex )
+{
+	return ex->roles.inputs * ex->roles.quants + ex->roles.ncoef;
+}
+
+/* The inputs of a stage or upload: for each part the host source, the
+   staging part and the slot array. */
 static hyb_status_t hyb_sx_inputs( hyb_stencil_exec_t* ex, const hyb_stencil_step_t* st )
 {
 	const hyb_stencil_exec_ops_t* o     = ex->ops;
 	const int64_t                 local = st->z0 - st->base;
 	const size_t                  bytes = (size_t)( ( st->z1 - st->z0 ) * ex->plane_bytes );
-	const int                     nin   = ex->roles.inputs;
-	for ( int q = 0; q < nin + ex->roles.ncoef; q++ )
+	for ( int q = 0; q < hyb_sx_nparts( ex ); q++ )
 	{
-		/* Where part q lives on the host and in the slot. */
-		const int role =
-		    q < nin ? ex->roles.state[st->src[q] >= 0 ? st->src[q] : 0] : ex->roles.coef[q - nin];
-		const int    arr = q < nin ? hyb_sx_level( ex, st->level - q ) : ex->roles.levels + q - nin;
+		int role, arr;
+		hyb_sx_part( ex, st, q, &role, &arr );
 		hyb_status_t rc;
 		if ( st->op == HYB_SS_STAGE )
 			rc = o->copy( o->ctx, st->stream, hyb_sx_sin( ex, st->slot, q, local ),
@@ -223,13 +254,13 @@ static hyb_status_t hyb_sx_share( hyb_stencil_exec_t* ex, const hyb_stencil_step
 {
 	const hyb_stencil_exec_ops_t* o     = ex->ops;
 	const size_t                  bytes = (size_t)( ( st->z1 - st->z0 ) * ex->plane_bytes );
-	const int                     nin   = ex->roles.inputs;
-	for ( int q = 0; q < nin + ex->roles.ncoef; q++ )
+	for ( int q = 0; q < hyb_sx_nparts( ex ); q++ )
 	{
-		const int    arr = q < nin ? hyb_sx_level( ex, st->level - q ) : ex->roles.levels + q - nin;
-		hyb_status_t rc  = o->copy(
-		     o->ctx, st->stream, hyb_sx_slot( ex, st->dst_slot, arr, st->z0 - st->dst_base ),
-		     hyb_sx_slot( ex, st->slot, arr, st->z0 - st->base ), bytes, HYB_SX_D2D );
+		int role, arr;
+		hyb_sx_part( ex, st, q, &role, &arr );
+		hyb_status_t rc = o->copy(
+		    o->ctx, st->stream, hyb_sx_slot( ex, st->dst_slot, arr, st->z0 - st->dst_base ),
+		    hyb_sx_slot( ex, st->slot, arr, st->z0 - st->base ), bytes, HYB_SX_D2D );
 		if ( rc != HYB_OK ) return rc;
 	}
 	return HYB_OK;
@@ -239,16 +270,22 @@ static hyb_status_t hyb_sx_compute( hyb_stencil_exec_t* ex, const hyb_stencil_st
 {
 	const hyb_stencil_prob_t* p = &ex->prob;
 	const void*               coef[HYB_STENCIL_COEFS_MAX];
+	const void*               cur[HYB_STENCIL_QUANTS_MAX];
+	const void*               prev[HYB_STENCIL_QUANTS_MAX];
+	void*                     next[HYB_STENCIL_QUANTS_MAX];
 	for ( int c = 0; c < ex->roles.ncoef; c++ )
-		coef[c] = hyb_sx_slot( ex, st->slot, ex->roles.levels + c, 0 );
+		coef[c] = hyb_sx_slot( ex, st->slot, hyb_sx_coef( ex, c ), 0 );
+	for ( int qu = 0; qu < ex->roles.quants; qu++ )
+	{
+		cur[qu]  = hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, qu, st->level - 1 ), 0 );
+		prev[qu] = hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, qu, st->level - 2 ), 0 );
+		next[qu] = hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, qu, st->level ), 0 );
+	}
 	/* The buffer ends at the domain's end for the last chunks. */
 	const int64_t held = p->nz - st->base < ex->slot_planes ? p->nz - st->base : ex->slot_planes;
 	const hyb_stencil_box_t box = hyb_stencil_prob_box( p, st->base, held, st->z0, st->z1 );
 	hyb_stencil_args_t      a;
-	hyb_stencil_prob_args(
-	    p, &box, hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level - 1 ), 0 ),
-	    hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level - 2 ), 0 ),
-	    hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level ), 0 ), coef, &a );
+	hyb_stencil_prob_args_q( p, &box, cur, prev, next, coef, &a );
 	if ( ( st->flags & HYB_SS_RESIDUAL ) && p->kind == HYB_STENCIL_HIMENO )
 	{
 		a.himeno.plane_ss = ex->res + st->own0;
@@ -259,10 +296,40 @@ static hyb_status_t hyb_sx_compute( hyb_stencil_exec_t* ex, const hyb_stencil_st
 	return ex->ops->compute( ex->ops->ctx, st->stream, p->kind, &a );
 }
 
-static hyb_status_t hyb_sx_step( hyb_stencil_exec_t* ex, const hyb_stencil_step_t* st )
+/* A download, commit or host copy of quantity qu's level (staging-out
+   parts are per quantity: part + 2 qu). */
+static hyb_status_t hyb_sx_level_copy( hyb_stencil_exec_t* ex, const hyb_stencil_step_t* st,
+                                       int qu )
 {
 	const hyb_stencil_exec_ops_t* o     = ex->ops;
 	const size_t                  bytes = (size_t)( ( st->z1 - st->z0 ) * ex->plane_bytes );
+	const int                     part  = st->part + 2 * qu;
+	/* Written: quantity qu's state field `field`, or its staging-out part. */
+	char* to =
+	    st->field < 0
+	        ? hyb_sx_sout( ex, st->slot, part, st->z0 - st->dst_base )
+	        : hyb_sx_field( ex, hyb_stencil_state_role( &ex->roles, qu, st->field ), st->z0 );
+	switch ( st->op )
+	{
+	case HYB_SS_DOWNLOAD:
+		return o->copy(
+		    o->ctx, st->stream, to,
+		    hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, qu, st->level ), st->z0 - st->base ),
+		    bytes, HYB_SX_D2H );
+	case HYB_SS_COMMIT:
+		return o->copy( o->ctx, st->stream, to,
+		                hyb_sx_sout( ex, st->slot, part, st->z0 - st->dst_base ), bytes,
+		                HYB_SX_H2H );
+	default:
+		return o->copy(
+		    o->ctx, st->stream, to,
+		    hyb_sx_field( ex, hyb_stencil_state_role( &ex->roles, qu, st->src[0] ), st->z0 ), bytes,
+		    HYB_SX_H2H );
+	}
+}
+
+static hyb_status_t hyb_sx_step( hyb_stencil_exec_t* ex, const hyb_stencil_step_t* st )
+{
 	switch ( st->op )
 	{
 	case HYB_SS_STAGE:
@@ -273,20 +340,14 @@ static hyb_status_t hyb_sx_step( hyb_stencil_exec_t* ex, const hyb_stencil_step_
 	case HYB_SS_COMPUTE:
 		return hyb_sx_compute( ex, st );
 	case HYB_SS_DOWNLOAD:
-	{
-		char* src = hyb_sx_slot( ex, st->slot, hyb_sx_level( ex, st->level ), st->z0 - st->base );
-		char* dst = st->field >= 0 ? hyb_sx_field( ex, ex->roles.state[st->field], st->z0 )
-		                           : hyb_sx_sout( ex, st->slot, st->part, st->z0 - st->dst_base );
-		return o->copy( o->ctx, st->stream, dst, src, bytes, HYB_SX_D2H );
-	}
 	case HYB_SS_COMMIT:
-		return o->copy( o->ctx, st->stream, hyb_sx_field( ex, ex->roles.state[st->field], st->z0 ),
-		                hyb_sx_sout( ex, st->slot, st->part, st->z0 - st->dst_base ), bytes,
-		                HYB_SX_H2H );
 	case HYB_SS_HOSTCOPY:
-		return o->copy( o->ctx, st->stream, hyb_sx_field( ex, ex->roles.state[st->field], st->z0 ),
-		                hyb_sx_field( ex, ex->roles.state[st->src[0]], st->z0 ), bytes,
-		                HYB_SX_H2H );
+	{
+		hyb_status_t rc = HYB_OK;
+		for ( int qu = 0; qu < ex->roles.quants && rc == HYB_OK; qu++ )
+			rc = hyb_sx_level_copy( ex, st, qu );
+		return rc;
+	}
 	default:
 		return HYB_E_INVALID;
 	}

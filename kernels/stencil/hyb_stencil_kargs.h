@@ -20,7 +20,8 @@ typedef enum
 	HYB_STENCIL_ACOUSTIC = 1,
 	HYB_STENCIL_HIMENO   = 2,
 	HYB_STENCIL_LAPLACE  = 3,
-	HYB_STENCIL_STAR     = 4
+	HYB_STENCIL_STAR     = 4,
+	HYB_STENCIL_WAVE     = 5
 } hyb_stencil_kind_t;
 
 #define HYB_STENCIL_MAX_RADIUS 8
@@ -119,6 +120,25 @@ typedef struct
 	double            coef[3][2 * HYB_STENCIL_MAX_RADIUS];
 } hyb_stencil_star_args_t;
 
+/* 2-D damped linear acoustics, one forward-backward (symplectic Euler)
+   step of the pressure p and its rate q (docs/stencil.md), z being the row:
+     lap   = ix (p(x+1) + p(x-1)) + iz (p(z+1) + p(z-1)) - center p,
+     q_new = decay q + c2dt lap,
+     p_new = p + dt q_new,
+   in the element type, every scalar converted from its double here:
+   ix = 1/dx^2, iz = 1/dy^2, center = 2 (ix + iz), decay = 1 - gamma dt,
+   c2dt = c^2 dt. Both new levels keep the fixed band of their own
+   quantity. */
+typedef struct
+{
+	hyb_stencil_box_t box;
+	const void*       p;
+	const void*       q;
+	void*             p_new;
+	void*             q_new;
+	double            ix, iz, center, decay, c2dt, dt;
+} hyb_stencil_wave_args_t;
+
 /* 0 when `b` is consistent (sizes positive, buffer inside the domain,
    [z0, z1) inside the buffer, every plane the stencil reads for the
    interior planes of [z0, z1) inside the buffer), else 1. */
@@ -166,6 +186,12 @@ static inline int hyb_stencil_himeno_bad( const hyb_stencil_himeno_args_t* a )
 static inline int hyb_stencil_laplace_bad( const hyb_stencil_laplace_args_t* a )
 {
 	return a == 0 || hyb_stencil_shape_bad( &a->box, 2, 1 ) || !a->u || !a->u_new;
+}
+
+static inline int hyb_stencil_wave_bad( const hyb_stencil_wave_args_t* a )
+{
+	return a == 0 || hyb_stencil_shape_bad( &a->box, 2, 1 ) || !a->p || !a->q || !a->p_new ||
+	       !a->q_new;
 }
 
 static inline int hyb_stencil_star_bad( const hyb_stencil_star_args_t* a )

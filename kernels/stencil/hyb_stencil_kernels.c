@@ -26,6 +26,11 @@ static hyb_status_t hyb_stencil_star_check( const void* args )
 	return hyb_stencil_star_bad( args ) ? HYB_E_INVALID : HYB_OK;
 }
 
+static hyb_status_t hyb_stencil_wave_check( const void* args )
+{
+	return hyb_stencil_wave_bad( args ) ? HYB_E_INVALID : HYB_OK;
+}
+
 /* Points updated by one launch (every argument struct starts with its box). */
 static double hyb_stencil_points( const void* args )
 {
@@ -56,6 +61,14 @@ static void hyb_stencil_grid_work( const void* args, double* flops, double* byte
 	*bytes = 2.0 * (double)( b->elem == HYB_STENCIL_F32 ? 4 : 8 ) * hyb_stencil_points( args );
 }
 
+/* Two levels read (p, q) and two written per point. */
+static void hyb_stencil_wave_work( const void* args, double* flops, double* bytes )
+{
+	const hyb_stencil_box_t* b = args;
+	*flops                     = 12.0 * hyb_stencil_points( args );
+	*bytes = 4.0 * (double)( b->elem == HYB_STENCIL_F32 ? 4 : 8 ) * hyb_stencil_points( args );
+}
+
 static HYB_KERNEL_DEFINE( hyb_stencil_acoustic_kernel, "stencil.acoustic", NULL,
                           hyb_stencil_acoustic_args_t, hyb_stencil_acoustic_check,
                           hyb_stencil_acoustic_sim, hyb_stencil_acoustic_work );
@@ -67,15 +80,17 @@ static HYB_KERNEL_DEFINE( hyb_stencil_laplace_kernel, "stencil.laplace", NULL,
                           hyb_stencil_laplace_sim, hyb_stencil_grid_work );
 static HYB_KERNEL_DEFINE( hyb_stencil_star_kernel, "stencil.star", NULL, hyb_stencil_star_args_t,
                           hyb_stencil_star_check, hyb_stencil_star_sim, hyb_stencil_grid_work );
+static HYB_KERNEL_DEFINE( hyb_stencil_wave_kernel, "stencil.wave", NULL, hyb_stencil_wave_args_t,
+                          hyb_stencil_wave_check, hyb_stencil_wave_sim, hyb_stencil_wave_work );
 
 hyb_kernel_id_t hyb_stencil_kernel_id( int32_t kind )
 {
-	static atomic_int                    cache[4];
-	static const hyb_kernel_def_t* const defs[4] = { &hyb_stencil_acoustic_kernel,
-		                                             &hyb_stencil_himeno_kernel,
-		                                             &hyb_stencil_laplace_kernel,
-		                                             &hyb_stencil_star_kernel };
-	if ( kind < HYB_STENCIL_ACOUSTIC || kind > HYB_STENCIL_STAR ) return HYB_KERNEL_NONE;
+	static atomic_int                    cache[5];
+	static const hyb_kernel_def_t* const defs[5] = {
+		&hyb_stencil_acoustic_kernel, &hyb_stencil_himeno_kernel, &hyb_stencil_laplace_kernel,
+		&hyb_stencil_star_kernel, &hyb_stencil_wave_kernel
+	};
+	if ( kind < HYB_STENCIL_ACOUSTIC || kind > HYB_STENCIL_WAVE ) return HYB_KERNEL_NONE;
 	return hyb_kernel_id_cached( &cache[kind - HYB_STENCIL_ACOUSTIC],
 	                             defs[kind - HYB_STENCIL_ACOUSTIC] );
 }

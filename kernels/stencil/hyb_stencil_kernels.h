@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The stencil family's registered device kernels (kernels/hyb_kernel.h):
-   "stencil.acoustic", "stencil.himeno", "stencil.laplace", "stencil.star". */
+   "stencil.acoustic", "stencil.himeno", "stencil.laplace", "stencil.star",
+   "stencil.wave". */
 #ifndef HYB_STENCIL_KERNELS_H
 #define HYB_STENCIL_KERNELS_H
 

@@ -15,7 +15,8 @@
    the fields where the engine promises them: acoustic CUR = p(T),
    PREV = p(T-1) (three arrays rotated, then copied into place); Himeno and
    the grids compute into WRK2 / WORK and copy the interior back into P / U
-   each step, as the benchmark and Fig. 3.2 do. *residual (may be NULL)
+   each step, as the benchmark and Fig. 3.2 do; the damped wave computes
+   Q_WORK and P_WORK and copies both interiors back into Q and P. *residual (may be NULL)
    receives Himeno's gosa of the last iteration, summed in double in
    (z, y, x) order (0 for the others). Returns HYB_E_INVALID for an unknown
    kind or a negative step count. Not parallel; for tests. */

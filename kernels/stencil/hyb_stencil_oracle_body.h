@@ -171,10 +171,48 @@ static void HYB_FN( o_grid )( const hyb_stencil_prob_t* p, int64_t steps )
 	}
 }
 
+/* The damped wave: q' from p and q into Q_WORK, p' = p + dt q' into
+   P_WORK, then both interiors copied back. */
+static void HYB_FN( o_wave )( const hyb_stencil_prob_t* p, int64_t steps )
+{
+	const int64_t nx = p->nx, ny = p->ny, nz = p->nz;
+	HYB_T*        pp = p->field[HYB_WAVE_P];
+	HYB_T*        qq = p->field[HYB_WAVE_Q];
+	HYB_T*        pw = p->field[HYB_WAVE_P_WORK];
+	HYB_T*        qw = p->field[HYB_WAVE_Q_WORK];
+	const double  ix = 1.0 / ( p->dx * p->dx ), iz = 1.0 / ( p->dy * p->dy );
+	const HYB_T   kx = (HYB_T)ix, kz = (HYB_T)iz, kc = (HYB_T)( 2.0 * ( ix + iz ) );
+	const HYB_T   decay = (HYB_T)( 1.0 - p->damping * p->dt );
+	const HYB_T   c2dt = (HYB_T)( p->speed * p->speed * p->dt ), dt = (HYB_T)p->dt;
+	for ( int64_t t = 0; t < steps; t++ )
+	{
+		for ( int64_t z = 0; z < nz; z++ )
+			for ( int64_t x = 0; x < nx; x++ )
+			{
+				if ( HYB_FN( o_fixed )( p, z, 0, x ) ) continue;
+				const HYB_T lap = kx * ( P3( pp, z, 0, x + 1 ) + P3( pp, z, 0, x - 1 ) ) +
+				                  kz * ( P3( pp, z + 1, 0, x ) + P3( pp, z - 1, 0, x ) ) -
+				                  kc * P3( pp, z, 0, x );
+				P3( qw, z, 0, x ) = decay * P3( qq, z, 0, x ) + c2dt * lap;
+				P3( pw, z, 0, x ) = P3( pp, z, 0, x ) + dt * P3( qw, z, 0, x );
+			}
+		for ( int64_t z = 0; z < nz; z++ )
+			for ( int64_t x = 0; x < nx; x++ )
+				if ( !HYB_FN( o_fixed )( p, z, 0, x ) )
+				{
+					P3( pp, z, 0, x ) = P3( pw, z, 0, x );
+					P3( qq, z, 0, x ) = P3( qw, z, 0, x );
+				}
+	}
+}
+
 static double HYB_FN( o_run )( const hyb_stencil_prob_t* p, int64_t steps )
 {
 	switch ( p->kind )
 	{
+	case HYB_STENCIL_WAVE:
+		HYB_FN( o_wave )( p, steps );
+		return 0.0;
 	case HYB_STENCIL_ACOUSTIC:
 		HYB_FN( o_acoustic )( p, steps );
 		return 0.0;

@@ -10,12 +10,14 @@
 static const hyb_stencil_roles_t hyb_stencil_kind_roles[] = {
 	[HYB_STENCIL_ACOUSTIC] = { .levels = 3,
 	                           .inputs = 2,
+	                           .quants = 1,
 	                           .nstate = 3,
 	                           .ncoef  = 1,
 	                           .state  = { HYB_ACOUSTIC_PREV, HYB_ACOUSTIC_CUR, HYB_ACOUSTIC_NEXT },
 	                           .coef   = { HYB_ACOUSTIC_VEL } },
 	[HYB_STENCIL_HIMENO]   = { .levels = 2,
 	                           .inputs = 1,
+	                           .quants = 1,
 	                           .nstate = 2,
 	                           .ncoef  = 12,
 	                           .state  = { HYB_HIMENO_P, HYB_HIMENO_WRK2 },
@@ -25,17 +27,24 @@ static const hyb_stencil_roles_t hyb_stencil_kind_roles[] = {
 	                                       HYB_HIMENO_C0 + 2, HYB_HIMENO_BND, HYB_HIMENO_WRK1 } },
 	[HYB_STENCIL_LAPLACE]  = { .levels = 2,
 	                           .inputs = 1,
+	                           .quants = 1,
 	                           .nstate = 2,
 	                           .state  = { HYB_GRID_U, HYB_GRID_WORK } },
 	[HYB_STENCIL_STAR]     = { .levels = 2,
 	                           .inputs = 1,
+	                           .quants = 1,
 	                           .nstate = 2,
 	                           .state  = { HYB_GRID_U, HYB_GRID_WORK } },
+	[HYB_STENCIL_WAVE]     = { .levels = 2,
+	                           .inputs = 1,
+	                           .quants = 2,
+	                           .nstate = 2,
+	                           .state  = { HYB_WAVE_P, HYB_WAVE_P_WORK, HYB_WAVE_Q, HYB_WAVE_Q_WORK } },
 };
 
 int hyb_stencil_roles( int32_t kind, hyb_stencil_roles_t* roles )
 {
-	if ( kind < HYB_STENCIL_ACOUSTIC || kind > HYB_STENCIL_STAR ) return 0;
+	if ( kind < HYB_STENCIL_ACOUSTIC || kind > HYB_STENCIL_WAVE ) return 0;
 	*roles = hyb_stencil_kind_roles[kind];
 	return 1;
 }
@@ -43,7 +52,7 @@ int hyb_stencil_roles( int32_t kind, hyb_stencil_roles_t* roles )
 int32_t hyb_stencil_nfields( int32_t kind )
 {
 	hyb_stencil_roles_t r;
-	return hyb_stencil_roles( kind, &r ) ? r.nstate + r.ncoef : 0;
+	return hyb_stencil_roles( kind, &r ) ? r.quants * r.nstate + r.ncoef : 0;
 }
 
 int64_t hyb_stencil_elem_bytes( int32_t elem )
@@ -77,6 +86,16 @@ void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t
                             const void* cur, const void* prev, void* next, const void* const* coef,
                             hyb_stencil_args_t* out )
 {
+	hyb_stencil_prob_args_q( p, box, &cur, &prev, &next, coef, out );
+}
+
+void hyb_stencil_prob_args_q( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box,
+                              const void* const* curs, const void* const* prevs, void* const* nexts,
+                              const void* const* coef, hyb_stencil_args_t* out )
+{
+	const void* cur  = curs[0];
+	const void* prev = prevs[0];
+	void*       next = nexts[0];
 	memset( out, 0, sizeof *out );
 	switch ( p->kind )
 	{
@@ -124,6 +143,22 @@ void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t
 		out->star.center = p->center;
 		memcpy( out->star.coef, p->coef, sizeof out->star.coef );
 		break;
+	case HYB_STENCIL_WAVE:
+	{
+		hyb_stencil_wave_args_t* a = &out->wave;
+		a->box                     = *box;
+		a->p                       = cur;
+		a->p_new                   = next;
+		a->q                       = curs[1];
+		a->q_new                   = nexts[1];
+		a->ix                      = 1.0 / ( p->dx * p->dx );
+		a->iz                      = 1.0 / ( p->dy * p->dy );
+		a->center                  = 2.0 * ( a->ix + a->iz );
+		a->decay                   = 1.0 - p->damping * p->dt;
+		a->c2dt                    = p->speed * p->speed * p->dt;
+		a->dt                      = p->dt;
+		break;
+	}
 	default:
 		break;
 	}
@@ -141,6 +176,8 @@ hyb_status_t hyb_stencil_step_cpu( int32_t kind, const hyb_stencil_args_t* a, in
 		return hyb_stencil_laplace_cpu( &a->laplace, nthreads );
 	case HYB_STENCIL_STAR:
 		return hyb_stencil_star_cpu( &a->star, nthreads );
+	case HYB_STENCIL_WAVE:
+		return hyb_stencil_wave_cpu( &a->wave, nthreads );
 	default:
 		return HYB_E_INVALID;
 	}

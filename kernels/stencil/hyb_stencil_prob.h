@@ -28,7 +28,11 @@ enum
 	HYB_HIMENO_WRK1   = 12,
 	HYB_HIMENO_WRK2   = 13,
 	HYB_GRID_U        = 0,
-	HYB_GRID_WORK     = 1
+	HYB_GRID_WORK     = 1,
+	HYB_WAVE_P        = 0,
+	HYB_WAVE_P_WORK   = 1,
+	HYB_WAVE_Q        = 2,
+	HYB_WAVE_Q_WORK   = 3
 };
 
 /* The problem. Kernel layout: a 2-D problem has ny = 1, dims = 2 and its
@@ -49,24 +53,40 @@ typedef struct
 	/* Compressed bytes one stage call moves at most (0: the engine's
 	   HYB_STENCIL_ZFP_PIECE_BYTES; tests make it small to cut ranges). */
 	int64_t zfp_piece_bytes;
-	double  dx, dy, dz, dt; /* acoustic */
+	double  dx, dy, dz, dt; /* acoustic; wave: dx, dy, dt */
+	double  speed, damping; /* wave: c and gamma */
 	double  omega;          /* Himeno */
 	double  center;         /* star */
 	double  coef[3][2 * HYB_STENCIL_MAX_RADIUS];
 } hyb_stencil_prob_t;
 
+/* Quantities a stencil steps together at most. */
+#define HYB_STENCIL_QUANTS_MAX 2
+
 /* How a stencil's fields evolve. The state is `levels` consecutive time
-   levels of one quantity, of which the step reads `inputs` (1: u(t); 2:
-   p(t) and p(t-1)) and writes one; the caller's `state` fields hold the
-   inputs plus one work array (roles, oldest input first, work last). The
-   `coef` fields are read-only. */
+   levels of each of `quants` quantities, stepped together: a step reads
+   `inputs` levels of every quantity (1: u(t); 2: p(t) and p(t-1)) and
+   writes one level of each. Every quantity has `nstate` caller fields, its
+   inputs plus one work array (roles, oldest input first, work last):
+   quantity j's are state[j * nstate .. (j + 1) * nstate). The quantities
+   move, rotate and are kept alike, so the schedule is the one-quantity
+   schedule with each state copy done for every quantity; two quantities
+   are supported with one input level (levels 2). The `coef` fields are
+   read-only. */
 typedef struct
 {
 	int32_t levels, inputs;
+	int32_t quants;
 	int32_t nstate, ncoef;
-	int32_t state[3];
+	int32_t state[HYB_STENCIL_QUANTS_MAX * 3];
 	int32_t coef[HYB_STENCIL_COEFS_MAX];
 } hyb_stencil_roles_t;
+
+/* The role of state field j (0 .. nstate - 1) of quantity q. */
+static inline int32_t hyb_stencil_state_role( const hyb_stencil_roles_t* r, int q, int j )
+{
+	return r->state[q * r->nstate + j];
+}
 
 /* The roles of a kind (0 for an unknown kind, roles untouched). */
 int hyb_stencil_roles( int32_t kind, hyb_stencil_roles_t* roles );
@@ -86,6 +106,7 @@ typedef union
 	hyb_stencil_himeno_args_t   himeno;
 	hyb_stencil_laplace_args_t  laplace;
 	hyb_stencil_star_args_t     star;
+	hyb_stencil_wave_args_t     wave;
 } hyb_stencil_args_t;
 
 /* The box of `p` for a buffer of planes [base, base + planes) updating
@@ -101,6 +122,12 @@ hyb_stencil_box_t hyb_stencil_prob_box( const hyb_stencil_prob_t* p, int64_t bas
 void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box,
                             const void* cur, const void* prev, void* next, const void* const* coef,
                             hyb_stencil_args_t* out );
+
+/* The same for every quantity: cur[j], prev[j], next[j] are quantity j's
+   (roles.quants of them). */
+void hyb_stencil_prob_args_q( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box,
+                              const void* const* cur, const void* const* prev, void* const* next,
+                              const void* const* coef, hyb_stencil_args_t* out );
 
 /* Run one step with the OpenMP CPU kernel of `kind`. */
 hyb_status_t hyb_stencil_step_cpu( int32_t kind, const hyb_stencil_args_t* a, int nthreads );

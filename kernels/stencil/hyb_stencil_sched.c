@@ -169,7 +169,8 @@ static int64_t hyb_sb_emit( hyb_sb_t* b, hyb_stencil_step_t st, const int64_t* e
 
 	/* What the step moves or computes, in planes of one array. */
 	const int64_t len    = st.z1 - st.z0;
-	const int64_t arrays = s->in.inputs + s->in.ncoef;
+	const int64_t quants = s->in.quants > 1 ? s->in.quants : 1;
+	const int64_t arrays = s->in.inputs * quants + s->in.ncoef;
 	switch ( st.op )
 	{
 	case HYB_SS_STAGE:
@@ -185,10 +186,10 @@ static int64_t hyb_sb_emit( hyb_sb_t* b, hyb_stencil_step_t st, const int64_t* e
 		s->planes_computed += len;
 		break;
 	case HYB_SS_DOWNLOAD:
-		s->planes_d2h += len;
+		s->planes_d2h += len * quants;
 		break;
 	default:
-		s->planes_host += len;
+		s->planes_host += len * quants;
 		break;
 	}
 	return b->err == HYB_OK ? j : -1;
@@ -470,6 +471,9 @@ static int hyb_sb_valid( const hyb_stencil_sched_in_t* in )
 	if ( in->ncoef < 0 || in->ncoef > 12 ) return 0;
 	if ( !( ( in->levels == 3 && in->inputs == 2 ) || ( in->levels == 2 && in->inputs == 1 ) ) )
 		return 0;
+	/* Several quantities only with one input level (no older level through
+	   staging-out). */
+	if ( in->quants < 0 || in->quants > 2 || ( in->quants > 1 && in->inputs != 1 ) ) return 0;
 	if ( in->scheme == HYB_STENCIL_SCH_IN_CORE )
 		return in->cone >= 0 && in->block_begin == 0 && in->block_end == 0 &&
 		       in->first_chunk == 0 && in->pending_commit == 0;

@@ -86,6 +86,8 @@ typedef struct
 	int32_t levels; /* device time levels (3 acoustic, 2 else) */
 	int32_t inputs; /* levels a step reads (2 acoustic, 1 else) */
 	int32_t ncoef;  /* read-only fields */
+	int32_t quants; /* quantities stepped together (0 or 1: one; 2 needs inputs 1): every
+	                   state step moves each quantity's level */
 	int32_t d;      /* chunks, or in core the pieces of the first upload and last download */
 	int32_t k;      /* out of core: steps per temporal block */
 	int64_t steps;  /* T */
@@ -118,7 +120,8 @@ typedef struct
 	int64_t                nsteps;
 	int64_t*               deps; /* step indices, each smaller than its step's */
 	int64_t                ndeps;
-	/* Data moved, in planes of one array (bytes = planes x plane bytes). */
+	/* Data moved, in planes of one array (bytes = planes x plane bytes),
+	   every quantity's arrays counted. */
 	int64_t planes_h2d, planes_d2h, planes_d2d, planes_host;
 	/* Planes computed (kernel work, redundant halo planes included). */
 	int64_t planes_computed;

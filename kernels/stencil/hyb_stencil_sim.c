@@ -17,11 +17,16 @@ HYB_STENCIL_SIM( acoustic )
 HYB_STENCIL_SIM( himeno )
 HYB_STENCIL_SIM( laplace )
 HYB_STENCIL_SIM( star )
+HYB_STENCIL_SIM( wave )
 
 hyb_status_t hyb_stencil_sim_step( int32_t kind, const hyb_stencil_args_t* a )
 {
-	static const hyb_kernel_fn launch[] = { NULL, hyb_stencil_acoustic_sim, hyb_stencil_himeno_sim,
-		                                    hyb_stencil_laplace_sim, hyb_stencil_star_sim };
-	if ( kind < HYB_STENCIL_ACOUSTIC || kind > HYB_STENCIL_STAR || a == NULL ) return HYB_E_INVALID;
+	static const hyb_kernel_fn launch[] = { NULL,
+		                                    hyb_stencil_acoustic_sim,
+		                                    hyb_stencil_himeno_sim,
+		                                    hyb_stencil_laplace_sim,
+		                                    hyb_stencil_star_sim,
+		                                    hyb_stencil_wave_sim };
+	if ( kind < HYB_STENCIL_ACOUSTIC || kind > HYB_STENCIL_WAVE || a == NULL ) return HYB_E_INVALID;
 	return launch[kind]( NULL, a );
 }

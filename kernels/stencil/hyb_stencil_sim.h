@@ -17,6 +17,7 @@ hyb_status_t hyb_stencil_acoustic_sim( const hyb_kernel_env_t* env, const void* 
 hyb_status_t hyb_stencil_himeno_sim( const hyb_kernel_env_t* env, const void* args );
 hyb_status_t hyb_stencil_laplace_sim( const hyb_kernel_env_t* env, const void* args );
 hyb_status_t hyb_stencil_star_sim( const hyb_kernel_env_t* env, const void* args );
+hyb_status_t hyb_stencil_wave_sim( const hyb_kernel_env_t* env, const void* args );
 
 /* The launcher of `kind` applied to `a`. */
 hyb_status_t hyb_stencil_sim_step( int32_t kind, const hyb_stencil_args_t* a );

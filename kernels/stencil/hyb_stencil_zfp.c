@@ -19,10 +19,11 @@ hyb_zfp_field_t hyb_stencil_zfp_field( const hyb_stencil_prob_t* p )
 	                    : hyb_zfp_field_2d( t, p->nx, p->nz );
 }
 
-double hyb_stencil_state_rate( const hyb_stencil_prob_t* p )
+double hyb_stencil_state_rate( const hyb_stencil_prob_t* p, int q )
 {
 	hyb_stencil_roles_t r;
-	return hyb_stencil_roles( p->kind, &r ) ? p->rate[r.state[0]] : 0.0;
+	if ( !hyb_stencil_roles( p->kind, &r ) || q < 0 || q >= r.quants ) return 0.0;
+	return p->rate[hyb_stencil_state_role( &r, q, 0 )];
 }
 
 int hyb_stencil_compressed( const hyb_stencil_prob_t* p )
@@ -49,12 +50,15 @@ hyb_status_t hyb_stencil_zfp_check( const hyb_stencil_prob_t* p )
 		if ( hyb_zfp_check( &whole, rate ) != HYB_OK ) return HYB_E_INVALID;
 		if ( hyb_zfp_stream_bits( &band, rate ) % 8u != 0 ) return HYB_E_INVALID;
 	}
-	/* The time levels rotate through the state arrays: one rate for all. */
-	for ( int j = 1; j < r.nstate; j++ )
-	{
-		const double rj = p->rate[r.state[j]];
-		if ( rj != p->rate[r.state[0]] && !( j == r.inputs && rj == 0.0 ) ) return HYB_E_INVALID;
-	}
+	/* A quantity's time levels rotate through its state arrays: one rate
+	   for all of them (quantities may differ). */
+	for ( int q = 0; q < r.quants; q++ )
+		for ( int j = 1; j < r.nstate; j++ )
+		{
+			const double rj = p->rate[hyb_stencil_state_role( &r, q, j )];
+			const double r0 = p->rate[hyb_stencil_state_role( &r, q, 0 )];
+			if ( rj != r0 && !( j == r.inputs && rj == 0.0 ) ) return HYB_E_INVALID;
+		}
 	return HYB_OK;
 }
 
@@ -161,16 +165,20 @@ hyb_status_t hyb_stencil_zfp_round_trip( const hyb_stencil_prob_t* p, double rat
 
 /* ------------------------------------------------------------ the CPU path */
 
-/* The input levels of q round tripped in place through `s` (none when
-   the state is not compressed). */
+/* The input levels of q round tripped in place through `s` (none of a
+   quantity whose state is not compressed). */
 static hyb_status_t hyb_szf_trip_state( const hyb_stencil_prob_t* q, const hyb_stencil_roles_t* r,
                                         void* s )
 {
-	const hyb_zfp_field_t f    = hyb_stencil_zfp_field( q );
-	const double          rate = hyb_stencil_state_rate( q );
-	hyb_status_t          st   = HYB_OK;
-	for ( int j = 0; rate != 0.0 && j < r->inputs && st == HYB_OK; j++ )
-		st = hyb_szf_trip( &f, rate, q->field[r->state[j]], s, hyb_zfp_stream_bytes( &f, rate ) );
+	const hyb_zfp_field_t f  = hyb_stencil_zfp_field( q );
+	hyb_status_t          st = HYB_OK;
+	for ( int qu = 0; qu < r->quants && st == HYB_OK; qu++ )
+	{
+		const double rate = hyb_stencil_state_rate( q, qu );
+		for ( int j = 0; rate != 0.0 && j < r->inputs && st == HYB_OK; j++ )
+			st = hyb_szf_trip( &f, rate, q->field[hyb_stencil_state_role( r, qu, j )], s,
+			                   hyb_zfp_stream_bytes( &f, rate ) );
+	}
 	return st;
 }
 

@@ -29,16 +29,16 @@
    3-D as nx x ny x nz, contiguous. */
 hyb_zfp_field_t hyb_stencil_zfp_field( const hyb_stencil_prob_t* p );
 
-/* The rate of the time levels (0: they move uncompressed): the rate of the
-   first input role (PREV, P, U). */
-double hyb_stencil_state_rate( const hyb_stencil_prob_t* p );
+/* The rate of quantity q's time levels (0: they move uncompressed): the
+   rate of its first input role (PREV, P, U; the wave's P or Q). */
+double hyb_stencil_state_rate( const hyb_stencil_prob_t* p, int q );
 
 /* 1 when any field of `p` has a rate. */
 int hyb_stencil_compressed( const hyb_stencil_prob_t* p );
 
 /* Whether the rates of `p` can run: every rate 0 or one the codec takes for
-   the element type ((0, 32] float, (0, 64] double); the time levels' input
-   roles one rate, the work role (NEXT, WORK, WRK2) that rate or 0; and a
+   the element type ((0, 32] float, (0, 64] double); each quantity's input
+   roles one rate, its work role (NEXT, WORK, WRK2) that rate or 0; and a
    band of 4 planes a whole number of bytes at every rate (every integer
    rate is). HYB_OK or HYB_E_INVALID. Pure. */
 hyb_status_t hyb_stencil_zfp_check( const hyb_stencil_prob_t* p );

@@ -26,17 +26,20 @@
    streams once, plus the re-reads its neighbours cost (tile halos on the
    device; planes out of cache on the CPU). Estimates from the kernels'
    access patterns: Himeno streams its 13 inputs and one output; the grids
-   read u and write u'. The acoustic kernel's is measured instead (the
-   in-core time per step, expressed at the stream rate above; docs/stencil.md,
-   "The model"): its access pattern (p(t) with 25 % halos, p(t-1), v,
-   p(t+1)) undercounts what the kernel moves, and a kernel that looks too
-   cheap makes the model favour plans that recompute many halo planes. */
+   read u and write u'; the damped wave reads p and q and writes both, twice
+   a grid's arrays with the same neighbour re-reads on p. The acoustic kernel's is measured instead
+   (the in-core time per step, expressed at the stream rate above; docs/stencil.md, "The model"):
+   its access pattern (p(t) with 25 % halos, p(t-1), v, p(t+1)) undercounts what the kernel moves,
+   and a kernel that looks too cheap makes the model favour plans that recompute many halo planes.
+ */
 #define HYB_STENCIL_DEV_ELEMS_ACOUSTIC 6.1
 #define HYB_STENCIL_CPU_ELEMS_ACOUSTIC 6.0
 #define HYB_STENCIL_DEV_ELEMS_HIMENO   14.5
 #define HYB_STENCIL_CPU_ELEMS_HIMENO   16.0
 #define HYB_STENCIL_DEV_ELEMS_GRID     2.25
 #define HYB_STENCIL_CPU_ELEMS_GRID     2.5
+#define HYB_STENCIL_DEV_ELEMS_WAVE     4.25
+#define HYB_STENCIL_CPU_ELEMS_WAVE     4.5
 
 /* Bytes of values the device's ZFP codec encodes or decodes per second:
    issue 22's target for fixed rate 16, float, 2-D on an H100 (docs/zfp.md),

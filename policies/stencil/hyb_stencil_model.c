@@ -86,20 +86,43 @@ static int64_t hyb_sm_least_chunk( int64_t n, int64_t d, int64_t a )
 	return bands / d * a - ( bands * a - n );
 }
 
+/* Quantities of w (at least one). */
+static int hyb_sm_quants( const hyb_stencil_work_t* w )
+{
+	return w->quants > 1 ? w->quants : 1;
+}
+
+/* Arrays a chunk visit downloads (every quantity's newest level, and with
+   two inputs the older one) and uploads (every quantity's inputs and the
+   read-only fields), and the device arrays of a slot. */
+static int hyb_sm_outs( const hyb_stencil_work_t* w )
+{
+	return ( w->inputs == 2 ? 2 : 1 ) * hyb_sm_quants( w );
+}
+
+static int hyb_sm_ins( const hyb_stencil_work_t* w )
+{
+	return w->inputs * hyb_sm_quants( w ) + w->ncoef;
+}
+
+static int hyb_sm_arrays( const hyb_stencil_work_t* w )
+{
+	return w->levels * hyb_sm_quants( w ) + w->ncoef;
+}
+
 static void hyb_sm_in_core( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
                             hyb_stencil_pred_t* o )
 {
 	const double pb   = (double)w->plane_elems * (double)w->elem_bytes;
 	const double n    = (double)w->n;
-	const int    outs = w->inputs == 2 ? 2 : 1;
+	const int    outs = hyb_sm_outs( w );
 	o->nslots         = 1;
 	o->slot_planes    = w->n;
 	o->blocks         = w->steps > 0;
-	o->device_bytes =
-	    (double)( w->levels + w->ncoef ) * n * pb + hyb_sm_residual_bytes( w, 1, w->n );
+	o->device_bytes   = (double)hyb_sm_arrays( w ) * n * pb + hyb_sm_residual_bytes( w, 1, w->n );
 	if ( w->steps == 0 ) return;
 	const double T = (double)w->steps, C = (double)( w->steps < o->d ? w->steps : o->d );
-	o->bytes_h2d       = (double)( w->inputs + w->ncoef ) * n * pb;
+	o->bytes_h2d       = (double)hyb_sm_ins( w ) * n * pb;
 	o->bytes_d2h       = outs * n * pb;
 	o->bytes_host      = outs * n * pb;
 	o->planes_computed = T * n;
@@ -108,7 +131,7 @@ static void hyb_sm_in_core( const hyb_stencil_work_t* w, const hyb_stencil_machi
 	const double step =
 	    n * (double)w->plane_elems * w->dev_elems * (double)w->elem_bytes / m->dev_bw;
 	const double launches = C * (double)o->d + ( T - C ) + ( T > C ? (double)o->d : 0.0 ) +
-	                        (double)( w->inputs + w->ncoef + outs ) * (double)o->d;
+	                        (double)( hyb_sm_ins( w ) + outs ) * (double)o->d;
 	o->t_h2d    = o->bytes_h2d / up;
 	o->t_d2h    = o->bytes_d2h / dn;
 	o->t_kernel = T * step + launches * m->launch;
@@ -131,14 +154,13 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	if ( d > 1 && hyb_sm_least_chunk( w->n, d, a ) < hk ) return 0;
 	const double pb    = (double)w->plane_elems * (double)w->elem_bytes;
 	const double n     = (double)w->n;
-	const int    outs  = w->inputs == 2 ? 2 : 1;
-	const int    in_ar = w->inputs + w->ncoef;
+	const int    outs  = hyb_sm_outs( w );
+	const int    in_ar = hyb_sm_ins( w );
 	o->nslots          = (int32_t)( d < 3 ? d : 3 );
 	o->slot_planes     = hyb_sm_slot_planes( w->n, d, hk, a );
-	o->device_bytes =
-	    (double)o->nslots * (double)( w->levels + w->ncoef ) * (double)o->slot_planes * pb +
-	    hyb_sm_residual_bytes( w, o->nslots, o->slot_planes ) +
-	    (double)o->nslots * hyb_sm_stream_buffers( w, o->slot_planes );
+	o->device_bytes = (double)o->nslots * (double)hyb_sm_arrays( w ) * (double)o->slot_planes * pb +
+	                  hyb_sm_residual_bytes( w, o->nslots, o->slot_planes ) +
+	                  (double)o->nslots * hyb_sm_stream_buffers( w, o->slot_planes );
 	o->blocks = T > 0 ? ( T + keff - 1 ) / keff : 0;
 	if ( o->blocks == 0 ) return 1;
 	const int64_t klast = T - ( o->blocks - 1 ) * keff;
@@ -158,9 +180,10 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	   through staging (both), and the final placement after an odd number
 	   of blocks. */
 	double       host  = 0.0;
-	const double final = o->blocks % 2 == 1 ? n * pb : 0.0;
-	if ( o->scheme == HYB_SM_COPY ) host += up * in_ar + B * n;
-	if ( outs == 2 ) host += B * n;
+	const double q     = (double)hyb_sm_quants( w );
+	const double final = o->blocks % 2 == 1 ? q * n * pb : 0.0;
+	if ( o->scheme == HYB_SM_COPY ) host += up * in_ar + B * n * q;
+	if ( w->inputs == 2 ) host += B * n * q;
 	o->bytes_host = host * pb + final;
 
 	const double up_bw = o->pinned ? m->h2d : m->h2d_pageable,
@@ -218,9 +241,12 @@ double hyb_stencil_predict_cpu( const hyb_stencil_work_t* w, const hyb_stencil_m
 {
 	const double field = (double)w->n * (double)w->plane_elems * (double)w->elem_bytes;
 	const double sweep = field * w->cpu_elems / m->cpu_bw;
-	/* Up to (levels - 1) copies of a field into place, each read and written. */
+	/* Up to (levels - 1) copies of each quantity's field into place, each
+	   read and written. */
 	return (double)w->steps * sweep +
-	       ( w->steps > 0 ? (double)( w->levels - 1 ) * 2.0 * field / m->cpu_bw : 0.0 );
+	       ( w->steps > 0
+	             ? (double)( ( w->levels - 1 ) * hyb_sm_quants( w ) ) * 2.0 * field / m->cpu_bw
+	             : 0.0 );
 }
 
 /* ------------------------------------------------------------------ search */

@@ -34,6 +34,7 @@ typedef struct
 	int32_t levels;      /* device time levels (3 acoustic, 2 else) */
 	int32_t inputs;      /* levels a step reads (2 acoustic, 1 else) */
 	int32_t ncoef;       /* read-only fields */
+	int32_t quants;      /* quantities stepped together, each with its levels (0 or 1: one) */
 	int32_t nfields;     /* every field the caller gave */
 	int64_t steps;       /* T */
 	double  dev_elems;   /* device memory traffic of a point update, in elements */

@@ -7,7 +7,7 @@
    bound. --sweep times a small grid of forced (d, k) around each scheme's plan to see how
    close the planner's choice is to the best measured one.
 
-   Usage: hyb_bench_stencil_ooc --set acoustic|himeno|laplace [--nx N --ny N --nz N]
+   Usage: hyb_bench_stencil_ooc --set acoustic|himeno|laplace|wave [--nx N --ny N --nz N]
             [--steps T] [--budgets B1,B2,...] [--schemes copy,direct,shared,incore,auto]
             [--sweep] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS] [--type float|double]
    Budgets are device-memory caps in bytes, 0 for none. Output: "row," CSV lines (the CPU
@@ -71,6 +71,18 @@ static const stencil_set_t SETS[] = {
 	  45000,
 	  1,
 	  64 },
+	/* The seed's ch. 4 workload: the damped wave's p and q (docs/stencil.md); the
+	   Laplacian's five terms and q's and p's updates in the bound. */
+	{ "wave",
+	  HYBLAS_STENCIL_WAVE2D,
+	  HYBLAS_WAVE_FIELDS,
+	  9,
+	  2,
+	  { HYBLAS_WAVE_P, HYBLAS_WAVE_Q },
+	  45000,
+	  45000,
+	  1,
+	  64 },
 };
 #define NSETS ( (int)( sizeof SETS / sizeof SETS[0] ) )
 
@@ -109,7 +121,8 @@ static void usage( void )
 {
 	fprintf(
 	    stderr,
-	    "usage: hyb_bench_stencil_ooc --set acoustic|himeno|laplace [--nx N --ny N --nz N]\n"
+	    "usage: hyb_bench_stencil_ooc --set acoustic|himeno|laplace|wave [--nx N --ny N --nz "
+	    "N]\n"
 	    "         [--steps T] [--budgets B1,B2,...] [--schemes copy,direct,shared,incore,auto]\n"
 	    "         [--sweep] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS] "
 	    "[--type float|double]\n" );
@@ -211,10 +224,11 @@ static int apply_defaults( bench_opts_t* o )
 	if ( o->ny == 0 ) o->ny = o->set->ny;
 	if ( o->nz == 0 ) o->nz = o->set->nz;
 	if ( o->steps == 0 ) o->steps = o->set->steps;
-	/* The 2-D set has one plane; its rows are cut. */
-	if ( o->set->kind == HYBLAS_STENCIL_LAPLACE2D && o->nz != 1 )
+	/* The 2-D sets have one plane; their rows are cut. */
+	if ( ( o->set->kind == HYBLAS_STENCIL_LAPLACE2D || o->set->kind == HYBLAS_STENCIL_WAVE2D ) &&
+	     o->nz != 1 )
 	{
-		fprintf( stderr, "hyb_bench_stencil_ooc: laplace is 2-D: --nz must be 1\n" );
+		fprintf( stderr, "hyb_bench_stencil_ooc: %s is 2-D: --nz must be 1\n", o->set->name );
 		return 0;
 	}
 	return 1;

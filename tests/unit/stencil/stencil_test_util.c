@@ -4,9 +4,11 @@
 
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/hyb_device.h"
 #include "kernels/stencil/hyb_stencil_data.h"
 
 int64_t sx_field_bytes( const hyb_stencil_prob_t* p )
@@ -29,6 +31,15 @@ void sx_make( hyb_stencil_prob_t* p, int32_t kind, int32_t elem, int64_t nx, int
 	p->dx = p->dy = p->dz = HYB_ACOUSTIC_DEF_DX;
 	p->dt                 = HYB_ACOUSTIC_DEF_COURANT * HYB_ACOUSTIC_DEF_DX / HYB_ACOUSTIC_DEF_VEL;
 	p->omega              = HYB_HIMENO_DEF_OMEGA;
+	if ( kind == HYB_STENCIL_WAVE )
+	{
+		/* Unequal spacings, so that a swapped axis shows. */
+		p->dx      = SX_WAVE_DX;
+		p->dy      = SX_WAVE_DY;
+		p->speed   = 1.0;
+		p->damping = SX_WAVE_DAMPING;
+		p->dt      = hyb_stencil_wave_dt( p->speed, p->dx, p->dy );
+	}
 	if ( kind == HYB_STENCIL_STAR )
 	{
 		/* Weights 1, 2, ... in a fixed order over (axis, side, offset),
@@ -60,6 +71,30 @@ void sx_make( hyb_stencil_prob_t* p, int32_t kind, int32_t elem, int64_t nx, int
 				else
 					( (float*)p->field[f] )[i] += (float)d;
 			}
+	if ( kind == HYB_STENCIL_WAVE )
+		sx_wave_perturb( p->field[HYB_WAVE_P], p->field[HYB_WAVE_Q], elem, nx * ny * nz );
+}
+
+void sx_wave_perturb( void* pf, void* qf, int32_t elem, int64_t n )
+{
+	/* The pulse is symmetric and q starts at zero: a pattern of its own in
+	   each, so that a wrong neighbour, a swapped quantity or a stale level
+	   changes the result. */
+	for ( int64_t i = 0; i < n; i++ )
+	{
+		const double dp = 0.01 * (double)( ( i * 7 ) % 13 - 6 );
+		const double dq = 0.02 * (double)( ( i * 5 ) % 11 - 5 );
+		if ( elem == HYB_STENCIL_F64 )
+		{
+			( (double*)pf )[i] += dp;
+			( (double*)qf )[i] += dq;
+		}
+		else
+		{
+			( (float*)pf )[i] += (float)dp;
+			( (float*)qf )[i] += (float)dq;
+		}
+	}
 }
 
 void sx_clone( const hyb_stencil_prob_t* src, hyb_stencil_prob_t* dst )
@@ -87,6 +122,8 @@ int sx_same_result( const hyb_stencil_prob_t* a, const hyb_stencil_prob_t* b )
 {
 	if ( a->kind == HYB_STENCIL_ACOUSTIC )
 		return sx_same( a, b, HYB_ACOUSTIC_PREV ) && sx_same( a, b, HYB_ACOUSTIC_CUR );
+	if ( a->kind == HYB_STENCIL_WAVE )
+		return sx_same( a, b, HYB_WAVE_P ) && sx_same( a, b, HYB_WAVE_Q );
 	return sx_same( a, b, 0 );
 }
 
@@ -135,7 +172,9 @@ hyblas_stencil_desc_t sx_desc( hyblas_stencil_kind_t kind, hyblas_stencil_type_t
 	d.ny          = ny;
 	d.nz          = nz;
 	d.radius      = r;
-	const int nf  = kind == HYBLAS_STENCIL_ACOUSTIC ? 4 : kind == HYBLAS_STENCIL_HIMENO ? 14 : 2;
+	const int nf  = kind == HYBLAS_STENCIL_ACOUSTIC || kind == HYBLAS_STENCIL_WAVE2D ? 4
+	                : kind == HYBLAS_STENCIL_HIMENO                                  ? 14
+	                                                                                 : 2;
 	for ( int f = 0; f < nf; f++ )
 		d.fields[f].data =
 		    calloc( (size_t)( nx * ny * nz ), type == HYBLAS_STENCIL_DOUBLE ? 8 : 4 );
@@ -149,7 +188,17 @@ hyblas_stencil_desc_t sx_desc( hyblas_stencil_kind_t kind, hyblas_stencil_type_t
 		for ( int a = 0; a < 3; a++ )
 			for ( int j = 0; j < 2 * r; j++ ) d.coef[a][j] *= 0.8 / sum;
 	}
+	if ( kind == HYBLAS_STENCIL_WAVE2D )
+	{
+		d.dx      = SX_WAVE_DX;
+		d.dy      = SX_WAVE_DY;
+		d.damping = SX_WAVE_DAMPING;
+	}
 	CU_ASSERT_EQUAL( hyblas_stencil_fill( &d ), HYBLAS_OK );
+	if ( kind == HYBLAS_STENCIL_WAVE2D )
+		sx_wave_perturb( d.fields[HYBLAS_WAVE_P].data, d.fields[HYBLAS_WAVE_Q].data,
+		                 type == HYBLAS_STENCIL_DOUBLE ? HYB_STENCIL_F64 : HYB_STENCIL_F32,
+		                 nx * ny * nz );
 	return d;
 }
 
@@ -166,8 +215,12 @@ int64_t sx_desc_bytes( const hyblas_stencil_desc_t* d )
 int sx_desc_same( const hyblas_stencil_desc_t* a, const hyblas_stencil_desc_t* b )
 {
 	int same = 1;
-	for ( int f = 0; f < ( a->kind == HYBLAS_STENCIL_ACOUSTIC ? 2 : 1 ); f++ )
-		same &= memcmp( a->fields[f].data, b->fields[f].data, (size_t)sx_desc_bytes( a ) ) == 0;
+	if ( a->kind == HYBLAS_STENCIL_WAVE2D )
+		for ( int f = HYBLAS_WAVE_P; f <= HYBLAS_WAVE_Q; f += HYBLAS_WAVE_Q - HYBLAS_WAVE_P )
+			same &= memcmp( a->fields[f].data, b->fields[f].data, (size_t)sx_desc_bytes( a ) ) == 0;
+	else
+		for ( int f = 0; f < ( a->kind == HYBLAS_STENCIL_ACOUSTIC ? 2 : 1 ); f++ )
+			same &= memcmp( a->fields[f].data, b->fields[f].data, (size_t)sx_desc_bytes( a ) ) == 0;
 	return same;
 }
 
@@ -188,4 +241,21 @@ hyblas_status_t sx_solve( hyblas_stencil_desc_t* d, const hyblas_stencil_params_
 	memset( st, 0, sizeof *st );
 	st->struct_size = sizeof *st;
 	return hyblas_stencil_solve( d, steps, p, st );
+}
+
+hyblas_stencil_stats_t sx_fault_run( hyblas_stencil_desc_t* want, hyblas_stencil_desc_t* got,
+                                     const char* fault, int scheme, int d, int k, int64_t steps )
+{
+	const hyblas_stencil_params_t pc = sx_params( HYBLAS_PATH_CPU, 0, 0, 0 );
+	const hyblas_stencil_params_t pg = sx_params( HYBLAS_PATH_GPU, scheme, d, k );
+	hyblas_stencil_stats_t        sc, sg;
+	CU_ASSERT_EQUAL( sx_solve( want, &pc, steps, &sc ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyb_device_faults_set( fault ), HYB_OK );
+	CU_ASSERT_EQUAL( sx_solve( got, &pg, steps, &sg ), HYBLAS_OK );
+	hyb_device_faults_set( NULL );
+	const int same = sx_desc_same( want, got );
+	CU_ASSERT_EQUAL( sg.fell_back, 1 );
+	CU_ASSERT( same );
+	if ( sg.fell_back != 1 || !same ) printf( "\n  fault %s scheme %d\n", fault, scheme );
+	return sg;
 }

@@ -27,6 +27,7 @@ static const sc_shape_t sc_shapes[] = {
 	{ HYB_STENCIL_ACOUSTIC, 20, 17, 23, 4 }, { HYB_STENCIL_HIMENO, 13, 11, 15, 1 },
 	{ HYB_STENCIL_LAPLACE, 37, 1, 29, 1 },   { HYB_STENCIL_STAR, 16, 15, 17, 3 },
 	{ HYB_STENCIL_STAR, 30, 1, 25, 2 },      { HYB_STENCIL_STAR, 12, 10, 11, 1 },
+	{ HYB_STENCIL_WAVE, 31, 1, 27, 1 },
 };
 #define SC_NSHAPES ( (int)( sizeof sc_shapes / sizeof sc_shapes[0] ) )
 
@@ -128,6 +129,26 @@ static void test_himeno_residual_falls( void )
 	CU_ASSERT( g[0] > g[1] && g[1] > g[2] && g[2] > 0.0 );
 }
 
+/* The arguments of one step of p on box b: every quantity's input levels
+   from p's fields `skip` bytes in, quantity j's new level into out[j]. */
+static void sc_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* b, int64_t skip,
+                     void* const* out, hyb_stencil_args_t* a )
+{
+	hyb_stencil_roles_t roles;
+	hyb_stencil_roles( p->kind, &roles );
+	const void* coef[HYB_STENCIL_COEFS_MAX];
+	const void* cur[HYB_STENCIL_QUANTS_MAX];
+	const void* prev[HYB_STENCIL_QUANTS_MAX];
+	for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = (const char*)p->field[roles.coef[c]] + skip;
+	for ( int j = 0; j < roles.quants; j++ )
+	{
+		cur[j] =
+		    (const char*)p->field[hyb_stencil_state_role( &roles, j, roles.inputs - 1 )] + skip;
+		prev[j] = (const char*)p->field[hyb_stencil_state_role( &roles, j, 0 )] + skip;
+	}
+	hyb_stencil_prob_args_q( p, b, cur, prev, out, coef, a );
+}
+
 /* One step of every stencil on a buffer holding planes [base, base + planes)
    equals the whole-domain step on the planes it updates, bit for bit, and
    leaves the other planes of the output untouched. */
@@ -144,35 +165,39 @@ static void test_sub_buffer_step( void )
 		const int64_t r  = p.radius;
 		/* The buffer lacks plane 0; the range ends with fixed planes. */
 		const int64_t base = 1, planes = p.nz - 1, z0 = base + r, z1 = p.nz;
-		/* The whole-domain step into `full`, the buffer's into `part`. */
-		char*       full = malloc( (size_t)( p.nz * pb ) );
-		char*       part = malloc( (size_t)( p.nz * pb ) );
-		const void* coef[HYB_STENCIL_COEFS_MAX];
-		const void* ccoef[HYB_STENCIL_COEFS_MAX];
-		for ( int c = 0; c < roles.ncoef; c++ )
+		/* The whole-domain step into `full`, the buffer's into `part`, per
+		   quantity. */
+		char* full[HYB_STENCIL_QUANTS_MAX];
+		char* part[HYB_STENCIL_QUANTS_MAX];
+		void* fout[HYB_STENCIL_QUANTS_MAX];
+		void* pout[HYB_STENCIL_QUANTS_MAX];
+		for ( int j = 0; j < roles.quants; j++ )
 		{
-			coef[c]  = p.field[roles.coef[c]];
-			ccoef[c] = (const char*)p.field[roles.coef[c]] + base * pb;
+			full[j] = malloc( (size_t)( p.nz * pb ) );
+			part[j] = malloc( (size_t)( p.nz * pb ) );
+			memset( full[j], 0x5a, (size_t)( p.nz * pb ) );
+			memset( part[j], 0x5a, (size_t)( p.nz * pb ) );
+			fout[j] = full[j];
+			pout[j] = part[j] + base * pb;
 		}
-		const char* cur  = p.field[roles.state[roles.inputs - 1]];
-		const char* prev = p.field[roles.state[0]];
-		memset( full, 0x5a, (size_t)( p.nz * pb ) );
-		memset( part, 0x5a, (size_t)( p.nz * pb ) );
 		hyb_stencil_box_t  bw = hyb_stencil_prob_box( &p, 0, p.nz, 0, p.nz );
 		hyb_stencil_box_t  bp = hyb_stencil_prob_box( &p, base, planes, z0, z1 );
 		hyb_stencil_args_t aw, ap;
-		hyb_stencil_prob_args( &p, &bw, cur, prev, full, coef, &aw );
-		hyb_stencil_prob_args( &p, &bp, cur + base * pb, prev + base * pb, part + base * pb, ccoef,
-		                       &ap );
+		sc_args( &p, &bw, 0, fout, &aw );
+		sc_args( &p, &bp, base * pb, pout, &ap );
 		CU_ASSERT_EQUAL( hyb_stencil_step_cpu( p.kind, &aw, 2 ), HYB_OK );
 		CU_ASSERT_EQUAL( hyb_stencil_step_cpu( p.kind, &ap, 3 ), HYB_OK );
-		CU_ASSERT( memcmp( full + z0 * pb, part + z0 * pb, (size_t)( ( z1 - z0 ) * pb ) ) == 0 );
-		int untouched = 1;
-		for ( int64_t i = 0; i < z0 * pb; i++ ) untouched &= part[i] == 0x5a;
-		for ( int64_t i = z1 * pb; i < p.nz * pb; i++ ) untouched &= part[i] == 0x5a;
-		CU_ASSERT( untouched );
-		free( full );
-		free( part );
+		for ( int j = 0; j < roles.quants; j++ )
+		{
+			CU_ASSERT(
+			    memcmp( full[j] + z0 * pb, part[j] + z0 * pb, (size_t)( ( z1 - z0 ) * pb ) ) == 0 );
+			int untouched = 1;
+			for ( int64_t i = 0; i < z0 * pb; i++ ) untouched &= part[j][i] == 0x5a;
+			for ( int64_t i = z1 * pb; i < p.nz * pb; i++ ) untouched &= part[j][i] == 0x5a;
+			CU_ASSERT( untouched );
+			free( full[j] );
+			free( part[j] );
+		}
 		sx_free( &p );
 	}
 }
@@ -235,6 +260,37 @@ static void test_kernels_reject_bad_args( void )
 	a.himeno.own1     = 6;
 	CU_ASSERT_EQUAL( hyb_stencil_himeno_cpu( &a.himeno, 0 ), HYB_E_INVALID );
 	sx_free( &hm );
+	/* The wave: a missing q level, a 3-D box, a radius of 2; nothing
+	   written to either output. */
+	hyb_stencil_prob_t wv;
+	sx_make( &wv, HYB_STENCIL_WAVE, HYB_STENCIL_F32, 12, 1, 14, 1 );
+	const int64_t wb = hyb_stencil_plane_bytes( &wv ) * wv.nz;
+	char*         wo[2];
+	for ( int j = 0; j < 2; j++ )
+	{
+		wo[j] = malloc( (size_t)wb );
+		memset( wo[j], 0x44, (size_t)wb );
+	}
+	b = hyb_stencil_prob_box( &wv, 0, wv.nz, 0, wv.nz );
+	sc_args( &wv, &b, 0, (void* const*)wo, &a );
+	CU_ASSERT_EQUAL( hyb_stencil_wave_cpu( &a.wave, 0 ), HYB_OK );
+	memset( wo[0], 0x44, (size_t)wb );
+	memset( wo[1], 0x44, (size_t)wb );
+	a.wave.q = NULL;
+	CU_ASSERT_EQUAL( hyb_stencil_wave_cpu( &a.wave, 0 ), HYB_E_INVALID );
+	a.wave.q        = wv.field[HYB_WAVE_Q];
+	a.wave.box.dims = 3;
+	CU_ASSERT_EQUAL( hyb_stencil_wave_cpu( &a.wave, 0 ), HYB_E_INVALID );
+	a.wave.box.dims   = 2;
+	a.wave.box.radius = 2;
+	CU_ASSERT_EQUAL( hyb_stencil_sim_step( HYB_STENCIL_WAVE, &a ), HYB_E_INVALID );
+	for ( int j = 0; j < 2; j++ )
+	{
+		for ( int64_t i = 0; i < wb; i++ ) untouched &= wo[j][i] == 0x44;
+		free( wo[j] );
+	}
+	CU_ASSERT( untouched );
+	sx_free( &wv );
 	free( out );
 	sx_free( &p );
 }
@@ -243,8 +299,12 @@ static void test_kernels_reject_bad_args( void )
    CPU kernels: same output as one CPU-path step. */
 static void test_sim_launchers( void )
 {
-	const hyb_kernel_fn launch[] = { NULL, hyb_stencil_acoustic_sim, hyb_stencil_himeno_sim,
-		                             hyb_stencil_laplace_sim, hyb_stencil_star_sim };
+	const hyb_kernel_fn launch[] = { NULL,
+		                             hyb_stencil_acoustic_sim,
+		                             hyb_stencil_himeno_sim,
+		                             hyb_stencil_laplace_sim,
+		                             hyb_stencil_star_sim,
+		                             hyb_stencil_wave_sim };
 	for ( int s = 0; s < SC_NSHAPES; s++ )
 	{
 		const sc_shape_t*   sh = &sc_shapes[s];
@@ -253,19 +313,20 @@ static void test_sim_launchers( void )
 		sx_make( &p, sh->kind, HYB_STENCIL_F64, sh->nx, sh->ny, sh->nz, sh->r );
 		sx_clone( &p, &q );
 		hyb_stencil_roles( p.kind, &roles );
-		const void* coef[HYB_STENCIL_COEFS_MAX];
-		for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = p.field[roles.coef[c]];
-		const int          next = roles.state[roles.inputs];
-		hyb_stencil_box_t  b    = hyb_stencil_prob_box( &p, 0, p.nz, 0, p.nz );
+		void* next[HYB_STENCIL_QUANTS_MAX];
+		for ( int j = 0; j < roles.quants; j++ )
+			next[j] = p.field[hyb_stencil_state_role( &roles, j, roles.inputs )];
+		hyb_stencil_box_t  b = hyb_stencil_prob_box( &p, 0, p.nz, 0, p.nz );
 		hyb_stencil_args_t a;
-		hyb_stencil_prob_args( &p, &b, p.field[roles.state[roles.inputs - 1]],
-		                       p.field[roles.state[0]], p.field[next], coef, &a );
+		sc_args( &p, &b, 0, next, &a );
 		CU_ASSERT_EQUAL( launch[p.kind]( NULL, &a ), HYB_OK );
 		CU_ASSERT_EQUAL( hyb_stencil_cpu_run( &q, 1, 0, NULL ), HYB_OK );
 		/* The CPU path put the new level into place; the launcher wrote it
 		   to the work field. */
-		CU_ASSERT( memcmp( p.field[next], q.field[roles.state[roles.inputs - 1]],
-		                   (size_t)sx_field_bytes( &p ) ) == 0 );
+		for ( int j = 0; j < roles.quants; j++ )
+			CU_ASSERT( memcmp( next[j],
+			                   q.field[hyb_stencil_state_role( &roles, j, roles.inputs - 1 )],
+			                   (size_t)sx_field_bytes( &p ) ) == 0 );
 		a.box.z1 = p.nz + 1;
 		CU_ASSERT_EQUAL( launch[p.kind]( NULL, &a ), HYB_E_INVALID );
 		sx_free( &p );

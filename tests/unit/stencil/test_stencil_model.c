@@ -47,7 +47,8 @@ static hyb_stencil_work_t sm_work( int32_t kind, int64_t nx, int64_t ny, int64_t
 	w.levels      = roles.levels;
 	w.inputs      = roles.inputs;
 	w.ncoef       = roles.ncoef;
-	w.nfields     = roles.nstate + roles.ncoef;
+	w.quants      = roles.quants;
+	w.nfields     = roles.quants * roles.nstate + roles.ncoef;
 	w.steps       = steps;
 	w.dev_elems   = 4.0;
 	w.cpu_elems   = 6.0;
@@ -73,6 +74,7 @@ static int sm_pair( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
 	in.levels       = w->levels;
 	in.inputs       = w->inputs;
 	in.ncoef        = w->ncoef;
+	in.quants       = w->quants;
 	in.d            = (int32_t)dkt[0];
 	in.k            = (int32_t)dkt[1];
 	in.steps        = dkt[2];
@@ -86,13 +88,14 @@ static int sm_pair( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
    many shapes and (d, k, T). */
 static void test_bytes_match_schedule( void )
 {
-	const int32_t kinds[]  = { HYB_STENCIL_ACOUSTIC, HYB_STENCIL_HIMENO, HYB_STENCIL_LAPLACE };
-	const int32_t radius[] = { 4, 1, 1 };
+	const int32_t kinds[]  = { HYB_STENCIL_ACOUSTIC, HYB_STENCIL_HIMENO, HYB_STENCIL_LAPLACE,
+		                       HYB_STENCIL_WAVE };
+	const int32_t radius[] = { 4, 1, 1, 1 };
 	const int64_t dkt[][3] = { { 1, 1, 5 }, { 1, 4, 9 },  { 2, 3, 7 },  { 3, 2, 9 },
 		                       { 4, 1, 6 }, { 3, 3, 10 }, { 5, 2, 3 },  { 7, 1, 4 },
 		                       { 6, 2, 5 }, { 3, 4, 1 },  { 8, 3, 31 }, { 3, 2, 0 } };
 	int           compared = 0;
-	for ( int kk = 0; kk < 3; kk++ )
+	for ( int kk = 0; kk < 4; kk++ )
 		for ( int64_t n = 97; n <= 101; n += 4 )
 		{
 			const hyb_stencil_work_t    w = sm_work( kinds[kk], 7, 5, n, 4, radius[kk], 0 );
@@ -132,13 +135,13 @@ static void test_bytes_match_schedule( void )
    stream buffers are in the device memory. */
 static void test_compressed_plans( void )
 {
-	const int32_t kinds[]  = { HYB_STENCIL_ACOUSTIC, HYB_STENCIL_LAPLACE };
-	const int32_t radius[] = { 4, 1 };
+	const int32_t kinds[]  = { HYB_STENCIL_ACOUSTIC, HYB_STENCIL_LAPLACE, HYB_STENCIL_WAVE };
+	const int32_t radius[] = { 4, 1, 1 };
 	const int64_t dkt[][3] = { { 1, 1, 5 },  { 2, 3, 7 },  { 3, 2, 9 },  { 4, 1, 6 },
 		                       { 3, 3, 10 }, { 5, 2, 3 },  { 7, 1, 4 },  { 6, 2, 5 },
 		                       { 3, 4, 1 },  { 8, 3, 31 }, { 25, 1, 4 }, { 9, 2, 6 } };
 	int           compared = 0, refused = 0;
-	for ( int kk = 0; kk < 2; kk++ )
+	for ( int kk = 0; kk < 3; kk++ )
 		for ( int64_t n = 97; n <= 101; n += 4 )
 		{
 			hyb_stencil_work_t w          = sm_work( kinds[kk], 7, 5, n, 4, radius[kk], 0 );

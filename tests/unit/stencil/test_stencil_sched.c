@@ -31,6 +31,7 @@ static const ss_shape_t ss_shapes[] = {
 	{ HYB_STENCIL_LAPLACE, HYB_STENCIL_F64, 24, 1, 41, 1 },
 	{ HYB_STENCIL_STAR, HYB_STENCIL_F32, 10, 9, 40, 2 },
 	{ HYB_STENCIL_STAR, HYB_STENCIL_F64, 20, 1, 53, 3 },
+	{ HYB_STENCIL_WAVE, HYB_STENCIL_F32, 18, 1, 45, 1 },
 };
 #define SS_NSHAPES ( (int)( sizeof ss_shapes / sizeof ss_shapes[0] ) )
 
