@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer harness: hyblas_stencil_create and hyblas_stencil_run on problems made from
-   the input bytes (every kind and type, sizes around the smallest a kind accepts, star
-   radii and coefficients, compression rates, steps, forced paths, schemes, chunk counts and
-   block depths), run under HYBLAS_DEVICE=sim (tools/fuzz/run.sh) so that the device
-   pipeline runs on the simulated device. The contract checked: a problem is accepted or
+   the input bytes (every kind and type, the damped wave's speed, damping and step, sizes around the
+   smallest a kind accepts, star radii and coefficients, compression rates, steps, forced paths,
+   schemes, chunk counts and block depths), run under HYBLAS_DEVICE=sim (tools/fuzz/run.sh) so that
+   the device pipeline runs on the simulated device. The contract checked: a problem is accepted or
    refused with HYBLAS_E_INVALID / HYBLAS_E_UNSUPPORTED and the handle untouched; a run
    either succeeds with the same bits as the CPU path on a copy of the fields (both paths
    compute the same per-point code; with compression both apply the same round trips), or
@@ -29,6 +29,8 @@ static int fz_fields( int kind )
 	case HYBLAS_STENCIL_LAPLACE2D:
 	case HYBLAS_STENCIL_STAR:
 		return HYBLAS_GRID_FIELDS;
+	case HYBLAS_STENCIL_WAVE2D:
+		return HYBLAS_WAVE_FIELDS;
 	default:
 		return 0;
 	}
@@ -41,11 +43,11 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	memset( &d, 0, sizeof d );
 	d.struct_size     = sizeof d;
 	const unsigned kb = fz_byte( &in );
-	d.kind            = (hyblas_stencil_kind_t)( kb % 6 ); /* 0 and 5: no such kind */
+	d.kind            = (hyblas_stencil_kind_t)( kb % 7 ); /* 0 and 6: no such kind */
 	d.type            = ( kb >> 3 ) & 1 ? HYBLAS_STENCIL_DOUBLE : HYBLAS_STENCIL_FLOAT;
 	if ( ( kb >> 4 ) == 15 ) d.type = (hyblas_stencil_type_t)3;
-	const int two_d =
-	    d.kind == HYBLAS_STENCIL_LAPLACE2D || ( d.kind == HYBLAS_STENCIL_STAR && ( kb >> 5 ) & 1 );
+	const int two_d = d.kind == HYBLAS_STENCIL_LAPLACE2D || d.kind == HYBLAS_STENCIL_WAVE2D ||
+	                  ( d.kind == HYBLAS_STENCIL_STAR && ( kb >> 5 ) & 1 );
 	d.nx = (int64_t)( fz_byte( &in ) % 26 ) - 1;
 	d.ny = (int64_t)( fz_byte( &in ) % 26 ) - 1;
 	d.nz = two_d ? 1 : (int64_t)( fz_byte( &in ) % 26 ) - 1;
@@ -59,6 +61,13 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 				const unsigned b = fz_byte( &in );
 				d.coef[a][j]     = b == 255 ? NAN : (double)( (int)b - 128 ) / 1024.0;
 			}
+	}
+	if ( d.kind == HYBLAS_STENCIL_WAVE2D )
+	{
+		/* Speed, damping and step, sometimes beyond the stability limit (refused). */
+		d.speed   = (double)( fz_byte( &in ) % 4 ) / 2.0;
+		d.damping = (double)( fz_byte( &in ) % 4 ) / 4.0;
+		d.dt      = (double)( fz_byte( &in ) % 8 ) / 8.0;
 	}
 	const int64_t pts =
 	    d.nx > 0 && d.ny > 0 && d.nz > 0 ? d.nx * d.ny * d.nz : 1; /* what the arrays hold */
@@ -143,6 +152,11 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 			}
 			else if ( d.kind == HYBLAS_STENCIL_HIMENO )
 				results[0] = HYBLAS_HIMENO_P;
+			else if ( d.kind == HYBLAS_STENCIL_WAVE2D )
+			{
+				results[0] = HYBLAS_WAVE_P;
+				results[1] = HYBLAS_WAVE_Q;
+			}
 			else
 				results[0] = HYBLAS_GRID_U;
 			for ( int r = 0; r < 3; r++ )
