@@ -23,8 +23,12 @@ cmake -S . -B "$B" -DCMAKE_C_COMPILER=clang -DHYB_ENABLE_CUDA=OFF -DCMAKE_BUILD_
 cmake --build "$B" -j"$(nproc)" --target hyblas >/dev/null
 names=${*:-$(cd tools/fuzz && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//' | grep -v '^replay$')}
 for n in $names; do
+    # --export-dynamic: a harness's own xerbla_ is the one the real library calls.
     clang $F $L -fsanitize=fuzzer -Iinclude -Itools/fuzz "tools/fuzz/fuzz_$n.c" -L"$B" -lhyblas -lm \
-          -Wl,-rpath,"$PWD/$B" -o "$B/fuzz_$n"
+          -ldl -Wl,--export-dynamic -Wl,-rpath,"$PWD/$B" -o "$B/fuzz_$n"
+    # A harness's own settings: tools/fuzz/NAME.env, NAME=VALUE lines.
+    own=""
+    if [ -f "tools/fuzz/$n.env" ]; then own=$(grep -E '^[A-Z_0-9]+=' "tools/fuzz/$n.env" | tr '\n' ' '); fi
     mkdir -p "$B/corpus-$n"
     if [ -f "tools/fuzz/corpus/$n.corpus" ]; then
         python3 tools/fuzz/corpus.py unpack "tools/fuzz/corpus/$n.corpus" "$B/corpus-$n" >/dev/null
@@ -32,6 +36,8 @@ for n in $names; do
     echo "fuzz_$n: $S s"
     # The simulated device, so that the device paths run too; one thread keeps runs
     # comparable.
-    (cd "$B" && HYBLAS_DEVICE=sim HYBLAS_SIM_MEM=256M OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
+    # shellcheck disable=SC2086 # $own is NAME=VALUE words
+    (cd "$B" && env HYBLAS_DEVICE=sim HYBLAS_SIM_MEM=256M OMP_NUM_THREADS=1 $own \
+        ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
         "./fuzz_$n" -max_total_time="$S" -rss_limit_mb=4096 -print_final_stats=1 "corpus-$n")
 done
