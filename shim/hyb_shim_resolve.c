@@ -37,7 +37,7 @@ static const char* const hyb_default_libs[] = { "libopenblas.so.0", "libblas.so.
 static void*     hyb_cpu_lib_handle;
 static int       hyb_cpu_lib_tried;
 static uintptr_t hyb_self;
-static int       hyb_self_known;
+static int       hyb_self_known; /* 0: not looked for yet; 1: hyb_self is it; -1: not found */
 /* Per routine: 1 + the process's load counter when resolution last failed.
    A new search is only worth doing once something new has been loaded. */
 static unsigned long long hyb_failed_at[HYB_R_COUNT];
@@ -88,23 +88,25 @@ static int hyb_object_of( const void* p, hyb_object_t* o )
 	return o->found;
 }
 
-/* libhyblas's own load base (under the resolve lock). */
-static uintptr_t hyb_self_base( void )
+/* Whether `base` is libhyblas's own load base (under the resolve lock). A non-PIE main
+   program's base is 0 too, so an unknown base of ours matches nothing. */
+static int hyb_is_self_base( uintptr_t base )
 {
 	if ( !hyb_self_known )
 	{
 		hyb_object_t o;
-		if ( hyb_object_of( (const void*)&hyb_self_base, &o ) ) hyb_self = o.base;
-		hyb_self_known = 1;
+		const int    found = hyb_object_of( (const void*)&hyb_is_self_base, &o );
+		hyb_self           = found ? o.base : 0;
+		hyb_self_known     = found ? 1 : -1;
 	}
-	return hyb_self;
+	return hyb_self_known == 1 && base == hyb_self;
 }
 
 /* An address inside libhyblas would make the call recurse forever. */
 static int hyb_is_ours( void* p )
 {
 	hyb_object_t o;
-	return p == NULL || ( hyb_object_of( p, &o ) && o.base == hyb_self_base() );
+	return p == NULL || ( hyb_object_of( p, &o ) && hyb_is_self_base( o.base ) );
 }
 
 static void* hyb_try_handle( void* handle, const char* name )
