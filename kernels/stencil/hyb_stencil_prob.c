@@ -86,7 +86,11 @@ void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t
                             const void* cur, const void* prev, void* next, const void* const* coef,
                             hyb_stencil_args_t* out )
 {
-	hyb_stencil_prob_args_q( p, box, &cur, &prev, &next, coef, out );
+	/* Room for every quantity a kind can have: a second one stays NULL here. */
+	const void* curs[HYB_STENCIL_QUANTS_MAX]  = { cur };
+	const void* prevs[HYB_STENCIL_QUANTS_MAX] = { prev };
+	void*       nexts[HYB_STENCIL_QUANTS_MAX] = { next };
+	hyb_stencil_prob_args_q( p, box, curs, prevs, nexts, coef, out );
 }
 
 void hyb_stencil_prob_args_q( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box,

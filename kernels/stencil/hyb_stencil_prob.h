@@ -118,7 +118,8 @@ hyb_stencil_box_t hyb_stencil_prob_box( const hyb_stencil_prob_t* p, int64_t bas
    (acoustic only), level t+1 written to `next`, the read-only fields in
    coef[] in the order of hyb_stencil_roles().coef; every pointer addresses
    plane box.base of its array. The Himeno residual fields are cleared
-   (plane_ss NULL). */
+   (plane_ss NULL). For kinds of one quantity: the damped wave's second
+   quantity is left NULL (use hyb_stencil_prob_args_q). */
 void hyb_stencil_prob_args( const hyb_stencil_prob_t* p, const hyb_stencil_box_t* box,
                             const void* cur, const void* prev, void* next, const void* const* coef,
                             hyb_stencil_args_t* out );
