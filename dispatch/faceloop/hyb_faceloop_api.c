@@ -275,6 +275,7 @@ static hyb_fl_plan_in_t plan_input( const hyblas_faceloop_solver_t* s, int64_t s
 	in.want_path   = p->path;
 	in.want_form   = p->form;
 	in.want_xfer   = p->xfer;
+	in.state_pin   = s->pin;
 	return in;
 }
 

@@ -43,16 +43,6 @@ typedef struct
 hyb_status_t hyb_fl_device_steps( hyblas_faceloop_solver_t* s, int64_t steps,
                                   const hyb_fl_dev_req_t* q, hyb_fl_dev_out_t* o );
 
-/* Whether a solver's state is page-locked for resident runs: not tried yet, locked (u and
-   u_next), or not to be tried again (an allocation or a registration failed: the state
-   then goes through the context's staging). */
-enum
-{
-	HYB_FL_PIN_UNTRIED = 0,
-	HYB_FL_PIN_LOCKED  = 1,
-	HYB_FL_PIN_NEVER   = 2
-};
-
 /* Unlock what a resident run page-locked of s (nothing if none); the solver frees the
    arrays. Without a device to do it with (a child of fork()), the pages stay as they are. */
 void hyb_fl_device_unpin( hyblas_faceloop_solver_t* s );

@@ -10,6 +10,7 @@
 #include "hyblas_ext.h"
 #include "kernels/faceloop/hyb_faceloop_basis.h"
 #include "kernels/faceloop/hyb_faceloop_kargs.h"
+#include "policies/faceloop/hyb_faceloop_plan.h"
 
 struct hyblas_faceloop_solver_s
 {
@@ -32,7 +33,7 @@ struct hyblas_faceloop_solver_s
 	   page-locked from the first such run to the solver's end; the state comes down into
 	   u_next, which then becomes u. */
 	double* u_next;
-	int     pin; /* HYB_FL_PIN_* */
+	int     pin; /* HYB_FL_PIN_* (policies/faceloop/hyb_faceloop_plan.h) */
 };
 
 /* Seconds spent in each loop of a run. */

@@ -30,7 +30,10 @@ void hyb_fl_rates_default( hyb_fl_rates_t* r )
 	r->d2h_bw = 55e9;
 	/* Staging copies, 8 threads (ANCHORS.md). */
 	r->host_copy_bw = 32e9;
-	r->margin       = 0.2;
+	/* cudaHostRegister ran at 35-47 ms/GiB on one thread on the GPU machines
+	   (docs/design-notes-gtsv.md, "The registered-pages split"). */
+	r->register_s = 47e-3 / 1073741824.0;
+	r->margin     = 0.2;
 	/* The seed's largest case has 6224 faces and saw no gain; an H100 holds 132 x 2048
 	   threads, so below 20000 faces a kernel fills under a tenth of it and the launches,
 	   copies and waits of a stage cost more than the CPU's loop. */
@@ -169,7 +172,13 @@ double hyb_fl_time_gpu_resident( const hyb_fl_plan_in_t* in, const hyb_fl_rates_
 {
 	if ( hyb_fl_device_bytes( in, 1 ) > in->device_mem ) return -1.0;
 	const double state = 8.0 * (double)in->n_cells * in->np;
-	return ( mesh_bytes( in ) + state ) / r->h2d_bw + state / r->d2h_bw + r->sync_s +
+	/* The state crosses from page-locked arrays: the first resident run of a solver locks
+	   its state and a second array of its size; where that failed, host copies stage it
+	   both ways. */
+	const double trip_host = in->state_pin == HYB_FL_PIN_UNTRIED ? 2.0 * state * r->register_s
+	                         : in->state_pin == HYB_FL_PIN_NEVER ? 2.0 * state / r->host_copy_bw
+	                                                             : 0.0;
+	return ( mesh_bytes( in ) + state ) / r->h2d_bw + state / r->d2h_bw + r->sync_s + trip_host +
 	       3.0 * (double)in->steps * stage_sum( hyb_fl_gpu_stage( in, r ) );
 }
 

@@ -21,9 +21,20 @@ typedef struct
 	double  sync_s;         /* one stream synchronisation seen by the host, seconds */
 	double  h2d_bw, d2h_bw; /* pinned copies, bytes/s */
 	double  host_copy_bw;   /* host memcpy into pinned staging, bytes/s */
+	double  register_s;     /* page-locking host memory, seconds per byte */
 	double  margin;         /* the device must be predicted faster by this fraction */
 	int64_t min_faces;      /* AUTO keeps fewer faces on the CPU whatever the model says */
 } hyb_fl_rates_t;
+
+/* Whether a solver's state is page-locked for the resident scheme's trip: not yet (its first
+   resident run locks it and a second array of its size), locked, or never (locking failed
+   once: the trip is staged through pinned buffers by host copies). */
+enum
+{
+	HYB_FL_PIN_UNTRIED = 0,
+	HYB_FL_PIN_LOCKED  = 1,
+	HYB_FL_PIN_NEVER   = 2
+};
 
 /* What the planner knows of a run. */
 typedef struct
@@ -33,6 +44,7 @@ typedef struct
 	int32_t                equation; /* HYB_FL_EQ_* */
 	int64_t                steps;
 	int32_t                cpu_threads; /* threads the CPU loops would use (>= 1) */
+	int32_t                state_pin;   /* HYB_FL_PIN_*: the solver's state */
 	int32_t                device_ok;   /* a usable device and a device driver for the family */
 	double                 device_mem;  /* bytes of device memory the run may use */
 	hyblas_path_t          want_path;

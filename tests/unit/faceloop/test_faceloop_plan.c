@@ -174,6 +174,31 @@ static void test_form( void )
 	CU_ASSERT_EQUAL( hyb_fl_plan_choose( &in, &r ).form, HYBLAS_FACELOOP_FORM_LOWREG );
 }
 
+/* The resident scheme's state trip: a solver's first resident run page-locks its state and a
+   second array of its size (charged once at the registration rate); later runs move it with
+   no host work; where locking failed the trip is staged by host copies both ways. */
+static void test_resident_state_pin( void )
+{
+	hyb_fl_rates_t r;
+	hyb_fl_rates_default( &r );
+	hyb_fl_plan_in_t in    = mesh_in( 3, 1, 0, 600, 5 );
+	const double     state = 8.0 * (double)in.n_cells * in.np;
+	in.state_pin           = HYB_FL_PIN_LOCKED;
+	const double locked    = hyb_fl_time_gpu_resident( &in, &r );
+	in.state_pin           = HYB_FL_PIN_UNTRIED;
+	const double first     = hyb_fl_time_gpu_resident( &in, &r );
+	in.state_pin           = HYB_FL_PIN_NEVER;
+	const double staged    = hyb_fl_time_gpu_resident( &in, &r );
+	CU_ASSERT( locked > 0.0 );
+	CU_ASSERT_DOUBLE_EQUAL( first - locked, 2.0 * state * r.register_s, 1e-12 * first );
+	CU_ASSERT_DOUBLE_EQUAL( staged - locked, 2.0 * state / r.host_copy_bw, 1e-12 * staged );
+	/* The per-step scheme stages through pinned buffers whatever the state is. */
+	in.state_pin    = HYB_FL_PIN_LOCKED;
+	const double ps = hyb_fl_time_gpu_per_step( &in, &r );
+	in.state_pin    = HYB_FL_PIN_UNTRIED;
+	CU_ASSERT_DOUBLE_EQUAL( hyb_fl_time_gpu_per_step( &in, &r ), ps, 0.0 );
+}
+
 static CU_TestInfo hyb_tests_faceloop_plan[] = {
 	{ "forced_paths", test_forced_paths },
 	{ "seed_sizes_cpu_large_device", test_seed_sizes_and_large },
@@ -181,6 +206,7 @@ static CU_TestInfo hyb_tests_faceloop_plan[] = {
 	{ "crossover_and_monotone", test_crossover_and_monotone },
 	{ "memory_and_transfer", test_memory_and_xfer },
 	{ "form_rule", test_form },
+	{ "resident_state_pin", test_resident_state_pin },
 	CU_TEST_INFO_NULL,
 };
 
