@@ -36,6 +36,55 @@ static void sz_rates( hyblas_stencil_desc_t* d, double state, double coef )
 	}
 }
 
+/* The damped wave's rates: p (P and its work array; the work array 0 when
+   pw is 0) and q (Q and Q_WORK). */
+static void sz_wave_rates( hyblas_stencil_desc_t* d, double p, double pw, double q )
+{
+	d->fields[HYBLAS_WAVE_P].rate      = p;
+	d->fields[HYBLAS_WAVE_P_WORK].rate = pw;
+	d->fields[HYBLAS_WAVE_Q].rate      = q;
+	d->fields[HYBLAS_WAVE_Q_WORK].rate = q;
+}
+
+/* A float problem of the fault sweeps, the fields it compresses and its step count. */
+typedef struct
+{
+	hyblas_stencil_kind_t kind;
+	int64_t               nx, ny, nz;
+	int64_t               steps;
+	void ( *compress )( hyblas_stencil_desc_t* d );
+} sz_problem_t;
+
+static void sz_compress_acoustic( hyblas_stencil_desc_t* d )
+{
+	sz_rates( d, 16.0, 16.0 );
+}
+
+static void sz_compress_pressure( hyblas_stencil_desc_t* d )
+{
+	sz_wave_rates( d, 16.0, 16.0, 0.0 );
+}
+
+/* Each fault of the list strikes a compressed run of `pb` with region sharing (d 3, k 2):
+   the run finishes on the CPU without compression, with the uncompressed CPU result
+   (sx_fault_run compares it with an untouched copy's). */
+static void sz_faults_fall_back( const sz_problem_t* pb, const char* const* faults, int n )
+{
+	for ( int i = 0; i < n; i++ )
+	{
+		hyblas_stencil_desc_t want =
+		    sx_desc( pb->kind, HYBLAS_STENCIL_FLOAT, pb->nx, pb->ny, pb->nz, 0 );
+		hyblas_stencil_desc_t got =
+		    sx_desc( pb->kind, HYBLAS_STENCIL_FLOAT, pb->nx, pb->ny, pb->nz, 0 );
+		pb->compress( &got );
+		const hyblas_stencil_stats_t sg =
+		    sx_fault_run( &want, &got, faults[i], HYBLAS_STENCIL_SCHEME_SHARED, 3, 2, pb->steps );
+		CU_ASSERT_EQUAL( sg.compressed_fields, 0 );
+		sx_desc_free( &want );
+		sx_desc_free( &got );
+	}
+}
+
 /* Values that no rate codes exactly: the documented Laplace data (0 and 1)
    and the acoustic's constant velocity would round trip losslessly. */
 static void sz_vary( hyblas_stencil_desc_t* d )
@@ -202,22 +251,11 @@ static void test_device_equals_cpu( void )
 static void test_faults_give_exact_cpu( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
-	const char* faults[] = { "zfp.decode:1", "zfp.decode:7", "zfp.encode:2", "zfp.encode:3a",
-		                     "h2d:2",        "d2h:3",        "d2d:1",        "stencil.acoustic:4",
-		                     "sync:3" };
-	for ( int i = 0; i < (int)( sizeof faults / sizeof faults[0] ); i++ )
-	{
-		hyblas_stencil_desc_t want =
-		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 12, 10, 70, 0 );
-		hyblas_stencil_desc_t got =
-		    sx_desc( HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_FLOAT, 12, 10, 70, 0 );
-		sz_rates( &got, 16.0, 16.0 );
-		const hyblas_stencil_stats_t sg =
-		    sx_fault_run( &want, &got, faults[i], HYBLAS_STENCIL_SCHEME_SHARED, 3, 2, 6 );
-		CU_ASSERT_EQUAL( sg.compressed_fields, 0 );
-		sx_desc_free( &want );
-		sx_desc_free( &got );
-	}
+	const char*        faults[] = { "zfp.decode:1", "zfp.decode:7", "zfp.encode:2", "zfp.encode:3a",
+		                            "h2d:2",        "d2h:3",        "d2d:1",        "stencil.acoustic:4",
+		                            "sync:3" };
+	const sz_problem_t acoustic = { HYBLAS_STENCIL_ACOUSTIC, 12, 10, 70, 6, sz_compress_acoustic };
+	sz_faults_fall_back( &acoustic, faults, (int)( sizeof faults / sizeof faults[0] ) );
 	hyb_t_sim_end();
 }
 
@@ -427,16 +465,6 @@ static void test_first_version_structs( void )
 	hyb_t_sim_end();
 }
 
-/* The damped wave's rates: p (P and its work array; the work array 0 when
-   pw is 0) and q (Q and Q_WORK). */
-static void sz_wave_rates( hyblas_stencil_desc_t* d, double p, double pw, double q )
-{
-	d->fields[HYBLAS_WAVE_P].rate      = p;
-	d->fields[HYBLAS_WAVE_P_WORK].rate = pw;
-	d->fields[HYBLAS_WAVE_Q].rate      = q;
-	d->fields[HYBLAS_WAVE_Q_WORK].rate = q;
-}
-
 /* The damped wave compressed per quantity: the pressure alone (its work
    array at the rate or raw), the rate q alone, every field. On the
    simulated device each equals the CPU path's round trips bit for bit,
@@ -509,21 +537,10 @@ static void test_wave_per_quantity( void )
 	}
 	sx_desc_free( &f );
 
-	const char* faults[] = { "zfp.decode:3", "zfp.encode:2a", "h2d:3",
-		                     "d2h:4",        "d2h:5a",        "stencil.wave:4" };
-	for ( int i = 0; i < (int)( sizeof faults / sizeof faults[0] ); i++ )
-	{
-		hyblas_stencil_desc_t want =
-		    sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 30, 66, 1, 0 );
-		hyblas_stencil_desc_t got =
-		    sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 30, 66, 1, 0 );
-		sz_wave_rates( &got, 16.0, 16.0, 0.0 );
-		const hyblas_stencil_stats_t sg =
-		    sx_fault_run( &want, &got, faults[i], HYBLAS_STENCIL_SCHEME_SHARED, 3, 2, 7 );
-		CU_ASSERT_EQUAL( sg.compressed_fields, 0 );
-		sx_desc_free( &want );
-		sx_desc_free( &got );
-	}
+	const char*        faults[] = { "zfp.decode:3", "zfp.encode:2a", "h2d:3",
+		                            "d2h:4",        "d2h:5a",        "stencil.wave:4" };
+	const sz_problem_t wave     = { HYBLAS_STENCIL_WAVE2D, 30, 66, 1, 7, sz_compress_pressure };
+	sz_faults_fall_back( &wave, faults, (int)( sizeof faults / sizeof faults[0] ) );
 	hyb_t_sim_end();
 }
 
