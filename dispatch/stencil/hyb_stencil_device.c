@@ -13,6 +13,7 @@
 
 #include "dispatch/stencil/hyb_stencil_hostq.h"
 #include "dispatch/stencil/hyb_stencil_keep.h"
+#include "dispatch/stencil/hyb_stencil_zfill.h"
 #include "hyb_copy.h"
 #include "hyb_heap.h"
 #include "hyb_team.h"
@@ -351,8 +352,7 @@ double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
 	memset( locked, 0, HYB_STENCIL_FIELDS_MAX );
 	if ( hyb_dev_acquire( 0, &dev ) != HYB_OK ) return hyb_now() - t0;
 	for ( int f = 0; f < p->nfields && f < HYB_STENCIL_FIELDS_MAX; f++ )
-		locked[f] = p->field[f] && p->rate[f] == 0.0 &&
-		            hyb_dev_register( dev, p->field[f], fbytes ) == HYB_OK;
+		locked[f] = p->field[f] && hyb_dev_register( dev, p->field[f], fbytes ) == HYB_OK;
 	hyb_dev_release( dev );
 	return hyb_now() - t0;
 }
@@ -422,8 +422,7 @@ static void hyb_sd_zip_free( hyb_sd_zip_t* z )
 	memset( z, 0, sizeof *z );
 }
 
-/* The compressed arrays of `p`, the inputs and the read-only fields
-   encoded from the caller's arrays (the host codec: libzfp's bits). */
+/* The compressed arrays of `p` (nothing coded yet: hyb_sd_zip_ends). */
 static hyb_status_t hyb_sd_zip_init( hyb_sd_zip_t* z, const hyb_stencil_prob_t* p,
                                      const hyb_stencil_roles_t* r )
 {
@@ -434,24 +433,46 @@ static hyb_status_t hyb_sd_zip_init( hyb_sd_zip_t* z, const hyb_stencil_prob_t* 
 		const double rate = hyb_stencil_state_rate( p, q );
 		z->state_on[q]    = rate != 0.0;
 		for ( int j = 0; z->state_on[q] && j < r->nstate && st == HYB_OK; j++ )
-		{
-			const int i = q * r->nstate + j;
-			st          = hyb_stencil_zarr_init( &z->state[i], p, rate );
-			if ( st == HYB_OK && j < r->inputs )
-				st = hyb_stencil_zarr_put( &z->state[i], p->field[r->state[i]] );
-		}
+			st = hyb_stencil_zarr_init( &z->state[q * r->nstate + j], p, rate );
 	}
 	if ( st == HYB_OK && z->state_on[0] && r->inputs == 2 )
 		st = hyb_stencil_zarr_init( &z->sout, p, hyb_stencil_state_rate( p, 0 ) );
 	for ( int q = 0; q < r->ncoef && st == HYB_OK; q++ )
 	{
 		const double cr = p->rate[r->coef[q]];
-		if ( cr == 0.0 ) continue;
-		st = hyb_stencil_zarr_init( &z->coef[q], p, cr );
-		if ( st == HYB_OK ) st = hyb_stencil_zarr_put( &z->coef[q], p->field[r->coef[q]] );
+		if ( cr != 0.0 ) st = hyb_stencil_zarr_init( &z->coef[q], p, cr );
 	}
 	if ( st != HYB_OK ) hyb_sd_zip_free( z );
 	return st;
+}
+
+/* A run's two ends through the device's codec: before it (store = 0) the
+   input levels and the read-only fields encoded from the caller's arrays
+   (libzfp's bits, as the host codec would write them); after it (store =
+   1, the run complete) the input levels decoded into them, its result. */
+static hyb_status_t hyb_sd_zip_ends( hyb_sd_zip_t* z, const hyb_stencil_prob_t* p,
+                                     const hyb_stencil_roles_t* r, hyb_dev_t* dev, int store,
+                                     hyb_stencil_dev_stats_t* st )
+{
+	hyb_stencil_zfill_bytes_t b  = { 0 };
+	hyb_status_t              rc = HYB_OK;
+	const int64_t             pc = p->zfp_piece_bytes;
+	for ( int q = 0; q < r->quants; q++ )
+		for ( int j = 0; z->state_on[q] && j < r->inputs && rc == HYB_OK; j++ )
+		{
+			const int i = q * r->nstate + j;
+			void*     v = p->field[r->state[i]];
+			rc          = store ? hyb_stencil_zfill_get( dev, &z->state[i], v, pc, &b )
+			                    : hyb_stencil_zfill_put( dev, &z->state[i], v, pc, &b );
+		}
+	for ( int q = 0; !store && q < r->ncoef && rc == HYB_OK; q++ )
+		if ( z->coef[q].data )
+			rc = hyb_stencil_zfill_put( dev, &z->coef[q], p->field[r->coef[q]], pc, &b );
+	st->bytes_h2d += b.h2d;
+	st->bytes_d2h += b.d2h;
+	st->bytes_h2d_raw += b.h2d_raw;
+	st->bytes_d2h_raw += b.d2h_raw;
+	return rc;
 }
 
 /* Bytes of a stream buffer: the largest piece of a range of at most
@@ -628,11 +649,15 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	if ( rc == HYB_OK ) rc = hyb_dev_acquire( 0, &dev );
 	const int    ran = rc == HYB_OK;
 	const double t1  = hyb_now();
-	double       t2 = t1, t3 = t1;
+	/* The fill's encoding is counted with the setup, the store's
+	   decoding with the final part, as when the host codec did them. */
+	double t2 = t1, tf = t1, t3 = t1;
 	if ( ran )
 	{
 		if ( zip ) hyb_sd_zip_pin( &z, dev );
-		t2                 = hyb_now();
+		t2 = hyb_now();
+		if ( zip && steps > 0 ) rc = hyb_sd_zip_ends( &z, p, &roles, dev, 0, &c.st );
+		tf                 = hyb_now();
 		const int64_t span = every > 0 ? every : ( steps > 0 ? steps : 1 );
 		for ( int64_t t = 0; t < steps && rc == HYB_OK; t += span )
 		{
@@ -640,10 +665,20 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 			rc              = hyb_sd_segment( dev, p, n, scheme, d, k, residual, &c );
 			if ( rc != HYB_OK || !cb ) continue;
 			const int last = roles.state[roles.inputs - 1];
-			if ( zlast ) rc = hyb_stencil_zarr_get( &z.state[roles.inputs - 1], newest );
+			if ( zlast )
+			{
+				hyb_stencil_zfill_bytes_t b = { 0 };
+				rc = hyb_stencil_zfill_get( dev, &z.state[roles.inputs - 1], newest,
+				                            p->zfp_piece_bytes, &b );
+			}
 			if ( rc == HYB_OK ) cb( cbctx, t + n, zlast ? newest : p->field[last] );
 		}
 		t3 = hyb_now();
+		/* The run is complete: the compressed time levels into the
+		   caller's arrays (a failure before leaves them as given, for the
+		   CPU path to start from). */
+		if ( zip && steps > 0 && rc == HYB_OK )
+			rc = hyb_sd_zip_ends( &z, p, &roles, dev, 1, &c.st );
 		/* Unlock while the context is held. */
 		hyb_sd_zip_unpin( &z );
 		hyb_dev_release( dev );
@@ -652,23 +687,14 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	/* Nothing writes the caller's arrays any more. */
 	c.st.seconds_keep_wait = hyb_sd_keep_waited( keep );
 	hyb_sd_keep_end( keep, ran && rc != HYB_OK, team );
-	/* The run is complete: the time levels into the caller's arrays (none
-	   ran: they stay as given, as on the CPU path). */
-	for ( int q = 0; rc == HYB_OK && q < roles.quants && steps > 0; q++ )
-		for ( int j = 0; z.state_on[q] && j < roles.inputs && rc == HYB_OK; j++ )
-		{
-			const int i = q * roles.nstate + j;
-			if ( z.state[i].data )
-				rc = hyb_stencil_zarr_get( &z.state[i], p->field[roles.state[i]] );
-		}
 	hyb_sd_zip_free( &z );
 	hyb_team_destroy( team );
 	free( newest );
 	const double t4      = hyb_now();
 	*ds                  = c.st;
-	ds->seconds_setup    = t1 - t0;
+	ds->seconds_setup    = t1 - t0 + ( tf - t2 );
 	ds->seconds_pin      = t2 - t1;
-	ds->seconds_pipeline = t3 - t2;
+	ds->seconds_pipeline = t3 - tf;
 	ds->seconds_final    = t4 - t3;
 	return rc;
 }

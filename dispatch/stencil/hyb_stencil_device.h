@@ -54,9 +54,10 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
                                      void* cbctx, hyb_sd_keep_mem_t* keep, double* residual,
                                      hyb_stencil_dev_stats_t* ds );
 
-/* Page-lock with device 0 the caller's arrays that a run moves
-   uncompressed (the fields without a rate), so that direct mapping and in
-   core move them by DMA at the pinned rate and overlapped; locked[f] = 1
+/* Page-lock with device 0 the caller's arrays, so that direct mapping and
+   in core move them by DMA at the pinned rate and overlapped (a compressed
+   field's array crosses once each way, as values, to and from the
+   device's codec); locked[f] = 1
    for each array locked. One that cannot be locked (no device, already
    page-locked, overlapping another) stays as it is and moves from pageable
    memory, correctly but slower. Returns the seconds it took. */

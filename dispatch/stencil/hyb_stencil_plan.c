@@ -57,7 +57,8 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 	{
 		/* Bytes across PCIe per byte of values: rate / bits of a value for a
 		   compressed array; stream buffers of pieces at the highest rate. */
-		const double bits = 8.0 * (double)w->elem_bytes;
+		const double bits  = 8.0 * (double)w->elem_bytes;
+		const double field = (double)w->n * (double)w->plane_elems * (double)w->elem_bytes;
 		double       in = 0.0, out = 0.0, most = 0.0;
 		for ( int q = 0; q < roles.quants; q++ )
 		{
@@ -66,12 +67,19 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 			in += (double)roles.inputs * ratio;
 			out += ratio;
 			if ( state > most ) most = state;
+			if ( state != 0.0 ) w->zfp_store_arrays += roles.inputs;
+			/* Its levels, and the acoustic's staging of the older one. */
+			const int arrays = roles.nstate + ( q == 0 && roles.inputs == 2 );
+			if ( state != 0.0 ) w->zfp_bytes += arrays * ratio * field;
 		}
+		w->zfp_fill_arrays = w->zfp_store_arrays;
 		for ( int c = 0; c < roles.ncoef; c++ )
 		{
 			const double cr = p->rate[roles.coef[c]];
 			in += cr != 0.0 ? cr / bits : 1.0;
 			if ( cr > most ) most = cr;
+			w->zfp_fill_arrays += cr != 0.0;
+			w->zfp_bytes += cr != 0.0 ? cr / bits * field : 0.0;
 		}
 		w->zfp             = 1;
 		w->align           = HYB_STENCIL_ZFP_ALIGN;

@@ -211,6 +211,11 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	/* One chunk's upload, compute and download do not overlap anything. */
 	const double fill = ( o->t_h2d + o->t_d2h + device ) / ( B * (double)d );
 	o->seconds        = steady + fill + final / m->host_copy;
+	/* A compressed run's two ends: the filled arrays cross up as values
+	   (their compressed bytes come down beside), the stored ones down. */
+	if ( w->zfp )
+		o->seconds += (double)w->zfp_fill_arrays * n * pb / up_bw +
+		              (double)w->zfp_store_arrays * n * pb / dn_bw;
 	return 1;
 }
 
@@ -228,6 +233,8 @@ int hyb_stencil_predict( const hyb_stencil_work_t* w, const hyb_stencil_machine_
 	if ( scheme != HYB_SM_COPY && out->pinned && !w->host_pinned && !w->registered )
 		out->t_register = m->register_s_per_byte * (double)w->nfields * (double)w->n *
 		                  (double)w->plane_elems * (double)w->elem_bytes;
+	/* Every compressed run page-locks its compressed arrays. */
+	out->t_register += m->register_s_per_byte * w->zfp_bytes;
 	if ( scheme == HYB_SM_IN_CORE )
 		hyb_sm_in_core( w, m, out );
 	else if ( !hyb_sm_out_of_core( w, m, out ) )

@@ -55,6 +55,12 @@ typedef struct
 	int32_t zfp;
 	double  ratio_in, ratio_out;
 	double  zfp_plane_bytes, zfp_piece_bytes;
+	/* Arrays the run fills (compressed input levels and read-only fields:
+	   each crosses up as values and down compressed) and stores (the
+	   compressed input levels: up compressed, down as values) through the
+	   device's codec at its two ends. */
+	int32_t zfp_fill_arrays, zfp_store_arrays;
+	double  zfp_bytes; /* of every compressed array of the run, page-locked for it */
 } hyb_stencil_work_t;
 
 /* One plan and what the model predicts of it. Bytes are totals of the

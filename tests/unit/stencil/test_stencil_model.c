@@ -172,6 +172,25 @@ static void test_compressed_plans( void )
 					    ( s.slot_planes + 3 < 20 ? (double)( s.slot_planes + 3 ) * 10.0 : 200.0 );
 					CU_ASSERT( p.device_bytes >=
 					           (double)s.nslots * ( (double)s.slot_planes * pb + buf ) );
+					/* The two ends: two arrays filled (up as values), one
+					   stored (down as values); and the compressed arrays'
+					   page-locking, every run. */
+					hyb_stencil_work_t ends = w;
+					ends.zfp_fill_arrays    = 2;
+					ends.zfp_store_arrays   = 1;
+					ends.zfp_bytes          = 1e9;
+					ends.steps              = dkt[c][2];
+					hyb_stencil_pred_t pe;
+					CU_ASSERT( hyb_stencil_predict( &ends, &m, sc, (int32_t)dkt[c][0],
+					                                (int32_t)dkt[c][1], &pe ) == p.feasible );
+					const double field = (double)w.n * pb;
+					const double up    = p.pinned ? m.h2d : m.h2d_pageable;
+					const double down  = p.pinned ? m.d2h : m.d2h_pageable;
+					const double rel   = fabs( pe.seconds - p.seconds - 2.0 * field / up -
+					                           field / down - 1e9 * m.register_s_per_byte ) /
+					                   pe.seconds;
+					CU_ASSERT( rel < 1e-12 );
+					CU_ASSERT_EQUAL( pe.bytes_h2d, p.bytes_h2d );
 					hyb_stencil_sched_free( &s );
 					compared++;
 				}
