@@ -26,7 +26,8 @@
 #   OUT [/tmp/out]  SIZE [45000]  NZ3 [1265]  STEPS [64]  D [8]  K [16]  K3 [8]  RATE [16]
 #   FSTEPS [384]  EVERY [64]  POINTS [20000000]  CAP / CAP3: device memory bytes [0.9 of the
 #   arrays]  WORKLOADS ["wave laplace acoustic"]  MODES [cpu,raw,state,all,fidelity]
-#   HYBLAS_DEVICE [cuda]
+#   HYBLAS_DEVICE [cuda]  RUNS [1]: runs of one handle per timed mode (rows MODE, MODE#2, ...:
+#   the first pays the handle's page-locking, the later ones are the steady state)
 # Small on the simulated device (seconds):
 #   HYBLAS_DEVICE=sim SIZE=512 NZ3=64 K3=2 FSTEPS=64 EVERY=16 POINTS=100000 \
 #     tools/bench/run_stencil_zfp_bench.sh build/gpu_check_stencil_api
@@ -53,7 +54,7 @@ FID=$OUT/stencil_zfp_fidelity.csv
 RC=0
 run() { # workload, steps, modes, extra args...
     local w=$1 t=$2 m=$3; shift 3
-    "$BIN" --bench "$w" --steps "$t" --d "$D" --rate "$RATE" --modes "$m" \
+    "$BIN" --bench "$w" --steps "$t" --d "$D" --rate "$RATE" --modes "$m" --runs "${RUNS:-1}" \
         --every "$EVERY" --points "$POINTS" "$@" >> "$LOG" 2>&1
     local r=$?
     [ $r = 77 ] && { echo "no device (see $LOG)"; exit 77; }
