@@ -27,9 +27,10 @@ struct hyblas_stencil_s
 	   destroy (the arrays outlive the handle, unmoved: the API's contract). */
 	int           registered;
 	unsigned char locked[HYB_STENCIL_FIELDS_MAX];
-	/* The device runs' rollback copy of the input levels, held until
-	   destroy so that only the first run pays for touching it. */
-	hyb_sd_keep_mem_t keep;
+	/* The device runs' rollback copy of the input levels and their
+	   compressed arrays, held until destroy so that only the first run
+	   pays for touching and page-locking them. */
+	hyb_stencil_held_t held;
 };
 
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_create( const hyblas_stencil_desc_t* desc,
@@ -52,7 +53,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_create( const hyblas_stencil_d
 HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_destroy( hyblas_stencil_t* st )
 {
 	if ( st && st->registered ) hyb_stencil_device_unregister( &st->prob, st->locked );
-	if ( st ) hyb_sd_keep_mem_free( &st->keep );
+	if ( st ) hyb_stencil_held_free( &st->held );
 	free( st );
 	return HYBLAS_OK;
 }
@@ -282,7 +283,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 		hyb_stencil_dev_stats_t ds;
 		const hyb_status_t      drc =
 		    hyb_stencil_device_run( &st->prob, steps, dc.pred.scheme, dc.pred.d, dc.pred.k, every,
-		                            check, &fid, &st->keep, &residual, &ds );
+		                            check, &fid, &st->held, &residual, &ds );
 		if ( drc == HYB_OK )
 		{
 			path              = HYB_PATH_GPU;

@@ -45,12 +45,12 @@
 #define HYB_SD_ZARRS  ( HYB_SD_ZSTATE + 1 + HYB_STENCIL_COEFS_MAX )
 typedef struct
 {
-	int                state_on[HYB_STENCIL_QUANTS_MAX]; /* per quantity */
-	hyb_stencil_zarr_t state[HYB_SD_ZSTATE];             /* as roles.state */
-	hyb_stencil_zarr_t sout;
-	hyb_stencil_zarr_t coef[HYB_STENCIL_COEFS_MAX];
-	hyb_dev_t*         pinned;
-	unsigned char      locked[HYB_SD_ZARRS];
+	int                 state_on[HYB_STENCIL_QUANTS_MAX]; /* per quantity */
+	hyb_stencil_zarr_t  state[HYB_SD_ZSTATE];             /* as roles.state */
+	hyb_stencil_zarr_t  sout;
+	hyb_stencil_zarr_t  coef[HYB_STENCIL_COEFS_MAX];
+	hyb_stencil_zmem_t* mem; /* the block they are carved from: a handle's, or own */
+	hyb_stencil_zmem_t  own;
 } hyb_sd_zip_t;
 
 /* The executor's context. With dev == NULL the operations only measure
@@ -85,6 +85,10 @@ typedef struct
 	/* The rollback copy every write of a caller's input level waits for
 	   (NULL: none is taken). */
 	hyb_sd_keep_t* keep;
+	/* Fused ends (hyb_stencil_zfp_fused): in the run's first segment the
+	   first block reads the caller's values, in its last segment the last
+	   block and the final placement write values. */
+	int raw_first, raw_last;
 } hyb_sd_ctx_t;
 
 static void* hyb_sd_alloc( void* ctx, size_t bytes, int host )
@@ -208,6 +212,12 @@ static hyb_status_t hyb_sd_zcopy( hyb_sd_ctx_t* c, void* dst, const void* src, s
 	if ( c->z == NULL || c->cur < 0 ) return HYB_OK;
 	const hyb_stencil_step_t* st = &c->s->steps[c->cur];
 	hyb_sd_zip_t*             z  = c->z;
+	/* Fused ends: values, as an uncompressed run moves them (the schedule
+	   is one; only what a state index holds, values or a stream, differs). */
+	if ( c->raw_first && st->op == HYB_SS_UPLOAD && st->block == 0 ) return HYB_OK;
+	if ( c->raw_last && ( st->op == HYB_SS_HOSTCOPY ||
+	                      ( st->op == HYB_SS_DOWNLOAD && st->block == c->s->blocks - 1 ) ) )
+		return HYB_OK;
 	if ( dir == HYB_SX_H2D && st->op == HYB_SS_UPLOAD )
 	{
 		const int           role = hyb_sd_role_at( c, src );
@@ -343,6 +353,20 @@ static hyb_status_t hyb_sd_finish( void* ctx )
 	return rc;
 }
 
+void hyb_stencil_held_free( hyb_stencil_held_t* h )
+{
+	if ( h == NULL ) return;
+	hyb_sd_keep_mem_free( &h->keep );
+	hyb_dev_t* dev = NULL;
+	if ( h->zip.locked && hyb_dev_acquire( 0, &dev ) == HYB_OK )
+	{
+		hyb_dev_unregister( dev, h->zip.mem );
+		hyb_dev_release( dev );
+	}
+	free( h->zip.mem );
+	memset( &h->zip, 0, sizeof h->zip );
+}
+
 double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
                                     unsigned char             locked[HYB_STENCIL_FIELDS_MAX] )
 {
@@ -390,60 +414,77 @@ static void hyb_sd_zip_list( hyb_sd_zip_t* z, hyb_stencil_zarr_t* all[HYB_SD_ZAR
 	for ( int q = 0; q < HYB_STENCIL_COEFS_MAX; q++ ) all[n++] = &z->coef[q];
 }
 
-/* Page-lock the compressed arrays with `dev` so that the stage's copies
-   overlap the kernels; an array that cannot be locked is copied from
-   pageable memory, correctly but slower. */
-static void hyb_sd_zip_pin( hyb_sd_zip_t* z, hyb_dev_t* dev )
+static void hyb_sd_zmem_release( hyb_stencil_zmem_t* m, hyb_dev_t* dev )
 {
-	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
-	hyb_sd_zip_list( z, all );
-	z->pinned = dev;
-	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
-		z->locked[i] =
-		    all[i]->data && hyb_dev_register( dev, all[i]->data, all[i]->bytes ) == HYB_OK;
+	if ( m->locked ) hyb_dev_unregister( dev, m->mem );
+	free( m->mem );
+	memset( m, 0, sizeof *m );
 }
 
-static void hyb_sd_zip_unpin( hyb_sd_zip_t* z )
-{
-	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
-	hyb_sd_zip_list( z, all );
-	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
-		if ( z->locked[i] ) hyb_dev_unregister( z->pinned, all[i]->data );
-	memset( z->locked, 0, sizeof z->locked );
-	z->pinned = NULL;
-}
-
-static void hyb_sd_zip_free( hyb_sd_zip_t* z )
-{
-	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
-	hyb_sd_zip_list( z, all );
-	hyb_sd_zip_unpin( z );
-	for ( int i = 0; i < HYB_SD_ZARRS; i++ ) hyb_stencil_zarr_free( all[i] );
-	memset( z, 0, sizeof *z );
-}
-
-/* The compressed arrays of `p` (nothing coded yet: hyb_sd_zip_ends). */
-static hyb_status_t hyb_sd_zip_init( hyb_sd_zip_t* z, const hyb_stencil_prob_t* p,
-                                     const hyb_stencil_roles_t* r )
+/* Which of p's arrays are compressed, and where the run's compressed
+   arrays will live: `held` (a handle's, kept across runs) or the run's
+   own (NULL). Nothing allocated yet: hyb_sd_zip_carve. */
+static void hyb_sd_zip_init( hyb_sd_zip_t* z, const hyb_stencil_prob_t* p,
+                             const hyb_stencil_roles_t* r, hyb_stencil_zmem_t* held )
 {
 	memset( z, 0, sizeof *z );
-	hyb_status_t st = HYB_OK;
+	for ( int q = 0; q < r->quants; q++ ) z->state_on[q] = hyb_stencil_state_rate( p, q ) != 0.0;
+	z->mem = held ? held : &z->own;
+}
+
+/* The compressed arrays (nothing coded yet: hyb_sd_zip_ends) carved from
+   one block, page-locked with `dev` so that the stage's copies overlap
+   the kernels. A handle's block, large enough and locked by an earlier
+   run, is reused as it is: locking gigabytes of fresh memory costs
+   seconds. A block that cannot be locked is copied from pageable memory,
+   correctly but slower. HYB_OK or HYB_E_NO_MEMORY. */
+static hyb_status_t hyb_sd_zip_carve( hyb_sd_zip_t* z, const hyb_stencil_prob_t* p,
+                                      const hyb_stencil_roles_t* r, hyb_dev_t* dev )
+{
+	/* Each array's rate, in the order of hyb_sd_zip_list. */
+	double rate[HYB_SD_ZARRS] = { 0 };
 	for ( int q = 0; q < r->quants; q++ )
+		for ( int j = 0; z->state_on[q] && j < r->nstate; j++ )
+			rate[q * r->nstate + j] = hyb_stencil_state_rate( p, q );
+	if ( z->state_on[0] && r->inputs == 2 ) rate[HYB_SD_ZSTATE] = hyb_stencil_state_rate( p, 0 );
+	for ( int q = 0; q < r->ncoef; q++ ) rate[HYB_SD_ZSTATE + 1 + q] = p->rate[r->coef[q]];
+	size_t room[HYB_SD_ZARRS], total = 0;
+	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
 	{
-		const double rate = hyb_stencil_state_rate( p, q );
-		z->state_on[q]    = rate != 0.0;
-		for ( int j = 0; z->state_on[q] && j < r->nstate && st == HYB_OK; j++ )
-			st = hyb_stencil_zarr_init( &z->state[q * r->nstate + j], p, rate );
+		/* 64 bytes apart: no two arrays share a cache line. */
+		room[i] = rate[i] != 0.0 ? ( hyb_stencil_zarr_room( p, rate[i] ) + 63u ) & ~(size_t)63u : 0;
+		total += room[i];
 	}
-	if ( st == HYB_OK && z->state_on[0] && r->inputs == 2 )
-		st = hyb_stencil_zarr_init( &z->sout, p, hyb_stencil_state_rate( p, 0 ) );
-	for ( int q = 0; q < r->ncoef && st == HYB_OK; q++ )
+	hyb_stencil_zmem_t* m = z->mem;
+	if ( m->bytes < total )
 	{
-		const double cr = p->rate[r->coef[q]];
-		if ( cr != 0.0 ) st = hyb_stencil_zarr_init( &z->coef[q], p, cr );
+		hyb_sd_zmem_release( m, dev );
+		void* block = NULL;
+		if ( posix_memalign( &block, 4096, total ) != 0 ) return HYB_E_NO_MEMORY;
+		m->mem    = block;
+		m->bytes  = total;
+		m->locked = hyb_dev_register( dev, block, total ) == HYB_OK;
 	}
-	if ( st != HYB_OK ) hyb_sd_zip_free( z );
-	return st;
+	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
+	hyb_sd_zip_list( z, all );
+	size_t at = 0;
+	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
+	{
+		if ( room[i] == 0 ) continue;
+		const hyb_status_t st = hyb_stencil_zarr_init( all[i], p, rate[i], (char*)m->mem + at );
+		if ( st != HYB_OK ) return st;
+		at += room[i];
+	}
+	return HYB_OK;
+}
+
+/* The run is over: its own block given back (a handle's stays). */
+static void hyb_sd_zip_free( hyb_sd_zip_t* z, hyb_dev_t* dev )
+{
+	hyb_stencil_zarr_t* all[HYB_SD_ZARRS];
+	hyb_sd_zip_list( z, all );
+	for ( int i = 0; i < HYB_SD_ZARRS; i++ ) hyb_stencil_zarr_free( all[i] );
+	if ( z->mem == &z->own ) hyb_sd_zmem_release( &z->own, dev );
 }
 
 /* A run's two ends through the device's codec: before it (store = 0) the
@@ -457,7 +498,8 @@ static hyb_status_t hyb_sd_zip_ends( hyb_sd_zip_t* z, const hyb_stencil_prob_t* 
 	hyb_stencil_zfill_bytes_t b  = { 0 };
 	hyb_status_t              rc = HYB_OK;
 	const int64_t             pc = p->zfp_piece_bytes;
-	for ( int q = 0; q < r->quants; q++ )
+	/* Fused ends: the blocks themselves read and write the levels' values. */
+	for ( int q = 0; !hyb_stencil_zfp_fused( p ) && q < r->quants; q++ )
 		for ( int j = 0; z->state_on[q] && j < r->inputs && rc == HYB_OK; j++ )
 		{
 			const int i = q * r->nstate + j;
@@ -588,7 +630,7 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 
 hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
                                      int32_t d, int32_t k, int64_t every, hyb_stencil_check_fn cb,
-                                     void* cbctx, hyb_sd_keep_mem_t* keep_mem, double* residual,
+                                     void* cbctx, hyb_stencil_held_t* held, double* residual,
                                      hyb_stencil_dev_stats_t* ds )
 {
 	const double t0 = hyb_now();
@@ -608,8 +650,8 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	const int    zip    = hyb_stencil_compressed( p );
 	const size_t fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
 	hyb_sd_zip_t z;
-	memset( &z, 0, sizeof z );
-	hyb_status_t rc = zip ? hyb_sd_zip_init( &z, p, &roles ) : HYB_OK;
+	hyb_sd_zip_init( &z, p, &roles, held ? &held->zip : NULL );
+	hyb_status_t rc = HYB_OK;
 
 	/* The copy team of the host steps and of putting the kept levels back. */
 	const long cpus   = sysconf( _SC_NPROCESSORS_ONLN );
@@ -620,18 +662,20 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	   failure anywhere puts back what was kept (all that was overwritten),
 	   so that the CPU path restarts from the caller's inputs (the work level
 	   is written before it is read on the CPU path). A compressed
-	   quantity's state is never written to the caller's arrays before the
-	   run is complete, so only the raw quantities' inputs are kept. */
-	hyb_sd_keep_t* keep = NULL;
+	   quantity's state is written to the caller's arrays only once the run
+	   is complete, unless the ends are fused (the last block writes them),
+	   so otherwise only the raw quantities' inputs are kept. */
+	const int      fused = hyb_stencil_zfp_fused( p );
+	hyb_sd_keep_t* keep  = NULL;
 	void*          inputs[HYB_STENCIL_QUANTS_MAX * 3];
 	int            nkeep = 0;
 	for ( int q = 0; q < roles.quants; q++ )
-		for ( int f = 0; !z.state_on[q] && f < roles.inputs; f++ )
+		for ( int f = 0; ( fused || !z.state_on[q] ) && f < roles.inputs; f++ )
 			inputs[nkeep++] = p->field[hyb_stencil_state_role( &roles, q, f )];
 	/* More input arrays than a keep holds would leave some unprotected. */
 	if ( rc == HYB_OK && nkeep > HYB_SD_KEEP_ARRAYS ) rc = HYB_E_INVALID;
 	if ( rc == HYB_OK && nkeep > 0 && steps > 0 )
-		rc = hyb_sd_keep_start( inputs, nkeep, fbytes, threads, keep_mem, &keep );
+		rc = hyb_sd_keep_start( inputs, nkeep, fbytes, threads, held ? &held->keep : NULL, &keep );
 	/* The checkpoints' newest level (of the first quantity), decoded. */
 	const int zlast  = z.state_on[0];
 	void*     newest = rc == HYB_OK && cb && zlast ? malloc( fbytes ) : NULL;
@@ -654,24 +698,27 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	double t2 = t1, tf = t1, t3 = t1;
 	if ( ran )
 	{
-		if ( zip ) hyb_sd_zip_pin( &z, dev );
+		if ( zip ) rc = hyb_sd_zip_carve( &z, p, &roles, dev );
 		t2 = hyb_now();
-		if ( zip && steps > 0 ) rc = hyb_sd_zip_ends( &z, p, &roles, dev, 0, &c.st );
+		if ( zip && steps > 0 && rc == HYB_OK )
+			rc = hyb_sd_zip_ends( &z, p, &roles, dev, 0, &c.st );
 		tf                 = hyb_now();
 		const int64_t span = every > 0 ? every : ( steps > 0 ? steps : 1 );
 		for ( int64_t t = 0; t < steps && rc == HYB_OK; t += span )
 		{
 			const int64_t n = steps - t < span ? steps - t : span;
+			c.raw_first     = fused && t == 0;
+			c.raw_last      = fused && t + n == steps;
 			rc              = hyb_sd_segment( dev, p, n, scheme, d, k, residual, &c );
 			if ( rc != HYB_OK || !cb ) continue;
 			const int last = roles.state[roles.inputs - 1];
-			if ( zlast )
+			if ( zlast && !c.raw_last )
 			{
 				hyb_stencil_zfill_bytes_t b = { 0 };
 				rc = hyb_stencil_zfill_get( dev, &z.state[roles.inputs - 1], newest,
 				                            p->zfp_piece_bytes, &b );
 			}
-			if ( rc == HYB_OK ) cb( cbctx, t + n, zlast ? newest : p->field[last] );
+			if ( rc == HYB_OK ) cb( cbctx, t + n, zlast && !c.raw_last ? newest : p->field[last] );
 		}
 		t3 = hyb_now();
 		/* The run is complete: the compressed time levels into the
@@ -680,14 +727,13 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 		if ( zip && steps > 0 && rc == HYB_OK )
 			rc = hyb_sd_zip_ends( &z, p, &roles, dev, 1, &c.st );
 		/* Unlock while the context is held. */
-		hyb_sd_zip_unpin( &z );
+		hyb_sd_zip_free( &z, dev );
 		hyb_dev_release( dev );
 		if ( rc != HYB_OK ) *residual = 0.0;
 	}
 	/* Nothing writes the caller's arrays any more. */
 	c.st.seconds_keep_wait = hyb_sd_keep_waited( keep );
 	hyb_sd_keep_end( keep, ran && rc != HYB_OK, team );
-	hyb_sd_zip_free( &z );
 	hyb_team_destroy( team );
 	free( newest );
 	const double t4      = hyb_now();

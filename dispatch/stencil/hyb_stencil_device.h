@@ -28,6 +28,27 @@ typedef struct
 	double seconds_keep_wait;
 } hyb_stencil_dev_stats_t;
 
+/* Host memory for a run's compressed arrays, one block. */
+typedef struct
+{
+	void*  mem;
+	size_t bytes;
+	int    locked; /* page-locked with the device */
+} hyb_stencil_zmem_t;
+
+/* What a handle holds across its device runs, so that only its first run
+   pays for making it: the rollback copy's memory (touched once) and the
+   compressed arrays' block (allocated and page-locked once, grown when a
+   run needs more). */
+typedef struct
+{
+	hyb_sd_keep_mem_t  keep;
+	hyb_stencil_zmem_t zip;
+} hyb_stencil_held_t;
+
+/* Give back what h holds (h stays usable, empty; NULL: nothing). */
+void hyb_stencil_held_free( hyb_stencil_held_t* h );
+
 /* Whether the device path can run kind `kind`: a device opens and its
    backend implements the kind's kernel. */
 int hyb_stencil_device_usable( int32_t kind );
@@ -45,13 +66,13 @@ int hyb_stencil_device_usable( int32_t kind );
    synchronization) the input time levels are as they were before the call
    (the work level is not: the CPU path writes it before reading it) and
    the status is returned: the caller reruns on the CPU from untouched
-   inputs. The rollback copy that makes this possible goes into `keep`
-   (grown as needed and left to the caller, who holds it across runs;
-   NULL: memory of the run's own). HYB_E_NO_MEMORY when it cannot be had
-   (nothing touched). */
+   inputs. The rollback copy that makes this possible, and the compressed
+   arrays, go into `held` (grown as needed and left to the caller, who
+   holds it across runs; NULL: memory of the run's own). HYB_E_NO_MEMORY
+   when it cannot be had (nothing touched). */
 hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps, int32_t scheme,
                                      int32_t d, int32_t k, int64_t every, hyb_stencil_check_fn cb,
-                                     void* cbctx, hyb_sd_keep_mem_t* keep, double* residual,
+                                     void* cbctx, hyb_stencil_held_t* held, double* residual,
                                      hyb_stencil_dev_stats_t* ds );
 
 /* Page-lock with device 0 the caller's arrays, so that direct mapping and

@@ -59,6 +59,7 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 		   compressed array; stream buffers of pieces at the highest rate. */
 		const double bits  = 8.0 * (double)w->elem_bytes;
 		const double field = (double)w->n * (double)w->plane_elems * (double)w->elem_bytes;
+		const int    fused = hyb_stencil_zfp_fused( p );
 		double       in = 0.0, out = 0.0, most = 0.0;
 		for ( int q = 0; q < roles.quants; q++ )
 		{
@@ -67,7 +68,10 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 			in += (double)roles.inputs * ratio;
 			out += ratio;
 			if ( state > most ) most = state;
-			if ( state != 0.0 ) w->zfp_store_arrays += roles.inputs;
+			if ( state != 0.0 && fused )
+				w->zfp_ends_extra += (double)roles.inputs * field * ( 1.0 - ratio );
+			else if ( state != 0.0 )
+				w->zfp_store_arrays += roles.inputs;
 			/* Its levels, and the acoustic's staging of the older one. */
 			const int arrays = roles.nstate + ( q == 0 && roles.inputs == 2 );
 			if ( state != 0.0 ) w->zfp_bytes += arrays * ratio * field;

@@ -304,7 +304,9 @@ extern "C"
 	   with the same bits) at the device plan's block depth, so both paths
 	   give the same bits on the simulated device.
 	   What a handle holds from its first device run until destroy: the
-	   caller's arrays page-locked (unless host_pinned or no_register),
+	   caller's arrays page-locked (unless host_pinned or no_register), the
+	   compressed form of its compressed fields (page-locked host memory of
+	   their rate's share of each field's size),
 	   and host memory the size of the uncompressed input time levels (one
 	   field, two for the acoustic and the damped wave) into which each device run copies them,
 	   beside the pipeline, so that a failure can put them back. A handle runs one call at a time;

@@ -33,6 +33,12 @@ int hyb_stencil_compressed( const hyb_stencil_prob_t* p )
 	return 0;
 }
 
+int hyb_stencil_zfp_fused( const hyb_stencil_prob_t* p )
+{
+	hyb_stencil_roles_t r;
+	return hyb_stencil_compressed( p ) && hyb_stencil_roles( p->kind, &r ) && r.inputs == 1;
+}
+
 hyb_status_t hyb_stencil_zfp_check( const hyb_stencil_prob_t* p )
 {
 	hyb_stencil_roles_t r;
@@ -64,8 +70,17 @@ hyb_status_t hyb_stencil_zfp_check( const hyb_stencil_prob_t* p )
 
 /* ------------------------------------------------------------ whole-field streams */
 
-hyb_status_t hyb_stencil_zarr_init( hyb_stencil_zarr_t* z, const hyb_stencil_prob_t* p,
-                                    double rate )
+size_t hyb_stencil_zarr_room( const hyb_stencil_prob_t* p, double rate )
+{
+	const hyb_zfp_field_t f = hyb_stencil_zfp_field( p );
+	if ( hyb_zfp_check( &f, rate ) != HYB_OK ) return 0;
+	/* Rounded up to 8, and a word more: the codec works on whole 64-bit
+	   words. */
+	return ( hyb_zfp_stream_bytes( &f, rate ) + 15u ) & ~(size_t)7u;
+}
+
+hyb_status_t hyb_stencil_zarr_init( hyb_stencil_zarr_t* z, const hyb_stencil_prob_t* p, double rate,
+                                    void* at )
 {
 	memset( z, 0, sizeof *z );
 	const hyb_zfp_field_t f = hyb_stencil_zfp_field( p );
@@ -75,8 +90,8 @@ hyb_status_t hyb_stencil_zarr_init( hyb_stencil_zarr_t* z, const hyb_stencil_pro
 	a.rate       = rate;
 	a.bytes      = hyb_zfp_stream_bytes( &f, rate );
 	a.band_bytes = hyb_stencil_zarr_bytes( &a, 0, HYB_STENCIL_ZFP_ALIGN );
-	/* Rounded up to 8: the codec works on whole 64-bit words. */
-	a.data = malloc( ( a.bytes + 15u ) & ~(size_t)7u );
+	a.owned      = at == NULL;
+	a.data       = at ? at : malloc( hyb_stencil_zarr_room( p, rate ) );
 	if ( a.data == NULL ) return HYB_E_NO_MEMORY;
 	*z = a;
 	return HYB_OK;
@@ -85,7 +100,7 @@ hyb_status_t hyb_stencil_zarr_init( hyb_stencil_zarr_t* z, const hyb_stencil_pro
 void hyb_stencil_zarr_free( hyb_stencil_zarr_t* z )
 {
 	if ( z == NULL ) return;
-	free( z->data );
+	if ( z->owned ) free( z->data );
 	memset( z, 0, sizeof *z );
 }
 
@@ -226,7 +241,11 @@ hyb_status_t hyb_stencil_cpu_run_lossy( const hyb_stencil_prob_t* p, int64_t ste
 		st            = hyb_szf_trip( &f, p->rate[role], copy[c], scratch,
 		                              hyb_zfp_stream_bytes( &f, p->rate[role] ) );
 	}
-	if ( st == HYB_OK ) st = hyb_szf_trip_state( &q, &r, scratch );
+	/* With fused ends the first block reads the caller's values and the
+	   last writes them: no round trip before the first block nor after
+	   the last (hyb_stencil_zfp_fused). */
+	const int fused = hyb_stencil_zfp_fused( p );
+	if ( st == HYB_OK && !fused ) st = hyb_szf_trip_state( &q, &r, scratch );
 	double res = 0.0;
 	for ( int64_t t0 = 0; t0 < steps && st == HYB_OK; t0 += span )
 	{
@@ -237,7 +256,8 @@ hyb_status_t hyb_stencil_cpu_run_lossy( const hyb_stencil_prob_t* p, int64_t ste
 			st               = hyb_stencil_cpu_run( &q, kb, nthreads, &res );
 			/* What the device encodes at the block's end and the next block
 			   (or the caller) decodes. */
-			if ( st == HYB_OK ) st = hyb_szf_trip_state( &q, &r, scratch );
+			if ( st == HYB_OK && !( fused && t + kb == steps ) )
+				st = hyb_szf_trip_state( &q, &r, scratch );
 		}
 		if ( st == HYB_OK && cb ) cb( ctx, end, q.field[r.state[r.inputs - 1]] );
 	}

@@ -36,6 +36,16 @@ double hyb_stencil_state_rate( const hyb_stencil_prob_t* p, int q );
 /* 1 when any field of `p` has a rate. */
 int hyb_stencil_compressed( const hyb_stencil_prob_t* p );
 
+/* 1 when a compressed run of `p` fuses its ends into its blocks: the
+   first block reads the caller's values and encodes its result, the last
+   decodes its input and writes values, so that the caller's values cross
+   once each way as values and a run of B blocks makes B - 1 round trips.
+   Kinds with one input level per quantity (all but the acoustic, whose
+   older level goes through a staging array); the acoustic encodes its
+   inputs before the first block and decodes its result after the last.
+   0 without compression. */
+int hyb_stencil_zfp_fused( const hyb_stencil_prob_t* p );
+
 /* Whether the rates of `p` can run: every rate 0 or one the codec takes for
    the element type ((0, 32] float, (0, 64] double); each quantity's input
    roles one rate, its work role (NEXT, WORK, WRK2) that rate or 0; and a
@@ -51,12 +61,19 @@ typedef struct
 	size_t          band_bytes; /* bytes of 4 planes */
 	size_t          bytes;      /* of the whole stream */
 	unsigned char*  data;
+	int             owned; /* data allocated by hyb_stencil_zarr_init */
 } hyb_stencil_zarr_t;
 
-/* Allocate (nothing coded yet). HYB_E_INVALID, HYB_E_NO_MEMORY (z zeroed). */
-hyb_status_t hyb_stencil_zarr_init( hyb_stencil_zarr_t* z, const hyb_stencil_prob_t* p,
-                                    double rate );
+/* Allocate (nothing coded yet). HYB_E_INVALID, HYB_E_NO_MEMORY (z zeroed).
+   With `at` non-NULL the stream lives there instead (at least
+   hyb_stencil_zarr_room bytes, 8-byte aligned, the caller's to free). */
+hyb_status_t hyb_stencil_zarr_init( hyb_stencil_zarr_t* z, const hyb_stencil_prob_t* p, double rate,
+                                    void* at );
 void         hyb_stencil_zarr_free( hyb_stencil_zarr_t* z );
+
+/* Bytes a stream of a field of `p` at `rate` occupies (the stream rounded
+   up for the codec's whole words); 0 for a rate the codec refuses. */
+size_t hyb_stencil_zarr_room( const hyb_stencil_prob_t* p, double rate );
 
 /* Planes [z0, z1) (z0 a multiple of 4; z1 too, or the field's end) as a
    slab field, where its stream begins in the whole stream, and its bytes. */
@@ -86,7 +103,9 @@ typedef void ( *hyb_stencil_check_fn )( void* ctx, int64_t t, const void* newest
 /* The CPU path with the round trips of a compressed run: the inputs round
    tripped at the start, then per temporal block of k steps (blocks restart
    at every multiple of `every` steps when every > 0) the steps and a round
-   trip of the levels the next block reads; the compressed read-only fields
+   trip of the levels the next block reads (with fused ends,
+   hyb_stencil_zfp_fused, neither the first round trip nor the one after
+   the last block); the compressed read-only fields
    are round tripped once into copies (the caller's stay untouched). After
    each multiple of `every` and at the end, cb(ctx, t, newest) when cb is
    given. Equal bit for bit to the device pipeline of the same k and

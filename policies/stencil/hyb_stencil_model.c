@@ -172,9 +172,14 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	d2d              = ( B - 1.0 ) * d2d + d2d1;
 	comp             = ( B - 1.0 ) * comp + comp1;
 	const double rin = w->zfp ? w->ratio_in : 1.0, rout = w->zfp ? w->ratio_out : 1.0;
-	o->bytes_h2d       = up * in_ar * pb * rin;
-	o->bytes_d2d       = d2d * in_ar * pb;
-	o->bytes_d2h       = B * n * outs * pb * rout;
+	o->bytes_h2d = up * in_ar * pb * rin;
+	o->bytes_d2d = d2d * in_ar * pb;
+	o->bytes_d2h = B * n * outs * pb * rout;
+	if ( w->zfp )
+	{
+		o->bytes_h2d += w->zfp_ends_extra;
+		o->bytes_d2h += w->zfp_ends_extra;
+	}
 	o->planes_computed = comp;
 	/* Host copies: staging in and out (copying), the older acoustic level
 	   through staging (both), and the final placement after an odd number
@@ -233,8 +238,9 @@ int hyb_stencil_predict( const hyb_stencil_work_t* w, const hyb_stencil_machine_
 	if ( scheme != HYB_SM_COPY && out->pinned && !w->host_pinned && !w->registered )
 		out->t_register = m->register_s_per_byte * (double)w->nfields * (double)w->n *
 		                  (double)w->plane_elems * (double)w->elem_bytes;
-	/* Every compressed run page-locks its compressed arrays. */
-	out->t_register += m->register_s_per_byte * w->zfp_bytes;
+	/* A handle's first device run page-locks its compressed arrays too
+	   (the handle keeps them so). */
+	if ( !w->registered ) out->t_register += m->register_s_per_byte * w->zfp_bytes;
 	if ( scheme == HYB_SM_IN_CORE )
 		hyb_sm_in_core( w, m, out );
 	else if ( !hyb_sm_out_of_core( w, m, out ) )

@@ -60,7 +60,11 @@ typedef struct
 	   compressed input levels: up compressed, down as values) through the
 	   device's codec at its two ends. */
 	int32_t zfp_fill_arrays, zfp_store_arrays;
-	double  zfp_bytes; /* of every compressed array of the run, page-locked for it */
+	/* With fused ends (the first block reads values, the last writes
+	   them): the bytes those blocks move beyond their compressed share,
+	   each way. */
+	double zfp_ends_extra;
+	double zfp_bytes; /* of every compressed array of the run, page-locked by a handle's first */
 } hyb_stencil_work_t;
 
 /* One plan and what the model predicts of it. Bytes are totals of the

@@ -54,7 +54,9 @@ FID=$OUT/stencil_zfp_fidelity.csv
 RC=0
 run() { # workload, steps, modes, extra args...
     local w=$1 t=$2 m=$3; shift 3
-    "$BIN" --bench "$w" --steps "$t" --d "$D" --rate "$RATE" --modes "$m" --runs "${RUNS:-1}" \
+    local runs=${RUNS:-1}
+    [ "$m" = fidelity ] && runs=1
+    "$BIN" --bench "$w" --steps "$t" --d "$D" --rate "$RATE" --modes "$m" --runs "$runs" \
         --every "$EVERY" --points "$POINTS" "$@" >> "$LOG" 2>&1
     local r=$?
     [ $r = 77 ] && { echo "no device (see $LOG)"; exit 77; }

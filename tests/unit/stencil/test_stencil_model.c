@@ -174,7 +174,7 @@ static void test_compressed_plans( void )
 					           (double)s.nslots * ( (double)s.slot_planes * pb + buf ) );
 					/* The two ends: two arrays filled (up as values), one
 					   stored (down as values); and the compressed arrays'
-					   page-locking, every run. */
+					   page-locking, a handle's first run only. */
 					hyb_stencil_work_t ends = w;
 					ends.zfp_fill_arrays    = 2;
 					ends.zfp_store_arrays   = 1;
@@ -190,6 +190,14 @@ static void test_compressed_plans( void )
 					                           field / down - 1e9 * m.register_s_per_byte ) /
 					                   pe.seconds;
 					CU_ASSERT( rel < 1e-12 );
+					ends.registered = 1;
+					hyb_stencil_pred_t pr;
+					hyb_stencil_predict( &ends, &m, sc, (int32_t)dkt[c][0], (int32_t)dkt[c][1],
+					                     &pr );
+					CU_ASSERT( fabs( pe.seconds - pr.seconds - pe.t_register ) <=
+					           1e-12 * pe.seconds );
+					CU_ASSERT( pr.t_register == 0.0 &&
+					           pe.t_register >= 1e9 * m.register_s_per_byte );
 					CU_ASSERT_EQUAL( pe.bytes_h2d, p.bytes_h2d );
 					hyb_stencil_sched_free( &s );
 					compared++;

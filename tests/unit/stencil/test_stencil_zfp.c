@@ -15,6 +15,7 @@
 #include "hyblas_ext.h"
 #include "dispatch/stencil/hyb_stencil_device.h"
 #include "dispatch/stencil/hyb_stencil_zfill.h"
+#include "kernels/sim/hyb_device_sim.h"
 #include "kernels/stencil/hyb_stencil_sched.h"
 #include "kernels/hyb_device.h"
 #include "kernels/stencil/hyb_stencil_zfp.h"
@@ -345,7 +346,7 @@ static void test_band_slices( void )
 		unsigned char* u  = p.field[0];
 		for ( size_t i = 0; i < n * vs; i += vs ) u[i] ^= (unsigned char)( i * 7 ); /* not smooth */
 		hyb_stencil_zarr_t z;
-		CU_ASSERT_FATAL( hyb_stencil_zarr_init( &z, &p, rate ) == HYB_OK );
+		CU_ASSERT_FATAL( hyb_stencil_zarr_init( &z, &p, rate, NULL ) == HYB_OK );
 		CU_ASSERT_EQUAL( hyb_stencil_zarr_put( &z, u ), HYB_OK );
 		const int64_t  planes = nz;
 		const size_t   plane  = (size_t)( nx * ny ) * vs;
@@ -402,8 +403,8 @@ static void test_device_fill( void )
 			unsigned char* u = p.field[0];
 			for ( size_t i = 0; i < n; i++ ) u[i] ^= (unsigned char)( i * 7 ); /* not smooth */
 			hyb_stencil_zarr_t host, dev;
-			CU_ASSERT_FATAL( hyb_stencil_zarr_init( &host, &p, cs[c][4] ) == HYB_OK );
-			CU_ASSERT_FATAL( hyb_stencil_zarr_init( &dev, &p, cs[c][4] ) == HYB_OK );
+			CU_ASSERT_FATAL( hyb_stencil_zarr_init( &host, &p, cs[c][4], NULL ) == HYB_OK );
+			CU_ASSERT_FATAL( hyb_stencil_zarr_init( &dev, &p, cs[c][4], NULL ) == HYB_OK );
 			CU_ASSERT_EQUAL( hyb_stencil_zarr_put( &host, u ), HYB_OK );
 			unsigned char* want = malloc( n );
 			unsigned char* got  = malloc( n );
@@ -440,6 +441,45 @@ static void test_device_fill( void )
 			hyb_stencil_zarr_free( &dev );
 			sx_free( &p );
 		}
+	hyb_t_sim_end();
+}
+
+/* A handle keeps its compressed arrays page-locked from its first device
+   run to destroy (locking gigabytes costs seconds a run), and its runs
+   still give the CPU path's bits, run after run. */
+static void test_handle_holds_arrays( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	hyblas_stencil_desc_t g = sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 30, 66, 1, 0 );
+	hyblas_stencil_desc_t c = sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 30, 66, 1, 0 );
+	sz_wave_rates( &g, 16.0, 16.0, 0.0 );
+	sz_wave_rates( &c, 16.0, 16.0, 0.0 );
+	const hyblas_stencil_params_t pg =
+	    sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
+	const hyblas_stencil_params_t pc =
+	    sx_params( HYBLAS_PATH_CPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 );
+	const int64_t     before = hyb_sim_registrations();
+	hyblas_stencil_t *hg = NULL, *hc = NULL;
+	CU_ASSERT_FATAL( hyblas_stencil_create( &g, &hg ) == HYBLAS_OK );
+	CU_ASSERT_FATAL( hyblas_stencil_create( &c, &hc ) == HYBLAS_OK );
+	for ( int run = 0; run < 3; run++ )
+	{
+		hyblas_stencil_stats_t sg, sc;
+		memset( &sg, 0, sizeof sg );
+		memset( &sc, 0, sizeof sc );
+		sg.struct_size = sc.struct_size = sizeof sg;
+		CU_ASSERT_EQUAL( hyblas_stencil_run( hg, 7, &pg, &sg ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( hyblas_stencil_run( hc, 7, &pc, &sc ), HYBLAS_OK );
+		CU_ASSERT( sg.path == HYBLAS_PATH_GPU && !sg.fell_back && sg.compressed_fields == 2 );
+		CU_ASSERT( sx_desc_same( &g, &c ) );
+		/* The caller's four arrays and the one block of compressed arrays. */
+		CU_ASSERT_EQUAL( hyb_sim_registrations(), before + 5 );
+	}
+	hyblas_stencil_destroy( hg );
+	hyblas_stencil_destroy( hc );
+	CU_ASSERT_EQUAL( hyb_sim_registrations(), before );
+	sx_desc_free( &g );
+	sx_desc_free( &c );
 	hyb_t_sim_end();
 }
 
@@ -616,6 +656,7 @@ static CU_TestInfo hyb_tests_stencil_zfp[] = {
 	{ "band_slices", test_band_slices },
 	{ "ranges_in_pieces", test_ranges_in_pieces },
 	{ "device_fill", test_device_fill },
+	{ "handle_holds_arrays", test_handle_holds_arrays },
 	{ "zero_steps", test_zero_steps },
 	{ "rates_refused", test_rates_refused },
 	{ "device_equals_cpu", test_device_equals_cpu },
