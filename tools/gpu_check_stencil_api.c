@@ -345,10 +345,11 @@ static int ck_bench( int argc, char** argv )
 		/* One handle, `runs` runs of T steps in turn: the first pays what a
 		   handle's first device run pays (page-locking the caller's arrays,
 		   touching the rollback copy's memory), the later ones are a
-		   time-stepping program's steady state (rows "MODE#2", ...). */
+		   time-stepping program's steady state (rows "MODE#2", ...). The
+		   CPU path holds nothing across runs: it runs once. */
 		hyblas_stencil_t* h = NULL;
 		hyblas_status_t   r = hyblas_stencil_create( &desc, &h );
-		for ( int run = 1; run <= runs && r == HYBLAS_OK; run++ )
+		for ( int run = 1; run <= ( cpu ? 1 : runs ) && r == HYBLAS_OK; run++ )
 		{
 			char name[64];
 			snprintf( name, sizeof name, run > 1 ? "%s#%d" : "%s", m, run );
