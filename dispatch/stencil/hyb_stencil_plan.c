@@ -17,21 +17,23 @@ void hyb_stencil_machine( uint64_t device_mem, hyb_stencil_machine_t* m )
 {
 	const hyb_profile_t* pr = hyb_profile();
 	memset( m, 0, sizeof *m );
-	m->h2d                 = pr->h2d_pinned;
-	m->d2h                 = pr->d2h_pinned;
-	m->bidir               = pr->bidir_pinned;
-	m->h2d_pageable        = pr->h2d_pageable;
-	m->d2h_pageable        = pr->d2h_pageable;
-	m->register_s_per_byte = pr->register_s_per_byte;
-	m->host_copy           = pr->host_copy;
-	m->launch              = pr->launch_latency;
-	m->dev_bw              = HYB_STENCIL_DEF_DEV_BW;
-	m->d2d                 = HYB_STENCIL_DEF_D2D;
-	m->cpu_bw              = HYB_STENCIL_DEF_CPU_BW;
-	m->codec               = HYB_STENCIL_DEF_ZFP_BW;
-	m->dev_mem             = device_mem > 0
-	                             ? (double)device_mem
-	                             : hyb_cfg_size_bytes( hyb_config()->gpu_mem, HYB_STENCIL_DEF_DEVICE_MEM );
+	m->h2d                   = pr->h2d_pinned;
+	m->d2h                   = pr->d2h_pinned;
+	m->bidir                 = pr->bidir_pinned;
+	m->h2d_pageable          = pr->h2d_pageable;
+	m->d2h_pageable          = pr->d2h_pageable;
+	m->register_s_per_byte   = pr->register_s_per_byte;
+	m->host_copy             = pr->host_copy;
+	m->launch                = pr->launch_latency;
+	m->dev_bw                = HYB_STENCIL_DEF_DEV_BW;
+	m->d2d                   = HYB_STENCIL_DEF_D2D;
+	m->cpu_bw                = HYB_STENCIL_DEF_CPU_BW;
+	m->codec                 = HYB_STENCIL_DEF_ZFP_BW;
+	m->stage_copy            = HYB_STENCIL_DEF_STAGE_COPY;
+	m->stage_lock_s_per_byte = HYB_STENCIL_DEF_STAGE_LOCK_S_PB;
+	m->dev_mem               = device_mem > 0
+	                               ? (double)device_mem
+	                               : hyb_cfg_size_bytes( hyb_config()->gpu_mem, HYB_STENCIL_DEF_DEVICE_MEM );
 }
 
 void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,

@@ -47,6 +47,19 @@
    tools/gpu_check_zfp has measured it (it prints the rates). */
 #define HYB_STENCIL_DEF_ZFP_BW 100e9
 
+/* The copying scheme's staging, measured on the H100 hosts
+   (docs/results/2026-11-25-h100-b runs 7 and 8, every copying plan of the
+   sweep against the same plan's first run in a fresh process): its host
+   steps move 13.6-15.9 GB/s through the page-locked staging while the DMA
+   engines use it (a plain host copy: 41 GB/s), and a first run that
+   page-locks the staging pays 4-7e-10 s a byte of it (11.6 s for
+   Himeno's 16.9 GB, d = 10; 20.3 s for 34.9 GB, d = 3). The model
+   charged neither, and chose the copying scheme for a handle's first run
+   of every set but one: 8.5-34 s where direct mapping or region sharing,
+   page-locking the caller's arrays, took 1.2-3.4 s. */
+#define HYB_STENCIL_DEF_STAGE_COPY      14e9
+#define HYB_STENCIL_DEF_STAGE_LOCK_S_PB 6e-10
+
 /* Pieces of the in-core scheme's first upload and last download: enough to
    overlap the first steps with the upload, few enough that each piece is a
    large copy. */

@@ -184,19 +184,25 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	/* Host copies: staging in and out (copying), the older acoustic level
 	   through staging (both), and the final placement after an odd number
 	   of blocks. */
-	double       host  = 0.0;
-	const double q     = (double)hyb_sm_quants( w );
-	const double final = o->blocks % 2 == 1 ? q * n * pb : 0.0;
-	if ( o->scheme == HYB_SM_COPY ) host += up * in_ar + B * n * q;
+	double       host   = 0.0;
+	const double q      = (double)hyb_sm_quants( w );
+	const double final  = o->blocks % 2 == 1 ? q * n * pb : 0.0;
+	const double staged = o->scheme == HYB_SM_COPY ? ( up * in_ar + B * n * q ) * pb : 0.0;
 	if ( w->inputs == 2 ) host += B * n * q;
-	o->bytes_host = host * pb + final;
+	o->bytes_host = staged + host * pb + final;
 
-	const double up_bw = o->pinned ? m->h2d : m->h2d_pageable,
-	             dn_bw = o->pinned ? m->d2h : m->d2h_pageable;
-	o->t_h2d           = o->bytes_h2d / up_bw;
-	o->t_d2h           = o->bytes_d2h / dn_bw;
-	o->t_d2d           = o->bytes_d2d / m->d2d;
-	o->t_host          = o->bytes_host / m->host_copy;
+	const double up_bw    = o->pinned ? m->h2d : m->h2d_pageable,
+	             dn_bw    = o->pinned ? m->d2h : m->d2h_pageable;
+	o->t_h2d              = o->bytes_h2d / up_bw;
+	o->t_d2h              = o->bytes_d2h / dn_bw;
+	o->t_d2d              = o->bytes_d2d / m->d2d;
+	const double stage_bw = m->stage_copy > 0.0 ? m->stage_copy : m->host_copy;
+	o->t_host             = staged / stage_bw + ( o->bytes_host - staged ) / m->host_copy;
+	/* The copying scheme's staging, page-locked when first needed: a
+	   staging-in and a staging-out buffer of a slot's planes per slot. */
+	if ( o->scheme == HYB_SM_COPY && !w->registered )
+		o->t_register += m->stage_lock_s_per_byte * (double)o->nslots * (double)o->slot_planes *
+		                 (double)( hyb_sm_ins( w ) + outs ) * pb;
 	const double copies_per_visit =
 	    (double)in_ar * ( o->scheme == HYB_SM_SHARED ? 2.0 : 1.0 ) + outs;
 	const double launches = B * (double)d * copies_per_visit + (double)T * (double)d;

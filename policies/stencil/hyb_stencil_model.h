@@ -22,6 +22,11 @@ typedef struct
 	double launch;                     /* seconds per device operation */
 	double dev_mem;                    /* the device memory budget, bytes */
 	double codec; /* bytes of values the ZFP codec codes per second (0: free) */
+	/* The copying scheme: bytes its host steps copy through the page-locked
+	   staging per second while the DMA engines use it (0: host_copy), and
+	   seconds per byte of page-locking the staging at a handle's first
+	   device run. */
+	double stage_copy, stage_lock_s_per_byte;
 } hyb_stencil_machine_t;
 
 /* The work. */
