@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A compressed array filled from the caller's values and written back to
-   them through the device's codec (hyb_stencil_zfill.h). A run used to
-   code both ends on the host: at the damped wave's 45000^2 float that is
-   8 GB of values each way through a codec of a few GB/s, several times the
-   pipeline's own time, where the link moves them in a fraction of a
-   second and the device codes at hundreds of GB/s. */
+   them through the device's codec (hyb_stencil_zfill.h), not the host's:
+   at the damped wave's 45000^2 float the ends are 8 GB of values each way,
+   which a host codec of a few GB/s takes several times the pipeline's own
+   time to code, while the link moves them in a fraction of a second and
+   the device codes at hundreds of GB/s (docs/stencil.md, "The two ends"). */
 #include "dispatch/stencil/hyb_stencil_zfill.h"
 
 #include <stdint.h>

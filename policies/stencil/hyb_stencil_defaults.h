@@ -31,9 +31,8 @@
    (the in-core time per step, expressed at the stream rate above; docs/stencil.md, "The model"):
    its access pattern (p(t) with 25 % halos, p(t-1), v, p(t+1)) undercounts what the kernel moves,
    and a kernel that looks too cheap makes the model favour plans that recompute many halo planes.
-   The damped wave's is measured too: 147.6 G points/s on the H200 (gpu_check_stencil at 16384 x
-   8192, docs/results/2026-11-28-h200 run 1), 4.74 elements at the stream rate above where its
-   access pattern says 4.25.
+   The damped wave's is measured too: 147.6 G points/s on an H200 (gpu_check_stencil at 16384 x
+   8192), 4.74 elements at the stream rate above where its access pattern says 4.25.
  */
 #define HYB_STENCIL_DEV_ELEMS_ACOUSTIC 6.1
 #define HYB_STENCIL_CPU_ELEMS_ACOUSTIC 6.0
@@ -50,16 +49,15 @@
    tools/gpu_check_zfp has measured it (it prints the rates). */
 #define HYB_STENCIL_DEF_ZFP_BW 100e9
 
-/* The copying scheme's staging, measured on the H100 hosts
-   (docs/results/2026-11-25-h100-b runs 7 and 8, every copying plan of the
-   sweep against the same plan's first run in a fresh process): its host
-   steps move 13.6-15.9 GB/s through the page-locked staging while the DMA
-   engines use it (a plain host copy: 41 GB/s), and a first run that
-   page-locks the staging pays 4-7e-10 s a byte of it (11.6 s for
-   Himeno's 16.9 GB, d = 10; 20.3 s for 34.9 GB, d = 3). The model
-   charged neither, and chose the copying scheme for a handle's first run
-   of every set but one: 8.5-34 s where direct mapping or region sharing,
-   page-locking the caller's arrays, took 1.2-3.4 s. */
+/* The copying scheme's staging, measured on the H100 hosts (every
+   copying plan of a (d, k) sweep against the same plan's first run in a
+   fresh process; docs/stencil.md, "The copying scheme as measured"): its
+   host steps move 13.6-15.9 GB/s through the page-locked staging while the
+   DMA engines use it (a plain host copy: 41 GB/s), and a first run that
+   page-locks the staging pays 4-7e-10 s a byte of it. Left out, the
+   copying scheme looks cheapest for a handle's first run, which does not
+   page-lock the caller's arrays, and takes 3-10x the time of the plans
+   that do. */
 #define HYB_STENCIL_DEF_STAGE_COPY      14e9
 #define HYB_STENCIL_DEF_STAGE_LOCK_S_PB 6e-10
 

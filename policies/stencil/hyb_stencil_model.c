@@ -137,12 +137,10 @@ static void hyb_sm_in_core( const hyb_stencil_work_t* w, const hyb_stencil_machi
 	o->t_kernel = T * step + launches * m->launch;
 	o->t_host   = o->bytes_host / m->host_copy;
 	/* The schedule lets the first C steps run piece by piece behind the
-	   upload, but measured runs do not overlap them: upload, steps,
-	   download and placement add up (H100, docs/results/2026-11-25-h100-b
-	   run 8: Himeno 0.874 s against 0.869 added up and 0.563 overlapped;
-	   acoustic 820^3 0.497 against 0.490 and 0.374; 1160^3 1.293 against
-	   1.370 and 1.083). Counting on the overlap made in core look the
-	   fastest plan for Himeno, 1.16x the best region-sharing plan. */
+	   upload, but measured in-core runs do not overlap them: upload, steps,
+	   download and placement add up (docs/stencil.md, "The model").
+	   Counting on the overlap makes in core look faster than region
+	   sharing where it is slower. */
 	o->seconds = o->t_h2d + T * step + o->t_d2h + o->t_host + launches * m->launch;
 }
 

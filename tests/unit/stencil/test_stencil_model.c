@@ -349,11 +349,11 @@ static void test_predictions_scale( void )
 
 /* The copying scheme's staging as measured (its host copies at the
    staging rate, its page-locking charged at a handle's first run): on
-   Himeno's 1225 x 613^2 set with the H100 host's rates, a first run
-   chose the copying scheme when neither was charged (measured 22.6 s
-   where in core or region sharing with the caller's arrays page-locked
-   took about 2.5 s) and must not now; once the handle's arrays are
-   page-locked, the copying plan's prediction drops by exactly the
+   Himeno's 1225 x 613^2 set with an H100 host's rates, a first run
+   with neither charged takes the copying scheme (measured about 9x
+   slower there than in core or region sharing with the caller's arrays
+   page-locked), with both charged it does not; once the handle's arrays
+   are page-locked, the copying plan's prediction drops by exactly the
    staging's locking. */
 static void test_copy_staging_first_run( void )
 {
@@ -381,11 +381,11 @@ static void test_copy_staging_first_run( void )
 }
 
 /* In core, the upload, the steps, the download and the placement add up:
-   measured runs do not overlap the first steps with the upload (Himeno
-   0.874 s measured, 0.869 added up, 0.563 overlapped), and counting on
-   it made in core the choice for Himeno at 1.16x the best plan. With
-   the caller's arrays page-locked, Himeno's set then takes a
-   region-sharing plan. */
+   measured runs do not overlap the first steps with the upload
+   (docs/stencil.md, "The model"), and counting on it makes in core the
+   choice for Himeno's set, where it measured 1.16x the best plan. With
+   the caller's arrays page-locked, that set takes a region-sharing
+   plan. */
 static void test_in_core_adds_up( void )
 {
 	hyb_stencil_work_t w    = sm_work( HYB_STENCIL_HIMENO, 1225, 613, 613, 4, 1, 36 );
