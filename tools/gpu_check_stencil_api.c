@@ -360,9 +360,8 @@ static int ck_bench( int argc, char** argv )
 			if ( r != HYBLAS_OK ) break;
 			const hyblas_stencil_fidelity_t* f =
 			    s.fidelity_checks ? &s.fidelity[s.fidelity_checks - 1] : NULL;
-			printf( "bench,%s,%s,%lld,%lld,%lld,%lld,%d,%d,%g,%s,%d,%.6f,%.6f,%llu,%llu,%llu,%llu,%"
-			        "d,%.3e,"
-			        "%.3e,%.3e,%.3e\n",
+			printf( "bench,%s,%s,%lld,%lld,%lld,%lld,%d,%d,%g,%s,%d,%.6f,%.6f,"
+			        "%llu,%llu,%llu,%llu,%d,%.3e,%.3e,%.3e,%.3e\n",
 			        kind, name, (long long)nx, (long long)ny, (long long)( ac ? nz : 1 ),
 			        (long long)T, (int)s.chunks, (int)s.block_steps, zip ? rate : 0.0,
 			        s.path == HYBLAS_PATH_GPU ? "gpu" : "cpu", (int)s.fell_back, s.seconds,

@@ -353,20 +353,6 @@ static hyb_status_t hyb_sd_finish( void* ctx )
 	return rc;
 }
 
-void hyb_stencil_held_free( hyb_stencil_held_t* h )
-{
-	if ( h == NULL ) return;
-	hyb_sd_keep_mem_free( &h->keep );
-	hyb_dev_t* dev = NULL;
-	if ( h->zip.locked && hyb_dev_acquire( 0, &dev ) == HYB_OK )
-	{
-		hyb_dev_unregister( dev, h->zip.mem );
-		hyb_dev_release( dev );
-	}
-	free( h->zip.mem );
-	memset( &h->zip, 0, sizeof h->zip );
-}
-
 double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
                                     unsigned char             locked[HYB_STENCIL_FIELDS_MAX] )
 {
@@ -419,6 +405,17 @@ static void hyb_sd_zmem_release( hyb_stencil_zmem_t* m, hyb_dev_t* dev )
 	if ( m->locked ) hyb_dev_unregister( dev, m->mem );
 	free( m->mem );
 	memset( m, 0, sizeof *m );
+}
+
+void hyb_stencil_held_free( hyb_stencil_held_t* h )
+{
+	if ( h == NULL ) return;
+	hyb_sd_keep_mem_free( &h->keep );
+	/* Without a device (a child of fork()) the pages stay as they are. */
+	hyb_dev_t* dev = NULL;
+	if ( h->zip.locked && hyb_dev_acquire( 0, &dev ) != HYB_OK ) h->zip.locked = 0;
+	hyb_sd_zmem_release( &h->zip, dev );
+	if ( dev ) hyb_dev_release( dev );
 }
 
 /* Which of p's arrays are compressed, and where the run's compressed
@@ -499,7 +496,8 @@ static hyb_status_t hyb_sd_zip_ends( hyb_sd_zip_t* z, const hyb_stencil_prob_t* 
 	hyb_status_t              rc = HYB_OK;
 	const int64_t             pc = p->zfp_piece_bytes;
 	/* Fused ends: the blocks themselves read and write the levels' values. */
-	for ( int q = 0; !hyb_stencil_zfp_fused( p ) && q < r->quants; q++ )
+	const int levels = !hyb_stencil_zfp_fused( p );
+	for ( int q = 0; levels && q < r->quants; q++ )
 		for ( int j = 0; z->state_on[q] && j < r->inputs && rc == HYB_OK; j++ )
 		{
 			const int i = q * r->nstate + j;
@@ -528,7 +526,7 @@ static size_t hyb_sd_zip_buffer( hyb_sd_zip_t* z, int64_t planes, int64_t limit 
 	for ( int i = 0; i < HYB_SD_ZARRS; i++ )
 	{
 		if ( all[i]->data == NULL ) continue;
-		const int64_t rows  = all[i]->f.dims == 3 ? all[i]->f.nz : all[i]->f.ny;
+		const int64_t rows  = hyb_zfp_slab_rows( &all[i]->f );
 		const int64_t piece = hyb_stencil_zarr_piece( all[i], limit );
 		const int64_t n     = planes < piece ? planes : piece;
 		const size_t  b     = hyb_stencil_zarr_bytes( all[i], 0, n < rows ? n : rows );
@@ -693,8 +691,9 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	if ( rc == HYB_OK ) rc = hyb_dev_acquire( 0, &dev );
 	const int    ran = rc == HYB_OK;
 	const double t1  = hyb_now();
-	/* The fill's encoding is counted with the setup, the store's
-	   decoding with the final part, as when the host codec did them. */
+	/* The ends' coding is counted as host work (the statistics' host copy
+	   time: setup and final part), the encoding before, the decoding after
+	   the pipeline. */
 	double t2 = t1, tf = t1, t3 = t1;
 	if ( ran )
 	{
@@ -712,13 +711,15 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 			rc              = hyb_sd_segment( dev, p, n, scheme, d, k, residual, &c );
 			if ( rc != HYB_OK || !cb ) continue;
 			const int last = roles.state[roles.inputs - 1];
-			if ( zlast && !c.raw_last )
+			/* The newest level is a stream, except after fused ends' last block. */
+			const int decode = zlast && !c.raw_last;
+			if ( decode )
 			{
 				hyb_stencil_zfill_bytes_t b = { 0 };
 				rc = hyb_stencil_zfill_get( dev, &z.state[roles.inputs - 1], newest,
 				                            p->zfp_piece_bytes, &b );
 			}
-			if ( rc == HYB_OK ) cb( cbctx, t + n, zlast && !c.raw_last ? newest : p->field[last] );
+			if ( rc == HYB_OK ) cb( cbctx, t + n, decode ? newest : p->field[last] );
 		}
 		t3 = hyb_now();
 		/* The run is complete: the compressed time levels into the

@@ -27,11 +27,6 @@ typedef struct
 	size_t     plane_size; /* bytes of a plane of values */
 } hyb_szf_lanes_t;
 
-static int64_t hyb_szf_rows( const hyb_zfp_field_t* f )
-{
-	return f->dims == 3 ? f->nz : f->ny;
-}
-
 static void hyb_szf_close( hyb_szf_lanes_t* l )
 {
 	for ( int i = 0; i < HYB_SZF_LANES; i++ )
@@ -49,14 +44,14 @@ static hyb_status_t hyb_szf_open( hyb_szf_lanes_t* l, hyb_dev_t* dev, const hyb_
 	const hyb_zfp_field_t* f = &a->f;
 	memset( l, 0, sizeof *l );
 	l->dev              = dev;
-	l->plane_size       = hyb_zfp_type_size( f->type ) * (size_t)( f->dims == 3 ? f->sz : f->sy );
+	l->plane_size       = hyb_zfp_type_size( f->type ) * (size_t)hyb_zfp_slab_offset( f, 1 );
 	const size_t  band  = (size_t)HYB_STENCIL_ZFP_ALIGN * l->plane_size;
 	const int64_t most  = band > 0 ? (int64_t)( HYB_STENCIL_ZFILL_PIECE_BYTES / band ) : 1;
 	int64_t       bands = hyb_stencil_zarr_piece( a, limit ) / HYB_STENCIL_ZFP_ALIGN;
 	if ( bands > most ) bands = most;
 	if ( bands < 1 ) bands = 1;
 	l->planes = bands * HYB_STENCIL_ZFP_ALIGN;
-	if ( l->planes > hyb_szf_rows( f ) ) l->planes = hyb_szf_rows( f );
+	if ( l->planes > hyb_zfp_slab_rows( f ) ) l->planes = hyb_zfp_slab_rows( f );
 	const hyb_zfp_field_t piece = hyb_stencil_zarr_slab( a, 0, l->planes );
 	l->values_bytes             = (size_t)l->planes * l->plane_size;
 	l->stream_bytes             = hyb_zfp_stage_buffer_bytes( &piece, a->rate );
@@ -121,7 +116,7 @@ static hyb_status_t hyb_szf_run( hyb_dev_t* dev, const hyb_stencil_zarr_t* a, ch
 	hyb_szf_lanes_t l;
 	hyb_status_t    st = hyb_szf_open( &l, dev, a, limit );
 	if ( st != HYB_OK ) return st;
-	const int64_t rows = hyb_szf_rows( &a->f );
+	const int64_t rows = hyb_zfp_slab_rows( &a->f );
 	int           i    = 0;
 	/* Stream order keeps a lane's piece done before its next one reuses
 	   the lane's buffers. */

@@ -28,6 +28,12 @@ static inline hyb_zfp_field_t hyb_zfp_slab( const hyb_zfp_field_t* parent, int64
 	return s;
 }
 
+/* Rows (2-D) or planes (3-D) of a field along the axis slabs cut. */
+static inline int64_t hyb_zfp_slab_rows( const hyb_zfp_field_t* parent )
+{
+	return parent->dims == 3 ? parent->nz : parent->ny;
+}
+
 /* Values from the parent's first value to slab y0's first value. */
 static inline int64_t hyb_zfp_slab_offset( const hyb_zfp_field_t* parent, int64_t y0 )
 {
