@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/unit/hyb_test_util.h"
 #include "hyblas_ext.h"
@@ -446,7 +448,8 @@ static void test_device_fill( void )
 
 /* A handle keeps its compressed arrays page-locked from its first device
    run to destroy (locking gigabytes costs seconds a run), and its runs
-   still give the CPU path's bits, run after run. */
+   still give the CPU path's bits, run after run; a forked child may
+   destroy it. */
 static void test_handle_holds_arrays( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
@@ -475,6 +478,20 @@ static void test_handle_holds_arrays( void )
 		/* The caller's four arrays and the one block of compressed arrays. */
 		CU_ASSERT_EQUAL( hyb_sim_registrations(), before + 5 );
 	}
+	/* A child of fork() that destroys the handle neither hangs nor
+	   touches the parent's registrations. */
+	fflush( stdout );
+	const pid_t pid = fork();
+	CU_ASSERT_FATAL( pid >= 0 );
+	if ( pid == 0 )
+	{
+		hyblas_stencil_destroy( hg );
+		_exit( 0 );
+	}
+	int status = 0;
+	CU_ASSERT_FATAL( waitpid( pid, &status, 0 ) == pid );
+	CU_ASSERT( WIFEXITED( status ) && WEXITSTATUS( status ) == 0 );
+	CU_ASSERT_EQUAL( hyb_sim_registrations(), before + 5 );
 	hyblas_stencil_destroy( hg );
 	hyblas_stencil_destroy( hc );
 	CU_ASSERT_EQUAL( hyb_sim_registrations(), before );
