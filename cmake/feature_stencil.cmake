@@ -22,6 +22,7 @@ list(APPEND HYB_CORE_SOURCES ${HYB_STENCIL_CORE_SOURCES}
   ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_device.c
   ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_hostq.c
   ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_keep.c
+  ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_timeline.c
   ${PROJECT_SOURCE_DIR}/dispatch/stencil/hyb_stencil_zfill.c
 )
 # The exported entry points go with the shim's objects, which libhyblas links whole: nothing

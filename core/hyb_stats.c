@@ -61,6 +61,12 @@ void hyb_stats_init_traced( int nroutines, const char* const* names, const char*
 		         hyb_trace_sink.why );
 }
 
+int hyb_trace_active( void )
+{
+	return atomic_load_explicit( &hyb_trace_fd, memory_order_relaxed ) >= 0 ||
+	       hyb_sink_active( &hyb_trace_sink );
+}
+
 int hyb_stats_timing( void )
 {
 	return atomic_load_explicit( &hyb_stats_timing_v, memory_order_relaxed );

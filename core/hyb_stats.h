@@ -39,6 +39,9 @@ void hyb_stats_fallback( int id );
 /* Write one trace line (already formatted, without newline) with a single
    write(2). No-op when no trace file is open. */
 void hyb_trace_write( const char* line, int len );
+/* Whether trace lines are written (a descriptor or HYBLAS_TRACE): for traces that cost
+   something to gather, gathered only then. */
+int hyb_trace_active( void );
 
 /* Print the summary table to the log destination (called at exit when
    HYBLAS_REPORT=1; also usable by tools). Never touches a device. */

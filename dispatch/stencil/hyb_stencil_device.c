@@ -13,6 +13,7 @@
 
 #include "dispatch/stencil/hyb_stencil_hostq.h"
 #include "dispatch/stencil/hyb_stencil_keep.h"
+#include "dispatch/stencil/hyb_stencil_timeline.h"
 #include "dispatch/stencil/hyb_stencil_zfill.h"
 #include "hyb_copy.h"
 #include "hyb_heap.h"
@@ -89,6 +90,8 @@ typedef struct
 	   first block reads the caller's values, in its last segment the last
 	   block and the final placement write values. */
 	int raw_first, raw_last;
+	/* Where a traced run's time goes (off without a trace). */
+	hyb_sd_timeline_t tl;
 } hyb_sd_ctx_t;
 
 static void* hyb_sd_alloc( void* ctx, size_t bytes, int host )
@@ -301,6 +304,7 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 	c->cur                         = i;
 	c->npend                       = 0;
 	hyb_status_t rc                = c->hq ? hyb_sd_hostq_status( c->hq ) : HYB_OK;
+	const double t0                = c->tl.on ? hyb_now() : 0.0;
 	for ( int64_t e = 0; e < st->ndep && rc == HYB_OK; e++ )
 	{
 		const int64_t j = s->deps[st->dep0 + e];
@@ -316,6 +320,11 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 		else if ( host )
 			rc = hyb_dev_sync( c->dev, c->ev[j] );
 	}
+	if ( c->tl.on && !host )
+	{
+		c->tl.issue_wait += hyb_now() - t0;
+		hyb_sd_timeline_mark( &c->tl, c->dev, c->stream, i, 0 );
+	}
 	return rc;
 }
 
@@ -325,6 +334,7 @@ static hyb_status_t hyb_sd_after( void* ctx, const hyb_stencil_sched_t* s, int64
 {
 	hyb_sd_ctx_t* c = ctx;
 	if ( hyb_sd_host_step( s, i ) && c->hq ) c->hseq[i] = hyb_sd_hostq_pushed( c->hq );
+	if ( !hyb_sd_host_step( s, i ) ) hyb_sd_timeline_mark( &c->tl, c->dev, c->stream, i, 1 );
 	if ( !c->marks[i] || hyb_sd_host_step( s, i ) ) return HYB_OK;
 	hyb_status_t rc = hyb_dev_event_create( c->dev, &c->ev[i] );
 	if ( rc == HYB_OK ) rc = hyb_dev_record( c->dev, c->stream, c->ev[i] );
@@ -608,6 +618,7 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 			const int64_t j = s.deps[s.steps[i].dep0 + e];
 			c->marks[j] |= s.steps[j].stream != s.steps[i].stream;
 		}
+	if ( rc == HYB_OK ) hyb_sd_timeline_open( &c->tl, dev, s.nsteps );
 	if ( rc == HYB_OK ) rc = hyb_sd_execute( dev, p, &s, residual, c );
 	/* Nothing may still be writing the caller's arrays when the CPU takes over. */
 	for ( int q = 0; q < HYB_DEV_STREAMS; q++ )
@@ -615,6 +626,7 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 		const hyb_status_t qs = hyb_dev_stream_sync( dev, q );
 		if ( rc == HYB_OK && qs != HYB_OK ) rc = qs;
 	}
+	hyb_sd_timeline_close( &c->tl, dev, &s, rc == HYB_OK );
 	for ( int64_t i = 0; c->ev && i < s.nsteps; i++ )
 		if ( c->ev[i] ) hyb_dev_event_destroy( dev, c->ev[i] );
 	HYB_FREE_ALL( c->ev, c->marks, c->hseq );

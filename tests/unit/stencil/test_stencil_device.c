@@ -6,9 +6,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dispatch/stencil/hyb_stencil_keep.h"
+#include "dispatch/hyb_dispatch.h"
 #include "hyb_op.h"
+#include "hyb_routines.h"
 #include "hyb_stats.h"
 #include "tests/unit/hyb_test_util.h"
 #include "hyblas_ext.h"
@@ -377,6 +380,61 @@ static void test_wave_faults_fall_back( void )
 	hyb_t_sim_end();
 }
 
+/* A traced device run writes its timeline: one line per schedule whose
+   per-kind active times are parts of its span (each at most the span and
+   at most the kind's busy time, the kernels' not zero), and nothing
+   without a trace. */
+static void test_traced_timeline( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	static const char* names[HYB_R_COUNT];
+	for ( int i = 0; i < HYB_R_COUNT; i++ ) names[i] = hyb_routine_info[i].name;
+	char path[] = "/tmp/hyb_unit_stimelineXXXXXX";
+	int  fd     = mkstemp( path );
+	CU_ASSERT_FATAL( fd >= 0 );
+	unlink( path );
+	for ( int traced = 0; traced < 2; traced++ )
+	{
+		hyb_stats_init( HYB_R_COUNT, names, 0, traced ? fd : -1 );
+		hyblas_stencil_desc_t d =
+		    sx_desc( HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 23, 41, 1, 0 );
+		hyblas_stencil_stats_t st;
+		CU_ASSERT_EQUAL( sd_run( &d, HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_SHARED, 3, 2, 5, &st ),
+		                 HYBLAS_OK );
+		CU_ASSERT_EQUAL( st.path, HYBLAS_PATH_GPU );
+		sx_desc_free( &d );
+	}
+	hyb_stats_init( HYB_R_COUNT, names, 0, -1 );
+	char    buf[8192] = { 0 };
+	ssize_t n         = pread( fd, buf, sizeof buf - 1, 0 );
+	close( fd );
+	CU_ASSERT_FATAL( n > 0 );
+	int   lines = 0;
+	char* at    = buf;
+	while ( ( at = strstr( at, "hyblas_stencil_timeline " ) ) != NULL )
+	{
+		long long steps = 0;
+		double    span, ub, ua, sb, sa, cb, ca, db, da, idle, wait;
+		CU_ASSERT_EQUAL( sscanf( at,
+		                         "hyblas_stencil_timeline steps=%lld span=%lf upload=%lf/%lf "
+		                         "share=%lf/%lf compute=%lf/%lf download=%lf/%lf idle=%lf "
+		                         "issue_wait=%lf",
+		                         &steps, &span, &ub, &ua, &sb, &sa, &cb, &ca, &db, &da, &idle,
+		                         &wait ),
+		                 12 );
+		CU_ASSERT( steps > 0 && span > 0.0 );
+		CU_ASSERT( ca > 0.0 && ua >= 0.0 && da >= 0.0 );
+		CU_ASSERT( ua <= ub + 1e-9 && ca <= cb + 1e-9 && da <= db + 1e-9 && sa <= sb + 1e-9 );
+		CU_ASSERT( ua <= span + 1e-9 && ca <= span + 1e-9 && da <= span + 1e-9 );
+		CU_ASSERT( idle >= -1e-9 && idle <= span + 1e-9 && wait >= 0.0 );
+		lines++;
+		at++;
+	}
+	/* One schedule, traced once. */
+	CU_ASSERT_EQUAL( lines, 1 );
+	hyb_t_sim_end();
+}
+
 static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "kernels_registered", test_kernels_registered },
 	{ "schemes_match_cpu", test_schemes_match_cpu },
@@ -386,6 +444,7 @@ static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "keep_reused", test_keep_reused },
 	{ "handles_concurrent", test_handles_concurrent },
 	{ "wave_faults_fall_back", test_wave_faults_fall_back },
+	{ "traced_timeline", test_traced_timeline },
 	CU_TEST_INFO_NULL,
 };
 
