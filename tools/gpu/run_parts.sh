@@ -8,6 +8,8 @@
 #   checks    tools/gpu/run_checks.sh (CHECKS, CHECK_SECONDS as there)
 #   faceloop  hyb_faceloop_devcheck --large, traced (issue 24's 10^6-face rows)
 #   wave      WORKLOADS=wave tools/bench/run_stencil_zfp_bench.sh (issue 22)
+#   fidelity  the same with MODES=fidelity only (the seed's error check, 384 steps)
+#   ooc       tools/bench/run_stencil_ooc_bench.sh, traced (issue 21; SETS, SWEEP as there)
 #   knapsack  tools/bench/run_knapsack_bench.sh with KNAPSACK_* as there (issue 23)
 #   never     tools/bench/run_never_slower.sh (issue 25)
 #   spmvcalls tools/bench/run_spmv_calls_bench.sh (issue 25's call counts)
@@ -41,6 +43,8 @@ for p in ${PARTS:-checks}; do
         checks) part checks tools/gpu/run_checks.sh ;;
         faceloop) HYBLAS_TRACE=$W/faceloop/trace.txt part faceloop "$STAGE/hyb_faceloop_devcheck" --large ;;
         wave) HYBLAS_TRACE=$W/wave/trace.txt WORKLOADS=wave part wave tools/bench/run_stencil_zfp_bench.sh ;;
+        fidelity) MODES=fidelity WORKLOADS=wave part fidelity tools/bench/run_stencil_zfp_bench.sh ;;
+        ooc) HYBLAS_TRACE=$W/ooc/trace.txt part ooc tools/bench/run_stencil_ooc_bench.sh "$STAGE" ;;
         knapsack) part knapsack tools/bench/run_knapsack_bench.sh ;;
         never) part never tools/bench/run_never_slower.sh ;;
         spmvcalls) part spmvcalls tools/bench/run_spmv_calls_bench.sh ;;
