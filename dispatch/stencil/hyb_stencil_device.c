@@ -32,6 +32,15 @@
    many of its own) at most: about what saturates one socket's memory while
    the DMA engines read and write it too. */
 #define HYB_SD_COPY_THREADS 8
+/* The download lane: a download step whose schedule stream also carries
+   kernels (out of core, seed 003 Algorithm 2) runs on a device stream of
+   its own, forked from its stream by an event and joined back, so the
+   schedule's order holds unchanged. Measured on the H200: a copy to the
+   host on a stream that carries kernels held back the kernels of the
+   other slots' streams until it ended (0.66 s of the wave's 2.1 s);
+   from a stream without kernels it does not. The schedule's device
+   streams are below 2 x 3 slots; this one is the context's last. */
+#define HYB_SD_LANE ( HYB_DEV_STREAMS - 1 )
 
 /* The host side of the compressed fields (issue 22): each compressed array
    of the schedule (every quantity's state arrays, as roles.state lists
@@ -64,7 +73,8 @@ typedef struct
 	size_t                  dused, hused;
 	int                     stream; /* the device stream of the step issued; -1: a host step */
 	hyb_kernel_id_t         kernel;
-	hyb_devent_t**          ev; /* per step: recorded after it when another stream waits for it */
+	hyb_devent_t**          ev;   /* per step: recorded after it when another stream waits for it */
+	hyb_devent_t**          lane; /* per step: the download lane's fork and join events (2 each) */
 	uint8_t*                marks; /* per step: 1 when some step on another stream depends on it */
 	hyb_stencil_dev_stats_t st;
 	/* Compression: the arrays, the step being issued (-1: none), and per
@@ -290,6 +300,22 @@ static int hyb_sd_host_step( const hyb_stencil_sched_t* s, int64_t i )
 	return s->queue[s->steps[i].stream] == HYB_SQ_HOST;
 }
 
+/* Whether step i of s runs on the download lane (HYB_SD_LANE). */
+static int hyb_sd_on_lane( const hyb_stencil_sched_t* s, int64_t i )
+{
+	return s->steps[i].op == HYB_SS_DOWNLOAD && s->queue[s->steps[i].stream] == HYB_SQ_COMPUTE;
+}
+
+/* Device stream `to` waits for what stream `from` has queued (event *ev,
+   made here and destroyed with the schedule's events). */
+static hyb_status_t hyb_sd_hop( hyb_sd_ctx_t* c, int from, int to, hyb_devent_t** ev )
+{
+	hyb_status_t rc = hyb_dev_event_create( c->dev, ev );
+	if ( rc == HYB_OK ) rc = hyb_dev_record( c->dev, from, *ev );
+	if ( rc == HYB_OK ) rc = hyb_dev_wait( c->dev, to, *ev );
+	return rc;
+}
+
 /* Before step i: a device step waits on its stream for the events of the
    device steps of other streams it depends on, and on the host for the
    host steps it depends on; a host step hands its device events to the
@@ -325,6 +351,11 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 		c->tl.issue_wait += hyb_now() - t0;
 		hyb_sd_timeline_mark( &c->tl, c->dev, c->stream, i, 0 );
 	}
+	if ( rc == HYB_OK && hyb_sd_on_lane( s, i ) )
+	{
+		rc = hyb_sd_hop( c, c->stream, HYB_SD_LANE, &c->lane[2 * i] );
+		if ( rc == HYB_OK ) c->stream = HYB_SD_LANE;
+	}
 	return rc;
 }
 
@@ -333,6 +364,12 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 static hyb_status_t hyb_sd_after( void* ctx, const hyb_stencil_sched_t* s, int64_t i )
 {
 	hyb_sd_ctx_t* c = ctx;
+	if ( hyb_sd_on_lane( s, i ) && c->stream == HYB_SD_LANE )
+	{
+		c->stream             = s->steps[i].stream;
+		const hyb_status_t rc = hyb_sd_hop( c, HYB_SD_LANE, c->stream, &c->lane[2 * i + 1] );
+		if ( rc != HYB_OK ) return rc;
+	}
 	if ( hyb_sd_host_step( s, i ) && c->hq ) c->hseq[i] = hyb_sd_hostq_pushed( c->hq );
 	if ( !hyb_sd_host_step( s, i ) ) hyb_sd_timeline_mark( &c->tl, c->dev, c->stream, i, 1 );
 	if ( !c->marks[i] || hyb_sd_host_step( s, i ) ) return HYB_OK;
@@ -574,9 +611,10 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	    c->z ? hyb_sd_zip_buffer( c->z, s->slot_planes + 3, p->zfp_piece_bytes ) : 0;
 	const size_t zoff  = ( c->dused + HYB_SD_ALIGN - 1 ) / HYB_SD_ALIGN * HYB_SD_ALIGN;
 	const int    nzs   = c->z ? 2 * s->nslots : 0;
+	const int    lanes = c->z ? 1 : 0; /* the download lane's buffer, after them */
 	void*        dmem  = NULL;
 	void*        hmem  = NULL;
-	const size_t dneed = zoff + (size_t)nzs * zbuf, hneed = c->hused;
+	const size_t dneed = zoff + (size_t)( nzs + lanes ) * zbuf, hneed = c->hused;
 	if ( ( rc = hyb_dev_workspace( dev, dneed ? dneed : 1, &dmem ) ) != HYB_OK ) return rc;
 	if ( hneed && ( rc = hyb_dev_staging( dev, hneed, &hmem ) ) != HYB_OK ) return rc;
 	c->dev   = dev;
@@ -584,6 +622,7 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	c->hbase = hmem;
 	c->dused = c->hused = 0;
 	for ( int q = 0; q < nzs; q++ ) c->dstream[q] = (char*)dmem + zoff + (size_t)q * zbuf;
+	if ( lanes ) c->dstream[HYB_SD_LANE] = (char*)dmem + zoff + (size_t)nzs * zbuf;
 	if ( ( rc = hyb_stencil_exec_init( &ex, &ops, p, s ) ) != HYB_OK ) return rc;
 	/* No thread: the issuing thread does the host steps, in order. */
 	if ( hyb_sd_hostq_start( dev, c->team, &c->hq ) != HYB_OK ) c->hq = NULL;
@@ -608,9 +647,11 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	hyb_status_t                 rc = hyb_stencil_sched_build( &in, &s );
 	if ( rc != HYB_OK ) return rc;
 	c->ev    = calloc( (size_t)s.nsteps + 1, sizeof *c->ev );
+	c->lane  = calloc( 2 * ( (size_t)s.nsteps + 1 ), sizeof *c->lane );
 	c->marks = calloc( (size_t)s.nsteps + 1, 1 );
 	c->hseq  = calloc( (size_t)s.nsteps + 1, sizeof *c->hseq );
-	if ( c->ev == NULL || c->marks == NULL || c->hseq == NULL ) rc = HYB_E_NO_MEMORY;
+	if ( c->ev == NULL || c->lane == NULL || c->marks == NULL || c->hseq == NULL )
+		rc = HYB_E_NO_MEMORY;
 	/* The steps another stream (or the host) waits for. */
 	for ( int64_t i = 0; rc == HYB_OK && i < s.nsteps; i++ )
 		for ( int64_t e = 0; e < s.steps[i].ndep; e++ )
@@ -629,8 +670,11 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	hyb_sd_timeline_close( &c->tl, dev, &s, rc == HYB_OK );
 	for ( int64_t i = 0; c->ev && i < s.nsteps; i++ )
 		if ( c->ev[i] ) hyb_dev_event_destroy( dev, c->ev[i] );
-	HYB_FREE_ALL( c->ev, c->marks, c->hseq );
+	for ( int64_t i = 0; c->lane && i < 2 * s.nsteps; i++ )
+		if ( c->lane[i] ) hyb_dev_event_destroy( dev, c->lane[i] );
+	HYB_FREE_ALL( c->ev, c->lane, c->marks, c->hseq );
 	c->ev    = NULL;
+	c->lane  = NULL;
 	c->marks = NULL;
 	c->hseq  = NULL;
 	c->s     = NULL;

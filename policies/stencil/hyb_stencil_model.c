@@ -162,7 +162,8 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	o->slot_planes     = hyb_sm_slot_planes( w->n, d, hk, a );
 	o->device_bytes = (double)o->nslots * (double)hyb_sm_arrays( w ) * (double)o->slot_planes * pb +
 	                  hyb_sm_residual_bytes( w, o->nslots, o->slot_planes ) +
-	                  (double)o->nslots * hyb_sm_stream_buffers( w, o->slot_planes );
+	                  /* two stream buffers per slot and the download lane's one */
+	                  ( (double)o->nslots + 0.5 ) * hyb_sm_stream_buffers( w, o->slot_planes );
 	o->blocks = T > 0 ? ( T + keff - 1 ) / keff : 0;
 	if ( o->blocks == 0 ) return 1;
 	const int64_t klast = T - ( o->blocks - 1 ) * keff;

@@ -61,10 +61,11 @@ static void test_kernels_registered( void )
 }
 
 /* Every scheme, several (d, k, T), each kind: the simulated device's
-   result equals the CPU path's bit for bit, and the run says so. */
-static void test_schemes_match_cpu( void )
+   result equals the CPU path's bit for bit, and the run says so; the
+   simulated device configured by `extra`. */
+static void sd_schemes_match_cpu( const char* extra )
 {
-	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", extra ), HYB_OK );
 	const int plans[][4] = {
 		{ HYBLAS_STENCIL_SCHEME_IN_CORE, 1, 0, 5 }, { HYBLAS_STENCIL_SCHEME_IN_CORE, 3, 0, 4 },
 		{ HYBLAS_STENCIL_SCHEME_COPY, 2, 2, 5 },    { HYBLAS_STENCIL_SCHEME_COPY, 1, 3, 7 },
@@ -106,6 +107,19 @@ static void test_schemes_match_cpu( void )
 			sx_desc_free( &got );
 		}
 	hyb_t_sim_end();
+}
+
+static void test_schemes_match_cpu( void )
+{
+	sd_schemes_match_cpu( NULL );
+}
+
+/* The same with slow copies and a latency on every operation, so that the
+   streams' work overlaps for long: a step that does not wait for what it
+   reads (a download lane not joined back, say) reads stale planes. */
+static void test_schemes_match_cpu_slow_copies( void )
+{
+	sd_schemes_match_cpu( "HYBLAS_SIM_BW=3e8;HYBLAS_SIM_LATENCY=2e-5" );
 }
 
 /* Faults at many points of a run (by copy kind, by the kernel's name,
@@ -438,6 +452,7 @@ static void test_traced_timeline( void )
 static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "kernels_registered", test_kernels_registered },
 	{ "schemes_match_cpu", test_schemes_match_cpu },
+	{ "schemes_match_cpu_slow_copies", test_schemes_match_cpu_slow_copies },
 	{ "faults_fall_back", test_faults_fall_back },
 	{ "registration_kept", test_registration_kept },
 	{ "keep_overtaken", test_keep_overtaken },
