@@ -41,6 +41,11 @@
    from a stream without kernels it does not. The schedule's device
    streams are below 2 x 3 slots; this one is the context's last. */
 #define HYB_SD_LANE ( HYB_DEV_STREAMS - 1 )
+/* The codec stream: a compressed upload's decodes run there, so that the
+   copy of its next piece (into the other of two buffers) runs beside the
+   decode of this one instead of after it; on the upload's own stream the
+   copy engine would wait for every decode. */
+#define HYB_SD_CODEC ( HYB_DEV_STREAMS - 2 )
 
 /* The host side of the compressed fields (issue 22): each compressed array
    of the schedule (every quantity's state arrays, as roles.state lists
@@ -75,6 +80,8 @@ typedef struct
 	hyb_kernel_id_t         kernel;
 	hyb_devent_t**          ev;   /* per step: recorded after it when another stream waits for it */
 	hyb_devent_t**          lane; /* per step: the download lane's fork and join events (2 each) */
+	hyb_devent_t**          pool; /* more events of the schedule (the codec's), npool of cap */
+	int64_t                 npool, cap_pool;
 	uint8_t*                marks; /* per step: 1 when some step on another stream depends on it */
 	hyb_stencil_dev_stats_t st;
 	/* Compression: the arrays, the step being issued (-1: none), and per
@@ -179,6 +186,59 @@ static int hyb_sd_role_at( const hyb_sd_ctx_t* c, const void* ptr )
 	return -1;
 }
 
+/* A new event, destroyed with the schedule's events (*ev NULL on failure). */
+static hyb_status_t hyb_sd_event( hyb_sd_ctx_t* c, hyb_devent_t** ev )
+{
+	*ev = NULL;
+	if ( c->npool == c->cap_pool )
+	{
+		const int64_t  cap = c->cap_pool ? 2 * c->cap_pool : 64;
+		hyb_devent_t** p   = realloc( c->pool, (size_t)cap * sizeof *p );
+		if ( p == NULL ) return HYB_E_NO_MEMORY;
+		c->pool     = p;
+		c->cap_pool = cap;
+	}
+	const hyb_status_t rc = hyb_dev_event_create( c->dev, ev );
+	if ( rc == HYB_OK ) c->pool[c->npool++] = *ev;
+	return rc;
+}
+
+/* Planes [z0, z1) from compressed array `a` up to the device at `dev`
+   (plane z0 of the slot), an upload step of the out-of-core schedule: the
+   pieces' copies on the step's stream through two buffers (its own and
+   its slot's compute stream's, which downloads on the lane leave free),
+   their decodes on the codec stream; the step's stream then waits for the
+   last decode, so that the step ends with its values in place. */
+static hyb_status_t hyb_sd_zup_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* dev, int64_t z0,
+                                      int64_t z1, size_t raw )
+{
+	const int64_t piece    = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
+	const size_t  pb       = raw / (size_t)( z1 - z0 );
+	void*         buf[2]   = { c->dstream[c->stream], c->dstream[c->stream + c->s->nslots] };
+	hyb_devent_t* freed[2] = { NULL, NULL }; /* the decode that last read each buffer */
+	hyb_status_t  st       = HYB_OK;
+	int           j        = 0;
+	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece, j ^= 1 )
+	{
+		const int64_t         hi     = z1 - lo < piece ? z1 : lo + piece;
+		const hyb_zfp_field_t f      = hyb_stencil_zarr_slab( a, lo, hi );
+		hyb_devent_t *        copied = NULL, *done = NULL;
+		st = hyb_sd_event( c, &copied );
+		if ( st == HYB_OK ) st = hyb_sd_event( c, &done );
+		if ( st != HYB_OK ) break;
+		c->st.bytes_h2d += (double)hyb_stencil_zarr_bytes( a, lo, hi );
+		st =
+		    hyb_zfp_stage_up_split( c->dev, c->stream, HYB_SD_CODEC, &f, a->rate,
+		                            a->data + hyb_stencil_zarr_offset( a, lo ), buf[j],
+		                            (char*)dev + (size_t)( lo - z0 ) * pb, freed[j], copied, done );
+		freed[j] = done;
+	}
+	for ( int k = 0; k < 2 && st == HYB_OK; k++ )
+		if ( freed[k] ) st = hyb_dev_wait( c->dev, c->stream, freed[k] );
+	c->st.bytes_h2d_raw += (double)raw;
+	return st;
+}
+
 /* Planes [z0, z1) between the device at `dev` (plane z0 of the slot) and
    compressed array `a` through the stage (down: encode and download), in
    pieces of whole bands through the stream's one buffer: stream order
@@ -187,6 +247,10 @@ static int hyb_sd_role_at( const hyb_sd_ctx_t* c, const void* ptr )
 static hyb_status_t hyb_sd_zmove( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* dev, int64_t z0,
                                   int64_t z1, size_t raw, int down )
 {
+	/* Out of core an upload's stream is a copy stream: decodes apart. */
+	if ( !down && c->s->queue[c->s->steps[c->cur].stream] == HYB_SQ_COPY && c->s->nslots > 0 &&
+	     c->stream + c->s->nslots < HYB_SD_CODEC )
+		return hyb_sd_zup_split( c, a, dev, z0, z1, raw );
 	const int64_t piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
 	const size_t  pb    = raw / (size_t)( z1 - z0 ); /* bytes of a plane of values */
 	void*         dbuf  = c->dstream[c->stream];
@@ -672,12 +736,16 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 		if ( c->ev[i] ) hyb_dev_event_destroy( dev, c->ev[i] );
 	for ( int64_t i = 0; c->lane && i < 2 * s.nsteps; i++ )
 		if ( c->lane[i] ) hyb_dev_event_destroy( dev, c->lane[i] );
-	HYB_FREE_ALL( c->ev, c->lane, c->marks, c->hseq );
-	c->ev    = NULL;
-	c->lane  = NULL;
-	c->marks = NULL;
-	c->hseq  = NULL;
-	c->s     = NULL;
+	for ( int64_t i = 0; i < c->npool; i++ ) hyb_dev_event_destroy( dev, c->pool[i] );
+	HYB_FREE_ALL( c->ev, c->lane, c->pool, c->marks, c->hseq );
+	c->ev       = NULL;
+	c->lane     = NULL;
+	c->pool     = NULL;
+	c->npool    = 0;
+	c->cap_pool = 0;
+	c->marks    = NULL;
+	c->hseq     = NULL;
+	c->s        = NULL;
 	hyb_stencil_sched_free( &s );
 	return rc;
 }

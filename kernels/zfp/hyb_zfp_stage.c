@@ -23,35 +23,46 @@ static atomic_int hyb_zfp_decode_id;
 
 /* ------------------------------------------------------------ the stage, queued */
 
-/* Both directions: the checks, the wait for `after`, then down the encode
-   and the stream's copy to the host, up the copy to the device and the
-   decode, then the record of `done`. Down reads dfield and writes hstream,
-   up the reverse: the callers cast away the const of the one they read. */
-static hyb_status_t hyb_zfp_stage_queue( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f,
-                                         double rate, void* dfield, void* dstream, void* hstream,
-                                         hyb_devent_t* after, hyb_devent_t* done, int down )
+/* Both directions: the checks, the wait for `after` on `stream`, then down
+   the encode and the stream's copy to the host, up the copy to the device
+   and the decode, then the record of `done`. The second operation runs on
+   `second`: with another stream than `stream`, after `mid` (recorded on
+   `stream` behind the first) and `done` recorded there. Down reads dfield
+   and writes hstream, up the reverse: the callers cast away the const of
+   the one they read. */
+static hyb_status_t hyb_zfp_stage_queue( hyb_dev_t* d, int stream, int second, hyb_devent_t* mid,
+                                         const hyb_zfp_field_t* f, double rate, void* dfield,
+                                         void* dstream, void* hstream, hyb_devent_t* after,
+                                         hyb_devent_t* done, int down )
 {
 	if ( !d || !f || hyb_zfp_check_call( f, rate, dfield, dstream ) != HYB_OK )
 		return HYB_E_INVALID;
+	if ( second != stream && !mid ) return HYB_E_INVALID;
 	const size_t bytes = hyb_zfp_stream_bytes( f, rate );
 	if ( bytes > 0 && !hstream ) return HYB_E_INVALID;
 	hyb_status_t st = after ? hyb_dev_wait( d, stream, after ) : HYB_OK;
-	if ( st == HYB_OK && bytes > 0 && down )
+	if ( st == HYB_OK && bytes > 0 )
 	{
-		hyb_zfp_encode_args_t a = { *f, rate, dfield, dstream };
-		st                      = hyb_dev_launch( d, stream,
-		                                          hyb_kernel_id_cached( &hyb_zfp_encode_id, &hyb_zfp_encode_def ), &a );
-		if ( st == HYB_OK ) st = hyb_dev_d2h( d, stream, hstream, bytes, dstream, bytes, bytes, 1 );
+		if ( down )
+		{
+			hyb_zfp_encode_args_t a = { *f, rate, dfield, dstream };
+			st                      = hyb_dev_launch(
+			                         d, stream, hyb_kernel_id_cached( &hyb_zfp_encode_id, &hyb_zfp_encode_def ), &a );
+		}
+		else
+			st = hyb_dev_h2d( d, stream, dstream, bytes, hstream, bytes, bytes, 1 );
+		if ( st == HYB_OK && second != stream ) st = hyb_dev_record( d, stream, mid );
+		if ( st == HYB_OK && second != stream ) st = hyb_dev_wait( d, second, mid );
+		if ( st == HYB_OK && down )
+			st = hyb_dev_d2h( d, second, hstream, bytes, dstream, bytes, bytes, 1 );
+		else if ( st == HYB_OK )
+		{
+			hyb_zfp_decode_args_t a = { *f, rate, dstream, dfield };
+			st                      = hyb_dev_launch(
+			                         d, second, hyb_kernel_id_cached( &hyb_zfp_decode_id, &hyb_zfp_decode_def ), &a );
+		}
 	}
-	else if ( st == HYB_OK && bytes > 0 )
-	{
-		st = hyb_dev_h2d( d, stream, dstream, bytes, hstream, bytes, bytes, 1 );
-		hyb_zfp_decode_args_t a = { *f, rate, dstream, dfield };
-		if ( st == HYB_OK )
-			st = hyb_dev_launch(
-			    d, stream, hyb_kernel_id_cached( &hyb_zfp_decode_id, &hyb_zfp_decode_def ), &a );
-	}
-	if ( st == HYB_OK && done ) st = hyb_dev_record( d, stream, done );
+	if ( st == HYB_OK && done ) st = hyb_dev_record( d, bytes > 0 ? second : stream, done );
 	return st;
 }
 
@@ -59,16 +70,25 @@ hyb_status_t hyb_zfp_stage_down( hyb_dev_t* d, int stream, const hyb_zfp_field_t
                                  const void* dfield, void* dstream, void* hstream,
                                  hyb_devent_t* after, hyb_devent_t* done )
 {
-	return hyb_zfp_stage_queue( d, stream, f, rate, (void*)dfield, dstream, hstream, after, done,
-	                            1 );
+	return hyb_zfp_stage_queue( d, stream, stream, NULL, f, rate, (void*)dfield, dstream, hstream,
+	                            after, done, 1 );
 }
 
 hyb_status_t hyb_zfp_stage_up( hyb_dev_t* d, int stream, const hyb_zfp_field_t* f, double rate,
                                const void* hstream, void* dstream, void* dfield,
                                hyb_devent_t* after, hyb_devent_t* done )
 {
-	return hyb_zfp_stage_queue( d, stream, f, rate, dfield, dstream, (void*)hstream, after, done,
-	                            0 );
+	return hyb_zfp_stage_queue( d, stream, stream, NULL, f, rate, dfield, dstream, (void*)hstream,
+	                            after, done, 0 );
+}
+
+hyb_status_t hyb_zfp_stage_up_split( hyb_dev_t* d, int stream, int decode_stream,
+                                     const hyb_zfp_field_t* f, double rate, const void* hstream,
+                                     void* dstream, void* dfield, hyb_devent_t* after,
+                                     hyb_devent_t* copied, hyb_devent_t* done )
+{
+	return hyb_zfp_stage_queue( d, stream, decode_stream, copied, f, rate, dfield, dstream,
+	                            (void*)hstream, after, done, 0 );
 }
 
 /* ------------------------------------------------------------ the host store */

@@ -71,6 +71,17 @@ hyb_status_t hyb_zfp_stage_up( hyb_dev_t* d, int stream, const hyb_zfp_field_t* 
                                const void* hstream, void* dstream, void* dfield,
                                hyb_devent_t* after, hyb_devent_t* done );
 
+/* hyb_zfp_stage_up with its decode on another stream: the copy on `stream`
+   (after `after`), `copied` recorded behind it, the decode on
+   `decode_stream` after `copied`, `done` recorded there. The copy of the
+   next piece into another buffer can then run beside this piece's decode;
+   `dstream` is free again once `done` is reached. `copied` is required
+   where the two streams differ. Same statuses as hyb_zfp_stage_up. */
+hyb_status_t hyb_zfp_stage_up_split( hyb_dev_t* d, int stream, int decode_stream,
+                                     const hyb_zfp_field_t* f, double rate, const void* hstream,
+                                     void* dstream, void* dfield, hyb_devent_t* after,
+                                     hyb_devent_t* copied, hyb_devent_t* done );
+
 /* ------------------------------------------------------------ the host store */
 
 /* The compressed slabs of one field at one rate, on the host: slab i's
