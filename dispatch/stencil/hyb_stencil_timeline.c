@@ -103,54 +103,112 @@ static double hyb_tl_union( hyb_tl_span_t* v, int64_t n )
 	return hi > lo ? total + hi - lo : total;
 }
 
-/* One device step's line (HYBLAS_TRACE_STEPS): for reading the overlap. */
-static void hyb_tl_step( const hyb_stencil_step_t* st, int64_t i, double h, double b, double e )
+/* One device step's line (HYBLAS_TRACE_STEPS): for reading the overlap.
+   `ready`: when it could have begun (issued, its stream's previous step
+   and the device steps it depends on ended). */
+static void hyb_tl_step( const hyb_stencil_step_t* st, int64_t i, double h, double ready, double b,
+                         double e )
 {
 	static const char* names[] = { "stage",    "upload", "share",   "compute",
 		                           "download", "commit", "hostcopy" };
-	char               line[160];
+	char               line[192];
 	const int          len = snprintf( line, sizeof line,
 	                                   "hyblas_stencil_step i=%lld op=%s stream=%d block=%lld chunk=%lld "
-	                                            "z0=%lld z1=%lld h=%.6f b=%.6f e=%.6f\n",
+	                                            "z0=%lld z1=%lld h=%.6f ready=%.6f b=%.6f e=%.6f\n",
 	                                   (long long)i, st->op >= 0 && st->op <= 6 ? names[st->op] : "?",
 	                                   (int)st->stream, (long long)st->block, (long long)st->chunk,
-	                                   (long long)st->z0, (long long)st->z1, h, b, e );
+	                                   (long long)st->z0, (long long)st->z1, h, ready, b, e );
 	if ( len > 0 && len < (int)sizeof line ) hyb_trace_write( line, len );
 }
 
+/* Each device step's begin and end from the origin and the kind it counts
+   as (-1: none, not timed). */
+static void hyb_tl_spans( hyb_sd_timeline_t* t, hyb_dev_t* dev, const hyb_stencil_sched_t* s,
+                          double* b, double* e, int8_t* of )
+{
+	for ( int64_t i = 0; i < t->n; i++ )
+	{
+		of[i] = -1;
+		b[i] = e[i] = 0.0;
+		if ( !t->beg[i] || !t->end[i] || hyb_tl_kind( s->steps[i].op ) < 0 ||
+		     hyb_dev_elapsed( dev, t->origin, t->beg[i], &b[i] ) != HYB_OK ||
+		     hyb_dev_elapsed( dev, t->origin, t->end[i], &e[i] ) != HYB_OK )
+			continue;
+		of[i] = (int8_t)hyb_tl_kind( s->steps[i].op );
+	}
+	/* A device whose streams run apart (the simulated one: a thread each)
+	   may reach a step on another stream before the origin: times then
+	   count from the first begin. */
+	double first = 0.0;
+	for ( int64_t i = 0; i < t->n; i++ )
+		if ( of[i] >= 0 && b[i] < first ) first = b[i];
+	for ( int64_t i = 0; i < t->n; i++ )
+		if ( of[i] >= 0 )
+		{
+			b[i] -= first;
+			e[i] -= first;
+		}
+}
+
+/* When step i could have begun: its issue, the end of its stream's step
+   before it (`prev`, -1: none) and of the device steps it depends on. */
+static double hyb_tl_ready( const hyb_sd_timeline_t* t, const hyb_stencil_sched_t* s, int64_t i,
+                            int64_t prev, const int8_t* of, const double* e )
+{
+	double r = t->issued[i];
+	if ( prev >= 0 && of[prev] >= 0 && e[prev] > r ) r = e[prev];
+	const hyb_stencil_step_t* st = &s->steps[i];
+	for ( int64_t k = 0; k < st->ndep; k++ )
+	{
+		const int64_t j = s->deps[st->dep0 + k];
+		if ( j >= 0 && j < t->n && of[j] >= 0 && e[j] > r ) r = e[j];
+	}
+	return r;
+}
+
 /* The line: per kind busy/active seconds, the span, the time no kind was
-   active, and the issuing thread's waits. */
+   active, the issuing thread's waits, and how long steps began after they
+   were ready (all, and the kernels'): waits the schedule does not ask for. */
 static void hyb_tl_report( hyb_sd_timeline_t* t, hyb_dev_t* dev, const hyb_stencil_sched_t* s )
 {
 	hyb_tl_span_t* all = malloc( (size_t)t->n * sizeof *all );
 	hyb_tl_span_t* one = malloc( (size_t)t->n * sizeof *one );
-	if ( all == NULL || one == NULL )
+	double*        b   = malloc( (size_t)t->n * sizeof *b );
+	double*        e   = malloc( (size_t)t->n * sizeof *e );
+	int8_t*        of  = malloc( (size_t)t->n );
+	int64_t        last[HYB_SS_MAX_STREAMS];
+	if ( all == NULL || one == NULL || b == NULL || e == NULL || of == NULL )
 	{
-		HYB_FREE_ALL( all, one );
+		HYB_FREE_ALL( all, one, b, e, of );
 		return;
 	}
+	hyb_tl_spans( t, dev, s, b, e, of );
+	for ( int q = 0; q < HYB_SS_MAX_STREAMS; q++ ) last[q] = -1;
 	int     kind[HYB_TL_KINDS] = { 0 };
-	double  busy[HYB_TL_KINDS] = { 0 }, span = 0.0;
-	int64_t n  = 0;
-	int8_t* of = malloc( (size_t)t->n );
-	for ( int64_t i = 0; of && i < t->n; i++ )
+	double  busy[HYB_TL_KINDS] = { 0 }, span = 0.0, late = 0.0, late_compute = 0.0;
+	int64_t n = 0;
+	for ( int64_t i = 0; i < t->n; i++ )
 	{
-		double b, e;
-		of[i] = -1;
-		if ( !t->beg[i] || !t->end[i] || hyb_tl_kind( s->steps[i].op ) < 0 ||
-		     hyb_dev_elapsed( dev, t->origin, t->beg[i], &b ) != HYB_OK ||
-		     hyb_dev_elapsed( dev, t->origin, t->end[i], &e ) != HYB_OK )
-			continue;
-		of[i] = (int8_t)hyb_tl_kind( s->steps[i].op );
-		if ( hyb_config()->trace_steps ) hyb_tl_step( &s->steps[i], i, t->issued[i], b, e );
-		all[n].b   = b;
-		all[n++].e = e;
-		busy[of[i]] += e - b;
+		if ( of[i] < 0 ) continue;
+		const int    q     = s->steps[i].stream;
+		const int    ok    = q >= 0 && q < HYB_SS_MAX_STREAMS;
+		const double ready = hyb_tl_ready( t, s, i, ok ? last[q] : -1, of, e );
+		if ( ok ) last[q] = i;
+		if ( b[i] > ready )
+		{
+			late += b[i] - ready;
+			if ( of[i] == HYB_TL_COMPUTE ) late_compute += b[i] - ready;
+		}
+		if ( hyb_config()->trace_steps )
+			hyb_tl_step( &s->steps[i], i, t->issued[i], ready, b[i], e[i] );
+		all[n].b   = b[i];
+		all[n++].e = e[i];
+		busy[of[i]] += e[i] - b[i];
 		kind[of[i]] = 1;
-		if ( e > span ) span = e;
+		if ( e[i] > span ) span = e[i];
 	}
 	double active[HYB_TL_KINDS] = { 0 };
-	for ( int k = 0; of && k < HYB_TL_KINDS; k++ )
+	for ( int k = 0; k < HYB_TL_KINDS; k++ )
 	{
 		int64_t m = 0, j = 0;
 		for ( int64_t i = 0; i < t->n; i++ )
@@ -166,12 +224,12 @@ static void hyb_tl_report( hyb_sd_timeline_t* t, hyb_dev_t* dev, const hyb_stenc
 	const int    len = snprintf(
 	       line, sizeof line,
 	       "hyblas_stencil_timeline steps=%lld span=%.4f upload=%.4f/%.4f share=%.4f/%.4f "
-	          "compute=%.4f/%.4f download=%.4f/%.4f idle=%.4f issue_wait=%.4f\n",
+	          "compute=%.4f/%.4f download=%.4f/%.4f idle=%.4f issue_wait=%.4f late=%.4f/%.4f\n",
 	       (long long)n, span, busy[HYB_TL_UPLOAD], active[HYB_TL_UPLOAD], busy[HYB_TL_SHARE],
 	       active[HYB_TL_SHARE], busy[HYB_TL_COMPUTE], active[HYB_TL_COMPUTE], busy[HYB_TL_DOWNLOAD],
-	       active[HYB_TL_DOWNLOAD], span - any, t->issue_wait );
-	if ( of && len > 0 && len < (int)sizeof line ) hyb_trace_write( line, len );
-	HYB_FREE_ALL( all, one, of );
+	       active[HYB_TL_DOWNLOAD], span - any, t->issue_wait, late, late_compute );
+	if ( len > 0 && len < (int)sizeof line ) hyb_trace_write( line, len );
+	HYB_FREE_ALL( all, one, b, e, of );
 }
 
 void hyb_sd_timeline_close( hyb_sd_timeline_t* t, hyb_dev_t* dev, const hyb_stencil_sched_t* s,

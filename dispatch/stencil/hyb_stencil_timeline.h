@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Where a traced device run of the stencil pipeline spends its time: each
    device step between two timing events on its stream, summed and merged
-   per kind of step (upload, share, compute, download) after the run, one
-   trace line per schedule. Gathered only while a trace is written. */
+   per kind of step (upload, share, compute, download) after the run, with
+   how long steps began after they were ready, one trace line per
+   schedule. Gathered only while a trace is written. */
 #ifndef HYB_STENCIL_TIMELINE_H
 #define HYB_STENCIL_TIMELINE_H
 

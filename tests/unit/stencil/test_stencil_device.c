@@ -428,19 +428,21 @@ static void test_traced_timeline( void )
 	while ( ( at = strstr( at, "hyblas_stencil_timeline " ) ) != NULL )
 	{
 		long long steps = 0;
-		double    span, ub, ua, sb, sa, cb, ca, db, da, idle, wait;
+		double    span, ub, ua, sb, sa, cb, ca, db, da, idle, wait, late, late_c;
 		CU_ASSERT_EQUAL( sscanf( at,
 		                         "hyblas_stencil_timeline steps=%lld span=%lf upload=%lf/%lf "
 		                         "share=%lf/%lf compute=%lf/%lf download=%lf/%lf idle=%lf "
-		                         "issue_wait=%lf",
+		                         "issue_wait=%lf late=%lf/%lf",
 		                         &steps, &span, &ub, &ua, &sb, &sa, &cb, &ca, &db, &da, &idle,
-		                         &wait ),
-		                 12 );
+		                         &wait, &late, &late_c ),
+		                 14 );
 		CU_ASSERT( steps > 0 && span > 0.0 );
 		CU_ASSERT( ca > 0.0 && ua >= 0.0 && da >= 0.0 );
 		CU_ASSERT( ua <= ub + 1e-9 && ca <= cb + 1e-9 && da <= db + 1e-9 && sa <= sb + 1e-9 );
 		CU_ASSERT( ua <= span + 1e-9 && ca <= span + 1e-9 && da <= span + 1e-9 );
 		CU_ASSERT( idle >= -1e-9 && idle <= span + 1e-9 && wait >= 0.0 );
+		/* Lateness is never negative, the kernels' part of it at most all. */
+		CU_ASSERT( late_c >= 0.0 && late_c <= late + 1e-9 );
 		lines++;
 		at++;
 	}
