@@ -21,13 +21,15 @@ void hyb_policy_gtsv_side_key( int spike, int threads, int cls, char* out, size_
 }
 
 /* 1 when a side with `used` samples has run long enough that the other side, with
-   `other` samples, is due for a new measurement. */
-static int hyb_gtsv_side_due( int64_t used, int64_t other )
+   `other` samples and measured `cost` calls' time more per call (>= 0), is due for a new
+   measurement. */
+static int hyb_gtsv_side_due( int64_t used, int64_t other, double cost )
 {
-	if ( other >= 30 ) return 0; /* 4^30 calls: never */
+	if ( other >= 30 || used <= 0 ) return 0; /* 4^30 calls: never */
 	int64_t due = 1;
 	for ( int64_t k = 0; k < other; k++ ) due *= HYB_GTSV_SIDE_PROBE_BASE;
-	return used >= due - 1 && used > 0;
+	const double paid = (double)other * cost / HYB_GTSV_SIDE_PROBE_SHARE;
+	return used >= due - 1 && (double)used >= paid;
 }
 
 hyb_gtsv_side_t hyb_policy_gtsv_side( const hyb_gtsv_side_in_t* in )
@@ -41,13 +43,16 @@ hyb_gtsv_side_t hyb_policy_gtsv_side( const hyb_gtsv_side_in_t* in )
 		return r;
 	}
 	int faster = in->spike >= HYB_GTSV_SIDE_MARGIN * in->lapack;
-	if ( faster && hyb_gtsv_side_due( in->spike_samples, in->lapack_samples ) )
+	/* A probe's extra time, in calls of the side in use. */
+	const double ratio = faster ? in->spike / in->lapack : in->lapack / in->spike;
+	const double cost  = ratio > 1.0 ? ratio - 1.0 : 0.0;
+	if ( faster && hyb_gtsv_side_due( in->spike_samples, in->lapack_samples, cost ) )
 	{
 		r.probe = 1;
 		r.why   = "measuring LAPACK again";
 		return r;
 	}
-	if ( !faster && hyb_gtsv_side_due( in->lapack_samples, in->spike_samples ) )
+	if ( !faster && hyb_gtsv_side_due( in->lapack_samples, in->spike_samples, cost ) )
 	{
 		r.spike = r.probe = 1;
 		r.why             = "measuring the CPU SPIKE again";

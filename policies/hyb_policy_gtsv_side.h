@@ -12,11 +12,16 @@
    than the run-to-run spread of a call is not worth the risk of being wrong. */
 #define HYB_GTSV_SIDE_MARGIN 1.05
 
-/* The side not in use is measured again when the side in use has this many times more
-   samples than 4^(its samples) - 1: once after the first call, then ever more rarely
-   (after 4, 16, 64, ... calls), so that one disturbed measurement cannot keep a faster
-   side out for good while exploring costs a vanishing share of the calls. */
+/* The side not in use is measured again when the side in use has 4^(its samples) - 1
+   samples: once after the first call, then ever more rarely (after 4, 16, 64, ...
+   calls), so that one disturbed measurement cannot keep a faster side out for good while
+   exploring costs a vanishing share of the calls ... */
 #define HYB_GTSV_SIDE_PROBE_BASE 4
+/* ... and not before the probes' extra time (each probe: the slower side's time over the
+   faster's, less one) is at most this share of the calls made on the side in use: a side
+   measured 5x slower (the CPU SPIKE at 2^17 rows on 2 cores) costs 4 calls per probe, so
+   probing it after 3 and 15 calls made the first 16 calls 1.5x LAPACK's time. */
+#define HYB_GTSV_SIDE_PROBE_SHARE 0.02
 
 /* Size classes: floor(log2(n)), the rates of LAPACK and SPIKE change with the cache level
    the system fits in (on the 2-core VM SPIKE lost at 2^20 rows and won at 2^22). */
@@ -45,7 +50,7 @@ typedef struct
 /* The rule. Without a LAPACK rate: LAPACK (a first call is never slower than LAPACK).
    With only LAPACK's: SPIKE once, to measure it. With both: SPIKE when its rate is at
    least HYB_GTSV_SIDE_MARGIN times LAPACK's, else LAPACK; the other side is probed as
-   HYB_GTSV_SIDE_PROBE_BASE says. Pure. */
+   HYB_GTSV_SIDE_PROBE_BASE and HYB_GTSV_SIDE_PROBE_SHARE say. Pure. */
 hyb_gtsv_side_t hyb_policy_gtsv_side( const hyb_gtsv_side_in_t* in );
 
 #endif

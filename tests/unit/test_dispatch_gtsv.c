@@ -557,9 +557,11 @@ static void test_side_choice( void )
 		{ 1e9, 1, 1.04e9, 1, 0, "side: SPIKE faster by less than the margin" },
 		{ 1e9, 1, 1.06e9, 1, 1, "side: SPIKE faster by the margin" },
 		{ 1e9, 2, 1e8, 1, 0, "side: LAPACK faster" },
-		{ 1e9, 3, 1e8, 1, 1, "side: LAPACK faster, the SPIKE due for a probe" },
+		{ 1e9, 3, 1e9 / 1.04, 1, 1, "side: LAPACK faster by little, the SPIKE due for a probe" },
+		{ 1e9, 3, 1e8, 1, 0, "side: LAPACK 10x faster, a probe not yet paid for" },
+		{ 1e9, 450, 1e8, 1, 1, "side: LAPACK 10x faster, the SPIKE due for a probe" },
 		{ 1e9, 14, 1e8, 2, 0, "side: LAPACK faster, the next probe not due" },
-		{ 1e8, 1, 1e9, 3, 0, "side: SPIKE faster, LAPACK due for a probe" },
+		{ 1e9 / 1.05, 1, 1e9, 3, 0, "side: SPIKE faster, LAPACK due for a probe" },
 		{ 1e8, 2, 1e9, 3, 1, "side: SPIKE faster, the probe not due" },
 	};
 	for ( size_t q = 0; q < sizeof cases / sizeof cases[0]; q++ )

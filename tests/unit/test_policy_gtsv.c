@@ -488,8 +488,8 @@ static void test_split_registered( void )
 }
 
 /* The LAPACK-or-SPIKE rule with injected rates: safe without rates, one SPIKE probe,
-   the margin, probes of the side not in use after 4^k - 1 calls of the other; keys and
-   size classes. */
+   the margin, probes of the side not in use after 4^k - 1 calls of the other and only
+   as the probes' cost allows; keys and size classes. */
 static hyb_gtsv_side_t side_of( double lapack, int64_t lk, double spike, int64_t sk )
 {
 	hyb_gtsv_side_in_t in = { lapack, lk, spike, sk };
@@ -512,26 +512,40 @@ static void test_side_rule( void )
 	r = side_of( 1e9, 1, 1e9 * HYB_GTSV_SIDE_MARGIN, 1 );
 	CU_ASSERT( r.spike && !r.probe );
 	CU_ASSERT( HYB_GTSV_SIDE_MARGIN > 1.0 && HYB_GTSV_SIDE_MARGIN <= 1.05 );
-	/* probes of the SPIKE while LAPACK wins: after 3, 15, 63 LAPACK samples */
-	int64_t probes = 0, sk = 1;
-	for ( int64_t lk = 1; lk <= 4096; lk++ )
+	/* probes of the SPIKE while LAPACK wins by little (1.04x): after 3, 15, 63 LAPACK
+	   samples; by much (10x: each probe costs 9 calls), not before the probes' extra time
+	   is at most HYB_GTSV_SIDE_PROBE_SHARE of the calls made */
+	const double slower[2] = { 1e9 / 1.04, 1e8 };
+	for ( int c = 0; c < 2; c++ )
 	{
-		r = side_of( 1e9, lk, 1e8, sk );
-		CU_ASSERT( r.spike == r.probe );
-		if ( r.spike )
+		int64_t probes = 0, sk = 1;
+		double  extra = 0.0;
+		for ( int64_t lk = 1; lk <= 4096; lk++ )
 		{
-			CU_ASSERT( lk == 3 || lk == 15 || lk == 63 || lk == 255 || lk == 1023 || lk == 4095 );
+			r = side_of( 1e9, lk, slower[c], sk );
+			CU_ASSERT( r.spike == r.probe );
+			if ( !r.spike ) continue;
+			if ( c == 0 )
+				CU_ASSERT( lk == 3 || lk == 15 || lk == 63 || lk == 255 || lk == 1023 ||
+				           lk == 4095 );
+			extra += 1e9 / slower[c] - 1.0;
+			CU_ASSERT( extra <= HYB_GTSV_SIDE_PROBE_SHARE * (double)lk + 1e-9 );
 			probes++;
 			sk++;
 		}
+		CU_ASSERT( probes >= 5 && probes <= 6 );
 	}
-	CU_ASSERT_EQUAL( probes, 6 );
-	/* and of LAPACK while the SPIKE wins */
-	CU_ASSERT( !side_of( 1e8, 1, 1e9, 2 ).probe );
-	r = side_of( 1e8, 1, 1e9, 3 );
+	/* and of LAPACK while the SPIKE wins: by little after 3 and 15 SPIKE samples, by 10x
+	   not before 450 */
+	CU_ASSERT( !side_of( 1e9 / 1.05, 1, 1e9, 2 ).probe );
+	r = side_of( 1e9 / 1.05, 1, 1e9, 3 );
 	CU_ASSERT( !r.spike && r.probe );
-	CU_ASSERT( side_of( 1e8, 2, 1e9, 14 ).spike );
-	r = side_of( 1e8, 2, 1e9, 15 );
+	CU_ASSERT( side_of( 1e9 / 1.05, 2, 1e9, 14 ).spike );
+	r = side_of( 1e9 / 1.05, 2, 1e9, 15 );
+	CU_ASSERT( !r.spike && r.probe );
+	CU_ASSERT( !side_of( 1e8, 1, 1e9, 3 ).probe );
+	CU_ASSERT( !side_of( 1e8, 1, 1e9, 449 ).probe );
+	r = side_of( 1e8, 1, 1e9, 450 );
 	CU_ASSERT( !r.spike && r.probe );
 	/* a side measured 30 or more times is never probed again (no overflow) */
 	CU_ASSERT( !side_of( 1e9, INT64_MAX, 1e8, 30 ).spike );
