@@ -108,6 +108,16 @@ if(HYB_BUILD_TESTS)
   target_link_libraries(gpu_check_stencil_api PRIVATE hyblas m)
   add_test(NAME stencil.api_sim COMMAND gpu_check_stencil_api --quick)
   set_tests_properties(stencil.api_sim PROPERTIES LABELS unit ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 600)
+  # Issue 22's benchmark script at a small size on the simulated device: every mode, both
+  # fidelity checks, the CSVs it writes (its times say nothing of a real device).
+  add_test(NAME stencil.zfp_bench_sim
+           COMMAND ${CMAKE_COMMAND} -E env HYBLAS_DEVICE=sim SIZE=512 FSTEPS=64 EVERY=16
+                   POINTS=100000 WORKLOADS=wave MODES=cpu,raw,state,all,fidelity,fidelity_all
+                   OUT=${CMAKE_CURRENT_BINARY_DIR}/zfp_bench_sim
+                   ${PROJECT_SOURCE_DIR}/tools/bench/run_stencil_zfp_bench.sh
+                   $<TARGET_FILE:gpu_check_stencil_api>)
+  set_tests_properties(stencil.zfp_bench_sim PROPERTIES LABELS unit TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "fidelity_all:.*; ok")
 
   # The family's kernels are registered with a sim launcher and, in a CUDA build, a CUDA one.
   set(HYB_STENCIL_KERNELS stencil.acoustic,stencil.himeno,stencil.laplace,stencil.star,stencil.wave)

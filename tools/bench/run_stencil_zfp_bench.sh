@@ -19,7 +19,7 @@
 # radius 4 needs chunks of 4 k planes). Rows: cpu (OpenMP, no compression), raw (device,
 # uncompressed), state (the pressure / U levels at RATE), all (every field at RATE; for
 # Laplace the same fields as state), fidelity (state, checked every EVERY steps up to
-# FSTEPS).
+# FSTEPS), fidelity_all (all, checked the same way; not in the default MODES).
 #
 #   tools/bench/run_stencil_zfp_bench.sh [path/to/gpu_check_stencil_api]
 # Environment (defaults in brackets):
@@ -31,7 +31,8 @@
 # Small on the simulated device (seconds):
 #   HYBLAS_DEVICE=sim SIZE=512 NZ3=64 K3=2 FSTEPS=64 EVERY=16 POINTS=100000 \
 #     tools/bench/run_stencil_zfp_bench.sh build/gpu_check_stencil_api
-# Writes $OUT/stencil_zfp.csv (the rows), $OUT/stencil_zfp_fidelity.csv (per checkpoint) and
+# Writes $OUT/stencil_zfp.csv (the rows), $OUT/stencil_zfp_fidelity.csv (per checkpoint;
+# fidelity_all's in $OUT/stencil_zfp_fidelity_all.csv) and
 # $OUT/stencil_zfp.txt (everything), and prints the table. Exit 0, 1 (a run failed or fell
 # back), 77 (no device).
 set -u -o pipefail
@@ -55,15 +56,15 @@ RC=0
 run() { # workload, steps, modes, extra args...
     local w=$1 t=$2 m=$3; shift 3
     local runs=${RUNS:-1}
-    [ "$m" = fidelity ] && runs=1
+    case $m in fidelity*) runs=1 ;; esac
     "$BIN" --bench "$w" --steps "$t" --d "$D" --rate "$RATE" --modes "$m" --runs "$runs" \
         --every "$EVERY" --points "$POINTS" "$@" >> "$LOG" 2>&1
     local r=$?
     [ $r = 77 ] && { echo "no device (see $LOG)"; exit 77; }
     [ $r != 0 ] && RC=1
 }
-TIMED=$(echo "$MODES" | tr , '\n' | grep -v '^fidelity$' | paste -sd, -)
-CHECK=$(echo "$MODES" | tr , '\n' | grep -c '^fidelity$')
+TIMED=$(echo "$MODES" | tr , '\n' | grep -v '^fidelity' | paste -sd, -)
+CHECKS=$(echo "$MODES" | tr , '\n' | grep '^fidelity' | paste -sd' ' -)
 for w in ${WORKLOADS:-wave laplace acoustic}; do
     if [ "$w" = laplace ] || [ "$w" = wave ]; then
         args=(--nx "$SIZE" --ny "$SIZE" --k "$K" ${CAP:+--cap "$CAP"})
@@ -71,7 +72,7 @@ for w in ${WORKLOADS:-wave laplace acoustic}; do
         args=(--nx "$NZ3" --ny "$NZ3" --nz "$NZ3" --k "$K3" ${CAP3:+--cap "$CAP3"})
     fi
     [ -n "$TIMED" ] && run "$w" "$STEPS" "$TIMED" "${args[@]}"
-    [ "$CHECK" = 1 ] && run "$w" "$FSTEPS" fidelity "${args[@]}"
+    for c in $CHECKS; do run "$w" "$FSTEPS" "$c" "${args[@]}"; done
 done
 GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 {
@@ -79,18 +80,28 @@ GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/nu
     grep -m1 '^bench,kind' "$LOG" | sed 's/^bench,//'
     grep '^bench,' "$LOG" | grep -v '^bench,kind' | sed 's/^bench,//'
 } > "$CSV"
-{ echo "kind,step,points,max_abs,mean_abs,max_rel,mean_rel"; grep '^fidelity,' "$LOG" | sed 's/^fidelity,//'; } > "$FID"
+for c in fidelity fidelity_all; do
+    f=$FID
+    [ $c = fidelity_all ] && f=${FID%.csv}_all.csv
+    if [ $c = fidelity ] || grep -q "^$c," "$LOG"; then
+        { echo "kind,step,points,max_abs,mean_abs,max_rel,mean_rel"; grep "^$c," "$LOG" | sed "s/^$c,//"; } > "$f"
+    fi
+done
 grep '^# ' "$LOG"
 # The table: seconds, speed-up over the CPU and over the uncompressed device run, bytes moved.
 awk -F, -v steps="$STEPS" 'NR > 2 {
     key = $1; t[NR] = $12; cpu[key] = ($2 == "cpu") ? $12 : cpu[key]; raw[key] = ($2 == "raw") ? $12 : raw[key]
     row[NR] = $0 }
   END {
-    printf "%-9s %-9s %6s %5s %3s %3s %5s %10s %8s %8s %10s %10s %10s\n", "kind", "mode", "steps", "rate", "d", "k", "path", "seconds", "vs cpu", "vs raw", "h2d GB", "d2h GB", "max rel"
+    printf "%-9s %-12s %6s %5s %3s %3s %5s %10s %8s %8s %10s %10s %10s\n", "kind", "mode", "steps", "rate", "d", "k", "path", "seconds", "vs cpu", "vs raw", "h2d GB", "d2h GB", "max rel"
     for (i = 3; i <= NR; i++) { split(row[i], f, ",")
       vc = (cpu[f[1]] > 0 && f[12] > 0) ? sprintf("%.2fx", cpu[f[1]] / f[12]) : "-"
       vr = (raw[f[1]] > 0 && f[12] > 0 && f[6] == steps) ? sprintf("%.2fx", raw[f[1]] / f[12]) : "-"
-      printf "%-9s %-9s %6s %5s %3s %3s %5s %10.3f %8s %8s %10.3f %10.3f %10s\n", f[1], f[2], f[6], f[9], f[7], f[8], f[10], f[12], vc, vr, f[14] / 1e9, f[16] / 1e9, (f[18] > 0 ? f[21] : "-") } }' "$CSV"
-if [ "$CHECK" = 1 ]; then echo; column -s, -t < "$FID"; fi
+      printf "%-9s %-12s %6s %5s %3s %3s %5s %10.3f %8s %8s %10.3f %10.3f %10s\n", f[1], f[2], f[6], f[9], f[7], f[8], f[10], f[12], vc, vr, f[14] / 1e9, f[16] / 1e9, (f[18] > 0 ? f[21] : "-") } }' "$CSV"
+for c in $CHECKS; do
+    f=$FID
+    [ $c = fidelity_all ] && f=${FID%.csv}_all.csv
+    echo; echo "$c:"; column -s, -t < "$f"
+done
 echo "rows: $CSV; fidelity: $FID; log: $LOG; $( [ $RC = 0 ] && echo ok || echo "a run FAILED or fell back (see $LOG)" )"
 exit $RC
