@@ -9,6 +9,7 @@ set(HYB_STENCIL_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_data.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_sched.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_track.c
+  ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_order.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_exec.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_sim.c
   ${PROJECT_SOURCE_DIR}/kernels/stencil/hyb_stencil_kernels.c

@@ -22,6 +22,7 @@
 #include "kernels/hyb_device.h"
 #include "kernels/stencil/hyb_stencil_exec.h"
 #include "kernels/stencil/hyb_stencil_kernels.h"
+#include "kernels/stencil/hyb_stencil_order.h"
 #include "kernels/stencil/hyb_stencil_sched.h"
 #include "kernels/stencil/hyb_stencil_zfp.h"
 #include "kernels/zfp/hyb_zfp_stage.h"
@@ -690,7 +691,19 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	if ( ( rc = hyb_stencil_exec_init( &ex, &ops, p, s ) ) != HYB_OK ) return rc;
 	/* No thread: the issuing thread does the host steps, in order. */
 	if ( hyb_sd_hostq_start( dev, c->team, &c->hq ) != HYB_OK ) c->hq = NULL;
-	rc                    = hyb_stencil_exec_run( &ex, s, NULL, -1, NULL );
+	/* Device steps that wait for a host step go after the next chunks' steps, which do not:
+	   the issuing thread waits there (about two chunk visits' steps later). */
+	int64_t*      order  = malloc( (size_t)( s->nsteps + 1 ) * sizeof *order );
+	const int64_t visits = s->blocks > 0 && s->in.d > 0 && s->in.scheme != HYB_STENCIL_SCH_IN_CORE
+	                           ? s->blocks * s->in.d
+	                           : 1;
+	if ( order && hyb_stencil_issue_order( s, 2 * ( s->nsteps / visits ), order ) != HYB_OK )
+	{
+		free( order );
+		order = NULL;
+	}
+	rc = hyb_stencil_exec_run( &ex, s, order, -1, NULL );
+	free( order );
 	const hyb_status_t hs = hyb_sd_hostq_stop( c->hq );
 	c->hq                 = NULL;
 	if ( rc == HYB_OK ) rc = hs;

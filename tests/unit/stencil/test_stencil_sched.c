@@ -14,6 +14,7 @@
 #include "unit/hyb_test_util.h"
 #include "kernels/stencil/hyb_stencil_cpurun.h"
 #include "kernels/stencil/hyb_stencil_exec.h"
+#include "kernels/stencil/hyb_stencil_order.h"
 #include "kernels/stencil/hyb_stencil_sched.h"
 #include "stencil_test_util.h"
 
@@ -594,6 +595,85 @@ static void test_recovery_at_every_device_step( void )
 	CU_ASSERT( tried > 300 );
 }
 
+/* 1 when order[] is a permutation of s's steps that keeps every dependency, each device
+   stream's order and the host steps' list order. `moved` is set when it differs from the
+   list order. */
+static int ss_order_valid( const hyb_stencil_sched_t* s, const int64_t* order, int* moved )
+{
+	int64_t* pos = malloc( (size_t)( s->nsteps + 1 ) * sizeof *pos );
+	int      ok  = pos != NULL;
+	for ( int64_t i = 0; ok && i < s->nsteps; i++ ) pos[i] = -1;
+	for ( int64_t c = 0; ok && c < s->nsteps; c++ )
+	{
+		ok = order[c] >= 0 && order[c] < s->nsteps && pos[order[c]] < 0;
+		if ( ok ) pos[order[c]] = c;
+		if ( order[c] != c ) *moved = 1;
+	}
+	int64_t last[HYB_SS_MAX_STREAMS + 1];
+	for ( int q = 0; q <= HYB_SS_MAX_STREAMS; q++ ) last[q] = -1;
+	for ( int64_t i = 0; ok && i < s->nsteps; i++ )
+	{
+		const hyb_stencil_step_t* st = &s->steps[i];
+		const int q = s->queue[st->stream] == HYB_SQ_HOST ? HYB_SS_MAX_STREAMS : st->stream;
+		ok          = last[q] < 0 || pos[last[q]] < pos[i];
+		last[q]     = i;
+		for ( int64_t e = 0; ok && e < st->ndep; e++ ) ok = pos[s->deps[st->dep0 + e]] < pos[i];
+	}
+	free( pos );
+	return ok;
+}
+
+/* The device executor's issue order (hyb_stencil_issue_order): valid, the CPU path's result
+   bit for bit through the host executor, and where device steps wait for host steps (the
+   acoustic's commits, the copying scheme's staging) some are issued later than listed. */
+static void test_issue_order( void )
+{
+	static const int64_t dkt[][3] = { { 3, 2, 9 }, { 4, 1, 6 }, { 6, 2, 5 }, { 2, 3, 7 } };
+	int                  moved = 0, runs = 0;
+	for ( int sh = 0; sh < SS_NSHAPES; sh++ )
+	{
+		const ss_shape_t*  S = &ss_shapes[sh];
+		hyb_stencil_prob_t init;
+		sx_make( &init, S->kind, S->elem, S->nx, S->ny, S->nz, S->r );
+		for ( int c = 0; c < 3; c++ )
+			for ( int q = 0; q < 4; q++ )
+			{
+				hyb_stencil_sched_in_t in =
+				    ss_in( &init, ss_ooc[c], dkt[q][0], dkt[q][1], dkt[q][2] );
+				if ( !ss_feasible( &in ) ) continue;
+				hyb_stencil_sched_t s;
+				CU_ASSERT_FATAL( hyb_stencil_sched_build( &in, &s ) == HYB_OK );
+				int64_t* order = malloc( (size_t)( s.nsteps + 1 ) * sizeof *order );
+				CU_ASSERT_FATAL( order != NULL );
+				for ( int64_t window = 0; window <= 16; window += 8 )
+				{
+					CU_ASSERT_EQUAL( hyb_stencil_issue_order( &s, window, order ), HYB_OK );
+					CU_ASSERT( ss_order_valid( &s, order, &moved ) );
+				}
+				hyb_stencil_prob_t want, got;
+				double             g_want = 0.0, g_got = -1.0;
+				sx_clone( &init, &want );
+				sx_clone( &init, &got );
+				CU_ASSERT_FATAL( hyb_stencil_cpu_run( &want, in.steps, 2, &g_want ) == HYB_OK );
+				hyb_stencil_exec_t ex;
+				CU_ASSERT_FATAL( hyb_stencil_exec_init( &ex, &hyb_stencil_host_ops, &got, &s ) ==
+				                 HYB_OK );
+				CU_ASSERT_EQUAL( hyb_stencil_exec_run( &ex, &s, order, -1, NULL ), HYB_OK );
+				CU_ASSERT_EQUAL( hyb_stencil_exec_residual( &ex, &g_got ), HYB_OK );
+				CU_ASSERT( sx_same_result( &want, &got ) && g_got == g_want );
+				hyb_stencil_exec_free( &ex );
+				sx_free( &want );
+				sx_free( &got );
+				free( order );
+				hyb_stencil_sched_free( &s );
+				runs++;
+			}
+		sx_free( &init );
+	}
+	CU_ASSERT( runs > 20 );
+	CU_ASSERT( moved );
+}
+
 static CU_TestInfo hyb_tests_stencil_sched[] = {
 	{ "out_of_core_bitwise", test_out_of_core_bitwise },
 	{ "aligned_bitwise", test_aligned_bitwise },
@@ -604,6 +684,7 @@ static CU_TestInfo hyb_tests_stencil_sched[] = {
 	{ "rejects_infeasible", test_rejects_infeasible },
 	{ "windows", test_windows },
 	{ "recovery_at_every_device_step", test_recovery_at_every_device_step },
+	{ "issue_order", test_issue_order },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The order in which a device executor issues a schedule's steps. The list order is one
+   valid order; where host steps run on a queue of their own, a device step that depends on
+   a host step makes the issuing thread wait for it, and every device step listed after it
+   waits with it although most do not depend on it. This order lets them go first. */
+#ifndef HYB_STENCIL_ORDER_H
+#define HYB_STENCIL_ORDER_H
+
+#include <stdint.h>
+
+#include "hyb_status.h"
+#include "kernels/stencil/hyb_stencil_sched.h"
+
+/* Into order[0 .. s->nsteps): the steps in list order, except that a device step that
+   depends on a host step is issued only once `window` more steps have been issued after
+   that host step, or when nothing else may go (the first step not yet issued always may).
+   Every step follows its dependencies and the steps before it on its stream; the host
+   steps keep their list order. HYB_OK or HYB_E_NO_MEMORY. Pure. */
+hyb_status_t hyb_stencil_issue_order( const hyb_stencil_sched_t* s, int64_t window,
+                                      int64_t* order );
+
+#endif
