@@ -19,8 +19,8 @@
 #define HYB_GTSV_SIDE_PROBE_BASE 4
 /* ... and not before the probes' extra time (each probe: the slower side's time over the
    faster's, less one) is at most this share of the calls made on the side in use: a side
-   measured 5x slower (the CPU SPIKE at 2^17 rows on 2 cores) costs 4 calls per probe, so
-   probing it after 3 and 15 calls made the first 16 calls 1.5x LAPACK's time. */
+   5x slower costs 4 calls' time per probe, so probing it after 3 and 15 calls would make
+   the first 16 calls take 1.5x the faster side's time. */
 #define HYB_GTSV_SIDE_PROBE_SHARE 0.02
 
 /* Size classes: floor(log2(n)), the rates of LAPACK and SPIKE change with the cache level

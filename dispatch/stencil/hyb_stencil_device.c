@@ -36,11 +36,11 @@
 /* The download lane: a download step whose schedule stream also carries
    kernels (out of core, seed 003 Algorithm 2) runs on a device stream of
    its own, forked from its stream by an event and joined back, so the
-   schedule's order holds unchanged. Measured on the H200: a copy to the
-   host on a stream that carries kernels held back the kernels of the
-   other slots' streams until it ended (0.66 s of the wave's 2.1 s);
-   from a stream without kernels it does not. The schedule's device
-   streams are below 2 x 3 slots; this one is the context's last. */
+   schedule's order holds unchanged. Measured on the H200 (docs/stencil.md,
+   "Where the pipeline's time goes"): a copy to the host on a stream that
+   carries kernels held back the kernels of the other slots' streams until
+   it ended; from a stream without kernels it does not. The schedule's
+   device streams are below 2 x 3 slots; this one is the context's last. */
 #define HYB_SD_LANE ( HYB_DEV_STREAMS - 1 )
 /* The codec stream: a compressed upload's decodes run there, so that the
    copy of its next piece (into the other of two buffers) runs beside the
