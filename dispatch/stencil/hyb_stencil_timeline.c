@@ -109,15 +109,13 @@ static double hyb_tl_union( hyb_tl_span_t* v, int64_t n )
 static void hyb_tl_step( const hyb_stencil_step_t* st, int64_t i, double h, double ready, double b,
                          double e )
 {
-	static const char* names[] = { "stage",    "upload", "share",   "compute",
-		                           "download", "commit", "hostcopy" };
-	char               line[192];
-	const int          len = snprintf( line, sizeof line,
-	                                   "hyblas_stencil_step i=%lld op=%s stream=%d block=%lld chunk=%lld "
-	                                            "z0=%lld z1=%lld h=%.6f ready=%.6f b=%.6f e=%.6f\n",
-	                                   (long long)i, st->op >= 0 && st->op <= 6 ? names[st->op] : "?",
-	                                   (int)st->stream, (long long)st->block, (long long)st->chunk,
-	                                   (long long)st->z0, (long long)st->z1, h, ready, b, e );
+	char      line[192];
+	const int len = snprintf( line, sizeof line,
+	                          "hyblas_stencil_step i=%lld op=%s stream=%d block=%lld chunk=%lld "
+	                          "z0=%lld z1=%lld h=%.6f ready=%.6f b=%.6f e=%.6f\n",
+	                          (long long)i, hyb_stencil_op_name( st->op ), (int)st->stream,
+	                          (long long)st->block, (long long)st->chunk, (long long)st->z0,
+	                          (long long)st->z1, h, ready, b, e );
 	if ( len > 0 && len < (int)sizeof line ) hyb_trace_write( line, len );
 }
 
