@@ -80,8 +80,7 @@ typedef struct
 	int                     stream; /* the device stream of the step issued; -1: a host step */
 	hyb_kernel_id_t         kernel;
 	hyb_devent_t**          ev;   /* per step: recorded after it when another stream waits for it */
-	hyb_devent_t**          lane; /* per step: the download lane's fork and join events (2 each) */
-	hyb_devent_t**          pool; /* more events of the schedule (the codec's), npool of cap */
+	hyb_devent_t**          pool; /* more events of the schedule (lane, codec), npool of cap */
 	int64_t                 npool, cap_pool;
 	uint8_t*                marks; /* per step: 1 when some step on another stream depends on it */
 	hyb_stencil_dev_stats_t st;
@@ -371,13 +370,14 @@ static int hyb_sd_on_lane( const hyb_stencil_sched_t* s, int64_t i )
 	return s->steps[i].op == HYB_SS_DOWNLOAD && s->queue[s->steps[i].stream] == HYB_SQ_COMPUTE;
 }
 
-/* Device stream `to` waits for what stream `from` has queued (event *ev,
-   made here and destroyed with the schedule's events). */
-static hyb_status_t hyb_sd_hop( hyb_sd_ctx_t* c, int from, int to, hyb_devent_t** ev )
+/* Device stream `to` waits for what stream `from` has queued (through an
+   event of the schedule's pool). */
+static hyb_status_t hyb_sd_hop( hyb_sd_ctx_t* c, int from, int to )
 {
-	hyb_status_t rc = hyb_dev_event_create( c->dev, ev );
-	if ( rc == HYB_OK ) rc = hyb_dev_record( c->dev, from, *ev );
-	if ( rc == HYB_OK ) rc = hyb_dev_wait( c->dev, to, *ev );
+	hyb_devent_t* ev = NULL;
+	hyb_status_t  rc = hyb_sd_event( c, &ev );
+	if ( rc == HYB_OK ) rc = hyb_dev_record( c->dev, from, ev );
+	if ( rc == HYB_OK ) rc = hyb_dev_wait( c->dev, to, ev );
 	return rc;
 }
 
@@ -418,7 +418,7 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 	}
 	if ( rc == HYB_OK && hyb_sd_on_lane( s, i ) )
 	{
-		rc = hyb_sd_hop( c, c->stream, HYB_SD_LANE, &c->lane[2 * i] );
+		rc = hyb_sd_hop( c, c->stream, HYB_SD_LANE );
 		if ( rc == HYB_OK ) c->stream = HYB_SD_LANE;
 	}
 	return rc;
@@ -432,7 +432,7 @@ static hyb_status_t hyb_sd_after( void* ctx, const hyb_stencil_sched_t* s, int64
 	if ( hyb_sd_on_lane( s, i ) && c->stream == HYB_SD_LANE )
 	{
 		c->stream             = s->steps[i].stream;
-		const hyb_status_t rc = hyb_sd_hop( c, HYB_SD_LANE, c->stream, &c->lane[2 * i + 1] );
+		const hyb_status_t rc = hyb_sd_hop( c, HYB_SD_LANE, c->stream );
 		if ( rc != HYB_OK ) return rc;
 	}
 	if ( hyb_sd_host_step( s, i ) && c->hq ) c->hseq[i] = hyb_sd_hostq_pushed( c->hq );
@@ -724,11 +724,9 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	hyb_status_t                 rc = hyb_stencil_sched_build( &in, &s );
 	if ( rc != HYB_OK ) return rc;
 	c->ev    = calloc( (size_t)s.nsteps + 1, sizeof *c->ev );
-	c->lane  = calloc( 2 * ( (size_t)s.nsteps + 1 ), sizeof *c->lane );
 	c->marks = calloc( (size_t)s.nsteps + 1, 1 );
 	c->hseq  = calloc( (size_t)s.nsteps + 1, sizeof *c->hseq );
-	if ( c->ev == NULL || c->lane == NULL || c->marks == NULL || c->hseq == NULL )
-		rc = HYB_E_NO_MEMORY;
+	if ( c->ev == NULL || c->marks == NULL || c->hseq == NULL ) rc = HYB_E_NO_MEMORY;
 	/* The steps another stream (or the host) waits for. */
 	for ( int64_t i = 0; rc == HYB_OK && i < s.nsteps; i++ )
 		for ( int64_t e = 0; e < s.steps[i].ndep; e++ )
@@ -747,12 +745,9 @@ static hyb_status_t hyb_sd_segment( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	hyb_sd_timeline_close( &c->tl, dev, &s, rc == HYB_OK );
 	for ( int64_t i = 0; c->ev && i < s.nsteps; i++ )
 		if ( c->ev[i] ) hyb_dev_event_destroy( dev, c->ev[i] );
-	for ( int64_t i = 0; c->lane && i < 2 * s.nsteps; i++ )
-		if ( c->lane[i] ) hyb_dev_event_destroy( dev, c->lane[i] );
 	for ( int64_t i = 0; i < c->npool; i++ ) hyb_dev_event_destroy( dev, c->pool[i] );
-	HYB_FREE_ALL( c->ev, c->lane, c->pool, c->marks, c->hseq );
+	HYB_FREE_ALL( c->ev, c->pool, c->marks, c->hseq );
 	c->ev       = NULL;
-	c->lane     = NULL;
 	c->pool     = NULL;
 	c->npool    = 0;
 	c->cap_pool = 0;
