@@ -62,6 +62,28 @@ static int ss_feasible( const hyb_stencil_sched_in_t* in )
 	return in->n / in->d >= (int64_t)in->h * keff;
 }
 
+/* Run schedule s on a copy of `init` with the host executor in `order`
+   (NULL: list order); 1 when every step ran and the result equals `want`
+   (and the residual g_want, or 0 without steps). */
+static int ss_run_in_order( const hyb_stencil_prob_t* init, const hyb_stencil_sched_t* s,
+                            const int64_t* order, const hyb_stencil_prob_t* want, double g_want )
+{
+	hyb_stencil_prob_t got;
+	sx_clone( init, &got );
+	hyb_stencil_exec_t ex;
+	CU_ASSERT_FATAL( hyb_stencil_exec_init( &ex, &hyb_stencil_host_ops, &got, s ) == HYB_OK );
+	int64_t done = -1;
+	CU_ASSERT_EQUAL( hyb_stencil_exec_run( &ex, s, order, -1, &done ), HYB_OK );
+	CU_ASSERT_EQUAL( done, s->nsteps );
+	double g_got = -1.0;
+	CU_ASSERT_EQUAL( hyb_stencil_exec_residual( &ex, &g_got ), HYB_OK );
+	const int ok =
+	    sx_same_result( want, &got ) && ( s->in.steps == 0 ? g_got == 0.0 : g_got == g_want );
+	hyb_stencil_exec_free( &ex );
+	sx_free( &got );
+	return ok;
+}
+
 /* Run schedule `in` on a copy of `init` with the host executor (order NULL:
    list order) and compare with the CPU path's result; 1 when equal. */
 static int ss_check( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_t* in,
@@ -134,21 +156,10 @@ static int ss_check( const hyb_stencil_prob_t* init, const hyb_stencil_sched_in_
 			free( ostart );
 			free( outs );
 		}
-		hyb_stencil_prob_t got;
-		sx_clone( init, &got );
-		hyb_stencil_exec_t ex;
-		CU_ASSERT_FATAL( hyb_stencil_exec_init( &ex, &hyb_stencil_host_ops, &got, &s ) == HYB_OK );
-		int64_t done = -1;
-		CU_ASSERT_EQUAL( hyb_stencil_exec_run( &ex, &s, order, -1, &done ), HYB_OK );
-		CU_ASSERT_EQUAL( done, s.nsteps );
-		double g_got = -1.0;
-		CU_ASSERT_EQUAL( hyb_stencil_exec_residual( &ex, &g_got ), HYB_OK );
-		ok = sx_same_result( &want, &got ) && ( in->steps == 0 ? g_got == 0.0 : g_got == g_want );
+		ok = ss_run_in_order( init, &s, order, &want, g_want );
 		if ( !ok )
 			printf( "\n  mismatch: kind %d scheme %d d %d k %d T %lld order %d\n", init->kind,
 			        in->scheme, in->d, in->k, (long long)in->steps, rep );
-		hyb_stencil_exec_free( &ex );
-		sx_free( &got );
 		free( order );
 	}
 	hyb_stencil_sched_free( &s );
@@ -650,20 +661,12 @@ static void test_issue_order( void )
 					CU_ASSERT_EQUAL( hyb_stencil_issue_order( &s, window, order ), HYB_OK );
 					CU_ASSERT( ss_order_valid( &s, order, &moved ) );
 				}
-				hyb_stencil_prob_t want, got;
-				double             g_want = 0.0, g_got = -1.0;
+				hyb_stencil_prob_t want;
+				double             g_want = 0.0;
 				sx_clone( &init, &want );
-				sx_clone( &init, &got );
 				CU_ASSERT_FATAL( hyb_stencil_cpu_run( &want, in.steps, 2, &g_want ) == HYB_OK );
-				hyb_stencil_exec_t ex;
-				CU_ASSERT_FATAL( hyb_stencil_exec_init( &ex, &hyb_stencil_host_ops, &got, &s ) ==
-				                 HYB_OK );
-				CU_ASSERT_EQUAL( hyb_stencil_exec_run( &ex, &s, order, -1, NULL ), HYB_OK );
-				CU_ASSERT_EQUAL( hyb_stencil_exec_residual( &ex, &g_got ), HYB_OK );
-				CU_ASSERT( sx_same_result( &want, &got ) && g_got == g_want );
-				hyb_stencil_exec_free( &ex );
+				CU_ASSERT( ss_run_in_order( &init, &s, order, &want, g_want ) );
 				sx_free( &want );
-				sx_free( &got );
 				free( order );
 				hyb_stencil_sched_free( &s );
 				runs++;
