@@ -15,7 +15,7 @@
 #include "kernels/hyb_kernel.h"
 
 /* Bumped on any incompatible change; checked when a plugin registers. */
-#define HYB_DEVICE_ABI 6
+#define HYB_DEVICE_ABI 7
 
 /* Streams of a context. Work on one stream runs in order; different streams
    overlap. A context offers HYB_DEV_STREAMS streams, each made on its first
@@ -27,7 +27,7 @@ enum
 	HYB_STREAM_COMPUTE = 1,
 	HYB_STREAM_D2H     = 2,
 	HYB_STREAM_COUNT   = 3, /* the named streams */
-	HYB_DEV_STREAMS    = 8  /* streams 0 .. 7 */
+	HYB_DEV_STREAMS    = 12 /* streams 0 .. 11 */
 };
 
 typedef struct hyb_dctx_s   hyb_dctx_t;   /* one device, one user at a time */

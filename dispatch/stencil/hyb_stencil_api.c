@@ -185,6 +185,7 @@ static hyb_status_t hyb_stencil_fid_reference( const hyb_stencil_prob_t*     p,
 	hyb_stencil_roles( p->kind, &roles );
 	const size_t       fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
 	hyb_stencil_prob_t ref    = *p;
+	ref.slots                 = dc->pred.nslots;
 	void*              lev[HYB_STENCIL_QUANTS_MAX * 3] = { NULL };
 	hyb_status_t       rc                              = HYB_OK;
 	memset( ref.rate, 0, sizeof ref.rate );
@@ -278,6 +279,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 		reg_s          = hyb_stencil_device_register( &st->prob, st->locked );
 		st->registered = 1;
 	}
+	st->prob.slots = dc.pred.nslots;
 	if ( dc.path == HYBLAS_PATH_GPU )
 	{
 		hyb_stencil_dev_stats_t ds;

@@ -40,7 +40,8 @@
    "Where the pipeline's time goes"): a copy to the host on a stream that
    carries kernels held back the kernels of the other slots' streams until
    it ended; from a stream without kernels it does not. The schedule's
-   device streams are below 2 x 3 slots; this one is the context's last. */
+   device streams are below 2 x HYB_SS_SLOTS_MAX; this one is the
+   context's last. */
 #define HYB_SD_LANE ( HYB_DEV_STREAMS - 1 )
 /* The codec stream: a compressed upload's decodes run there, so that the
    copy of its next piece (into the other of two buffers) runs beside the
@@ -92,6 +93,11 @@ typedef struct
 	hyb_sd_zip_t*              z;
 	int64_t                    cur;
 	void*                      dstream[HYB_DEV_STREAMS];
+	/* The upload step being issued: per buffer of its stream, the decode
+	   that last reads it (the step's stream waits for both at its end, so
+	   that its other copies need not wait for them), and the buffer next. */
+	hyb_devent_t* zfreed[2];
+	int           znext;
 	/* The host steps' thread (NULL: the issuing thread does them), the
 	   device events the host step being issued waits for, and per host
 	   step the number of the queue's last copy it made. */
@@ -207,17 +213,18 @@ static hyb_status_t hyb_sd_event( hyb_sd_ctx_t* c, hyb_devent_t** ev )
    (plane z0 of the slot), an upload step of the out-of-core schedule: the
    pieces' copies on the step's stream through two buffers (its own and
    its slot's compute stream's, which downloads on the lane leave free),
-   their decodes on the codec stream; the step's stream then waits for the
-   last decode, so that the step ends with its values in place. */
+   their decodes on the codec stream. The step's other copies go on behind
+   them without waiting for the decodes; its end waits for them
+   (hyb_sd_zup_join). */
 static hyb_status_t hyb_sd_zup_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* dev, int64_t z0,
                                       int64_t z1, size_t raw )
 {
-	const int64_t piece    = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
-	const size_t  pb       = raw / (size_t)( z1 - z0 );
-	void*         buf[2]   = { c->dstream[c->stream], c->dstream[c->stream + c->s->nslots] };
-	hyb_devent_t* freed[2] = { NULL, NULL }; /* the decode that last read each buffer */
-	hyb_status_t  st       = HYB_OK;
-	int           j        = 0;
+	const int64_t  piece  = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
+	const size_t   pb     = raw / (size_t)( z1 - z0 );
+	void*          buf[2] = { c->dstream[c->stream], c->dstream[c->stream + c->s->nslots] };
+	hyb_devent_t** freed  = c->zfreed; /* the decode that last read each buffer */
+	hyb_status_t   st     = HYB_OK;
+	int            j      = c->znext;
 	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece, j ^= 1 )
 	{
 		const int64_t         hi     = z1 - lo < piece ? z1 : lo + piece;
@@ -233,9 +240,22 @@ static hyb_status_t hyb_sd_zup_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, vo
 		                            (char*)dev + (size_t)( lo - z0 ) * pb, freed[j], copied, done );
 		freed[j] = done;
 	}
-	for ( int k = 0; k < 2 && st == HYB_OK; k++ )
-		if ( freed[k] ) st = hyb_dev_wait( c->dev, c->stream, freed[k] );
+	c->znext = j;
 	c->st.bytes_h2d_raw += (double)raw;
+	return st;
+}
+
+/* The end of an upload step: its stream waits for the step's last decodes
+   (hyb_sd_zup_split), so that the step ends with its values in place. */
+static hyb_status_t hyb_sd_zup_join( hyb_sd_ctx_t* c )
+{
+	hyb_status_t st = HYB_OK;
+	for ( int k = 0; k < 2; k++ )
+	{
+		if ( c->zfreed[k] && st == HYB_OK ) st = hyb_dev_wait( c->dev, c->stream, c->zfreed[k] );
+		c->zfreed[k] = NULL;
+	}
+	c->znext = 0;
 	return st;
 }
 
@@ -394,6 +414,8 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 	c->stream                      = host ? -1 : st->stream;
 	c->cur                         = i;
 	c->npend                       = 0;
+	c->zfreed[0] = c->zfreed[1] = NULL;
+	c->znext                       = 0;
 	hyb_status_t rc                = c->hq ? hyb_sd_hostq_status( c->hq ) : HYB_OK;
 	const double t0                = c->tl.on ? hyb_now() : 0.0;
 	for ( int64_t e = 0; e < st->ndep && rc == HYB_OK; e++ )
@@ -429,6 +451,11 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 static hyb_status_t hyb_sd_after( void* ctx, const hyb_stencil_sched_t* s, int64_t i )
 {
 	hyb_sd_ctx_t* c = ctx;
+	if ( !hyb_sd_host_step( s, i ) )
+	{
+		const hyb_status_t rc = hyb_sd_zup_join( c );
+		if ( rc != HYB_OK ) return rc;
+	}
 	if ( hyb_sd_on_lane( s, i ) && c->stream == HYB_SD_LANE )
 	{
 		c->stream             = s->steps[i].stream;

@@ -4,6 +4,7 @@
 #include "dispatch/stencil/hyb_stencil_plan.h"
 
 #include "dispatch/stencil/hyb_stencil_device.h"
+#include "kernels/stencil/hyb_stencil_sched.h"
 #include "kernels/stencil/hyb_stencil_zfp.h"
 
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include "core/config/hyb_config.h"
 #include "policies/hyb_profile.h"
 #include "policies/stencil/hyb_stencil_defaults.h"
+
+_Static_assert( HYB_SM_SLOTS_MAX == HYB_SS_SLOTS_MAX, "the model plans the slots the schedule has" );
 
 void hyb_stencil_machine( uint64_t device_mem, hyb_stencil_machine_t* m )
 {
@@ -31,6 +34,7 @@ void hyb_stencil_machine( uint64_t device_mem, hyb_stencil_machine_t* m )
 	m->codec                 = HYB_STENCIL_DEF_ZFP_BW;
 	m->stage_copy            = HYB_STENCIL_DEF_STAGE_COPY;
 	m->stage_lock_s_per_byte = HYB_STENCIL_DEF_STAGE_LOCK_S_PB;
+	m->slots_max             = (int32_t)hyb_config()->stencil_slots;
 	m->dev_mem               = device_mem > 0
 	                               ? (double)device_mem
 	                               : hyb_cfg_size_bytes( hyb_config()->gpu_mem, HYB_STENCIL_DEF_DEVICE_MEM );
@@ -169,6 +173,7 @@ void hyb_stencil_decision_stats( const hyb_stencil_decision_t* dc, int64_t steps
 	s->scheme                   = (hyblas_stencil_scheme_t)p->scheme;
 	s->chunks                   = p->d;
 	s->block_steps              = p->k;
+	s->slots                    = p->nslots;
 	s->in_core                  = p->scheme == HYBLAS_STENCIL_SCHEME_IN_CORE;
 	s->bytes_h2d                = (uint64_t)p->bytes_h2d;
 	s->bytes_d2h                = (uint64_t)p->bytes_d2h;

@@ -275,6 +275,12 @@ extern "C"
 		/* The fidelity check, when asked for: its checkpoints in order. */
 		int32_t                   fidelity_checks;
 		hyblas_stencil_fidelity_t fidelity[HYBLAS_STENCIL_FIDELITY_MAX];
+
+		/* (Third version.) Device slot buffers of the plan: out of core, the
+		   chunks in flight at once (the seed's pipeline has 3; the planner
+		   takes up to HYBLAS_STENCIL_SLOTS where the budget holds them); in
+		   core 1. */
+		int32_t slots;
 	} hyblas_stencil_stats_t;
 
 	typedef struct hyblas_stencil_s hyblas_stencil_t;

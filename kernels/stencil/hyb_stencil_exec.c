@@ -79,6 +79,7 @@ hyb_stencil_sched_in_t hyb_stencil_sched_in( const hyb_stencil_prob_t* p, int32_
 	in.residual = p->kind == HYB_STENCIL_HIMENO;
 	/* Compressed fields move in whole ZFP blocks along the cut axis. */
 	in.align = hyb_stencil_compressed( p ) ? HYB_STENCIL_ZFP_ALIGN : 1;
+	in.slots = p->slots;
 	return in;
 }
 
@@ -88,7 +89,7 @@ void hyb_stencil_exec_free( hyb_stencil_exec_t* ex )
 {
 	if ( ex == NULL || ex->ops == NULL ) return;
 	const hyb_stencil_exec_ops_t* o = ex->ops;
-	for ( int i = 0; i < 3; i++ )
+	for ( int i = 0; i < HYB_SS_SLOTS_MAX; i++ )
 	{
 		if ( ex->slot[i] ) o->release( o->ctx, ex->slot[i], 0 );
 		if ( ex->work[i] ) o->release( o->ctx, ex->work[i], 0 );

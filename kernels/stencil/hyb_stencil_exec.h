@@ -60,11 +60,11 @@ typedef struct
 	hyb_stencil_roles_t           roles;
 	int32_t                       nslots, stage_in;
 	int64_t                       slot_planes, stage_planes, plane_bytes;
-	void*                         slot[3];
-	void*                         sin[3];
-	void*                         sout[3];
+	void*                         slot[HYB_SS_SLOTS_MAX];
+	void*                         sin[HYB_SS_SLOTS_MAX];
+	void*                         sout[HYB_SS_SLOTS_MAX];
 	double*                       res;
-	double*                       work[3];
+	double*                       work[HYB_SS_SLOTS_MAX];
 } hyb_stencil_exec_t;
 
 /* Allocate the buffers `s` needs for problem `p` (whose fields are the

@@ -53,6 +53,9 @@ typedef struct
 	/* Compressed bytes one stage call moves at most (0: the engine's
 	   HYB_STENCIL_ZFP_PIECE_BYTES; tests make it small to cut ranges). */
 	int64_t zfp_piece_bytes;
+	/* Out of core: the plan's slot buffers (0: the seed's 3), as
+	   hyb_stencil_sched_in_t.slots. */
+	int32_t slots;
 	double  dx, dy, dz, dt; /* acoustic; wave: dx, dy, dt */
 	double  speed, damping; /* wave: c and gamma */
 	double  omega;          /* Himeno */

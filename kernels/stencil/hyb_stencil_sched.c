@@ -480,7 +480,9 @@ static int hyb_sb_valid( const hyb_stencil_sched_in_t* in )
 	if ( in->scheme != HYB_STENCIL_SCH_COPY && in->scheme != HYB_STENCIL_SCH_DIRECT &&
 	     in->scheme != HYB_STENCIL_SCH_SHARED )
 		return 0;
-	if ( in->k < 1 ) return 0;
+	if ( in->k < 1 || in->slots < 0 || ( in->slots > 0 && in->slots < 3 && in->slots < in->d ) ||
+	     in->slots > HYB_SS_SLOTS_MAX )
+		return 0;
 	/* Every chunk at least as deep as a full block's halo. */
 	const int64_t keff = in->steps > 0 ? hyb_sb_min( in->k, in->steps ) : in->k;
 	if ( in->align < 0 || in->align > 64 ) return 0;
@@ -536,7 +538,8 @@ hyb_status_t hyb_stencil_sched_build( const hyb_stencil_sched_in_t* in, hyb_sten
 	if ( ooc )
 	{
 		const int64_t hk = hyb_stencil_halo( in->h, s.in.k, in->align );
-		s.nslots         = in->d < 3 ? in->d : 3;
+		const int32_t S  = in->slots > 0 && in->slots <= HYB_SS_SLOTS_MAX ? in->slots : 3;
+		s.nslots         = in->d < S ? in->d : S;
 		for ( int32_t i = 0; i < in->d; i++ )
 		{
 			const int64_t len =

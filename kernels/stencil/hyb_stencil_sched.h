@@ -45,7 +45,12 @@ typedef enum
 	HYB_SQ_HOST    = 3
 } hyb_stencil_queue_t;
 
-#define HYB_SS_MAX_STREAMS 8
+/* Slot buffers out of core at most (the seed's pipeline has 3, the
+   default; the planner takes a fourth where memory allows, see
+   hyb_stencil_sched_in_t.slots), and the schedule's streams: a copy and a
+   compute stream per slot and two host queues. */
+#define HYB_SS_SLOTS_MAX   4
+#define HYB_SS_MAX_STREAMS ( 2 * HYB_SS_SLOTS_MAX + 2 )
 #define HYB_SS_RESIDUAL    1 /* COMPUTE: store the Himeno residual of own0..own1 */
 
 /* One step. Plane numbers are global (0 .. n-1) unless said otherwise; a
@@ -97,6 +102,13 @@ typedef struct
 	   planes (0 or 1: none). Compressed fields need 4 (ZFP's blocks), so
 	   that every range a step moves is whole blocks. */
 	int32_t align;
+	/* Out of core: slot buffers, 3 .. HYB_SS_SLOTS_MAX, or d when d < 3
+	   (0: the seed's 3; more than d count as d). A slot holds one chunk from its upload to
+	   the end of its download, and chunks i - 1, i and i + 1 need their
+	   own (the share and the older level's commit span them), so with S
+	   slots at most S chunks are in flight: a fourth lets an upload start
+	   while the chunk three back still downloads. */
+	int32_t slots;
 	/* Part of a run: blocks [block_begin, block_end) (block_end 0: to the
 	   end). The first block may start at chunk first_chunk (a recovery:
 	   that chunk uploads its whole range), with the older levels of chunks
@@ -156,9 +168,9 @@ void hyb_stencil_sched_free( hyb_stencil_sched_t* s );
    local to the buffer otherwise). Read-only fields are never written, so
    they are not listed. */
 #define HYB_SR_SLOT  3
-#define HYB_SR_SIN   ( HYB_SR_SLOT + 3 )
-#define HYB_SR_SOUT  ( HYB_SR_SIN + 3 )
-#define HYB_SR_COUNT ( HYB_SR_SOUT + 3 )
+#define HYB_SR_SIN   ( HYB_SR_SLOT + HYB_SS_SLOTS_MAX )
+#define HYB_SR_SOUT  ( HYB_SR_SIN + HYB_SS_SLOTS_MAX )
+#define HYB_SR_COUNT ( HYB_SR_SOUT + HYB_SS_SLOTS_MAX )
 typedef struct
 {
 	int32_t res;

@@ -26,6 +26,11 @@ const char* hyb_stencil_scheme_name( int32_t scheme )
 	return (uint32_t)scheme < sizeof names / sizeof names[0] && names[scheme] ? names[scheme] : "?";
 }
 
+static int64_t hyb_sm_min( int64_t a, int64_t b )
+{
+	return a < b ? a : b;
+}
+
 static double hyb_sm_max( double a, double b )
 {
 	return a > b ? a : b;
@@ -158,12 +163,19 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	const double n     = (double)w->n;
 	const int    outs  = hyb_sm_outs( w );
 	const int    in_ar = hyb_sm_ins( w );
-	o->nslots          = (int32_t)( d < 3 ? d : 3 );
 	o->slot_planes     = hyb_sm_slot_planes( w->n, d, hk, a );
-	o->device_bytes = (double)o->nslots * (double)hyb_sm_arrays( w ) * (double)o->slot_planes * pb +
-	                  hyb_sm_residual_bytes( w, o->nslots, o->slot_planes ) +
-	                  /* two stream buffers per slot and the download lane's one */
-	                  ( (double)o->nslots + 0.5 ) * hyb_sm_stream_buffers( w, o->slot_planes );
+	/* As many slots as allowed and the budget holds, down to the seed's 3. */
+	const int64_t smax  = m->slots_max > 0 ? m->slots_max : HYB_SM_SLOTS_MAX;
+	const int64_t least = hyb_sm_min( d, 3 );
+	for ( int64_t S = hyb_sm_min( d, smax > 3 ? smax : 3 ); S >= least; S-- )
+	{
+		o->nslots       = (int32_t)S;
+		o->device_bytes = (double)S * (double)hyb_sm_arrays( w ) * (double)o->slot_planes * pb +
+		                  hyb_sm_residual_bytes( w, S, o->slot_planes ) +
+		                  /* two stream buffers per slot and the download lane's one */
+		                  ( (double)S + 0.5 ) * hyb_sm_stream_buffers( w, o->slot_planes );
+		if ( o->device_bytes <= m->dev_mem ) break;
+	}
 	o->blocks = T > 0 ? ( T + keff - 1 ) / keff : 0;
 	if ( o->blocks == 0 ) return 1;
 	const int64_t klast = T - ( o->blocks - 1 ) * keff;
@@ -220,8 +232,16 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	                                              ( o->bytes_h2d + o->bytes_d2h ) / m->bidir )
 	                                : o->t_h2d + o->t_d2h;
 	const double device = o->t_kernel + o->t_d2d;
-	const double steady =
-	    hyb_sm_max( hyb_sm_max( xfer, device ), o->t_host - final / m->host_copy );
+	/* A chunk holds its slot from its upload through its steps to the end
+	   of its download, while the other slots' transfers share the bus: the
+	   slots turn over about once per (up + steps + down) / (S - 1), fitted
+	   to the H200's runs with 3 slots (docs/stencil.md, "Slots"). With 3
+	   slots this bounds the uncompressed runs above their bus time. */
+	const double cycle =
+	    ( ( o->pinned ? o->t_h2d + o->t_d2h : 0.0 ) + device ) /
+	    (double)( o->nslots > 1 ? o->nslots - 1 : 1 );
+	const double steady = hyb_sm_max( hyb_sm_max( hyb_sm_max( xfer, device ), cycle ),
+	                                  o->t_host - final / m->host_copy );
 	/* One chunk's upload, compute and download do not overlap anything. */
 	const double fill = ( o->t_h2d + o->t_d2h + device ) / ( B * (double)d );
 	o->seconds        = steady + fill + final / m->host_copy;
@@ -380,9 +400,10 @@ int hyb_stencil_choose( const hyb_stencil_work_t* w, const hyb_stencil_machine_t
 	if ( found )
 	{
 		used = (size_t)snprintf( why, whylen,
-		                         "%s d=%d k=%d: %.3g s predicted, %.3g GB of %.3g GB device memory",
+		                         "%s d=%d k=%d slots=%d: %.3g s predicted, %.3g GB of %.3g GB "
+		                         "device memory",
 		                         hyb_stencil_scheme_name( best->scheme ), best->d, best->k,
-		                         best->seconds, best->device_bytes * 1e-9, m->dev_mem * 1e-9 );
+		                         best->nslots, best->seconds, best->device_bytes * 1e-9, m->dev_mem * 1e-9 );
 		/* Planes computed over those of T steps: the overlapped tiling's
 		   redundant halo work, which bounds the run from below beside the
 		   bus. */

@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Slot buffers of an out-of-core plan at most (the schedule's
+   HYB_SS_SLOTS_MAX). */
+#define HYB_SM_SLOTS_MAX 4
+
 /* The machine. Rates in bytes per second. */
 typedef struct
 {
@@ -27,6 +31,10 @@ typedef struct
 	   seconds per byte of page-locking the staging at a handle's first
 	   device run. */
 	double stage_copy, stage_lock_s_per_byte;
+	/* Slot buffers an out-of-core plan may take (0: 4; fewer than 3 count
+	   as 3): the planner takes as many as the budget holds, down to the
+	   seed's 3 (or d). */
+	int32_t slots_max;
 } hyb_stencil_machine_t;
 
 /* The work. */

@@ -70,7 +70,10 @@ static void sd_schemes_match_cpu( const char* extra )
 		{ HYBLAS_STENCIL_SCHEME_IN_CORE, 1, 0, 5 }, { HYBLAS_STENCIL_SCHEME_IN_CORE, 3, 0, 4 },
 		{ HYBLAS_STENCIL_SCHEME_COPY, 2, 2, 5 },    { HYBLAS_STENCIL_SCHEME_COPY, 1, 3, 7 },
 		{ HYBLAS_STENCIL_SCHEME_DIRECT, 3, 1, 4 },  { HYBLAS_STENCIL_SCHEME_DIRECT, 2, 3, 7 },
-		{ HYBLAS_STENCIL_SCHEME_SHARED, 2, 2, 5 },  { HYBLAS_STENCIL_SCHEME_SHARED, 3, 1, 3 }
+		{ HYBLAS_STENCIL_SCHEME_SHARED, 2, 2, 5 },  { HYBLAS_STENCIL_SCHEME_SHARED, 3, 1, 3 },
+		/* four slots (the budget holds them): chunk i + 4 reuses chunk i's */
+		{ HYBLAS_STENCIL_SCHEME_COPY, 5, 1, 6 },    { HYBLAS_STENCIL_SCHEME_DIRECT, 6, 1, 7 },
+		{ HYBLAS_STENCIL_SCHEME_SHARED, 5, 1, 9 },  { HYBLAS_STENCIL_SCHEME_SHARED, 4, 2, 5 }
 	};
 	for ( int c = 0; c < SD_NCASES; c++ )
 		for ( int q = 0; q < (int)( sizeof plans / sizeof plans[0] ); q++ )
@@ -96,6 +99,8 @@ static void sd_schemes_match_cpu( const char* extra )
 			CU_ASSERT_EQUAL( sg.path, HYBLAS_PATH_GPU );
 			CU_ASSERT_EQUAL( sg.fell_back, 0 );
 			CU_ASSERT_EQUAL( (int)sg.scheme, plans[q][0] );
+			if ( plans[q][0] != HYBLAS_STENCIL_SCHEME_IN_CORE )
+				CU_ASSERT_EQUAL( sg.slots, plans[q][1] < 4 ? plans[q][1] : 4 );
 			CU_ASSERT( sg.bytes_h2d >= (uint64_t)sx_desc_bytes( &got ) && sg.bytes_d2h > 0 );
 			const int same = sx_desc_same( &want, &got );
 			CU_ASSERT( same );

@@ -14,6 +14,11 @@
 #include "policies/stencil/hyb_stencil_model.h"
 
 /* The machine of the defaults (H200-class PCIe and device), budget b. */
+static double hyb_sm_test_max( double a, double b )
+{
+	return a > b ? a : b;
+}
+
 static hyb_stencil_machine_t sm_machine( double budget )
 {
 	hyb_stencil_machine_t m;
@@ -79,6 +84,7 @@ static int sm_pair( const hyb_stencil_work_t* w, const hyb_stencil_machine_t* m,
 	in.k            = (int32_t)dkt[1];
 	in.steps        = dkt[2];
 	in.align        = w->align;
+	in.slots        = p->nslots; /* the model's choice, as the engine passes it */
 	const int built = hyb_stencil_sched_build( &in, s ) == HYB_OK;
 	CU_ASSERT_EQUAL( ok, built );
 	return built;
@@ -227,6 +233,7 @@ static void test_seed_numbers( void )
 	hyb_stencil_machine_t m   = sm_machine( 16.0 * gib );
 	const double          pb  = 1160.0 * 1160.0 * 4.0;
 	hyb_stencil_pred_t    rs, dm, ic;
+	m.slots_max = 3; /* the seed's pipeline */
 	CU_ASSERT( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 8, 12, &rs ) );
 	CU_ASSERT( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_DIRECT, 8, 12, &dm ) );
 	CU_ASSERT( !hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_IN_CORE, 16, 0, &ic ) );
@@ -246,6 +253,48 @@ static void test_seed_numbers( void )
 	CU_ASSERT( hyb_stencil_predict( &hw, &m, HYB_STENCIL_SCH_SHARED, 10, 16, &hp ) );
 	CU_ASSERT( hp.device_bytes > 11.0e9 && hp.device_bytes < 12.5e9 );
 	CU_ASSERT( !hyb_stencil_predict( &hw, &m, HYB_STENCIL_SCH_IN_CORE, 16, 0, &hp ) );
+}
+
+/* Slots: as many as allowed and the budget holds, never fewer than the
+   seed's 3 (or d); a fourth shortens the slots' turnover where the
+   transfers and steps of a chunk, not the bus, bound the run (the
+   uncompressed damped wave of issue 22: 3 slots are predicted above the
+   bus time, 4 at it). */
+static void test_slots_by_budget( void )
+{
+	const double          gib = 1073741824.0;
+	const double          pb  = 1160.0 * 1160.0 * 4.0;
+	hyb_stencil_work_t    w   = sm_work( HYB_STENCIL_ACOUSTIC, 1160, 1160, 1160, 4, 4, 36 );
+	hyb_stencil_machine_t m   = sm_machine( 16.0 * gib );
+	hyb_stencil_pred_t    p3, p4;
+	CU_ASSERT( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 8, 12, &p3 ) );
+	CU_ASSERT_EQUAL( p3.nslots, 3 ); /* 4 x 5.19 GB do not fit 16 GiB */
+	m.dev_mem = 32.0 * gib;
+	CU_ASSERT( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 8, 12, &p4 ) );
+	CU_ASSERT_EQUAL( p4.nslots, 4 );
+	CU_ASSERT_EQUAL( p4.device_bytes, 4.0 * 4.0 * 241.0 * pb );
+	CU_ASSERT( p4.seconds <= p3.seconds );
+	CU_ASSERT( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 2, 12, &p4 ) );
+	CU_ASSERT_EQUAL( p4.nslots, 2 );
+	m.slots_max = 3;
+	CU_ASSERT( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, 8, 12, &p4 ) );
+	CU_ASSERT_EQUAL( p4.nslots, 3 );
+	CU_ASSERT_EQUAL( p4.seconds, p3.seconds );
+
+	/* The damped wave, 45000^2 float, d 8 k 16, 64 steps, uncompressed. */
+	hyb_stencil_work_t wv = sm_work( HYB_STENCIL_WAVE, 45000, 1, 45000, 4, 1, 64 );
+	wv.registered         = 1; /* a steady run: the arrays page-locked before */
+	m.dev_mem             = 29.2e9;
+	m.slots_max           = 3;
+	CU_ASSERT( hyb_stencil_predict( &wv, &m, HYB_STENCIL_SCH_SHARED, 8, 16, &p3 ) );
+	m.slots_max = 0;
+	CU_ASSERT( hyb_stencil_predict( &wv, &m, HYB_STENCIL_SCH_SHARED, 8, 16, &p4 ) );
+	CU_ASSERT_EQUAL( p3.nslots, 3 );
+	CU_ASSERT_EQUAL( p4.nslots, 4 );
+	const double bus = hyb_sm_test_max( ( p4.bytes_h2d + p4.bytes_d2h ) / m.bidir,
+	                                    hyb_sm_test_max( p4.t_h2d, p4.t_d2h ) );
+	CU_ASSERT( p3.seconds > 1.2 * bus );
+	CU_ASSERT( p4.seconds < 1.1 * bus );
 }
 
 /* Each memory regime gets its plan; the choice is the best of the schemes
@@ -411,6 +460,7 @@ static CU_TestInfo hyb_tests_stencil_model[] = {
 	{ "compressed_plans", test_compressed_plans },
 	{ "bytes_match_schedule", test_bytes_match_schedule },
 	{ "seed_numbers", test_seed_numbers },
+	{ "slots_by_budget", test_slots_by_budget },
 	{ "choice_by_regime", test_choice_by_regime },
 	{ "search_against_brute_force", test_search_against_brute_force },
 	{ "forced_plans_that_cannot_be", test_forced_plans_that_cannot_be },

@@ -180,6 +180,8 @@ static void test_out_of_core_bitwise( void )
 			{
 				hyb_stencil_sched_in_t in =
 				    ss_in( &init, ss_ooc[sc], ss_dkt[c][0], ss_dkt[c][1], ss_dkt[c][2] );
+				/* every slot count (0: the seed's 3) over the combinations */
+				in.slots = ( c + sc + sh ) % 3 == 0 ? 0 : 2 + ( c + sc + sh ) % 3;
 				if ( !ss_feasible( &in ) )
 				{
 					hyb_stencil_sched_t s;
@@ -188,6 +190,19 @@ static void test_out_of_core_bitwise( void )
 					continue;
 				}
 				CU_ASSERT( ss_check( &init, &in, 0 ) );
+				{
+					hyb_stencil_sched_t s;
+					CU_ASSERT_FATAL( hyb_stencil_sched_build( &in, &s ) == HYB_OK );
+					const int32_t want = in.slots > 0 ? in.slots : 3;
+					CU_ASSERT_EQUAL( s.nslots, in.d < want ? in.d : want );
+					hyb_stencil_sched_free( &s );
+					/* a slot count out of range is refused */
+					hyb_stencil_sched_in_t bad = in;
+					const int32_t          off[] = { -1, 1, 2, HYB_SS_SLOTS_MAX + 1 };
+					bad.slots                    = off[c % 4];
+					if ( bad.slots < 0 || bad.slots > HYB_SS_SLOTS_MAX || bad.slots < bad.d )
+						CU_ASSERT_EQUAL( hyb_stencil_sched_build( &bad, &s ), HYB_E_INVALID );
+				}
 				runs++;
 			}
 		sx_free( &init );

@@ -502,12 +502,16 @@ static void test_handle_holds_arrays( void )
 
 /* Ranges moved in pieces (here one band each, in the engine 32 MiB): the
    device pipeline, called directly, equals the CPU path's round trips. */
-static void test_ranges_in_pieces( void )
+static void sz_ranges_in_pieces( const char* extra )
 {
-	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
-	const int plans[][3] = { { HYB_STENCIL_SCH_SHARED, 3, 2 }, { HYB_STENCIL_SCH_DIRECT, 2, 3 } };
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", extra ), HYB_OK );
+	/* d, k and slots (0: the seed's 3) */
+	const int plans[][4] = { { HYB_STENCIL_SCH_SHARED, 3, 2, 0 },
+		                     { HYB_STENCIL_SCH_DIRECT, 2, 3, 0 },
+		                     { HYB_STENCIL_SCH_SHARED, 6, 1, 4 },
+		                     { HYB_STENCIL_SCH_DIRECT, 5, 1, 4 } };
 	for ( int kind = 0; kind < 2; kind++ )
-		for ( int q = 0; q < 2; q++ )
+		for ( int q = 0; q < (int)( sizeof plans / sizeof plans[0] ); q++ )
 		{
 			hyb_stencil_prob_t want, got;
 			if ( kind == 0 )
@@ -521,6 +525,7 @@ static void test_ranges_in_pieces( void )
 					( (float*)want.field[0] )[i] = (float)( 0.5 + 0.01 * sin( 0.37 * (double)i ) );
 			sx_clone( &want, &got );
 			got.zfp_piece_bytes        = 1;
+			got.slots                  = plans[q][3];
 			double                  rw = 0.0, rg = 0.0;
 			hyb_stencil_dev_stats_t ds;
 			CU_ASSERT_EQUAL(
@@ -534,6 +539,19 @@ static void test_ranges_in_pieces( void )
 			sx_free( &got );
 		}
 	hyb_t_sim_end();
+}
+
+static void test_ranges_in_pieces( void )
+{
+	sz_ranges_in_pieces( NULL );
+}
+
+/* The same with slow copies and a latency on every operation: an upload's
+   raw copies go on while its decodes run on the codec stream, and a step
+   that did not wait for them at its end would read stale planes. */
+static void test_ranges_in_pieces_slow_copies( void )
+{
+	sz_ranges_in_pieces( "HYBLAS_SIM_BW=3e8;HYBLAS_SIM_LATENCY=2e-5" );
 }
 
 /* Zero steps change nothing, compressed or not, on either path. */
@@ -672,6 +690,7 @@ static CU_TestInfo hyb_tests_stencil_zfp[] = {
 	{ "first_version_structs", test_first_version_structs },
 	{ "band_slices", test_band_slices },
 	{ "ranges_in_pieces", test_ranges_in_pieces },
+	{ "ranges_in_pieces_slow_copies", test_ranges_in_pieces_slow_copies },
 	{ "device_fill", test_device_fill },
 	{ "handle_holds_arrays", test_handle_holds_arrays },
 	{ "zero_steps", test_zero_steps },
