@@ -44,9 +44,9 @@
    context's last. */
 #define HYB_SD_LANE ( HYB_DEV_STREAMS - 1 )
 /* The codec stream: a compressed upload's decodes run there, so that the
-   copy of its next piece (into the other of two buffers) runs beside the
-   decode of this one instead of after it; on the upload's own stream the
-   copy engine would wait for every decode. */
+   copies of its next pieces (into the other buffers of its ring) run
+   beside the decode of this one instead of after it; on the upload's own
+   stream the copy engine would wait for every decode. */
 #define HYB_SD_CODEC ( HYB_DEV_STREAMS - 2 )
 
 /* The host side of the compressed fields (issue 22): each compressed array
@@ -93,11 +93,14 @@ typedef struct
 	hyb_sd_zip_t*              z;
 	int64_t                    cur;
 	void*                      dstream[HYB_DEV_STREAMS];
-	/* The upload step being issued: per buffer of its stream, the decode
-	   that last reads it (the step's stream waits for both at its end, so
-	   that its other copies need not wait for them), and the buffer next. */
-	hyb_devent_t* zfreed[2];
+	/* The upload step being issued: per buffer of its stream's ring, the
+	   decode that last reads it (the step's stream waits for the last one
+	   at its end, so that its other copies need not wait for them), and
+	   the buffer next. */
+	hyb_devent_t* zfreed[HYB_STENCIL_ZFP_RING];
+	hyb_devent_t* zlast;
 	int           znext;
+	size_t        zbuf; /* bytes of one stream buffer */
 	/* The host steps' thread (NULL: the issuing thread does them), the
 	   device events the host step being issued waits for, and per host
 	   step the number of the queue's last copy it made. */
@@ -211,21 +214,20 @@ static hyb_status_t hyb_sd_event( hyb_sd_ctx_t* c, hyb_devent_t** ev )
 
 /* Planes [z0, z1) from compressed array `a` up to the device at `dev`
    (plane z0 of the slot), an upload step of the out-of-core schedule: the
-   pieces' copies on the step's stream through two buffers (its own and
-   its slot's compute stream's, which downloads on the lane leave free),
-   their decodes on the codec stream. The step's other copies go on behind
+   pieces' copies on the step's stream through its ring of buffers, their
+   decodes on the codec stream. The step's other copies go on behind
    them without waiting for the decodes; its end waits for them
    (hyb_sd_zup_join). */
 static hyb_status_t hyb_sd_zup_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* dev, int64_t z0,
                                       int64_t z1, size_t raw )
 {
-	const int64_t  piece  = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
-	const size_t   pb     = raw / (size_t)( z1 - z0 );
-	void*          buf[2] = { c->dstream[c->stream], c->dstream[c->stream + c->s->nslots] };
-	hyb_devent_t** freed  = c->zfreed; /* the decode that last read each buffer */
-	hyb_status_t   st     = HYB_OK;
-	int            j      = c->znext;
-	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece, j ^= 1 )
+	const int64_t  piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
+	const size_t   pb    = raw / (size_t)( z1 - z0 );
+	char*          ring  = c->dstream[c->stream];
+	hyb_devent_t** freed = c->zfreed; /* the decode that last read each buffer */
+	hyb_status_t   st    = HYB_OK;
+	int            j     = c->znext;
+	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece, j = ( j + 1 ) % HYB_STENCIL_ZFP_RING )
 	{
 		const int64_t         hi     = z1 - lo < piece ? z1 : lo + piece;
 		const hyb_zfp_field_t f      = hyb_stencil_zarr_slab( a, lo, hi );
@@ -236,25 +238,23 @@ static hyb_status_t hyb_sd_zup_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, vo
 		c->st.bytes_h2d += (double)hyb_stencil_zarr_bytes( a, lo, hi );
 		st =
 		    hyb_zfp_stage_up_split( c->dev, c->stream, HYB_SD_CODEC, &f, a->rate,
-		                            a->data + hyb_stencil_zarr_offset( a, lo ), buf[j],
+		                            a->data + hyb_stencil_zarr_offset( a, lo ), ring + (size_t)j * c->zbuf,
 		                            (char*)dev + (size_t)( lo - z0 ) * pb, freed[j], copied, done );
-		freed[j] = done;
+		freed[j] = c->zlast = done;
 	}
 	c->znext = j;
 	c->st.bytes_h2d_raw += (double)raw;
 	return st;
 }
 
-/* The end of an upload step: its stream waits for the step's last decodes
-   (hyb_sd_zup_split), so that the step ends with its values in place. */
+/* The end of an upload step: its stream waits for the step's last decode
+   (hyb_sd_zup_split; the codec stream runs them in order), so that the
+   step ends with its values in place and its ring free. */
 static hyb_status_t hyb_sd_zup_join( hyb_sd_ctx_t* c )
 {
-	hyb_status_t st = HYB_OK;
-	for ( int k = 0; k < 2; k++ )
-	{
-		if ( c->zfreed[k] && st == HYB_OK ) st = hyb_dev_wait( c->dev, c->stream, c->zfreed[k] );
-		c->zfreed[k] = NULL;
-	}
+	const hyb_status_t st = c->zlast ? hyb_dev_wait( c->dev, c->stream, c->zlast ) : HYB_OK;
+	memset( c->zfreed, 0, sizeof c->zfreed );
+	c->zlast = NULL;
 	c->znext = 0;
 	return st;
 }
@@ -268,8 +268,8 @@ static hyb_status_t hyb_sd_zmove( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* 
                                   int64_t z1, size_t raw, int down )
 {
 	/* Out of core an upload's stream is a copy stream: decodes apart. */
-	if ( !down && c->s->queue[c->s->steps[c->cur].stream] == HYB_SQ_COPY && c->s->nslots > 0 &&
-	     c->stream + c->s->nslots < HYB_SD_CODEC )
+	if ( !down && c->s->queue[c->s->steps[c->cur].stream] == HYB_SQ_COPY && c->stream >= 0 &&
+	     c->stream < c->s->nslots )
 		return hyb_sd_zup_split( c, a, dev, z0, z1, raw );
 	const int64_t piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
 	const size_t  pb    = raw / (size_t)( z1 - z0 ); /* bytes of a plane of values */
@@ -414,8 +414,9 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 	c->stream                      = host ? -1 : st->stream;
 	c->cur                         = i;
 	c->npend                       = 0;
-	c->zfreed[0] = c->zfreed[1] = NULL;
-	c->znext                       = 0;
+	memset( c->zfreed, 0, sizeof c->zfreed );
+	c->zlast = NULL;
+	c->znext = 0;
 	hyb_status_t rc                = c->hq ? hyb_sd_hostq_status( c->hq ) : HYB_OK;
 	const double t0                = c->tl.on ? hyb_now() : 0.0;
 	for ( int64_t e = 0; e < st->ndep && rc == HYB_OK; e++ )
@@ -702,7 +703,9 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	const size_t zbuf =
 	    c->z ? hyb_sd_zip_buffer( c->z, s->slot_planes + 3, p->zfp_piece_bytes ) : 0;
 	const size_t zoff  = ( c->dused + HYB_SD_ALIGN - 1 ) / HYB_SD_ALIGN * HYB_SD_ALIGN;
-	const int    nzs   = c->z ? 2 * s->nslots : 0;
+	/* A ring per copy stream, one buffer per compute stream, the lane's. */
+	const int    ring  = HYB_STENCIL_ZFP_RING;
+	const int    nzs   = c->z ? ( ring + 1 ) * s->nslots : 0;
 	const int    lanes = c->z ? 1 : 0; /* the download lane's buffer, after them */
 	void*        dmem  = NULL;
 	void*        hmem  = NULL;
@@ -713,7 +716,10 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	c->dbase = dmem;
 	c->hbase = hmem;
 	c->dused = c->hused = 0;
-	for ( int q = 0; q < nzs; q++ ) c->dstream[q] = (char*)dmem + zoff + (size_t)q * zbuf;
+	c->zbuf = zbuf;
+	for ( int q = 0; c->z && q < 2 * s->nslots; q++ )
+		c->dstream[q] = (char*)dmem + zoff +
+		                (size_t)( q < s->nslots ? q * ring : s->nslots * ring + q - s->nslots ) * zbuf;
 	if ( lanes ) c->dstream[HYB_SD_LANE] = (char*)dmem + zoff + (size_t)nzs * zbuf;
 	if ( ( rc = hyb_stencil_exec_init( &ex, &ops, p, s ) ) != HYB_OK ) return rc;
 	/* No thread: the issuing thread does the host steps, in order. */

@@ -97,6 +97,7 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 		w->ratio_out       = out / (double)roles.quants;
 		w->zfp_plane_bytes = (double)w->plane_elems * most / 8.0;
 		w->zfp_piece_bytes = (double)HYB_STENCIL_ZFP_PIECE_BYTES;
+		w->zfp_ring        = HYB_STENCIL_ZFP_RING;
 	}
 	switch ( p->kind )
 	{

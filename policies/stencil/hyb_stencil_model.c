@@ -74,14 +74,17 @@ static int64_t hyb_sm_slot_planes( int64_t n, int64_t d, int64_t hk, int64_t a )
 	return first > mid ? first : mid;
 }
 
-/* Device bytes of one slot's two stream buffers of compressed pieces. */
-static double hyb_sm_stream_buffers( const hyb_stencil_work_t* w, int64_t slot_planes )
+/* Device bytes of the stream buffers of compressed pieces of S slots: a
+   ring of zfp_ring per copy stream, one per compute stream, the download
+   lane's one. */
+static double hyb_sm_stream_buffers( const hyb_stencil_work_t* w, int64_t S, int64_t slot_planes )
 {
 	if ( !w->zfp ) return 0.0;
 	const double band  = 4.0 * w->zfp_plane_bytes;
 	const double piece = w->zfp_piece_bytes > band ? w->zfp_piece_bytes : band;
 	const double range = (double)( slot_planes + 3 ) * w->zfp_plane_bytes;
-	return 2.0 * ( piece < range ? piece : range );
+	const double ring  = w->zfp_ring > 1 ? (double)w->zfp_ring : 1.0;
+	return ( (double)S * ( ring + 1.0 ) + 1.0 ) * ( piece < range ? piece : range );
 }
 
 /* The shallowest chunk of that cut: the last one. */
@@ -172,8 +175,7 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 		o->nslots       = (int32_t)S;
 		o->device_bytes = (double)S * (double)hyb_sm_arrays( w ) * (double)o->slot_planes * pb +
 		                  hyb_sm_residual_bytes( w, S, o->slot_planes ) +
-		                  /* two stream buffers per slot and the download lane's one */
-		                  ( (double)S + 0.5 ) * hyb_sm_stream_buffers( w, o->slot_planes );
+		                  hyb_sm_stream_buffers( w, S, o->slot_planes );
 		if ( o->device_bytes <= m->dev_mem ) break;
 	}
 	o->blocks = T > 0 ? ( T + keff - 1 ) / keff : 0;

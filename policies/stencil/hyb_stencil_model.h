@@ -59,15 +59,17 @@ typedef struct
 	/* Compression (issue 22; all zero without): chunk bounds and halos in
 	   multiples of `align` planes; only the direct and region-sharing
 	   schemes; the bytes crossing PCIe scaled by ratio_in (uploads, over the
-	   arrays uploaded) and ratio_out (downloads); per slot two device
-	   stream buffers of a piece: at most zfp_piece_bytes, at least 4
-	   planes, and no more than a slot's planes, of zfp_plane_bytes each
-	   (one plane compressed at the highest rate); every plane moved also
-	   coded on the device at the machine's codec rate. */
+	   arrays uploaded) and ratio_out (downloads); per slot zfp_ring + 1
+	   device stream buffers of a piece (0: 2), and one more: at most
+	   zfp_piece_bytes, at least 4 planes, and no more than a slot's planes,
+	   of zfp_plane_bytes each (one plane compressed at the highest rate);
+	   every plane moved also coded on the device at the machine's codec
+	   rate. */
 	int32_t align;
 	int32_t zfp;
 	double  ratio_in, ratio_out;
 	double  zfp_plane_bytes, zfp_piece_bytes;
+	int32_t zfp_ring;
 	/* Arrays the run fills (compressed input levels and read-only fields:
 	   each crosses up as values and down compressed) and stores (the
 	   compressed input levels: up compressed, down as values) through the

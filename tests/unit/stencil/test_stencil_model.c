@@ -157,6 +157,7 @@ static void test_compressed_plans( void )
 			w.ratio_out                   = 0.25;
 			w.zfp_plane_bytes             = 10.0;
 			w.zfp_piece_bytes             = 200.0;
+			w.zfp_ring                    = 8;
 			const hyb_stencil_machine_t m = sm_machine( 1e12 );
 			for ( int32_t sc = 3; sc <= 4; sc++ )
 				for ( int c = 0; c < (int)( sizeof dkt / sizeof dkt[0] ); c++ )
@@ -172,9 +173,10 @@ static void test_compressed_plans( void )
 					CU_ASSERT_EQUAL( p.slot_planes, s.slot_planes );
 					CU_ASSERT_EQUAL( p.bytes_h2d, (double)s.planes_h2d * pb * 0.5 );
 					CU_ASSERT_EQUAL( p.bytes_d2h, (double)s.planes_d2h * pb * 0.25 );
-					/* Two pieces of 200 bytes per slot, or the slot's planes when fewer. */
+					/* Nine pieces of 200 bytes per slot (each the slot's planes
+					   when fewer) and the lane's one. */
 					const double buf =
-					    2.0 *
+					    9.0 *
 					    ( s.slot_planes + 3 < 20 ? (double)( s.slot_planes + 3 ) * 10.0 : 200.0 );
 					CU_ASSERT( p.device_bytes >=
 					           (double)s.nslots * ( (double)s.slot_planes * pb + buf ) );
