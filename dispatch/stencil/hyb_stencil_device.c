@@ -48,6 +48,13 @@
    beside the decode of this one instead of after it; on the upload's own
    stream the copy engine would wait for every decode. */
 #define HYB_SD_CODEC ( HYB_DEV_STREAMS - 2 )
+/* The encode stream: a compressed download's encodes run there into the
+   lane's ring of piece buffers, each piece's copy to the host on the lane
+   after its encode, so that the copies do not wait for each encode in
+   turn (the encodes, like the decodes, start when the stencil's kernels
+   leave room on the device). */
+#define HYB_SD_ENCODE ( HYB_DEV_STREAMS - 3 )
+_Static_assert( HYB_SD_ENCODE >= 2 * HYB_SS_SLOTS_MAX, "the schedule's device streams come first" );
 
 /* The host side of the compressed fields (issue 22): each compressed array
    of the schedule (every quantity's state arrays, as roles.state lists
@@ -212,6 +219,17 @@ static hyb_status_t hyb_sd_event( hyb_sd_ctx_t* c, hyb_devent_t** ev )
 	return rc;
 }
 
+/* Device stream `to` waits for what stream `from` has queued (through an
+   event of the schedule's pool). */
+static hyb_status_t hyb_sd_hop( hyb_sd_ctx_t* c, int from, int to )
+{
+	hyb_devent_t* ev = NULL;
+	hyb_status_t  rc = hyb_sd_event( c, &ev );
+	if ( rc == HYB_OK ) rc = hyb_dev_record( c->dev, from, ev );
+	if ( rc == HYB_OK ) rc = hyb_dev_wait( c->dev, to, ev );
+	return rc;
+}
+
 /* Planes [z0, z1) from compressed array `a` up to the device at `dev`
    (plane z0 of the slot), an upload step of the out-of-core schedule: the
    pieces' copies on the step's stream through its ring of buffers, their
@@ -259,6 +277,41 @@ static hyb_status_t hyb_sd_zup_join( hyb_sd_ctx_t* c )
 	return st;
 }
 
+/* Planes [z0, z1) of the device at `dev` (plane z0 of the slot) down to
+   compressed array `a`, a download step on the lane: the pieces' encodes
+   on the encode stream into the lane's ring, each piece's copy to the host
+   on the lane after its encode. The encode stream first waits for what
+   the lane has queued: the step's inputs, and the copies that last read
+   the ring. */
+static hyb_status_t hyb_sd_zdown_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, const void* dev,
+                                        int64_t z0, int64_t z1, size_t raw )
+{
+	const int64_t piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
+	const size_t  pb    = raw / (size_t)( z1 - z0 );
+	char*         ring  = c->dstream[HYB_SD_LANE];
+	hyb_devent_t* freed[HYB_STENCIL_ZFP_RING] = { NULL }; /* the copy that last read each buffer */
+	hyb_status_t  st                          = hyb_sd_hop( c, HYB_SD_LANE, HYB_SD_ENCODE );
+	int           j                           = 0;
+	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece, j = ( j + 1 ) % HYB_STENCIL_ZFP_RING )
+	{
+		const int64_t         hi      = z1 - lo < piece ? z1 : lo + piece;
+		const hyb_zfp_field_t f       = hyb_stencil_zarr_slab( a, lo, hi );
+		hyb_devent_t *        encoded = NULL, *done = NULL;
+		st                            = hyb_sd_event( c, &encoded );
+		if ( st == HYB_OK ) st = hyb_sd_event( c, &done );
+		if ( st != HYB_OK ) break;
+		c->st.bytes_d2h += (double)hyb_stencil_zarr_bytes( a, lo, hi );
+		st = hyb_zfp_stage_down_split( c->dev, HYB_SD_ENCODE, HYB_SD_LANE, &f, a->rate,
+		                               (const char*)dev + (size_t)( lo - z0 ) * pb,
+		                               ring + (size_t)j * c->zbuf,
+		                               a->data + hyb_stencil_zarr_offset( a, lo ), freed[j], encoded,
+		                               done );
+		freed[j] = done;
+	}
+	c->st.bytes_d2h_raw += (double)raw;
+	return st;
+}
+
 /* Planes [z0, z1) between the device at `dev` (plane z0 of the slot) and
    compressed array `a` through the stage (down: encode and download), in
    pieces of whole bands through the stream's one buffer: stream order
@@ -271,6 +324,7 @@ static hyb_status_t hyb_sd_zmove( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* 
 	if ( !down && c->s->queue[c->s->steps[c->cur].stream] == HYB_SQ_COPY && c->stream >= 0 &&
 	     c->stream < c->s->nslots )
 		return hyb_sd_zup_split( c, a, dev, z0, z1, raw );
+	if ( down && c->stream == HYB_SD_LANE ) return hyb_sd_zdown_split( c, a, dev, z0, z1, raw );
 	const int64_t piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
 	const size_t  pb    = raw / (size_t)( z1 - z0 ); /* bytes of a plane of values */
 	void*         dbuf  = c->dstream[c->stream];
@@ -388,17 +442,6 @@ static int hyb_sd_host_step( const hyb_stencil_sched_t* s, int64_t i )
 static int hyb_sd_on_lane( const hyb_stencil_sched_t* s, int64_t i )
 {
 	return s->steps[i].op == HYB_SS_DOWNLOAD && s->queue[s->steps[i].stream] == HYB_SQ_COMPUTE;
-}
-
-/* Device stream `to` waits for what stream `from` has queued (through an
-   event of the schedule's pool). */
-static hyb_status_t hyb_sd_hop( hyb_sd_ctx_t* c, int from, int to )
-{
-	hyb_devent_t* ev = NULL;
-	hyb_status_t  rc = hyb_sd_event( c, &ev );
-	if ( rc == HYB_OK ) rc = hyb_dev_record( c->dev, from, ev );
-	if ( rc == HYB_OK ) rc = hyb_dev_wait( c->dev, to, ev );
-	return rc;
 }
 
 /* Before step i: a device step waits on its stream for the events of the
@@ -703,10 +746,10 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	const size_t zbuf =
 	    c->z ? hyb_sd_zip_buffer( c->z, s->slot_planes + 3, p->zfp_piece_bytes ) : 0;
 	const size_t zoff  = ( c->dused + HYB_SD_ALIGN - 1 ) / HYB_SD_ALIGN * HYB_SD_ALIGN;
-	/* A ring per copy stream, one buffer per compute stream, the lane's. */
+	/* A ring per copy stream, one buffer per compute stream, the lane's ring. */
 	const int    ring  = HYB_STENCIL_ZFP_RING;
 	const int    nzs   = c->z ? ( ring + 1 ) * s->nslots : 0;
-	const int    lanes = c->z ? 1 : 0; /* the download lane's buffer, after them */
+	const int    lanes = c->z ? ring : 0; /* the download lane's ring, after them */
 	void*        dmem  = NULL;
 	void*        hmem  = NULL;
 	const size_t dneed = zoff + (size_t)( nzs + lanes ) * zbuf, hneed = c->hused;

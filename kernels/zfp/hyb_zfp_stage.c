@@ -82,6 +82,15 @@ hyb_status_t hyb_zfp_stage_up( hyb_dev_t* d, int stream, const hyb_zfp_field_t* 
 	                            after, done, 0 );
 }
 
+hyb_status_t hyb_zfp_stage_down_split( hyb_dev_t* d, int encode_stream, int stream,
+                                       const hyb_zfp_field_t* f, double rate, const void* dfield,
+                                       void* dstream, void* hstream, hyb_devent_t* after,
+                                       hyb_devent_t* encoded, hyb_devent_t* done )
+{
+	return hyb_zfp_stage_queue( d, encode_stream, stream, encoded, f, rate, (void*)dfield, dstream,
+	                            hstream, after, done, 1 );
+}
+
 hyb_status_t hyb_zfp_stage_up_split( hyb_dev_t* d, int stream, int decode_stream,
                                      const hyb_zfp_field_t* f, double rate, const void* hstream,
                                      void* dstream, void* dfield, hyb_devent_t* after,

@@ -82,6 +82,16 @@ hyb_status_t hyb_zfp_stage_up_split( hyb_dev_t* d, int stream, int decode_stream
                                      void* dstream, void* dfield, hyb_devent_t* after,
                                      hyb_devent_t* copied, hyb_devent_t* done );
 
+/* hyb_zfp_stage_down with its encode on another stream: the encode on
+   `encode_stream` (after `after`), `encoded` recorded behind it, the copy
+   to the host on `stream` after `encoded`, `done` recorded there; `dstream`
+   is free again once `done` is reached. `encoded` is required where the
+   two streams differ. Same statuses as hyb_zfp_stage_down. */
+hyb_status_t hyb_zfp_stage_down_split( hyb_dev_t* d, int encode_stream, int stream,
+                                       const hyb_zfp_field_t* f, double rate, const void* dfield,
+                                       void* dstream, void* hstream, hyb_devent_t* after,
+                                       hyb_devent_t* encoded, hyb_devent_t* done );
+
 /* ------------------------------------------------------------ the host store */
 
 /* The compressed slabs of one field at one rate, on the host: slab i's

@@ -75,8 +75,8 @@ static int64_t hyb_sm_slot_planes( int64_t n, int64_t d, int64_t hk, int64_t a )
 }
 
 /* Device bytes of the stream buffers of compressed pieces of S slots: a
-   ring of zfp_ring per copy stream, one per compute stream, the download
-   lane's one. */
+   ring of zfp_ring per copy stream and for the download lane, one per
+   compute stream. */
 static double hyb_sm_stream_buffers( const hyb_stencil_work_t* w, int64_t S, int64_t slot_planes )
 {
 	if ( !w->zfp ) return 0.0;
@@ -84,7 +84,7 @@ static double hyb_sm_stream_buffers( const hyb_stencil_work_t* w, int64_t S, int
 	const double piece = w->zfp_piece_bytes > band ? w->zfp_piece_bytes : band;
 	const double range = (double)( slot_planes + 3 ) * w->zfp_plane_bytes;
 	const double ring  = w->zfp_ring > 1 ? (double)w->zfp_ring : 1.0;
-	return ( (double)S * ( ring + 1.0 ) + 1.0 ) * ( piece < range ? piece : range );
+	return ( (double)S * ( ring + 1.0 ) + ring ) * ( piece < range ? piece : range );
 }
 
 /* The shallowest chunk of that cut: the last one. */

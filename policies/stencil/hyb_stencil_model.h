@@ -60,7 +60,7 @@ typedef struct
 	   multiples of `align` planes; only the direct and region-sharing
 	   schemes; the bytes crossing PCIe scaled by ratio_in (uploads, over the
 	   arrays uploaded) and ratio_out (downloads); per slot zfp_ring + 1
-	   device stream buffers of a piece (0: 2), and one more: at most
+	   device stream buffers of a piece (0: 2), and zfp_ring more: at most
 	   zfp_piece_bytes, at least 4 planes, and no more than a slot's planes,
 	   of zfp_plane_bytes each (one plane compressed at the highest rate);
 	   every plane moved also coded on the device at the machine's codec

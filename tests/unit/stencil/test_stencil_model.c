@@ -174,7 +174,7 @@ static void test_compressed_plans( void )
 					CU_ASSERT_EQUAL( p.bytes_h2d, (double)s.planes_h2d * pb * 0.5 );
 					CU_ASSERT_EQUAL( p.bytes_d2h, (double)s.planes_d2h * pb * 0.25 );
 					/* Nine pieces of 200 bytes per slot (each the slot's planes
-					   when fewer) and the lane's one. */
+					   when fewer) and the lane's eight. */
 					const double buf =
 					    9.0 *
 					    ( s.slot_planes + 3 < 20 ? (double)( s.slot_planes + 3 ) * 10.0 : 200.0 );
