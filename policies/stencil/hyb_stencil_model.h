@@ -31,9 +31,9 @@ typedef struct
 	   seconds per byte of page-locking the staging at a handle's first
 	   device run. */
 	double stage_copy, stage_lock_s_per_byte;
-	/* Slot buffers an out-of-core plan may take (0: 4; fewer than 3 count
-	   as 3): the planner takes as many as the budget holds, down to the
-	   seed's 3 (or d). */
+	/* Slot buffers an out-of-core plan may take (0: 3, the seed's; fewer
+	   than 3 count as 3): the planner takes as many as the budget holds,
+	   down to 3 (or d). */
 	int32_t slots_max;
 } hyb_stencil_machine_t;
 
