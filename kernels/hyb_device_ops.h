@@ -27,7 +27,12 @@ enum
 	HYB_STREAM_COMPUTE = 1,
 	HYB_STREAM_D2H     = 2,
 	HYB_STREAM_COUNT   = 3, /* the named streams */
-	HYB_DEV_STREAMS    = 12 /* streams 0 .. 11 */
+	HYB_DEV_STREAMS    = 12, /* streams 0 .. 11 */
+	/* The last streams are urgent: where the backend has stream
+	   priorities, their kernels' blocks are scheduled ahead of the other
+	   streams' waiting blocks (short codec kernels that a copy waits for,
+	   beside long kernels that fill the device). */
+	HYB_DEV_STREAMS_URGENT = 3
 };
 
 typedef struct hyb_dctx_s   hyb_dctx_t;   /* one device, one user at a time */

@@ -55,6 +55,8 @@
    leave room on the device). */
 #define HYB_SD_ENCODE ( HYB_DEV_STREAMS - 3 )
 _Static_assert( HYB_SD_ENCODE >= 2 * HYB_SS_SLOTS_MAX, "the schedule's device streams come first" );
+_Static_assert( HYB_SD_ENCODE >= HYB_DEV_STREAMS - HYB_DEV_STREAMS_URGENT,
+                "the codec's streams are urgent: their kernels go before the stencil's waiting blocks" );
 
 /* The host side of the compressed fields (issue 22): each compressed array
    of the schedule (every quantity's state arrays, as roles.state lists

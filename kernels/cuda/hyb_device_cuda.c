@@ -118,6 +118,11 @@ static hyb_status_t hyb_cuda_stream( hyb_dctx_t* ctx, int i, cudaStream_t* out )
 {
 	if ( i < 0 || i >= HYB_DEV_STREAMS ) return HYB_E_INVALID;
 	if ( hyb_cuda_use( ctx->dev ) != HYB_OK ) return HYB_E_DEVICE;
+	int least = 0, greatest = 0;
+	if ( ctx->stream[i] == NULL && i >= HYB_DEV_STREAMS - HYB_DEV_STREAMS_URGENT &&
+	     cudaDeviceGetStreamPriorityRange( &least, &greatest ) == cudaSuccess )
+		HYB_CUDA_TRY(
+		    cudaStreamCreateWithPriority( &ctx->stream[i], cudaStreamNonBlocking, greatest ) );
 	if ( ctx->stream[i] == NULL )
 		HYB_CUDA_TRY( cudaStreamCreateWithFlags( &ctx->stream[i], cudaStreamNonBlocking ) );
 	*out = ctx->stream[i];
