@@ -580,7 +580,9 @@ static void test_zero_steps( void )
 
 /* Callers built against the first version of the structs: parameters
    without the fidelity fields run without the check; statistics end
-   before the compression fields, and nothing past them is written. */
+   before the compression fields, and nothing past them is written; a
+   second version's statistics get the compression fields, not the
+   third's slots. */
 static void test_first_version_structs( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
@@ -600,6 +602,16 @@ static void test_first_version_structs( void )
 	int                  kept = 1;
 	for ( size_t i = 0; i < sizeof s - s.struct_size; i++ ) kept &= tail[i] == 0x5c;
 	CU_ASSERT( kept );
+	/* second-version statistics: the compression fields, not the slots */
+	memset( &s, 0x5c, sizeof s );
+	s.struct_size = offsetof( hyblas_stencil_stats_t, slots );
+	CU_ASSERT_EQUAL( hyblas_stencil_solve( &d, 6, &p, &s ), HYBLAS_OK );
+	CU_ASSERT( s.compressed_fields > 0 );
+	CU_ASSERT( memcmp( &s.slots, "\x5c\x5c\x5c\x5c", sizeof s.slots ) == 0 );
+	memset( &s, 0, sizeof s );
+	s.struct_size = sizeof s;
+	CU_ASSERT_EQUAL( hyblas_stencil_solve( &d, 6, &p, &s ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( s.slots, 3 );
 	sx_desc_free( &d );
 	hyb_t_sim_end();
 }
