@@ -66,13 +66,15 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 		const double bits  = 8.0 * (double)w->elem_bytes;
 		const double field = (double)w->n * (double)w->plane_elems * (double)w->elem_bytes;
 		const int    fused = hyb_stencil_zfp_fused( p );
-		double       in = 0.0, out = 0.0, most = 0.0;
+		double       in = 0.0, out = 0.0, most = 0.0, coded_in = 0.0, coded_out = 0.0;
 		for ( int q = 0; q < roles.quants; q++ )
 		{
 			const double state = hyb_stencil_state_rate( p, q );
 			const double ratio = state != 0.0 ? state / bits : 1.0;
 			in += (double)roles.inputs * ratio;
 			out += ratio;
+			coded_in += state != 0.0 ? (double)roles.inputs : 0.0;
+			coded_out += state != 0.0;
 			if ( state > most ) most = state;
 			if ( state != 0.0 && fused )
 				w->zfp_ends_extra += (double)roles.inputs * field * ( 1.0 - ratio );
@@ -87,6 +89,7 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 		{
 			const double cr = p->rate[roles.coef[c]];
 			in += cr != 0.0 ? cr / bits : 1.0;
+			coded_in += cr != 0.0;
 			if ( cr > most ) most = cr;
 			w->zfp_fill_arrays += cr != 0.0;
 			w->zfp_bytes += cr != 0.0 ? cr / bits * field : 0.0;
@@ -95,6 +98,8 @@ void hyb_stencil_work( const hyb_stencil_prob_t* p, int64_t steps,
 		w->align           = HYB_STENCIL_ZFP_ALIGN;
 		w->ratio_in        = in / (double)( roles.inputs * roles.quants + roles.ncoef );
 		w->ratio_out       = out / (double)roles.quants;
+		w->coded_in        = coded_in / (double)( roles.inputs * roles.quants + roles.ncoef );
+		w->coded_out       = coded_out / (double)roles.quants;
 		w->zfp_plane_bytes = (double)w->plane_elems * most / 8.0;
 		w->zfp_piece_bytes = (double)HYB_STENCIL_ZFP_PIECE_BYTES;
 		w->zfp_ring        = HYB_STENCIL_ZFP_RING;

@@ -44,10 +44,10 @@
 #define HYB_STENCIL_CPU_ELEMS_WAVE     4.5
 
 /* Bytes of values the device's ZFP codec encodes or decodes per second:
-   issue 22's target for fixed rate 16, float, 2-D on an H100 (docs/zfp.md),
-   which the codec's design meets on paper. Estimate until
-   tools/gpu_check_zfp has measured it (it prints the rates). */
-#define HYB_STENCIL_DEF_ZFP_BW 100e9
+   the slower of the two kernels measured by tools/gpu_check_zfp, fixed rate
+   16, float, 2-D, on the H100 (encode 301.5 GB/s, decode 398.1 GB/s;
+   docs/results/2026-11-24-h100 runE). */
+#define HYB_STENCIL_DEF_ZFP_BW 300e9
 
 /* The copying scheme's staging, measured on the H100 hosts (every
    copying plan of a (d, k) sweep against the same plan's first run in a

@@ -225,9 +225,12 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	const double launches = B * (double)d * copies_per_visit + (double)T * (double)d;
 	o->t_kernel = comp * (double)w->plane_elems * w->dev_elems * (double)w->elem_bytes / m->dev_bw +
 	              launches * m->launch;
-	/* The codec decodes what is uploaded and encodes what is downloaded
-	   (bytes of the values, at the codec's rate). */
-	if ( w->zfp && m->codec > 0.0 ) o->t_kernel += ( up * in_ar + B * n * outs ) * pb / m->codec;
+	/* The codec decodes what is uploaded compressed and encodes what is
+	   downloaded compressed (bytes of the values, at the codec's rate),
+	   sharing the device with the kernels. */
+	if ( w->zfp && m->codec > 0.0 )
+		o->t_kernel +=
+		    ( up * in_ar * w->coded_in + B * n * outs * w->coded_out ) * pb / m->codec;
 	/* Page-locked copies overlap each other and the kernels; pageable ones
 	   are synchronous and add up. */
 	const double xfer   = o->pinned ? hyb_sm_max( hyb_sm_max( o->t_h2d, o->t_d2h ),

@@ -70,6 +70,9 @@ typedef struct
 	double  ratio_in, ratio_out;
 	double  zfp_plane_bytes, zfp_piece_bytes;
 	int32_t zfp_ring;
+	/* Shares of the arrays moved up and of those moved down that are
+	   compressed (the codec decodes and encodes those only). */
+	double coded_in, coded_out;
 	/* Arrays the run fills (compressed input levels and read-only fields:
 	   each crosses up as values and down compressed) and stores (the
 	   compressed input levels: up compressed, down as values) through the
