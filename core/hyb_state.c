@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "hyb_guard.h"
 #include "hyb_log.h"
 
 _Static_assert( HYB_LOCK_COUNT <= 32, "the held-lock mask is 32 bits" );
@@ -87,6 +88,11 @@ const char* hyb_lock_name( hyb_lock_id_t id )
 	return (unsigned)id < HYB_LOCK_COUNT ? hyb_lock_names[id] : "?";
 }
 
+int hyb_state_holds_locks( void )
+{
+	return hyb_held != 0;
+}
+
 unsigned hyb_state_order_violations( void )
 {
 	return atomic_load( &hyb_order_violations );
@@ -99,14 +105,19 @@ void hyb_state_on_fork_child( hyb_lock_id_t id, void ( *fn )( void ) )
 
 /* ------------------------------------------------------------ fork */
 
+/* First the other threads leave the real library (hyb_guard.h: its own
+   locks must not be held by a thread the child will not have), then the
+   library's locks are taken. */
 void hyb_state_fork_prepare( void )
 {
+	hyb_guard_fork_close( HYB_GUARD_FORK_WAIT_S );
 	for ( int i = 0; i < HYB_LOCK_COUNT; i++ ) hyb_lock( (hyb_lock_id_t)i );
 }
 
 void hyb_state_fork_parent( void )
 {
 	for ( int i = HYB_LOCK_COUNT - 1; i >= 0; i-- ) hyb_unlock( (hyb_lock_id_t)i );
+	hyb_guard_fork_open( 0 );
 }
 
 /* Only async-signal-safe work: the locks were taken by this thread in
@@ -121,6 +132,7 @@ void hyb_state_fork_child( void )
 	}
 	hyb_held   = 0;
 	hyb_forked = 1;
+	hyb_guard_fork_open( 1 );
 	for ( int i = 0; i < HYB_LOCK_COUNT; i++ )
 	{
 		void ( *fn )( void ) = atomic_load( &hyb_child_hooks[i] );

@@ -58,6 +58,9 @@ const char* hyb_lock_name( hyb_lock_id_t id );
 /* Lock-order violations seen so far in this process (tests). */
 unsigned hyb_state_order_violations( void );
 
+/* Whether the calling thread holds any of the library's locks. */
+int hyb_state_holds_locks( void );
+
 /* Register what a child of fork() must forget of the state lock id guards
    (helper threads that do not exist there, the parent's device resources):
    fn runs in the child after every lock was made new, alone, in rank

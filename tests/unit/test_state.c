@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/config/hyb_config.h"
 #include "dispatch/hyb_gtsv_rates.h"
 #include "hyb_file.h"
+#include "hyb_guard.h"
 #include "hyb_op.h"
 #include "hyb_state.h"
 #include "hyb_test_util.h"
@@ -218,6 +220,74 @@ static void test_fork_waits_for_every_lock( void )
 	}
 }
 
+/* A thread inside the real library (between hyb_guard_enter and leave)
+   for `hold` seconds. */
+typedef struct
+{
+	double     hold, left_at, entered_at;
+	atomic_int inside;
+} st_guarded_t;
+
+static void* st_guarded( void* arg )
+{
+	st_guarded_t* g = arg;
+	hyb_guard_enter();
+	g->entered_at = st_now();
+	atomic_store( &g->inside, 1 );
+	while ( st_now() - g->entered_at < g->hold ) usleep( 1000 );
+	g->left_at = st_now();
+	hyb_guard_leave();
+	return NULL;
+}
+
+/* The fork gate: closing it waits until the other threads inside the real
+   library have left, a thread that enters while it is closed waits until
+   it opens, the wait is bounded, and a real fork() waits for a thread
+   inside (its child then finds no one inside). */
+static void test_fork_gate( void )
+{
+	st_guarded_t a = { .hold = 0.15 };
+	pthread_t    ta, tb;
+	CU_ASSERT_FATAL( pthread_create( &ta, NULL, st_guarded, &a ) == 0 );
+	while ( !atomic_load( &a.inside ) ) usleep( 1000 );
+	CU_ASSERT_EQUAL( hyb_guard_fork_close( 5.0 ), 1 );
+	const double closed_at = st_now();
+	CU_ASSERT( closed_at >= a.left_at );
+	/* closed: a new entry waits for the opening */
+	st_guarded_t b = { .hold = 0.0 };
+	CU_ASSERT_FATAL( pthread_create( &tb, NULL, st_guarded, &b ) == 0 );
+	usleep( 50000 );
+	CU_ASSERT_EQUAL( atomic_load( &b.inside ), 0 );
+	hyb_guard_fork_open( 0 );
+	const double opened_at = st_now();
+	pthread_join( tb, NULL );
+	CU_ASSERT( b.entered_at >= opened_at );
+	pthread_join( ta, NULL );
+	/* the bound: a thread inside for longer than it */
+	st_guarded_t c = { .hold = 0.5 };
+	CU_ASSERT_FATAL( pthread_create( &ta, NULL, st_guarded, &c ) == 0 );
+	while ( !atomic_load( &c.inside ) ) usleep( 1000 );
+	const double t0 = st_now();
+	CU_ASSERT_EQUAL( hyb_guard_fork_close( 0.05 ), 0 );
+	CU_ASSERT( st_now() - t0 < 0.4 );
+	hyb_guard_fork_open( 0 );
+	pthread_join( ta, NULL );
+	/* a real fork waits for the thread inside */
+	hyb_state_fork_install();
+	st_guarded_t d = { .hold = 0.2 };
+	CU_ASSERT_FATAL( pthread_create( &ta, NULL, st_guarded, &d ) == 0 );
+	while ( !atomic_load( &d.inside ) ) usleep( 1000 );
+	const pid_t pid = fork();
+	if ( pid == 0 ) _exit( hyb_guard_fork_close( 0.0 ) ? 0 : 1 );
+	const double forked_at = st_now();
+	int          status    = -1;
+	CU_ASSERT_FATAL( pid > 0 );
+	waitpid( pid, &status, 0 );
+	CU_ASSERT( WIFEXITED( status ) && WEXITSTATUS( status ) == 0 );
+	pthread_join( ta, NULL );
+	CU_ASSERT( forked_at >= d.left_at );
+}
+
 /* Taking a lock of lower rank while holding one of higher rank is counted
    (and logged once); the order of the list is not. */
 static void test_lock_order_witness( void )
@@ -274,6 +344,7 @@ static CU_TestInfo hyb_tests_state[] = {
 	{ "fork_during_rates_write", test_fork_during_rates_write },
 	{ "fork_during_op_register", test_fork_during_op_register },
 	{ "fork_waits_for_every_lock", test_fork_waits_for_every_lock },
+	{ "fork_gate", test_fork_gate },
 	{ "lock_order_witness", test_lock_order_witness },
 	{ "omp_in_forked_thread", test_omp_in_forked_thread },
 	CU_TEST_INFO_NULL,
