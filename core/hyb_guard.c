@@ -64,8 +64,7 @@ static hyb_guard_rec_t* hyb_guard_record( void )
 		if ( r == NULL ) return NULL;
 		atomic_store( &r->owned, 1 );
 		hyb_guard_rec_t* head = atomic_load( &hyb_guard_list );
-		do
-			r->next = head;
+		do r->next = head;
 		while ( !atomic_compare_exchange_weak( &hyb_guard_list, &head, r ) );
 	}
 	if ( hyb_guard_key_ok ) pthread_setspecific( hyb_guard_key, r );

@@ -26,7 +26,7 @@ enum
 	HYB_STREAM_H2D     = 0,
 	HYB_STREAM_COMPUTE = 1,
 	HYB_STREAM_D2H     = 2,
-	HYB_STREAM_COUNT   = 3, /* the named streams */
+	HYB_STREAM_COUNT   = 3,  /* the named streams */
 	HYB_DEV_STREAMS    = 12, /* streams 0 .. 11 */
 	/* The last streams are urgent: where the backend has stream
 	   priorities, their kernels' blocks are scheduled ahead of the other

@@ -183,11 +183,11 @@ static hyb_status_t hyb_stencil_fid_reference( const hyb_stencil_prob_t*     p,
 {
 	hyb_stencil_roles_t roles;
 	hyb_stencil_roles( p->kind, &roles );
-	const size_t       fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
-	hyb_stencil_prob_t ref    = *p;
-	ref.slots                 = dc->pred.nslots;
-	void*              lev[HYB_STENCIL_QUANTS_MAX * 3] = { NULL };
-	hyb_status_t       rc                              = HYB_OK;
+	const size_t       fbytes                    = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
+	hyb_stencil_prob_t ref                       = *p;
+	ref.slots                                    = dc->pred.nslots;
+	void*        lev[HYB_STENCIL_QUANTS_MAX * 3] = { NULL };
+	hyb_status_t rc                              = HYB_OK;
 	memset( ref.rate, 0, sizeof ref.rate );
 	for ( int j = 0; j < roles.quants * roles.nstate && rc == HYB_OK; j++ )
 	{

@@ -55,8 +55,9 @@
    leave room on the device). */
 #define HYB_SD_ENCODE ( HYB_DEV_STREAMS - 3 )
 _Static_assert( HYB_SD_ENCODE >= 2 * HYB_SS_SLOTS_MAX, "the schedule's device streams come first" );
-_Static_assert( HYB_SD_ENCODE >= HYB_DEV_STREAMS - HYB_DEV_STREAMS_URGENT,
-                "the codec's streams are urgent: their kernels go before the stencil's waiting blocks" );
+_Static_assert(
+    HYB_SD_ENCODE >= HYB_DEV_STREAMS - HYB_DEV_STREAMS_URGENT,
+    "the codec's streams are urgent: their kernels go before the stencil's waiting blocks" );
 
 /* The host side of the compressed fields (issue 22): each compressed array
    of the schedule (every quantity's state arrays, as roles.state lists
@@ -247,7 +248,8 @@ static hyb_status_t hyb_sd_zup_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, vo
 	hyb_devent_t** freed = c->zfreed; /* the decode that last read each buffer */
 	hyb_status_t   st    = HYB_OK;
 	int            j     = c->znext;
-	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece, j = ( j + 1 ) % HYB_STENCIL_ZFP_RING )
+	for ( int64_t lo = z0; lo < z1 && st == HYB_OK;
+	      lo += piece, j = ( j + 1 ) % HYB_STENCIL_ZFP_RING )
 	{
 		const int64_t         hi     = z1 - lo < piece ? z1 : lo + piece;
 		const hyb_zfp_field_t f      = hyb_stencil_zarr_slab( a, lo, hi );
@@ -256,10 +258,10 @@ static hyb_status_t hyb_sd_zup_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, vo
 		if ( st == HYB_OK ) st = hyb_sd_event( c, &done );
 		if ( st != HYB_OK ) break;
 		c->st.bytes_h2d += (double)hyb_stencil_zarr_bytes( a, lo, hi );
-		st =
-		    hyb_zfp_stage_up_split( c->dev, c->stream, HYB_SD_CODEC, &f, a->rate,
-		                            a->data + hyb_stencil_zarr_offset( a, lo ), ring + (size_t)j * c->zbuf,
-		                            (char*)dev + (size_t)( lo - z0 ) * pb, freed[j], copied, done );
+		st = hyb_zfp_stage_up_split(
+		    c->dev, c->stream, HYB_SD_CODEC, &f, a->rate,
+		    a->data + hyb_stencil_zarr_offset( a, lo ), ring + (size_t)j * c->zbuf,
+		    (char*)dev + (size_t)( lo - z0 ) * pb, freed[j], copied, done );
 		freed[j] = c->zlast = done;
 	}
 	c->znext = j;
@@ -288,26 +290,26 @@ static hyb_status_t hyb_sd_zup_join( hyb_sd_ctx_t* c )
 static hyb_status_t hyb_sd_zdown_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, const void* dev,
                                         int64_t z0, int64_t z1, size_t raw )
 {
-	const int64_t piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
-	const size_t  pb    = raw / (size_t)( z1 - z0 );
-	char*         ring  = c->dstream[HYB_SD_LANE];
+	const int64_t piece                       = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
+	const size_t  pb                          = raw / (size_t)( z1 - z0 );
+	char*         ring                        = c->dstream[HYB_SD_LANE];
 	hyb_devent_t* freed[HYB_STENCIL_ZFP_RING] = { NULL }; /* the copy that last read each buffer */
 	hyb_status_t  st                          = hyb_sd_hop( c, HYB_SD_LANE, HYB_SD_ENCODE );
 	int           j                           = 0;
-	for ( int64_t lo = z0; lo < z1 && st == HYB_OK; lo += piece, j = ( j + 1 ) % HYB_STENCIL_ZFP_RING )
+	for ( int64_t lo = z0; lo < z1 && st == HYB_OK;
+	      lo += piece, j = ( j + 1 ) % HYB_STENCIL_ZFP_RING )
 	{
 		const int64_t         hi      = z1 - lo < piece ? z1 : lo + piece;
 		const hyb_zfp_field_t f       = hyb_stencil_zarr_slab( a, lo, hi );
 		hyb_devent_t *        encoded = NULL, *done = NULL;
-		st                            = hyb_sd_event( c, &encoded );
+		st = hyb_sd_event( c, &encoded );
 		if ( st == HYB_OK ) st = hyb_sd_event( c, &done );
 		if ( st != HYB_OK ) break;
 		c->st.bytes_d2h += (double)hyb_stencil_zarr_bytes( a, lo, hi );
-		st = hyb_zfp_stage_down_split( c->dev, HYB_SD_ENCODE, HYB_SD_LANE, &f, a->rate,
-		                               (const char*)dev + (size_t)( lo - z0 ) * pb,
-		                               ring + (size_t)j * c->zbuf,
-		                               a->data + hyb_stencil_zarr_offset( a, lo ), freed[j], encoded,
-		                               done );
+		st = hyb_zfp_stage_down_split(
+		    c->dev, HYB_SD_ENCODE, HYB_SD_LANE, &f, a->rate,
+		    (const char*)dev + (size_t)( lo - z0 ) * pb, ring + (size_t)j * c->zbuf,
+		    a->data + hyb_stencil_zarr_offset( a, lo ), freed[j], encoded, done );
 		freed[j] = done;
 	}
 	c->st.bytes_d2h_raw += (double)raw;
@@ -460,10 +462,10 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 	c->cur                         = i;
 	c->npend                       = 0;
 	memset( c->zfreed, 0, sizeof c->zfreed );
-	c->zlast = NULL;
-	c->znext = 0;
-	hyb_status_t rc                = c->hq ? hyb_sd_hostq_status( c->hq ) : HYB_OK;
-	const double t0                = c->tl.on ? hyb_now() : 0.0;
+	c->zlast        = NULL;
+	c->znext        = 0;
+	hyb_status_t rc = c->hq ? hyb_sd_hostq_status( c->hq ) : HYB_OK;
+	const double t0 = c->tl.on ? hyb_now() : 0.0;
 	for ( int64_t e = 0; e < st->ndep && rc == HYB_OK; e++ )
 	{
 		const int64_t j = s->deps[st->dep0 + e];
@@ -747,7 +749,7 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	   planes for a range that ends at the domain's last partial band. */
 	const size_t zbuf =
 	    c->z ? hyb_sd_zip_buffer( c->z, s->slot_planes + 3, p->zfp_piece_bytes ) : 0;
-	const size_t zoff  = ( c->dused + HYB_SD_ALIGN - 1 ) / HYB_SD_ALIGN * HYB_SD_ALIGN;
+	const size_t zoff = ( c->dused + HYB_SD_ALIGN - 1 ) / HYB_SD_ALIGN * HYB_SD_ALIGN;
 	/* A ring per copy stream, one buffer per compute stream, the lane's ring. */
 	const int    ring  = HYB_STENCIL_ZFP_RING;
 	const int    nzs   = c->z ? ( ring + 1 ) * s->nslots : 0;
@@ -761,10 +763,11 @@ static hyb_status_t hyb_sd_execute( hyb_dev_t* dev, const hyb_stencil_prob_t* p,
 	c->dbase = dmem;
 	c->hbase = hmem;
 	c->dused = c->hused = 0;
-	c->zbuf = zbuf;
+	c->zbuf             = zbuf;
 	for ( int q = 0; c->z && q < 2 * s->nslots; q++ )
-		c->dstream[q] = (char*)dmem + zoff +
-		                (size_t)( q < s->nslots ? q * ring : s->nslots * ring + q - s->nslots ) * zbuf;
+		c->dstream[q] =
+		    (char*)dmem + zoff +
+		    (size_t)( q < s->nslots ? q * ring : s->nslots * ring + q - s->nslots ) * zbuf;
 	if ( lanes ) c->dstream[HYB_SD_LANE] = (char*)dmem + zoff + (size_t)nzs * zbuf;
 	if ( ( rc = hyb_stencil_exec_init( &ex, &ops, p, s ) ) != HYB_OK ) return rc;
 	/* No thread: the issuing thread does the host steps, in order. */

@@ -14,7 +14,8 @@
 #include "policies/hyb_profile.h"
 #include "policies/stencil/hyb_stencil_defaults.h"
 
-_Static_assert( HYB_SM_SLOTS_MAX == HYB_SS_SLOTS_MAX, "the model plans the slots the schedule has" );
+_Static_assert( HYB_SM_SLOTS_MAX == HYB_SS_SLOTS_MAX,
+                "the model plans the slots the schedule has" );
 
 void hyb_stencil_machine( uint64_t device_mem, hyb_stencil_machine_t* m )
 {

@@ -229,8 +229,7 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	   downloaded compressed (bytes of the values, at the codec's rate),
 	   sharing the device with the kernels. */
 	if ( w->zfp && m->codec > 0.0 )
-		o->t_kernel +=
-		    ( up * in_ar * w->coded_in + B * n * outs * w->coded_out ) * pb / m->codec;
+		o->t_kernel += ( up * in_ar * w->coded_in + B * n * outs * w->coded_out ) * pb / m->codec;
 	/* Page-locked copies overlap each other and the kernels; pageable ones
 	   are synchronous and add up. */
 	const double xfer   = o->pinned ? hyb_sm_max( hyb_sm_max( o->t_h2d, o->t_d2h ),
@@ -242,8 +241,8 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	   pipeline turns over about once per (up + steps + down) / 2 with 3
 	   slots, fitted to the H200's uncompressed runs (docs/stencil.md,
 	   "Slots"); a fourth slot measured no faster, so it counts as 3. */
-	const double cycle = ( ( o->pinned ? o->t_h2d + o->t_d2h : 0.0 ) + device ) /
-	                     (double)( o->nslots > 2 ? 2 : 1 );
+	const double cycle =
+	    ( ( o->pinned ? o->t_h2d + o->t_d2h : 0.0 ) + device ) / (double)( o->nslots > 2 ? 2 : 1 );
 	const double steady = hyb_sm_max( hyb_sm_max( hyb_sm_max( xfer, device ), cycle ),
 	                                  o->t_host - final / m->host_copy );
 	/* One chunk's upload, compute and download do not overlap anything. */
@@ -407,7 +406,8 @@ int hyb_stencil_choose( const hyb_stencil_work_t* w, const hyb_stencil_machine_t
 		                         "%s d=%d k=%d slots=%d: %.3g s predicted, %.3g GB of %.3g GB "
 		                         "device memory",
 		                         hyb_stencil_scheme_name( best->scheme ), best->d, best->k,
-		                         best->nslots, best->seconds, best->device_bytes * 1e-9, m->dev_mem * 1e-9 );
+		                         best->nslots, best->seconds, best->device_bytes * 1e-9,
+		                         m->dev_mem * 1e-9 );
 		/* Planes computed over those of T steps: the overlapped tiling's
 		   redundant halo work, which bounds the run from below beside the
 		   bus. */

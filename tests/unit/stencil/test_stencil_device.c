@@ -66,15 +66,19 @@ static void test_kernels_registered( void )
 static void sd_schemes_match_cpu( const char* extra, int slots )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", extra ), HYB_OK );
-	const int plans[][4] = {
-		{ HYBLAS_STENCIL_SCHEME_IN_CORE, 1, 0, 5 }, { HYBLAS_STENCIL_SCHEME_IN_CORE, 3, 0, 4 },
-		{ HYBLAS_STENCIL_SCHEME_COPY, 2, 2, 5 },    { HYBLAS_STENCIL_SCHEME_COPY, 1, 3, 7 },
-		{ HYBLAS_STENCIL_SCHEME_DIRECT, 3, 1, 4 },  { HYBLAS_STENCIL_SCHEME_DIRECT, 2, 3, 7 },
-		{ HYBLAS_STENCIL_SCHEME_SHARED, 2, 2, 5 },  { HYBLAS_STENCIL_SCHEME_SHARED, 3, 1, 3 },
-		/* more chunks than slots: chunk i + S reuses chunk i's slot */
-		{ HYBLAS_STENCIL_SCHEME_COPY, 5, 1, 6 },    { HYBLAS_STENCIL_SCHEME_DIRECT, 6, 1, 7 },
-		{ HYBLAS_STENCIL_SCHEME_SHARED, 5, 1, 9 },  { HYBLAS_STENCIL_SCHEME_SHARED, 4, 2, 5 }
-	};
+	const int plans[][4] = { { HYBLAS_STENCIL_SCHEME_IN_CORE, 1, 0, 5 },
+		                     { HYBLAS_STENCIL_SCHEME_IN_CORE, 3, 0, 4 },
+		                     { HYBLAS_STENCIL_SCHEME_COPY, 2, 2, 5 },
+		                     { HYBLAS_STENCIL_SCHEME_COPY, 1, 3, 7 },
+		                     { HYBLAS_STENCIL_SCHEME_DIRECT, 3, 1, 4 },
+		                     { HYBLAS_STENCIL_SCHEME_DIRECT, 2, 3, 7 },
+		                     { HYBLAS_STENCIL_SCHEME_SHARED, 2, 2, 5 },
+		                     { HYBLAS_STENCIL_SCHEME_SHARED, 3, 1, 3 },
+		                     /* more chunks than slots: chunk i + S reuses chunk i's slot */
+		                     { HYBLAS_STENCIL_SCHEME_COPY, 5, 1, 6 },
+		                     { HYBLAS_STENCIL_SCHEME_DIRECT, 6, 1, 7 },
+		                     { HYBLAS_STENCIL_SCHEME_SHARED, 5, 1, 9 },
+		                     { HYBLAS_STENCIL_SCHEME_SHARED, 4, 2, 5 } };
 	for ( int c = 0; c < SD_NCASES; c++ )
 		for ( int q = 0; q < (int)( sizeof plans / sizeof plans[0] ); q++ )
 		{

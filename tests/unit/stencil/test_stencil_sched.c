@@ -197,7 +197,7 @@ static void test_out_of_core_bitwise( void )
 					CU_ASSERT_EQUAL( s.nslots, in.d < want ? in.d : want );
 					hyb_stencil_sched_free( &s );
 					/* a slot count out of range is refused */
-					hyb_stencil_sched_in_t bad = in;
+					hyb_stencil_sched_in_t bad   = in;
 					const int32_t          off[] = { -1, 1, 2, HYB_SS_SLOTS_MAX + 1 };
 					bad.slots                    = off[c % 4];
 					if ( bad.slots < 0 || bad.slots > HYB_SS_SLOTS_MAX || bad.slots < bad.d )
