@@ -103,10 +103,10 @@ typedef struct
 	hyb_sd_zip_t*              z;
 	int64_t                    cur;
 	void*                      dstream[HYB_DEV_STREAMS];
-	/* The upload step being issued: per buffer of its stream's ring, the
-	   decode that last reads it (the step's stream waits for the last one
-	   at its end, so that its other copies need not wait for them), and
-	   the buffer next. */
+	/* The step being issued, moving compressed pieces through its stream's
+	   ring (hyb_sd_zsplit; reset as each step begins): per buffer the
+	   decode or copy that last uses it, the last decode (an upload step's
+	   stream waits for it at its end), and the buffer next. */
 	hyb_devent_t* zfreed[HYB_STENCIL_ZFP_RING];
 	hyb_devent_t* zlast;
 	int           znext;
@@ -233,87 +233,69 @@ static hyb_status_t hyb_sd_hop( hyb_sd_ctx_t* c, int from, int to )
 	return rc;
 }
 
-/* Planes [z0, z1) from compressed array `a` up to the device at `dev`
-   (plane z0 of the slot), an upload step of the out-of-core schedule: the
-   pieces' copies on the step's stream through its ring of buffers, their
-   decodes on the codec stream. The step's other copies go on behind
-   them without waiting for the decodes; its end waits for them
-   (hyb_sd_zup_join). */
-static hyb_status_t hyb_sd_zup_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* dev, int64_t z0,
-                                      int64_t z1, size_t raw )
+/* Planes [z0, z1) between the slot at `dev` (plane z0 of the slot) and
+   compressed array `a`, a step of the out-of-core schedule, in pieces
+   through the ring of buffers of the step's stream (c->stream), the codec's
+   kernels on a stream of their own so that no copy waits for them in turn.
+   Up (an upload step on its copy stream): each piece's copy, then its
+   decode on the codec stream; the step's other copies go on behind them
+   and its end waits for the last decode (hyb_sd_zup_join). Down (a
+   download step on the lane): each piece's encode on the encode stream,
+   then its copy to the host on the lane; the encode stream first waits for
+   what the lane has queued (the step's inputs, the copies that last read
+   the ring). A piece's buffer is free again once the decode or the copy
+   that last used it is done (c->zfreed, kept across the step's arrays). */
+static hyb_status_t hyb_sd_zsplit( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* dev, int64_t z0,
+                                   int64_t z1, size_t raw, int down )
 {
 	const int64_t  piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
 	const size_t   pb    = raw / (size_t)( z1 - z0 );
 	char*          ring  = c->dstream[c->stream];
-	hyb_devent_t** freed = c->zfreed; /* the decode that last read each buffer */
-	hyb_status_t   st    = HYB_OK;
+	hyb_devent_t** freed = c->zfreed;
+	hyb_status_t   st    = down ? hyb_sd_hop( c, HYB_SD_LANE, HYB_SD_ENCODE ) : HYB_OK;
 	int            j     = c->znext;
 	for ( int64_t lo = z0; lo < z1 && st == HYB_OK;
 	      lo += piece, j = ( j + 1 ) % HYB_STENCIL_ZFP_RING )
 	{
-		const int64_t         hi     = z1 - lo < piece ? z1 : lo + piece;
-		const hyb_zfp_field_t f      = hyb_stencil_zarr_slab( a, lo, hi );
-		hyb_devent_t *        copied = NULL, *done = NULL;
-		st = hyb_sd_event( c, &copied );
+		const int64_t         hi  = z1 - lo < piece ? z1 : lo + piece;
+		const hyb_zfp_field_t f   = hyb_stencil_zarr_slab( a, lo, hi );
+		char*                 buf = ring + (size_t)j * c->zbuf;
+		char*                 d   = (char*)dev + (size_t)( lo - z0 ) * pb;
+		unsigned char*        h   = a->data + hyb_stencil_zarr_offset( a, lo );
+		const double          n   = (double)hyb_stencil_zarr_bytes( a, lo, hi );
+		hyb_devent_t *        mid = NULL, *done = NULL;
+		st = hyb_sd_event( c, &mid );
 		if ( st == HYB_OK ) st = hyb_sd_event( c, &done );
 		if ( st != HYB_OK ) break;
-		c->st.bytes_h2d += (double)hyb_stencil_zarr_bytes( a, lo, hi );
-		st = hyb_zfp_stage_up_split(
-		    c->dev, c->stream, HYB_SD_CODEC, &f, a->rate,
-		    a->data + hyb_stencil_zarr_offset( a, lo ), ring + (size_t)j * c->zbuf,
-		    (char*)dev + (size_t)( lo - z0 ) * pb, freed[j], copied, done );
-		freed[j] = c->zlast = done;
-	}
-	c->znext = j;
-	c->st.bytes_h2d_raw += (double)raw;
-	return st;
-}
-
-/* The end of an upload step: its stream waits for the step's last decode
-   (hyb_sd_zup_split; the codec stream runs them in order), so that the
-   step ends with its values in place and its ring free. */
-static hyb_status_t hyb_sd_zup_join( hyb_sd_ctx_t* c )
-{
-	const hyb_status_t st = c->zlast ? hyb_dev_wait( c->dev, c->stream, c->zlast ) : HYB_OK;
-	memset( c->zfreed, 0, sizeof c->zfreed );
-	c->zlast = NULL;
-	c->znext = 0;
-	return st;
-}
-
-/* Planes [z0, z1) of the device at `dev` (plane z0 of the slot) down to
-   compressed array `a`, a download step on the lane: the pieces' encodes
-   on the encode stream into the lane's ring, each piece's copy to the host
-   on the lane after its encode. The encode stream first waits for what
-   the lane has queued: the step's inputs, and the copies that last read
-   the ring. */
-static hyb_status_t hyb_sd_zdown_split( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, const void* dev,
-                                        int64_t z0, int64_t z1, size_t raw )
-{
-	const int64_t piece                       = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
-	const size_t  pb                          = raw / (size_t)( z1 - z0 );
-	char*         ring                        = c->dstream[HYB_SD_LANE];
-	hyb_devent_t* freed[HYB_STENCIL_ZFP_RING] = { NULL }; /* the copy that last read each buffer */
-	hyb_status_t  st                          = hyb_sd_hop( c, HYB_SD_LANE, HYB_SD_ENCODE );
-	int           j                           = 0;
-	for ( int64_t lo = z0; lo < z1 && st == HYB_OK;
-	      lo += piece, j = ( j + 1 ) % HYB_STENCIL_ZFP_RING )
-	{
-		const int64_t         hi      = z1 - lo < piece ? z1 : lo + piece;
-		const hyb_zfp_field_t f       = hyb_stencil_zarr_slab( a, lo, hi );
-		hyb_devent_t *        encoded = NULL, *done = NULL;
-		st = hyb_sd_event( c, &encoded );
-		if ( st == HYB_OK ) st = hyb_sd_event( c, &done );
-		if ( st != HYB_OK ) break;
-		c->st.bytes_d2h += (double)hyb_stencil_zarr_bytes( a, lo, hi );
-		st = hyb_zfp_stage_down_split(
-		    c->dev, HYB_SD_ENCODE, HYB_SD_LANE, &f, a->rate,
-		    (const char*)dev + (size_t)( lo - z0 ) * pb, ring + (size_t)j * c->zbuf,
-		    a->data + hyb_stencil_zarr_offset( a, lo ), freed[j], encoded, done );
+		if ( down )
+		{
+			c->st.bytes_d2h += n;
+			st = hyb_zfp_stage_down_split( c->dev, HYB_SD_ENCODE, c->stream, &f, a->rate, d, buf, h,
+			                               freed[j], mid, done );
+		}
+		else
+		{
+			c->st.bytes_h2d += n;
+			st = hyb_zfp_stage_up_split( c->dev, c->stream, HYB_SD_CODEC, &f, a->rate, h, buf, d,
+			                             freed[j], mid, done );
+			c->zlast = done;
+		}
 		freed[j] = done;
 	}
-	c->st.bytes_d2h_raw += (double)raw;
+	c->znext = j;
+	if ( down )
+		c->st.bytes_d2h_raw += (double)raw;
+	else
+		c->st.bytes_h2d_raw += (double)raw;
 	return st;
+}
+
+/* The end of a step: its stream waits for its last decode (hyb_sd_zsplit
+   up; the codec stream runs them in order), so that an upload step ends
+   with its values in place and its ring free. */
+static hyb_status_t hyb_sd_zup_join( hyb_sd_ctx_t* c )
+{
+	return c->zlast ? hyb_dev_wait( c->dev, c->stream, c->zlast ) : HYB_OK;
 }
 
 /* Planes [z0, z1) between the device at `dev` (plane z0 of the slot) and
@@ -325,10 +307,10 @@ static hyb_status_t hyb_sd_zmove( hyb_sd_ctx_t* c, hyb_stencil_zarr_t* a, void* 
                                   int64_t z1, size_t raw, int down )
 {
 	/* Out of core an upload's stream is a copy stream: decodes apart. */
-	if ( !down && c->s->queue[c->s->steps[c->cur].stream] == HYB_SQ_COPY && c->stream >= 0 &&
-	     c->stream < c->s->nslots )
-		return hyb_sd_zup_split( c, a, dev, z0, z1, raw );
-	if ( down && c->stream == HYB_SD_LANE ) return hyb_sd_zdown_split( c, a, dev, z0, z1, raw );
+	if ( ( !down && c->s->queue[c->s->steps[c->cur].stream] == HYB_SQ_COPY && c->stream >= 0 &&
+	       c->stream < c->s->nslots ) ||
+	     ( down && c->stream == HYB_SD_LANE ) )
+		return hyb_sd_zsplit( c, a, dev, z0, z1, raw, down );
 	const int64_t piece = hyb_stencil_zarr_piece( a, c->p->zfp_piece_bytes );
 	const size_t  pb    = raw / (size_t)( z1 - z0 ); /* bytes of a plane of values */
 	void*         dbuf  = c->dstream[c->stream];
