@@ -217,9 +217,19 @@ static hyb_stencil_step_t hyb_sb_step( int op, int stream, int slot, int64_t z0,
 
 /* ------------------------------------------------------------------ out of core */
 
+/* Whether the older level of two input levels goes down through
+   staging-out part 1 and a commit (restartable, or copying: DMA only from
+   and to page-locked buffers of its own), rather than straight from its
+   slot into the state field. */
+static int hyb_sb_old_staged( const hyb_stencil_sched_t* s )
+{
+	return s->in.inputs == 2 && ( s->in.restartable || s->in.scheme == HYB_STENCIL_SCH_COPY );
+}
+
 /* The newest level of a chunk to its state field (or, copying, through
-   staging-out part 0), and with two inputs the older one to staging-out
-   part 1. Appends the download steps to dl (their count is returned). */
+   staging-out part 0), and with two inputs staged the older one to
+   staging-out part 1. Appends the download steps to dl (their count is
+   returned). */
 static int hyb_sb_chunk_out( hyb_sb_t* b, int slot, int64_t base, int32_t i, int64_t blk,
                              int64_t level, int out_idx, int64_t* dl )
 {
@@ -242,7 +252,7 @@ static int hyb_sb_chunk_out( hyb_sb_t* b, int slot, int64_t base, int32_t i, int
 		c.field    = (int8_t)out_idx;
 		hyb_sb_emit( b, c, NULL, 0 );
 	}
-	if ( s->in.inputs == 2 )
+	if ( hyb_sb_old_staged( s ) )
 	{
 		st.level = level - 1;
 		st.field = -1;
@@ -268,6 +278,31 @@ static void hyb_sb_commit_old( hyb_sb_t* b, int32_t i, int64_t blk, int prev_idx
 	hyb_sb_emit( b, c, extra, nx );
 }
 
+/* The older level (t + kb - 1) of chunk i of block blk into the state
+   field prev_idx, not restartable: copying, its commit from staging-out;
+   else its download from the slot, which has held it since the chunk's
+   steps. Emitted once no later step of the block reads the planes it
+   overwrites (the next chunk's upload, whose halo reaches into chunk i,
+   comes before), so the hazard tracker orders it after their readers. */
+static void hyb_sb_old_out( hyb_sb_t* b, int32_t i, int64_t blk, int64_t hk, int64_t level,
+                            int prev_idx )
+{
+	hyb_stencil_sched_t* s = b->s;
+	if ( s->in.scheme == HYB_STENCIL_SCH_COPY )
+	{
+		hyb_sb_commit_old( b, i, blk, prev_idx, NULL, 0 );
+		return;
+	}
+	const int          S    = s->nslots;
+	const int          slot = (int)( ( blk * s->in.d + i ) % S );
+	const int64_t      z0 = s->zb[i], z1 = s->zb[i + 1];
+	hyb_stencil_step_t st = hyb_sb_step( HYB_SS_DOWNLOAD, S + slot, slot, z0, z1,
+	                                     hyb_sb_max( z0 - hk, 0 ), level, i, blk );
+	st.dst_base           = z0;
+	st.field              = (int8_t)prev_idx;
+	hyb_sb_emit( b, st, NULL, 0 );
+}
+
 static void hyb_sb_out_of_core( hyb_sb_t* b )
 {
 	hyb_stencil_sched_t*          s  = b->s;
@@ -278,6 +313,7 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 	const int                     shared = in->scheme == HYB_STENCIL_SCH_SHARED;
 	const int                     copy   = in->scheme == HYB_STENCIL_SCH_COPY;
 	const int                     two    = in->inputs == 2;
+	const int                     staged = hyb_sb_old_staged( s );
 	for ( int64_t blk = in->block_begin; blk < in->block_end && b->err == HYB_OK; blk++ )
 	{
 		const int64_t t  = blk * in->k;
@@ -295,7 +331,7 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 		const int32_t c0       = first ? in->pending_commit : 0;
 		/* A resumed block first commits the older levels of the finished
 		   chunks whose successor is finished too. */
-		if ( two )
+		if ( staged )
 			for ( int32_t c = c0; c + 1 < i0; c++ )
 				hyb_sb_commit_old( b, c, blk, prev_idx, NULL, 0 );
 		for ( int32_t i = i0; i < d && b->err == HYB_OK; i++ )
@@ -322,6 +358,8 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 				}
 				hyb_sb_emit( b, up, NULL, 0 );
 			}
+			if ( two && !in->restartable && i > i0 )
+				hyb_sb_old_out( b, i - 1, blk, hk, t + kb - 1, prev_idx );
 			if ( shared && i + 1 < d )
 			{
 				const int64_t      slo = z1 - hk, shi = hyb_sb_min( z1 + hk, n );
@@ -349,10 +387,13 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 			const int ndl = hyb_sb_chunk_out( b, slot, lo, i, blk, t + kb, out_idx, dl );
 			/* The previous chunk's older level may replace t-1 only now that
 			   this chunk, whose recomputation would read it, is finished. */
-			if ( two && i >= 1 && i - 1 >= c0 )
+			if ( two && in->restartable && i >= 1 && i - 1 >= c0 )
 				hyb_sb_commit_old( b, i - 1, blk, prev_idx, dl, ndl );
 		}
-		if ( two ) hyb_sb_commit_old( b, d - 1, blk, prev_idx, NULL, 0 );
+		if ( two && in->restartable )
+			hyb_sb_commit_old( b, d - 1, blk, prev_idx, NULL, 0 );
+		else if ( two && b->err == HYB_OK )
+			hyb_sb_old_out( b, d - 1, blk, hk, t + kb - 1, prev_idx );
 	}
 	/* The newest level ends in the second state field after an odd number
 	   of blocks: copy it into place (the last commit is in). */
@@ -499,6 +540,9 @@ static int hyb_sb_valid( const hyb_stencil_sched_in_t* in )
 		if ( least < hyb_stencil_halo( in->h, keff, in->align ) ) return 0;
 	}
 	if ( in->first_chunk < 0 || in->first_chunk >= in->d ) return 0;
+	/* Resuming inside a block needs the inputs of its unfinished chunks. */
+	if ( in->inputs == 2 && !in->restartable && ( in->first_chunk > 0 || in->pending_commit > 0 ) )
+		return 0;
 	return in->pending_commit >= 0 && in->pending_commit <= in->first_chunk;
 }
 
@@ -546,9 +590,10 @@ hyb_status_t hyb_stencil_sched_build( const hyb_stencil_sched_in_t* in, hyb_sten
 			    hyb_sb_min( s.zb[i + 1] + hk, in->n ) - hyb_sb_max( s.zb[i] - hk, 0 );
 			s.slot_planes = hyb_sb_max( s.slot_planes, len );
 		}
-		s.stage_in     = in->scheme == HYB_STENCIL_SCH_COPY;
-		s.stage_planes = ( s.stage_in || in->inputs == 2 ) ? s.zb[1] - s.zb[0] : 0;
-		s.nstreams     = 2 * s.nslots + 2;
+		s.stage_in = in->scheme == HYB_STENCIL_SCH_COPY;
+		s.stage_planes =
+		    ( s.stage_in || ( in->inputs == 2 && in->restartable ) ) ? s.zb[1] - s.zb[0] : 0;
+		s.nstreams = 2 * s.nslots + 2;
 		for ( int i = 0; i < s.nslots; i++ )
 		{
 			s.queue[i]            = HYB_SQ_COPY;

@@ -104,17 +104,29 @@ typedef struct
 	int32_t align;
 	/* Out of core: slot buffers, 3 .. HYB_SS_SLOTS_MAX, or d when d < 3
 	   (0: the seed's 3; more than d count as d). A slot holds one chunk from its upload to
-	   the end of its download, and chunks i - 1, i and i + 1 need their
-	   own (the share and the older level's commit span them), so with S
-	   slots at most S chunks are in flight: a fourth lets an upload start
-	   while the chunk three back still downloads. */
+	   the end of its download (the older level's until the next chunk's
+	   upload is issued), and chunks i and i + 1 need their own (the share
+	   spans them), so with S slots at most S chunks are in flight: a
+	   fourth lets an upload start while the chunk three back still
+	   downloads. */
 	int32_t slots;
 	/* Part of a run: blocks [block_begin, block_end) (block_end 0: to the
 	   end). The first block may start at chunk first_chunk (a recovery:
 	   that chunk uploads its whole range), with the older levels of chunks
-	   [pending_commit, first_chunk) still in their staging-out buffers. */
+	   [pending_commit, first_chunk) still in their staging-out buffers;
+	   only a restartable schedule may resume so. */
 	int64_t block_begin, block_end;
 	int32_t first_chunk, pending_commit;
+	/* With two input levels, where a chunk's older output level goes. 0:
+	   straight into the state field of level t-1 once no later step of the
+	   block reads those planes (the next chunk's upload is issued), so a
+	   failed run is recovered from a copy of its inputs kept aside. 1:
+	   through a staging-out buffer, committed only after the next chunk's
+	   downloads, so that the host state always holds the inputs of every
+	   unfinished chunk and a failed block can resume at its first
+	   unfinished chunk (first_chunk, pending_commit); this costs a host
+	   copy of one level per block. */
+	int32_t restartable;
 } hyb_stencil_sched_in_t;
 
 typedef struct

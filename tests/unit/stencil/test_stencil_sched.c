@@ -182,6 +182,8 @@ static void test_out_of_core_bitwise( void )
 				    ss_in( &init, ss_ooc[sc], ss_dkt[c][0], ss_dkt[c][1], ss_dkt[c][2] );
 				/* every slot count (0: the seed's 3) over the combinations */
 				in.slots = ( c + sc + sh ) % 3 == 0 ? 0 : 2 + ( c + sc + sh ) % 3;
+				/* both ways of bringing the acoustic's older level down */
+				in.restartable = ( c + sh ) % 2;
 				if ( !ss_feasible( &in ) )
 				{
 					hyb_stencil_sched_t s;
@@ -301,7 +303,14 @@ static void test_random_orders( void )
 		{
 			hyb_stencil_sched_in_t in = ss_in( &init, (int32_t)combos[c][0], combos[c][1],
 			                                   combos[c][2] ? combos[c][2] : 1, combos[c][3] );
-			if ( ss_feasible( &in ) ) CU_ASSERT( ss_check( &init, &in, 12 ) );
+			in.slots                  = c == 1 ? 4 : 0;
+			if ( !ss_feasible( &in ) ) continue;
+			/* both ways of bringing the acoustic's older level down */
+			for ( int r = 0; r < ( c < 4 ? 2 : 1 ); r++ )
+			{
+				in.restartable = r;
+				CU_ASSERT( ss_check( &init, &in, 12 ) );
+			}
 		}
 		sx_free( &init );
 	}
@@ -321,11 +330,14 @@ static void test_dependencies_cover_conflicts( void )
 		const ss_shape_t*  S = &ss_shapes[sh];
 		hyb_stencil_prob_t p;
 		sx_make( &p, S->kind, S->elem, S->nx, S->ny, S->nz, S->r );
-		for ( int c = 0; c < 5; c++ )
+		/* each combination both ways of bringing the acoustic's older level down */
+		for ( int cr = 0; cr < 10; cr++ )
 		{
+			const int              c  = cr % 5;
 			hyb_stencil_sched_in_t in = ss_in( &p, (int32_t)combos[c][0], combos[c][1],
 			                                   combos[c][2] ? combos[c][2] : 1, combos[c][3] );
 			if ( !ss_feasible( &in ) ) continue;
+			in.restartable = cr >= 5;
 			hyb_stencil_sched_t s;
 			CU_ASSERT_FATAL( hyb_stencil_sched_build( &in, &s ) == HYB_OK );
 			const int64_t n = s.nsteps;
@@ -424,6 +436,16 @@ static void test_rejects_infeasible( void )
 	memset( &s, 0x77, sizeof s );
 	CU_ASSERT_EQUAL( hyb_stencil_sched_build( &in, &s ), HYB_OK );
 	hyb_stencil_sched_free( &s );
+	/* Resuming inside a block only where the schedule keeps the host state
+	   restartable (two input levels). */
+	{
+		hyb_stencil_sched_in_t r = in;
+		r.first_chunk            = 1;
+		CU_ASSERT_EQUAL( hyb_stencil_sched_build( &r, &s ), HYB_E_INVALID );
+		r.restartable = 1;
+		CU_ASSERT_EQUAL( hyb_stencil_sched_build( &r, &s ), HYB_OK );
+		hyb_stencil_sched_free( &s );
+	}
 	/* A halo deeper than a chunk (12 < 16), d = 0, d > n, k = 0, an unknown
 	   scheme, levels not matching inputs, a first chunk past the last, a
 	   pending commit after the first chunk, a negative step count. */
@@ -598,6 +620,7 @@ static void test_recovery_at_every_device_step( void )
 		{
 			hyb_stencil_sched_in_t in = ss_in( &init, (int32_t)combos[c][0], combos[c][1],
 			                                   combos[c][2] ? combos[c][2] : 1, combos[c][3] );
+			in.restartable            = 1;
 			if ( !ss_feasible( &in ) ) continue;
 			double gw = 0.0;
 			sx_clone( &init, &want );
