@@ -862,6 +862,9 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	hyb_sd_keep_t* keep  = NULL;
 	void*          inputs[HYB_STENCIL_QUANTS_MAX * 3];
 	int            nkeep = 0;
+	/* In the order the run first writes them: state field 0 (with two
+	   input levels, t-1: written from the first block on) before field 1
+	   (t: written from the second block). */
 	for ( int q = 0; q < roles.quants; q++ )
 		for ( int f = 0; ( fused || !z.state_on[q] ) && f < roles.inputs; f++ )
 			inputs[nkeep++] = p->field[hyb_stencil_state_role( &roles, q, f )];

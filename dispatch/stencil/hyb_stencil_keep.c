@@ -43,23 +43,21 @@ void hyb_sd_keep_test( unsigned us, size_t piece )
 	atomic_store( &hyb_keep_piece, piece );
 }
 
-/* The array to keep a piece of next (under w.mu; -1: all kept): the least
-   kept of those a write waits for, else the least kept. A run writes one
-   level well before another (the acoustic's first block overwrites one
-   input level, the second block the other), so following the waits keeps
-   first what is written first. */
+/* The array to keep a piece of next (under w.mu; -1: all kept): the first
+   listed of those a write waits for, else the first listed not yet kept. A
+   run writes one level well before another (the acoustic's first block
+   overwrites its older input level chunk by chunk, the second block the
+   other), so the copy's whole rate goes to the level written first, whose
+   writes then seldom wait, and the next is kept before its block starts;
+   sharing the rate between the levels would halve it for the first. */
 static int hyb_keep_next( const hyb_sd_keep_t* k )
 {
-	int next = -1, waited = 0;
+	int next = -1;
 	for ( int a = 0; a < k->n; a++ )
 	{
 		if ( k->kept[a] >= k->bytes ) continue;
-		const int w = k->want[a] > k->kept[a];
-		if ( next < 0 || ( w && !waited ) || ( w == waited && k->kept[a] < k->kept[next] ) )
-		{
-			next   = a;
-			waited = w;
-		}
+		if ( k->want[a] > k->kept[a] ) return a;
+		if ( next < 0 ) next = a;
 	}
 	return next;
 }

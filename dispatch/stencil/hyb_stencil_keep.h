@@ -32,7 +32,8 @@ void hyb_sd_keep_mem_free( hyb_sd_keep_mem_t* m );
 
 /* Start keeping arrays[0 .. n) of `bytes` each, each copied from the front
    in pieces (the runs write the planes of a level in that order), first
-   the array a write waits for, else the least kept, by `threads` threads
+   the array a write waits for, else the first in the list not yet kept
+   (list them in the order the run first writes them), by `threads` threads
    (1: the keep's thread alone), into `mem` (grown to n * bytes when
    smaller; NULL: memory of the keep's own, given back at the end).
    HYB_E_NO_MEMORY (the copy's memory or the thread cannot be had) leaves
