@@ -115,6 +115,8 @@ typedef struct
 	int                   nschemes;
 	int                   sweep, cpu;
 	double                h2d, d2h, bidir; /* pinned PCIe GB/s; 0: not measured */
+	/* The same from ordinary memory registered (what direct mapping moves); 0: not measured */
+	double reg_h2d, reg_d2h, reg_bidir;
 } bench_opts_t;
 
 static void usage( void )
@@ -125,7 +127,8 @@ static void usage( void )
 	    "N]\n"
 	    "         [--steps T] [--budgets B1,B2,...] [--schemes copy,direct,shared,incore,auto]\n"
 	    "         [--sweep] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS] "
-	    "[--type float|double]\n" );
+	    "[--type float|double]\n"
+	    "         [--reg-h2d GBS --reg-d2h GBS --reg-bidir GBS]\n" );
 }
 
 static int parse_count( const char* s, int64_t* out )
@@ -202,6 +205,9 @@ static int parse_option( const char* a, const char* v, bench_opts_t* o )
 	if ( strcmp( a, "--h2d" ) == 0 ) return parse_rate( v, &o->h2d );
 	if ( strcmp( a, "--d2h" ) == 0 ) return parse_rate( v, &o->d2h );
 	if ( strcmp( a, "--bidir" ) == 0 ) return parse_rate( v, &o->bidir );
+	if ( strcmp( a, "--reg-h2d" ) == 0 ) return parse_rate( v, &o->reg_h2d );
+	if ( strcmp( a, "--reg-d2h" ) == 0 ) return parse_rate( v, &o->reg_d2h );
+	if ( strcmp( a, "--reg-bidir" ) == 0 ) return parse_rate( v, &o->reg_bidir );
 	if ( strcmp( a, "--type" ) == 0 )
 	{
 		o->type = strcmp( v, "double" ) == 0  ? HYBLAS_STENCIL_DOUBLE
@@ -610,9 +616,10 @@ static void print_header( void )
 {
 	printf( "row,set,type,nx,ny,nz,steps,budget,scheme,path,fell_back,d,k,seconds,predicted,h2d,"
 	        "h2d_pred,d2h,d2h_pred,d2d,bytes_match,max_diff,bound,diff_ok,same_as_first_gpu,"
-	        "pcie_bound_s,ratio_to_bound,gosa_diff,why\n" );
-	printf( "sweep,set,type,nx,ny,nz,steps,budget,scheme,d,k,path,fell_back,seconds,predicted,h2d,"
-	        "d2h,d2d,same_as_first_gpu\n" );
+	        "pcie_bound_s,ratio_to_bound,reg_bound_s,ratio_to_reg_bound,gosa_diff,why\n" );
+	printf(
+	    "sweep,set,type,nx,ny,nz,steps,budget,scheme,d,k,path,fell_back,seconds,predicted,h2d,"
+	    "d2h,d2d,same_as_first_gpu,pcie_bound_s,ratio_to_bound,reg_bound_s,ratio_to_reg_bound\n" );
 }
 
 /* The columns every row starts with, through the scheme. */
@@ -650,7 +657,7 @@ static int cpu_reference( bench_t* b )
 	if ( b->o.set->kind == HYBLAS_STENCIL_HIMENO ) printf( ", gosa %.17g", s.residual );
 	printf( "\n" );
 	print_row_head( b, "row", "-", "cpu" );
-	printf( "cpu,0,0,0,%.6f,%.6f,0,0,0,0,0,na,0,na,na,na,na,na,na,%s\n", s.seconds,
+	printf( "cpu,0,0,0,%.6f,%.6f,0,0,0,0,0,na,0,na,na,na,na,na,na,na,na,%s\n", s.seconds,
 	        s.predicted_cpu_seconds, csv_text( s.why, why, sizeof why ) );
 	return 1;
 }
@@ -743,14 +750,25 @@ static void run_planned( bench_t* b, const hyblas_stencil_params_t* p, outcome_t
 	count_outcome( b, r );
 }
 
-static double pcie_bound( const bench_opts_t* o, const hyblas_stencil_stats_t* s )
+/* The run's bytes each way over the rates (GB/s) each way and both at once (NAN: none). */
+static double bus_bound( double h2d, double d2h, double bidir, const hyblas_stencil_stats_t* s )
 {
 	const double up = (double)s->bytes_h2d, down = (double)s->bytes_d2h;
 	double       t = 0.0;
-	if ( o->h2d > 0.0 ) t = fmax( t, up / ( o->h2d * 1e9 ) );
-	if ( o->d2h > 0.0 ) t = fmax( t, down / ( o->d2h * 1e9 ) );
-	if ( o->bidir > 0.0 ) t = fmax( t, ( up + down ) / ( o->bidir * 1e9 ) );
+	if ( h2d > 0.0 ) t = fmax( t, up / ( h2d * 1e9 ) );
+	if ( d2h > 0.0 ) t = fmax( t, down / ( d2h * 1e9 ) );
+	if ( bidir > 0.0 ) t = fmax( t, ( up + down ) / ( bidir * 1e9 ) );
 	return t > 0.0 ? t : NAN;
+}
+
+/* ",bound,ratio" against the page-locked buffers' rates, then against registered memory's. */
+static void print_bounds( const bench_opts_t* o, const hyblas_stencil_stats_t* s )
+{
+	char         e[4][32];
+	const double pb = bus_bound( o->h2d, o->d2h, o->bidir, s );
+	const double rb = bus_bound( o->reg_h2d, o->reg_d2h, o->reg_bidir, s );
+	printf( ",%s,%s,%s,%s", fmt_g( pb, e[0], 32 ), fmt_g( s->seconds / pb, e[1], 32 ),
+	        fmt_g( rb, e[2], 32 ), fmt_g( s->seconds / rb, e[3], 32 ) );
 }
 
 static const char* path_text( const outcome_t* r )
@@ -761,22 +779,22 @@ static const char* path_text( const outcome_t* r )
 static void print_outcome_row( const bench_t* b, const char* budget, const char* scheme,
                                const outcome_t* r )
 {
-	const hyblas_stencil_stats_t* s  = &r->run;
-	const double                  pb = pcie_bound( &b->o, s );
+	const hyblas_stencil_stats_t* s = &r->run;
 	char                          e[6][32], why[sizeof s->why];
 	print_row_head( b, "row", budget, scheme );
+	printf( "%s,%d,%d,%d,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%d,%s,%s,%s,%d", path_text( r ),
+	        (int)s->fell_back, (int)s->chunks, (int)s->block_steps, s->seconds,
+	        r->plan.predicted_seconds, (unsigned long long)s->bytes_h2d,
+	        (unsigned long long)r->plan.bytes_h2d, (unsigned long long)s->bytes_d2h,
+	        (unsigned long long)r->plan.bytes_d2h, (unsigned long long)s->bytes_d2d, r->bytes_match,
+	        fmt_e( r->max_diff, e[0], 32 ), fmt_e( r->bound, e[1], 32 ),
+	        r->diff_ok < 0 ? "na"
+	        : r->diff_ok   ? "1"
+	                       : "0",
+	        r->same );
+	print_bounds( &b->o, s );
 	printf(
-	    "%s,%d,%d,%d,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%d,%s,%s,%s,%d,%s,%s,%s,%s\n",
-	    path_text( r ), (int)s->fell_back, (int)s->chunks, (int)s->block_steps, s->seconds,
-	    r->plan.predicted_seconds, (unsigned long long)s->bytes_h2d,
-	    (unsigned long long)r->plan.bytes_h2d, (unsigned long long)s->bytes_d2h,
-	    (unsigned long long)r->plan.bytes_d2h, (unsigned long long)s->bytes_d2d, r->bytes_match,
-	    fmt_e( r->max_diff, e[0], 32 ), fmt_e( r->bound, e[1], 32 ),
-	    r->diff_ok < 0 ? "na"
-	    : r->diff_ok   ? "1"
-	                   : "0",
-	    r->same, fmt_g( pb, e[2], 32 ), fmt_g( s->seconds / pb, e[3], 32 ),
-	    fmt_e( r->gosa_diff, e[4], 32 ),
+	    ",%s,%s\n", fmt_e( r->gosa_diff, e[4], 32 ),
 	    csv_text( r->rc != HYBLAS_OK ? hyblas_status_string( r->rc ) : s->why, why, sizeof why ) );
 }
 
@@ -785,7 +803,7 @@ static void print_skip_row( const bench_t* b, const char* budget, const char* sc
 {
 	char why[512];
 	print_row_head( b, "row", budget, scheme );
-	printf( "skip,0,0,0,na,na,0,0,0,0,0,na,na,na,na,na,na,na,na,%s\n",
+	printf( "skip,0,0,0,na,na,0,0,0,0,0,na,na,na,na,na,na,na,na,na,na,%s\n",
 	        csv_text( reason, why, sizeof why ) );
 }
 
@@ -839,10 +857,12 @@ static void print_sweep_row( const bench_t* b, const char* budget, int si, const
 {
 	const hyblas_stencil_stats_t* s = &r->run;
 	print_row_head( b, "sweep", budget, SCHEMES[si].name );
-	printf( "%d,%d,%s,%d,%.6f,%.6f,%llu,%llu,%llu,%d\n", (int)r->plan.chunks,
+	printf( "%d,%d,%s,%d,%.6f,%.6f,%llu,%llu,%llu,%d", (int)r->plan.chunks,
 	        (int)r->plan.block_steps, path_text( r ), (int)s->fell_back, s->seconds,
 	        r->plan.predicted_seconds, (unsigned long long)s->bytes_h2d,
 	        (unsigned long long)s->bytes_d2h, (unsigned long long)s->bytes_d2d, r->same );
+	print_bounds( &b->o, s );
+	printf( "\n" );
 }
 
 /* One forced (d, k): 1 when it ran, 0 when the plan call rejects it. */

@@ -60,6 +60,12 @@ if calibrate > "$OUT/calibrate.txt" 2>&1; then
         RATES=(--h2d "$H2D" --d2h "$D2H" --bidir "$BIDIR")
         echo "pinned PCIe: h2d $H2D GB/s, d2h $D2H GB/s, both $BIDIR GB/s"
     fi
+    # "  h2d registered X GB/s   d2h registered Y GB/s   both Z GB/s (ordinary memory, ...)"
+    read -r RH2D RD2H RBIDIR < <(awk '$1 == "h2d" && $2 == "registered" { print $3, $7, $10; exit }' "$OUT/calibrate.txt")
+    if [ -n "${RBIDIR:-}" ]; then
+        RATES+=(--reg-h2d "$RH2D" --reg-d2h "$RD2H" --reg-bidir "$RBIDIR")
+        echo "registered PCIe: h2d $RH2D GB/s, d2h $RD2H GB/s, both $RBIDIR GB/s"
+    fi
 else
     echo "hyblas-calibrate missing or failed (see $OUT/calibrate.txt): no PCIe bound column"
 fi
@@ -102,7 +108,7 @@ for s in $SETS; do
 done
 
 # (4) The table (the columns that matter side by side) and the summaries.
-COLS=set,nx,budget,scheme,path,fell_back,d,k,seconds,predicted,bytes_match,max_diff,bound,diff_ok,same_as_first_gpu,pcie_bound_s,ratio_to_bound,gosa_diff
+COLS=set,nx,budget,scheme,path,fell_back,d,k,seconds,predicted,bytes_match,max_diff,bound,diff_ok,same_as_first_gpu,pcie_bound_s,ratio_to_bound,ratio_to_reg_bound,gosa_diff
 echo
 awk -F, -v cols="$COLS" '
     NR == 1 { n = split(cols, want, ","); for (i = 1; i <= NF; i++) at[$i] = i }
@@ -111,6 +117,17 @@ awk -F, -v cols="$COLS" '
 echo
 for s in $SETS; do
     grep '^# summary' "$OUT/stencil_ooc_$s.txt" 2>/dev/null | sed "s/^# summary /$s: /"
+done
+# Region sharing's closest approach to the bus bound, over the rows and the sweep.
+for f in "$CSV" "$SWEEP_CSV"; do
+    awk -F, -v what="$(basename "$f" .csv)" '
+        NR == 1 { for (i = 1; i <= NF; i++) at[$i] = i; next }
+        $(at["scheme"]) == "shared" && $(at["ratio_to_bound"]) != "na" {
+            key = $(at["set"]) " budget " $(at["budget"])
+            r = $(at["ratio_to_bound"]) + 0; g = $(at["ratio_to_reg_bound"])
+            if (!(key in best) || r < best[key]) { best[key] = r; reg[key] = g; dk[key] = "d " $(at["d"]) " k " $(at["k"]) }
+        }
+        END { for (k in best) printf "%s: %s, shared closest to the bus bound: %.3fx the page-locked buffers'"'"' rates, %sx registered memory'"'"'s (%s)\n", what, k, best[k], reg[k], dk[k] }' "$f"
 done
 if command -v python3 > /dev/null && [ "$(wc -l < "$CSV")" -gt 1 ]; then
     python3 "$HERE/plot_stencil_ooc.py" "$CSV" "$OUT/stencil_ooc.svg" || echo "plot failed"
