@@ -15,7 +15,6 @@
 #include "dispatch/stencil/hyb_stencil_keep.h"
 #include "dispatch/stencil/hyb_stencil_timeline.h"
 #include "dispatch/stencil/hyb_stencil_zfill.h"
-#include "core/config/hyb_config.h"
 #include "hyb_copy.h"
 #include "hyb_heap.h"
 #include "hyb_team.h"
@@ -55,15 +54,7 @@
    turn (the encodes, like the decodes, start when the stencil's kernels
    leave room on the device). */
 #define HYB_SD_ENCODE ( HYB_DEV_STREAMS - 3 )
-/* The upload lane: out of core with nothing compressed, every upload runs
-   on this one stream in the order issued (HYBLAS_STENCIL_UPLOAD_LANE).
-   On their slots' own streams the uploads of two or three chunks ran at
-   once, each waiting only for its slot, and shared the host-to-device
-   engines; one at a time each runs at the engines' full rate and the
-   chunk computed next is up first. */
-#define HYB_SD_UP_LANE ( HYB_DEV_STREAMS - 4 )
-_Static_assert( HYB_SD_UP_LANE >= 2 * HYB_SS_SLOTS_MAX,
-                "the schedule's device streams come first" );
+_Static_assert( HYB_SD_ENCODE >= 2 * HYB_SS_SLOTS_MAX, "the schedule's device streams come first" );
 _Static_assert(
     HYB_SD_ENCODE >= HYB_DEV_STREAMS - HYB_DEV_STREAMS_URGENT,
     "the codec's streams are urgent: their kernels go before the stencil's waiting blocks" );
@@ -137,7 +128,6 @@ typedef struct
 	int raw_first, raw_last;
 	/* Where a traced run's time goes (off without a trace). */
 	hyb_sd_timeline_t tl;
-	int               up_lane; /* uploads on HYB_SD_UP_LANE (nothing compressed, out of core) */
 } hyb_sd_ctx_t;
 
 static void* hyb_sd_alloc( void* ctx, size_t bytes, int host )
@@ -440,16 +430,6 @@ static int hyb_sd_on_lane( const hyb_stencil_sched_t* s, int64_t i )
 	return s->steps[i].op == HYB_SS_DOWNLOAD && s->queue[s->steps[i].stream] == HYB_SQ_COMPUTE;
 }
 
-/* The lane step i of s runs on instead of its own stream (-1: none). */
-static int hyb_sd_lane_of( const hyb_sd_ctx_t* c, const hyb_stencil_sched_t* s, int64_t i )
-{
-	if ( hyb_sd_on_lane( s, i ) ) return HYB_SD_LANE;
-	if ( c->up_lane && s->in.scheme != HYB_STENCIL_SCH_IN_CORE && s->steps[i].op == HYB_SS_UPLOAD &&
-	     s->queue[s->steps[i].stream] == HYB_SQ_COPY )
-		return HYB_SD_UP_LANE;
-	return -1;
-}
-
 /* Before step i: a device step waits on its stream for the events of the
    device steps of other streams it depends on, and on the host for the
    host steps it depends on; a host step hands its device events to the
@@ -488,11 +468,10 @@ static hyb_status_t hyb_sd_before( void* ctx, const hyb_stencil_sched_t* s, int6
 		c->tl.issue_wait += hyb_now() - t0;
 		hyb_sd_timeline_mark( &c->tl, c->dev, c->stream, i, 0 );
 	}
-	const int lane = host ? -1 : hyb_sd_lane_of( c, s, i );
-	if ( rc == HYB_OK && lane >= 0 )
+	if ( rc == HYB_OK && hyb_sd_on_lane( s, i ) )
 	{
-		rc = hyb_sd_hop( c, c->stream, lane );
-		if ( rc == HYB_OK ) c->stream = lane;
+		rc = hyb_sd_hop( c, c->stream, HYB_SD_LANE );
+		if ( rc == HYB_OK ) c->stream = HYB_SD_LANE;
 	}
 	return rc;
 }
@@ -507,11 +486,10 @@ static hyb_status_t hyb_sd_after( void* ctx, const hyb_stencil_sched_t* s, int64
 		const hyb_status_t rc = hyb_sd_zup_join( c );
 		if ( rc != HYB_OK ) return rc;
 	}
-	const int lane = hyb_sd_host_step( s, i ) ? -1 : hyb_sd_lane_of( c, s, i );
-	if ( lane >= 0 && c->stream == lane )
+	if ( hyb_sd_on_lane( s, i ) && c->stream == HYB_SD_LANE )
 	{
 		c->stream             = s->steps[i].stream;
-		const hyb_status_t rc = hyb_sd_hop( c, lane, c->stream );
+		const hyb_status_t rc = hyb_sd_hop( c, HYB_SD_LANE, c->stream );
 		if ( rc != HYB_OK ) return rc;
 	}
 	if ( hyb_sd_host_step( s, i ) && c->hq ) c->hseq[i] = hyb_sd_hostq_pushed( c->hq );
@@ -901,14 +879,13 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	hyb_dev_t*   dev = NULL;
 	hyb_sd_ctx_t c;
 	memset( &c, 0, sizeof c );
-	c.stream  = HYB_STREAM_COMPUTE;
-	c.kernel  = hyb_stencil_kernel_id( p->kind );
-	c.p       = p;
-	c.z       = zip ? &z : NULL;
-	c.up_lane = !zip && hyb_config()->stencil_upload_lane;
-	c.cur     = -1;
-	c.team    = team;
-	c.keep    = keep;
+	c.stream = HYB_STREAM_COMPUTE;
+	c.kernel = hyb_stencil_kernel_id( p->kind );
+	c.p      = p;
+	c.z      = zip ? &z : NULL;
+	c.cur    = -1;
+	c.team   = team;
+	c.keep   = keep;
 	if ( rc == HYB_OK ) rc = hyb_dev_acquire( 0, &dev );
 	const int    ran = rc == HYB_OK;
 	const double t1  = hyb_now();

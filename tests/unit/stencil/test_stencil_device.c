@@ -130,9 +130,6 @@ static void test_schemes_match_cpu( void )
 static void test_schemes_match_cpu_slow_copies( void )
 {
 	sd_schemes_match_cpu( "HYBLAS_SIM_BW=3e8;HYBLAS_SIM_LATENCY=2e-5;HYBLAS_STENCIL_SLOTS=4", 4 );
-	/* each upload on its slot's stream instead of the upload lane */
-	sd_schemes_match_cpu( "HYBLAS_SIM_BW=3e8;HYBLAS_SIM_LATENCY=2e-5;HYBLAS_STENCIL_UPLOAD_LANE=0",
-	                      3 );
 }
 
 /* Faults at many points of a run (by copy kind, by the kernel's name,
