@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* CUDA SpMV kernels: ELL and DIA parts of the hybrid split, a vector CSR kernel for the
-   device-only path, and the additions that merge partial results. Every kernel is a plain
-   one-thread-per-row (or sub-warp-per-row) loop, memory-bound by design. */
+   device-only path, the additions that merge partial results, and the check of a CSR copy
+   before its first use. Every kernel is a plain one-thread-per-row (or sub-warp-per-row)
+   loop, memory-bound by design. */
 #include "kernels/cuda/hyb_spmv_cuda.h"
 
 #include <cuda_runtime.h>
@@ -110,6 +111,69 @@ __global__ void __launch_bounds__( kBlock )
 {
 	int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if ( k < nz ) y[idx[k]] += val[k];
+}
+
+/* The check's out: valid, and every block's column window empty. */
+__global__ void __launch_bounds__( kBlock )
+    hyb_check_init_kernel( int64_t nblk, int cols, int* out )
+{
+	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if ( i == 0 ) out[0] = 0;
+	if ( i < nblk )
+	{
+		out[1 + 2 * i] = cols;
+		out[2 + 2 * i] = -1;
+	}
+}
+
+/* One thread per row: its pointers, then its columns (only where the pointers are in range,
+   so nothing outside col is read). A warp whose rows all lie in one block reduces its
+   window by shuffles and one lane updates the block's; otherwise every lane does. No thread
+   returns early: every lane takes part in the full-mask shuffles. */
+__global__ void __launch_bounds__( kBlock )
+    hyb_check_kernel( int64_t rows, int64_t cols, int64_t nnz, int64_t block_rows,
+                      const int* __restrict__ ptr, const int* __restrict__ col, int first, int base,
+                      int* __restrict__ out )
+{
+	int64_t i    = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	int     bad  = 0;
+	int     cmin = (int)cols, cmax = -1;
+	if ( i == 0 ) bad = __ldg( ptr ) != first || (int64_t)__ldg( ptr + rows ) - first != nnz;
+	if ( i < rows )
+	{
+		int64_t p0 = __ldg( ptr );
+		int64_t lo = __ldg( ptr + i ) - p0, hi = __ldg( ptr + i + 1 ) - p0;
+		if ( lo < 0 || hi < lo || hi > nnz )
+			bad = 1;
+		else
+			for ( int64_t e = lo; e < hi; e++ )
+			{
+				int64_t c = (int64_t)__ldg( col + e ) - base;
+				if ( c < 0 || c >= cols )
+					bad = 1;
+				else
+				{
+					cmin = c < cmin ? (int)c : cmin;
+					cmax = c > cmax ? (int)c : cmax;
+				}
+			}
+	}
+	if ( bad ) atomicOr( out, 1 );
+	int64_t first_row = i - ( threadIdx.x & 31 ); /* the warp's first row */
+	int64_t last_row  = first_row + 31 < rows - 1 ? first_row + 31 : rows - 1;
+	int     one_block = first_row / block_rows == last_row / block_rows;
+	if ( one_block )
+		for ( int off = 16; off > 0; off >>= 1 )
+		{
+			cmin = min( cmin, __shfl_xor_sync( 0xffffffffu, cmin, off ) );
+			cmax = max( cmax, __shfl_xor_sync( 0xffffffffu, cmax, off ) );
+		}
+	if ( i < rows && cmax >= 0 && ( !one_block || ( threadIdx.x & 31 ) == 0 ) )
+	{
+		int* w = out + 1 + 2 * ( i / block_rows );
+		atomicMin( w, cmin );
+		atomicMax( w + 1, cmax );
+	}
 }
 
 template <typename T>
@@ -225,6 +289,22 @@ extern "C"
 	                             cudaStream_t stream )
 	{
 		return hyb_axpyi<float>( nz, val, idx, y, stream );
+	}
+
+	cudaError_t hyb_csrcheck_cuda( int64_t rows, int64_t cols, int64_t nnz, int64_t block_rows,
+	                               const int* ptr, const int* col, int first, int base, int* out,
+	                               cudaStream_t stream )
+	{
+		if ( rows < 0 || block_rows <= 0 || cols < 0 || cols > 0x7fffffff )
+			return cudaErrorInvalidValue;
+		int64_t nblk = ( rows + block_rows - 1 ) / block_rows;
+		hyb_check_init_kernel<<<hyb_blocks( nblk > 0 ? nblk : 1 ), kBlock, 0, stream>>>(
+		    nblk, (int)cols, out );
+		cudaError_t e = cudaGetLastError();
+		if ( e != cudaSuccess || rows == 0 ) return e;
+		hyb_check_kernel<<<hyb_blocks( rows ), kBlock, 0, stream>>>( rows, cols, nnz, block_rows,
+		                                                             ptr, col, first, base, out );
+		return cudaGetLastError();
 	}
 
 	const void* hyb_spmv_cuda_ell_func( void )

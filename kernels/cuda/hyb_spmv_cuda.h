@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* CUDA SpMV kernels of the hybrid split (ELL, DIA), the device-only CSR product and the
-   vector additions that merge partial results. C-callable; device pointers, one stream. */
+/* CUDA SpMV kernels of the hybrid split (ELL, DIA), the device-only CSR product, the
+   vector additions that merge partial results and the check of a CSR copy. C-callable; device
+   pointers, one stream. */
 #ifndef HYB_SPMV_CUDA_H
 #define HYB_SPMV_CUDA_H
 
@@ -62,6 +63,15 @@ extern "C"
 	                             cudaStream_t stream );
 	cudaError_t hyb_saxpyi_cuda( int64_t nz, const float* val, const int* idx, float* y,
 	                             cudaStream_t stream );
+
+	/* spmv.check (kernels/spmv/hyb_spmv_kargs.h, hyb_spmv_check_kargs_t): out[0] = 0 when the
+	   rows + 1 pointers ptr (ptr[0] == first, ptr[rows] == first + nnz, never decreasing) and
+	   the nnz columns col (in [base, cols + base)) are valid, else nonzero; out[1 + 2b],
+	   out[2 + 2b]: the smallest and largest 0-based column of the rows of block b (blocks of
+	   block_rows rows), cols and -1 for none. Initializes out itself (two kernels). */
+	cudaError_t hyb_csrcheck_cuda( int64_t rows, int64_t cols, int64_t nnz, int64_t block_rows,
+	                               const int* ptr, const int* col, int first, int base, int* out,
+	                               cudaStream_t stream );
 
 	/* The double ELL kernel's address, for the runtime's report of its registers and
 	   occupancy (the spmv.ell kernel's attributes). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Argument structs of the sparse family's device kernels (spmv.ell, spmv.dia, spmv.csr,
-   spmv.vadd): device pointers, int indices (MKL LP64), precision S or D. Plain C,
+   spmv.vadd, spmv.check): device pointers, int indices (MKL LP64), precision S or D. Plain C,
    shared by the core's sim launchers and the plugin's CUDA launchers. Each struct starts
    with its precision (the family's argument check reads it there). */
 #ifndef HYB_SPMV_KARGS_H
@@ -42,6 +42,33 @@ typedef struct
 	void*       y;
 	int         accumulate;
 } hyb_spmv_csr_kargs_t;
+
+/* The check of a device copy of a caller's CSR arrays (spmv.check) before any product reads
+   it: what the CPU path would have rejected, found on the device. Valid when ptr[0] == first,
+   ptr[rows] == first + nnz, ptr never decreases, and every column lies in
+   [base, cols + base). out (1 + 2 * nblk ints, nblk = ceil(rows / block_rows); the kernel
+   sets every one): out[0] is 0 when valid, else nonzero; out[1 + 2b] and out[2 + 2b] are the
+   smallest and the largest 0-based column of the entries of rows [b * block_rows,
+   (b + 1) * block_rows), or cols and -1 when those rows have none (meaningful only when
+   valid). Reads ptr and the col entries the pointers name within [0, nnz), never more.
+   prec is the matrix's (no value is read). */
+typedef struct
+{
+	hyb_prec_t prec;
+	int64_t    rows, cols, nnz;
+	int64_t    block_rows;
+	const int* ptr;
+	const int* col;
+	int        first;
+	int        base;
+	int*       out;
+} hyb_spmv_check_kargs_t;
+
+/* Ints of spmv.check's out for `rows` rows in blocks of `block_rows` (> 0). */
+static inline int64_t hyb_spmv_check_out_len( int64_t rows, int64_t block_rows )
+{
+	return 1 + 2 * ( ( rows + block_rows - 1 ) / block_rows );
+}
 
 /* y += z, n elements. */
 typedef struct

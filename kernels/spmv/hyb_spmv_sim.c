@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The sparse family's kernels on the simulated device: reference ELL, DIA and CSR
-   products and the vector addition, their sim launchers, and their registration. */
+   products, the vector addition and the check of a CSR copy, their sim launchers, and their
+   registration. */
 #include "kernels/spmv/hyb_spmv_kernels.h"
 
 /* The ELL or DIA part: the same sum over a row's slots; only the column of a slot differs
@@ -45,6 +46,40 @@ static void hyb_spmv_vadd_ref( hyb_prec_t prec, int64_t n, const void* z, void* 
 		hyb_real_store( prec, y, i, hyb_real_load( prec, y, i ) + hyb_real_load( prec, z, i ) );
 }
 
+/* spmv.check, as the CUDA kernel computes it (see hyb_spmv_check_kargs_t). */
+static void hyb_spmv_check_ref( const hyb_spmv_check_kargs_t* a )
+{
+	int64_t nblk = hyb_spmv_check_out_len( a->rows, a->block_rows ) / 2;
+	int     bad  = a->ptr[0] != a->first || (int64_t)a->ptr[a->rows] - a->first != a->nnz;
+	for ( int64_t b = 0; b < nblk; b++ )
+	{
+		a->out[1 + 2 * b] = (int)a->cols;
+		a->out[2 + 2 * b] = -1;
+	}
+	for ( int64_t i = 0; i < a->rows; i++ )
+	{
+		int64_t lo = (int64_t)a->ptr[i] - a->ptr[0], hi = (int64_t)a->ptr[i + 1] - a->ptr[0];
+		if ( lo < 0 || hi < lo || hi > a->nnz )
+		{
+			bad = 1;
+			continue; /* its entries are not read: they may lie outside col */
+		}
+		int* w = a->out + 1 + 2 * ( i / a->block_rows );
+		for ( int64_t e = lo; e < hi; e++ )
+		{
+			int64_t c = (int64_t)a->col[e] - a->base;
+			if ( c < 0 || c >= a->cols )
+				bad = 1;
+			else
+			{
+				w[0] = c < w[0] ? (int)c : w[0];
+				w[1] = c > w[1] ? (int)c : w[1];
+			}
+		}
+	}
+	a->out[0] = bad;
+}
+
 /* ------------------------------------------------------------ launchers */
 
 /* The CUDA kernels exist in single and double precision only. Every argument struct of
@@ -70,6 +105,24 @@ static hyb_status_t hyb_spmv_csr_sim( const hyb_kernel_env_t* env, const void* a
 	(void)env;
 	hyb_spmv_csr_ref( a->prec, a->rows, a->ptr, a->col, a->val, a->base, a->x, a->y,
 	                  a->accumulate );
+	return HYB_OK;
+}
+
+/* spmv.check's arguments besides the precision: sizes the kernel's loops can trust. */
+static hyb_status_t hyb_spmv_check_args( const void* args )
+{
+	const hyb_spmv_check_kargs_t* a = args;
+	if ( hyb_spmv_check( args ) != HYB_OK ) return HYB_E_NOT_SUPPORTED;
+	return a->rows >= 0 && a->cols >= 0 && a->nnz >= 0 && a->block_rows > 0 && a->ptr && a->out &&
+	               ( a->col || a->nnz == 0 )
+	           ? HYB_OK
+	           : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_spmv_csrcheck_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	hyb_spmv_check_ref( args );
 	return HYB_OK;
 }
 
@@ -108,6 +161,14 @@ static void hyb_spmv_vadd_work( const void* args, double* flops, double* bytes )
 	*bytes                         = (double)a->n * 24;
 }
 
+/* The check reads the row pointers and every column index once. */
+static void hyb_spmv_check_work( const void* args, double* flops, double* bytes )
+{
+	const hyb_spmv_check_kargs_t* a = args;
+	*flops                          = 0;
+	*bytes                          = (double)( a->rows + 1 + a->nnz ) * sizeof( int );
+}
+
 HYB_KERNEL_DEFINE( hyb_spmv_ell_kernel, "spmv.ell", NULL, hyb_spmv_slots_kargs_t, hyb_spmv_check,
                    hyb_spmv_ell_sim, hyb_spmv_ell_work );
 HYB_KERNEL_DEFINE( hyb_spmv_dia_kernel, "spmv.dia", NULL, hyb_spmv_slots_kargs_t, hyb_spmv_check,
@@ -116,3 +177,5 @@ HYB_KERNEL_DEFINE( hyb_spmv_csr_kernel, "spmv.csr", NULL, hyb_spmv_csr_kargs_t, 
                    hyb_spmv_csr_sim, NULL );
 HYB_KERNEL_DEFINE( hyb_spmv_vadd_kernel, "spmv.vadd", NULL, hyb_spmv_vadd_kargs_t, hyb_spmv_check,
                    hyb_spmv_vadd_sim, hyb_spmv_vadd_work );
+HYB_KERNEL_DEFINE( hyb_spmv_check_kernel, "spmv.check", NULL, hyb_spmv_check_kargs_t,
+                   hyb_spmv_check_args, hyb_spmv_csrcheck_sim, hyb_spmv_check_work );
