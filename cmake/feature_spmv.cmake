@@ -13,6 +13,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/dispatch/hyb_spmv_rates.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_build.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_pipe.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_copy.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_yreg.c
   # the device kernels' registration and sim launchers
   ${PROJECT_SOURCE_DIR}/kernels/spmv/hyb_spmv_sim.c

@@ -247,6 +247,63 @@ fail:
 	return st;
 }
 
+void hyb_spmv_dmat_copy_regions( const hyb_spmv_dmat_t* dm, size_t off[3] )
+{
+	off[0] = 0;
+	off[1] = hyb_align( (size_t)( dm->m + 1 ) * sizeof( int ) );
+	off[2] = off[1] + hyb_align( (size_t)dm->dev_nnz * sizeof( int ) );
+}
+
+hyb_status_t hyb_spmv_dmat_plan_copy( int64_t m, int64_t nnz, hyb_prec_t prec, int base,
+                                      int64_t block_rows, hyb_spmv_dmat_t* dm )
+{
+	memset( dm, 0, sizeof *dm );
+	if ( m <= 0 || nnz < 0 || ( base != 0 && base != 1 ) ||
+	     ( prec != HYB_PREC_D && prec != HYB_PREC_S ) )
+		return HYB_E_INVALID;
+	if ( m > INT_MAX || nnz > INT_MAX ) return HYB_E_NOT_SUPPORTED;
+	dm->fmt      = HYB_SPMV_DEV_CSR;
+	dm->prec     = prec;
+	dm->m        = m;
+	dm->rows     = m;
+	dm->cbase    = base;
+	dm->dev_base = base;
+	dm->dev_nnz  = nnz;
+	dm->y_len    = m;
+	int64_t br   = block_rows > 0 && block_rows < m ? block_rows : m;
+	dm->nblk     = (int)( ( m + br - 1 ) / br );
+	dm->blk      = calloc( (size_t)dm->nblk, sizeof *dm->blk );
+	if ( !dm->blk ) return HYB_E_NO_MEMORY;
+	size_t off[3];
+	hyb_spmv_dmat_copy_regions( dm, off );
+	dm->bytes = off[2] + hyb_align( (size_t)nnz * hyb_prec_size( prec ) );
+	for ( int b = 0; b < dm->nblk; b++ )
+	{
+		hyb_spmv_blk_t* k = &dm->blk[b];
+		k->r0             = (int64_t)b * br;
+		k->r1             = k->r0 + br < m ? k->r0 + br : m;
+		k->e0             = k->r0;
+		k->e1             = k->r1;
+		k->yoff           = k->r0;
+		k->off            = (size_t)k->r0 * sizeof( int ); /* its row pointers */
+	}
+	return HYB_OK;
+}
+
+void hyb_spmv_dmat_copy_block( hyb_spmv_dmat_t* dm, int b, int64_t q0, int64_t q1, int64_t c0,
+                               int64_t c1 )
+{
+	hyb_spmv_blk_t* k = &dm->blk[b];
+	size_t          off[3];
+	hyb_spmv_dmat_copy_regions( dm, off );
+	k->width    = q1 - q0;
+	k->mean_len = k->r1 > k->r0 ? (double)k->width / (double)( k->r1 - k->r0 ) : 1.0;
+	k->a1       = off[1] + (size_t)q0 * sizeof( int ) - k->off;
+	k->a2       = off[2] + (size_t)q0 * hyb_prec_size( dm->prec ) - k->off;
+	k->c0       = c0;
+	k->c1       = c1;
+}
+
 const int* hyb_spmv_dmat_offsets( const hyb_spmv_dmat_t* dm )
 {
 	return dm->offsets;

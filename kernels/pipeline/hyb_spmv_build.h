@@ -34,7 +34,9 @@ typedef enum
 } hyb_spmv_devfmt_t;
 
 /* One row block. Its arrays lie at byte offset `off` of the device matrix:
-     CSR: ptr (rows + 1 ints, starting at 0), col (width ints, 0-based), val (width values)
+     CSR: ptr (rows + 1 ints, starting at 0), col (width ints, 0-based), val (width values);
+          a copy of the source's arrays (hyb_spmv_dmat_plan_copy): ptr as the source's, col
+          with its base, the three in the copy's regions (a1, a2 reach them; bytes is 0)
      ELL: index (width * rows ints, column-major, -1 = padding), data (same count of values)
      DIA: data (ndiag * (e1 - e0) values, column-major by diagonal); offsets are shared
    The kernel computes rows [e0, e1) into the device y at element yoff; rows [r0, r1) are
@@ -80,6 +82,9 @@ typedef struct
 	   positions into the source's column and value arrays, cbase subtracted from columns). */
 	int64_t* cpu_ptr;
 	int      cbase;
+	/* CSR: the base of the device's column indices: 0 for blocks built here, the source's
+	   for a copy of its own arrays (hyb_spmv_dmat_plan_copy). */
+	int dev_base;
 	/* Private to the builder: remainder positions per row (m + 1, until finish) and the
 	   DIA slot lookup. */
 	int64_t* rem_off;
@@ -102,6 +107,25 @@ typedef struct
 hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt, int64_t K,
                                  const int* offsets, int64_t rows, int64_t block_rows, int nthreads,
                                  hyb_spmv_dmat_t* dm );
+
+/* Lay out a device copy of a CSR source's own arrays, as the source holds them: its m + 1
+   row pointers, its nnz column indices, its nnz values (hyb_spmv_dmat_copy_regions gives
+   where each begins), cut into blocks of block_rows rows (<= 0: one block). The CSR kernel
+   reads that layout as it is (pointers with their base and offset, columns with the base
+   dev_base), so nothing is converted; a block's entries begin where its first row
+   pointer says, so hyb_spmv_dmat_copy_block completes each block once the pointers are
+   known. HYB_E_INVALID, HYB_E_NO_MEMORY, HYB_E_NOT_SUPPORTED (sizes beyond int). */
+hyb_status_t hyb_spmv_dmat_plan_copy( int64_t m, int64_t nnz, hyb_prec_t prec, int base,
+                                      int64_t block_rows, hyb_spmv_dmat_t* dm );
+
+/* Byte offsets in a copy's device matrix of the row pointers (0), the column indices and the
+   values. */
+void hyb_spmv_dmat_copy_regions( const hyb_spmv_dmat_t* dm, size_t off[3] );
+
+/* Complete block b of a copy: its entries are [q0, q1) of the copy (q0 = ptr[r0] - ptr[0]),
+   its columns [c0, c1) (c0 = c1: none). */
+void hyb_spmv_dmat_copy_block( hyb_spmv_dmat_t* dm, int b, int64_t q0, int64_t q1, int64_t c0,
+                               int64_t c1 );
 
 /* Write block b's device image (dm->blk[b].bytes bytes laid out as documented above) into
    host memory dst, and its rows' remainder entries into dm's remainder arrays; sets the

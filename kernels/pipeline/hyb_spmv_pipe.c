@@ -240,7 +240,7 @@ static hyb_status_t hyb_block_kernel( hyb_dev_t* d, const hyb_spmv_dmat_t* dm, i
 	{
 	case HYB_SPMV_DEV_CSR:
 		return hyb_dev_spmv_csr( d, HYB_STREAM_COMPUTE, dm->prec, k->r1 - k->r0, (const int*)a0,
-		                         (const int*)( a0 + k->a1 ), a0 + k->a2, 0,
+		                         (const int*)( a0 + k->a1 ), a0 + k->a2, dm->dev_base,
 		                         k->mean_len > 0 ? k->mean_len : 1.0, x_dev, out, 0 );
 	case HYB_SPMV_DEV_ELL:
 		return hyb_dev_spmv_slots( d, HYB_STREAM_COMPUTE, 0, dm->prec, k->r1 - k->r0, k->width,

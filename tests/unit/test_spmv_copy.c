@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The check of a device copy of CSR arrays (spmv.check) on the simulated device, against a
-   reference of its own. */
+   reference of its own, and the copy itself: the arrays read in pieces into page-locked
+   slots, uploaded and checked, then a product on it. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,10 @@
 
 #include "hyb_test_util.h"
 #include "kernels/hyb_device.h"
+#include "kernels/pipeline/hyb_spmv_copy.h"
+#include "kernels/pipeline/hyb_spmv_pipe.h"
 #include "kernels/spmv/hyb_spmv_kernels.h"
+#include "test_spmv_util.h"
 
 /* ------------------------------------------------------------ the check kernel */
 
@@ -146,9 +150,78 @@ static void test_check_kernel_rejects( void )
 	hyb_t_sim_end();
 }
 
+/* ------------------------------------------------------------ the copy pipeline */
+
+static int tsc_read_ok( void* dst, const void* src, size_t bytes )
+{
+	memcpy( dst, src, bytes );
+	return 1;
+}
+
+/* A reader whose pages vanish after the first few reads (an array the program unmapped). */
+static int tsc_reads_left;
+static int tsc_read_vanishing( void* dst, const void* src, size_t bytes )
+{
+	if ( tsc_reads_left-- <= 0 ) return 0;
+	memcpy( dst, src, bytes );
+	return 1;
+}
+
+/* The copy made straight from the CSR arrays on a context of its own, then one product on
+   it through the product pipeline: y right for pieces smaller than a block, of a block's
+   size and of whole arrays; a read that fails ends the copy with HYB_E_IO. */
+static void test_copy_pipeline( void )
+{
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
+	static const size_t pieces[] = { 8, 4096, 40000, 0 };
+	for ( int v = 0; v < 8; v++ )
+	{
+		hyb_prec_t prec = v & 1 ? HYB_PREC_S : HYB_PREC_D;
+		int        base = ( v >> 1 ) & 1;
+		tsp_mat_t  A    = tsp_make( TSP_RANDOM, 3000, 5, base, prec, TSP_EMPTY, 80 + (uint64_t)v );
+		hyb_spmv_dmat_t dm;
+		CU_ASSERT_EQUAL_FATAL( hyb_spmv_dmat_plan_copy( A.m, A.nnz, prec, base, 256, &dm ),
+		                       HYB_OK );
+		hyb_dev_t* d    = NULL;
+		void*      dmem = NULL;
+		CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( hyb_dev_workspace( d, hyb_spmv_copy_dev_bytes( &dm ), &dmem ),
+		                       HYB_OK );
+		hyb_spmv_copy_in_t  in = { .dm    = &dm,
+			                       .dmem  = dmem,
+			                       .ia    = A.ia,
+			                       .ja    = A.ja,
+			                       .val   = A.a,
+			                       .first = A.ia[0],
+			                       .read  = tsc_read_ok,
+			                       .piece = pieces[v >> 1] };
+		hyb_spmv_copy_out_t out;
+		CU_ASSERT_EQUAL( hyb_spmv_copy_run( d, &in, &out ), HYB_OK );
+		CU_ASSERT( out.pieces >= 3 );
+		/* the product runs on another context, as a resident one does (d keeps the memory) */
+		void *              x = tsp_vec( &A, 1 ), *y = tsp_out( &A );
+		hyb_spmv_pipe_in_t  pin = { .dm = &dm, .dmem = dmem, .x = x, .y = y, .copy_threads = 1 };
+		hyb_spmv_pipe_out_t pout;
+		CU_ASSERT_EQUAL( hyb_spmv_pipe_run( &pin, &pout ), HYB_OK );
+		CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
+		CU_ASSERT_EQUAL( pout.nblk, 12 );
+		/* the same copy with the arrays vanishing after two pieces */
+		tsc_reads_left = 2;
+		in.read        = tsc_read_vanishing;
+		CU_ASSERT_EQUAL( hyb_spmv_copy_run( d, &in, &out ), HYB_E_IO );
+		hyb_dev_release( d );
+		free( x );
+		free( y );
+		hyb_spmv_dmat_free( &dm );
+		tsp_free( &A );
+	}
+	tsp_sim_end();
+}
+
 static CU_TestInfo hyb_tests_spmv_copy[] = {
 	{ "check_kernel_windows", test_check_kernel_windows },
 	{ "check_kernel_rejects", test_check_kernel_rejects },
+	{ "copy_pipeline", test_copy_pipeline },
 	CU_TEST_INFO_NULL,
 };
 
