@@ -20,7 +20,7 @@ static struct
 	uint64_t  tag;
 	void ( *fn )( void* );
 	void*               arg;
-	int                 threads; /* OpenMP's default team size where the job was submitted */
+	int                 threads; /* the job's threads (hyb_spmv_bg_submit) */
 	hyb_spmv_bg_stats_t st;
 } hyb_bg;
 
@@ -45,7 +45,7 @@ static void* hyb_bg_main( void* unused )
 		void* arg             = hyb_bg.arg;
 		/* the build's OpenMP regions take its share; the calls' products the rest
 		   (hyb_spmv_bg_cpu_threads) */
-		const int threads = hyb_bg_build_threads( hyb_bg.threads );
+		const int threads = hyb_bg.threads;
 		hyb_unlock( HYB_LOCK_SPMV_BG );
 		omp_set_num_threads( threads );
 		fn( arg );
@@ -68,7 +68,7 @@ static void hyb_bg_fork_child( void )
 	hyb_bg.tag = 0;
 }
 
-int hyb_spmv_bg_submit( void ( *fn )( void* ), void* arg, uint64_t tag )
+int hyb_spmv_bg_submit( void ( *fn )( void* ), void* arg, uint64_t tag, int threads )
 {
 	hyb_lock( HYB_LOCK_SPMV_BG );
 	int ok = !hyb_bg.job && !hyb_bg.quit;
@@ -84,7 +84,7 @@ int hyb_spmv_bg_submit( void ( *fn )( void* ), void* arg, uint64_t tag )
 		hyb_bg.tag     = tag;
 		hyb_bg.fn      = fn;
 		hyb_bg.arg     = arg;
-		hyb_bg.threads = omp_get_max_threads();
+		hyb_bg.threads = threads > 0 ? threads : hyb_bg_build_threads( omp_get_max_threads() );
 		hyb_bg.st.submitted++;
 		hyb_lock_broadcast( HYB_LOCK_SPMV_BG );
 	}
@@ -104,9 +104,11 @@ int hyb_spmv_bg_idle( void )
 
 int hyb_spmv_bg_cpu_threads( void )
 {
-	if ( hyb_spmv_bg_idle() ) return 0;
-	const int all = omp_get_max_threads();
-	const int n   = all - hyb_bg_build_threads( all );
+	hyb_lock( HYB_LOCK_SPMV_BG );
+	int busy = hyb_bg.job && !hyb_bg.quit, job = hyb_bg.threads;
+	hyb_unlock( HYB_LOCK_SPMV_BG );
+	if ( !busy ) return 0;
+	const int n = omp_get_max_threads() - job;
 	return n > 1 ? n : 1;
 }
 

@@ -14,11 +14,13 @@ typedef struct
 	uint64_t refused;   /* submissions refused: a job in flight, or no thread */
 } hyb_spmv_bg_stats_t;
 
-/* Hand fn(arg) to the helper thread, tagged `tag` (the array set it builds). Returns 1 when
-   accepted (fn owns arg from now on and runs on the helper), 0 when refused: another job is
-   queued or running, the thread could not be made, or the library is unloading; the caller
-   keeps arg. Never waits for a job. */
-int hyb_spmv_bg_submit( void ( *fn )( void* ), void* arg, uint64_t tag );
+/* Hand fn(arg) to the helper thread, tagged `tag` (the array set it builds). `threads`: the
+   cores the job keeps busy, which its OpenMP regions use and the CPU products give up
+   meanwhile (0: the build's usual share, a quarter of OpenMP's default team, at least one).
+   Returns 1 when accepted (fn owns arg from now on and runs on the helper), 0 when refused:
+   another job is queued or running, the thread could not be made, or the library is
+   unloading; the caller keeps arg. Never waits for a job. */
+int hyb_spmv_bg_submit( void ( *fn )( void* ), void* arg, uint64_t tag, int threads );
 
 /* 1 when no job is queued or running (a submission now would be accepted, thread
    permitting). */
@@ -28,10 +30,9 @@ int hyb_spmv_bg_idle( void );
 int hyb_spmv_bg_building( uint64_t tag );
 
 /* Threads for a CPU product to use now: 0 (its default) when no job is queued or running,
-   else OpenMP's default less the build's share (a quarter, at least one; at least one
-   left), so that the products and the build do not share a core: an oversubscribed core
-   slows a statically scheduled product by its slowest thread, more than the cores it gives
-   up. */
+   else OpenMP's default less the job's threads (at least one left), so that the products
+   and the build do not share a core: an oversubscribed core slows a statically scheduled
+   product by its slowest thread, more than the cores it gives up. */
 int hyb_spmv_bg_cpu_threads( void );
 
 /* 1 once the library is being unloaded: a job should end as soon as it can (its work is

@@ -37,7 +37,9 @@
 #include "policies/hyb_learn.h"
 #include "kernels/cpu/hyb_spmv_format.h"
 #include "kernels/hyb_device.h"
+#include "kernels/pipeline/hyb_spmv_copy.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
+#include "kernels/spmv/hyb_spmv_kernels.h"
 
 #define HYB_SPMV_MAX_BLOCKS 64
 /* The device that runs sparse products (multi-device SpMV is not implemented). */
@@ -64,14 +66,31 @@ typedef struct
 _Static_assert( sizeof( hyb_memo_rec_t ) <= HYB_LEARN_RULE_BYTES,
                 "the SpMV memo fits the store's rule record" );
 
-/* Under HYB_LOCK_SPMV_DEVICE (but check_spb, an atomic). */
+/* Under HYB_LOCK_SPMV_DEVICE (but the atomics). */
 static struct
 {
 	hyb_residency_cache_t* cache;
 	int                    cache_failed;
 	hyb_spmv_force_t       force;
-	_Atomic double check_spb; /* seconds per byte of a cache hit's change check (refitted) */
+	_Atomic double   check_spb; /* seconds per byte of a cache hit's change check (refitted) */
+	_Atomic uint64_t copies[4]; /* hyb_spmv_copy_stats_t's counts, in its order */
 } hyb_sd;
+
+enum
+{
+	HYB_COPY_STARTED  = 0,
+	HYB_COPY_KEPT     = 1,
+	HYB_COPY_REJECTED = 2,
+	HYB_COPY_FAILED   = 3
+};
+
+void hyb_spmv_copy_stats( hyb_spmv_copy_stats_t* out )
+{
+	out->started  = atomic_load( &hyb_sd.copies[HYB_COPY_STARTED] );
+	out->kept     = atomic_load( &hyb_sd.copies[HYB_COPY_KEPT] );
+	out->rejected = atomic_load( &hyb_sd.copies[HYB_COPY_REJECTED] );
+	out->failed   = atomic_load( &hyb_sd.copies[HYB_COPY_FAILED] );
+}
 
 static __thread hyb_spmv_report_t hyb_sd_report;
 
@@ -275,6 +294,27 @@ static void hyb_res_free( void* payload, void* ctx )
 	free( r );
 }
 
+/* Reserve a context and `bytes` of its device memory for a resident copy. */
+static hyb_status_t hyb_res_reserve( hyb_spmv_res_t* res, size_t bytes )
+{
+	hyb_status_t st = hyb_dev_acquire( HYB_SPMV_DEV, &res->mem );
+	if ( st == HYB_OK && res->mem->stage )
+	{
+		/* A pooled context with page-locked staging is the one the next calls would run
+		   on: keep it in the pool and hold another one for the memory. */
+		hyb_dev_t* other = NULL;
+		if ( hyb_dev_acquire( HYB_SPMV_DEV, &other ) == HYB_OK )
+		{
+			hyb_dev_release( res->mem );
+			res->mem = other;
+		}
+	}
+	if ( st == HYB_OK ) st = hyb_dev_workspace( res->mem, bytes > 0 ? bytes : 1, &res->dmem );
+	/* an injected asynchronous allocation fault returns HYB_OK without memory */
+	if ( st == HYB_OK && res->dmem == NULL ) st = HYB_E_NO_MEMORY;
+	return st;
+}
+
 /* ------------------------------------------------------------ statistics */
 
 typedef struct
@@ -318,6 +358,26 @@ static hyb_status_t hyb_stats_build( const hyb_spmv_src_t* src, int diags, hyb_s
 		.grouped   = s->view.own_col == NULL,
 	};
 	return HYB_OK;
+}
+
+/* What a call knows of a matrix without a pass over it: every row of about the mean length
+   (rem rows of qlen + 1 entries, the rest qlen), grouped unless a transposed CSR. 0 when the
+   mean row is too long for a distribution function worth allocating, or no memory; *df is
+   the caller's to free. */
+static int hyb_quick_stats( const hyb_spmv_src_t* src, hyb_spmv_stats_t* q, int64_t** df )
+{
+	int64_t qlen = src->nnz / src->m, rem = src->nnz % src->m;
+	*df = qlen < 100000 ? calloc( (size_t)( qlen + 2 ), sizeof( int64_t ) ) : NULL;
+	if ( !*df ) return 0;
+	( *df )[qlen] += src->m - rem;
+	( *df )[qlen + 1] += rem;
+	*q = ( hyb_spmv_stats_t ){ .m       = src->m,
+		                       .nnz     = src->nnz,
+		                       .prec    = src->prec,
+		                       .max_len = rem ? qlen + 1 : qlen,
+		                       .df      = *df,
+		                       .grouped = !( src->layout == HYB_SPMV_CSR && src->trans ) };
+	return 1;
 }
 
 /* ------------------------------------------------------------ planning */
@@ -399,6 +459,30 @@ static hyb_spmv_plan_opts_t hyb_opts( const hyb_spmv_force_t* f, hyb_mode_t mode
 	if ( o.force && o.run == HYB_SPMV_RUN_ROWSPLIT && !grouped )
 		o.force = 0; /* cannot: plan freely */
 	return o;
+}
+
+/* The rates a steady-state plan is made with: y registered where it will be, half the
+   device budget for resident copies. */
+static void hyb_steady_rates( const hyb_spmv_src_t* src, hyb_spmv_rates_t* r )
+{
+	int64_t         vb = (int64_t)hyb_prec_size( src->prec );
+	hyb_spmv_xfer_t xf = { .y_registered = vb * src->m >= (int64_t)HYB_SPMV_YREG_MIN,
+		                   .pipelined    = vb * src->m > HYB_SPMV_ONE_BLOCK };
+	hyb_spmv_rates_get( &xf, r );
+	r->gpu_mem = 0.5 * hyb_dev_budget( HYB_SPMV_DEV );
+}
+
+/* A hit costs its change check (hashing the arrays in verify mode): a device plan of nnz
+   entries that the CPU may replace keeps the CPU if the device's advantage does not pay
+   for it. */
+static void hyb_plan_pays_check( hyb_spmv_plan_t* p, const hyb_spmv_plan_opts_t* o,
+                                 const hyb_spmv_rates_t* r, int64_t nnz, hyb_prec_t prec )
+{
+	if ( p->run == HYB_SPMV_RUN_CPU || o->force || !( o->allow_runs & ( 1u << HYB_SPMV_RUN_CPU ) ) )
+		return;
+	double bytes = (double)nnz * (double)( hyb_prec_size( prec ) + 8 );
+	if ( !hyb_policy_spmv_pays_check( p, bytes * atomic_load( &hyb_sd.check_spb ), r->margin ) )
+		p->run = HYB_SPMV_RUN_CPU;
 }
 
 static void hyb_report_plan( hyb_spmv_report_t* rep, const hyb_spmv_plan_t* p,
@@ -493,20 +577,11 @@ static hyb_path_t hyb_run_transient( const hyb_call_t* call, const hyb_spmv_args
 	hyb_spmv_plan_opts_t o = hyb_opts( f, mode, 1 );
 	if ( !o.force && ( o.allow_runs & ( 1u << HYB_SPMV_RUN_CPU ) ) )
 	{
-		/* every row of about the mean length: rem rows of qlen + 1 entries, the rest qlen */
-		int64_t  qlen = src->nnz / src->m, rem = src->nnz % src->m;
-		int64_t* df = qlen < 100000 ? calloc( (size_t)( qlen + 2 ), sizeof( int64_t ) ) : NULL;
-		if ( df )
+		hyb_spmv_stats_t q;
+		int64_t*         df = NULL;
+		if ( hyb_quick_stats( src, &q, &df ) )
 		{
-			df[qlen] += src->m - rem;
-			df[qlen + 1] += rem;
-			hyb_spmv_stats_t q = { .m       = src->m,
-				                   .nnz     = src->nnz,
-				                   .prec    = src->prec,
-				                   .max_len = rem ? qlen + 1 : qlen,
-				                   .df      = df,
-				                   .grouped = !( src->layout == HYB_SPMV_CSR && src->trans ) };
-			hyb_spmv_plan_t  qp;
+			hyb_spmv_plan_t qp;
 			/* The statistics pass this test spares comes before any device run (measured: a
 			   first sighting of the stencil predicted 21 ms, paid 22 ms of statistics). */
 			double t_stats = r.stats_rate > 0 ? (double)src->nnz / r.stats_rate : 0.0;
@@ -588,27 +663,14 @@ static hyb_path_t hyb_run_fill( const hyb_call_t* call, const hyb_spmv_args_t* a
 		rep->why = "statistics failed (bad index or no memory)";
 		return HYB_PATH_CPU;
 	}
-	rep->stats_s        = hyb_now() - t0;
-	size_t           vb = hyb_prec_size( src->prec );
+	rep->stats_s = hyb_now() - t0;
 	hyb_spmv_rates_t r;
-	hyb_spmv_xfer_t  xf = { .y_registered = (int64_t)vb * src->m >= (int64_t)HYB_SPMV_YREG_MIN,
-		                    .pipelined    = (int64_t)vb * src->m > HYB_SPMV_ONE_BLOCK };
-	hyb_spmv_rates_get( &xf, &r );
-	r.gpu_mem                = 0.5 * hyb_dev_budget( HYB_SPMV_DEV );
+	hyb_steady_rates( src, &r );
 	hyb_spmv_plan_opts_t o   = hyb_opts( f, mode, s.st.grouped );
 	hyb_spmv_res_t*      res = calloc( 1, sizeof *res );
 	hyb_status_t st = res ? hyb_policy_spmv_plan_opts( &s.st, &r, HYB_SPMV_STEADY, &o, &res->plan )
 	                      : HYB_E_NO_MEMORY;
-	if ( st == HYB_OK && res->plan.run != HYB_SPMV_RUN_CPU && !o.force &&
-	     ( o.allow_runs & ( 1u << HYB_SPMV_RUN_CPU ) ) )
-	{
-		/* A hit costs its change check (hashing the arrays in verify mode): keep the CPU
-		   if the device's advantage does not pay for it. */
-		double bytes = (double)s.view.nnz * (double)( vb + 8 );
-		double check = bytes * atomic_load( &hyb_sd.check_spb );
-		if ( !hyb_policy_spmv_pays_check( &res->plan, check, r.margin ) )
-			res->plan.run = HYB_SPMV_RUN_CPU;
-	}
+	if ( st == HYB_OK ) hyb_plan_pays_check( &res->plan, &o, &r, s.view.nnz, src->prec );
 	if ( st != HYB_OK || res->plan.run == HYB_SPMV_RUN_CPU )
 	{
 		if ( res )
@@ -627,22 +689,7 @@ static hyb_path_t hyb_run_fill( const hyb_call_t* call, const hyb_spmv_args_t* a
 	hyb_report_plan( rep, &res->plan, HYB_SPMV_FIRST_CALL );
 	rep->filled = 1;
 	st          = hyb_dm_for_plan( &s, &res->plan, f, &res->dm );
-	if ( st == HYB_OK ) st = hyb_dev_acquire( HYB_SPMV_DEV, &res->mem );
-	if ( st == HYB_OK && res->mem->stage )
-	{
-		/* A pooled context with page-locked staging is the one the next calls would run
-		   on: keep it in the pool and hold another one for the memory. */
-		hyb_dev_t* other = NULL;
-		if ( hyb_dev_acquire( HYB_SPMV_DEV, &other ) == HYB_OK )
-		{
-			hyb_dev_release( res->mem );
-			res->mem = other;
-		}
-	}
-	if ( st == HYB_OK )
-		st = hyb_dev_workspace( res->mem, res->dm.bytes > 0 ? res->dm.bytes : 1, &res->dmem );
-	/* an injected asynchronous allocation fault returns HYB_OK without memory */
-	if ( st == HYB_OK && res->dmem == NULL ) st = HYB_E_NO_MEMORY;
+	if ( st == HYB_OK ) st = hyb_res_reserve( res, res->dm.bytes );
 	if ( st != HYB_OK )
 	{
 		hyb_res_free( res, NULL );
@@ -841,9 +888,14 @@ static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
 /* A fill built on the helper thread (dispatch/hyb_spmv_bg.h) while the calls run on the
    CPU. The call that starts it returns at once; from then on the application may change,
    free or unmap its arrays, so the helper reads them only through process_vm_readv, which
-   reports a missing page instead of faulting, into a snapshot of its own. The watch was
-   armed by the acquire before the job was queued: a change made at any time after is
-   caught by the check of the call that first uses the copy. */
+   reports a missing page instead of faulting. The watch was armed by the acquire before the
+   job was queued: a change made at any time after is caught by the check of the call that
+   first uses the copy.
+   Two kinds of job. The lean one (CSR input the device can use as it is) reads the arrays
+   in pieces straight into page-locked slots, uploads each piece as read and checks the copy
+   on the device (kernels/pipeline/hyb_spmv_copy.h), on one thread, planned from the mean
+   row length. The other reads them into a snapshot of its own, then runs the statistics,
+   the plan, the conversion and the upload of a first call, with a discarded product. */
 typedef struct
 {
 	hyb_call_t             call;
@@ -859,6 +911,11 @@ typedef struct
 	void*                  snap[3];
 	void*                  x; /* zeros: the fill's own product is computed and dropped */
 	void*                  y;
+	/* The lean job: its plan (the payload to be), ia[0] as the call read it, the rows per
+	   device block. */
+	hyb_spmv_res_t* lean;
+	int             first;
+	int64_t         block_rows;
 } hyb_bg_job_t;
 
 static void hyb_bg_job_free( hyb_bg_job_t* j )
@@ -866,6 +923,7 @@ static void hyb_bg_job_free( hyb_bg_job_t* j )
 	for ( int i = 0; i < 3; i++ ) free( j->snap[i] );
 	free( j->x );
 	free( j->y );
+	if ( j->lean ) hyb_res_free( j->lean, NULL );
 	free( j );
 }
 
@@ -889,10 +947,67 @@ static int hyb_bg_read( void* dst, const void* src, size_t bytes )
 	return 1;
 }
 
+/* The lean job: the copy of the CSR arrays, made resident once the device check passed. */
+static void hyb_bg_fill_lean( hyb_bg_job_t* j )
+{
+	hyb_spmv_res_t* res = j->lean;
+	j->lean             = NULL;
+	hyb_status_t st     = hyb_spmv_dmat_plan_copy( j->a.m, (int64_t)( j->len[2] / sizeof( int ) ),
+	                                               j->a.prec, j->a.base, j->block_rows, &res->dm );
+	if ( st == HYB_OK ) st = hyb_res_reserve( res, hyb_spmv_copy_dev_bytes( &res->dm ) );
+	if ( st == HYB_OK )
+	{
+		const hyb_spmv_copy_in_t in = {
+			.dm    = &res->dm,
+			.dmem  = res->dmem,
+			.ia    = j->from[1],
+			.ja    = (const void*)( (const char*)j->from[2] + j->off[2] ),
+			.val   = (const char*)j->from[0] + j->off[0],
+			.first = j->first,
+			.read  = hyb_bg_read,
+			.piece = j->f.copy_piece,
+		};
+		hyb_spmv_copy_out_t out;
+		st = hyb_spmv_copy_run( res->mem, &in, &out );
+		if ( st == HYB_OK )
+			HYB_LOG( HYB_LOG_INFO,
+			         "SpMV: background copy of a CSR matrix: %.1f MB in %d pieces, %.3f s "
+			         "(reading %.3f s, waiting for the device %.3f s)",
+			         out.bytes_h2d * 1e-6, out.pieces, out.seconds, out.read_s, out.wait_s );
+	}
+	if ( st == HYB_OK )
+	{
+		uint64_t bytes = (uint64_t)res->dm.bytes + (uint64_t)hyb_spmv_dmat_host_bytes( &res->dm );
+		if ( hyb_residency_cache_fill( j->cache, j->ent, res, bytes, hyb_res_free, NULL ) ==
+		     HYB_E_INVALID )
+			hyb_res_free( res, NULL );
+		atomic_fetch_add( &hyb_sd.copies[HYB_COPY_KEPT], 1 );
+	}
+	else
+	{
+		/* The copy is not used; the matrix stays on the CPU until a later call builds again
+		   (a check that failed means the arrays changed since the call that accepted them). */
+		hyb_res_free( res, NULL );
+		atomic_fetch_add( &hyb_sd.copies[st == HYB_E_INVALID ? HYB_COPY_REJECTED : HYB_COPY_FAILED],
+		                  1 );
+		HYB_LOG( HYB_LOG_INFO, "SpMV: the background copy of a CSR matrix was not kept (%s)",
+		         st == HYB_E_INVALID ? "the device check found an invalid index or pointer"
+		                             : hyb_status_string( st ) );
+		if ( st == HYB_E_DEVICE ) hyb_after_error( &j->call, st );
+	}
+	hyb_residency_cache_release( j->cache, j->ent );
+}
+
 static void hyb_bg_fill( void* p )
 {
-	hyb_bg_job_t* j  = p;
-	int           ok = 1;
+	hyb_bg_job_t* j = p;
+	if ( j->lean )
+	{
+		hyb_bg_fill_lean( j );
+		hyb_bg_job_free( j );
+		return;
+	}
+	int ok = 1;
 	for ( int i = 0; i < 3 && ok; i++ )
 		ok = hyb_bg_read( (char*)j->snap[i] + j->off[i], (const char*)j->from[i] + j->off[i],
 		                  j->len[i] );
@@ -915,6 +1030,41 @@ static void hyb_bg_fill( void* p )
 	hyb_bg_job_free( j );
 }
 
+/* The plan of a lean job: CSR input read as it is (not transposed), the device alone on a
+   copy of its arrays (CSR the only format), planned from the mean row length, which the call
+   knows without a pass over the matrix. NULL where the lean job does not apply and the
+   other one runs: another input, a restriction to other formats, no spmv.check launcher on
+   the backend, or a model that keeps the CPU for the CSR copy (the other job's statistics
+   may find a format that pays). */
+static hyb_spmv_res_t* hyb_lean_plan( const hyb_spmv_src_t* src, const hyb_spmv_force_t* f,
+                                      hyb_mode_t mode )
+{
+	if ( src->layout != HYB_SPMV_CSR || src->trans || ( f->active && f->no_check_kernel ) ||
+	     !hyb_devices_spmv_check_supported() )
+		return NULL;
+	hyb_spmv_plan_opts_t o = hyb_opts( f, mode, 1 );
+	if ( o.allow_fmts && !( o.allow_fmts & ( 1u << HYB_SPMV_DEV_CSR ) ) ) return NULL;
+	o.allow_fmts = 1u << HYB_SPMV_DEV_CSR;
+	o.allow_runs &= ( 1u << HYB_SPMV_RUN_CPU ) | ( 1u << HYB_SPMV_RUN_GPU );
+	if ( !( o.allow_runs & ( 1u << HYB_SPMV_RUN_GPU ) ) ) return NULL;
+	hyb_spmv_rates_t r;
+	hyb_steady_rates( src, &r );
+	hyb_spmv_stats_t q;
+	int64_t*         df  = NULL;
+	hyb_spmv_res_t*  res = hyb_quick_stats( src, &q, &df ) ? calloc( 1, sizeof *res ) : NULL;
+	if ( res && hyb_policy_spmv_plan_opts( &q, &r, HYB_SPMV_STEADY, &o, &res->plan ) == HYB_OK )
+		hyb_plan_pays_check( &res->plan, &o, &r, src->nnz, src->prec );
+	else if ( res )
+		res->plan.run = HYB_SPMV_RUN_CPU;
+	free( df );
+	if ( res && ( res->plan.run != HYB_SPMV_RUN_GPU || res->plan.fmt != HYB_SPMV_DEV_CSR ) )
+	{
+		free( res );
+		res = NULL;
+	}
+	return res;
+}
+
 /* Prepare the fill of entry `ent` for the helper thread; the job starts when the call's CPU
    product accepted the arguments (hyb_spmv_device_bg_after_cpu). 1: prepared in *out (the
    job owns the entry); 0: the caller still holds the entry and fills it itself (no snapshot
@@ -928,14 +1078,19 @@ static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_m
 	if ( !hyb_spmv_bg_idle() ) return -1;
 	int probe;
 	if ( !hyb_bg_read( &probe, a->rowind, sizeof probe ) ) return 0;
-	size_t vb = hyb_prec_size( a->prec );
+	size_t          vb   = hyb_prec_size( a->prec );
+	hyb_spmv_res_t* lean = hyb_lean_plan( src, f, mode );
 	/* The snapshot doubles the matrix in host memory for the build's time: only where half
 	   the free memory holds it (else the call builds from the arrays themselves). */
 	double need  = (double)src->nnz * (double)( vb + 8 ) + (double)src->m * (double)( 2 * vb + 4 );
 	double avail = (double)sysconf( _SC_AVPHYS_PAGES ) * (double)sysconf( _SC_PAGESIZE );
-	if ( avail > 0 && need > 0.5 * avail ) return 0;
+	if ( !lean && avail > 0 && need > 0.5 * avail ) return 0;
 	hyb_bg_job_t* j = calloc( 1, sizeof *j );
-	if ( !j ) return 0;
+	if ( !j )
+	{
+		if ( lean ) hyb_res_free( lean, NULL );
+		return 0;
+	}
 	j->call     = *call;
 	j->a        = *a;
 	j->mode     = mode;
@@ -963,6 +1118,14 @@ static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_m
 		j->len[1] = (size_t)src->nnz * sizeof( int );
 		j->len[2] = (size_t)src->nnz * sizeof( int );
 	}
+	if ( lean )
+	{
+		j->lean       = lean;
+		j->first      = src->ia[0];
+		j->block_rows = hyb_block_rows( f, src->m, vb, 0 );
+		*out          = j;
+		return 1;
+	}
 	int ok = 1;
 	for ( int i = 0; i < 3; i++ )
 		ok = ok && ( j->snap[i] = malloc( j->off[i] + j->len[i] + 1 ) ) != NULL;
@@ -987,7 +1150,12 @@ void hyb_spmv_device_bg_after_cpu( hyb_spmv_report_t* rep, hyb_status_t st )
 	hyb_bg_job_t* j = rep->bg_job;
 	rep->bg_job     = NULL;
 	if ( !j ) return;
-	if ( st == HYB_OK && hyb_spmv_bg_submit( hyb_bg_fill, j, j->mh ) ) return;
+	/* the lean job keeps one core busy; the CPU products take the others */
+	if ( st == HYB_OK && hyb_spmv_bg_submit( hyb_bg_fill, j, j->mh, j->lean ? 1 : 0 ) )
+	{
+		if ( j->lean ) atomic_fetch_add( &hyb_sd.copies[HYB_COPY_STARTED], 1 );
+		return;
+	}
 	hyb_residency_cache_release( j->cache, j->ent ); /* a later call fills again */
 	hyb_bg_job_free( j );
 	if ( st == HYB_OK ) rep->why = "another matrix's device copy is being built";
@@ -1119,7 +1287,10 @@ hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a
 				             : 0;
 				if ( bg > 0 )
 				{
-					rep->why = "building the device copy in the background";
+					rep->why = ( (hyb_bg_job_t*)rep->bg_job )->lean
+					               ? "building the device copy in the background (the CSR "
+					                 "arrays as they are)"
+					               : "building the device copy in the background";
 					path     = HYB_PATH_CPU;
 				}
 				else if ( bg < 0 )
@@ -1158,6 +1329,7 @@ void hyb_spmv_device_reset_for_test( void )
 	hyb_sd.cache_failed      = 0;
 	memset( &hyb_sd.force, 0, sizeof hyb_sd.force );
 	atomic_store( &hyb_sd.check_spb, 0.0 );
+	for ( int i = 0; i < 4; i++ ) atomic_store( &hyb_sd.copies[i], 0 );
 	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 	hyb_residency_cache_destroy( c );
 	hyb_dev_t* d = NULL;

@@ -36,27 +36,10 @@ static void tbg_end( tsp_mat_t* A )
 	tsp_sim_end();
 }
 
-/* One COO product checked against the reference; returns the report (valid until the next
-   call), counts a wrong y in *bad. */
+/* One COO product checked against the reference. */
 static const hyb_spmv_report_t* tbg_call( const tsp_mat_t* A, uint64_t seed, int* bad )
 {
-	void *                   x = tsp_vec( A, seed ), *y = tsp_out( A );
-	const hyb_spmv_report_t* r = tsp_call( A, 0, 'N', x, y );
-	double                   e = tsp_err( A, 'N', x, y );
-	if ( !( e <= TSP_TOL ) )
-	{
-		printf( "\n  seed %llu: err=%g path=%s why=%s", (unsigned long long)seed, e,
-		        hyb_path_name( r->path ), r->why ? r->why : "" );
-		( *bad )++;
-	}
-	free( x );
-	free( y );
-	return r;
-}
-
-static int tbg_is( const hyb_spmv_report_t* r, const char* why )
-{
-	return r->why && strstr( r->why, why ) != NULL;
+	return tsp_call_check( A, 0, 'N', seed, bad );
 }
 
 /* Two calls with the gate closed: the second queues the build, which waits at the gate;
@@ -66,7 +49,7 @@ static void tbg_queue_build( const tsp_mat_t* A, int* bad )
 	hyb_spmv_bg_gate( 1 );
 	tbg_call( A, 1, bad ); /* first sighting: not cached */
 	const hyb_spmv_report_t* r = tbg_call( A, 2, bad );
-	CU_ASSERT( tbg_is( r, "building the device copy in the background" ) );
+	CU_ASSERT( tsp_why( r, "building the device copy in the background" ) );
 	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
 }
 
@@ -89,7 +72,7 @@ static void test_first_calls_do_not_wait( void )
 	const int build = all >= 4 ? all / 4 : 1;
 	CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), all - build > 1 ? all - build : 1 );
 	const hyb_spmv_report_t* r = tbg_call( &A, 3, &bad );
-	CU_ASSERT( tbg_is( r, "being built in the background" ) );
+	CU_ASSERT( tsp_why( r, "being built in the background" ) );
 	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
 	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();

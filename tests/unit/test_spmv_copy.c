@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The check of a device copy of CSR arrays (spmv.check) on the simulated device, against a
-   reference of its own, and the copy itself: the arrays read in pieces into page-locked
-   slots, uploaded and checked, then a product on it. */
+/* The lean background build of CSR input on the simulated device (auto mode): the device
+   check spmv.check against a reference of its own; a copy of the caller's arrays read in
+   pieces, uploaded and checked, made resident on one thread, its products right (single and
+   double, 0- and 1-based, entries before ia[0]); arrays made invalid before the copy is
+   checked, or changed while it is made, never give a wrong product; a device fault at any
+   operation of the copy leaves the product right and a later build resident; without a
+   check launcher the old build runs. */
 #include <CUnit/CUnit.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/hyb_spmv_bg.h"
 #include "hyb_test_util.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_spmv_copy.h"
@@ -218,10 +224,319 @@ static void test_copy_pipeline( void )
 	tsp_sim_end();
 }
 
+/* ------------------------------------------------------------ the lean build */
+
+/* Auto mode on the simulated device, the device alone allowed (so the plan is a device one
+   whatever the simulated rates say), pieces of `piece` bytes and blocks of `br` rows. */
+static int tsc_begin( const char* extra, size_t piece, int64_t br )
+{
+	char cfg[256];
+	snprintf( cfg, sizeof cfg, "HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=0%s%s", extra ? ";" : "",
+	          extra ? extra : "" );
+	if ( tsp_sim_begin( cfg ) != 0 ) return -1;
+	hyb_spmv_force_t f = tsp_force();
+	f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
+	f.copy_piece       = piece;
+	f.block_rows       = br;
+	hyb_spmv_device_force( &f );
+	return 0;
+}
+
+static void tsc_end( void )
+{
+	hyb_spmv_bg_gate( 0 );
+	hyb_spmv_bg_wait();
+	tsp_sim_end();
+}
+
+/* One CSR product ('N') checked against the reference. */
+static const hyb_spmv_report_t* tsc_call( const tsp_mat_t* A, uint64_t seed, int* bad )
+{
+	return tsp_call_check( A, 1, 'N', seed, bad );
+}
+
+#define TSC_LEAN "the CSR arrays as they are"
+
+/* Two calls with the gate closed: the second queues the lean build, held at the gate. */
+static void tsc_queue( const tsp_mat_t* A, int* bad )
+{
+	hyb_spmv_bg_gate( 1 );
+	tsc_call( A, 1, bad ); /* first sighting: not cached */
+	const hyb_spmv_report_t* r = tsc_call( A, 2, bad );
+	CU_ASSERT( tsp_why( r, TSC_LEAN ) );
+	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
+}
+
+/* Calls until one finds the copy resident (at most `calls`, a build waited for after each);
+   returns 1 when one did, with the device alone and the CSR copy. */
+static int tsc_until_hit( const tsp_mat_t* A, uint64_t seed, int calls, int* bad )
+{
+	for ( int k = 0; k < calls; k++ )
+	{
+		const hyb_spmv_report_t* r = tsc_call( A, seed + (uint64_t)k, bad );
+		if ( r->cache == HYB_RESIDENCY_HIT )
+			return r->path == HYB_PATH_GPU && r->fmt == HYB_SPMV_DEV_CSR;
+		hyb_spmv_bg_wait();
+	}
+	return 0;
+}
+
+/* ia, ja and a moved `pad` entries into larger arrays (ia[0] = base + pad): MKL's positions
+   ia[i] - base, with entries before the first row's. The COO arrays stay the reference. */
+static void tsc_offset( tsp_mat_t* A, int64_t pad )
+{
+	size_t vb = hyb_prec_size( A->prec );
+	int*   ja = calloc( (size_t)( A->nnz + pad + 1 ), sizeof( int ) );
+	char*  a  = calloc( (size_t)( A->nnz + pad + 1 ), vb );
+	memcpy( ja + pad, A->ja, (size_t)A->nnz * sizeof( int ) );
+	memcpy( a + (size_t)pad * vb, A->a, (size_t)A->nnz * vb );
+	for ( int64_t i = 0; i <= A->m; i++ ) A->ia[i] += (int)pad;
+	free( A->ja );
+	free( A->a );
+	A->ja = ja;
+	A->a  = a;
+}
+
+/* The second sighting queues the lean build and returns on the CPU; the CPU products
+   meanwhile leave the build one core; the copy, read in many pieces into the two slots,
+   becomes resident and serves the calls, in each precision and base, with and without
+   entries before ia[0], with blocks of rows without entries. */
+static void test_lean_build_serves( void )
+{
+	int all = omp_get_max_threads();
+	for ( int v = 0; v < 8; v++ )
+	{
+		hyb_prec_t prec = v & 1 ? HYB_PREC_S : HYB_PREC_D;
+		int        base = ( v >> 1 ) & 1, pad = v >> 2;
+		CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 64 << 10, 500 ), 0 );
+		tsp_mat_t A = tsp_make( TSP_RANDOM, 20000, 9, base, prec, TSP_EMPTY, 31 + (uint64_t)v );
+		if ( pad ) tsc_offset( &A, 1000 );
+		hyb_spmv_copy_stats_t c0, c1;
+		hyb_spmv_copy_stats( &c0 );
+		int bad = 0;
+		tsc_queue( &A, &bad );
+		CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), all > 2 ? all - 1 : 1 );
+		const hyb_spmv_report_t* r = tsc_call( &A, 3, &bad );
+		CU_ASSERT( tsp_why( r, "being built in the background" ) );
+		hyb_spmv_bg_gate( 0 );
+		hyb_spmv_bg_wait();
+		hyb_spmv_copy_stats( &c1 );
+		CU_ASSERT_EQUAL( c1.started, c0.started + 1 );
+		CU_ASSERT_EQUAL( c1.kept, c0.kept + 1 );
+		for ( uint64_t k = 4; k < 7; k++ )
+		{
+			r = tsc_call( &A, k, &bad );
+			CU_ASSERT_EQUAL( r->cache, HYB_RESIDENCY_HIT );
+			CU_ASSERT_EQUAL( r->path, HYB_PATH_GPU );
+			CU_ASSERT_EQUAL( r->fmt, HYB_SPMV_DEV_CSR );
+			CU_ASSERT( r->pipe.nblk == 40 );
+		}
+		if ( bad ) printf( "\n  variant %d: %d wrong products", v, bad );
+		CU_ASSERT_EQUAL( bad, 0 );
+		tsp_free( &A );
+		tsc_end();
+	}
+}
+
+/* Arrays made invalid after the call that accepted them and before the copy is checked:
+   the check rejects the copy, which is never used; the arrays made valid again give their
+   product and are built again. */
+static void test_check_rejects_changed_arrays( void )
+{
+	for ( int c = 0; c < 5; c++ )
+	{
+		CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 32 << 10, 3000 ), 0 );
+		tsp_mat_t A   = tsp_make( TSP_RANDOM, 20000, 9, c & 1, HYB_PREC_D, 0, 41 + (uint64_t)c );
+		int       bad = 0;
+		tsc_queue( &A, &bad );
+		int64_t k = A.nnz / 2, i = A.m / 2;
+		int     old_ja = A.ja[k], old_ia = A.ia[i], old_end = A.ia[A.m];
+		switch ( c )
+		{
+		case 0:
+			A.ja[k] = (int)A.m + A.base;
+			break; /* a column past m */
+		case 1:
+			A.ja[k] = A.base - 1;
+			break; /* below the base */
+		case 2:
+			A.ia[i] = A.ia[i + 1] + 1;
+			break; /* a pointer that decreases */
+		case 3:
+			A.ia[A.m] = A.ia[A.m] - 1;
+			break; /* the last one moved */
+		default:
+			A.ia[i] = A.ia[0] - 3;
+			break; /* before the first */
+		}
+		hyb_spmv_copy_stats_t c0, c1;
+		hyb_spmv_copy_stats( &c0 );
+		hyb_spmv_bg_gate( 0 );
+		hyb_spmv_bg_wait();
+		hyb_spmv_copy_stats( &c1 );
+		CU_ASSERT_EQUAL( c1.rejected, c0.rejected + 1 );
+		CU_ASSERT_EQUAL( c1.kept, c0.kept );
+		A.ja[k]                    = old_ja;
+		A.ia[i]                    = old_ia;
+		A.ia[A.m]                  = old_end;
+		const hyb_spmv_report_t* r = tsc_call( &A, 3, &bad );
+		CU_ASSERT_NOT_EQUAL( r->cache, HYB_RESIDENCY_HIT );
+		CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
+		hyb_spmv_bg_wait();
+		CU_ASSERT( tsc_until_hit( &A, 10, 4, &bad ) );
+		if ( bad ) printf( "\n  case %d: %d wrong products", c, bad );
+		CU_ASSERT_EQUAL( bad, 0 );
+		tsp_free( &A );
+		tsc_end();
+	}
+}
+
+/* Values and columns rewritten while the copy is read and uploaded (a slow simulated bus
+   makes the build long): every product is the product of the arrays as they are at its
+   call, and the matrix ends up resident again. */
+static void test_changed_during_build( void )
+{
+	CU_ASSERT_EQUAL_FATAL( tsc_begin( "HYBLAS_SIM_BW=2e7", 16 << 10, 3000 ), 0 );
+	tsp_mat_t A      = tsp_make( TSP_RANDOM, 20000, 9, 1, HYB_PREC_D, 0, 53 );
+	double*   a      = A.a;
+	double*   v      = A.val;
+	int       bad    = 0;
+	int64_t   during = 0;
+	tsc_queue( &A, &bad );
+	hyb_spmv_bg_gate( 0 );
+	hyb_t_rng_t rng = hyb_t_rng( 3 );
+	/* The same entry in the CSR (ja, a) and COO (col, val) arrays: rows keep their order. */
+	for ( int round = 0; !hyb_spmv_bg_idle() && round < 100000; round++ )
+	{
+		int64_t k = hyb_t_below( &rng, A.nnz );
+		a[k]      = 2.0 * a[k] + 1.0;
+		v[k]      = a[k];
+		A.ja[k]   = (int)hyb_t_below( &rng, A.m ) + A.base;
+		A.col[k]  = A.ja[k];
+		during += !hyb_spmv_bg_idle();
+	}
+	hyb_spmv_bg_wait();
+	if ( during == 0 ) printf( "\n  the build ended before any change" );
+	CU_ASSERT( during > 0 );
+	for ( uint64_t k = 3; k < 9; k++ )
+	{
+		tsc_call( &A, k, &bad );
+		hyb_spmv_bg_wait();
+	}
+	CU_ASSERT( tsc_until_hit( &A, 20, 3, &bad ) );
+	/* and once resident, a change between calls is caught too */
+	for ( int64_t k = 0; k < A.nnz; k += 11 ) v[k] = a[k] = -a[k] + 0.5;
+	tsc_call( &A, 30, &bad );
+	CU_ASSERT_EQUAL( bad, 0 );
+	tsp_free( &A );
+	tsc_end();
+}
+
+/* One lean build with the fault plan armed while it runs (and only then): every product
+   right, the matrix resident after a later build. Returns 1 when the copy failed, 0 when it
+   was kept; -1 when it did neither. */
+static int tsc_faulted_copy( const char* plan, hyb_prec_t prec, int base )
+{
+	if ( tsc_begin( NULL, 256 << 10, 3000 ) != 0 ) return -1;
+	tsp_mat_t A   = tsp_make( TSP_RANDOM, 20000, 9, base, prec, 0, 61 );
+	int       bad = 0;
+	tsc_queue( &A, &bad );
+	hyb_spmv_copy_stats_t c0, c1;
+	hyb_spmv_copy_stats( &c0 );
+	hyb_device_faults_set( plan );
+	hyb_spmv_bg_gate( 0 );
+	hyb_spmv_bg_wait();
+	hyb_device_faults_set( NULL );
+	hyb_spmv_copy_stats( &c1 );
+	int failed = c1.failed == c0.failed + 1 && c1.kept == c0.kept   ? 1
+	             : c1.kept == c0.kept + 1 && c1.failed == c0.failed ? 0
+	                                                                : -1;
+	int hit    = tsc_until_hit( &A, 3, 4, &bad );
+	if ( !hit || bad ) printf( "\n  %s: hit=%d wrong=%d", plan, hit, bad );
+	CU_ASSERT( hit );
+	CU_ASSERT_EQUAL( bad, 0 );
+	tsp_free( &A );
+	tsc_end();
+	return failed;
+}
+
+/* The N-th device operation from the start of the copy fails, at once or at the next
+   synchronisation, for every N past the copy's last: each product is right, the copy is
+   not kept when its operations failed, and a later build makes the matrix resident. Then
+   each kind by name: the copy fails. */
+static void test_faults_during_copy( void )
+{
+	int failed = 0, cases = 0;
+	for ( int n = 1; n <= 36; n++ )
+		for ( int async = 0; async < 2; async++ )
+		{
+			char plan[32];
+			snprintf( plan, sizeof plan, "any:%d%s", n, async ? "a" : "" );
+			int f = tsc_faulted_copy( plan, HYB_PREC_D, 0 );
+			CU_ASSERT( f >= 0 );
+			failed += f == 1;
+			cases++;
+		}
+	/* 256 KiB pieces: ia 1, ja 3, values 6; about 23 operations can fail the copy */
+	printf( "\n  %d of %d faulted copies failed ", failed, cases );
+	CU_ASSERT( failed >= 40 );
+	static const char* kinds[] = { "alloc:1",      "pinned:1",  "h2d:4", "h2d:3a",
+		                           "spmv.check:1", "kernel:1a", "d2h:1", "sync:2" };
+	for ( int k = 0; k < 8; k++ )
+	{
+		int f = tsc_faulted_copy( kinds[k], HYB_PREC_S, 1 );
+		if ( f != 1 ) printf( "\n  %s: the copy did not fail", kinds[k] );
+		CU_ASSERT_EQUAL( f, 1 );
+	}
+}
+
+/* Without a check launcher (or for input a copy cannot serve: a transposed product) the old
+   build runs: a snapshot, statistics and a product, on the build's usual share of cores. */
+static void test_old_build_without_check( void )
+{
+	int all = omp_get_max_threads(), share = all >= 4 ? all / 4 : 1;
+	for ( int c = 0; c < 2; c++ )
+	{
+		CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 0, 0 ), 0 );
+		if ( c == 0 )
+		{
+			hyb_spmv_force_t f = tsp_force();
+			f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
+			f.no_check_kernel  = 1;
+			hyb_spmv_device_force( &f );
+		}
+		tsp_mat_t             A   = tsp_make( TSP_RANDOM, 20000, 9, 0, HYB_PREC_D, 0, 71 );
+		int                   bad = 0;
+		char                  t   = c == 0 ? 'N' : 'T';
+		hyb_spmv_copy_stats_t c0, c1;
+		hyb_spmv_copy_stats( &c0 );
+		hyb_spmv_bg_gate( 1 );
+		tsp_call_check( &A, 1, t, 1, &bad );
+		const hyb_spmv_report_t* r = tsp_call_check( &A, 1, t, 2, &bad );
+		CU_ASSERT( tsp_why( r, "building the device copy in the background" ) );
+		CU_ASSERT( !tsp_why( r, TSC_LEAN ) );
+		CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), all - share > 1 ? all - share : 1 );
+		hyb_spmv_bg_gate( 0 );
+		hyb_spmv_bg_wait();
+		hyb_spmv_copy_stats( &c1 );
+		CU_ASSERT_EQUAL( c1.started, c0.started );
+		r = tsp_call_check( &A, 1, t, 9, &bad );
+		CU_ASSERT_EQUAL( r->cache, HYB_RESIDENCY_HIT );
+		CU_ASSERT_EQUAL( bad, 0 );
+		tsp_free( &A );
+		tsc_end();
+	}
+}
+
 static CU_TestInfo hyb_tests_spmv_copy[] = {
 	{ "check_kernel_windows", test_check_kernel_windows },
 	{ "check_kernel_rejects", test_check_kernel_rejects },
 	{ "copy_pipeline", test_copy_pipeline },
+	{ "lean_build_serves", test_lean_build_serves },
+	{ "check_rejects_changed_arrays", test_check_rejects_changed_arrays },
+	{ "changed_during_build", test_changed_during_build },
+	{ "faults_during_copy", test_faults_during_copy },
+	{ "old_build_without_check", test_old_build_without_check },
 	CU_TEST_INFO_NULL,
 };
 

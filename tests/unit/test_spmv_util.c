@@ -240,6 +240,28 @@ const hyb_spmv_report_t* tsp_call( const tsp_mat_t* A, int csr, char trans, cons
 	return hyb_spmv_last_report();
 }
 
+const hyb_spmv_report_t* tsp_call_check( const tsp_mat_t* A, int csr, char trans, uint64_t seed,
+                                         int* bad )
+{
+	void *                   x = tsp_vec( A, seed ), *y = tsp_out( A );
+	const hyb_spmv_report_t* r = tsp_call( A, csr, trans, x, y );
+	double                   e = tsp_err( A, trans, x, y );
+	if ( !( e <= TSP_TOL ) )
+	{
+		printf( "\n  seed %llu: err=%g path=%s why=%s", (unsigned long long)seed, e,
+		        hyb_path_name( r->path ), r->why ? r->why : "" );
+		( *bad )++;
+	}
+	free( x );
+	free( y );
+	return r;
+}
+
+int tsp_why( const hyb_spmv_report_t* r, const char* why )
+{
+	return r->why && strstr( r->why, why ) != NULL;
+}
+
 static hyb_config_t tsp_cfg;
 
 int tsp_sim_begin( const char* extra )

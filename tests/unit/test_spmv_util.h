@@ -60,6 +60,14 @@ double tsp_err( const tsp_mat_t* A, char trans, const void* x, const void* y );
 const hyb_spmv_report_t* tsp_call( const tsp_mat_t* A, int csr, char trans, const void* x,
                                    void* y );
 
+/* One product op(A) x through tsp_call (x from `seed`), checked with tsp_err against
+   TSP_TOL: a wrong y is printed and counted in *bad. Returns the report. */
+const hyb_spmv_report_t* tsp_call_check( const tsp_mat_t* A, int csr, char trans, uint64_t seed,
+                                         int* bad );
+
+/* 1 when the report's reason contains `why`. */
+int tsp_why( const hyb_spmv_report_t* r, const char* why );
+
 /* Simulated device configuration with extra settings "NAME=VALUE;NAME=VALUE"; returns 0
    when the device is up. tsp_sim_end restores the process configuration. */
 int  tsp_sim_begin( const char* extra );
