@@ -1040,7 +1040,7 @@ static hyb_spmv_res_t* hyb_lean_plan( const hyb_spmv_src_t* src, const hyb_spmv_
                                       hyb_mode_t mode )
 {
 	if ( src->layout != HYB_SPMV_CSR || src->trans || ( f->active && f->no_check_kernel ) ||
-	     !hyb_devices_spmv_check_supported() )
+	     !hyb_devices_spmv_check_supported( 0 ) )
 		return NULL;
 	hyb_spmv_plan_opts_t o = hyb_opts( f, mode, 1 );
 	if ( o.allow_fmts && !( o.allow_fmts & ( 1u << HYB_SPMV_DEV_CSR ) ) ) return NULL;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* CUDA SpMV kernels: ELL and DIA parts of the hybrid split, a vector CSR kernel for the
-   device-only path, the additions that merge partial results, and the check of a CSR copy
-   before its first use. Every kernel is a plain one-thread-per-row (or sub-warp-per-row)
-   loop, memory-bound by design. */
+   device-only path, the additions that merge partial results, the check of a CSR copy
+   before its first use, and the row pointers of a COO copy. Every kernel is a plain
+   one-thread-per-row (or sub-warp-per-row) loop, memory-bound by design. */
 #include "kernels/cuda/hyb_spmv_cuda.h"
 
 #include <cuda_runtime.h>
@@ -126,10 +126,33 @@ __global__ void __launch_bounds__( kBlock )
 	}
 }
 
+/* The column window of block `blk` widened by (cmin, cmax) from every lane that has one: a
+   warp whose lanes all name one block (or none) reduces by shuffles and one lane updates it;
+   otherwise every lane does. Every lane of the warp calls it. */
+__device__ __forceinline__ void hyb_window_put( int64_t blk, int has, int cmin, int cmax, int* out )
+{
+	int64_t b0  = __shfl_sync( 0xffffffffu, has ? blk : -1, 0 );
+	int     one = __all_sync( 0xffffffffu, !has || blk == b0 );
+	if ( one )
+	{
+		for ( int off = 16; off > 0; off >>= 1 )
+		{
+			cmin = min( cmin, __shfl_xor_sync( 0xffffffffu, cmin, off ) );
+			cmax = max( cmax, __shfl_xor_sync( 0xffffffffu, cmax, off ) );
+		}
+		has = ( threadIdx.x & 31 ) == 0 && cmax >= 0;
+		blk = b0;
+	}
+	if ( has && cmax >= 0 && blk >= 0 )
+	{
+		atomicMin( out + 1 + 2 * blk, cmin );
+		atomicMax( out + 2 + 2 * blk, cmax );
+	}
+}
+
 /* One thread per row: its pointers, then its columns (only where the pointers are in range,
-   so nothing outside col is read). A warp whose rows all lie in one block reduces its
-   window by shuffles and one lane updates the block's; otherwise every lane does. No thread
-   returns early: every lane takes part in the full-mask shuffles. */
+   so nothing outside col is read), its columns into its block's window. No thread returns
+   early: every lane takes part in the window's warp-wide steps. */
 __global__ void __launch_bounds__( kBlock )
     hyb_check_kernel( int64_t rows, int64_t cols, int64_t nnz, int64_t block_rows,
                       const int* __restrict__ ptr, const int* __restrict__ col, int first, int base,
@@ -159,21 +182,39 @@ __global__ void __launch_bounds__( kBlock )
 			}
 	}
 	if ( bad ) atomicOr( out, 1 );
-	int64_t first_row = i - ( threadIdx.x & 31 ); /* the warp's first row */
-	int64_t last_row  = first_row + 31 < rows - 1 ? first_row + 31 : rows - 1;
-	int     one_block = first_row / block_rows == last_row / block_rows;
-	if ( one_block )
-		for ( int off = 16; off > 0; off >>= 1 )
-		{
-			cmin = min( cmin, __shfl_xor_sync( 0xffffffffu, cmin, off ) );
-			cmax = max( cmax, __shfl_xor_sync( 0xffffffffu, cmax, off ) );
-		}
-	if ( i < rows && cmax >= 0 && ( !one_block || ( threadIdx.x & 31 ) == 0 ) )
+	hyb_window_put( i / block_rows, i < rows && cmax >= 0, cmin, cmax, out );
+}
+
+/* One thread per entry: its row and column checked, the pointers of the rows after the
+   previous entry's up to its own set to it (the last entry also those after its row), its
+   column into its block's window. Pointers are written only inside [0, rows]. */
+__global__ void __launch_bounds__( kBlock )
+    hyb_cooptr_kernel( int64_t rows, int64_t nnz, int64_t block_rows, const int* __restrict__ row,
+                       const int* __restrict__ col, int base, int* __restrict__ ptr,
+                       int* __restrict__ out )
+{
+	int64_t e   = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	int     why = 0, has = 0;
+	int64_t r = 0, c = 0;
+	if ( e < nnz )
 	{
-		int* w = out + 1 + 2 * ( i / block_rows );
-		atomicMin( w, cmin );
-		atomicMax( w + 1, cmax );
+		r = (int64_t)__ldg( row + e ) - base;
+		c = (int64_t)__ldg( col + e ) - base;
+		if ( r < 0 || r >= rows || c < 0 || c >= rows )
+			why = HYB_CUDA_COOPTR_RANGE;
+		else
+		{
+			int64_t p = e > 0 ? (int64_t)__ldg( row + e - 1 ) - base : -1;
+			if ( p > r ) why = HYB_CUDA_COOPTR_ORDER;
+			p = p < -1 ? -1 : p;
+			for ( int64_t q = p + 1; q <= r; q++ ) ptr[q] = (int)e;
+			if ( e == nnz - 1 )
+				for ( int64_t q = r + 1; q <= rows; q++ ) ptr[q] = (int)nnz;
+			has = 1;
+		}
 	}
+	if ( why ) atomicOr( out, why );
+	hyb_window_put( r / block_rows, has, has ? (int)c : (int)rows, has ? (int)c : -1, out );
 }
 
 template <typename T>
@@ -304,6 +345,22 @@ extern "C"
 		if ( e != cudaSuccess || rows == 0 ) return e;
 		hyb_check_kernel<<<hyb_blocks( rows ), kBlock, 0, stream>>>( rows, cols, nnz, block_rows,
 		                                                             ptr, col, first, base, out );
+		return cudaGetLastError();
+	}
+
+	cudaError_t hyb_cooptr_cuda( int64_t rows, int64_t nnz, int64_t block_rows, const int* row,
+	                             const int* col, int base, int* ptr, int* out, cudaStream_t stream )
+	{
+		if ( rows <= 0 || rows >= 0x7fffffff || nnz < 0 || nnz > 0x7fffffff || block_rows <= 0 )
+			return cudaErrorInvalidValue;
+		int64_t nblk = ( rows + block_rows - 1 ) / block_rows;
+		hyb_check_init_kernel<<<hyb_blocks( nblk ), kBlock, 0, stream>>>( nblk, (int)rows, out );
+		cudaError_t e = cudaGetLastError();
+		if ( e != cudaSuccess ) return e;
+		if ( nnz == 0 )
+			return cudaMemsetAsync( ptr, 0, (size_t)( rows + 1 ) * sizeof( int ), stream );
+		hyb_cooptr_kernel<<<hyb_blocks( nnz ), kBlock, 0, stream>>>( rows, nnz, block_rows, row,
+		                                                             col, base, ptr, out );
 		return cudaGetLastError();
 	}
 

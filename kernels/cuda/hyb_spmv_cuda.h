@@ -73,6 +73,16 @@ extern "C"
 	                               const int* ptr, const int* col, int first, int base, int* out,
 	                               cudaStream_t stream );
 
+	/* spmv.cooptr (kernels/spmv/hyb_spmv_kargs.h, hyb_spmv_cooptr_kargs_t): the rows + 1
+	   0-based pointers ptr of nnz COO entries grouped by rows (row, col with the base) and
+	   out as hyb_csrcheck_cuda's, out[0] or'ing the two reasons below (the values of
+	   HYB_SPMV_COOPTR_RANGE and HYB_SPMV_COOPTR_ORDER; the launcher checks that they agree). */
+#define HYB_CUDA_COOPTR_RANGE 1
+#define HYB_CUDA_COOPTR_ORDER 2
+	cudaError_t hyb_cooptr_cuda( int64_t rows, int64_t nnz, int64_t block_rows, const int* row,
+	                             const int* col, int base, int* ptr, int* out,
+	                             cudaStream_t stream );
+
 	/* The double ELL kernel's address, for the runtime's report of its registers and
 	   occupancy (the spmv.ell kernel's attributes). */
 	const void* hyb_spmv_cuda_ell_func( void );

@@ -49,7 +49,7 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 	double t0 = hyb_now();
 	memset( out, 0, sizeof *out );
 	hyb_spmv_dmat_t* dm = in->dm;
-	if ( !hyb_devices_spmv_check_supported() ) return HYB_E_NOT_SUPPORTED;
+	if ( !hyb_devices_spmv_check_supported( 0 ) ) return HYB_E_NOT_SUPPORTED;
 	const int64_t nnz = dm->dev_nnz, br = dm->blk[0].r1 - dm->blk[0].r0;
 	const size_t  vb    = hyb_prec_size( dm->prec );
 	size_t        piece = in->piece > 0 ? in->piece : HYB_SPMV_COPY_PIECE;

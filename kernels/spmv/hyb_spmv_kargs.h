@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Argument structs of the sparse family's device kernels (spmv.ell, spmv.dia, spmv.csr,
-   spmv.vadd, spmv.check): device pointers, int indices (MKL LP64), precision S or D. Plain C,
-   shared by the core's sim launchers and the plugin's CUDA launchers. Each struct starts
+   spmv.vadd, spmv.check, spmv.cooptr): device pointers, int indices (MKL LP64), precision S or D.
+   Plain C, shared by the core's sim launchers and the plugin's CUDA launchers. Each struct starts
    with its precision (the family's argument check reads it there). */
 #ifndef HYB_SPMV_KARGS_H
 #define HYB_SPMV_KARGS_H
@@ -63,6 +63,32 @@ typedef struct
 	int        base;
 	int*       out;
 } hyb_spmv_check_kargs_t;
+
+/* The row pointers of a device copy of a caller's COO arrays grouped by rows, built on the
+   device with the copy's check (spmv.cooptr): nnz row indices `row` and column indices `col`
+   (with the base) of a matrix of `rows` rows and as many columns. Valid when every row and
+   column lies in [base, rows + base) and the rows never decrease; then ptr (rows + 1 ints)
+   receives 0-based positions: row r's entries are [ptr[r], ptr[r + 1]). out as spmv.check's,
+   but out[0] says why it is invalid: HYB_SPMV_COOPTR_RANGE (an index outside the matrix)
+   and HYB_SPMV_COOPTR_ORDER (a row index below the one before) or'ed. Reads row and col
+   once; writes ptr only at indices in [0, rows]. */
+typedef struct
+{
+	hyb_prec_t prec;
+	int64_t    rows, nnz;
+	int64_t    block_rows;
+	const int* row;
+	const int* col;
+	int        base;
+	int*       ptr;
+	int*       out;
+} hyb_spmv_cooptr_kargs_t;
+
+enum
+{
+	HYB_SPMV_COOPTR_RANGE = 1,
+	HYB_SPMV_COOPTR_ORDER = 2
+};
 
 /* Ints of spmv.check's out for `rows` rows in blocks of `block_rows` (> 0). */
 static inline int64_t hyb_spmv_check_out_len( int64_t rows, int64_t block_rows )

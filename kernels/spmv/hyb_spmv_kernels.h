@@ -9,11 +9,12 @@
 
 /* Registered in kernels/spmv/hyb_spmv_sim.c; the plugin's launchers are in
    kernels/spmv/hyb_spmv_launch_cuda.c. */
-extern const hyb_kernel_def_t hyb_spmv_ell_kernel;   /* "spmv.ell" */
-extern const hyb_kernel_def_t hyb_spmv_dia_kernel;   /* "spmv.dia" */
-extern const hyb_kernel_def_t hyb_spmv_csr_kernel;   /* "spmv.csr" */
-extern const hyb_kernel_def_t hyb_spmv_vadd_kernel;  /* "spmv.vadd" */
-extern const hyb_kernel_def_t hyb_spmv_check_kernel; /* "spmv.check" */
+extern const hyb_kernel_def_t hyb_spmv_ell_kernel;    /* "spmv.ell" */
+extern const hyb_kernel_def_t hyb_spmv_dia_kernel;    /* "spmv.dia" */
+extern const hyb_kernel_def_t hyb_spmv_csr_kernel;    /* "spmv.csr" */
+extern const hyb_kernel_def_t hyb_spmv_vadd_kernel;   /* "spmv.vadd" */
+extern const hyb_kernel_def_t hyb_spmv_check_kernel;  /* "spmv.check" */
+extern const hyb_kernel_def_t hyb_spmv_cooptr_kernel; /* "spmv.cooptr" */
 
 /* The ELL (dia == 0) or DIA (dia != 0) part: one argument struct, one launch. */
 static inline hyb_status_t hyb_dev_spmv_slots( hyb_dev_t* d, int stream, int dia, hyb_prec_t prec,
@@ -53,11 +54,21 @@ static inline hyb_status_t hyb_dev_spmv_check( hyb_dev_t* d, int stream,
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_check_kernel ), a );
 }
 
-/* Whether the backend in use has a launcher of spmv.check (0 before the devices are up). */
-static inline int hyb_devices_spmv_check_supported( void )
+/* spmv.cooptr (see hyb_spmv_cooptr_kargs_t). */
+static inline hyb_status_t hyb_dev_spmv_cooptr( hyb_dev_t* d, int stream,
+                                                const hyb_spmv_cooptr_kargs_t* a )
 {
 	static atomic_int id;
-	return hyb_devices_kernel_supported( hyb_kernel_id_cached( &id, &hyb_spmv_check_kernel ) );
+	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_cooptr_kernel ), a );
+}
+
+/* Whether the backend in use has a launcher of spmv.check (coo = 0) or spmv.cooptr (coo = 1)
+   (0 before the devices are up). */
+static inline int hyb_devices_spmv_check_supported( int coo )
+{
+	static atomic_int ids[2];
+	return hyb_devices_kernel_supported( hyb_kernel_id_cached(
+	    &ids[coo != 0], coo ? &hyb_spmv_cooptr_kernel : &hyb_spmv_check_kernel ) );
 }
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The sparse family's CUDA launchers: spmv.ell, spmv.dia, spmv.csr, spmv.vadd and
-   spmv.check on the kernels of kernels/cuda/hyb_spmv_cuda.cu. Built only into the plugin. */
+/* The sparse family's CUDA launchers: spmv.ell, spmv.dia, spmv.csr, spmv.vadd, spmv.check
+   and spmv.cooptr on the kernels of kernels/cuda/hyb_spmv_cuda.cu. Built only into the plugin. */
 #include "kernels/cuda/hyb_cuda_try.h"
 #include "kernels/cuda/hyb_spmv_cuda.h"
 #include "kernels/hyb_kernel.h"
@@ -62,8 +62,21 @@ static hyb_status_t hyb_spmv_check_cuda( const hyb_kernel_env_t* env, const void
 	return HYB_OK;
 }
 
+_Static_assert( HYB_CUDA_COOPTR_RANGE == HYB_SPMV_COOPTR_RANGE &&
+                    HYB_CUDA_COOPTR_ORDER == HYB_SPMV_COOPTR_ORDER,
+                "spmv.cooptr's reasons are the same on the device" );
+
+static hyb_status_t hyb_spmv_cooptr_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_spmv_cooptr_kargs_t* a = args;
+	HYB_CUDA_TRY( hyb_cooptr_cuda( a->rows, a->nnz, a->block_rows, a->row, a->col, a->base, a->ptr,
+	                               a->out, env->stream ) );
+	return HYB_OK;
+}
+
 HYB_KERNEL_IMPL( "spmv.ell", hyb_spmv_ell_cuda, 0, hyb_spmv_cuda_ell_func );
 HYB_KERNEL_IMPL( "spmv.dia", hyb_spmv_dia_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.csr", hyb_spmv_csr_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.vadd", hyb_spmv_vadd_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.check", hyb_spmv_check_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "spmv.cooptr", hyb_spmv_cooptr_cuda, 0, NULL );

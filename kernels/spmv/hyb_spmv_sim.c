@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The sparse family's kernels on the simulated device: reference ELL, DIA and CSR
-   products, the vector addition and the check of a CSR copy, their sim launchers, and their
-   registration. */
+   products, the vector addition, the check of a CSR copy and the row pointers of a COO
+   copy, their sim launchers, and their registration. */
 #include "kernels/spmv/hyb_spmv_kernels.h"
 
 /* The ELL or DIA part: the same sum over a row's slots; only the column of a slot differs
@@ -80,6 +80,37 @@ static void hyb_spmv_check_ref( const hyb_spmv_check_kargs_t* a )
 	a->out[0] = bad;
 }
 
+/* spmv.cooptr, as the CUDA kernel computes it (see hyb_spmv_cooptr_kargs_t): entry e sets
+   the pointers of the rows after the previous entry's up to its own. */
+static void hyb_spmv_cooptr_ref( const hyb_spmv_cooptr_kargs_t* a )
+{
+	int64_t nblk = hyb_spmv_check_out_len( a->rows, a->block_rows ) / 2;
+	int     why  = 0;
+	for ( int64_t b = 0; b < nblk; b++ )
+	{
+		a->out[1 + 2 * b] = (int)a->rows;
+		a->out[2 + 2 * b] = -1;
+	}
+	int64_t prev = -1;
+	for ( int64_t e = 0; e < a->nnz; e++ )
+	{
+		int64_t r = (int64_t)a->row[e] - a->base, c = (int64_t)a->col[e] - a->base;
+		if ( r < 0 || r >= a->rows || c < 0 || c >= a->rows )
+		{
+			why |= HYB_SPMV_COOPTR_RANGE;
+			continue;
+		}
+		if ( r < prev ) why |= HYB_SPMV_COOPTR_ORDER;
+		for ( int64_t q = prev + 1; q <= r; q++ ) a->ptr[q] = (int)e;
+		prev   = r > prev ? r : prev;
+		int* w = a->out + 1 + 2 * ( r / a->block_rows );
+		w[0]   = c < w[0] ? (int)c : w[0];
+		w[1]   = c > w[1] ? (int)c : w[1];
+	}
+	for ( int64_t q = prev + 1; q <= a->rows; q++ ) a->ptr[q] = (int)a->nnz;
+	a->out[0] = why;
+}
+
 /* ------------------------------------------------------------ launchers */
 
 /* The CUDA kernels exist in single and double precision only. Every argument struct of
@@ -126,6 +157,23 @@ static hyb_status_t hyb_spmv_csrcheck_sim( const hyb_kernel_env_t* env, const vo
 	return HYB_OK;
 }
 
+static hyb_status_t hyb_spmv_cooptr_args( const void* args )
+{
+	const hyb_spmv_cooptr_kargs_t* a = args;
+	if ( hyb_spmv_check( args ) != HYB_OK ) return HYB_E_NOT_SUPPORTED;
+	return a->rows > 0 && a->rows < 0x7fffffff && a->nnz >= 0 && a->nnz <= 0x7fffffff &&
+	               a->block_rows > 0 && a->ptr && a->out && ( ( a->row && a->col ) || a->nnz == 0 )
+	           ? HYB_OK
+	           : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_spmv_cooptr_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	hyb_spmv_cooptr_ref( args );
+	return HYB_OK;
+}
+
 static hyb_status_t hyb_spmv_vadd_sim( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_spmv_vadd_kargs_t* a = args;
@@ -169,6 +217,14 @@ static void hyb_spmv_check_work( const void* args, double* flops, double* bytes 
 	*bytes                          = (double)( a->rows + 1 + a->nnz ) * sizeof( int );
 }
 
+/* Reads the row and column indices once, writes the pointers. */
+static void hyb_spmv_cooptr_work( const void* args, double* flops, double* bytes )
+{
+	const hyb_spmv_cooptr_kargs_t* a = args;
+	*flops                           = 0;
+	*bytes                           = (double)( 2 * a->nnz + a->rows + 1 ) * sizeof( int );
+}
+
 HYB_KERNEL_DEFINE( hyb_spmv_ell_kernel, "spmv.ell", NULL, hyb_spmv_slots_kargs_t, hyb_spmv_check,
                    hyb_spmv_ell_sim, hyb_spmv_ell_work );
 HYB_KERNEL_DEFINE( hyb_spmv_dia_kernel, "spmv.dia", NULL, hyb_spmv_slots_kargs_t, hyb_spmv_check,
@@ -179,3 +235,5 @@ HYB_KERNEL_DEFINE( hyb_spmv_vadd_kernel, "spmv.vadd", NULL, hyb_spmv_vadd_kargs_
                    hyb_spmv_vadd_sim, hyb_spmv_vadd_work );
 HYB_KERNEL_DEFINE( hyb_spmv_check_kernel, "spmv.check", NULL, hyb_spmv_check_kargs_t,
                    hyb_spmv_check_args, hyb_spmv_csrcheck_sim, hyb_spmv_check_work );
+HYB_KERNEL_DEFINE( hyb_spmv_cooptr_kernel, "spmv.cooptr", NULL, hyb_spmv_cooptr_kargs_t,
+                   hyb_spmv_cooptr_args, hyb_spmv_cooptr_sim, hyb_spmv_cooptr_work );

@@ -156,6 +156,93 @@ static void test_check_kernel_rejects( void )
 	hyb_t_sim_end();
 }
 
+/* spmv.cooptr on the simulated device: `ptr` receives rows + 1 ints, `out` 1 + 2 * nblk. */
+static hyb_status_t tsc_cooptr( const int* row, const int* col, int64_t nnz, int64_t rows, int base,
+                                int64_t br, int* ptr, int* out )
+{
+	hyb_dev_t* d = NULL;
+	if ( hyb_dev_acquire( 0, &d ) != HYB_OK ) return HYB_E_DEVICE;
+	size_t       ib = (size_t)nnz * sizeof( int ), pb = (size_t)( rows + 1 ) * sizeof( int );
+	size_t       ob = (size_t)hyb_spmv_check_out_len( rows, br ) * sizeof( int );
+	char*        dm = NULL;
+	hyb_status_t st = hyb_dev_alloc( d, 2 * ib + pb + ob, (void**)&dm );
+	if ( st == HYB_OK )
+	{
+		hyb_dev_h2d( d, 0, dm, ib, row, ib, ib, 1 );
+		hyb_dev_h2d( d, 0, dm + ib, ib, col, ib, ib, 1 );
+		const hyb_spmv_cooptr_kargs_t a = { .prec       = HYB_PREC_S,
+			                                .rows       = rows,
+			                                .nnz        = nnz,
+			                                .block_rows = br,
+			                                .row        = (const int*)(void*)dm,
+			                                .col        = (const int*)(void*)( dm + ib ),
+			                                .base       = base,
+			                                .ptr        = (int*)(void*)( dm + 2 * ib ),
+			                                .out        = (int*)(void*)( dm + 2 * ib + pb ) };
+		st                              = hyb_dev_spmv_cooptr( d, 0, &a );
+		if ( st == HYB_OK ) st = hyb_dev_d2h( d, 0, ptr, pb, a.ptr, pb, pb, 1 );
+		if ( st == HYB_OK ) st = hyb_dev_d2h( d, 0, out, ob, a.out, ob, ob, 1 );
+		if ( st == HYB_OK ) st = hyb_dev_stream_sync( d, 0 );
+		hyb_dev_free( d, dm, 2 * ib + pb + ob );
+	}
+	hyb_dev_release( d );
+	return st;
+}
+
+/* COO entries grouped by rows (duplicates, empty rows at the start, inside and at the end):
+   the pointers count each row's entries and the windows are each block's columns, both
+   computed here; a row or column outside the matrix and rows out of order are told apart. */
+static void test_cooptr_kernel( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
+	const int64_t m = 500, br = 50;
+	hyb_t_rng_t   rng = hyb_t_rng( 9 );
+	int *         row = malloc( 3000 * sizeof( int ) ), *col = malloc( 3000 * sizeof( int ) );
+	int64_t*      cnt = calloc( (size_t)m + 1, sizeof( int64_t ) );
+	int64_t       n   = 0;
+	for ( int64_t i = 3; i < m - 4; i++ )
+		for ( int64_t k = ( i / 7 ) % 4 == 1 ? 0 : hyb_t_below( &rng, 6 ); k > 0; k-- )
+		{
+			row[n]   = (int)i + 1;
+			col[n++] = (int)hyb_t_below( &rng, m ) + 1;
+			cnt[i + 1]++;
+		}
+	for ( int64_t i = 0; i < m; i++ ) cnt[i + 1] += cnt[i];
+	int ptr[501], out[1 + 2 * 10];
+	CU_ASSERT_EQUAL_FATAL( tsc_cooptr( row, col, n, m, 1, br, ptr, out ), HYB_OK );
+	CU_ASSERT_EQUAL( out[0], 0 );
+	int wrong = 0;
+	for ( int64_t i = 0; i <= m; i++ ) wrong += ptr[i] != cnt[i];
+	for ( int64_t b = 0; b < m / br; b++ )
+	{
+		int64_t lo = m, hi = -1;
+		for ( int64_t e = cnt[b * br]; e < cnt[b * br + br]; e++ )
+		{
+			lo = col[e] - 1 < lo ? col[e] - 1 : lo;
+			hi = col[e] - 1 > hi ? col[e] - 1 : hi;
+		}
+		wrong += out[1 + 2 * b] != lo || out[2 + 2 * b] != hi;
+	}
+	CU_ASSERT_EQUAL( wrong, 0 );
+	/* a row past m, a column below the base, two rows swapped */
+	int64_t k = n / 2;
+	row[k]    = (int)m + 1;
+	CU_ASSERT_EQUAL( tsc_cooptr( row, col, n, m, 1, br, ptr, out ), HYB_OK );
+	CU_ASSERT_EQUAL( out[0], HYB_SPMV_COOPTR_RANGE );
+	row[k] = row[k - 1];
+	col[k] = 0;
+	CU_ASSERT_EQUAL( tsc_cooptr( row, col, n, m, 1, br, ptr, out ), HYB_OK );
+	CU_ASSERT_EQUAL( out[0], HYB_SPMV_COOPTR_RANGE );
+	col[k]  = 1;
+	row[10] = row[n - 10];
+	CU_ASSERT_EQUAL( tsc_cooptr( row, col, n, m, 1, br, ptr, out ), HYB_OK );
+	CU_ASSERT_EQUAL( out[0], HYB_SPMV_COOPTR_ORDER );
+	free( row );
+	free( col );
+	free( cnt );
+	hyb_t_sim_end();
+}
+
 /* ------------------------------------------------------------ the copy pipeline */
 
 static int tsc_read_ok( void* dst, const void* src, size_t bytes )
@@ -531,6 +618,7 @@ static void test_old_build_without_check( void )
 static CU_TestInfo hyb_tests_spmv_copy[] = {
 	{ "check_kernel_windows", test_check_kernel_windows },
 	{ "check_kernel_rejects", test_check_kernel_rejects },
+	{ "cooptr_kernel", test_cooptr_kernel },
 	{ "copy_pipeline", test_copy_pipeline },
 	{ "lean_build_serves", test_lean_build_serves },
 	{ "check_rejects_changed_arrays", test_check_rejects_changed_arrays },
