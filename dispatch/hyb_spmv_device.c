@@ -61,7 +61,8 @@ typedef struct
 {
 	int                 seen;
 	int                 verdict;
-	hyb_spmv_measured_t meas; /* device calls against CPU probes (auto mode) */
+	hyb_spmv_measured_t meas;      /* device calls against CPU probes (auto mode) */
+	int                 ungrouped; /* COO whose copy found its rows not grouped */
 } hyb_memo_rec_t;
 _Static_assert( sizeof( hyb_memo_rec_t ) <= HYB_LEARN_RULE_BYTES,
                 "the SpMV memo fits the store's rule record" );
@@ -263,6 +264,22 @@ void hyb_spmv_device_probe_done( uint64_t h, double seconds )
 		         "SpMV: the CPU product measured faster for this matrix "
 		         "(%.3g ms against %.3g ms on the device): it stays on the CPU",
 		         st.cpu_min * 1e3, st.dev_min * 1e3 );
+}
+
+static void hyb_memo_ungrouped_rule( hyb_learn_choice_t* c, void* ctx )
+{
+	int*            io = ctx;
+	hyb_memo_rec_t* m  = hyb_memo_rec( c );
+	if ( *io ) m->ungrouped = 1;
+	*io = m->ungrouped;
+}
+
+/* Whether array set h is COO whose copy found its rows not grouped (a copy cannot serve it:
+   the background build takes the other job); with `set`, remember that it is. */
+static int hyb_memo_ungrouped( uint64_t h, int set )
+{
+	int io = set;
+	return hyb_learn_choice( hyb_memo_key( h ), 0, hyb_memo_ungrouped_rule, &io ) ? io : 0;
 }
 
 /* ------------------------------------------------------------ resident copies */
@@ -891,11 +908,12 @@ static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
    reports a missing page instead of faulting. The watch was armed by the acquire before the
    job was queued: a change made at any time after is caught by the check of the call that
    first uses the copy.
-   Two kinds of job. The lean one (CSR input the device can use as it is) reads the arrays
-   in pieces straight into page-locked slots, uploads each piece as read and checks the copy
-   on the device (kernels/pipeline/hyb_spmv_copy.h), on one thread, planned from the mean
-   row length. The other reads them into a snapshot of its own, then runs the statistics,
-   the plan, the conversion and the upload of a first call, with a discarded product. */
+   Two kinds of job. The lean one (CSR input, or COO grouped by rows, that a device CSR
+   copy can serve as it is) reads the arrays in pieces straight into page-locked slots,
+   uploads each piece as read and checks the copy on the device (COO: its row pointers
+   built there; kernels/pipeline/hyb_spmv_copy.h), on one thread, planned from the mean row
+   length. The other reads them into a snapshot of its own, then runs the statistics, the
+   plan, the conversion and the upload of a first call, with a discarded product. */
 typedef struct
 {
 	hyb_call_t             call;
@@ -911,8 +929,8 @@ typedef struct
 	void*                  snap[3];
 	void*                  x; /* zeros: the fill's own product is computed and dropped */
 	void*                  y;
-	/* The lean job: its plan (the payload to be), ia[0] as the call read it, the rows per
-	   device block. */
+	/* The lean job: its plan (the payload to be), CSR: ia[0] as the call read it, the rows
+	   per device block. */
 	hyb_spmv_res_t* lean;
 	int             first;
 	int64_t         block_rows;
@@ -947,7 +965,7 @@ static int hyb_bg_read( void* dst, const void* src, size_t bytes )
 	return 1;
 }
 
-/* The lean job: the copy of the CSR arrays, made resident once the device check passed. */
+/* The lean job: the copy of the arrays, made resident once the device check passed. */
 static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 {
 	hyb_spmv_res_t* res = j->lean;
@@ -960,7 +978,8 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 		const hyb_spmv_copy_in_t in = {
 			.dm    = &res->dm,
 			.dmem  = res->dmem,
-			.ia    = j->from[1],
+			.ia    = j->a.op == HYB_OP_CSRMV ? j->from[1] : NULL,
+			.row   = j->a.op == HYB_OP_COOMV ? j->from[1] : NULL,
 			.ja    = (const void*)( (const char*)j->from[2] + j->off[2] ),
 			.val   = (const char*)j->from[0] + j->off[0],
 			.first = j->first,
@@ -969,11 +988,15 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 		};
 		hyb_spmv_copy_out_t out;
 		st = hyb_spmv_copy_run( res->mem, &in, &out );
+		/* rows out of order, all indices in range: a COO not grouped by rows, for good */
+		if ( st == HYB_E_INVALID && out.reject == HYB_SPMV_COOPTR_ORDER )
+			hyb_memo_ungrouped( j->mh, 1 );
 		if ( st == HYB_OK )
 			HYB_LOG( HYB_LOG_INFO,
-			         "SpMV: background copy of a CSR matrix: %.1f MB in %d pieces, %.3f s "
+			         "SpMV: background copy of a %s matrix: %.1f MB in %d pieces, %.3f s "
 			         "(reading %.3f s, waiting for the device %.3f s)",
-			         out.bytes_h2d * 1e-6, out.pieces, out.seconds, out.read_s, out.wait_s );
+			         j->a.op == HYB_OP_CSRMV ? "CSR" : "COO", out.bytes_h2d * 1e-6, out.pieces,
+			         out.seconds, out.read_s, out.wait_s );
 	}
 	if ( st == HYB_OK )
 	{
@@ -990,7 +1013,8 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 		hyb_res_free( res, NULL );
 		atomic_fetch_add( &hyb_sd.copies[st == HYB_E_INVALID ? HYB_COPY_REJECTED : HYB_COPY_FAILED],
 		                  1 );
-		HYB_LOG( HYB_LOG_INFO, "SpMV: the background copy of a CSR matrix was not kept (%s)",
+		HYB_LOG( HYB_LOG_INFO, "SpMV: the background copy of a %s matrix was not kept (%s)",
+		         j->a.op == HYB_OP_CSRMV ? "CSR" : "COO",
 		         st == HYB_E_INVALID ? "the device check found an invalid index or pointer"
 		                             : hyb_status_string( st ) );
 		if ( st == HYB_E_DEVICE ) hyb_after_error( &j->call, st );
@@ -1030,17 +1054,20 @@ static void hyb_bg_fill( void* p )
 	hyb_bg_job_free( j );
 }
 
-/* The plan of a lean job: CSR input read as it is (not transposed), the device alone on a
-   copy of its arrays (CSR the only format), planned from the mean row length, which the call
-   knows without a pass over the matrix. NULL where the lean job does not apply and the
-   other one runs: another input, a restriction to other formats, no spmv.check launcher on
-   the backend, or a model that keeps the CPU for the CSR copy (the other job's statistics
-   may find a format that pays). */
+/* The plan of a lean job: CSR input read as it is, or COO (not transposed), the device
+   alone on a copy of its arrays (CSR the only format), planned from the mean row length,
+   which the call knows without a pass over the matrix. NULL where the lean job does not
+   apply and the other one runs: a transposed product, a COO whose copy found it not grouped
+   by rows, a restriction to other formats, no spmv.check (spmv.cooptr) launcher on the
+   backend, or a model that keeps the CPU for the CSR copy (the other job's statistics may
+   find a format that pays). A COO seen for the first time is taken as grouped: a copy that
+   finds it is not costs one lean job, after which its builds take the other. */
 static hyb_spmv_res_t* hyb_lean_plan( const hyb_spmv_src_t* src, const hyb_spmv_force_t* f,
-                                      hyb_mode_t mode )
+                                      hyb_mode_t mode, uint64_t mh )
 {
-	if ( src->layout != HYB_SPMV_CSR || src->trans || ( f->active && f->no_check_kernel ) ||
-	     !hyb_devices_spmv_check_supported( 0 ) )
+	int coo = src->layout == HYB_SPMV_COO;
+	if ( src->trans || ( f->active && f->no_check_kernel ) ||
+	     !hyb_devices_spmv_check_supported( coo ) || ( coo && hyb_memo_ungrouped( mh, 0 ) ) )
 		return NULL;
 	hyb_spmv_plan_opts_t o = hyb_opts( f, mode, 1 );
 	if ( o.allow_fmts && !( o.allow_fmts & ( 1u << HYB_SPMV_DEV_CSR ) ) ) return NULL;
@@ -1079,7 +1106,7 @@ static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_m
 	int probe;
 	if ( !hyb_bg_read( &probe, a->rowind, sizeof probe ) ) return 0;
 	size_t          vb   = hyb_prec_size( a->prec );
-	hyb_spmv_res_t* lean = hyb_lean_plan( src, f, mode );
+	hyb_spmv_res_t* lean = hyb_lean_plan( src, f, mode, mh );
 	/* The snapshot doubles the matrix in host memory for the build's time: only where half
 	   the free memory holds it (else the call builds from the arrays themselves). */
 	double need  = (double)src->nnz * (double)( vb + 8 ) + (double)src->m * (double)( 2 * vb + 4 );
@@ -1121,7 +1148,7 @@ static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_m
 	if ( lean )
 	{
 		j->lean       = lean;
-		j->first      = src->ia[0];
+		j->first      = src->layout == HYB_SPMV_CSR ? src->ia[0] : 0;
 		j->block_rows = hyb_block_rows( f, src->m, vb, 0 );
 		*out          = j;
 		return 1;
@@ -1288,7 +1315,7 @@ hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a
 				if ( bg > 0 )
 				{
 					rep->why = ( (hyb_bg_job_t*)rep->bg_job )->lean
-					               ? "building the device copy in the background (the CSR "
+					               ? "building the device copy in the background (the "
 					                 "arrays as they are)"
 					               : "building the device copy in the background";
 					path     = HYB_PATH_CPU;

@@ -48,19 +48,24 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 {
 	double t0 = hyb_now();
 	memset( out, 0, sizeof *out );
-	hyb_spmv_dmat_t* dm = in->dm;
-	if ( !hyb_devices_spmv_check_supported( 0 ) ) return HYB_E_NOT_SUPPORTED;
+	hyb_spmv_dmat_t* dm  = in->dm;
+	const int        coo = in->row != NULL;
+	if ( !hyb_devices_spmv_check_supported( coo ) ) return HYB_E_NOT_SUPPORTED;
 	const int64_t nnz = dm->dev_nnz, br = dm->blk[0].r1 - dm->blk[0].r0;
 	const size_t  vb    = hyb_prec_size( dm->prec );
 	size_t        piece = in->piece > 0 ? in->piece : HYB_SPMV_COPY_PIECE;
 	piece               = piece / 8 * 8 > 0 ? piece / 8 * 8 : 8; /* whole ints and values */
 	size_t reg[3];
 	hyb_spmv_dmat_copy_regions( dm, reg );
+	/* CSR: the row pointers into their region; COO: the row indices into a buffer of their
+	   own, from which spmv.cooptr writes the pointers' region. */
+	const size_t rb = (size_t)nnz * sizeof( int );
 	const struct
 	{
 		const void* src;
 		size_t      bytes;
-	} arr[3]    = { { in->ia, (size_t)( dm->m + 1 ) * sizeof( int ) },
+	} arr[3]    = { { coo ? (const void*)in->row : in->ia,
+                   coo ? rb : (size_t)( dm->m + 1 ) * sizeof( int ) },
 		            { in->ja, (size_t)nnz * sizeof( int ) },
 		            { in->val, (size_t)nnz * vb } };
 	size_t most = 0;
@@ -71,20 +76,25 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 	char*             mat    = in->dmem;
 	int*              res    = (int*)(void*)( mat + hyb_copy_al( dm->bytes ) );
 	char*             hs     = NULL;
+	char*             rows   = NULL;                 /* COO: the row indices on the device */
 	hyb_devent_t*     ev[3]  = { NULL, NULL, NULL }; /* the two slots, the end */
 	hyb_copy_bounds_t bd     = { calloc( (size_t)dm->nblk + 1, sizeof( int64_t ) ), 0 };
 	int               queued = 0;
 	hyb_status_t      st     = bd.at ? HYB_OK : HYB_E_NO_MEMORY;
 	if ( st != HYB_OK ) goto done;
-	HYB_TRY( hyb_dev_host_alloc( d, 2 * hyb_copy_al( piece ) + (size_t)nres * sizeof( int ),
-	                             (void**)&hs ) );
+	HYB_TRY( hyb_dev_host_alloc(
+	    d, 2 * hyb_copy_al( piece ) + (size_t)( nres + dm->nblk ) * sizeof( int ), (void**)&hs ) );
 	if ( hs == NULL ) HYB_TRY( HYB_E_NO_MEMORY );
+	if ( coo ) HYB_TRY( hyb_dev_alloc( d, rb > 0 ? rb : 1, (void**)&rows ) );
+	if ( coo && rows == NULL ) HYB_TRY( HYB_E_NO_MEMORY );
 	for ( int e = 0; e < 3; e++ ) HYB_TRY( hyb_dev_event_create( d, &ev[e] ) );
 	char* slot[2] = { hs, hs + hyb_copy_al( piece ) };
 	int*  hres    = (int*)(void*)( hs + 2 * hyb_copy_al( piece ) );
+	int*  hptr    = hres + nres; /* COO: the pointers at the blocks' first rows */
+	char* dst[3]  = { coo ? rows : mat + reg[0], mat + reg[1], mat + reg[2] };
 
-	/* The row pointers first, so that the block bounds are known; every piece on one
-	   stream, so that the check after them reads what they wrote. A slot is refilled once
+	/* The first array first (CSR: so that the block bounds are known); every piece on one
+	   stream, so that the kernel after them reads what they wrote. A slot is refilled once
 	   its previous upload has finished. */
 	queued = 1;
 	for ( int a = 0; a < 3; a++ )
@@ -101,37 +111,63 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 			double tr = hyb_now();
 			if ( !in->read( slot[s], (const char*)arr[a].src + at, len ) ) HYB_TRY( HYB_E_IO );
 			out->read_s += hyb_now() - tr;
-			if ( a == 0 )
+			if ( a == 0 && !coo )
 				hyb_copy_take_bounds( &bd, dm, (const int*)(void*)slot[s],
 				                      (int64_t)( at / sizeof( int ) ),
 				                      (int64_t)( len / sizeof( int ) ) );
-			HYB_TRY(
-			    hyb_dev_h2d( d, HYB_STREAM_H2D, mat + reg[a] + at, len, slot[s], len, len, 1 ) );
+			HYB_TRY( hyb_dev_h2d( d, HYB_STREAM_H2D, dst[a] + at, len, slot[s], len, len, 1 ) );
 			HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, ev[s] ) );
 			out->bytes_h2d += (double)len;
 			out->pieces++;
 		}
-	const hyb_spmv_check_kargs_t ck = { .prec       = dm->prec,
-		                                .rows       = dm->m,
-		                                .cols       = dm->m,
-		                                .nnz        = nnz,
-		                                .block_rows = br,
-		                                .ptr        = (const int*)(void*)mat,
-		                                .col        = (const int*)(void*)( mat + reg[1] ),
-		                                .first      = in->first,
-		                                .base       = dm->dev_base,
-		                                .out        = res };
-	HYB_TRY( hyb_dev_spmv_check( d, HYB_STREAM_H2D, &ck ) );
+	if ( coo )
+	{
+		const hyb_spmv_cooptr_kargs_t ck = { .prec       = dm->prec,
+			                                 .rows       = dm->m,
+			                                 .nnz        = nnz,
+			                                 .block_rows = br,
+			                                 .row        = (const int*)(void*)rows,
+			                                 .col        = (const int*)(void*)( mat + reg[1] ),
+			                                 .base       = dm->dev_base,
+			                                 .ptr        = (int*)(void*)( mat + reg[0] ),
+			                                 .out        = res };
+		HYB_TRY( hyb_dev_spmv_cooptr( d, HYB_STREAM_H2D, &ck ) );
+		/* every block's first pointer, one int per block, in one strided copy */
+		HYB_TRY( hyb_dev_d2h( d, HYB_STREAM_H2D, hptr, sizeof( int ), mat + reg[0],
+		                      (size_t)br * sizeof( int ), sizeof( int ), (size_t)dm->nblk ) );
+	}
+	else
+	{
+		const hyb_spmv_check_kargs_t ck = { .prec       = dm->prec,
+			                                .rows       = dm->m,
+			                                .cols       = dm->m,
+			                                .nnz        = nnz,
+			                                .block_rows = br,
+			                                .ptr        = (const int*)(void*)mat,
+			                                .col        = (const int*)(void*)( mat + reg[1] ),
+			                                .first      = in->first,
+			                                .base       = dm->dev_base,
+			                                .out        = res };
+		HYB_TRY( hyb_dev_spmv_check( d, HYB_STREAM_H2D, &ck ) );
+	}
 	HYB_TRY( hyb_dev_d2h( d, HYB_STREAM_H2D, hres, (size_t)nres * sizeof( int ), res,
 	                      (size_t)nres * sizeof( int ), (size_t)nres * sizeof( int ), 1 ) );
 	HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, ev[2] ) );
 	double tw = hyb_now();
 	HYB_TRY( hyb_dev_sync( d, ev[2] ) );
 	out->wait_s += hyb_now() - tw;
-	queued = 0;
-	/* The bounds are the uploaded pointers the check found valid: within [first, first +
-	   nnz] and non-decreasing. Checked again here, the host's own offsets depending on them. */
-	if ( hres[0] != 0 || bd.next != dm->nblk + 1 || bd.at[0] != in->first )
+	queued      = 0;
+	out->reject = hres[0];
+	if ( coo && hres[0] == 0 )
+	{
+		for ( int b = 0; b < dm->nblk; b++ ) bd.at[b] = hptr[b];
+		bd.at[dm->nblk] = nnz;
+		bd.next         = dm->nblk + 1;
+	}
+	/* The bounds are the uploaded (CSR) or built (COO) pointers the check found valid:
+	   within [first, first + nnz] and non-decreasing. Checked again here, the host's own
+	   offsets depending on them. */
+	if ( hres[0] != 0 || bd.next != dm->nblk + 1 || bd.at[0] != ( coo ? 0 : in->first ) )
 		HYB_TRY( HYB_E_INVALID );
 	for ( int b = 0; b < dm->nblk; b++ )
 	{
@@ -142,10 +178,11 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 	}
 
 done:
-	/* Nothing may still read a slot once it is freed. */
+	/* Nothing may still read a slot or the row buffer once it is freed. */
 	if ( queued ) hyb_dev_stream_sync( d, HYB_STREAM_H2D );
 	for ( int e = 0; e < 3; e++ ) hyb_dev_event_destroy( d, ev[e] );
 	hyb_dev_host_free( d, hs );
+	if ( rows ) hyb_dev_free( d, rows, rb > 0 ? rb : 1 );
 	free( bd.at );
 	out->seconds = hyb_now() - t0;
 	return st;

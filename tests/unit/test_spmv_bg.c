@@ -23,6 +23,7 @@ static int tbg_begin( tsp_mat_t* A )
 	if ( tsp_sim_begin( "HYBLAS_MODE=auto;HYBLAS_SPMV_MIN_NNZ=0" ) != 0 ) return -1;
 	hyb_spmv_force_t f = tsp_force();
 	f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
+	f.no_check_kernel  = 1; /* the snapshot job (test_spmv_copy.c tests the copy of arrays) */
 	hyb_spmv_device_force( &f );
 	*A = tsp_make( TSP_RANDOM, 20000, 9, 0, HYB_PREC_D, 0, 11 );
 	return 0;

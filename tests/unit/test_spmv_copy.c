@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The lean background build of CSR input on the simulated device (auto mode): the device
-   check spmv.check against a reference of its own; a copy of the caller's arrays read in
-   pieces, uploaded and checked, made resident on one thread, its products right (single and
-   double, 0- and 1-based, entries before ia[0]); arrays made invalid before the copy is
-   checked, or changed while it is made, never give a wrong product; a device fault at any
-   operation of the copy leaves the product right and a later build resident; without a
-   check launcher the old build runs. */
+/* The lean background build of CSR input and of COO grouped by rows, on the simulated
+   device (auto mode): the device kernels spmv.check and spmv.cooptr against references of
+   their own; a copy of the caller's arrays read in pieces, uploaded and checked, made
+   resident on one thread, its products right (single and double, 0- and 1-based, entries
+   before ia[0], duplicates); arrays made invalid before the copy is checked, or changed
+   while it is made, never give a wrong product; a COO not grouped by rows goes to the
+   snapshot job after one refused copy; a device fault at any operation of the copy leaves
+   the product right and a later build resident; without a check launcher the old build
+   runs. */
 #include <CUnit/CUnit.h>
 #include <omp.h>
 #include <stdio.h>
@@ -260,18 +262,20 @@ static int tsc_read_vanishing( void* dst, const void* src, size_t bytes )
 	return 1;
 }
 
-/* The copy made straight from the CSR arrays on a context of its own, then one product on
-   it through the product pipeline: y right for pieces smaller than a block, of a block's
-   size and of whole arrays; a read that fails ends the copy with HYB_E_IO. */
+/* The copy made straight from the CSR arrays (or the COO arrays grouped by rows, with
+   duplicates) on a context of its own, then one product on it through the product
+   pipeline: y right for pieces smaller than a block, of a block's size and of whole arrays;
+   a read that fails ends the copy with HYB_E_IO. */
 static void test_copy_pipeline( void )
 {
 	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
 	static const size_t pieces[] = { 8, 4096, 40000, 0 };
-	for ( int v = 0; v < 8; v++ )
+	for ( int v = 0; v < 16; v++ )
 	{
 		hyb_prec_t prec = v & 1 ? HYB_PREC_S : HYB_PREC_D;
-		int        base = ( v >> 1 ) & 1;
-		tsp_mat_t  A    = tsp_make( TSP_RANDOM, 3000, 5, base, prec, TSP_EMPTY, 80 + (uint64_t)v );
+		int        base = ( v >> 1 ) & 1, coo = v >= 8;
+		tsp_mat_t  A = tsp_make( TSP_RANDOM, 3000, 5, base, prec, TSP_EMPTY | ( coo ? TSP_DUP : 0 ),
+		                         80 + (uint64_t)v );
 		hyb_spmv_dmat_t dm;
 		CU_ASSERT_EQUAL_FATAL( hyb_spmv_dmat_plan_copy( A.m, A.nnz, prec, base, 256, &dm ),
 		                       HYB_OK );
@@ -282,12 +286,13 @@ static void test_copy_pipeline( void )
 		                       HYB_OK );
 		hyb_spmv_copy_in_t  in = { .dm    = &dm,
 			                       .dmem  = dmem,
-			                       .ia    = A.ia,
-			                       .ja    = A.ja,
-			                       .val   = A.a,
-			                       .first = A.ia[0],
+			                       .ia    = coo ? NULL : A.ia,
+			                       .row   = coo ? A.row : NULL,
+			                       .ja    = coo ? A.col : A.ja,
+			                       .val   = coo ? A.val : A.a,
+			                       .first = coo ? 0 : A.ia[0],
 			                       .read  = tsc_read_ok,
-			                       .piece = pieces[v >> 1] };
+			                       .piece = pieces[( v >> 1 ) & 3] };
 		hyb_spmv_copy_out_t out;
 		CU_ASSERT_EQUAL( hyb_spmv_copy_run( d, &in, &out ), HYB_OK );
 		CU_ASSERT( out.pieces >= 3 );
@@ -329,20 +334,33 @@ static int tsc_begin( const char* extra, size_t piece, int64_t br )
 	return 0;
 }
 
+/* The routines the end-to-end tests call: the csrgemv (1) or the coogemv family (0). */
+static int tsc_csr = 1;
+
 static void tsc_end( void )
 {
 	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();
 	tsp_sim_end();
+	tsc_csr = 1;
 }
 
-/* One CSR product ('N') checked against the reference. */
+/* One product ('N') checked against the reference. */
 static const hyb_spmv_report_t* tsc_call( const tsp_mat_t* A, uint64_t seed, int* bad )
 {
-	return tsp_call_check( A, 1, 'N', seed, bad );
+	return tsp_call_check( A, tsc_csr, 'N', seed, bad );
 }
 
-#define TSC_LEAN "the CSR arrays as they are"
+/* OpenMP's default team for the calling thread set to 8 (so that the builder's share of
+   the cores shows on any machine); returns the one it replaces. */
+static int tsc_team_of_8( void )
+{
+	int old = omp_get_max_threads();
+	omp_set_num_threads( 8 );
+	return old;
+}
+
+#define TSC_LEAN "the arrays as they are"
 
 /* Two calls with the gate closed: the second queues the lean build, held at the gate. */
 static void tsc_queue( const tsp_mat_t* A, int* bad )
@@ -355,14 +373,13 @@ static void tsc_queue( const tsp_mat_t* A, int* bad )
 }
 
 /* Calls until one finds the copy resident (at most `calls`, a build waited for after each);
-   returns 1 when one did, with the device alone and the CSR copy. */
+   returns 1 when one did, on the device alone. */
 static int tsc_until_hit( const tsp_mat_t* A, uint64_t seed, int calls, int* bad )
 {
 	for ( int k = 0; k < calls; k++ )
 	{
 		const hyb_spmv_report_t* r = tsc_call( A, seed + (uint64_t)k, bad );
-		if ( r->cache == HYB_RESIDENCY_HIT )
-			return r->path == HYB_PATH_GPU && r->fmt == HYB_SPMV_DEV_CSR;
+		if ( r->cache == HYB_RESIDENCY_HIT ) return r->path == HYB_PATH_GPU;
 		hyb_spmv_bg_wait();
 	}
 	return 0;
@@ -385,24 +402,27 @@ static void tsc_offset( tsp_mat_t* A, int64_t pad )
 }
 
 /* The second sighting queues the lean build and returns on the CPU; the CPU products
-   meanwhile leave the build one core; the copy, read in many pieces into the two slots,
-   becomes resident and serves the calls, in each precision and base, with and without
-   entries before ia[0], with blocks of rows without entries. */
+   meanwhile leave the build one core of a team of 8; the copy, read in many pieces into the
+   two slots, becomes resident and serves the calls, in each precision and base: CSR with and
+   without entries before ia[0], COO grouped by rows with duplicates, both with blocks of
+   rows without entries. */
 static void test_lean_build_serves( void )
 {
-	int all = omp_get_max_threads();
-	for ( int v = 0; v < 8; v++ )
+	int team = tsc_team_of_8();
+	for ( int v = 0; v < 12; v++ )
 	{
 		hyb_prec_t prec = v & 1 ? HYB_PREC_S : HYB_PREC_D;
-		int        base = ( v >> 1 ) & 1, pad = v >> 2;
+		int        base = ( v >> 1 ) & 1, pad = v >> 2 == 1;
 		CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 64 << 10, 500 ), 0 );
-		tsp_mat_t A = tsp_make( TSP_RANDOM, 20000, 9, base, prec, TSP_EMPTY, 31 + (uint64_t)v );
+		tsc_csr     = v < 8;
+		tsp_mat_t A = tsp_make( TSP_RANDOM, 20000, 9, base, prec,
+		                        TSP_EMPTY | ( tsc_csr ? 0 : TSP_DUP ), 31 + (uint64_t)v );
 		if ( pad ) tsc_offset( &A, 1000 );
 		hyb_spmv_copy_stats_t c0, c1;
 		hyb_spmv_copy_stats( &c0 );
 		int bad = 0;
 		tsc_queue( &A, &bad );
-		CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), all > 2 ? all - 1 : 1 );
+		CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), 7 );
 		const hyb_spmv_report_t* r = tsc_call( &A, 3, &bad );
 		CU_ASSERT( tsp_why( r, "being built in the background" ) );
 		hyb_spmv_bg_gate( 0 );
@@ -410,6 +430,7 @@ static void test_lean_build_serves( void )
 		hyb_spmv_copy_stats( &c1 );
 		CU_ASSERT_EQUAL( c1.started, c0.started + 1 );
 		CU_ASSERT_EQUAL( c1.kept, c0.kept + 1 );
+		CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), 0 );
 		for ( uint64_t k = 4; k < 7; k++ )
 		{
 			r = tsc_call( &A, k, &bad );
@@ -423,6 +444,7 @@ static void test_lean_build_serves( void )
 		tsp_free( &A );
 		tsc_end();
 	}
+	omp_set_num_threads( team );
 }
 
 /* Arrays made invalid after the call that accepted them and before the copy is checked:
@@ -430,14 +452,16 @@ static void test_lean_build_serves( void )
    product and are built again. */
 static void test_check_rejects_changed_arrays( void )
 {
-	for ( int c = 0; c < 5; c++ )
+	for ( int c = 0; c < 8; c++ )
 	{
 		CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 32 << 10, 3000 ), 0 );
+		tsc_csr       = c < 5;
 		tsp_mat_t A   = tsp_make( TSP_RANDOM, 20000, 9, c & 1, HYB_PREC_D, 0, 41 + (uint64_t)c );
 		int       bad = 0;
 		tsc_queue( &A, &bad );
 		int64_t k = A.nnz / 2, i = A.m / 2;
 		int     old_ja = A.ja[k], old_ia = A.ia[i], old_end = A.ia[A.m];
+		int     old_row = A.row[k], old_col = A.col[k];
 		switch ( c )
 		{
 		case 0:
@@ -452,9 +476,18 @@ static void test_check_rejects_changed_arrays( void )
 		case 3:
 			A.ia[A.m] = A.ia[A.m] - 1;
 			break; /* the last one moved */
-		default:
+		case 4:
 			A.ia[i] = A.ia[0] - 3;
 			break; /* before the first */
+		case 5:
+			A.row[k] = (int)A.m + A.base;
+			break; /* COO: a row past m */
+		case 6:
+			A.col[k] = A.base - 1;
+			break; /* COO: a column below the base */
+		default:
+			A.row[k] = A.row[0];
+			break; /* COO: rows out of order */
 		}
 		hyb_spmv_copy_stats_t c0, c1;
 		hyb_spmv_copy_stats( &c0 );
@@ -463,12 +496,17 @@ static void test_check_rejects_changed_arrays( void )
 		hyb_spmv_copy_stats( &c1 );
 		CU_ASSERT_EQUAL( c1.rejected, c0.rejected + 1 );
 		CU_ASSERT_EQUAL( c1.kept, c0.kept );
-		A.ja[k]                    = old_ja;
-		A.ia[i]                    = old_ia;
-		A.ia[A.m]                  = old_end;
+		A.ja[k]   = old_ja;
+		A.ia[i]   = old_ia;
+		A.ia[A.m] = old_end;
+		A.row[k]  = old_row;
+		A.col[k]  = old_col;
+		/* made valid again: the CPU computes it, and a later build makes it resident (a COO
+		   once found out of order by the copy: with the snapshot job) */
 		const hyb_spmv_report_t* r = tsc_call( &A, 3, &bad );
 		CU_ASSERT_NOT_EQUAL( r->cache, HYB_RESIDENCY_HIT );
 		CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
+		CU_ASSERT_EQUAL( tsp_why( r, TSC_LEAN ), c != 7 );
 		hyb_spmv_bg_wait();
 		CU_ASSERT( tsc_until_hit( &A, 10, 4, &bad ) );
 		if ( bad ) printf( "\n  case %d: %d wrong products", c, bad );
@@ -476,6 +514,34 @@ static void test_check_rejects_changed_arrays( void )
 		tsp_free( &A );
 		tsc_end();
 	}
+}
+
+/* A COO not grouped by rows (the CPU product accepts it): its first build is a copy, which
+   the device finds out of order and drops; the next build is the snapshot job, which makes
+   it resident. Every product right. */
+static void test_coo_unsorted_takes_snapshot_job( void )
+{
+	CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 32 << 10, 3000 ), 0 );
+	tsc_csr       = 0;
+	tsp_mat_t A   = tsp_make( TSP_RANDOM, 20000, 9, 1, HYB_PREC_S, TSP_UNSORTED | TSP_DUP, 47 );
+	int       bad = 0;
+	hyb_spmv_copy_stats_t c0, c1;
+	hyb_spmv_copy_stats( &c0 );
+	tsc_queue( &A, &bad );
+	hyb_spmv_bg_gate( 0 );
+	hyb_spmv_bg_wait();
+	hyb_spmv_copy_stats( &c1 );
+	CU_ASSERT_EQUAL( c1.rejected, c0.rejected + 1 );
+	const hyb_spmv_report_t* r = tsc_call( &A, 3, &bad );
+	CU_ASSERT( tsp_why( r, "building the device copy in the background" ) );
+	CU_ASSERT( !tsp_why( r, TSC_LEAN ) );
+	hyb_spmv_bg_wait();
+	hyb_spmv_copy_stats( &c1 );
+	CU_ASSERT_EQUAL( c1.started, c0.started + 1 );
+	CU_ASSERT( tsc_until_hit( &A, 10, 2, &bad ) );
+	CU_ASSERT_EQUAL( bad, 0 );
+	tsp_free( &A );
+	tsc_end();
 }
 
 /* Values and columns rewritten while the copy is read and uploaded (a slow simulated bus
@@ -522,9 +588,10 @@ static void test_changed_during_build( void )
 /* One lean build with the fault plan armed while it runs (and only then): every product
    right, the matrix resident after a later build. Returns 1 when the copy failed, 0 when it
    was kept; -1 when it did neither. */
-static int tsc_faulted_copy( const char* plan, hyb_prec_t prec, int base )
+static int tsc_faulted_copy( const char* plan, int csr, hyb_prec_t prec, int base )
 {
 	if ( tsc_begin( NULL, 256 << 10, 3000 ) != 0 ) return -1;
+	tsc_csr       = csr;
 	tsp_mat_t A   = tsp_make( TSP_RANDOM, 20000, 9, base, prec, 0, 61 );
 	int       bad = 0;
 	tsc_queue( &A, &bad );
@@ -538,7 +605,8 @@ static int tsc_faulted_copy( const char* plan, hyb_prec_t prec, int base )
 	int failed = c1.failed == c0.failed + 1 && c1.kept == c0.kept   ? 1
 	             : c1.kept == c0.kept + 1 && c1.failed == c0.failed ? 0
 	                                                                : -1;
-	int hit    = tsc_until_hit( &A, 3, 4, &bad );
+	int hit    = tsc_until_hit( &A, 3, 4, &bad ) &&
+	          hyb_spmv_last_report()->fmt == HYB_SPMV_DEV_CSR; /* a copy again */
 	if ( !hit || bad ) printf( "\n  %s: hit=%d wrong=%d", plan, hit, bad );
 	CU_ASSERT( hit );
 	CU_ASSERT_EQUAL( bad, 0 );
@@ -553,26 +621,37 @@ static int tsc_faulted_copy( const char* plan, hyb_prec_t prec, int base )
    each kind by name: the copy fails. */
 static void test_faults_during_copy( void )
 {
-	int failed = 0, cases = 0;
-	for ( int n = 1; n <= 36; n++ )
-		for ( int async = 0; async < 2; async++ )
-		{
-			char plan[32];
-			snprintf( plan, sizeof plan, "any:%d%s", n, async ? "a" : "" );
-			int f = tsc_faulted_copy( plan, HYB_PREC_D, 0 );
-			CU_ASSERT( f >= 0 );
-			failed += f == 1;
-			cases++;
-		}
-	/* 256 KiB pieces: ia 1, ja 3, values 6; about 23 operations can fail the copy */
-	printf( "\n  %d of %d faulted copies failed ", failed, cases );
-	CU_ASSERT( failed >= 40 );
-	static const char* kinds[] = { "alloc:1",      "pinned:1",  "h2d:4", "h2d:3a",
-		                           "spmv.check:1", "kernel:1a", "d2h:1", "sync:2" };
-	for ( int k = 0; k < 8; k++ )
+	for ( int csr = 1; csr >= 0; csr-- )
 	{
-		int f = tsc_faulted_copy( kinds[k], HYB_PREC_S, 1 );
-		if ( f != 1 ) printf( "\n  %s: the copy did not fail", kinds[k] );
+		int failed = 0, cases = 0;
+		for ( int n = 1; n <= 36; n++ )
+			for ( int async = 0; async < 2; async++ )
+			{
+				char plan[32];
+				snprintf( plan, sizeof plan, "any:%d%s", n, async ? "a" : "" );
+				int f = tsc_faulted_copy( plan, csr, HYB_PREC_D, 0 );
+				CU_ASSERT( f >= 0 );
+				failed += f == 1;
+				cases++;
+			}
+		/* 256 KiB pieces: ia (COO: the rows) 1 (3), ja 3, values 6; about 23 (29) operations
+		   can fail the copy */
+		printf( "\n  %s: %d of %d faulted copies failed ", csr ? "CSR" : "COO", failed, cases );
+		CU_ASSERT( failed >= ( csr ? 40 : 50 ) );
+	}
+	/* each kind by name, in a CSR (1) or a COO copy (0): those of a COO copy alone last */
+	static const struct
+	{
+		const char* plan;
+		int         csr;
+	} kinds[] = { { "alloc:1", 0 }, { "pinned:1", 1 },     { "h2d:4", 0 },
+		          { "h2d:3a", 1 },  { "kernel:1a", 0 },    { "d2h:1", 1 },
+		          { "sync:2", 0 },  { "spmv.check:1", 1 }, { "alloc:2", 0 },
+		          { "d2h:2a", 0 },  { "spmv.cooptr:1", 0 } };
+	for ( int k = 0; k < 11; k++ )
+	{
+		int f = tsc_faulted_copy( kinds[k].plan, kinds[k].csr, HYB_PREC_S, 1 );
+		if ( f != 1 ) printf( "\n  %s: the copy did not fail", kinds[k].plan );
 		CU_ASSERT_EQUAL( f, 1 );
 	}
 }
@@ -581,7 +660,7 @@ static void test_faults_during_copy( void )
    build runs: a snapshot, statistics and a product, on the build's usual share of cores. */
 static void test_old_build_without_check( void )
 {
-	int all = omp_get_max_threads(), share = all >= 4 ? all / 4 : 1;
+	int team = tsc_team_of_8();
 	for ( int c = 0; c < 2; c++ )
 	{
 		CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 0, 0 ), 0 );
@@ -602,7 +681,7 @@ static void test_old_build_without_check( void )
 		const hyb_spmv_report_t* r = tsp_call_check( &A, 1, t, 2, &bad );
 		CU_ASSERT( tsp_why( r, "building the device copy in the background" ) );
 		CU_ASSERT( !tsp_why( r, TSC_LEAN ) );
-		CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), all - share > 1 ? all - share : 1 );
+		CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), 6 ); /* the snapshot job's quarter */
 		hyb_spmv_bg_gate( 0 );
 		hyb_spmv_bg_wait();
 		hyb_spmv_copy_stats( &c1 );
@@ -613,6 +692,7 @@ static void test_old_build_without_check( void )
 		tsp_free( &A );
 		tsc_end();
 	}
+	omp_set_num_threads( team );
 }
 
 static CU_TestInfo hyb_tests_spmv_copy[] = {
@@ -622,6 +702,7 @@ static CU_TestInfo hyb_tests_spmv_copy[] = {
 	{ "copy_pipeline", test_copy_pipeline },
 	{ "lean_build_serves", test_lean_build_serves },
 	{ "check_rejects_changed_arrays", test_check_rejects_changed_arrays },
+	{ "coo_unsorted_takes_snapshot_job", test_coo_unsorted_takes_snapshot_job },
 	{ "changed_during_build", test_changed_during_build },
 	{ "faults_during_copy", test_faults_during_copy },
 	{ "old_build_without_check", test_old_build_without_check },
