@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A device copy of a CSR matrix's own arrays, read and uploaded in pieces, then checked on
-   the device (see hyb_spmv_copy.h). */
+/* A device copy of a CSR (or row-grouped COO) matrix's own arrays, read and uploaded in
+   pieces, then checked on the device (see hyb_spmv_copy.h). */
 #include "kernels/pipeline/hyb_spmv_copy.h"
 
 #include <stdlib.h>
