@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* GPU check of the SpMV kernels: runs every device kernel of kernels/cuda/hyb_spmv_cuda.cu
    on generated matrices (the ten seed-like ones, the 27-point stencil reduced and full),
-   checks each result against the CPU kernel with the normalised bound
+   and the checks of the background build's copies against host references;
+   checks each product against the CPU kernel with the normalised bound
        |y - y_ref|_inf <= c * nnz_row_max * eps * (|A| |x|)_inf,
    and times each kernel against cusparseSpMV (CSR) on device-resident data (CUDA events,
    warm-up, median of 25 runs). Prints a table; exit 0 all correct, 1 a wrong result or an
@@ -937,6 +938,126 @@ void run_sweep( int reps )
 	CK_CUDA( cudaStreamDestroy( s ) );
 }
 
+/* The checks of the lean background build's copies (spmv.check on CSR arrays, spmv.cooptr
+   on COO arrays grouped by rows) against host references on a random matrix with empty
+   rows, 0- and 1-based, blocks that do not fall on warp boundaries: valid input gives
+   out[0] == 0, every block's column window and (COO) every row pointer exactly; each kind
+   of invalid input is refused (COO: with its reason). */
+struct CopyCase
+{
+	int64_t          m, br, nb;
+	int              base, first;
+	std::vector<int> ia, ja, row, ptr0, win; /* ptr0: 0-based pointers; win: 2 per block */
+};
+
+CopyCase copy_case( int base )
+{
+	CopyCase c;
+	c.m                  = 300000;
+	c.br                 = 1000;
+	c.nb                 = ( c.m + c.br - 1 ) / c.br;
+	c.base               = base;
+	c.first              = base + 5;
+	unsigned long long r = 12345 + (unsigned)base;
+	c.ptr0.assign( (size_t)c.m + 1, 0 );
+	c.win.assign( (size_t)( 2 * c.nb ), 0 );
+	for ( int64_t b = 0; b < c.nb; b++ )
+	{
+		c.win[2 * b]     = (int)c.m;
+		c.win[2 * b + 1] = -1;
+	}
+	for ( int64_t i = 0; i < c.m; i++ )
+	{
+		c.ptr0[i]   = (int)c.ja.size();
+		int64_t len = ( i / 777 ) % 5 == 2
+		                  ? 0
+		                  : (int64_t)( ( r = r * 6364136223846793005ull + 1 ) >> 60 ) % 9;
+		for ( int64_t k = 0; k < len; k++ )
+		{
+			int col =
+			    (int)( ( ( r = r * 6364136223846793005ull + 1 ) >> 33 ) % (unsigned long long)c.m );
+			c.ja.push_back( col + base );
+			c.row.push_back( (int)i + base );
+			int* w = &c.win[2 * ( i / c.br )];
+			w[0]   = std::min( w[0], col );
+			w[1]   = std::max( w[1], col );
+		}
+	}
+	c.ptr0[c.m] = (int)c.ja.size();
+	for ( int64_t i = 0; i <= c.m; i++ ) c.ia.push_back( c.ptr0[i] + c.first );
+	return c;
+}
+
+/* Runs spmv.check (coo false) or spmv.cooptr on the case's arrays as given; out and (COO) the
+   pointers come back. */
+cudaError_t copy_kernel( const CopyCase& c, bool coo, const std::vector<int>& p,
+                         const std::vector<int>& ja, std::vector<int>& out, std::vector<int>& ptr )
+{
+	size_t nnz = ja.size(), pb = p.size() * sizeof( int ), cb = nnz * sizeof( int );
+	size_t ob = (size_t)( 1 + 2 * c.nb ) * sizeof( int ), qb = (size_t)( c.m + 1 ) * sizeof( int );
+	int *  d_p, *d_ja, *d_out, *d_ptr;
+	CK_CUDA( cudaMalloc( &d_p, pb ) );
+	CK_CUDA( cudaMalloc( &d_ja, cb ) );
+	CK_CUDA( cudaMalloc( &d_out, ob ) );
+	CK_CUDA( cudaMalloc( &d_ptr, qb ) );
+	CK_CUDA( cudaMemcpy( d_p, p.data(), pb, cudaMemcpyHostToDevice ) );
+	CK_CUDA( cudaMemcpy( d_ja, ja.data(), cb, cudaMemcpyHostToDevice ) );
+	cudaError_t e =
+	    coo ? hyb_cooptr_cuda( c.m, (int64_t)nnz, c.br, d_p, d_ja, c.base, d_ptr, d_out, 0 )
+	        : hyb_csrcheck_cuda( c.m, c.m, (int64_t)nnz, c.br, d_p, d_ja, c.first, c.base, d_out,
+	                             0 );
+	if ( e == cudaSuccess ) e = cudaDeviceSynchronize();
+	out.assign( (size_t)( 1 + 2 * c.nb ), 0 );
+	ptr.assign( (size_t)c.m + 1, 0 );
+	CK_CUDA( cudaMemcpy( out.data(), d_out, ob, cudaMemcpyDeviceToHost ) );
+	CK_CUDA( cudaMemcpy( ptr.data(), d_ptr, qb, cudaMemcpyDeviceToHost ) );
+	cudaFree( d_p );
+	cudaFree( d_ja );
+	cudaFree( d_out );
+	cudaFree( d_ptr );
+	return e;
+}
+
+void check_copy_kernels()
+{
+	std::printf( "\n# copy checks (spmv.check, spmv.cooptr)\n" );
+	for ( int base = 0; base < 2; base++ )
+		for ( int coo = 0; coo < 2; coo++ )
+		{
+			CopyCase                c = copy_case( base );
+			std::vector<int>        out, ptr;
+			const std::vector<int>& p = coo ? c.row : c.ia;
+			CK_CUDA( copy_kernel( c, coo, p, c.ja, out, ptr ) );
+			bool ok = out[0] == 0 && std::equal( c.win.begin(), c.win.end(), out.begin() + 1 ) &&
+			          ( !coo || ptr == c.ptr0 );
+			/* each invalid input: a column past m, (CSR) a pointer that decreases, (COO) a row
+			   past m and rows out of order */
+			std::vector<int> bad_ja = c.ja, bad_p = p;
+			bad_ja[c.ja.size() / 2] = (int)c.m + base;
+			CK_CUDA( copy_kernel( c, coo, p, bad_ja, out, ptr ) );
+			ok = ok && out[0] == ( coo ? HYB_CUDA_COOPTR_RANGE : 1 );
+			if ( coo )
+			{
+				bad_p[bad_p.size() / 3] = (int)c.m + base;
+				CK_CUDA( copy_kernel( c, coo, bad_p, c.ja, out, ptr ) );
+				ok    = ok && out[0] == HYB_CUDA_COOPTR_RANGE;
+				bad_p = p;
+				std::swap( bad_p[10], bad_p[bad_p.size() - 10] );
+				CK_CUDA( copy_kernel( c, coo, bad_p, c.ja, out, ptr ) );
+				ok = ok && out[0] == HYB_CUDA_COOPTR_ORDER;
+			}
+			else
+			{
+				bad_p[c.m / 2] = bad_p[c.m / 2 + 1] + 1;
+				CK_CUDA( copy_kernel( c, coo, bad_p, c.ja, out, ptr ) );
+				ok = ok && out[0] != 0;
+			}
+			std::printf( "%-8s base %d  %zu entries  %s\n", coo ? "cooptr" : "check", base,
+			             c.ja.size(), ok ? "ok" : "WRONG" );
+			g_fail += !ok;
+		}
+}
+
 } /* namespace */
 
 int main( int argc, char** argv )
@@ -989,6 +1110,7 @@ int main( int argc, char** argv )
 	run_case<float>( HYB_GEN_STENCIL27, 1.0 / 64.0, sh, false );
 	if ( full && !quick ) run_case<double>( HYB_GEN_STENCIL27, 1.0, sh, true );
 	HYB_SK( cusparseDestroy( sh ) );
+	check_copy_kernels();
 	if ( sweep ) run_sweep( std::max( 5, g_reps / 2 ) );
 	std::printf( "\n# %s in %.1f s\n", g_fail ? "SOME RESULTS WRONG" : "all results correct",
 	             omp_get_wtime() - t0 );
