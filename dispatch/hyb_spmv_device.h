@@ -25,18 +25,19 @@ typedef struct
 	uint64_t salt;             /* mixed into the residency key (tests wanting a fresh entry) */
 	int      fill_sync;        /* 1: auto mode converts and uploads in the call itself, not on
 	                              the background builder */
-	int no_check_kernel;       /* 1: build as if the backend had no spmv.check launcher (the
-	                              background build snapshots, converts and runs a product) */
-	size_t copy_piece;         /* bytes per piece of a background copy of CSR arrays (0:
+	int no_check_kernel;       /* 1: build as if the backend had no spmv.check and spmv.cooptr
+	                              (the background build snapshots, converts, runs a product) */
+	size_t copy_piece;         /* bytes per piece of a background copy of the arrays (0:
 	                              automatic) */
 } hyb_spmv_force_t;
 
-/* Background copies of CSR arrays (the lean build) since the process started. */
+/* Background copies of the caller's arrays (the lean build) since the process started. */
 typedef struct
 {
 	uint64_t started;  /* handed to the background builder */
 	uint64_t kept;     /* checked and made resident */
-	uint64_t rejected; /* the device check found indices the CPU path would reject */
+	uint64_t rejected; /* the device check refused it: indices the CPU path would reject, or
+	                      a COO not grouped by rows */
 	uint64_t failed;   /* a device error, no memory, or arrays that could not be read */
 } hyb_spmv_copy_stats_t;
 
@@ -90,6 +91,8 @@ void hyb_spmv_device_bg_after_cpu( hyb_spmv_report_t* report, hyb_status_t st );
 /* The CPU product of a probe call (report->probe_h) took `seconds`. */
 void hyb_spmv_device_probe_done( uint64_t h, double seconds );
 
+/* The counts of background copies so far (zeros after hyb_spmv_device_reset_for_test).
+   Thread-safe. */
 void hyb_spmv_copy_stats( hyb_spmv_copy_stats_t* out );
 
 /* Statistics of the process's SpMV residency cache (zeros before the first use). */
