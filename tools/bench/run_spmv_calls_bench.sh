@@ -7,11 +7,12 @@
 # Builds nothing: it runs the staged binary (build, then tools/gpu/stage.sh).
 #   tools/bench/run_spmv_calls_bench.sh [--quick]
 # --quick: a small stencil on the simulated device (a functional check; runs anywhere).
+# SPMV_CALLS_ARGS: more arguments of hyb_bench_spmv_calls (e.g. "--prec d --max-calls 100").
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 S=${STAGE:-$PWD/.stage}
-ARGS=
+ARGS=${SPMV_CALLS_ARGS:-}
 if [ "${1:-}" = "--quick" ]; then
     ARGS=--quick
     export HYBLAS_DEVICE=sim
