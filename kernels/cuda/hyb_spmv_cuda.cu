@@ -204,10 +204,13 @@ __global__ void __launch_bounds__( kBlock )
 			why = HYB_CUDA_COOPTR_RANGE;
 		else
 		{
-			int64_t p = e > 0 ? (int64_t)__ldg( row + e - 1 ) - base : -1;
-			if ( p > r ) why = HYB_CUDA_COOPTR_ORDER;
-			p = p < -1 ? -1 : p;
-			for ( int64_t q = p + 1; q <= r; q++ ) ptr[q] = (int)e;
+			/* The previous entry's row, where it is in range: beside an index out of range
+			   the reason is that one (the simulated launcher skips such entries). */
+			const int64_t p    = e > 0 ? (int64_t)__ldg( row + e - 1 ) - base : -1;
+			const bool    pin  = p >= 0 && p < rows;
+			const int64_t from = e == 0 ? 0 : pin ? p + 1 : r + 1;
+			if ( pin && p > r ) why = HYB_CUDA_COOPTR_ORDER;
+			for ( int64_t q = from; q <= r; q++ ) ptr[q] = (int)e;
 			if ( e == nnz - 1 )
 				for ( int64_t q = r + 1; q <= rows; q++ ) ptr[q] = (int)nnz;
 			has = 1;
