@@ -862,16 +862,21 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	hyb_sd_keep_t* keep  = NULL;
 	void*          inputs[HYB_STENCIL_QUANTS_MAX * 3];
 	int            nkeep = 0;
-	/* In the order the run first writes them: state field 0 (with two
-	   input levels, t-1: written from the first block on) before field 1
-	   (t: written from the second block). */
+	/* Ranked by the block that first writes them: with two input levels
+	   state field 0 (t-1) from the first block on, field 1 (t) from the
+	   second; one input level from the second block. */
+	int rank[HYB_STENCIL_QUANTS_MAX * 3];
 	for ( int q = 0; q < roles.quants; q++ )
 		for ( int f = 0; ( fused || !z.state_on[q] ) && f < roles.inputs; f++ )
+		{
+			rank[nkeep]     = f + 2 - roles.inputs;
 			inputs[nkeep++] = p->field[hyb_stencil_state_role( &roles, q, f )];
+		}
 	/* More input arrays than a keep holds would leave some unprotected. */
 	if ( rc == HYB_OK && nkeep > HYB_SD_KEEP_ARRAYS ) rc = HYB_E_INVALID;
 	if ( rc == HYB_OK && nkeep > 0 && steps > 0 )
-		rc = hyb_sd_keep_start( inputs, nkeep, fbytes, threads, held ? &held->keep : NULL, &keep );
+		rc = hyb_sd_keep_start( inputs, rank, nkeep, fbytes, threads, held ? &held->keep : NULL,
+		                        &keep );
 	/* The checkpoints' newest level (of the first quantity), decoded. */
 	const int zlast  = z.state_on[0];
 	void*     newest = rc == HYB_OK && cb && zlast ? malloc( fbytes ) : NULL;

@@ -30,6 +30,7 @@ struct hyb_sd_keep_s
 	hyb_thread_t      w; /* the thread, and the lock and condition shared with it */
 	size_t            kept[HYB_SD_KEEP_ARRAYS]; /* under w.mu */
 	size_t            want[HYB_SD_KEEP_ARRAYS]; /* under w.mu: what a waiting write needs */
+	int               rank[HYB_SD_KEEP_ARRAYS]; /* lower: written sooner by the run */
 	int               stop;                     /* under w.mu */
 	double            waited;                   /* under w.mu */
 };
@@ -43,21 +44,33 @@ void hyb_sd_keep_test( unsigned us, size_t piece )
 	atomic_store( &hyb_keep_piece, piece );
 }
 
-/* The array to keep a piece of next (under w.mu; -1: all kept): the first
-   listed of those a write waits for, else the first listed not yet kept. A
-   run writes one level well before another (the acoustic's first block
-   overwrites its older input level chunk by chunk, the second block the
-   other), so the copy's whole rate goes to the level written first, whose
-   writes then seldom wait, and the next is kept before its block starts;
-   sharing the rate between the levels would halve it for the first. */
+/* The array to keep a piece of next (under w.mu; -1: all kept): the least
+   kept of those a write waits for, else the least kept of those the run
+   writes first (the lowest rank). A run writes one level well before
+   another (the acoustic's first block overwrites its older input level
+   chunk by chunk, the second block the other), so the copy's whole rate
+   goes to the level written first and the next is kept before its block
+   starts; levels written side by side (the damped wave's two quantities)
+   are kept side by side. */
 static int hyb_keep_next( const hyb_sd_keep_t* k )
 {
-	int next = -1;
+	int next = -1, waited = 0;
 	for ( int a = 0; a < k->n; a++ )
 	{
 		if ( k->kept[a] >= k->bytes ) continue;
-		if ( k->want[a] > k->kept[a] ) return a;
-		if ( next < 0 ) next = a;
+		const int w = k->want[a] > k->kept[a];
+		int       better;
+		if ( next < 0 || w != waited )
+			better = next < 0 || w;
+		else if ( !w && k->rank[a] != k->rank[next] )
+			better = k->rank[a] < k->rank[next];
+		else
+			better = k->kept[a] < k->kept[next];
+		if ( better )
+		{
+			next   = a;
+			waited = w;
+		}
 	}
 	return next;
 }
@@ -111,8 +124,8 @@ void hyb_sd_keep_mem_free( hyb_sd_keep_mem_t* m )
 	m->bytes = 0;
 }
 
-hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int threads,
-                                hyb_sd_keep_mem_t* mem, hyb_sd_keep_t** out )
+hyb_status_t hyb_sd_keep_start( void* const* arrays, const int* rank, int n, size_t bytes,
+                                int threads, hyb_sd_keep_mem_t* mem, hyb_sd_keep_t** out )
 {
 	*out = NULL;
 	if ( n < 1 || n > HYB_SD_KEEP_ARRAYS ) return HYB_E_INVALID;
@@ -129,7 +142,11 @@ hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int th
 	k->copy  = m->mem;
 	k->n     = n;
 	k->bytes = bytes;
-	for ( int a = 0; a < n; a++ ) k->src[a] = arrays[a];
+	for ( int a = 0; a < n; a++ )
+	{
+		k->src[a]  = arrays[a];
+		k->rank[a] = rank ? rank[a] : 0;
+	}
 	k->team = threads > 1 ? hyb_team_create( threads - 1 ) : NULL;
 	if ( hyb_thread_start( &k->w, hyb_keep_main, k ) != HYB_OK )
 	{
@@ -171,6 +188,15 @@ double hyb_sd_keep_waited( hyb_sd_keep_t* k )
 	const double w = k->waited;
 	pthread_mutex_unlock( &k->w.mu );
 	return w;
+}
+
+size_t hyb_sd_keep_kept( hyb_sd_keep_t* k, int a )
+{
+	if ( k == NULL || a < 0 || a >= k->n ) return 0;
+	pthread_mutex_lock( &k->w.mu );
+	const size_t kept = k->kept[a];
+	pthread_mutex_unlock( &k->w.mu );
+	return kept;
 }
 
 void hyb_sd_keep_end( hyb_sd_keep_t* k, int restore, hyb_team_t* team )

@@ -32,14 +32,15 @@ void hyb_sd_keep_mem_free( hyb_sd_keep_mem_t* m );
 
 /* Start keeping arrays[0 .. n) of `bytes` each, each copied from the front
    in pieces (the runs write the planes of a level in that order), first
-   the array a write waits for, else the first in the list not yet kept
-   (list them in the order the run first writes them), by `threads` threads
+   the array a write waits for, else the least kept of the lowest rank
+   (rank[a]: lower for an array the run first writes sooner; NULL: all
+   alike), by `threads` threads
    (1: the keep's thread alone), into `mem` (grown to n * bytes when
    smaller; NULL: memory of the keep's own, given back at the end).
    HYB_E_NO_MEMORY (the copy's memory or the thread cannot be had) leaves
    *out NULL and nothing copied. */
-hyb_status_t hyb_sd_keep_start( void* const* arrays, int n, size_t bytes, int threads,
-                                hyb_sd_keep_mem_t* mem, hyb_sd_keep_t** out );
+hyb_status_t hyb_sd_keep_start( void* const* arrays, const int* rank, int n, size_t bytes,
+                                int threads, hyb_sd_keep_mem_t* mem, hyb_sd_keep_t** out );
 
 /* Before a write of `len` bytes at `dst`: if dst lies in a kept array,
    wait until that array is kept up to the write's end. NULL k: returns. */
@@ -47,6 +48,9 @@ void hyb_sd_keep_cover( hyb_sd_keep_t* k, const void* dst, size_t len );
 
 /* Seconds hyb_sd_keep_cover has waited so far (0 for NULL). */
 double hyb_sd_keep_waited( hyb_sd_keep_t* k );
+
+/* Bytes of array a kept so far (0 for NULL). */
+size_t hyb_sd_keep_kept( hyb_sd_keep_t* k, int a );
 
 /* Stop copying (the piece under way finishes), then with `restore` put the
    kept part of every array back, and free k (NULL: nothing). Call once

@@ -243,6 +243,56 @@ static void test_registration_kept( void )
    be kept, so a run without a fault is still exact, and a fault anywhere
    (early, with the inputs kept in part; late, with most written) still
    gives the CPU's result from the caller's inputs. */
+/* The rollback copy's order: the array ranked first (written first) is kept
+   whole before the next starts, arrays of one rank side by side, and an
+   array a write waits for before any other. */
+static void test_keep_order( void )
+{
+	enum
+	{
+		piece = 4096,
+		bytes = 16 * piece
+	};
+	static char a0[bytes], a1[bytes];
+	void* const arrays[2] = { a0, a1 };
+	hyb_sd_keep_test( 1500, piece );
+	for ( int c = 0; c < 3; c++ )
+	{
+		const int      ranks[3][2] = { { 1, 0 }, { 0, 0 }, { 1, 0 } };
+		hyb_sd_keep_t* k           = NULL;
+		CU_ASSERT_EQUAL_FATAL( hyb_sd_keep_start( arrays, ranks[c], 2, bytes, 1, NULL, &k ),
+		                       HYB_OK );
+		if ( c == 0 )
+		{
+			/* array 1 first, whole */
+			while ( hyb_sd_keep_kept( k, 1 ) < bytes ) usleep( 200 );
+			CU_ASSERT( hyb_sd_keep_kept( k, 0 ) <= piece );
+		}
+		else if ( c == 1 )
+		{
+			/* side by side: never more than a piece apart */
+			size_t most = 0;
+			while ( hyb_sd_keep_kept( k, 0 ) + hyb_sd_keep_kept( k, 1 ) < bytes )
+			{
+				const size_t k0 = hyb_sd_keep_kept( k, 0 ), k1 = hyb_sd_keep_kept( k, 1 );
+				const size_t gap = k0 > k1 ? k0 - k1 : k1 - k0;
+				most             = gap > most ? gap : most;
+				usleep( 200 );
+			}
+			CU_ASSERT( most <= piece );
+		}
+		else
+		{
+			/* a write into array 0 waits for its first half, which goes before array 1's */
+			hyb_sd_keep_cover( k, a0 + bytes / 2 - 1, 1 );
+			CU_ASSERT( hyb_sd_keep_kept( k, 0 ) >= bytes / 2 );
+			CU_ASSERT( hyb_sd_keep_kept( k, 1 ) < bytes );
+		}
+		hyb_sd_keep_end( k, 0, NULL );
+	}
+	hyb_sd_keep_test( 0, 0 );
+}
+
 static void test_keep_overtaken( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
@@ -467,6 +517,7 @@ static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "schemes_match_cpu_slow_copies", test_schemes_match_cpu_slow_copies },
 	{ "faults_fall_back", test_faults_fall_back },
 	{ "registration_kept", test_registration_kept },
+	{ "keep_order", test_keep_order },
 	{ "keep_overtaken", test_keep_overtaken },
 	{ "keep_reused", test_keep_reused },
 	{ "handles_concurrent", test_handles_concurrent },
