@@ -226,12 +226,12 @@ static int hyb_sb_old_staged( const hyb_stencil_sched_t* s )
 	return s->in.inputs == 2 && ( s->in.restartable || s->in.scheme == HYB_STENCIL_SCH_COPY );
 }
 
-/* The newest level of a chunk to its state field (or, copying, through
-   staging-out part 0), and with two inputs staged the older one to
-   staging-out part 1. Appends the download steps to dl (their count is
-   returned). */
+/* With `newest`, the newest level of a chunk to its state field (or,
+   copying, through staging-out part 0), and with two inputs staged the
+   older one to staging-out part 1. Appends the download steps to dl
+   (their count is returned). */
 static int hyb_sb_chunk_out( hyb_sb_t* b, int slot, int64_t base, int32_t i, int64_t blk,
-                             int64_t level, int out_idx, int64_t* dl )
+                             int64_t level, int out_idx, int newest, int64_t* dl )
 {
 	hyb_stencil_sched_t* s    = b->s;
 	const int            S    = s->nslots;
@@ -243,8 +243,8 @@ static int hyb_sb_chunk_out( hyb_sb_t* b, int slot, int64_t base, int32_t i, int
 	st.dst_base = z0;
 	st.field    = (int8_t)( copy ? -1 : out_idx );
 	st.part     = 0;
-	dl[n++]     = hyb_sb_emit( b, st, NULL, 0 );
-	if ( copy )
+	if ( newest ) dl[n++] = hyb_sb_emit( b, st, NULL, 0 );
+	if ( newest && copy )
 	{
 		hyb_stencil_step_t c =
 		    hyb_sb_step( HYB_SS_COMMIT, 2 * S + 1, slot, z0, z1, 0, level, i, blk );
@@ -278,19 +278,22 @@ static void hyb_sb_commit_old( hyb_sb_t* b, int32_t i, int64_t blk, int prev_idx
 	hyb_sb_emit( b, c, extra, nx );
 }
 
-/* The older level (t + kb - 1) of chunk i of block blk into the state
-   field prev_idx, not restartable: copying, its commit from staging-out;
-   else its download from the slot, which has held it since the chunk's
-   steps. Emitted once no later step of the block reads the planes it
-   overwrites (the next chunk's upload, whose halo reaches into chunk i,
-   comes before), so the hazard tracker orders it after their readers. */
-static void hyb_sb_old_out( hyb_sb_t* b, int32_t i, int64_t blk, int64_t hk, int64_t level,
-                            int prev_idx )
+/* Level `level` of chunk i of block blk into a state field that the
+   block's uploads read (not restartable): the older level (t + kb - 1)
+   into t-1's field, and in the last of an odd number of blocks the newest
+   into t's, its final place. Copying, the older level's commit from
+   staging-out; else a download from the slot, which has held the level
+   since the chunk's steps. Emitted once no later step of the block reads
+   the planes it overwrites (the next chunk's upload, whose halo reaches
+   into chunk i, comes before), so the hazard tracker orders it after
+   their readers. */
+static void hyb_sb_late_out( hyb_sb_t* b, int32_t i, int64_t blk, int64_t hk, int64_t level,
+                             int field )
 {
 	hyb_stencil_sched_t* s = b->s;
 	if ( s->in.scheme == HYB_STENCIL_SCH_COPY )
 	{
-		hyb_sb_commit_old( b, i, blk, prev_idx, NULL, 0 );
+		hyb_sb_commit_old( b, i, blk, field, NULL, 0 );
 		return;
 	}
 	const int          S    = s->nslots;
@@ -299,7 +302,7 @@ static void hyb_sb_old_out( hyb_sb_t* b, int32_t i, int64_t blk, int64_t hk, int
 	hyb_stencil_step_t st = hyb_sb_step( HYB_SS_DOWNLOAD, S + slot, slot, z0, z1,
 	                                     hyb_sb_max( z0 - hk, 0 ), level, i, blk );
 	st.dst_base           = z0;
-	st.field              = (int8_t)prev_idx;
+	st.field              = (int8_t)field;
 	hyb_sb_emit( b, st, NULL, 0 );
 }
 
@@ -314,6 +317,10 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 	const int                     copy   = in->scheme == HYB_STENCIL_SCH_COPY;
 	const int                     two    = in->inputs == 2;
 	const int                     staged = hyb_sb_old_staged( s );
+	/* After an odd number of blocks the newest level would end in the work
+	   array: the last block puts it in its final place instead (the field
+	   it reads level t from), so no host copy follows the run. */
+	const int direct_final = !in->restartable && !copy && s->blocks % 2 == 1;
 	for ( int64_t blk = in->block_begin; blk < in->block_end && b->err == HYB_OK; blk++ )
 	{
 		const int64_t t  = blk * in->k;
@@ -327,6 +334,7 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 		const int     out_idx  = two ? 3 - in_idx : 1 - in_idx;
 		const int     prev_idx = two ? 0 : -1;
 		const int     first    = blk == in->block_begin;
+		const int     to_final = direct_final && blk == s->blocks - 1;
 		const int32_t i0       = first ? in->first_chunk : 0;
 		const int32_t c0       = first ? in->pending_commit : 0;
 		/* A resumed block first commits the older levels of the finished
@@ -358,8 +366,9 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 				}
 				hyb_sb_emit( b, up, NULL, 0 );
 			}
+			if ( to_final && i > i0 ) hyb_sb_late_out( b, i - 1, blk, hk, t + kb, in_idx );
 			if ( two && !in->restartable && i > i0 )
-				hyb_sb_old_out( b, i - 1, blk, hk, t + kb - 1, prev_idx );
+				hyb_sb_late_out( b, i - 1, blk, hk, t + kb - 1, prev_idx );
 			if ( shared && i + 1 < d )
 			{
 				const int64_t      slo = z1 - hk, shi = hyb_sb_min( z1 + hk, n );
@@ -384,20 +393,22 @@ static void hyb_sb_out_of_core( hyb_sb_t* b )
 				hyb_sb_emit( b, cp, NULL, 0 );
 			}
 			int64_t   dl[2];
-			const int ndl = hyb_sb_chunk_out( b, slot, lo, i, blk, t + kb, out_idx, dl );
+			const int ndl = hyb_sb_chunk_out( b, slot, lo, i, blk, t + kb, out_idx, !to_final, dl );
 			/* The previous chunk's older level may replace t-1 only now that
 			   this chunk, whose recomputation would read it, is finished. */
 			if ( two && in->restartable && i >= 1 && i - 1 >= c0 )
 				hyb_sb_commit_old( b, i - 1, blk, prev_idx, dl, ndl );
 		}
+		if ( to_final && b->err == HYB_OK ) hyb_sb_late_out( b, d - 1, blk, hk, t + kb, in_idx );
 		if ( two && in->restartable )
 			hyb_sb_commit_old( b, d - 1, blk, prev_idx, NULL, 0 );
 		else if ( two && b->err == HYB_OK )
-			hyb_sb_old_out( b, d - 1, blk, hk, t + kb - 1, prev_idx );
+			hyb_sb_late_out( b, d - 1, blk, hk, t + kb - 1, prev_idx );
 	}
-	/* The newest level ends in the second state field after an odd number
-	   of blocks: copy it into place (the last commit is in). */
-	if ( in->block_end == s->blocks && s->blocks % 2 == 1 && b->err == HYB_OK )
+	/* Copying or restartable, the newest level ends in the second state
+	   field after an odd number of blocks: copy it into place (the last
+	   commit is in). */
+	if ( in->block_end == s->blocks && s->blocks % 2 == 1 && !direct_final && b->err == HYB_OK )
 	{
 		hyb_stencil_step_t hc =
 		    hyb_sb_step( HYB_SS_HOSTCOPY, 2 * S + 1, 0, 0, n, 0, in->steps, -1, s->blocks - 1 );

@@ -125,7 +125,11 @@ typedef struct
 	   downloads, so that the host state always holds the inputs of every
 	   unfinished chunk and a failed block can resume at its first
 	   unfinished chunk (first_chunk, pending_commit); this costs a host
-	   copy of one level per block. */
+	   copy of one level per block. Likewise after an odd number of blocks:
+	   0, the last block downloads its newest level into its final place
+	   (the field it reads level t from) once the next chunk's upload is
+	   issued; 1 (or copying), into the work field, and a host copy puts
+	   it in place at the end. */
 	int32_t restartable;
 } hyb_stencil_sched_in_t;
 

@@ -198,13 +198,14 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 		o->bytes_d2h += w->zfp_ends_extra;
 	}
 	o->planes_computed = comp;
-	/* Host copies: staging in and out (copying, the older acoustic level
-	   too), and the final placement after an odd number of blocks. The
-	   other schemes download the older level straight from its slot
-	   (hyb_stencil_sched_in_t.restartable 0, as the engine builds them). */
+	/* Host copies, copying only: staging in and out, the older acoustic
+	   level, and the final placement after an odd number of blocks. The
+	   other schemes download those levels straight from their slots into
+	   place (hyb_stencil_sched_in_t.restartable 0, as the engine builds
+	   them). */
 	double       host   = 0.0;
 	const double q      = (double)hyb_sm_quants( w );
-	const double final  = o->blocks % 2 == 1 ? q * n * pb : 0.0;
+	const double final  = o->scheme == HYB_SM_COPY && o->blocks % 2 == 1 ? q * n * pb : 0.0;
 	const double staged = o->scheme == HYB_SM_COPY ? ( up * in_ar + B * n * q ) * pb : 0.0;
 	if ( w->inputs == 2 && o->scheme == HYB_SM_COPY ) host += B * n * q;
 	o->bytes_host = staged + host * pb + final;
