@@ -14,6 +14,7 @@
 
 #include "hyb_log.h"
 #include "hyb_op.h"
+#include "hyb_routines.h"
 #include "hyb_stats.h"
 #include "hyb_trace_line.h"
 #include "hyb_status.h"
@@ -139,20 +140,45 @@ static void test_once_threads( void )
 
 /* ------------------------------------------------------------------ stats */
 
-static const char* const hyb_names[] = { "alpha_", "beta_", "gamma_", "delta_" };
+/* The table is process-wide and sized once, by the first caller, with the
+   names it gives: the library's routines, so that every suite of the
+   process finds its routines under their names. These tests use four
+   routines no call has reached yet when they first run (ids 0..3 in a
+   process of their own), in the roles alpha, beta, gamma and delta. */
+static const char* hyb_names[HYB_R_COUNT];
+static int         hyb_id[4] = { -1, -1, -1, -1 };
 
-/* The table is process-wide and sized once (by the first caller): these
-   tests use ids 0..3, which any sizing of it has. */
 static void stats_init( int fd )
 {
-	hyb_stats_init( 4, hyb_names, 1, fd );
+	for ( int i = 0; i < HYB_R_COUNT; i++ ) hyb_names[i] = hyb_routine_info[i].name;
+	hyb_stats_init( HYB_R_COUNT, hyb_names, 1, fd );
+	for ( int id = 0, n = 0; hyb_id[3] < 0 && id < HYB_R_COUNT; id++ )
+	{
+		uint64_t calls = 0;
+		for ( int p = 0; p < HYB_PATH_COUNT; p++ ) calls += hyb_stats_calls( id, (hyb_path_t)p );
+		if ( calls == 0 ) hyb_id[n++] = id;
+	}
+}
+
+/* The name of role r's routine. */
+static const char* role( int r )
+{
+	return hyb_names[hyb_id[r]];
+}
+
+/* 1 when the report in buf lists routine `name` (a line "report: name ..."). */
+static int listed( const char* buf, const char* name )
+{
+	char key[64];
+	snprintf( key, sizeof key, "report: %s ", name );
+	return strstr( buf, key ) != NULL;
 }
 
 static void test_report_needs_calls( void )
 {
 	stats_init( -1 );
 	int any = 0;
-	for ( int id = 0; id < 4; id++ )
+	for ( int id = 0; id < HYB_R_COUNT; id++ )
 		for ( int p = 0; p < HYB_PATH_COUNT; p++ ) any += hyb_stats_calls( id, (hyb_path_t)p ) != 0;
 	hyb_t_log_begin( HYB_LOG_WARN );
 	hyb_stats_report();
@@ -165,41 +191,44 @@ static void test_report_needs_calls( void )
 static void test_counts( void )
 {
 	stats_init( -1 );
-	uint64_t before[4][HYB_PATH_COUNT], fb[4];
-	for ( int id = 0; id < 4; id++ )
+	const int a = hyb_id[0], b = hyb_id[1], c = hyb_id[2];
+	uint64_t  before[4][HYB_PATH_COUNT], fb[4];
+	for ( int r = 0; r < 4; r++ )
 	{
-		fb[id] = hyb_stats_fallbacks( id );
+		fb[r] = hyb_stats_fallbacks( hyb_id[r] );
 		for ( int p = 0; p < HYB_PATH_COUNT; p++ )
-			before[id][p] = hyb_stats_calls( id, (hyb_path_t)p );
+			before[r][p] = hyb_stats_calls( hyb_id[r], (hyb_path_t)p );
 	}
-	hyb_stats_record( 1, HYB_PATH_GPU, 0.5, 1e9, 1e6 );
-	hyb_stats_record( 1, HYB_PATH_GPU, -1, 1e9, 0 ); /* untimed still counts */
-	hyb_stats_record( 1, HYB_PATH_CPU, 0.25, 1e8, 0 );
-	hyb_stats_record( 2, HYB_PATH_FALLBACK, 0.1, 0, 0 );
-	hyb_stats_fallback( 2 );
-	hyb_stats_prediction( 1, 0.4, 0.5 );
+	hyb_stats_record( b, HYB_PATH_GPU, 0.5, 1e9, 1e6 );
+	hyb_stats_record( b, HYB_PATH_GPU, -1, 1e9, 0 ); /* untimed still counts */
+	hyb_stats_record( b, HYB_PATH_CPU, 0.25, 1e8, 0 );
+	hyb_stats_record( c, HYB_PATH_FALLBACK, 0.1, 0, 0 );
+	hyb_stats_fallback( c );
+	hyb_stats_prediction( b, 0.4, 0.5 );
 	/* Out-of-range ids are ignored. */
 	hyb_stats_record( -1, HYB_PATH_CPU, 1, 1, 1 );
 	hyb_stats_record( 1 << 20, HYB_PATH_CPU, 1, 1, 1 );
 	hyb_stats_fallback( -5 );
 	CU_ASSERT_EQUAL( hyb_stats_calls( -1, HYB_PATH_CPU ), 0 );
-	CU_ASSERT_EQUAL( hyb_stats_calls( 1, HYB_PATH_GPU ) - before[1][HYB_PATH_GPU], 2 );
-	CU_ASSERT_EQUAL( hyb_stats_calls( 1, HYB_PATH_CPU ) - before[1][HYB_PATH_CPU], 1 );
-	CU_ASSERT_EQUAL( hyb_stats_calls( 2, HYB_PATH_FALLBACK ) - before[2][HYB_PATH_FALLBACK], 1 );
-	CU_ASSERT_EQUAL( hyb_stats_fallbacks( 2 ) - fb[2], 1 );
-	CU_ASSERT_EQUAL( hyb_stats_calls( 0, HYB_PATH_CPU ) - before[0][HYB_PATH_CPU], 0 );
+	CU_ASSERT_EQUAL( hyb_stats_calls( b, HYB_PATH_GPU ) - before[1][HYB_PATH_GPU], 2 );
+	CU_ASSERT_EQUAL( hyb_stats_calls( b, HYB_PATH_CPU ) - before[1][HYB_PATH_CPU], 1 );
+	CU_ASSERT_EQUAL( hyb_stats_calls( c, HYB_PATH_FALLBACK ) - before[2][HYB_PATH_FALLBACK], 1 );
+	CU_ASSERT_EQUAL( hyb_stats_fallbacks( c ) - fb[2], 1 );
+	CU_ASSERT_EQUAL( hyb_stats_calls( a, HYB_PATH_CPU ) - before[0][HYB_PATH_CPU], 0 );
 
 	hyb_stats_set_device_note( "sim: 1 x test device" );
 	hyb_t_log_begin( HYB_LOG_SILENT );
 	hyb_stats_report(); /* shown whatever the level */
 	hyb_t_log_end( hyb_buf, sizeof hyb_buf );
 	/* Routines with calls are listed, the others not; totals and the device line. */
-	CU_ASSERT( strstr( hyb_buf, "beta_" ) != NULL );
-	CU_ASSERT( strstr( hyb_buf, "gamma_" ) != NULL );
-	CU_ASSERT( strstr( hyb_buf, "delta_" ) == NULL );
+	CU_ASSERT( listed( hyb_buf, role( 1 ) ) );
+	CU_ASSERT( listed( hyb_buf, role( 2 ) ) );
+	CU_ASSERT( !listed( hyb_buf, role( 3 ) ) );
 	CU_ASSERT( strstr( hyb_buf, "total" ) != NULL );
 	CU_ASSERT( strstr( hyb_buf, "sim: 1 x test device" ) != NULL );
-	const char* line = strstr( hyb_buf, "beta_" );
+	char key[64];
+	snprintf( key, sizeof key, "report: %s ", role( 1 ) );
+	const char* line = strstr( hyb_buf, key );
 	if ( line )
 		CU_ASSERT( strstr( line, " 3 " ) != NULL || strstr( line, " 3\t" ) != NULL ); /* 3 calls */
 }
@@ -222,14 +251,15 @@ static void test_counts_threads( void )
 {
 	stats_init( -1 );
 	uint64_t before[HYB_PATH_COUNT];
-	for ( int p = 0; p < HYB_PATH_COUNT; p++ ) before[p] = hyb_stats_calls( 3, (hyb_path_t)p );
+	for ( int p = 0; p < HYB_PATH_COUNT; p++ )
+		before[p] = hyb_stats_calls( hyb_id[3], (hyb_path_t)p );
 	pthread_t     th[4];
-	hyb_rec_arg_t a = { 3 };
+	hyb_rec_arg_t a = { hyb_id[3] };
 	for ( int i = 0; i < 4; i++ )
 		CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, record_thread, &a ), 0 );
 	for ( int i = 0; i < 4; i++ ) pthread_join( th[i], NULL );
 	for ( int p = 0; p < HYB_PATH_COUNT; p++ )
-		CU_ASSERT_EQUAL( hyb_stats_calls( 3, (hyb_path_t)p ) - before[p],
+		CU_ASSERT_EQUAL( hyb_stats_calls( hyb_id[3], (hyb_path_t)p ) - before[p],
 		                 4 * 10000 / HYB_PATH_COUNT );
 }
 
@@ -256,9 +286,9 @@ static void* register_thread( void* p )
 static void test_op_registry( void )
 {
 	stats_init( -1 );
-	CU_ASSERT_EQUAL( hyb_op_find( "beta_" ), 1 ); /* a routine: its id */
-	CU_ASSERT_EQUAL( hyb_op_register( "beta_", "x" ), 1 );
-	CU_ASSERT_STRING_EQUAL( hyb_op_family_of( 1 ), "routine" );
+	CU_ASSERT_EQUAL( hyb_op_find( role( 1 ) ), hyb_id[1] ); /* a routine: its id */
+	CU_ASSERT_EQUAL( hyb_op_register( role( 1 ), "x" ), hyb_id[1] );
+	CU_ASSERT_STRING_EQUAL( hyb_op_family_of( hyb_id[1] ), "routine" );
 	hyb_reg_arg_t a[6];
 	pthread_t     th[6];
 	for ( int i = 0; i < 6; i++ )
@@ -319,14 +349,14 @@ static void test_trace( void )
 	hyb_buf[n > 0 ? n : 0] = '\0';
 	CU_ASSERT_STRING_EQUAL( hyb_buf, l1 );
 	/* No trace file: writes go nowhere; timing only if the report is on. */
-	hyb_stats_init( 4, hyb_names, 0, -1 );
+	hyb_stats_init( HYB_R_COUNT, hyb_names, 0, -1 );
 	CU_ASSERT_FALSE( hyb_stats_timing() );
 	hyb_trace_write( l1, (int)strlen( l1 ) );
 	lseek( fd, 0, SEEK_SET );
 	n = read( fd, hyb_buf, sizeof hyb_buf - 1 );
 	CU_ASSERT_EQUAL( (size_t)n, strlen( l1 ) );
 	close( fd );
-	hyb_stats_init( 4, hyb_names, 1, -1 );
+	hyb_stats_init( HYB_R_COUNT, hyb_names, 1, -1 );
 }
 
 /* The one trace-line builder: the common keys in their order, the family's shape and
@@ -336,7 +366,7 @@ static void test_trace_line( void )
 	int fd = trace_begin();
 	CU_ASSERT_FATAL( fd >= 0 );
 	hyb_op_id_t        op = hyb_op_register( "tls.trace", "tls" );
-	hyb_trace_fields_t f  = { .op       = 1,
+	hyb_trace_fields_t f  = { .op       = hyb_id[1],
 		                      .kind     = "dgemm",
 		                      .shape    = "m=1 n=2 k=3",
 		                      .path     = "gpu",
@@ -354,14 +384,16 @@ static void test_trace_line( void )
 	lseek( fd, 0, SEEK_SET );
 	ssize_t n              = read( fd, hyb_buf, sizeof hyb_buf - 1 );
 	hyb_buf[n > 0 ? n : 0] = '\0';
-	CU_ASSERT_STRING_EQUAL(
-	    hyb_buf,
-	    "beta_ op=dgemm m=1 n=2 k=3 path=gpu pred_cpu=1.500e+00 pred_gpu=2.500e-01 pred=2.500e-01 "
-	    "seconds=2.000e-03 tile=8x8 why=\"fast\"\n"
-	    "tls.trace op=run path=cpu pred_cpu=0.000e+00 pred_gpu=0.000e+00 pred=0.000e+00 "
-	    "seconds=0.000e+00\n" );
+	char want[512];
+	snprintf( want, sizeof want,
+	          "%s op=dgemm m=1 n=2 k=3 path=gpu pred_cpu=1.500e+00 pred_gpu=2.500e-01 "
+	          "pred=2.500e-01 seconds=2.000e-03 tile=8x8 why=\"fast\"\n"
+	          "tls.trace op=run path=cpu pred_cpu=0.000e+00 pred_gpu=0.000e+00 pred=0.000e+00 "
+	          "seconds=0.000e+00\n",
+	          role( 1 ) );
+	CU_ASSERT_STRING_EQUAL( hyb_buf, want );
 	close( fd );
-	hyb_stats_init( 4, hyb_names, 1, -1 );
+	hyb_stats_init( HYB_R_COUNT, hyb_names, 1, -1 );
 }
 
 /* ------------------------------------------------------------------ status */
