@@ -1001,10 +1001,10 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 	if ( st == HYB_OK )
 	{
 		uint64_t bytes = (uint64_t)res->dm.bytes + (uint64_t)hyb_spmv_dmat_host_bytes( &res->dm );
-		if ( hyb_residency_cache_fill( j->cache, j->ent, res, bytes, hyb_res_free, NULL ) ==
-		     HYB_E_INVALID )
-			hyb_res_free( res, NULL );
-		atomic_fetch_add( &hyb_sd.copies[HYB_COPY_KEPT], 1 );
+		const hyb_status_t fst =
+		    hyb_residency_cache_fill( j->cache, j->ent, res, bytes, hyb_res_free, NULL );
+		if ( fst == HYB_E_INVALID ) hyb_res_free( res, NULL ); /* the cache did not take it */
+		if ( fst == HYB_OK ) atomic_fetch_add( &hyb_sd.copies[HYB_COPY_KEPT], 1 );
 	}
 	else
 	{
