@@ -551,9 +551,10 @@ static int hyb_sb_valid( const hyb_stencil_sched_in_t* in )
 		if ( least < hyb_stencil_halo( in->h, keff, in->align ) ) return 0;
 	}
 	if ( in->first_chunk < 0 || in->first_chunk >= in->d ) return 0;
-	/* Resuming inside a block needs the inputs of its unfinished chunks. */
-	if ( in->inputs == 2 && !in->restartable && ( in->first_chunk > 0 || in->pending_commit > 0 ) )
-		return 0;
+	/* Resuming inside a block needs the inputs of its unfinished chunks,
+	   which only a restartable schedule leaves in place (the older level,
+	   and the last block's newest level, overwrite them otherwise). */
+	if ( !in->restartable && ( in->first_chunk > 0 || in->pending_commit > 0 ) ) return 0;
 	return in->pending_commit >= 0 && in->pending_commit <= in->first_chunk;
 }
 
@@ -601,10 +602,9 @@ hyb_status_t hyb_stencil_sched_build( const hyb_stencil_sched_in_t* in, hyb_sten
 			    hyb_sb_min( s.zb[i + 1] + hk, in->n ) - hyb_sb_max( s.zb[i] - hk, 0 );
 			s.slot_planes = hyb_sb_max( s.slot_planes, len );
 		}
-		s.stage_in = in->scheme == HYB_STENCIL_SCH_COPY;
-		s.stage_planes =
-		    ( s.stage_in || ( in->inputs == 2 && in->restartable ) ) ? s.zb[1] - s.zb[0] : 0;
-		s.nstreams = 2 * s.nslots + 2;
+		s.stage_in     = in->scheme == HYB_STENCIL_SCH_COPY;
+		s.stage_planes = ( s.stage_in || hyb_sb_old_staged( &s ) ) ? s.zb[1] - s.zb[0] : 0;
+		s.nstreams     = 2 * s.nslots + 2;
 		for ( int i = 0; i < s.nslots; i++ )
 		{
 			s.queue[i]            = HYB_SQ_COPY;
