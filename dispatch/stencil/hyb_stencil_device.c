@@ -832,12 +832,14 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	hyb_stencil_roles_t roles;
 	if ( !hyb_stencil_roles( p->kind, &roles ) || steps < 0 ) return HYB_E_INVALID;
 	/* A plan the schedule refuses is refused before anything is made. */
+	int64_t blocks = 0; /* temporal blocks of the first segment */
 	{
 		const hyb_stencil_sched_in_t in =
 		    hyb_stencil_sched_in( p, scheme, d, k, every > 0 && every < steps ? every : steps );
 		hyb_stencil_sched_t s;
 		const hyb_status_t  brc = hyb_stencil_sched_build( &in, &s );
 		if ( brc != HYB_OK ) return brc;
+		blocks = s.blocks;
 		hyb_stencil_sched_free( &s );
 	}
 	const int    zip    = hyb_stencil_compressed( p );
@@ -863,13 +865,14 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	void*          inputs[HYB_STENCIL_QUANTS_MAX * 3];
 	int            nkeep = 0;
 	/* Ranked by the block that first writes them: with two input levels
-	   state field 0 (t-1) from the first block on, field 1 (t) from the
-	   second; one input level from the second block. */
+	   state field 0 (t-1) from the first block on and field 1 (t) from the
+	   second, or side by side when the first block is the last (it puts
+	   its newest level in place); one input level, each quantity's alike. */
 	int rank[HYB_STENCIL_QUANTS_MAX * 3];
 	for ( int q = 0; q < roles.quants; q++ )
 		for ( int f = 0; ( fused || !z.state_on[q] ) && f < roles.inputs; f++ )
 		{
-			rank[nkeep]     = f + 2 - roles.inputs;
+			rank[nkeep]     = roles.inputs == 2 && f == 1 && blocks > 1;
 			inputs[nkeep++] = p->field[hyb_stencil_state_role( &roles, q, f )];
 		}
 	/* More input arrays than a keep holds would leave some unprotected. */
