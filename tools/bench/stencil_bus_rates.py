@@ -9,21 +9,9 @@ d2h) shared out over the steps by the planes each moves, spread evenly over its 
 
     tools/bench/stencil_bus_rates.py TRACE [TRACE...]     (a .gz trace is read too)
 """
-import gzip
 import sys
 
-
-def runs(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    steps = []
-    with opener(path, "rt") as f:
-        for line in f:
-            if line.startswith("hyblas_stencil_step "):
-                steps.append(dict(kv.split("=", 1) for kv in line.split()[1:]))
-            elif line.startswith("hyblas_stencil_run "):
-                run = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
-                yield run, steps
-                steps = []
+from stencil_timeline_steps import trace_runs
 
 
 def report(run, steps, bins=4000):
@@ -70,7 +58,7 @@ def main(paths):
         print(__doc__)
         return 2
     for p in paths:
-        for run, steps in runs(p):
+        for steps, _, run in trace_runs(p):
             report(run, steps)
     return 0
 

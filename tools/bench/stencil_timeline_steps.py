@@ -13,16 +13,27 @@ import sys
 from collections import defaultdict
 
 
-def schedules(path):
+def trace_runs(path):
+    """Each traced run of a trace: its step lines (dicts of their key=value fields), its
+    timeline summary (the text after the line's tag; "" without one) and its run line's
+    key=value fields, in that order as the library writes them."""
     opener = gzip.open if path.endswith(".gz") else open
-    steps = []
+    steps, summary = [], ""
     with opener(path, "rt") as f:
         for line in f:
             if line.startswith("hyblas_stencil_step "):
                 steps.append(dict(kv.split("=", 1) for kv in line.split()[1:]))
             elif line.startswith("hyblas_stencil_timeline "):
-                yield line.split(" ", 1)[1].strip(), steps
-                steps = []
+                summary = line.split(" ", 1)[1].strip()
+            elif line.startswith("hyblas_stencil_run "):
+                yield steps, summary, dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+                steps, summary = [], ""
+
+
+def schedules(path):
+    for steps, summary, _ in trace_runs(path):
+        if summary:
+            yield summary, steps
 
 
 def report(summary, steps):
