@@ -437,9 +437,13 @@ static void test_rejects_infeasible( void )
 	CU_ASSERT_EQUAL( hyb_stencil_sched_build( &in, &s ), HYB_OK );
 	hyb_stencil_sched_free( &s );
 	/* Resuming inside a block only where the schedule keeps the host state
-	   restartable (two input levels). */
+	   restartable: two input levels, and one (an odd number of blocks: the
+	   last puts its newest level in place). */
+	for ( int inputs = 2; inputs >= 1; inputs-- )
 	{
 		hyb_stencil_sched_in_t r = in;
+		r.inputs                 = inputs;
+		r.levels                 = inputs + 1;
 		r.first_chunk            = 1;
 		CU_ASSERT_EQUAL( hyb_stencil_sched_build( &r, &s ), HYB_E_INVALID );
 		r.restartable = 1;
