@@ -414,6 +414,73 @@ void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int6
 	CK_CUDA( cudaEventDestroy( e1 ) );
 }
 
+/* Every shape of the acoustic kernel on one resident domain: its output bit for bit
+   the library's shape's, and its time per step (the library launches the fastest). */
+void time_acoustic_shapes( int32_t elem, int64_t nx, int64_t ny, int64_t nz, int reps, Dev& dev )
+{
+	Prob q;
+	make( q, HYB_STENCIL_ACOUSTIC, elem, nx, ny, nz, 4 );
+	hyb_stencil_roles_t roles;
+	hyb_stencil_roles( HYB_STENCIL_ACOUSTIC, &roles );
+	const size_t       bytes = q.mem[0].size();
+	std::vector<void*> f( q.p.nfields );
+	for ( int i = 0; i < q.p.nfields; i++ )
+	{
+		CK_CUDA( cudaMalloc( &f[i], bytes ) );
+		CK_CUDA( cudaMemcpy( f[i], q.mem[i].data(), bytes, cudaMemcpyHostToDevice ) );
+	}
+	const void* coef[HYB_STENCIL_COEFS_MAX];
+	const void* cur[1]  = { f[hyb_stencil_state_role( &roles, 0, roles.inputs - 1 )] };
+	const void* prev[1] = { f[hyb_stencil_state_role( &roles, 0, 0 )] };
+	void*       next[1] = { f[hyb_stencil_state_role( &roles, 0, roles.inputs )] };
+	for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = f[roles.coef[c]];
+	const hyb_stencil_box_t box = hyb_stencil_prob_box( &q.p, 0, q.p.nz, 0, q.p.nz );
+	hyb_stencil_args_t      a;
+	hyb_stencil_prob_args_q( &q.p, &box, cur, prev, next, coef, &a );
+	hyb_kernel_env_t env;
+	std::memset( &env, 0, sizeof env );
+	env.stream = dev.stream;
+	std::vector<unsigned char> want( bytes ), got( bytes );
+	CK_CUDA( cudaMemset( next[0], 0xff, bytes ) );
+	if ( hyb_stencil_acoustic_cuda( &env, &a ) != HYB_OK ) g_fail = 1;
+	CK_CUDA( cudaStreamSynchronize( dev.stream ) );
+	CK_CUDA( cudaMemcpy( want.data(), next[0], bytes, cudaMemcpyDeviceToHost ) );
+	cudaEvent_t e0, e1;
+	CK_CUDA( cudaEventCreate( &e0 ) );
+	CK_CUDA( cudaEventCreate( &e1 ) );
+	for ( int s = 0; hyb_stencil_acoustic_cuda_shape( s ); s++ )
+	{
+		CK_CUDA( cudaMemset( next[0], 0xff, bytes ) );
+		const bool launched = hyb_stencil_acoustic_cuda_as( &env, &a, s ) == HYB_OK;
+		CK_CUDA( cudaStreamSynchronize( dev.stream ) );
+		CK_CUDA( cudaMemcpy( got.data(), next[0], bytes, cudaMemcpyDeviceToHost ) );
+		const bool same = launched && std::memcmp( got.data(), want.data(), bytes ) == 0;
+		if ( !same ) g_fail = 1;
+		double ms_step = 0.0;
+		if ( reps > 0 )
+		{
+			hyb_stencil_acoustic_cuda_as( &env, &a, s );
+			CK_CUDA( cudaEventRecord( e0, dev.stream ) );
+			for ( int i = 0; i < reps; i++ ) hyb_stencil_acoustic_cuda_as( &env, &a, s );
+			CK_CUDA( cudaEventRecord( e1, dev.stream ) );
+			CK_CUDA( cudaEventSynchronize( e1 ) );
+			float ms = 0.0f;
+			CK_CUDA( cudaEventElapsedTime( &ms, e0, e1 ) );
+			ms_step = ms / reps;
+		}
+		const double pts = (double)( nx * ny * nz );
+		std::printf( "%s acoustic shape %d %s %5lld x %5lld x %5lld: %s, %8.3f ms/step, %7.2f "
+		             "Gpoints/s (%s)\n",
+		             reps > 0 ? "time" : "ok  ", s, elem ? "d" : "s", (long long)nx, (long long)ny,
+		             (long long)nz, same ? "same as the library's shape" : "DIFFERS", ms_step,
+		             ms_step > 0 ? pts / ( ms_step * 1e-3 ) * 1e-9 : 0.0,
+		             hyb_stencil_acoustic_cuda_shape( s ) );
+	}
+	for ( void* p : f ) CK_CUDA( cudaFree( p ) );
+	CK_CUDA( cudaEventDestroy( e0 ) );
+	CK_CUDA( cudaEventDestroy( e1 ) );
+}
+
 } // namespace
 
 int main( int argc, char** argv )
@@ -450,6 +517,7 @@ int main( int argc, char** argv )
 	for ( const Case& c : cases )
 		for ( int32_t elem = 0; elem < 2; elem++ ) check_case( c, elem, 11, dev );
 	check_rejects( dev );
+	for ( int32_t elem = 0; elem < 2; elem++ ) time_acoustic_shapes( elem, 70, 45, 64, 0, dev );
 
 	if ( !quick )
 	{
@@ -457,6 +525,9 @@ int main( int argc, char** argv )
 		             HYB_STENCIL_DEV_ELEMS_ACOUSTIC, dev );
 		time_kernel( "acoustic", HYB_STENCIL_ACOUSTIC, HYB_STENCIL_F64, 512, 512, 256, 4,
 		             HYB_STENCIL_DEV_ELEMS_ACOUSTIC, dev );
+		time_acoustic_shapes( HYB_STENCIL_F32, 512, 512, 512, 10, dev );
+		time_acoustic_shapes( HYB_STENCIL_F32, 1160, 1160, 160, 10, dev );
+		time_acoustic_shapes( HYB_STENCIL_F64, 512, 512, 256, 10, dev );
 		time_kernel( "himeno", HYB_STENCIL_HIMENO, HYB_STENCIL_F32, 513, 257, 257, 1,
 		             HYB_STENCIL_DEV_ELEMS_HIMENO, dev );
 		time_kernel( "laplace", HYB_STENCIL_LAPLACE, HYB_STENCIL_F32, 16384, 1, 8192, 1,

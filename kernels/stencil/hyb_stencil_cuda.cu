@@ -16,9 +16,9 @@ namespace
 
 typedef long long i64;
 
-/* Blocks of the acoustic kernel (a 32 x 16 tile of a plane, each thread one
-   column of the range) and of the others. */
-constexpr int kAX = 32, kAY = 16, kAR = 4;
+/* The acoustic kernel's tile width and radius (its tile heights: the
+   shapes below), and the blocks of the others. */
+constexpr int kAX = 32, kAR = 4;
 constexpr int kHX = HYB_HIMENO_TILE_X, kHY = HYB_HIMENO_TILE_Y;
 
 __device__ __forceinline__ i64 hyb_at( const hyb_stencil_box_t& b, i64 z, i64 y, i64 x )
@@ -34,78 +34,133 @@ __device__ __forceinline__ void hyb_zseg( const hyb_stencil_box_t& b, i64 zseg, 
 	*ze = *zs + zseg < b.z1 ? *zs + zseg : b.z1;
 }
 
-template <typename T>
-__global__ void __launch_bounds__( kAX* kAY )
+/* The acoustic kernel on a tile of kAX x (BY * RY) points of a plane: a
+   block of kAX x BY threads, each thread RY rows of the tile (rows ty,
+   ty + BY, ...), each row's nine z-neighbours in a register queue and the
+   plane's x and y neighbours in shared memory. The halo cells (kAR columns
+   each side of every row, kAR rows above and below) are spread over all
+   threads, their offsets computed once, so that a plane costs each thread
+   RY loads of the level, a few halo loads and two barriers, whatever the
+   shape. Rows per thread trade registers for fewer halo loads and barriers
+   per point (measured in gpu_check_stencil). */
+template <typename T, int BY, int RY>
+__global__ void __launch_bounds__( kAX* BY )
     hyb_acoustic_kernel( const hyb_stencil_acoustic_args_t a, i64 zseg )
 {
-	__shared__ T             tile[kAY + 2 * kAR][kAX + 2 * kAR];
+	constexpr int            TY = BY * RY, SX = kAX + 2 * kAR;
+	constexpr int            NXH = 2 * kAR * TY, NH = NXH + 2 * kAR * kAX, NT = kAX * BY;
+	constexpr int            HPT = ( NH + NT - 1 ) / NT;
+	__shared__ T             tile[( TY + 2 * kAR ) * SX];
 	const hyb_stencil_box_t& b  = a.box;
 	const int                tx = threadIdx.x, ty = threadIdx.y;
-	const i64                x  = (i64)blockIdx.x * kAX + tx;
-	const i64                y  = (i64)blockIdx.y * kAY + ty;
-	const bool               in = x < b.nx && y < b.ny;
-	const T* __restrict__ cur   = static_cast<const T*>( a.cur );
-	const T* __restrict__ prev  = static_cast<const T*>( a.prev );
-	const T* __restrict__ vel   = static_cast<const T*>( a.vel );
-	T* __restrict__ next        = static_cast<T*>( a.next );
+	const int                tid = ty * kAX + tx;
+	const i64                x   = (i64)blockIdx.x * kAX + tx;
+	const i64                y0  = (i64)blockIdx.y * TY;
+	const i64                pl  = b.nx * b.ny;
+	const T* __restrict__ cur    = static_cast<const T*>( a.cur );
+	const T* __restrict__ prev   = static_cast<const T*>( a.prev );
+	const T* __restrict__ vel    = static_cast<const T*>( a.vel );
+	T* __restrict__ next         = static_cast<T*>( a.next );
 	const i64 blo = b.base, bhi = b.base + b.planes;
 	i64       zs, ze;
 	hyb_zseg( b, zseg, &zs, &ze );
-	/* Loads of the current level, zero outside the domain or the buffer
-	   (only fixed points, which never use their neighbours, see those). */
-	auto ld = [&]( i64 z, i64 yy, i64 xx ) -> T
-	{
-		return ( xx >= 0 && xx < b.nx && yy >= 0 && yy < b.ny && z >= blo && z < bhi )
-		           ? cur[hyb_at( b, z, yy, xx )]
-		           : T( 0 );
-	};
-	/* q[j]: the current level at z - 4 + j of this thread's column. */
-	T q[9];
+	/* This thread's rows: in-plane offset, -1 outside the domain; and
+	   whether the point is fixed in x or y. */
+	i64  off[RY];
+	bool xyfix[RY];
 #pragma unroll
-	for ( int j = 0; j < 8; j++ ) q[j] = ld( zs - 4 + j, y, x );
+	for ( int r = 0; r < RY; r++ )
+	{
+		const i64 y = y0 + ty + r * BY;
+		off[r]      = x < b.nx && y < b.ny ? y * b.nx + x : -1;
+		xyfix[r]    = y < 4 || y >= b.ny - 4 || x < 4 || x >= b.nx - 4;
+	}
+	/* This thread's halo cells: in-plane offset (-1 outside the domain:
+	   zero) and place in the tile (-1: none). */
+	i64 hoff[HPT];
+	int hpos[HPT];
+#pragma unroll
+	for ( int h = 0; h < HPT; h++ )
+	{
+		const int i = tid + h * NT;
+		int       sx, sy;
+		if ( i < NXH )
+		{
+			const int c = i % ( 2 * kAR );
+			sy          = i / ( 2 * kAR ) + kAR;
+			sx          = c < kAR ? c : c + kAX;
+		}
+		else
+		{
+			const int j = i - NXH, row = j / kAX;
+			sy = row < kAR ? row : row + TY;
+			sx = j % kAX + kAR;
+		}
+		const i64  gx = (i64)blockIdx.x * kAX + sx - kAR, gy = y0 + sy - kAR;
+		const bool ok = i < NH && gx >= 0 && gx < b.nx && gy >= 0 && gy < b.ny;
+		hoff[h]       = ok ? gy * b.nx + gx : -1;
+		hpos[h]       = i < NH ? sy * SX + sx : -1;
+	}
+	/* Plane z of the current level, zero outside the buffer (only fixed
+	   points, which never use their neighbours, see those). */
+	auto plane = [&]( i64 z ) -> const T*
+	{ return z >= blo && z < bhi ? cur + ( z - blo ) * pl : 0; };
+	/* q[r][j]: the current level at z - 4 + j of row r's column. */
+	T q[RY][9];
+#pragma unroll
+	for ( int j = 0; j < 8; j++ )
+	{
+		const T* p = plane( zs - 4 + j );
+#pragma unroll
+		for ( int r = 0; r < RY; r++ ) q[r][j] = p && off[r] >= 0 ? p[off[r]] : T( 0 );
+	}
 	const T kc = (T)a.center, kx = (T)a.ix, ky = (T)a.iy, kz = (T)a.iz, dt2 = (T)a.dt2, two = (T)2;
 	const T c1 = (T)HYB_ACOUSTIC_C1, c2 = (T)HYB_ACOUSTIC_C2, c3 = (T)HYB_ACOUSTIC_C3,
 	        c4 = (T)HYB_ACOUSTIC_C4;
 	for ( i64 z = zs; z < ze; z++ )
 	{
-		q[8] = ld( z + 4, y, x );
+		const T* p4 = plane( z + 4 );
+#pragma unroll
+		for ( int r = 0; r < RY; r++ ) q[r][8] = p4 && off[r] >= 0 ? p4[off[r]] : T( 0 );
+		const T* p0 = plane( z );
+		T        hv[HPT];
+#pragma unroll
+		for ( int h = 0; h < HPT; h++ ) hv[h] = p0 && hoff[h] >= 0 ? p0[hoff[h]] : T( 0 );
 		__syncthreads(); /* the previous plane's tile is read */
-		tile[ty + kAR][tx + kAR] = q[4];
-		if ( tx < kAR )
-		{
-			tile[ty + kAR][tx]             = ld( z, y, x - kAR );
-			tile[ty + kAR][tx + kAX + kAR] = ld( z, y, x + kAX );
-		}
-		if ( ty < kAR )
-		{
-			tile[ty][tx + kAR]             = ld( z, y - kAR, x );
-			tile[ty + kAY + kAR][tx + kAR] = ld( z, y + kAY, x );
-		}
+#pragma unroll
+		for ( int r = 0; r < RY; r++ ) tile[( ty + r * BY + kAR ) * SX + tx + kAR] = q[r][4];
+#pragma unroll
+		for ( int h = 0; h < HPT; h++ )
+			if ( hpos[h] >= 0 ) tile[hpos[h]] = hv[h];
 		__syncthreads();
-		if ( in )
+		const i64  zo   = ( z - blo ) * pl;
+		const bool zfix = z < 4 || z >= b.nz - 4;
+#pragma unroll
+		for ( int r = 0; r < RY; r++ )
 		{
-			const i64  o = hyb_at( b, z, y, x );
-			const bool fixed =
-			    z < 4 || z >= b.nz - 4 || y < 4 || y >= b.ny - 4 || x < 4 || x >= b.nx - 4;
-			if ( fixed )
-				next[o] = q[4];
+			if ( off[r] < 0 ) continue;
+			const i64 o = zo + off[r];
+			if ( zfix || xyfix[r] )
+				next[o] = q[r][4];
 			else
 			{
-				const T*  t   = &tile[ty + kAR][tx + kAR];
-				const int s   = kAX + 2 * kAR;
-				T         lap = kc * q[4];
+				const T* t   = &tile[( ty + r * BY + kAR ) * SX + tx + kAR];
+				const T* qq  = q[r];
+				T        lap = kc * qq[4];
 				lap += kx * ( c4 * ( t[4] + t[-4] ) + c3 * ( t[3] + t[-3] ) +
 				              c2 * ( t[2] + t[-2] ) + c1 * ( t[1] + t[-1] ) );
-				lap += ky * ( c4 * ( t[4 * s] + t[-4 * s] ) + c3 * ( t[3 * s] + t[-3 * s] ) +
-				              c2 * ( t[2 * s] + t[-2 * s] ) + c1 * ( t[s] + t[-s] ) );
-				lap += kz * ( c4 * ( q[8] + q[0] ) + c3 * ( q[7] + q[1] ) + c2 * ( q[6] + q[2] ) +
-				              c1 * ( q[5] + q[3] ) );
+				lap += ky * ( c4 * ( t[4 * SX] + t[-4 * SX] ) + c3 * ( t[3 * SX] + t[-3 * SX] ) +
+				              c2 * ( t[2 * SX] + t[-2 * SX] ) + c1 * ( t[SX] + t[-SX] ) );
+				lap += kz * ( c4 * ( qq[8] + qq[0] ) + c3 * ( qq[7] + qq[1] ) +
+				              c2 * ( qq[6] + qq[2] ) + c1 * ( qq[5] + qq[3] ) );
 				const T v = vel[o];
-				next[o]   = v * v * dt2 * lap + two * q[4] - prev[o];
+				next[o]   = v * v * dt2 * lap + two * qq[4] - prev[o];
 			}
 		}
 #pragma unroll
-		for ( int j = 0; j < 8; j++ ) q[j] = q[j + 1];
+		for ( int r = 0; r < RY; r++ )
+#pragma unroll
+			for ( int j = 0; j < 8; j++ ) q[r][j] = q[r][j + 1];
 	}
 }
 
@@ -330,11 +385,11 @@ dim3 hyb_zgrid( const hyb_stencil_box_t& box, i64 bx, i64 by, i64 preferred, i64
 	return dim3( (unsigned)gx, (unsigned)gy, (unsigned)( ( len + *seg - 1 ) / *seg ) );
 }
 
-/* The part of a launcher that marches tiles along z (acoustic, Himeno, star):
-   kernel<float> or kernel<double> by the box's element type, on BX x BY blocks and
+/* The part of a launcher that marches tiles of BX x TY points along z (acoustic, Himeno,
+   star): kernel<float> or kernel<double> by the box's element type, on BX x BY blocks and
    the grid of hyb_zgrid. Returns false and launches nothing for an empty box; else
    true, with the grid it used in *grid. */
-template <int BX, int BY, typename A>
+template <int BX, int BY, int TY, typename A>
 bool hyb_launch_zmarch( const hyb_kernel_env_t* env, const A& a, void ( *f32 )( A, i64 ),
                         void ( *f64 )( A, i64 ), i64 preferred, dim3* grid )
 {
@@ -342,7 +397,7 @@ bool hyb_launch_zmarch( const hyb_kernel_env_t* env, const A& a, void ( *f32 )( 
 	if ( len == 0 ) return false;
 	const dim3 block( BX, BY );
 	i64        seg;
-	*grid = hyb_zgrid( a.box, BX, BY, preferred, &seg );
+	*grid = hyb_zgrid( a.box, BX, TY, preferred, &seg );
 	if ( a.box.elem == HYB_STENCIL_F32 )
 		f32<<<*grid, block, 0, hyb_stream( env )>>>( a, seg );
 	else
@@ -350,17 +405,79 @@ bool hyb_launch_zmarch( const hyb_kernel_env_t* env, const A& a, void ( *f32 )( 
 	return true;
 }
 
+/* The acoustic kernel's shapes: threads in y, rows per thread, planes per z segment. */
+struct hyb_acoustic_shape
+{
+	int         by, ry, seg;
+	const char* name;
+};
+constexpr hyb_acoustic_shape kAcousticShapes[] = {
+	{ 16, 1, 64, "32x16 threads, 1 row each, 64 planes" },
+	{ 8, 2, 64, "32x8 threads, 2 rows each, 64 planes" },
+	{ 4, 4, 64, "32x4 threads, 4 rows each, 64 planes" },
+	{ 8, 4, 64, "32x8 threads, 4 rows each, 64 planes" },
+	{ 16, 2, 64, "32x16 threads, 2 rows each, 64 planes" },
+	{ 4, 8, 64, "32x4 threads, 8 rows each, 64 planes" },
+	{ 8, 4, 128, "32x8 threads, 4 rows each, 128 planes" },
+	{ 4, 4, 128, "32x4 threads, 4 rows each, 128 planes" },
+};
+constexpr int kAcousticShapeCount = sizeof kAcousticShapes / sizeof kAcousticShapes[0];
+/* The shape the library launches (gpu_check_stencil times them all). */
+constexpr int kAcousticShape = 3;
+
+template <int BY, int RY>
+bool hyb_launch_acoustic( const hyb_kernel_env_t* env, const hyb_stencil_acoustic_args_t& a,
+                          i64 seg )
+{
+	dim3 grid;
+	return hyb_launch_zmarch<kAX, BY, BY * RY>( env, a, hyb_acoustic_kernel<float, BY, RY>,
+	                                            hyb_acoustic_kernel<double, BY, RY>, seg, &grid );
+}
+
 } // namespace
+
+extern "C" const char* hyb_stencil_acoustic_cuda_shape( int shape )
+{
+	return shape >= 0 && shape < kAcousticShapeCount ? kAcousticShapes[shape].name : NULL;
+}
+
+extern "C" hyb_status_t hyb_stencil_acoustic_cuda_as( const hyb_kernel_env_t* env, const void* args,
+                                                      int shape )
+{
+	const hyb_stencil_acoustic_args_t* a = static_cast<const hyb_stencil_acoustic_args_t*>( args );
+	if ( hyb_stencil_acoustic_bad( a ) || !hyb_stencil_acoustic_cuda_shape( shape ) )
+		return HYB_E_INVALID;
+	const hyb_acoustic_shape& s = kAcousticShapes[shape];
+	bool                      launched;
+	switch ( s.by * 100 + s.ry )
+	{
+	case 1601:
+		launched = hyb_launch_acoustic<16, 1>( env, *a, s.seg );
+		break;
+	case 802:
+		launched = hyb_launch_acoustic<8, 2>( env, *a, s.seg );
+		break;
+	case 404:
+		launched = hyb_launch_acoustic<4, 4>( env, *a, s.seg );
+		break;
+	case 804:
+		launched = hyb_launch_acoustic<8, 4>( env, *a, s.seg );
+		break;
+	case 1602:
+		launched = hyb_launch_acoustic<16, 2>( env, *a, s.seg );
+		break;
+	case 408:
+		launched = hyb_launch_acoustic<4, 8>( env, *a, s.seg );
+		break;
+	default:
+		return HYB_E_INVALID;
+	}
+	return launched ? hyb_launched() : HYB_OK;
+}
 
 extern "C" hyb_status_t hyb_stencil_acoustic_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	const hyb_stencil_acoustic_args_t* a = static_cast<const hyb_stencil_acoustic_args_t*>( args );
-	if ( hyb_stencil_acoustic_bad( a ) ) return HYB_E_INVALID;
-	dim3 grid;
-	if ( !hyb_launch_zmarch<kAX, kAY>( env, *a, hyb_acoustic_kernel<float>,
-	                                   hyb_acoustic_kernel<double>, 64, &grid ) )
-		return HYB_OK;
-	return hyb_launched();
+	return hyb_stencil_acoustic_cuda_as( env, args, kAcousticShape );
 }
 
 extern "C" hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, const void* args )
@@ -368,8 +485,8 @@ extern "C" hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, co
 	const hyb_stencil_himeno_args_t* a = static_cast<const hyb_stencil_himeno_args_t*>( args );
 	if ( hyb_stencil_himeno_bad( a ) || ( a->plane_ss && a->work == NULL ) ) return HYB_E_INVALID;
 	dim3 grid;
-	if ( !hyb_launch_zmarch<kHX, kHY>( env, *a, hyb_himeno_kernel<float>, hyb_himeno_kernel<double>,
-	                                   32, &grid ) )
+	if ( !hyb_launch_zmarch<kHX, kHY, kHY>( env, *a, hyb_himeno_kernel<float>,
+	                                        hyb_himeno_kernel<double>, 32, &grid ) )
 		return HYB_OK;
 	if ( a->plane_ss && a->own1 > a->own0 )
 	{
@@ -431,8 +548,8 @@ extern "C" hyb_status_t hyb_stencil_star_cuda( const hyb_kernel_env_t* env, cons
 	const hyb_stencil_star_args_t* a = static_cast<const hyb_stencil_star_args_t*>( args );
 	if ( hyb_stencil_star_bad( a ) ) return HYB_E_INVALID;
 	dim3 grid;
-	if ( !hyb_launch_zmarch<kHX, kHY>( env, *a, hyb_star_kernel<float>, hyb_star_kernel<double>, 32,
-	                                   &grid ) )
+	if ( !hyb_launch_zmarch<kHX, kHY, kHY>( env, *a, hyb_star_kernel<float>,
+	                                        hyb_star_kernel<double>, 32, &grid ) )
 		return HYB_OK;
 	return hyb_launched();
 }

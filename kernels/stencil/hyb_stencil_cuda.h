@@ -25,6 +25,13 @@ extern "C"
 	   Himeno residual is summed per plane in a fixed order (per 32 x 8
 	   tile, then over the tiles), through args->work. */
 	hyb_status_t hyb_stencil_acoustic_cuda( const hyb_kernel_env_t* env, const void* args );
+	/* The acoustic launcher with the kernel's tile shape given: `shape` from 0
+	   while hyb_stencil_acoustic_cuda_shape(shape) names one (NULL past the
+	   last). Every shape computes the same values; gpu_check_stencil times
+	   them to pick the one hyb_stencil_acoustic_cuda launches. */
+	const char*  hyb_stencil_acoustic_cuda_shape( int shape );
+	hyb_status_t hyb_stencil_acoustic_cuda_as( const hyb_kernel_env_t* env, const void* args,
+	                                           int shape );
 	hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_stencil_laplace_cuda( const hyb_kernel_env_t* env, const void* args );
 	hyb_status_t hyb_stencil_star_cuda( const hyb_kernel_env_t* env, const void* args );
