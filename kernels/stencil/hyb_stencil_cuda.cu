@@ -105,36 +105,50 @@ __global__ void __launch_bounds__( kAX* BY )
 	   points, which never use their neighbours, see those). */
 	auto plane = [&]( i64 z ) -> const T*
 	{ return z >= blo && z < bhi ? cur + ( z - blo ) * pl : 0; };
-	/* q[r][j]: the current level at z - 4 + j of row r's column. */
-	T q[RY][9];
+	/* q[r][j]: the current level at z - 4 + j of row r's column; hv: this
+	   thread's halo cells of plane z. Both are loaded a plane ahead, so that
+	   the loads are in flight while the plane before is computed. */
+	T q[RY][9], hv[HPT];
 #pragma unroll
-	for ( int j = 0; j < 8; j++ )
+	for ( int j = 0; j < 9; j++ )
 	{
 		const T* p = plane( zs - 4 + j );
 #pragma unroll
 		for ( int r = 0; r < RY; r++ ) q[r][j] = p && off[r] >= 0 ? p[off[r]] : T( 0 );
+	}
+	{
+		const T* p0 = plane( zs );
+#pragma unroll
+		for ( int h = 0; h < HPT; h++ ) hv[h] = p0 && hoff[h] >= 0 ? p0[hoff[h]] : T( 0 );
 	}
 	const T kc = (T)a.center, kx = (T)a.ix, ky = (T)a.iy, kz = (T)a.iz, dt2 = (T)a.dt2, two = (T)2;
 	const T c1 = (T)HYB_ACOUSTIC_C1, c2 = (T)HYB_ACOUSTIC_C2, c3 = (T)HYB_ACOUSTIC_C3,
 	        c4 = (T)HYB_ACOUSTIC_C4;
 	for ( i64 z = zs; z < ze; z++ )
 	{
-		const T* p4 = plane( z + 4 );
-#pragma unroll
-		for ( int r = 0; r < RY; r++ ) q[r][8] = p4 && off[r] >= 0 ? p4[off[r]] : T( 0 );
-		const T* p0 = plane( z );
-		T        hv[HPT];
-#pragma unroll
-		for ( int h = 0; h < HPT; h++ ) hv[h] = p0 && hoff[h] >= 0 ? p0[hoff[h]] : T( 0 );
 		__syncthreads(); /* the previous plane's tile is read */
 #pragma unroll
 		for ( int r = 0; r < RY; r++ ) tile[( ty + r * BY + kAR ) * SX + tx + kAR] = q[r][4];
 #pragma unroll
 		for ( int h = 0; h < HPT; h++ )
 			if ( hpos[h] >= 0 ) tile[hpos[h]] = hv[h];
-		__syncthreads();
 		const i64  zo   = ( z - blo ) * pl;
 		const bool zfix = z < 4 || z >= b.nz - 4;
+		T          pv[RY], vv[RY], nq[RY];
+#pragma unroll
+		for ( int r = 0; r < RY; r++ )
+		{
+			const bool upd = off[r] >= 0 && !zfix && !xyfix[r];
+			pv[r]          = upd ? prev[zo + off[r]] : T( 0 );
+			vv[r]          = upd ? vel[zo + off[r]] : T( 0 );
+		}
+		const T* p5 = z + 1 < ze ? plane( z + 5 ) : 0;
+		const T* p1 = z + 1 < ze ? plane( z + 1 ) : 0;
+#pragma unroll
+		for ( int r = 0; r < RY; r++ ) nq[r] = p5 && off[r] >= 0 ? p5[off[r]] : T( 0 );
+#pragma unroll
+		for ( int h = 0; h < HPT; h++ ) hv[h] = p1 && hoff[h] >= 0 ? p1[hoff[h]] : T( 0 );
+		__syncthreads();
 #pragma unroll
 		for ( int r = 0; r < RY; r++ )
 		{
@@ -153,14 +167,17 @@ __global__ void __launch_bounds__( kAX* BY )
 				              c2 * ( t[2 * SX] + t[-2 * SX] ) + c1 * ( t[SX] + t[-SX] ) );
 				lap += kz * ( c4 * ( qq[8] + qq[0] ) + c3 * ( qq[7] + qq[1] ) +
 				              c2 * ( qq[6] + qq[2] ) + c1 * ( qq[5] + qq[3] ) );
-				const T v = vel[o];
-				next[o]   = v * v * dt2 * lap + two * qq[4] - prev[o];
+				const T v = vv[r];
+				next[o]   = v * v * dt2 * lap + two * qq[4] - pv[r];
 			}
 		}
 #pragma unroll
 		for ( int r = 0; r < RY; r++ )
+		{
 #pragma unroll
 			for ( int j = 0; j < 8; j++ ) q[r][j] = q[r][j + 1];
+			q[r][8] = nq[r];
+		}
 	}
 }
 
@@ -413,17 +430,16 @@ struct hyb_acoustic_shape
 };
 constexpr hyb_acoustic_shape kAcousticShapes[] = {
 	{ 16, 1, 64, "32x16 threads, 1 row each, 64 planes" },
-	{ 8, 2, 64, "32x8 threads, 2 rows each, 64 planes" },
-	{ 4, 4, 64, "32x4 threads, 4 rows each, 64 planes" },
-	{ 8, 4, 64, "32x8 threads, 4 rows each, 64 planes" },
 	{ 16, 2, 64, "32x16 threads, 2 rows each, 64 planes" },
-	{ 4, 8, 64, "32x4 threads, 8 rows each, 64 planes" },
-	{ 8, 4, 128, "32x8 threads, 4 rows each, 128 planes" },
-	{ 4, 4, 128, "32x4 threads, 4 rows each, 128 planes" },
+	{ 32, 1, 64, "32x32 threads, 1 row each, 64 planes" },
+	{ 8, 2, 64, "32x8 threads, 2 rows each, 64 planes" },
+	{ 16, 1, 128, "32x16 threads, 1 row each, 128 planes" },
+	{ 16, 2, 128, "32x16 threads, 2 rows each, 128 planes" },
+	{ 8, 1, 64, "32x8 threads, 1 row each, 64 planes" },
 };
 constexpr int kAcousticShapeCount = sizeof kAcousticShapes / sizeof kAcousticShapes[0];
-/* The shape the library launches (gpu_check_stencil times them all). */
-constexpr int kAcousticShape = 3;
+/* The shapes the library launches, by element type (gpu_check_stencil times them all). */
+constexpr int kAcousticShapeF32 = 1, kAcousticShapeF64 = 0;
 
 template <int BY, int RY>
 bool hyb_launch_acoustic( const hyb_kernel_env_t* env, const hyb_stencil_acoustic_args_t& a,
@@ -454,20 +470,17 @@ extern "C" hyb_status_t hyb_stencil_acoustic_cuda_as( const hyb_kernel_env_t* en
 	case 1601:
 		launched = hyb_launch_acoustic<16, 1>( env, *a, s.seg );
 		break;
-	case 802:
-		launched = hyb_launch_acoustic<8, 2>( env, *a, s.seg );
-		break;
-	case 404:
-		launched = hyb_launch_acoustic<4, 4>( env, *a, s.seg );
-		break;
-	case 804:
-		launched = hyb_launch_acoustic<8, 4>( env, *a, s.seg );
-		break;
 	case 1602:
 		launched = hyb_launch_acoustic<16, 2>( env, *a, s.seg );
 		break;
-	case 408:
-		launched = hyb_launch_acoustic<4, 8>( env, *a, s.seg );
+	case 3201:
+		launched = hyb_launch_acoustic<32, 1>( env, *a, s.seg );
+		break;
+	case 802:
+		launched = hyb_launch_acoustic<8, 2>( env, *a, s.seg );
+		break;
+	case 801:
+		launched = hyb_launch_acoustic<8, 1>( env, *a, s.seg );
 		break;
 	default:
 		return HYB_E_INVALID;
@@ -477,7 +490,9 @@ extern "C" hyb_status_t hyb_stencil_acoustic_cuda_as( const hyb_kernel_env_t* en
 
 extern "C" hyb_status_t hyb_stencil_acoustic_cuda( const hyb_kernel_env_t* env, const void* args )
 {
-	return hyb_stencil_acoustic_cuda_as( env, args, kAcousticShape );
+	const hyb_stencil_acoustic_args_t* a = static_cast<const hyb_stencil_acoustic_args_t*>( args );
+	return hyb_stencil_acoustic_cuda_as(
+	    env, args, a && a->box.elem == HYB_STENCIL_F64 ? kAcousticShapeF64 : kAcousticShapeF32 );
 }
 
 extern "C" hyb_status_t hyb_stencil_himeno_cuda( const hyb_kernel_env_t* env, const void* args )
