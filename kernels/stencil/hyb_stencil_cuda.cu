@@ -431,15 +431,17 @@ struct hyb_acoustic_shape
 constexpr hyb_acoustic_shape kAcousticShapes[] = {
 	{ 16, 1, 64, "32x16 threads, 1 row each, 64 planes" },
 	{ 16, 2, 64, "32x16 threads, 2 rows each, 64 planes" },
-	{ 32, 1, 64, "32x32 threads, 1 row each, 64 planes" },
-	{ 8, 2, 64, "32x8 threads, 2 rows each, 64 planes" },
-	{ 16, 1, 128, "32x16 threads, 1 row each, 128 planes" },
-	{ 16, 2, 128, "32x16 threads, 2 rows each, 128 planes" },
 	{ 8, 1, 64, "32x8 threads, 1 row each, 64 planes" },
+	{ 8, 2, 64, "32x8 threads, 2 rows each, 64 planes" },
+	{ 8, 4, 64, "32x8 threads, 4 rows each, 64 planes" },
+	{ 4, 1, 64, "32x4 threads, 1 row each, 64 planes" },
+	{ 4, 2, 64, "32x4 threads, 2 rows each, 64 planes" },
+	{ 8, 2, 128, "32x8 threads, 2 rows each, 128 planes" },
 };
 constexpr int kAcousticShapeCount = sizeof kAcousticShapes / sizeof kAcousticShapes[0];
-/* The shapes the library launches, by element type (gpu_check_stencil times them all). */
-constexpr int kAcousticShapeF32 = 1, kAcousticShapeF64 = 0;
+/* The shapes the library launches, by element type: the fastest measured on an H200
+   (docs/stencil.md, "The acoustic kernel"; gpu_check_stencil times them all). */
+constexpr int kAcousticShapeF32 = 3, kAcousticShapeF64 = 2;
 
 template <int BY, int RY>
 bool hyb_launch_acoustic( const hyb_kernel_env_t* env, const hyb_stencil_acoustic_args_t& a,
@@ -473,14 +475,20 @@ extern "C" hyb_status_t hyb_stencil_acoustic_cuda_as( const hyb_kernel_env_t* en
 	case 1602:
 		launched = hyb_launch_acoustic<16, 2>( env, *a, s.seg );
 		break;
-	case 3201:
-		launched = hyb_launch_acoustic<32, 1>( env, *a, s.seg );
+	case 801:
+		launched = hyb_launch_acoustic<8, 1>( env, *a, s.seg );
 		break;
 	case 802:
 		launched = hyb_launch_acoustic<8, 2>( env, *a, s.seg );
 		break;
-	case 801:
-		launched = hyb_launch_acoustic<8, 1>( env, *a, s.seg );
+	case 804:
+		launched = hyb_launch_acoustic<8, 4>( env, *a, s.seg );
+		break;
+	case 401:
+		launched = hyb_launch_acoustic<4, 1>( env, *a, s.seg );
+		break;
+	case 402:
+		launched = hyb_launch_acoustic<4, 2>( env, *a, s.seg );
 		break;
 	default:
 		return HYB_E_INVALID;
