@@ -5,7 +5,7 @@
    does; totals of auto mode against the CPU alone and the device alone, and the resident
    device call against the x-up-plus-y-down bound of the bus measured in the same run with
    page-locked buffers. CSV on stdout; every result checked against a serial reference.
-     hyb_bench_spmv_calls [--quick] [--prec d|s|ds] [--max-calls N]
+     hyb_bench_spmv_calls [--quick] [--prec d|s|ds] [--max-calls N] [--check-all]
    --quick: a 25^3 stencil and at most 100 calls (a functional run on the simulated device).
    Exit 0 when every product is right, 1 otherwise, 77 without a device. */
 #include <math.h>
@@ -113,6 +113,9 @@ static void hc_mode( const char* mode )
 	hyb_config_install_for_test( &c );
 }
 
+/* --check-all: every call's product against the reference, not the first and last only. */
+static int hc_check_all;
+
 /* `n` calls in `mode` from a fresh library state; cum[k] is the total after call k + 1.
    The resident device calls after the first two are summed into *res_s (their count in
    *res_n). */
@@ -135,12 +138,16 @@ static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, double* r
 			*res_s += t;
 			( *res_n )++;
 		}
-		if ( k == 0 || k == n - 1 )
+		if ( k == 0 || k == n - 1 || hc_check_all )
 		{
 			double e = hc_err( M );
 			if ( !( e <= 4.0 ) )
 			{
-				fprintf( stderr, "hyb_bench_spmv_calls: %s call %d: error %g\n", mode, k + 1, e );
+				fprintf( stderr,
+				         "hyb_bench_spmv_calls: %s call %d of %d: error %g (path %s, cache %d, "
+				         "format %d, K %d: %s)\n",
+				         mode, k + 1, n, e, hyb_path_name( r->path ), r->cache, (int)r->fmt,
+				         (int)r->K, r->why ? r->why : "" );
 				hc_bad++;
 			}
 		}
@@ -185,11 +192,14 @@ int main( int argc, char** argv )
 			quick = 1;
 		else if ( !strcmp( argv[i], "--prec" ) && i + 1 < argc )
 			precs = argv[++i];
+		else if ( !strcmp( argv[i], "--check-all" ) )
+			hc_check_all = 1;
 		else if ( !strcmp( argv[i], "--max-calls" ) && i + 1 < argc )
 			maxc = atoi( argv[++i] );
 		else
 		{
-			fprintf( stderr, "usage: %s [--quick] [--prec d|s|ds] [--max-calls N]\n", argv[0] );
+			fprintf( stderr, "usage: %s [--quick] [--prec d|s|ds] [--max-calls N] [--check-all]\n",
+			         argv[0] );
 			return 2;
 		}
 	}
