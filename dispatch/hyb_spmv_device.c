@@ -934,6 +934,7 @@ typedef struct
 	hyb_spmv_res_t* lean;
 	int             first;
 	int64_t         block_rows;
+	int             readers; /* threads reading the lean job's pieces */
 } hyb_bg_job_t;
 
 static void hyb_bg_job_free( hyb_bg_job_t* j )
@@ -976,15 +977,16 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 	if ( st == HYB_OK )
 	{
 		const hyb_spmv_copy_in_t in = {
-			.dm    = &res->dm,
-			.dmem  = res->dmem,
-			.ia    = j->a.op == HYB_OP_CSRMV ? j->from[1] : NULL,
-			.row   = j->a.op == HYB_OP_COOMV ? j->from[1] : NULL,
-			.ja    = (const void*)( (const char*)j->from[2] + j->off[2] ),
-			.val   = (const char*)j->from[0] + j->off[0],
-			.first = j->first,
-			.read  = hyb_bg_read,
-			.piece = j->f.copy_piece,
+			.dm      = &res->dm,
+			.dmem    = res->dmem,
+			.ia      = j->a.op == HYB_OP_CSRMV ? j->from[1] : NULL,
+			.row     = j->a.op == HYB_OP_COOMV ? j->from[1] : NULL,
+			.ja      = (const void*)( (const char*)j->from[2] + j->off[2] ),
+			.val     = (const char*)j->from[0] + j->off[0],
+			.first   = j->first,
+			.read    = hyb_bg_read,
+			.piece   = j->f.copy_piece,
+			.readers = j->readers,
 		};
 		hyb_spmv_copy_out_t out;
 		st = hyb_spmv_copy_run( res->mem, &in, &out );
@@ -994,9 +996,9 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 		if ( st == HYB_OK )
 			HYB_LOG( HYB_LOG_INFO,
 			         "SpMV: background copy of a %s matrix: %.1f MB in %d pieces, %.3f s "
-			         "(reading %.3f s, waiting for the device %.3f s)",
+			         "(reading %.3f s on %d threads, waiting for the device %.3f s)",
 			         j->a.op == HYB_OP_CSRMV ? "CSR" : "COO", out.bytes_h2d * 1e-6, out.pieces,
-			         out.seconds, out.read_s, out.wait_s );
+			         out.seconds, out.read_s, out.readers, out.wait_s );
 	}
 	if ( st == HYB_OK )
 	{
@@ -1092,6 +1094,14 @@ static hyb_spmv_res_t* hyb_lean_plan( const hyb_spmv_src_t* src, const hyb_spmv_
 	return res;
 }
 
+/* Threads that read a lean job's pieces: HYB_SPMV_COPY_READERS where the process runs
+   enough threads that the CPU products keep most of them, else one. */
+static int hyb_copy_readers( const hyb_spmv_force_t* f )
+{
+	if ( f->active && f->copy_readers > 0 ) return f->copy_readers;
+	return omp_get_max_threads() >= HYB_SPMV_COPY_READERS_CORES ? HYB_SPMV_COPY_READERS : 1;
+}
+
 /* Prepare the fill of entry `ent` for the helper thread; the job starts when the call's CPU
    product accepted the arguments (hyb_spmv_device_bg_after_cpu). 1: prepared in *out (the
    job owns the entry); 0: the caller still holds the entry and fills it itself (no snapshot
@@ -1150,6 +1160,7 @@ static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_m
 		j->lean       = lean;
 		j->first      = src->layout == HYB_SPMV_CSR ? src->ia[0] : 0;
 		j->block_rows = hyb_block_rows( f, src->m, vb, 0 );
+		j->readers    = hyb_copy_readers( f );
 		*out          = j;
 		return 1;
 	}
@@ -1178,7 +1189,7 @@ void hyb_spmv_device_bg_after_cpu( hyb_spmv_report_t* rep, hyb_status_t st )
 	rep->bg_job     = NULL;
 	if ( !j ) return;
 	/* the lean job keeps one core busy; the CPU products take the others */
-	if ( st == HYB_OK && hyb_spmv_bg_submit( hyb_bg_fill, j, j->mh, j->lean ? 1 : 0 ) )
+	if ( st == HYB_OK && hyb_spmv_bg_submit( hyb_bg_fill, j, j->mh, j->lean ? j->readers : 0 ) )
 	{
 		if ( j->lean ) atomic_fetch_add( &hyb_sd.copies[HYB_COPY_STARTED], 1 );
 		return;

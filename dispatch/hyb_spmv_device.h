@@ -29,6 +29,8 @@ typedef struct
 	                              (the background build snapshots, converts, runs a product) */
 	size_t copy_piece;         /* bytes per piece of a background copy of the arrays (0:
 	                              automatic) */
+	int copy_readers;          /* threads reading a background copy's pieces (0: automatic,
+	                              hyb_spmv_copy_readers) */
 } hyb_spmv_force_t;
 
 /* Background copies of the caller's arrays (the lean build) since the process started. */

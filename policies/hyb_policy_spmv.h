@@ -264,6 +264,14 @@ typedef struct
    "Measured choice in auto mode"), probes taken,
    and the fraction of the model's CPU time above which the device's best time is worth
    checking. */
+/* Threads that read a background copy of a matrix's arrays where the process has at least
+   HYB_SPMV_COPY_READERS_CORES threads: one thread reads the application's pages at about
+   3 GB/s (process_vm_readv on the H200 hosts), so the read is the copy's time and two
+   halve it, at one more core's cost to the CPU products that run meanwhile (bound by the
+   memory bus rather than by their cores). With fewer threads, one reads. */
+#define HYB_SPMV_COPY_READERS       2
+#define HYB_SPMV_COPY_READERS_CORES 8
+
 #define HYB_SPMV_PROBE_AFTER 8
 #define HYB_SPMV_PROBES      3
 #define HYB_SPMV_PROBE_RATIO 0.5

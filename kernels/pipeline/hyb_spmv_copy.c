@@ -3,9 +3,11 @@
    pieces, then checked on the device (see hyb_spmv_copy.h). */
 #include "kernels/pipeline/hyb_spmv_copy.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hyb_team.h"
 #include "kernels/spmv/hyb_spmv_kernels.h"
 
 static size_t hyb_copy_al( size_t n )
@@ -36,6 +38,40 @@ static void hyb_copy_take_bounds( hyb_copy_bounds_t* bd, const hyb_spmv_dmat_t* 
 		if ( r >= from + count ) return;
 		bd->at[bd->next] = piece[r - from];
 	}
+}
+
+/* One piece read by the threads of a team, each a contiguous part of whole pages: one
+   thread's read moves about 3 GB/s from the application's pages (process_vm_readv), well
+   below what the slots' uploads take, so the read bounds the copy. */
+typedef struct
+{
+	int ( *read )( void* dst, const void* src, size_t bytes );
+	char*       dst;
+	const char* src;
+	size_t      len, part;
+	_Atomic int failed;
+} hyb_copy_read_t;
+
+static void hyb_copy_read_part( void* arg, int64_t b, int64_t e )
+{
+	hyb_copy_read_t* r = arg;
+	for ( int64_t p = b; p < e; p++ )
+	{
+		size_t lo = (size_t)p * r->part, hi = lo + r->part < r->len ? lo + r->part : r->len;
+		if ( lo < hi && !r->read( r->dst + lo, r->src + lo, hi - lo ) ) r->failed = 1;
+	}
+}
+
+static int hyb_copy_read( hyb_team_t* team, int readers, const hyb_spmv_copy_in_t* in, char* dst,
+                          const char* src, size_t len )
+{
+	if ( readers <= 1 || len < (size_t)readers * 4096 ) return in->read( dst, src, len );
+	size_t          part = ( len + (size_t)readers - 1 ) / (size_t)readers;
+	hyb_copy_read_t r    = { .read = in->read, .dst = dst, .src = src, .len = len };
+	r.part               = ( part + 4095 ) & ~(size_t)4095;
+	r.failed             = 0;
+	hyb_team_run( team, readers, hyb_copy_read_part, &r );
+	return !r.failed;
 }
 
 #define HYB_TRY( expr )                                                                            \
@@ -80,7 +116,10 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 	hyb_devent_t*     ev[3]  = { NULL, NULL, NULL }; /* the two slots, the end */
 	hyb_copy_bounds_t bd     = { calloc( (size_t)dm->nblk + 1, sizeof( int64_t ) ), 0 };
 	int               queued = 0;
-	hyb_status_t      st     = bd.at ? HYB_OK : HYB_E_NO_MEMORY;
+	/* the readers besides the caller, or the caller alone where there are none */
+	hyb_team_t*  team    = in->readers > 1 ? hyb_team_create( in->readers - 1 ) : NULL;
+	const int    readers = team ? hyb_team_size( team ) : 1;
+	hyb_status_t st      = bd.at ? HYB_OK : HYB_E_NO_MEMORY;
 	if ( st != HYB_OK ) goto done;
 	HYB_TRY( hyb_dev_host_alloc(
 	    d, 2 * hyb_copy_al( piece ) + (size_t)( nres + dm->nblk ) * sizeof( int ), (void**)&hs ) );
@@ -109,7 +148,8 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 				out->wait_s += hyb_now() - tw;
 			}
 			double tr = hyb_now();
-			if ( !in->read( slot[s], (const char*)arr[a].src + at, len ) ) HYB_TRY( HYB_E_IO );
+			if ( !hyb_copy_read( team, readers, in, slot[s], (const char*)arr[a].src + at, len ) )
+				HYB_TRY( HYB_E_IO );
 			out->read_s += hyb_now() - tr;
 			if ( a == 0 && !coo )
 				hyb_copy_take_bounds( &bd, dm, (const int*)(void*)slot[s],
@@ -184,6 +224,8 @@ done:
 	hyb_dev_host_free( d, hs );
 	if ( rows ) hyb_dev_free( d, rows, rb > 0 ? rb : 1 );
 	free( bd.at );
+	hyb_team_destroy( team );
+	out->readers = readers;
 	out->seconds = hyb_now() - t0;
 	return st;
 }

@@ -33,7 +33,9 @@ typedef struct
 	/* Copies `bytes` of this process's memory at src into dst; 0 where it cannot (a page no
 	   longer mapped, the library unloading), never a fault. */
 	int ( *read )( void* dst, const void* src, size_t bytes );
-	size_t piece; /* bytes per piece (0: HYB_SPMV_COPY_PIECE) */
+	size_t piece;   /* bytes per piece (0: HYB_SPMV_COPY_PIECE) */
+	int    readers; /* threads reading each piece, the caller one of them (0 or 1: the caller
+	                   alone); `read` must then be safe to call from several threads */
 } hyb_spmv_copy_in_t;
 
 typedef struct
@@ -43,8 +45,9 @@ typedef struct
 	double wait_s;    /* host: waiting for a slot's upload, and for the check */
 	double bytes_h2d; /* uploaded */
 	int    pieces;
-	int    reject; /* the check's reason when it rejected the copy (COO: the
-	                  HYB_SPMV_COOPTR_* or'ed), else 0 */
+	int    readers; /* threads that read the pieces */
+	int    reject;  /* the check's reason when it rejected the copy (COO: the
+	                   HYB_SPMV_COOPTR_* or'ed), else 0 */
 } hyb_spmv_copy_out_t;
 
 /* Device memory the copy needs: the matrix, then the check's result. */
