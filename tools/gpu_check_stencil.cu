@@ -362,46 +362,76 @@ void check_rejects( Dev& dev )
 
 /* ------------------------------------------------------------------ timing */
 
-void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int64_t ny, int64_t nz,
-                  int32_t r, double elems_per_point, Dev& dev )
+/* A problem's fields resident on the device and the arguments of one step over its whole
+   domain (first quantity's levels at cur, prev and next). */
+struct Resident
 {
-	Prob q;
-	make( q, kind, elem, nx, ny, nz, r );
-	hyb_stencil_roles_t roles;
-	hyb_stencil_roles( kind, &roles );
-	const size_t       bytes = q.mem[0].size();
-	std::vector<void*> f( q.p.nfields );
-	for ( int i = 0; i < q.p.nfields; i++ )
+	Prob               q;
+	std::vector<void*> f;
+	size_t             bytes = 0;
+	void*              next0 = nullptr;
+	hyb_stencil_args_t a;
+
+	Resident( int32_t kind, int32_t elem, int64_t nx, int64_t ny, int64_t nz, int32_t r )
 	{
-		CK_CUDA( cudaMalloc( &f[i], bytes ) );
-		CK_CUDA( cudaMemcpy( f[i], q.mem[i].data(), bytes, cudaMemcpyHostToDevice ) );
+		make( q, kind, elem, nx, ny, nz, r );
+		hyb_stencil_roles_t roles;
+		hyb_stencil_roles( kind, &roles );
+		bytes = q.mem[0].size();
+		f.resize( q.p.nfields );
+		for ( int i = 0; i < q.p.nfields; i++ )
+		{
+			CK_CUDA( cudaMalloc( &f[i], bytes ) );
+			CK_CUDA( cudaMemcpy( f[i], q.mem[i].data(), bytes, cudaMemcpyHostToDevice ) );
+		}
+		const void* coef[HYB_STENCIL_COEFS_MAX];
+		const void* cur[HYB_STENCIL_QUANTS_MAX];
+		const void* prev[HYB_STENCIL_QUANTS_MAX];
+		void*       next[HYB_STENCIL_QUANTS_MAX];
+		for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = f[roles.coef[c]];
+		for ( int j = 0; j < roles.quants; j++ )
+		{
+			cur[j]  = f[hyb_stencil_state_role( &roles, j, roles.inputs - 1 )];
+			prev[j] = f[hyb_stencil_state_role( &roles, j, 0 )];
+			next[j] = f[hyb_stencil_state_role( &roles, j, roles.inputs )];
+		}
+		next0                       = next[0];
+		const hyb_stencil_box_t box = hyb_stencil_prob_box( &q.p, 0, q.p.nz, 0, q.p.nz );
+		hyb_stencil_prob_args_q( &q.p, &box, cur, prev, next, coef, &a );
 	}
-	const void* coef[HYB_STENCIL_COEFS_MAX];
-	const void* cur[HYB_STENCIL_QUANTS_MAX];
-	const void* prev[HYB_STENCIL_QUANTS_MAX];
-	void*       next[HYB_STENCIL_QUANTS_MAX];
-	for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = f[roles.coef[c]];
-	for ( int j = 0; j < roles.quants; j++ )
+	Resident( const Resident& )            = delete;
+	Resident& operator=( const Resident& ) = delete;
+	~Resident()
 	{
-		cur[j]  = f[hyb_stencil_state_role( &roles, j, roles.inputs - 1 )];
-		prev[j] = f[hyb_stencil_state_role( &roles, j, 0 )];
-		next[j] = f[hyb_stencil_state_role( &roles, j, roles.inputs )];
+		for ( void* p : f ) CK_CUDA( cudaFree( p ) );
 	}
-	const hyb_stencil_box_t box = hyb_stencil_prob_box( &q.p, 0, q.p.nz, 0, q.p.nz );
-	hyb_stencil_args_t      a;
-	hyb_stencil_prob_args_q( &q.p, &box, cur, prev, next, coef, &a );
+};
+
+/* Milliseconds per call of launch(), queued on dev's stream: `warm` calls untimed, then
+   `reps` timed between two events. */
+template <typename F> double ms_per_call( Dev& dev, int warm, int reps, F launch )
+{
 	cudaEvent_t e0, e1;
 	CK_CUDA( cudaEventCreate( &e0 ) );
 	CK_CUDA( cudaEventCreate( &e1 ) );
-	for ( int w = 0; w < 2; w++ ) dev_compute( &dev, 0, kind, &a );
-	const int reps = 10;
+	for ( int w = 0; w < warm; w++ ) launch();
 	CK_CUDA( cudaEventRecord( e0, dev.stream ) );
-	for ( int i = 0; i < reps; i++ ) dev_compute( &dev, 0, kind, &a );
+	for ( int i = 0; i < reps; i++ ) launch();
 	CK_CUDA( cudaEventRecord( e1, dev.stream ) );
 	CK_CUDA( cudaEventSynchronize( e1 ) );
 	float ms = 0.0f;
 	CK_CUDA( cudaEventElapsedTime( &ms, e0, e1 ) );
-	const double s   = ms * 1e-3 / reps;
+	CK_CUDA( cudaEventDestroy( e0 ) );
+	CK_CUDA( cudaEventDestroy( e1 ) );
+	return ms / reps;
+}
+
+void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int64_t ny, int64_t nz,
+                  int32_t r, double elems_per_point, Dev& dev )
+{
+	Resident     res( kind, elem, nx, ny, nz, r );
+	const double s =
+	    ms_per_call( dev, 2, 10, [&] { dev_compute( &dev, 0, kind, &res.a ); } ) * 1e-3;
 	const double pts = (double)( nx * ny * nz );
 	std::printf( "time %-12s %s %5lld x %5lld x %5lld: %8.3f ms/step, %7.2f Gpoints/s, %7.1f GB/s "
 	             "at %.2f elements/point\n",
@@ -409,65 +439,34 @@ void time_kernel( const char* name, int32_t kind, int32_t elem, int64_t nx, int6
 	             pts / s * 1e-9,
 	             pts * elems_per_point * (double)hyb_stencil_elem_bytes( elem ) / s * 1e-9,
 	             elems_per_point );
-	for ( void* p : f ) CK_CUDA( cudaFree( p ) );
-	CK_CUDA( cudaEventDestroy( e0 ) );
-	CK_CUDA( cudaEventDestroy( e1 ) );
 }
 
 /* Every shape of the acoustic kernel on one resident domain: its output bit for bit
    the library's shape's, and its time per step (the library launches the fastest). */
 void time_acoustic_shapes( int32_t elem, int64_t nx, int64_t ny, int64_t nz, int reps, Dev& dev )
 {
-	Prob q;
-	make( q, HYB_STENCIL_ACOUSTIC, elem, nx, ny, nz, 4 );
-	hyb_stencil_roles_t roles;
-	hyb_stencil_roles( HYB_STENCIL_ACOUSTIC, &roles );
-	const size_t       bytes = q.mem[0].size();
-	std::vector<void*> f( q.p.nfields );
-	for ( int i = 0; i < q.p.nfields; i++ )
-	{
-		CK_CUDA( cudaMalloc( &f[i], bytes ) );
-		CK_CUDA( cudaMemcpy( f[i], q.mem[i].data(), bytes, cudaMemcpyHostToDevice ) );
-	}
-	const void* coef[HYB_STENCIL_COEFS_MAX];
-	const void* cur[1]  = { f[hyb_stencil_state_role( &roles, 0, roles.inputs - 1 )] };
-	const void* prev[1] = { f[hyb_stencil_state_role( &roles, 0, 0 )] };
-	void*       next[1] = { f[hyb_stencil_state_role( &roles, 0, roles.inputs )] };
-	for ( int c = 0; c < roles.ncoef; c++ ) coef[c] = f[roles.coef[c]];
-	const hyb_stencil_box_t box = hyb_stencil_prob_box( &q.p, 0, q.p.nz, 0, q.p.nz );
-	hyb_stencil_args_t      a;
-	hyb_stencil_prob_args_q( &q.p, &box, cur, prev, next, coef, &a );
+	Resident         res( HYB_STENCIL_ACOUSTIC, elem, nx, ny, nz, 4 );
+	const size_t     bytes = res.bytes;
 	hyb_kernel_env_t env;
 	std::memset( &env, 0, sizeof env );
 	env.stream = dev.stream;
 	std::vector<unsigned char> want( bytes ), got( bytes );
-	CK_CUDA( cudaMemset( next[0], 0xff, bytes ) );
-	if ( hyb_stencil_acoustic_cuda( &env, &a ) != HYB_OK ) g_fail = 1;
+	CK_CUDA( cudaMemset( res.next0, 0xff, bytes ) );
+	if ( hyb_stencil_acoustic_cuda( &env, &res.a ) != HYB_OK ) g_fail = 1;
 	CK_CUDA( cudaStreamSynchronize( dev.stream ) );
-	CK_CUDA( cudaMemcpy( want.data(), next[0], bytes, cudaMemcpyDeviceToHost ) );
-	cudaEvent_t e0, e1;
-	CK_CUDA( cudaEventCreate( &e0 ) );
-	CK_CUDA( cudaEventCreate( &e1 ) );
+	CK_CUDA( cudaMemcpy( want.data(), res.next0, bytes, cudaMemcpyDeviceToHost ) );
 	for ( int s = 0; hyb_stencil_acoustic_cuda_shape( s ); s++ )
 	{
-		CK_CUDA( cudaMemset( next[0], 0xff, bytes ) );
-		const bool launched = hyb_stencil_acoustic_cuda_as( &env, &a, s ) == HYB_OK;
+		CK_CUDA( cudaMemset( res.next0, 0xff, bytes ) );
+		const bool launched = hyb_stencil_acoustic_cuda_as( &env, &res.a, s ) == HYB_OK;
 		CK_CUDA( cudaStreamSynchronize( dev.stream ) );
-		CK_CUDA( cudaMemcpy( got.data(), next[0], bytes, cudaMemcpyDeviceToHost ) );
+		CK_CUDA( cudaMemcpy( got.data(), res.next0, bytes, cudaMemcpyDeviceToHost ) );
 		const bool same = launched && std::memcmp( got.data(), want.data(), bytes ) == 0;
 		if ( !same ) g_fail = 1;
-		double ms_step = 0.0;
-		if ( reps > 0 )
-		{
-			hyb_stencil_acoustic_cuda_as( &env, &a, s );
-			CK_CUDA( cudaEventRecord( e0, dev.stream ) );
-			for ( int i = 0; i < reps; i++ ) hyb_stencil_acoustic_cuda_as( &env, &a, s );
-			CK_CUDA( cudaEventRecord( e1, dev.stream ) );
-			CK_CUDA( cudaEventSynchronize( e1 ) );
-			float ms = 0.0f;
-			CK_CUDA( cudaEventElapsedTime( &ms, e0, e1 ) );
-			ms_step = ms / reps;
-		}
+		const double ms_step =
+		    reps > 0 ? ms_per_call( dev, 1, reps,
+		                            [&] { hyb_stencil_acoustic_cuda_as( &env, &res.a, s ); } )
+		             : 0.0;
 		const double pts = (double)( nx * ny * nz );
 		std::printf( "%s acoustic shape %d %s %5lld x %5lld x %5lld: %s, %8.3f ms/step, %7.2f "
 		             "Gpoints/s (%s)\n",
@@ -476,9 +475,6 @@ void time_acoustic_shapes( int32_t elem, int64_t nx, int64_t ny, int64_t nz, int
 		             ms_step > 0 ? pts / ( ms_step * 1e-3 ) * 1e-9 : 0.0,
 		             hyb_stencil_acoustic_cuda_shape( s ) );
 	}
-	for ( void* p : f ) CK_CUDA( cudaFree( p ) );
-	CK_CUDA( cudaEventDestroy( e0 ) );
-	CK_CUDA( cudaEventDestroy( e1 ) );
 }
 
 } // namespace

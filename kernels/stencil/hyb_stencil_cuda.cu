@@ -422,27 +422,7 @@ bool hyb_launch_zmarch( const hyb_kernel_env_t* env, const A& a, void ( *f32 )( 
 	return true;
 }
 
-/* The acoustic kernel's shapes: threads in y, rows per thread, planes per z segment. */
-struct hyb_acoustic_shape
-{
-	int         by, ry, seg;
-	const char* name;
-};
-constexpr hyb_acoustic_shape kAcousticShapes[] = {
-	{ 16, 1, 64, "32x16 threads, 1 row each, 64 planes" },
-	{ 16, 2, 64, "32x16 threads, 2 rows each, 64 planes" },
-	{ 8, 1, 64, "32x8 threads, 1 row each, 64 planes" },
-	{ 8, 2, 64, "32x8 threads, 2 rows each, 64 planes" },
-	{ 8, 4, 64, "32x8 threads, 4 rows each, 64 planes" },
-	{ 4, 1, 64, "32x4 threads, 1 row each, 64 planes" },
-	{ 4, 2, 64, "32x4 threads, 2 rows each, 64 planes" },
-	{ 8, 2, 128, "32x8 threads, 2 rows each, 128 planes" },
-};
-constexpr int kAcousticShapeCount = sizeof kAcousticShapes / sizeof kAcousticShapes[0];
-/* The shapes the library launches, by element type: the fastest measured on an H200
-   (docs/stencil.md, "The acoustic kernel"; gpu_check_stencil times them all). */
-constexpr int kAcousticShapeF32 = 3, kAcousticShapeF64 = 2;
-
+/* The acoustic kernel on BY threads in y of RY rows each. */
 template <int BY, int RY>
 bool hyb_launch_acoustic( const hyb_kernel_env_t* env, const hyb_stencil_acoustic_args_t& a,
                           i64 seg )
@@ -451,6 +431,29 @@ bool hyb_launch_acoustic( const hyb_kernel_env_t* env, const hyb_stencil_acousti
 	return hyb_launch_zmarch<kAX, BY, BY * RY>( env, a, hyb_acoustic_kernel<float, BY, RY>,
 	                                            hyb_acoustic_kernel<double, BY, RY>, seg, &grid );
 }
+
+/* A shape of the acoustic kernel: its launcher (threads in y, rows per thread) and the
+   planes per z segment. */
+struct hyb_acoustic_shape
+{
+	bool ( *launch )( const hyb_kernel_env_t*, const hyb_stencil_acoustic_args_t&, i64 );
+	int         seg;
+	const char* name;
+};
+constexpr hyb_acoustic_shape kAcousticShapes[] = {
+	{ hyb_launch_acoustic<16, 1>, 64, "32x16 threads, 1 row each, 64 planes" },
+	{ hyb_launch_acoustic<16, 2>, 64, "32x16 threads, 2 rows each, 64 planes" },
+	{ hyb_launch_acoustic<8, 1>, 64, "32x8 threads, 1 row each, 64 planes" },
+	{ hyb_launch_acoustic<8, 2>, 64, "32x8 threads, 2 rows each, 64 planes" },
+	{ hyb_launch_acoustic<8, 4>, 64, "32x8 threads, 4 rows each, 64 planes" },
+	{ hyb_launch_acoustic<4, 1>, 64, "32x4 threads, 1 row each, 64 planes" },
+	{ hyb_launch_acoustic<4, 2>, 64, "32x4 threads, 2 rows each, 64 planes" },
+	{ hyb_launch_acoustic<8, 2>, 128, "32x8 threads, 2 rows each, 128 planes" },
+};
+constexpr int kAcousticShapeCount = sizeof kAcousticShapes / sizeof kAcousticShapes[0];
+/* The shapes the library launches, by element type: the fastest measured on an H200
+   (docs/stencil.md, "The acoustic kernel"; gpu_check_stencil times them all). */
+constexpr int kAcousticShapeF32 = 3, kAcousticShapeF64 = 2;
 
 } // namespace
 
@@ -465,34 +468,8 @@ extern "C" hyb_status_t hyb_stencil_acoustic_cuda_as( const hyb_kernel_env_t* en
 	const hyb_stencil_acoustic_args_t* a = static_cast<const hyb_stencil_acoustic_args_t*>( args );
 	if ( hyb_stencil_acoustic_bad( a ) || !hyb_stencil_acoustic_cuda_shape( shape ) )
 		return HYB_E_INVALID;
-	const hyb_acoustic_shape& s = kAcousticShapes[shape];
-	bool                      launched;
-	switch ( s.by * 100 + s.ry )
-	{
-	case 1601:
-		launched = hyb_launch_acoustic<16, 1>( env, *a, s.seg );
-		break;
-	case 1602:
-		launched = hyb_launch_acoustic<16, 2>( env, *a, s.seg );
-		break;
-	case 801:
-		launched = hyb_launch_acoustic<8, 1>( env, *a, s.seg );
-		break;
-	case 802:
-		launched = hyb_launch_acoustic<8, 2>( env, *a, s.seg );
-		break;
-	case 804:
-		launched = hyb_launch_acoustic<8, 4>( env, *a, s.seg );
-		break;
-	case 401:
-		launched = hyb_launch_acoustic<4, 1>( env, *a, s.seg );
-		break;
-	case 402:
-		launched = hyb_launch_acoustic<4, 2>( env, *a, s.seg );
-		break;
-	default:
-		return HYB_E_INVALID;
-	}
+	const hyb_acoustic_shape& s        = kAcousticShapes[shape];
+	const bool                launched = s.launch( env, *a, s.seg );
 	return launched ? hyb_launched() : HYB_OK;
 }
 
