@@ -62,9 +62,10 @@ static void hyb_copy_read_part( void* arg, int64_t b, int64_t e )
 	}
 }
 
-static int hyb_copy_read( hyb_team_t* team, int readers, const hyb_spmv_copy_in_t* in, char* dst,
+static int hyb_copy_read( hyb_team_t* team, const hyb_spmv_copy_in_t* in, char* dst,
                           const char* src, size_t len )
 {
+	const int readers = hyb_team_size( team );
 	if ( readers <= 1 || len < (size_t)readers * 4096 ) return in->read( dst, src, len );
 	size_t          part = ( len + (size_t)readers - 1 ) / (size_t)readers;
 	hyb_copy_read_t r    = { .read = in->read, .dst = dst, .src = src, .len = len };
@@ -117,9 +118,8 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 	hyb_copy_bounds_t bd     = { calloc( (size_t)dm->nblk + 1, sizeof( int64_t ) ), 0 };
 	int               queued = 0;
 	/* the readers besides the caller, or the caller alone where there are none */
-	hyb_team_t*  team    = in->readers > 1 ? hyb_team_create( in->readers - 1 ) : NULL;
-	const int    readers = team ? hyb_team_size( team ) : 1;
-	hyb_status_t st      = bd.at ? HYB_OK : HYB_E_NO_MEMORY;
+	hyb_team_t*  team = in->readers > 1 ? hyb_team_create( in->readers - 1 ) : NULL;
+	hyb_status_t st   = bd.at ? HYB_OK : HYB_E_NO_MEMORY;
 	if ( st != HYB_OK ) goto done;
 	HYB_TRY( hyb_dev_host_alloc(
 	    d, 2 * hyb_copy_al( piece ) + (size_t)( nres + dm->nblk ) * sizeof( int ), (void**)&hs ) );
@@ -148,7 +148,7 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 				out->wait_s += hyb_now() - tw;
 			}
 			double tr = hyb_now();
-			if ( !hyb_copy_read( team, readers, in, slot[s], (const char*)arr[a].src + at, len ) )
+			if ( !hyb_copy_read( team, in, slot[s], (const char*)arr[a].src + at, len ) )
 				HYB_TRY( HYB_E_IO );
 			out->read_s += hyb_now() - tr;
 			if ( a == 0 && !coo )
@@ -224,8 +224,8 @@ done:
 	hyb_dev_host_free( d, hs );
 	if ( rows ) hyb_dev_free( d, rows, rb > 0 ? rb : 1 );
 	free( bd.at );
+	out->readers = hyb_team_size( team );
 	hyb_team_destroy( team );
-	out->readers = readers;
 	out->seconds = hyb_now() - t0;
 	return st;
 }
