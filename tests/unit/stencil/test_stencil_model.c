@@ -477,7 +477,45 @@ static void test_in_core_adds_up( void )
 	CU_ASSERT_EQUAL( best.scheme, HYB_STENCIL_SCH_SHARED );
 }
 
+/* One block of at most as many chunks as slots: no chunk waits for a slot, so the run is a
+   three-stage flow, the busiest stage plus each other stage's share of one chunk; with more
+   chunks than slots the slots' turnover bounds it. On the acoustic 1160^3 set without a cap
+   the planner then takes d 3 k 36, the plan measured fastest on the H200 (0.71 s against
+   0.84 s for d 6 k 36, which the turnover had preferred). */
+static void test_one_block_is_a_flow( void )
+{
+	hyb_stencil_work_t w    = sm_work( HYB_STENCIL_ACOUSTIC, 1160, 1160, 1160, 4, 4, 36 );
+	w.dev_elems             = 4.1;
+	w.registered            = 1;
+	hyb_stencil_machine_t m = sm_machine( 139e9 );
+	for ( int32_t d = 2; d <= 6; d++ )
+	{
+		hyb_stencil_pred_t p;
+		CU_ASSERT_FATAL( hyb_stencil_predict( &w, &m, HYB_STENCIL_SCH_SHARED, d, 36, &p ) );
+		CU_ASSERT_EQUAL_FATAL( p.blocks, 1 );
+		const double dev  = p.t_kernel + p.t_d2d;
+		const double xfer = hyb_sm_test_max( hyb_sm_test_max( p.t_h2d, p.t_d2h ),
+		                                     ( p.bytes_h2d + p.bytes_d2h ) / m.bidir );
+		const double most = hyb_sm_test_max( hyb_sm_test_max( p.t_h2d, p.t_d2h ), dev );
+		const double sum  = p.t_h2d + p.t_d2h + dev;
+		if ( d <= p.nslots )
+		{
+			const double flow = hyb_sm_test_max( xfer, dev ) + ( sum - most ) / d;
+			CU_ASSERT( fabs( p.seconds - flow ) <= 1e-12 * flow );
+		}
+		else
+			CU_ASSERT( p.seconds >= sum / 2 + sum / d - 1e-12 * sum );
+	}
+	hyb_stencil_pred_t best;
+	char               why[256];
+	CU_ASSERT_FATAL( hyb_stencil_choose( &w, &m, 0, 0, 0, &best, why, sizeof why ) );
+	CU_ASSERT_EQUAL( best.scheme, HYB_STENCIL_SCH_SHARED );
+	CU_ASSERT_EQUAL( best.d, 3 );
+	CU_ASSERT_EQUAL( best.k, 36 );
+}
+
 static CU_TestInfo hyb_tests_stencil_model[] = {
+	{ "one_block_is_a_flow", test_one_block_is_a_flow },
 	{ "compressed_plans", test_compressed_plans },
 	{ "bytes_match_schedule", test_bytes_match_schedule },
 	{ "seed_numbers", test_seed_numbers },
