@@ -253,8 +253,8 @@ static int hyb_sm_out_of_core( const hyb_stencil_work_t* w, const hyb_stencil_ma
 	   chunk has a slot of its own (one block of at most as many chunks as slots), no
 	   chunk waits for a slot and the run is a three-stage flow: the busiest stage's time
 	   plus one chunk's share of the other two (measured on an H200: d 3 k 36 of the
-	   acoustic 1160^3 0.71 s, d 6 k 36 0.84 s, where the slot cycle above had put d 3
-	   last). */
+	   acoustic 1160^3 0.71 s, d 6 k 36 0.84 s; charged the slot cycle, d 3 would look
+	   the slower). */
 	const double stages = o->t_h2d + o->t_d2h + device;
 	const double fill =
 	    ( reuse ? stages : stages - hyb_sm_max( hyb_sm_max( o->t_h2d, o->t_d2h ), device ) ) /

@@ -481,7 +481,7 @@ static void test_in_core_adds_up( void )
    three-stage flow, the busiest stage plus each other stage's share of one chunk; with more
    chunks than slots the slots' turnover bounds it. On the acoustic 1160^3 set without a cap
    the planner then takes d 3 k 36, the plan measured fastest on the H200 (0.71 s against
-   0.84 s for d 6 k 36, which the turnover had preferred). */
+   0.84 s for d 6 k 36, which the turnover alone would prefer). */
 static void test_one_block_is_a_flow( void )
 {
 	hyb_stencil_work_t w    = sm_work( HYB_STENCIL_ACOUSTIC, 1160, 1160, 1160, 4, 4, 36 );
