@@ -14,6 +14,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_build.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_pipe.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_copy.c
+  ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_todia.c
   ${PROJECT_SOURCE_DIR}/kernels/pipeline/hyb_spmv_yreg.c
   # the device kernels' registration and sim launchers
   ${PROJECT_SOURCE_DIR}/kernels/spmv/hyb_spmv_sim.c

@@ -38,6 +38,7 @@
 #include "kernels/cpu/hyb_spmv_format.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_spmv_copy.h"
+#include "kernels/pipeline/hyb_spmv_todia.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 #include "kernels/spmv/hyb_spmv_kernels.h"
 
@@ -74,7 +75,7 @@ static struct
 	int                    cache_failed;
 	hyb_spmv_force_t       force;
 	_Atomic double   check_spb; /* seconds per byte of a cache hit's change check (refitted) */
-	_Atomic uint64_t copies[4]; /* hyb_spmv_copy_stats_t's counts, in its order */
+	_Atomic uint64_t copies[5]; /* hyb_spmv_copy_stats_t's counts, in its order */
 } hyb_sd;
 
 enum
@@ -82,7 +83,8 @@ enum
 	HYB_COPY_STARTED  = 0,
 	HYB_COPY_KEPT     = 1,
 	HYB_COPY_REJECTED = 2,
-	HYB_COPY_FAILED   = 3
+	HYB_COPY_FAILED   = 3,
+	HYB_COPY_DIA      = 4
 };
 
 void hyb_spmv_copy_stats( hyb_spmv_copy_stats_t* out )
@@ -91,6 +93,7 @@ void hyb_spmv_copy_stats( hyb_spmv_copy_stats_t* out )
 	out->kept     = atomic_load( &hyb_sd.copies[HYB_COPY_KEPT] );
 	out->rejected = atomic_load( &hyb_sd.copies[HYB_COPY_REJECTED] );
 	out->failed   = atomic_load( &hyb_sd.copies[HYB_COPY_FAILED] );
+	out->dia      = atomic_load( &hyb_sd.copies[HYB_COPY_DIA] );
 }
 
 static __thread hyb_spmv_report_t hyb_sd_report;
@@ -966,6 +969,92 @@ static int hyb_bg_read( void* dst, const void* src, size_t bytes )
 	return 1;
 }
 
+/* The plan of a copy's DIA form: the steady-state plan of the call's quick statistics with
+   the copy's diagonals as the device counted them, the device alone, CSR or DIA: the rule of
+   the snapshot job's plan (DIA only when every entry lies on at most HYB_SPMV_DIA_MAX
+   diagonals within HYB_SPMV_DIA_SPAN, and only where the model prefers its m * ndiag slots to
+   the CSR copy). 1 when DIA wins (its plan in *plan). */
+static int hyb_dia_plan( const hyb_bg_job_t* j, const hyb_spmv_dmat_t* copy,
+                         const hyb_spmv_diags_t* dg, hyb_spmv_plan_t* plan )
+{
+	const unsigned       dia = 1u << HYB_SPMV_DEV_DIA;
+	hyb_spmv_plan_opts_t o   = hyb_opts( &j->f, j->mode, 1 );
+	if ( ( o.allow_fmts && !( o.allow_fmts & dia ) ) ||
+	     ( o.force && o.fmt != HYB_SPMV_DEV_NONE && o.fmt != HYB_SPMV_DEV_DIA ) || dg->ndiag == 0 ||
+	     dg->rest_nnz > 0 )
+		return 0;
+	o.allow_fmts             = dia | ( 1u << HYB_SPMV_DEV_CSR );
+	o.allow_runs             = 1u << HYB_SPMV_RUN_GPU;
+	o.run                    = HYB_SPMV_RUN_GPU;
+	const hyb_spmv_src_t src = {
+		.layout = HYB_SPMV_CSR, .prec = copy->prec, .m = copy->m, .nnz = copy->dev_nnz
+	};
+	hyb_spmv_rates_t r;
+	hyb_steady_rates( &src, &r );
+	hyb_spmv_stats_t q;
+	int64_t*         df = NULL;
+	int              ok = hyb_quick_stats( &src, &q, &df );
+	q.ndiag             = dg->ndiag;
+	q.diag_occ          = dg->occ;
+	q.diag_rest         = dg->rest_nnz;
+	ok = ok && hyb_policy_spmv_plan_opts( &q, &r, HYB_SPMV_STEADY, &o, plan ) == HYB_OK &&
+	     plan->run == HYB_SPMV_RUN_GPU && plan->fmt == HYB_SPMV_DEV_DIA && plan->K == dg->ndiag;
+	free( df );
+	return ok;
+}
+
+/* The lean job's checked copy *res turned into DIA on the device where hyb_dia_plan says DIA
+   wins: the diagonals counted, the DIA matrix written from the copy into memory of its own,
+   then the copy freed and *res the DIA payload. Where DIA does not win, does not fit beside
+   the copy, or any step fails, *res stays the copy, which is right as it is. HYB_OK, or
+   HYB_E_DEVICE when the device failed (the copy is not to be used). */
+static hyb_status_t hyb_lean_to_dia( const hyb_bg_job_t* j, hyb_spmv_res_t** res )
+{
+	hyb_spmv_res_t* csr = *res;
+	if ( !hyb_devices_spmv_todia_supported() ) return HYB_OK;
+	hyb_spmv_diags_t dg;
+	hyb_spmv_res_t*  dia = NULL;
+	hyb_status_t     st  = hyb_spmv_todia_count( csr->mem, &csr->dm, csr->dmem, &dg );
+	if ( st == HYB_OK && ( dia = calloc( 1, sizeof *dia ) ) != NULL &&
+	     hyb_dia_plan( j, &csr->dm, &dg, &dia->plan ) )
+	{
+		int64_t band = 0;
+		for ( int64_t d = 0; d < dg.ndiag; d++ )
+			band = llabs( dg.offset[d] ) > band ? llabs( dg.offset[d] ) : band;
+		const size_t vb = hyb_prec_size( csr->dm.prec );
+		st = hyb_spmv_dmat_plan_dia( csr->dm.m, csr->dm.dev_nnz, csr->dm.prec, dg.ndiag, dg.offset,
+		                             hyb_block_rows( &j->f, csr->dm.m, vb, band ), &dia->dm );
+		if ( st == HYB_OK ) st = hyb_res_reserve( dia, dia->dm.bytes );
+		if ( st == HYB_OK )
+			st = hyb_spmv_todia_write( csr->mem, &csr->dm, csr->dmem, &dia->dm, dia->dmem );
+		if ( st == HYB_OK )
+			HYB_LOG( HYB_LOG_INFO,
+			         "SpMV: the background copy turned into DIA on the device: %lld diagonals, "
+			         "%.1f MB instead of %.1f MB",
+			         (long long)dg.ndiag, (double)dia->dm.bytes * 1e-6,
+			         (double)csr->dm.bytes * 1e-6 );
+		else
+			HYB_LOG( HYB_LOG_INFO, "SpMV: the background copy stays CSR (DIA not built: %s)",
+			         hyb_status_string( st ) );
+	}
+	else if ( dia )
+	{
+		free( dia );
+		dia = NULL;
+	}
+	hyb_spmv_diags_free( &dg );
+	if ( dia && st == HYB_OK )
+	{
+		hyb_res_free( csr, NULL );
+		*res = dia;
+		atomic_fetch_add( &hyb_sd.copies[HYB_COPY_DIA], 1 );
+		return HYB_OK;
+	}
+	if ( dia ) hyb_res_free( dia, NULL );
+	/* an injected fault, no memory, a count that does not add up: the copy serves */
+	return st == HYB_E_DEVICE ? st : HYB_OK;
+}
+
 /* The lean job: the copy of the arrays, made resident once the device check passed. */
 static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 {
@@ -999,6 +1088,7 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 			         "(reading %.3f s on %d threads, waiting for the device %.3f s)",
 			         j->a.op == HYB_OP_CSRMV ? "CSR" : "COO", out.bytes_h2d * 1e-6, out.pieces,
 			         out.seconds, out.read_s, out.readers, out.wait_s );
+		if ( st == HYB_OK ) st = hyb_lean_to_dia( j, &res );
 	}
 	if ( st == HYB_OK )
 	{
@@ -1367,7 +1457,7 @@ void hyb_spmv_device_reset_for_test( void )
 	hyb_sd.cache_failed      = 0;
 	memset( &hyb_sd.force, 0, sizeof hyb_sd.force );
 	atomic_store( &hyb_sd.check_spb, 0.0 );
-	for ( int i = 0; i < 4; i++ ) atomic_store( &hyb_sd.copies[i], 0 );
+	for ( int i = 0; i < 5; i++ ) atomic_store( &hyb_sd.copies[i], 0 );
 	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 	hyb_residency_cache_destroy( c );
 	hyb_dev_t* d = NULL;

@@ -41,6 +41,7 @@ typedef struct
 	uint64_t rejected; /* the device check refused it: indices the CPU path would reject, or
 	                      a COO not grouped by rows */
 	uint64_t failed;   /* a device error, no memory, or arrays that could not be read */
+	uint64_t dia;      /* of those kept, turned into DIA on the device (the rest stay CSR) */
 } hyb_spmv_copy_stats_t;
 
 /* What one call did (for the trace, the tests and the benchmark). */

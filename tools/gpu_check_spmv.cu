@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* GPU check of the SpMV kernels: runs every device kernel of kernels/cuda/hyb_spmv_cuda.cu
    on generated matrices (the ten seed-like ones, the 27-point stencil reduced and full),
-   and the checks of the background build's copies against host references;
+   and the checks of the background build's copies and of their DIA form against host
+   references;
    checks each product against the CPU kernel with the normalised bound
        |y - y_ref|_inf <= c * nnz_row_max * eps * (|A| |x|)_inf,
    and times each kernel against cusparseSpMV (CSR) on device-resident data (CUDA events,
@@ -1058,6 +1059,142 @@ void check_copy_kernels()
 		}
 }
 
+/* The checks of a copy's DIA form (spmv.diahist, spmv.diascatter) against host references on
+   a 27-point stencil of a 60^3 grid with a few duplicates at the rows' ends, 0- and 1-based,
+   ia[0] past the base: the histogram in the whole window and in a narrow one (entries beyond
+   it), then one DIA block (rows widened by the band) equal byte for byte to the host's sums in
+   the copy's order, single and double; an entry on no listed diagonal counted as missed. */
+template <typename T> bool check_dia_case( int base )
+{
+	const int64_t      n = 60, m = n * n * n, first = base + 5;
+	std::vector<int>   ia, ja;
+	std::vector<T>     val;
+	unsigned long long r = 777 + (unsigned)base;
+	for ( int64_t i = 0; i < m; i++ )
+	{
+		ia.push_back( (int)ja.size() + (int)first );
+		for ( int d = 0; d < 27; d++ )
+		{
+			int64_t x = i % n + d % 3 - 1, y = i / n % n + d / 3 % 3 - 1,
+			        z = i / ( n * n ) + d / 9 - 1;
+			if ( x < 0 || x >= n || y < 0 || y >= n || z < 0 || z >= n ) continue;
+			ja.push_back( (int)( ( z * n + y ) * n + x ) + base );
+			val.push_back( (
+			    T)( (double)( ( r = r * 6364136223846793005ull + 1 ) >> 40 ) / 16777216.0 - 0.5 ) );
+		}
+		if ( i % 101 == 7 ) /* a duplicate of the row's first entry */
+		{
+			ja.push_back( ja[ia[i] - first] );
+			val.push_back( (T)0.1 );
+		}
+	}
+	ia.push_back( (int)ja.size() + (int)first );
+	const int64_t    nnz = (int64_t)ja.size();
+	std::vector<int> offs;
+	for ( int d = 0; d < 27; d++ )
+		offs.push_back( (int)( ( d / 9 - 1 ) * n * n + ( d / 3 % 3 - 1 ) * n + ( d % 3 - 1 ) ) );
+	std::sort( offs.begin(), offs.end() );
+	/* the block widened by the band starts inside the matrix, as the build makes it */
+	const int64_t band = n * n + n + 1, r0 = 3000, r1 = 50000, e0 = r0 - band, e1 = r1 + band;
+	const int64_t mE = e1 - e0, K = 27;
+	/* host references: the histogram, and the block's slots summed in order from zero */
+	bool ok = true;
+	for ( int64_t W : { m - 1, (int64_t)100 } )
+	{
+		std::vector<int> href( (size_t)( 2 * W + 1 ), 0 ), hgot( href.size() ), out( 2 );
+		int              far = 0, held = 0;
+		for ( int64_t i = 0; i < m; i++ )
+			for ( int64_t e = ia[i] - first; e < ia[i + 1] - first; e++ )
+			{
+				int64_t off = (int64_t)ja[e] - base - i;
+				if ( off < -W || off > W )
+					far++;
+				else
+					held += href[off + W]++ == 0;
+			}
+		int *d_ia, *d_ja, *d_h, *d_o;
+		CK_CUDA( cudaMalloc( &d_ia, ia.size() * sizeof( int ) ) );
+		CK_CUDA( cudaMalloc( &d_ja, ja.size() * sizeof( int ) ) );
+		CK_CUDA( cudaMalloc( &d_h, href.size() * sizeof( int ) ) );
+		CK_CUDA( cudaMalloc( &d_o, 2 * sizeof( int ) ) );
+		CK_CUDA( cudaMemcpy( d_ia, ia.data(), ia.size() * sizeof( int ), cudaMemcpyHostToDevice ) );
+		CK_CUDA( cudaMemcpy( d_ja, ja.data(), ja.size() * sizeof( int ), cudaMemcpyHostToDevice ) );
+		CK_CUDA( hyb_diahist_cuda( m, W, d_ia, d_ja, base, d_h, d_o, 0 ) );
+		CK_CUDA( cudaDeviceSynchronize() );
+		CK_CUDA(
+		    cudaMemcpy( hgot.data(), d_h, href.size() * sizeof( int ), cudaMemcpyDeviceToHost ) );
+		CK_CUDA( cudaMemcpy( out.data(), d_o, 2 * sizeof( int ), cudaMemcpyDeviceToHost ) );
+		ok = ok && hgot == href && out[0] == far && out[1] == held;
+		cudaFree( d_ia );
+		cudaFree( d_ja );
+		cudaFree( d_h );
+		cudaFree( d_o );
+	}
+	std::vector<T> ref( (size_t)( K * mE ), (T)0 ), got( ref.size() );
+	for ( int64_t i = r0; i < r1; i++ )
+		for ( int64_t e = ia[i] - first; e < ia[i + 1] - first; e++ )
+		{
+			int64_t s = std::lower_bound( offs.begin(), offs.end(), (int)( ja[e] - base - i ) ) -
+			            offs.begin();
+			T& slot = ref[(size_t)( s * mE + i - e0 )];
+			slot    = slot + val[e];
+		}
+	for ( int miss = 0; miss < 2; miss++ )
+	{
+		std::vector<int> jb = ja;
+		if ( miss ) jb[ia[r0 + 3] - first] = (int)( r0 + 3 + 2 * n * n ) + base; /* off the 27 */
+		int *d_ia, *d_ja, *d_off, *d_miss;
+		T *  d_val, *d_data;
+		CK_CUDA( cudaMalloc( &d_ia, ia.size() * sizeof( int ) ) );
+		CK_CUDA( cudaMalloc( &d_ja, jb.size() * sizeof( int ) ) );
+		CK_CUDA( cudaMalloc( &d_off, offs.size() * sizeof( int ) ) );
+		CK_CUDA( cudaMalloc( &d_miss, sizeof( int ) ) );
+		CK_CUDA( cudaMalloc( &d_val, val.size() * sizeof( T ) ) );
+		CK_CUDA( cudaMalloc( &d_data, ref.size() * sizeof( T ) ) );
+		CK_CUDA( cudaMemcpy( d_ia, ia.data(), ia.size() * sizeof( int ), cudaMemcpyHostToDevice ) );
+		CK_CUDA( cudaMemcpy( d_ja, jb.data(), jb.size() * sizeof( int ), cudaMemcpyHostToDevice ) );
+		CK_CUDA(
+		    cudaMemcpy( d_off, offs.data(), offs.size() * sizeof( int ), cudaMemcpyHostToDevice ) );
+		CK_CUDA(
+		    cudaMemcpy( d_val, val.data(), val.size() * sizeof( T ), cudaMemcpyHostToDevice ) );
+		CK_CUDA( cudaMemset( d_miss, 0, sizeof( int ) ) );
+		CK_CUDA( cudaMemset( d_data, 0x7f, ref.size() * sizeof( T ) ) ); /* every slot written */
+		if ( sizeof( T ) == 8 )
+			CK_CUDA( hyb_ddiascatter_cuda( r0, r1, e0, e1, K, d_off, d_ia, d_ja,
+			                               (const double*)d_val, base, (double*)d_data, d_miss,
+			                               0 ) );
+		else
+			CK_CUDA( hyb_sdiascatter_cuda( r0, r1, e0, e1, K, d_off, d_ia, d_ja,
+			                               (const float*)d_val, base, (float*)d_data, d_miss, 0 ) );
+		CK_CUDA( cudaDeviceSynchronize() );
+		int missed = -1;
+		CK_CUDA( cudaMemcpy( &missed, d_miss, sizeof( int ), cudaMemcpyDeviceToHost ) );
+		CK_CUDA(
+		    cudaMemcpy( got.data(), d_data, got.size() * sizeof( T ), cudaMemcpyDeviceToHost ) );
+		ok = ok && missed == miss &&
+		     ( miss || std::memcmp( got.data(), ref.data(), ref.size() * sizeof( T ) ) == 0 );
+		cudaFree( d_ia );
+		cudaFree( d_ja );
+		cudaFree( d_off );
+		cudaFree( d_miss );
+		cudaFree( d_val );
+		cudaFree( d_data );
+	}
+	std::printf( "%-8s base %d  %s  %lld entries  %s\n", "todia", base,
+	             sizeof( T ) == 8 ? "d" : "s", (long long)nnz, ok ? "ok" : "WRONG" );
+	return ok;
+}
+
+void check_dia_kernels()
+{
+	std::printf( "\n# DIA form checks (spmv.diahist, spmv.diascatter)\n" );
+	for ( int base = 0; base < 2; base++ )
+	{
+		g_fail += !check_dia_case<double>( base );
+		g_fail += !check_dia_case<float>( base );
+	}
+}
+
 } /* namespace */
 
 int main( int argc, char** argv )
@@ -1111,6 +1248,7 @@ int main( int argc, char** argv )
 	if ( full && !quick ) run_case<double>( HYB_GEN_STENCIL27, 1.0, sh, true );
 	HYB_SK( cusparseDestroy( sh ) );
 	check_copy_kernels();
+	check_dia_kernels();
 	if ( sweep ) run_sweep( std::max( 5, g_reps / 2 ) );
 	std::printf( "\n# %s in %.1f s\n", g_fail ? "SOME RESULTS WRONG" : "all results correct",
 	             omp_get_wtime() - t0 );

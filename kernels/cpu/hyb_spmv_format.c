@@ -645,6 +645,50 @@ static int hyb_diag_cmp( const void* a, const void* b )
 	return ( x->off > y->off ) - ( x->off < y->off );
 }
 
+hyb_status_t hyb_spmv_diags_from_counts( const int64_t* tot, int64_t W, int64_t far,
+                                         int64_t max_diags, hyb_spmv_diags_t* d )
+{
+	memset( d, 0, sizeof *d );
+	if ( max_diags <= 0 ) max_diags = HYB_SPMV_DIA_MAX;
+	const int64_t L  = 2 * W + 1;
+	int64_t       nz = 0;
+	for ( int64_t q = 0; q < L; q++ ) nz += tot[q] > 0;
+	hyb_diag_entry_t* list = malloc( (size_t)( nz > 0 ? nz : 1 ) * sizeof *list );
+	if ( !list ) return HYB_E_NO_MEMORY;
+	int64_t n = 0;
+	for ( int64_t q = 0; q < L; q++ )
+		if ( tot[q] > 0 )
+		{
+			list[n].occ = tot[q];
+			list[n].off = (int)( q - W );
+			n++;
+		}
+	qsort( list, (size_t)n, sizeof *list, hyb_diag_cmp );
+	int64_t keep = n < max_diags ? n : max_diags;
+	d->offset    = malloc( (size_t)( keep > 0 ? keep : 1 ) * sizeof( int ) );
+	d->occ       = malloc( (size_t)( keep > 0 ? keep : 1 ) * sizeof( int64_t ) );
+	if ( !d->offset || !d->occ )
+	{
+		free( list );
+		hyb_spmv_diags_free( d );
+		return HYB_E_NO_MEMORY;
+	}
+	d->rest_nnz = far;
+	for ( int64_t q = 0; q < n; q++ )
+	{
+		if ( q < keep )
+		{
+			d->offset[q] = list[q].off;
+			d->occ[q]    = list[q].occ;
+		}
+		else
+			d->rest_nnz += list[q].occ;
+	}
+	d->ndiag = keep;
+	free( list );
+	return HYB_OK;
+}
+
 hyb_status_t hyb_spmv_diags_build( const hyb_spmv_view_t* v, int64_t span, int64_t max_diags,
                                    int nthreads, hyb_spmv_diags_t* d )
 {
@@ -684,55 +728,17 @@ hyb_status_t hyb_spmv_diags_build( const hyb_spmv_view_t* v, int64_t span, int64
 					far++;
 			}
 	}
-	int64_t nz = 0;
-#pragma omp parallel for num_threads( nth ) schedule( static ) reduction( + : nz )
+#pragma omp parallel for num_threads( nth ) schedule( static )
 	for ( int64_t q = 0; q < L; q++ )
 	{
 		int64_t s = 0;
 		for ( int t = 0; t < used; t++ ) s += hist[(size_t)t * (size_t)L + (size_t)q];
 		tot[q] = s;
-		nz += s > 0;
 	}
 	free( hist );
-	hyb_diag_entry_t* list = malloc( (size_t)( nz > 0 ? nz : 1 ) * sizeof *list );
-	if ( !list )
-	{
-		free( tot );
-		return HYB_E_NO_MEMORY;
-	}
-	int64_t n = 0;
-	for ( int64_t q = 0; q < L; q++ )
-		if ( tot[q] > 0 )
-		{
-			list[n].occ = tot[q];
-			list[n].off = (int)( q - W );
-			n++;
-		}
+	hyb_status_t st = hyb_spmv_diags_from_counts( tot, W, far, max_diags, d );
 	free( tot );
-	qsort( list, (size_t)n, sizeof *list, hyb_diag_cmp );
-	int64_t keep = n < max_diags ? n : max_diags;
-	d->offset    = malloc( (size_t)( keep > 0 ? keep : 1 ) * sizeof( int ) );
-	d->occ       = malloc( (size_t)( keep > 0 ? keep : 1 ) * sizeof( int64_t ) );
-	if ( !d->offset || !d->occ )
-	{
-		free( list );
-		hyb_spmv_diags_free( d );
-		return HYB_E_NO_MEMORY;
-	}
-	d->rest_nnz = far;
-	for ( int64_t q = 0; q < n; q++ )
-	{
-		if ( q < keep )
-		{
-			d->offset[q] = list[q].off;
-			d->occ[q]    = list[q].occ;
-		}
-		else
-			d->rest_nnz += list[q].occ;
-	}
-	d->ndiag = keep;
-	free( list );
-	return HYB_OK;
+	return st;
 }
 
 int64_t hyb_spmv_dia_detect( const hyb_spmv_diags_t* d, int64_t m, int64_t nnz, double min_fill,
@@ -886,16 +892,7 @@ static inline int hyb_dia_slot( int64_t off, const int* offs, int64_t nd, const 
 	int64_t q = off - omin;
 	if ( q < 0 || q >= span ) return -1;
 	if ( table ) return table[q];
-	int64_t lo = 0, hi = nd;
-	while ( lo < hi )
-	{
-		int64_t mid = ( lo + hi ) / 2;
-		if ( offs[mid] < off )
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return ( lo < nd && offs[lo] == off ) ? (int)lo : -1;
+	return (int)hyb_spmv_dia_find( offs, nd, off );
 }
 
 hyb_status_t hyb_spmv_split_dia( const hyb_spmv_view_t* v, int64_t nd, const int* offsets,

@@ -181,6 +181,26 @@ hyb_status_t hyb_spmv_diags_build( const hyb_spmv_view_t* view, int64_t span, in
                                    int nthreads, hyb_spmv_diags_t* diags );
 void         hyb_spmv_diags_free( hyb_spmv_diags_t* diags );
 
+/* The listing of hyb_spmv_diags_build from counts made elsewhere (the device's histogram of a
+   copy): tot[q] entries on diagonal q - W for q in [0, 2W], `far` entries beyond. */
+hyb_status_t hyb_spmv_diags_from_counts( const int64_t* tot, int64_t W, int64_t far,
+                                         int64_t max_diags, hyb_spmv_diags_t* diags );
+
+/* Slot of diagonal `off` among nd ascending offsets, or -1 (bisection). */
+static inline int64_t hyb_spmv_dia_find( const int* offs, int64_t nd, int64_t off )
+{
+	int64_t lo = 0, hi = nd;
+	while ( lo < hi )
+	{
+		int64_t mid = ( lo + hi ) / 2;
+		if ( offs[mid] < off )
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nd && offs[lo] == off ? lo : -1;
+}
+
 /* Quasi-diagonal test (the seed runs such matrices as DIA, sec. 6.1): take the listed
    diagonals, most populated first, while each is at least min_fill full (entries over its
    length m - |offset|); the matrix is quasi-diagonal if they hold at least min_share of the

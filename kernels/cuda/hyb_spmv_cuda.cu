@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* CUDA SpMV kernels: ELL and DIA parts of the hybrid split, a vector CSR kernel for the
    device-only path, the additions that merge partial results, the check of a CSR copy
-   before its first use, and the row pointers of a COO copy. Every kernel is a plain
+   before its first use, the row pointers of a COO copy, and the diagonal histogram of a copy
+   and its DIA blocks written from it. Every kernel is a plain
    one-thread-per-row (or sub-warp-per-row) loop, memory-bound by design. */
 #include "kernels/cuda/hyb_spmv_cuda.h"
 
@@ -220,6 +221,91 @@ __global__ void __launch_bounds__( kBlock )
 	hyb_window_put( r / block_rows, has, has ? (int)c : (int)rows, has ? (int)c : -1, out );
 }
 
+/* spmv.diahist: one thread per row counts its entries' diagonals; the lanes of a warp on one
+   diagonal add once (a stencil's neighbouring rows share their diagonals, so a warp's 32
+   entries of one step are one atomic, not 32). key -1: a diagonal outside the window. */
+__global__ void __launch_bounds__( kBlock )
+    hyb_diahist_kernel( int64_t rows, int64_t            W, const int* __restrict__ ptr,
+                        const int* __restrict__ col, int base, int* hist, int* out )
+{
+	int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if ( i >= rows ) return;
+	const int     p0 = __ldg( ptr );
+	const int64_t hi = (int64_t)__ldg( ptr + i + 1 ) - p0;
+	for ( int64_t e = (int64_t)__ldg( ptr + i ) - p0; e < hi; e++ )
+	{
+		const int64_t  off   = (int64_t)__ldg( col + e ) - base - i;
+		const int      key   = off >= -W && off <= W ? (int)( off + W ) : -1;
+		const unsigned peers = __match_any_sync( __activemask(), key );
+		if ( (int)( threadIdx.x & 31 ) == __ffs( peers ) - 1 )
+			atomicAdd( key >= 0 ? hist + key : out, __popc( peers ) );
+	}
+}
+
+/* The diagonals holding an entry: one ballot per warp (every lane reaches it). */
+__global__ void __launch_bounds__( kBlock )
+    hyb_diahist_held_kernel( int64_t L, const int* __restrict__ hist, int* held )
+{
+	int64_t        q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	const unsigned b = __ballot_sync( 0xffffffffu, q < L && hist[q] > 0 );
+	if ( ( threadIdx.x & 31 ) == 0 && b ) atomicAdd( held, __popc( b ) );
+}
+
+/* spmv.diascatter: one thread per row of [e0, e1): its slots zeroed, then (rows of [r0, r1))
+   its entries added in the copy's order in the matrix's precision, as the host build adds
+   them; a diagonal found among the offsets (shared memory) by bisection. */
+template <typename T>
+__global__ void __launch_bounds__( kBlock )
+    hyb_diascatter_kernel( int64_t r0, int64_t r1, int64_t e0, int64_t e1, int nd,
+                           const int* __restrict__ offsets, const int* __restrict__ ptr,
+                           const int* __restrict__ col, const T* __restrict__ val, int base,
+                           T* __restrict__ data, int* missed )
+{
+	extern __shared__ int s_off[];
+	for ( int d = threadIdx.x; d < nd; d += blockDim.x ) s_off[d] = offsets[d];
+	__syncthreads();
+	const int64_t i = e0 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if ( i >= e1 ) return;
+	const int64_t mE = e1 - e0, li = i - e0;
+	for ( int d = 0; d < nd; d++ ) data[(int64_t)d * mE + li] = (T)0;
+	if ( i < r0 || i >= r1 ) return;
+	const int     p0 = __ldg( ptr );
+	const int64_t hi = (int64_t)__ldg( ptr + i + 1 ) - p0;
+	for ( int64_t e = (int64_t)__ldg( ptr + i ) - p0; e < hi; e++ )
+	{
+		const int64_t off = (int64_t)__ldg( col + e ) - base - i;
+		int           lo = 0, up = nd;
+		while ( lo < up )
+		{
+			int mid = ( lo + up ) / 2;
+			if ( s_off[mid] < off )
+				lo = mid + 1;
+			else
+				up = mid;
+		}
+		if ( lo >= nd || s_off[lo] != off )
+		{
+			atomicAdd( missed, 1 );
+			continue;
+		}
+		T* slot = data + (int64_t)lo * mE + li;
+		*slot   = *slot + __ldg( val + e );
+	}
+}
+
+template <typename T>
+cudaError_t hyb_diascatter( int64_t r0, int64_t r1, int64_t e0, int64_t e1, int64_t nd,
+                            const int* offsets, const int* ptr, const int* col, const T* val,
+                            int base, T* data, int* missed, cudaStream_t s )
+{
+	if ( e0 < 0 || r0 < e0 || r1 < r0 || e1 < r1 || nd < 0 || nd > 1024 )
+		return cudaErrorInvalidValue;
+	if ( e1 == e0 ) return cudaSuccess;
+	hyb_diascatter_kernel<T><<<hyb_blocks( e1 - e0 ), kBlock, (size_t)nd * sizeof( int ), s>>>(
+	    r0, r1, e0, e1, (int)nd, offsets, ptr, col, val, base, data, missed );
+	return cudaGetLastError();
+}
+
 template <typename T>
 cudaError_t hyb_ell( int64_t m, int64_t K, const int* index, const T* data, const T* x, T* y,
                      int acc, cudaStream_t s )
@@ -365,6 +451,40 @@ extern "C"
 		hyb_cooptr_kernel<<<hyb_blocks( nnz ), kBlock, 0, stream>>>( rows, nnz, block_rows, row,
 		                                                             col, base, ptr, out );
 		return cudaGetLastError();
+	}
+
+	cudaError_t hyb_diahist_cuda( int64_t rows, int64_t window, const int* ptr, const int* col,
+	                              int base, int* hist, int* out, cudaStream_t stream )
+	{
+		if ( rows <= 0 || window < 0 || window >= rows || window > 0x3fffffff )
+			return cudaErrorInvalidValue;
+		const int64_t L = 2 * window + 1;
+		cudaError_t   e = cudaMemsetAsync( hist, 0, (size_t)L * sizeof( int ), stream );
+		if ( e == cudaSuccess ) e = cudaMemsetAsync( out, 0, 2 * sizeof( int ), stream );
+		if ( e != cudaSuccess ) return e;
+		hyb_diahist_kernel<<<hyb_blocks( rows ), kBlock, 0, stream>>>( rows, window, ptr, col, base,
+		                                                               hist, out );
+		if ( ( e = cudaGetLastError() ) != cudaSuccess ) return e;
+		hyb_diahist_held_kernel<<<hyb_blocks( L ), kBlock, 0, stream>>>( L, hist, out + 1 );
+		return cudaGetLastError();
+	}
+
+	cudaError_t hyb_ddiascatter_cuda( int64_t r0, int64_t r1, int64_t e0, int64_t e1, int64_t ndiag,
+	                                  const int* offsets, const int* ptr, const int* col,
+	                                  const double* val, int base, double* data, int* missed,
+	                                  cudaStream_t stream )
+	{
+		return hyb_diascatter<double>( r0, r1, e0, e1, ndiag, offsets, ptr, col, val, base, data,
+		                               missed, stream );
+	}
+
+	cudaError_t hyb_sdiascatter_cuda( int64_t r0, int64_t r1, int64_t e0, int64_t e1, int64_t ndiag,
+	                                  const int* offsets, const int* ptr, const int* col,
+	                                  const float* val, int base, float* data, int* missed,
+	                                  cudaStream_t stream )
+	{
+		return hyb_diascatter<float>( r0, r1, e0, e1, ndiag, offsets, ptr, col, val, base, data,
+		                              missed, stream );
 	}
 
 	const void* hyb_spmv_cuda_ell_func( void )

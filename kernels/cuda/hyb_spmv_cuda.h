@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* CUDA SpMV kernels of the hybrid split (ELL, DIA), the device-only CSR product, the
-   vector additions that merge partial results and the check of a CSR copy. C-callable; device
-   pointers, one stream. */
+   vector additions that merge partial results, the check of a CSR copy and its DIA form.
+   C-callable; device pointers, one stream. */
 #ifndef HYB_SPMV_CUDA_H
 #define HYB_SPMV_CUDA_H
 
@@ -82,6 +82,26 @@ extern "C"
 	cudaError_t hyb_cooptr_cuda( int64_t rows, int64_t nnz, int64_t block_rows, const int* row,
 	                             const int* col, int base, int* ptr, int* out,
 	                             cudaStream_t stream );
+
+	/* spmv.diahist (kernels/spmv/hyb_spmv_kargs.h, hyb_spmv_diahist_kargs_t): hist (2 * window
+	   + 1 ints) the entries of each diagonal in [-window, window] of a valid CSR copy (rows + 1
+	   pointers ptr read from ptr[0] on, columns col with the base), out[0] the entries beyond,
+	   out[1] the diagonals holding one. Initializes hist and out itself. 0 <= window < rows. */
+	cudaError_t hyb_diahist_cuda( int64_t rows, int64_t window, const int* ptr, const int* col,
+	                              int base, int* hist, int* out, cudaStream_t stream );
+
+	/* spmv.diascatter (hyb_spmv_diascatter_kargs_t): one DIA block of rows [e0, e1) written
+	   from rows [r0, r1) of a valid CSR copy (ptr, col, val as hyb_diahist_cuda's); ndiag <=
+	   1024 ascending offsets; duplicates summed in the copy's order in the matrix's
+	   precision; an entry on no listed diagonal adds one to *missed. */
+	cudaError_t hyb_ddiascatter_cuda( int64_t r0, int64_t r1, int64_t e0, int64_t e1, int64_t ndiag,
+	                                  const int* offsets, const int* ptr, const int* col,
+	                                  const double* val, int base, double* data, int* missed,
+	                                  cudaStream_t stream );
+	cudaError_t hyb_sdiascatter_cuda( int64_t r0, int64_t r1, int64_t e0, int64_t e1, int64_t ndiag,
+	                                  const int* offsets, const int* ptr, const int* col,
+	                                  const float* val, int base, float* data, int* missed,
+	                                  cudaStream_t stream );
 
 	/* The double ELL kernel's address, for the runtime's report of its registers and
 	   occupancy (the spmv.ell kernel's attributes). */

@@ -43,16 +43,7 @@ static inline int hyb_dia_slot( const hyb_spmv_dmat_t* dm, int64_t off )
 	int64_t q = off - dm->dia_omin;
 	if ( q < 0 || q >= dm->dia_span ) return -1;
 	if ( dm->dia_table ) return dm->dia_table[q];
-	int64_t lo = 0, hi = dm->K;
-	while ( lo < hi )
-	{
-		int64_t mid = ( lo + hi ) / 2;
-		if ( dm->offsets[mid] < off )
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return ( lo < dm->K && dm->offsets[lo] == off ) ? (int)lo : -1;
+	return (int)hyb_spmv_dia_find( dm->offsets, dm->K, off );
 }
 
 static int hyb_int_cmp( const void* a, const void* b )
@@ -132,35 +123,18 @@ static hyb_status_t hyb_rem_count( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm
 	return dm->rem_col && dm->rem_val ? HYB_OK : HYB_E_NO_MEMORY;
 }
 
-hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt, int64_t K,
-                                 const int* offsets, int64_t rows, int64_t block_rows, int nthreads,
-                                 hyb_spmv_dmat_t* dm )
+/* The blocks' geometry and sizes, the offsets' place and the device matrix's size (v is
+   read for CSR and ELL only). */
+static hyb_status_t hyb_plan_blocks( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm,
+                                     int64_t block_rows, int nth )
 {
-	memset( dm, 0, sizeof *dm );
-	const int64_t m  = v->m;
-	const size_t  vb = hyb_prec_size( v->prec );
-	dm->fmt          = fmt;
-	dm->prec         = v->prec;
-	dm->m            = m;
-	dm->rows         = fmt == HYB_SPMV_DEV_CSR ? rows : m;
-	dm->K            = fmt == HYB_SPMV_DEV_CSR ? 0 : K;
-	dm->cbase        = v->cbase;
-	if ( m <= 0 || m > INT_MAX || dm->rows <= 0 || dm->rows > m || K < 0 ||
-	     ( fmt != HYB_SPMV_DEV_CSR && fmt != HYB_SPMV_DEV_ELL && fmt != HYB_SPMV_DEV_DIA ) ||
-	     ( fmt == HYB_SPMV_DEV_DIA && ( K > HYB_SPMV_DIA_MAX || ( K > 0 && !offsets ) ) ) )
-		return HYB_E_INVALID;
-	int          nth = nthreads > 0 ? nthreads : omp_get_max_threads();
-	hyb_status_t st  = HYB_OK;
-	if ( fmt == HYB_SPMV_DEV_DIA && ( st = hyb_dia_setup( dm, offsets, K ) ) != HYB_OK ) goto fail;
-
-	int64_t br = block_rows > 0 && block_rows < dm->rows ? block_rows : dm->rows;
-	dm->nblk   = (int)( ( dm->rows + br - 1 ) / br );
-	dm->blk    = calloc( (size_t)dm->nblk, sizeof *dm->blk );
-	if ( !dm->blk )
-	{
-		st = HYB_E_NO_MEMORY;
-		goto fail;
-	}
+	const hyb_spmv_devfmt_t fmt = dm->fmt;
+	const int64_t           m = dm->m, K = dm->K;
+	const size_t            vb = hyb_prec_size( dm->prec );
+	int64_t                 br = block_rows > 0 && block_rows < dm->rows ? block_rows : dm->rows;
+	dm->nblk                   = (int)( ( dm->rows + br - 1 ) / br );
+	dm->blk                    = calloc( (size_t)dm->nblk, sizeof *dm->blk );
+	if ( !dm->blk ) return HYB_E_NO_MEMORY;
 	/* DIA rows are widened by the band on each side (never narrowed) */
 	int64_t omin = fmt == HYB_SPMV_DEV_DIA && K > 0 && dm->offsets[0] < 0 ? dm->offsets[0] : 0;
 	int64_t omax =
@@ -180,11 +154,7 @@ hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt
 		{
 			k->width    = v->ptr[k->r1] - v->ptr[k->r0];
 			k->mean_len = nr > 0 ? (double)k->width / (double)nr : 1.0;
-			if ( k->width > INT_MAX )
-			{
-				st = HYB_E_NOT_SUPPORTED;
-				goto fail;
-			}
+			if ( k->width > INT_MAX ) return HYB_E_NOT_SUPPORTED;
 			s0 = hyb_align( (size_t)( nr + 1 ) * sizeof( int ) );
 			s1 = hyb_align( (size_t)k->width * sizeof( int ) );
 			s2 = hyb_align( (size_t)k->width * vb );
@@ -221,6 +191,30 @@ hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt
 	    off +
 	    ( fmt == HYB_SPMV_DEV_DIA ? hyb_align( (size_t)( K > 0 ? K : 1 ) * sizeof( int ) ) : 0 );
 	dm->y_len = yoff;
+	return HYB_OK;
+}
+
+hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt, int64_t K,
+                                 const int* offsets, int64_t rows, int64_t block_rows, int nthreads,
+                                 hyb_spmv_dmat_t* dm )
+{
+	memset( dm, 0, sizeof *dm );
+	const int64_t m = v->m;
+	dm->fmt         = fmt;
+	dm->prec        = v->prec;
+	dm->m           = m;
+	dm->rows        = fmt == HYB_SPMV_DEV_CSR ? rows : m;
+	dm->K           = fmt == HYB_SPMV_DEV_CSR ? 0 : K;
+	dm->cbase       = v->cbase;
+	if ( m <= 0 || m > INT_MAX || dm->rows <= 0 || dm->rows > m || K < 0 ||
+	     ( fmt != HYB_SPMV_DEV_CSR && fmt != HYB_SPMV_DEV_ELL && fmt != HYB_SPMV_DEV_DIA ) ||
+	     ( fmt == HYB_SPMV_DEV_DIA && ( K > HYB_SPMV_DIA_MAX || ( K > 0 && !offsets ) ) ) )
+		return HYB_E_INVALID;
+	int          nth = nthreads > 0 ? nthreads : omp_get_max_threads();
+	hyb_status_t st  = HYB_OK;
+	if ( fmt == HYB_SPMV_DEV_DIA && ( st = hyb_dia_setup( dm, offsets, K ) ) != HYB_OK ) goto fail;
+
+	if ( ( st = hyb_plan_blocks( v, dm, block_rows, nth ) ) != HYB_OK ) goto fail;
 	if ( fmt == HYB_SPMV_DEV_CSR )
 	{
 		dm->dev_nnz = v->ptr[dm->rows] - v->ptr[0];
@@ -244,6 +238,29 @@ hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt
 	return HYB_OK;
 fail:
 	hyb_spmv_dmat_free( dm );
+	return st;
+}
+
+hyb_status_t hyb_spmv_dmat_plan_dia( int64_t m, int64_t nnz, hyb_prec_t prec, int64_t K,
+                                     const int* offsets, int64_t block_rows, hyb_spmv_dmat_t* dm )
+{
+	memset( dm, 0, sizeof *dm );
+	if ( m <= 0 || nnz < 0 || K < 0 || K > HYB_SPMV_DIA_MAX || ( K > 0 && !offsets ) ||
+	     ( prec != HYB_PREC_D && prec != HYB_PREC_S ) )
+		return HYB_E_INVALID;
+	if ( m > INT_MAX || nnz > INT_MAX ) return HYB_E_NOT_SUPPORTED;
+	dm->fmt         = HYB_SPMV_DEV_DIA;
+	dm->prec        = prec;
+	dm->m           = m;
+	dm->rows        = m;
+	dm->K           = K;
+	dm->dev_nnz     = nnz;
+	hyb_status_t st = hyb_dia_setup( dm, offsets, K );
+	if ( st == HYB_OK ) st = hyb_plan_blocks( NULL, dm, block_rows, 1 );
+	/* the slot table serves the host build only */
+	free( dm->dia_table );
+	dm->dia_table = NULL;
+	if ( st != HYB_OK ) hyb_spmv_dmat_free( dm );
 	return st;
 }
 

@@ -118,6 +118,15 @@ hyb_status_t hyb_spmv_dmat_plan( const hyb_spmv_view_t* v, hyb_spmv_devfmt_t fmt
 hyb_status_t hyb_spmv_dmat_plan_copy( int64_t m, int64_t nnz, hyb_prec_t prec, int base,
                                       int64_t block_rows, hyb_spmv_dmat_t* dm );
 
+/* Lay out a DIA device matrix of nnz entries, all on the K diagonals `offsets` (distinct,
+   |offset| < m, at most HYB_SPMV_DIA_MAX, any order), as hyb_spmv_dmat_plan lays out a DIA
+   matrix without remainder (the same blocks of block_rows rows widened by the band, the same
+   sizes and offsets' place), without reading any entry: for a device matrix written on the
+   device (kernels/pipeline/hyb_spmv_todia.h). HYB_E_INVALID, HYB_E_NO_MEMORY,
+   HYB_E_NOT_SUPPORTED (sizes beyond int). */
+hyb_status_t hyb_spmv_dmat_plan_dia( int64_t m, int64_t nnz, hyb_prec_t prec, int64_t K,
+                                     const int* offsets, int64_t block_rows, hyb_spmv_dmat_t* dm );
+
 /* Byte offsets in a copy's device matrix of the row pointers (0), the column indices and the
    values. */
 void hyb_spmv_dmat_copy_regions( const hyb_spmv_dmat_t* dm, size_t off[3] );

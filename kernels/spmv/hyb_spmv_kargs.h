@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Argument structs of the sparse family's device kernels (spmv.ell, spmv.dia, spmv.csr,
-   spmv.vadd, spmv.check, spmv.cooptr): device pointers, int indices (MKL LP64), precision S or D.
-   Plain C, shared by the core's sim launchers and the plugin's CUDA launchers. Each struct starts
-   with its precision (the family's argument check reads it there). */
+   spmv.vadd, spmv.check, spmv.cooptr, spmv.diahist, spmv.diascatter): device pointers, int indices
+   (MKL LP64), precision S or D. Plain C, shared by the core's sim launchers and the plugin's CUDA
+   launchers. Each struct starts with its precision (the family's argument check reads it there). */
 #ifndef HYB_SPMV_KARGS_H
 #define HYB_SPMV_KARGS_H
 
@@ -89,6 +89,48 @@ enum
 	HYB_SPMV_COOPTR_RANGE = 1,
 	HYB_SPMV_COOPTR_ORDER = 2
 };
+
+/* The diagonals of a valid device CSR copy (after spmv.check or spmv.cooptr), counted on the
+   device (spmv.diahist): rows row pointers + 1 `ptr` read as the CSR kernel reads them
+   (row i's entries are [ptr[i] - ptr[0], ptr[i + 1] - ptr[0]) of col), columns with the
+   base. Entry (i, c) lies on diagonal (c - base) - i; hist (2 * window + 1 ints, the kernel
+   sets every one) receives the entries of each diagonal in [-window, window] at
+   hist[offset + window]; out[0] the entries on diagonals outside it, out[1] the diagonals in
+   it holding at least one entry. Reads ptr and col once. prec is the matrix's (no value is
+   read). */
+typedef struct
+{
+	hyb_prec_t prec;
+	int64_t    rows, nnz;
+	int64_t    window;
+	const int* ptr;
+	const int* col;
+	int        base;
+	int*       hist;
+	int*       out;
+} hyb_spmv_diahist_kargs_t;
+
+/* One DIA block written from a valid device CSR copy (spmv.diascatter), as the host build
+   writes it (hyb_spmv_dmat_build_block): the block computes rows [e0, e1) and holds the
+   entries of rows [r0, r1) (e0 <= r0 <= r1 <= e1); data (ndiag * (e1 - e0) values) receives
+   data[j * (e1 - e0) + (i - e0)] = the sum, in the copy's order from 0, of the entries of row
+   i on diagonal offsets[j] (ndiag <= HYB_SPMV_DIA_MAX ascending offsets), 0 where there is
+   none. ptr, col, val as spmv.diahist's (ptr indexed by the matrix's rows). An entry of rows
+   [r0, r1) on no listed diagonal is left out and counted: *missed (set by the caller) grows
+   by one per such entry. */
+typedef struct
+{
+	hyb_prec_t  prec;
+	int64_t     r0, r1, e0, e1;
+	int64_t     ndiag;
+	const int*  offsets;
+	const int*  ptr;
+	const int*  col;
+	const void* val;
+	int         base;
+	void*       data;
+	int*        missed;
+} hyb_spmv_diascatter_kargs_t;
 
 /* Ints of spmv.check's out for `rows` rows in blocks of `block_rows` (> 0). */
 static inline int64_t hyb_spmv_check_out_len( int64_t rows, int64_t block_rows )

@@ -9,12 +9,14 @@
 
 /* Registered in kernels/spmv/hyb_spmv_sim.c; the plugin's launchers are in
    kernels/spmv/hyb_spmv_launch_cuda.c. */
-extern const hyb_kernel_def_t hyb_spmv_ell_kernel;    /* "spmv.ell" */
-extern const hyb_kernel_def_t hyb_spmv_dia_kernel;    /* "spmv.dia" */
-extern const hyb_kernel_def_t hyb_spmv_csr_kernel;    /* "spmv.csr" */
-extern const hyb_kernel_def_t hyb_spmv_vadd_kernel;   /* "spmv.vadd" */
-extern const hyb_kernel_def_t hyb_spmv_check_kernel;  /* "spmv.check" */
-extern const hyb_kernel_def_t hyb_spmv_cooptr_kernel; /* "spmv.cooptr" */
+extern const hyb_kernel_def_t hyb_spmv_ell_kernel;        /* "spmv.ell" */
+extern const hyb_kernel_def_t hyb_spmv_dia_kernel;        /* "spmv.dia" */
+extern const hyb_kernel_def_t hyb_spmv_csr_kernel;        /* "spmv.csr" */
+extern const hyb_kernel_def_t hyb_spmv_vadd_kernel;       /* "spmv.vadd" */
+extern const hyb_kernel_def_t hyb_spmv_check_kernel;      /* "spmv.check" */
+extern const hyb_kernel_def_t hyb_spmv_cooptr_kernel;     /* "spmv.cooptr" */
+extern const hyb_kernel_def_t hyb_spmv_diahist_kernel;    /* "spmv.diahist" */
+extern const hyb_kernel_def_t hyb_spmv_diascatter_kernel; /* "spmv.diascatter" */
 
 /* The ELL (dia == 0) or DIA (dia != 0) part: one argument struct, one launch. */
 static inline hyb_status_t hyb_dev_spmv_slots( hyb_dev_t* d, int stream, int dia, hyb_prec_t prec,
@@ -60,6 +62,33 @@ static inline hyb_status_t hyb_dev_spmv_cooptr( hyb_dev_t* d, int stream,
 {
 	static atomic_int id;
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_cooptr_kernel ), a );
+}
+
+/* spmv.diahist (see hyb_spmv_diahist_kargs_t). */
+static inline hyb_status_t hyb_dev_spmv_diahist( hyb_dev_t* d, int stream,
+                                                 const hyb_spmv_diahist_kargs_t* a )
+{
+	static atomic_int id;
+	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_diahist_kernel ), a );
+}
+
+/* spmv.diascatter (see hyb_spmv_diascatter_kargs_t). */
+static inline hyb_status_t hyb_dev_spmv_diascatter( hyb_dev_t* d, int stream,
+                                                    const hyb_spmv_diascatter_kargs_t* a )
+{
+	static atomic_int id;
+	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_diascatter_kernel ), a );
+}
+
+/* Whether the backend in use has launchers of both spmv.diahist and spmv.diascatter (0
+   before the devices are up). */
+static inline int hyb_devices_spmv_todia_supported( void )
+{
+	static atomic_int ids[2];
+	return hyb_devices_kernel_supported(
+	           hyb_kernel_id_cached( &ids[0], &hyb_spmv_diahist_kernel ) ) &&
+	       hyb_devices_kernel_supported(
+	           hyb_kernel_id_cached( &ids[1], &hyb_spmv_diascatter_kernel ) );
 }
 
 /* Whether the backend in use has a launcher of spmv.check (coo = 0) or spmv.cooptr (coo = 1)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The sparse family's CUDA launchers: spmv.ell, spmv.dia, spmv.csr, spmv.vadd, spmv.check
-   and spmv.cooptr on the kernels of kernels/cuda/hyb_spmv_cuda.cu. Built only into the plugin. */
+/* The sparse family's CUDA launchers: spmv.ell, spmv.dia, spmv.csr, spmv.vadd, spmv.check,
+   spmv.cooptr, spmv.diahist and spmv.diascatter on the kernels of kernels/cuda/hyb_spmv_cuda.cu.
+   Built only into the plugin. */
 #include "kernels/cuda/hyb_cuda_try.h"
 #include "kernels/cuda/hyb_spmv_cuda.h"
 #include "kernels/hyb_kernel.h"
@@ -74,9 +75,32 @@ static hyb_status_t hyb_spmv_cooptr_cuda( const hyb_kernel_env_t* env, const voi
 	return HYB_OK;
 }
 
+static hyb_status_t hyb_spmv_diahist_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_spmv_diahist_kargs_t* a = args;
+	HYB_CUDA_TRY( hyb_diahist_cuda( a->rows, a->window, a->ptr, a->col, a->base, a->hist, a->out,
+	                                env->stream ) );
+	return HYB_OK;
+}
+
+static hyb_status_t hyb_spmv_diascatter_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_spmv_diascatter_kargs_t* a = args;
+	cudaStream_t                       s = env->stream;
+	HYB_CUDA_TRY(
+	    a->prec == HYB_PREC_D
+	        ? hyb_ddiascatter_cuda( a->r0, a->r1, a->e0, a->e1, a->ndiag, a->offsets, a->ptr,
+	                                a->col, a->val, a->base, a->data, a->missed, s )
+	        : hyb_sdiascatter_cuda( a->r0, a->r1, a->e0, a->e1, a->ndiag, a->offsets, a->ptr,
+	                                a->col, a->val, a->base, a->data, a->missed, s ) );
+	return HYB_OK;
+}
+
 HYB_KERNEL_IMPL( "spmv.ell", hyb_spmv_ell_cuda, 0, hyb_spmv_cuda_ell_func );
 HYB_KERNEL_IMPL( "spmv.dia", hyb_spmv_dia_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.csr", hyb_spmv_csr_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.vadd", hyb_spmv_vadd_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.check", hyb_spmv_check_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.cooptr", hyb_spmv_cooptr_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "spmv.diahist", hyb_spmv_diahist_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "spmv.diascatter", hyb_spmv_diascatter_cuda, 0, NULL );

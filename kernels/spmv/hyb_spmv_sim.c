@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The sparse family's kernels on the simulated device: reference ELL, DIA and CSR
-   products, the vector addition, the check of a CSR copy and the row pointers of a COO
-   copy, their sim launchers, and their registration. */
+   products, the vector addition, the check of a CSR copy, the row pointers of a COO copy,
+   the diagonal histogram of a copy and its DIA blocks, their sim launchers, and their
+   registration. */
 #include "kernels/spmv/hyb_spmv_kernels.h"
+
+#include <string.h>
+
+#include "kernels/cpu/hyb_spmv_format.h"
 
 /* The ELL or DIA part: the same sum over a row's slots; only the column of a slot differs
    (an ELL slot names it, a DIA slot lies on its diagonal and is skipped outside the matrix). */
@@ -111,6 +116,53 @@ static void hyb_spmv_cooptr_ref( const hyb_spmv_cooptr_kargs_t* a )
 	a->out[0] = why;
 }
 
+/* spmv.diahist, as the CUDA kernels compute it (see hyb_spmv_diahist_kargs_t). */
+static void hyb_spmv_diahist_ref( const hyb_spmv_diahist_kargs_t* a )
+{
+	const int64_t W = a->window;
+	memset( a->hist, 0, (size_t)( 2 * W + 1 ) * sizeof( int ) );
+	a->out[0] = 0;
+	a->out[1] = 0;
+	for ( int64_t i = 0; i < a->rows; i++ )
+		for ( int64_t e = a->ptr[i] - a->ptr[0]; e < a->ptr[i + 1] - a->ptr[0]; e++ )
+		{
+			int64_t off = (int64_t)a->col[e] - a->base - i;
+			if ( off >= -W && off <= W )
+				a->hist[off + W]++;
+			else
+				a->out[0]++;
+		}
+	for ( int64_t q = 0; q <= 2 * W; q++ ) a->out[1] += a->hist[q] > 0;
+}
+
+/* spmv.diascatter (see hyb_spmv_diascatter_kargs_t): row by row, each row's slots zeroed,
+   then its entries added in order in the matrix's precision, as the host build adds them. */
+static void hyb_spmv_diascatter_ref( const hyb_spmv_diascatter_kargs_t* a )
+{
+	const int64_t mE  = a->e1 - a->e0;
+	const int     isd = a->prec == HYB_PREC_D;
+	for ( int64_t i = a->e0; i < a->e1; i++ )
+	{
+		for ( int64_t j = 0; j < a->ndiag; j++ )
+			hyb_real_store( a->prec, a->data, j * mE + i - a->e0, 0.0 );
+		if ( i < a->r0 || i >= a->r1 ) continue;
+		for ( int64_t e = a->ptr[i] - a->ptr[0]; e < a->ptr[i + 1] - a->ptr[0]; e++ )
+		{
+			int64_t s = hyb_spmv_dia_find( a->offsets, a->ndiag, (int64_t)a->col[e] - a->base - i );
+			if ( s < 0 )
+			{
+				( *a->missed )++;
+				continue;
+			}
+			int64_t slot = s * mE + ( i - a->e0 );
+			if ( isd )
+				( (double*)a->data )[slot] += ( (const double*)a->val )[e];
+			else
+				( (float*)a->data )[slot] += ( (const float*)a->val )[e];
+		}
+	}
+}
+
 /* ------------------------------------------------------------ launchers */
 
 /* The CUDA kernels exist in single and double precision only. Every argument struct of
@@ -174,6 +226,42 @@ static hyb_status_t hyb_spmv_cooptr_sim( const hyb_kernel_env_t* env, const void
 	return HYB_OK;
 }
 
+static hyb_status_t hyb_spmv_diahist_args( const void* args )
+{
+	const hyb_spmv_diahist_kargs_t* a = args;
+	if ( hyb_spmv_check( args ) != HYB_OK ) return HYB_E_NOT_SUPPORTED;
+	return a->rows > 0 && a->nnz >= 0 && a->window >= 0 && a->window < a->rows && a->ptr &&
+	               a->hist && a->out && ( a->col || a->nnz == 0 )
+	           ? HYB_OK
+	           : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_spmv_diahist_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	hyb_spmv_diahist_ref( args );
+	return HYB_OK;
+}
+
+static hyb_status_t hyb_spmv_diascatter_args( const void* args )
+{
+	const hyb_spmv_diascatter_kargs_t* a = args;
+	if ( hyb_spmv_check( args ) != HYB_OK ) return HYB_E_NOT_SUPPORTED;
+	return a->e0 >= 0 && a->e0 <= a->r0 && a->r0 <= a->r1 && a->r1 <= a->e1 && a->ndiag >= 0 &&
+	               a->ndiag <= HYB_SPMV_DIA_MAX && a->ptr && a->missed &&
+	               ( a->offsets || a->ndiag == 0 ) && ( a->data || a->ndiag == 0 ) &&
+	               ( ( a->col && a->val ) || a->r0 == a->r1 )
+	           ? HYB_OK
+	           : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_spmv_diascatter_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	(void)env;
+	hyb_spmv_diascatter_ref( args );
+	return HYB_OK;
+}
+
 static hyb_status_t hyb_spmv_vadd_sim( const hyb_kernel_env_t* env, const void* args )
 {
 	const hyb_spmv_vadd_kargs_t* a = args;
@@ -225,6 +313,25 @@ static void hyb_spmv_cooptr_work( const void* args, double* flops, double* bytes
 	*bytes                           = (double)( 2 * a->nnz + a->rows + 1 ) * sizeof( int );
 }
 
+/* The histogram reads the row pointers and every column index once, then its bins. */
+static void hyb_spmv_diahist_work( const void* args, double* flops, double* bytes )
+{
+	const hyb_spmv_diahist_kargs_t* a = args;
+	*flops                            = 0;
+	*bytes = (double)( a->rows + 1 + a->nnz + 2 * ( 2 * a->window + 1 ) ) * sizeof( int );
+}
+
+/* The scatter reads its rows' pointers, columns and values, and writes the block's slots. */
+static void hyb_spmv_diascatter_work( const void* args, double* flops, double* bytes )
+{
+	const hyb_spmv_diascatter_kargs_t* a   = args;
+	const double                       vb  = (double)hyb_prec_size( a->prec );
+	const int64_t                      nnz = a->r1 > a->r0 ? a->ptr[a->r1] - a->ptr[a->r0] : 0;
+	*flops                                 = 0;
+	*bytes = (double)( a->r1 - a->r0 + 1 + nnz ) * sizeof( int ) + (double)nnz * vb +
+	         (double)( a->ndiag * ( a->e1 - a->e0 ) ) * vb;
+}
+
 HYB_KERNEL_DEFINE( hyb_spmv_ell_kernel, "spmv.ell", NULL, hyb_spmv_slots_kargs_t, hyb_spmv_check,
                    hyb_spmv_ell_sim, hyb_spmv_ell_work );
 HYB_KERNEL_DEFINE( hyb_spmv_dia_kernel, "spmv.dia", NULL, hyb_spmv_slots_kargs_t, hyb_spmv_check,
@@ -237,3 +344,7 @@ HYB_KERNEL_DEFINE( hyb_spmv_check_kernel, "spmv.check", NULL, hyb_spmv_check_kar
                    hyb_spmv_check_args, hyb_spmv_csrcheck_sim, hyb_spmv_check_work );
 HYB_KERNEL_DEFINE( hyb_spmv_cooptr_kernel, "spmv.cooptr", NULL, hyb_spmv_cooptr_kargs_t,
                    hyb_spmv_cooptr_args, hyb_spmv_cooptr_sim, hyb_spmv_cooptr_work );
+HYB_KERNEL_DEFINE( hyb_spmv_diahist_kernel, "spmv.diahist", NULL, hyb_spmv_diahist_kargs_t,
+                   hyb_spmv_diahist_args, hyb_spmv_diahist_sim, hyb_spmv_diahist_work );
+HYB_KERNEL_DEFINE( hyb_spmv_diascatter_kernel, "spmv.diascatter", NULL, hyb_spmv_diascatter_kargs_t,
+                   hyb_spmv_diascatter_args, hyb_spmv_diascatter_sim, hyb_spmv_diascatter_work );

@@ -7,7 +7,9 @@
    while it is made, never give a wrong product; a COO not grouped by rows goes to the
    snapshot job after one refused copy; a device fault at any operation of the copy leaves
    the product right and a later build resident; without a check launcher the old build
-   runs. */
+   runs. The copy's DIA form on the device: spmv.diahist against counts made here,
+   spmv.diascatter against the host's DIA build byte for byte; a stencil resident as DIA, an
+   irregular matrix as CSR; a fault at any step of the conversion leaves a right CSR copy. */
 #include <CUnit/CUnit.h>
 #include <omp.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_spmv_copy.h"
 #include "kernels/pipeline/hyb_spmv_pipe.h"
+#include "kernels/pipeline/hyb_spmv_todia.h"
 #include "kernels/spmv/hyb_spmv_kernels.h"
 #include "test_spmv_util.h"
 
@@ -587,23 +590,31 @@ static void test_changed_during_build( void )
 	tsc_end();
 }
 
+/* The lean build of A queued, then run with the fault plan armed (and only then); the copy
+   counts before and after. */
+static void tsc_faulted_build( const tsp_mat_t* A, const char* plan, int* bad,
+                               hyb_spmv_copy_stats_t* c0, hyb_spmv_copy_stats_t* c1 )
+{
+	tsc_queue( A, bad );
+	hyb_spmv_copy_stats( c0 );
+	hyb_device_faults_set( plan );
+	hyb_spmv_bg_gate( 0 );
+	hyb_spmv_bg_wait();
+	hyb_device_faults_set( NULL );
+	hyb_spmv_copy_stats( c1 );
+}
+
 /* One lean build with the fault plan armed while it runs (and only then): every product
    right, the matrix resident after a later build. Returns 1 when the copy failed, 0 when it
    was kept; -1 when it did neither. */
 static int tsc_faulted_copy( const char* plan, int csr, hyb_prec_t prec, int base )
 {
 	if ( tsc_begin( NULL, 256 << 10, 3000 ) != 0 ) return -1;
-	tsc_csr       = csr;
-	tsp_mat_t A   = tsp_make( TSP_RANDOM, 20000, 9, base, prec, 0, 61 );
-	int       bad = 0;
-	tsc_queue( &A, &bad );
+	tsc_csr                   = csr;
+	tsp_mat_t             A   = tsp_make( TSP_RANDOM, 20000, 9, base, prec, 0, 61 );
+	int                   bad = 0;
 	hyb_spmv_copy_stats_t c0, c1;
-	hyb_spmv_copy_stats( &c0 );
-	hyb_device_faults_set( plan );
-	hyb_spmv_bg_gate( 0 );
-	hyb_spmv_bg_wait();
-	hyb_device_faults_set( NULL );
-	hyb_spmv_copy_stats( &c1 );
+	tsc_faulted_build( &A, plan, &bad, &c0, &c1 );
 	int failed = c1.failed == c0.failed + 1 && c1.kept == c0.kept   ? 1
 	             : c1.kept == c0.kept + 1 && c1.failed == c0.failed ? 0
 	                                                                : -1;
@@ -697,6 +708,320 @@ static void test_old_build_without_check( void )
 	omp_set_num_threads( team );
 }
 
+/* ------------------------------------------------------------ the DIA form */
+
+/* spmv.diahist on CSR arrays (ptr with ia[0] = first) in `window`: hist and out[2]. */
+static hyb_status_t tsc_diahist( const int* ptr, int64_t rows, const int* col, int64_t nnz,
+                                 int base, int64_t window, int* hist, int* out )
+{
+	hyb_dev_t* d = NULL;
+	if ( hyb_dev_acquire( 0, &d ) != HYB_OK ) return HYB_E_DEVICE;
+	size_t pb = (size_t)( rows + 1 ) * sizeof( int ), cb = (size_t)( nnz + 1 ) * sizeof( int );
+	size_t hb       = (size_t)( 2 * window + 3 ) * sizeof( int );
+	char*  dm       = NULL;
+	hyb_status_t st = hyb_dev_alloc( d, pb + cb + hb, (void**)&dm );
+	if ( st == HYB_OK )
+	{
+		hyb_dev_h2d( d, 0, dm, pb, ptr, pb, pb, 1 );
+		if ( nnz > 0 ) hyb_dev_h2d( d, 0, dm + pb, cb, col, cb, (size_t)nnz * sizeof( int ), 1 );
+		int*                           dh = (int*)(void*)( dm + pb + cb );
+		const hyb_spmv_diahist_kargs_t a  = { .prec   = HYB_PREC_D,
+			                                  .rows   = rows,
+			                                  .nnz    = nnz,
+			                                  .window = window,
+			                                  .ptr    = (const int*)(void*)dm,
+			                                  .col    = (const int*)(void*)( dm + pb ),
+			                                  .base   = base,
+			                                  .hist   = dh,
+			                                  .out    = dh + 2 * window + 1 };
+		st                                = hyb_dev_spmv_diahist( d, 0, &a );
+		if ( st == HYB_OK )
+			st = hyb_dev_d2h( d, 0, hist, hb - 2 * sizeof( int ), dh, hb - 2 * sizeof( int ),
+			                  hb - 2 * sizeof( int ), 1 );
+		if ( st == HYB_OK )
+			st = hyb_dev_d2h( d, 0, out, 2 * sizeof( int ), a.out, 2 * sizeof( int ),
+			                  2 * sizeof( int ), 1 );
+		if ( st == HYB_OK ) st = hyb_dev_stream_sync( d, 0 );
+		hyb_dev_free( d, dm, pb + cb + hb );
+	}
+	hyb_dev_release( d );
+	return st;
+}
+
+/* spmv.diahist against counts made here: random rows with duplicates and empty rows, 0- and
+   1-based, ia[0] past the base, the whole window and a narrow one (entries beyond it). */
+static void test_diahist_kernel( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
+	for ( int v = 0; v < 4; v++ )
+	{
+		const int     base = v & 1;
+		const int64_t m = 3000, W = v < 2 ? m - 1 : 50;
+		tsp_mat_t     A = tsp_make( v < 2 ? TSP_RANDOM : TSP_BANDED, m, 6, base, HYB_PREC_D,
+		                        TSP_DUP | TSP_EMPTY | TSP_SCATTER, 81 + (uint64_t)v );
+		if ( v == 1 ) tsc_offset( &A, 77 );
+		const int* ja  = A.ja + ( A.ia[0] - base );
+		int*       ref = calloc( (size_t)( 2 * W + 1 ), sizeof( int ) );
+		int*       got = calloc( (size_t)( 2 * W + 1 ), sizeof( int ) );
+		int        far = 0, held = 0, out[2] = { -1, -1 };
+		for ( int64_t i = 0; i < m; i++ )
+			for ( int64_t e = A.ia[i] - A.ia[0]; e < A.ia[i + 1] - A.ia[0]; e++ )
+			{
+				int64_t off = (int64_t)ja[e] - base - i;
+				if ( off < -W || off > W )
+					far++;
+				else
+					held += ref[off + W]++ == 0;
+			}
+		CU_ASSERT_EQUAL_FATAL( tsc_diahist( A.ia, m, ja, A.nnz, base, W, got, out ), HYB_OK );
+		CU_ASSERT( memcmp( ref, got, (size_t)( 2 * W + 1 ) * sizeof( int ) ) == 0 );
+		CU_ASSERT_EQUAL( out[0], far );
+		CU_ASSERT_EQUAL( out[1], held );
+		CU_ASSERT( v < 2 ? far == 0 : far > 0 );
+		free( ref );
+		free( got );
+		tsp_free( &A );
+	}
+	hyb_t_sim_end();
+}
+
+/* A CSR copy of A's arrays laid out and uploaded as the lean job's (blocks of br rows) on d. */
+static hyb_status_t tsc_copy_up( hyb_dev_t* d, const tsp_mat_t* A, int64_t br, hyb_spmv_dmat_t* cp,
+                                 char** mem )
+{
+	const size_t vb  = hyb_prec_size( A->prec );
+	int64_t      nnz = A->ia[A->m] - A->ia[0];
+	hyb_status_t st  = hyb_spmv_dmat_plan_copy( A->m, nnz, A->prec, A->base, br, cp );
+	if ( st == HYB_OK ) st = hyb_dev_alloc( d, cp->bytes, (void**)mem );
+	if ( st != HYB_OK ) return st;
+	size_t reg[3], k0 = (size_t)( A->ia[0] - A->base );
+	hyb_spmv_dmat_copy_regions( cp, reg );
+	size_t pb = (size_t)( A->m + 1 ) * sizeof( int ), cb = (size_t)nnz * sizeof( int );
+	hyb_dev_h2d( d, 0, *mem, pb, A->ia, pb, pb, 1 );
+	if ( nnz > 0 )
+	{
+		hyb_dev_h2d( d, 0, *mem + reg[1], cb, A->ja + k0, cb, cb, 1 );
+		hyb_dev_h2d( d, 0, *mem + reg[2], (size_t)nnz * vb, (const char*)A->a + k0 * vb,
+		             (size_t)nnz * vb, (size_t)nnz * vb, 1 );
+	}
+	return hyb_dev_stream_sync( d, 0 );
+}
+
+/* The copy's diagonals counted on the device list what the host's statistics list; where
+   they all fit, the DIA form written on the device (spmv.diascatter) is the host's DIA build
+   byte for byte (layout, offsets, duplicates summed in order, halo rows zero), in single and
+   double, 0- and 1-based, with empty rows and entries before ia[0]; an irregular matrix has
+   entries beyond the listed diagonals, and a DIA form missing a diagonal is refused. */
+static void test_diascatter_matches_host( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "256M", NULL ), HYB_OK );
+	for ( int v = 0; v < 10; v++ )
+	{
+		hyb_prec_t    prec = v & 1 ? HYB_PREC_S : HYB_PREC_D;
+		int           base = ( v >> 1 ) & 1, irregular = v >= 8;
+		const int64_t m = 5000, br = v & 4 ? 700 : 0;
+		tsp_mat_t     A =
+		    tsp_make( TSP_BANDED, m, 7, base, prec,
+		              TSP_DUP | TSP_EMPTY | ( irregular ? TSP_SCATTER : 0 ), 91 + (uint64_t)v );
+		if ( v == 6 ) tsc_offset( &A, 33 );
+		hyb_spmv_src_t   src;
+		hyb_spmv_view_t  view;
+		hyb_spmv_diags_t hd, dd;
+		CU_ASSERT_EQUAL_FATAL( hyb_spmv_src_csr( 'N', m, prec, A.a, A.ia, A.ja, base, &src ),
+		                       HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( hyb_spmv_view_build( &src, 1, &view ), HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( hyb_spmv_diags_build( &view, 0, 0, 1, &hd ), HYB_OK );
+		hyb_dev_t*      d = NULL;
+		hyb_spmv_dmat_t cp, hdia, ddia;
+		char*           cmem = NULL;
+		char*           dmem = NULL;
+		CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( tsc_copy_up( d, &A, 600, &cp, &cmem ), HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( hyb_spmv_todia_count( d, &cp, cmem, &dd ), HYB_OK );
+		CU_ASSERT_EQUAL( dd.ndiag, hd.ndiag );
+		CU_ASSERT_EQUAL( dd.rest_nnz, hd.rest_nnz );
+		CU_ASSERT( memcmp( dd.offset, hd.offset, (size_t)hd.ndiag * sizeof( int ) ) == 0 );
+		CU_ASSERT( memcmp( dd.occ, hd.occ, (size_t)hd.ndiag * sizeof( int64_t ) ) == 0 );
+		CU_ASSERT( irregular ? hd.rest_nnz > 0 : hd.rest_nnz == 0 && hd.ndiag == 7 );
+		/* irregular: the DIA form of the seven band diagonals misses the scattered entries */
+		int64_t    K       = irregular ? 7 : dd.ndiag;
+		int        band[7] = { 0, -1, 1, -5, 5, -40, 40 };
+		const int* offs    = irregular ? band : dd.offset;
+		CU_ASSERT_EQUAL_FATAL(
+		    hyb_spmv_dmat_plan( &view, HYB_SPMV_DEV_DIA, K, offs, m, br, 1, &hdia ), HYB_OK );
+		CU_ASSERT_EQUAL_FATAL( hyb_spmv_dmat_plan_dia( m, cp.dev_nnz, prec, K, offs, br, &ddia ),
+		                       HYB_OK );
+		CU_ASSERT_EQUAL( ddia.bytes, hdia.bytes );
+		CU_ASSERT_EQUAL( ddia.off_dia, hdia.off_dia );
+		CU_ASSERT_EQUAL_FATAL( ddia.nblk, hdia.nblk );
+		int geo = 0;
+		for ( int b = 0; b < ddia.nblk; b++ )
+			geo += ddia.blk[b].e0 != hdia.blk[b].e0 || ddia.blk[b].e1 != hdia.blk[b].e1 ||
+			       ddia.blk[b].off != hdia.blk[b].off || ddia.blk[b].bytes != hdia.blk[b].bytes ||
+			       ddia.blk[b].yoff != hdia.blk[b].yoff || ddia.blk[b].r0 != hdia.blk[b].r0 ||
+			       ddia.blk[b].r1 != hdia.blk[b].r1;
+		CU_ASSERT_EQUAL( geo, 0 );
+		char* himg = calloc( 1, hdia.bytes );
+		char* dimg = calloc( 1, ddia.bytes );
+		for ( int b = 0; b < hdia.nblk; b++ )
+			hyb_spmv_dmat_build_block( &view, &hdia, b, himg + hdia.blk[b].off, 1 );
+		memcpy( himg + hdia.off_dia, hyb_spmv_dmat_offsets( &hdia ), (size_t)K * sizeof( int ) );
+		CU_ASSERT_EQUAL_FATAL( hyb_dev_alloc( d, ddia.bytes, (void**)&dmem ), HYB_OK );
+		hyb_status_t st = hyb_spmv_todia_write( d, &cp, cmem, &ddia, dmem );
+		CU_ASSERT_EQUAL( st, irregular ? HYB_E_INVALID : HYB_OK );
+		if ( !irregular )
+		{
+			hyb_dev_d2h( d, 0, dimg, ddia.bytes, dmem, ddia.bytes, ddia.bytes, 1 );
+			hyb_dev_stream_sync( d, 0 );
+			int same = 1;
+			for ( int b = 0; b < ddia.nblk; b++ )
+				same &= memcmp( himg + hdia.blk[b].off, dimg + ddia.blk[b].off,
+				                (size_t)( K * ( ddia.blk[b].e1 - ddia.blk[b].e0 ) ) *
+				                    hyb_prec_size( prec ) ) == 0;
+			same &=
+			    memcmp( himg + hdia.off_dia, dimg + ddia.off_dia, (size_t)K * sizeof( int ) ) == 0;
+			if ( !same ) printf( "\n  variant %d: the device's DIA differs from the host's", v );
+			CU_ASSERT( same );
+		}
+		hyb_dev_free( d, dmem, ddia.bytes );
+		hyb_dev_free( d, cmem, cp.bytes );
+		hyb_dev_release( d );
+		free( himg );
+		free( dimg );
+		hyb_spmv_dmat_free( &hdia );
+		hyb_spmv_dmat_free( &ddia );
+		hyb_spmv_dmat_free( &cp );
+		hyb_spmv_diags_free( &hd );
+		hyb_spmv_diags_free( &dd );
+		hyb_spmv_view_free( &view );
+		tsp_free( &A );
+	}
+	hyb_t_sim_end();
+}
+
+/* The 27-point matrix of an n^3 grid (a 3-D stencil), rows in grid order, entries in column
+   order, with the base; its CSR arrays too. */
+static tsp_mat_t tsc_stencil( int64_t n, int base, hyb_prec_t prec )
+{
+	tsp_mat_t     A   = { .m = n * n * n, .base = base, .prec = prec };
+	const int64_t cap = A.m * 27;
+	A.row             = malloc( (size_t)cap * sizeof( int ) );
+	A.col             = malloc( (size_t)cap * sizeof( int ) );
+	A.val             = malloc( (size_t)cap * 8 );
+	hyb_t_rng_t rng   = hyb_t_rng( 101 );
+	for ( int64_t i = 0; i < A.m; i++ )
+		for ( int dz = -1; dz <= 1; dz++ )
+			for ( int dy = -1; dy <= 1; dy++ )
+				for ( int dx = -1; dx <= 1; dx++ )
+				{
+					int64_t x = i % n + dx, y = i / n % n + dy, z = i / ( n * n ) + dz;
+					if ( x < 0 || x >= n || y < 0 || y >= n || z < 0 || z >= n ) continue;
+					A.row[A.nnz] = (int)i + base;
+					A.col[A.nnz] = (int)( ( z * n + y ) * n + x ) + base;
+					double u     = hyb_t_unit( &rng );
+					if ( prec == HYB_PREC_D )
+						( (double*)A.val )[A.nnz] = u;
+					else
+						( (float*)A.val )[A.nnz] = (float)u;
+					A.nnz++;
+				}
+	A.ia = malloc( (size_t)( A.m + 1 ) * sizeof( int ) );
+	A.ja = malloc( (size_t)A.nnz * sizeof( int ) );
+	A.a  = malloc( (size_t)A.nnz * 8 );
+	tsp_sync_csr( &A );
+	return A;
+}
+
+/* End to end in auto mode: a 27-point stencil's copy turns into DIA on the device and serves
+   the calls as DIA (27 diagonals), in single and double, 0- and 1-based, CSR and COO input;
+   an irregular matrix (a band plus scattered entries) stays a CSR copy. Every product right. */
+static void test_lean_build_turns_dia( void )
+{
+	for ( int v = 0; v < 10; v++ )
+	{
+		hyb_prec_t prec = v & 1 ? HYB_PREC_S : HYB_PREC_D;
+		int        base = ( v >> 1 ) & 1, irregular = v >= 8;
+		CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 64 << 10, v & 4 ? 700 : 0 ), 0 );
+		tsc_csr     = !( v & 4 ) || irregular;
+		tsp_mat_t A = irregular ? tsp_make( TSP_BANDED, 20000, 7, base, prec, TSP_DUP | TSP_SCATTER,
+		                                    111 + (uint64_t)v )
+		                        : tsc_stencil( 17, base, prec );
+		hyb_spmv_copy_stats_t c0, c1;
+		hyb_spmv_copy_stats( &c0 );
+		int bad = 0;
+		tsc_queue( &A, &bad );
+		hyb_spmv_bg_gate( 0 );
+		hyb_spmv_bg_wait();
+		hyb_spmv_copy_stats( &c1 );
+		CU_ASSERT_EQUAL( c1.kept, c0.kept + 1 );
+		CU_ASSERT_EQUAL( c1.dia, c0.dia + !irregular );
+		for ( uint64_t k = 4; k < 7; k++ )
+		{
+			const hyb_spmv_report_t* r = tsc_call( &A, k, &bad );
+			CU_ASSERT_EQUAL( r->cache, HYB_RESIDENCY_HIT );
+			CU_ASSERT_EQUAL( r->path, HYB_PATH_GPU );
+			CU_ASSERT_EQUAL( r->fmt, irregular ? HYB_SPMV_DEV_CSR : HYB_SPMV_DEV_DIA );
+			CU_ASSERT_EQUAL( r->K, irregular ? 0 : 27 );
+		}
+		if ( bad ) printf( "\n  variant %d: %d wrong products", v, bad );
+		CU_ASSERT_EQUAL( bad, 0 );
+		tsp_free( &A );
+		tsc_end();
+	}
+}
+
+/* One lean build of the stencil with the fault plan armed while it runs: every product right,
+   resident after; returns the format of the resident copy (NONE: the build failed and a later
+   one made it resident, -1: never resident). */
+static int tsc_faulted_dia( const char* plan, int csr, hyb_prec_t prec, int base )
+{
+	if ( tsc_begin( NULL, 256 << 10, 1000 ) != 0 ) return -1;
+	tsc_csr                   = csr;
+	tsp_mat_t             A   = tsc_stencil( 14, base, prec );
+	int                   bad = 0;
+	hyb_spmv_copy_stats_t c0, c1;
+	tsc_faulted_build( &A, plan, &bad, &c0, &c1 );
+	int                      fmt = c1.kept == c0.kept + 1
+	                                   ? ( c1.dia == c0.dia + 1 ? HYB_SPMV_DEV_DIA : HYB_SPMV_DEV_CSR )
+	                                   : HYB_SPMV_DEV_NONE;
+	const hyb_spmv_report_t* r   = tsc_call( &A, 3, &bad );
+	if ( fmt != HYB_SPMV_DEV_NONE && ( r->cache != HYB_RESIDENCY_HIT || (int)r->fmt != fmt ) )
+		fmt = -1;
+	if ( fmt == HYB_SPMV_DEV_NONE && !tsc_until_hit( &A, 4, 4, &bad ) ) fmt = -1;
+	if ( fmt < 0 || bad ) printf( "\n  %s: fmt=%d wrong=%d", plan, fmt, bad );
+	CU_ASSERT_EQUAL( bad, 0 );
+	tsp_free( &A );
+	tsc_end();
+	return fmt;
+}
+
+/* The N-th device operation of the build fails, at once or at the next synchronisation, for
+   N through the copy and the conversion: every product right and the matrix resident; a fault
+   in the conversion leaves the CSR copy. Then each step of the conversion by name. */
+static void test_faults_during_dia( void )
+{
+	int as[3] = { 0, 0, 0 };
+	for ( int n = 1; n <= 40; n++ )
+		for ( int async = 0; async < 2; async++ )
+		{
+			char plan[32];
+			snprintf( plan, sizeof plan, "any:%d%s", n, async ? "a" : "" );
+			int f = tsc_faulted_dia( plan, n & 1, n & 2 ? HYB_PREC_S : HYB_PREC_D, n & 4 ? 1 : 0 );
+			CU_ASSERT( f >= 0 );
+			if ( f >= 0 ) as[f == HYB_SPMV_DEV_NONE ? 0 : f == HYB_SPMV_DEV_CSR ? 1 : 2]++;
+		}
+	printf( "\n  copy failed %d, kept as CSR %d, as DIA %d ", as[0], as[1], as[2] );
+	CU_ASSERT( as[0] > 0 && as[1] > 0 && as[2] > 0 );
+	static const char* kinds[] = { "spmv.diahist:1",     "spmv.diahist:1a", "spmv.diascatter:1",
+		                           "spmv.diascatter:2a", "memset:1",        "memset:1a" };
+	for ( int k = 0; k < 6; k++ )
+	{
+		int f = tsc_faulted_dia( kinds[k], k & 1, k & 2 ? HYB_PREC_S : HYB_PREC_D, 1 );
+		if ( f != HYB_SPMV_DEV_CSR ) printf( "\n  %s: not kept as CSR", kinds[k] );
+		CU_ASSERT_EQUAL( f, HYB_SPMV_DEV_CSR );
+	}
+}
+
 static CU_TestInfo hyb_tests_spmv_copy[] = {
 	{ "check_kernel_windows", test_check_kernel_windows },
 	{ "check_kernel_rejects", test_check_kernel_rejects },
@@ -708,6 +1033,10 @@ static CU_TestInfo hyb_tests_spmv_copy[] = {
 	{ "changed_during_build", test_changed_during_build },
 	{ "faults_during_copy", test_faults_during_copy },
 	{ "old_build_without_check", test_old_build_without_check },
+	{ "diahist_kernel", test_diahist_kernel },
+	{ "diascatter_matches_host", test_diascatter_matches_host },
+	{ "lean_build_turns_dia", test_lean_build_turns_dia },
+	{ "faults_during_dia", test_faults_during_dia },
 	CU_TEST_INFO_NULL,
 };
 
