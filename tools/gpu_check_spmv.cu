@@ -1095,7 +1095,7 @@ template <typename T> bool check_dia_case( int base )
 		offs.push_back( (int)( ( d / 9 - 1 ) * n * n + ( d / 3 % 3 - 1 ) * n + ( d % 3 - 1 ) ) );
 	std::sort( offs.begin(), offs.end() );
 	/* the block widened by the band starts inside the matrix, as the build makes it */
-	const int64_t band = n * n + n + 1, r0 = 3000, r1 = 50000, e0 = r0 - band, e1 = r1 + band;
+	const int64_t band = n * n + n + 1, r0 = 5000, r1 = 50000, e0 = r0 - band, e1 = r1 + band;
 	const int64_t mE = e1 - e0, K = 27;
 	/* host references: the histogram, and the block's slots summed in order from zero */
 	bool ok = true;

@@ -260,6 +260,14 @@ hyb_status_t hyb_spmv_dmat_plan_dia( int64_t m, int64_t nnz, hyb_prec_t prec, in
 	/* the slot table serves the host build only */
 	free( dm->dia_table );
 	dm->dia_table = NULL;
+	/* Each block reads x over its widened rows, as the host build records them: the product
+	   issues a block's kernel once the x chunks holding these columns are up (a block that
+	   reads no columns would run before x arrived). */
+	for ( int b = 0; st == HYB_OK && b < dm->nblk; b++ )
+	{
+		dm->blk[b].c0 = dm->blk[b].e0;
+		dm->blk[b].c1 = dm->blk[b].e1;
+	}
 	if ( st != HYB_OK ) hyb_spmv_dmat_free( dm );
 	return st;
 }

@@ -325,6 +325,8 @@ static void test_copy_pipeline( void )
 
 /* Auto mode on the simulated device, the device alone allowed (so the plan is a device one
    whatever the simulated rates say), pieces of `piece` bytes and blocks of `br` rows. */
+static size_t tsc_x_chunk; /* bytes per x upload chunk of the products (0: automatic) */
+
 static int tsc_begin( const char* extra, size_t piece, int64_t br )
 {
 	char cfg[256];
@@ -335,6 +337,7 @@ static int tsc_begin( const char* extra, size_t piece, int64_t br )
 	f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
 	f.copy_piece       = piece;
 	f.block_rows       = br;
+	f.x_chunk          = tsc_x_chunk;
 	hyb_spmv_device_force( &f );
 	return 0;
 }
@@ -347,7 +350,8 @@ static void tsc_end( void )
 	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();
 	tsp_sim_end();
-	tsc_csr = 1;
+	tsc_csr     = 1;
+	tsc_x_chunk = 0;
 }
 
 /* One product ('N') checked against the reference. */
@@ -941,6 +945,8 @@ static void test_lean_build_turns_dia( void )
 	{
 		hyb_prec_t prec = v & 1 ? HYB_PREC_S : HYB_PREC_D;
 		int        base = ( v >> 1 ) & 1, irregular = v >= 8;
+		/* several blocks with x up in several chunks: each block waits for its columns */
+		tsc_x_chunk = v & 4 ? 4096 : 0;
 		CU_ASSERT_EQUAL_FATAL( tsc_begin( NULL, 64 << 10, v & 4 ? 700 : 0 ), 0 );
 		tsc_csr     = !( v & 4 ) || irregular;
 		tsp_mat_t A = irregular ? tsp_make( TSP_BANDED, 20000, 7, base, prec, TSP_DUP | TSP_SCATTER,
