@@ -37,6 +37,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_faults.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_bg.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_copy.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_xsum.c
 )
 
 # The matrix generator: a small static library shared by the unit tests, the CLI and the

@@ -33,6 +33,7 @@ extern "C"
 #include "tools/hyb_spmv_gen.h"
 }
 #include "kernels/cuda/hyb_spmv_cuda.h"
+#include "kernels/spmv/hyb_spmv_xsum.h"
 #include "tools/bench/hyb_bench_cuda_check.h"
 
 namespace
@@ -1195,6 +1196,45 @@ void check_dia_kernels()
 	}
 }
 
+/* spmv.xsum against the host's fingerprints (kernels/spmv/hyb_spmv_xsum.h): sizes of whole
+   and partial pieces, a partial last word, and one changed bit noticed in its piece only. */
+void check_xsum_kernel()
+{
+	std::printf( "\n# x fingerprint checks (spmv.xsum)\n" );
+	const int64_t sizes[] = { 4, 12, 4096, 65536, 65540, 3 * 65536 + 1236, 64 * 1024 * 1024 + 4 };
+	for ( int64_t n : sizes )
+	{
+		std::vector<unsigned char> h( (size_t)n );
+		uint64_t                   r = 88172645463325252ull ^ (uint64_t)n;
+		for ( auto& b : h )
+		{
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			b = (unsigned char)r;
+		}
+		const int64_t  pieces = hyb_spmv_xsum_pieces( (size_t)n );
+		unsigned char* dx     = dalloc<unsigned char>( (size_t)n );
+		uint64_t*      dout   = dalloc<uint64_t>( (size_t)pieces );
+		bool           ok     = true;
+		for ( int flip = 0; flip < 2; flip++ )
+		{
+			if ( flip ) h[(size_t)n / 2] ^= 0x10;
+			CK_CUDA( cudaMemcpy( dx, h.data(), (size_t)n, cudaMemcpyHostToDevice ) );
+			CK_CUDA( hyb_xsum_cuda( n, dx, dout, 0 ) );
+			CK_CUDA( cudaDeviceSynchronize() );
+			std::vector<uint64_t> got( (size_t)pieces );
+			CK_CUDA( cudaMemcpy( got.data(), dout, (size_t)pieces * 8, cudaMemcpyDeviceToHost ) );
+			for ( int64_t j = 0; j < pieces; j++ )
+				ok = ok && got[(size_t)j] == hyb_spmv_xsum_of( h.data(), (size_t)n, j );
+		}
+		double ms = time_ms( [&] { hyb_xsum_cuda( n, dx, dout, 0 ); } );
+		std::printf( "%-8s %10lld bytes  %6lld pieces  %s  %.3f ms\n", "xsum", (long long)n,
+		             (long long)pieces, ok ? "ok" : "WRONG", ms );
+		g_fail += !ok;
+		cudaFree( dx );
+		cudaFree( dout );
+	}
+}
+
 } /* namespace */
 
 int main( int argc, char** argv )
@@ -1249,6 +1289,7 @@ int main( int argc, char** argv )
 	HYB_SK( cusparseDestroy( sh ) );
 	check_copy_kernels();
 	check_dia_kernels();
+	check_xsum_kernel();
 	if ( sweep ) run_sweep( std::max( 5, g_reps / 2 ) );
 	std::printf( "\n# %s in %.1f s\n", g_fail ? "SOME RESULTS WRONG" : "all results correct",
 	             omp_get_wtime() - t0 );

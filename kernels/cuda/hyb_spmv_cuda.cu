@@ -221,6 +221,48 @@ __global__ void __launch_bounds__( kBlock )
 	hyb_window_put( r / block_rows, has, has ? (int)c : (int)rows, has ? (int)c : -1, out );
 }
 
+/* spmv.xsum: one warp per piece, lane l taking words l, l + 32, ... (coalesced), each lane's
+   final mix summed over the warp. Constants and steps as kernels/spmv/hyb_spmv_xsum.h. */
+__device__ __forceinline__ uint64_t hyb_xsum_round( uint64_t acc, uint64_t w )
+{
+	acc += w * 0xC2B2AE3D27D4EB4Full;
+	acc = ( acc << 31 ) | ( acc >> 33 );
+	return acc * 0x9E3779B185EBCA87ull;
+}
+
+__device__ __forceinline__ uint64_t hyb_xsum_final( uint64_t v )
+{
+	v ^= v >> 33;
+	v *= 0xC2B2AE3D27D4EB4Full;
+	v ^= v >> 29;
+	v *= 0x165667B19E3779F9ull;
+	v ^= v >> 32;
+	return v;
+}
+
+__global__ void __launch_bounds__( kBlock )
+    hyb_xsum_kernel( int64_t bytes, const unsigned char* __restrict__ x, uint64_t* out )
+{
+	const int64_t piece = ( (int64_t)blockIdx.x * kBlock + threadIdx.x ) / 32;
+	const int     lane  = threadIdx.x % 32;
+	if ( piece * HYB_CUDA_XSUM_PIECE >= bytes ) return;
+	const int64_t a    = piece * HYB_CUDA_XSUM_PIECE;
+	const int64_t n    = bytes - a < HYB_CUDA_XSUM_PIECE ? bytes - a : HYB_CUDA_XSUM_PIECE;
+	const int64_t full = n / 8;
+	const uint64_t* w  = (const uint64_t*)( x + a );
+	uint64_t        acc = (uint64_t)( lane + 1 ) * 0x165667B19E3779F9ull;
+	for ( int64_t i = lane; i < full; i += 32 ) acc = hyb_xsum_round( acc, __ldg( w + i ) );
+	if ( n % 8 && full % 32 == lane )
+	{
+		uint64_t t = 0;
+		for ( int k = 0; k < n % 8; k++ ) t |= (uint64_t)x[a + full * 8 + k] << ( 8 * k );
+		acc = hyb_xsum_round( acc, t );
+	}
+	uint64_t h = hyb_xsum_final( acc );
+	for ( int o = 16; o > 0; o /= 2 ) h += __shfl_xor_sync( 0xffffffffu, h, o );
+	if ( lane == 0 ) out[piece] = h;
+}
+
 /* spmv.diahist: one thread per row counts its entries' diagonals; the lanes of a warp on one
    diagonal add once (a stencil's neighbouring rows share their diagonals, so a warp's 32
    entries of one step are one atomic, not 32). key -1: a diagonal outside the window. */
@@ -466,6 +508,15 @@ extern "C"
 		                                                               hist, out );
 		if ( ( e = cudaGetLastError() ) != cudaSuccess ) return e;
 		hyb_diahist_held_kernel<<<hyb_blocks( L ), kBlock, 0, stream>>>( L, hist, out + 1 );
+		return cudaGetLastError();
+	}
+
+	cudaError_t hyb_xsum_cuda( int64_t bytes, const void* x, uint64_t* out, cudaStream_t stream )
+	{
+		if ( bytes <= 0 || (uintptr_t)x % 8 ) return cudaErrorInvalidValue;
+		const int64_t pieces = ( bytes + HYB_CUDA_XSUM_PIECE - 1 ) / HYB_CUDA_XSUM_PIECE;
+		hyb_xsum_kernel<<<hyb_blocks( pieces * 32 ), kBlock, 0, stream>>>(
+		    bytes, (const unsigned char*)x, out );
 		return cudaGetLastError();
 	}
 

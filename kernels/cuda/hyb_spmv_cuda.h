@@ -103,6 +103,13 @@ extern "C"
 	                                  const float* val, int base, float* data, int* missed,
 	                                  cudaStream_t stream );
 
+	/* spmv.xsum (hyb_spmv_xsum_kargs_t; the definition in kernels/spmv/hyb_spmv_xsum.h, with
+	   these constants): out[j] the fingerprint of piece j of the `bytes` bytes at x (aligned
+	   to 8). */
+#define HYB_CUDA_XSUM_PIECE 65536
+#define HYB_CUDA_XSUM_LANES 32
+	cudaError_t hyb_xsum_cuda( int64_t bytes, const void* x, uint64_t* out, cudaStream_t stream );
+
 	/* The double ELL kernel's address, for the runtime's report of its registers and
 	   occupancy (the spmv.ell kernel's attributes). */
 	const void* hyb_spmv_cuda_ell_func( void );

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Argument structs of the sparse family's device kernels (spmv.ell, spmv.dia, spmv.csr,
-   spmv.vadd, spmv.check, spmv.cooptr, spmv.diahist, spmv.diascatter): device pointers, int indices
+   spmv.vadd, spmv.check, spmv.cooptr, spmv.diahist, spmv.diascatter, spmv.xsum): device pointers, int indices
    (MKL LP64), precision S or D. Plain C, shared by the core's sim launchers and the plugin's CUDA
    launchers. Each struct starts with its precision (the family's argument check reads it there). */
 #ifndef HYB_SPMV_KARGS_H
@@ -131,6 +131,17 @@ typedef struct
 	void*       data;
 	int*        missed;
 } hyb_spmv_diascatter_kargs_t;
+
+/* The fingerprints of a vector's bytes (spmv.xsum, kernels/spmv/hyb_spmv_xsum.h): out[j]
+   (hyb_spmv_xsum_pieces(bytes) of them) receives piece j's. x is aligned to 8 bytes. prec is
+   the vector's (the bytes are read as bytes). */
+typedef struct
+{
+	hyb_prec_t  prec;
+	int64_t     bytes;
+	const void* x;
+	uint64_t*   out;
+} hyb_spmv_xsum_kargs_t;
 
 /* Ints of spmv.check's out for `rows` rows in blocks of `block_rows` (> 0). */
 static inline int64_t hyb_spmv_check_out_len( int64_t rows, int64_t block_rows )

@@ -17,6 +17,7 @@ extern const hyb_kernel_def_t hyb_spmv_check_kernel;      /* "spmv.check" */
 extern const hyb_kernel_def_t hyb_spmv_cooptr_kernel;     /* "spmv.cooptr" */
 extern const hyb_kernel_def_t hyb_spmv_diahist_kernel;    /* "spmv.diahist" */
 extern const hyb_kernel_def_t hyb_spmv_diascatter_kernel; /* "spmv.diascatter" */
+extern const hyb_kernel_def_t hyb_spmv_xsum_kernel;       /* "spmv.xsum" */
 
 /* The ELL (dia == 0) or DIA (dia != 0) part: one argument struct, one launch. */
 static inline hyb_status_t hyb_dev_spmv_slots( hyb_dev_t* d, int stream, int dia, hyb_prec_t prec,
@@ -78,6 +79,21 @@ static inline hyb_status_t hyb_dev_spmv_diascatter( hyb_dev_t* d, int stream,
 {
 	static atomic_int id;
 	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_diascatter_kernel ), a );
+}
+
+/* spmv.xsum (see hyb_spmv_xsum_kargs_t). */
+static inline hyb_status_t hyb_dev_spmv_xsum( hyb_dev_t* d, int stream,
+                                              const hyb_spmv_xsum_kargs_t* a )
+{
+	static atomic_int id;
+	return hyb_dev_launch( d, stream, hyb_kernel_id_cached( &id, &hyb_spmv_xsum_kernel ), a );
+}
+
+/* Whether the backend in use has a launcher of spmv.xsum (0 before the devices are up). */
+static inline int hyb_devices_spmv_xsum_supported( void )
+{
+	static atomic_int id;
+	return hyb_devices_kernel_supported( hyb_kernel_id_cached( &id, &hyb_spmv_xsum_kernel ) );
 }
 
 /* Whether the backend in use has launchers of both spmv.diahist and spmv.diascatter (0

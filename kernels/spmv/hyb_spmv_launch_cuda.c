@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The sparse family's CUDA launchers: spmv.ell, spmv.dia, spmv.csr, spmv.vadd, spmv.check,
-   spmv.cooptr, spmv.diahist and spmv.diascatter on the kernels of kernels/cuda/hyb_spmv_cuda.cu.
+   spmv.cooptr, spmv.diahist, spmv.diascatter and spmv.xsum on the kernels of kernels/cuda/hyb_spmv_cuda.cu.
    Built only into the plugin. */
 #include "kernels/cuda/hyb_cuda_try.h"
 #include "kernels/cuda/hyb_spmv_cuda.h"
 #include "kernels/hyb_kernel.h"
 #include "kernels/spmv/hyb_spmv_kargs.h"
+#include "kernels/spmv/hyb_spmv_xsum.h"
 
 /* hyb_dellmv_cuda and hyb_ddiamv_cuda (likewise the float pair) take the same arguments. */
 typedef cudaError_t ( *hyb_spmv_slots_dfn )( int64_t, int64_t, const int*, const double*,
@@ -96,6 +97,17 @@ static hyb_status_t hyb_spmv_diascatter_cuda( const hyb_kernel_env_t* env, const
 	return HYB_OK;
 }
 
+_Static_assert( HYB_CUDA_XSUM_PIECE == HYB_SPMV_XSUM_PIECE &&
+                    HYB_CUDA_XSUM_LANES == HYB_SPMV_XSUM_LANES,
+                "spmv.xsum's pieces and lanes are the same on the device" );
+
+static hyb_status_t hyb_spmv_xsum_cuda( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_spmv_xsum_kargs_t* a = args;
+	HYB_CUDA_TRY( hyb_xsum_cuda( a->bytes, a->x, a->out, env->stream ) );
+	return HYB_OK;
+}
+
 HYB_KERNEL_IMPL( "spmv.ell", hyb_spmv_ell_cuda, 0, hyb_spmv_cuda_ell_func );
 HYB_KERNEL_IMPL( "spmv.dia", hyb_spmv_dia_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.csr", hyb_spmv_csr_cuda, 0, NULL );
@@ -104,3 +116,4 @@ HYB_KERNEL_IMPL( "spmv.check", hyb_spmv_check_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.cooptr", hyb_spmv_cooptr_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.diahist", hyb_spmv_diahist_cuda, 0, NULL );
 HYB_KERNEL_IMPL( "spmv.diascatter", hyb_spmv_diascatter_cuda, 0, NULL );
+HYB_KERNEL_IMPL( "spmv.xsum", hyb_spmv_xsum_cuda, 0, NULL );

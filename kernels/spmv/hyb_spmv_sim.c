@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The sparse family's kernels on the simulated device: reference ELL, DIA and CSR
    products, the vector addition, the check of a CSR copy, the row pointers of a COO copy,
-   the diagonal histogram of a copy and its DIA blocks, their sim launchers, and their
-   registration. */
+   the diagonal histogram of a copy and its DIA blocks, the fingerprints of a vector, their
+   sim launchers, and their registration. */
 #include "kernels/spmv/hyb_spmv_kernels.h"
 
 #include <string.h>
 
 #include "kernels/cpu/hyb_spmv_format.h"
+#include "kernels/spmv/hyb_spmv_xsum.h"
 
 /* The ELL or DIA part: the same sum over a row's slots; only the column of a slot differs
    (an ELL slot names it, a DIA slot lies on its diagonal and is skipped outside the matrix). */
@@ -297,6 +298,30 @@ static void hyb_spmv_vadd_work( const void* args, double* flops, double* bytes )
 	*bytes                         = (double)a->n * 24;
 }
 
+static hyb_status_t hyb_spmv_xsum_args( const void* args )
+{
+	const hyb_spmv_xsum_kargs_t* a = args;
+	if ( hyb_spmv_check( args ) != HYB_OK ) return HYB_E_NOT_SUPPORTED;
+	return a->bytes > 0 && a->x && a->out && (uintptr_t)a->x % 8 == 0 ? HYB_OK : HYB_E_INVALID;
+}
+
+static hyb_status_t hyb_spmv_xsum_sim( const hyb_kernel_env_t* env, const void* args )
+{
+	const hyb_spmv_xsum_kargs_t* a = args;
+	(void)env;
+	for ( int64_t j = 0; j < hyb_spmv_xsum_pieces( (size_t)a->bytes ); j++ )
+		a->out[j] = hyb_spmv_xsum_of( a->x, (size_t)a->bytes, j );
+	return HYB_OK;
+}
+
+/* The fingerprints read the vector once. */
+static void hyb_spmv_xsum_work( const void* args, double* flops, double* bytes )
+{
+	const hyb_spmv_xsum_kargs_t* a = args;
+	*flops                         = 0;
+	*bytes                         = (double)a->bytes;
+}
+
 /* The check reads the row pointers and every column index once. */
 static void hyb_spmv_check_work( const void* args, double* flops, double* bytes )
 {
@@ -348,3 +373,5 @@ HYB_KERNEL_DEFINE( hyb_spmv_diahist_kernel, "spmv.diahist", NULL, hyb_spmv_diahi
                    hyb_spmv_diahist_args, hyb_spmv_diahist_sim, hyb_spmv_diahist_work );
 HYB_KERNEL_DEFINE( hyb_spmv_diascatter_kernel, "spmv.diascatter", NULL, hyb_spmv_diascatter_kargs_t,
                    hyb_spmv_diascatter_args, hyb_spmv_diascatter_sim, hyb_spmv_diascatter_work );
+HYB_KERNEL_DEFINE( hyb_spmv_xsum_kernel, "spmv.xsum", NULL, hyb_spmv_xsum_kargs_t,
+                   hyb_spmv_xsum_args, hyb_spmv_xsum_sim, hyb_spmv_xsum_work );
