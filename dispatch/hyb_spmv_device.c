@@ -574,11 +574,16 @@ static void hyb_pipe_in( hyb_spmv_pipe_in_t* in, hyb_spmv_dmat_t* dm, const hyb_
 	in->x  = a->x;
 	in->y  = a->y;
 	hyb_src_rows( a, &in->src_col, &in->src_val );
-	in->yreg         = f->active && f->yreg >= 0 ? f->yreg : 1;
-	in->copy_threads = hyb_copy_threads();
-	in->dev          = HYB_SPMV_DEV;
-	in->timing       = 1; /* the span refits the model: one more event, a few us */
-	in->chunk_bytes  = f->active ? f->x_chunk : 0;
+	/* The vectors from and into registered pages: from their second call (auto), at once
+	   (register) or never (copy), unless a test forces it. */
+	const int staging = (int)hyb_config()->staging;
+	const int reg     = staging == HYB_STAGING_COPY ? 0 : staging == HYB_STAGING_REGISTER ? 2 : 1;
+	in->yreg          = f->active && f->yreg >= 0 ? f->yreg : reg;
+	in->xreg          = f->active && f->xreg >= 0 ? f->xreg : reg;
+	in->copy_threads  = hyb_copy_threads();
+	in->dev           = HYB_SPMV_DEV;
+	in->timing        = 1; /* the span refits the model: one more event, a few us */
+	in->chunk_bytes   = f->active ? f->x_chunk : 0;
 }
 
 /* A transient run: the first-call plan; the matrix goes into the call's workspace. */
@@ -854,7 +859,8 @@ static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
 			*stale = 1;
 			return HYB_PATH_CPU;
 		}
-		hyb_sd_refit_check( hyb_now() - t0, check_bytes );
+		rep->check_s = hyb_now() - t0;
+		hyb_sd_refit_check( rep->check_s, check_bytes );
 	}
 	if ( !beside ) rep->cache = HYB_RESIDENCY_HIT;
 	hyb_report_plan( rep, &res->plan, HYB_SPMV_STEADY );
@@ -882,7 +888,8 @@ static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
 			*stale = 1;
 			return HYB_PATH_CPU;
 		}
-		rep->cache = HYB_RESIDENCY_HIT;
+		rep->cache   = HYB_RESIDENCY_HIT;
+		rep->check_s = j.check_s;
 		hyb_sd_refit_check( j.check_s, check_bytes );
 		st = j.st;
 	}
@@ -1223,7 +1230,8 @@ static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_m
 	j->mode     = mode;
 	j->f        = *f;
 	j->f.active = 1;
-	j->f.yreg   = 0; /* the scratch y is not the application's: register nothing */
+	j->f.yreg   = 0; /* the scratch vectors are not the application's: register nothing */
+	j->f.xreg   = 0;
 	j->cache    = cache;
 	j->ent      = ent;
 	j->mh       = mh;

@@ -21,6 +21,8 @@ typedef struct
 	int64_t block_rows;        /* rows per device block (0: automatic) */
 	int     yreg;              /* -1 automatic (registered from y's second call); 0 never;
 	                              2 registered at once */
+	int xreg;                  /* -1 automatic (registered from x's second call, proven by its
+	                              fingerprints); 0 never; 2 registered at once */
 	size_t   x_chunk;          /* bytes per x upload chunk (0: automatic) */
 	uint64_t salt;             /* mixed into the residency key (tests wanting a fresh entry) */
 	int      fill_sync;        /* 1: auto mode converts and uploads in the call itself, not on
@@ -61,9 +63,11 @@ typedef struct
 	double            t_pred;   /* predicted time of the chosen run */
 	double            stats_s;  /* host time of the statistics pass (view, DF, diagonals) */
 	double            seconds;  /* time in the device path (statistics, build, run) */
-	hyb_status_t      error;    /* device error that sent the call back to the CPU */
-	const char*       why;      /* one phrase: why this path */
-	uint64_t          probe_h;  /* nonzero: this CPU call times the product of that array set
+	double            check_s;  /* a resident call's change check of the arrays (beside the
+	                               product where both run) */
+	hyb_status_t error;         /* device error that sent the call back to the CPU */
+	const char*  why;           /* one phrase: why this path */
+	uint64_t     probe_h;       /* nonzero: this CPU call times the product of that array set
 	                               (report it with hyb_spmv_device_probe_done) */
 	hyb_spmv_pipe_out_t pipe;   /* the run's own measurements (device paths) */
 	void*               bg_job; /* non-NULL: a background build waits for this CPU call's

@@ -14,6 +14,8 @@
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "hyb_team.h"
+#include "kernels/spmv/hyb_spmv_kernels.h"
+#include "kernels/spmv/hyb_spmv_xsum.h"
 #include "hyb_thread.h"
 #include "kernels/hyb_device.h"
 #include "kernels/pipeline/hyb_spmv_yreg.h"
@@ -255,6 +257,37 @@ static hyb_status_t hyb_block_kernel( hyb_dev_t* d, const hyb_spmv_dmat_t* dm, i
 	}
 }
 
+/* x from registered pages: the host's fingerprints of x through the program's addresses,
+   compared with the device's of what the DMA delivered (kernels/spmv/hyb_spmv_xsum.h). */
+static atomic_int hyb_xproof_fail_next;
+
+void hyb_spmv_pipe_xproof_fail_next_for_test( int n )
+{
+	atomic_store( &hyb_xproof_fail_next, n );
+}
+
+typedef struct
+{
+	const void* x;
+	size_t      bytes;
+	uint64_t*   out;
+} hyb_xsum_job_t;
+
+static void hyb_xsum_part( void* arg, int64_t b, int64_t e )
+{
+	const hyb_xsum_job_t* j = arg;
+	for ( int64_t p = b; p < e; p++ ) j->out[p] = hyb_spmv_xsum_of( j->x, j->bytes, p );
+}
+
+/* Whether every piece's fingerprints agree (and no test asked for a failure). */
+static int hyb_xsum_agree( const uint64_t* host, const uint64_t* dev, int64_t pieces )
+{
+	int f = atomic_load( &hyb_xproof_fail_next );
+	while ( f > 0 && !atomic_compare_exchange_weak( &hyb_xproof_fail_next, &f, f - 1 ) )
+		;
+	return f <= 0 && memcmp( host, dev, (size_t)pieces * sizeof *host ) == 0;
+}
+
 #define HYB_TRY( expr )                                                                            \
 	do {                                                                                           \
 		if ( ( st = ( expr ) ) != HYB_OK ) goto fail;                                              \
@@ -273,6 +306,9 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	hyb_dev_t*       d        = NULL;
 	hyb_team_t*      team     = NULL;
 	hyb_spmv_yreg_t* reg      = NULL;
+	hyb_spmv_yreg_t* xr       = NULL; /* x's registration */
+	uint64_t*        xsum     = NULL; /* x's fingerprints on the host */
+	int              x_stale  = 0;
 	hyb_evs_t        E        = { 0 };
 	void*            z        = NULL;
 	hyb_cpu_job_t    job      = { in, NULL, 1, 0, 0 };
@@ -281,17 +317,32 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 
 	HYB_TRY( hyb_dev_acquire( in->dev, &d ) );
 
-	/* Device workspace: x, y (widened rows included), and the matrix when transient. */
+	/* x: straight from registered pages when allowed and the device can prove them, else
+	   through staging. */
+	size_t        xbytes = (size_t)m * vb;
+	const int64_t pieces = hyb_spmv_xsum_pieces( xbytes );
+	if ( in->xreg && hyb_devices_spmv_xsum_supported() )
+		xr = hyb_spmv_yreg_get( d, (void*)in->x, xbytes, vb, in->xreg == 2 );
+	if ( xr && !( xsum = malloc( (size_t)pieces * sizeof *xsum ) ) )
+	{
+		st = HYB_E_NO_MEMORY;
+		goto fail;
+	}
+
+	/* Device workspace: x, y (widened rows included), the matrix when transient, and x's
+	   fingerprints when registered. */
 	size_t xb = hyb_al( (size_t)m * vb ), yb = hyb_al( (size_t)dm->y_len * vb );
 	size_t mb = in->dmem ? 0 : hyb_al( dm->bytes );
+	size_t hb = xr ? hyb_al( (size_t)pieces * sizeof *xsum ) : 0;
 	void*  ws = NULL;
-	HYB_TRY( hyb_dev_workspace( d, xb + yb + mb, &ws ) );
+	HYB_TRY( hyb_dev_workspace( d, xb + yb + mb + hb, &ws ) );
 	/* An injected asynchronous allocation fault returns HYB_OK without a buffer (it is
 	   reported at the next synchronisation): never use a NULL one. */
 	if ( ws == NULL ) HYB_TRY( HYB_E_NO_MEMORY );
-	char* x_dev = ws;
-	char* y_dev = x_dev + xb;
-	char* mat   = in->dmem ? in->dmem : y_dev + yb;
+	char* x_dev  = ws;
+	char* y_dev  = x_dev + xb;
+	char* mat    = in->dmem ? in->dmem : y_dev + yb;
+	char* xs_dev = y_dev + yb + mb;
 
 	/* y: straight into registered pages when allowed and proven, else through staging. */
 	size_t ybytes = (size_t)dm->rows * vb;
@@ -313,7 +364,6 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	char* y_st  = x_st + xb;
 	char* up_st = y_st;
 
-	size_t xbytes = (size_t)m * vb;
 	/* at most 16 chunks by default: each wakes the copy team once (about 10-20 us) */
 	size_t  chunk = in->chunk_bytes > 0
 	                    ? in->chunk_bytes
@@ -324,14 +374,20 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	int64_t cx = ( m + nch - 1 ) / nch; /* elements per chunk */
 	nch        = ( m + cx - 1 ) / cx;
 
-	/* events: x chunks, kernels, downloads, two build slots, start */
-	int EVX = 0, EVK = (int)nch, EVD = EVK + nblk, EVU = EVD + nblk, EV0 = EVU + 2;
-	HYB_TRY( hyb_evs_make( &E, d, EV0 + 1 ) );
+	/* events: x chunks, kernels, downloads, two build slots, start, x's fingerprints */
+	int EVX = 0, EVK = (int)nch, EVD = EVK + nblk, EVU = EVD + nblk, EV0 = EVU + 2, EVS = EV0 + 1;
+	HYB_TRY( hyb_evs_make( &E, d, EVS + 1 ) );
 
 	team = hyb_team_take( in->copy_threads );
-	if ( reg ) hyb_spmv_yreg_arm( reg );
+	if ( reg )
+	{
+		double ta = hyb_now();
+		hyb_spmv_yreg_arm( reg, team );
+		out->arm_s = hyb_now() - ta;
+	}
 	if ( in->timing ) HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EV0] ) );
 	double t_span = hyb_now(); /* the device span starts about here */
+	out->prep_s   = t_span - t0;
 
 	/* First call: build each block into a staging slot and upload it; a slot is refilled
 	   once its previous upload has finished. */
@@ -375,7 +431,8 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	   (measured: the CPU part of a row split on the cores the team left took 2.7x its
 	   prediction). */
 	int cpu_side = dm->nrun > 0 || dm->cpu_ptr;
-	int team_x   = hyb_pipe_copy_team( team, (size_t)cx * vb ); /* the first chunk is the largest */
+	int team_x   = xr || hyb_pipe_copy_team( team, (size_t)cx * vb ); /* the first chunk is the
+	                                                                         largest */
 	if ( cpu_side )
 	{
 		if ( dm->nrun > 0 )
@@ -397,14 +454,17 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	int next = 0;
 	for ( int64_t k = 0; k < nch; k++ )
 	{
-		int64_t a = k * cx, e = a + cx < m ? a + cx : m;
-		double  tc = hyb_now();
-		hyb_pipe_copy( team, x_st + (size_t)a * vb, (const char*)in->x + (size_t)a * vb,
-		               (size_t)( e - a ) * vb );
-		out->xcopy_s += hyb_now() - tc;
+		int64_t     a = k * cx, e = a + cx < m ? a + cx : m;
+		const char* src = (const char*)in->x + (size_t)a * vb;
+		if ( !xr )
+		{
+			double tc = hyb_now();
+			hyb_pipe_copy( team, x_st + (size_t)a * vb, src, (size_t)( e - a ) * vb );
+			out->xcopy_s += hyb_now() - tc;
+			src = x_st + (size_t)a * vb;
+		}
 		size_t xw = (size_t)( e - a ) * vb;
-		HYB_TRY( hyb_dev_h2d( d, HYB_STREAM_H2D, x_dev + (size_t)a * vb, xw, x_st + (size_t)a * vb,
-		                      xw, xw, 1 ) );
+		HYB_TRY( hyb_dev_h2d( d, HYB_STREAM_H2D, x_dev + (size_t)a * vb, xw, src, xw, xw, 1 ) );
 		HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVX + k] ) );
 		out->bytes_h2d += (double)( e - a ) * (double)vb;
 		while ( next < nblk && ( dm->blk[next].c1 <= e || k == nch - 1 ) )
@@ -425,6 +485,22 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 		}
 	}
 
+	/* x's fingerprints: the device's of what arrived (after the last chunk on its stream, into
+	   x's staging, which registered x leaves unused), the host's through x's addresses by the
+	   team meanwhile. */
+	if ( xr )
+	{
+		const hyb_spmv_xsum_kargs_t ka = { dm->prec, (int64_t)xbytes, x_dev, (uint64_t*)xs_dev };
+		const size_t                hw = (size_t)pieces * sizeof *xsum;
+		HYB_TRY( hyb_dev_spmv_xsum( d, HYB_STREAM_H2D, &ka ) );
+		HYB_TRY( hyb_dev_d2h( d, HYB_STREAM_H2D, x_st, hw, xs_dev, hw, hw, 1 ) );
+		HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVS] ) );
+		double         th = hyb_now();
+		hyb_xsum_job_t xj = { in->x, xbytes, xsum };
+		hyb_team_run( team, pieces, hyb_xsum_part, &xj );
+		out->xsum_s = hyb_now() - th;
+	}
+
 	/* The CPU side, here if the worker was busy; then wait for it. */
 	if ( cpu_side && team_x ) job_mode = hyb_worker_submit( hyb_cpu_job, &job ) ? 1 : 2;
 	if ( job_mode == 2 ) hyb_cpu_job( &job );
@@ -437,6 +513,13 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	out->cpu_s     = job.seconds;
 	out->cpu_end_s = job.end > 0 ? job.end - t_span : 0.0;
 	job_mode       = 0;
+	if ( xr )
+	{
+		double tw = hyb_now();
+		HYB_TRY( hyb_dev_sync( d, E.ev[EVS] ) );
+		out->wait_s += hyb_now() - tw;
+		x_stale = !hyb_xsum_agree( xsum, (const uint64_t*)x_st, pieces );
+	}
 
 	/* y: the proof once every download is done, or the copies out of staging block by
 	   block as each download completes. (After an error the caller recomputes all of y,
@@ -446,7 +529,10 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 		double tw = hyb_now();
 		HYB_TRY( hyb_dev_sync( d, E.ev[EVD + nblk - 1] ) );
 		out->wait_s += hyb_now() - tw;
-		if ( hyb_spmv_yreg_check( reg ) )
+		double tp     = hyb_now();
+		int    proved = hyb_spmv_yreg_check( reg, team );
+		out->proof_s  = hyb_now() - tp;
+		if ( proved )
 			out->y_registered = 1;
 		else
 		{
@@ -499,10 +585,25 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	}
 	hyb_team_give( team );
 	if ( reg ) hyb_spmv_yreg_put( d, reg, 0 );
+	if ( xr ) hyb_spmv_yreg_put( d, xr, x_stale );
 	hyb_evs_free( &E );
 	hyb_dev_release( d );
 	free( z );
-	out->seconds = hyb_now() - t0;
+	free( xsum );
+	if ( x_stale )
+	{
+		/* y came from pages that no longer are x's: the whole product again, x staged. */
+		HYB_LOG( HYB_LOG_INFO, "SpMV: x's registered pages no longer hold what its addresses "
+		                       "show; unregistered, and the product runs again with x staged" );
+		hyb_spmv_pipe_in_t again = *in;
+		again.xreg               = 0;
+		st                       = hyb_spmv_pipe_run( &again, out );
+		out->x_proof_failed      = 1;
+		out->seconds             = hyb_now() - t0;
+		return st;
+	}
+	out->x_registered = xr != NULL;
+	out->seconds      = hyb_now() - t0;
 	return HYB_OK;
 
 fail:
@@ -512,11 +613,13 @@ fail:
 		/* Nothing may still write into y or read x once we return. */
 		for ( int s = 0; s < HYB_STREAM_COUNT; s++ ) hyb_dev_stream_sync( d, s );
 		if ( reg ) hyb_spmv_yreg_put( d, reg, 1 );
+		if ( xr ) hyb_spmv_yreg_put( d, xr, 1 );
 		hyb_evs_free( &E );
 		hyb_dev_release( d );
 	}
 	hyb_team_give( team );
 	free( z );
+	free( xsum );
 	out->error   = st;
 	out->seconds = hyb_now() - t0;
 	return st;

@@ -24,6 +24,8 @@ typedef struct
 	const void*            src_val;
 	int                    yreg; /* y into registered pages: 0 never, 1 from its second
 	                                call, 2 at once */
+	int xreg;                    /* x from registered pages, proven by its fingerprints: 0
+	                                never, 1 from its second call, 2 at once */
 	int    copy_threads;         /* host threads of the staging copies (>= 1) */
 	int    dev;                  /* selected device index */
 	int    timing;               /* time the device span with events */
@@ -34,21 +36,29 @@ typedef struct
 
 typedef struct
 {
-	hyb_status_t error;     /* first device error: y is then incomplete (recompute it) */
-	double       seconds;   /* the whole call */
-	double       build_s;   /* host: building block images (first call) */
-	double       xcopy_s;   /* host: staging x */
-	double       cpu_s;     /* worker: the CPU side */
-	double       cpu_end_s; /* when the CPU side finished, from the start of the device span
-	                           (the span's event record; 0 without a CPU side) */
-	double wait_s;          /* host: waiting for the device */
-	double ycopy_s;         /* host: copying y out of staging, and the merge */
-	double merge_s;         /* host: the remainder's sums merged into y (part of ycopy_s) */
-	double dev_s;           /* device: first operation to last download (timing only) */
+	hyb_status_t error;   /* first device error: y is then incomplete (recompute it) */
+	double       seconds; /* the whole call */
+	double       build_s; /* host: building block images (first call) */
+	double       prep_s;  /* host: from the call's start to the device span's (buffers,
+	                         events, the copy team, y's tokens) */
+	double arm_s;         /* host: writing y's tokens (part of prep_s) */
+	double proof_s;       /* host: reading y's tokens back after the downloads */
+	double xcopy_s;       /* host: staging x */
+	double xsum_s;        /* host: x's fingerprints, when x went up from registered pages */
+	double cpu_s;         /* worker: the CPU side */
+	double cpu_end_s;     /* when the CPU side finished, from the start of the device span
+	                         (the span's event record; 0 without a CPU side) */
+	double wait_s;        /* host: waiting for the device */
+	double ycopy_s;       /* host: copying y out of staging, and the merge */
+	double merge_s;       /* host: the remainder's sums merged into y (part of ycopy_s) */
+	double dev_s;         /* device: first operation to last download (timing only) */
 	double bytes_h2d, bytes_d2h;
 	int    nblk;
 	int    y_registered;   /* y came down into registered pages and the proof held */
 	int    y_proof_failed; /* the proof failed: y was staged again, registration dropped */
+	int    x_registered;   /* x went up from registered pages and its fingerprints matched */
+	int    x_proof_failed; /* they did not: the product ran again with x staged, and x's
+	                          registration was dropped */
 } hyb_spmv_pipe_out_t;
 
 /* Run the product. On HYB_OK y holds op(A) x exactly as described by dm (device rows,
@@ -58,6 +68,10 @@ typedef struct
    synchronous or reported later, ends here. Thread-safe: each call takes its own context;
    the worker thread and the copy team are shared and, when busy, replaced by the caller. */
 hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t* out );
+
+/* Tests: make the next n comparisons of x's fingerprints fail as if the registered pages
+   no longer held what x's addresses show. */
+void hyb_spmv_pipe_xproof_fail_next_for_test( int n );
 
 /* Destroy the process-wide copy team (tests, between calls; a call still using it is
    waited for). A child after fork() forgets the worker and the team by itself. */

@@ -2,6 +2,7 @@
 /* Registered output vectors with a per-call proof (see hyb_spmv_yreg.h). */
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 
+#include <omp.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -177,48 +178,38 @@ static inline int64_t hyb_yreg_index( const hyb_spmv_yreg_t* e, int64_t p )
 	return (int64_t)idx;
 }
 
-int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e )
+/* The tokens' pages [b, e) of one entry, written (arm) or read back (check), on a team's
+   thread; `count` and `stale` gather the parts. */
+typedef struct
 {
-	uint64_t n = atomic_fetch_add( &hyb_yreg.tokens, 1 ) + 1;
-	/* Signalling NaNs with the call number in the payload (arithmetic never produces one:
-	   a NaN input propagates quiet). */
-	e->token       = e->elem == 8 ? ( 0x7FF4000000000000ull | ( n & 0x0003FFFFFFFFFFFFull ) )
-	                              : ( 0x7FA00000ull | ( n & 0x001FFFFFull ) );
-	int64_t  np    = hyb_yreg_pages( e );
-	char*    y     = e->y;
-	size_t   es    = e->elem;
-	uint64_t t64   = e->token;
-	uint32_t t32   = (uint32_t)e->token;
-	int64_t  count = 0;
-#pragma omp parallel for if ( np > 4096 ) schedule( static ) reduction( + : count )
-	for ( int64_t p = 0; p < np; p++ )
-	{
-		int64_t i = hyb_yreg_index( e, p );
-		if ( i < 0 ) continue;
-		if ( es == 8 )
-			memcpy( y + (size_t)i * 8, &t64, 8 );
-		else
-			memcpy( y + (size_t)i * 4, &t32, 4 );
-		count++;
-	}
-	e->ntok = count;
-	return count;
-}
+	hyb_spmv_yreg_t* e;
+	int              check;
+	_Atomic int64_t  count;
+	_Atomic int      stale;
+} hyb_yreg_pass_t;
 
-int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e )
+static void hyb_yreg_pass_part( void* arg, int64_t b, int64_t end )
 {
-	int64_t     np    = hyb_yreg_pages( e );
-	const char* y     = e->y;
-	size_t      es    = e->elem;
-	uint64_t    t64   = e->token;
-	uint32_t    t32   = (uint32_t)e->token;
-	int         stale = 0;
-#pragma omp parallel for if ( np > 4096 ) schedule( static ) reduction( | : stale )
-	for ( int64_t p = 0; p < np; p++ )
+	hyb_yreg_pass_t* j     = arg;
+	char*            y     = j->e->y;
+	const size_t     es    = j->e->elem;
+	const uint64_t   t64   = j->e->token;
+	const uint32_t   t32   = (uint32_t)j->e->token;
+	int64_t          count = 0;
+	int              stale = 0;
+	for ( int64_t p = b; p < end; p++ )
 	{
-		int64_t i = hyb_yreg_index( e, p );
+		int64_t i = hyb_yreg_index( j->e, p );
 		if ( i < 0 ) continue;
-		if ( es == 8 )
+		if ( !j->check )
+		{
+			if ( es == 8 )
+				memcpy( y + (size_t)i * 8, &t64, 8 );
+			else
+				memcpy( y + (size_t)i * 4, &t32, 4 );
+			count++;
+		}
+		else if ( es == 8 )
 		{
 			uint64_t v;
 			memcpy( &v, y + (size_t)i * 8, 8 );
@@ -231,7 +222,44 @@ int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e )
 			stale |= v == t32;
 		}
 	}
-	int f = atomic_load( &hyb_yreg.fail_next );
+	atomic_fetch_add( &j->count, count );
+	if ( stale ) atomic_store( &j->stale, 1 );
+}
+
+/* One pass over the token pages: on the team when there is one and the pages are many
+   (its threads are awake during a product), else on OpenMP's threads. */
+static void hyb_yreg_pass( hyb_yreg_pass_t* j, hyb_team_t* team )
+{
+	const int64_t np = hyb_yreg_pages( j->e );
+	if ( team && np > 4096 )
+	{
+		hyb_team_run( team, np, hyb_yreg_pass_part, j );
+		return;
+	}
+	const int nt = np > 4096 ? omp_get_max_threads() : 1;
+#pragma omp parallel for num_threads( nt ) schedule( static )
+	for ( int t = 0; t < nt; t++ ) hyb_yreg_pass_part( j, np * t / nt, np * ( t + 1 ) / nt );
+}
+
+int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, hyb_team_t* team )
+{
+	uint64_t n = atomic_fetch_add( &hyb_yreg.tokens, 1 ) + 1;
+	/* Signalling NaNs with the call number in the payload (arithmetic never produces one:
+	   a NaN input propagates quiet). */
+	e->token          = e->elem == 8 ? ( 0x7FF4000000000000ull | ( n & 0x0003FFFFFFFFFFFFull ) )
+	                                 : ( 0x7FA00000ull | ( n & 0x001FFFFFull ) );
+	hyb_yreg_pass_t j = { .e = e, .check = 0 };
+	hyb_yreg_pass( &j, team );
+	e->ntok = atomic_load( &j.count );
+	return e->ntok;
+}
+
+int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e, hyb_team_t* team )
+{
+	hyb_yreg_pass_t j = { .e = e, .check = 1 };
+	hyb_yreg_pass( &j, team );
+	int stale = atomic_load( &j.stale );
+	int f     = atomic_load( &hyb_yreg.fail_next );
 	while ( f > 0 && !atomic_compare_exchange_weak( &hyb_yreg.fail_next, &f, f - 1 ) )
 		;
 	if ( f > 0 ) stale = 1;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hyb_team.h"
 #include "kernels/hyb_device.h"
 
 /* Why a proof is needed: a registration pins the physical pages behind [y, y + bytes) at
@@ -39,13 +40,14 @@ typedef struct hyb_spmv_yreg_s hyb_spmv_yreg_t;
    registration refused). Thread-safe. */
 hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem, int eager );
 
-/* Write the call's tokens into y (one element per page). Call after get and before the
-   first download into y is issued. Returns the token count. Thread-safe for distinct y. */
-int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e );
+/* Write the call's tokens into y (one element per page), on the team's threads when given
+   (NULL: OpenMP's). Call after get and before the first download into y is issued. Returns
+   the token count. Thread-safe for distinct y. */
+int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, hyb_team_t* team );
 
 /* After every download into y completed: 1 if each page received its download (the
    proof holds), 0 if not. Thread-safe for distinct y. */
-int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e );
+int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e, hyb_team_t* team );
 
 /* Give the entry back; drop != 0 unregisters it (proof failed, or device trouble). */
 void hyb_spmv_yreg_put( hyb_dev_t* d, hyb_spmv_yreg_t* e, int drop );

@@ -315,6 +315,7 @@ static void test_registered_y( void )
 	hyb_spmv_force_t f = tsp_force();
 	f.resident         = 1;
 	f.yreg             = 1; /* from the second call with this y */
+	f.xreg             = 0; /* the registrations counted below are y's */
 	f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
 	hyb_spmv_device_force( &f );
 	for ( int call = 0; call < 5; call++ )
@@ -351,6 +352,60 @@ static void test_registered_y( void )
 	tsp_free( &B );
 	free( y );
 	tsp_free( &A );
+	tsp_sim_end();
+}
+
+/* x registered and proven by its fingerprints, from its second call, x changed in place
+   between calls as a solver does; a failed proof (as if the program had replaced x's pages)
+   runs the product again with x staged and drops the registration, which the next call
+   makes again; x too small stays staged. The device's fingerprints (spmv.xsum on the
+   simulated device) must equal the host's for the proof to hold at all. */
+static void test_registered_x( void )
+{
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
+	for ( int prec = 0; prec < 2; prec++ )
+	{
+		const hyb_prec_t p = prec ? HYB_PREC_S : HYB_PREC_D;
+		tsp_mat_t        A = tsp_make( TSP_BANDED, 300001, 7, prec, p, TSP_SCATTER, 5 );
+		void *           x = tsp_vec( &A, 1 ), *y = tsp_out( &A );
+		hyb_spmv_force_t f = tsp_force();
+		f.resident         = 1;
+		f.xreg             = 1;
+		f.yreg             = 0;
+		f.x_chunk          = 200000; /* several chunks */
+		f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
+		hyb_spmv_device_force( &f );
+		for ( int call = 0; call < 6; call++ )
+		{
+			void* xn = tsp_vec( &A, 2 + (uint64_t)call );
+			memcpy( x, xn, (size_t)A.m * hyb_prec_size( p ) ); /* in place */
+			free( xn );
+			if ( call == 3 ) hyb_spmv_pipe_xproof_fail_next_for_test( 1 );
+			const hyb_spmv_report_t* r = tsp_call( &A, 0, 'N', x, y );
+			CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
+			CU_ASSERT_EQUAL( r->path, HYB_PATH_GPU );
+			CU_ASSERT_EQUAL( r->pipe.x_registered, call == 1 || call == 2 || call >= 4 );
+			CU_ASSERT_EQUAL( r->pipe.x_proof_failed, call == 3 );
+			if ( call == 1 ) CU_ASSERT( r->pipe.xsum_s > 0 );
+			if ( call == 1 ) CU_ASSERT_EQUAL( r->pipe.xcopy_s, 0 );
+		}
+		free( x );
+		free( y );
+		tsp_free( &A );
+	}
+	/* too small to be worth registering: staged */
+	tsp_mat_t        B  = tsp_make( TSP_RANDOM, 5000, 5, 0, HYB_PREC_D, 0, 4 );
+	void *           xb = tsp_vec( &B, 1 ), *yb = tsp_out( &B );
+	hyb_spmv_force_t f = tsp_force();
+	f.xreg             = 2;
+	f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
+	hyb_spmv_device_force( &f );
+	const hyb_spmv_report_t* r = tsp_call( &B, 0, 'N', xb, yb );
+	CU_ASSERT_EQUAL( r->pipe.x_registered, 0 );
+	CU_ASSERT( tsp_err( &B, 'N', xb, yb ) <= TSP_TOL );
+	free( xb );
+	free( yb );
+	tsp_free( &B );
 	tsp_sim_end();
 }
 
@@ -562,6 +617,7 @@ static CU_TestInfo hyb_tests_spmv_dispatch[] = {
 	{ "auto_first_then_resident", test_auto_first_then_resident },
 	{ "auto_measured_choice", test_auto_measured_choice },
 	{ "registered_y", test_registered_y },
+	{ "registered_x", test_registered_x },
 	{ "concurrent_callers", test_concurrent_callers },
 	{ "rates_refits", test_rates_refits },
 	{ "host_kernels_team", test_host_kernels_team },

@@ -288,5 +288,6 @@ hyb_spmv_force_t tsp_force( void )
 	f.active           = 1;
 	f.resident         = -1;
 	f.yreg             = -1;
+	f.xreg             = -1;
 	return f;
 }

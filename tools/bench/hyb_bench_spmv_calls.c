@@ -117,15 +117,26 @@ static void hc_mode( const char* mode )
 static int hc_check_all;
 
 /* `n` calls in `mode` from a fresh library state; cum[k] is the total after call k + 1.
-   The resident device calls after the first two are summed into *res_s (their count in
-   *res_n). */
-static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, double* res_s, int* res_n )
+   The resident device calls after the first two are summed into *res, with their stages. */
+typedef struct
+{
+	int    n;                               /* resident device calls summed */
+	double call_s;                          /* whole calls, as the caller sees them */
+	double pipe_s;                          /* the pipeline, whole */
+	double xcopy_s, wait_s, ycopy_s, dev_s; /* the pipeline's stages (hyb_spmv_pipe_out_t) */
+	double check_s;                         /* the change check beside the pipeline */
+	double prep_s, arm_s, proof_s;          /* before the device span, y's tokens, their proof */
+	int    y_registered;                    /* calls whose y came down registered */
+	int    x_registered;                    /* calls whose x went up from registered pages */
+	double xsum_s;                          /* x's fingerprints on the host */
+} hc_res_t;
+
+static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, hc_res_t* res )
 {
 	hyb_spmv_device_reset_for_test();
 	hc_mode( mode );
 	double total = 0;
-	*res_s       = 0;
-	*res_n       = 0;
+	memset( res, 0, sizeof *res );
 	for ( int k = 0; k < n; k++ )
 	{
 		hc_set_x( M, k );
@@ -135,8 +146,20 @@ static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, double* r
 		const hyb_spmv_report_t* r = hyb_spmv_last_report();
 		if ( r->cache == HYB_RESIDENCY_HIT && r->path != HYB_PATH_CPU && k >= 2 )
 		{
-			*res_s += t;
-			( *res_n )++;
+			res->n++;
+			res->call_s += t;
+			res->pipe_s += r->pipe.seconds;
+			res->prep_s += r->pipe.prep_s;
+			res->arm_s += r->pipe.arm_s;
+			res->proof_s += r->pipe.proof_s;
+			res->check_s += r->check_s;
+			res->xcopy_s += r->pipe.xcopy_s;
+			res->wait_s += r->pipe.wait_s;
+			res->ycopy_s += r->pipe.ycopy_s;
+			res->dev_s += r->pipe.dev_s;
+			res->y_registered += r->pipe.y_registered;
+			res->x_registered += r->pipe.x_registered;
+			res->xsum_s += r->pipe.xsum_s;
 		}
 		if ( k == 0 || k == n - 1 || hc_check_all )
 		{
@@ -244,9 +267,8 @@ int main( int argc, char** argv )
 			return 1;
 		}
 		static const char* modes[3] = { "cpu", "gpu", "auto" };
-		double             res_s[3];
-		int                res_n[3];
-		for ( int v = 0; v < 3; v++ ) hc_run( &M, modes[v], maxc, cum[v], &res_s[v], &res_n[v] );
+		hc_res_t           res[3];
+		for ( int v = 0; v < 3; v++ ) hc_run( &M, modes[v], maxc, cum[v], &res[v] );
 		for ( int c = 0; c < HC_COUNTS && hc_counts[c] <= maxc; c++ )
 		{
 			int    k    = hc_counts[c] - 1;
@@ -257,14 +279,28 @@ int main( int argc, char** argv )
 			        (long long)M.nnz, hc_counts[c], cum[0][k], cum[1][k], cum[2][k], best, q,
 			        q <= 1.05 ? "met" : "no" );
 		}
-		size_t xy    = (size_t)M.m * vb;
-		double bound = hc_bus_bound( xy, xy );
-		double call  = res_n[1] > 0 ? res_s[1] / res_n[1] : 0;
+		size_t          xy    = (size_t)M.m * vb;
+		double          bound = hc_bus_bound( xy, xy );
+		const hc_res_t* g     = &res[1];
+		double          call  = g->n > 0 ? g->call_s / g->n : 0;
 		printf( "# %c resident device call %.3e s (mean of %d), x+y bus bound %.3e s (%.2f GB/s "
 		        "pinned, x and y %.1f MB each): %.2fx the bound (target 1.5x), staging %.2f GB/s\n",
-		        *p, call, res_n[1], bound, bound > 0 ? 2.0 * (double)xy / bound * 1e-9 : 0.0,
+		        *p, call, g->n, bound, bound > 0 ? 2.0 * (double)xy / bound * 1e-9 : 0.0,
 		        (double)xy * 1e-6, bound > 0 ? call / bound : 0.0,
 		        call > 0 ? 2.0 * (double)xy / call * 1e-9 : 0.0 );
+		if ( g->n > 0 )
+			printf( "# %c resident call's stages, means: pipeline %.3e s (x copy %.3e s, waiting "
+			        "%.3e s, y copy %.3e s, the rest %.3e s), device span %.3e s, change check "
+			        "%.3e s beside it, outside the pipeline %.3e s; y registered in %d of %d\n",
+			        *p, g->pipe_s / g->n, g->xcopy_s / g->n, g->wait_s / g->n, g->ycopy_s / g->n,
+			        ( g->pipe_s - g->xcopy_s - g->wait_s - g->ycopy_s ) / g->n, g->dev_s / g->n,
+			        g->check_s / g->n, ( g->call_s - g->pipe_s ) / g->n, g->y_registered, g->n );
+		if ( g->n > 0 )
+			printf( "# %c resident call's host steps, means: before the device span %.3e s (y's "
+			        "tokens %.3e s), the proof %.3e s, x's fingerprints %.3e s; x registered in %d "
+			        "of %d\n",
+			        *p, g->prep_s / g->n, g->arm_s / g->n, g->proof_s / g->n, g->xsum_s / g->n,
+			        g->x_registered, g->n );
 		free( M.ia );
 		free( M.ja );
 		free( M.a );

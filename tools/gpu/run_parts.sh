@@ -13,6 +13,7 @@
 #   knapsack  tools/bench/run_knapsack_bench.sh with KNAPSACK_* as there (issue 23)
 #   never     tools/bench/run_never_slower.sh (issue 25)
 #   spmvcalls tools/bench/run_spmv_calls_bench.sh (issue 25's call counts)
+#   resident  tools/bench/run_spmv_resident_stages.sh (STAGINGS, THREADS, CALLS as there)
 # Environment: STAGE (default .stage), PART_SECONDS (each part's bound, default 280),
 # TOTAL_SECONDS (all parts together, default 570: a part gets at most what is left, so that
 # the archive is written inside the device tool's 600 s), OUT (default /tmp/out).
@@ -48,6 +49,7 @@ for p in ${PARTS:-checks}; do
         knapsack) part knapsack tools/bench/run_knapsack_bench.sh ;;
         never) part never tools/bench/run_never_slower.sh ;;
         spmvcalls) part spmvcalls tools/bench/run_spmv_calls_bench.sh ;;
+        resident) part resident tools/bench/run_spmv_resident_stages.sh ;;
         *) echo "unknown part $p" | tee -a "$W/parts.txt" ;;
     esac
 done
