@@ -195,24 +195,26 @@ hyb_status_t hyb_spmv_src_validate( const hyb_spmv_src_t* s, int nthreads, int* 
 	const int64_t k0  = coo ? 0 : (int64_t)s->ia[0] - s->base;
 	const int64_t n   = coo ? s->nnz : (int64_t)s->ia[m] - s->ia[0];
 	const int*    tgt = s->trans ? s->colind : s->rowind; /* COO: rows of op(A) */
-	unsigned      bad = 0, dec = 0;
-#pragma omp parallel num_threads( hyb_fmt_threads( nthreads ) ) reduction( | : bad, dec )
+	/* One reduction variable (bit 0: an index outside, bit 1: decreasing rows): with two,
+	   GCC merges them under libgomp's process-wide lock, which a fork() child inherits held
+	   if another thread of the parent was merging, and the child's next call would wait on
+	   it forever. One variable is merged by an atomic instruction. */
+	unsigned flags = 0;
+#pragma omp parallel num_threads( hyb_fmt_threads( nthreads ) ) reduction( | : flags )
 	{
 		int     nt = omp_get_num_threads(), t = omp_get_thread_num();
 		int64_t lo = k0 + hyb_part_lo( n, nt, t ), hi = k0 + hyb_part_lo( n, nt, t + 1 );
 		if ( coo )
-		{
-			bad |= hyb_fmt_outside( s->rowind, lo, hi, base, um ) |
-			       hyb_fmt_outside( s->colind, lo, hi, base, um );
-			dec |= hyb_fmt_decreasing( tgt, lo, hi < n ? hi : n - 1 );
-		}
+			flags |= ( hyb_fmt_outside( s->rowind, lo, hi, base, um ) |
+			           hyb_fmt_outside( s->colind, lo, hi, base, um ) ) |
+			         ( hyb_fmt_decreasing( tgt, lo, hi < n ? hi : n - 1 ) ? 2u : 0u );
 		else
-			bad |=
+			flags |=
 			    hyb_fmt_decreasing( s->ia, hyb_part_lo( m, nt, t ), hyb_part_lo( m, nt, t + 1 ) ) |
 			    hyb_fmt_outside( s->ja, lo, hi, base, um );
 	}
-	if ( grouped && coo ) *grouped = !dec;
-	return bad ? HYB_E_INVALID : HYB_OK;
+	if ( grouped && coo ) *grouped = !( flags & 2u );
+	return flags & 1u ? HYB_E_INVALID : HYB_OK;
 }
 
 void hyb_spmv_row_cuts( const void* ptr, int wide, int64_t m, int nparts, int64_t* cut )

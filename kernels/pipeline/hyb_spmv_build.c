@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,24 @@ static hyb_status_t hyb_rem_count( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm
 	dm->rem_col = malloc( (size_t)( run > 0 ? run : 1 ) * sizeof( int ) );
 	dm->rem_val = malloc( (size_t)( run > 0 ? run : 1 ) * vb );
 	return dm->rem_col && dm->rem_val ? HYB_OK : HYB_E_NO_MEMORY;
+}
+
+/* The columns a block's entries read, merged from each thread's share with atomic
+   instructions: an OpenMP reduction of two variables merges under libgomp's process-wide
+   lock, which a fork() child inherits held if another thread was merging at the fork. */
+typedef struct
+{
+	_Atomic int64_t lo, hi;
+} hyb_cols_t;
+
+static void hyb_cols_merge( hyb_cols_t* c, int64_t lo, int64_t hi )
+{
+	int64_t v = atomic_load( &c->lo );
+	while ( lo < v && !atomic_compare_exchange_weak( &c->lo, &v, lo ) )
+		;
+	v = atomic_load( &c->hi );
+	while ( hi > v && !atomic_compare_exchange_weak( &c->hi, &v, hi ) )
+		;
 }
 
 /* The blocks' geometry and sizes, the offsets' place and the device matrix's size (v is
@@ -356,27 +375,30 @@ void hyb_spmv_dmat_build_block( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, i
 	char*           a2   = a0 + k->a2;
 	int             use  = hyb_build_threads( nthreads, ( ptr[k->r1] - ptr[k->r0] ) + nr );
 	int64_t         cmin = INT64_MAX, cmax = -1;
+	hyb_cols_t      cols = { INT64_MAX, -1 };
 
 	if ( dm->fmt == HYB_SPMV_DEV_CSR )
 	{
 		int*    p  = (int*)a0;
 		int*    c  = (int*)a1;
 		int64_t e0 = ptr[k->r0];
-#pragma omp parallel for num_threads( use ) schedule( static ) reduction( min                      \
-                                                                          : cmin )                 \
-    reduction( max                                                                                 \
-               : cmax )
-		for ( int64_t i = k->r0; i < k->r1; i++ )
+#pragma omp parallel num_threads( use )
 		{
-			p[i - k->r0] = (int)( ptr[i] - e0 );
-			for ( int64_t e = ptr[i]; e < ptr[i + 1]; e++ )
+			int64_t tmin = INT64_MAX, tmax = -1;
+#pragma omp for schedule( static )
+			for ( int64_t i = k->r0; i < k->r1; i++ )
 			{
-				int64_t cc = (int64_t)col[e] - cb;
-				c[e - e0]  = (int)cc;
-				cmin       = cc < cmin ? cc : cmin;
-				cmax       = cc > cmax ? cc : cmax;
-				hyb_put_val( a2, e - e0, v->val, e, isd );
+				p[i - k->r0] = (int)( ptr[i] - e0 );
+				for ( int64_t e = ptr[i]; e < ptr[i + 1]; e++ )
+				{
+					int64_t cc = (int64_t)col[e] - cb;
+					c[e - e0]  = (int)cc;
+					tmin       = cc < tmin ? cc : tmin;
+					tmax       = cc > tmax ? cc : tmax;
+					hyb_put_val( a2, e - e0, v->val, e, isd );
+				}
 			}
+			hyb_cols_merge( &cols, tmin, tmax );
 		}
 		p[nr] = (int)( ptr[k->r1] - e0 );
 	}
@@ -385,42 +407,44 @@ void hyb_spmv_dmat_build_block( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, i
 		int*          idx   = (int*)a0;
 		const int64_t W     = k->width;
 		int64_t       ntile = ( nr + HYB_BUILD_TILE - 1 ) / HYB_BUILD_TILE;
-#pragma omp parallel for num_threads( use ) schedule( static ) reduction( min                      \
-                                                                          : cmin )                 \
-    reduction( max                                                                                 \
-               : cmax )
-		for ( int64_t t = 0; t < ntile; t++ )
+#pragma omp parallel num_threads( use )
 		{
-			int64_t i0 = k->r0 + t * HYB_BUILD_TILE;
-			int64_t i1 = i0 + HYB_BUILD_TILE < k->r1 ? i0 + HYB_BUILD_TILE : k->r1;
-			for ( int64_t j = 0; j < W; j++ )
-				for ( int64_t i = i0; i < i1; i++ )
-				{
-					int64_t slot = j * nr + ( i - k->r0 );
-					if ( j < hyb_len( v, i ) )
+			int64_t tmin = INT64_MAX, tmax = -1;
+#pragma omp for schedule( static )
+			for ( int64_t t = 0; t < ntile; t++ )
+			{
+				int64_t i0 = k->r0 + t * HYB_BUILD_TILE;
+				int64_t i1 = i0 + HYB_BUILD_TILE < k->r1 ? i0 + HYB_BUILD_TILE : k->r1;
+				for ( int64_t j = 0; j < W; j++ )
+					for ( int64_t i = i0; i < i1; i++ )
 					{
-						int64_t cc = (int64_t)col[ptr[i] + j] - cb;
-						idx[slot]  = (int)cc;
-						cmin       = cc < cmin ? cc : cmin;
-						cmax       = cc > cmax ? cc : cmax;
-						hyb_put_val( a1, slot, v->val, ptr[i] + j, isd );
-					}
-					else
-					{
-						idx[slot] = -1;
-						if ( isd )
-							( (double*)a1 )[slot] = 0.0;
+						int64_t slot = j * nr + ( i - k->r0 );
+						if ( j < hyb_len( v, i ) )
+						{
+							int64_t cc = (int64_t)col[ptr[i] + j] - cb;
+							idx[slot]  = (int)cc;
+							tmin       = cc < tmin ? cc : tmin;
+							tmax       = cc > tmax ? cc : tmax;
+							hyb_put_val( a1, slot, v->val, ptr[i] + j, isd );
+						}
 						else
-							( (float*)a1 )[slot] = 0.0f;
+						{
+							idx[slot] = -1;
+							if ( isd )
+								( (double*)a1 )[slot] = 0.0;
+							else
+								( (float*)a1 )[slot] = 0.0f;
+						}
 					}
-				}
-			/* the seed's remainder: every entry after the first K of its row */
-			for ( int64_t i = i0; i < i1; i++ )
-				for ( int64_t e = ptr[i] + dm->K, q = dm->rem_off[i]; e < ptr[i + 1]; e++, q++ )
-				{
-					dm->rem_col[q] = col[e] - cb;
-					hyb_put_val( dm->rem_val, q, v->val, e, isd );
-				}
+				/* the seed's remainder: every entry after the first K of its row */
+				for ( int64_t i = i0; i < i1; i++ )
+					for ( int64_t e = ptr[i] + dm->K, q = dm->rem_off[i]; e < ptr[i + 1]; e++, q++ )
+					{
+						dm->rem_col[q] = col[e] - cb;
+						hyb_put_val( dm->rem_val, q, v->val, e, isd );
+					}
+			}
+			hyb_cols_merge( &cols, tmin, tmax );
 		}
 	}
 	else
@@ -464,6 +488,11 @@ void hyb_spmv_dmat_build_block( const hyb_spmv_view_t* v, hyb_spmv_dmat_t* dm, i
 		}
 		cmin = k->e0;
 		cmax = k->e1 - 1;
+	}
+	if ( atomic_load( &cols.hi ) >= 0 )
+	{
+		cmin = atomic_load( &cols.lo );
+		cmax = atomic_load( &cols.hi );
 	}
 	k->c0 = cmax >= 0 ? cmin : 0;
 	k->c1 = cmax >= 0 ? cmax + 1 : 0;
