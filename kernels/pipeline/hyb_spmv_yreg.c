@@ -10,7 +10,9 @@
 #include "hyb_state.h"
 
 #define HYB_YREG_PAGE ( (uintptr_t)4096 )
-/* Ranges seen once (candidates for registration at their second call). */
+/* Ranges seen once (candidates for registration at their second call), and ranges whose
+   registration the driver refused (a read-only mapping, a lock limit): not tried again, so
+   that a refused vector costs one failed registration, not one per call. */
 #define HYB_YREG_SEEN 16
 
 struct hyb_spmv_yreg_s
@@ -36,8 +38,8 @@ static struct
 	{
 		void*  y;
 		size_t bytes;
-	} seen[HYB_YREG_SEEN];
-	int              seen_next;
+	} seen[HYB_YREG_SEEN], refused[HYB_YREG_SEEN];
+	int              seen_next, refused_next;
 	_Atomic uint64_t tokens;
 	_Atomic uint64_t proved, failed;
 	_Atomic int      fail_next;
@@ -91,7 +93,13 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 		hyb_unlock( HYB_LOCK_SPMV_YREG );
 		return r;
 	}
-	/* Register at the second sighting: a y used once is not worth 35 ms/GiB. */
+	for ( int i = 0; i < HYB_YREG_SEEN; i++ )
+		if ( hyb_yreg.refused[i].y == y && hyb_yreg.refused[i].bytes == bytes )
+		{
+			hyb_unlock( HYB_LOCK_SPMV_YREG );
+			return NULL;
+		}
+	/* Register at the second sighting: a vector used once is not worth 35 ms/GiB. */
 	int seen = eager;
 	for ( int i = 0; i < HYB_YREG_SEEN && !seen; i++ )
 		seen = hyb_yreg.seen[i].y == y && hyb_yreg.seen[i].bytes == bytes;
@@ -146,8 +154,13 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 			hyb_lock( HYB_LOCK_SPMV_YREG );
 			hyb_yreg.total -= bytes;
 			memset( s, 0, sizeof *s );
+			hyb_yreg.refused[hyb_yreg.refused_next].y     = y;
+			hyb_yreg.refused[hyb_yreg.refused_next].bytes = bytes;
+			hyb_yreg.refused_next = ( hyb_yreg.refused_next + 1 ) % HYB_YREG_SEEN;
 			hyb_unlock( HYB_LOCK_SPMV_YREG );
-			HYB_LOG( HYB_LOG_INFO, "SpMV: y (%zu bytes) could not be registered; staged", bytes );
+			HYB_LOG( HYB_LOG_INFO,
+			         "SpMV: a vector (%zu bytes) could not be registered; staged from now on",
+			         bytes );
 			return NULL;
 		}
 		if ( victim < 0 )
@@ -282,6 +295,7 @@ void hyb_spmv_yreg_reset( hyb_dev_t* d )
 	for ( int i = 0; i < HYB_SPMV_YREG_MAX; i++ )
 		if ( hyb_yreg.e[i].used && !hyb_yreg.e[i].held ) hyb_yreg_drop_locked( d, i );
 	memset( hyb_yreg.seen, 0, sizeof hyb_yreg.seen );
+	memset( hyb_yreg.refused, 0, sizeof hyb_yreg.refused );
 	hyb_unlock( HYB_LOCK_SPMV_YREG );
 }
 

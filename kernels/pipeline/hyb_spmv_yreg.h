@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Output vectors of sparse products kept registered (page-locked) across calls, so that y
-   comes down by DMA straight into the application's pages, with a per-call proof that the
-   registered pages are still the pages the application's addresses map to. */
+/* Vectors of sparse products kept registered (page-locked) across calls, so that y comes
+   down by DMA straight into the application's pages and x goes up straight from them; and
+   y's per-call proof that the registered pages are still the pages the application's
+   addresses map to (x's proof is its fingerprints, kernels/spmv/hyb_spmv_xsum.h). */
 #ifndef HYB_SPMV_YREG_H
 #define HYB_SPMV_YREG_H
 

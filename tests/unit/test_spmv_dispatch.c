@@ -393,6 +393,33 @@ static void test_registered_x( void )
 		free( y );
 		tsp_free( &A );
 	}
+	/* a registration the driver refuses is not tried again: after one refused (injected)
+	   registration the vector stays staged, and its products right */
+	{
+		hyb_spmv_device_reset_for_test(); /* no registration left from above */
+		tsp_mat_t        A = tsp_make( TSP_BANDED, 300001, 7, 0, HYB_PREC_D, 0, 6 );
+		void *           x = tsp_vec( &A, 1 ), *y = tsp_out( &A );
+		hyb_spmv_force_t f = tsp_force();
+		f.resident         = 1;
+		f.xreg             = 2;
+		f.yreg             = 0;
+		f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
+		hyb_spmv_device_force( &f );
+		for ( int call = 0; call < 3; call++ )
+		{
+			hyb_device_faults_set( call == 0 ? "register:1" : NULL );
+			const hyb_spmv_report_t* r = tsp_call( &A, 0, 'N', x, y );
+			CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
+			CU_ASSERT_EQUAL( r->pipe.x_registered, 0 );
+		}
+		hyb_device_faults_set( NULL );
+		int live;
+		hyb_spmv_yreg_stats( &live, NULL, NULL );
+		CU_ASSERT_EQUAL( live, 0 );
+		free( x );
+		free( y );
+		tsp_free( &A );
+	}
 	/* too small to be worth registering: staged */
 	tsp_mat_t        B  = tsp_make( TSP_RANDOM, 5000, 5, 0, HYB_PREC_D, 0, 4 );
 	void *           xb = tsp_vec( &B, 1 ), *yb = tsp_out( &B );
