@@ -80,11 +80,14 @@ static void hyb_spmv_trace( const hyb_call_t* call, const hyb_spmv_args_t* a, in
 	if ( path != HYB_PATH_CPU && n > 0 && n < (int)sizeof extra )
 		snprintf(
 		    extra + n, sizeof extra - (size_t)n,
-		    " blocks=%d stats_s=%.3e build_s=%.3e xcopy_s=%.3e cpu_s=%.3e wait_s=%.3e ycopy_s=%.3e "
-		    "merge_s=%.3e dev_s=%.3e h2d=%.0f d2h=%.0f y=%s",
-		    r->pipe.nblk, r->stats_s, r->pipe.build_s, r->pipe.xcopy_s, r->pipe.cpu_s,
-		    r->pipe.wait_s, r->pipe.ycopy_s, r->pipe.merge_s, r->pipe.dev_s, r->pipe.bytes_h2d,
-		    r->pipe.bytes_d2h,
+		    " blocks=%d stats_s=%.3e build_s=%.3e xcopy_s=%.3e xsum_s=%.3e cpu_s=%.3e wait_s=%.3e "
+		    "ycopy_s=%.3e merge_s=%.3e dev_s=%.3e h2d=%.0f d2h=%.0f x=%s y=%s",
+		    r->pipe.nblk, r->stats_s, r->pipe.build_s, r->pipe.xcopy_s, r->pipe.xsum_s,
+		    r->pipe.cpu_s, r->pipe.wait_s, r->pipe.ycopy_s, r->pipe.merge_s, r->pipe.dev_s,
+		    r->pipe.bytes_h2d, r->pipe.bytes_d2h,
+		    r->pipe.x_registered     ? "registered"
+		    : r->pipe.x_proof_failed ? "proof-failed"
+		                             : "staged",
 		    r->pipe.y_registered     ? "registered"
 		    : r->pipe.y_proof_failed ? "proof-failed"
 		                             : "staged" );
