@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The "never slower" sparse benchmark of issue 25: one matrix (the 3-D 27-point stencil)
+/* The "never slower" sparse benchmark of issue 25: one matrix (the 3-D 27-point stencil, or
+   the generator's seed-like matrices with --matrix)
    called N times in a row, for N = 1, 2, 5, 10, 30, 100, 1000, by a new process's library
    state each time (no cached copy, no memo), x updated in place between calls as a solver
    does; totals of auto mode against the CPU alone and the device alone, and the resident
@@ -9,7 +10,10 @@
    (every call with --check-all), so that no check's time lets a background build finish
    between timed calls.
      hyb_bench_spmv_calls [--quick] [--prec d|s|ds] [--max-calls N] [--check-all]
+                          [--matrix NAME,...|all]
    --quick: a 25^3 stencil and at most 100 calls (a functional run on the simulated device).
+   --matrix: the generator's matrices by name (default stencil27; all: the ten seed-like
+   ones and the stencil).
    Exit 0 when every product is right, 1 otherwise, 77 without a device. */
 #include <math.h>
 #include <omp.h>
@@ -213,10 +217,84 @@ static double hc_bus_bound( size_t xbytes, size_t ybytes )
 	return best;
 }
 
+/* One matrix in one precision (p: 'd' or 's'): the three modes' runs, their CSV rows and the
+   resident call's lines. Returns 1 when auto met 5 % at every count, 0 otherwise. */
+static int hc_matrix( hyb_gen_id_t id, char p, double scale, int maxc )
+{
+	const char* name    = hyb_spmv_gen_info( id )->name;
+	int         met_all = 1;
+	hc_mat_t    M;
+	memset( &M, 0, sizeof M );
+	M.prec = p == 's' ? HYB_PREC_S : HYB_PREC_D;
+	int64_t maxl;
+	if ( hyb_spmv_gen_size( id, scale, &M.m, &M.nnz, &maxl ) != HYB_OK ) return 0;
+	size_t vb = hyb_prec_size( M.prec );
+	M.ia      = malloc( (size_t)( M.m + 1 ) * sizeof( int ) );
+	M.ja      = malloc( (size_t)M.nnz * sizeof( int ) );
+	M.a       = malloc( (size_t)M.nnz * vb );
+	M.x       = malloc( (size_t)M.m * vb );
+	M.y       = malloc( (size_t)M.m * vb );
+	double* cum[3];
+	for ( int v = 0; v < 3; v++ ) cum[v] = malloc( (size_t)maxc * sizeof( double ) );
+	if ( !M.ia || !M.ja || !M.a || !M.x || !M.y || !cum[0] || !cum[1] || !cum[2] ||
+	     hyb_spmv_gen_csr( id, scale, 1234, 0, M.prec, M.ia, M.ja, M.a, 0 ) != HYB_OK )
+	{
+		fprintf( stderr, "hyb_bench_spmv_calls: cannot make %s\n", name );
+		return 0;
+	}
+	static const char* modes[3] = { "cpu", "gpu", "auto" };
+	hc_res_t           res[3], unused;
+	for ( int v = 0; v < 3; v++ ) hc_run( &M, modes[v], maxc, cum[v], &res[v], 0 );
+	double* scratch = malloc( (size_t)maxc * sizeof *scratch );
+	for ( int v = 0; v < 3 && scratch; v++ )
+		hc_run( &M, modes[v], maxc, scratch, &unused, hc_check_all ? 2 : 1 );
+	free( scratch );
+	for ( int c = 0; c < HC_COUNTS && hc_counts[c] <= maxc; c++ )
+	{
+		int    k    = hc_counts[c] - 1;
+		double best = fmin( cum[0][k], cum[1][k] );
+		double q    = cum[2][k] / best;
+		if ( q > 1.05 ) met_all = 0;
+		printf( "%s,%c,%lld,%lld,%d,%.6e,%.6e,%.6e,%.6e,%.3f,%s\n", name, p, (long long)M.m,
+		        (long long)M.nnz, hc_counts[c], cum[0][k], cum[1][k], cum[2][k], best, q,
+		        q <= 1.05 ? "met" : "no" );
+	}
+	size_t          xy    = (size_t)M.m * vb;
+	double          bound = hc_bus_bound( xy, xy );
+	const hc_res_t* g     = &res[1];
+	double          call  = g->n > 0 ? g->call_s / g->n : 0;
+	printf( "# %s %c resident device call %.3e s (mean of %d), x+y bus bound %.3e s (%.2f GB/s "
+	        "pinned, x and y %.1f MB each): %.2fx the bound (target 1.5x), staging %.2f GB/s\n",
+	        name, p, call, g->n, bound, bound > 0 ? 2.0 * (double)xy / bound * 1e-9 : 0.0,
+	        (double)xy * 1e-6, bound > 0 ? call / bound : 0.0,
+	        call > 0 ? 2.0 * (double)xy / call * 1e-9 : 0.0 );
+	if ( g->n > 0 )
+		printf( "# %s %c resident call's stages, means: pipeline %.3e s (x copy %.3e s, waiting "
+		        "%.3e s, y copy %.3e s, the rest %.3e s), device span %.3e s, change check "
+		        "%.3e s beside it, outside the pipeline %.3e s; y registered in %d of %d\n",
+		        name, p, g->pipe_s / g->n, g->xcopy_s / g->n, g->wait_s / g->n, g->ycopy_s / g->n,
+		        ( g->pipe_s - g->xcopy_s - g->wait_s - g->ycopy_s ) / g->n, g->dev_s / g->n,
+		        g->check_s / g->n, ( g->call_s - g->pipe_s ) / g->n, g->y_registered, g->n );
+	if ( g->n > 0 )
+		printf( "# %s %c resident call's host steps, means: before the device span %.3e s (y's "
+		        "tokens %.3e s), the proof %.3e s, x's fingerprints %.3e s; x registered in %d "
+		        "of %d\n",
+		        name, p, g->prep_s / g->n, g->arm_s / g->n, g->proof_s / g->n, g->xsum_s / g->n,
+		        g->x_registered, g->n );
+	free( M.ia );
+	free( M.ja );
+	free( M.a );
+	free( M.x );
+	free( M.y );
+	for ( int v = 0; v < 3; v++ ) free( cum[v] );
+	return met_all;
+}
+
 int main( int argc, char** argv )
 {
 	int         quick = 0, maxc = 1000;
 	const char* precs = "ds";
+	const char* names = "stencil27";
 	for ( int i = 1; i < argc; i++ )
 	{
 		if ( !strcmp( argv[i], "--quick" ) )
@@ -227,13 +305,39 @@ int main( int argc, char** argv )
 			hc_check_all = 1;
 		else if ( !strcmp( argv[i], "--max-calls" ) && i + 1 < argc )
 			maxc = atoi( argv[++i] );
+		else if ( !strcmp( argv[i], "--matrix" ) && i + 1 < argc )
+			names = argv[++i];
 		else
 		{
-			fprintf( stderr, "usage: %s [--quick] [--prec d|s|ds] [--max-calls N] [--check-all]\n",
+			fprintf( stderr,
+			         "usage: %s [--quick] [--prec d|s|ds] [--max-calls N] [--check-all] "
+			         "[--matrix NAME,...|all]\n",
 			         argv[0] );
 			return 2;
 		}
 	}
+	/* the matrices: names of the generator (tools/hyb_spmv_gen.h), or all of them */
+	hyb_gen_id_t ids[HYB_GEN_COUNT];
+	int          nids = 0;
+	if ( !strcmp( names, "all" ) )
+		for ( int k = 0; k < HYB_GEN_COUNT; k++ ) ids[nids++] = (hyb_gen_id_t)k;
+	else
+		for ( const char* n = names; *n && nids < HYB_GEN_COUNT; )
+		{
+			char        one[32];
+			const char* e   = strchr( n, ',' );
+			size_t      len = e ? (size_t)( e - n ) : strlen( n );
+			snprintf( one, sizeof one, "%.*s", (int)( len < sizeof one ? len : sizeof one - 1 ),
+			          n );
+			int id = hyb_spmv_gen_lookup( one );
+			if ( id < 0 )
+			{
+				fprintf( stderr, "hyb_bench_spmv_calls: no matrix named %s\n", one );
+				return 2;
+			}
+			ids[nids++] = (hyb_gen_id_t)id;
+			n += len + ( e != NULL );
+		}
 	if ( maxc < 1 ) maxc = 1;
 	if ( maxc > 1000 ) maxc = 1000;
 	hc_base = *hyb_config();
@@ -244,82 +348,16 @@ int main( int argc, char** argv )
 		return 77;
 	}
 	const hyb_device_info_t* di = hyb_devices_info( 0 );
-	/* the stencil's grid edge grows with the cube root of the scale: 200^3 at 1, 25^3 quick */
+	/* --quick: the stencil at 25^3 (its grid edge grows with the cube root of the scale), the
+	   others at a scale of the same order */
 	double scale = quick ? 0.001953125 : 1.0;
 	if ( quick && maxc > 100 ) maxc = 100;
 	printf( "# hyb_bench_spmv_calls: device %s (%s), %d threads\n", di ? di->name : "?",
 	        hyb_devices_name(), omp_get_max_threads() );
-	printf( "prec,rows,nnz,calls,cpu_s,gpu_s,auto_s,best_s,auto_over_best,ok\n" );
+	printf( "matrix,prec,rows,nnz,calls,cpu_s,gpu_s,auto_s,best_s,auto_over_best,ok\n" );
 	int met_all = 1;
 	for ( const char* p = precs; *p; p++ )
-	{
-		hc_mat_t M;
-		memset( &M, 0, sizeof M );
-		M.prec = *p == 's' ? HYB_PREC_S : HYB_PREC_D;
-		int64_t maxl;
-		if ( hyb_spmv_gen_size( HYB_GEN_STENCIL27, scale, &M.m, &M.nnz, &maxl ) != HYB_OK )
-			return 1;
-		size_t vb = hyb_prec_size( M.prec );
-		M.ia      = malloc( (size_t)( M.m + 1 ) * sizeof( int ) );
-		M.ja      = malloc( (size_t)M.nnz * sizeof( int ) );
-		M.a       = malloc( (size_t)M.nnz * vb );
-		M.x       = malloc( (size_t)M.m * vb );
-		M.y       = malloc( (size_t)M.m * vb );
-		double* cum[3];
-		for ( int v = 0; v < 3; v++ ) cum[v] = malloc( (size_t)maxc * sizeof( double ) );
-		if ( !M.ia || !M.ja || !M.a || !M.x || !M.y || !cum[0] || !cum[1] || !cum[2] ||
-		     hyb_spmv_gen_csr( HYB_GEN_STENCIL27, scale, 1234, 0, M.prec, M.ia, M.ja, M.a, 0 ) !=
-		         HYB_OK )
-		{
-			fprintf( stderr, "hyb_bench_spmv_calls: cannot make the stencil\n" );
-			return 1;
-		}
-		static const char* modes[3] = { "cpu", "gpu", "auto" };
-		hc_res_t           res[3], unused;
-		for ( int v = 0; v < 3; v++ ) hc_run( &M, modes[v], maxc, cum[v], &res[v], 0 );
-		double* scratch = malloc( (size_t)maxc * sizeof *scratch );
-		for ( int v = 0; v < 3 && scratch; v++ )
-			hc_run( &M, modes[v], maxc, scratch, &unused, hc_check_all ? 2 : 1 );
-		free( scratch );
-		for ( int c = 0; c < HC_COUNTS && hc_counts[c] <= maxc; c++ )
-		{
-			int    k    = hc_counts[c] - 1;
-			double best = fmin( cum[0][k], cum[1][k] );
-			double q    = cum[2][k] / best;
-			if ( q > 1.05 ) met_all = 0;
-			printf( "%c,%lld,%lld,%d,%.6e,%.6e,%.6e,%.6e,%.3f,%s\n", *p, (long long)M.m,
-			        (long long)M.nnz, hc_counts[c], cum[0][k], cum[1][k], cum[2][k], best, q,
-			        q <= 1.05 ? "met" : "no" );
-		}
-		size_t          xy    = (size_t)M.m * vb;
-		double          bound = hc_bus_bound( xy, xy );
-		const hc_res_t* g     = &res[1];
-		double          call  = g->n > 0 ? g->call_s / g->n : 0;
-		printf( "# %c resident device call %.3e s (mean of %d), x+y bus bound %.3e s (%.2f GB/s "
-		        "pinned, x and y %.1f MB each): %.2fx the bound (target 1.5x), staging %.2f GB/s\n",
-		        *p, call, g->n, bound, bound > 0 ? 2.0 * (double)xy / bound * 1e-9 : 0.0,
-		        (double)xy * 1e-6, bound > 0 ? call / bound : 0.0,
-		        call > 0 ? 2.0 * (double)xy / call * 1e-9 : 0.0 );
-		if ( g->n > 0 )
-			printf( "# %c resident call's stages, means: pipeline %.3e s (x copy %.3e s, waiting "
-			        "%.3e s, y copy %.3e s, the rest %.3e s), device span %.3e s, change check "
-			        "%.3e s beside it, outside the pipeline %.3e s; y registered in %d of %d\n",
-			        *p, g->pipe_s / g->n, g->xcopy_s / g->n, g->wait_s / g->n, g->ycopy_s / g->n,
-			        ( g->pipe_s - g->xcopy_s - g->wait_s - g->ycopy_s ) / g->n, g->dev_s / g->n,
-			        g->check_s / g->n, ( g->call_s - g->pipe_s ) / g->n, g->y_registered, g->n );
-		if ( g->n > 0 )
-			printf( "# %c resident call's host steps, means: before the device span %.3e s (y's "
-			        "tokens %.3e s), the proof %.3e s, x's fingerprints %.3e s; x registered in %d "
-			        "of %d\n",
-			        *p, g->prep_s / g->n, g->arm_s / g->n, g->proof_s / g->n, g->xsum_s / g->n,
-			        g->x_registered, g->n );
-		free( M.ia );
-		free( M.ja );
-		free( M.a );
-		free( M.x );
-		free( M.y );
-		for ( int v = 0; v < 3; v++ ) free( cum[v] );
-	}
+		for ( int k = 0; k < nids; k++ ) met_all &= hc_matrix( ids[k], *p, scale, maxc );
 	printf( "# auto within 5 %% of the better single path at every call count: %s\n",
 	        met_all ? "yes" : "no" );
 	return hc_bad ? 1 : 0;

@@ -6,15 +6,17 @@
 # measured x+y bus bound, double and single. Writes $OUT/spmv_calls.csv and prints it.
 # Builds nothing: it runs the staged binary (build, then tools/gpu/stage.sh).
 #   tools/bench/run_spmv_calls_bench.sh [--quick]
-# --quick: a small stencil on the simulated device (a functional check; runs anywhere).
-# SPMV_CALLS_ARGS: more arguments of hyb_bench_spmv_calls (e.g. "--prec d --max-calls 100").
+# --quick: small matrices on the simulated device, the stencil and the ten seed-like ones (a
+# functional check; runs anywhere).
+# SPMV_CALLS_ARGS: more arguments of hyb_bench_spmv_calls (e.g. "--prec d --max-calls 100",
+# "--matrix all" for the ten seed-like matrices beside the stencil).
 set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 S=${STAGE:-$PWD/.stage}
 ARGS=${SPMV_CALLS_ARGS:-}
 if [ "${1:-}" = "--quick" ]; then
-    ARGS=--quick
+    ARGS="--quick --matrix all"
     export HYBLAS_DEVICE=sim
 fi
 BIN=$S/hyb_bench_spmv_calls
