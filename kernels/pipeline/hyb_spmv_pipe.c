@@ -322,7 +322,9 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	size_t        xbytes = (size_t)m * vb;
 	const int64_t pieces = hyb_spmv_xsum_pieces( xbytes );
 	if ( in->xreg && hyb_devices_spmv_xsum_supported() )
-		xr = hyb_spmv_yreg_get( d, (void*)in->x, xbytes, vb, in->xreg == 2 );
+		xr = hyb_spmv_yreg_get( d, (void*)in->x, xbytes, vb,
+		                        ( in->xreg == 2 ? HYB_SPMV_REG_EAGER : 0u ) |
+		                            HYB_SPMV_REG_NO_EVICT );
 	if ( xr && !( xsum = malloc( (size_t)pieces * sizeof *xsum ) ) )
 	{
 		st = HYB_E_NO_MEMORY;
@@ -346,7 +348,8 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 
 	/* y: straight into registered pages when allowed and proven, else through staging. */
 	size_t ybytes = (size_t)dm->rows * vb;
-	if ( in->yreg ) reg = hyb_spmv_yreg_get( d, in->y, ybytes, vb, in->yreg == 2 );
+	if ( in->yreg )
+		reg = hyb_spmv_yreg_get( d, in->y, ybytes, vb, in->yreg == 2 ? HYB_SPMV_REG_EAGER : 0u );
 
 	/* Page-locked staging: x, then y (unless registered); the two build slots of a first
 	   call share y's place: every download comes after every upload (a kernel waits for x,

@@ -68,7 +68,8 @@ static void hyb_yreg_drop_locked( hyb_dev_t* d, int i )
 	memset( s, 0, sizeof *s );
 }
 
-hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem, int eager )
+hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem,
+                                    unsigned flags )
 {
 	if ( bytes < HYB_SPMV_YREG_MIN || bytes > HYB_SPMV_YREG_BYTES || elem == 0 ||
 	     (uintptr_t)y % elem )
@@ -100,7 +101,7 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 			return NULL;
 		}
 	/* Register at the second sighting: a vector used once is not worth 35 ms/GiB. */
-	int seen = eager;
+	int seen = ( flags & HYB_SPMV_REG_EAGER ) != 0;
 	for ( int i = 0; i < HYB_YREG_SEEN && !seen; i++ )
 		seen = hyb_yreg.seen[i].y == y && hyb_yreg.seen[i].bytes == bytes;
 	if ( !seen )
@@ -124,7 +125,8 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 		}
 		hyb_yreg_drop_locked( d, i );
 	}
-	/* Room: a free slot and the byte bound, evicting the least recently used. */
+	/* Room: a free slot and the byte bound, evicting the least recently used (unless
+	   HYB_SPMV_REG_NO_EVICT). */
 	for ( ;; )
 	{
 		int free_slot = -1, victim = -1;
@@ -163,7 +165,7 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 			         bytes );
 			return NULL;
 		}
-		if ( victim < 0 )
+		if ( victim < 0 || ( flags & HYB_SPMV_REG_NO_EVICT ) )
 		{
 			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			return NULL;

@@ -34,12 +34,20 @@ typedef struct hyb_spmv_yreg_s hyb_spmv_yreg_t;
 /* Vectors smaller than this are staged: registration costs more than the copy it saves. */
 #define HYB_SPMV_YREG_MIN ( (size_t)1 << 20 )
 
+/* How a range is registered: at once rather than at its second sighting; and only into
+   room that is free, never by unregistering the least recently used (x: a program cycling
+   through more vectors than there are slots, as a restarted Krylov method's basis, would
+   otherwise pay a registration at every call). */
+#define HYB_SPMV_REG_EAGER    1u
+#define HYB_SPMV_REG_NO_EVICT 2u
+
 /* The registration covering exactly [y, y + bytes) of elements of `elem` bytes, for the
    device of context d: the existing one, or a new one when this range was seen before
-   (`eager`: at once) and fits the bounds. Overlapping older registrations are dropped
-   first. Returns a held entry, or NULL: stage y (too small, misaligned, first sighting,
-   registration refused). Thread-safe. */
-hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem, int eager );
+   (HYB_SPMV_REG_EAGER: at once) and fits the bounds. Overlapping older registrations are
+   dropped first. Returns a held entry, or NULL: stage y (too small, misaligned, first
+   sighting, no room, registration refused). Thread-safe. */
+hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem,
+                                    unsigned flags );
 
 /* Write the call's tokens into y (one element per page), on the team's threads when given
    (NULL: OpenMP's). Call after get and before the first download into y is issued. Returns

@@ -420,6 +420,36 @@ static void test_registered_x( void )
 		free( y );
 		tsp_free( &A );
 	}
+	/* more x vectors than slots, in turn (a restarted Krylov method's basis): x takes free
+	   slots only, so the first ones stay registered and the rest are staged, rather than
+	   each call registering one and unregistering another */
+	{
+		hyb_spmv_device_reset_for_test();
+		tsp_mat_t        A = tsp_make( TSP_BANDED, 300001, 7, 0, HYB_PREC_S, 0, 7 );
+		void*            xs[HYB_SPMV_YREG_MAX + 3];
+		void*            y = tsp_out( &A );
+		hyb_spmv_force_t f = tsp_force();
+		f.resident         = 1;
+		f.xreg             = 2;
+		f.yreg             = 0;
+		f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
+		hyb_spmv_device_force( &f );
+		const int nx = HYB_SPMV_YREG_MAX + 3;
+		for ( int i = 0; i < nx; i++ ) xs[i] = tsp_vec( &A, 20 + (uint64_t)i );
+		for ( int round = 0; round < 2; round++ )
+			for ( int i = 0; i < nx; i++ )
+			{
+				const hyb_spmv_report_t* r = tsp_call( &A, 0, 'N', xs[i], y );
+				CU_ASSERT( tsp_err( &A, 'N', xs[i], y ) <= TSP_TOL );
+				CU_ASSERT_EQUAL( r->pipe.x_registered, i < HYB_SPMV_YREG_MAX );
+			}
+		int live;
+		hyb_spmv_yreg_stats( &live, NULL, NULL );
+		CU_ASSERT_EQUAL( live, HYB_SPMV_YREG_MAX );
+		for ( int i = 0; i < nx; i++ ) free( xs[i] );
+		free( y );
+		tsp_free( &A );
+	}
 	/* too small to be worth registering: staged */
 	tsp_mat_t        B  = tsp_make( TSP_RANDOM, 5000, 5, 0, HYB_PREC_D, 0, 4 );
 	void *           xb = tsp_vec( &B, 1 ), *yb = tsp_out( &B );
