@@ -84,6 +84,10 @@ if(HYB_HAVE_CUDA)
   set_target_properties(gpu_probe_bus PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
   target_compile_options(gpu_probe_bus PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp,-Wall>)
   target_link_libraries(gpu_probe_bus PRIVATE CUDA::cudart OpenMP::OpenMP_C)
+  # PCIe's two directions at once, downloads paced (the stencil's bus-bound plans).
+  add_executable(gpu_probe_duplex ${PROJECT_SOURCE_DIR}/tools/gpu_probe_duplex.cu)
+  set_target_properties(gpu_probe_duplex PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_link_libraries(gpu_probe_duplex PRIVATE CUDA::cudart)
   # A page-locked upload after the device was idle (the face loop's state trip).
   add_executable(gpu_probe_wake ${PROJECT_SOURCE_DIR}/tools/gpu_probe_wake.cu)
   set_target_properties(gpu_probe_wake PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
