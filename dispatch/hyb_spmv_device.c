@@ -903,7 +903,8 @@ static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
 		hyb_after_error( call, st );
 		return HYB_PATH_FALLBACK;
 	}
-	hyb_refit_steady( res, &rep->pipe );
+	/* a call that ran its blocks twice (x's proof failed) is not a sample of the steady state */
+	if ( !rep->pipe.x_proof_failed ) hyb_refit_steady( res, &rep->pipe );
 	hyb_path_t path = hyb_run_path( &res->plan );
 	hyb_residency_cache_release( cache, ent );
 	rep->why = "resident";

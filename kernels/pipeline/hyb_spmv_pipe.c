@@ -257,13 +257,46 @@ static hyb_status_t hyb_block_kernel( hyb_dev_t* d, const hyb_spmv_dmat_t* dm, i
 	}
 }
 
+/* Block b issued: its kernel once x_ready (the x it reads is up), its download into ydst
+   (y's rows from 0) once the kernel is done; k_done and d_done recorded. */
+static hyb_status_t hyb_issue_block( hyb_dev_t* d, const hyb_spmv_dmat_t* dm, int b, char* mat,
+                                     char* x_dev, char* y_dev, hyb_devent_t* x_ready,
+                                     hyb_devent_t* k_done, hyb_devent_t* d_done, char* ydst,
+                                     hyb_spmv_pipe_out_t* out )
+{
+	const hyb_spmv_blk_t* bk = &dm->blk[b];
+	const size_t          vb = hyb_prec_size( dm->prec );
+	const size_t          yw = (size_t)( bk->r1 - bk->r0 ) * vb;
+	hyb_status_t          st;
+	if ( ( st = hyb_dev_wait( d, HYB_STREAM_COMPUTE, x_ready ) ) != HYB_OK ||
+	     ( st = hyb_block_kernel( d, dm, b, mat, x_dev, y_dev ) ) != HYB_OK ||
+	     ( st = hyb_dev_record( d, HYB_STREAM_COMPUTE, k_done ) ) != HYB_OK ||
+	     ( st = hyb_dev_wait( d, HYB_STREAM_D2H, k_done ) ) != HYB_OK ||
+	     ( st = hyb_dev_d2h( d, HYB_STREAM_D2H, ydst + (size_t)bk->r0 * vb, yw,
+	                         y_dev + (size_t)( bk->yoff + bk->r0 - bk->e0 ) * vb, yw, yw, 1 ) ) !=
+	         HYB_OK ||
+	     ( st = hyb_dev_record( d, HYB_STREAM_D2H, d_done ) ) != HYB_OK )
+		return st;
+	out->bytes_d2h += (double)yw;
+	return HYB_OK;
+}
+
 /* x from registered pages: the host's fingerprints of x through the program's addresses,
    compared with the device's of what the DMA delivered (kernels/spmv/hyb_spmv_xsum.h). */
-static atomic_int hyb_xproof_fail_next;
+static atomic_int hyb_xstale_next;
 
-void hyb_spmv_pipe_xproof_fail_next_for_test( int n )
+void hyb_spmv_pipe_xstale_next_for_test( int n )
 {
-	atomic_store( &hyb_xproof_fail_next, n );
+	atomic_store( &hyb_xstale_next, n );
+}
+
+/* Whether this call's registered x is to be read from stale pages (tests; counts down). */
+static int hyb_xstale_take( void )
+{
+	int f = atomic_load( &hyb_xstale_next );
+	while ( f > 0 && !atomic_compare_exchange_weak( &hyb_xstale_next, &f, f - 1 ) )
+		;
+	return f > 0;
 }
 
 typedef struct
@@ -277,15 +310,6 @@ static void hyb_xsum_part( void* arg, int64_t b, int64_t e )
 {
 	const hyb_xsum_job_t* j = arg;
 	for ( int64_t p = b; p < e; p++ ) j->out[p] = hyb_spmv_xsum_of( j->x, j->bytes, p );
-}
-
-/* Whether every piece's fingerprints agree (and no test asked for a failure). */
-static int hyb_xsum_agree( const uint64_t* host, const uint64_t* dev, int64_t pieces )
-{
-	int f = atomic_load( &hyb_xproof_fail_next );
-	while ( f > 0 && !atomic_compare_exchange_weak( &hyb_xproof_fail_next, &f, f - 1 ) )
-		;
-	return f <= 0 && memcmp( host, dev, (size_t)pieces * sizeof *host ) == 0;
 }
 
 #define HYB_TRY( expr )                                                                            \
@@ -309,6 +333,7 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	hyb_spmv_yreg_t* xr       = NULL; /* x's registration */
 	uint64_t*        xsum     = NULL; /* x's fingerprints on the host */
 	int              x_stale  = 0;
+	void*            stale    = NULL; /* tests: the pages a stale registration would read */
 	hyb_evs_t        E        = { 0 };
 	void*            z        = NULL;
 	hyb_cpu_job_t    job      = { in, NULL, 1, 0, 0 };
@@ -324,7 +349,8 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	if ( in->xreg && hyb_devices_spmv_xsum_supported() )
 		xr = hyb_spmv_yreg_get( d, (void*)in->x, xbytes, vb,
 		                        ( in->xreg == 2 ? HYB_SPMV_REG_EAGER : 0u ) |
-		                            HYB_SPMV_REG_NO_EVICT );
+		                            HYB_SPMV_REG_EVICT_IDLE );
+	if ( xr && hyb_xstale_take() ) stale = calloc( 1, xbytes );
 	if ( xr && !( xsum = malloc( (size_t)pieces * sizeof *xsum ) ) )
 	{
 		st = HYB_E_NO_MEMORY;
@@ -346,10 +372,13 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	char* mat    = in->dmem ? in->dmem : y_dev + yb;
 	char* xs_dev = y_dev + yb + mb;
 
-	/* y: straight into registered pages when allowed and proven, else through staging. */
+	/* y: straight into registered pages when allowed and proven, else through staging. The
+	   registration covers all of y (as x's covers all of x, so a program that swaps the two
+	   vectors finds each registered in its other role); the device's rows are the first
+	   ybytes, which the proof's tokens cover. */
 	size_t ybytes = (size_t)dm->rows * vb;
 	if ( in->yreg )
-		reg = hyb_spmv_yreg_get( d, in->y, ybytes, vb, in->yreg == 2 ? HYB_SPMV_REG_EAGER : 0u );
+		reg = hyb_spmv_yreg_get( d, in->y, xbytes, vb, in->yreg == 2 ? HYB_SPMV_REG_EAGER : 0u );
 
 	/* Page-locked staging: x, then y (unless registered); the two build slots of a first
 	   call share y's place: every download comes after every upload (a kernel waits for x,
@@ -385,7 +414,7 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	if ( reg )
 	{
 		double ta = hyb_now();
-		hyb_spmv_yreg_arm( reg, team );
+		hyb_spmv_yreg_arm( reg, ybytes, team );
 		out->arm_s = hyb_now() - ta;
 	}
 	if ( in->timing ) HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EV0] ) );
@@ -434,8 +463,8 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	   (measured: the CPU part of a row split on the cores the team left took 2.7x its
 	   prediction). */
 	int cpu_side = dm->nrun > 0 || dm->cpu_ptr;
-	int team_x   = xr || hyb_pipe_copy_team( team, (size_t)cx * vb ); /* the first chunk is the
-	                                                                         largest */
+	int team_x   = ( xr && team ) || hyb_pipe_copy_team( team, (size_t)cx * vb ); /* the first chunk
+	                                                                         is the   largest */
 	if ( cpu_side )
 	{
 		if ( dm->nrun > 0 )
@@ -458,7 +487,7 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	for ( int64_t k = 0; k < nch; k++ )
 	{
 		int64_t     a = k * cx, e = a + cx < m ? a + cx : m;
-		const char* src = (const char*)in->x + (size_t)a * vb;
+		const char* src = (const char*)( stale ? stale : in->x ) + (size_t)a * vb;
 		if ( !xr )
 		{
 			double tc = hyb_now();
@@ -472,18 +501,9 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 		out->bytes_h2d += (double)( e - a ) * (double)vb;
 		while ( next < nblk && ( dm->blk[next].c1 <= e || k == nch - 1 ) )
 		{
-			const hyb_spmv_blk_t* bk = &dm->blk[next];
-			HYB_TRY( hyb_dev_wait( d, HYB_STREAM_COMPUTE, E.ev[EVX + k] ) );
-			HYB_TRY( hyb_block_kernel( d, dm, next, mat, x_dev, y_dev ) );
-			HYB_TRY( hyb_dev_record( d, HYB_STREAM_COMPUTE, E.ev[EVK + next] ) );
-			HYB_TRY( hyb_dev_wait( d, HYB_STREAM_D2H, E.ev[EVK + next] ) );
-			char*  dst = ( reg ? (char*)in->y : y_st ) + (size_t)bk->r0 * vb;
-			size_t yw  = (size_t)( bk->r1 - bk->r0 ) * vb;
-			HYB_TRY( hyb_dev_d2h( d, HYB_STREAM_D2H, dst, yw,
-			                      y_dev + (size_t)( bk->yoff + bk->r0 - bk->e0 ) * vb, yw, yw,
-			                      1 ) );
-			HYB_TRY( hyb_dev_record( d, HYB_STREAM_D2H, E.ev[EVD + next] ) );
-			out->bytes_d2h += (double)( bk->r1 - bk->r0 ) * (double)vb;
+			HYB_TRY( hyb_issue_block( d, dm, next, mat, x_dev, y_dev, E.ev[EVX + k],
+			                          E.ev[EVK + next], E.ev[EVD + next], reg ? (char*)in->y : y_st,
+			                          out ) );
 			next++;
 		}
 	}
@@ -521,7 +541,28 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 		double tw = hyb_now();
 		HYB_TRY( hyb_dev_sync( d, E.ev[EVS] ) );
 		out->wait_s += hyb_now() - tw;
-		x_stale = !hyb_xsum_agree( xsum, (const uint64_t*)x_st, pieces );
+		x_stale = memcmp( xsum, x_st, (size_t)pieces * sizeof *xsum ) != 0;
+	}
+	if ( x_stale )
+	{
+		/* The registered pages no longer hold what x's addresses show, so the device's rows
+		   of y came from stale values. Once all that was queued has finished, x goes up
+		   again through staging and every block runs again (the matrix is on the device
+		   either way); the CPU side read x through its addresses and stands. */
+		HYB_LOG( HYB_LOG_INFO, "SpMV: x's registered pages no longer hold what its addresses "
+		                       "show; x staged, its registration dropped" );
+		out->x_proof_failed = 1;
+		for ( int s = 0; s < HYB_STREAM_COUNT; s++ ) HYB_TRY( hyb_dev_stream_sync( d, s ) );
+		double tc = hyb_now();
+		hyb_pipe_copy( team, x_st, in->x, xbytes );
+		out->xcopy_s += hyb_now() - tc;
+		HYB_TRY( hyb_dev_h2d( d, HYB_STREAM_H2D, x_dev, xbytes, x_st, xbytes, xbytes, 1 ) );
+		HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVX + nch - 1] ) );
+		out->bytes_h2d += (double)xbytes;
+		for ( int b = 0; b < nblk; b++ )
+			HYB_TRY( hyb_issue_block( d, dm, b, mat, x_dev, y_dev, E.ev[EVX + nch - 1],
+			                          E.ev[EVK + b], E.ev[EVD + b], reg ? (char*)in->y : y_st,
+			                          out ) );
 	}
 
 	/* y: the proof once every download is done, or the copies out of staging block by
@@ -588,24 +629,13 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	}
 	hyb_team_give( team );
 	if ( reg ) hyb_spmv_yreg_put( d, reg, 0 );
-	if ( xr ) hyb_spmv_yreg_put( d, xr, x_stale );
+	if ( xr ) hyb_spmv_yreg_put( d, xr, x_stale ? HYB_SPMV_REG_REFUSE : 0 );
 	hyb_evs_free( &E );
 	hyb_dev_release( d );
 	free( z );
 	free( xsum );
-	if ( x_stale )
-	{
-		/* y came from pages that no longer are x's: the whole product again, x staged. */
-		HYB_LOG( HYB_LOG_INFO, "SpMV: x's registered pages no longer hold what its addresses "
-		                       "show; unregistered, and the product runs again with x staged" );
-		hyb_spmv_pipe_in_t again = *in;
-		again.xreg               = 0;
-		st                       = hyb_spmv_pipe_run( &again, out );
-		out->x_proof_failed      = 1;
-		out->seconds             = hyb_now() - t0;
-		return st;
-	}
-	out->x_registered = xr != NULL;
+	free( stale );
+	out->x_registered = xr != NULL && !x_stale;
 	out->seconds      = hyb_now() - t0;
 	return HYB_OK;
 
@@ -623,6 +653,7 @@ fail:
 	hyb_team_give( team );
 	free( z );
 	free( xsum );
+	free( stale );
 	out->error   = st;
 	out->seconds = hyb_now() - t0;
 	return st;

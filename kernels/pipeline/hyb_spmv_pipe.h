@@ -57,8 +57,9 @@ typedef struct
 	int    y_registered;   /* y came down into registered pages and the proof held */
 	int    y_proof_failed; /* the proof failed: y was staged again, registration dropped */
 	int    x_registered;   /* x went up from registered pages and its fingerprints matched */
-	int    x_proof_failed; /* they did not: the product ran again with x staged, and x's
-	                          registration was dropped */
+	int    x_proof_failed; /* they did not: x went up again staged and the blocks ran again;
+	                          x's registration was dropped and its range is staged from then
+	                          on */
 } hyb_spmv_pipe_out_t;
 
 /* Run the product. On HYB_OK y holds op(A) x exactly as described by dm (device rows,
@@ -69,9 +70,10 @@ typedef struct
    the worker thread and the copy team are shared and, when busy, replaced by the caller. */
 hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_t* out );
 
-/* Tests: make the next n comparisons of x's fingerprints fail as if the registered pages
-   no longer held what x's addresses show. */
-void hyb_spmv_pipe_xproof_fail_next_for_test( int n );
+/* Tests: the next n calls with x registered upload x from zeroed memory instead of x's
+   pages, as a stale registration would (the program replaced x's pages): their fingerprints
+   then differ from the host's, and the call must stage x and run the blocks again. */
+void hyb_spmv_pipe_xstale_next_for_test( int n );
 
 /* Destroy the process-wide copy team (tests, between calls; a call still using it is
    waited for). A child after fork() forgets the worker and the team by itself. */

@@ -10,10 +10,17 @@
 #include "hyb_state.h"
 
 #define HYB_YREG_PAGE ( (uintptr_t)4096 )
-/* Ranges seen once (candidates for registration at their second call), and ranges whose
-   registration the driver refused (a read-only mapping, a lock limit): not tried again, so
-   that a refused vector costs one failed registration, not one per call. */
-#define HYB_YREG_SEEN 16
+/* Ranges seen once (candidates for registration at their second call), and ranges refused:
+   whose registration the driver refused (a read-only mapping, a lock limit) or whose
+   registration failed its proof. A refused range is not tried again for HYB_YREG_REFUSED_FOR
+   uses of the registry, so that it costs one failed registration, not one per call, while a
+   cause that passes (a lock limit, other registrations gone) does not stage it for good. */
+#define HYB_YREG_SEEN        16
+#define HYB_YREG_REFUSED_FOR 1024
+/* A registration idle for this many uses of the registry may be evicted for x
+   (HYB_SPMV_REG_EVICT_IDLE): a vector the program dropped frees its slot in time, while
+   vectors used in turn (a Krylov basis) never evict one another. */
+#define HYB_YREG_IDLE 256
 
 struct hyb_spmv_yreg_s
 {
@@ -26,6 +33,7 @@ struct hyb_spmv_yreg_s
 	uint64_t lru;
 	uint64_t token;
 	int64_t  ntok;
+	size_t   span; /* the call's tokens cover [y, y + span) */
 };
 
 /* Under HYB_LOCK_SPMV_YREG (but the atomics). */
@@ -36,12 +44,14 @@ static struct
 	hyb_spmv_yreg_t e[HYB_SPMV_YREG_MAX];
 	struct
 	{
-		void*  y;
-		size_t bytes;
+		void*    y;
+		size_t   bytes;
+		uint64_t at; /* refused: the clock then */
 	} seen[HYB_YREG_SEEN], refused[HYB_YREG_SEEN];
 	int              seen_next, refused_next;
 	_Atomic uint64_t tokens;
 	_Atomic uint64_t proved, failed;
+	_Atomic uint64_t made; /* registrations made */
 	_Atomic int      fail_next;
 } hyb_yreg;
 
@@ -66,6 +76,15 @@ static void hyb_yreg_drop_locked( hyb_dev_t* d, int i )
 	if ( d ) hyb_dev_unregister( d, s->y );
 	hyb_yreg.total -= s->bytes;
 	memset( s, 0, sizeof *s );
+}
+
+/* Remember a refused range (the lock is held). */
+static void hyb_yreg_refuse_locked( void* y, size_t bytes )
+{
+	hyb_yreg.refused[hyb_yreg.refused_next].y     = y;
+	hyb_yreg.refused[hyb_yreg.refused_next].bytes = bytes;
+	hyb_yreg.refused[hyb_yreg.refused_next].at    = hyb_yreg.clock;
+	hyb_yreg.refused_next                         = ( hyb_yreg.refused_next + 1 ) % HYB_YREG_SEEN;
 }
 
 hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem,
@@ -95,7 +114,8 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 		return r;
 	}
 	for ( int i = 0; i < HYB_YREG_SEEN; i++ )
-		if ( hyb_yreg.refused[i].y == y && hyb_yreg.refused[i].bytes == bytes )
+		if ( hyb_yreg.refused[i].y == y && hyb_yreg.refused[i].bytes == bytes &&
+		     hyb_yreg.clock - hyb_yreg.refused[i].at < HYB_YREG_REFUSED_FOR )
 		{
 			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			return NULL;
@@ -125,8 +145,8 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 		}
 		hyb_yreg_drop_locked( d, i );
 	}
-	/* Room: a free slot and the byte bound, evicting the least recently used (unless
-	   HYB_SPMV_REG_NO_EVICT). */
+	/* Room: a free slot and the byte bound, evicting the least recently used (with
+	   HYB_SPMV_REG_EVICT_IDLE only if it has been idle long). */
 	for ( ;; )
 	{
 		int free_slot = -1, victim = -1;
@@ -152,20 +172,23 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			/* Registering takes tens of milliseconds per GiB: outside the lock (the slot is
 			   held, so nobody else touches it meanwhile). */
-			if ( hyb_dev_register( d, y, bytes ) == HYB_OK ) return s;
+			if ( hyb_dev_register( d, y, bytes ) == HYB_OK )
+			{
+				atomic_fetch_add( &hyb_yreg.made, 1 );
+				return s;
+			}
 			hyb_lock( HYB_LOCK_SPMV_YREG );
 			hyb_yreg.total -= bytes;
 			memset( s, 0, sizeof *s );
-			hyb_yreg.refused[hyb_yreg.refused_next].y     = y;
-			hyb_yreg.refused[hyb_yreg.refused_next].bytes = bytes;
-			hyb_yreg.refused_next = ( hyb_yreg.refused_next + 1 ) % HYB_YREG_SEEN;
+			hyb_yreg_refuse_locked( y, bytes );
 			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			HYB_LOG( HYB_LOG_INFO,
 			         "SpMV: a vector (%zu bytes) could not be registered; staged from now on",
 			         bytes );
 			return NULL;
 		}
-		if ( victim < 0 || ( flags & HYB_SPMV_REG_NO_EVICT ) )
+		if ( victim < 0 || ( ( flags & HYB_SPMV_REG_EVICT_IDLE ) &&
+		                     hyb_yreg.clock - hyb_yreg.e[victim].lru < HYB_YREG_IDLE ) )
 		{
 			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			return NULL;
@@ -178,7 +201,7 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 static int64_t hyb_yreg_pages( const hyb_spmv_yreg_t* e )
 {
 	uintptr_t b = (uintptr_t)e->y, pg = b & ~( HYB_YREG_PAGE - 1 );
-	return (int64_t)( ( b + e->bytes - pg + HYB_YREG_PAGE - 1 ) / HYB_YREG_PAGE );
+	return (int64_t)( ( b + e->span - pg + HYB_YREG_PAGE - 1 ) / HYB_YREG_PAGE );
 }
 
 /* Index of y's first element that lies wholly in page p, or -1 if none does. */
@@ -189,7 +212,7 @@ static inline int64_t hyb_yreg_index( const hyb_spmv_yreg_t* e, int64_t p )
 	uintptr_t first = start <= b ? b : start;
 	size_t    idx   = ( first - b + e->elem - 1 ) / e->elem;
 	uintptr_t at    = b + idx * e->elem;
-	if ( at + e->elem > b + e->bytes || at >= start + HYB_YREG_PAGE ) return -1;
+	if ( at + e->elem > b + e->span || at >= start + HYB_YREG_PAGE ) return -1;
 	return (int64_t)idx;
 }
 
@@ -256,8 +279,9 @@ static void hyb_yreg_pass( hyb_yreg_pass_t* j, hyb_team_t* team )
 	for ( int t = 0; t < nt; t++ ) hyb_yreg_pass_part( j, np * t / nt, np * ( t + 1 ) / nt );
 }
 
-int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, hyb_team_t* team )
+int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, size_t span, hyb_team_t* team )
 {
+	e->span    = span < e->bytes ? span : e->bytes;
 	uint64_t n = atomic_fetch_add( &hyb_yreg.tokens, 1 ) + 1;
 	/* Signalling NaNs with the call number in the payload (arithmetic never produces one:
 	   a NaN input propagates quiet). */
@@ -287,6 +311,7 @@ void hyb_spmv_yreg_put( hyb_dev_t* d, hyb_spmv_yreg_t* e, int drop )
 	if ( e == NULL ) return;
 	hyb_lock( HYB_LOCK_SPMV_YREG );
 	e->held = 0;
+	if ( drop == HYB_SPMV_REG_REFUSE ) hyb_yreg_refuse_locked( e->y, e->bytes );
 	if ( drop ) hyb_yreg_drop_locked( d, (int)( e - hyb_yreg.e ) );
 	hyb_unlock( HYB_LOCK_SPMV_YREG );
 }
@@ -315,4 +340,9 @@ void hyb_spmv_yreg_stats( int* live, uint64_t* proved, uint64_t* failed )
 void hyb_spmv_yreg_fail_next_for_test( int n )
 {
 	atomic_store( &hyb_yreg.fail_next, n );
+}
+
+uint64_t hyb_spmv_yreg_made( void )
+{
+	return atomic_load( &hyb_yreg.made );
 }

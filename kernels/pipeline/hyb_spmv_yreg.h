@@ -34,12 +34,12 @@ typedef struct hyb_spmv_yreg_s hyb_spmv_yreg_t;
 /* Vectors smaller than this are staged: registration costs more than the copy it saves. */
 #define HYB_SPMV_YREG_MIN ( (size_t)1 << 20 )
 
-/* How a range is registered: at once rather than at its second sighting; and only into
-   room that is free, never by unregistering the least recently used (x: a program cycling
-   through more vectors than there are slots, as a restarted Krylov method's basis, would
-   otherwise pay a registration at every call). */
-#define HYB_SPMV_REG_EAGER    1u
-#define HYB_SPMV_REG_NO_EVICT 2u
+/* How a range is registered: at once rather than at its second sighting; and evicting only
+   a registration that has long been idle, not simply the least recently used (x: a program
+   cycling through more vectors than there are slots, as a restarted Krylov method's basis,
+   would otherwise pay a registration at every call). */
+#define HYB_SPMV_REG_EAGER      1u
+#define HYB_SPMV_REG_EVICT_IDLE 2u
 
 /* The registration covering exactly [y, y + bytes) of elements of `elem` bytes, for the
    device of context d: the existing one, or a new one when this range was seen before
@@ -49,16 +49,20 @@ typedef struct hyb_spmv_yreg_s hyb_spmv_yreg_t;
 hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t elem,
                                     unsigned flags );
 
-/* Write the call's tokens into y (one element per page), on the team's threads when given
-   (NULL: OpenMP's). Call after get and before the first download into y is issued. Returns
-   the token count. Thread-safe for distinct y. */
-int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, hyb_team_t* team );
+/* Write the call's tokens into [y, y + span) of the registered range (one element per page:
+   the part the call's downloads cover), on the team's threads when given (NULL: OpenMP's).
+   Call after get and before the first download into y is issued. Returns the token count.
+   Thread-safe for distinct y. */
+int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, size_t span, hyb_team_t* team );
 
 /* After every download into y completed: 1 if each page received its download (the
    proof holds), 0 if not. Thread-safe for distinct y. */
 int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e, hyb_team_t* team );
 
-/* Give the entry back; drop != 0 unregisters it (proof failed, or device trouble). */
+/* Give the entry back; drop != 0 unregisters it (proof failed, or device trouble);
+   HYB_SPMV_REG_REFUSE also keeps its range from being registered again for a while (its
+   proof failed: the program may keep replacing its pages). */
+#define HYB_SPMV_REG_REFUSE 2
 void hyb_spmv_yreg_put( hyb_dev_t* d, hyb_spmv_yreg_t* e, int drop );
 
 /* Unregister everything not held (tests; the devices going away). d may be NULL when the
@@ -67,6 +71,9 @@ void hyb_spmv_yreg_reset( hyb_dev_t* d );
 
 /* Statistics: live registrations, proofs passed and failed. */
 void hyb_spmv_yreg_stats( int* live, uint64_t* proved, uint64_t* failed );
+
+/* Registrations made since the process started (tests: a registry that churns). */
+uint64_t hyb_spmv_yreg_made( void );
 
 /* Tests: make the next n proofs fail as if the pages had been replaced. */
 void hyb_spmv_yreg_fail_next_for_test( int n );

@@ -357,8 +357,8 @@ static void test_registered_y( void )
 
 /* x registered and proven by its fingerprints, from its second call, x changed in place
    between calls as a solver does; a failed proof (as if the program had replaced x's pages)
-   runs the product again with x staged and drops the registration, which the next call
-   makes again; x too small stays staged. The device's fingerprints (spmv.xsum on the
+   stages x and runs the blocks again in the same call, drops the registration and stages
+   that range from then on; x too small stays staged. The device's fingerprints (spmv.xsum on the
    simulated device) must equal the host's for the proof to hold at all. */
 static void test_registered_x( void )
 {
@@ -380,17 +380,91 @@ static void test_registered_x( void )
 			void* xn = tsp_vec( &A, 2 + (uint64_t)call );
 			memcpy( x, xn, (size_t)A.m * hyb_prec_size( p ) ); /* in place */
 			free( xn );
-			if ( call == 3 ) hyb_spmv_pipe_xproof_fail_next_for_test( 1 );
+			if ( call == 3 ) hyb_spmv_pipe_xstale_next_for_test( 1 );
 			const hyb_spmv_report_t* r = tsp_call( &A, 0, 'N', x, y );
 			CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
 			CU_ASSERT_EQUAL( r->path, HYB_PATH_GPU );
-			CU_ASSERT_EQUAL( r->pipe.x_registered, call == 1 || call == 2 || call >= 4 );
+			/* after a failed proof the range is staged for a while */
+			CU_ASSERT_EQUAL( r->pipe.x_registered, call == 1 || call == 2 );
 			CU_ASSERT_EQUAL( r->pipe.x_proof_failed, call == 3 );
 			if ( call == 1 ) CU_ASSERT( r->pipe.xsum_s > 0 );
 			if ( call == 1 ) CU_ASSERT_EQUAL( r->pipe.xcopy_s, 0 );
 		}
 		free( x );
 		free( y );
+		tsp_free( &A );
+	}
+	/* a stale x on a first call (the matrix built and uploaded by the same call), in every
+	   device format: x staged and the blocks run again, the product right */
+	{
+		static const hyb_spmv_devfmt_t fmts[3] = { HYB_SPMV_DEV_CSR, HYB_SPMV_DEV_ELL,
+			                                       HYB_SPMV_DEV_DIA };
+		for ( int k = 0; k < 6; k++ )
+		{
+			hyb_spmv_device_reset_for_test();
+			tsp_mat_t        A = tsp_make( TSP_BANDED, 300001, 5, k & 1, HYB_PREC_D, 0, 30 + k );
+			void *           x = tsp_vec( &A, 1 ), *y = tsp_out( &A );
+			hyb_spmv_force_t f = tsp_force();
+			f.opts.force       = 1;
+			f.opts.run         = HYB_SPMV_RUN_GPU;
+			f.opts.fmt         = fmts[k / 2];
+			f.resident         = k & 1; /* transient, or the call that fills the cache */
+			f.xreg             = 2;
+			f.yreg             = 2;
+			f.block_rows       = 70000;
+			f.x_chunk          = 300000;
+			hyb_spmv_device_force( &f );
+			hyb_spmv_pipe_xstale_next_for_test( 1 );
+			const hyb_spmv_report_t* r = tsp_call( &A, 1, 'N', x, y );
+			CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
+			CU_ASSERT_EQUAL( r->path, HYB_PATH_GPU );
+			CU_ASSERT_EQUAL( r->pipe.x_proof_failed, 1 );
+			CU_ASSERT_EQUAL( r->pipe.x_registered, 0 );
+			hyb_spmv_pipe_xstale_next_for_test( 0 );
+			free( x );
+			free( y );
+			tsp_free( &A );
+		}
+	}
+	/* a row split whose program swaps its two vectors between calls (y = A p, then
+	   p = A y): each buffer is x in one call and y in the next, and both stay registered
+	   (y's registration covers all of y, not only the device's rows) */
+	{
+		hyb_spmv_device_reset_for_test();
+		tsp_mat_t        A = tsp_make( TSP_BANDED, 300001, 7, 0, HYB_PREC_D, 0, 8 );
+		void *           p = tsp_vec( &A, 1 ), *q = tsp_vec( &A, 2 );
+		hyb_spmv_force_t f = tsp_force();
+		f.opts.force       = 1;
+		f.opts.run         = HYB_SPMV_RUN_ROWSPLIT;
+		f.opts.fmt         = HYB_SPMV_DEV_CSR;
+		f.opts.share       = 0.5;
+		f.resident         = 1;
+		f.xreg             = 2;
+		f.yreg             = 2;
+		hyb_spmv_device_force( &f );
+		uint64_t made = 0;
+		for ( int call = 0; call < 8; call++ )
+		{
+			void* x = call & 1 ? q : p;
+			void* y = call & 1 ? p : q;
+			/* keep the values bounded: x scaled back to [-1, 1) before each call */
+			double* xd = x;
+			double  mx = 0;
+			for ( int64_t i = 0; i < A.m; i++ ) mx = fabs( xd[i] ) > mx ? fabs( xd[i] ) : mx;
+			for ( int64_t i = 0; i < A.m && mx > 0; i++ ) xd[i] /= mx;
+			const hyb_spmv_report_t* r = tsp_call( &A, 1, 'N', x, y );
+			CU_ASSERT( tsp_err( &A, 'N', x, y ) <= TSP_TOL );
+			CU_ASSERT_EQUAL( r->path, HYB_PATH_SPLIT );
+			if ( call == 1 ) made = hyb_spmv_yreg_made();
+			if ( call >= 2 )
+			{
+				CU_ASSERT_EQUAL( r->pipe.x_registered, 1 );
+				CU_ASSERT_EQUAL( r->pipe.y_registered, 1 );
+			}
+		}
+		CU_ASSERT_EQUAL( hyb_spmv_yreg_made(), made ); /* nothing registered after call 2 */
+		free( p );
+		free( q );
 		tsp_free( &A );
 	}
 	/* a registration the driver refuses is not tried again: after one refused (injected)
