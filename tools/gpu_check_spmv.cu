@@ -1211,10 +1211,11 @@ void check_xsum_kernel()
 			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
 			b = (unsigned char)r;
 		}
-		const int64_t  pieces = hyb_spmv_xsum_pieces( (size_t)n );
-		unsigned char* dx     = dalloc<unsigned char>( (size_t)n );
-		uint64_t*      dout   = dalloc<uint64_t>( (size_t)pieces );
-		bool           ok     = true;
+		const int64_t         pieces = hyb_spmv_xsum_pieces( (size_t)n );
+		unsigned char*        dx     = dalloc<unsigned char>( (size_t)n );
+		uint64_t*             dout   = dalloc<uint64_t>( (size_t)pieces );
+		bool                  ok     = true;
+		std::vector<uint64_t> before;
 		for ( int flip = 0; flip < 2; flip++ )
 		{
 			if ( flip ) h[(size_t)n / 2] ^= 0x10;
@@ -1225,6 +1226,11 @@ void check_xsum_kernel()
 			CK_CUDA( cudaMemcpy( got.data(), dout, (size_t)pieces * 8, cudaMemcpyDeviceToHost ) );
 			for ( int64_t j = 0; j < pieces; j++ )
 				ok = ok && got[(size_t)j] == hyb_spmv_xsum_of( h.data(), (size_t)n, j );
+			/* the changed bit changes its own piece's fingerprint and no other */
+			const int64_t changed = ( n / 2 ) / (int64_t)HYB_SPMV_XSUM_PIECE;
+			for ( int64_t j = 0; flip && j < pieces; j++ )
+				ok = ok && ( got[(size_t)j] != before[(size_t)j] ) == ( j == changed );
+			before = got;
 		}
 		double ms = time_ms( [&] { hyb_xsum_cuda( n, dx, dout, 0 ); } );
 		std::printf( "%-8s %10lld bytes  %6lld pieces  %s  %.3f ms\n", "xsum", (long long)n,

@@ -172,7 +172,7 @@ int main( int argc, char** argv )
 	std::printf( "# gpu_probe_duplex: %s, %zu MiB each way, download pieces of %zu MiB, best of "
 	             "%d\n",
 	             prop.name, mib, piece_mib, reps );
-	const size_t piece = piece_mib << 20;
+	const size_t piece = ( piece_mib > 0 ? piece_mib : 1 ) << 20;
 	Rates        up    = run( b, true, false, 0, 0, reps );
 	Rates        down  = run( b, false, true, 0, 0, reps );
 	Rates        both  = run( b, true, true, 0, 0, reps );

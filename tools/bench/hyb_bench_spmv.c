@@ -213,6 +213,7 @@ static hyb_spmv_force_t hb_force( unsigned runs, int resident )
 	f.opts.allow_runs  = runs;
 	f.resident         = resident;
 	f.yreg             = -1;
+	f.xreg             = -1;
 	f.salt             = hb_salt++;
 	return f;
 }

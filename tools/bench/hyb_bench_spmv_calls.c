@@ -227,7 +227,11 @@ static int hc_matrix( hyb_gen_id_t id, char p, double scale, int maxc )
 	memset( &M, 0, sizeof M );
 	M.prec = p == 's' ? HYB_PREC_S : HYB_PREC_D;
 	int64_t maxl;
-	if ( hyb_spmv_gen_size( id, scale, &M.m, &M.nnz, &maxl ) != HYB_OK ) return 0;
+	if ( hyb_spmv_gen_size( id, scale, &M.m, &M.nnz, &maxl ) != HYB_OK )
+	{
+		hc_bad++;
+		return 0;
+	}
 	size_t vb = hyb_prec_size( M.prec );
 	M.ia      = malloc( (size_t)( M.m + 1 ) * sizeof( int ) );
 	M.ja      = malloc( (size_t)M.nnz * sizeof( int ) );
@@ -240,47 +244,52 @@ static int hc_matrix( hyb_gen_id_t id, char p, double scale, int maxc )
 	     hyb_spmv_gen_csr( id, scale, 1234, 0, M.prec, M.ia, M.ja, M.a, 0 ) != HYB_OK )
 	{
 		fprintf( stderr, "hyb_bench_spmv_calls: cannot make %s\n", name );
-		return 0;
+		hc_bad++;
+		met_all = 0;
 	}
-	static const char* modes[3] = { "cpu", "gpu", "auto" };
-	hc_res_t           res[3], unused;
-	for ( int v = 0; v < 3; v++ ) hc_run( &M, modes[v], maxc, cum[v], &res[v], 0 );
-	double* scratch = malloc( (size_t)maxc * sizeof *scratch );
-	for ( int v = 0; v < 3 && scratch; v++ )
-		hc_run( &M, modes[v], maxc, scratch, &unused, hc_check_all ? 2 : 1 );
-	free( scratch );
-	for ( int c = 0; c < HC_COUNTS && hc_counts[c] <= maxc; c++ )
+	else
 	{
-		int    k    = hc_counts[c] - 1;
-		double best = fmin( cum[0][k], cum[1][k] );
-		double q    = cum[2][k] / best;
-		if ( q > 1.05 ) met_all = 0;
-		printf( "%s,%c,%lld,%lld,%d,%.6e,%.6e,%.6e,%.6e,%.3f,%s\n", name, p, (long long)M.m,
-		        (long long)M.nnz, hc_counts[c], cum[0][k], cum[1][k], cum[2][k], best, q,
-		        q <= 1.05 ? "met" : "no" );
+		static const char* modes[3] = { "cpu", "gpu", "auto" };
+		hc_res_t           res[3], unused;
+		for ( int v = 0; v < 3; v++ ) hc_run( &M, modes[v], maxc, cum[v], &res[v], 0 );
+		double* scratch = malloc( (size_t)maxc * sizeof *scratch );
+		for ( int v = 0; v < 3 && scratch; v++ )
+			hc_run( &M, modes[v], maxc, scratch, &unused, hc_check_all ? 2 : 1 );
+		free( scratch );
+		for ( int c = 0; c < HC_COUNTS && hc_counts[c] <= maxc; c++ )
+		{
+			int    k    = hc_counts[c] - 1;
+			double best = fmin( cum[0][k], cum[1][k] );
+			double q    = cum[2][k] / best;
+			if ( q > 1.05 ) met_all = 0;
+			printf( "%s,%c,%lld,%lld,%d,%.6e,%.6e,%.6e,%.6e,%.3f,%s\n", name, p, (long long)M.m,
+			        (long long)M.nnz, hc_counts[c], cum[0][k], cum[1][k], cum[2][k], best, q,
+			        q <= 1.05 ? "met" : "no" );
+		}
+		size_t          xy    = (size_t)M.m * vb;
+		double          bound = hc_bus_bound( xy, xy );
+		const hc_res_t* g     = &res[1];
+		double          call  = g->n > 0 ? g->call_s / g->n : 0;
+		printf( "# %s %c resident device call %.3e s (mean of %d), x+y bus bound %.3e s (%.2f GB/s "
+		        "pinned, x and y %.1f MB each): %.2fx the bound (target 1.5x), staging %.2f GB/s\n",
+		        name, p, call, g->n, bound, bound > 0 ? 2.0 * (double)xy / bound * 1e-9 : 0.0,
+		        (double)xy * 1e-6, bound > 0 ? call / bound : 0.0,
+		        call > 0 ? 2.0 * (double)xy / call * 1e-9 : 0.0 );
+		if ( g->n > 0 )
+			printf(
+			    "# %s %c resident call's stages, means: pipeline %.3e s (x copy %.3e s, waiting "
+			    "%.3e s, y copy %.3e s, the rest %.3e s), device span %.3e s, change check "
+			    "%.3e s beside it, outside the pipeline %.3e s; y registered in %d of %d\n",
+			    name, p, g->pipe_s / g->n, g->xcopy_s / g->n, g->wait_s / g->n, g->ycopy_s / g->n,
+			    ( g->pipe_s - g->xcopy_s - g->wait_s - g->ycopy_s ) / g->n, g->dev_s / g->n,
+			    g->check_s / g->n, ( g->call_s - g->pipe_s ) / g->n, g->y_registered, g->n );
+		if ( g->n > 0 )
+			printf( "# %s %c resident call's host steps, means: before the device span %.3e s (y's "
+			        "tokens %.3e s), the proof %.3e s, x's fingerprints %.3e s; x registered in %d "
+			        "of %d\n",
+			        name, p, g->prep_s / g->n, g->arm_s / g->n, g->proof_s / g->n, g->xsum_s / g->n,
+			        g->x_registered, g->n );
 	}
-	size_t          xy    = (size_t)M.m * vb;
-	double          bound = hc_bus_bound( xy, xy );
-	const hc_res_t* g     = &res[1];
-	double          call  = g->n > 0 ? g->call_s / g->n : 0;
-	printf( "# %s %c resident device call %.3e s (mean of %d), x+y bus bound %.3e s (%.2f GB/s "
-	        "pinned, x and y %.1f MB each): %.2fx the bound (target 1.5x), staging %.2f GB/s\n",
-	        name, p, call, g->n, bound, bound > 0 ? 2.0 * (double)xy / bound * 1e-9 : 0.0,
-	        (double)xy * 1e-6, bound > 0 ? call / bound : 0.0,
-	        call > 0 ? 2.0 * (double)xy / call * 1e-9 : 0.0 );
-	if ( g->n > 0 )
-		printf( "# %s %c resident call's stages, means: pipeline %.3e s (x copy %.3e s, waiting "
-		        "%.3e s, y copy %.3e s, the rest %.3e s), device span %.3e s, change check "
-		        "%.3e s beside it, outside the pipeline %.3e s; y registered in %d of %d\n",
-		        name, p, g->pipe_s / g->n, g->xcopy_s / g->n, g->wait_s / g->n, g->ycopy_s / g->n,
-		        ( g->pipe_s - g->xcopy_s - g->wait_s - g->ycopy_s ) / g->n, g->dev_s / g->n,
-		        g->check_s / g->n, ( g->call_s - g->pipe_s ) / g->n, g->y_registered, g->n );
-	if ( g->n > 0 )
-		printf( "# %s %c resident call's host steps, means: before the device span %.3e s (y's "
-		        "tokens %.3e s), the proof %.3e s, x's fingerprints %.3e s; x registered in %d "
-		        "of %d\n",
-		        name, p, g->prep_s / g->n, g->arm_s / g->n, g->proof_s / g->n, g->xsum_s / g->n,
-		        g->x_registered, g->n );
 	free( M.ia );
 	free( M.ja );
 	free( M.a );
