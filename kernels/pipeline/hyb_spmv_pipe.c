@@ -359,7 +359,7 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 
 	/* Device workspace: x, y (widened rows included), the matrix when transient, and x's
 	   fingerprints when registered. */
-	size_t xb = hyb_al( (size_t)m * vb ), yb = hyb_al( (size_t)dm->y_len * vb );
+	size_t xb = hyb_al( xbytes ), yb = hyb_al( (size_t)dm->y_len * vb );
 	size_t mb = in->dmem ? 0 : hyb_al( dm->bytes );
 	size_t hb = xr ? hyb_al( (size_t)pieces * sizeof *xsum ) : 0;
 	void*  ws = NULL;
@@ -463,8 +463,8 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	   (measured: the CPU part of a row split on the cores the team left took 2.7x its
 	   prediction). */
 	int cpu_side = dm->nrun > 0 || dm->cpu_ptr;
-	int team_x   = ( xr && team ) || hyb_pipe_copy_team( team, (size_t)cx * vb ); /* the first chunk
-	                                                                         is the   largest */
+	/* the team is busy with x: its fingerprints, or its copy (the first chunk is the largest) */
+	int team_x = ( xr && team ) || hyb_pipe_copy_team( team, (size_t)cx * vb );
 	if ( cpu_side )
 	{
 		if ( dm->nrun > 0 )

@@ -58,8 +58,8 @@ typedef struct
 	int    y_proof_failed; /* the proof failed: y was staged again, registration dropped */
 	int    x_registered;   /* x went up from registered pages and its fingerprints matched */
 	int    x_proof_failed; /* they did not: x went up again staged and the blocks ran again;
-	                          x's registration was dropped and its range is staged from then
-	                          on */
+	                          x's registration was dropped and its range is staged for a
+	                          while */
 } hyb_spmv_pipe_out_t;
 
 /* Run the product. On HYB_OK y holds op(A) x exactly as described by dm (device rows,

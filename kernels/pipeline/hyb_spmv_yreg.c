@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Registered output vectors with a per-call proof (see hyb_spmv_yreg.h). */
+/* Registered vectors of the sparse products, and y's per-call proof (see hyb_spmv_yreg.h). */
 #include "kernels/pipeline/hyb_spmv_yreg.h"
 
 #include <omp.h>
@@ -32,7 +32,6 @@ struct hyb_spmv_yreg_s
 	int      held; /* a call is using it */
 	uint64_t lru;
 	uint64_t token;
-	int64_t  ntok;
 	size_t   span; /* the call's tokens cover [y, y + span) */
 };
 
@@ -183,7 +182,7 @@ hyb_spmv_yreg_t* hyb_spmv_yreg_get( hyb_dev_t* d, void* y, size_t bytes, size_t 
 			hyb_yreg_refuse_locked( y, bytes );
 			hyb_unlock( HYB_LOCK_SPMV_YREG );
 			HYB_LOG( HYB_LOG_INFO,
-			         "SpMV: a vector (%zu bytes) could not be registered; staged from now on",
+			         "SpMV: a vector (%zu bytes) could not be registered; staged for a while",
 			         bytes );
 			return NULL;
 		}
@@ -264,19 +263,21 @@ static void hyb_yreg_pass_part( void* arg, int64_t b, int64_t end )
 	if ( stale ) atomic_store( &j->stale, 1 );
 }
 
-/* One pass over the token pages: on the team when there is one and the pages are many
-   (its threads are awake during a product), else on OpenMP's threads. */
+/* One pass over the token pages: few on the calling thread; many on the team when there is
+   one (its threads are awake during a product), else on OpenMP's threads. */
 static void hyb_yreg_pass( hyb_yreg_pass_t* j, hyb_team_t* team )
 {
 	const int64_t np = hyb_yreg_pages( j->e );
-	if ( team && np > 4096 )
-	{
+	if ( np <= 4096 )
+		hyb_yreg_pass_part( j, 0, np );
+	else if ( team )
 		hyb_team_run( team, np, hyb_yreg_pass_part, j );
-		return;
-	}
-	const int nt = np > 4096 ? omp_get_max_threads() : 1;
+	else
+	{
+		const int nt = omp_get_max_threads();
 #pragma omp parallel for num_threads( nt ) schedule( static )
-	for ( int t = 0; t < nt; t++ ) hyb_yreg_pass_part( j, np * t / nt, np * ( t + 1 ) / nt );
+		for ( int t = 0; t < nt; t++ ) hyb_yreg_pass_part( j, np * t / nt, np * ( t + 1 ) / nt );
+	}
 }
 
 int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, size_t span, hyb_team_t* team )
@@ -289,8 +290,7 @@ int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, size_t span, hyb_team_t* team )
 	                                 : ( 0x7FA00000ull | ( n & 0x001FFFFFull ) );
 	hyb_yreg_pass_t j = { .e = e, .check = 0 };
 	hyb_yreg_pass( &j, team );
-	e->ntok = atomic_load( &j.count );
-	return e->ntok;
+	return atomic_load( &j.count );
 }
 
 int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e, hyb_team_t* team )

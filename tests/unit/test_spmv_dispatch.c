@@ -358,7 +358,7 @@ static void test_registered_y( void )
 /* x registered and proven by its fingerprints, from its second call, x changed in place
    between calls as a solver does; a failed proof (as if the program had replaced x's pages)
    stages x and runs the blocks again in the same call, drops the registration and stages
-   that range from then on; x too small stays staged. The device's fingerprints (spmv.xsum on the
+   that range for a while; x too small stays staged. The device's fingerprints (spmv.xsum on the
    simulated device) must equal the host's for the proof to hold at all. */
 static void test_registered_x( void )
 {
