@@ -601,6 +601,61 @@ static void test_concurrent_callers( void )
 	tsp_sim_end();
 }
 
+/* Threads calling with vectors large enough to be registered, x and y registered at once
+   by each: the registry shared by all (slots taken and held, a held entry never handed to a
+   second call), one shared resident matrix; every product right. */
+typedef struct
+{
+	tsp_mat_t* A;
+	int        bad;
+	uint64_t   seed;
+} tsd_reg_thread_t;
+
+static void* tsd_reg_thread( void* p )
+{
+	tsd_reg_thread_t* t = p;
+	void *            x = tsp_vec( t->A, t->seed ), *y = tsp_out( t->A );
+	for ( int i = 0; i < 5; i++ )
+	{
+		tsp_call( t->A, 1, 'N', x, y );
+		t->bad += !( tsp_err( t->A, 'N', x, y ) <= TSP_TOL );
+	}
+	free( x );
+	free( y );
+	return NULL;
+}
+
+static void test_registered_threads( void )
+{
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
+	tsp_mat_t        A = tsp_make( TSP_BANDED, 300001, 5, 0, HYB_PREC_D, 0, 9 );
+	hyb_spmv_force_t f = tsp_force();
+	f.resident         = 1;
+	f.xreg             = 2;
+	f.yreg             = 2;
+	f.opts.allow_runs  = 1u << HYB_SPMV_RUN_GPU;
+	hyb_spmv_device_force( &f );
+	tsd_reg_thread_t T[6];
+	pthread_t        th[6];
+	for ( int i = 0; i < 6; i++ )
+	{
+		T[i] = ( tsd_reg_thread_t ){ &A, 0, 500 + (uint64_t)i };
+		pthread_create( &th[i], NULL, tsd_reg_thread, &T[i] );
+	}
+	int bad = 0;
+	for ( int i = 0; i < 6; i++ )
+	{
+		pthread_join( th[i], NULL );
+		bad += T[i].bad;
+	}
+	CU_ASSERT_EQUAL( bad, 0 );
+	int live;
+	hyb_spmv_yreg_stats( &live, NULL, NULL );
+	CU_ASSERT( live > 0 && live <= HYB_SPMV_YREG_MAX );
+	tsp_free( &A );
+	tsp_sim_end();
+}
+
 /* The refits of the process's rates, each on its own term: a device span's kind gets its
    own scale (its twin borrows it until measured itself, the others the mean of the
    measured kinds), the host cost
@@ -750,6 +805,7 @@ static CU_TestInfo hyb_tests_spmv_dispatch[] = {
 	{ "registered_y", test_registered_y },
 	{ "registered_x", test_registered_x },
 	{ "concurrent_callers", test_concurrent_callers },
+	{ "registered_threads", test_registered_threads },
 	{ "rates_refits", test_rates_refits },
 	{ "host_kernels_team", test_host_kernels_team },
 	CU_TEST_INFO_NULL,
