@@ -122,6 +122,8 @@ static void hc_mode( const char* mode )
 
 /* --check-all: every call's product against the reference, not the first and last only. */
 static int hc_check_all;
+/* --per-call: every timed call on stderr (mode, number, seconds, path, cache, why). */
+static int hc_per_call;
 
 /* `n` calls in `mode` from a fresh library state; cum[k] is the total after call k + 1.
    The resident device calls after the first two are summed into *res, with their stages. */
@@ -156,6 +158,9 @@ static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, hc_res_t*
 		total += t;
 		cum[k]                     = total;
 		const hyb_spmv_report_t* r = hyb_spmv_last_report();
+		if ( hc_per_call && check == 0 )
+			fprintf( stderr, "call %s %d %.3e s path %s cache %d: %s\n", mode, k + 1, t,
+			         hyb_path_name( r->path ), r->cache, r->why ? r->why : "" );
 		if ( r->cache == HYB_RESIDENCY_HIT && r->path != HYB_PATH_CPU && k >= 2 )
 		{
 			res->n++;
@@ -304,6 +309,8 @@ int main( int argc, char** argv )
 	int         quick = 0, maxc = 1000;
 	const char* precs = "ds";
 	const char* names = "stencil27";
+	/* a line at a time, so that a run cut short by its time limit keeps the rows it made */
+	setvbuf( stdout, NULL, _IOLBF, 0 );
 	for ( int i = 1; i < argc; i++ )
 	{
 		if ( !strcmp( argv[i], "--quick" ) )
@@ -312,6 +319,8 @@ int main( int argc, char** argv )
 			precs = argv[++i];
 		else if ( !strcmp( argv[i], "--check-all" ) )
 			hc_check_all = 1;
+		else if ( !strcmp( argv[i], "--per-call" ) )
+			hc_per_call = 1;
 		else if ( !strcmp( argv[i], "--max-calls" ) && i + 1 < argc )
 			maxc = atoi( argv[++i] );
 		else if ( !strcmp( argv[i], "--matrix" ) && i + 1 < argc )
