@@ -1125,6 +1125,14 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 static void hyb_bg_fill( void* p )
 {
 	hyb_bg_job_t* j = p;
+	/* The call left the entry unarmed (arming takes tens of microseconds a megabyte): armed
+	   here, before the arrays are read, so a write from here on shows. */
+	if ( hyb_residency_cache_arm( j->cache, j->ent ) != HYB_OK )
+	{
+		hyb_residency_cache_release( j->cache, j->ent ); /* a later call fills again */
+		hyb_bg_job_free( j );
+		return;
+	}
 	if ( j->lean )
 	{
 		hyb_bg_fill_lean( j );
@@ -1393,13 +1401,17 @@ hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a
 		/* A hit's change check runs beside its product (run_hit); if it finds the arrays
 		   changed, the call starts over with the checking lookup, which refills. */
 		int unchecked_ok = 1;
+		/* Auto mode builds a new copy in the background, which arms the change tracking
+		   there: the entry comes unarmed. */
+		const int bg_ok = mode == HYB_MODE_AUTO && !( f.active && ( f.opts.force || f.fill_sync ) );
 		for ( ;; )
 		{
 			hyb_residency_entry_t*  ent = NULL;
 			double                  ta  = hyb_now();
 			hyb_residency_outcome_t oc =
-			    unchecked_ok ? hyb_residency_cache_acquire_unchecked( cache, rg, 3, key, &ent )
-			                 : hyb_residency_cache_acquire( cache, rg, 3, key, &ent );
+			    !unchecked_ok ? hyb_residency_cache_acquire( cache, rg, 3, key, &ent )
+			    : bg_ok       ? hyb_residency_cache_acquire_unarmed( cache, rg, 3, key, &ent )
+			                  : hyb_residency_cache_acquire_unchecked( cache, rg, 3, key, &ent );
 			rep->cache = (int)oc;
 			if ( oc == HYB_RESIDENCY_HIT || oc == HYB_RESIDENCY_UNCHECKED )
 			{
@@ -1419,7 +1431,7 @@ hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a
 			{
 				/* Auto mode builds the copy in the background while this call and the
 				   next ones run on the CPU, which is never slower than the CPU alone. */
-				int bg = mode == HYB_MODE_AUTO && !( f.active && ( f.opts.force || f.fill_sync ) )
+				int bg = bg_ok
 				             ? hyb_bg_start( call, a, mode, &f, cache, ent, mh, &src, &rep->bg_job )
 				             : 0;
 				if ( bg > 0 )
@@ -1435,6 +1447,11 @@ hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a
 					hyb_residency_cache_release( cache, ent );
 					rep->why = "another matrix's device copy is being built";
 					path     = HYB_PATH_CPU;
+				}
+				else if ( hyb_residency_cache_arm( cache, ent ) != HYB_OK )
+				{
+					hyb_residency_cache_release( cache, ent );
+					path = hyb_run_transient( call, a, &src, mode, &f, rep );
 				}
 				else
 					path = hyb_run_fill( call, a, &src, mode, &f, cache, ent, mh, rep );

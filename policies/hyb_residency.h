@@ -105,6 +105,14 @@ hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
                                          const hyb_residency_range_t* ranges, int nranges,
                                          hyb_residency_watch_t** out );
 
+/* As hyb_residency_watch_create, for ranges the program may unmap meanwhile (a thread
+   other than the caller that handed them over arms the watch): the bytes it hashes are read
+   without a fault (through process_vm_readv, on this thread), and HYB_E_INVALID comes back,
+   nothing armed, where some are no longer mapped. */
+hyb_status_t hyb_residency_watch_create_safe( hyb_residency_mech_t         mech,
+                                              const hyb_residency_range_t* ranges, int nranges,
+                                              hyb_residency_watch_t** out );
+
 /* 1 if the ranges may have changed since the watch was armed (or last
    rearmed), 0 if they provably did not. Sticky: once 1, stays 1 until rearm.
    Errors count as changed. May read the ranges (hashed parts), so call it
@@ -226,6 +234,21 @@ hyb_residency_outcome_t hyb_residency_cache_acquire_unchecked( hyb_residency_cac
                                                                const hyb_residency_range_t* ranges,
                                                                int nranges, uint64_t key,
                                                                hyb_residency_entry_t** entry );
+
+/* As hyb_residency_cache_acquire_unchecked, but a FILL entry comes back unarmed: the
+   caller (or the thread it hands the entry to) arms it with hyb_residency_cache_arm before
+   it reads the host data. Arming registers the ranges with the change tracker (tens of
+   microseconds a megabyte of small pages, or a hash of every byte): this lets it run off the
+   caller's path. hyb_residency_cache_fill refuses an entry never armed. */
+hyb_residency_outcome_t hyb_residency_cache_acquire_unarmed( hyb_residency_cache_t*       c,
+                                                             const hyb_residency_range_t* ranges,
+                                                             int nranges, uint64_t key,
+                                                             hyb_residency_entry_t** entry );
+
+/* Arm an entry from acquire_unarmed's FILL (an armed one: nothing to do): a write to its
+   ranges from here on shows. HYB_OK, or the tracker's error (the caller then releases the
+   entry, which abandons it). Only the thread filling the entry calls it. */
+hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_entry_t* e );
 
 /* The change check of an entry from acquire_unchecked. 1: the ranges are unchanged since
    the payload's data was read (counted as a hit). 0: they changed (counted as an

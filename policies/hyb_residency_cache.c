@@ -248,11 +248,30 @@ static int hyb_res_check( hyb_residency_cache_t* c, hyb_residency_entry_t* e, in
 	return 0;
 }
 
-/* acquire and acquire_unchecked: `defer` returns a found entry pinned and unchecked. */
+/* Arm a pending entry (`safe`: ranges the program may have unmapped meanwhile, see
+   hyb_residency_watch_create_safe). Only the thread filling the entry arms it, and nothing
+   reads the watch of an entry being filled: the watch is made outside the lock. */
+static hyb_status_t hyb_res_arm_entry( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                       int safe )
+{
+	hyb_residency_watch_t* w  = NULL;
+	double                 t0 = hyb_now();
+	hyb_status_t s  = safe ? hyb_residency_watch_create_safe( c->mech, e->ranges, e->nranges, &w )
+	                       : hyb_residency_watch_create( c->mech, e->ranges, e->nranges, &w );
+	double       dt = hyb_now() - t0;
+	pthread_mutex_lock( &c->lock );
+	c->st.arm_seconds += dt;
+	if ( s == HYB_OK ) e->watch = w;
+	pthread_mutex_unlock( &c->lock );
+	return s;
+}
+
+/* The acquires: `defer` returns a found entry pinned and unchecked, `arm_later` a new one
+   unarmed (hyb_residency_cache_arm arms it). */
 static hyb_residency_outcome_t hyb_res_acquire( hyb_residency_cache_t*       c,
                                                 const hyb_residency_range_t* ranges, int nranges,
                                                 uint64_t key, hyb_residency_entry_t** entry,
-                                                int defer )
+                                                int defer, int arm_later )
 {
 	if ( entry ) *entry = NULL;
 	if ( c == NULL || entry == NULL || ranges == NULL || nranges < 1 ) return HYB_RESIDENCY_BYPASS;
@@ -324,13 +343,9 @@ static hyb_residency_outcome_t hyb_res_acquire( hyb_residency_cache_t*       c,
 	hyb_res_destroy_list( dead );
 
 	/* Arm before the caller reads the data: a write from here on shows. */
-	double       t0 = hyb_now();
-	hyb_status_t s  = hyb_residency_watch_create( c->mech, ranges, nranges, &ne->watch );
-	double       dt = hyb_now() - t0;
-	pthread_mutex_lock( &c->lock );
-	c->st.arm_seconds += dt;
-	if ( s != HYB_OK )
+	if ( !arm_later && hyb_res_arm_entry( c, ne, 0 ) != HYB_OK )
 	{
+		pthread_mutex_lock( &c->lock );
 		ne->pins = 0;
 		hyb_res_table_unlink( c, ne );
 		c->st.bypass_other++;
@@ -338,7 +353,6 @@ static hyb_residency_outcome_t hyb_res_acquire( hyb_residency_cache_t*       c,
 		free( ne );
 		return HYB_RESIDENCY_BYPASS;
 	}
-	pthread_mutex_unlock( &c->lock );
 	*entry = ne;
 	return HYB_RESIDENCY_FILL;
 
@@ -354,7 +368,7 @@ hyb_residency_outcome_t hyb_residency_cache_acquire( hyb_residency_cache_t*     
                                                      int nranges, uint64_t key,
                                                      hyb_residency_entry_t** entry )
 {
-	return hyb_res_acquire( c, ranges, nranges, key, entry, 0 );
+	return hyb_res_acquire( c, ranges, nranges, key, entry, 0, 0 );
 }
 
 hyb_residency_outcome_t hyb_residency_cache_acquire_unchecked( hyb_residency_cache_t*       c,
@@ -362,7 +376,26 @@ hyb_residency_outcome_t hyb_residency_cache_acquire_unchecked( hyb_residency_cac
                                                                int nranges, uint64_t key,
                                                                hyb_residency_entry_t** entry )
 {
-	return hyb_res_acquire( c, ranges, nranges, key, entry, 1 );
+	return hyb_res_acquire( c, ranges, nranges, key, entry, 1, 0 );
+}
+
+hyb_residency_outcome_t hyb_residency_cache_acquire_unarmed( hyb_residency_cache_t*       c,
+                                                             const hyb_residency_range_t* ranges,
+                                                             int nranges, uint64_t key,
+                                                             hyb_residency_entry_t** entry )
+{
+	return hyb_res_acquire( c, ranges, nranges, key, entry, 1, 1 );
+}
+
+hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_entry_t* e )
+{
+	if ( c == NULL || e == NULL || getpid() != c->pid ) return HYB_E_INVALID;
+	pthread_mutex_lock( &c->lock );
+	int pending = e->state == HYB_RES_PENDING && e->pins > 0, armed = e->watch != NULL;
+	pthread_mutex_unlock( &c->lock );
+	if ( !pending ) return HYB_E_INVALID;
+	if ( armed ) return HYB_OK;
+	return hyb_res_arm_entry( c, e, 1 );
 }
 
 int hyb_residency_cache_confirm( hyb_residency_cache_t* c, hyb_residency_entry_t* e )
@@ -389,7 +422,8 @@ hyb_status_t hyb_residency_cache_fill( hyb_residency_cache_t* c, hyb_residency_e
 	hyb_residency_entry_t* dead = NULL;
 	hyb_status_t           s    = HYB_OK;
 	pthread_mutex_lock( &c->lock );
-	if ( e->state != HYB_RES_PENDING || e->pins < 1 )
+	/* an unarmed entry could not tell a change since its data was read */
+	if ( e->state != HYB_RES_PENDING || e->pins < 1 || e->watch == NULL )
 	{
 		pthread_mutex_unlock( &c->lock );
 		return HYB_E_INVALID;

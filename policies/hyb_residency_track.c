@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "hyb_log.h"
@@ -182,6 +183,37 @@ uint64_t hyb_residency_hash_bytes( const void* p, size_t n )
 	for ( size_t k = 0; k < nb; k++ ) h = hyb_res_fold( h, bh[k] );
 	if ( bh != local ) free( bh );
 	return h;
+}
+
+/* hyb_residency_hash_bytes of bytes the program may unmap meanwhile: read through
+   process_vm_readv a block at a time (never a fault), on this thread. 1 and *out set, or 0
+   where a page could not be read (or no buffer). */
+static int hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* out )
+{
+	size_t         nb  = n == 0 ? 1 : ( n + HYB_RES_HASH_BLOCK - 1 ) / HYB_RES_HASH_BLOCK;
+	uint64_t       h   = hyb_res_avalanche( (uint64_t)n + HYB_RES_K2 );
+	unsigned char* buf = malloc( n < HYB_RES_HASH_BLOCK ? ( n > 0 ? n : 1 ) : HYB_RES_HASH_BLOCK );
+	int            ok  = buf != NULL;
+	pid_t          pid = getpid();
+	for ( size_t k = 0; k < nb && ok; k++ )
+	{
+		size_t off = k * HYB_RES_HASH_BLOCK, len = k + 1 < nb ? HYB_RES_HASH_BLOCK : n - off;
+		for ( size_t done = 0; done < len && ok; )
+		{
+			struct iovec l = { buf + done, len - done };
+			struct iovec r = { (void*)( (const unsigned char*)p + off + done ), len - done };
+			ssize_t      g = process_vm_readv( pid, &l, 1, &r, 1, 0 );
+			if ( g > 0 )
+				done += (size_t)g;
+			else if ( !( g < 0 && errno == EINTR ) )
+				ok = 0;
+		}
+		uint64_t b = hyb_res_hash_block( buf, len, nb == 1 ? 0 : k );
+		h          = hyb_res_fold( h, b );
+	}
+	free( buf );
+	*out = h;
+	return ok;
 }
 
 /* ------------------------------------------------------------ the tracker */
@@ -948,6 +980,19 @@ static uint64_t hyb_res_part_hash( const hyb_res_part_t* p )
 	return hyb_res_fold( h, hyb_residency_hash_bytes( (const void*)p->body_hi, e - p->body_hi ) );
 }
 
+/* hyb_res_part_hash without a fault where the part is no longer mapped: 0 then. */
+static int hyb_res_part_hash_safe( const hyb_res_part_t* p, uint64_t* out )
+{
+	if ( p->body_lo == p->body_hi ) return hyb_res_hash_bytes_safe( p->addr, p->bytes, out );
+	uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
+	uint64_t  h, t;
+	if ( !hyb_res_hash_bytes_safe( p->addr, p->body_lo - a, &h ) ||
+	     !hyb_res_hash_bytes_safe( (const void*)p->body_hi, e - p->body_hi, &t ) )
+		return 0;
+	*out = hyb_res_fold( h, t );
+	return 1;
+}
+
 /* Choose the bodies: the whole pages inside each range large enough to be
    worth a kernel mechanism. */
 static void hyb_res_choose_bodies( hyb_residency_watch_t* w )
@@ -1165,8 +1210,10 @@ static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 	return tracked;
 }
 
-/* (Re)arm: bodies, kernel state, hashes. The watch is unlinked on entry. */
-static void hyb_res_arm( hyb_residency_watch_t* w )
+/* (Re)arm: bodies, kernel state, hashes. The watch is unlinked on entry. `safe`: the
+   program may unmap the ranges meanwhile, so the hashed bytes are read without a fault;
+   returns 0 where some could not be read (1 otherwise). */
+static int hyb_res_arm( hyb_residency_watch_t* w, int safe )
 {
 	w->used = HYB_RESIDENCY_MECH_HASH;
 	atomic_store( &w->changed, 0 );
@@ -1189,12 +1236,18 @@ static void hyb_res_arm( hyb_residency_watch_t* w )
 		for ( int i = 0; i < w->nparts; i++ ) w->parts[i].body_lo = w->parts[i].body_hi = 0;
 	/* Hashes last: whatever a hash sees, later writes to the hashed bytes
 	   change it, and the tracked bodies are already armed. */
-	for ( int i = 0; i < w->nparts; i++ ) w->parts[i].hash = hyb_res_part_hash( &w->parts[i] );
+	int ok = 1;
+	for ( int i = 0; i < w->nparts && ok; i++ )
+		if ( safe )
+			ok = hyb_res_part_hash_safe( &w->parts[i], &w->parts[i].hash );
+		else
+			w->parts[i].hash = hyb_res_part_hash( &w->parts[i] );
+	return ok;
 }
 
-hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
-                                         const hyb_residency_range_t* ranges, int nranges,
-                                         hyb_residency_watch_t** out )
+static hyb_status_t hyb_res_watch_create( hyb_residency_mech_t         mech,
+                                          const hyb_residency_range_t* ranges, int nranges,
+                                          int safe, hyb_residency_watch_t** out )
 {
 	if ( out == NULL || nranges < 0 || ( nranges > 0 && ranges == NULL ) ) return HYB_E_INVALID;
 	*out = NULL;
@@ -1224,9 +1277,27 @@ hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
 		w->parts[i].addr  = ranges[i].addr;
 		w->parts[i].bytes = ranges[i].bytes;
 	}
-	hyb_res_arm( w );
+	if ( !hyb_res_arm( w, safe ) )
+	{
+		hyb_residency_watch_destroy( w );
+		return HYB_E_INVALID;
+	}
 	*out = w;
 	return HYB_OK;
+}
+
+hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
+                                         const hyb_residency_range_t* ranges, int nranges,
+                                         hyb_residency_watch_t** out )
+{
+	return hyb_res_watch_create( mech, ranges, nranges, 0, out );
+}
+
+hyb_status_t hyb_residency_watch_create_safe( hyb_residency_mech_t         mech,
+                                              const hyb_residency_range_t* ranges, int nranges,
+                                              hyb_residency_watch_t** out )
+{
+	return hyb_res_watch_create( mech, ranges, nranges, 1, out );
 }
 
 /* Scan the tracked bodies of a linked watch, handing what is found to
@@ -1334,7 +1405,7 @@ hyb_status_t hyb_residency_watch_rearm( hyb_residency_watch_t* w )
 		w->pid    = getpid();
 		w->linked = 0;
 	}
-	hyb_res_arm( w );
+	hyb_res_arm( w, 0 );
 	return HYB_OK;
 }
 

@@ -580,6 +580,37 @@ static void test_munmap_hole( void )
 	}
 }
 
+/* The watch a thread other than the program's arms (create_safe): on mapped ranges it
+   tracks as create does; on ranges unmapped before it, whole or in part, it arms nothing and
+   says so instead of faulting on the bytes it would hash. */
+static void test_create_safe( void )
+{
+	hyb_t_seed( 109 );
+	HYB_T_FOR_EACH_MECH( m )
+	{
+		unsigned char*         a = hyb_t_map( HYB_T_MIB );
+		hyb_residency_range_t  r = { a + 100, HYB_T_MIB - 300 }; /* hashed edges */
+		hyb_residency_watch_t* w = NULL;
+		HYB_T_ASSERT( m, hyb_residency_watch_create_safe( m, &r, 1, &w ) == HYB_OK && w );
+		HYB_T_ASSERT( m, hyb_residency_watch_mech( w ) == m );
+		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 0 );
+		a[50 * 4096] ^= 1; /* the body */
+		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 1 );
+		hyb_residency_watch_destroy( w );
+		CU_ASSERT_EQUAL( hyb_residency_watch_create_safe( m, &r, 1, &w ), HYB_OK );
+		a[120] ^= 1; /* a hashed edge */
+		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 1 );
+		hyb_residency_watch_destroy( w );
+		/* a hole in the middle, then nothing mapped at all */
+		CU_ASSERT_FATAL( munmap( a + 64 * 4096, 4 * 4096 ) == 0 );
+		w = (hyb_residency_watch_t*)1;
+		HYB_T_ASSERT( m, hyb_residency_watch_create_safe( m, &r, 1, &w ) == HYB_E_INVALID );
+		HYB_T_ASSERT( m, w == NULL );
+		munmap( a, HYB_T_MIB );
+		HYB_T_ASSERT( m, hyb_residency_watch_create_safe( m, &r, 1, &w ) == HYB_E_INVALID );
+	}
+}
+
 /* A transparent huge page zapped whole by MADV_DONTNEED leaves a PMD with
    no page table, which some kernels' PAGEMAP_SCAN reports as "not written"
    (fixed upstream in 2026): the tracker must still see the zeroed range. */
@@ -1085,6 +1116,58 @@ static void test_cache_unchecked_confirm( void )
 	}
 }
 
+/* acquire_unarmed: a new entry comes back unarmed; fill refuses it until armed (it could
+   not tell a change since its data was read); a write before the arm is the data the fill
+   reads, one after it invalidates. An entry that exists comes back unchecked, as from
+   acquire_unchecked; an unarmed entry released is abandoned; arming a ready entry is
+   refused. */
+static void test_cache_unarmed( void )
+{
+	hyb_t_seed( 211 );
+	HYB_T_FOR_EACH_MECH( m )
+	{
+		hyb_t_set_t s;
+		hyb_t_set_make( &s );
+		hyb_residency_cache_t* c     = hyb_t_cache( m, 8, 0 );
+		int                    stale = 0;
+		hyb_t_freed                  = 0;
+		hyb_residency_entry_t* e     = NULL;
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unarmed( c, s.r, 3, 1, &e ) ==
+		                     HYB_RESIDENCY_FILL );
+		hyb_t_payload_t* pl = hyb_t_payload( s.r, 3 );
+		HYB_T_ASSERT( m, hyb_residency_cache_fill( c, e, pl, 100, hyb_t_payload_free,
+		                                           &hyb_t_freed ) == HYB_E_INVALID );
+		s.map[s.map_len / 3] ^= 1; /* before the arm: part of what is read */
+		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e ) == HYB_OK );
+		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e ) == HYB_OK ); /* armed already */
+		hyb_t_payload_free( pl, NULL );
+		pl = hyb_t_payload( s.r, 3 );
+		HYB_T_ASSERT( m, hyb_residency_cache_fill( c, e, pl, 100, hyb_t_payload_free,
+		                                           &hyb_t_freed ) == HYB_OK );
+		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e ) == HYB_E_INVALID ); /* ready */
+		hyb_residency_cache_release( c, e );
+		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_HIT );
+		/* an existing entry: unchecked */
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unarmed( c, s.r, 3, 1, &e ) ==
+		                     HYB_RESIDENCY_UNCHECKED );
+		HYB_T_ASSERT( m, hyb_residency_cache_confirm( c, e ) == 1 );
+		hyb_residency_cache_release( c, e );
+		/* after the arm: invalidates */
+		s.map[s.map_len / 2] ^= 1;
+		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_FILL );
+		/* abandoned unarmed: the next lookup fills again */
+		HYB_T_ASSERT( m, hyb_residency_cache_acquire_unarmed( c, s.r, 3, 2, &e ) ==
+		                     HYB_RESIDENCY_FILL );
+		hyb_residency_cache_release( c, e );
+		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 2, 100, &stale ) == HYB_RESIDENCY_FILL );
+		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 2, 100, &stale ) == HYB_RESIDENCY_HIT );
+		HYB_T_ASSERT( m, stale == 0 );
+		hyb_residency_cache_destroy( c );
+		HYB_T_ASSERT( m, hyb_t_freed == 3 );
+		hyb_t_set_free( &s );
+	}
+}
+
 static void test_cache_off_and_bad_input( void )
 {
 	hyb_residency_cache_config_t cfg = { HYB_RESIDENCY_OFF, HYB_RESIDENCY_MECH_AUTO, 0, 0 };
@@ -1556,6 +1639,7 @@ static CU_TestInfo hyb_tests_residency[] = {
 	{ "mremap", test_mremap },
 	{ "madvise_dontneed", test_madvise_dontneed },
 	{ "munmap_hole", test_munmap_hole },
+	{ "create_safe", test_create_safe },
 	{ "thp_zap", test_thp_zap },
 	{ "partial_page_neighbour", test_partial_page_neighbour },
 	{ "sparse_pages", test_sparse_pages },
@@ -1566,6 +1650,7 @@ static CU_TestInfo hyb_tests_residency[] = {
 	{ "uffd_program_tracks_own", test_uffd_program_tracks_own },
 	{ "cache_hit_invalidate", test_cache_hit_invalidate },
 	{ "cache_unchecked_confirm", test_cache_unchecked_confirm },
+	{ "cache_unarmed", test_cache_unarmed },
 	{ "cache_off_and_bad_input", test_cache_off_and_bad_input },
 	{ "cache_keeps_changing", test_cache_keeps_changing },
 	{ "cache_lru_entries", test_cache_lru_entries },

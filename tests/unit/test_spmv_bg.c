@@ -68,6 +68,10 @@ static void test_first_calls_do_not_wait( void )
 	hyb_spmv_bg_stats( &s1 );
 	CU_ASSERT_EQUAL( s1.submitted, s0.submitted + 1 );
 	CU_ASSERT_EQUAL( s1.finished, s0.finished ); /* held at the gate: the call did not wait */
+	/* nor arm the change tracking: the build does, before it reads the arrays */
+	hyb_residency_stats_t c0, c1;
+	hyb_spmv_cache_stats( &c0 );
+	CU_ASSERT_EQUAL( c0.arm_seconds, 0.0 );
 	/* the CPU products leave the build a core meanwhile, and take them all back after */
 	const int all   = omp_get_max_threads();
 	const int build = all >= 4 ? all / 4 : 1;
@@ -80,6 +84,8 @@ static void test_first_calls_do_not_wait( void )
 	hyb_spmv_bg_stats( &s1 );
 	CU_ASSERT_EQUAL( s1.finished, s0.finished + 1 );
 	CU_ASSERT_EQUAL( hyb_spmv_bg_cpu_threads(), 0 );
+	hyb_spmv_cache_stats( &c1 );
+	CU_ASSERT( c1.arm_seconds > 0 );
 	for ( uint64_t k = 4; k < 7; k++ )
 	{
 		r = tbg_call( &A, k, &bad );
