@@ -83,6 +83,7 @@ if(HYB_HAVE_CUDA)
   add_executable(gpu_probe_bus ${PROJECT_SOURCE_DIR}/tools/gpu_probe_bus.cu)
   set_target_properties(gpu_probe_bus PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
   target_compile_options(gpu_probe_bus PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp,-Wall>)
+  target_include_directories(gpu_probe_bus PRIVATE ${PROJECT_SOURCE_DIR})
   target_link_libraries(gpu_probe_bus PRIVATE CUDA::cudart OpenMP::OpenMP_C)
   # PCIe's two directions at once, downloads paced (the stencil's bus-bound plans).
   add_executable(gpu_probe_duplex ${PROJECT_SOURCE_DIR}/tools/gpu_probe_duplex.cu)

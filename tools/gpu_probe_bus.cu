@@ -8,7 +8,7 @@
    more than the ~1.15x measured depends on one fact this probe measures: does the DMA of the
    copy engines add bandwidth to what the cores already pull from memory, or share it?
 
-   Usage: gpu_probe_bus [--mib M] [--seconds S] [--pages]
+   Usage: gpu_probe_bus [--mib M] [--seconds S] [--pages | --xsum]
      M   size of each CPU stream array and each DMA buffer (default 1024 MiB)
      S   length of each timed window (default 0.5 s)
      --pages  only part E: what registering costs by the kind of pages (4 KiB or transparent
@@ -16,14 +16,21 @@
               device reads pageable memory directly (could the tridiagonal split's device
               rows skip both the staging copy and the 71-109 ms a GiB that registering
               4 KiB pages was measured to cost?)
+     --xsum   only part F: the sparse product's fingerprint of x on the host (what proves a
+              registered x, kernels/spmv/hyb_spmv_xsum.h) against a plain read and against a
+              one-multiplication variant, on 1 to all-but-one threads, alone and while the
+              copy engines move both ways: is the fingerprint bound by the cores or the bus?
    Prints one line per measurement: what ran, its GB/s (10^9 bytes a second; a triad counts
    3 arrays, a read sum 1, each copy its bytes once), and the time. Exit 77 without a device. */
 
 #include <cuda_runtime.h>
 #include <omp.h>
 
+#include "kernels/spmv/hyb_spmv_xsum.h"
+
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -61,8 +68,28 @@ struct cpu_arrays
 enum cpu_kind
 {
 	CPU_TRIAD,
-	CPU_READ
+	CPU_READ,
+	CPU_XSUM, /* the sparse product's fingerprint of x (kernels/spmv/hyb_spmv_xsum.h) */
+	CPU_XSUM1 /* the same with one multiplication a word instead of two (a candidate) */
 };
+
+/* One piece of CPU_XSUM1: 32 lanes, acc = rotl((acc ^ w) K1, 29). */
+uint64_t xsum1_piece( const unsigned char* b, size_t bytes )
+{
+	uint64_t acc[HYB_SPMV_XSUM_LANES];
+	for ( int l = 0; l < HYB_SPMV_XSUM_LANES; l++ ) acc[l] = (uint64_t)( l + 1 ) * HYB_SPMV_XSUM_K3;
+	for ( size_t i = 0; i + 8 * HYB_SPMV_XSUM_LANES <= bytes; i += 8 * HYB_SPMV_XSUM_LANES )
+		for ( int l = 0; l < HYB_SPMV_XSUM_LANES; l++ )
+		{
+			uint64_t w;
+			std::memcpy( &w, b + i + 8 * (size_t)l, 8 );
+			uint64_t a = ( acc[l] ^ w ) * HYB_SPMV_XSUM_K1;
+			acc[l]     = ( a << 29 ) | ( a >> 35 );
+		}
+	uint64_t h = 0;
+	for ( int l = 0; l < HYB_SPMV_XSUM_LANES; l++ ) h += hyb_spmv_xsum_final( acc[l] );
+	return h;
+}
 
 double cpu_stream( const cpu_arrays& m, cpu_kind kind, int threads, double secs, double* sink )
 {
@@ -76,13 +103,28 @@ double cpu_stream( const cpu_arrays& m, cpu_kind kind, int threads, double secs,
 			for ( size_t i = 0; i < m.n; i++ ) m.a[i] = m.b[i] + 0.5 * m.c[i];
 			bytes += 24.0 * m.n;
 		}
-		else
+		else if ( kind == CPU_READ )
 		{
 			double s = 0;
 #pragma omp parallel for num_threads( threads ) schedule( static ) reduction( + : s )
 			for ( size_t i = 0; i < m.n; i++ ) s += m.b[i];
 			acc += s;
 			bytes += 8.0 * m.n;
+		}
+		else
+		{
+			const size_t  nb     = m.n * sizeof( double );
+			const int64_t pieces = hyb_spmv_xsum_pieces( nb );
+			uint64_t      h      = 0;
+#pragma omp parallel for num_threads( threads ) schedule( static ) reduction( ^ : h )
+			for ( int64_t p = 0; p < pieces; p++ )
+				h ^= kind == CPU_XSUM
+				         ? hyb_spmv_xsum_of( m.b, nb, p )
+				         : xsum1_piece( (const unsigned char*)m.b + (size_t)p * HYB_SPMV_XSUM_PIECE,
+				                        std::min( HYB_SPMV_XSUM_PIECE,
+				                                  nb - (size_t)p * HYB_SPMV_XSUM_PIECE ) );
+			acc += (double)( h & 1 );
+			bytes += (double)nb;
 		}
 	}
 	*sink += acc;
@@ -312,7 +354,7 @@ int main( int argc, char** argv )
 {
 	size_t mib        = 1024;
 	double secs       = 0.5;
-	bool   pages_only = false;
+	bool   pages_only = false, xsum_only = false;
 	for ( int i = 1; i < argc; i++ )
 	{
 		if ( !std::strcmp( argv[i], "--mib" ) && i + 1 < argc )
@@ -321,9 +363,12 @@ int main( int argc, char** argv )
 			secs = std::atof( argv[++i] );
 		else if ( !std::strcmp( argv[i], "--pages" ) )
 			pages_only = true;
+		else if ( !std::strcmp( argv[i], "--xsum" ) )
+			xsum_only = true;
 		else
 		{
-			std::fprintf( stderr, "usage: gpu_probe_bus [--mib M] [--seconds S] [--pages]\n" );
+			std::fprintf( stderr,
+			              "usage: gpu_probe_bus [--mib M] [--seconds S] [--pages | --xsum]\n" );
 			return 2;
 		}
 	}
@@ -367,6 +412,37 @@ int main( int argc, char** argv )
 	if ( pages_only )
 	{
 		pages_probe( bytes, d, secs );
+		return d.failed ? 1 : 0;
+	}
+	if ( xsum_only )
+	{
+		/* Part F: x's fingerprint on the host, against a plain read, alone and while the copy
+		   engines move both ways (as beside a resident sparse product). */
+		std::printf( "# F: x's fingerprint, %zu MiB, windows of %.2f s\n", mib, secs );
+		std::printf( "%-44s %10s %10s %10s\n", "measurement", "cpu_GB/s", "dma_GB/s", "sum_GB/s" );
+		const cpu_kind    kinds[] = { CPU_READ, CPU_XSUM, CPU_XSUM1 };
+		const char* const names[] = { "read sum", "fingerprint", "one-multiply fingerprint" };
+		cpu_stream( m, CPU_XSUM, cores, secs / 2, &sink ); /* warm */
+		for ( int k = 0; k < 3; k++ )
+			for ( int t : { 1, 4, 8, cores - 1 } )
+			{
+				double c = cpu_stream( m, kinds[k], t, secs, &sink );
+				char   name[64];
+				std::snprintf( name, sizeof name, "%s, %2d threads", names[k], t );
+				std::printf( "%-44s %10.1f %10s %10.1f\n", name, c, "-", c );
+			}
+		d.up   = true;
+		d.down = true;
+		for ( int k = 0; k < 3; k++ )
+			for ( int t : { 8, cores - 1 } )
+			{
+				double c, g;
+				both( d, m, kinds[k], t, secs, &sink, &c, &g );
+				char name[64];
+				std::snprintf( name, sizeof name, "%s %2d thr + dma up+down", names[k], t );
+				std::printf( "%-44s %10.1f %10.1f %10.1f\n", name, c, g, c + g );
+			}
+		std::printf( "# sink %g\n", sink );
 		return d.failed ? 1 : 0;
 	}
 
