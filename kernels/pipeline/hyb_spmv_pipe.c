@@ -508,6 +508,8 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 		}
 	}
 
+	out->issue_s = hyb_now() - t_span;
+
 	/* x's fingerprints: the device's of what arrived (after the last chunk on its stream, into
 	   x's staging, which registered x leaves unused), the host's through x's addresses by the
 	   team meanwhile. */
@@ -619,6 +621,7 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 			               (size_t)( bk->r1 - bk->r0 ) * vb );
 			out->ycopy_s += hyb_now() - tc;
 		}
+	const double t_tail = hyb_now();
 	if ( in->timing ) hyb_dev_elapsed( d, E.ev[EV0], E.ev[EVD + nblk - 1], &out->dev_s );
 	if ( z )
 	{
@@ -636,6 +639,7 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	free( xsum );
 	free( stale );
 	out->x_registered = xr != NULL && !x_stale;
+	out->tail_s       = hyb_now() - t_tail;
 	out->seconds      = hyb_now() - t0;
 	return HYB_OK;
 

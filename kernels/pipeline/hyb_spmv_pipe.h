@@ -45,6 +45,8 @@ typedef struct
 	double proof_s;       /* host: reading y's tokens back after the downloads */
 	double xcopy_s;       /* host: staging x */
 	double xsum_s;        /* host: x's fingerprints, when x went up from registered pages */
+	double issue_s;       /* host: issuing x's chunks and the blocks (from the span's start) */
+	double tail_s;        /* host: from y's arrival (proven or copied) to the return */
 	double cpu_s;         /* worker: the CPU side */
 	double cpu_end_s;     /* when the CPU side finished, from the start of the device span
 	                         (the span's event record; 0 without a CPU side) */

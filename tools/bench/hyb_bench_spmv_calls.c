@@ -138,6 +138,7 @@ typedef struct
 	int    y_registered;                    /* calls whose y came down registered */
 	int    x_registered;                    /* calls whose x went up from registered pages */
 	double xsum_s;                          /* x's fingerprints on the host */
+	double issue_s, tail_s;                 /* issuing the device's work; after y's arrival */
 } hc_res_t;
 
 /* check: which calls' products are checked against the reference, after the call: 0 the
@@ -177,6 +178,8 @@ static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, hc_res_t*
 			res->y_registered += r->pipe.y_registered;
 			res->x_registered += r->pipe.x_registered;
 			res->xsum_s += r->pipe.xsum_s;
+			res->issue_s += r->pipe.issue_s;
+			res->tail_s += r->pipe.tail_s;
 		}
 		if ( k == n - 1 || ( check == 1 && k == 0 ) || check == 2 )
 		{
@@ -290,10 +293,10 @@ static int hc_matrix( hyb_gen_id_t id, char p, double scale, int maxc )
 			    g->check_s / g->n, ( g->call_s - g->pipe_s ) / g->n, g->y_registered, g->n );
 		if ( g->n > 0 )
 			printf( "# %s %c resident call's host steps, means: before the device span %.3e s (y's "
-			        "tokens %.3e s), the proof %.3e s, x's fingerprints %.3e s; x registered in %d "
-			        "of %d\n",
-			        name, p, g->prep_s / g->n, g->arm_s / g->n, g->proof_s / g->n, g->xsum_s / g->n,
-			        g->x_registered, g->n );
+			        "tokens %.3e s), issuing %.3e s, x's fingerprints %.3e s, the proof %.3e s, "
+			        "after y's arrival %.3e s; x registered in %d of %d\n",
+			        name, p, g->prep_s / g->n, g->arm_s / g->n, g->issue_s / g->n, g->xsum_s / g->n,
+			        g->proof_s / g->n, g->tail_s / g->n, g->x_registered, g->n );
 	}
 	free( M.ia );
 	free( M.ja );
