@@ -122,11 +122,12 @@ static void hyb_worker_wait( void )
 	hyb_unlock( HYB_LOCK_SPMV_PIPE );
 }
 
-/* The copy team for this call, or NULL (busy, or could not be made): copy alone then. */
+/* The copy team for this call, at least `threads` strong (the caller sets how many take part
+   with hyb_team_use), or NULL (busy, or could not be made): copy alone then. */
 static hyb_team_t* hyb_team_take( int threads )
 {
 	if ( threads < 2 || atomic_flag_test_and_set( &hyb_pipe.team_busy ) ) return NULL;
-	if ( hyb_pipe.team && hyb_pipe.team_threads != threads )
+	if ( hyb_pipe.team && hyb_pipe.team_threads < threads )
 	{
 		hyb_team_destroy( hyb_pipe.team );
 		hyb_pipe.team = NULL;
@@ -306,6 +307,17 @@ typedef struct
 	uint64_t*   out;
 } hyb_xsum_job_t;
 
+/* Threads of x's fingerprints (the caller's included): every core but the caller's
+   neighbours (the threads it runs beside) and one left for the driver's threads, which must
+   not wait for a time slice. Measured on the H200 hosts (gpu_probe_bus --xsum): a core
+   fingerprints about 4.4 GB/s, 15 of them 48 GB/s while the copy engines move both ways,
+   8 of them 30; the copy team's 8 left the fingerprints longer than the device's span. */
+static int hyb_xsum_threads( const hyb_spmv_pipe_in_t* in )
+{
+	int n = omp_get_num_procs() - in->beside - 1;
+	return n > in->copy_threads ? n : in->copy_threads;
+}
+
 static void hyb_xsum_part( void* arg, int64_t b, int64_t e )
 {
 	const hyb_xsum_job_t* j = arg;
@@ -410,7 +422,10 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 	int EVX = 0, EVK = (int)nch, EVD = EVK + nblk, EVU = EVD + nblk, EV0 = EVU + 2, EVS = EV0 + 1;
 	HYB_TRY( hyb_evs_make( &E, d, EVS + 1 ) );
 
-	team = hyb_team_take( in->copy_threads );
+	/* One team for both: its workers beyond the copies' take part in x's fingerprints only. */
+	const int xsum_threads = xr ? hyb_xsum_threads( in ) : 0;
+	team = hyb_team_take( in->copy_threads > xsum_threads ? in->copy_threads : xsum_threads );
+	if ( team ) hyb_team_use( team, in->copy_threads );
 	if ( reg )
 	{
 		double ta = hyb_now();
@@ -522,7 +537,9 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 		HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVS] ) );
 		double         th = hyb_now();
 		hyb_xsum_job_t xj = { in->x, xbytes, xsum };
+		if ( team ) hyb_team_use( team, xsum_threads );
 		hyb_team_run( team, pieces, hyb_xsum_part, &xj );
+		if ( team ) hyb_team_use( team, in->copy_threads );
 		out->xsum_s = hyb_now() - th;
 	}
 
