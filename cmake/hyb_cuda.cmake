@@ -4,6 +4,7 @@
 set(CMAKE_CUDA_STANDARD 17)
 add_library(hyblas_cuda MODULE
   ${PROJECT_SOURCE_DIR}/kernels/cuda/hyb_device_cuda.c
+  ${PROJECT_SOURCE_DIR}/kernels/cuda/hyb_pause_cuda.cu
   ${PROJECT_SOURCE_DIR}/kernels/l3/hyb_l3_cuda.c
   ${HYB_CUDA_SOURCES})
 target_include_directories(hyblas_cuda PRIVATE ${HYB_INCLUDE_DIRS})

@@ -95,6 +95,11 @@ hyb_status_t hyb_dev_d2h( hyb_dev_t* d, int stream, void* dst, size_t dpitch, co
 hyb_status_t hyb_dev_d2d( hyb_dev_t* d, int stream, void* dst, size_t dpitch, const void* src,
                           size_t spitch, size_t width, size_t rows );
 hyb_status_t hyb_dev_memset( hyb_dev_t* d, int stream, void* dptr, int value, size_t bytes );
+/* Hold `stream` of context d for at least `ns` nanoseconds: what is queued on it after this
+   starts no earlier; the other streams go on. ns = 0 queues nothing. HYB_OK, an injected
+   fault (kind "pause"), HYB_E_INVALID for a stream out of range, or the backend's status.
+   For pacing copies (the stencil's download lane). */
+hyb_status_t hyb_dev_pause( hyb_dev_t* d, int stream, uint64_t ns );
 
 /* Queue registered kernel `id` (kernels/hyb_kernel_registry.h) on `stream` of context d
    with its argument struct `args` (the family's struct of the kernel's args_size bytes;
@@ -119,10 +124,11 @@ hyb_status_t hyb_dev_kernel_attr( hyb_dev_t* d, hyb_kernel_id_t id, int block, s
    the N-th operation of that kind fails; suffix 'a' makes it fail
    asynchronously, reported at the next synchronization). Kinds: alloc
    (device workspace), host_alloc (or pinned: page-locked staging), register,
-   h2d, d2h, d2d, memset, sync, kernel (any launch), any (every operation
-   above), or a registered kernel's name or alias ("spmv.ell", "gemm"): its
-   own launches. Replaces the plan and restarts the counts. Returns
-   HYB_E_PARSE on a malformed plan or an unknown kind (and injects nothing). */
+   h2d, d2h, d2d, memset, pause, sync, kernel (any launch), any (every
+   operation above), or a registered kernel's name or alias ("spmv.ell",
+   "gemm"): its own launches. Replaces the plan and restarts the counts.
+   Returns HYB_E_PARSE on a malformed plan or an unknown kind (and injects
+   nothing). */
 hyb_status_t hyb_device_faults_set( const char* plan );
 
 /* Mark the devices unusable for the rest of the process (a fatal error). */

@@ -15,7 +15,7 @@
 #include "kernels/hyb_kernel.h"
 
 /* Bumped on any incompatible change; checked when a plugin registers. */
-#define HYB_DEVICE_ABI 7
+#define HYB_DEVICE_ABI 8
 
 /* Streams of a context. Work on one stream runs in order; different streams
    overlap. A context offers HYB_DEV_STREAMS streams, each made on its first
@@ -124,6 +124,10 @@ typedef struct hyb_device_ops_s
 	                            const void* src, size_t spitch, size_t width, size_t rows );
 	/* `bytes` bytes of device memory at dptr set to `value`. */
 	hyb_status_t ( *memset )( hyb_dctx_t* ctx, int stream, void* dptr, int value, size_t bytes );
+	/* Hold `stream` for at least `ns` (> 0) nanoseconds: the work queued on it after this
+	   starts no earlier, the other streams go on. For pacing: a download cut into pieces
+	   with pauses between them leaves the bus more room for the uploads beside it. */
+	hyb_status_t ( *stream_pause )( hyb_dctx_t* ctx, int stream, uint64_t ns );
 
 	/* Registered kernels (kernels/hyb_kernel.h). kernel_find gives this
 	   backend's implementation of `def` (an opaque handle, matched by name),
@@ -156,8 +160,9 @@ typedef struct hyb_device_ops_s
 	.event_record = pfx##_event_record, .stream_wait = pfx##_stream_wait,                          \
 	.event_sync = pfx##_event_sync, .event_query = pfx##_event_query,                              \
 	.event_elapsed = pfx##_event_elapsed, .stream_sync = pfx##_stream_sync, .copy_h2d = h2d,       \
-	.copy_d2h = d2h, .copy_d2d = d2d, .memset = pfx##_memset, .kernel_find = pfx##_kernel_find,    \
-	.kernel_name = pfx##_kernel_name, .launch = pfx##_launch, .kernel_attr = pfx##_kernel_attr
+	.copy_d2h = d2h, .copy_d2d = d2d, .memset = pfx##_memset, .stream_pause = pfx##_stream_pause,  \
+	.kernel_find = pfx##_kernel_find, .kernel_name = pfx##_kernel_name, .launch = pfx##_launch,    \
+	.kernel_attr = pfx##_kernel_attr
 
 /* The one symbol a device plugin exports. Returns NULL when the plugin was
    built for another ABI. */

@@ -60,6 +60,7 @@ typedef enum
 	HYB_FK_D2H,
 	HYB_FK_D2D,
 	HYB_FK_MEMSET,
+	HYB_FK_PAUSE,
 	HYB_FK_KERNEL,
 	HYB_FK_SYNC,
 	HYB_FK_ANY,
@@ -67,9 +68,10 @@ typedef enum
 	HYB_FK_COUNT
 } hyb_fault_kind_t;
 
-static const char* const hyb_fault_names[HYB_FK_NAMED] = {
-	"alloc", "host_alloc", "register", "h2d", "d2h", "d2d", "memset", "kernel", "sync", "any"
-};
+static const char* const hyb_fault_names[HYB_FK_NAMED] = { "alloc",  "host_alloc", "register",
+	                                                       "h2d",    "d2h",        "d2d",
+	                                                       "memset", "pause",      "kernel",
+	                                                       "sync",   "any" };
 
 #define HYB_MAX_FAULTS 16
 static struct
@@ -192,7 +194,8 @@ static int hyb_device_ops_complete( const hyb_device_ops_t* o )
 	       o->host_register && o->host_unregister && o->event_create && o->event_destroy &&
 	       o->event_record && o->stream_wait && o->event_sync && o->event_query &&
 	       o->event_elapsed && o->stream_sync && o->copy_h2d && o->copy_d2h && o->copy_d2d &&
-	       o->memset && o->kernel_find && o->kernel_name && o->launch && o->kernel_attr;
+	       o->memset && o->stream_pause && o->kernel_find && o->kernel_name && o->launch &&
+	       o->kernel_attr;
 }
 
 static void hyb_plugin_log( int level, const char* msg )
@@ -696,6 +699,13 @@ hyb_status_t hyb_dev_memset( hyb_dev_t* d, int stream, void* dptr, int value, si
 {
 	HYB_FAULT_GATE( d, HYB_FK_MEMSET, HYB_KERNEL_NONE );
 	return d->ops->memset( d->ctx, stream, dptr, value, bytes );
+}
+
+hyb_status_t hyb_dev_pause( hyb_dev_t* d, int stream, uint64_t ns )
+{
+	if ( ns == 0 ) return HYB_OK;
+	HYB_FAULT_GATE( d, HYB_FK_PAUSE, HYB_KERNEL_NONE );
+	return d->ops->stream_pause( d->ctx, stream, ns );
 }
 
 /* ------------------------------------------------------------ kernels */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* gpu_check_runtime: the device runtime on a real device through the CUDA plugin: every
    registered kernel bound, streams beyond the named three, device-to-device copies and
-   memsets ordered by events, launches of registered kernels on any stream (cuBLAS bound
-   to it), a kernel's registers and occupancy, fault injection by kernel name, and the
-   threads the CUDA path creates. Exits 77 when no CUDA device is usable.
+   memsets ordered by events, a stream's pause, launches of registered kernels on any
+   stream (cuBLAS bound to it), a kernel's registers and occupancy, fault injection by
+   kernel name, and the threads the CUDA path creates. Exits 77 when no CUDA device is
+   usable.
    Usage: gpu_check_runtime [--sim] (the plugin is found as libhyblas finds it;
    HYBLAS_PLUGIN names another). --sim runs the same checks on the simulated device, which
    reports no attributes: the check of the check, on every build. */
@@ -110,6 +111,22 @@ int main( int argc, char** argv )
 	hyb_dev_event_destroy( d, cleared );
 	hyb_dev_event_destroy( d, moved );
 	hyb_dev_event_destroy( d, done );
+
+	/* A pause holds its stream for at least its time (CUDA: one thread sleeping on the
+	   device's global timer). */
+	hyb_devent_t *p0 = NULL, *p1 = NULL;
+	EXPECT( hyb_dev_event_create( d, &p0 ) == HYB_OK && hyb_dev_event_create( d, &p1 ) == HYB_OK,
+	        "events" );
+	EXPECT( hyb_dev_record( d, 8, p0 ) == HYB_OK, "record" );
+	EXPECT( hyb_dev_pause( d, 8, 200000 ) == HYB_OK, "pause" );
+	EXPECT( hyb_dev_record( d, 8, p1 ) == HYB_OK, "record" );
+	EXPECT( hyb_dev_sync( d, p1 ) == HYB_OK, "sync after the pause" );
+	double paused = 0;
+	EXPECT( hyb_dev_elapsed( d, p0, p1, &paused ) == HYB_OK, "elapsed" );
+	printf( "a pause of 200 us: %.1f us between the events around it\n", paused * 1e6 );
+	EXPECT( paused >= 199e-6 && paused < 20e-3, "a pause of 200 us took %.1f us", paused * 1e6 );
+	hyb_dev_event_destroy( d, p0 );
+	hyb_dev_event_destroy( d, p1 );
 
 	/* Attributes: spmv.ell names its kernel, l3.gemm (cuBLAS) none. */
 	hyb_kernel_attr_t a;

@@ -108,18 +108,18 @@ static hyb_op_id_t hyb_stencil_op( void )
 
 /* The run's trace line. */
 static void hyb_stencil_trace( const hyb_stencil_prob_t* p, hyb_path_t path,
-                               const hyblas_stencil_stats_t* s, double keep_wait )
+                               const hyblas_stencil_stats_t* s, double keep_wait, int64_t pauses )
 {
 	static const char* kinds[] = { "", "acoustic", "himeno", "laplace", "star", "wave" };
-	char               shape[128], extra[192];
+	char               shape[128], extra[256];
 	snprintf( shape, sizeof shape, "nx=%lld ny=%lld nz=%lld r=%d steps=%lld", (long long)p->nx,
 	          (long long)p->ny, (long long)p->nz, (int)p->radius, (long long)s->steps );
 	snprintf( extra, sizeof extra,
 	          " scheme=%d d=%d k=%d h2d=%.0f d2h=%.0f d2d=%.0f pipeline=%.3f keep_wait=%.3f "
-	          "host=%.3f register=%.3f",
+	          "host=%.3f register=%.3f pauses=%lld",
 	          (int)s->scheme, (int)s->chunks, (int)s->block_steps, (double)s->bytes_h2d,
 	          (double)s->bytes_d2h, (double)s->bytes_d2d, s->seconds_kernel, keep_wait,
-	          s->seconds_host_copy, s->seconds_register );
+	          s->seconds_host_copy, s->seconds_register, (long long)pauses );
 	hyb_trace_fields_t f = { .op       = hyb_stencil_op(),
 		                     .kind     = p->kind >= 1 && p->kind <= 5 ? kinds[p->kind] : "",
 		                     .shape    = shape,
@@ -245,6 +245,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 	hyb_stencil_decision_stats( &dc, steps, &s );
 	double     residual  = 0.0;
 	double     keep_wait = 0.0; /* of a device run, for the trace */
+	int64_t    pauses    = 0;   /* likewise: of its paced downloads */
 	hyb_path_t path      = HYB_PATH_CPU;
 	/* Compression: the block depth of the round trips is the device plan's
 	   on either path, so that both compute the same bits. */
@@ -290,6 +291,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 		{
 			path              = HYB_PATH_GPU;
 			keep_wait         = ds.seconds_keep_wait;
+			pauses            = ds.pauses;
 			s.bytes_h2d       = (uint64_t)ds.bytes_h2d;
 			s.bytes_d2h       = (uint64_t)ds.bytes_d2h;
 			s.bytes_d2d       = (uint64_t)ds.bytes_d2d;
@@ -347,7 +349,7 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 	s.seconds  = hyb_now() - t0;
 	hyb_stats_record( hyb_stencil_op(), path, s.seconds, 0.0,
 	                  (double)( s.bytes_h2d + s.bytes_d2h ) );
-	hyb_stencil_trace( &st->prob, path, &s, keep_wait );
+	hyb_stencil_trace( &st->prob, path, &s, keep_wait, pauses );
 	return hyb_stencil_stats_put( &s, stats );
 }
 

@@ -15,6 +15,7 @@
 #include "dispatch/stencil/hyb_stencil_keep.h"
 #include "dispatch/stencil/hyb_stencil_timeline.h"
 #include "dispatch/stencil/hyb_stencil_zfill.h"
+#include "core/config/hyb_config.h"
 #include "hyb_copy.h"
 #include "hyb_heap.h"
 #include "hyb_team.h"
@@ -58,6 +59,9 @@ _Static_assert( HYB_SD_ENCODE >= 2 * HYB_SS_SLOTS_MAX, "the schedule's device st
 _Static_assert(
     HYB_SD_ENCODE >= HYB_DEV_STREAMS - HYB_DEV_STREAMS_URGENT,
     "the codec's streams are urgent: their kernels go before the stencil's waiting blocks" );
+/* A paced download's piece where HYBLAS_STENCIL_DOWN_PIECE is a percentage: of its
+   default, the piece gpu_probe_duplex measured (docs/stencil.md). */
+#define HYB_SD_PACE_PIECE ( 8.0 * 1024 * 1024 )
 
 /* The host side of the compressed fields (issue 22): each compressed array
    of the schedule (every quantity's state arrays, as roles.state lists
@@ -128,6 +132,10 @@ typedef struct
 	int raw_first, raw_last;
 	/* Where a traced run's time goes (off without a trace). */
 	hyb_sd_timeline_t tl;
+	/* Paced downloads on the lane (hyb_sd_download_slab): pieces of pace_piece bytes with
+	   pauses of pace_ns between them; pace_ns 0: whole slabs. */
+	size_t   pace_piece;
+	uint64_t pace_ns;
 } hyb_sd_ctx_t;
 
 static void* hyb_sd_alloc( void* ctx, size_t bytes, int host )
@@ -158,11 +166,32 @@ static hyb_status_t hyb_sd_upload_slab( hyb_sd_ctx_t* c, void* dst, const void* 
 	return hyb_dev_h2d( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
 }
 
+/* On the download lane (out of core, beside the other slots' uploads) a slab larger than a
+   piece goes down paced: in pieces of c->pace_piece bytes, the lane pausing c->pace_ns
+   between two of them (none after the last). Both directions at once share the bus about
+   evenly; with the downloads paced so the uploads kept nearly their full rate
+   (tools/gpu_probe_duplex on the H200, docs/stencil.md). The same bytes move either way. */
 static hyb_status_t hyb_sd_download_slab( hyb_sd_ctx_t* c, void* dst, const void* src,
                                           size_t bytes )
 {
 	c->st.bytes_d2h += (double)bytes;
-	return hyb_dev_d2h( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
+	const size_t piece = c->pace_piece;
+	if ( c->pace_ns == 0 || c->stream != HYB_SD_LANE || piece == 0 || bytes <= piece )
+		return hyb_dev_d2h( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
+	hyb_status_t st = HYB_OK;
+	for ( size_t at = 0; at < bytes && st == HYB_OK; at += piece )
+	{
+		const size_t n = bytes - at < piece ? bytes - at : piece;
+		if ( at > 0 )
+		{
+			c->st.pauses++;
+			st = hyb_dev_pause( c->dev, c->stream, c->pace_ns );
+		}
+		if ( st == HYB_OK )
+			st = hyb_dev_d2h( c->dev, c->stream, (char*)dst + at, n, (const char*)src + at, n, n,
+			                  1 );
+	}
+	return st;
 }
 
 /* A host step's copy: queued behind the device events it waits for, or
@@ -894,6 +923,10 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	c.cur    = -1;
 	c.team   = team;
 	c.keep   = keep;
+	/* Uncompressed downloads on the lane paced (HYBLAS_STENCIL_DOWN_PIECE, _PAUSE_NS). */
+	const hyb_config_t* cfg = hyb_config();
+	c.pace_ns               = (uint64_t)cfg->stencil_down_pause_ns;
+	c.pace_piece = (size_t)hyb_cfg_size_bytes( cfg->stencil_down_piece, HYB_SD_PACE_PIECE );
 	if ( rc == HYB_OK ) rc = hyb_dev_acquire( 0, &dev );
 	const int    ran = rc == HYB_OK;
 	const double t1  = hyb_now();

@@ -26,6 +26,9 @@ typedef struct
 	   rollback copy. */
 	double seconds_setup, seconds_pin, seconds_pipeline, seconds_final;
 	double seconds_keep_wait;
+	/* Pauses queued between the pieces of paced downloads (HYBLAS_STENCIL_DOWN_PAUSE_NS;
+	   0: no download was paced). */
+	int64_t pauses;
 } hyb_stencil_dev_stats_t;
 
 /* Host memory for a run's compressed arrays, one block. */

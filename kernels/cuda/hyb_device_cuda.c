@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The CUDA device: the async-device interface over the CUDA runtime (memory, streams
-   made on first use, events, copies) and the launch of the registered kernels whose CUDA
-   launchers the plugin's families register (HYB_KERNEL_IMPL_REGISTER), with the cuBLAS
-   and cuSPARSE handles they ask for made on a context's first such launch. Built only
-   into libhyblas_cuda.so, which the core dlopen()s. */
+   made on first use, events, copies, pauses) and the launch of the registered kernels
+   whose CUDA launchers the plugin's families register (HYB_KERNEL_IMPL_REGISTER), with the
+   cuBLAS and cuSPARSE handles they ask for made on a context's first such launch. Built
+   only into libhyblas_cuda.so, which the core dlopen()s. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kernels/cuda/hyb_cuda_try.h"
+#include "kernels/cuda/hyb_pause_cuda.h"
 #include "kernels/hyb_device_ops.h"
 
 static hyb_device_env_t hyb_cuda_env;
@@ -294,6 +295,17 @@ static hyb_status_t hyb_cuda_memset( hyb_dctx_t* ctx, int stream, void* dptr, in
 	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
 	if ( st != HYB_OK ) return st;
 	HYB_CUDA_TRY( cudaMemsetAsync( dptr, value, bytes, s ) );
+	return HYB_OK;
+}
+
+/* A kernel of one sleeping thread (kernels/cuda/hyb_pause_cuda.cu): the stream is held,
+   and the device's other work goes on beside it. */
+static hyb_status_t hyb_cuda_stream_pause( hyb_dctx_t* ctx, int stream, uint64_t ns )
+{
+	cudaStream_t s  = NULL;
+	hyb_status_t st = hyb_cuda_stream( ctx, stream, &s );
+	if ( st != HYB_OK ) return st;
+	HYB_CUDA_TRY( hyb_pause_cuda( ns, s ) );
 	return HYB_OK;
 }
 

@@ -37,7 +37,7 @@ struct hyb_devent_s
 
 typedef enum
 {
-	HYB_SIM_OP_FN,     /* run a closure (copy, memset) */
+	HYB_SIM_OP_FN,     /* run a closure (copy, memset, pause) */
 	HYB_SIM_OP_KERNEL, /* run a registered kernel's sim launcher on the copied arguments */
 	HYB_SIM_OP_RECORD, /* mark an event reached */
 	HYB_SIM_OP_WAIT    /* wait for an event */
@@ -485,6 +485,31 @@ static hyb_status_t hyb_sim_memset( hyb_dctx_t* ctx, int stream, void* dptr, int
 	op->value = value;
 	op->width = bytes;
 	return hyb_sim_enqueue( ctx, stream, op );
+}
+
+/* Pauses queued on the simulated devices so far (tests: whether a pipeline paced). */
+static _Atomic int64_t hyb_sim_npauses;
+
+int64_t hyb_sim_pauses( void )
+{
+	return atomic_load( &hyb_sim_npauses );
+}
+
+static void hyb_sim_pause_fn( hyb_sim_op_t* op )
+{
+	(void)op;
+}
+
+/* The stream's thread sleeps the pause (and the simulated latency) in stream order, as a
+   device's stream would be held: whatever is queued after it waits. */
+static hyb_status_t hyb_sim_stream_pause( hyb_dctx_t* ctx, int stream, uint64_t ns )
+{
+	hyb_sim_op_t* op = hyb_sim_fn_op( hyb_sim_pause_fn, 0 );
+	if ( op == NULL ) return HYB_E_NO_MEMORY;
+	op->cost += 1e-9 * (double)ns;
+	const hyb_status_t st = hyb_sim_enqueue( ctx, stream, op );
+	if ( st == HYB_OK ) atomic_fetch_add( &hyb_sim_npauses, 1 );
+	return st;
 }
 
 /* ------------------------------------------------------------ kernels */

@@ -12,4 +12,8 @@ const hyb_device_ops_t* hyb_sim_device_ops( void );
    registration a family makes is undone). */
 int64_t hyb_sim_registrations( void );
 
+/* Stream pauses queued on the simulated devices since the process started (tests: whether
+   a pipeline paced its copies). */
+int64_t hyb_sim_pauses( void );
+
 #endif

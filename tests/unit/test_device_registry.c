@@ -248,7 +248,11 @@ static void test_copies_events( void )
 
 static void test_fault_plans( void )
 {
-	static const char* good[] = { "", "h2d:3", "gemm:7a,alloc:1", "any:2",
+	static const char* good[] = { "",
+		                          "h2d:3",
+		                          "gemm:7a,alloc:1",
+		                          "any:2",
+		                          "pause:2a,memset:1",
 		                          "sync:1,d2h:4a,kernel:2,trsm:1,trmm:9,pinned:1,register:3" };
 	static const char* bad[]  = { "h2d",    "h2d:0", "foo:1",      "h2d:x", "h2d:3b",
 		                          "h2d:-1", ":1",    "h2d:3,gemm", "a:1:2" };
@@ -751,6 +755,63 @@ static void test_d2d_memset( void )
 	hyb_t_sim_end();
 }
 
+/* A pause holds its stream for at least its time and only its stream: the copy queued after
+   it waits, a copy on another stream does not; a pause of 0 queues nothing; the "pause"
+   fault kind, synchronous and asynchronous. */
+static void test_stream_pause( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "64M", NULL ), HYB_OK );
+	hyb_dev_t* d = NULL;
+	void*      dev;
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_workspace( d, 4096, &dev ), HYB_OK );
+	unsigned char  host[64], back[64], other[64];
+	unsigned char* g = dev;
+	for ( int i = 0; i < 64; i++ ) host[i] = (unsigned char)( 5 * i + 3 );
+	memset( back, 0, sizeof back );
+	hyb_devent_t *before = NULL, *after = NULL;
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_event_create( d, &before ), HYB_OK );
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_event_create( d, &after ), HYB_OK );
+	const int64_t n0 = hyb_sim_pauses();
+	CU_ASSERT_EQUAL( hyb_dev_pause( d, 8, 0 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_sim_pauses(), n0 );
+	/* 300 ms on stream 8, then a copy behind it; stream 9 copies meanwhile. */
+	CU_ASSERT_EQUAL( hyb_dev_h2d( d, 8, g, 64, host, 64, 64, 1 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_record( d, 8, before ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_pause( d, 8, 300000000u ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_d2h( d, 8, back, 64, g, 64, 64, 1 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_record( d, 8, after ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_sim_pauses(), n0 + 1 );
+	CU_ASSERT_EQUAL( hyb_dev_h2d( d, 9, g + 1024, 64, host, 64, 64, 1 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_d2h( d, 9, other, 64, g + 1024, 64, 64, 1 ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 9 ), HYB_OK );
+	CU_ASSERT( memcmp( other, host, sizeof host ) == 0 );
+	CU_ASSERT_EQUAL( hyb_dev_query( d, after ), HYB_E_AGAIN ); /* stream 8 still held */
+	CU_ASSERT_EQUAL( hyb_dev_sync( d, after ), HYB_OK );
+	CU_ASSERT( memcmp( back, host, sizeof host ) == 0 );
+	double secs = 0;
+	CU_ASSERT_EQUAL( hyb_dev_elapsed( d, before, after, &secs ), HYB_OK );
+	CU_ASSERT( secs >= 0.3 );
+	CU_ASSERT_EQUAL( hyb_dev_pause( d, HYB_DEV_STREAMS, 1000 ), HYB_E_INVALID );
+	CU_ASSERT_EQUAL( atomic_load( &d->broken ), 0 );
+	hyb_dev_event_destroy( d, before );
+	hyb_dev_event_destroy( d, after );
+	/* The second pause fails: at once, or at the next synchronization. */
+	for ( int async = 0; async < 2; async++ )
+	{
+		CU_ASSERT_EQUAL( hyb_device_faults_set( async ? "pause:2a" : "pause:2" ), HYB_OK );
+		CU_ASSERT_EQUAL( hyb_dev_pause( d, 4, 1000 ), HYB_OK );
+		CU_ASSERT_EQUAL( hyb_dev_pause( d, 4, 1000 ), async ? HYB_OK : HYB_E_INJECTED );
+		CU_ASSERT_EQUAL( hyb_dev_stream_sync( d, 4 ), async ? HYB_E_INJECTED : HYB_OK );
+		CU_ASSERT_EQUAL( atomic_load( &d->broken ), 1 );
+		hyb_device_faults_set( NULL );
+		hyb_dev_release( d );
+		CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+	}
+	hyb_dev_release( d );
+	hyb_t_sim_end();
+}
+
 /* A kernel addressed by name or alias in a fault plan: its own launches are counted, the
    other kernels' are not; "kernel" counts every launch. */
 static void test_fault_by_kernel_name( void )
@@ -837,6 +898,7 @@ static CU_TestInfo hyb_tests_device_registry[] = {
 	{ "kernel_table", test_kernel_table },
 	{ "kernel_launch", test_kernel_launch },
 	{ "d2d_memset", test_d2d_memset },
+	{ "stream_pause", test_stream_pause },
 	{ "fault_by_kernel_name", test_fault_by_kernel_name },
 	{ "disable_and_reset", test_disable_and_reset },
 	CU_TEST_INFO_NULL,

@@ -454,6 +454,144 @@ static void test_wave_faults_fall_back( void )
 	hyb_t_sim_end();
 }
 
+/* Pacing as the suites set it: pieces of 4 KiB, so that the slabs of the small problems
+   below go down in several. */
+#define SD_PACED   "HYBLAS_STENCIL_DOWN_PIECE=4K;HYBLAS_STENCIL_DOWN_PAUSE_NS=2000"
+#define SD_UNPACED "HYBLAS_STENCIL_DOWN_PIECE=4K;HYBLAS_STENCIL_DOWN_PAUSE_NS=0"
+
+/* A device run of `d` with the plan, on a simulated device configured by `extra`; the
+   pauses it queued in *pauses. */
+static hyblas_stencil_stats_t sd_paced_run( hyblas_stencil_desc_t* d, const char* extra,
+                                            const int plan[3], int64_t steps, int64_t* pauses )
+{
+	hyblas_stencil_stats_t s;
+	memset( &s, 0, sizeof s );
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", extra ), HYB_OK );
+	const int64_t n0 = hyb_sim_pauses();
+	CU_ASSERT_EQUAL( sd_run( d, HYBLAS_PATH_GPU, plan[0], plan[1], plan[2], steps, &s ),
+	                 HYBLAS_OK );
+	*pauses = hyb_sim_pauses() - n0;
+	hyb_t_sim_end();
+	CU_ASSERT_EQUAL( s.path, HYBLAS_PATH_GPU );
+	CU_ASSERT_EQUAL( s.fell_back, 0 );
+	return s;
+}
+
+/* Paced downloads (HYBLAS_STENCIL_DOWN_PIECE, HYBLAS_STENCIL_DOWN_PAUSE_NS): out of core,
+   every scheme, with the slabs cut into several pieces, gives the unpaced run's fields bit
+   for bit (and the CPU's) with exactly its bytes each way, and pauses between the pieces;
+   in core (no download lane) and with a pause of 0 nothing pauses. With the pressure
+   compressed, its ranges go through the codec as before and the raw rate's downloads are
+   paced: again the same bits and bytes as unpaced. */
+static void test_paced_downloads( void )
+{
+	const int plans[][3] = { { HYBLAS_STENCIL_SCHEME_COPY, 3, 2 },
+		                     { HYBLAS_STENCIL_SCHEME_DIRECT, 3, 2 },
+		                     { HYBLAS_STENCIL_SCHEME_SHARED, 3, 2 },
+		                     { HYBLAS_STENCIL_SCHEME_SHARED, 5, 1 },
+		                     { HYBLAS_STENCIL_SCHEME_IN_CORE, 3, 0 } };
+	const struct
+	{
+		hyblas_stencil_kind_t kind;
+		hyblas_stencil_type_t type;
+		int64_t               nx, ny, nz;
+		int                   zip; /* the wave's pressure compressed */
+	} cases[]           = { { HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 24, 20, 48, 0 },
+		                    { HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 64, 300, 1, 0 },
+		                    { HYBLAS_STENCIL_HIMENO, HYBLAS_STENCIL_FLOAT, 33, 17, 40, 0 },
+		                    { HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 64, 300, 1, 1 } };
+	const int64_t steps = 6;
+	for ( int c = 0; c < (int)( sizeof cases / sizeof cases[0] ); c++ )
+		for ( int q = 0; q < (int)( sizeof plans / sizeof plans[0] ); q++ )
+		{
+			const int in_core = plans[q][0] == HYBLAS_STENCIL_SCHEME_IN_CORE;
+			/* Compressed fields move through the codec out of core only. */
+			if ( cases[c].zip && ( in_core || plans[q][0] == HYBLAS_STENCIL_SCHEME_COPY ) )
+				continue;
+			hyblas_stencil_desc_t want, got[2];
+			want =
+			    sx_desc( cases[c].kind, cases[c].type, cases[c].nx, cases[c].ny, cases[c].nz, 0 );
+			for ( int k = 0; k < 2; k++ )
+			{
+				got[k] = sx_desc( cases[c].kind, cases[c].type, cases[c].nx, cases[c].ny,
+				                  cases[c].nz, 0 );
+				if ( cases[c].zip )
+					got[k].fields[HYBLAS_WAVE_P].rate = got[k].fields[HYBLAS_WAVE_P_WORK].rate =
+					    16.0;
+			}
+			hyblas_stencil_stats_t sc;
+			CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, steps, &sc ), HYBLAS_OK );
+			int64_t                      pauses[2];
+			const hyblas_stencil_stats_t s0 =
+			    sd_paced_run( &got[0], SD_UNPACED, plans[q], steps, &pauses[0] );
+			const hyblas_stencil_stats_t s1 =
+			    sd_paced_run( &got[1], SD_PACED, plans[q], steps, &pauses[1] );
+			CU_ASSERT( sx_desc_same( &got[0], &got[1] ) );
+			if ( !cases[c].zip ) CU_ASSERT( sx_desc_same( &want, &got[1] ) );
+			CU_ASSERT_EQUAL( s1.bytes_d2h, s0.bytes_d2h );
+			CU_ASSERT_EQUAL( s1.bytes_h2d, s0.bytes_h2d );
+			CU_ASSERT_EQUAL( s1.bytes_d2d, s0.bytes_d2d );
+			CU_ASSERT_EQUAL( s1.bytes_d2h_raw, s0.bytes_d2h_raw );
+			CU_ASSERT_EQUAL( s1.bytes_h2d_raw, s0.bytes_h2d_raw );
+			CU_ASSERT_EQUAL( (int)s1.scheme, plans[q][0] );
+			CU_ASSERT_EQUAL( pauses[0], 0 );
+			CU_ASSERT( in_core ? pauses[1] == 0 : pauses[1] > 0 );
+			if ( !sx_desc_same( &got[0], &got[1] ) || s1.bytes_d2h != s0.bytes_d2h ||
+			     ( !in_core && pauses[1] == 0 ) )
+				printf( "\n  case %d plan %d: %lld pauses, d2h %llu / %llu\n", c, q,
+				        (long long)pauses[1], (unsigned long long)s1.bytes_d2h,
+				        (unsigned long long)s0.bytes_d2h );
+			sx_desc_free( &want );
+			sx_desc_free( &got[0] );
+			sx_desc_free( &got[1] );
+		}
+}
+
+/* A fault at a paced download's pause (the first, one in the middle asynchronously, the
+   last) gives the CPU's result from the caller's inputs, as any injected fault does. */
+static void test_pause_faults_fall_back( void )
+{
+	const int schemes[] = { HYBLAS_STENCIL_SCHEME_SHARED, HYBLAS_STENCIL_SCHEME_DIRECT,
+		                    HYBLAS_STENCIL_SCHEME_COPY };
+	const struct
+	{
+		hyblas_stencil_kind_t kind;
+		hyblas_stencil_type_t type;
+		int64_t               nx, ny, nz;
+	} cases[] = { { HYBLAS_STENCIL_ACOUSTIC, HYBLAS_STENCIL_DOUBLE, 24, 20, 48 },
+		          { HYBLAS_STENCIL_WAVE2D, HYBLAS_STENCIL_FLOAT, 64, 300, 1 } };
+	for ( int c = 0; c < (int)( sizeof cases / sizeof cases[0] ); c++ )
+		for ( int q = 0; q < (int)( sizeof schemes / sizeof schemes[0] ); q++ )
+		{
+			/* The run's pauses, counted on a run without a fault. */
+			const int             plan[3] = { schemes[q], 3, 2 };
+			int64_t               n       = 0;
+			hyblas_stencil_desc_t probe =
+			    sx_desc( cases[c].kind, cases[c].type, cases[c].nx, cases[c].ny, cases[c].nz, 0 );
+			sd_paced_run( &probe, SD_PACED, plan, 7, &n );
+			sx_desc_free( &probe );
+			CU_ASSERT_FATAL( n >= 3 );
+			char faults[3][32];
+			snprintf( faults[0], sizeof faults[0], "pause:1" );
+			snprintf( faults[1], sizeof faults[1], "pause:%llda", (long long)( n / 2 ) );
+			snprintf( faults[2], sizeof faults[2], "pause:%lld", (long long)n );
+			CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", SD_PACED ), HYB_OK );
+			for ( int i = 0; i < 3; i++ )
+			{
+				hyblas_stencil_desc_t want = sx_desc( cases[c].kind, cases[c].type, cases[c].nx,
+				                                      cases[c].ny, cases[c].nz, 0 );
+				hyblas_stencil_desc_t got  = sx_desc( cases[c].kind, cases[c].type, cases[c].nx,
+				                                      cases[c].ny, cases[c].nz, 0 );
+				const hyblas_stencil_stats_t sg =
+				    sx_fault_run( &want, &got, faults[i], schemes[q], 3, 2, 7 );
+				CU_ASSERT_EQUAL( sg.path, HYBLAS_PATH_CPU );
+				sx_desc_free( &want );
+				sx_desc_free( &got );
+			}
+			hyb_t_sim_end();
+		}
+}
+
 /* A traced device run writes its timeline: one line per schedule whose
    per-kind active times are parts of its span (each at most the span and
    at most the kind's busy time, the kernels' not zero), and nothing
@@ -523,6 +661,8 @@ static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "handles_concurrent", test_handles_concurrent },
 	{ "wave_faults_fall_back", test_wave_faults_fall_back },
 	{ "traced_timeline", test_traced_timeline },
+	{ "paced_downloads", test_paced_downloads },
+	{ "pause_faults_fall_back", test_pause_faults_fall_back },
 	CU_TEST_INFO_NULL,
 };
 
