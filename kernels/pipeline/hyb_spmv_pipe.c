@@ -302,10 +302,16 @@ static int hyb_xstale_take( void )
 
 typedef struct
 {
-	const void* x;
-	size_t      bytes;
-	uint64_t*   out;
+	const void*     x;
+	size_t          bytes;
+	uint64_t*       out;
+	int64_t         pieces;
+	_Atomic int64_t next; /* the next group of pieces to take */
 } hyb_xsum_job_t;
+
+/* Pieces a thread takes at a time: small enough that a thread woken late, or sharing its
+   core, leaves its share to the others; large enough that the counter is touched rarely. */
+#define HYB_XSUM_GROUP 4
 
 /* Threads of x's fingerprints (the caller's included): every core but the caller's
    neighbours (the threads it runs beside) and one left for the driver's threads, which must
@@ -318,10 +324,20 @@ static int hyb_xsum_threads( const hyb_spmv_pipe_in_t* in )
 	return n > in->copy_threads ? n : in->copy_threads;
 }
 
+/* One thread of the team: groups of pieces taken in turn until none is left (a fixed split
+   would wait for the slowest thread, and the team's threads wake and run unevenly beside the
+   device's transfers). */
 static void hyb_xsum_part( void* arg, int64_t b, int64_t e )
 {
-	const hyb_xsum_job_t* j = arg;
-	for ( int64_t p = b; p < e; p++ ) j->out[p] = hyb_spmv_xsum_of( j->x, j->bytes, p );
+	hyb_xsum_job_t* j = arg;
+	for ( int64_t t = b; t < e; t++ )
+		for ( ;; )
+		{
+			int64_t p0 = atomic_fetch_add( &j->next, HYB_XSUM_GROUP );
+			if ( p0 >= j->pieces ) break;
+			int64_t p1 = p0 + HYB_XSUM_GROUP < j->pieces ? p0 + HYB_XSUM_GROUP : j->pieces;
+			for ( int64_t p = p0; p < p1; p++ ) j->out[p] = hyb_spmv_xsum_of( j->x, j->bytes, p );
+		}
 }
 
 #define HYB_TRY( expr )                                                                            \
@@ -536,9 +552,10 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 		HYB_TRY( hyb_dev_d2h( d, HYB_STREAM_H2D, x_st, hw, xs_dev, hw, hw, 1 ) );
 		HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVS] ) );
 		double         th = hyb_now();
-		hyb_xsum_job_t xj = { in->x, xbytes, xsum };
+		hyb_xsum_job_t xj = { .x = in->x, .bytes = xbytes, .out = xsum, .pieces = pieces };
+		atomic_init( &xj.next, 0 );
 		if ( team ) hyb_team_use( team, xsum_threads );
-		hyb_team_run( team, pieces, hyb_xsum_part, &xj );
+		hyb_team_run( team, hyb_team_size( team ), hyb_xsum_part, &xj );
 		if ( team ) hyb_team_use( team, in->copy_threads );
 		out->xsum_s = hyb_now() - th;
 	}
