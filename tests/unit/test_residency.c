@@ -613,6 +613,26 @@ static void test_create_safe( void )
 		HYB_T_ASSERT( m, hyb_residency_watch_create_safe( m, &r, 1, &w ) == HYB_E_INVALID );
 		munmap( a, HYB_T_MIB );
 	}
+	/* Hashed whole, lengths of one block and of several (1 MiB blocks, the last one short or
+	   whole): the checks hash through the addresses, so a safe arm's hash that differed from
+	   theirs would report a change at once. */
+	const size_t   lens[] = { 0, 1, 4095, HYB_T_MIB, 3 * HYB_T_MIB, 3 * HYB_T_MIB + 777 };
+	unsigned char* b      = hyb_t_map( 4 * HYB_T_MIB );
+	for ( size_t i = 0; i < sizeof lens / sizeof lens[0]; i++ )
+	{
+		hyb_residency_range_t  r = { b + 8, lens[i] };
+		hyb_residency_watch_t* w = NULL;
+		CU_ASSERT_FATAL( hyb_residency_watch_create_safe( HYB_RESIDENCY_MECH_HASH, &r, 1, &w ) ==
+		                 HYB_OK );
+		CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 0 );
+		if ( lens[i] > 0 )
+		{
+			b[8 + lens[i] - 1] ^= 1; /* the last byte */
+			CU_ASSERT_EQUAL( hyb_residency_watch_changed( w ), 1 );
+		}
+		hyb_residency_watch_destroy( w );
+	}
+	munmap( b, 4 * HYB_T_MIB );
 }
 
 /* A transparent huge page zapped whole by MADV_DONTNEED leaves a PMD with
