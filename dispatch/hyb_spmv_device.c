@@ -916,9 +916,10 @@ static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
 /* A fill built on the helper thread (dispatch/hyb_spmv_bg.h) while the calls run on the
    CPU. The call that starts it returns at once; from then on the application may change,
    free or unmap its arrays, so the helper reads them only through process_vm_readv, which
-   reports a missing page instead of faulting. The watch was armed by the acquire before the
-   job was queued: a change made at any time after is caught by the check of the call that
-   first uses the copy.
+   reports a missing page instead of faulting. The helper arms the entry's watch before it
+   reads (the call leaves it unarmed): a change made at any time after is caught by the check
+   of the call that first uses the copy, on the pages the kernel tracks; on the bytes the
+   watch hashes, the snapshot job compares what it read with what the arm hashed.
    Two kinds of job. The lean one (CSR input, or COO grouped by rows, that a device CSR
    copy can serve as it is) reads the arrays in pieces straight into page-locked slots,
    uploads each piece as read and checks the copy on the device (COO: its row pointers
@@ -1126,8 +1127,9 @@ static void hyb_bg_fill( void* p )
 {
 	hyb_bg_job_t* j = p;
 	/* The call left the entry unarmed (arming takes tens of microseconds a megabyte): armed
-	   here, before the arrays are read, so a write from here on shows. */
-	if ( hyb_residency_cache_arm( j->cache, j->ent ) != HYB_OK )
+	   here, before the arrays are read, so a write from here on shows; not when the library
+	   is being unloaded (an arm by hashing reads the whole matrix). */
+	if ( hyb_spmv_bg_quitting() || hyb_residency_cache_arm( j->cache, j->ent, 0 ) != HYB_OK )
 	{
 		hyb_residency_cache_release( j->cache, j->ent ); /* a later call fills again */
 		hyb_bg_job_free( j );
@@ -1139,10 +1141,28 @@ static void hyb_bg_fill( void* p )
 		hyb_bg_job_free( j );
 		return;
 	}
-	int ok = 1;
+	int         ok = 1;
+	const void* copies[3];
 	for ( int i = 0; i < 3 && ok; i++ )
-		ok = hyb_bg_read( (char*)j->snap[i] + j->off[i], (const char*)j->from[i] + j->off[i],
-		                  j->len[i] );
+	{
+		copies[i] = (char*)j->snap[i] + j->off[i];
+		ok        = hyb_bg_read( (char*)j->snap[i] + j->off[i], (const char*)j->from[i] + j->off[i],
+		                         j->len[i] );
+	}
+	/* The row pointers as read must describe the entries read: the program may have grown
+	   or shifted its matrix since the call, and the snapshot holds only what the call's
+	   ia[0] and ia[m] spanned. */
+	if ( ok && j->a.op == HYB_OP_CSRMV )
+	{
+		const int* ia = j->snap[1];
+		size_t     vb = hyb_prec_size( j->a.prec );
+		int64_t    k0 = (int64_t)ia[0] - j->a.base, n = (int64_t)ia[j->a.m] - ia[0];
+		ok = k0 >= 0 && n >= 0 && (size_t)k0 * vb == j->off[0] &&
+		     (size_t)k0 * sizeof( int ) == j->off[2] && (size_t)n * vb == j->len[0];
+	}
+	/* What the watch hashed must be what was read (a value changed and changed back while
+	   it was read would pass the later checks). */
+	if ( ok ) ok = hyb_residency_cache_matches_copy( j->cache, j->ent, copies );
 	hyb_spmv_src_t src;
 	if ( ok )
 		ok = ( j->a.op == HYB_OP_CSRMV
@@ -1448,7 +1468,7 @@ hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a
 					rep->why = "another matrix's device copy is being built";
 					path     = HYB_PATH_CPU;
 				}
-				else if ( hyb_residency_cache_arm( cache, ent ) != HYB_OK )
+				else if ( hyb_residency_cache_arm( cache, ent, 1 ) != HYB_OK )
 				{
 					hyb_residency_cache_release( cache, ent );
 					path = hyb_run_transient( call, a, &src, mode, &f, rep );

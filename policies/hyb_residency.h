@@ -113,6 +113,10 @@ hyb_status_t hyb_residency_watch_create_safe( hyb_residency_mech_t         mech,
                                               const hyb_residency_range_t* ranges, int nranges,
                                               hyb_residency_watch_t** out );
 
+/* Whether copies of the watch's ranges (copies[i]: range i's bytes as read at some time
+   after the arm) hash, on the watch's hashed bytes, to what the arm hashed. */
+int hyb_residency_watch_matches_copy( const hyb_residency_watch_t* w, const void* const* copies );
+
 /* 1 if the ranges may have changed since the watch was armed (or last
    rearmed), 0 if they provably did not. Sticky: once 1, stays 1 until rearm.
    Errors count as changed. May read the ranges (hashed parts), so call it
@@ -172,7 +176,8 @@ typedef struct
 typedef enum
 {
 	HYB_RESIDENCY_HIT = 0,  /* *entry pinned; its payload is valid for the ranges as they are now */
-	HYB_RESIDENCY_FILL,     /* *entry pinned and armed, no payload: build one, then cache_fill */
+	HYB_RESIDENCY_FILL,     /* *entry pinned, no payload: build one, then cache_fill (armed,
+	                           except from acquire_unarmed: cache_arm first) */
 	HYB_RESIDENCY_BYPASS,   /* *entry NULL: do not cache this call (mode off, keeps changing,
 	                           being filled by another thread, cache full of pinned entries,
 	                           arming failed, or a forked child) */
@@ -246,9 +251,22 @@ hyb_residency_outcome_t hyb_residency_cache_acquire_unarmed( hyb_residency_cache
                                                              hyb_residency_entry_t** entry );
 
 /* Arm an entry from acquire_unarmed's FILL (an armed one: nothing to do): a write to its
-   ranges from here on shows. HYB_OK, or the tracker's error (the caller then releases the
-   entry, which abandons it). Only the thread filling the entry calls it. */
-hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_entry_t* e );
+   ranges from here on shows. `caller`: 1 on the thread of the call that handed the ranges
+   over, during that call (they are mapped: the watch is made as by watch_create); 0 on any
+   other thread (watch_create_safe). HYB_OK, or the tracker's error (the caller then
+   releases the entry, which abandons it). Only the thread filling the entry calls it. */
+hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                      int caller );
+
+/* Whether copies of the entry's ranges (copies[i]: the bytes of range i as the filler read
+   them) agree with what its watch hashed when it was armed, on every hashed byte. A watch
+   proves its kernel-tracked pages unchanged from the arm on, but hashed bytes only equal
+   to the armed ones when checked: a value changed and changed back while the filler read it
+   would pass a later check. So a filler that reads after arming compares what it read. 1:
+   they agree (or nothing is hashed); 0: they do not, or the entry is not one being filled
+   and armed. */
+int hyb_residency_cache_matches_copy( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                      const void* const* copies );
 
 /* The change check of an entry from acquire_unchecked. 1: the ranges are unchanged since
    the payload's data was read (counted as a hit). 0: they changed (counted as an

@@ -387,7 +387,8 @@ hyb_residency_outcome_t hyb_residency_cache_acquire_unarmed( hyb_residency_cache
 	return hyb_res_acquire( c, ranges, nranges, key, entry, 1, 1 );
 }
 
-hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_entry_t* e )
+hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                      int caller )
 {
 	if ( c == NULL || e == NULL || getpid() != c->pid ) return HYB_E_INVALID;
 	pthread_mutex_lock( &c->lock );
@@ -395,7 +396,17 @@ hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_en
 	pthread_mutex_unlock( &c->lock );
 	if ( !pending ) return HYB_E_INVALID;
 	if ( armed ) return HYB_OK;
-	return hyb_res_arm_entry( c, e, 1 );
+	return hyb_res_arm_entry( c, e, !caller );
+}
+
+int hyb_residency_cache_matches_copy( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                      const void* const* copies )
+{
+	if ( c == NULL || e == NULL || copies == NULL || getpid() != c->pid ) return 0;
+	pthread_mutex_lock( &c->lock );
+	hyb_residency_watch_t* w = e->state == HYB_RES_PENDING && e->pins > 0 ? e->watch : NULL;
+	pthread_mutex_unlock( &c->lock );
+	return w != NULL && hyb_residency_watch_matches_copy( w, copies );
 }
 
 int hyb_residency_cache_confirm( hyb_residency_cache_t* c, hyb_residency_entry_t* e )

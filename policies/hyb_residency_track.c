@@ -208,8 +208,7 @@ static int hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* out )
 			else if ( !( g < 0 && errno == EINTR ) )
 				ok = 0;
 		}
-		uint64_t b = hyb_res_hash_block( buf, len, nb == 1 ? 0 : k );
-		h          = hyb_res_fold( h, b );
+		if ( ok ) h = hyb_res_fold( h, hyb_res_hash_block( buf, len, nb == 1 ? 0 : k ) );
 	}
 	free( buf );
 	*out = h;
@@ -993,6 +992,15 @@ static int hyb_res_part_hash_safe( const hyb_res_part_t* p, uint64_t* out )
 	return 1;
 }
 
+/* hyb_res_part_hash of a copy of the part's bytes (at `copy`, the part's first byte). */
+static uint64_t hyb_res_part_hash_copy( const hyb_res_part_t* p, const unsigned char* copy )
+{
+	if ( p->body_lo == p->body_hi ) return hyb_residency_hash_bytes( copy, p->bytes );
+	uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
+	uint64_t  h = hyb_residency_hash_bytes( copy, p->body_lo - a );
+	return hyb_res_fold( h, hyb_residency_hash_bytes( copy + ( p->body_hi - a ), e - p->body_hi ) );
+}
+
 /* Choose the bodies: the whole pages inside each range large enough to be
    worth a kernel mechanism. */
 static void hyb_res_choose_bodies( hyb_residency_watch_t* w )
@@ -1407,6 +1415,16 @@ hyb_status_t hyb_residency_watch_rearm( hyb_residency_watch_t* w )
 	}
 	hyb_res_arm( w, 0 );
 	return HYB_OK;
+}
+
+int hyb_residency_watch_matches_copy( const hyb_residency_watch_t* w, const void* const* copies )
+{
+	if ( w == NULL || copies == NULL ) return 0;
+	for ( int i = 0; i < w->nparts; i++ )
+		if ( copies[i] == NULL ||
+		     hyb_res_part_hash_copy( &w->parts[i], copies[i] ) != w->parts[i].hash )
+			return 0;
+	return 1;
 }
 
 hyb_residency_mech_t hyb_residency_watch_mech( const hyb_residency_watch_t* w )

@@ -635,6 +635,36 @@ static void test_create_safe( void )
 	munmap( b, 4 * HYB_T_MIB );
 }
 
+/* matches_copy: copies of the ranges agree with the watch on its hashed bytes; a copy that
+   differs there (a value read while it was changed, changed back since) does not; a copy
+   that differs on kernel-tracked pages only is the kernel's to catch. */
+static void test_matches_copy( void )
+{
+	hyb_t_seed( 113 );
+	HYB_T_FOR_EACH_MECH( m )
+	{
+		unsigned char*         a = hyb_t_map( HYB_T_MIB );
+		hyb_residency_range_t  r = { a + 100, HYB_T_MIB - 300 };
+		hyb_residency_watch_t* w = NULL;
+		CU_ASSERT_FATAL( hyb_residency_watch_create( m, &r, 1, &w ) == HYB_OK );
+		unsigned char* copy = malloc( r.bytes );
+		CU_ASSERT_FATAL( copy != NULL );
+		memcpy( copy, r.addr, r.bytes );
+		const void* copies[1] = { copy };
+		HYB_T_ASSERT( m, hyb_residency_watch_matches_copy( w, copies ) == 1 );
+		copy[50 * 4096] ^= 1; /* a whole page inside: hashed only without kernel tracking */
+		HYB_T_ASSERT( m, hyb_residency_watch_matches_copy( w, copies ) ==
+		                     ( m != HYB_RESIDENCY_MECH_HASH ) );
+		copy[50 * 4096] ^= 1;
+		copy[20] ^= 1; /* the first, partial page: hashed by every mechanism */
+		HYB_T_ASSERT( m, hyb_residency_watch_matches_copy( w, copies ) == 0 );
+		HYB_T_ASSERT( m, hyb_residency_watch_changed( w ) == 0 ); /* the range itself did not */
+		free( copy );
+		hyb_residency_watch_destroy( w );
+		munmap( a, HYB_T_MIB );
+	}
+}
+
 /* A transparent huge page zapped whole by MADV_DONTNEED leaves a PMD with
    no page table, which some kernels' PAGEMAP_SCAN reports as "not written"
    (fixed upstream in 2026): the tracker must still see the zeroed range. */
@@ -1162,13 +1192,13 @@ static void test_cache_unarmed( void )
 		HYB_T_ASSERT( m, hyb_residency_cache_fill( c, e, pl, 100, hyb_t_payload_free,
 		                                           &hyb_t_freed ) == HYB_E_INVALID );
 		s.map[s.map_len / 3] ^= 1; /* before the arm: part of what is read */
-		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e ) == HYB_OK );
-		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e ) == HYB_OK ); /* armed already */
+		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e, 0 ) == HYB_OK );
+		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e, 1 ) == HYB_OK ); /* armed already */
 		hyb_t_payload_free( pl, NULL );
 		pl = hyb_t_payload( s.r, 3 );
 		HYB_T_ASSERT( m, hyb_residency_cache_fill( c, e, pl, 100, hyb_t_payload_free,
 		                                           &hyb_t_freed ) == HYB_OK );
-		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e ) == HYB_E_INVALID ); /* ready */
+		HYB_T_ASSERT( m, hyb_residency_cache_arm( c, e, 0 ) == HYB_E_INVALID ); /* ready */
 		hyb_residency_cache_release( c, e );
 		HYB_T_ASSERT( m, hyb_t_use( c, s.r, 3, 1, 100, &stale ) == HYB_RESIDENCY_HIT );
 		/* an existing entry: unchecked */
@@ -1664,6 +1694,7 @@ static CU_TestInfo hyb_tests_residency[] = {
 	{ "madvise_dontneed", test_madvise_dontneed },
 	{ "munmap_hole", test_munmap_hole },
 	{ "create_safe", test_create_safe },
+	{ "matches_copy", test_matches_copy },
 	{ "thp_zap", test_thp_zap },
 	{ "partial_page_neighbour", test_partial_page_neighbour },
 	{ "sparse_pages", test_sparse_pages },
