@@ -1065,29 +1065,103 @@ static hyb_status_t hyb_lean_to_dia( const hyb_bg_job_t* j, hyb_spmv_res_t** res
 }
 
 /* The lean job: the copy of the arrays, made resident once the device check passed. */
+/* The lean job's record of the bytes its watch hashes, kept as the copy read them (the
+   copy's array a is the watch's range HYB_LEAN_PART[a]: row pointers, columns, values). */
+static const int HYB_LEAN_PART[3] = { 1, 2, 0 };
+typedef struct
+{
+	size_t         head[3], tail_off[3], bytes[3];
+	unsigned char* hbuf[3]; /* range i's bytes [0, head) */
+	unsigned char* tbuf[3]; /* its bytes [tail_off, bytes) */
+} hyb_lean_ends_t;
+
+static void hyb_lean_ends_free( hyb_lean_ends_t* le )
+{
+	for ( int i = 0; i < 3; i++ )
+	{
+		free( le->hbuf[i] );
+		free( le->tbuf[i] );
+	}
+}
+
+/* 1 with buffers for every hashed byte of the entry's watch, 0 without (no memory). */
+static int hyb_lean_ends_make( hyb_lean_ends_t* le, const hyb_residency_watch_t* w )
+{
+	memset( le, 0, sizeof *le );
+	int ok = w != NULL;
+	for ( int i = 0; i < 3 && ok; i++ )
+	{
+		le->bytes[i] = hyb_residency_watch_ends( w, i, &le->head[i], &le->tail_off[i] );
+		if ( le->head[i] > 0 ) ok = ( le->hbuf[i] = malloc( le->head[i] ) ) != NULL;
+		if ( ok && le->bytes[i] > le->tail_off[i] )
+			ok = ( le->tbuf[i] = malloc( le->bytes[i] - le->tail_off[i] ) ) != NULL;
+	}
+	if ( !ok ) hyb_lean_ends_free( le );
+	return ok;
+}
+
+/* The copy's hook: the hashed bytes within a piece, as read. */
+static void hyb_lean_seen( void* ctx, int array, size_t at, const void* bytes, size_t len )
+{
+	hyb_lean_ends_t*     le = ctx;
+	const int            i  = HYB_LEAN_PART[array];
+	const unsigned char* b  = bytes;
+	size_t               e  = at + len;
+	if ( at < le->head[i] )
+	{
+		size_t hi = e < le->head[i] ? e : le->head[i];
+		memcpy( le->hbuf[i] + at, b, hi - at );
+	}
+	if ( e > le->tail_off[i] && le->tbuf[i] )
+	{
+		size_t lo = at > le->tail_off[i] ? at : le->tail_off[i];
+		size_t hi = e < le->bytes[i] ? e : le->bytes[i];
+		if ( hi > lo ) memcpy( le->tbuf[i] + ( lo - le->tail_off[i] ), b + ( lo - at ), hi - lo );
+	}
+}
+
 static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 {
 	hyb_spmv_res_t* res = j->lean;
 	j->lean             = NULL;
-	hyb_status_t st     = hyb_spmv_dmat_plan_copy( j->a.m, (int64_t)( j->len[2] / sizeof( int ) ),
-	                                               j->a.prec, j->a.base, j->block_rows, &res->dm );
+	/* What the watch hashes is compared with the bytes the copy read, not read again: a
+	   value changed and changed back while the copy read it would pass a later check. */
+	hyb_lean_ends_t le;
+	if ( !hyb_lean_ends_make( &le, hyb_residency_cache_watch( j->cache, j->ent ) ) )
+	{
+		hyb_res_free( res, NULL );
+		hyb_residency_cache_release( j->cache, j->ent ); /* a later call fills again */
+		return;
+	}
+	hyb_status_t st = hyb_spmv_dmat_plan_copy( j->a.m, (int64_t)( j->len[2] / sizeof( int ) ),
+	                                           j->a.prec, j->a.base, j->block_rows, &res->dm );
 	if ( st == HYB_OK ) st = hyb_res_reserve( res, hyb_spmv_copy_dev_bytes( &res->dm ) );
 	if ( st == HYB_OK )
 	{
 		const hyb_spmv_copy_in_t in = {
-			.dm      = &res->dm,
-			.dmem    = res->dmem,
-			.ia      = j->a.op == HYB_OP_CSRMV ? j->from[1] : NULL,
-			.row     = j->a.op == HYB_OP_COOMV ? j->from[1] : NULL,
-			.ja      = (const void*)( (const char*)j->from[2] + j->off[2] ),
-			.val     = (const char*)j->from[0] + j->off[0],
-			.first   = j->first,
-			.read    = hyb_bg_read,
-			.piece   = j->f.copy_piece,
-			.readers = j->readers,
+			.dm       = &res->dm,
+			.dmem     = res->dmem,
+			.ia       = j->a.op == HYB_OP_CSRMV ? j->from[1] : NULL,
+			.row      = j->a.op == HYB_OP_COOMV ? j->from[1] : NULL,
+			.ja       = (const void*)( (const char*)j->from[2] + j->off[2] ),
+			.val      = (const char*)j->from[0] + j->off[0],
+			.first    = j->first,
+			.read     = hyb_bg_read,
+			.seen     = hyb_lean_seen,
+			.seen_ctx = &le,
+			.piece    = j->f.copy_piece,
+			.readers  = j->readers,
 		};
 		hyb_spmv_copy_out_t out;
 		st = hyb_spmv_copy_run( res->mem, &in, &out );
+		if ( st == HYB_OK )
+		{
+			const void* heads[3] = { le.hbuf[0], le.hbuf[1], le.hbuf[2] };
+			const void* tails[3] = { le.tbuf[0], le.tbuf[1], le.tbuf[2] };
+			if ( !hyb_residency_watch_matches_ends( hyb_residency_cache_watch( j->cache, j->ent ),
+			                                        heads, tails ) )
+				st = HYB_E_AGAIN; /* changed while read: not kept, a later call builds again */
+		}
 		/* rows out of order, all indices in range: a COO not grouped by rows, for good */
 		if ( st == HYB_E_INVALID && out.reject == HYB_SPMV_COOPTR_ORDER )
 			hyb_memo_ungrouped( j->mh, 1 );
@@ -1120,6 +1194,7 @@ static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 		                             : hyb_status_string( st ) );
 		if ( st == HYB_E_DEVICE ) hyb_after_error( &j->call, st );
 	}
+	hyb_lean_ends_free( &le );
 	hyb_residency_cache_release( j->cache, j->ent );
 }
 

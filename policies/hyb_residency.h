@@ -117,6 +117,17 @@ hyb_status_t hyb_residency_watch_create_safe( hyb_residency_mech_t         mech,
    after the arm) hash, on the watch's hashed bytes, to what the arm hashed. */
 int hyb_residency_watch_matches_copy( const hyb_residency_watch_t* w, const void* const* copies );
 
+/* The bytes of range `part` the watch hashes: [0, *head) and [*tail_off, bytes) of it
+   (*head = *tail_off = bytes where it hashes all of it); returns the range's bytes (0 for no
+   such part). */
+size_t hyb_residency_watch_ends( const hyb_residency_watch_t* w, int part, size_t* head,
+                                 size_t* tail_off );
+
+/* As watch_matches_copy, from the hashed bytes alone: heads[i] holds range i's bytes [0,
+   head), tails[i] its bytes [tail_off, bytes) (as hyb_residency_watch_ends gives them). */
+int hyb_residency_watch_matches_ends( const hyb_residency_watch_t* w, const void* const* heads,
+                                      const void* const* tails );
+
 /* 1 if the ranges may have changed since the watch was armed (or last
    rearmed), 0 if they provably did not. Sticky: once 1, stays 1 until rearm.
    Errors count as changed. May read the ranges (hashed parts), so call it
@@ -267,6 +278,12 @@ hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_en
    and armed. */
 int hyb_residency_cache_matches_copy( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
                                       const void* const* copies );
+
+/* The watch of an entry being filled and armed (NULL otherwise), for its hashed ends
+   (hyb_residency_watch_ends, watch_matches_ends). Only the thread filling the entry uses it,
+   until it fills or releases the entry. */
+const hyb_residency_watch_t* hyb_residency_cache_watch( hyb_residency_cache_t* c,
+                                                        hyb_residency_entry_t* e );
 
 /* The change check of an entry from acquire_unchecked. 1: the ranges are unchanged since
    the payload's data was read (counted as a hit). 0: they changed (counted as an

@@ -399,13 +399,20 @@ hyb_status_t hyb_residency_cache_arm( hyb_residency_cache_t* c, hyb_residency_en
 	return hyb_res_arm_entry( c, e, !caller );
 }
 
-int hyb_residency_cache_matches_copy( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
-                                      const void* const* copies )
+const hyb_residency_watch_t* hyb_residency_cache_watch( hyb_residency_cache_t* c,
+                                                        hyb_residency_entry_t* e )
 {
-	if ( c == NULL || e == NULL || copies == NULL || getpid() != c->pid ) return 0;
+	if ( c == NULL || e == NULL || getpid() != c->pid ) return NULL;
 	pthread_mutex_lock( &c->lock );
 	hyb_residency_watch_t* w = e->state == HYB_RES_PENDING && e->pins > 0 ? e->watch : NULL;
 	pthread_mutex_unlock( &c->lock );
+	return w;
+}
+
+int hyb_residency_cache_matches_copy( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                      const void* const* copies )
+{
+	const hyb_residency_watch_t* w = copies ? hyb_residency_cache_watch( c, e ) : NULL;
 	return w != NULL && hyb_residency_watch_matches_copy( w, copies );
 }
 

@@ -1417,6 +1417,41 @@ hyb_status_t hyb_residency_watch_rearm( hyb_residency_watch_t* w )
 	return HYB_OK;
 }
 
+size_t hyb_residency_watch_ends( const hyb_residency_watch_t* w, int part, size_t* head,
+                                 size_t* tail_off )
+{
+	*head = *tail_off = 0;
+	if ( w == NULL || part < 0 || part >= w->nparts ) return 0;
+	const hyb_res_part_t* p = &w->parts[part];
+	uintptr_t             a = (uintptr_t)p->addr;
+	*head                   = p->body_lo == p->body_hi ? p->bytes : p->body_lo - a;
+	*tail_off               = p->body_lo == p->body_hi ? p->bytes : p->body_hi - a;
+	return p->bytes;
+}
+
+int hyb_residency_watch_matches_ends( const hyb_residency_watch_t* w, const void* const* heads,
+                                      const void* const* tails )
+{
+	if ( w == NULL || heads == NULL || tails == NULL ) return 0;
+	for ( int i = 0; i < w->nparts; i++ )
+	{
+		const hyb_res_part_t* p = &w->parts[i];
+		uint64_t              h;
+		if ( p->body_lo == p->body_hi )
+			h = heads[i] || p->bytes == 0 ? hyb_residency_hash_bytes( heads[i], p->bytes )
+			                              : ~p->hash;
+		else
+		{
+			uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
+			if ( ( !heads[i] && p->body_lo > a ) || ( !tails[i] && e > p->body_hi ) ) return 0;
+			h = hyb_res_fold( hyb_residency_hash_bytes( heads[i], p->body_lo - a ),
+			                  hyb_residency_hash_bytes( tails[i], e - p->body_hi ) );
+		}
+		if ( h != p->hash ) return 0;
+	}
+	return 1;
+}
+
 int hyb_residency_watch_matches_copy( const hyb_residency_watch_t* w, const void* const* copies )
 {
 	if ( w == NULL || copies == NULL ) return 0;

@@ -151,6 +151,7 @@ hyb_status_t hyb_spmv_copy_run( hyb_dev_t* d, const hyb_spmv_copy_in_t* in,
 			if ( !hyb_copy_read( team, in, slot[s], (const char*)arr[a].src + at, len ) )
 				HYB_TRY( HYB_E_IO );
 			out->read_s += hyb_now() - tr;
+			if ( in->seen ) in->seen( in->seen_ctx, a, at, slot[s], len );
 			if ( a == 0 && !coo )
 				hyb_copy_take_bounds( &bd, dm, (const int*)(void*)slot[s],
 				                      (int64_t)( at / sizeof( int ) ),

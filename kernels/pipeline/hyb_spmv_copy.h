@@ -33,6 +33,11 @@ typedef struct
 	/* Copies `bytes` of this process's memory at src into dst; 0 where it cannot (a page no
 	   longer mapped, the library unloading), never a fault. */
 	int ( *read )( void* dst, const void* src, size_t bytes );
+	/* Called on the copy's thread with each piece as it was read (the bytes that go up), before
+	   its upload: array 0 the row pointers (COO: row indices), 1 the column indices, 2 the
+	   values; `at` the piece's offset in the array. NULL: nothing is called. */
+	void ( *seen )( void* ctx, int array, size_t at, const void* bytes, size_t len );
+	void*  seen_ctx;
 	size_t piece;   /* bytes per piece (0: HYB_SPMV_COPY_PIECE) */
 	int    readers; /* threads reading each piece, the caller one of them (0 or 1: the caller
 	                   alone); `read` must then be safe to call from several threads */
