@@ -970,13 +970,20 @@ hyb_residency_mech_t hyb_residency_mech_for_mode( hyb_residency_mode_t mode )
 
 /* ------------------------------------------------------------ watches */
 
-/* Hash of the bytes of a part outside its tracked body. */
+/* Hash of the bytes of a part outside its tracked body, read at `head` (the part's first
+   bytes, up to its body; all of them where it has none) and `tail` (from its body's end). */
+static uint64_t hyb_res_ends_hash( const hyb_res_part_t* p, const void* head, const void* tail )
+{
+	if ( p->body_lo == p->body_hi ) return hyb_residency_hash_bytes( head, p->bytes );
+	uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
+	return hyb_res_fold( hyb_residency_hash_bytes( head, p->body_lo - a ),
+	                     hyb_residency_hash_bytes( tail, e - p->body_hi ) );
+}
+
+/* Hash of the bytes of a part outside its tracked body, through its addresses. */
 static uint64_t hyb_res_part_hash( const hyb_res_part_t* p )
 {
-	if ( p->body_lo == p->body_hi ) return hyb_residency_hash_bytes( p->addr, p->bytes );
-	uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
-	uint64_t  h = hyb_residency_hash_bytes( p->addr, p->body_lo - a );
-	return hyb_res_fold( h, hyb_residency_hash_bytes( (const void*)p->body_hi, e - p->body_hi ) );
+	return hyb_res_ends_hash( p, p->addr, (const void*)p->body_hi );
 }
 
 /* hyb_res_part_hash without a fault where the part is no longer mapped: 0 then. */
@@ -990,15 +997,6 @@ static int hyb_res_part_hash_safe( const hyb_res_part_t* p, uint64_t* out )
 		return 0;
 	*out = hyb_res_fold( h, t );
 	return 1;
-}
-
-/* hyb_res_part_hash of a copy of the part's bytes (at `copy`, the part's first byte). */
-static uint64_t hyb_res_part_hash_copy( const hyb_res_part_t* p, const unsigned char* copy )
-{
-	if ( p->body_lo == p->body_hi ) return hyb_residency_hash_bytes( copy, p->bytes );
-	uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
-	uint64_t  h = hyb_residency_hash_bytes( copy, p->body_lo - a );
-	return hyb_res_fold( h, hyb_residency_hash_bytes( copy + ( p->body_hi - a ), e - p->body_hi ) );
 }
 
 /* Choose the bodies: the whole pages inside each range large enough to be
@@ -1436,18 +1434,12 @@ int hyb_residency_watch_matches_ends( const hyb_residency_watch_t* w, const void
 	for ( int i = 0; i < w->nparts; i++ )
 	{
 		const hyb_res_part_t* p = &w->parts[i];
-		uint64_t              h;
-		if ( p->body_lo == p->body_hi )
-			h = heads[i] || p->bytes == 0 ? hyb_residency_hash_bytes( heads[i], p->bytes )
-			                              : ~p->hash;
-		else
-		{
-			uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
-			if ( ( !heads[i] && p->body_lo > a ) || ( !tails[i] && e > p->body_hi ) ) return 0;
-			h = hyb_res_fold( hyb_residency_hash_bytes( heads[i], p->body_lo - a ),
-			                  hyb_residency_hash_bytes( tails[i], e - p->body_hi ) );
-		}
-		if ( h != p->hash ) return 0;
+		uintptr_t             a = (uintptr_t)p->addr, e = a + p->bytes;
+		const int             body = p->body_lo != p->body_hi;
+		if ( ( !heads[i] && ( body ? p->body_lo > a : p->bytes > 0 ) ) ||
+		     ( !tails[i] && body && e > p->body_hi ) )
+			return 0;
+		if ( hyb_res_ends_hash( p, heads[i], tails[i] ) != p->hash ) return 0;
 	}
 	return 1;
 }
@@ -1456,9 +1448,14 @@ int hyb_residency_watch_matches_copy( const hyb_residency_watch_t* w, const void
 {
 	if ( w == NULL || copies == NULL ) return 0;
 	for ( int i = 0; i < w->nparts; i++ )
-		if ( copies[i] == NULL ||
-		     hyb_res_part_hash_copy( &w->parts[i], copies[i] ) != w->parts[i].hash )
-			return 0;
+	{
+		const hyb_res_part_t* p    = &w->parts[i];
+		const unsigned char*  copy = copies[i];
+		if ( copy == NULL ) return 0;
+		const unsigned char* tail =
+		    p->body_lo != p->body_hi ? copy + ( p->body_hi - (uintptr_t)p->addr ) : NULL;
+		if ( hyb_res_ends_hash( p, copy, tail ) != p->hash ) return 0;
+	}
 	return 1;
 }
 

@@ -46,14 +46,15 @@ static const hyb_spmv_report_t* tbg_call( const tsp_mat_t* A, uint64_t seed, int
 }
 
 /* Two calls with the gate closed: the second queues the build, which waits at the gate;
-   asserts that the call said so. */
-static void tbg_queue_build( const tsp_mat_t* A, int* bad )
+   asserts that the call said so, and returns its report. */
+static const hyb_spmv_report_t* tbg_queue_build( const tsp_mat_t* A, int* bad )
 {
 	hyb_spmv_bg_gate( 1 );
 	tbg_call( A, 1, bad ); /* first sighting: not cached */
 	const hyb_spmv_report_t* r = tbg_call( A, 2, bad );
 	CU_ASSERT( tsp_why( r, "building the device copy in the background" ) );
 	CU_ASSERT_EQUAL( r->path, HYB_PATH_CPU );
+	return r;
 }
 
 /* The second sighting queues the build and returns on the CPU while the build is held at
@@ -261,9 +262,7 @@ static void tbg_restored_value( int lean )
 			hyb_spmv_device_force( &f );
 		}
 		int bad = 0;
-		hyb_spmv_bg_gate( 1 );
-		tbg_call( &A, 1, &bad );
-		jobs += tsp_why( tbg_call( &A, 2, &bad ), "the arrays as they are" ) == lean;
+		jobs += tsp_why( tbg_queue_build( &A, &bad ), "the arrays as they are" ) == lean;
 		double*      v = A.val;
 		tbg_toggle_t t = { .v = &v[0], .was = v[0], .shifted = v[0] + 1000.0 };
 		atomic_init( &t.stop, 0 );
