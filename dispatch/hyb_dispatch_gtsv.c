@@ -153,6 +153,7 @@ static double hyb_gtsv_forward( const hyb_call_t* call, const hyb_gtsv_args_t* a
    right-hand side over the whole call, hyblas's own costs included. */
 static void hyb_gtsv_side_learn( const hyb_gtsv_args_t* a, int threads, int spike, double seconds )
 {
+	if ( !spike ) hyb_gtsv_rates_lapack_spent( seconds );
 	if ( seconds > 0 )
 		hyb_gtsv_rates_side_update( a->prec, threads, a->n, spike,
 		                            (double)a->n / seconds *

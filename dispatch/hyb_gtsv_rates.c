@@ -7,13 +7,16 @@
 
 #include "policies/hyb_learn.h"
 
-/* The process has run LAPACK / the CPU SPIKE, and hyb_now() of the last write of the file
-   for a side rate. Atomics: nothing of them needs the store's lock, nor a fork hook. */
+/* The process has run LAPACK / the CPU SPIKE; hyb_now() of the last write of the file for
+   a side rate (or of the first side rate, before any write); the seconds the process's
+   LAPACK calls took. Atomics: nothing of them needs the store's lock, nor a fork hook. */
 static atomic_int     hyb_gr_side_ran[2];
 static _Atomic double hyb_gr_side_written;
+static _Atomic double hyb_gr_lapack_spent;
 
-/* A side rate is written to the file when it is new, and else at most once in this
-   many seconds: calls of a few microseconds must not each rewrite the file. */
+/* A side rate is written to the file at most once in this many seconds, and at the
+   process's exit (hyb_learn.h): a write costs 0.1-0.4 ms, more than a whole call at 2^13
+   rows, and must not fall on the calls that decide between the sides. */
 #define HYB_GR_SIDE_WRITE_GAP 1.0
 
 static double hyb_gr_rate( hyb_learn_key_t key, hyb_learn_slot_t slot )
@@ -67,6 +70,18 @@ void hyb_gtsv_rates_side( hyb_prec_t prec, int threads, int64_t n, hyb_gtsv_side
 	in->lapack_samples = r[HYB_LEARN_CPU].samples;
 	in->spike          = r[HYB_LEARN_OTHER].value;
 	in->spike_samples  = r[HYB_LEARN_OTHER].samples;
+	in->team_start =
+	    atomic_load( &hyb_gr_side_ran[1] ) ? 0.0 : ( threads - 1 ) * HYB_GTSV_SIDE_TEAM_START_S;
+	in->lapack_spent = atomic_load( &hyb_gr_lapack_spent );
+	in->rows         = (double)n;
+}
+
+void hyb_gtsv_rates_lapack_spent( double seconds )
+{
+	if ( !( seconds > 0 ) ) return;
+	double old = atomic_load( &hyb_gr_lapack_spent );
+	while ( !atomic_compare_exchange_weak( &hyb_gr_lapack_spent, &old, old + seconds ) )
+		;
 }
 
 void hyb_gtsv_rates_side_update( hyb_prec_t prec, int threads, int64_t n, int spike, double rate )
@@ -77,13 +92,11 @@ void hyb_gtsv_rates_side_update( hyb_prec_t prec, int threads, int64_t n, int sp
 	                                                        hyb_policy_gtsv_side_class( n ) );
 	hyb_learn_slot_t slot = spike ? HYB_LEARN_OTHER : HYB_LEARN_CPU;
 	if ( hyb_learn_note( key, slot, rate, HYB_LEARN_WEIGHT_GTSV ) != HYB_OK ) return;
-	double now = hyb_now();
-	if ( hyb_learn_rate( key, slot ).samples == 1 ||
-	     now - atomic_load( &hyb_gr_side_written ) >= HYB_GR_SIDE_WRITE_GAP )
-	{
-		atomic_store( &hyb_gr_side_written, now );
+	double now = hyb_now(), last = 0.0;
+	if ( atomic_compare_exchange_strong( &hyb_gr_side_written, &last, now ) ) return;
+	if ( now - last >= HYB_GR_SIDE_WRITE_GAP &&
+	     atomic_compare_exchange_strong( &hyb_gr_side_written, &last, now ) )
 		hyb_learn_commit();
-	}
 }
 
 void hyb_gtsv_rates_reset_for_test( void )
@@ -92,10 +105,12 @@ void hyb_gtsv_rates_reset_for_test( void )
 	atomic_store( &hyb_gr_side_ran[0], 1 );
 	atomic_store( &hyb_gr_side_ran[1], 1 );
 	atomic_store( &hyb_gr_side_written, 0.0 );
+	atomic_store( &hyb_gr_lapack_spent, 0.0 );
 }
 
 void hyb_gtsv_rates_side_cold_for_test( void )
 {
 	atomic_store( &hyb_gr_side_ran[0], 0 );
 	atomic_store( &hyb_gr_side_ran[1], 0 );
+	atomic_store( &hyb_gr_lapack_spent, 0.0 );
 }

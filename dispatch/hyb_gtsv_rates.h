@@ -33,18 +33,23 @@ void hyb_gtsv_rates_update( hyb_prec_t prec, hyb_gtsv_conf_t conf, int reg, doub
 void hyb_gtsv_rates_side( hyb_prec_t prec, int threads, int64_t n, hyb_gtsv_side_in_t* in );
 
 /* Fold one measured call of side spike (0 LAPACK, 1 CPU SPIKE with its check) at rate
-   (rows/s for one right-hand side, > 0) into the profile; the file is rewritten when the
-   key is new, else at most once a second. A process's first call of each side is not
+   (rows/s for one right-hand side, > 0) into the profile; the file is rewritten at most
+   once a second, and at exit. A process's first call of each side is not
    folded in: it pays once for what later calls reuse (the SPIKE's thread team and work
    arrays cost 10x a later call at 2^16 rows on one core) and would keep the faster side
    out until the next probe. Thread-safe. */
 void hyb_gtsv_rates_side_update( hyb_prec_t prec, int threads, int64_t n, int spike, double rate );
 
+/* Add a LAPACK call's seconds to the process's total (hyb_gtsv_side_in_t's lapack_spent).
+   Thread-safe. */
+void hyb_gtsv_rates_lapack_spent( double seconds );
+
 /* Forget the persisted rates, read the file again at the next use (tests switching files);
    the sides count as run before, so that every call is learned. Not thread-safe. */
 void hyb_gtsv_rates_reset_for_test( void );
 
-/* Make both sides count as not yet run in this process (tests of the first call).
+/* Make both sides count as not yet run in this process, and no LAPACK time spent (tests
+   of the first calls).
    Not thread-safe. */
 void hyb_gtsv_rates_side_cold_for_test( void );
 

@@ -540,6 +540,12 @@ void hyb_learn_commit( void )
 	free( snap );
 }
 
+/* Unloading (dlclose, or the process's exit): what was learned and not yet written. */
+__attribute__( ( destructor ) ) static void hyb_learn_unload_commit( void )
+{
+	hyb_learn_commit();
+}
+
 void hyb_learn_forget( hyb_op_id_t op )
 {
 	hyb_lock( HYB_LOCK_LEARN );

@@ -180,7 +180,9 @@ hyb_status_t hyb_learn_note_ratio( hyb_learn_key_t key, hyb_learn_slot_t slot, d
 /* Write the file if persistent rates changed since it was last written (replaced whole; a
    failure to write is logged once and the rates are kept in memory). One thread writes at
    a time; a change made meanwhile makes it write again, so the file ends with the latest
-   rates. Nothing when HYBLAS_PROFILE is empty, nor under secure execution. */
+   rates. Nothing when HYBLAS_PROFILE is empty, nor under secure execution. The library
+   also commits when it is unloaded (the process's exit), so that a caller may defer its
+   writes off the calls it times. */
 void hyb_learn_commit( void );
 
 /* The file in use ("" when HYBLAS_PROFILE is empty: no persistence). */

@@ -36,8 +36,19 @@ hyb_gtsv_side_t hyb_policy_gtsv_side( const hyb_gtsv_side_in_t* in )
 {
 	hyb_gtsv_side_t r = { 0, 0, "no measured LAPACK rate for this size and thread count" };
 	if ( in == NULL || !( in->lapack > 0 ) ) return r;
+	if ( in->team_start > 0 && !( in->lapack_spent * HYB_GTSV_SIDE_PROBE_SHARE >= in->team_start ) )
+	{
+		r.why = "the CPU SPIKE's thread start not yet paid for by LAPACK's calls";
+		return r;
+	}
 	if ( !( in->spike > 0 ) )
 	{
+		const double lapack_s = (double)in->lapack_samples * in->rows / in->lapack;
+		if ( !( lapack_s * HYB_GTSV_SIDE_PROBE_SHARE >= HYB_GTSV_SIDE_FIRST_PROBE_S ) )
+		{
+			r.why = "the CPU SPIKE's first measurement not yet paid for by LAPACK's calls";
+			return r;
+		}
 		r.spike = r.probe = 1;
 		r.why             = "measuring the CPU SPIKE against LAPACK";
 		return r;

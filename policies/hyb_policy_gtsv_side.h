@@ -23,6 +23,20 @@
    the first 16 calls take 1.5x the faster side's time. */
 #define HYB_GTSV_SIDE_PROBE_SHARE 0.02
 
+/* The CPU SPIKE's first call in a process starts the OpenMP team: about this many seconds
+   a thread beyond the first (21 us on the 16-core H200 hosts, 50 us on the 2-core build
+   machine; docs/design-notes-gtsv.md). Until the process's LAPACK calls have taken that
+   time over HYB_GTSV_SIDE_PROBE_SHARE, LAPACK keeps the call: at 2^13 rows on 16 cores
+   the start costs 2.4 LAPACK calls, which a program making a few calls never wins back. */
+#define HYB_GTSV_SIDE_TEAM_START_S 50e-6
+
+/* The CPU SPIKE's first measurement at a size costs about this many seconds beyond a later
+   call (work arrays first touched; and a process's first call of a side is not learned,
+   so it may take two): it is made once LAPACK's calls at that size have taken this time
+   over HYB_GTSV_SIDE_PROBE_SHARE, at once for a call of 5 ms or more, after about 40 calls
+   at 2^13 rows. */
+#define HYB_GTSV_SIDE_FIRST_PROBE_S 100e-6
+
 /* Size classes: floor(log2(n)), the rates of LAPACK and SPIKE change with the cache level
    the system fits in (on the 2-core VM SPIKE lost at 2^20 rows and won at 2^22). */
 int hyb_policy_gtsv_side_class( int64_t n );
@@ -38,6 +52,10 @@ typedef struct
 	int64_t lapack_samples; /* calls folded into it */
 	double  spike;          /* CPU SPIKE rows/s, the check included, 0 unknown */
 	int64_t spike_samples;
+	double  team_start;   /* seconds the SPIKE's first call in the process would add, 0 none */
+	double  lapack_spent; /* seconds the process's LAPACK calls have taken */
+	double  rows;         /* the call's rows (LAPACK's calls at this size took lapack_samples
+	                         times rows / lapack seconds) */
 } hyb_gtsv_side_in_t;
 
 typedef struct
@@ -48,9 +66,11 @@ typedef struct
 } hyb_gtsv_side_t;
 
 /* The rule. Without a LAPACK rate: LAPACK (a first call is never slower than LAPACK).
-   With only LAPACK's: SPIKE once, to measure it. With both: SPIKE when its rate is at
-   least HYB_GTSV_SIDE_MARGIN times LAPACK's, else LAPACK; the other side is probed as
-   HYB_GTSV_SIDE_PROBE_BASE and HYB_GTSV_SIDE_PROBE_SHARE say. Pure. */
+   While the team's start is not paid for (team_start > lapack_spent times
+   HYB_GTSV_SIDE_PROBE_SHARE): LAPACK. With only LAPACK's rate: SPIKE, to measure it, once
+   LAPACK's calls at this size have paid for HYB_GTSV_SIDE_FIRST_PROBE_S. With
+   both: SPIKE when its rate is at least HYB_GTSV_SIDE_MARGIN times LAPACK's, else LAPACK; the other
+   side is probed as HYB_GTSV_SIDE_PROBE_BASE and HYB_GTSV_SIDE_PROBE_SHARE say. Pure. */
 hyb_gtsv_side_t hyb_policy_gtsv_side( const hyb_gtsv_side_in_t* in );
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/config/hyb_config.h"
@@ -376,6 +377,15 @@ static int64_t dg_side_samples( int64_t n, int spike )
 	return dg_samples( &P, key, 'd' );
 }
 
+/* The process's side rates for n rows at this thread count (double), as the rule sees
+   them. */
+static hyb_gtsv_side_in_t dg_side_now( int64_t n )
+{
+	hyb_gtsv_side_in_t in;
+	hyb_gtsv_rates_side( HYB_PREC_D, omp_get_max_threads(), n, &in );
+	return in;
+}
+
 /* Write the rates file with one sample each of the CPU alone, device 0 alone and both
    sides of a split (double precision, rows per second), and rates of LAPACK and the CPU
    SPIKE for n rows that make the SPIKE faster. */
@@ -447,6 +457,7 @@ static void test_profile( void )
 	            dg_rates_file );
 	dg_config( "auto", "HYBLAS_GTSV_MIN_N", "100000000", NULL );
 	dg_lapack_case_seeded( "profile auto small", 1, n, 78 );
+	hyb_learn_commit(); /* as the process's exit does */
 	dg_config_end();
 	CU_ASSERT_EQUAL( hyb_learn_table_read( dg_rates_file, &P ), HYB_OK );
 	TGT_EXPECT( hyb_learn_table_count( &P ) == 1 && dg_samples( &P, "cpu", 's' ) == 0,
@@ -514,36 +525,93 @@ static void dg_side_preset( int64_t n, double lapack, int lapack_samples, double
 /* Auto mode where the CPU alone solves the call (below HYBLAS_GTSV_MIN_N): LAPACK without
    rates, the CPU SPIKE measured once, then whichever side the rates say is faster by the
    margin, the other side measured again as the probe rule says; mode cpu always SPIKE. */
+/* LAPACK calls of n rows (double, auto mode) for as long as the rule keeps LAPACK, each
+   checked forwarded, at most limit; the number made. */
+static int dg_side_lapack_while( int64_t n, int limit, const char* what, uint64_t seed )
+{
+	int made = 0;
+	while ( made < limit )
+	{
+		hyb_gtsv_side_in_t in = dg_side_now( n );
+		if ( hyb_policy_gtsv_side( &in ).spike ) break;
+		dg_lapack_case_seeded( what, 0, n, seed + (uint64_t)made );
+		made++;
+	}
+	return made;
+}
+
 static void test_side_choice( void )
 {
 	const int64_t n = 40000;
 	dg_rates_clear();
 	dg_config( "auto", NULL );
 	dg_lapack_case_seeded( "side: first call", 0, n, 80 );
-	TGT_EXPECT( dg_side_samples( n, 0 ) == 1 && dg_side_samples( n, 1 ) == 0,
+	hyb_gtsv_side_in_t in = dg_side_now( n );
+	TGT_EXPECT( in.lapack_samples == 1 && in.spike_samples == 0,
 	            "side: the first call did not learn LAPACK's rate alone: %lld %lld\n",
-	            (long long)dg_side_samples( n, 0 ), (long long)dg_side_samples( n, 1 ) );
-	dg_spike_case( "side: second call", 0, n, 1, 0, 81 );
-	TGT_EXPECT( dg_side_samples( n, 1 ) == 1, "side: the second call did not measure the SPIKE\n" );
+	            (long long)in.lapack_samples, (long long)in.spike_samples );
+	/* the file is not written on the calls: 0.1-0.4 ms would be more than a call */
+	TGT_EXPECT( dg_side_samples( n, 0 ) == -1, "side: the first call wrote the file\n" );
+	/* LAPACK until its calls pay for the SPIKE's first measurement, then the SPIKE */
+	int waited = dg_side_lapack_while( n, 100000, "side: the first probe not paid for", 100 );
+	in         = dg_side_now( n );
+	TGT_EXPECT( (double)in.lapack_samples * n / in.lapack * HYB_GTSV_SIDE_PROBE_SHARE >=
+	                    HYB_GTSV_SIDE_FIRST_PROBE_S &&
+	                in.lapack_samples == 1 + waited,
+	            "side: the first probe came after %d LAPACK calls\n", waited );
+	dg_spike_case( "side: the first probe", 0, n, 1, 0, 81 );
+	TGT_EXPECT( dg_side_now( n ).spike_samples == 1,
+	            "side: the probe did not measure the SPIKE\n" );
 	/* another size class has rates of its own: LAPACK first */
 	dg_lapack_case_seeded( "side: another size", 0, 4 * n, 82 );
 	dg_config_end();
 
-	/* A process's first call of each side is not learned: LAPACK twice, then the SPIKE
-	   twice before its rate is known. */
+	/* A process's first call of each side is not learned: LAPACK twice; the SPIKE not
+	   before LAPACK's calls pay for its thread team's start and its first measurement;
+	   then twice before its rate is known. */
 	dg_rates_clear();
 	dg_config( "auto", NULL );
 	hyb_gtsv_rates_side_cold_for_test();
 	dg_lapack_case_seeded( "side: cold, first call", 0, n, 83 );
-	TGT_EXPECT( dg_side_samples( n, 0 ) == -1,
+	TGT_EXPECT( dg_side_now( n ).lapack_samples == 0,
 	            "side: a process's first LAPACK call was learned\n" );
 	dg_lapack_case_seeded( "side: cold, second call", 0, n, 84 );
-	TGT_EXPECT( dg_side_samples( n, 0 ) == 1, "side: the second LAPACK call was not learned\n" );
+	in = dg_side_now( n );
+	TGT_EXPECT( in.lapack_samples == 1, "side: the second LAPACK call was not learned\n" );
+	TGT_EXPECT( in.team_start == ( omp_get_max_threads() - 1 ) * HYB_GTSV_SIDE_TEAM_START_S &&
+	                in.lapack_spent > 0,
+	            "side: team start %g s, LAPACK spent %g s\n", in.team_start, in.lapack_spent );
+	waited = dg_side_lapack_while( n, 100000, "side: cold, not paid for", 200 );
+	in     = dg_side_now( n );
+	TGT_EXPECT( in.lapack_spent * HYB_GTSV_SIDE_PROBE_SHARE >= in.team_start,
+	            "side: the SPIKE ran before the team's start was paid for (%d calls)\n", waited );
 	dg_spike_case( "side: cold, first SPIKE", 0, n, 1, 0, 85 );
 	dg_spike_case( "side: cold, second SPIKE", 0, n, 1, 0, 86 );
-	TGT_EXPECT( dg_side_samples( n, 1 ) == 1,
-	            "side: the SPIKE's first call was learned or its second not\n" );
+	in = dg_side_now( n );
+	TGT_EXPECT( in.spike_samples == 1 && in.team_start == 0,
+	            "side: the SPIKE's first call was learned or its second not (%lld), or the "
+	            "team counts as not started\n",
+	            (long long)in.spike_samples );
 	dg_config_end();
+
+	/* What a process learned is in the file after it exits. */
+	dg_rates_clear();
+	pid_t child = fork();
+	if ( child == 0 )
+	{
+		hyb_gtsv_rates_reset_for_test();
+		dg_config( "auto", NULL );
+		dg_lapack_case_seeded( "side: child", 0, n, 88 );
+		exit( access( dg_rates_file, F_OK ) == 0 ); /* written on the call: fail */
+	}
+	int status = 0;
+	CU_ASSERT( child > 0 && waitpid( child, &status, 0 ) == child && WIFEXITED( status ) &&
+	           WEXITSTATUS( status ) == 0 );
+	/* (a fork child's calls run on one thread: its rate is under that thread count's key) */
+	hyb_learn_table_t P;
+	TGT_EXPECT( hyb_learn_table_read( dg_rates_file, &P ) == HYB_OK &&
+	                hyb_learn_table_count( &P ) == 1,
+	            "side: the exit did not write LAPACK's rate\n" );
 
 	struct
 	{
@@ -573,8 +641,7 @@ static void test_side_choice( void )
 		else
 			dg_lapack_case_seeded( cases[q].what, 0, n, 90 + q );
 		/* the file follows at most once a second: the memory at once */
-		hyb_gtsv_side_in_t in;
-		hyb_gtsv_rates_side( HYB_PREC_D, omp_get_max_threads(), n, &in );
+		in = dg_side_now( n );
 		TGT_EXPECT( ( cases[q].want_spike ? in.spike_samples : in.lapack_samples ) ==
 		                ( cases[q].want_spike ? cases[q].sk : cases[q].lk ) + 1,
 		            "%s: the side that ran was not measured\n", cases[q].what );

@@ -492,7 +492,8 @@ static void test_split_registered( void )
    as the probes' cost allows; keys and size classes. */
 static hyb_gtsv_side_t side_of( double lapack, int64_t lk, double spike, int64_t sk )
 {
-	hyb_gtsv_side_in_t in = { lapack, lk, spike, sk };
+	/* rows enough for LAPACK's calls to pay for any first probe */
+	hyb_gtsv_side_in_t in = { lapack, lk, spike, sk, 0, 0, 1e12 };
 	return hyb_policy_gtsv_side( &in );
 }
 
@@ -547,6 +548,40 @@ static void test_side_rule( void )
 	CU_ASSERT( !side_of( 1e8, 1, 1e9, 449 ).probe );
 	r = side_of( 1e8, 1, 1e9, 450 );
 	CU_ASSERT( !r.spike && r.probe );
+	/* the SPIKE's thread start: LAPACK until the process's LAPACK calls pay for it, whatever
+	   the rates; no start (a warm team, one thread): the rule above */
+	hyb_gtsv_side_in_t cold = { 1e9, 1, 0, 0, 1e-3, 0, 1e12 };
+	r                       = hyb_policy_gtsv_side( &cold );
+	CU_ASSERT( !r.spike && !r.probe );
+	cold.lapack_spent = 0.99e-3 / HYB_GTSV_SIDE_PROBE_SHARE;
+	CU_ASSERT( !hyb_policy_gtsv_side( &cold ).spike );
+	cold.lapack_spent = 1e-3 / HYB_GTSV_SIDE_PROBE_SHARE;
+	r                 = hyb_policy_gtsv_side( &cold );
+	CU_ASSERT( r.spike && r.probe );
+	cold.spike         = 1e10; /* measured 10x faster in an earlier process */
+	cold.spike_samples = 5;
+	cold.lapack_spent  = 0;
+	CU_ASSERT( !hyb_policy_gtsv_side( &cold ).spike );
+	cold.team_start = 0;
+	r               = hyb_policy_gtsv_side( &cold );
+	CU_ASSERT( r.spike && !r.probe );
+	cold.lapack       = 0; /* and without LAPACK's rate, LAPACK */
+	cold.team_start   = 1e-3;
+	cold.lapack_spent = 1;
+	CU_ASSERT( !hyb_policy_gtsv_side( &cold ).spike );
+	/* the SPIKE's first measurement: once LAPACK's calls at the size pay for it */
+	const double       call  = HYB_GTSV_SIDE_FIRST_PROBE_S / HYB_GTSV_SIDE_PROBE_SHARE / 10;
+	hyb_gtsv_side_in_t first = { 1e9, 9, 0, 0, 0, 0, call * 1e9 };
+	r                        = hyb_policy_gtsv_side( &first );
+	CU_ASSERT( !r.spike && !r.probe );
+	first.lapack_samples = 10;
+	r                    = hyb_policy_gtsv_side( &first );
+	CU_ASSERT( r.spike && r.probe );
+	first.lapack_samples = 1; /* a call of 5 ms or more: at once */
+	first.rows           = 5e-3 * 1e9;
+	CU_ASSERT( hyb_policy_gtsv_side( &first ).spike );
+	first.rows = 0; /* no size: never */
+	CU_ASSERT( !hyb_policy_gtsv_side( &first ).spike );
 	/* a side measured 30 or more times is never probed again (no overflow) */
 	CU_ASSERT( !side_of( 1e9, INT64_MAX, 1e8, 30 ).spike );
 	CU_ASSERT( side_of( 1e8, 30, 1e9, INT64_MAX ).spike );
