@@ -42,14 +42,14 @@ if [ "$device" = 0 ]; then
     expect unset "no device, auto mode"
     expect unset "no device, gpu mode" HYBLAS_MODE=gpu
 else
-    expect 4 "a device, auto mode"
-    expect 4 "a device, gpu mode" HYBLAS_MODE=gpu
-    expect 4 "a device, cpu mode with a routine on the device" HYBLAS_MODE=cpu \
+    expect 18 "a device, auto mode"
+    expect 18 "a device, gpu mode" HYBLAS_MODE=gpu
+    expect 18 "a device, cpu mode with a routine on the device" HYBLAS_MODE=cpu \
         HYBLAS_ROUTINE_MODE=dgemm=gpu
 fi
 # On any machine: the simulated device is a device in use (its work runs on the host's cores).
-expect 4 "the simulated device" HYBLAS_MODE=gpu HYBLAS_DEVICE=sim
-expect 4 "the simulated device, auto mode" HYBLAS_DEVICE=sim
+expect 18 "the simulated device" HYBLAS_MODE=gpu HYBLAS_DEVICE=sim
+expect 18 "the simulated device, auto mode" HYBLAS_DEVICE=sim
 # On any machine: no device in use, nothing changed.
 expect unset "cpu mode" HYBLAS_MODE=cpu
 expect unset "cpu mode (--mode)" -- --mode cpu

@@ -24,7 +24,7 @@ case " $PARTS " in *" nvblas "*) [ -n "$NVLIB" ] && NVBLAS_CONFIG_FILE=$OUT/nvbl
 # cheap, forced CPU (scipy_dgemm_) in turns in one process, on the same data:
 # their difference is the model's choice, not the noise between two runs.
 # Started as the README tells users to start a program, by hyblas-run (which
-# sets OPENBLAS_THREAD_TIMEOUT=4 where a device is in use: device calls right
+# sets OPENBLAS_THREAD_TIMEOUT=18 where a device is in use: device calls right
 # after a forced CPU call ran 2.0-3.0 ms at n = 1024 beside OpenBLAS's spinning
 # threads, 1.5-1.9 alone).
 case " $PARTS " in *" hyblas "*)

@@ -35,7 +35,7 @@ prepare() {
   case $label in
     cpu) lib=() ;;
     nvblas) lib=(NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB) ;;
-    hyblas*) lib=(HYBLAS_REPORT=1 OPENBLAS_THREAD_TIMEOUT=${OPENBLAS_THREAD_TIMEOUT:-4} LD_PRELOAD=$S/libhyblas.so)
+    hyblas*) lib=(HYBLAS_REPORT=1 OPENBLAS_THREAD_TIMEOUT=${OPENBLAS_THREAD_TIMEOUT:-18} LD_PRELOAD=$S/libhyblas.so)
              [ "${HPL_TRACE:-0}" = 1 ] && lib+=(HYBLAS_TRACE=$d/trace.txt) ;;
   esac
   launch=()
