@@ -1204,8 +1204,19 @@ static void hyb_bg_fill( void* p )
 	/* The call left the entry unarmed (arming takes tens of microseconds a megabyte): armed
 	   here, before the arrays are read, so a write from here on shows; not when the library
 	   is being unloaded (an arm by hashing reads the whole matrix). */
-	if ( hyb_spmv_bg_quitting() || hyb_residency_cache_arm( j->cache, j->ent, 0 ) != HYB_OK )
+	hyb_status_t armed =
+	    hyb_spmv_bg_quitting() ? HYB_E_AGAIN : hyb_residency_cache_arm( j->cache, j->ent, 0 );
+	if ( armed != HYB_OK )
 	{
+		/* Said once for each reason (an array unmapped meanwhile, reading refused by a
+		   seccomp profile, no memory) and counted in the cache's arm_failures: the products
+		   stay right on the CPU, only the device copy waits. */
+		if ( armed != HYB_E_AGAIN )
+			hyb_log_once( hyb_hash_str( "spmv background arm", (uint64_t)(int64_t)armed ),
+			              HYB_LOG_INFO,
+			              "%s: the background build could not watch the matrix for changes "
+			              "(%s); dropped, a later call builds again",
+			              hyb_routine_info[j->call.id].name, hyb_status_string( armed ) );
 		hyb_residency_cache_release( j->cache, j->ent ); /* a later call fills again */
 		hyb_bg_job_free( j );
 		return;

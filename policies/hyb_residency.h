@@ -107,8 +107,9 @@ hyb_status_t hyb_residency_watch_create( hyb_residency_mech_t         mech,
 
 /* As hyb_residency_watch_create, for ranges the program may unmap meanwhile (a thread
    other than the caller that handed them over arms the watch): the bytes it hashes are read
-   without a fault (through process_vm_readv, on this thread), and HYB_E_INVALID comes back,
-   nothing armed, where some are no longer mapped. */
+   without a fault (through process_vm_readv, on this thread), and nothing is armed where
+   they cannot be read: HYB_E_INVALID where some are no longer mapped, HYB_E_NOT_SUPPORTED
+   where the process may not read itself so (a seccomp profile), HYB_E_NO_MEMORY. */
 hyb_status_t hyb_residency_watch_create_safe( hyb_residency_mech_t         mech,
                                               const hyb_residency_range_t* ranges, int nranges,
                                               hyb_residency_watch_t** out );
@@ -211,6 +212,7 @@ typedef struct
 	uint64_t bypass_other;  /* other refusals (off, busy, full, arming failed) */
 	double   check_seconds; /* time in change checks on hits and invalidations */
 	double   arm_seconds;   /* time arming watches for fills */
+	uint64_t arm_failures;  /* fills whose arm failed (hyb_residency_cache_arm's errors) */
 	size_t   entries;       /* live entries now (filled or being filled) */
 	uint64_t bytes;         /* payload bytes now */
 } hyb_residency_stats_t;

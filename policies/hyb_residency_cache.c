@@ -261,7 +261,10 @@ static hyb_status_t hyb_res_arm_entry( hyb_residency_cache_t* c, hyb_residency_e
 	double       dt = hyb_now() - t0;
 	pthread_mutex_lock( &c->lock );
 	c->st.arm_seconds += dt;
-	if ( s == HYB_OK ) e->watch = w;
+	if ( s == HYB_OK )
+		e->watch = w;
+	else
+		c->st.arm_failures++;
 	pthread_mutex_unlock( &c->lock );
 	return s;
 }

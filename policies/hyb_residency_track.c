@@ -188,31 +188,33 @@ uint64_t hyb_residency_hash_bytes( const void* p, size_t n )
 /* hyb_residency_hash_bytes of bytes the program may unmap meanwhile: read through
    process_vm_readv a block at a time (never a fault), on this thread. 1 and *out set, or 0
    where a page could not be read (or no buffer). */
-static int hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* out )
+static hyb_status_t hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* out )
 {
 	size_t         nb  = n == 0 ? 1 : ( n + HYB_RES_HASH_BLOCK - 1 ) / HYB_RES_HASH_BLOCK;
 	uint64_t       h   = hyb_res_avalanche( (uint64_t)n + HYB_RES_K2 );
 	unsigned char* buf = malloc( n < HYB_RES_HASH_BLOCK ? ( n > 0 ? n : 1 ) : HYB_RES_HASH_BLOCK );
-	int            ok  = buf != NULL;
+	hyb_status_t   st  = buf != NULL ? HYB_OK : HYB_E_NO_MEMORY;
 	pid_t          pid = getpid();
-	for ( size_t k = 0; k < nb && ok; k++ )
+	for ( size_t k = 0; k < nb && st == HYB_OK; k++ )
 	{
 		size_t off = k * HYB_RES_HASH_BLOCK, len = k + 1 < nb ? HYB_RES_HASH_BLOCK : n - off;
-		for ( size_t done = 0; done < len && ok; )
+		for ( size_t done = 0; done < len && st == HYB_OK; )
 		{
 			struct iovec l = { buf + done, len - done };
 			struct iovec r = { (void*)( (const unsigned char*)p + off + done ), len - done };
 			ssize_t      g = process_vm_readv( pid, &l, 1, &r, 1, 0 );
 			if ( g > 0 )
 				done += (size_t)g;
-			else if ( !( g < 0 && errno == EINTR ) )
-				ok = 0;
+			else if ( g == 0 || errno == EFAULT )
+				st = HYB_E_INVALID; /* a page is no longer mapped */
+			else if ( errno != EINTR )
+				st = HYB_E_NOT_SUPPORTED; /* refused (a seccomp profile, ENOSYS) */
 		}
-		if ( ok ) h = hyb_res_fold( h, hyb_res_hash_block( buf, len, nb == 1 ? 0 : k ) );
+		if ( st == HYB_OK ) h = hyb_res_fold( h, hyb_res_hash_block( buf, len, nb == 1 ? 0 : k ) );
 	}
 	free( buf );
 	*out = h;
-	return ok;
+	return st;
 }
 
 /* ------------------------------------------------------------ the tracker */
@@ -987,16 +989,15 @@ static uint64_t hyb_res_part_hash( const hyb_res_part_t* p )
 }
 
 /* hyb_res_part_hash without a fault where the part is no longer mapped: 0 then. */
-static int hyb_res_part_hash_safe( const hyb_res_part_t* p, uint64_t* out )
+static hyb_status_t hyb_res_part_hash_safe( const hyb_res_part_t* p, uint64_t* out )
 {
 	if ( p->body_lo == p->body_hi ) return hyb_res_hash_bytes_safe( p->addr, p->bytes, out );
-	uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
-	uint64_t  h, t;
-	if ( !hyb_res_hash_bytes_safe( p->addr, p->body_lo - a, &h ) ||
-	     !hyb_res_hash_bytes_safe( (const void*)p->body_hi, e - p->body_hi, &t ) )
-		return 0;
-	*out = hyb_res_fold( h, t );
-	return 1;
+	uintptr_t    a = (uintptr_t)p->addr, e = a + p->bytes;
+	uint64_t     h, t;
+	hyb_status_t st = hyb_res_hash_bytes_safe( p->addr, p->body_lo - a, &h );
+	if ( st == HYB_OK ) st = hyb_res_hash_bytes_safe( (const void*)p->body_hi, e - p->body_hi, &t );
+	if ( st == HYB_OK ) *out = hyb_res_fold( h, t );
+	return st;
 }
 
 /* Choose the bodies: the whole pages inside each range large enough to be
@@ -1218,8 +1219,8 @@ static int hyb_res_arm_kernel( hyb_residency_watch_t* w )
 
 /* (Re)arm: bodies, kernel state, hashes. The watch is unlinked on entry. `safe`: the
    program may unmap the ranges meanwhile, so the hashed bytes are read without a fault;
-   returns 0 where some could not be read (1 otherwise). */
-static int hyb_res_arm( hyb_residency_watch_t* w, int safe )
+   then hyb_res_hash_bytes_safe's error where some could not be read (HYB_OK otherwise). */
+static hyb_status_t hyb_res_arm( hyb_residency_watch_t* w, int safe )
 {
 	w->used = HYB_RESIDENCY_MECH_HASH;
 	atomic_store( &w->changed, 0 );
@@ -1242,13 +1243,13 @@ static int hyb_res_arm( hyb_residency_watch_t* w, int safe )
 		for ( int i = 0; i < w->nparts; i++ ) w->parts[i].body_lo = w->parts[i].body_hi = 0;
 	/* Hashes last: whatever a hash sees, later writes to the hashed bytes
 	   change it, and the tracked bodies are already armed. */
-	int ok = 1;
-	for ( int i = 0; i < w->nparts && ok; i++ )
+	hyb_status_t st = HYB_OK;
+	for ( int i = 0; i < w->nparts && st == HYB_OK; i++ )
 		if ( safe )
-			ok = hyb_res_part_hash_safe( &w->parts[i], &w->parts[i].hash );
+			st = hyb_res_part_hash_safe( &w->parts[i], &w->parts[i].hash );
 		else
 			w->parts[i].hash = hyb_res_part_hash( &w->parts[i] );
-	return ok;
+	return st;
 }
 
 static hyb_status_t hyb_res_watch_create( hyb_residency_mech_t         mech,
@@ -1283,10 +1284,11 @@ static hyb_status_t hyb_res_watch_create( hyb_residency_mech_t         mech,
 		w->parts[i].addr  = ranges[i].addr;
 		w->parts[i].bytes = ranges[i].bytes;
 	}
-	if ( !hyb_res_arm( w, safe ) )
+	hyb_status_t st = hyb_res_arm( w, safe );
+	if ( st != HYB_OK )
 	{
 		hyb_residency_watch_destroy( w );
-		return HYB_E_INVALID;
+		return st;
 	}
 	*out = w;
 	return HYB_OK;

@@ -313,14 +313,22 @@ typedef struct
    core, leaves its share to the others; large enough that the counter is touched rarely. */
 #define HYB_XSUM_GROUP 4
 
-/* Threads of x's fingerprints (the caller's included): every core but the caller's
-   neighbours (the threads it runs beside) and one left for the driver's threads, which must
-   not wait for a time slice. Measured on the H200 hosts (gpu_probe_bus --xsum): a core
-   fingerprints about 4.4 GB/s, 15 of them 48 GB/s while the copy engines move both ways,
-   8 of them 30; the copy team's 8 left the fingerprints longer than the device's span. */
+/* Threads of x's fingerprints (the caller's included): every core the process may use (its
+   affinity mask, and no more than its OpenMP thread count, which an MPI rank sharing a node
+   sets) but the caller's neighbours (the threads it runs beside) and one left for the
+   driver's threads, which must not wait for a time slice. Measured on the H200 hosts
+   (gpu_probe_bus --xsum): a core fingerprints about 4.4 GB/s, 15 of them 48 GB/s while the
+   copy engines move both ways, 8 of them 30; the copy team's 8 left the fingerprints longer
+   than the device's span. At most HYB_XSUM_THREADS_MAX: 32 cores would fingerprint about
+   140 GB/s, beyond what a host's memory gives beside the transfers, and each thread more
+   only adds a wake-up. */
+#define HYB_XSUM_THREADS_MAX 32
+
 static int hyb_xsum_threads( const hyb_spmv_pipe_in_t* in )
 {
-	int n = omp_get_num_procs() - in->beside - 1;
+	int cores = omp_get_num_procs(), allowed = omp_get_max_threads();
+	int n = ( allowed < cores ? allowed : cores ) - in->beside - 1;
+	if ( n > HYB_XSUM_THREADS_MAX ) n = HYB_XSUM_THREADS_MAX;
 	return n > in->copy_threads ? n : in->copy_threads;
 }
 

@@ -196,13 +196,17 @@ static void test_unmapped_during_build( void )
 	A.val   = v;
 	int bad = 0;
 	tbg_queue_build( &A, &bad );
-	hyb_spmv_bg_stats_t s0, s1;
+	hyb_spmv_bg_stats_t   s0, s1;
+	hyb_residency_stats_t c0, c1;
 	hyb_spmv_bg_stats( &s0 );
+	hyb_spmv_cache_stats( &c0 );
 	CU_ASSERT_EQUAL( munmap( v, bytes ), 0 );
 	hyb_spmv_bg_gate( 0 );
 	hyb_spmv_bg_wait();
 	hyb_spmv_bg_stats( &s1 );
+	hyb_spmv_cache_stats( &c1 );
 	CU_ASSERT_EQUAL( s1.finished, s0.finished + 1 );
+	CU_ASSERT_EQUAL( c1.arm_failures, c0.arm_failures + 1 ); /* the arm found the hole */
 	/* new values at the same place (the kernel may or may not give the same address) */
 	double* w = mmap( NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 	CU_ASSERT_FATAL( w != MAP_FAILED );
