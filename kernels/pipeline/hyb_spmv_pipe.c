@@ -535,14 +535,21 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 			src = x_st + (size_t)a * vb;
 		}
 		size_t xw = (size_t)( e - a ) * vb;
+		double ti = hyb_now();
 		HYB_TRY( hyb_dev_h2d( d, HYB_STREAM_H2D, x_dev + (size_t)a * vb, xw, src, xw, xw, 1 ) );
 		HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVX + k] ) );
+		ti = hyb_now() - ti;
+		out->issue_x_s += ti;
+		out->issue_max_s = ti > out->issue_max_s ? ti : out->issue_max_s;
 		out->bytes_h2d += (double)( e - a ) * (double)vb;
 		while ( next < nblk && ( dm->blk[next].c1 <= e || k == nch - 1 ) )
 		{
+			ti = hyb_now();
 			HYB_TRY( hyb_issue_block( d, dm, next, mat, x_dev, y_dev, E.ev[EVX + k],
 			                          E.ev[EVK + next], E.ev[EVD + next], reg ? (char*)in->y : y_st,
 			                          out ) );
+			ti               = hyb_now() - ti;
+			out->issue_max_s = ti > out->issue_max_s ? ti : out->issue_max_s;
 			next++;
 		}
 	}

@@ -46,6 +46,9 @@ typedef struct
 	double xcopy_s;       /* host: staging x */
 	double xsum_s;        /* host: x's fingerprints, when x went up from registered pages */
 	double issue_s;       /* host: issuing x's chunks and the blocks (from the span's start) */
+	double issue_x_s;     /* host: issuing x's chunk copies alone (part of issue_s) */
+	double issue_max_s;   /* host: the longest single issuing step (a chunk or a block): a
+	                         call that blocks shows here */
 	double tail_s;        /* host: from y's arrival (proven or copied) to the return */
 	double cpu_s;         /* worker: the CPU side */
 	double cpu_end_s;     /* when the CPU side finished, from the start of the device span

@@ -139,6 +139,7 @@ typedef struct
 	int    x_registered;                    /* calls whose x went up from registered pages */
 	double xsum_s;                          /* x's fingerprints on the host */
 	double issue_s, tail_s;                 /* issuing the device's work; after y's arrival */
+	double issue_x_s, issue_max_s;          /* x's chunks alone; the longest issuing step */
 } hc_res_t;
 
 /* check: which calls' products are checked against the reference, after the call: 0 the
@@ -179,6 +180,8 @@ static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, hc_res_t*
 			res->x_registered += r->pipe.x_registered;
 			res->xsum_s += r->pipe.xsum_s;
 			res->issue_s += r->pipe.issue_s;
+			res->issue_x_s += r->pipe.issue_x_s;
+			res->issue_max_s += r->pipe.issue_max_s;
 			res->tail_s += r->pipe.tail_s;
 		}
 		if ( k == n - 1 || ( check == 1 && k == 0 ) || check == 2 )
@@ -293,10 +296,12 @@ static int hc_matrix( hyb_gen_id_t id, char p, double scale, int maxc )
 			    g->check_s / g->n, ( g->call_s - g->pipe_s ) / g->n, g->y_registered, g->n );
 		if ( g->n > 0 )
 			printf( "# %s %c resident call's host steps, means: before the device span %.3e s (y's "
-			        "tokens %.3e s), issuing %.3e s, x's fingerprints %.3e s, the proof %.3e s, "
-			        "after y's arrival %.3e s; x registered in %d of %d\n",
-			        name, p, g->prep_s / g->n, g->arm_s / g->n, g->issue_s / g->n, g->xsum_s / g->n,
-			        g->proof_s / g->n, g->tail_s / g->n, g->x_registered, g->n );
+			        "tokens %.3e s), issuing %.3e s (x's chunks %.3e s, the longest step %.3e s), "
+			        "x's fingerprints %.3e s, the proof %.3e s, after y's arrival %.3e s; x "
+			        "registered in %d of %d\n",
+			        name, p, g->prep_s / g->n, g->arm_s / g->n, g->issue_s / g->n,
+			        g->issue_x_s / g->n, g->issue_max_s / g->n, g->xsum_s / g->n, g->proof_s / g->n,
+			        g->tail_s / g->n, g->x_registered, g->n );
 	}
 	free( M.ia );
 	free( M.ja );
