@@ -293,16 +293,56 @@ int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, size_t span, hyb_team_t* team )
 	return atomic_load( &j.count );
 }
 
-int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e, hyb_team_t* team )
+int hyb_spmv_yreg_verdict( int held )
 {
-	hyb_yreg_pass_t j = { .e = e, .check = 1 };
-	hyb_yreg_pass( &j, team );
-	int stale = atomic_load( &j.stale );
+	int stale = !held;
 	int f     = atomic_load( &hyb_yreg.fail_next );
 	while ( f > 0 && !atomic_compare_exchange_weak( &hyb_yreg.fail_next, &f, f - 1 ) )
 		;
 	if ( f > 0 ) stale = 1;
 	atomic_fetch_add( stale ? &hyb_yreg.failed : &hyb_yreg.proved, 1 );
+	return !stale;
+}
+
+int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e, hyb_team_t* team )
+{
+	hyb_yreg_pass_t j = { .e = e, .check = 1 };
+	hyb_yreg_pass( &j, team );
+	return hyb_spmv_yreg_verdict( !atomic_load( &j.stale ) );
+}
+
+int hyb_spmv_yreg_check_rows( const hyb_spmv_yreg_t* e, int64_t i0, int64_t i1, int64_t* seen )
+{
+	const int64_t n = (int64_t)( e->span / e->elem );
+	if ( i0 < 0 ) i0 = 0;
+	if ( i1 > n ) i1 = n;
+	if ( i0 >= i1 ) return 1;
+	/* the pages holding elements i0 .. i1 - 1; a token belongs to the part of its element */
+	const uintptr_t b = (uintptr_t)e->y, pg = b & ~( HYB_YREG_PAGE - 1 );
+	const int64_t   p0 = (int64_t)( ( b + (uintptr_t)i0 * e->elem - pg ) / HYB_YREG_PAGE );
+	const int64_t   p1 = (int64_t)( ( b + (uintptr_t)( i1 - 1 ) * e->elem - pg ) / HYB_YREG_PAGE );
+	const char*     y  = e->y;
+	int64_t         count = 0;
+	int             stale = 0;
+	for ( int64_t p = p0; p <= p1; p++ )
+	{
+		int64_t i = hyb_yreg_index( e, p );
+		if ( i < i0 || i >= i1 ) continue;
+		if ( e->elem == 8 )
+		{
+			uint64_t v;
+			memcpy( &v, y + (size_t)i * 8, 8 );
+			stale |= v == e->token;
+		}
+		else
+		{
+			uint32_t v;
+			memcpy( &v, y + (size_t)i * 4, 4 );
+			stale |= v == (uint32_t)e->token;
+		}
+		count++;
+	}
+	*seen += count;
 	return !stale;
 }
 

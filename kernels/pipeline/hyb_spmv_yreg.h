@@ -59,6 +59,17 @@ int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, size_t span, hyb_team_t* team );
    proof holds), 0 if not. Thread-safe for distinct y. */
 int hyb_spmv_yreg_check( hyb_spmv_yreg_t* e, hyb_team_t* team );
 
+/* The proof by parts, each as soon as its download completed (the later downloads still
+   in flight): the tokens held by elements [i0, i1) of y, read on the calling thread; adds
+   how many were read to *seen. 1 if none is still in place. The parts' results and-ed
+   together, and their *seen equal to arm's count (else the whole check is due), go to
+   hyb_spmv_yreg_verdict. Thread-safe for distinct y. */
+int hyb_spmv_yreg_check_rows( const hyb_spmv_yreg_t* e, int64_t i0, int64_t i1, int64_t* seen );
+
+/* A proof made by parts: held (every part held) counted and returned as
+   hyb_spmv_yreg_check counts and returns its own. Thread-safe. */
+int hyb_spmv_yreg_verdict( int held );
+
 /* Give the entry back; drop != 0 unregisters it (proof failed, or device trouble);
    HYB_SPMV_REG_REFUSE also keeps its range from being registered again for a while (its
    proof failed: the program may keep replacing its pages). */

@@ -305,6 +305,69 @@ static void test_auto_measured_choice( void )
 	tsp_sim_end();
 }
 
+/* The proof by parts (as each block's download completes): a token belongs to the part
+   holding its element, so parts that split a page judge it by its token's element alone;
+   parts covering every row read every token, as the whole check does; a part whose rows
+   missed their download fails, and only that part. */
+static void test_y_proof_by_parts( void )
+{
+	CU_ASSERT_EQUAL_FATAL( tsp_sim_begin( "HYBLAS_MODE=gpu" ), 0 );
+	hyb_dev_t* d = NULL;
+	CU_ASSERT_EQUAL_FATAL( hyb_dev_acquire( 0, &d ), HYB_OK );
+	for ( int single = 0; single <= 1; single++ )
+	{
+		const size_t  es = single ? 4 : 8;
+		const int64_t n  = 3 * 1024 * 1024 / (int64_t)es + 37; /* pages split unevenly */
+		/* an element offset so that y starts inside a page */
+		void* mem = NULL;
+		CU_ASSERT_EQUAL_FATAL( posix_memalign( &mem, 4096, (size_t)n * es + 8192 ), 0 );
+		char*            raw = mem;
+		char*            y   = raw + 3 * es;
+		hyb_spmv_yreg_t* e   = hyb_spmv_yreg_get( d, y, (size_t)n * es, es, HYB_SPMV_REG_EAGER );
+		CU_ASSERT_PTR_NOT_NULL_FATAL( e );
+		/* parts of uneven rows, boundaries inside pages */
+		const int64_t cut[] = { 0, 1, 777, 1025, n / 3, n / 2 + 5, n - 3, n };
+		const int     np    = (int)( sizeof cut / sizeof cut[0] ) - 1;
+		for ( int missed = -1; missed < np; missed++ )
+		{
+			int64_t tokens = hyb_spmv_yreg_arm( e, (size_t)n * es, NULL );
+			/* the "downloads": every part's rows written, but the one missed */
+			for ( int q = 0; q < np; q++ )
+				if ( q != missed )
+					for ( int64_t i = cut[q]; i < cut[q + 1]; i++ )
+						if ( single )
+							( (float*)y )[i] = 1.0f;
+						else
+							( (double*)y )[i] = 1.0;
+			int64_t seen = 0;
+			int     all  = 1;
+			for ( int q = 0; q < np; q++ )
+			{
+				int64_t before = seen;
+				int     held   = hyb_spmv_yreg_check_rows( e, cut[q], cut[q + 1], &seen );
+				/* a part fails only where its rows missed their download and hold a token
+				   (a part inside one page's tail may hold none) */
+				CU_ASSERT( held || q == missed );
+				if ( q == missed ) CU_ASSERT_EQUAL( held, seen == before );
+				if ( cut[q + 1] - cut[q] > (int64_t)( 4096 / es ) ) CU_ASSERT( seen > before );
+				all &= held;
+			}
+			CU_ASSERT_EQUAL( seen, tokens );
+			/* the parts together judge as the whole check does */
+			CU_ASSERT_EQUAL( hyb_spmv_yreg_check( e, NULL ), all );
+			if ( missed == 0 || missed == 3 ) CU_ASSERT_EQUAL( all, 0 );
+		}
+		/* rows beyond the armed span are not read */
+		int64_t seen = 0;
+		CU_ASSERT_EQUAL( hyb_spmv_yreg_check_rows( e, n, n + 100, &seen ), 1 );
+		CU_ASSERT_EQUAL( seen, 0 );
+		hyb_spmv_yreg_put( d, e, 1 );
+		free( raw );
+	}
+	hyb_dev_release( d );
+	tsp_sim_end();
+}
+
 /* y registered and proven: eagerly, from the second call, and a failed proof (as if the
    application had replaced y's pages) that stages y again and drops the registration. */
 static void test_registered_y( void )
@@ -803,6 +866,7 @@ static CU_TestInfo hyb_tests_spmv_dispatch[] = {
 	{ "auto_first_then_resident", test_auto_first_then_resident },
 	{ "auto_measured_choice", test_auto_measured_choice },
 	{ "registered_y", test_registered_y },
+	{ "y_proof_by_parts", test_y_proof_by_parts },
 	{ "registered_x", test_registered_x },
 	{ "concurrent_callers", test_concurrent_callers },
 	{ "registered_threads", test_registered_threads },
