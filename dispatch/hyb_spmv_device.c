@@ -76,6 +76,10 @@ static struct
 	hyb_spmv_force_t       force;
 	_Atomic double   check_spb; /* seconds per byte of a cache hit's change check (refitted) */
 	_Atomic uint64_t copies[5]; /* hyb_spmv_copy_stats_t's counts, in its order */
+	/* 1 once a background build could not arm off the caller's thread because the process
+	   may not read itself (a seccomp profile refusing process_vm_readv): from then on the
+	   call that queues a build arms it, as a synchronous fill does. */
+	atomic_int arm_on_caller;
 } hyb_sd;
 
 enum
@@ -1210,7 +1214,9 @@ static void hyb_bg_fill( void* p )
 	{
 		/* Said once for each reason (an array unmapped meanwhile, reading refused by a
 		   seccomp profile, no memory) and counted in the cache's arm_failures: the products
-		   stay right on the CPU, only the device copy waits. */
+		   stay right on the CPU, only the device copy waits. A refused read will be refused
+		   again: later builds are armed by the call that queues them. */
+		if ( armed == HYB_E_NOT_SUPPORTED ) atomic_store( &hyb_sd.arm_on_caller, 1 );
 		if ( armed != HYB_E_AGAIN )
 			hyb_log_once( hyb_hash_str( "spmv background arm", (uint64_t)(int64_t)armed ),
 			              HYB_LOG_INFO,
@@ -1508,15 +1514,16 @@ hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a
 		   changed, the call starts over with the checking lookup, which refills. */
 		int unchecked_ok = 1;
 		/* Auto mode builds a new copy in the background, which arms the change tracking
-		   there: the entry comes unarmed. */
+		   there: the entry comes unarmed (armed here where the build cannot arm it). */
 		const int bg_ok = mode == HYB_MODE_AUTO && !( f.active && ( f.opts.force || f.fill_sync ) );
+		const int bg_arms = bg_ok && !atomic_load( &hyb_sd.arm_on_caller );
 		for ( ;; )
 		{
 			hyb_residency_entry_t*  ent = NULL;
 			double                  ta  = hyb_now();
 			hyb_residency_outcome_t oc =
 			    !unchecked_ok ? hyb_residency_cache_acquire( cache, rg, 3, key, &ent )
-			    : bg_ok       ? hyb_residency_cache_acquire_unarmed( cache, rg, 3, key, &ent )
+			    : bg_arms     ? hyb_residency_cache_acquire_unarmed( cache, rg, 3, key, &ent )
 			                  : hyb_residency_cache_acquire_unchecked( cache, rg, 3, key, &ent );
 			rep->cache = (int)oc;
 			if ( oc == HYB_RESIDENCY_HIT || oc == HYB_RESIDENCY_UNCHECKED )
@@ -1590,6 +1597,7 @@ void hyb_spmv_device_reset_for_test( void )
 	memset( &hyb_sd.force, 0, sizeof hyb_sd.force );
 	atomic_store( &hyb_sd.check_spb, 0.0 );
 	for ( int i = 0; i < 5; i++ ) atomic_store( &hyb_sd.copies[i], 0 );
+	atomic_store( &hyb_sd.arm_on_caller, 0 );
 	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 	hyb_residency_cache_destroy( c );
 	hyb_dev_t* d = NULL;

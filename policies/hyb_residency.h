@@ -69,6 +69,10 @@ int hyb_residency_clear_refs_writes( void );
    unavailable (forbid != 0) or available as probed again (0). */
 void hyb_residency_forbid_for_test( hyb_residency_mech_t m, int forbid );
 
+/* Tests only: the next n reads of watch_create_safe are refused as a seccomp profile
+   refusing process_vm_readv refuses them (HYB_E_NOT_SUPPORTED). */
+void hyb_residency_refuse_safe_reads_for_test( int n );
+
 /* Hash of n bytes (the HASH mechanism's function; exposed for tests and the
    cost tool). Any change confined to one 8-byte word (words counted from
    p) changes the value; other changes are missed with probability about

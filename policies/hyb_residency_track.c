@@ -20,6 +20,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "hyb_countdown.h"
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "hyb_types.h"
@@ -188,8 +189,17 @@ uint64_t hyb_residency_hash_bytes( const void* p, size_t n )
 /* hyb_residency_hash_bytes of bytes the program may unmap meanwhile: read through
    process_vm_readv a block at a time (never a fault), on this thread. 1 and *out set, or 0
    where a page could not be read (or no buffer). */
+/* Tests: reads of the safe hash to refuse (hyb_residency_refuse_safe_reads_for_test). */
+static atomic_int hyb_res_refuse_reads;
+
+void hyb_residency_refuse_safe_reads_for_test( int n )
+{
+	atomic_store( &hyb_res_refuse_reads, n );
+}
+
 static hyb_status_t hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* out )
 {
+	if ( hyb_countdown_take( &hyb_res_refuse_reads ) ) return HYB_E_NOT_SUPPORTED;
 	size_t         nb  = n == 0 ? 1 : ( n + HYB_RES_HASH_BLOCK - 1 ) / HYB_RES_HASH_BLOCK;
 	uint64_t       h   = hyb_res_avalanche( (uint64_t)n + HYB_RES_K2 );
 	unsigned char* buf = malloc( n < HYB_RES_HASH_BLOCK ? ( n > 0 ? n : 1 ) : HYB_RES_HASH_BLOCK );

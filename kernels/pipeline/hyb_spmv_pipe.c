@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hyb_copy.h"
+#include "hyb_countdown.h"
 #include "hyb_log.h"
 #include "hyb_state.h"
 #include "hyb_team.h"
@@ -294,10 +295,7 @@ void hyb_spmv_pipe_xstale_next_for_test( int n )
 /* Whether this call's registered x is to be read from stale pages (tests; counts down). */
 static int hyb_xstale_take( void )
 {
-	int f = atomic_load( &hyb_xstale_next );
-	while ( f > 0 && !atomic_compare_exchange_weak( &hyb_xstale_next, &f, f - 1 ) )
-		;
-	return f > 0;
+	return hyb_countdown_take( &hyb_xstale_next );
 }
 
 typedef struct

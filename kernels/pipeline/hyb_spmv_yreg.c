@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "hyb_countdown.h"
 #include "hyb_log.h"
 #include "hyb_state.h"
 
@@ -295,11 +296,7 @@ int64_t hyb_spmv_yreg_arm( hyb_spmv_yreg_t* e, size_t span, hyb_team_t* team )
 
 int hyb_spmv_yreg_verdict( int held )
 {
-	int stale = !held;
-	int f     = atomic_load( &hyb_yreg.fail_next );
-	while ( f > 0 && !atomic_compare_exchange_weak( &hyb_yreg.fail_next, &f, f - 1 ) )
-		;
-	if ( f > 0 ) stale = 1;
+	int stale = !held || hyb_countdown_take( &hyb_yreg.fail_next );
 	atomic_fetch_add( stale ? &hyb_yreg.failed : &hyb_yreg.proved, 1 );
 	return !stale;
 }

@@ -223,6 +223,38 @@ static void test_unmapped_during_build( void )
 	tbg_end( &A );
 }
 
+/* A process that may not read itself (a seccomp profile refusing process_vm_readv): the
+   build's own arm fails, is counted, and later builds are armed by the call that queues
+   them, so that the matrix still becomes resident. */
+static void test_safe_reads_refused( void )
+{
+	tsp_mat_t A;
+	CU_ASSERT_EQUAL_FATAL( tbg_begin( &A ), 0 );
+	int                   bad = 0;
+	hyb_residency_stats_t c0, c1;
+	hyb_spmv_cache_stats( &c0 );
+	hyb_residency_refuse_safe_reads_for_test( 1 << 20 );
+	tbg_queue_build( &A, &bad );
+	hyb_spmv_bg_gate( 0 );
+	hyb_spmv_bg_wait();
+	hyb_spmv_cache_stats( &c1 );
+	CU_ASSERT_EQUAL( c1.arm_failures, c0.arm_failures + 1 );
+	int hit = 0;
+	for ( uint64_t k = 3; k < 8; k++ )
+	{
+		const hyb_spmv_report_t* r = tbg_call( &A, k, &bad );
+		if ( k == 3 ) CU_ASSERT( tsp_why( r, "building the device copy in the background" ) );
+		hit |= r->cache == HYB_RESIDENCY_HIT && r->path == HYB_PATH_GPU;
+		hyb_spmv_bg_wait();
+	}
+	hyb_residency_refuse_safe_reads_for_test( 0 );
+	hyb_spmv_cache_stats( &c1 );
+	CU_ASSERT_EQUAL( c1.arm_failures, c0.arm_failures + 1 ); /* no failure after the first */
+	CU_ASSERT( hit );
+	CU_ASSERT_EQUAL( bad, 0 );
+	tbg_end( &A );
+}
+
 /* A value the program changes and changes back while the build reads its arrays (a shift of
    its own between calls, undone): where the watch hashes that value (here the first entry,
    in a partial page), the build must compare what it read with what the arm hashed, or a
@@ -302,6 +334,7 @@ static CU_TestInfo hyb_tests_spmv_bg[] = {
 	{ "fork_during_build", test_fork_during_build },
 	{ "faults_during_build", test_faults_during_build },
 	{ "unmapped_during_build", test_unmapped_during_build },
+	{ "safe_reads_refused", test_safe_reads_refused },
 	{ "restored_value_snapshot", test_restored_value_snapshot },
 	{ "restored_value_lean", test_restored_value_lean },
 	CU_TEST_INFO_NULL,
