@@ -36,6 +36,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_resident.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_faults.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_bg.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_bg_seccomp.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_copy.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_spmv_xsum.c
 )

@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +77,10 @@ static struct
 	hyb_spmv_force_t       force;
 	_Atomic double   check_spb; /* seconds per byte of a cache hit's change check (refitted) */
 	_Atomic uint64_t copies[5]; /* hyb_spmv_copy_stats_t's counts, in its order */
-	/* 1 once a background build could not arm off the caller's thread because the process
-	   may not read itself (a seccomp profile refusing process_vm_readv): from then on the
-	   call that queues a build arms it, as a synchronous fill does. */
-	atomic_int arm_on_caller;
+	/* 1 once a read of the process's own memory through process_vm_readv was refused (a
+	   seccomp filter; one that covers only the helper thread lets the calls' own probe
+	   read pass): from then on the calls fill their entries themselves. */
+	atomic_int cannot_read;
 } hyb_sd;
 
 enum
@@ -976,6 +977,8 @@ static int hyb_bg_read( void* dst, const void* src, size_t bytes )
 		struct iovec r     = { (void*)( (uintptr_t)src + done ), piece };
 		if ( hyb_spmv_bg_quitting() ) return 0;
 		ssize_t n = process_vm_readv( pid, &l, 1, &r, 1, 0 );
+		if ( n < 0 && ( errno == EPERM || errno == EACCES || errno == ENOSYS ) )
+			atomic_store( &hyb_sd.cannot_read, 1 );
 		if ( n <= 0 ) return 0;
 		done += (size_t)n;
 	}
@@ -1215,8 +1218,8 @@ static void hyb_bg_fill( void* p )
 		/* Said once for each reason (an array unmapped meanwhile, reading refused by a
 		   seccomp profile, no memory) and counted in the cache's arm_failures: the products
 		   stay right on the CPU, only the device copy waits. A refused read will be refused
-		   again: later builds are armed by the call that queues them. */
-		if ( armed == HYB_E_NOT_SUPPORTED ) atomic_store( &hyb_sd.arm_on_caller, 1 );
+		   again: later calls fill their entries themselves. */
+		if ( armed == HYB_E_NOT_SUPPORTED ) atomic_store( &hyb_sd.cannot_read, 1 );
 		if ( armed != HYB_E_AGAIN )
 			hyb_log_once( hyb_hash_str( "spmv background arm", (uint64_t)(int64_t)armed ),
 			              HYB_LOG_INFO,
@@ -1323,8 +1326,8 @@ static int hyb_copy_readers( const hyb_spmv_force_t* f )
 /* Prepare the fill of entry `ent` for the helper thread; the job starts when the call's CPU
    product accepted the arguments (hyb_spmv_device_bg_after_cpu). 1: prepared in *out (the
    job owns the entry); 0: the caller still holds the entry and fills it itself (no snapshot
-   memory, or the system refuses to read this process's memory); -1: the helper is busy with
-   another matrix (the caller still holds the entry). */
+   memory, or the system refuses, or once refused, to read this process's memory); -1: the
+   helper is busy with another matrix (the caller still holds the entry). */
 static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_mode_t mode,
                          const hyb_spmv_force_t* f, hyb_residency_cache_t* cache,
                          hyb_residency_entry_t* ent, uint64_t mh, const hyb_spmv_src_t* src,
@@ -1332,7 +1335,8 @@ static int hyb_bg_start( const hyb_call_t* call, const hyb_spmv_args_t* a, hyb_m
 {
 	if ( !hyb_spmv_bg_idle() ) return -1;
 	int probe;
-	if ( !hyb_bg_read( &probe, a->rowind, sizeof probe ) ) return 0;
+	if ( atomic_load( &hyb_sd.cannot_read ) || !hyb_bg_read( &probe, a->rowind, sizeof probe ) )
+		return 0;
 	size_t          vb   = hyb_prec_size( a->prec );
 	hyb_spmv_res_t* lean = hyb_lean_plan( src, f, mode, mh );
 	/* The snapshot doubles the matrix in host memory for the build's time: only where half
@@ -1514,16 +1518,15 @@ hyb_path_t hyb_spmv_device_run( const hyb_call_t* call, const hyb_spmv_args_t* a
 		   changed, the call starts over with the checking lookup, which refills. */
 		int unchecked_ok = 1;
 		/* Auto mode builds a new copy in the background, which arms the change tracking
-		   there: the entry comes unarmed (armed here where the build cannot arm it). */
+		   there: the entry comes unarmed. */
 		const int bg_ok = mode == HYB_MODE_AUTO && !( f.active && ( f.opts.force || f.fill_sync ) );
-		const int bg_arms = bg_ok && !atomic_load( &hyb_sd.arm_on_caller );
 		for ( ;; )
 		{
 			hyb_residency_entry_t*  ent = NULL;
 			double                  ta  = hyb_now();
 			hyb_residency_outcome_t oc =
 			    !unchecked_ok ? hyb_residency_cache_acquire( cache, rg, 3, key, &ent )
-			    : bg_arms     ? hyb_residency_cache_acquire_unarmed( cache, rg, 3, key, &ent )
+			    : bg_ok       ? hyb_residency_cache_acquire_unarmed( cache, rg, 3, key, &ent )
 			                  : hyb_residency_cache_acquire_unchecked( cache, rg, 3, key, &ent );
 			rep->cache = (int)oc;
 			if ( oc == HYB_RESIDENCY_HIT || oc == HYB_RESIDENCY_UNCHECKED )
@@ -1597,7 +1600,7 @@ void hyb_spmv_device_reset_for_test( void )
 	memset( &hyb_sd.force, 0, sizeof hyb_sd.force );
 	atomic_store( &hyb_sd.check_spb, 0.0 );
 	for ( int i = 0; i < 5; i++ ) atomic_store( &hyb_sd.copies[i], 0 );
-	atomic_store( &hyb_sd.arm_on_caller, 0 );
+	atomic_store( &hyb_sd.cannot_read, 0 );
 	hyb_unlock( HYB_LOCK_SPMV_DEVICE );
 	hyb_residency_cache_destroy( c );
 	hyb_dev_t* d = NULL;

@@ -186,9 +186,6 @@ uint64_t hyb_residency_hash_bytes( const void* p, size_t n )
 	return h;
 }
 
-/* hyb_residency_hash_bytes of bytes the program may unmap meanwhile: read through
-   process_vm_readv a block at a time (never a fault), on this thread. 1 and *out set, or 0
-   where a page could not be read (or no buffer). */
 /* Tests: reads of the safe hash to refuse (hyb_residency_refuse_safe_reads_for_test). */
 static atomic_int hyb_res_refuse_reads;
 
@@ -197,6 +194,10 @@ void hyb_residency_refuse_safe_reads_for_test( int n )
 	atomic_store( &hyb_res_refuse_reads, n );
 }
 
+/* hyb_residency_hash_bytes of bytes the program may unmap meanwhile: read through
+   process_vm_readv a block at a time (never a fault), on this thread. HYB_OK and *out set;
+   HYB_E_INVALID where a page could not be read, HYB_E_NOT_SUPPORTED where the read was
+   refused, HYB_E_NO_MEMORY. */
 static hyb_status_t hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* out )
 {
 	if ( hyb_countdown_take( &hyb_res_refuse_reads ) ) return HYB_E_NOT_SUPPORTED;
@@ -215,10 +216,14 @@ static hyb_status_t hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* 
 			ssize_t      g = process_vm_readv( pid, &l, 1, &r, 1, 0 );
 			if ( g > 0 )
 				done += (size_t)g;
-			else if ( g == 0 || errno == EFAULT )
-				st = HYB_E_INVALID; /* a page is no longer mapped */
-			else if ( errno != EINTR )
-				st = HYB_E_NOT_SUPPORTED; /* refused (a seccomp profile, ENOSYS) */
+			else if ( g < 0 && errno == EINTR )
+				continue;
+			else if ( g < 0 && ( errno == EPERM || errno == EACCES || errno == ENOSYS ) )
+				st = HYB_E_NOT_SUPPORTED; /* refused (a seccomp filter), and will be again */
+			else if ( g < 0 && errno == ENOMEM )
+				st = HYB_E_NO_MEMORY;
+			else
+				st = HYB_E_INVALID; /* a page no longer mapped (EFAULT, or nothing read) */
 		}
 		if ( st == HYB_OK ) h = hyb_res_fold( h, hyb_res_hash_block( buf, len, nb == 1 ? 0 : k ) );
 	}
@@ -998,7 +1003,8 @@ static uint64_t hyb_res_part_hash( const hyb_res_part_t* p )
 	return hyb_res_ends_hash( p, p->addr, (const void*)p->body_hi );
 }
 
-/* hyb_res_part_hash without a fault where the part is no longer mapped: 0 then. */
+/* hyb_res_part_hash without a fault where the part is no longer mapped: then
+   hyb_res_hash_bytes_safe's error (and *out no hash of the part). */
 static hyb_status_t hyb_res_part_hash_safe( const hyb_res_part_t* p, uint64_t* out )
 {
 	if ( p->body_lo == p->body_hi ) return hyb_res_hash_bytes_safe( p->addr, p->bytes, out );
