@@ -16,6 +16,7 @@ list(APPEND HYB_CORE_SOURCES
   ${PROJECT_SOURCE_DIR}/core/hyb_team.c
   ${PROJECT_SOURCE_DIR}/core/hyb_thread.c
   ${PROJECT_SOURCE_DIR}/core/hyb_copy.c
+  ${PROJECT_SOURCE_DIR}/core/hyb_self_read.c
   # core/config: the configuration table, read by every layer through hyb_config()
   ${PROJECT_SOURCE_DIR}/core/config/hyb_config.c
   # policies: profile, cost models, the learning store

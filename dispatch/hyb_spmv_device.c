@@ -21,17 +21,16 @@
 
 #include <math.h>
 #include <omp.h>
-#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "dispatch/hyb_spmv_bg.h"
 #include "dispatch/hyb_spmv_rates.h"
 #include "hyb_log.h"
 #include "hyb_routines.h"
+#include "hyb_self_read.h"
 #include "hyb_state.h"
 #include "hyb_stats.h"
 #include "hyb_team.h"
@@ -963,24 +962,21 @@ static void hyb_bg_job_free( hyb_bg_job_t* j )
 	free( j );
 }
 
-/* Copy `bytes` of this process's memory at src into dst; 0 where a page is missing (or the
-   system refuses the call, or the library is being unloaded), never a fault. */
+/* Copy `bytes` of this process's memory at src into dst (hyb_self_read); 0 where a page is
+   missing (or the system refuses the read, or the library is being unloaded), never a
+   fault. */
 static int hyb_bg_read( void* dst, const void* src, size_t bytes )
 {
-	pid_t  pid  = getpid();
-	size_t done = 0;
-	while ( done < bytes )
+	for ( size_t done = 0; done < bytes; )
 	{
 		/* in pieces, so that unloading the library waits for one piece, not the matrix */
-		size_t       piece = bytes - done < ( (size_t)64 << 20 ) ? bytes - done : (size_t)64 << 20;
-		struct iovec l     = { (char*)dst + done, piece };
-		struct iovec r     = { (void*)( (uintptr_t)src + done ), piece };
+		size_t piece = bytes - done < ( (size_t)64 << 20 ) ? bytes - done : (size_t)64 << 20;
 		if ( hyb_spmv_bg_quitting() ) return 0;
-		ssize_t n = process_vm_readv( pid, &l, 1, &r, 1, 0 );
-		if ( n < 0 && ( errno == EPERM || errno == EACCES || errno == ENOSYS ) )
-			atomic_store( &hyb_sd.cannot_read, 1 );
-		if ( n <= 0 ) return 0;
-		done += (size_t)n;
+		hyb_status_t st =
+		    hyb_self_read( (char*)dst + done, (const void*)( (uintptr_t)src + done ), piece );
+		if ( st == HYB_E_NOT_SUPPORTED ) atomic_store( &hyb_sd.cannot_read, 1 );
+		if ( st != HYB_OK ) return 0;
+		done += piece;
 	}
 	return 1;
 }
@@ -1071,7 +1067,6 @@ static hyb_status_t hyb_lean_to_dia( const hyb_bg_job_t* j, hyb_spmv_res_t** res
 	return st == HYB_E_DEVICE ? st : HYB_OK;
 }
 
-/* The lean job: the copy of the arrays, made resident once the device check passed. */
 /* The lean job's record of the bytes its watch hashes, kept as the copy read them (the
    copy's array a is the watch's range HYB_LEAN_PART[a]: row pointers, columns, values). */
 static const int HYB_LEAN_PART[3] = { 1, 2, 0 };
@@ -1127,6 +1122,7 @@ static void hyb_lean_seen( void* ctx, int array, size_t at, const void* bytes, s
 	}
 }
 
+/* The lean job: the copy of the arrays, made resident once the device check passed. */
 static void hyb_bg_fill_lean( hyb_bg_job_t* j )
 {
 	hyb_spmv_res_t* res = j->lean;
@@ -1240,9 +1236,9 @@ static void hyb_bg_fill( void* p )
 	const void* copies[3];
 	for ( int i = 0; i < 3 && ok; i++ )
 	{
-		copies[i] = (char*)j->snap[i] + j->off[i];
-		ok        = hyb_bg_read( (char*)j->snap[i] + j->off[i], (const char*)j->from[i] + j->off[i],
-		                         j->len[i] );
+		char* dst = (char*)j->snap[i] + j->off[i];
+		copies[i] = dst;
+		ok        = hyb_bg_read( dst, (const char*)j->from[i] + j->off[i], j->len[i] );
 	}
 	/* The row pointers as read must describe the entries read: the program may have grown
 	   or shifted its matrix since the call, and the snapshot holds only what the call's

@@ -22,6 +22,7 @@
 
 #include "hyb_countdown.h"
 #include "hyb_log.h"
+#include "hyb_self_read.h"
 #include "hyb_state.h"
 #include "hyb_types.h"
 
@@ -194,10 +195,9 @@ void hyb_residency_refuse_safe_reads_for_test( int n )
 	atomic_store( &hyb_res_refuse_reads, n );
 }
 
-/* hyb_residency_hash_bytes of bytes the program may unmap meanwhile: read through
-   process_vm_readv a block at a time (never a fault), on this thread. HYB_OK and *out set;
-   HYB_E_INVALID where a page could not be read, HYB_E_NOT_SUPPORTED where the read was
-   refused, HYB_E_NO_MEMORY. */
+/* hyb_residency_hash_bytes of bytes the program may unmap meanwhile: read a block at a time
+   by hyb_self_read (never a fault), on this thread. HYB_OK and *out set, else
+   hyb_self_read's error, or HYB_E_NO_MEMORY for the block's buffer. */
 static hyb_status_t hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* out )
 {
 	if ( hyb_countdown_take( &hyb_res_refuse_reads ) ) return HYB_E_NOT_SUPPORTED;
@@ -205,26 +205,10 @@ static hyb_status_t hyb_res_hash_bytes_safe( const void* p, size_t n, uint64_t* 
 	uint64_t       h   = hyb_res_avalanche( (uint64_t)n + HYB_RES_K2 );
 	unsigned char* buf = malloc( n < HYB_RES_HASH_BLOCK ? ( n > 0 ? n : 1 ) : HYB_RES_HASH_BLOCK );
 	hyb_status_t   st  = buf != NULL ? HYB_OK : HYB_E_NO_MEMORY;
-	pid_t          pid = getpid();
 	for ( size_t k = 0; k < nb && st == HYB_OK; k++ )
 	{
 		size_t off = k * HYB_RES_HASH_BLOCK, len = k + 1 < nb ? HYB_RES_HASH_BLOCK : n - off;
-		for ( size_t done = 0; done < len && st == HYB_OK; )
-		{
-			struct iovec l = { buf + done, len - done };
-			struct iovec r = { (void*)( (const unsigned char*)p + off + done ), len - done };
-			ssize_t      g = process_vm_readv( pid, &l, 1, &r, 1, 0 );
-			if ( g > 0 )
-				done += (size_t)g;
-			else if ( g < 0 && errno == EINTR )
-				continue;
-			else if ( g < 0 && ( errno == EPERM || errno == EACCES || errno == ENOSYS ) )
-				st = HYB_E_NOT_SUPPORTED; /* refused (a seccomp filter), and will be again */
-			else if ( g < 0 && errno == ENOMEM )
-				st = HYB_E_NO_MEMORY;
-			else
-				st = HYB_E_INVALID; /* a page no longer mapped (EFAULT, or nothing read) */
-		}
+		st = hyb_self_read( buf, (const unsigned char*)p + off, len );
 		if ( st == HYB_OK ) h = hyb_res_fold( h, hyb_res_hash_block( buf, len, nb == 1 ? 0 : k ) );
 	}
 	free( buf );
@@ -987,14 +971,37 @@ hyb_residency_mech_t hyb_residency_mech_for_mode( hyb_residency_mode_t mode )
 
 /* ------------------------------------------------------------ watches */
 
-/* Hash of the bytes of a part outside its tracked body, read at `head` (the part's first
-   bytes, up to its body; all of them where it has none) and `tail` (from its body's end). */
+/* A hash of n bytes at p into *out: hyb_residency_hash_bytes, or the safe one (which may
+   fail). */
+typedef hyb_status_t ( *hyb_res_hash_fn )( const void* p, size_t n, uint64_t* out );
+
+static hyb_status_t hyb_res_hash_plain( const void* p, size_t n, uint64_t* out )
+{
+	*out = hyb_residency_hash_bytes( p, n );
+	return HYB_OK;
+}
+
+/* Hash of the bytes of a part outside its tracked body, read by `hash` at `head` (the
+   part's first bytes, up to its body; all of them where it has none) and `tail` (from its
+   body's end): HYB_OK and *out, or the hash's error. */
+static hyb_status_t hyb_res_ends_fold( const hyb_res_part_t* p, const void* head, const void* tail,
+                                       hyb_res_hash_fn hash, uint64_t* out )
+{
+	if ( p->body_lo == p->body_hi ) return hash( head, p->bytes, out );
+	uintptr_t    a = (uintptr_t)p->addr, e = a + p->bytes;
+	uint64_t     h, t;
+	hyb_status_t st = hash( head, p->body_lo - a, &h );
+	if ( st == HYB_OK ) st = hash( tail, e - p->body_hi, &t );
+	if ( st == HYB_OK ) *out = hyb_res_fold( h, t );
+	return st;
+}
+
+/* The same of bytes that are there to read (a copy, or the part's mapped addresses). */
 static uint64_t hyb_res_ends_hash( const hyb_res_part_t* p, const void* head, const void* tail )
 {
-	if ( p->body_lo == p->body_hi ) return hyb_residency_hash_bytes( head, p->bytes );
-	uintptr_t a = (uintptr_t)p->addr, e = a + p->bytes;
-	return hyb_res_fold( hyb_residency_hash_bytes( head, p->body_lo - a ),
-	                     hyb_residency_hash_bytes( tail, e - p->body_hi ) );
+	uint64_t h = 0;
+	hyb_res_ends_fold( p, head, tail, hyb_res_hash_plain, &h );
+	return h;
 }
 
 /* Hash of the bytes of a part outside its tracked body, through its addresses. */
@@ -1007,13 +1014,7 @@ static uint64_t hyb_res_part_hash( const hyb_res_part_t* p )
    hyb_res_hash_bytes_safe's error (and *out no hash of the part). */
 static hyb_status_t hyb_res_part_hash_safe( const hyb_res_part_t* p, uint64_t* out )
 {
-	if ( p->body_lo == p->body_hi ) return hyb_res_hash_bytes_safe( p->addr, p->bytes, out );
-	uintptr_t    a = (uintptr_t)p->addr, e = a + p->bytes;
-	uint64_t     h, t;
-	hyb_status_t st = hyb_res_hash_bytes_safe( p->addr, p->body_lo - a, &h );
-	if ( st == HYB_OK ) st = hyb_res_hash_bytes_safe( (const void*)p->body_hi, e - p->body_hi, &t );
-	if ( st == HYB_OK ) *out = hyb_res_fold( h, t );
-	return st;
+	return hyb_res_ends_fold( p, p->addr, (const void*)p->body_hi, hyb_res_hash_bytes_safe, out );
 }
 
 /* Choose the bodies: the whole pages inside each range large enough to be

@@ -226,6 +226,21 @@ typedef struct
 	_Atomic int      stale;
 } hyb_yreg_pass_t;
 
+/* 1 if element i of y still holds the call's token (no download overwrote it). */
+static int hyb_yreg_token_left( const hyb_spmv_yreg_t* e, int64_t i )
+{
+	const char* y = e->y;
+	if ( e->elem == 8 )
+	{
+		uint64_t v;
+		memcpy( &v, y + (size_t)i * 8, 8 );
+		return v == e->token;
+	}
+	uint32_t v;
+	memcpy( &v, y + (size_t)i * 4, 4 );
+	return v == (uint32_t)e->token;
+}
+
 static void hyb_yreg_pass_part( void* arg, int64_t b, int64_t end )
 {
 	hyb_yreg_pass_t* j     = arg;
@@ -247,18 +262,8 @@ static void hyb_yreg_pass_part( void* arg, int64_t b, int64_t end )
 				memcpy( y + (size_t)i * 4, &t32, 4 );
 			count++;
 		}
-		else if ( es == 8 )
-		{
-			uint64_t v;
-			memcpy( &v, y + (size_t)i * 8, 8 );
-			stale |= v == t64;
-		}
 		else
-		{
-			uint32_t v;
-			memcpy( &v, y + (size_t)i * 4, 4 );
-			stale |= v == t32;
-		}
+			stale |= hyb_yreg_token_left( j->e, i );
 	}
 	atomic_fetch_add( &j->count, count );
 	if ( stale ) atomic_store( &j->stale, 1 );
@@ -318,25 +323,13 @@ int hyb_spmv_yreg_check_rows( const hyb_spmv_yreg_t* e, int64_t i0, int64_t i1, 
 	const uintptr_t b = (uintptr_t)e->y, pg = b & ~( HYB_YREG_PAGE - 1 );
 	const int64_t   p0 = (int64_t)( ( b + (uintptr_t)i0 * e->elem - pg ) / HYB_YREG_PAGE );
 	const int64_t   p1 = (int64_t)( ( b + (uintptr_t)( i1 - 1 ) * e->elem - pg ) / HYB_YREG_PAGE );
-	const char*     y  = e->y;
 	int64_t         count = 0;
 	int             stale = 0;
 	for ( int64_t p = p0; p <= p1; p++ )
 	{
 		int64_t i = hyb_yreg_index( e, p );
 		if ( i < i0 || i >= i1 ) continue;
-		if ( e->elem == 8 )
-		{
-			uint64_t v;
-			memcpy( &v, y + (size_t)i * 8, 8 );
-			stale |= v == e->token;
-		}
-		else
-		{
-			uint32_t v;
-			memcpy( &v, y + (size_t)i * 4, 4 );
-			stale |= v == (uint32_t)e->token;
-		}
+		stale |= hyb_yreg_token_left( e, i );
 		count++;
 	}
 	*seen += count;
