@@ -58,16 +58,19 @@ hyb_status_t hyb_stencil_issue_order( const hyb_stencil_sched_t* s, int64_t wind
 	for ( int64_t count = 0; count < n; count++ )
 	{
 		while ( at[front] >= 0 ) front++;
-		/* The first ready step not held back; else the first step not issued. */
-		int64_t pick = front, held;
+		/* The first ready upload not held back, else the first ready step not held back,
+		   else the first step not issued. */
+		int64_t ready = -1, held;
 		for ( int64_t i = front; i < n && i < front + HYB_SO_SCAN; i++ )
-			if ( at[i] < 0 && hyb_so_ready( s, i, before, at, window, &held ) && held <= count )
+			if ( at[i] < 0 && ( ready < 0 || s->steps[i].op == HYB_SS_UPLOAD ) &&
+			     hyb_so_ready( s, i, before, at, window, &held ) && held <= count )
 			{
-				pick = i;
-				break;
+				ready = i;
+				if ( s->steps[i].op == HYB_SS_UPLOAD ) break;
 			}
-		at[pick]     = count;
-		order[count] = pick;
+		const int64_t pick = ready >= 0 ? ready : front;
+		at[pick]           = count;
+		order[count]       = pick;
 	}
 	HYB_FREE_ALL( before, at );
 	return HYB_OK;

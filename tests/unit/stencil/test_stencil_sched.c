@@ -676,6 +676,32 @@ static int ss_order_valid( const hyb_stencil_sched_t* s, const int64_t* order, i
 	return ok;
 }
 
+/* Whether, where no host step is in the way, the issue order of s starts the upload of
+   chunk c + 1 before the first kernel of chunk c (c >= 1): an upload never waits for the
+   issuing thread to get through the previous chunk's kernels. */
+static int ss_uploads_early( const hyb_stencil_sched_t* s, const int64_t* order )
+{
+	int64_t* pos = malloc( (size_t)( s->nsteps + 1 ) * sizeof *pos );
+	if ( pos == NULL ) return 0;
+	int ok = 1, host = 0;
+	for ( int64_t c = 0; c < s->nsteps; c++ ) pos[order[c]] = c;
+	for ( int64_t i = 0; i < s->nsteps; i++ ) host |= s->queue[s->steps[i].stream] == HYB_SQ_HOST;
+	for ( int64_t i = 0; ok && !host && s->nslots >= 3 && i < s->nsteps; i++ )
+	{
+		const hyb_stencil_step_t* up = &s->steps[i];
+		if ( up->op != HYB_SS_UPLOAD || up->chunk < 2 ) continue;
+		for ( int64_t j = 0; j < s->nsteps; j++ )
+			if ( s->steps[j].op == HYB_SS_COMPUTE && s->steps[j].block == up->block &&
+			     s->steps[j].chunk == up->chunk - 1 )
+			{
+				ok = pos[i] < pos[j];
+				break;
+			}
+	}
+	free( pos );
+	return ok;
+}
+
 /* The device executor's issue order (hyb_stencil_issue_order): valid, the CPU path's result
    bit for bit through the host executor, and where device steps wait for host steps (the
    acoustic's commits, the copying scheme's staging) some are issued later than listed. */
@@ -702,6 +728,7 @@ static void test_issue_order( void )
 				{
 					CU_ASSERT_EQUAL( hyb_stencil_issue_order( &s, window, order ), HYB_OK );
 					CU_ASSERT( ss_order_valid( &s, order, &moved ) );
+					CU_ASSERT( ss_uploads_early( &s, order ) );
 				}
 				hyb_stencil_prob_t want;
 				double             g_want = 0.0;
