@@ -19,15 +19,48 @@
      D. for each pace of C, the time to move U up and D down with U = 1.5 D (the acoustic
         set's ratio), the uploads running throughout: max(U / up_rate_beside, D /
         down_rate_paced) against the issue's bound max(U / h2d, D / d2h, (U + D) / both),
-        both from A and B.
-   Usage: gpu_probe_duplex [--mib M] [--piece-mib P] [--reps R]
+        both from A and B;
+     H. as C, but the pause is kept by the host: the download stream waits on a word of
+        page-locked memory before each piece (a stream memory operation, which needs no
+        multiprocessor) and writes another after it; a host thread sees the piece done,
+        waits the pause and releases the next. Pace 0 is the handshake alone.
+   With --busy-us B, B and C and H run beside kernels that fill every multiprocessor with
+   blocks of B microseconds each, on a stream of the lowest priority (the download stream has
+   the highest), as the stencil engine's kernels fill the device while its downloads run:
+   there the sleeping kernel's block must wait for room on a multiprocessor.
+   With --host registered the host buffers are ordinary memory page-locked by
+   cudaHostRegister, as the stencil engine's direct mapping moves the program's arrays; with
+   registered-4k, ordinary memory refused transparent huge pages (madvise) first, so that
+   every 4 KiB page is mapped on its own.
+   The engine does more beside its transfers; each of these adds one thing to the busy
+   measurements, to find what takes the two directions' sum below what the bus gives alone:
+   --busy-mem: the busy blocks stream device memory (as the stencil's kernels do) instead of
+   sleeping; --d2d MIB: device-to-device copies of MIB MiB one after another on a stream of
+   their own (the region sharing's copies); --up-streams 2: the upload in two halves on two
+   streams at once (two slots uploading); --offset BYTES: the host side of every copy starts
+   that far into its buffer (the engine's planes start 256 bytes past a page); --no-pace: B
+   only. --scan MIB instead: one registered buffer of MIB MiB, each GiB of it uploaded alone
+   (best of R), to see whether the rate depends on where in the host's memory the bytes lie
+   (a virtual machine's memory may be backed by more than one socket of its host).
+   --touch-threads N: registered memory is first touched by N threads at once, each its own
+   slice (an OpenMP program's initialisation), instead of one memset.
+   Usage: gpu_probe_duplex [--mib M] [--piece-mib P] [--reps R] [--busy-us B]
+                           [--host pinned|registered|registered-4k] [--busy-mem] [--d2d MIB]
+                           [--up-streams 1|2] [--offset BYTES] [--no-pace] [--scan MIB]
+                           [--touch-threads N]
      M  bytes moved each way per measurement (default 2048 MiB), P download piece (default 8),
-        R repetitions, the best kept (default 3).
+        R repetitions, the best kept (default 3), B busy blocks' length (default 0: none).
    Prints one line per measurement. Exit 77 without a device. */
 
+#include <sys/mman.h>
+
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -54,6 +87,115 @@ __global__ void pause_kernel( unsigned ns )
 	}
 }
 
+__device__ __forceinline__ unsigned long long globaltimer()
+{
+	unsigned long long t;
+	asm volatile( "mov.u64 %0, %%globaltimer;" : "=l"( t ) );
+	return t;
+}
+
+/* A block that keeps its multiprocessor slot for `ns` nanoseconds, sleeping, or with `mem`
+   (words, a power of two) copying one half of it into the other meanwhile, coalesced and
+   four loads in flight per thread, as near the device memory's rate as a simple copy goes. */
+__global__ void busy_kernel( unsigned long long ns, float4* mem, size_t words )
+{
+	const unsigned long long t0 = globaltimer();
+	if ( mem == nullptr )
+	{
+		while ( globaltimer() - t0 < ns ) __nanosleep( 200 );
+		return;
+	}
+	const size_t half = words / 2, span = (size_t)blockDim.x * 4;
+	for ( size_t r = 0; globaltimer() - t0 < ns; r++ )
+	{
+		const size_t at = ( ( (size_t)blockIdx.x * 64 + r ) * span ) & ( half - 1 );
+		float4       v[4];
+		for ( int u = 0; u < 4; u++ ) v[u] = mem[at + u * blockDim.x + threadIdx.x];
+		for ( int u = 0; u < 4; u++ ) mem[half + at + u * blockDim.x + threadIdx.x] = v[u];
+	}
+}
+
+/* What else runs beside the transfers (see the usage). */
+struct Beside
+{
+	double  busy_us    = 0;
+	float4* busy_mem   = nullptr;
+	size_t  busy_words = 0;
+	char *  d2d_a = nullptr, *d2d_b = nullptr;
+	size_t  d2d_bytes  = 0;
+	int     up_streams = 1;
+};
+
+/* The driver's stream memory operations (not in the runtime API). */
+typedef CUresult ( *wait_value_fn )( CUstream, CUdeviceptr, cuuint32_t, unsigned int );
+typedef CUresult ( *write_value_fn )( CUstream, CUdeviceptr, cuuint32_t, unsigned int );
+wait_value_fn  wait_value  = nullptr;
+write_value_fn write_value = nullptr;
+
+bool load_memops()
+{
+	cudaDriverEntryPointQueryResult q;
+	void *                          w = nullptr, *x = nullptr;
+	if ( cudaGetDriverEntryPointByVersion( "cuStreamWaitValue32", &w, 12000, cudaEnableDefault,
+	                                       &q ) != cudaSuccess ||
+	     q != cudaDriverEntryPointSuccess ||
+	     cudaGetDriverEntryPointByVersion( "cuStreamWriteValue32", &x, 12000, cudaEnableDefault,
+	                                       &q ) != cudaSuccess ||
+	     q != cudaDriverEntryPointSuccess )
+		return false;
+	wait_value  = (wait_value_fn)w;
+	write_value = (write_value_fn)x;
+	return true;
+}
+
+/* Words the download stream and the host pacer share (page-locked, mapped). */
+struct Handshake
+{
+	volatile unsigned* go     = nullptr; /* pieces released by the host */
+	volatile unsigned* done   = nullptr; /* pieces finished by the stream */
+	CUdeviceptr        go_dev = 0, done_dev = 0;
+};
+
+/* Threads that first touch registered host memory, each its own slice at the same time, as
+   an OpenMP program's initialisation does (--touch-threads; 1: one memset). */
+int touch_threads = 1;
+
+/* Host memory of one of the kinds --host names; null on failure. */
+char* host_alloc( size_t bytes, const char* kind )
+{
+	if ( !std::strcmp( kind, "pinned" ) )
+	{
+		void* p = nullptr;
+		return cuda_ok( cudaMallocHost( &p, bytes ), "pinned" ) ? (char*)p : nullptr;
+	}
+	void* p = mmap( nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	if ( p == MAP_FAILED ) return nullptr;
+	if ( !std::strcmp( kind, "registered-4k" ) ) madvise( p, bytes, MADV_NOHUGEPAGE );
+	std::vector<std::thread> team;
+	const size_t             slice = ( bytes / touch_threads + 4095 ) / 4096 * 4096;
+	for ( int t = 0; t < touch_threads; t++ )
+	{
+		const size_t at = std::min( bytes, (size_t)t * slice );
+		const size_t n  = std::min( slice, bytes - at );
+		team.emplace_back( [=] { std::memset( (char*)p + at, 0, n ); } );
+	}
+	for ( auto& t : team ) t.join();
+	if ( !cuda_ok( cudaHostRegister( p, bytes, cudaHostRegisterDefault ), "register" ) )
+		return nullptr;
+	return (char*)p;
+}
+
+void host_free( char* p, size_t bytes, const char* kind )
+{
+	if ( !std::strcmp( kind, "pinned" ) )
+	{
+		cudaFreeHost( p );
+		return;
+	}
+	cudaHostUnregister( p );
+	munmap( p, bytes );
+}
+
 struct Buffers
 {
 	char * h_up = nullptr, *h_down = nullptr, *d_up = nullptr, *d_down = nullptr;
@@ -65,14 +207,49 @@ struct Rates
 	double up = 0, down = 0; /* GB/s, each over its own span */
 };
 
-/* Upload and/or download `b.bytes` each; the download in pieces of `piece` with a pause of
-   `pause_us` after each (0: one copy). Best of `reps` by the slower direction's span. */
-Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, int reps )
+enum class Pace
 {
-	cudaStream_t su, sd;
+	kernel, /* a sleeping kernel between pieces */
+	host    /* the host releases each piece (Handshake) */
+};
+
+/* The host's half of the handshake: release piece 0, then each next piece `pause_us` after
+   the stream reports the one before done. */
+void pacer( Handshake* hs, unsigned pieces, double pause_us )
+{
+	using clock      = std::chrono::steady_clock;
+	const auto pause = std::chrono::nanoseconds( (long long)( pause_us * 1000.0 ) );
+	*hs->go          = 1;
+	for ( unsigned j = 1; j < pieces; j++ )
+	{
+		while ( *hs->done < j ) std::atomic_thread_fence( std::memory_order_acquire );
+		const auto seen = clock::now();
+		while ( clock::now() - seen < pause )
+		{
+		}
+		std::atomic_thread_fence( std::memory_order_release );
+		*hs->go = j + 1;
+	}
+}
+
+/* Upload and/or download `b.bytes` each; the download in pieces of `piece` with a pause of
+   `pause_us` after each (0 with Pace::kernel: one copy), kept as `how` says; with busy_us,
+   beside kernels of blocks that long. Best of `reps` by the slower direction's span. */
+Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, int reps,
+           Pace how = Pace::kernel, Handshake* hs = nullptr, const Beside* with = nullptr )
+{
+	const double busy_us = with ? with->busy_us : 0;
+	cudaStream_t su, su2, sd, sb, sc;
 	cudaEvent_t  u0, u1, d0, d1;
+	int          lowest = 0, highest = 0;
+	cudaDeviceGetStreamPriorityRange( &lowest, &highest );
 	cudaStreamCreateWithFlags( &su, cudaStreamNonBlocking );
-	cudaStreamCreateWithFlags( &sd, cudaStreamNonBlocking );
+	cudaStreamCreateWithFlags( &su2, cudaStreamNonBlocking );
+	cudaStreamCreateWithFlags( &sc, cudaStreamNonBlocking );
+	cudaStreamCreateWithPriority( &sd, cudaStreamNonBlocking, highest );
+	cudaStreamCreateWithPriority( &sb, cudaStreamNonBlocking, lowest );
+	int sms = 0;
+	cudaDeviceGetAttribute( &sms, cudaDevAttrMultiProcessorCount, 0 );
 	cudaEventCreate( &u0 );
 	cudaEventCreate( &u1 );
 	cudaEventCreate( &d0 );
@@ -82,16 +259,51 @@ Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, 
 	for ( int r = 0; r < reps + 1; r++ ) /* the first warms up */
 	{
 		cudaDeviceSynchronize();
+		const bool     handshake = down && how == Pace::host && piece > 0 && piece < b.bytes;
+		const unsigned pieces    = piece > 0 ? (unsigned)( ( b.bytes + piece - 1 ) / piece ) : 1;
+		if ( handshake ) *hs->go = *hs->done = 0;
+		if ( busy_us > 0 )
+		{
+			/* Blocks of 256 threads, 8 per multiprocessor at a time, for about 0.3 s. */
+			const double       waves = 0.3e6 / busy_us;
+			const unsigned int grid  = (unsigned)( waves * sms * 8 );
+			busy_kernel<<<grid, 256, 0, sb>>>( (unsigned long long)( busy_us * 1000.0 ),
+			                                   with->busy_mem, with->busy_words );
+		}
+		if ( with && with->d2d_bytes > 0 )
+			for ( int c = 0; c < 64; c++ )
+				cudaMemcpyAsync( c % 2 ? with->d2d_a : with->d2d_b,
+				                 c % 2 ? with->d2d_b : with->d2d_a, with->d2d_bytes,
+				                 cudaMemcpyDeviceToDevice, sc );
 		if ( up )
 		{
 			cudaEventRecord( u0, su );
-			cudaMemcpyAsync( b.d_up, b.h_up, b.bytes, cudaMemcpyHostToDevice, su );
+			if ( with && with->up_streams > 1 )
+			{
+				const size_t half = b.bytes / 2;
+				cudaStreamWaitEvent( su2, u0, 0 );
+				cudaMemcpyAsync( b.d_up, b.h_up, half, cudaMemcpyHostToDevice, su );
+				cudaMemcpyAsync( b.d_up + half, b.h_up + half, b.bytes - half,
+				                 cudaMemcpyHostToDevice, su2 );
+				cudaEventRecord( u1, su2 );
+				cudaStreamWaitEvent( su, u1, 0 );
+			}
+			else
+				cudaMemcpyAsync( b.d_up, b.h_up, b.bytes, cudaMemcpyHostToDevice, su );
 			cudaEventRecord( u1, su );
 		}
 		if ( down )
 		{
 			cudaEventRecord( d0, sd );
-			if ( pause_us <= 0 || piece >= b.bytes )
+			if ( handshake )
+				for ( unsigned j = 0; j < pieces; j++ )
+				{
+					const size_t at = (size_t)j * piece, n = std::min( piece, b.bytes - at );
+					wait_value( sd, hs->go_dev, j + 1, CU_STREAM_WAIT_VALUE_GEQ );
+					cudaMemcpyAsync( b.h_down + at, b.d_down + at, n, cudaMemcpyDeviceToHost, sd );
+					write_value( sd, hs->done_dev, j + 1, CU_STREAM_WRITE_VALUE_DEFAULT );
+				}
+			else if ( pause_us <= 0 || piece >= b.bytes )
 				cudaMemcpyAsync( b.h_down, b.d_down, b.bytes, cudaMemcpyDeviceToHost, sd );
 			else
 				for ( size_t at = 0; at < b.bytes; at += piece )
@@ -102,6 +314,7 @@ Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, 
 				}
 			cudaEventRecord( d1, sd );
 		}
+		if ( handshake ) pacer( hs, pieces, pause_us );
 		if ( !cuda_ok( cudaDeviceSynchronize(), "run" ) ) break;
 		float  mu = 0, md = 0;
 		Rates  x;
@@ -128,6 +341,9 @@ Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, 
 	cudaEventDestroy( d1 );
 	cudaStreamDestroy( su );
 	cudaStreamDestroy( sd );
+	cudaStreamDestroy( sb );
+	cudaStreamDestroy( su2 );
+	cudaStreamDestroy( sc );
 	return best;
 }
 
@@ -135,8 +351,12 @@ Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, 
 
 int main( int argc, char** argv )
 {
-	size_t mib = 2048, piece_mib = 8;
-	int    reps = 3;
+	size_t      mib = 2048, piece_mib = 8;
+	int         reps     = 3;
+	const char* host     = "pinned";
+	bool        busy_mem = false, no_pace = false;
+	size_t      d2d_mib = 0, offset = 0, scan_mib = 0;
+	Beside      with;
 	for ( int i = 1; i < argc; i++ )
 	{
 		if ( !std::strcmp( argv[i], "--mib" ) && i + 1 < argc )
@@ -145,9 +365,35 @@ int main( int argc, char** argv )
 			piece_mib = (size_t)std::atol( argv[++i] );
 		else if ( !std::strcmp( argv[i], "--reps" ) && i + 1 < argc )
 			reps = std::max( 1, std::atoi( argv[++i] ) );
+		else if ( !std::strcmp( argv[i], "--busy-us" ) && i + 1 < argc )
+			with.busy_us = std::max( 0.0, std::atof( argv[++i] ) );
+		else if ( !std::strcmp( argv[i], "--busy-mem" ) )
+			busy_mem = true;
+		else if ( !std::strcmp( argv[i], "--no-pace" ) )
+			no_pace = true;
+		else if ( !std::strcmp( argv[i], "--d2d" ) && i + 1 < argc )
+			d2d_mib = (size_t)std::atol( argv[++i] );
+		else if ( !std::strcmp( argv[i], "--touch-threads" ) && i + 1 < argc )
+			touch_threads = std::max( 1, std::atoi( argv[++i] ) );
+		else if ( !std::strcmp( argv[i], "--scan" ) && i + 1 < argc )
+			scan_mib = (size_t)std::atol( argv[++i] );
+		else if ( !std::strcmp( argv[i], "--offset" ) && i + 1 < argc )
+			offset = (size_t)std::atol( argv[++i] );
+		else if ( !std::strcmp( argv[i], "--up-streams" ) && i + 1 < argc )
+			with.up_streams = std::max( 1, std::min( 2, std::atoi( argv[++i] ) ) );
+		else if ( !std::strcmp( argv[i], "--host" ) && i + 1 < argc &&
+		          ( !std::strcmp( argv[i + 1], "pinned" ) ||
+		            !std::strcmp( argv[i + 1], "registered" ) ||
+		            !std::strcmp( argv[i + 1], "registered-4k" ) ) )
+			host = argv[++i];
 		else
 		{
-			std::fprintf( stderr, "usage: %s [--mib M] [--piece-mib P] [--reps R]\n", argv[0] );
+			std::fprintf( stderr,
+			              "usage: %s [--mib M] [--piece-mib P] [--reps R] [--busy-us B] "
+			              "[--host pinned|registered|registered-4k] [--busy-mem] [--d2d MIB] "
+			              "[--up-streams 1|2] [--offset BYTES] [--no-pace] [--scan MIB] "
+			              "[--touch-threads N]\n",
+			              argv[0] );
 			return 2;
 		}
 	}
@@ -159,23 +405,90 @@ int main( int argc, char** argv )
 	}
 	cudaDeviceProp prop;
 	cudaGetDeviceProperties( &prop, 0 );
+	if ( scan_mib > 0 )
+	{
+		const size_t gib = (size_t)1 << 30, total = scan_mib << 20;
+		char*        h = host_alloc( total, host );
+		char*        d = nullptr;
+		if ( h == nullptr || !cuda_ok( cudaMalloc( &d, gib ), "device" ) ) return 1;
+		cudaEvent_t e0, e1;
+		cudaEventCreate( &e0 );
+		cudaEventCreate( &e1 );
+		std::printf( "# gpu_probe_duplex --scan: %zu MiB of %s host memory, each GiB up alone\n",
+		             scan_mib, host );
+		for ( size_t at = 0; at + gib <= total; at += gib )
+		{
+			float best = 0;
+			for ( int r = 0; r <= reps; r++ )
+			{
+				cudaEventRecord( e0 );
+				cudaMemcpyAsync( d, h + at, gib, cudaMemcpyHostToDevice );
+				cudaEventRecord( e1 );
+				cudaEventSynchronize( e1 );
+				float ms = 0;
+				cudaEventElapsedTime( &ms, e0, e1 );
+				if ( r > 0 && ( best == 0 || ms < best ) ) best = ms;
+			}
+			std::printf( "scan GiB %3zu  up %6.2f GB/s\n", at / gib,
+			             (double)gib / ( best * 1e-3 ) * 1e-9 );
+		}
+		host_free( h, total, host );
+		cudaFree( d );
+		return 0;
+	}
 	Buffers b;
-	b.bytes = mib << 20;
-	if ( !cuda_ok( cudaMallocHost( &b.h_up, b.bytes ), "pinned up" ) ||
-	     !cuda_ok( cudaMallocHost( &b.h_down, b.bytes ), "pinned down" ) ||
+	b.bytes        = mib << 20;
+	char* up_mem   = host_alloc( b.bytes + offset, host );
+	char* down_mem = host_alloc( b.bytes + offset, host );
+	b.h_up         = up_mem ? up_mem + offset : nullptr;
+	b.h_down       = down_mem ? down_mem + offset : nullptr;
+	if ( b.h_up == nullptr || b.h_down == nullptr ||
 	     !cuda_ok( cudaMalloc( &b.d_up, b.bytes ), "device up" ) ||
 	     !cuda_ok( cudaMalloc( &b.d_down, b.bytes ), "device down" ) )
 		return 1;
 	std::memset( b.h_up, 1, b.bytes );
 	std::memset( b.h_down, 2, b.bytes );
 	cudaMemset( b.d_down, 3, b.bytes );
-	std::printf( "# gpu_probe_duplex: %s, %zu MiB each way, download pieces of %zu MiB, best of "
-	             "%d\n",
-	             prop.name, mib, piece_mib, reps );
-	const size_t piece = ( piece_mib > 0 ? piece_mib : 1 ) << 20;
-	Rates        up    = run( b, true, false, 0, 0, reps );
-	Rates        down  = run( b, false, true, 0, 0, reps );
-	Rates        both  = run( b, true, true, 0, 0, reps );
+	const double busy_us = with.busy_us;
+	if ( busy_mem )
+	{
+		with.busy_words = (size_t)1 << 28; /* 4 GiB of float4 */
+		if ( !cuda_ok( cudaMalloc( &with.busy_mem, with.busy_words * sizeof( float4 ) ),
+		               "busy memory" ) )
+			return 1;
+	}
+	if ( d2d_mib > 0 )
+	{
+		with.d2d_bytes = d2d_mib << 20;
+		if ( !cuda_ok( cudaMalloc( &with.d2d_a, with.d2d_bytes ), "d2d a" ) ||
+		     !cuda_ok( cudaMalloc( &with.d2d_b, with.d2d_bytes ), "d2d b" ) )
+			return 1;
+	}
+	Handshake hs;
+	void *    go = nullptr, *done = nullptr;
+	if ( !load_memops() || !cuda_ok( cudaHostAlloc( &go, 64, cudaHostAllocMapped ), "go" ) ||
+	     !cuda_ok( cudaHostAlloc( &done, 64, cudaHostAllocMapped ), "done" ) )
+		return 1;
+	void *go_dev = nullptr, *done_dev = nullptr;
+	cudaHostGetDevicePointer( &go_dev, go, 0 );
+	cudaHostGetDevicePointer( &done_dev, done, 0 );
+	hs.go       = (volatile unsigned*)go;
+	hs.done     = (volatile unsigned*)done;
+	hs.go_dev   = (CUdeviceptr)go_dev;
+	hs.done_dev = (CUdeviceptr)done_dev;
+	std::printf(
+	    "# gpu_probe_duplex: %s, %zu MiB each way, download pieces of %zu MiB, best of "
+	    "%d, busy blocks of %.0f us%s, %s host memory at offset %zu, d2d %zu MiB, %d upload "
+	    "stream(s)\n",
+	    prop.name, mib, piece_mib, reps, busy_us, busy_mem ? " streaming memory" : "", host, offset,
+	    d2d_mib, with.up_streams );
+	const size_t piece     = ( piece_mib > 0 ? piece_mib : 1 ) << 20;
+	Rates        up        = run( b, true, false, 0, 0, reps );
+	Rates        down      = run( b, false, true, 0, 0, reps );
+	Rates        both      = run( b, true, true, 0, 0, reps );
+	Rates        busy      = run( b, true, true, 0, 0, reps, Pace::kernel, nullptr, &with );
+	Rates        up_beside = run( b, true, false, 0, 0, reps, Pace::kernel, nullptr, &with );
+	Rates        dn_beside = run( b, false, true, 0, 0, reps, Pace::kernel, nullptr, &with );
 	const double h2d = up.up, d2h = down.down, sum = both.up + both.down;
 	std::printf( "A up alone                    %6.2f GB/s\n", h2d );
 	std::printf( "A down alone                  %6.2f GB/s\n", d2h );
@@ -194,18 +507,34 @@ int main( int argc, char** argv )
 	};
 	std::printf( "D unpaced: %.4f s per GB down, %.3fx the bound (%.4f)\n",
 	             flow( both.up, both.down ), flow( both.up, both.down ) / bound, bound );
-	const double paces[] = { 5, 10, 20, 40, 80, 160 };
-	for ( double p : paces )
-	{
-		Rates  c = run( b, true, true, piece, p, reps );
-		double t = flow( c.up, c.down );
+	if ( busy_us > 0 || d2d_mib > 0 || with.up_streams > 1 )
 		std::printf(
-		    "C pause %5.0f us per %zu MiB   up %6.2f  down %6.2f  sum %6.2f GB/s;  D %.4f s "
-		    "per GB down, %.3fx the bound\n",
-		    p, piece_mib, c.up, c.down, c.up + c.down, t, t / bound );
-	}
-	cudaFreeHost( b.h_up );
-	cudaFreeHost( b.h_down );
+		    "A up alone, beside           %6.2f GB/s\nA down alone, beside         %6.2f GB/s\n",
+		    up_beside.up, dn_beside.down );
+	if ( busy_us > 0 || d2d_mib > 0 || with.up_streams > 1 )
+		std::printf( "B both, unpaced, beside       up %6.2f  down %6.2f  sum %6.2f GB/s;  D "
+		             "%.3fx the bound\n",
+		             busy.up, busy.down, busy.up + busy.down, flow( busy.up, busy.down ) / bound );
+	const double paces[] = { 0, 2, 5, 10, 20, 40, 80 };
+	for ( Pace how : { Pace::kernel, Pace::host } )
+		for ( double p : paces )
+		{
+			if ( no_pace ) break;
+			if ( how == Pace::kernel && p <= 0 ) continue;
+			Rates  c = run( b, true, true, piece, p, reps, how, &hs, &with );
+			double t = flow( c.up, c.down );
+			std::printf( "%c pause %5.0f us per %zu MiB   up %6.2f  down %6.2f  sum %6.2f GB/s;  D "
+			             "%.4f s per GB down, %.3fx the bound\n",
+			             how == Pace::kernel ? 'C' : 'H', p, piece_mib, c.up, c.down, c.up + c.down,
+			             t, t / bound );
+		}
+	cudaFree( with.busy_mem );
+	cudaFree( with.d2d_a );
+	cudaFree( with.d2d_b );
+	cudaFreeHost( go );
+	cudaFreeHost( done );
+	host_free( up_mem, b.bytes + offset, host );
+	host_free( down_mem, b.bytes + offset, host );
 	cudaFree( b.d_up );
 	cudaFree( b.d_down );
 	return 0;
