@@ -1407,12 +1407,14 @@ void hyb_spmv_device_bg_after_cpu( hyb_spmv_report_t* rep, hyb_status_t st )
 	hyb_bg_job_t* j = rep->bg_job;
 	rep->bg_job     = NULL;
 	if ( !j ) return;
-	/* the lean job keeps one core busy; the CPU products take the others */
-	if ( st == HYB_OK && hyb_spmv_bg_submit( hyb_bg_fill, j, j->mh, j->lean ? j->readers : 0 ) )
-	{
-		if ( j->lean ) atomic_fetch_add( &hyb_sd.copies[HYB_COPY_STARTED], 1 );
+	/* Once submitted the job belongs to the helper, which may finish and free it before
+	   the submit returns: nothing of it is read after. The lean job keeps one core busy;
+	   the CPU products take the others. */
+	const int lean = j->lean != NULL;
+	if ( st == HYB_OK && lean ) atomic_fetch_add( &hyb_sd.copies[HYB_COPY_STARTED], 1 );
+	if ( st == HYB_OK && hyb_spmv_bg_submit( hyb_bg_fill, j, j->mh, lean ? j->readers : 0 ) )
 		return;
-	}
+	if ( st == HYB_OK && lean ) atomic_fetch_sub( &hyb_sd.copies[HYB_COPY_STARTED], 1 );
 	hyb_residency_cache_release( j->cache, j->ent ); /* a later call fills again */
 	hyb_bg_job_free( j );
 	if ( st == HYB_OK ) rep->why = "another matrix's device copy is being built";
