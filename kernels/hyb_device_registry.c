@@ -23,8 +23,9 @@ typedef enum
 {
 	HYB_GPU_UNINIT = 0,
 	HYB_GPU_READY,
-	HYB_GPU_UNAVAILABLE,
-	HYB_GPU_FORBIDDEN /* after fork in a process whose parent used a device */
+	HYB_GPU_UNAVAILABLE, /* initialisation failed: hyb_reg.reason says why */
+	HYB_GPU_DISABLED,    /* READY until a device error (HYB_E_DEVICE) */
+	HYB_GPU_FORBIDDEN    /* after fork in a process whose parent used a device */
 } hyb_gpu_state_t;
 
 /* The one runtime state of the device layer. */
@@ -401,6 +402,7 @@ hyb_status_t hyb_devices_ensure( void )
 	int s = atomic_load_explicit( &hyb_reg.state, memory_order_acquire );
 	if ( s == HYB_GPU_READY ) return HYB_OK;
 	if ( s == HYB_GPU_FORBIDDEN ) return HYB_E_FORBIDDEN;
+	if ( s == HYB_GPU_DISABLED ) return HYB_E_DEVICE;
 	if ( s == HYB_GPU_UNAVAILABLE ) return hyb_reg.reason;
 
 	hyb_lock( HYB_LOCK_DEVICES );
@@ -414,15 +416,19 @@ hyb_status_t hyb_devices_ensure( void )
 	}
 	s = atomic_load( &hyb_reg.state );
 	hyb_unlock( HYB_LOCK_DEVICES );
-	return s == HYB_GPU_READY ? HYB_OK : s == HYB_GPU_FORBIDDEN ? HYB_E_FORBIDDEN : hyb_reg.reason;
+	return s == HYB_GPU_READY       ? HYB_OK
+	       : s == HYB_GPU_FORBIDDEN ? HYB_E_FORBIDDEN
+	       : s == HYB_GPU_DISABLED  ? HYB_E_DEVICE
+	                                : hyb_reg.reason;
 }
 
+/* The disabled state carries its own reason: a second field written after the state
+   changed would be read unsynchronised, and stale, by a hyb_devices_ensure in between. */
 void hyb_devices_disable( const char* why )
 {
 	int expected = HYB_GPU_READY;
-	if ( atomic_compare_exchange_strong( &hyb_reg.state, &expected, HYB_GPU_UNAVAILABLE ) )
+	if ( atomic_compare_exchange_strong( &hyb_reg.state, &expected, HYB_GPU_DISABLED ) )
 	{
-		hyb_reg.reason = HYB_E_DEVICE;
 		hyb_log_always(
 		    "warning: device disabled for the rest of the run (%s); continuing on the CPU", why );
 	}
