@@ -48,17 +48,14 @@ for r in $(seq 1 "$ROUNDS"); do
             *) dir=$(cd "$which" && pwd); which=$(basename "$dir") ;;
         esac
         log=$OUT/$which.$r.txt
-        if [ "$r" = "$TRACE_ROUND" ]; then
-            # shellcheck disable=SC2086
-            HYBLAS_TRACE=$OUT/$which.$r.trace.txt HYBLAS_TRACE_STEPS=1 \
-                LD_LIBRARY_PATH=$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-                "$NEW/hyb_bench_stencil_ooc" $ARGS "${RATES[@]}" > "$log" 2>&1 || rc=1
-        else
-            # shellcheck disable=SC2086
-            LD_LIBRARY_PATH=$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-                "$NEW/hyb_bench_stencil_ooc" $ARGS "${RATES[@]}" > "$log" 2>&1 || rc=1
-        fi
-        echo "round $r $which: exit ${PIPESTATUS[0]:-?}, $(grep -c '^sweep,\|^row,' "$log") rows"
+        trace=()
+        [ "$r" = "$TRACE_ROUND" ] && trace=(HYBLAS_TRACE="$OUT/$which.$r.trace.txt" HYBLAS_TRACE_STEPS=1)
+        # shellcheck disable=SC2086
+        env "${trace[@]}" LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+            "$NEW/hyb_bench_stencil_ooc" $ARGS "${RATES[@]}" > "$log" 2>&1
+        status=$?
+        [ "$status" = 0 ] || rc=1
+        echo "round $r $which: exit $status, $(grep -c '^sweep,\|^row,' "$log") rows"
     done
 done
 
