@@ -85,6 +85,17 @@ if(HYB_BUILD_TESTS)
                                          --budgets 1200000,0 --sweep)
   set_tests_properties(stencil.ooc_bench_sim PROPERTIES LABELS unit
                        ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 120)
+  # Forced plans (--plans): one the planner refuses under the cap, reported as refused, one it
+  # runs, checked like the sweep's; the fields in transparent huge pages.
+  add_test(NAME stencil.ooc_bench_plans_sim
+           COMMAND sh -c "out=$(\"$0\" \"$@\") && printf '%s' \"$out\" | grep -q \
+'^sweep,acoustic,float,40,36,64,6,1200000,shared,12,1,gpu,0,' && printf '%s' \"$out\" | \
+grep -q '^# plan shared d 8 k 2 budget 1200000: refused'"
+                   $<TARGET_FILE:hyb_bench_stencil_ooc> --set acoustic --nx 40 --ny 36 --nz 64
+                   --steps 6 --budgets 1200000 --schemes shared --plans 8:2,12:1 --huge-pages
+                   --no-cpu)
+  set_tests_properties(stencil.ooc_bench_plans_sim PROPERTIES LABELS unit
+                       ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 120)
   # The same for the damped wave, the seed's compression workload (two quantities), with
   # T not a multiple of the planner's k under the cap.
   add_test(NAME stencil.ooc_bench_wave_sim

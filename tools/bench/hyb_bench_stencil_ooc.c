@@ -5,11 +5,15 @@
    schemes bit for bit with each other, the bytes moved equal to the plan's) and timed
    against the plan's prediction and, given the measured PCIe rates, against the transfer
    bound. --sweep times a small grid of forced (d, k) around each scheme's plan to see how
-   close the planner's choice is to the best measured one.
+   close the planner's choice is to the best measured one; --plans times the forced (d, k)
+   given, each printed as a sweep row (for plans far from the planner's, such as the
+   bus-bound ones of small k). --huge-pages gives the fields transparent huge pages, as a
+   program may allocate them (whether the DMA from them is faster).
 
    Usage: hyb_bench_stencil_ooc --set acoustic|himeno|laplace|wave [--nx N --ny N --nz N]
             [--steps T] [--budgets B1,B2,...] [--schemes copy,direct,shared,incore,auto]
-            [--sweep] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS] [--type float|double]
+            [--sweep] [--plans D:K,...] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS]
+            [--type float|double] [--huge-pages]
    Budgets are device-memory caps in bytes, 0 for none. Output: "row," CSV lines (the CPU
    row has scheme cpu), "sweep," CSV lines, and "# " comment lines with the summary.
    Exit status: 0 every device run correct, 1 one was not (or it fell back), 2 bad usage,
@@ -21,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "hyblas_ext.h"
 
@@ -99,6 +104,7 @@ static const scheme_name_t SCHEMES[] = {
 };
 #define NSCHEMES    ( (int)( sizeof SCHEMES / sizeof SCHEMES[0] ) )
 #define MAX_BUDGETS 8
+#define MAX_PLANS   16
 /* Measured runs per scheme and budget in the sweep. */
 #define SWEEP_RUNS 12
 
@@ -114,6 +120,9 @@ typedef struct
 	int                   schemes[NSCHEMES]; /* indices into SCHEMES, in the order given */
 	int                   nschemes;
 	int                   sweep, cpu;
+	int                   huge; /* --huge-pages: the fields in transparent huge pages */
+	int32_t               plans[MAX_PLANS][2]; /* --plans: forced (d, k) */
+	int                   nplans;
 	double                h2d, d2h, bidir; /* pinned PCIe GB/s; 0: not measured */
 	/* The same from ordinary memory registered (what direct mapping moves); 0: not measured */
 	double reg_h2d, reg_d2h, reg_bidir;
@@ -126,8 +135,8 @@ static void usage( void )
 	    "usage: hyb_bench_stencil_ooc --set acoustic|himeno|laplace|wave [--nx N --ny N --nz "
 	    "N]\n"
 	    "         [--steps T] [--budgets B1,B2,...] [--schemes copy,direct,shared,incore,auto]\n"
-	    "         [--sweep] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS] "
-	    "[--type float|double]\n"
+	    "         [--sweep] [--plans D:K,...] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS] "
+	    "[--type float|double] [--huge-pages]\n"
 	    "         [--reg-h2d GBS --reg-d2h GBS --reg-bidir GBS]\n" );
 }
 
@@ -162,6 +171,27 @@ static int parse_budgets( const char* s, bench_opts_t* o )
 		o->budgets[o->nbudgets++] = (uint64_t)v;
 	}
 	return o->nbudgets > 0;
+}
+
+/* "D:K,D:K,...": chunks and steps per block, each at least 1. */
+static int parse_plans( const char* s, bench_opts_t* o )
+{
+	char list[512];
+	snprintf( list, sizeof list, "%s", s );
+	o->nplans = 0;
+	for ( char* t = strtok( list, "," ); t; t = strtok( NULL, "," ) )
+	{
+		char*      end;
+		const long d = strtol( t, &end, 10 );
+		if ( end == t || *end != ':' || d < 1 || d > INT32_MAX ) return 0;
+		const char* kt = end + 1;
+		const long  k  = strtol( kt, &end, 10 );
+		if ( end == kt || *end != '\0' || k < 1 || k > INT32_MAX || o->nplans == MAX_PLANS )
+			return 0;
+		o->plans[o->nplans][0]   = (int32_t)d;
+		o->plans[o->nplans++][1] = (int32_t)k;
+	}
+	return o->nplans > 0;
 }
 
 static int scheme_index( const char* name )
@@ -202,6 +232,7 @@ static int parse_option( const char* a, const char* v, bench_opts_t* o )
 	if ( strcmp( a, "--steps" ) == 0 ) return parse_count( v, &o->steps );
 	if ( strcmp( a, "--budgets" ) == 0 ) return parse_budgets( v, o );
 	if ( strcmp( a, "--schemes" ) == 0 ) return parse_schemes( v, o );
+	if ( strcmp( a, "--plans" ) == 0 ) return parse_plans( v, o );
 	if ( strcmp( a, "--h2d" ) == 0 ) return parse_rate( v, &o->h2d );
 	if ( strcmp( a, "--d2h" ) == 0 ) return parse_rate( v, &o->d2h );
 	if ( strcmp( a, "--bidir" ) == 0 ) return parse_rate( v, &o->bidir );
@@ -252,6 +283,8 @@ static int parse_args( int argc, char** argv, bench_opts_t* o )
 	{
 		if ( strcmp( argv[i], "--sweep" ) == 0 )
 			o->sweep = 1;
+		else if ( strcmp( argv[i], "--huge-pages" ) == 0 )
+			o->huge = 1;
 		else if ( strcmp( argv[i], "--no-cpu" ) == 0 )
 			o->cpu = 0;
 		else if ( i + 1 >= argc || !parse_option( argv[i], argv[i + 1], o ) )
@@ -426,6 +459,25 @@ static void* level_data( const bench_t* b, int j )
 	return b->desc.fields[b->o.set->levels[j]].data;
 }
 
+/* A field's memory, zeroed: calloc, or with --huge-pages a mapping of its own asked for
+   transparent huge pages (a program may allocate so; the DMA then maps fewer, larger pages). */
+static void* field_alloc( const bench_t* b, size_t bytes )
+{
+	if ( !b->o.huge ) return calloc( 1, bytes );
+	void* p = mmap( NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	if ( p == MAP_FAILED ) return NULL;
+	madvise( p, bytes, MADV_HUGEPAGE );
+	return p;
+}
+
+static void field_free( const bench_t* b, void* p, size_t bytes )
+{
+	if ( p && b->o.huge )
+		munmap( p, bytes );
+	else
+		free( p );
+}
+
 static void alloc_fields( bench_t* b )
 {
 	hyblas_stencil_desc_t* d = &b->desc;
@@ -440,8 +492,8 @@ static void alloc_fields( bench_t* b )
 	b->elems       = (size_t)d->nx * (size_t)d->ny * (size_t)d->nz;
 	for ( int f = 0; f < b->o.set->nfields; f++ )
 	{
-		/* calloc: the pages are touched first by the library's parallel fill. */
-		d->fields[f].data = calloc( b->elems, b->esize );
+		/* Untouched: the pages are touched first by the library's parallel fill. */
+		d->fields[f].data = field_alloc( b, b->elems * b->esize );
 		if ( d->fields[f].data == NULL ) out_of_memory( b->elems * b->esize );
 	}
 }
@@ -593,7 +645,8 @@ static void teardown( bench_t* b )
 		free( b->saved[j] );
 		free( b->reference[j] );
 	}
-	for ( int f = 0; f < HYBLAS_STENCIL_MAX_FIELDS; f++ ) free( b->desc.fields[f].data );
+	for ( int f = 0; f < HYBLAS_STENCIL_MAX_FIELDS; f++ )
+		field_free( b, b->desc.fields[f].data, b->elems * b->esize );
 }
 
 /* Page-locking of the arrays (where the library does it) and the device's start-up happen at
@@ -993,6 +1046,13 @@ static void measure_all( bench_t* b )
 	for ( int bi = 0; b->o.sweep && bi < b->o.nbudgets; bi++ )
 		for ( int i = 0; i < b->o.nschemes; i++ )
 			if ( is_out_of_core( b->o.schemes[i] ) ) sweep_scheme( b, bi, b->o.schemes[i] );
+	for ( int bi = 0; bi < b->o.nbudgets; bi++ )
+		for ( int i = 0; i < b->o.nschemes; i++ )
+			for ( int j = 0; is_out_of_core( b->o.schemes[i] ) && j < b->o.nplans; j++ )
+				if ( !sweep_point( b, bi, b->o.schemes[i], b->o.plans[j][0], b->o.plans[j][1] ) )
+					printf( "# plan %s d %d k %d budget %llu: refused\n",
+					        SCHEMES[b->o.schemes[i]].name, (int)b->o.plans[j][0],
+					        (int)b->o.plans[j][1], (unsigned long long)b->o.budgets[bi] );
 }
 
 int main( int argc, char** argv )
