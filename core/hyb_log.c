@@ -45,7 +45,9 @@ int hyb_log_level( void )
 
 /* Format one line, "[hyblas pid:tid] " and the message, ending in exactly one
    newline, into buf; returns its length. */
-static size_t hyb_log_format( char* buf, size_t cap, const char* fmt, va_list ap )
+__attribute__( ( format( printf, 3, 0 ) ) ) static size_t hyb_log_format( char* buf, size_t cap,
+                                                                          const char* fmt,
+                                                                          va_list     ap )
 {
 	int len =
 	    snprintf( buf, cap, "[hyblas %ld:%ld] ", (long)getpid(), (long)syscall( SYS_gettid ) );
@@ -70,7 +72,8 @@ __attribute__( ( format( printf, 3, 4 ) ) ) static size_t hyb_log_format_args( c
 	return n;
 }
 
-static void hyb_log_write_line( const char* fmt, va_list ap )
+__attribute__( ( format( printf, 1, 0 ) ) ) static void hyb_log_write_line( const char* fmt,
+                                                                            va_list     ap )
 {
 	char   buf[1024];
 	size_t n = hyb_log_format( buf, sizeof buf, fmt, ap );

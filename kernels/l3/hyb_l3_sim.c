@@ -5,15 +5,10 @@
 #include <complex.h>
 #include <stdlib.h>
 
+#include "hyb_cmplx.h"
 #include "kernels/l3/hyb_l3_kernels.h"
 
 typedef double _Complex hyb_zc;
-
-/* C11's CMPLX, which glibc's <complex.h> defines only for compilers that call themselves
-   GCC 4.7 or later (clang does not, though it has the builtin). */
-#ifndef CMPLX
-#define CMPLX( re, im ) __builtin_complex( (double)( re ), (double)( im ) )
-#endif
 
 static inline hyb_zc hyb_ld( hyb_prec_t p, const void* base, int64_t idx )
 {

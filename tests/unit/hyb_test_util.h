@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/config/hyb_config.h"
+#include "hyb_cmplx.h"
 #include "hyb_args.h"
 
 /* ---------------------------------------------------------------- random */

@@ -333,12 +333,16 @@ static void test_y_proof_by_parts( void )
 			int64_t tokens = hyb_spmv_yreg_arm( e, (size_t)n * es, NULL );
 			/* the "downloads": every part's rows written, but the one missed */
 			for ( int q = 0; q < np; q++ )
-				if ( q != missed )
-					for ( int64_t i = cut[q]; i < cut[q + 1]; i++ )
-						if ( single )
-							( (float*)y )[i] = 1.0f;
-						else
-							( (double*)y )[i] = 1.0;
+			{
+				if ( q == missed ) continue;
+				for ( int64_t i = cut[q]; i < cut[q + 1]; i++ )
+				{
+					if ( single )
+						( (float*)y )[i] = 1.0f;
+					else
+						( (double*)y )[i] = 1.0;
+				}
+			}
 			int64_t seen = 0;
 			int     all  = 1;
 			for ( int q = 0; q < np; q++ )
