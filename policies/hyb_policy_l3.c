@@ -252,6 +252,41 @@ static int hyb_tiles_fit( double es, int64_t Tm, int64_t Tn, int64_t K, double b
    (synchronization, a team wake-up per copy) dominate. */
 #define HYB_BLOCK_MIN_BYTES ( 4.0 * 1048576 )
 
+/* The cheapest gemm tile shape (hyb_policy_l3_tiles; thin: blocks below
+   HYB_BLOCK_MIN_BYTES allowed); leaves *Tm 0 when none fits. */
+static void hyb_gemm_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget,
+                            unsigned flags, double es, int64_t M, int64_t N, int64_t kdim, int thin,
+                            int64_t* Tm, int64_t* Tn, int64_t* K )
+{
+	static const int64_t edges[] = { 16384, 8192, 4096, 2048, 1024, 512, 256 };
+	double               best    = INFINITY;
+	for ( int im = -1; im < (int)( sizeof edges / sizeof edges[0] ); im++ )
+	{
+		int64_t tm = im < 0 ? M : edges[im];
+		if ( tm > M || ( im >= 0 && tm == M ) ) continue;
+		for ( int in = -1; in < (int)( sizeof edges / sizeof edges[0] ); in++ )
+		{
+			int64_t tn = in < 0 ? N : edges[in];
+			if ( tn > N || ( in >= 0 && tn == N ) ) continue;
+			for ( int ik = -1; ik < (int)( sizeof edges / sizeof edges[0] ); ik++ )
+			{
+				int64_t k = ik < 0 ? kdim : edges[ik];
+				if ( k > kdim || ( ik >= 0 && k == kdim ) ||
+				     !hyb_tiles_fit( es, tm, tn, k, budget ) )
+					continue;
+				/* Blocks of A are tm x k, of B k x tn: no tiny ones unless the
+				   operand itself is small. */
+				double blk_a = (double)tm * (double)k * es, blk_b = (double)k * (double)tn * es;
+				if ( !thin && ( ( blk_a < HYB_BLOCK_MIN_BYTES && tm * k < M * kdim ) ||
+				                ( blk_b < HYB_BLOCK_MIN_BYTES && k * tn < kdim * N ) ) )
+					continue;
+				double t = hyb_cost_l3_gpu( p, a, M, N, tm, tn, k, ndev, budget, flags, NULL );
+				if ( t < best ) best = t, *Tm = tm, *Tn = tn, *K = k;
+			}
+		}
+	}
+}
+
 void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int ndev, double budget,
                           int64_t tile, unsigned flags, int64_t* Tm, int64_t* Tn, int64_t* K )
 {
@@ -316,34 +351,12 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 
 	/* gemm: the cost model picks among tile shapes. Full-height tiles make
 	   the A blocks and the output tiles contiguous copies; full-depth chunks
-	   the B blocks; smaller tiles fill the pipeline sooner. */
-	static const int64_t edges[] = { 16384, 8192, 4096, 2048, 1024, 512, 256 };
-	double               best    = INFINITY;
-	for ( int im = -1; im < (int)( sizeof edges / sizeof edges[0] ); im++ )
-	{
-		int64_t tm = im < 0 ? M : edges[im];
-		if ( tm > M || ( im >= 0 && tm == M ) ) continue;
-		for ( int in = -1; in < (int)( sizeof edges / sizeof edges[0] ); in++ )
-		{
-			int64_t tn = in < 0 ? N : edges[in];
-			if ( tn > N || ( in >= 0 && tn == N ) ) continue;
-			for ( int ik = -1; ik < (int)( sizeof edges / sizeof edges[0] ); ik++ )
-			{
-				int64_t k = ik < 0 ? kdim : edges[ik];
-				if ( k > kdim || ( ik >= 0 && k == kdim ) ||
-				     !hyb_tiles_fit( es, tm, tn, k, budget ) )
-					continue;
-				/* Blocks of A are tm x k, of B k x tn: no tiny ones unless the
-				   operand itself is small. */
-				double blk_a = (double)tm * (double)k * es, blk_b = (double)k * (double)tn * es;
-				if ( ( blk_a < HYB_BLOCK_MIN_BYTES && tm * k < M * kdim ) ||
-				     ( blk_b < HYB_BLOCK_MIN_BYTES && k * tn < kdim * N ) )
-					continue;
-				double t = hyb_cost_l3_gpu( p, a, M, N, tm, tn, k, ndev, budget, flags, NULL );
-				if ( t < best ) best = t, *Tm = tm, *Tn = tn, *K = k;
-			}
-		}
-	}
+	   the B blocks; smaller tiles fill the pipeline sooner. A shallow product
+	   (complex, k of a few dozen) may have no shape whose blocks reach the
+	   floor within the tile's cap: then thin blocks are taken, as the
+	   operands are thin themselves. */
+	for ( int thin = 0; thin < 2 && *Tm == 0; thin++ )
+		hyb_gemm_tiles( a, p, ndev, budget, flags, es, M, N, kdim, thin, Tm, Tn, K );
 }
 
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,

@@ -294,6 +294,27 @@ static void test_tiles_fit_budget( void )
 	CU_ASSERT( fit > 1000 && nofit > 100 );
 }
 
+/* A shallow product (zgemm with k 65: no tile within the 64 MiB cap has
+   blocks of 4 MiB) still gets tiles, thin ones, that fit; a deep one of the
+   same output keeps blocks of at least 4 MiB. */
+static void test_tiles_shallow( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r = hyb_t_rng( 606 );
+	for ( int deep = 0; deep < 2; deep++ )
+	{
+		hyb_l3_args_t a = mk( &r, HYB_OP_GEMM, HYB_PREC_Z, 21999, 36792, deep ? 4000 : 65 );
+		a.transa = a.transb = 'N';
+		int64_t Tm, Tn, K;
+		hyb_policy_l3_tiles( &a, &p, 1, 80e9, 0, 0, &Tm, &Tn, &K );
+		CU_ASSERT_FATAL( Tm > 0 && Tn > 0 && K > 0 );
+		CU_ASSERT( tiles_ok( &a, 80e9, Tm, Tn, K ) );
+		CU_ASSERT( K == a.k || deep );
+		if ( deep ) CU_ASSERT( (double)Tm * (double)K * 16 >= 4.0 * 1048576 );
+	}
+}
+
 /* HYBLAS_TILE forces the edge, but a plan must still fit the device budget
    (else "*Tm = 0": the call stays on the CPU instead of failing on the
    device). Counted by test_tiles_fit_budget. */
@@ -733,6 +754,7 @@ static CU_TestInfo hyb_tests_policy_l3[] = {
 	{ "auto_extremes", test_auto_extremes },
 	{ "plan_consistency", test_plan_consistency },
 	{ "tiles_fit_budget", test_tiles_fit_budget },
+	{ "tiles_shallow", test_tiles_shallow },
 	{ "forced_tile_fits", test_forced_tile_fits },
 	{ "fixed_cpu_ratio", test_fixed_cpu_ratio },
 	{ "cost_monotone", test_cost_monotone },
