@@ -65,7 +65,7 @@ foreach(layer IN LISTS HYB_LAYERS)
   list(APPEND HYB_LAYER_OBJECTS $<TARGET_OBJECTS:hyb_layer_${layer}>)
   add_library(hyb_layer_${layer}_closed SHARED ${HYB_LAYER_OBJECTS})
   target_link_libraries(hyb_layer_${layer}_closed PRIVATE hyb_usage)
-  target_link_options(hyb_layer_${layer}_closed PRIVATE "LINKER:--no-undefined")
+  target_link_options(hyb_layer_${layer}_closed PRIVATE ${HYB_NO_UNDEFINED})
   set_target_properties(hyb_layer_${layer}_closed PROPERTIES
     LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/layers)
 endforeach()
@@ -85,7 +85,7 @@ add_library(hyblas SHARED ${HYB_GEN_DIR}/hyb_wrappers.c)
 target_compile_options(hyblas PRIVATE ${HYB_WARNINGS} -Wno-missing-prototypes)
 target_link_libraries(hyblas PRIVATE -Wl,--whole-archive hyb_shim hyb_core -Wl,--no-whole-archive hyb_core)
 target_link_options(hyblas PRIVATE
-  "LINKER:--version-script=${HYB_GEN_DIR}/hyb_exports.map" "LINKER:--no-undefined" "LINKER:-z,nodelete")
+  "LINKER:--version-script=${HYB_GEN_DIR}/hyb_exports.map" ${HYB_NO_UNDEFINED} "LINKER:-z,nodelete")
 set_target_properties(hyblas PROPERTIES
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
   LINK_DEPENDS ${HYB_GEN_DIR}/hyb_exports.map)

@@ -24,7 +24,8 @@ install_mkl() {
     rm -rf "$mkl_venv"
 }
 PKGS="build-essential cmake pkg-config python3 libopenblas-dev libopenblas0-pthread liblapacke-dev
-      liblapack-dev libcunit1-dev libblas-test liblapack-test hpcc python3-numpy python3-venv valgrind libzfp-dev"
+      liblapack-dev libcunit1-dev libblas-test liblapack-test hpcc python3-numpy python3-venv valgrind libzfp-dev
+      clang libomp-dev"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -3,8 +3,9 @@
 # The README's second command (and CI's): install what is missing, build,
 # run every test; then build without the CUDA plugin and run the tests
 # again, since a machine without CUDA must build and pass too; then a
-# Release build (-O3, what packagers build) and an ASan+UBSan build, which
-# find what only the optimiser or a sanitizer exposes.
+# Release build (-O3, what packagers build), an ASan+UBSan build and the
+# unit suites under ThreadSanitizer (clang, libomp), which find what only
+# the optimiser or a sanitizer exposes.
 set -eu
 cd "$(dirname "$0")/.."
 tools/deps.sh --mkl build/mkl-venv
@@ -30,3 +31,6 @@ cmake -S . -B build-asan -DHYB_ENABLE_CUDA=OFF -DHYB_SANITIZE=address >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest -j"$jobs" --output-on-failure \
 	-R '^(unit\.|abi\.|preload\.spmv_random\.|fuzz\.)' -E '^unit\.spmv_dispatch$')
+
+# ThreadSanitizer over every unit suite, OpenMP regions included (tools/tsan.sh).
+tools/tsan.sh
