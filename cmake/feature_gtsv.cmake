@@ -28,6 +28,10 @@ list(APPEND HYB_UNIT_TEST_LIBS lapack)
 add_executable(hyb_bench_gtsv ${PROJECT_SOURCE_DIR}/tools/bench/hyb_bench_gtsv.c)
 target_compile_options(hyb_bench_gtsv PRIVATE ${HYB_WARNINGS})
 target_link_libraries(hyb_bench_gtsv PRIVATE hyb_core lapack OpenMP::OpenMP_C m)
+# Its long double max-reductions are 16-byte atomics under clang's libomp: libatomic's.
+if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
+  target_link_libraries(hyb_bench_gtsv PRIVATE atomic)
+endif()
 if(HYB_BUILD_TESTS)
   # The benchmark script end to end on the simulated device (tiny sizes): dgtsv_/sgtsv_
   # through LD_PRELOAD=libhyblas.so in every configuration, each result against LAPACK's.
