@@ -460,7 +460,8 @@ static void* level_data( const bench_t* b, int j )
 }
 
 /* A field's memory, zeroed: calloc, or with --huge-pages a mapping of its own asked for
-   transparent huge pages (a program may allocate so; the DMA then maps fewer, larger pages). */
+   transparent huge pages, as a program may allocate it (to measure whether the DMA from such
+   memory differs). */
 static void* field_alloc( const bench_t* b, size_t bytes )
 {
 	if ( !b->o.huge ) return calloc( 1, bytes );
@@ -968,6 +969,18 @@ static void sweep_scheme( bench_t* b, int bi, int si )
 	}
 }
 
+/* The plans of --plans for scheme `si`, each run as a sweep point or reported refused. */
+static void forced_plans( bench_t* b, int bi, int si )
+{
+	for ( int j = 0; j < b->o.nplans; j++ )
+	{
+		const int32_t d = b->o.plans[j][0], k = b->o.plans[j][1];
+		if ( !sweep_point( b, bi, si, d, k ) )
+			printf( "# plan %s d %d k %d budget %llu: refused\n", SCHEMES[si].name, (int)d, (int)k,
+			        (unsigned long long)b->o.budgets[bi] );
+	}
+}
+
 static int is_out_of_core( int si )
 {
 	const hyblas_stencil_scheme_t s = SCHEMES[si].scheme;
@@ -1043,16 +1056,14 @@ static void measure_all( bench_t* b )
 {
 	for ( int bi = 0; bi < b->o.nbudgets; bi++ )
 		for ( int i = 0; i < b->o.nschemes; i++ ) measure_scheme( b, bi, b->o.schemes[i] );
-	for ( int bi = 0; b->o.sweep && bi < b->o.nbudgets; bi++ )
-		for ( int i = 0; i < b->o.nschemes; i++ )
-			if ( is_out_of_core( b->o.schemes[i] ) ) sweep_scheme( b, bi, b->o.schemes[i] );
 	for ( int bi = 0; bi < b->o.nbudgets; bi++ )
 		for ( int i = 0; i < b->o.nschemes; i++ )
-			for ( int j = 0; is_out_of_core( b->o.schemes[i] ) && j < b->o.nplans; j++ )
-				if ( !sweep_point( b, bi, b->o.schemes[i], b->o.plans[j][0], b->o.plans[j][1] ) )
-					printf( "# plan %s d %d k %d budget %llu: refused\n",
-					        SCHEMES[b->o.schemes[i]].name, (int)b->o.plans[j][0],
-					        (int)b->o.plans[j][1], (unsigned long long)b->o.budgets[bi] );
+		{
+			const int si = b->o.schemes[i];
+			if ( !is_out_of_core( si ) ) continue;
+			if ( b->o.sweep ) sweep_scheme( b, bi, si );
+			forced_plans( b, bi, si );
+		}
 }
 
 int main( int argc, char** argv )
