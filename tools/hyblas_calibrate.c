@@ -120,16 +120,25 @@ static double time_copy( hyb_dev_t* d, int h2d, void* dev, void* host, size_t by
 }
 
 /* Bytes per second of `bytes` up from host and `bytes` down into host +
-   bytes at once, on two streams. */
-static double time_both( hyb_dev_t* d, void* dev, void* host, size_t bytes )
+   bytes at once, on two streams; best of `reps`, as time_copy. One
+   measurement alone (the first DMA into the buffer's second half among
+   it) can come out far below the rate the bus holds, and the cost models
+   and the benchmarks' bounds take this rate as what the bus can do. */
+static double time_both( hyb_dev_t* d, void* dev, void* host, size_t bytes, int reps )
 {
-	double t0 = hyb_now();
-	CHECK( hyb_dev_h2d( d, HYB_STREAM_H2D, dev, bytes, host, bytes, bytes, 1 ) );
-	CHECK( hyb_dev_d2h( d, HYB_STREAM_D2H, (char*)host + bytes, bytes, (char*)dev + bytes, bytes,
-	                    bytes, 1 ) );
-	CHECK( hyb_dev_stream_sync( d, HYB_STREAM_H2D ) );
-	CHECK( hyb_dev_stream_sync( d, HYB_STREAM_D2H ) );
-	return 2.0 * (double)bytes / ( hyb_now() - t0 );
+	double best = 1e30;
+	for ( int r = 0; r < reps; r++ )
+	{
+		double t0 = hyb_now();
+		CHECK( hyb_dev_h2d( d, HYB_STREAM_H2D, dev, bytes, host, bytes, bytes, 1 ) );
+		CHECK( hyb_dev_d2h( d, HYB_STREAM_D2H, (char*)host + bytes, bytes, (char*)dev + bytes,
+		                    bytes, bytes, 1 ) );
+		CHECK( hyb_dev_stream_sync( d, HYB_STREAM_H2D ) );
+		CHECK( hyb_dev_stream_sync( d, HYB_STREAM_D2H ) );
+		double dt = hyb_now() - t0;
+		if ( dt < best ) best = dt;
+	}
+	return 2.0 * (double)bytes / best;
 }
 
 typedef struct
@@ -448,7 +457,7 @@ int main( int argc, char** argv )
 	p.d2h_pageable = time_copy( d, 0, dev, pageable, bytes, 3 );
 	p.h2d_pinned   = time_copy( d, 1, dev, pinned, bytes, 3 );
 	p.d2h_pinned   = time_copy( d, 0, dev, pinned, bytes, 3 );
-	p.bidir_pinned = time_both( d, dev, pinned, bytes );
+	p.bidir_pinned = time_both( d, dev, pinned, bytes, 3 );
 	/* The same from ordinary memory page-locked by registration, which is
 	   what direct mapping moves (the stencil engine's caller's arrays):
 	   printed beside the page-locked buffers' rates, not kept. */
@@ -463,7 +472,7 @@ int main( int argc, char** argv )
 			const size_t half     = bytes < rb / 2 ? bytes : rb / 2; /* the workspace's halves */
 			reg_h2d               = time_copy( d, 1, dev, r, half, 3 );
 			reg_d2h               = time_copy( d, 0, dev, r, half, 3 );
-			reg_both              = time_both( d, dev, r, half );
+			reg_both              = time_both( d, dev, r, half, 3 );
 			const double t1       = hyb_now();
 			CHECK( hyb_dev_unregister( d, r ) );
 			p.unregister_s_per_byte = ( hyb_now() - t1 ) / (double)rb;
