@@ -42,12 +42,17 @@
    only. --scan MIB instead: one registered buffer of MIB MiB, each GiB of it uploaded alone
    (best of R), to see whether the rate depends on where in the host's memory the bytes lie
    (a virtual machine's memory may be backed by more than one socket of its host).
+   --scan-duplex: as --scan, but each GiB also moves beside the other direction (a download
+   into a pinned buffer while the GiB goes up; the GiB coming down while a pinned buffer goes
+   up), R times each, the mean and the slowest printed: whether the rate a direction keeps
+   beside the other depends on where the host bytes lie, when its rate alone does not.
+   --mix: the engine's pattern of concurrent transfers (see mix()), M MiB down.
    --touch-threads N: registered memory is first touched by N threads at once, each its own
    slice (an OpenMP program's initialisation), instead of one memset.
    Usage: gpu_probe_duplex [--mib M] [--piece-mib P] [--reps R] [--busy-us B]
                            [--host pinned|registered|registered-4k] [--busy-mem] [--d2d MIB]
                            [--up-streams 1|2] [--offset BYTES] [--no-pace] [--scan MIB]
-                           [--touch-threads N]
+                           [--scan-duplex] [--mix] [--touch-threads N]
      M  bytes moved each way per measurement (default 2048 MiB), P download piece (default 8),
         R repetitions, the best kept (default 3), B busy blocks' length (default 0: none).
    Prints one line per measurement. Exit 77 without a device. */
@@ -347,6 +352,182 @@ Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, 
 	return best;
 }
 
+/* One transfer each way at once (either may be skipped with a null host pointer), timed
+   each by its own events: up from `h_up` into `d_up`, down from `d_down` into `h_down`. */
+Rates duplex_once( char* d_up, const char* h_up, char* h_down, const char* d_down, size_t bytes,
+                   cudaStream_t su, cudaStream_t sd, cudaEvent_t ev[4] )
+{
+	if ( h_up )
+	{
+		cudaEventRecord( ev[0], su );
+		cudaMemcpyAsync( d_up, h_up, bytes, cudaMemcpyHostToDevice, su );
+		cudaEventRecord( ev[1], su );
+	}
+	if ( h_down )
+	{
+		cudaEventRecord( ev[2], sd );
+		cudaMemcpyAsync( h_down, d_down, bytes, cudaMemcpyDeviceToHost, sd );
+		cudaEventRecord( ev[3], sd );
+	}
+	Rates x;
+	if ( !cuda_ok( cudaDeviceSynchronize(), "scan" ) ) return x;
+	float ms = 0;
+	if ( h_up && cudaEventElapsedTime( &ms, ev[0], ev[1] ) == cudaSuccess && ms > 0 )
+		x.up = (double)bytes / ( ms * 1e-3 ) * 1e-9;
+	if ( h_down && cudaEventElapsedTime( &ms, ev[2], ev[3] ) == cudaSuccess && ms > 0 )
+		x.down = (double)bytes / ( ms * 1e-3 ) * 1e-9;
+	return x;
+}
+
+/* --scan-duplex: each GiB of `h` up alone, up beside a download into pinned memory, and down
+   beside an upload from pinned memory; per case the mean and the slowest of `reps`. */
+int scan_duplex( char* h, size_t total, const char* host, int reps )
+{
+	const size_t gib  = (size_t)1 << 30;
+	char *       d_up = nullptr, *d_down = nullptr, *p = nullptr;
+	if ( !cuda_ok( cudaMalloc( &d_up, gib ), "device up" ) ||
+	     !cuda_ok( cudaMalloc( &d_down, gib ), "device down" ) ||
+	     !cuda_ok( cudaMallocHost( &p, gib ), "pinned partner" ) )
+		return 1;
+	std::memset( p, 4, gib );
+	cudaMemset( d_down, 5, gib );
+	cudaStream_t su, sd;
+	cudaStreamCreateWithFlags( &su, cudaStreamNonBlocking );
+	cudaStreamCreateWithFlags( &sd, cudaStreamNonBlocking );
+	cudaEvent_t ev[4];
+	for ( auto& e : ev ) cudaEventCreate( &e );
+	std::printf( "# gpu_probe_duplex --scan-duplex: %zu MiB of %s host memory, each GiB %d "
+	             "times; GB/s mean/slowest: up alone, up beside a download into pinned "
+	             "memory (and that download), down beside an upload from pinned memory (and "
+	             "that upload)\n",
+	             total >> 20, host, reps );
+	for ( size_t at = 0; at + gib <= total; at += gib )
+	{
+		double sum[5] = { 0 }, low[5] = { 0 };
+		for ( int r = 0; r <= reps; r++ ) /* the first warms up */
+		{
+			const Rates  alone = duplex_once( d_up, h + at, nullptr, nullptr, gib, su, sd, ev );
+			const Rates  up    = duplex_once( d_up, h + at, p, d_down, gib, su, sd, ev );
+			const Rates  down  = duplex_once( d_up, p, h + at, d_down, gib, su, sd, ev );
+			const double v[5]  = { alone.up, up.up, up.down, down.down, down.up };
+			for ( int j = 0; r > 0 && j < 5; j++ )
+			{
+				sum[j] += v[j];
+				low[j] = r == 1 ? v[j] : std::min( low[j], v[j] );
+			}
+		}
+		std::printf( "scan GiB %3zu  alone %5.1f/%5.1f  up %5.1f/%5.1f (down %5.1f/%5.1f)  "
+		             "down %5.1f/%5.1f (up %5.1f/%5.1f)\n",
+		             at / gib, sum[0] / reps, low[0], sum[1] / reps, low[1], sum[2] / reps, low[2],
+		             sum[3] / reps, low[3], sum[4] / reps, low[4] );
+	}
+	for ( auto& e : ev ) cudaEventDestroy( e );
+	cudaStreamDestroy( su );
+	cudaStreamDestroy( sd );
+	cudaFreeHost( p );
+	cudaFree( d_up );
+	cudaFree( d_down );
+	return 0;
+}
+
+/* --mix: the stencil engine's pattern of concurrent transfers on one host buffer of `host`
+   memory: 1.5 M bytes up, split over `ups` streams each reading its own region, beside M
+   bytes down on one stream, optionally beside device-to-device copies of M / 2 on a stream of
+   their own; each direction's rate over its own span (first start to last end) and the time
+   of the whole against max(U / up alone, D / down alone) from the same buffer. Whether more
+   transfers at once, or device copies beside them, take the two directions' sum below what
+   one stream each way gets. */
+int mix( const char* host, size_t mib, int reps )
+{
+	const size_t m = mib << 20, gap = ( (size_t)2 << 30 ) + 4096 * 7;
+	const size_t total = 5 * gap;
+	char*        h     = host_alloc( total, host );
+	char *       dev = nullptr, *dd = nullptr;
+	if ( h == nullptr || !cuda_ok( cudaMalloc( &dev, 4 * m ), "device" ) ||
+	     !cuda_ok( cudaMalloc( &dd, m ), "device copies" ) )
+		return 1;
+	cudaMemset( dev, 1, 4 * m );
+	cudaStream_t s[5];
+	for ( auto& x : s ) cudaStreamCreateWithFlags( &x, cudaStreamNonBlocking );
+	cudaEvent_t ev[10];
+	for ( auto& e : ev ) cudaEventCreate( &e );
+	std::printf( "# gpu_probe_duplex --mix: %s host memory, %zu MiB down, 1.5x that up; best of "
+	             "%d by the whole's time\n",
+	             host, mib, reps );
+	double up_alone = 0, down_alone = 0;
+	for ( int ups = 0; ups <= 3; ups++ )
+		for ( int copies = 0; copies <= ( ups > 0 ? 1 : 0 ); copies++ )
+		{
+			double best_t = 0, best_up = 0, best_down = 0;
+			for ( int r = 0; r <= reps; r++ )
+			{
+				cudaDeviceSynchronize();
+				const int    n     = ups > 0 ? ups : 1;
+				const size_t piece = 3 * m / 2 / n;
+				/* ups 0: each direction alone, one stream each, one after the other */
+				for ( int u = 0; u < n; u++ )
+				{
+					cudaEventRecord( ev[2 * u], s[u] );
+					cudaMemcpyAsync( dev + u * piece, h + u * gap, piece, cudaMemcpyHostToDevice,
+					                 s[u] );
+					cudaEventRecord( ev[2 * u + 1], s[u] );
+				}
+				if ( ups == 0 ) cudaDeviceSynchronize();
+				cudaEventRecord( ev[6], s[3] );
+				cudaMemcpyAsync( h + 4 * gap, dev + 3 * m, m, cudaMemcpyDeviceToHost, s[3] );
+				cudaEventRecord( ev[7], s[3] );
+				if ( copies )
+				{
+					cudaEventRecord( ev[8], s[4] );
+					cudaMemcpyAsync( dd, dev + 2 * m, m / 2, cudaMemcpyDeviceToDevice, s[4] );
+					cudaMemcpyAsync( dd + m / 2, dev + 2 * m + m / 2, m / 2,
+					                 cudaMemcpyDeviceToDevice, s[4] );
+					cudaEventRecord( ev[9], s[4] );
+				}
+				if ( !cuda_ok( cudaDeviceSynchronize(), "mix" ) ) return 1;
+				float  ms = 0, first = 1e30f, last = 0;
+				double up_span = 0;
+				for ( int u = 0; u < n; u++ )
+				{
+					cudaEventElapsedTime( &ms, ev[0], ev[2 * u] );
+					first = std::min( first, ms );
+					cudaEventElapsedTime( &ms, ev[0], ev[2 * u + 1] );
+					last = std::max( last, ms );
+				}
+				up_span = ( last - first ) * 1e-3;
+				cudaEventElapsedTime( &ms, ev[6], ev[7] );
+				const double down_span = ms * 1e-3;
+				cudaEventElapsedTime( &ms, ev[0], ev[7] );
+				const double whole = std::max( (double)last, (double)ms ) * 1e-3;
+				if ( r > 0 && ( best_t == 0 || whole < best_t ) )
+				{
+					best_t    = whole;
+					best_up   = (double)( piece * n ) / up_span * 1e-9;
+					best_down = (double)m / down_span * 1e-9;
+				}
+			}
+			if ( ups == 0 )
+			{
+				up_alone   = best_up;
+				down_alone = best_down;
+				std::printf( "mix alone: up %.2f GB/s, down %.2f GB/s\n", up_alone, down_alone );
+				continue;
+			}
+			const double bound =
+			    std::max( 1.5 * (double)m / ( up_alone * 1e9 ), (double)m / ( down_alone * 1e9 ) );
+			std::printf( "mix ups %d copies %d: up %.2f GB/s, down %.2f GB/s, sum %.2f; whole "
+			             "%.4f s, %.3fx max(U/up, D/down)\n",
+			             ups, copies, best_up, best_down, best_up + best_down, best_t,
+			             best_t / bound );
+		}
+	for ( auto& e : ev ) cudaEventDestroy( e );
+	for ( auto& x : s ) cudaStreamDestroy( x );
+	cudaFree( dev );
+	cudaFree( dd );
+	host_free( h, total, host );
+	return 0;
+}
+
 } /* namespace */
 
 int main( int argc, char** argv )
@@ -354,7 +535,7 @@ int main( int argc, char** argv )
 	size_t      mib = 2048, piece_mib = 8;
 	int         reps     = 3;
 	const char* host     = "pinned";
-	bool        busy_mem = false, no_pace = false;
+	bool        busy_mem = false, no_pace = false, scan_both = false, mixed = false;
 	size_t      d2d_mib = 0, offset = 0, scan_mib = 0;
 	Beside      with;
 	for ( int i = 1; i < argc; i++ )
@@ -377,6 +558,10 @@ int main( int argc, char** argv )
 			touch_threads = std::max( 1, std::atoi( argv[++i] ) );
 		else if ( !std::strcmp( argv[i], "--scan" ) && i + 1 < argc )
 			scan_mib = (size_t)std::atol( argv[++i] );
+		else if ( !std::strcmp( argv[i], "--mix" ) )
+			mixed = true;
+		else if ( !std::strcmp( argv[i], "--scan-duplex" ) )
+			scan_both = true;
 		else if ( !std::strcmp( argv[i], "--offset" ) && i + 1 < argc )
 			offset = (size_t)std::atol( argv[++i] );
 		else if ( !std::strcmp( argv[i], "--up-streams" ) && i + 1 < argc )
@@ -392,7 +577,7 @@ int main( int argc, char** argv )
 			              "usage: %s [--mib M] [--piece-mib P] [--reps R] [--busy-us B] "
 			              "[--host pinned|registered|registered-4k] [--busy-mem] [--d2d MIB] "
 			              "[--up-streams 1|2] [--offset BYTES] [--no-pace] [--scan MIB] "
-			              "[--touch-threads N]\n",
+			              "[--scan-duplex] [--mix] [--touch-threads N]\n",
 			              argv[0] );
 			return 2;
 		}
@@ -405,12 +590,20 @@ int main( int argc, char** argv )
 	}
 	cudaDeviceProp prop;
 	cudaGetDeviceProperties( &prop, 0 );
+	if ( mixed ) return mix( host, mib, reps );
 	if ( scan_mib > 0 )
 	{
 		const size_t gib = (size_t)1 << 30, total = scan_mib << 20;
 		char*        h = host_alloc( total, host );
 		char*        d = nullptr;
-		if ( h == nullptr || !cuda_ok( cudaMalloc( &d, gib ), "device" ) ) return 1;
+		if ( h == nullptr ) return 1;
+		if ( scan_both )
+		{
+			const int rc = scan_duplex( h, total, host, reps );
+			host_free( h, total, host );
+			return rc;
+		}
+		if ( !cuda_ok( cudaMalloc( &d, gib ), "device" ) ) return 1;
 		cudaEvent_t e0, e1;
 		cudaEventCreate( &e0 );
 		cudaEventCreate( &e1 );
