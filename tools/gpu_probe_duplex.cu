@@ -47,12 +47,13 @@
    up), R times each, the mean and the slowest printed: whether the rate a direction keeps
    beside the other depends on where the host bytes lie, when its rate alone does not.
    --mix: the engine's pattern of concurrent transfers (see mix()), M MiB down.
+   --churn: both directions at once beside a thread repeating per-call work (see churn()).
    --touch-threads N: registered memory is first touched by N threads at once, each its own
    slice (an OpenMP program's initialisation), instead of one memset.
    Usage: gpu_probe_duplex [--mib M] [--piece-mib P] [--reps R] [--busy-us B]
                            [--host pinned|registered|registered-4k] [--busy-mem] [--d2d MIB]
                            [--up-streams 1|2] [--offset BYTES] [--no-pace] [--scan MIB]
-                           [--scan-duplex] [--mix] [--touch-threads N]
+                           [--scan-duplex] [--mix] [--churn] [--touch-threads N]
      M  bytes moved each way per measurement (default 2048 MiB), P download piece (default 8),
         R repetitions, the best kept (default 3), B busy blocks' length (default 0: none).
    Prints one line per measurement. Exit 77 without a device. */
@@ -528,16 +529,115 @@ int mix( const char* host, size_t mib, int reps )
 	return 0;
 }
 
+/* --churn: both directions at once (M MiB each way, one stream each) while another thread
+   repeats one operation that a library may make per call: registering and unregistering a
+   2 MiB buffer (IOMMU mappings made and torn down), creating and destroying an event,
+   allocating and freeing 2 MiB of pinned memory, or mapping, touching and unmapping 64 MiB
+   (page faults). Mean and slowest of R: whether such work beside the transfers slows them. */
+int churn( const char* host, size_t mib, int reps )
+{
+	const size_t bytes = mib << 20;
+	char*        h_up  = host_alloc( bytes, host );
+	char*        h_dn  = host_alloc( bytes, host );
+	char *       d_up = nullptr, *d_dn = nullptr;
+	if ( !h_up || !h_dn || !cuda_ok( cudaMalloc( &d_up, bytes ), "device up" ) ||
+	     !cuda_ok( cudaMalloc( &d_dn, bytes ), "device down" ) )
+		return 1;
+	cudaMemset( d_dn, 3, bytes );
+	cudaStream_t su, sd;
+	cudaStreamCreateWithFlags( &su, cudaStreamNonBlocking );
+	cudaStreamCreateWithFlags( &sd, cudaStreamNonBlocking );
+	cudaEvent_t ev[4];
+	for ( auto& e : ev ) cudaEventCreate( &e );
+	std::printf( "# gpu_probe_duplex --churn: %s host memory, %zu MiB each way, %d times each; "
+	             "GB/s mean/slowest\n",
+	             host, mib, reps );
+	const char* kinds[] = { "none", "register", "event", "pinned", "touch" };
+	for ( const char* kind : kinds )
+	{
+		std::atomic<bool> stop{ false };
+		std::atomic<long> ops{ 0 };
+		std::thread       t(
+		          [&, kind]
+		          {
+                const size_t small = (size_t)2 << 20, big = (size_t)64 << 20;
+                char*        r = (char*)std::malloc( small );
+                std::memset( r, 0, small );
+                while ( !stop.load() )
+                {
+                    if ( !std::strcmp( kind, "none" ) )
+                        std::this_thread::sleep_for( std::chrono::microseconds( 100 ) );
+                    else if ( !std::strcmp( kind, "register" ) )
+                    {
+                        cudaHostRegister( r, small, cudaHostRegisterDefault );
+                        cudaHostUnregister( r );
+                    }
+                    else if ( !std::strcmp( kind, "event" ) )
+                    {
+                        cudaEvent_t e;
+                        cudaEventCreate( &e );
+                        cudaEventDestroy( e );
+                    }
+                    else if ( !std::strcmp( kind, "pinned" ) )
+                    {
+                        void* p = nullptr;
+                        if ( cudaMallocHost( &p, small ) == cudaSuccess ) cudaFreeHost( p );
+                    }
+                    else
+                    {
+                        void* p = mmap( nullptr, big, PROT_READ | PROT_WRITE,
+					                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+                        if ( p != MAP_FAILED )
+                        {
+                            std::memset( p, 1, big );
+                            munmap( p, big );
+                        }
+                    }
+                    ops++;
+                }
+                std::free( r );
+		          } );
+		std::this_thread::sleep_for( std::chrono::milliseconds( 20 ) );
+		const long o0     = ops.load();
+		const auto t0     = std::chrono::steady_clock::now();
+		double     su_sum = 0, sd_sum = 0, su_min = 1e30, sd_min = 1e30;
+		for ( int r = 0; r < reps; r++ )
+		{
+			const Rates x = duplex_once( d_up, h_up, h_dn, d_dn, bytes, su, sd, ev );
+			su_sum += x.up;
+			sd_sum += x.down;
+			su_min = std::min( su_min, x.up );
+			sd_min = std::min( sd_min, x.down );
+		}
+		const double secs =
+		    std::chrono::duration<double>( std::chrono::steady_clock::now() - t0 ).count();
+		const long n = ops.load() - o0;
+		stop         = true;
+		t.join();
+		std::printf(
+		    "churn %-8s up %5.1f/%5.1f  down %5.1f/%5.1f  sum %6.1f  (%.0f ops/s beside)\n", kind,
+		    su_sum / reps, su_min, sd_sum / reps, sd_min, ( su_sum + sd_sum ) / reps, n / secs );
+	}
+	for ( auto& e : ev ) cudaEventDestroy( e );
+	cudaStreamDestroy( su );
+	cudaStreamDestroy( sd );
+	cudaFree( d_up );
+	cudaFree( d_dn );
+	host_free( h_up, bytes, host );
+	host_free( h_dn, bytes, host );
+	return 0;
+}
+
 } /* namespace */
 
 int main( int argc, char** argv )
 {
 	size_t      mib = 2048, piece_mib = 8;
-	int         reps     = 3;
-	const char* host     = "pinned";
-	bool        busy_mem = false, no_pace = false, scan_both = false, mixed = false;
-	size_t      d2d_mib = 0, offset = 0, scan_mib = 0;
-	Beside      with;
+	int         reps = 3;
+	const char* host = "pinned";
+	bool   busy_mem = false, no_pace = false, scan_both = false, mixed = false, churned = false;
+	size_t d2d_mib = 0, offset = 0, scan_mib = 0;
+	Beside with;
 	for ( int i = 1; i < argc; i++ )
 	{
 		if ( !std::strcmp( argv[i], "--mib" ) && i + 1 < argc )
@@ -558,6 +658,8 @@ int main( int argc, char** argv )
 			touch_threads = std::max( 1, std::atoi( argv[++i] ) );
 		else if ( !std::strcmp( argv[i], "--scan" ) && i + 1 < argc )
 			scan_mib = (size_t)std::atol( argv[++i] );
+		else if ( !std::strcmp( argv[i], "--churn" ) )
+			churned = true;
 		else if ( !std::strcmp( argv[i], "--mix" ) )
 			mixed = true;
 		else if ( !std::strcmp( argv[i], "--scan-duplex" ) )
@@ -577,7 +679,7 @@ int main( int argc, char** argv )
 			              "usage: %s [--mib M] [--piece-mib P] [--reps R] [--busy-us B] "
 			              "[--host pinned|registered|registered-4k] [--busy-mem] [--d2d MIB] "
 			              "[--up-streams 1|2] [--offset BYTES] [--no-pace] [--scan MIB] "
-			              "[--scan-duplex] [--mix] [--touch-threads N]\n",
+			              "[--scan-duplex] [--mix] [--churn] [--touch-threads N]\n",
 			              argv[0] );
 			return 2;
 		}
@@ -591,6 +693,7 @@ int main( int argc, char** argv )
 	cudaDeviceProp prop;
 	cudaGetDeviceProperties( &prop, 0 );
 	if ( mixed ) return mix( host, mib, reps );
+	if ( churned ) return churn( host, mib, reps );
 	if ( scan_mib > 0 )
 	{
 		const size_t gib = (size_t)1 << 30, total = scan_mib << 20;
