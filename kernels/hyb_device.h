@@ -70,6 +70,13 @@ void         hyb_dev_free( hyb_dev_t* d, void* dptr, size_t bytes );
 hyb_status_t hyb_dev_host_alloc( hyb_dev_t* d, size_t bytes, void** hptr );
 void         hyb_dev_host_free( hyb_dev_t* d, void* hptr );
 
+/* Page-lock (and unlock) the caller's host memory for DMA. Locking or unlocking, and
+   allocating or freeing page-locked memory (hyb_dev_host_alloc, a growing
+   hyb_dev_staging), change the device's address mappings: where an IOMMU translates the
+   device's addresses, every transfer in flight in the process, either direction, stalls
+   meanwhile (down to a small fraction of its rate; docs/architecture.md). So a pipeline
+   does these before its transfers or after them, and keeps what it locks across calls
+   where it can, never between a transfer's issue and its completion. */
 hyb_status_t hyb_dev_register( hyb_dev_t* d, void* p, size_t bytes );
 hyb_status_t hyb_dev_unregister( hyb_dev_t* d, void* p );
 
