@@ -353,32 +353,53 @@ Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, 
 	return best;
 }
 
-/* One transfer each way at once (either may be skipped with a null host pointer), timed
-   each by its own events: up from `h_up` into `d_up`, down from `d_down` into `h_down`. */
-Rates duplex_once( char* d_up, const char* h_up, char* h_down, const char* d_down, size_t bytes,
-                   cudaStream_t su, cudaStream_t sd, cudaEvent_t ev[4] )
+/* One stream each way and their timing events. once(): one transfer each way at once (either
+   may be skipped with a null host pointer), each timed by its own events: up from `h_up` into
+   `d_up`, down from `d_down` into `h_down`. */
+struct Duplex
 {
-	if ( h_up )
+	cudaStream_t su = nullptr, sd = nullptr;
+	cudaEvent_t  ev[4] = {};
+
+	Duplex()
 	{
-		cudaEventRecord( ev[0], su );
-		cudaMemcpyAsync( d_up, h_up, bytes, cudaMemcpyHostToDevice, su );
-		cudaEventRecord( ev[1], su );
+		cudaStreamCreateWithFlags( &su, cudaStreamNonBlocking );
+		cudaStreamCreateWithFlags( &sd, cudaStreamNonBlocking );
+		for ( auto& e : ev ) cudaEventCreate( &e );
 	}
-	if ( h_down )
+	~Duplex()
 	{
-		cudaEventRecord( ev[2], sd );
-		cudaMemcpyAsync( h_down, d_down, bytes, cudaMemcpyDeviceToHost, sd );
-		cudaEventRecord( ev[3], sd );
+		for ( auto& e : ev ) cudaEventDestroy( e );
+		cudaStreamDestroy( su );
+		cudaStreamDestroy( sd );
 	}
-	Rates x;
-	if ( !cuda_ok( cudaDeviceSynchronize(), "scan" ) ) return x;
-	float ms = 0;
-	if ( h_up && cudaEventElapsedTime( &ms, ev[0], ev[1] ) == cudaSuccess && ms > 0 )
-		x.up = (double)bytes / ( ms * 1e-3 ) * 1e-9;
-	if ( h_down && cudaEventElapsedTime( &ms, ev[2], ev[3] ) == cudaSuccess && ms > 0 )
-		x.down = (double)bytes / ( ms * 1e-3 ) * 1e-9;
-	return x;
-}
+	Duplex( const Duplex& )            = delete;
+	Duplex& operator=( const Duplex& ) = delete;
+
+	Rates once( char* d_up, const char* h_up, char* h_down, const char* d_down, size_t bytes )
+	{
+		if ( h_up )
+		{
+			cudaEventRecord( ev[0], su );
+			cudaMemcpyAsync( d_up, h_up, bytes, cudaMemcpyHostToDevice, su );
+			cudaEventRecord( ev[1], su );
+		}
+		if ( h_down )
+		{
+			cudaEventRecord( ev[2], sd );
+			cudaMemcpyAsync( h_down, d_down, bytes, cudaMemcpyDeviceToHost, sd );
+			cudaEventRecord( ev[3], sd );
+		}
+		Rates x;
+		if ( !cuda_ok( cudaDeviceSynchronize(), "duplex" ) ) return x;
+		float ms = 0;
+		if ( h_up && cudaEventElapsedTime( &ms, ev[0], ev[1] ) == cudaSuccess && ms > 0 )
+			x.up = (double)bytes / ( ms * 1e-3 ) * 1e-9;
+		if ( h_down && cudaEventElapsedTime( &ms, ev[2], ev[3] ) == cudaSuccess && ms > 0 )
+			x.down = (double)bytes / ( ms * 1e-3 ) * 1e-9;
+		return x;
+	}
+};
 
 /* --scan-duplex: each GiB of `h` up alone, up beside a download into pinned memory, and down
    beside an upload from pinned memory; per case the mean and the slowest of `reps`. */
@@ -392,11 +413,7 @@ int scan_duplex( char* h, size_t total, const char* host, int reps )
 		return 1;
 	std::memset( p, 4, gib );
 	cudaMemset( d_down, 5, gib );
-	cudaStream_t su, sd;
-	cudaStreamCreateWithFlags( &su, cudaStreamNonBlocking );
-	cudaStreamCreateWithFlags( &sd, cudaStreamNonBlocking );
-	cudaEvent_t ev[4];
-	for ( auto& e : ev ) cudaEventCreate( &e );
+	Duplex pair;
 	std::printf( "# gpu_probe_duplex --scan-duplex: %zu MiB of %s host memory, each GiB %d "
 	             "times; GB/s mean/slowest: up alone, up beside a download into pinned "
 	             "memory (and that download), down beside an upload from pinned memory (and "
@@ -407,9 +424,9 @@ int scan_duplex( char* h, size_t total, const char* host, int reps )
 		double sum[5] = { 0 }, low[5] = { 0 };
 		for ( int r = 0; r <= reps; r++ ) /* the first warms up */
 		{
-			const Rates  alone = duplex_once( d_up, h + at, nullptr, nullptr, gib, su, sd, ev );
-			const Rates  up    = duplex_once( d_up, h + at, p, d_down, gib, su, sd, ev );
-			const Rates  down  = duplex_once( d_up, p, h + at, d_down, gib, su, sd, ev );
+			const Rates  alone = pair.once( d_up, h + at, nullptr, nullptr, gib );
+			const Rates  up    = pair.once( d_up, h + at, p, d_down, gib );
+			const Rates  down  = pair.once( d_up, p, h + at, d_down, gib );
 			const double v[5]  = { alone.up, up.up, up.down, down.down, down.up };
 			for ( int j = 0; r > 0 && j < 5; j++ )
 			{
@@ -422,9 +439,6 @@ int scan_duplex( char* h, size_t total, const char* host, int reps )
 		             at / gib, sum[0] / reps, low[0], sum[1] / reps, low[1], sum[2] / reps, low[2],
 		             sum[3] / reps, low[3], sum[4] / reps, low[4] );
 	}
-	for ( auto& e : ev ) cudaEventDestroy( e );
-	cudaStreamDestroy( su );
-	cudaStreamDestroy( sd );
 	cudaFreeHost( p );
 	cudaFree( d_up );
 	cudaFree( d_down );
@@ -534,6 +548,39 @@ int mix( const char* host, size_t mib, int reps )
    2 MiB buffer (IOMMU mappings made and torn down), creating and destroying an event,
    allocating and freeing 2 MiB of pinned memory, or mapping, touching and unmapping 64 MiB
    (page faults). Mean and slowest of R: whether such work beside the transfers slows them. */
+/* One operation of --churn's kind: `small` is a 2 MiB buffer of the caller's. */
+void churn_op( const char* kind, char* small, size_t small_bytes )
+{
+	const size_t big = (size_t)64 << 20;
+	if ( !std::strcmp( kind, "none" ) )
+		std::this_thread::sleep_for( std::chrono::microseconds( 100 ) );
+	else if ( !std::strcmp( kind, "register" ) )
+	{
+		cudaHostRegister( small, small_bytes, cudaHostRegisterDefault );
+		cudaHostUnregister( small );
+	}
+	else if ( !std::strcmp( kind, "event" ) )
+	{
+		cudaEvent_t e;
+		cudaEventCreate( &e );
+		cudaEventDestroy( e );
+	}
+	else if ( !std::strcmp( kind, "pinned" ) )
+	{
+		void* p = nullptr;
+		if ( cudaMallocHost( &p, small_bytes ) == cudaSuccess ) cudaFreeHost( p );
+	}
+	else
+	{
+		void* p = mmap( nullptr, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+		if ( p != MAP_FAILED )
+		{
+			std::memset( p, 1, big );
+			munmap( p, big );
+		}
+	}
+}
+
 int churn( const char* host, size_t mib, int reps )
 {
 	const size_t bytes = mib << 20;
@@ -544,11 +591,7 @@ int churn( const char* host, size_t mib, int reps )
 	     !cuda_ok( cudaMalloc( &d_dn, bytes ), "device down" ) )
 		return 1;
 	cudaMemset( d_dn, 3, bytes );
-	cudaStream_t su, sd;
-	cudaStreamCreateWithFlags( &su, cudaStreamNonBlocking );
-	cudaStreamCreateWithFlags( &sd, cudaStreamNonBlocking );
-	cudaEvent_t ev[4];
-	for ( auto& e : ev ) cudaEventCreate( &e );
+	Duplex pair;
 	std::printf( "# gpu_probe_duplex --churn: %s host memory, %zu MiB each way, %d times each; "
 	             "GB/s mean/slowest\n",
 	             host, mib, reps );
@@ -558,52 +601,23 @@ int churn( const char* host, size_t mib, int reps )
 		std::atomic<bool> stop{ false };
 		std::atomic<long> ops{ 0 };
 		std::thread       t(
-		          [&, kind]
-		          {
-                const size_t small = (size_t)2 << 20, big = (size_t)64 << 20;
-                char*        r = (char*)std::malloc( small );
-                std::memset( r, 0, small );
+            [&stop, &ops, kind]
+            {
+                const size_t      small = (size_t)2 << 20;
+                std::vector<char> r( small, 0 );
                 while ( !stop.load() )
                 {
-                    if ( !std::strcmp( kind, "none" ) )
-                        std::this_thread::sleep_for( std::chrono::microseconds( 100 ) );
-                    else if ( !std::strcmp( kind, "register" ) )
-                    {
-                        cudaHostRegister( r, small, cudaHostRegisterDefault );
-                        cudaHostUnregister( r );
-                    }
-                    else if ( !std::strcmp( kind, "event" ) )
-                    {
-                        cudaEvent_t e;
-                        cudaEventCreate( &e );
-                        cudaEventDestroy( e );
-                    }
-                    else if ( !std::strcmp( kind, "pinned" ) )
-                    {
-                        void* p = nullptr;
-                        if ( cudaMallocHost( &p, small ) == cudaSuccess ) cudaFreeHost( p );
-                    }
-                    else
-                    {
-                        void* p = mmap( nullptr, big, PROT_READ | PROT_WRITE,
-					                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
-                        if ( p != MAP_FAILED )
-                        {
-                            std::memset( p, 1, big );
-                            munmap( p, big );
-                        }
-                    }
+                    churn_op( kind, r.data(), small );
                     ops++;
                 }
-                std::free( r );
-		          } );
+            } );
 		std::this_thread::sleep_for( std::chrono::milliseconds( 20 ) );
 		const long o0     = ops.load();
 		const auto t0     = std::chrono::steady_clock::now();
 		double     su_sum = 0, sd_sum = 0, su_min = 1e30, sd_min = 1e30;
 		for ( int r = 0; r < reps; r++ )
 		{
-			const Rates x = duplex_once( d_up, h_up, h_dn, d_dn, bytes, su, sd, ev );
+			const Rates x = pair.once( d_up, h_up, h_dn, d_dn, bytes );
 			su_sum += x.up;
 			sd_sum += x.down;
 			su_min = std::min( su_min, x.up );
@@ -618,9 +632,6 @@ int churn( const char* host, size_t mib, int reps )
 		    "churn %-8s up %5.1f/%5.1f  down %5.1f/%5.1f  sum %6.1f  (%.0f ops/s beside)\n", kind,
 		    su_sum / reps, su_min, sd_sum / reps, sd_min, ( su_sum + sd_sum ) / reps, n / secs );
 	}
-	for ( auto& e : ev ) cudaEventDestroy( e );
-	cudaStreamDestroy( su );
-	cudaStreamDestroy( sd );
 	cudaFree( d_up );
 	cudaFree( d_dn );
 	host_free( h_up, bytes, host );
