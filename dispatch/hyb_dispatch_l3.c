@@ -90,9 +90,10 @@ static void hyb_l3_trace( const hyb_call_t* call, const hyb_l3_args_t* a, const 
 	          (long long)a->k );
 	if ( r && plan )
 		snprintf( extra, sizeof extra,
-		          " tile=%lldx%lld kchunk=%lld cpu_share=%.3f dev_s=%.3e cpu_s=%.3e imbalance=%.3f "
+		          " devices=%d tile=%lldx%lld kchunk=%lld cpu_share=%.3f dev_s=%.3e cpu_s=%.3e "
+		          "imbalance=%.3f "
 		          "fallback_tiles=%d h2d=%.0f d2h=%.0f load1_s=%.3e store2_s=%.3e wait_s=%.3e",
-		          (long long)plan->Tm, (long long)plan->Tn, (long long)plan->K,
+		          plan->ndev, (long long)plan->Tm, (long long)plan->Tn, (long long)plan->K,
 		          ( plan->cpu_cols ? (double)plan->cpu_cols / (double)a->n
 		                           : (double)plan->cpu_rows / (double)( a->m ? a->m : 1 ) ),
 		          r->dev_seconds, r->cpu_seconds,
@@ -131,8 +132,8 @@ static hyb_path_t hyb_l3_run_device( const hyb_call_t* call, const hyb_l3_args_t
 		strip = hyb_l3_gemm_sub( a, a->m - plan->cpu_rows, 0, plan->cpu_rows, a->n );
 
 	hyb_l3_work_t w;
-	hyb_status_t  st = hyb_l3_work_build( &w, a, m_out - plan->cpu_rows, a->n - plan->cpu_cols,
-	                                      plan->Tm, plan->Tn, plan->K );
+	hyb_status_t st = hyb_l3_work_build_bands( &w, a, m_out - plan->cpu_rows, a->n - plan->cpu_cols,
+	                                           plan->Tm, plan->Tn, plan->K, plan->ndev );
 	if ( st != HYB_OK ) return HYB_PATH_COUNT; /* nothing started: the caller forwards */
 	if ( plan->beta_host ) hyb_l3_work_beta_on_host( &w );
 

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/pipeline/hyb_l3_tasks.h"
+
 static double hyb_maxd( double a, double b )
 {
 	return a > b ? a : b;
@@ -93,6 +95,9 @@ typedef struct
 	double es;
 	int    tri; /* trsm, trmm */
 	int    register_ops;
+	/* One device's part of the region's tiles, output and products, when
+	   devices share it (hyb_l3_device_part); its loads are the region's. */
+	double share;
 } hyb_l3_region_t;
 
 static hyb_l3_region_t hyb_l3_region( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev,
@@ -104,6 +109,7 @@ static hyb_l3_region_t hyb_l3_region( const hyb_l3_args_t* a, int64_t m_dev, int
 	g.es           = (double)hyb_prec_size( a->prec );
 	g.tri          = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
 	g.register_ops = ( flags & HYB_L3_REGISTER ) != 0;
+	g.share        = 1;
 	return g;
 }
 
@@ -140,11 +146,13 @@ static double hyb_copy_rate( const hyb_profile_t* p, double piece, int contiguou
    the loaded blocks of A and B (each once when they all fit the device,
    otherwise the panel not reused along a strip again per strip), the
    output tiles read (beta != 0) and written. Returns the seconds of the
-   copies of each host thread: the issuer (load1) and the storer (store2). */
+   copies of each host thread: the issuer (load1) and the storer (store2), and
+   in *copy_work the seconds of both teams' copies alone, one after the other. */
 static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a,
                             const hyb_l3_region_t* g, int64_t m_dev, int64_t n_dev, int64_t Tm,
                             int64_t Tn, int64_t K, double budget, double* t_issuer,
-                            double* t_storer, double* loaded_out, double* first_blocks )
+                            double* t_storer, double* copy_work, double* loaded_out,
+                            double* first_blocks )
 {
 	const double es = g->es, ab = g->ab;
 	const int    tri = g->tri;
@@ -182,9 +190,13 @@ static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a,
 	if ( !g->register_ops )
 		in_copy = reload * ( bytes_a / hyb_copy_rate( p, piece_a, cont_a ) +
 		                     ( bytes_b > 0 ? bytes_b / hyb_copy_rate( p, piece_b, cont_b ) : 0 ) );
+	const double sh        = g->share;
+	double       c_in_copy = sh * g->c_up / rate_c,
+	       c_out_copy      = sh * ( g->c_out + g->c_reread / 2 ) / rate_c;
 	*t_issuer =
-	    in_copy + g->c_up / rate_c + nblocks * HYB_BLOCK_OVERHEAD + ntiles * HYB_TILE_OVERHEAD;
-	*t_storer   = ( g->c_out + g->c_reread / 2 ) / rate_c + ntiles * HYB_TILE_OVERHEAD;
+	    in_copy + c_in_copy + nblocks * HYB_BLOCK_OVERHEAD + sh * ntiles * HYB_TILE_OVERHEAD;
+	*t_storer   = c_out_copy + sh * ntiles * HYB_TILE_OVERHEAD;
+	*copy_work  = in_copy + c_in_copy + c_out_copy;
 	*loaded_out = loaded;
 	/* The first product's blocks: load1 and DMA overlap within a block. */
 	double rate_first = hyb_copy_rate( p, piece_a, cont_a );
@@ -192,30 +204,69 @@ static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a,
 	*first_blocks = ( tri ? 1 : 2 ) * blk / rate_first;
 }
 
+/* The part of the region m_dev x n_dev that one of `ndev` devices works on, as
+   hyb_l3_work_build_bands cuts it: *m_one x *n_one (a band of a product, the
+   whole region otherwise), of which it does `share` of the tiles (the band's
+   devices, or all of them, share it). A device loads every block its region
+   needs: the smaller operand panel once per band, the triangle of trsm/trmm
+   once per device, and for rank-k updates nearly every block (interleaved
+   tiles of one order). */
+static double hyb_l3_device_part( const hyb_l3_args_t* a, int64_t m_dev, int64_t n_dev, int64_t Tm,
+                                  int64_t Tn, int ndev, int64_t* m_one, int64_t* n_one )
+{
+	*m_one = m_dev, *n_one = n_dev;
+	if ( ndev <= 1 ) return 1;
+	int    tri     = a->op == HYB_OP_TRSM || a->op == HYB_OP_TRMM;
+	double regions = 1, tiles;
+	if ( !tri && hyb_l3_op_banded( a->op ) )
+	{
+		int     by_cols = hyb_l3_bands_by_cols( m_dev, n_dev );
+		int64_t along   = by_cols ? hyb_cdiv64( n_dev, Tn ) : hyb_cdiv64( m_dev, Tm );
+		regions         = (double)( along < ndev ? along : ndev );
+		if ( by_cols )
+			*n_one = hyb_cdiv64( hyb_cdiv64( n_dev, Tn ), (int64_t)regions ) * Tn;
+		else
+			*m_one = hyb_cdiv64( hyb_cdiv64( m_dev, Tm ), (int64_t)regions ) * Tm;
+		if ( *n_one > n_dev ) *n_one = n_dev;
+		if ( *m_one > m_dev ) *m_one = m_dev;
+	}
+	tiles = hyb_l3_ntiles( a, tri, *m_one, *n_one, Tm, Tn ) * regions;
+	/* devices per region, and at least one tile for a device */
+	double share = regions / ndev;
+	return share * tiles < regions ? regions / tiles : share;
+}
+
 double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t m_dev,
                         int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K, int ndev, double budget,
                         unsigned flags, double parts[4] )
 {
 	if ( ndev < 1 ) ndev = 1;
-	const hyb_l3_region_t g = hyb_l3_region( a, m_dev, n_dev, flags );
+	/* Costs of one device's part; the devices run at once, sharing the host's
+	   memory for their staging copies (each has its own bus and products). */
+	int64_t         m_one, n_one;
+	double          share = hyb_l3_device_part( a, m_dev, n_dev, Tm, Tn, ndev, &m_one, &n_one );
+	hyb_l3_region_t g     = hyb_l3_region( a, m_one, n_one, flags );
+	g.share               = share;
 
-	double t_issuer, t_storer, loaded, t_first;
-	hyb_copy_times( p, a, &g, m_dev, n_dev, Tm, Tn, K, budget, &t_issuer, &t_storer, &loaded,
+	double t_issuer, t_storer, work, loaded, t_first;
+	hyb_copy_times( p, a, &g, m_one, n_one, Tm, Tn, K, budget, &t_issuer, &t_storer, &work, &loaded,
 	                &t_first );
-	/* The issuer and the storer copy at once; both share the host's memory. */
-	double copied = ( g.register_ops ? 0 : loaded ) + g.c_up + g.c_out + g.c_reread / 2;
-	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), copied / p->host_copy_dual );
-	double t_pcie =
-	    hyb_maxd( hyb_maxd( ( loaded + g.c_up ) / p->h2d_pinned, g.c_out / p->d2h_pinned ),
-	              ( loaded + g.c_up + g.c_out ) / p->bidir_pinned ) /
-	    ndev;
-	double ntiles = hyb_l3_ntiles( a, g.tri, m_dev, n_dev, Tm, Tn );
-	if ( hyb_op_is_rank_k( a->op ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_dev, Tn ) / 2;
+	double c_up = share * g.c_up, c_out = share * g.c_out;
+	/* The issuers and the storers copy at once, all in the host's one memory: together
+	   they go at most host_copy_dual / host_copy times as fast as one team, whatever
+	   their pieces (each piece size slows a team and the host alike). */
+	double t_all  = ndev * work * p->host_copy / p->host_copy_dual;
+	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), t_all );
+	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_up ) / p->h2d_pinned, c_out / p->d2h_pinned ),
+	                          ( loaded + c_up + c_out ) / p->bidir_pinned );
+	double ntiles = hyb_l3_ntiles( a, g.tri, m_one, n_one, Tm, Tn );
+	if ( hyb_op_is_rank_k( a->op ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_one, Tn ) / 2;
 	double op_flops = g.tri ? g.flops / ntiles
 	                        : 2.0 * (double)Tm * (double)Tn * (double)K *
 	                              ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
 	double rate     = p->gpu_flops[a->prec] * op_flops / ( op_flops + p->gpu_half_flops );
-	double t_comp   = g.flops / ( rate * ndev ) + g.flops / op_flops * p->launch_latency / ndev;
+	double flops    = share * g.flops;
+	double t_comp   = flops / rate + flops / op_flops * p->launch_latency;
 
 	/* Fill and drain: the first product waits for its blocks; the last
 	   tile's download and store are not overlapped. */
@@ -223,7 +274,12 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
 	double t_fill =
 	    t_first + tile / p->d2h_pinned + tile / hyb_copy_rate( p, g.es * (double)Tm, 0 );
 	double t_fixed = p->gpu_call_overhead + t_fill;
-	if ( g.register_ops ) t_fixed += g.ab * ( p->register_s_per_byte + p->unregister_s_per_byte );
+	if ( g.register_ops )
+	{
+		/* The whole operands are registered once, before any device starts. */
+		double ab_all = hyb_l3_region( a, m_dev, n_dev, flags ).ab;
+		t_fixed += ab_all * ( p->register_s_per_byte + p->unregister_s_per_byte );
+	}
 
 	if ( parts )
 	{
@@ -359,6 +415,27 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 		hyb_gemm_tiles( a, p, ndev, budget, flags, es, M, N, kdim, thin, Tm, Tn, K );
 }
 
+/* The device path on `nd` devices into *plan (tiles, staging, t_gpu, ndev):
+   0 when its tiles do not fit the budget. */
+static int hyb_l3_device_plan( const hyb_l3_args_t* a, const hyb_profile_t* q,
+                               const hyb_l3_policy_in_t* in, double scale, int nd,
+                               hyb_l3_plan_t* plan )
+{
+	int64_t  m_out = hyb_op_is_rank_k( a->op ) ? a->n : a->m;
+	unsigned host  = plan->beta_host ? HYB_L3_BETA_HOST : 0;
+	hyb_policy_l3_tiles( a, q, nd, in->budget, in->tile, host, &plan->Tm, &plan->Tn, &plan->K );
+	if ( plan->Tm == 0 ) return 0;
+	double t_copy = scale * hyb_cost_l3_gpu( q, a, m_out, a->n, plan->Tm, plan->Tn, plan->K, nd,
+	                                         in->budget, host, NULL );
+	double t_reg  = scale * hyb_cost_l3_gpu( q, a, m_out, a->n, plan->Tm, plan->Tn, plan->K, nd,
+	                                         in->budget, host | HYB_L3_REGISTER, NULL );
+	plan->register_ops = in->staging == HYB_STAGING_REGISTER ||
+	                     ( in->staging == HYB_STAGING_AUTO && t_reg < t_copy );
+	plan->t_gpu = plan->register_ops ? t_reg : t_copy;
+	plan->ndev  = nd;
+	return 1;
+}
+
 hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t* p,
                                     const hyb_l3_policy_in_t* in )
 {
@@ -378,18 +455,19 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		return plan.why = "below HYBLAS_L3_MIN_FLOPS", plan;
 
 	plan.beta_host = in->beta_host != 0;
-	unsigned host  = plan.beta_host ? HYB_L3_BETA_HOST : 0;
-	hyb_policy_l3_tiles( a, p, in->ndev, in->budget, in->tile, host, &plan.Tm, &plan.Tn, &plan.K );
+	double scale   = in->gpu_scale > 0 ? in->gpu_scale : 1;
+	/* The devices: in auto mode the count predicted fastest (a second device adds
+	   its own staging copies of the shared operand panel to the host's, which
+	   bound many calls: then it is left idle); forced, every selected one. */
+	int lo     = in->mode == HYB_MODE_GPU ? in->ndev : 1;
+	plan.t_gpu = INFINITY;
+	for ( int nd = lo; nd <= in->ndev; nd++ )
+	{
+		hyb_l3_plan_t c = plan;
+		if ( !hyb_l3_device_plan( a, &q, in, scale, nd, &c ) ) continue;
+		if ( c.t_gpu < plan.t_gpu * ( plan.Tm ? HYB_L3_MORE_DEVICES : 1 ) ) plan = c;
+	}
 	if ( plan.Tm == 0 ) return plan.why = "does not fit the device budget", plan;
-
-	double scale  = in->gpu_scale > 0 ? in->gpu_scale : 1;
-	double t_copy = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev,
-	                                         in->budget, host, NULL );
-	double t_reg  = scale * hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev,
-	                                         in->budget, host | HYB_L3_REGISTER, NULL );
-	plan.register_ops = in->staging == HYB_STAGING_REGISTER ||
-	                    ( in->staging == HYB_STAGING_AUTO && t_reg < t_copy );
-	plan.t_gpu     = plan.register_ops ? t_reg : t_copy;
 	unsigned flags = hyb_l3_plan_flags( &plan );
 
 	/* A CPU strip (gemm only: a band of C is an independent gemm). Its
@@ -402,7 +480,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 		else if ( in->mode == HYB_MODE_AUTO )
 		{
 			double parts[4];
-			hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, in->ndev, in->budget,
+			hyb_cost_l3_gpu( &q, a, m_out, a->n, plan.Tm, plan.Tn, plan.K, plan.ndev, in->budget,
 			                 flags, parts );
 			double t0    = scale * parts[0];
 			double t_var = plan.t_gpu - t0;
@@ -427,7 +505,7 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 			double s_eff   = (double)cut / (double)dim;
 			double t_gpu_p = scale * hyb_cost_l3_gpu( &q, a, by_cols ? a->m : a->m - cut,
 			                                          by_cols ? a->n - cut : a->n, plan.Tm, plan.Tn,
-			                                          plan.K, in->ndev, in->budget, flags, NULL );
+			                                          plan.K, plan.ndev, in->budget, flags, NULL );
 			double t_cpu_p = hyb_cost_l3_cpu( &q, a->prec, s_eff * flops );
 			t_split        = hyb_maxd( t_gpu_p, t_cpu_p );
 			if ( in->cpu_ratio >= 0 || t_split < plan.t_gpu )

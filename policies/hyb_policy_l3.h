@@ -31,6 +31,12 @@ typedef struct
 	const char* why;          /* short reason, for the trace */
 } hyb_l3_plan_t;
 
+/* In auto mode one more device is taken only when the model predicts the call
+   at most this fraction of its time on fewer: the host's copy rate with several
+   devices' teams at once is calibrated with two teams only, and a device taken
+   for a gain within that error could make the call slower than on one. */
+#define HYB_L3_MORE_DEVICES 0.9
+
 /* The HYB_L3_* flags of a plan, as the cost model takes them. */
 static inline unsigned hyb_l3_plan_flags( const hyb_l3_plan_t* p )
 {

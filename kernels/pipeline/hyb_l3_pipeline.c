@@ -43,15 +43,18 @@ typedef struct
 {
 	const hyb_l3_work_t*      w;
 	const hyb_l3_exec_opts_t* o;
-	_Atomic int               next;       /* the task queue */
-	_Atomic int*              state;      /* HYB_TASK_* per task */
-	_Atomic int               error;      /* first device error */
-	int                       reg[2];     /* operands a, b registered for direct DMA */
-	hyb_dev_t*                regdev;     /* device 0's context that registered them, or NULL */
-	double                    load_share; /* of the host copy work: load1's (hyb_load_share) */
-	double                    copy_bytes; /* staged and stored, an update counted 1.5 times */
-	pthread_mutex_t           stat_mu;
-	hyb_l3_exec_report_t*     r;
+	/* Band b's next task from the front (its home devices) and one past its next
+	   from the back (devices that finished their own band): hyb_next_task. */
+	_Atomic int           front[HYB_L3_MAX_BANDS];
+	_Atomic int           back[HYB_L3_MAX_BANDS];
+	_Atomic int*          state;      /* HYB_TASK_* per task */
+	_Atomic int           error;      /* first device error */
+	int                   reg[2];     /* operands a, b registered for direct DMA */
+	hyb_dev_t*            regdev;     /* device 0's context that registered them, or NULL */
+	double                load_share; /* of the host copy work: load1's (hyb_load_share) */
+	double                copy_bytes; /* staged and stored, an update counted 1.5 times */
+	pthread_mutex_t       stat_mu;
+	hyb_l3_exec_report_t* r;
 } hyb_run_t;
 
 /* Kept with a device context across calls: the copy teams, the storer
@@ -887,6 +890,44 @@ static void hyb_split_threads( double load_share, int total, int* n_in, int* n_o
 	*n_out = total - in;
 }
 
+/* Claim task t: 1 when this worker takes it, 0 when another one has. */
+static int hyb_claim( hyb_run_t* R, int t )
+{
+	int free_task = HYB_TASK_FREE;
+	return atomic_compare_exchange_strong( &R->state[t], &free_task, HYB_TASK_TAKEN );
+}
+
+/* The next task for a worker whose home band is `home`, or -1 when none is
+   left: its own band from the front, in the band's order (the blocks of the
+   band's tiles stay on its device), then the tasks left in the band with the
+   most of them, from the back, so that a device that finishes first (or
+   whose band-mate failed) takes over work without racing its owner for the
+   same next task. Every task of a band is passed by the front cursor of its
+   home workers unless they stop, and by the back cursor otherwise; the
+   claim decides, so each runs once. */
+static int hyb_next_task( hyb_run_t* R, int home )
+{
+	const hyb_l3_work_t* w = R->w;
+	for ( ;; )
+	{
+		int t = atomic_fetch_add( &R->front[home], 1 );
+		if ( t >= w->band_first[home + 1] ) break;
+		if ( hyb_claim( R, t ) ) return t;
+	}
+	for ( ;; )
+	{
+		int best = -1, most = 0;
+		for ( int b = 0; b < w->nbands; b++ )
+		{
+			int left = atomic_load( &R->back[b] ) - atomic_load( &R->front[b] );
+			if ( left > most ) most = left, best = b;
+		}
+		if ( best < 0 ) return -1;
+		int t = atomic_fetch_sub( &R->back[best], 1 ) - 1;
+		if ( t >= w->band_first[best] && hyb_claim( R, t ) ) return t;
+	}
+}
+
 static void* hyb_worker_main( void* arg )
 {
 	hyb_worker_t* k  = arg;
@@ -933,9 +974,8 @@ static void* hyb_worker_main( void* arg )
 		}
 		for ( ;; )
 		{
-			int t = atomic_fetch_add( &R->next, 1 );
-			if ( t >= R->w->ntasks ) break;
-			atomic_store( &R->state[t], HYB_TASK_TAKEN );
+			int t = hyb_next_task( R, k->index % R->w->nbands );
+			if ( t < 0 ) break;
 			st = hyb_issue( k, t );
 			if ( st != HYB_OK ) break;
 		}
@@ -1017,6 +1057,11 @@ hyb_status_t hyb_l3_pipeline_run( const hyb_l3_work_t* w, const hyb_l3_exec_opts
 	pthread_mutex_init( &R.stat_mu, NULL );
 	R.state = calloc( (size_t)( w->ntasks ? w->ntasks : 1 ), sizeof *R.state );
 	if ( R.state == NULL ) return HYB_E_NO_MEMORY;
+	for ( int b = 0; b < w->nbands; b++ )
+	{
+		atomic_init( &R.front[b], w->band_first[b] );
+		atomic_init( &R.back[b], w->band_first[b + 1] );
+	}
 
 	hyb_cpu_strip_t cs = { o, 0, HYB_OK };
 	pthread_t       cpu_thread;

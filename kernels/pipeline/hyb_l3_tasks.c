@@ -155,8 +155,24 @@ static void hyb_shell_order( int64_t nti, int64_t ntj, int64_t* ti, int64_t* tj 
 	}
 }
 
-/* gemm, symm/hemm: every tile of the region, k-chunks over `kdim`. */
-static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t n_dev )
+/* Band `band` of `nbands` over `count` tile columns (rows, panels): [*lo, *hi). */
+static void hyb_band_range( int64_t count, int nbands, int band, int64_t* lo, int64_t* hi )
+{
+	*lo = count * band / nbands;
+	*hi = count * ( band + 1 ) / nbands;
+}
+
+/* The bands of `count` tile columns (rows, panels): at most one per column. */
+static int hyb_band_count( int64_t count, int nbands )
+{
+	if ( nbands > HYB_L3_MAX_BANDS ) nbands = HYB_L3_MAX_BANDS;
+	if ( nbands > count ) nbands = (int)count;
+	return nbands < 1 ? 1 : nbands;
+}
+
+/* gemm, symm/hemm: every tile of the region, k-chunks over `kdim`, in
+   `nbands` bands of tile columns or rows (hyb_l3_bands_by_cols). */
+static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t n_dev, int nbands )
 {
 	hyb_l3_work_t*       w  = b->w;
 	const hyb_l3_args_t* a  = &w->args;
@@ -194,11 +210,31 @@ static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t 
 		free( ti ), free( tj );
 		return HYB_E_NO_MEMORY;
 	}
-	hyb_shell_order( nti, ntj, ti, tj );
-	st = HYB_OK;
+	int by_cols = hyb_l3_bands_by_cols( m_dev, n_dev );
+	w->nbands   = hyb_band_count( by_cols ? ntj : nti, nbands );
+	int64_t n   = 0; /* tiles ordered so far */
+	for ( int band = 0; band < w->nbands; band++ )
+	{
+		/* The band's sub-grid in shell order, placed after the bands before it. */
+		int64_t lo, hi;
+		hyb_band_range( by_cols ? ntj : nti, w->nbands, band, &lo, &hi );
+		int64_t bi = by_cols ? nti : hi - lo, bj = by_cols ? hi - lo : ntj;
+		hyb_shell_order( bi, bj, ti + n, tj + n );
+		for ( int64_t q = n; q < n + bi * bj; q++ )
+			if ( by_cols )
+				tj[q] += lo;
+			else
+				ti[q] += lo;
+		n += bi * bj;
+	}
+	st       = HYB_OK;
+	int band = 0;
 	for ( int64_t q = 0; q < nti * ntj && st == HYB_OK; q++ )
 	{
-		int64_t     i = ti[q], j = tj[q];
+		int64_t i = ti[q], j = tj[q];
+		int64_t lo, hi;
+		hyb_band_range( by_cols ? ntj : nti, w->nbands, band, &lo, &hi );
+		if ( ( by_cols ? j : i ) >= hi ) w->band_first[++band] = w->ntasks;
 		int64_t     r0 = i * Tm, c0 = j * Tn;
 		hyb_task_t* t =
 		    hyb_task_new( b, r0, c0, hyb_min( Tm, m_dev - r0 ), hyb_min( Tn, n_dev - c0 ) );
@@ -304,7 +340,7 @@ static hyb_status_t hyb_build_rank_k( hyb_builder_t* b, int64_t n_dev )
 
 /* trsm/trmm: the triangular matrix is one resident block; the in-out matrix
    moves through in column panels (side L) or row panels (side R). */
-static hyb_status_t hyb_build_triangular( hyb_builder_t* b )
+static hyb_status_t hyb_build_triangular( hyb_builder_t* b, int nbands )
 {
 	hyb_l3_work_t*       w   = b->w;
 	const hyb_l3_args_t* a   = &w->args;
@@ -316,7 +352,15 @@ static hyb_status_t hyb_build_triangular( hyb_builder_t* b )
 	const double zero[2] = { 0, 0 };
 	int64_t      other   = a->side == 'L' ? a->n : a->m;
 	int64_t      T       = a->side == 'L' ? w->Tn : w->Tm;
-	for ( int64_t p = 0; p < hyb_cdiv( other, T ); p++ )
+	int64_t      panels  = hyb_cdiv( other, T );
+	w->nbands            = hyb_band_count( panels, nbands );
+	for ( int band = 1; band < w->nbands; band++ )
+	{
+		int64_t lo, hi;
+		hyb_band_range( panels, w->nbands, band, &lo, &hi );
+		w->band_first[band] = (int)lo; /* one task a panel */
+	}
+	for ( int64_t p = 0; p < panels; p++ )
 	{
 		int64_t     len = hyb_min( T, other - p * T );
 		hyb_task_t* t   = a->side == 'L' ? hyb_task_new( b, 0, p * T, a->m, len )
@@ -333,11 +377,18 @@ static hyb_status_t hyb_build_triangular( hyb_builder_t* b )
 hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
                                 int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K )
 {
+	return hyb_l3_work_build_bands( w, a, m_dev, n_dev, Tm, Tn, K, 1 );
+}
+
+hyb_status_t hyb_l3_work_build_bands( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
+                                      int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K, int nbands )
+{
 	memset( w, 0, sizeof *w );
-	w->args = *a;
-	w->Tm   = Tm;
-	w->Tn   = Tn;
-	w->K    = K;
+	w->nbands = 1;
+	w->args   = *a;
+	w->Tm     = Tm;
+	w->Tn     = Tn;
+	w->K      = K;
 	if ( Tm <= 0 || Tn <= 0 || K <= 0 || a->layout != 'C' ) return HYB_E_INVALID;
 	if ( hyb_op_is_rank_k( a->op ) && Tm != Tn ) return HYB_E_INVALID;
 	hyb_builder_t b = { .w = w };
@@ -347,7 +398,7 @@ hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_
 	case HYB_OP_GEMM:
 	case HYB_OP_SYMM:
 	case HYB_OP_HEMM:
-		st = hyb_build_product( &b, m_dev, n_dev );
+		st = hyb_build_product( &b, m_dev, n_dev, nbands );
 		break;
 	case HYB_OP_SYRK:
 	case HYB_OP_HERK:
@@ -357,7 +408,7 @@ hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_
 		break;
 	case HYB_OP_TRSM:
 	case HYB_OP_TRMM:
-		st = hyb_build_triangular( &b );
+		st = hyb_build_triangular( &b, nbands );
 		break;
 	default:
 		st = HYB_E_INVALID;
@@ -365,6 +416,7 @@ hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_
 	}
 	free( b.grid[0].idx );
 	free( b.grid[1].idx );
+	w->band_first[w->nbands] = w->ntasks;
 	if ( st != HYB_OK ) hyb_l3_work_free( w );
 	return st;
 }
@@ -376,6 +428,8 @@ void hyb_l3_work_free( hyb_l3_work_t* w )
 	w->ops   = NULL;
 	w->tasks = NULL;
 	w->nblks = w->nops = w->ntasks = 0;
+	w->nbands                      = 1;
+	memset( w->band_first, 0, sizeof w->band_first );
 }
 
 void hyb_l3_work_beta_on_host( hyb_l3_work_t* w )

@@ -68,6 +68,9 @@ typedef struct
 	double flops;
 } hyb_task_t;
 
+/* Most bands of tasks a work can have: one per device. */
+#define HYB_L3_MAX_BANDS 16
+
 typedef struct
 {
 	hyb_l3_args_t args;   /* normalized, column-major */
@@ -77,11 +80,15 @@ typedef struct
 	int           nblks;
 	hyb_top_t*    ops;
 	int           nops;
-	hyb_task_t*   tasks; /* in execution (snake) order */
+	hyb_task_t*   tasks; /* in execution (snake) order, band after band */
 	int           ntasks;
-	size_t        slot_bytes; /* largest block */
-	size_t        tile_bytes; /* largest tile */
-	double        flops;      /* of all tasks */
+	/* Band b is tasks [band_first[b], band_first[b + 1]): the part of the work one
+	   device starts with (hyb_l3_work_build_bands). */
+	int    nbands;
+	int    band_first[HYB_L3_MAX_BANDS + 1];
+	size_t slot_bytes; /* largest block */
+	size_t tile_bytes; /* largest tile */
+	double flops;      /* of all tasks */
 } hyb_l3_work_t;
 
 /* Cut the region [0, m_dev) x [0, n_dev) of the output of `a` (normalized)
@@ -93,7 +100,34 @@ typedef struct
    HYB_E_NO_MEMORY or HYB_E_INVALID. */
 hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
                                 int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K );
-void         hyb_l3_work_free( hyb_l3_work_t* w );
+
+/* The same work cut into up to `nbands` bands, one for each device, so that each
+   device loads the blocks of its own part of the output instead of nearly every
+   block (as devices taking interleaved tiles of one order would):
+   - gemm, symm, hemm: bands of tile columns when hyb_l3_bands_by_cols, else of
+     tile rows, each visited in the same shell order as a whole region;
+   - trsm, trmm: consecutive runs of panels (each device loads the triangle once);
+   - rank-k updates: one band, shared by every device.
+   There are never more bands than tile columns (rows, panels). */
+hyb_status_t hyb_l3_work_build_bands( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
+                                      int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K,
+                                      int nbands );
+
+/* Whether bands of a product region m_dev x n_dev are bands of columns: each band
+   then needs all of the left operand (m_dev rows) and its part of the right one,
+   so the smaller operand panel, the one repeated in every band, is chosen. */
+static inline int hyb_l3_bands_by_cols( int64_t m_dev, int64_t n_dev )
+{
+	return m_dev <= n_dev;
+}
+
+/* Whether the work of `op` is cut into one band per device; otherwise the
+   devices take tiles from one shared band and each loads nearly every block. */
+static inline int hyb_l3_op_banded( hyb_op_t op )
+{
+	return !hyb_op_is_rank_k( op );
+}
+void hyb_l3_work_free( hyb_l3_work_t* w );
 
 /* Move the call's beta from the device to the host for every tile where
    that is exact: tiles computed by products only (not trsm/trmm, whose

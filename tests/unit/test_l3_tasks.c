@@ -23,6 +23,7 @@ typedef struct
 	int64_t         m_dev, n_dev, Tm, Tn, K;
 	int64_t         rows, cols; /* output */
 	int             beta_host;  /* hyb_l3_work_beta_on_host applied */
+	int             nbands;     /* asked of hyb_l3_work_build_bands */
 } hyb_case_t;
 
 static void make_case( hyb_case_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p, int max_dim,
@@ -50,6 +51,7 @@ static void make_case( hyb_case_t* c, hyb_t_rng_t* r, hyb_op_t op, hyb_prec_t p,
 			c->m_dev = hyb_t_int( r, 1, c->rows );
 	}
 	c->beta_host = (int)hyb_t_int( r, 0, 1 );
+	c->nbands    = (int)hyb_t_int( r, 1, 4 );
 }
 
 /* ------------------------------------------------------------------ emulation */
@@ -269,13 +271,48 @@ static int check_bookkeeping( const hyb_case_t* c, const hyb_l3_work_t* w )
    share neither. */
 static int count_snake_breaks( const hyb_l3_work_t* w )
 {
-	int breaks = 0;
+	int breaks = 0, band = 0;
 	for ( int t = 1; t < w->ntasks; t++ )
 	{
 		const hyb_task_t *p = &w->tasks[t - 1], *q = &w->tasks[t];
+		if ( t == w->band_first[band + 1] )
+		{
+			band++; /* a band starts its own order */
+			continue;
+		}
 		if ( p->r0 != q->r0 && p->c0 != q->c0 ) breaks++;
 	}
 	return breaks;
+}
+
+/* The bands: consecutive, none empty, no more than asked, one for rank-k
+   updates; the tiles of a product's band in its own run of tile columns (rows
+   when the region is taller than wide), disjoint from the other bands'. */
+static int check_bands( const hyb_case_t* c, const hyb_l3_work_t* w )
+{
+	int bad = w->nbands < 1 || w->nbands > c->nbands || w->band_first[0] != 0 ||
+	          w->band_first[w->nbands] != w->ntasks;
+	if ( hyb_op_is_rank_k( w->args.op ) && w->nbands != 1 ) bad++;
+	int     tri     = w->args.op == HYB_OP_TRSM || w->args.op == HYB_OP_TRMM;
+	int     by_cols = tri ? w->args.side == 'L' : hyb_l3_bands_by_cols( c->m_dev, c->n_dev );
+	int64_t prev_hi = 0;
+	for ( int b = 0; b < w->nbands && !bad; b++ )
+	{
+		if ( w->band_first[b + 1] <= w->band_first[b] ) bad++;
+		int64_t lo = INT64_MAX, hi = 0;
+		for ( int t = w->band_first[b]; t < w->band_first[b + 1]; t++ )
+		{
+			const hyb_task_t* k = &w->tasks[t];
+			int64_t           a = by_cols ? k->c0 : k->r0, z = a + ( by_cols ? k->cols : k->rows );
+			lo = a < lo ? a : lo, hi = z > hi ? z : hi;
+		}
+		if ( !hyb_op_is_rank_k( w->args.op ) && lo != prev_hi ) bad++; /* in order, disjoint */
+		prev_hi = hi;
+	}
+	if ( bad )
+		fprintf( stderr, "\n    bands: %s asked %d, made %d, tasks %d", hyb_op_name( w->args.op ),
+		         c->nbands, w->nbands, w->ntasks );
+	return bad;
 }
 
 /* ------------------------------------------------------------------ tests */
@@ -288,8 +325,10 @@ static int run_case( hyb_case_t* c, int how, int* snake_breaks, int check_snake 
 	hyb_l3_args_t* a = &c->pr.args;
 	hyb_l3_work_t  w;
 	int            bad = 0;
-	hyb_status_t   st  = hyb_l3_work_build( &w, a, c->m_dev, c->n_dev, c->Tm, c->Tn, c->K );
+	hyb_status_t   st =
+	    hyb_l3_work_build_bands( &w, a, c->m_dev, c->n_dev, c->Tm, c->Tn, c->K, c->nbands );
 	if ( st != HYB_OK ) return 1000;
+	bad += check_bands( c, &w );
 	if ( c->beta_host ) hyb_l3_work_beta_on_host( &w );
 	int64_t ld;
 	void*   out   = hyb_l3_out( a, &ld );

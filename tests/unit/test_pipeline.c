@@ -105,7 +105,7 @@ static void run_pcase( hyb_pcase_t* c, hyb_t_rng_t* r, int keep )
 		strip = hyb_l3_gemm_sub( &a, m_dev, 0, cut, cols );
 
 	hyb_l3_work_t w;
-	c->st = hyb_l3_work_build( &w, &a, m_dev, n_dev, c->Tm, c->Tn, c->K );
+	c->st = hyb_l3_work_build_bands( &w, &a, m_dev, n_dev, c->Tm, c->Tn, c->K, c->ndev );
 	if ( c->st == HYB_OK )
 	{
 		if ( c->beta_host ) hyb_l3_work_beta_on_host( &w );
@@ -511,6 +511,9 @@ static int fault_child( void* arg )
 	if ( f->must_err && f->ndev == 1 && ( c.r.error == HYB_OK || c.r.tasks_cpu == 0 ) ) bad = 5;
 	if ( !f->must_err && c.r.error == HYB_OK && c.r.tasks_cpu != 0 )
 		bad = 6; /* CPU tiles need a reason */
+	/* A device whose workspace cannot be allocated fails before it takes a tile:
+	   the other takes its whole band from the back, and no tile is left to the CPU. */
+	if ( f->ndev == 2 && strncmp( f->plan, "alloc:", 6 ) == 0 && c.r.tasks_cpu != 0 ) bad = 7;
 	if ( bad ) describe( &c, f->plan );
 	hyb_t_sim_end();
 	return bad;

@@ -383,6 +383,70 @@ static void test_fixed_cpu_ratio( void )
 
 /* ------------------------------------------------------------------ costs */
 
+/* Each device loads the blocks of its own band, so the host copies the operand
+   panel shared by the bands once per device: where the host's copies bound a
+   call a second device makes it slower, and the plan keeps one; where the
+   products bound it, the plan takes every device. In auto mode more devices
+   never predict a slower plan; forced, every selected device is used. */
+static void test_device_count( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t        r  = hyb_t_rng( 611 );
+	hyb_l3_policy_in_t in = base_in();
+	in.budget             = 130e9;
+	/* host-bound: a square double product of moderate size */
+	hyb_l3_args_t sq = mk( &r, HYB_OP_GEMM, HYB_PREC_D, 8192, 8192, 8192 );
+	sq.transa = sq.transb = 'N', sq.beta[0] = 0;
+	in.ndev            = 2;
+	hyb_l3_plan_t host = hyb_policy_l3_choose( &sq, &p, &in );
+	double        one, two;
+	{
+		double parts1[4], parts2[4];
+		one = hyb_cost_l3_gpu( &p, &sq, 8192, 8192, host.Tm, host.Tn, host.K, 1, in.budget, 0,
+		                       parts1 );
+		two = hyb_cost_l3_gpu( &p, &sq, 8192, 8192, host.Tm, host.Tn, host.K, 2, in.budget, 0,
+		                       parts2 );
+		CU_ASSERT( parts2[1] > parts1[1] ); /* more host copies */
+		CU_ASSERT( parts2[3] < parts1[3] ); /* half the products each */
+		CU_ASSERT( parts2[1] > parts2[3] ); /* bound by the host */
+	}
+	CU_ASSERT( two > one );
+	CU_ASSERT_EQUAL( host.ndev, 1 );
+	/* products-bound: the same shape on a device a tenth as fast */
+	hyb_profile_t slow = p;
+	for ( int q = 0; q < 4; q++ ) slow.gpu_flops[q] /= 10;
+	hyb_l3_plan_t prod = hyb_policy_l3_choose( &sq, &slow, &in );
+	CU_ASSERT_EQUAL( prod.ndev, 2 );
+	CU_ASSERT( prod.path == HYB_PATH_GPU || prod.path == HYB_PATH_SPLIT );
+	/* an HPL-shaped update (k small): the output dominates and splits, two devices */
+	hyb_l3_args_t hpl = mk( &r, HYB_OP_GEMM, HYB_PREC_D, 32768, 32768, 512 );
+	hpl.transa = hpl.transb = 'N', hpl.beta[0] = 1;
+	CU_ASSERT_EQUAL( hyb_policy_l3_choose( &hpl, &p, &in ).ndev, 2 );
+	/* forced: every selected device */
+	in.mode = HYB_MODE_GPU;
+	CU_ASSERT_EQUAL( hyb_policy_l3_choose( &sq, &p, &in ).ndev, 2 );
+	in.mode = HYB_MODE_AUTO;
+
+	/* auto, random calls: the plan with more devices at hand never predicts slower */
+	for ( int it = 0; it < 400; it++ )
+	{
+		hyb_op_t      op   = hyb_t_l3_ops[hyb_t_int( &r, 0, HYB_OP_L3_COUNT - 1 )];
+		hyb_l3_args_t a    = mk( &r, op, prec_for( op, &r ), hyb_t_int( &r, 64, 40000 ),
+		                         hyb_t_int( &r, 64, 40000 ), hyb_t_int( &r, 64, 40000 ) );
+		double        prev = INFINITY;
+		for ( int nd = 1; nd <= 4; nd++ )
+		{
+			in.ndev             = nd;
+			hyb_l3_plan_t plan  = hyb_policy_l3_choose( &a, &p, &in );
+			double        t_gpu = plan.Tm ? plan.t_gpu : INFINITY;
+			CU_ASSERT( plan.ndev >= 1 && plan.ndev <= nd );
+			CU_ASSERT( t_gpu <= prev * ( 1 + 1e-12 ) );
+			prev = t_gpu;
+		}
+	}
+}
+
 static void test_cost_monotone( void )
 {
 	hyb_profile_t p, slow;
@@ -401,16 +465,18 @@ static void test_cost_monotone( void )
 		unsigned      reg = (unsigned)hyb_t_int( &r, 0, 3 ); /* HYB_L3_* flags */
 		hyb_policy_l3_tiles( &a, &p, 1, budget, 0, reg, &Tm, &Tn, &K );
 		CU_ASSERT_FATAL( Tm > 0 );
-		double prev = INFINITY;
+		double prev[4] = { INFINITY, INFINITY, INFINITY, INFINITY };
 		for ( int nd = 1; nd <= 8; nd *= 2 )
 		{
 			double parts[4];
 			double t =
 			    hyb_cost_l3_gpu( &p, &a, out_rows( &a ), a.n, Tm, Tn, K, nd, budget, reg, parts );
 			CU_ASSERT( t > 0 && isfinite( t ) );
-			/* More devices never predict a slower call. */
-			CU_ASSERT( t <= prev * ( 1 + 1e-12 ) );
-			prev = t;
+			/* More devices: each moves and computes no more than before (the host's
+			   copies, shared by all, may grow: tested in device_count). */
+			CU_ASSERT( parts[2] <= prev[2] * ( 1 + 1e-12 ) );
+			CU_ASSERT( parts[3] <= prev[3] * ( 1 + 1e-12 ) );
+			memcpy( prev, parts, sizeof prev );
 			for ( int q = 0; q < 4; q++ )
 				CU_ASSERT( parts[q] >= 0 && parts[q] <= t * ( 1 + 1e-12 ) );
 			/* Less PCIe bandwidth never predicts a faster call. */
@@ -758,6 +824,7 @@ static CU_TestInfo hyb_tests_policy_l3[] = {
 	{ "forced_tile_fits", test_forced_tile_fits },
 	{ "fixed_cpu_ratio", test_fixed_cpu_ratio },
 	{ "cost_monotone", test_cost_monotone },
+	{ "device_count", test_device_count },
 	{ "cost_beta_host", test_cost_beta_host },
 	{ "cost_cpu", test_cost_cpu },
 	{ "gpu_scale", test_gpu_scale },
