@@ -1,29 +1,53 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Report of tools/bench/run_gemm_multi.sh: per case, NVBLAS on every GPU, hyblas on one
-GPU and on all of them (forced), hyblas auto on all; the scaling from one GPU to all and
-the ratio to NVBLAS, and whether every result was right."""
+"""Report of tools/bench/run_gemm_multi.sh: per case, NVBLAS on every GPU, hyblas forced
+onto one GPU and onto all of them, hyblas auto on one GPU and with all at hand (and how
+many devices its plan used, from that run's trace), an older build forced onto all where
+it ran; the scaling from one GPU to all, auto with all against auto on one (never slower
+is the rule), the ratio to NVBLAS, and whether every result was right.
+  gemm_multi_report.py CSV [TRACE_OF_THE_AUTO_RUN]"""
+import re
 import sys
+from collections import defaultdict
 
 from gemm_report import read_gemm_csv
 
+LABELS = [("nvblas-all", "NVBLAS, all GPUs"), ("hyblas-1gpu", "hyblas, 1 GPU"),
+          ("hyblas-allgpu", "hyblas, all GPUs"), ("hyblas-old-allgpu", "before: all GPUs"),
+          ("hyblas-auto-1gpu", "auto, 1 GPU"), ("hyblas-auto-all", "auto, all at hand")]
 
-def main(path):
+
+def devices_used(trace):
+    """(m, n, k) -> sorted device counts of the device calls in an auto run's trace."""
+    used = defaultdict(set)
+    try:
+        with open(trace) as f:
+            for line in f:
+                d = re.search(r" devices=(\d+)", line)
+                s = re.search(r" m=(\d+) n=(\d+) k=(\d+)", line)
+                if d and s and "gemm" in line:
+                    used[tuple(int(x) for x in s.groups())].add(int(d.group(1)))
+    except OSError:
+        pass
+    return used
+
+
+def main(path, trace=None):
     header, rows = read_gemm_csv(path)
-    notes = [h[1:].strip() for h in header]
-    labels = ["nvblas-all", "hyblas-1gpu", "hyblas-allgpu", "hyblas-auto-all"]
-    print("## GEMM on several GPUs (hyblas issue 3)\n")
-    for n in notes:
-        print("- " + n)
-    print("\n| case | m | n | k | beta | NVBLAS, all GPUs | hyblas, 1 GPU | hyblas, all GPUs |"
-          " hyblas auto, all | all / 1 GPU | all GPUs / NVBLAS |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    used = devices_used(trace) if trace else {}
+    present = [(l, t) for l, t in LABELS if any(l in got for got in rows.values())]
+    print("## GEMM on several GPUs (hyblas issues 3 and 26)\n")
+    for h in header:
+        print("- " + h[1:].strip())
+    print("\n| case | m | n | k | beta | " + " | ".join(t for _, t in present) +
+          " | auto devices | all / 1 GPU | auto all / auto 1 | all GPUs / NVBLAS |")
+    print("|---" * (5 + len(present) + 4) + "|")
     wrong = 0
     for key in sorted(rows):
         prec, shape, m, n, k, beta = key
         got = rows[key]
         cells = []
-        for lab in labels:
+        for lab, _ in present:
             r = got.get(lab)
             if r is None:
                 cells.append("-")
@@ -31,18 +55,24 @@ def main(path):
             wrong += r["ok"] != "ok"
             cells.append("%.2f TF (%.1f ms)%s" % (float(r["tflops"]), 1e3 * float(r["seconds"]),
                                                  "" if r["ok"] == "ok" else " WRONG"))
+
         def t(lab):
             r = got.get(lab)
             return float(r["seconds"]) if r else None
-        one, alln, nv = t("hyblas-1gpu"), t("hyblas-allgpu"), t("nvblas-all")
-        scale = "%.2fx" % (one / alln) if one and alln else "-"
-        vs = "%.2fx" % (nv / alln) if nv and alln else "-"
-        print("| %s %s | %d | %d | %d | %g | %s | %s | %s |" % (prec, shape, m, n, k, beta,
-                                                               " | ".join(cells), scale, vs))
+
+        def ratio(a, b):
+            return "%.2fx" % (a / b) if a and b else "-"
+
+        dev = "/".join(str(d) for d in sorted(used.get((m, n, k), []))) or "-"
+        print("| %s %s | %d | %d | %d | %g | %s | %s | %s | %s | %s |" % (
+            prec, shape, m, n, k, beta, " | ".join(cells), dev,
+            ratio(t("hyblas-1gpu"), t("hyblas-allgpu")),
+            ratio(t("hyblas-auto-1gpu"), t("hyblas-auto-all")),
+            ratio(t("nvblas-all"), t("hyblas-allgpu"))))
     total = sum(len(v) for v in rows.values())
     print("\nresults checked: %d, wrong: %d" % (total, wrong))
     return 1 if wrong else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "gemm_multi.csv"))
+    sys.exit(main(*sys.argv[1:3]) if len(sys.argv) > 1 else main("gemm_multi.csv"))

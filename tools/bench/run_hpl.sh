@@ -5,7 +5,8 @@
 # (NVBLAS intercepts only Fortran names). Prints one line per HPL problem:
 # label, N, NB, ranks, HPL GFLOP/s, residual check, HPL seconds, wall time of
 # the whole hpcc (gated: from its resumption to its end).
-#   tools/bench/run_hpl.sh "LABEL:N:NB[:RANKS] ..."   (LABEL: cpu, nvblas, hyblas)
+#   tools/bench/run_hpl.sh "LABEL:N:NB[:RANKS] ..."   (LABEL: cpu, nvblas, hyblas, or
+#   hyblas1gpu: hyblas with HYBLAS_GPUS=1, one GPU for the process)
 # N and NB may be comma lists: one hpcc runs every pair (the rest of the suite
 # is sized by the largest N). RANKS > 1: mpirun starts that many processes on a
 # 1 x RANKS grid, the cores shared out among them; under hyblas each takes the
@@ -36,6 +37,7 @@ prepare() {
     cpu) lib=() ;;
     nvblas) lib=(NVBLAS_CONFIG_FILE=$OUT/nvblas.conf LD_PRELOAD=$NVLIB) ;;
     hyblas*) lib=(HYBLAS_REPORT=1 OPENBLAS_THREAD_TIMEOUT=${OPENBLAS_THREAD_TIMEOUT:-18} LD_PRELOAD=$S/libhyblas.so)
+             [ "$label" = hyblas1gpu ] && lib+=(HYBLAS_GPUS=1)
              [ "${HPL_TRACE:-0}" = 1 ] && lib+=(HYBLAS_TRACE=$d/trace.txt) ;;
   esac
   launch=()
