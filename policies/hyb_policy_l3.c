@@ -146,13 +146,11 @@ static double hyb_copy_rate( const hyb_profile_t* p, double piece, int contiguou
    the loaded blocks of A and B (each once when they all fit the device,
    otherwise the panel not reused along a strip again per strip), the
    output tiles read (beta != 0) and written. Returns the seconds of the
-   copies of each host thread: the issuer (load1) and the storer (store2), and
-   in *copy_work the seconds of both teams' copies alone, one after the other. */
+   copies of each host thread: the issuer (load1) and the storer (store2). */
 static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a,
                             const hyb_l3_region_t* g, int64_t m_dev, int64_t n_dev, int64_t Tm,
                             int64_t Tn, int64_t K, double budget, double* t_issuer,
-                            double* t_storer, double* copy_work, double* loaded_out,
-                            double* first_blocks )
+                            double* t_storer, double* loaded_out, double* first_blocks )
 {
 	const double es = g->es, ab = g->ab;
 	const int    tri = g->tri;
@@ -190,13 +188,10 @@ static void hyb_copy_times( const hyb_profile_t* p, const hyb_l3_args_t* a,
 	if ( !g->register_ops )
 		in_copy = reload * ( bytes_a / hyb_copy_rate( p, piece_a, cont_a ) +
 		                     ( bytes_b > 0 ? bytes_b / hyb_copy_rate( p, piece_b, cont_b ) : 0 ) );
-	const double sh        = g->share;
-	double       c_in_copy = sh * g->c_up / rate_c,
-	       c_out_copy      = sh * ( g->c_out + g->c_reread / 2 ) / rate_c;
-	*t_issuer =
-	    in_copy + c_in_copy + nblocks * HYB_BLOCK_OVERHEAD + sh * ntiles * HYB_TILE_OVERHEAD;
-	*t_storer   = c_out_copy + sh * ntiles * HYB_TILE_OVERHEAD;
-	*copy_work  = in_copy + c_in_copy + c_out_copy;
+	const double sh = g->share;
+	*t_issuer       = in_copy + sh * g->c_up / rate_c + nblocks * HYB_BLOCK_OVERHEAD +
+	            sh * ntiles * HYB_TILE_OVERHEAD;
+	*t_storer   = sh * ( ( g->c_out + g->c_reread / 2 ) / rate_c + ntiles * HYB_TILE_OVERHEAD );
 	*loaded_out = loaded;
 	/* The first product's blocks: load1 and DMA overlap within a block. */
 	double rate_first = hyb_copy_rate( p, piece_a, cont_a );
@@ -248,15 +243,15 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
 	hyb_l3_region_t g     = hyb_l3_region( a, m_one, n_one, flags );
 	g.share               = share;
 
-	double t_issuer, t_storer, work, loaded, t_first;
-	hyb_copy_times( p, a, &g, m_one, n_one, Tm, Tn, K, budget, &t_issuer, &t_storer, &work, &loaded,
+	double t_issuer, t_storer, loaded, t_first;
+	hyb_copy_times( p, a, &g, m_one, n_one, Tm, Tn, K, budget, &t_issuer, &t_storer, &loaded,
 	                &t_first );
 	double c_up = share * g.c_up, c_out = share * g.c_out;
-	/* The issuers and the storers copy at once, all in the host's one memory: together
-	   they go at most host_copy_dual / host_copy times as fast as one team, whatever
-	   their pieces (each piece size slows a team and the host alike). */
-	double t_all  = ndev * work * p->host_copy / p->host_copy_dual;
-	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), t_all );
+	/* The issuers and the storers of every device copy at once, all through the host's
+	   one memory. */
+	double copied =
+	    ndev * ( ( g.register_ops ? 0 : loaded ) + c_up + c_out + share * g.c_reread / 2 );
+	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), copied / p->host_copy_dual );
 	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_up ) / p->h2d_pinned, c_out / p->d2h_pinned ),
 	                          ( loaded + c_up + c_out ) / p->bidir_pinned );
 	double ntiles = hyb_l3_ntiles( a, g.tri, m_one, n_one, Tm, Tn );

@@ -32,10 +32,13 @@ typedef struct
 } hyb_l3_plan_t;
 
 /* In auto mode one more device is taken only when the model predicts the call
-   at most this fraction of its time on fewer: the host's copy rate with several
-   devices' teams at once is calibrated with two teams only, and a device taken
-   for a gain within that error could make the call slower than on one. */
-#define HYB_L3_MORE_DEVICES 0.9
+   at most this fraction of its time on fewer. The host's copy rate with several
+   devices' teams at once is calibrated with two teams only, and copies in short
+   pieces slow the host's memory as well as each team (the model charges that to
+   each team only): measured with two devices that each loaded every block, the
+   model was off by about 15 % either way depending on which it charges. A device
+   taken for a smaller predicted gain could make the call slower than on one. */
+#define HYB_L3_MORE_DEVICES 0.85
 
 /* The HYB_L3_* flags of a plan, as the cost model takes them. */
 static inline unsigned hyb_l3_plan_flags( const hyb_l3_plan_t* p )
