@@ -3,9 +3,10 @@
    pipeline of seed 000 (load1 host copy into page-locked staging, load2 DMA
    in, mult1 products on the device, store1 DMA out, store2 host copy into
    the application's memory), double-buffered, with blocks cached on the
-   device while consecutive tiles reuse them, several devices taking tiles
-   from one queue, an optional CPU strip computed at the same time, and
-   exact CPU completion of whatever a device did not finish. */
+   device while consecutive tiles reuse them, several devices each starting
+   on its own band of tiles and taking over what is left of the others', an
+   optional CPU strip computed at the same time, and exact CPU completion of
+   whatever a device did not finish. */
 #ifndef HYB_L3_PIPELINE_H
 #define HYB_L3_PIPELINE_H
 

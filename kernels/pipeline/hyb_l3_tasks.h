@@ -112,6 +112,7 @@ hyb_status_t hyb_l3_work_build( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_
 hyb_status_t hyb_l3_work_build_bands( hyb_l3_work_t* w, const hyb_l3_args_t* a, int64_t m_dev,
                                       int64_t n_dev, int64_t Tm, int64_t Tn, int64_t K,
                                       int nbands );
+void         hyb_l3_work_free( hyb_l3_work_t* w );
 
 /* Whether bands of a product region m_dev x n_dev are bands of columns: each band
    then needs all of the left operand (m_dev rows) and its part of the right one,
@@ -127,7 +128,6 @@ static inline int hyb_l3_op_banded( hyb_op_t op )
 {
 	return !hyb_op_is_rank_k( op );
 }
-void hyb_l3_work_free( hyb_l3_work_t* w );
 
 /* Move the call's beta from the device to the host for every tile where
    that is exact: tiles computed by products only (not trsm/trmm, whose
