@@ -14,6 +14,7 @@
 
 #include "core/config/hyb_config.h"
 #include "hyb_log.h"
+#include "hyb_secure.h"
 #include "hyb_state.h"
 #include "hyb_stats.h"
 #include "hyb_thread.h"
@@ -243,25 +244,61 @@ static void* hyb_open_plugin( const hyb_config_t* cfg, char* why, size_t whylen 
 	return NULL;
 }
 
-static int hyb_local_rank( void )
+/* The first of `vars` that the launcher set to a number in [lo, 2^20), or -1
+   (none; or a privileged process, whose environment steers nothing). */
+static int hyb_launcher_number( const char* const* vars, int nvars, long lo )
 {
-	static const char* vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK",
-		                          "MV2_COMM_WORLD_LOCAL_RANK",
-		                          "MPI_LOCALRANKID",
-		                          "PMI_LOCAL_RANK",
-		                          "PALS_LOCAL_RANKID",
-		                          "SLURM_LOCALID" };
-	for ( unsigned i = 0; i < sizeof vars / sizeof vars[0]; i++ )
+	if ( hyb_secure_mode() ) return -1;
+	for ( int i = 0; i < nvars; i++ )
 	{
 		const char* v = getenv( vars[i] );
 		if ( v && *v )
 		{
 			char* end = NULL;
 			long  r   = strtol( v, &end, 10 );
-			if ( end != v && *end == '\0' && r >= 0 && r < 1 << 20 ) return (int)r;
+			if ( end != v && *end == '\0' && r >= lo && r < 1 << 20 ) return (int)r;
 		}
 	}
 	return -1;
+}
+
+/* This process's rank among the MPI ranks of its node, or -1. */
+static int hyb_local_rank( void )
+{
+	static const char* const vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK",
+		                                "MV2_COMM_WORLD_LOCAL_RANK",
+		                                "MPI_LOCALRANKID",
+		                                "PMI_LOCAL_RANK",
+		                                "PALS_LOCAL_RANKID",
+		                                "SLURM_LOCALID" };
+	return hyb_launcher_number( vars, (int)( sizeof vars / sizeof vars[0] ), 0 );
+}
+
+/* The number of MPI ranks on this node, or -1. */
+static int hyb_local_size( void )
+{
+	static const char* const vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE",
+		                                "MV2_COMM_WORLD_LOCAL_SIZE",
+		                                "MPI_LOCALNRANKS",
+		                                "PMI_LOCAL_SIZE",
+		                                "PALS_LOCAL_SIZE",
+		                                "SLURM_NTASKS_PER_NODE" };
+	return hyb_launcher_number( vars, (int)( sizeof vars / sizeof vars[0] ), 1 );
+}
+
+/* How many users device slot i shares its device with, itself included: the
+   other slots of this process naming the same device (HYBLAS_GPUS=0,0), times
+   the local ranks taking it when each rank takes the device of its rank
+   (`rank` >= 0: ranks r with r % total equal to this rank's). Each gets that
+   part of the memory free when the device is opened. */
+static int hyb_device_sharers( int i, int n, int rank, int total )
+{
+	int slots = 0;
+	for ( int j = 0; j < n; j++ ) slots += hyb_reg.ordinal[j] == hyb_reg.ordinal[i];
+	int size  = rank >= 0 ? hyb_local_size() : -1;
+	int d     = rank >= 0 ? rank % total : 0;
+	int ranks = size > rank && rank >= 0 ? ( size - d + total - 1 ) / total : 1;
+	return slots * ranks;
 }
 
 /* Resolve every registered kernel on the backend just opened. */
@@ -335,7 +372,8 @@ static hyb_status_t hyb_devices_init_locked( void )
 
 	/* Selection: explicit list, a count, all, or one device per MPI local
 	   rank (several ranks on a node then share out the devices). */
-	int n = 0;
+	int n    = 0;
+	int rank = -1; /* set when each local rank takes one device */
 	if ( cfg->n_gpu_list > 0 )
 	{
 		for ( int i = 0; i < cfg->n_gpu_list && n < HYB_MAX_DEVICES; i++ )
@@ -352,7 +390,7 @@ static hyb_status_t hyb_devices_init_locked( void )
 			hyb_reg.ordinal[n++] = i;
 	else
 	{
-		int rank = cfg->gpus_auto ? hyb_local_rank() : -1;
+		rank = cfg->gpus_auto ? hyb_local_rank() : -1;
 		if ( rank >= 0 )
 			hyb_reg.ordinal[n++] = rank % total;
 		else
@@ -364,7 +402,8 @@ static hyb_status_t hyb_devices_init_locked( void )
 	{
 		st = hyb_reg.ops->info( hyb_reg.ordinal[i], &hyb_reg.info[i] );
 		if ( st != HYB_OK ) return st;
-		hyb_reg.budget[i] = hyb_cfg_size_bytes( cfg->gpu_mem, hyb_reg.info[i].mem_free );
+		double share      = hyb_reg.info[i].mem_free / hyb_device_sharers( i, n, rank, total );
+		hyb_reg.budget[i] = hyb_cfg_size_bytes( cfg->gpu_mem, share );
 		if ( hyb_reg.budget[i] > hyb_reg.info[i].mem_free )
 			hyb_reg.budget[i] = hyb_reg.info[i].mem_free;
 		atomic_store( &hyb_reg.used[i], 0.0 );

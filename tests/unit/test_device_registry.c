@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hyb_log.h"
+#include "hyb_secure.h"
 #include "hyb_test_util.h"
 #include "kernels/hyb_device.h"
 #include "kernels/gtsv/hyb_gtsv_kernels.h"
@@ -83,9 +84,19 @@ static void test_selection( void )
 		                           "MPI_LOCALRANKID",
 		                           "PMI_LOCAL_RANK",
 		                           "PALS_LOCAL_RANKID",
-		                           "SLURM_LOCALID" };
-	char*              saved[6];
-	for ( int i = 0; i < 6; i++ )
+		                           "SLURM_LOCALID",
+		                           "OMPI_COMM_WORLD_LOCAL_SIZE",
+		                           "MV2_COMM_WORLD_LOCAL_SIZE",
+		                           "MPI_LOCALNRANKS",
+		                           "PMI_LOCAL_SIZE",
+		                           "PALS_LOCAL_SIZE",
+		                           "SLURM_NTASKS_PER_NODE" };
+	enum
+	{
+		NVARS = sizeof ranks / sizeof ranks[0]
+	};
+	char* saved[NVARS];
+	for ( int i = 0; i < NVARS; i++ )
 	{
 		const char* v = getenv( ranks[i] );
 		saved[i]      = v ? strdup( v ) : NULL;
@@ -128,9 +139,37 @@ static void test_selection( void )
 	                       HYB_OK ); /* all ignores the rank */
 	CU_ASSERT_EQUAL( hyb_devices_count(), 4 );
 	hyb_t_sim_end();
+	/* Devices shared by several users get the free memory shared out: local ranks
+	   taking one device each (ranks 1 and 3 of 4 on device 1 of 2), and slots of
+	   one process naming the same device. The default budget is 90 % of that. */
+	setenv( "OMPI_COMM_WORLD_LOCAL_RANK", "1", 1 );
+	setenv( "OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1 );
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 2, "32M", NULL ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_devices_count(), 1 );
+	CU_ASSERT_EQUAL( ordinal_of( 0 ), 1 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_dev_budget( 0 ), 0.9 * 16 * MIB, 1 );
+	hyb_t_sim_end();
+	setenv( "OMPI_COMM_WORLD_LOCAL_SIZE", "3", 1 ); /* ranks 0 and 2 on device 0: 1 alone */
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 2, "32M", NULL ), HYB_OK );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_dev_budget( 0 ), 0.9 * 32 * MIB, 1 );
+	hyb_t_sim_end();
+	/* A privileged process: the launcher's variables steer nothing either. */
+	hyb_secure_force_for_test( 1 );
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 2, "32M", NULL ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_devices_count(), 2 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_dev_budget( 0 ), 0.9 * 32 * MIB, 1 );
+	hyb_t_sim_end();
+	hyb_secure_force_for_test( -1 );
 	unsetenv( "OMPI_COMM_WORLD_LOCAL_RANK" );
+	unsetenv( "OMPI_COMM_WORLD_LOCAL_SIZE" );
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 4, "32M", "HYBLAS_GPUS=1,1,2" ), HYB_OK );
+	CU_ASSERT_EQUAL( hyb_devices_count(), 3 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_dev_budget( 0 ), 0.9 * 16 * MIB, 1 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_dev_budget( 1 ), 0.9 * 16 * MIB, 1 );
+	CU_ASSERT_DOUBLE_EQUAL( hyb_dev_budget( 2 ), 0.9 * 32 * MIB, 1 );
+	hyb_t_sim_end();
 
-	for ( int i = 0; i < 6; i++ )
+	for ( int i = 0; i < NVARS; i++ )
 		if ( saved[i] )
 		{
 			setenv( ranks[i], saved[i], 1 );
