@@ -293,11 +293,10 @@ static int hyb_local_size( void )
    part of the memory free when the device is opened. */
 static int hyb_device_sharers( int i, int n, int rank, int total )
 {
-	int slots = 0;
+	int slots = 0, ranks = 1;
 	for ( int j = 0; j < n; j++ ) slots += hyb_reg.ordinal[j] == hyb_reg.ordinal[i];
-	int size  = rank >= 0 ? hyb_local_size() : -1;
-	int d     = rank >= 0 ? rank % total : 0;
-	int ranks = size > rank && rank >= 0 ? ( size - d + total - 1 ) / total : 1;
+	int size = rank >= 0 ? hyb_local_size() : -1;
+	if ( size > rank ) ranks = ( size - rank % total + total - 1 ) / total;
 	return slots * ranks;
 }
 

@@ -410,14 +410,13 @@ void hyb_policy_l3_tiles( const hyb_l3_args_t* a, const hyb_profile_t* p, int nd
 		hyb_gemm_tiles( a, p, ndev, budget, flags, es, M, N, kdim, thin, Tm, Tn, K );
 }
 
-/* The device path on `nd` devices into *plan (tiles, staging, t_gpu, ndev):
-   0 when its tiles do not fit the budget. */
-static int hyb_l3_device_plan( const hyb_l3_args_t* a, const hyb_profile_t* q,
+/* The device path on `nd` devices for the output's m_out rows into *plan
+   (tiles, staging, t_gpu, ndev): 0 when its tiles do not fit the budget. */
+static int hyb_l3_device_plan( const hyb_l3_args_t* a, int64_t m_out, const hyb_profile_t* q,
                                const hyb_l3_policy_in_t* in, double scale, int nd,
                                hyb_l3_plan_t* plan )
 {
-	int64_t  m_out = hyb_op_is_rank_k( a->op ) ? a->n : a->m;
-	unsigned host  = plan->beta_host ? HYB_L3_BETA_HOST : 0;
+	unsigned host = plan->beta_host ? HYB_L3_BETA_HOST : 0;
 	hyb_policy_l3_tiles( a, q, nd, in->budget, in->tile, host, &plan->Tm, &plan->Tn, &plan->K );
 	if ( plan->Tm == 0 ) return 0;
 	double t_copy = scale * hyb_cost_l3_gpu( q, a, m_out, a->n, plan->Tm, plan->Tn, plan->K, nd,
@@ -459,8 +458,8 @@ hyb_l3_plan_t hyb_policy_l3_choose( const hyb_l3_args_t* a, const hyb_profile_t*
 	for ( int nd = lo; nd <= in->ndev; nd++ )
 	{
 		hyb_l3_plan_t c = plan;
-		if ( !hyb_l3_device_plan( a, &q, in, scale, nd, &c ) ) continue;
-		if ( c.t_gpu < plan.t_gpu * ( plan.Tm ? HYB_L3_MORE_DEVICES : 1 ) ) plan = c;
+		if ( !hyb_l3_device_plan( a, m_out, &q, in, scale, nd, &c ) ) continue;
+		if ( c.t_gpu < plan.t_gpu * HYB_L3_MORE_DEVICES ) plan = c; /* first fit: < inf */
 	}
 	if ( plan.Tm == 0 ) return plan.why = "does not fit the device budget", plan;
 	unsigned flags = hyb_l3_plan_flags( &plan );

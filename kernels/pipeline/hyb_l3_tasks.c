@@ -219,6 +219,7 @@ static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t 
 		int64_t lo, hi;
 		hyb_band_range( by_cols ? ntj : nti, w->nbands, band, &lo, &hi );
 		int64_t bi = by_cols ? nti : hi - lo, bj = by_cols ? hi - lo : ntj;
+		w->band_first[band] = (int)n; /* one task a tile, made in this order */
 		hyb_shell_order( bi, bj, ti + n, tj + n );
 		for ( int64_t q = n; q < n + bi * bj; q++ )
 			if ( by_cols )
@@ -227,14 +228,10 @@ static hyb_status_t hyb_build_product( hyb_builder_t* b, int64_t m_dev, int64_t 
 				ti[q] += lo;
 		n += bi * bj;
 	}
-	st       = HYB_OK;
-	int band = 0;
+	st = HYB_OK;
 	for ( int64_t q = 0; q < nti * ntj && st == HYB_OK; q++ )
 	{
-		int64_t i = ti[q], j = tj[q];
-		int64_t lo, hi;
-		hyb_band_range( by_cols ? ntj : nti, w->nbands, band, &lo, &hi );
-		if ( ( by_cols ? j : i ) >= hi ) w->band_first[++band] = w->ntasks;
+		int64_t     i = ti[q], j = tj[q];
 		int64_t     r0 = i * Tm, c0 = j * Tn;
 		hyb_task_t* t =
 		    hyb_task_new( b, r0, c0, hyb_min( Tm, m_dev - r0 ), hyb_min( Tn, n_dev - c0 ) );
