@@ -132,6 +132,12 @@ static double hyb_l3_ntiles( const hyb_l3_args_t* a, int tri, int64_t m_dev, int
    defaults"). */
 #define HYB_BLOCK_OVERHEAD 25e-6
 #define HYB_TILE_OVERHEAD  25e-6
+/* Issuer's cost per product (its waits, launch and events; the device idles
+   while the issuer copies the next block when the products queued ahead are
+   short), seconds: the gap between small and large tiles of the same calls
+   on two devices, where the host's copies bound both (docs/design-notes.md,
+   "Tiles on several devices"). */
+#define HYB_PRODUCT_OVERHEAD 40e-6
 
 /* Rate of a staging copy whose contiguous pieces are `piece` bytes long
    (whole columns of a matrix are one piece: contiguous). */
@@ -246,6 +252,15 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
 	double t_issuer, t_storer, loaded, t_first;
 	hyb_copy_times( p, a, &g, m_one, n_one, Tm, Tn, K, budget, &t_issuer, &t_storer, &loaded,
 	                &t_first );
+	double ntiles = hyb_l3_ntiles( a, g.tri, m_one, n_one, Tm, Tn );
+	if ( hyb_op_is_rank_k( a->op ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_one, Tn ) / 2;
+	double op_flops = g.tri ? g.flops / ntiles
+	                        : 2.0 * (double)Tm * (double)Tn * (double)K *
+	                              ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
+	double flops    = share * g.flops;
+	double products = flops / op_flops;
+	t_issuer += products * HYB_PRODUCT_OVERHEAD;
+
 	double c_up = share * g.c_up, c_out = share * g.c_out;
 	/* The issuers and the storers of every device copy at once, all through the host's
 	   one memory. */
@@ -254,14 +269,8 @@ double hyb_cost_l3_gpu( const hyb_profile_t* p, const hyb_l3_args_t* a, int64_t 
 	double t_host = hyb_maxd( hyb_maxd( t_issuer, t_storer ), copied / p->host_copy_dual );
 	double t_pcie = hyb_maxd( hyb_maxd( ( loaded + c_up ) / p->h2d_pinned, c_out / p->d2h_pinned ),
 	                          ( loaded + c_up + c_out ) / p->bidir_pinned );
-	double ntiles = hyb_l3_ntiles( a, g.tri, m_one, n_one, Tm, Tn );
-	if ( hyb_op_is_rank_k( a->op ) ) ntiles = ntiles / 2 + (double)hyb_cdiv64( n_one, Tn ) / 2;
-	double op_flops = g.tri ? g.flops / ntiles
-	                        : 2.0 * (double)Tm * (double)Tn * (double)K *
-	                              ( hyb_prec_is_complex( a->prec ) ? 4 : 1 );
-	double rate     = p->gpu_flops[a->prec] * op_flops / ( op_flops + p->gpu_half_flops );
-	double flops    = share * g.flops;
-	double t_comp   = flops / rate + flops / op_flops * p->launch_latency;
+	double rate   = p->gpu_flops[a->prec] * op_flops / ( op_flops + p->gpu_half_flops );
+	double t_comp = flops / rate + products * p->launch_latency;
 
 	/* Fill and drain: the first product waits for its blocks; the last
 	   tile's download and store are not overlapped. */

@@ -447,6 +447,31 @@ static void test_device_count( void )
 	}
 }
 
+/* Where the host's copies bound two devices, short products still cost: the same call in
+   small tiles must be predicted slower than in large ones. Measured on two H200s, d 16384^3
+   and 24576^3 forced onto both: products of 2048 x 512 x 1024 or 1024 x 1024 x 1024 took
+   1.4-2.1x the time of 2048 x 2048 x 2048 (docs/design-notes.md, "Tiles on several
+   devices"); a model that prices only the host's bytes there picked the small tiles. */
+static void test_short_products( void )
+{
+	hyb_profile_t p;
+	hyb_profile_defaults( &p );
+	hyb_t_rng_t r      = hyb_t_rng( 612 );
+	double      budget = 130e9;
+	for ( int64_t n = 16384; n <= 24576; n += 8192 )
+	{
+		hyb_l3_args_t sq = mk( &r, HYB_OP_GEMM, HYB_PREC_D, n, n, n );
+		sq.transa = sq.transb = 'N', sq.beta[0] = 0;
+		double parts[4];
+		double large = hyb_cost_l3_gpu( &p, &sq, n, n, 2048, 2048, 2048, 2, budget, 0, parts );
+		CU_ASSERT( parts[1] > parts[3] ); /* the host bounds it */
+		double thin  = hyb_cost_l3_gpu( &p, &sq, n, n, 2048, 512, 1024, 2, budget, 0, NULL );
+		double small = hyb_cost_l3_gpu( &p, &sq, n, n, 1024, 1024, 1024, 2, budget, 0, NULL );
+		CU_ASSERT( large < thin );
+		CU_ASSERT( large < small );
+	}
+}
+
 static void test_cost_monotone( void )
 {
 	hyb_profile_t p, slow;
@@ -825,6 +850,7 @@ static CU_TestInfo hyb_tests_policy_l3[] = {
 	{ "fixed_cpu_ratio", test_fixed_cpu_ratio },
 	{ "cost_monotone", test_cost_monotone },
 	{ "device_count", test_device_count },
+	{ "short_products", test_short_products },
 	{ "cost_beta_host", test_cost_beta_host },
 	{ "cost_cpu", test_cost_cpu },
 	{ "gpu_scale", test_gpu_scale },
