@@ -18,7 +18,8 @@ LABELS = [("nvblas-all", "NVBLAS, all GPUs"), ("hyblas-1gpu", "hyblas, 1 GPU"),
 
 
 def devices_used(trace):
-    """(m, n, k) -> sorted device counts of the device calls in an auto run's trace."""
+    """(prec, m, n, k) -> device counts of the device calls in an auto run's trace (the
+    precision is the routine's first letter: dgemm_ and sgemm_ calls of one shape differ)."""
     used = defaultdict(set)
     try:
         with open(trace) as f:
@@ -26,7 +27,8 @@ def devices_used(trace):
                 d = re.search(r" devices=(\d+)", line)
                 s = re.search(r" m=(\d+) n=(\d+) k=(\d+)", line)
                 if d and s and "gemm" in line:
-                    used[tuple(int(x) for x in s.groups())].add(int(d.group(1)))
+                    key = (line.split()[0][0],) + tuple(int(x) for x in s.groups())
+                    used[key].add(int(d.group(1)))
     except OSError:
         pass
     return used
@@ -63,7 +65,7 @@ def main(path, trace=None):
         def ratio(a, b):
             return "%.2fx" % (a / b) if a and b else "-"
 
-        dev = "/".join(str(d) for d in sorted(used.get((m, n, k), []))) or "-"
+        dev = "/".join(str(d) for d in sorted(used.get((prec, m, n, k), []))) or "-"
         print("| %s %s | %d | %d | %d | %g | %s | %s | %s | %s | %s |" % (
             prec, shape, m, n, k, beta, " | ".join(cells), dev,
             ratio(t("hyblas-1gpu"), t("hyblas-allgpu")),
