@@ -313,20 +313,24 @@ typedef struct
 
 /* Threads of x's fingerprints (the caller's included): every core the process may use (its
    affinity mask, and no more than its OpenMP thread count, which an MPI rank sharing a node
-   sets) but the caller's neighbours (the threads it runs beside) and one left for the
-   driver's threads, which must not wait for a time slice. Measured on the H200 hosts
-   (gpu_probe_bus --xsum): a core fingerprints about 4.4 GB/s, 15 of them 48 GB/s while the
-   copy engines move both ways, 8 of them 30; the copy team's 8 left the fingerprints longer
-   than the device's span. At most HYB_XSUM_THREADS_MAX: 32 cores would fingerprint about
-   140 GB/s, beyond what a host's memory gives beside the transfers, and each thread more
-   only adds a wake-up. */
-#define HYB_XSUM_THREADS_MAX 32
+   sets), up to HYB_XSUM_CORES_MAX, but the caller's neighbours (the threads it runs beside)
+   and one left for the driver's threads, which must not wait for a time slice. Measured on
+   the H200 hosts (gpu_probe_bus --xsum): a core fingerprints about 4.4 GB/s, 15 of them
+   48 GB/s while the copy engines move both ways, 8 of them 30; the copy team's 8 left the
+   fingerprints longer than the device's span. More is slower: on a 32-core host with two
+   H200s the resident product of the 27-point matrix took 1.44-1.50x (double) and 1.66-1.69x
+   (single) the x + y bound with all 32 cores' worth, 1.11-1.14x and 1.36-1.41x with 16
+   (OMP_NUM_THREADS=16), 1.55-1.68x and 1.59-1.74x with 9 (the copy team's 8 then;
+   docs/results/2026-11-29-h200x2 run 7): beyond about 16 the fingerprints' reads of host
+   memory slow the transfers beside them. */
+#define HYB_XSUM_CORES_MAX 16
 
 static int hyb_xsum_threads( const hyb_spmv_pipe_in_t* in )
 {
 	int cores = omp_get_num_procs(), allowed = omp_get_max_threads();
-	int n = ( allowed < cores ? allowed : cores ) - in->beside - 1;
-	if ( n > HYB_XSUM_THREADS_MAX ) n = HYB_XSUM_THREADS_MAX;
+	if ( allowed < cores ) cores = allowed;
+	if ( cores > HYB_XSUM_CORES_MAX ) cores = HYB_XSUM_CORES_MAX;
+	int n = cores - in->beside - 1;
 	return n > in->copy_threads ? n : in->copy_threads;
 }
 
