@@ -19,15 +19,16 @@ LABELS = [("nvblas-all", "NVBLAS, all GPUs"), ("hyblas-1gpu", "hyblas, 1 GPU"),
 
 def devices_used(trace):
     """(prec, m, n, k) -> device counts of the device calls in an auto run's trace (the
-    precision is the routine's first letter: dgemm_ and sgemm_ calls of one shape differ)."""
+    precision is the first letter of the op: dgemm and sgemm calls of one shape differ)."""
     used = defaultdict(set)
     try:
         with open(trace) as f:
             for line in f:
                 d = re.search(r" devices=(\d+)", line)
                 s = re.search(r" m=(\d+) n=(\d+) k=(\d+)", line)
-                if d and s and "gemm" in line:
-                    key = (line.split()[0][0],) + tuple(int(x) for x in s.groups())
+                op = re.search(r" op=([a-z])gemm ", line)
+                if d and s and op:
+                    key = (op.group(1),) + tuple(int(x) for x in s.groups())
                     used[key].add(int(d.group(1)))
     except OSError:
         pass
