@@ -319,10 +319,9 @@ typedef struct
    48 GB/s while the copy engines move both ways, 8 of them 30; the copy team's 8 left the
    fingerprints longer than the device's span. More is slower: on a 32-core host with two
    H200s the resident product of the 27-point matrix took 1.44-1.50x (double) and 1.66-1.69x
-   (single) the x + y bound with all 32 cores' worth, 1.11-1.14x and 1.36-1.41x with 16
-   (OMP_NUM_THREADS=16), 1.55-1.68x and 1.59-1.74x with 9 (the copy team's 8 then;
-   docs/results/2026-11-29-h200x2 run 7): beyond about 16 the fingerprints' reads of host
-   memory slow the transfers beside them. */
+   (single) the x + y bound with all 32 cores' worth, 1.11-1.14x and 1.36-1.41x with 16,
+   1.55-1.74x with 9 (docs/design-notes-spmv.md, "x straight from the program's pages"):
+   beyond about 16 the fingerprints' reads of host memory slow the transfers beside them. */
 #define HYB_XSUM_CORES_MAX 16
 
 static int hyb_xsum_threads( const hyb_spmv_pipe_in_t* in )
