@@ -88,7 +88,13 @@ if(HYB_HAVE_CUDA)
   # PCIe's two directions at once, downloads paced (the stencil's bus-bound plans).
   add_executable(gpu_probe_duplex ${PROJECT_SOURCE_DIR}/tools/gpu_probe_duplex.cu)
   set_target_properties(gpu_probe_duplex PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_include_directories(gpu_probe_duplex PRIVATE ${PROJECT_SOURCE_DIR})
   target_link_libraries(gpu_probe_duplex PRIVATE CUDA::cudart)
+  # Whether a slow transfer is a slow moment or slow host memory (the processes' spread).
+  add_executable(gpu_probe_bus_time ${PROJECT_SOURCE_DIR}/tools/gpu_probe_bus_time.cu)
+  set_target_properties(gpu_probe_bus_time PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)
+  target_include_directories(gpu_probe_bus_time PRIVATE ${PROJECT_SOURCE_DIR})
+  target_link_libraries(gpu_probe_bus_time PRIVATE CUDA::cudart)
   # A page-locked upload after the device was idle (the face loop's state trip).
   add_executable(gpu_probe_wake ${PROJECT_SOURCE_DIR}/tools/gpu_probe_wake.cu)
   set_target_properties(gpu_probe_wake PROPERTIES CUDA_ARCHITECTURES 90 CUDA_STANDARD 17)

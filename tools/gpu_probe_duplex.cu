@@ -63,6 +63,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include "tools/gpu_probe_duplex_pair.cuh"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -208,11 +210,6 @@ struct Buffers
 	size_t bytes = 0;
 };
 
-struct Rates
-{
-	double up = 0, down = 0; /* GB/s, each over its own span */
-};
-
 enum class Pace
 {
 	kernel, /* a sleeping kernel between pieces */
@@ -352,54 +349,6 @@ Rates run( const Buffers& b, bool up, bool down, size_t piece, double pause_us, 
 	cudaStreamDestroy( sc );
 	return best;
 }
-
-/* One stream each way and their timing events. once(): one transfer each way at once (either
-   may be skipped with a null host pointer), each timed by its own events: up from `h_up` into
-   `d_up`, down from `d_down` into `h_down`. */
-struct Duplex
-{
-	cudaStream_t su = nullptr, sd = nullptr;
-	cudaEvent_t  ev[4] = {};
-
-	Duplex()
-	{
-		cudaStreamCreateWithFlags( &su, cudaStreamNonBlocking );
-		cudaStreamCreateWithFlags( &sd, cudaStreamNonBlocking );
-		for ( auto& e : ev ) cudaEventCreate( &e );
-	}
-	~Duplex()
-	{
-		for ( auto& e : ev ) cudaEventDestroy( e );
-		cudaStreamDestroy( su );
-		cudaStreamDestroy( sd );
-	}
-	Duplex( const Duplex& )            = delete;
-	Duplex& operator=( const Duplex& ) = delete;
-
-	Rates once( char* d_up, const char* h_up, char* h_down, const char* d_down, size_t bytes )
-	{
-		if ( h_up )
-		{
-			cudaEventRecord( ev[0], su );
-			cudaMemcpyAsync( d_up, h_up, bytes, cudaMemcpyHostToDevice, su );
-			cudaEventRecord( ev[1], su );
-		}
-		if ( h_down )
-		{
-			cudaEventRecord( ev[2], sd );
-			cudaMemcpyAsync( h_down, d_down, bytes, cudaMemcpyDeviceToHost, sd );
-			cudaEventRecord( ev[3], sd );
-		}
-		Rates x;
-		if ( !cuda_ok( cudaDeviceSynchronize(), "duplex" ) ) return x;
-		float ms = 0;
-		if ( h_up && cudaEventElapsedTime( &ms, ev[0], ev[1] ) == cudaSuccess && ms > 0 )
-			x.up = (double)bytes / ( ms * 1e-3 ) * 1e-9;
-		if ( h_down && cudaEventElapsedTime( &ms, ev[2], ev[3] ) == cudaSuccess && ms > 0 )
-			x.down = (double)bytes / ( ms * 1e-3 ) * 1e-9;
-		return x;
-	}
-};
 
 /* --scan-duplex: each GiB of `h` up alone, up beside a download into pinned memory, and down
    beside an upload from pinned memory; per case the mean and the slowest of `reps`. */
@@ -695,12 +644,7 @@ int main( int argc, char** argv )
 			return 2;
 		}
 	}
-	int ndev = 0;
-	if ( cudaGetDeviceCount( &ndev ) != cudaSuccess || ndev == 0 )
-	{
-		std::printf( "no CUDA device: skipped\n" );
-		return 77;
-	}
+	if ( !have_device() ) return 77;
 	cudaDeviceProp prop;
 	cudaGetDeviceProperties( &prop, 0 );
 	if ( mixed ) return mix( host, mib, reps );
