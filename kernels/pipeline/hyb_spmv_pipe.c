@@ -298,6 +298,11 @@ static int hyb_xstale_take( void )
 	return hyb_countdown_take( &hyb_xstale_next );
 }
 
+/* The team reads a piece of x only once the DMA has read it: a core reading the bytes the
+   DMA is reading slows the DMA, since the device's reads then find the bytes in the
+   cores' caches (measured on the H200 hosts with tools/gpu_probe_bus_time.cu, 32 MiB each
+   way: 4 threads reading the upload's own buffer took it from 0.64 to 0.85 ms, 14 threads
+   to 1.14 ms, while as many threads reading any other memory left it at 0.64 ms). */
 typedef struct
 {
 	const void*     x;
@@ -305,7 +310,33 @@ typedef struct
 	uint64_t*       out;
 	int64_t         pieces;
 	_Atomic int64_t next; /* the next group of pieces to take */
+	hyb_dev_t*      d;
+	hyb_devent_t**  uploaded;    /* per chunk of x: reached once the DMA has read it */
+	size_t          chunk_bytes; /* bytes of x per chunk (the last may be shorter) */
+	int64_t         chunks;
+	_Atomic int64_t known; /* chunks seen uploaded so far */
 } hyb_xsum_job_t;
+
+/* Wait until the DMA has read chunk c of x. A failed device ends the wait as well: the call
+   then fails at its next synchronisation, and the fingerprint is not used. */
+static void hyb_xsum_await( hyb_xsum_job_t* j, int64_t c )
+{
+	for ( unsigned spins = 1;; spins++ )
+	{
+		int64_t k = atomic_load( &j->known );
+		if ( k > c ) return;
+		if ( hyb_dev_query( j->d, j->uploaded[k] ) != HYB_E_AGAIN )
+		{
+			atomic_compare_exchange_strong( &j->known, &k, k + 1 );
+			continue;
+		}
+		/* a yield now and then: a simulated device's stream thread may need this core */
+		if ( spins % 64 )
+			hyb_cpu_relax();
+		else
+			sched_yield();
+	}
+}
 
 /* Pieces a thread takes at a time: small enough that a thread woken late, or sharing its
    core, leaves its share to the others; large enough that the counter is touched rarely. */
@@ -344,7 +375,10 @@ static void hyb_xsum_part( void* arg, int64_t b, int64_t e )
 		{
 			int64_t p0 = atomic_fetch_add( &j->next, HYB_XSUM_GROUP );
 			if ( p0 >= j->pieces ) break;
-			int64_t p1 = p0 + HYB_XSUM_GROUP < j->pieces ? p0 + HYB_XSUM_GROUP : j->pieces;
+			int64_t p1  = p0 + HYB_XSUM_GROUP < j->pieces ? p0 + HYB_XSUM_GROUP : j->pieces;
+			size_t  end = (size_t)p1 * HYB_SPMV_XSUM_PIECE;
+			int64_t c   = (int64_t)( ( ( end < j->bytes ? end : j->bytes ) - 1 ) / j->chunk_bytes );
+			hyb_xsum_await( j, c < j->chunks ? c : j->chunks - 1 );
 			for ( int64_t p = p0; p < p1; p++ ) j->out[p] = hyb_spmv_xsum_of( j->x, j->bytes, p );
 		}
 }
@@ -560,7 +594,7 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 
 	/* x's fingerprints: the device's of what arrived (after the last chunk on its stream, into
 	   x's staging, which registered x leaves unused), the host's through x's addresses by the
-	   team meanwhile. */
+	   team meanwhile, each piece after the DMA has read it (hyb_xsum_job_t). */
 	if ( xr )
 	{
 		const hyb_spmv_xsum_kargs_t ka = { dm->prec, (int64_t)xbytes, x_dev, (uint64_t*)xs_dev };
@@ -569,8 +603,16 @@ hyb_status_t hyb_spmv_pipe_run( const hyb_spmv_pipe_in_t* in, hyb_spmv_pipe_out_
 		HYB_TRY( hyb_dev_d2h( d, HYB_STREAM_H2D, x_st, hw, xs_dev, hw, hw, 1 ) );
 		HYB_TRY( hyb_dev_record( d, HYB_STREAM_H2D, E.ev[EVS] ) );
 		double         th = hyb_now();
-		hyb_xsum_job_t xj = { .x = in->x, .bytes = xbytes, .out = xsum, .pieces = pieces };
+		hyb_xsum_job_t xj = { .x           = in->x,
+			                  .bytes       = xbytes,
+			                  .out         = xsum,
+			                  .pieces      = pieces,
+			                  .d           = d,
+			                  .uploaded    = E.ev + EVX,
+			                  .chunk_bytes = (size_t)cx * vb,
+			                  .chunks      = nch };
 		atomic_init( &xj.next, 0 );
+		atomic_init( &xj.known, 0 );
 		if ( team ) hyb_team_use( team, xsum_threads );
 		hyb_team_run( team, hyb_team_size( team ), hyb_xsum_part, &xj );
 		if ( team ) hyb_team_use( team, in->copy_threads );
