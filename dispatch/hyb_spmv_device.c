@@ -794,6 +794,7 @@ typedef struct
 	hyb_status_t              st;
 	int                       unchanged;
 	double                    check_s;
+	hyb_team_t*               scan; /* the check's walk on these threads too (NULL: none) */
 } hyb_hit_job_t;
 
 static void hyb_hit_part( void* arg, int64_t b, int64_t e )
@@ -805,7 +806,7 @@ static void hyb_hit_part( void* arg, int64_t b, int64_t e )
 		else
 		{
 			double t0    = hyb_now();
-			j->unchanged = hyb_residency_cache_confirm( j->cache, j->ent );
+			j->unchanged = hyb_residency_cache_confirm_on( j->cache, j->ent, j->scan );
 			j->check_s   = hyb_now() - t0;
 		}
 }
@@ -816,28 +817,46 @@ static struct
 {
 	atomic_flag busy;
 	hyb_team_t* team; /* owned by the holder of busy */
+	hyb_team_t* scan; /* the check thread's helpers, likewise */
+	int         made; /* the teams were made (their threads may have failed) */
 } hyb_hc = { .busy = ATOMIC_FLAG_INIT };
 
-/* fork() child hook: the check thread did not survive; the child makes its own. */
+/* fork() child hook: the check's threads did not survive; the child makes its own. */
 static void hyb_hc_fork_child( void )
 {
-	hyb_hc.team = NULL; /* leaked on purpose: its thread is gone */
+	hyb_hc.team = hyb_hc.scan = NULL; /* leaked on purpose: their threads are gone */
+	hyb_hc.made               = 0;
 	atomic_flag_clear( &hyb_hc.busy );
+}
+
+/* Threads of a hit's change check, the check thread's included: the walk of a large
+   matrix's pages takes 1-2 ms on one core, longer than a resident product of single
+   precision, which then waits for it. A fifth of the cores, at most four: the rest go to
+   the product's fingerprints (hyb_run_hit counts these as the threads beside it). */
+static int hyb_hc_threads( void )
+{
+	int n = omp_get_num_procs() / 5;
+	return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
 static void hyb_hit_run( hyb_hit_job_t* j )
 {
 	if ( !atomic_flag_test_and_set( &hyb_hc.busy ) )
 	{
-		if ( hyb_hc.team == NULL )
+		if ( !hyb_hc.made )
 		{
 			hyb_hc.team = hyb_team_create( 1 );
+			int helpers = hyb_hc_threads() - 1;
+			hyb_hc.scan = helpers > 0 ? hyb_team_create( helpers ) : NULL;
+			hyb_hc.made = 1;
 			hyb_state_on_fork_child( HYB_LOCK_SPMV_DEVICE, hyb_hc_fork_child );
 		}
+		j->scan = hyb_hc.scan;
 		hyb_team_run( hyb_hc.team, 2, hyb_hit_part, j ); /* serially if there is no thread */
 		atomic_flag_clear( &hyb_hc.busy );
 		return;
 	}
+	j->scan = NULL;
 	hyb_hit_part( j, 1, 2 );
 	if ( j->unchanged ) hyb_hit_part( j, 0, 1 );
 }
@@ -880,7 +899,7 @@ static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
 	hyb_status_t st = HYB_OK;
 	if ( beside )
 	{
-		in.beside       = 1;
+		in.beside       = hyb_hc_threads();
 		hyb_hit_job_t j = {
 			.cache = cache, .ent = ent, .in = &in, .out = &rep->pipe, .unchanged = 0
 		};

@@ -9,6 +9,7 @@
 
 #include "core/config/hyb_config.h" /* hyb_residency_mode_t (HYBLAS_RESIDENCY) */
 #include "hyb_status.h"
+#include "hyb_team.h"
 
 /* ------------------------------------------------------------ mechanisms */
 
@@ -141,6 +142,14 @@ int hyb_residency_watch_matches_ends( const hyb_residency_watch_t* w, const void
    and touches nothing the parent owns. Thread-safe, also for one watch used
    by several threads. */
 int hyb_residency_watch_changed( hyb_residency_watch_t* w );
+
+/* As hyb_residency_watch_changed, the kernel's page tables walked by `team`'s threads in
+   pieces (NULL: this thread alone). Call from the team's owner. */
+int hyb_residency_watch_changed_on( hyb_residency_watch_t* w, hyb_team_t* team );
+
+/* Tests: cut a check's walk into pieces as small as `bytes` (0: the default), so that a
+   small watch is walked by several threads. */
+void hyb_residency_scan_piece_for_test( size_t bytes );
 
 /* Re-baseline: forget earlier changes and report only later ones. Same
    preconditions as create (ranges mapped). Falls back to hashing if kernel
@@ -297,6 +306,11 @@ const hyb_residency_watch_t* hyb_residency_cache_watch( hyb_residency_cache_t* c
    payload alive until hyb_residency_cache_release). Thread-safe; call it at most once per
    acquire. */
 int hyb_residency_cache_confirm( hyb_residency_cache_t* c, hyb_residency_entry_t* e );
+
+/* As hyb_residency_cache_confirm, the change check walked by `team`'s threads
+   (hyb_residency_watch_changed_on). */
+int hyb_residency_cache_confirm_on( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                    hyb_team_t* team );
 
 /* The payload of a pinned entry (NULL while it is being filled). */
 void* hyb_residency_entry_payload( const hyb_residency_entry_t* e );

@@ -218,10 +218,10 @@ static void hyb_res_hist_invalidated( hyb_residency_cache_t* c, uint64_t fp, uin
    another thread meanwhile: dropped from the table (invalidation counted), unpinned unless
    keep_pin, and put on *dead if nobody holds it any more. */
 static int hyb_res_check( hyb_residency_cache_t* c, hyb_residency_entry_t* e, int keep_pin,
-                          hyb_residency_entry_t** dead )
+                          hyb_residency_entry_t** dead, hyb_team_t* team )
 {
 	double t0      = hyb_now();
-	int    changed = hyb_residency_watch_changed( e->watch );
+	int    changed = hyb_residency_watch_changed_on( e->watch, team );
 	double dt      = hyb_now() - t0;
 	pthread_mutex_lock( &c->lock );
 	c->st.check_seconds += dt;
@@ -303,7 +303,7 @@ static hyb_residency_outcome_t hyb_res_acquire( hyb_residency_cache_t*       c,
 			return HYB_RESIDENCY_UNCHECKED;
 		}
 		pthread_mutex_unlock( &c->lock );
-		if ( hyb_res_check( c, e, 0, &dead ) )
+		if ( hyb_res_check( c, e, 0, &dead, NULL ) )
 		{
 			pthread_mutex_unlock( &c->lock );
 			*entry = e;
@@ -421,9 +421,15 @@ int hyb_residency_cache_matches_copy( hyb_residency_cache_t* c, hyb_residency_en
 
 int hyb_residency_cache_confirm( hyb_residency_cache_t* c, hyb_residency_entry_t* e )
 {
+	return hyb_residency_cache_confirm_on( c, e, NULL );
+}
+
+int hyb_residency_cache_confirm_on( hyb_residency_cache_t* c, hyb_residency_entry_t* e,
+                                    hyb_team_t* team )
+{
 	if ( c == NULL || e == NULL || getpid() != c->pid ) return 0;
 	hyb_residency_entry_t* dead = NULL;
-	int                    ok   = hyb_res_check( c, e, 1, &dead );
+	int                    ok   = hyb_res_check( c, e, 1, &dead, team );
 	if ( !ok ) c->st.misses++;
 	pthread_mutex_unlock( &c->lock );
 	hyb_res_destroy_list( dead );

@@ -23,6 +23,7 @@
 #include "hyb_log.h"
 #include "hyb_self_read.h"
 #include "hyb_state.h"
+#include "hyb_team.h"
 #include "hyb_types.h"
 
 /* ------------------------------------------------------------ kernel ABI */
@@ -1324,27 +1325,104 @@ hyb_status_t hyb_residency_watch_create_safe( hyb_residency_mech_t         mech,
 	return hyb_res_watch_create( mech, ranges, nranges, 1, out );
 }
 
+/* A check's scan over a team: the watch's bodies cut into pieces at huge-page boundaries
+   (a write-protecting scan that covers part of a huge page splits it), taken in turn by the
+   team's threads. A scan walks page tables, about 0.6 ms per GiB of 4 KiB pages on one
+   core, and pieces of different pages walk in parallel (each takes the address space's
+   lock for reading only). */
+#define HYB_RES_SCAN_ALIGN ( (uintptr_t)2 << 20 )
+
+/* Pieces smaller than this are not worth a thread's wake-up. */
+static size_t hyb_res_scan_piece_min = (size_t)64 << 20;
+
+void hyb_residency_scan_piece_for_test( size_t bytes )
+{
+	hyb_res_scan_piece_min = bytes > 0 ? bytes : (size_t)64 << 20;
+}
+
+typedef struct
+{
+	hyb_residency_watch_t* w;
+	uintptr_t              piece; /* bytes of a piece, a multiple of HYB_RES_SCAN_ALIGN */
+	_Atomic int64_t        next;  /* the next piece to take, counted over all bodies */
+	_Atomic int            err;   /* a scan's -EBADF or -ENOTTY */
+} hyb_res_scan_job_t;
+
+/* The first piece boundary above lo: pieces end on multiples of `piece`. */
+static int64_t hyb_res_pieces_of( uintptr_t lo, uintptr_t hi, uintptr_t piece )
+{
+	return lo < hi ? (int64_t)( ( hi - 1 ) / piece - lo / piece + 1 ) : 0;
+}
+
+/* Scan one body piece [lo, hi) of the watch's mechanism; the mechanism's errors kept. */
+static void hyb_res_scan_one( hyb_res_scan_job_t* j, uintptr_t lo, uintptr_t hi )
+{
+	int rc = j->w->used == HYB_RESIDENCY_MECH_UFFD
+	             ? hyb_res_uffd_scan( lo, hi, hyb_res_mark_uffd, NULL )
+	             : hyb_res_sd_scan( lo, hi, hyb_res_mark_sd, NULL );
+	if ( rc == -EBADF || rc == -ENOTTY ) atomic_store( &j->err, rc );
+}
+
+/* One thread: pieces taken in turn until none is left or the watch is found changed. */
+static void hyb_res_scan_part( void* arg, int64_t b, int64_t e )
+{
+	hyb_res_scan_job_t* j = arg;
+	for ( int64_t t = b; t < e; t++ )
+		for ( ;; )
+		{
+			int64_t k = atomic_fetch_add( &j->next, 1 );
+			if ( atomic_load( &j->w->changed ) ) return;
+			int i = 0;
+			for ( ; i < j->w->nparts; i++ )
+			{
+				const hyb_res_part_t* p = &j->w->parts[i];
+				int64_t               n = hyb_res_pieces_of( p->body_lo, p->body_hi, j->piece );
+				if ( k < n ) break;
+				k -= n;
+			}
+			if ( i == j->w->nparts ) return;
+			const hyb_res_part_t* p  = &j->w->parts[i];
+			uintptr_t             lo = ( p->body_lo / j->piece + (uintptr_t)k ) * j->piece;
+			uintptr_t             hi = lo + j->piece;
+			hyb_res_scan_one( j, lo > p->body_lo ? lo : p->body_lo,
+			                  hi < p->body_hi ? hi : p->body_hi );
+		}
+}
+
 /* Scan the tracked bodies of a linked watch, handing what is found to
-   every watch. Caller holds the lock. */
-static void hyb_res_check_kernel( hyb_residency_watch_t* w )
+   every watch; on `team` (NULL: this thread alone). Caller holds the lock,
+   which keeps the list of watches still while the team's threads read it. */
+static void hyb_res_check_kernel( hyb_residency_watch_t* w, hyb_team_t* team )
 {
 	if ( !hyb_res_fds_ok( w->used ) ) return; /* disabled: all marked */
 	if ( w->used == HYB_RESIDENCY_MECH_UFFD && hyb_res_uffd_look( 0 ) )
 		return; /* stepped aside: all marked */
-	for ( int i = 0; i < w->nparts && !atomic_load( &w->changed ); i++ )
-	{
-		const hyb_res_part_t* p = &w->parts[i];
-		if ( p->body_lo == p->body_hi ) continue;
-		int rc;
-		if ( w->used == HYB_RESIDENCY_MECH_UFFD )
-			rc = hyb_res_uffd_scan( p->body_lo, p->body_hi, hyb_res_mark_uffd, NULL );
-		else
-			rc = hyb_res_sd_scan( p->body_lo, p->body_hi, hyb_res_mark_sd, NULL );
-		if ( rc == -EBADF || rc == -ENOTTY ) hyb_res_disable( w->used, "scan", -rc );
-	}
+	size_t body = 0;
+	for ( int i = 0; i < w->nparts; i++ ) body += w->parts[i].body_hi - w->parts[i].body_lo;
+	const int threads = hyb_team_size( team );
+	/* about four pieces a thread, so that one slow thread leaves its share to the others */
+	uintptr_t piece = body / ( 4 * (size_t)threads );
+	if ( piece < hyb_res_scan_piece_min ) piece = hyb_res_scan_piece_min;
+	piece = ( piece + HYB_RES_SCAN_ALIGN - 1 ) / HYB_RES_SCAN_ALIGN * HYB_RES_SCAN_ALIGN;
+	hyb_res_scan_job_t j = { .w = w, .piece = piece };
+	atomic_init( &j.next, 0 );
+	atomic_init( &j.err, 0 );
+	if ( threads > 1 && body > piece )
+		hyb_team_run( team, threads, hyb_res_scan_part, &j );
+	else
+		for ( int i = 0; i < w->nparts && !atomic_load( &w->changed ); i++ )
+			if ( w->parts[i].body_lo < w->parts[i].body_hi )
+				hyb_res_scan_one( &j, w->parts[i].body_lo, w->parts[i].body_hi );
+	int err = atomic_load( &j.err );
+	if ( err != 0 ) hyb_res_disable( w->used, "scan", -err );
 }
 
 int hyb_residency_watch_changed( hyb_residency_watch_t* w )
+{
+	return hyb_residency_watch_changed_on( w, NULL );
+}
+
+int hyb_residency_watch_changed_on( hyb_residency_watch_t* w, hyb_team_t* team )
 {
 	if ( w == NULL ) return 1;
 	if ( atomic_load( &w->changed ) ) return 1;
@@ -1354,7 +1432,7 @@ int hyb_residency_watch_changed( hyb_residency_watch_t* w )
 		   no longer the ones the parent armed. */
 		if ( w->pid != getpid() || hyb_res_forked() ) return 1;
 		hyb_res_lock();
-		hyb_res_check_kernel( w );
+		hyb_res_check_kernel( w, team );
 		hyb_res_unlock();
 		if ( atomic_load( &w->changed ) ) return 1;
 	}

@@ -324,6 +324,47 @@ static void test_single_store( void )
 	}
 }
 
+/* A check walked by a team of threads in small pieces (hyb_residency_watch_changed_on)
+   finds a store wherever it lands: at the ends of two unaligned ranges, on both sides of a
+   piece's boundary, and a zapped range; unchanged, it finds nothing. */
+static void test_check_on_team( void )
+{
+	hyb_t_seed( 37 );
+	hyb_team_t* team = hyb_team_create( 2 );
+	CU_ASSERT_PTR_NOT_NULL_FATAL( team );
+	hyb_residency_scan_piece_for_test( 2 * HYB_T_MIB );
+	const size_t n = 24 * HYB_T_MIB;
+	HYB_T_FOR_EACH_MECH( m )
+	{
+		unsigned char*         p    = hyb_t_map( n );
+		hyb_residency_range_t  r[2] = { { p + 3 * 4096 + 17, 11 * HYB_T_MIB },
+			                            { p + 12 * HYB_T_MIB + 5, 11 * HYB_T_MIB + 3000 } };
+		hyb_residency_watch_t* w    = NULL;
+		CU_ASSERT_EQUAL_FATAL( hyb_residency_watch_create( m, r, 2, &w ), HYB_OK );
+		for ( int k = 0; k < 3; k++ )
+			HYB_T_ASSERT( m, hyb_residency_watch_changed_on( w, team ) == 0 );
+		const size_t at[] = { 3 * 4096 + 17, 2 * HYB_T_MIB - 1, 2 * HYB_T_MIB, 8 * HYB_T_MIB + 4096,
+			                  3 * 4096 + 17 + 11 * HYB_T_MIB - 1, 12 * HYB_T_MIB + 5,
+			                  18 * HYB_T_MIB, 12 * HYB_T_MIB + 5 + 11 * HYB_T_MIB + 2999,
+			                  /* in the last whole page of each range: the last piece */
+			                  3 * 4096 + 17 + 11 * HYB_T_MIB - 5000,
+			                  12 * HYB_T_MIB + 5 + 11 * HYB_T_MIB + 3000 - 5000 };
+		for ( size_t k = 0; k < sizeof at / sizeof at[0]; k++ )
+		{
+			p[at[k]] ^= 0x5A;
+			HYB_T_ASSERT( m, hyb_residency_watch_changed_on( w, team ) == 1 );
+			CU_ASSERT_EQUAL( hyb_residency_watch_rearm( w ), HYB_OK );
+			HYB_T_ASSERT( m, hyb_residency_watch_changed_on( w, team ) == 0 );
+		}
+		CU_ASSERT_EQUAL( madvise( p + 16 * HYB_T_MIB, 2 * HYB_T_MIB, MADV_DONTNEED ), 0 );
+		HYB_T_ASSERT( m, hyb_residency_watch_changed_on( w, team ) == 1 );
+		hyb_residency_watch_destroy( w );
+		munmap( p, n );
+	}
+	hyb_residency_scan_piece_for_test( 0 );
+	hyb_team_destroy( team );
+}
+
 static void test_memcpy_middle( void )
 {
 	hyb_t_seed( 41 );
@@ -1686,6 +1727,7 @@ static CU_TestInfo hyb_tests_residency[] = {
 	{ "unchanged_many_checks", test_unchanged_many_checks },
 	{ "single_store", test_single_store },
 	{ "memcpy_middle", test_memcpy_middle },
+	{ "check_on_team", test_check_on_team },
 	{ "read_syscall", test_read_syscall },
 	{ "thread_store", test_thread_store },
 	{ "free_realloc_heap", test_free_realloc_heap },
