@@ -161,8 +161,11 @@ static void hc_run( hc_mat_t* M, const char* mode, int n, double* cum, hc_res_t*
 		cum[k]                     = total;
 		const hyb_spmv_report_t* r = hyb_spmv_last_report();
 		if ( hc_per_call && check == 0 )
-			fprintf( stderr, "call %s %d %.3e s path %s cache %d: %s\n", mode, k + 1, t,
-			         hyb_path_name( r->path ), r->cache, r->why ? r->why : "" );
+			fprintf( stderr,
+			         "call %s %d %.3e s path %s cache %d (pipeline %.3e s, device span %.3e s, "
+			         "x's fingerprints %.3e s, change check %.3e s): %s\n",
+			         mode, k + 1, t, hyb_path_name( r->path ), r->cache, r->pipe.seconds,
+			         r->pipe.dev_s, r->pipe.xsum_s, r->check_s, r->why ? r->why : "" );
 		if ( r->cache == HYB_RESIDENCY_HIT && r->path != HYB_PATH_CPU && k >= 2 )
 		{
 			res->n++;
