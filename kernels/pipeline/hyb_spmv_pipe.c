@@ -298,11 +298,10 @@ static int hyb_xstale_take( void )
 	return hyb_countdown_take( &hyb_xstale_next );
 }
 
-/* The team reads a piece of x only once the DMA has read it: a core reading the bytes the
-   DMA is reading slows the DMA, since the device's reads then find the bytes in the
-   cores' caches (measured on the H200 hosts with tools/gpu_probe_bus_time.cu, 32 MiB each
-   way: 4 threads reading the upload's own buffer took it from 0.64 to 0.85 ms, 14 threads
-   to 1.14 ms, while as many threads reading any other memory left it at 0.64 ms). */
+/* The team reads a piece of x only once the DMA has read it: cores reading the bytes the
+   DMA is reading slow the DMA (measured on the H200 hosts with tools/gpu_probe_bus_time.cu,
+   32 MiB each way: 4 threads reading the upload's own buffer took it from 0.64 to 0.85 ms,
+   14 threads to 1.14 ms, while as many threads reading any other memory left it at 0.64). */
 typedef struct
 {
 	const void*     x;
