@@ -39,7 +39,7 @@
 
 #include <cuda_runtime.h>
 
-#include "tools/gpu_probe_duplex_pair.cuh"
+#include "tools/gpu_probe_common.cuh"
 
 #include <algorithm>
 #include <atomic>
@@ -56,45 +56,6 @@
 
 namespace
 {
-
-bool cuda_ok( cudaError_t e, const char* what )
-{
-	if ( e == cudaSuccess ) return true;
-	std::fprintf( stderr, "gpu_probe_bus_time: %s: %s\n", what, cudaGetErrorString( e ) );
-	return false;
-}
-
-/* Host memory: page-locked by the driver, or ordinary 4 KiB pages registered (the program's
-   arrays as the stencil engine and the sparse pipeline move them). Null on failure. */
-char* host_alloc( size_t bytes, bool pinned )
-{
-	if ( pinned )
-	{
-		void* p = nullptr;
-		return cuda_ok( cudaMallocHost( &p, bytes ), "pinned" ) ? (char*)p : nullptr;
-	}
-	void* p = mmap( nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
-	if ( p == MAP_FAILED ) return nullptr;
-	madvise( p, bytes, MADV_NOHUGEPAGE );
-	std::memset( p, 1, bytes );
-	if ( !cuda_ok( cudaHostRegister( p, bytes, cudaHostRegisterDefault ), "register" ) )
-	{
-		munmap( p, bytes );
-		return nullptr;
-	}
-	return (char*)p;
-}
-
-void host_free( char* p, size_t bytes, bool pinned )
-{
-	if ( pinned )
-	{
-		cudaFreeHost( p );
-		return;
-	}
-	cudaHostUnregister( p );
-	munmap( p, bytes );
-}
 
 /* One upload beside one download: seconds each way; false on a device error. */
 bool pair_once( Duplex& pair, char* d_up, const char* h_up, char* h_down, const char* d_down,
@@ -171,9 +132,10 @@ struct Readers
 int series( bool pinned, size_t bytes, double seconds, double window_ms, int readers,
             const char* from )
 {
-	char* h_up = host_alloc( bytes, pinned );
-	char* h_dn = host_alloc( bytes, pinned );
-	char *d_up = nullptr, *d_dn = nullptr;
+	const char* kind = pinned ? "pinned" : "registered-4k";
+	char*       h_up = host_alloc( bytes, kind );
+	char*       h_dn = host_alloc( bytes, kind );
+	char *      d_up = nullptr, *d_dn = nullptr;
 	if ( !h_up || !h_dn || !cuda_ok( cudaMalloc( &d_up, bytes ), "device up" ) ||
 	     !cuda_ok( cudaMalloc( &d_dn, bytes ), "device down" ) )
 		return 1;
@@ -221,8 +183,7 @@ int series( bool pinned, size_t bytes, double seconds, double window_ms, int rea
 	}
 	std::printf( "# gpu_probe_bus_time --series: %s host memory, %zu MiB up beside %zu MiB down, "
 	             "fixed buffers, %.0f s, %d threads reading %s (%.1f GB/s)\n",
-	             pinned ? "pinned" : "registered-4k", bytes >> 20, bytes >> 20, seconds, readers,
-	             from, read_rate );
+	             kind, bytes >> 20, bytes >> 20, seconds, readers, from, read_rate );
 	std::printf( "series p50 us: up %.0f, down %.0f\n", quantile( up_s, 0.5 ) * 1e6,
 	             quantile( down_s, 0.5 ) * 1e6 );
 	std::printf( "series pairs %zu  span us p1 %.0f p10 %.0f p50 %.0f p90 %.0f p99 %.0f max %.0f  "
@@ -252,8 +213,8 @@ int series( bool pinned, size_t bytes, double seconds, double window_ms, int rea
 	}
 	cudaFree( d_up );
 	cudaFree( d_dn );
-	host_free( h_up, bytes, pinned );
-	host_free( h_dn, bytes, pinned );
+	host_free( h_up, bytes, kind );
+	host_free( h_dn, bytes, kind );
 	return 0;
 }
 
@@ -287,7 +248,7 @@ int physical_gib( const char* p, size_t bytes, double* share )
 int place( size_t gibs, int passes, unsigned seed )
 {
 	const size_t gib = (size_t)1 << 30, total = gibs * gib;
-	char*        h = host_alloc( total, false );
+	char*        h = host_alloc( total, "registered-4k" );
 	char *       p = nullptr, *d_up = nullptr, *d_dn = nullptr;
 	if ( !h || !cuda_ok( cudaMallocHost( &p, gib ), "pinned partner" ) ||
 	     !cuda_ok( cudaMalloc( &d_up, gib ), "device up" ) ||
@@ -341,7 +302,7 @@ int place( size_t gibs, int passes, unsigned seed )
 	cudaFree( d_up );
 	cudaFree( d_dn );
 	cudaFreeHost( p );
-	host_free( h, total, false );
+	host_free( h, total, "registered-4k" );
 	return 0;
 }
 

@@ -63,7 +63,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include "tools/gpu_probe_duplex_pair.cuh"
+#include "tools/gpu_probe_common.cuh"
 
 #include <algorithm>
 #include <atomic>
@@ -76,13 +76,6 @@
 
 namespace
 {
-
-bool cuda_ok( cudaError_t e, const char* what )
-{
-	if ( e == cudaSuccess ) return true;
-	std::fprintf( stderr, "gpu_probe_duplex: %s: %s\n", what, cudaGetErrorString( e ) );
-	return false;
-}
 
 /* One thread that sleeps `ns` nanoseconds: the download stream's pause between pieces. */
 __global__ void pause_kernel( unsigned ns )
@@ -167,42 +160,6 @@ struct Handshake
 /* Threads that first touch registered host memory, each its own slice at the same time, as
    an OpenMP program's initialisation does (--touch-threads; 1: one memset). */
 int touch_threads = 1;
-
-/* Host memory of one of the kinds --host names; null on failure. */
-char* host_alloc( size_t bytes, const char* kind )
-{
-	if ( !std::strcmp( kind, "pinned" ) )
-	{
-		void* p = nullptr;
-		return cuda_ok( cudaMallocHost( &p, bytes ), "pinned" ) ? (char*)p : nullptr;
-	}
-	void* p = mmap( nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
-	if ( p == MAP_FAILED ) return nullptr;
-	if ( !std::strcmp( kind, "registered-4k" ) ) madvise( p, bytes, MADV_NOHUGEPAGE );
-	std::vector<std::thread> team;
-	const size_t             slice = ( bytes / touch_threads + 4095 ) / 4096 * 4096;
-	for ( int t = 0; t < touch_threads; t++ )
-	{
-		const size_t at = std::min( bytes, (size_t)t * slice );
-		const size_t n  = std::min( slice, bytes - at );
-		team.emplace_back( [=] { std::memset( (char*)p + at, 0, n ); } );
-	}
-	for ( auto& t : team ) t.join();
-	if ( !cuda_ok( cudaHostRegister( p, bytes, cudaHostRegisterDefault ), "register" ) )
-		return nullptr;
-	return (char*)p;
-}
-
-void host_free( char* p, size_t bytes, const char* kind )
-{
-	if ( !std::strcmp( kind, "pinned" ) )
-	{
-		cudaFreeHost( p );
-		return;
-	}
-	cudaHostUnregister( p );
-	munmap( p, bytes );
-}
 
 struct Buffers
 {
@@ -405,7 +362,7 @@ int mix( const char* host, size_t mib, int reps )
 {
 	const size_t m = mib << 20, gap = ( (size_t)2 << 30 ) + 4096 * 7;
 	const size_t total = 5 * gap;
-	char*        h     = host_alloc( total, host );
+	char*        h     = host_alloc( total, host, touch_threads );
 	char *       dev = nullptr, *dd = nullptr;
 	if ( h == nullptr || !cuda_ok( cudaMalloc( &dev, 4 * m ), "device" ) ||
 	     !cuda_ok( cudaMalloc( &dd, m ), "device copies" ) )
@@ -533,8 +490,8 @@ void churn_op( const char* kind, char* small, size_t small_bytes )
 int churn( const char* host, size_t mib, int reps )
 {
 	const size_t bytes = mib << 20;
-	char*        h_up  = host_alloc( bytes, host );
-	char*        h_dn  = host_alloc( bytes, host );
+	char*        h_up  = host_alloc( bytes, host, touch_threads );
+	char*        h_dn  = host_alloc( bytes, host, touch_threads );
 	char *       d_up = nullptr, *d_dn = nullptr;
 	if ( !h_up || !h_dn || !cuda_ok( cudaMalloc( &d_up, bytes ), "device up" ) ||
 	     !cuda_ok( cudaMalloc( &d_dn, bytes ), "device down" ) )
@@ -652,7 +609,7 @@ int main( int argc, char** argv )
 	if ( scan_mib > 0 )
 	{
 		const size_t gib = (size_t)1 << 30, total = scan_mib << 20;
-		char*        h = host_alloc( total, host );
+		char*        h = host_alloc( total, host, touch_threads );
 		char*        d = nullptr;
 		if ( h == nullptr ) return 1;
 		if ( scan_both )
@@ -689,8 +646,8 @@ int main( int argc, char** argv )
 	}
 	Buffers b;
 	b.bytes        = mib << 20;
-	char* up_mem   = host_alloc( b.bytes + offset, host );
-	char* down_mem = host_alloc( b.bytes + offset, host );
+	char* up_mem   = host_alloc( b.bytes + offset, host, touch_threads );
+	char* down_mem = host_alloc( b.bytes + offset, host, touch_threads );
 	b.h_up         = up_mem ? up_mem + offset : nullptr;
 	b.h_down       = down_mem ? down_mem + offset : nullptr;
 	if ( b.h_up == nullptr || b.h_down == nullptr ||
