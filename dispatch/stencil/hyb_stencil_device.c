@@ -907,8 +907,9 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
 	/* More input arrays than a keep holds would leave some unprotected. */
 	if ( rc == HYB_OK && nkeep > HYB_SD_KEEP_ARRAYS ) rc = HYB_E_INVALID;
 	if ( rc == HYB_OK && nkeep > 0 && steps > 0 )
-		rc = hyb_sd_keep_start( inputs, rank, nkeep, fbytes, threads, held ? &held->keep : NULL,
-		                        &keep );
+		rc = hyb_sd_keep_start( inputs, rank, nkeep, fbytes,
+		                        hyb_sd_keep_team_size( rank, nkeep, threads ),
+		                        held ? &held->keep : NULL, &keep );
 	/* The checkpoints' newest level (of the first quantity), decoded. */
 	const int zlast  = z.state_on[0];
 	void*     newest = rc == HYB_OK && cb && zlast ? malloc( fbytes ) : NULL;

@@ -98,6 +98,20 @@ static void* hyb_keep_main( void* arg )
 	return NULL;
 }
 
+int hyb_sd_keep_team_size( const int* rank, int n, int threads )
+{
+	if ( rank == NULL || n < 1 ) return threads > 1 ? threads : 1;
+	int most = 0;
+	for ( int a = 0; a < n; a++ )
+	{
+		int same = 0;
+		for ( int b = 0; b < n; b++ ) same += rank[b] == rank[a];
+		most = same > most ? same : most;
+	}
+	const int t = ( threads * most + n - 1 ) / n;
+	return t > 1 ? t : 1;
+}
+
 /* Map `bytes` (rounded up to pages) into m; HYB_E_NO_MEMORY leaves m empty. */
 static hyb_status_t hyb_keep_map( hyb_sd_keep_mem_t* m, size_t bytes )
 {

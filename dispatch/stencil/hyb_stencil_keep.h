@@ -42,6 +42,16 @@ void hyb_sd_keep_mem_free( hyb_sd_keep_mem_t* m );
 hyb_status_t hyb_sd_keep_start( void* const* arrays, const int* rank, int n, size_t bytes,
                                 int threads, hyb_sd_keep_mem_t* mem, hyb_sd_keep_t** out );
 
+/* The team to keep n arrays of ranks rank[0 .. n) with, given `threads`
+   for a copy of all of them at once: `threads` times the largest share of
+   the arrays that one rank holds, rounded up, at least one (NULL rank:
+   `threads`). The copy has to stay ahead only of the block that first
+   writes each array; where blocks write the ranks one after another, each
+   block needs that share of the rate. A faster copy costs the transfers
+   beside it more than a slower one (docs/stencil.md, "The rollback copy's
+   team"). */
+int hyb_sd_keep_team_size( const int* rank, int n, int threads );
+
 /* Before a write of `len` bytes at `dst`: if dst lies in a kept array,
    wait until that array is kept up to the write's end. NULL k: returns. */
 void hyb_sd_keep_cover( hyb_sd_keep_t* k, const void* dst, size_t len );

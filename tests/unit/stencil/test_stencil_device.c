@@ -309,6 +309,23 @@ static void test_keep_order( void )
 	hyb_sd_keep_test( 0, 0 );
 }
 
+/* The copy's team: the full team where one block writes every kept array,
+   the share of one rank where blocks write the ranks in turn. */
+static void test_keep_team_size( void )
+{
+	const int one_block[2] = { 0, 0 }, two_blocks[2] = { 0, 1 }, wave[4] = { 0, 1, 0, 1 };
+	const int uneven[3] = { 0, 0, 1 }, single[1] = { 0 };
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( one_block, 2, 8 ), 8 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( two_blocks, 2, 8 ), 4 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( wave, 4, 8 ), 4 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( uneven, 3, 8 ), 6 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( single, 1, 8 ), 8 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( two_blocks, 2, 3 ), 2 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( two_blocks, 2, 1 ), 1 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( NULL, 2, 8 ), 8 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( two_blocks, 2, 0 ), 1 );
+}
+
 static void test_keep_overtaken( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
@@ -672,6 +689,7 @@ static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "faults_fall_back", test_faults_fall_back },
 	{ "registration_kept", test_registration_kept },
 	{ "keep_order", test_keep_order },
+	{ "keep_team_size", test_keep_team_size },
 	{ "keep_overtaken", test_keep_overtaken },
 	{ "keep_reused", test_keep_reused },
 	{ "handles_concurrent", test_handles_concurrent },
