@@ -787,14 +787,14 @@ static void hyb_sd_refit_check( double seconds, double bytes )
    caller's thread), part 1 the check (the check thread). */
 typedef struct
 {
-	hyb_residency_cache_t*    cache;
-	hyb_residency_entry_t*    ent;
-	const hyb_spmv_pipe_in_t* in;
-	hyb_spmv_pipe_out_t*      out;
-	hyb_status_t              st;
-	int                       unchanged;
-	double                    check_s;
-	hyb_team_t*               scan; /* the check's walk on these threads too (NULL: none) */
+	hyb_residency_cache_t* cache;
+	hyb_residency_entry_t* ent;
+	hyb_spmv_pipe_in_t*    in; /* its `beside` set by hyb_hit_run */
+	hyb_spmv_pipe_out_t*   out;
+	hyb_status_t           st;
+	int                    unchanged;
+	double                 check_s;
+	hyb_team_t*            scan; /* the check's walk on these threads too (NULL: none) */
 } hyb_hit_job_t;
 
 static void hyb_hit_part( void* arg, int64_t b, int64_t e )
@@ -832,7 +832,7 @@ static void hyb_hc_fork_child( void )
 /* Threads of a hit's change check, the check thread's included: the walk of a large
    matrix's pages takes 1-2 ms on one core, longer than a resident product of single
    precision, which then waits for it. A fifth of the cores, at most four: the rest go to
-   the product's fingerprints (hyb_run_hit counts these as the threads beside it). */
+   the product's fingerprints (hyb_hit_run counts those made as the threads beside it). */
 static int hyb_hc_threads( void )
 {
 	int n = omp_get_num_procs() / 5;
@@ -852,11 +852,15 @@ static void hyb_hit_run( hyb_hit_job_t* j )
 			hyb_state_on_fork_child( HYB_LOCK_SPMV_DEVICE, hyb_hc_fork_child );
 		}
 		j->scan = hyb_hc.scan;
+		/* the check thread and its helpers, where they could be made; without the check
+		   thread both parts run one after the other on this one */
+		j->in->beside = hyb_hc.team ? hyb_team_size( hyb_hc.scan ) : 0;
 		hyb_team_run( hyb_hc.team, 2, hyb_hit_part, j ); /* serially if there is no thread */
 		atomic_flag_clear( &hyb_hc.busy );
 		return;
 	}
-	j->scan = NULL;
+	j->scan       = NULL;
+	j->in->beside = 0;
 	hyb_hit_part( j, 1, 2 );
 	if ( j->unchanged ) hyb_hit_part( j, 0, 1 );
 }
@@ -899,7 +903,6 @@ static hyb_path_t hyb_run_hit( const hyb_call_t* call, const hyb_spmv_args_t* a,
 	hyb_status_t st = HYB_OK;
 	if ( beside )
 	{
-		in.beside       = hyb_hc_threads();
 		hyb_hit_job_t j = {
 			.cache = cache, .ent = ent, .in = &in, .out = &rep->pipe, .unchanged = 0
 		};
