@@ -313,11 +313,11 @@ static void test_keep_order( void )
    the share of one rank where blocks write the ranks in turn. */
 static void test_keep_team_size( void )
 {
-	const int one_block[2] = { 0, 0 }, two_blocks[2] = { 0, 1 }, wave[4] = { 0, 1, 0, 1 };
+	const int one_block[2] = { 0, 0 }, two_blocks[2] = { 0, 1 }, pairs[4] = { 0, 1, 0, 1 };
 	const int uneven[3] = { 0, 0, 1 }, single[1] = { 0 };
 	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( one_block, 2, 8 ), 8 );
 	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( two_blocks, 2, 8 ), 4 );
-	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( wave, 4, 8 ), 4 );
+	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( pairs, 4, 8 ), 4 );
 	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( uneven, 3, 8 ), 6 );
 	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( single, 1, 8 ), 8 );
 	CU_ASSERT_EQUAL( hyb_sd_keep_team_size( two_blocks, 2, 3 ), 2 );
