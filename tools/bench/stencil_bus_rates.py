@@ -7,59 +7,91 @@ long neither was: the rates the pipeline really got, to set beside the calibrate
 mapping moves). Each step's bytes are the run's bytes of its kind (the run line's h2d and
 d2h) shared out over the steps by the planes each moves, spread evenly over its duration.
 
-    tools/bench/stencil_bus_rates.py TRACE [TRACE...]     (a .gz trace is read too)
+With --windows SECONDS, instead, each run's mean rate up and down in consecutive windows of
+that length ("up/down" in GB/s): whether a slow run is slow throughout (the bus's rate) or in
+a part of it (something beside the transfers at that time).
+
+    tools/bench/stencil_bus_rates.py [--windows SECONDS] TRACE [TRACE...]   (.gz is read too)
 """
+import math
 import sys
 
 from stencil_timeline_steps import trace_runs
 
 
-def report(run, steps, bins=4000):
+def spread(run, steps, dt):
+    """Bytes moved up and down in each interval of dt seconds of the run; None without
+    transfers."""
     moves = [s for s in steps if s.get("op") in ("upload", "download") and "b" in s]
     if not moves:
-        return
+        return None
     planes = {"upload": 0, "download": 0}
     for s in moves:
         planes[s["op"]] += int(s["z1"]) - int(s["z0"])
     total = {"upload": float(run.get("h2d", 0)), "download": float(run.get("d2h", 0))}
-    end = max(float(s["e"]) for s in moves)
-    dt = end / bins
-    rate = {"upload": [0.0] * bins, "download": [0.0] * bins}
+    bins = max(1, math.ceil(max(float(s["e"]) for s in moves) / dt - 1e-9))
+    moved = {"upload": [0.0] * bins, "download": [0.0] * bins}
     for s in moves:
         b, e = float(s["b"]), float(s["e"])
         if e <= b or planes[s["op"]] == 0:
             continue
-        nbytes = total[s["op"]] * (int(s["z1"]) - int(s["z0"])) / planes[s["op"]]
-        per_s = nbytes / (e - b)
+        per_s = total[s["op"]] * (int(s["z1"]) - int(s["z0"])) / planes[s["op"]] / (e - b)
         for i in range(int(b / dt), min(int(e / dt), bins - 1) + 1):
             lo, hi = max(b, i * dt), min(e, (i + 1) * dt)
             if hi > lo:
-                rate[s["op"]][i] += per_s * (hi - lo)
+                moved[s["op"]][i] += per_s * (hi - lo)
+    return moved["upload"], moved["download"]
+
+
+def headline(run):
+    return "%s scheme=%s d=%s k=%s: %.3f s, %.1f GB up, %.1f GB down" % (
+        run.get("op", "?"), run.get("scheme", "?"), run.get("d", "?"), run.get("k", "?"),
+        float(run.get("seconds", 0)), float(run.get("h2d", 0)) * 1e-9,
+        float(run.get("d2h", 0)) * 1e-9)
+
+
+def report(run, steps, bins=4000):
+    moves = [float(s["e"]) for s in steps if s.get("op") in ("upload", "download") and "e" in s]
+    if not moves:
+        return
+    dt = max(moves) / bins
+    up, down = spread(run, steps, dt)
     # seconds and bytes up / down in each state of the bus
     state = {k: [0.0, 0.0, 0.0] for k in ("both", "up only", "down only", "neither")}
-    for i in range(bins):
-        up, dn = rate["upload"][i], rate["download"][i]
-        busy_up, busy_dn = up > 0.01 * dt * 1e9, dn > 0.01 * dt * 1e9
+    for u, d in zip(up, down):
+        busy_up, busy_dn = u > 0.01 * dt * 1e9, d > 0.01 * dt * 1e9
         k = ("both" if busy_dn else "up only") if busy_up else ("down only" if busy_dn else "neither")
         state[k][0] += dt
-        state[k][1] += up
-        state[k][2] += dn
-    print("%s scheme=%s d=%s k=%s: %.3f s, %.1f GB up, %.1f GB down" %
-          (run.get("op", "?"), run.get("scheme", "?"), run.get("d", "?"), run.get("k", "?"),
-           float(run.get("seconds", 0)), total["upload"] * 1e-9, total["download"] * 1e-9))
-    for k, (sec, up, dn) in state.items():
+        state[k][1] += u
+        state[k][2] += d
+    print(headline(run))
+    for k, (sec, u, d) in state.items():
         if sec <= 0:
             continue
-        print("  %-9s %6.3f s  up %5.1f GB/s  down %5.1f GB/s" % (k, sec, up / sec * 1e-9, dn / sec * 1e-9))
+        print("  %-9s %6.3f s  up %5.1f GB/s  down %5.1f GB/s" % (k, sec, u / sec * 1e-9, d / sec * 1e-9))
 
 
-def main(paths):
-    if not paths:
+def windows(run, steps, width):
+    moved = spread(run, steps, width)
+    if moved is None:
+        return
+    print(headline(run))
+    print("  " + " ".join("%.0f/%.0f" % (u / width * 1e-9, d / width * 1e-9) for u, d in zip(*moved)))
+
+
+def main(args):
+    width = None
+    if args[:1] == ["--windows"] and len(args) > 1:
+        width, args = float(args[1]), args[2:]
+    if not args or (width is not None and width <= 0):
         print(__doc__)
         return 2
-    for p in paths:
+    for p in args:
         for steps, _, run in trace_runs(p):
-            report(run, steps)
+            if width is None:
+                report(run, steps)
+            else:
+                windows(run, steps, width)
     return 0
 
 
