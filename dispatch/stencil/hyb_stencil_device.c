@@ -166,11 +166,13 @@ static hyb_status_t hyb_sd_upload_slab( hyb_sd_ctx_t* c, void* dst, const void* 
 	return hyb_dev_h2d( c->dev, c->stream, dst, bytes, src, bytes, bytes, 1 );
 }
 
-/* On the download lane (out of core, beside the other slots' uploads) a slab larger than a
-   piece goes down paced: in pieces of c->pace_piece bytes, the lane pausing c->pace_ns
-   between two of them (none after the last). Both directions at once share the bus about
-   evenly; with the downloads paced so the uploads kept nearly their full rate
-   (tools/gpu_probe_duplex on the H200, docs/stencil.md). The same bytes move either way. */
+/* On the download lane (out of core, beside the other slots' uploads), where pacing is asked
+   for, a slab larger than a piece goes down paced: in pieces of c->pace_piece bytes, the lane
+   pausing c->pace_ns between two of them (none after the last). Both directions at once
+   share the bus about evenly; with the downloads paced so the uploads kept nearly their full
+   rate in a probe of the bus alone (tools/gpu_probe_duplex on the H200), and a little more
+   of it in the engine, at a cost to the plans its kernels bound (docs/stencil.md). The same
+   bytes move either way. */
 static hyb_status_t hyb_sd_download_slab( hyb_sd_ctx_t* c, void* dst, const void* src,
                                           size_t bytes )
 {
