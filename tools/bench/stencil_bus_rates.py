@@ -19,17 +19,21 @@ import sys
 from stencil_timeline_steps import trace_runs
 
 
-def spread(run, steps, dt):
-    """Bytes moved up and down in each interval of dt seconds of the run; None without
-    transfers."""
+def spread(run, steps, width=None, bins=4000):
+    """Bytes moved up and down in each interval of the run, and the intervals' length: intervals
+    of `width` seconds, or else `bins` of them over the transfers' span; None without transfers."""
     moves = [s for s in steps if s.get("op") in ("upload", "download") and "b" in s]
     if not moves:
         return None
+    end = max(float(s["e"]) for s in moves)
+    if width is not None:
+        dt, bins = width, max(1, math.ceil(end / width))
+    else:
+        dt = end / bins
     planes = {"upload": 0, "download": 0}
     for s in moves:
         planes[s["op"]] += int(s["z1"]) - int(s["z0"])
     total = {"upload": float(run.get("h2d", 0)), "download": float(run.get("d2h", 0))}
-    bins = max(1, math.ceil(max(float(s["e"]) for s in moves) / dt - 1e-9))
     moved = {"upload": [0.0] * bins, "download": [0.0] * bins}
     for s in moves:
         b, e = float(s["b"]), float(s["e"])
@@ -40,7 +44,7 @@ def spread(run, steps, dt):
             lo, hi = max(b, i * dt), min(e, (i + 1) * dt)
             if hi > lo:
                 moved[s["op"]][i] += per_s * (hi - lo)
-    return moved["upload"], moved["download"]
+    return moved["upload"], moved["download"], dt
 
 
 def headline(run):
@@ -50,12 +54,11 @@ def headline(run):
         float(run.get("d2h", 0)) * 1e-9)
 
 
-def report(run, steps, bins=4000):
-    moves = [float(s["e"]) for s in steps if s.get("op") in ("upload", "download") and "e" in s]
-    if not moves:
+def report(run, steps):
+    moved = spread(run, steps)
+    if moved is None:
         return
-    dt = max(moves) / bins
-    up, down = spread(run, steps, dt)
+    up, down, dt = moved
     # seconds and bytes up / down in each state of the bus
     state = {k: [0.0, 0.0, 0.0] for k in ("both", "up only", "down only", "neither")}
     for u, d in zip(up, down):
@@ -72,11 +75,12 @@ def report(run, steps, bins=4000):
 
 
 def windows(run, steps, width):
-    moved = spread(run, steps, width)
+    moved = spread(run, steps, width=width)
     if moved is None:
         return
+    up, down, _ = moved
     print(headline(run))
-    print("  " + " ".join("%.0f/%.0f" % (u / width * 1e-9, d / width * 1e-9) for u, d in zip(*moved)))
+    print("  " + " ".join("%.0f/%.0f" % (u / width * 1e-9, d / width * 1e-9) for u, d in zip(up, down)))
 
 
 def main(args):
