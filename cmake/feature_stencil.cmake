@@ -96,6 +96,13 @@ grep -q '^# plan shared d 8 k 2 budget 1200000: refused'"
                    --no-cpu)
   set_tests_properties(stencil.ooc_bench_plans_sim PROPERTIES LABELS unit
                        ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 120)
+  # The fields from hyblas_host_alloc (page-locked on a device; the simulated device's are
+  # ordinary memory marked so): every scheme, each run bit for bit with the CPU.
+  add_test(NAME stencil.ooc_bench_host_alloc_sim
+           COMMAND hyb_bench_stencil_ooc --set acoustic --nx 40 --ny 36 --nz 64 --steps 6
+                                         --budgets 1200000 --host-alloc)
+  set_tests_properties(stencil.ooc_bench_host_alloc_sim PROPERTIES LABELS unit
+                       ENVIRONMENT HYBLAS_DEVICE=sim TIMEOUT 120)
   # The same for the damped wave, the seed's compression workload (two quantities), with
   # T not a multiple of the planner's k under the cap.
   add_test(NAME stencil.ooc_bench_wave_sim

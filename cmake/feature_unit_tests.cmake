@@ -18,6 +18,7 @@ list(APPEND HYB_UNIT_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/tests/unit/test_device_registry.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_dispatch_l3.c
   ${PROJECT_SOURCE_DIR}/tests/unit/test_state.c
+  ${PROJECT_SOURCE_DIR}/tests/unit/test_host_mem.c
 )
 # The resolution suite calls the shim's resolver (hyb_shim_resolve.o only:
 # nothing references the shim's constructor, so it is not linked in).

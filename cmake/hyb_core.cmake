@@ -47,4 +47,6 @@ set(HYB_SHIM_SOURCES
   ${PROJECT_SOURCE_DIR}/shim/hyb_shim_ext.c
   ${PROJECT_SOURCE_DIR}/shim/hyb_shim_resolve.c
   ${PROJECT_SOURCE_DIR}/shim/hyb_shim_fork.c
+  # exported (hyblas_host_alloc): with the shim's objects, which libhyblas links whole
+  ${PROJECT_SOURCE_DIR}/dispatch/hyb_host_mem.c
 )

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/hyb_host_mem.h"
 #include "dispatch/stencil/hyb_stencil_check.h"
 #include "dispatch/stencil/hyb_stencil_device.h"
 #include "dispatch/stencil/hyb_stencil_plan.h"
@@ -58,6 +59,23 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_destroy( hyblas_stencil_t* st 
 	return HYBLAS_OK;
 }
 
+/* Which of the problem's arrays lie in page-locked blocks of hyblas_host_alloc (those need
+   no page-locking of their own): skip[f] for each, and 1 when every array present does. */
+static int hyb_stencil_host_locked( const hyb_stencil_prob_t* p,
+                                    unsigned char             skip[HYB_STENCIL_FIELDS_MAX] )
+{
+	const size_t fbytes = (size_t)( hyb_stencil_plane_bytes( p ) * p->nz );
+	int          all    = 1;
+	memset( skip, 0, HYB_STENCIL_FIELDS_MAX );
+	for ( int f = 0; f < p->nfields && f < HYB_STENCIL_FIELDS_MAX; f++ )
+		if ( p->field[f] )
+		{
+			skip[f] = (unsigned char)hyb_host_mem_pinned( p->field[f], fbytes );
+			all &= skip[f];
+		}
+	return all;
+}
+
 /* The checks every call shares; *prm and *dc on success. */
 static hyblas_status_t hyb_stencil_prepare( const hyblas_stencil_t* st, int64_t steps,
                                             const hyblas_stencil_params_t* params,
@@ -69,6 +87,9 @@ static hyblas_status_t hyb_stencil_prepare( const hyblas_stencil_t* st, int64_t 
 	hyblas_status_t rc = hyb_stencil_stats_ok( stats );
 	if ( rc == HYBLAS_OK ) rc = hyb_stencil_params_check( params, st->prob.nz, prm );
 	if ( rc != HYBLAS_OK ) return rc;
+	/* Arrays from hyblas_host_alloc are the caller's page-locked arrays, flag or not. */
+	unsigned char skip[HYB_STENCIL_FIELDS_MAX];
+	if ( hyb_stencil_host_locked( &st->prob, skip ) ) prm->host_pinned = 1;
 	if ( hyb_stencil_compressed( &st->prob ) )
 	{
 		/* Compressed fields move only through the direct and shared schemes. */
@@ -277,7 +298,9 @@ HYB_STENCIL_EXPORT hyblas_status_t hyblas_stencil_run( hyblas_stencil_t* st, int
 	if ( dc.path == HYBLAS_PATH_GPU && !st->registered && !prm.host_pinned && !prm.no_register &&
 	     scheme != HYBLAS_STENCIL_SCHEME_COPY )
 	{
-		reg_s          = hyb_stencil_device_register( &st->prob, st->locked );
+		unsigned char skip[HYB_STENCIL_FIELDS_MAX];
+		hyb_stencil_host_locked( &st->prob, skip );
+		reg_s          = hyb_stencil_device_register( &st->prob, skip, st->locked );
 		st->registered = 1;
 	}
 	st->prob.slots = dc.pred.nslots;

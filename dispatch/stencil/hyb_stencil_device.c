@@ -554,6 +554,7 @@ static hyb_status_t hyb_sd_finish( void* ctx )
 }
 
 double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
+                                    const unsigned char       skip[HYB_STENCIL_FIELDS_MAX],
                                     unsigned char             locked[HYB_STENCIL_FIELDS_MAX] )
 {
 	const double t0     = hyb_now();
@@ -562,7 +563,8 @@ double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
 	memset( locked, 0, HYB_STENCIL_FIELDS_MAX );
 	if ( hyb_dev_acquire( 0, &dev ) != HYB_OK ) return hyb_now() - t0;
 	for ( int f = 0; f < p->nfields && f < HYB_STENCIL_FIELDS_MAX; f++ )
-		locked[f] = p->field[f] && hyb_dev_register( dev, p->field[f], fbytes ) == HYB_OK;
+		locked[f] =
+		    p->field[f] && !skip[f] && hyb_dev_register( dev, p->field[f], fbytes ) == HYB_OK;
 	hyb_dev_release( dev );
 	return hyb_now() - t0;
 }

@@ -82,10 +82,12 @@ hyb_status_t hyb_stencil_device_run( const hyb_stencil_prob_t* p, int64_t steps,
    in core move them by DMA at the pinned rate and overlapped (a compressed
    field's array crosses once each way, as values, to and from the
    device's codec); locked[f] = 1
-   for each array locked. One that cannot be locked (no device, already
-   page-locked, overlapping another) stays as it is and moves from pageable
-   memory, correctly but slower. Returns the seconds it took. */
+   for each array locked. An array with skip[f] set (page-locked already, by
+   hyblas_host_alloc) is left alone. One that cannot be locked (no device,
+   already page-locked, overlapping another) stays as it is and moves from
+   pageable memory, correctly but slower. Returns the seconds it took. */
 double hyb_stencil_device_register( const hyb_stencil_prob_t* p,
+                                    const unsigned char       skip[HYB_STENCIL_FIELDS_MAX],
                                     unsigned char             locked[HYB_STENCIL_FIELDS_MAX] );
 
 /* Undo hyb_stencil_device_register (locked[] cleared). */

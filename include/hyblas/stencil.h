@@ -193,7 +193,8 @@ extern "C"
 		uint64_t device_mem;
 		/* 1: the caller guarantees that every field is page-locked
 		   (cudaHostAlloc, cudaHostRegister): direct mapping needs no
-		   registration. */
+		   registration. Fields in blocks of hyblas_host_alloc count so
+		   without it. */
 		int32_t host_pinned;
 		/* 1: never register the caller's pages (direct mapping then reads
 		   pageable memory or the planner prefers the copying scheme). */

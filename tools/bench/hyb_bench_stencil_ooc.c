@@ -8,12 +8,14 @@
    close the planner's choice is to the best measured one; --plans times the forced (d, k)
    given, each printed as a sweep row (for plans far from the planner's, such as the
    bus-bound ones of small k). --huge-pages gives the fields transparent huge pages, as a
-   program may allocate them (whether the DMA from them is faster).
+   program may allocate them (whether the DMA from them is faster); --host-alloc takes them
+   from hyblas_host_alloc, page-locked by the driver as seed 003's direct mapping allocates
+   its fields (cudaHostAlloc), so that the library locks none of them.
 
    Usage: hyb_bench_stencil_ooc --set acoustic|himeno|laplace|wave [--nx N --ny N --nz N]
             [--steps T] [--budgets B1,B2,...] [--schemes copy,direct,shared,incore,auto]
             [--sweep] [--plans D:K,...] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS]
-            [--type float|double] [--huge-pages]
+            [--type float|double] [--huge-pages | --host-alloc]
    Budgets are device-memory caps in bytes, 0 for none. Output: "row," CSV lines (the CPU
    row has scheme cpu), "sweep," CSV lines, and "# " comment lines with the summary.
    Exit status: 0 every device run correct, 1 one was not (or it fell back), 2 bad usage,
@@ -121,6 +123,7 @@ typedef struct
 	int                   nschemes;
 	int                   sweep, cpu;
 	int                   huge; /* --huge-pages: the fields in transparent huge pages */
+	int                   host; /* --host-alloc: the fields from hyblas_host_alloc */
 	int32_t               plans[MAX_PLANS][2]; /* --plans: forced (d, k) */
 	int                   nplans;
 	double                h2d, d2h, bidir; /* pinned PCIe GB/s; 0: not measured */
@@ -136,7 +139,7 @@ static void usage( void )
 	    "N]\n"
 	    "         [--steps T] [--budgets B1,B2,...] [--schemes copy,direct,shared,incore,auto]\n"
 	    "         [--sweep] [--plans D:K,...] [--no-cpu] [--h2d GBS --d2h GBS --bidir GBS] "
-	    "[--type float|double] [--huge-pages]\n"
+	    "[--type float|double] [--huge-pages | --host-alloc]\n"
 	    "         [--reg-h2d GBS --reg-d2h GBS --reg-bidir GBS]\n" );
 }
 
@@ -285,6 +288,8 @@ static int parse_args( int argc, char** argv, bench_opts_t* o )
 			o->sweep = 1;
 		else if ( strcmp( argv[i], "--huge-pages" ) == 0 )
 			o->huge = 1;
+		else if ( strcmp( argv[i], "--host-alloc" ) == 0 )
+			o->host = 1;
 		else if ( strcmp( argv[i], "--no-cpu" ) == 0 )
 			o->cpu = 0;
 		else if ( i + 1 >= argc || !parse_option( argv[i], argv[i + 1], o ) )
@@ -295,6 +300,11 @@ static int parse_args( int argc, char** argv, bench_opts_t* o )
 		}
 		else
 			i++;
+	}
+	if ( o->huge && o->host )
+	{
+		fprintf( stderr, "hyb_bench_stencil_ooc: --huge-pages or --host-alloc, not both\n" );
+		return 0;
 	}
 	return apply_defaults( o );
 }
@@ -459,13 +469,15 @@ static void* level_data( const bench_t* b, int j )
 	return b->desc.fields[b->o.set->levels[j]].data;
 }
 
-/* A field's memory, zeroed: calloc, or with --huge-pages a mapping of its own asked for
-   transparent huge pages, as a program may allocate it (to measure whether the DMA from such
-   memory differs). */
+/* A field's memory: calloc, with --huge-pages a mapping of its own asked for transparent huge
+   pages, as a program may allocate it (to measure whether the DMA from such memory differs),
+   with --host-alloc a block of hyblas_host_alloc (its contents unspecified until the fill). */
 static void* field_alloc( const bench_t* b, size_t bytes )
 {
+	void* p = NULL;
+	if ( b->o.host ) return hyblas_host_alloc( bytes, &p ) == HYBLAS_OK ? p : NULL;
 	if ( !b->o.huge ) return calloc( 1, bytes );
-	void* p = mmap( NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
+	p = mmap( NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 );
 	if ( p == MAP_FAILED ) return NULL;
 	madvise( p, bytes, MADV_HUGEPAGE );
 	return p;
@@ -473,7 +485,9 @@ static void* field_alloc( const bench_t* b, size_t bytes )
 
 static void field_free( const bench_t* b, void* p, size_t bytes )
 {
-	if ( p && b->o.huge )
+	if ( p && b->o.host )
+		hyblas_host_free( p );
+	else if ( p && b->o.huge )
 		munmap( p, bytes );
 	else
 		free( p );

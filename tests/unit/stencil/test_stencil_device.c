@@ -238,6 +238,77 @@ static void test_registration_kept( void )
 	hyb_t_sim_end();
 }
 
+/* Move the first `n` arrays of d into blocks of hyblas_host_alloc (contents kept). */
+static void sd_host_alloc_fields( hyblas_stencil_desc_t* d, int n )
+{
+	const size_t bytes = (size_t)sx_desc_bytes( d );
+	for ( int f = 0; f < n; f++ )
+	{
+		void* p = NULL;
+		CU_ASSERT_EQUAL_FATAL( hyblas_host_alloc( bytes, &p ), HYBLAS_OK );
+		memcpy( p, d->fields[f].data, bytes );
+		free( d->fields[f].data );
+		d->fields[f].data = p;
+	}
+}
+
+static void sd_host_free_fields( hyblas_stencil_desc_t* d, int n )
+{
+	for ( int f = 0; f < n; f++ )
+	{
+		CU_ASSERT_EQUAL( hyblas_host_free( d->fields[f].data ), HYBLAS_OK );
+		d->fields[f].data = NULL;
+	}
+}
+
+/* Arrays from hyblas_host_alloc are page-locked already: the engine locks none of them
+   (only those that are not, when they are mixed), its plan charges no locking, as with
+   host_pinned, and the result is the CPU's. */
+static void test_host_alloc_fields( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const int64_t base = hyb_sim_registrations();
+	for ( int from_hyblas = 1; from_hyblas <= 2; from_hyblas++ )
+	{
+		hyblas_stencil_desc_t want =
+		    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 24, 40, 1, 0 );
+		hyblas_stencil_desc_t got =
+		    sx_desc( HYBLAS_STENCIL_LAPLACE2D, HYBLAS_STENCIL_FLOAT, 24, 40, 1, 0 );
+		sd_host_alloc_fields( &got, from_hyblas );
+		hyblas_stencil_stats_t s = { .struct_size = sizeof s };
+		CU_ASSERT_EQUAL( sd_run( &want, HYBLAS_PATH_CPU, 0, 0, 0, 8, &s ), HYBLAS_OK );
+		hyblas_stencil_params_t p =
+		    sx_params( HYBLAS_PATH_GPU, HYBLAS_STENCIL_SCHEME_DIRECT, 3, 2 );
+		hyblas_stencil_t *st = NULL, *plain = NULL;
+		CU_ASSERT_EQUAL_FATAL( hyblas_stencil_create( &got, &st ), HYBLAS_OK );
+		CU_ASSERT_EQUAL_FATAL( hyblas_stencil_create( &want, &plain ), HYBLAS_OK );
+		/* The plan: as if host_pinned when every array is from hyblas, else charged. */
+		hyblas_stencil_stats_t q = { .struct_size = sizeof q }, flagged = q, unflagged = q;
+		CU_ASSERT_EQUAL( hyblas_stencil_plan( st, 4, &p, &q ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( hyblas_stencil_plan( plain, 4, &p, &unflagged ), HYBLAS_OK );
+		p.host_pinned = 1;
+		CU_ASSERT_EQUAL( hyblas_stencil_plan( plain, 4, &p, &flagged ), HYBLAS_OK );
+		p.host_pinned = 0;
+		CU_ASSERT( flagged.predicted_seconds < unflagged.predicted_seconds );
+		CU_ASSERT_EQUAL( q.predicted_seconds, from_hyblas == 2 ? flagged.predicted_seconds
+		                                                       : unflagged.predicted_seconds );
+		for ( int run = 0; run < 2; run++ )
+		{
+			CU_ASSERT_EQUAL( hyblas_stencil_run( st, 4, &p, &s ), HYBLAS_OK );
+			CU_ASSERT_EQUAL( s.path, HYBLAS_PATH_GPU );
+			CU_ASSERT_EQUAL( hyb_sim_registrations(), base + 2 - from_hyblas );
+		}
+		CU_ASSERT( sx_desc_same( &want, &got ) );
+		CU_ASSERT_EQUAL( hyblas_stencil_destroy( st ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( hyblas_stencil_destroy( plain ), HYBLAS_OK );
+		CU_ASSERT_EQUAL( hyb_sim_registrations(), base );
+		sd_host_free_fields( &got, from_hyblas );
+		sx_desc_free( &want );
+		sx_desc_free( &got );
+	}
+	hyb_t_sim_end();
+}
+
 /* The rollback copy runs beside the device run, slowed here so that the
    run overtakes it: every write of an input level waits for that part to
    be kept, so a run without a fault is still exact, and a fault anywhere
@@ -688,6 +759,7 @@ static CU_TestInfo hyb_tests_stencil_device[] = {
 	{ "schemes_match_cpu_slow_copies", test_schemes_match_cpu_slow_copies },
 	{ "faults_fall_back", test_faults_fall_back },
 	{ "registration_kept", test_registration_kept },
+	{ "host_alloc_fields", test_host_alloc_fields },
 	{ "keep_order", test_keep_order },
 	{ "keep_team_size", test_keep_team_size },
 	{ "keep_overtaken", test_keep_overtaken },
