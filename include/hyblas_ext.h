@@ -69,21 +69,22 @@ extern "C"
 	} hyblas_path_t;
 
 	/* Host memory for a workload's arrays that a device moves at its full rate
-	   without page-locking them first: page-locked by the device's driver where
-	   a device is in use (cudaHostAlloc on CUDA, as seed 003's direct mapping
-	   allocates its fields), ordinary page-aligned memory otherwise (no device,
-	   no CUDA, or the driver refused: page-locked memory is scarcer than address
-	   space). The stencil engine takes arrays inside such a block as page-locked
-	   by the caller (host_pinned), so its first device run locks nothing; both
-	   kinds of memory give the same results. The contents are unspecified, as
-	   malloc's. Returns HYBLAS_OK and *out, or HYBLAS_E_INVALID (bytes = 0, out
-	   NULL) / HYBLAS_E_NO_MEMORY with *out untouched. Thread-safe. */
+	   without page-locking them first: a mapping of its own in 2 MiB pages where
+	   the system gives them, zeroed by the OpenMP threads, and page-locked with
+	   the device's driver where a device is in use (ordinary memory, zeroed the
+	   same, without a device, without CUDA, or when the driver refuses:
+	   page-locked memory is scarcer than address space). The stencil engine
+	   takes arrays inside such a block as page-locked by the caller
+	   (host_pinned), so its first device run locks nothing; both kinds of memory
+	   give the same results. Returns HYBLAS_OK and *out, or HYBLAS_E_INVALID
+	   (bytes = 0, out NULL) / HYBLAS_E_NO_MEMORY with *out untouched.
+	   Thread-safe. */
 	hyblas_status_t hyblas_host_alloc( size_t bytes, void** out );
 
 	/* Return a block of hyblas_host_alloc; NULL does nothing. Any other pointer,
 	   or one freed already, is HYBLAS_E_INVALID and frees nothing. A child of
-	   fork() frees its parent's page-locked blocks by forgetting them: they are
-	   the parent's driver's, which the child may not call. Thread-safe. */
+	   fork() unmaps its copy of a parent's block without unlocking it: the lock
+	   is the parent's driver's, which the child may not call. Thread-safe. */
 	hyblas_status_t hyblas_host_free( void* p );
 
 #include "hyblas/stencil.h"

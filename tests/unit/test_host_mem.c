@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* hyblas_host_alloc and hyblas_host_free: bad input changes nothing, a block is known as
-   page-locked exactly over its own bytes while it lives, a refused page-locked allocation
-   or no device gives ordinary memory, and a fork child forgets its parent's blocks. */
+/* hyblas_host_alloc and hyblas_host_free: bad input changes nothing, a block is zeroed,
+   aligned to 2 MiB, page-locked while it lives and known so exactly over its own bytes, a
+   refused page-locking or no device gives ordinary memory, and a fork child forgets its
+   parent's locks. */
 #include <CUnit/CUnit.h>
 #include <stdint.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "dispatch/hyb_host_mem.h"
 #include "hyblas_ext.h"
 #include "kernels/hyb_device.h"
+#include "kernels/sim/hyb_device_sim.h"
 #include "tests/unit/hyb_test_util.h"
 
 static void test_bad_input( void )
@@ -24,17 +26,24 @@ static void test_bad_input( void )
 	hyb_t_sim_end();
 }
 
-/* With a device: page-locked, known so over its bytes only, usable, freed once. */
+/* With a device: zeroed, page-locked (one lock a block), known so over its bytes only,
+   usable, unlocked and freed once. */
 static void test_blocks_on_device( void )
 {
 	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const int64_t base = hyb_sim_registrations();
 	enum
 	{
-		n = 3 * 4096 + 5
+		n = ( 3 << 20 ) + 5
 	};
 	char *a = NULL, *b = NULL;
 	CU_ASSERT_EQUAL_FATAL( hyblas_host_alloc( n, (void**)&a ), HYBLAS_OK );
 	CU_ASSERT_EQUAL_FATAL( hyblas_host_alloc( 100, (void**)&b ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyb_sim_registrations(), base + 2 );
+	CU_ASSERT_EQUAL( (uintptr_t)a % ( 2 << 20 ), 0 );
+	int zero = 1;
+	for ( size_t i = 0; i < n; i += 4093 ) zero &= a[i] == 0;
+	CU_ASSERT( zero && a[n - 1] == 0 && b[0] == 0 && b[99] == 0 );
 	memset( a, 7, n );
 	memset( b, 9, 100 );
 	CU_ASSERT( hyb_host_mem_pinned( a, n ) );
@@ -49,21 +58,23 @@ static void test_blocks_on_device( void )
 	CU_ASSERT_EQUAL( hyblas_host_free( a ), HYBLAS_E_INVALID );
 	CU_ASSERT( hyb_host_mem_pinned( b, 100 ) );
 	CU_ASSERT_EQUAL( hyblas_host_free( b ), HYBLAS_OK );
+	CU_ASSERT_EQUAL( hyb_sim_registrations(), base );
 	hyb_t_sim_end();
 }
 
-/* The driver refusing page-locked memory, or no device at all: ordinary memory, which a
-   workload locks itself. */
+/* The driver refusing to lock it, or no device at all: ordinary memory, which a workload
+   locks itself. */
 static void test_ordinary_memory( void )
 {
 	const char* extra[] = { NULL, "HYBLAS_DEVICE=none" };
 	for ( int i = 0; i < 2; i++ )
 	{
 		hyb_t_sim_begin( 1, "1G", extra[i] );
-		if ( i == 0 ) CU_ASSERT_EQUAL( hyb_device_faults_set( "host_alloc:1" ), HYB_OK );
+		if ( i == 0 ) CU_ASSERT_EQUAL( hyb_device_faults_set( "register:1" ), HYB_OK );
 		char* p = NULL;
 		CU_ASSERT_EQUAL_FATAL( hyblas_host_alloc( 8192, (void**)&p ), HYBLAS_OK );
-		CU_ASSERT_EQUAL( (uintptr_t)p % 4096, 0 );
+		CU_ASSERT_EQUAL( (uintptr_t)p % ( 2 << 20 ), 0 );
+		CU_ASSERT( p[0] == 0 && p[8191] == 0 );
 		memset( p, 1, 8192 );
 		CU_ASSERT( !hyb_host_mem_pinned( p, 8192 ) );
 		CU_ASSERT_EQUAL( hyblas_host_free( p ), HYBLAS_OK );
@@ -75,7 +86,7 @@ static void test_ordinary_memory( void )
 static int host_mem_child( void* arg )
 {
 	/* The parent's block is not this process's page-locked memory: a workload here locks
-	   its arrays itself, and freeing forgets the block without the parent's driver. */
+	   its arrays itself, and freeing unmaps the child's copy without the parent's driver. */
 	if ( hyb_host_mem_pinned( arg, 4096 ) ) return 1;
 	if ( hyblas_host_free( arg ) != HYBLAS_OK ) return 2;
 	return hyblas_host_free( arg ) == HYBLAS_E_INVALID ? 0 : 3;

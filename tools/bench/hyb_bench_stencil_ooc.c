@@ -9,8 +9,8 @@
    given, each printed as a sweep row (for plans far from the planner's, such as the
    bus-bound ones of small k). --huge-pages gives the fields transparent huge pages, as a
    program may allocate them (whether the DMA from them is faster); --host-alloc takes them
-   from hyblas_host_alloc, page-locked by the driver as seed 003's direct mapping allocates
-   its fields (cudaHostAlloc), so that the library locks none of them.
+   from hyblas_host_alloc, page-locked at the allocation (seed 003's direct mapping allocates
+   its fields page-locked), so that the handle's first run locks none of them.
 
    Usage: hyb_bench_stencil_ooc --set acoustic|himeno|laplace|wave [--nx N --ny N --nz N]
             [--steps T] [--budgets B1,B2,...] [--schemes copy,direct,shared,incore,auto]
