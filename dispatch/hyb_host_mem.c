@@ -6,8 +6,8 @@
 
    Why not the driver's own page-locked allocation (cudaHostAlloc, as seed 003 allocates
    its data sets): it zeroes and locks on one thread, 11.5 s for the 24.9 GB acoustic set
-   on the H200 machines, where zeroing on every core and locking the touched mapping take a
-   few seconds, and fewer, larger pages also lock faster than the program's own 4 KiB ones
+   on an H200 machine, where zeroing this mapping on every core and locking it took 1.4-1.5 s
+   with the device's start-up; larger pages also lock faster than a program's 4 KiB ones
    (docs/stencil.md, "Host memory for the fields"). */
 #include "dispatch/hyb_host_mem.h"
 
