@@ -76,7 +76,8 @@ extern "C"
 	   page-locked memory is scarcer than address space). The stencil engine
 	   takes arrays inside such a block as page-locked by the caller
 	   (host_pinned), so its first device run locks nothing; both kinds of memory
-	   give the same results. Returns HYBLAS_OK and *out, or HYBLAS_E_INVALID
+	   give the same results. A block takes whole 2 MiB pages: it is meant for
+	   arrays worth moving by DMA. Returns HYBLAS_OK and *out, or HYBLAS_E_INVALID
 	   (bytes = 0, out NULL) / HYBLAS_E_NO_MEMORY with *out untouched.
 	   Thread-safe. */
 	hyblas_status_t hyblas_host_alloc( size_t bytes, void** out );
