@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* hyblas_host_alloc and hyblas_host_free: bad input changes nothing, a block is zeroed,
    aligned to 2 MiB, page-locked while it lives and known so exactly over its own bytes, a
-   refused page-locking or no device gives ordinary memory, and a fork child forgets its
-   parent's locks. */
+   refused page-locking or no device gives ordinary memory, threads may allocate and free at
+   once, and a fork child forgets its parent's locks. */
 #include <CUnit/CUnit.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -83,6 +84,48 @@ static void test_ordinary_memory( void )
 	}
 }
 
+/* Threads allocating and freeing at once: each block is its own, zeroed and known as
+   page-locked while it lives; every lock is undone at the end. */
+static void* host_mem_thread( void* arg )
+{
+	int* bad = arg;
+	for ( int round = 0; round < 8; round++ )
+	{
+		char* p = NULL;
+		if ( hyblas_host_alloc( 4096 * ( round + 1 ), (void**)&p ) != HYBLAS_OK )
+		{
+			( *bad )++;
+			continue;
+		}
+		*bad += p[0] != 0 || p[4096 * ( round + 1 ) - 1] != 0 ||
+		        !hyb_host_mem_pinned( p, 4096 * ( round + 1 ) );
+		memset( p, round + 1, 4096 * ( round + 1 ) );
+		*bad += hyblas_host_free( p ) != HYBLAS_OK;
+	}
+	return NULL;
+}
+
+static void test_threads( void )
+{
+	CU_ASSERT_EQUAL_FATAL( hyb_t_sim_begin( 1, "1G", NULL ), HYB_OK );
+	const int64_t base = hyb_sim_registrations();
+	enum
+	{
+		nthreads = 4
+	};
+	pthread_t th[nthreads];
+	int       bad[nthreads] = { 0 };
+	for ( int i = 0; i < nthreads; i++ )
+		CU_ASSERT_EQUAL_FATAL( pthread_create( &th[i], NULL, host_mem_thread, &bad[i] ), 0 );
+	for ( int i = 0; i < nthreads; i++ )
+	{
+		pthread_join( th[i], NULL );
+		CU_ASSERT_EQUAL( bad[i], 0 );
+	}
+	CU_ASSERT_EQUAL( hyb_sim_registrations(), base );
+	hyb_t_sim_end();
+}
+
 static int host_mem_child( void* arg )
 {
 	/* The parent's block is not this process's page-locked memory: a workload here locks
@@ -109,6 +152,7 @@ static CU_TestInfo hyb_tests_host_mem[] = {
 	{ "bad_input", test_bad_input },
 	{ "blocks_on_device", test_blocks_on_device },
 	{ "ordinary_memory", test_ordinary_memory },
+	{ "threads", test_threads },
 	{ "fork_child_forgets", test_fork_child_forgets },
 	CU_TEST_INFO_NULL,
 };
